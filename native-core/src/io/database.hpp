@@ -1,0 +1,139 @@
+// The in-memory thermodynamic database: what the TDB reader (io/) produces and the phase models
+// (models/) consume. This header is the contract between the two; keep it small and stable.
+//
+// Conventions (../shared/design/calphad-formulas.md §0, §2.1, §10):
+//  * every name is upper case;
+//  * parameter constituents are sorted ASCII-wise inside each sublattice when read (the ionic-liquid
+//    anion-sublattice re-ordering of §2.1 is done by the model, which knows the charges);
+//  * temperature ranges are [T_k, T_k+1), the first and last ranges are extrapolated (§0 "Temperature ranges").
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pd {
+
+// Gas constant used by the models and by the symbol R (R#) inside TDB expressions (§10: the
+// pycalphad regression values need 8.3145; Thermo-Calc uses 8.31451).
+constexpr double kGasConstant = 8.3145;
+
+// A value with its first and second derivatives with respect to temperature and pressure.
+struct TPJet {
+  double v = 0, t = 0, p = 0, tt = 0, tp = 0, pp = 0;
+};
+
+// Error in a database file: names the file and line; what() is the full human-readable message
+// "FILE:LINE: what is wrong".
+class TdbError : public std::runtime_error {
+ public:
+  TdbError(const std::string& file, int line, const std::string& message)
+      : std::runtime_error(file + ":" + std::to_string(line) + ": " + message), file_(file), line_(line), message_(message) {}
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  int line_;
+  std::string message_;
+};
+
+using ExprId = int32_t;  // handle of a (piecewise) expression owned by the Database
+constexpr ExprId kNoExpr = -1;
+
+struct Element {
+  std::string name;             // "AL", "VA", "/-" (electron) ...
+  std::string reference_phase;  // e.g. "FCC_A1"
+  double mass = 0;              // g/mol, from the ELEMENT line
+  double h298 = 0, s298 = 0;
+  int line = 0;
+};
+
+struct Species {
+  std::string name;                          // "AL", "FE+2", "O2", "AL2O3", "VA"
+  std::map<std::string, double> composition; // element -> moles in one species; empty for VA
+  double charge = 0;                         // from "FE1/+2"
+  int line = 0;                              // 0 for the implicit species of an element
+};
+
+struct MagneticType {
+  double afm = 0;  // antiferromagnetic factor: -1 (BCC), -3 (others); 0 selects the Xiong model (§3.3)
+  double p = 0;    // structure factor
+};
+
+struct PhaseDef {
+  std::string name;
+  std::string options;     // option letters that followed ':' on the PHASE line (L, G, A, Y, I, B, F)
+  std::string type_codes;  // the type-definition characters of the PHASE line
+  std::vector<double> site_ratios;
+  std::vector<std::vector<std::string>> constituents;  // per sublattice, as declared by CONSTITUENT
+  std::optional<MagneticType> magnetic;                // from a MAGNETIC type definition of one of type_codes
+  std::string disordered_part;                         // on an ordered phase: its DIS_PART phase
+  std::string ordered_parent;                          // on a disordered phase: the phase that names it
+  // Non-empty when the phase cannot be used: the reason names the model, the phase and the file.
+  // The rest of the database still loads.
+  std::string refusal;
+  int line = 0;
+};
+
+struct Parameter {
+  std::string type;   // canonical: G (also for L(...)), TC, BMAGN (also BM), NT, THETA, GD, V0, VA, VK, VC, MQ, ...
+  bool written_as_l = false;  // L(...) rather than G(...): never an end member (§0)
+  std::string phase;
+  std::string phase_qualifier;  // text after '&' in MQ(PHASE&EL,...) etc.; usually empty
+  std::vector<std::vector<std::string>> constituents;  // per sublattice, sorted; "*" is the wildcard
+  int order = 0;
+  ExprId expr = kNoExpr;
+  int line = 0;
+};
+
+// Per-(T, P) evaluation context: FUNCTIONs referenced by several parameters are evaluated once.
+class EvalContext;
+
+class Database {
+ public:
+  virtual ~Database() = default;
+
+  // Reads a TDB file. Throws TdbError for a malformed file; never crashes on any input.
+  static std::shared_ptr<Database> from_file(const std::string& path);
+  static std::shared_ptr<Database> from_string(const std::string& text, const std::string& file_name);
+
+  const std::string& file_name() const { return file_name_; }
+  const std::map<std::string, Element>& elements() const { return elements_; }
+  const std::map<std::string, Species>& species() const { return species_; }  // includes one per element and VA
+  const std::vector<PhaseDef>& phases() const { return phases_; }
+  const PhaseDef* phase(const std::string& name) const;
+  const std::vector<Parameter>& parameters() const { return parameters_; }
+  // Parameters of one phase, in file order.
+  std::vector<const Parameter*> parameters_of(const std::string& phase) const;
+  // Warnings that did not stop the load (ignored commands, undefined type codes, ...), "FILE:LINE: text".
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+  // Phases that can exist with the given elements (VA implied): every sublattice keeps at least one
+  // constituent made only of these elements, the phase is not refused, and the phase is not a pure
+  // vacancy (§1.1). A DIS_PART phase is listed too (callers decide about §5.1).
+  std::vector<std::string> phases_for(const std::vector<std::string>& elements) const;
+
+  // A copy in which the FUNCTION (or symbol) of that name is replaced by a constant
+  // (validation "parameter_overrides"). Throws std::invalid_argument for an unknown name.
+  virtual std::shared_ptr<Database> with_overrides(const std::map<std::string, double>& overrides) const = 0;
+
+  // Expression evaluation with exact first and second T/P derivatives.
+  virtual std::unique_ptr<EvalContext> make_context(double T, double P) const = 0;
+  virtual TPJet evaluate(ExprId expr, EvalContext& ctx) const = 0;
+
+ protected:
+  std::string file_name_;
+  std::map<std::string, Element> elements_;
+  std::map<std::string, Species> species_;
+  std::vector<PhaseDef> phases_;
+  std::vector<Parameter> parameters_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace pd
