@@ -8,6 +8,7 @@
 //  * temperature ranges are [T_k, T_k+1), the first and last ranges are extrapolated (§0 "Temperature ranges").
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -93,7 +94,32 @@ struct Parameter {
 };
 
 // Per-(T, P) evaluation context: FUNCTIONs referenced by several parameters are evaluated once.
-class EvalContext;
+// One context per thread (the Database itself is immutable and shared). Defined here (not only
+// forward-declared) so that callers can hold std::unique_ptr<EvalContext> and re-target it cheaply.
+class EvalContext {
+ public:
+  EvalContext(double T, double P, size_t n_functions)
+      : T_(T), P_(P), stamp_(n_functions, 0), value_(n_functions) {}
+  double T() const { return T_; }
+  double P() const { return P_; }
+  // Moves the context to another (T, P); every cached FUNCTION value is invalidated in O(1).
+  void reset(double T, double P) {
+    T_ = T;
+    P_ = P;
+    if (++generation_ == 0) {  // wrapped around: clear stamps explicitly
+      std::fill(stamp_.begin(), stamp_.end(), 0u);
+      generation_ = 1;
+    }
+  }
+
+  // Implementation data (used by the database implementation in io/; not for callers).
+  double T_, P_;
+  uint32_t generation_ = 1;
+  std::vector<uint32_t> stamp_;  // per FUNCTION: generation_ when value_ was computed; 0 = never
+  std::vector<TPJet> value_;
+  std::vector<uint8_t> busy_;    // per FUNCTION: being evaluated (guards against cycles)
+  std::vector<TPJet> stack_;     // scratch operand stack of the expression machine
+};
 
 class Database {
  public:
@@ -127,6 +153,12 @@ class Database {
   virtual std::unique_ptr<EvalContext> make_context(double T, double P) const = 0;
   virtual TPJet evaluate(ExprId expr, EvalContext& ctx) const = 0;
 
+  // Added by io/: the expression of a FUNCTION (or symbol) by name (case-insensitive), kNoExpr if
+  // there is none. Evaluating it honours with_overrides() and the per-context cache.
+  virtual ExprId function_expr(const std::string& name) const { return kNoExpr; }
+  // Names of all FUNCTIONs, in file order.
+  virtual std::vector<std::string> function_names() const { return {}; }
+
  protected:
   std::string file_name_;
   std::map<std::string, Element> elements_;
@@ -135,5 +167,9 @@ class Database {
   std::vector<Parameter> parameters_;
   std::vector<std::string> warnings_;
 };
+
+// Convenience for tests and bindings: value and T/P derivatives of FUNCTION `name` at (T, P).
+// Throws std::invalid_argument for an unknown name.
+TPJet evaluate_function(const Database& db, const std::string& name, double T, double P);
 
 }  // namespace pd

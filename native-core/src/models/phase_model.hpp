@@ -51,6 +51,9 @@ struct PhaseProperties {
   double BMAGN = 0;   // beta per formula unit after the afm rule
   double VM = 0;      // molar volume per mole of atoms (6.3), m^3/mol
   double GM_NO_IDMIX = 0;  // GM without the ideal configurational term
+  // Added by the models layer: beta / N_f (Thermo-Calc reports BM per mole of atoms, §5.4), N_f.
+  double BMAGN_per_atom = 0;
+  double Nf = 0;
 };
 
 class PhaseModel {
@@ -90,4 +93,11 @@ class PhaseModel {
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;
 };
 
+}  // namespace pd
+
+namespace pd {
+// Additions of the models layer (not part of the original contract).
+// Parameters of the database after the phase-option B/F symmetry expansion of §5.5 (generated orbit,
+// arrangements already present skipped): what the models actually use. Count = its size.
+std::vector<Parameter> expanded_parameters(const Database& db);
 }  // namespace pd

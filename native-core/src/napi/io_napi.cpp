@@ -1,6 +1,241 @@
-// Node-API functions of this layer (filled in by the layer's owner).
-#include <napi.h>
+// Node-API binding of the database layer: the JS class `Database` (see worker/core/native.ts for
+// its TypeScript view). Every method goes through Guard() (napi/common.hpp) so that a C++ exception
+// becomes a JS Error with the exception's message ("FILE:LINE: text" for a pd::TdbError).
+#include "napi/io_napi.hpp"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "io/database.hpp"
+#include "napi/common.hpp"
 
 namespace pd::napi {
-void RegisterIo(Napi::Env env, Napi::Object exports) {}
+namespace {
+
+class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
+ public:
+  // Tag that marks objects made by this class (napi_type_tag, Node-API 8), so that UnwrapDatabase
+  // can reject any other object safely.
+  static constexpr napi_type_tag kTag = {0x7068617365646b31ULL, 0x6461746162617365ULL};
+
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "Database",
+                       {
+                           StaticMethod<&DatabaseWrap::FromFile>("fromFile"),
+                           StaticMethod<&DatabaseWrap::FromString>("fromString"),
+                           InstanceMethod<&DatabaseWrap::Info>("info"),
+                           InstanceMethod<&DatabaseWrap::PhasesFor>("phasesFor"),
+                           InstanceMethod<&DatabaseWrap::WithOverrides>("withOverrides"),
+                           InstanceMethod<&DatabaseWrap::EvaluateFunction>("evaluateFunction"),
+                       });
+  }
+
+  explicit DatabaseWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<DatabaseWrap>(info) {
+    // Constructed only from C++ (WrapDatabase) with an External holding the shared_ptr.
+    Guard(info.Env(), [&]() {
+      if (info.Length() != 1 || !info[0].IsExternal())
+        throw Napi::TypeError::New(info.Env(), "use Database.fromFile(path) or Database.fromString(text, name)");
+      db_ = *info[0].As<Napi::External<std::shared_ptr<const pd::Database>>>().Data();
+      napi_type_tag_object(info.Env(), info.This(), &kTag);
+    });
+  }
+
+  const std::shared_ptr<const pd::Database>& db() const { return db_; }
+
+ private:
+  static Napi::Value FromFile(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      std::string path = ArgString(info, 0, "path");
+      return WrapDatabase(info.Env(), pd::Database::from_file(path));
+    });
+  }
+
+  static Napi::Value FromString(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      std::string text = ArgString(info, 0, "text");
+      std::string name = info.Length() > 1 && info[1].IsString() ? info[1].As<Napi::String>().Utf8Value() : "<string>";
+      return WrapDatabase(info.Env(), pd::Database::from_string(text, name));
+    });
+  }
+
+  Napi::Value Info(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      const pd::Database& d = *db_;
+      Napi::Object out = Napi::Object::New(env);
+      out.Set("file", d.file_name());
+      Napi::Array els = Napi::Array::New(env);
+      uint32_t k = 0;
+      for (const auto& [name, e] : d.elements()) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("name", e.name);
+        o.Set("referencePhase", e.reference_phase);
+        o.Set("mass", e.mass);
+        els.Set(k++, o);
+      }
+      out.Set("elements", els);
+      Napi::Array sps = Napi::Array::New(env);
+      k = 0;
+      for (const auto& [name, s] : d.species()) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("name", s.name);
+        Napi::Object comp = Napi::Object::New(env);
+        for (const auto& [el, n] : s.composition) comp.Set(el, n);
+        o.Set("composition", comp);
+        o.Set("charge", s.charge);
+        sps.Set(k++, o);
+      }
+      out.Set("species", sps);
+      Napi::Array phs = Napi::Array::New(env);
+      k = 0;
+      for (const auto& p : d.phases()) {
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("name", p.name);
+        o.Set("options", p.options);
+        Napi::Array ratios = Napi::Array::New(env, p.site_ratios.size());
+        for (uint32_t i = 0; i < p.site_ratios.size(); ++i) ratios.Set(i, p.site_ratios[i]);
+        o.Set("siteRatios", ratios);
+        Napi::Array cons = Napi::Array::New(env, p.constituents.size());
+        for (uint32_t s = 0; s < p.constituents.size(); ++s) {
+          Napi::Array sub = Napi::Array::New(env, p.constituents[s].size());
+          for (uint32_t i = 0; i < p.constituents[s].size(); ++i) sub.Set(i, p.constituents[s][i]);
+          cons.Set(s, sub);
+        }
+        o.Set("constituents", cons);
+        if (p.magnetic) {
+          Napi::Object m = Napi::Object::New(env);
+          m.Set("afm", p.magnetic->afm);
+          m.Set("p", p.magnetic->p);
+          o.Set("magnetic", m);
+        } else {
+          o.Set("magnetic", env.Null());
+        }
+        o.Set("disorderedPart", p.disordered_part);
+        o.Set("refusal", p.refusal);
+        phs.Set(k++, o);
+      }
+      out.Set("phases", phs);
+      out.Set("parameterCount", static_cast<double>(d.parameters().size()));
+      Napi::Array warns = Napi::Array::New(env, d.warnings().size());
+      for (uint32_t i = 0; i < d.warnings().size(); ++i) warns.Set(i, d.warnings()[i]);
+      out.Set("warnings", warns);
+      return out;
+    });
+  }
+
+  Napi::Value PhasesFor(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      if (info.Length() < 1 || !info[0].IsArray()) throw Napi::TypeError::New(env, "expected an array of element names");
+      Napi::Array arr = info[0].As<Napi::Array>();
+      std::vector<std::string> els;
+      for (uint32_t i = 0; i < arr.Length(); ++i) {
+        Napi::Value v = arr.Get(i);
+        if (!v.IsString()) throw Napi::TypeError::New(env, "element names must be strings");
+        els.push_back(v.As<Napi::String>().Utf8Value());
+      }
+      std::vector<std::string> phases = db_->phases_for(els);
+      Napi::Array out = Napi::Array::New(env, phases.size());
+      for (uint32_t i = 0; i < phases.size(); ++i) out.Set(i, phases[i]);
+      return out;
+    });
+  }
+
+  Napi::Value WithOverrides(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      if (info.Length() < 1 || !info[0].IsObject()) throw Napi::TypeError::New(env, "expected an object {NAME: value}");
+      Napi::Object obj = info[0].As<Napi::Object>();
+      Napi::Array keys = obj.GetPropertyNames();
+      std::map<std::string, double> ov;
+      for (uint32_t i = 0; i < keys.Length(); ++i) {
+        std::string key = keys.Get(i).ToString().Utf8Value();
+        Napi::Value v = obj.Get(key);
+        if (!v.IsNumber()) throw Napi::TypeError::New(env, "override value for " + key + " must be a number");
+        ov[key] = v.As<Napi::Number>().DoubleValue();
+      }
+      return WrapDatabase(env, db_->with_overrides(ov));
+    });
+  }
+
+  Napi::Value EvaluateFunction(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      std::string name = ArgString(info, 0, "function name");
+      double T = ArgNumber(info, 1, "T");
+      double P = info.Length() > 2 && info[2].IsNumber() ? info[2].As<Napi::Number>().DoubleValue() : 101325.0;
+      pd::TPJet j = pd::evaluate_function(*db_, name, T, P);
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("v", j.v);
+      o.Set("t", j.t);
+      o.Set("p", j.p);
+      o.Set("tt", j.tt);
+      o.Set("tp", j.tp);
+      o.Set("pp", j.pp);
+      return o;
+    });
+  }
+
+  std::shared_ptr<const pd::Database> db_;
+};
+
+// The class constructor per Node-API environment: the addon is loaded once per process but each
+// worker thread (piscina) has its own env, so a single static reference would be wrong. Instance
+// data is not used because other layers may need it.
+std::mutex g_ctor_mutex;
+std::map<napi_env, Napi::FunctionReference*> g_ctors;
+
+Napi::FunctionReference* ConstructorFor(napi_env env) {
+  std::lock_guard<std::mutex> lock(g_ctor_mutex);
+  auto it = g_ctors.find(env);
+  return it == g_ctors.end() ? nullptr : it->second;
+}
+
+void ReleaseConstructor(void* arg) {
+  napi_env env = static_cast<napi_env>(arg);
+  std::lock_guard<std::mutex> lock(g_ctor_mutex);
+  auto it = g_ctors.find(env);
+  if (it != g_ctors.end()) {
+    delete it->second;
+    g_ctors.erase(it);
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<const pd::Database> UnwrapDatabase(const Napi::Value& v) {
+  Napi::Env env = v.Env();
+  bool tagged = false;
+  if (v.IsObject()) {
+    napi_status st = napi_check_object_type_tag(env, v, &DatabaseWrap::kTag, &tagged);
+    if (st != napi_ok) tagged = false;
+  }
+  if (!tagged) throw Napi::TypeError::New(env, "expected a Database object");
+  DatabaseWrap* w = DatabaseWrap::Unwrap(v.As<Napi::Object>());
+  if (w == nullptr || !w->db()) throw Napi::TypeError::New(env, "expected a Database object");
+  return w->db();
+}
+
+Napi::Object WrapDatabase(Napi::Env env, std::shared_ptr<const pd::Database> db) {
+  auto* holder = new std::shared_ptr<const pd::Database>(std::move(db));
+  Napi::External<std::shared_ptr<const pd::Database>> ext = Napi::External<std::shared_ptr<const pd::Database>>::New(
+      env, holder, [](Napi::Env, std::shared_ptr<const pd::Database>* p) { delete p; });
+  Napi::FunctionReference* ctor = ConstructorFor(env);
+  if (ctor == nullptr) throw Napi::Error::New(env, "Database class not registered in this environment");
+  return ctor->New({ext});
+}
+
+void RegisterIo(Napi::Env env, Napi::Object exports) {
+  Napi::Function cls = DatabaseWrap::Define(env);
+  auto* ref = new Napi::FunctionReference(Napi::Persistent(cls));
+  {
+    std::lock_guard<std::mutex> lock(g_ctor_mutex);
+    g_ctors[env] = ref;
+  }
+  napi_add_env_cleanup_hook(env, ReleaseConstructor, static_cast<napi_env>(env));
+  exports.Set("Database", cls);
+}
+
 }  // namespace pd::napi

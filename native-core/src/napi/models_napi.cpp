@@ -1,6 +1,295 @@
-// Node-API functions of this layer (filled in by the layer's owner).
+// Node-API binding of the phase models (models/phase_model.hpp).
+//   PhaseModel.build(db, phase, components) -> PhaseModel | null   (null: the phase cannot form, §1.1)
+//   model.info()                       -> {name, elements, variables, constraints, flags}
+//   model.evaluate(T, P, y, order)     -> {GM, Gf, dGM, d2GM, dGf, d2Gf} (Float64Array over z = (T, P, y))
+//   model.properties(T, P, y)          -> {TC, BMAGN, BMAGN_per_atom, VM, GM_NO_IDMIX, Nf}
+//   model.moles(y, order)              -> {M, dM, d2M, Nf}
+//   model.energies(T, P, Y)            -> Float64Array of GM (value-only fast path, rows of Y)
+//   model.evaluateBatch(T, P, Y, order, threads) -> Float64Array of GM; computes full derivatives
+//                                          for every row with OpenMP (benchmarks / sampling)
+//   expandedParameterCount(db)         -> number of parameters after the B/F expansion (§5.5)
+// Every function is wrapped by Guard (common.hpp): C++ exceptions become JS Errors.
 #include <napi.h>
 
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "models/phase_model.hpp"
+#include "napi/common.hpp"
+#include "napi/io_napi.hpp"
+
 namespace pd::napi {
-void RegisterModels(Napi::Env env, Napi::Object exports) {}
+namespace {
+
+std::vector<double> ArgVector(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (info.Length() <= i) throw Napi::TypeError::New(info.Env(), std::string("expected numbers for ") + what);
+  Napi::Value v = info[i];
+  std::vector<double> out;
+  if (v.IsTypedArray()) {
+    auto ta = v.As<Napi::TypedArray>();
+    if (ta.TypedArrayType() != napi_float64_array)
+      throw Napi::TypeError::New(info.Env(), std::string("expected a Float64Array for ") + what);
+    auto f = v.As<Napi::Float64Array>();
+    out.assign(f.Data(), f.Data() + f.ElementLength());
+  } else if (v.IsArray()) {
+    auto a = v.As<Napi::Array>();
+    out.resize(a.Length());
+    for (uint32_t k = 0; k < a.Length(); ++k) {
+      Napi::Value e = a.Get(k);
+      if (!e.IsNumber()) throw Napi::TypeError::New(info.Env(), std::string("non-numeric entry in ") + what);
+      out[k] = e.As<Napi::Number>().DoubleValue();
+    }
+  } else {
+    throw Napi::TypeError::New(info.Env(), std::string("expected an array of numbers for ") + what);
+  }
+  return out;
+}
+
+Napi::Float64Array ToF64(Napi::Env env, const std::vector<double>& v) {
+  auto a = Napi::Float64Array::New(env, v.size());
+  std::copy(v.begin(), v.end(), a.Data());
+  return a;
+}
+
+class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
+ public:
+  static Napi::FunctionReference ctor;
+  std::shared_ptr<const Database> db;
+  std::shared_ptr<const PhaseModel> model;
+  // last prepared (T, P): parameters are evaluated once per state
+  std::unique_ptr<PhaseModel::State> state;
+  std::mutex mu;
+
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "PhaseModel",
+                       {StaticMethod<&JsPhaseModel::Build>("build"),
+                        InstanceMethod<&JsPhaseModel::Info>("info"),
+                        InstanceMethod<&JsPhaseModel::Evaluate>("evaluate"),
+                        InstanceMethod<&JsPhaseModel::Properties>("properties"),
+                        InstanceMethod<&JsPhaseModel::Moles>("moles"),
+                        InstanceMethod<&JsPhaseModel::Energies>("energies"),
+                        InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
+  }
+  explicit JsPhaseModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsPhaseModel>(info) {}
+
+  const PhaseModel& M(Napi::Env env) const {
+    if (!model) throw Napi::Error::New(env, "PhaseModel is not initialised (use PhaseModel.build)");
+    return *model;
+  }
+  const PhaseModel::State& St(double T, double P) {
+    if (!(T > 0) || !std::isfinite(T)) throw std::invalid_argument("temperature must be a positive number of kelvin");
+    if (!std::isfinite(P) || P <= 0) throw std::invalid_argument("pressure must be a positive number of pascal");
+    if (!state || state->T != T || state->P != P) state = model->prepare(T, P);
+    return *state;
+  }
+  std::vector<double> Sites(const Napi::CallbackInfo& info, size_t i) {
+    auto y = ArgVector(info, i, "site fractions");
+    if (y.size() != model->variables().size())
+      throw std::invalid_argument("expected " + std::to_string(model->variables().size()) + " site fractions for phase " +
+                                  model->name() + ", got " + std::to_string(y.size()));
+    for (double v : y)
+      if (!std::isfinite(v)) throw std::invalid_argument("site fractions must be finite numbers");
+    return y;
+  }
+
+  static Napi::Value Build(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      auto db = UnwrapDatabase(info[0]);
+      std::string phase = ArgString(info, 1, "phase name");
+      if (info.Length() < 3 || !info[2].IsArray()) throw Napi::TypeError::New(env, "expected an array of components");
+      auto arr = info[2].As<Napi::Array>();
+      std::vector<std::string> comps;
+      for (uint32_t k = 0; k < arr.Length(); ++k) {
+        Napi::Value v = arr.Get(k);
+        if (!v.IsString()) throw Napi::TypeError::New(env, "components must be strings");
+        comps.push_back(v.As<Napi::String>().Utf8Value());
+      }
+      auto m = PhaseModel::build(*db, phase, comps);
+      if (!m) return env.Null();
+      Napi::Object obj = ctor.New({});
+      auto* self = Unwrap(obj);
+      self->db = db;
+      self->model = m;
+      return obj;
+    });
+  }
+
+  Napi::Value Info(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      const PhaseModel& m = M(env);
+      auto o = Napi::Object::New(env);
+      o.Set("name", m.name());
+      auto els = Napi::Array::New(env);
+      for (size_t k = 0; k < m.elements().size(); ++k) els.Set(uint32_t(k), m.elements()[k]);
+      o.Set("elements", els);
+      auto vars = Napi::Array::New(env);
+      for (size_t k = 0; k < m.variables().size(); ++k) {
+        auto v = Napi::Object::New(env);
+        v.Set("sublattice", m.variables()[k].sublattice);
+        v.Set("species", m.variables()[k].species);
+        vars.Set(uint32_t(k), v);
+      }
+      o.Set("variables", vars);
+      auto cons = Napi::Array::New(env);
+      for (size_t k = 0; k < m.constraints().size(); ++k) {
+        auto c = Napi::Object::New(env);
+        c.Set("coeff", ToF64(env, m.constraints()[k].coeff));
+        c.Set("rhs", m.constraints()[k].rhs);
+        c.Set("kind", m.constraints()[k].kind);
+        cons.Set(uint32_t(k), c);
+      }
+      o.Set("constraints", cons);
+      o.Set("numSublattices", m.num_sublattices());
+      o.Set("charged", m.is_charged());
+      o.Set("ionicLiquid", m.is_ionic_liquid());
+      o.Set("gas", m.is_gas());
+      o.Set("liquid", m.is_liquid());
+      return o;
+    });
+  }
+
+  Napi::Value Evaluate(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      std::lock_guard<std::mutex> lock(mu);
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      auto y = Sites(info, 2);
+      int order = info.Length() > 3 && info[3].IsNumber() ? info[3].As<Napi::Number>().Int32Value() : 2;
+      if (order < 0 || order > 2) throw Napi::RangeError::New(env, "derivative order must be 0, 1 or 2");
+      EnergyResult r;
+      model->energy(St(T, P), y.data(), order, r);
+      auto o = Napi::Object::New(env);
+      o.Set("GM", r.GM);
+      o.Set("Gf", r.Gf);
+      o.Set("dGM", ToF64(env, r.dGM));
+      o.Set("d2GM", ToF64(env, r.d2GM));
+      o.Set("dGf", ToF64(env, r.dGf));
+      o.Set("d2Gf", ToF64(env, r.d2Gf));
+      return o;
+    });
+  }
+
+  Napi::Value Properties(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      std::lock_guard<std::mutex> lock(mu);
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      auto y = Sites(info, 2);
+      PhaseProperties p = model->properties(St(T, P), y.data());
+      auto o = Napi::Object::New(env);
+      o.Set("TC", p.TC);
+      o.Set("BMAGN", p.BMAGN);
+      o.Set("BMAGN_per_atom", p.BMAGN_per_atom);
+      o.Set("VM", p.VM);
+      o.Set("GM_NO_IDMIX", p.GM_NO_IDMIX);
+      o.Set("Nf", p.Nf);
+      return o;
+    });
+  }
+
+  Napi::Value Moles(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      auto y = Sites(info, 0);
+      int order = info.Length() > 1 && info[1].IsNumber() ? info[1].As<Napi::Number>().Int32Value() : 1;
+      if (order < 0 || order > 2) throw Napi::RangeError::New(env, "derivative order must be 0, 1 or 2");
+      MolesResult r;
+      model->moles(y.data(), order, r);
+      auto o = Napi::Object::New(env);
+      o.Set("M", ToF64(env, r.M));
+      o.Set("dM", ToF64(env, r.dM));
+      o.Set("d2M", ToF64(env, r.d2M));
+      o.Set("Nf", r.Nf);
+      return o;
+    });
+  }
+
+  std::vector<double> Rows(const Napi::CallbackInfo& info, size_t i, size_t& npts) {
+    auto Y = ArgVector(info, i, "site-fraction rows");
+    const size_t m = model->variables().size();
+    if (m == 0 || Y.size() % m != 0)
+      throw std::invalid_argument("the number of site fractions is not a multiple of " + std::to_string(m));
+    npts = Y.size() / m;
+    for (double v : Y)
+      if (!std::isfinite(v)) throw std::invalid_argument("site fractions must be finite numbers");
+    return Y;
+  }
+
+  Napi::Value Energies(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      std::lock_guard<std::mutex> lock(mu);
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      size_t n = 0;
+      auto Y = Rows(info, 2, n);
+      std::vector<double> out(n);
+      model->energies(St(T, P), Y.data(), n, out.data());
+      return ToF64(env, out);
+    });
+  }
+
+  Napi::Value EvaluateBatch(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      std::lock_guard<std::mutex> lock(mu);
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      size_t n = 0;
+      auto Y = Rows(info, 2, n);
+      int order = info.Length() > 3 && info[3].IsNumber() ? info[3].As<Napi::Number>().Int32Value() : 2;
+      if (order < 0 || order > 2) throw Napi::RangeError::New(env, "derivative order must be 0, 1 or 2");
+      int threads = info.Length() > 4 && info[4].IsNumber() ? info[4].As<Napi::Number>().Int32Value() : 1;
+      if (threads < 1) threads = 1;
+      const PhaseModel::State& st = St(T, P);
+      const size_t m = model->variables().size();
+      std::vector<double> out(n);
+      const PhaseModel* pm = model.get();
+#pragma omp parallel for num_threads(threads) schedule(static)
+      for (long k = 0; k < long(n); ++k) {
+        EnergyResult r;
+        pm->energy(st, Y.data() + size_t(k) * m, order, r);
+        out[k] = r.GM;
+      }
+      return ToF64(env, out);
+    });
+  }
+};
+Napi::FunctionReference JsPhaseModel::ctor;
+
+Napi::Value ExpandedParameterCount(const Napi::CallbackInfo& info) {
+  auto db = UnwrapDatabase(info[0]);
+  return Napi::Number::New(info.Env(), double(expanded_parameters(*db).size()));
+}
+
+Napi::Value MaxThreads(const Napi::CallbackInfo& info) {
+#ifdef _OPENMP
+  return Napi::Number::New(info.Env(), omp_get_max_threads());
+#else
+  return Napi::Number::New(info.Env(), 1);
+#endif
+}
+
+}  // namespace
+
+void RegisterModels(Napi::Env env, Napi::Object exports) {
+  Napi::Function f = JsPhaseModel::Define(env);
+  JsPhaseModel::ctor = Napi::Persistent(f);
+  JsPhaseModel::ctor.SuppressDestruct();
+  exports.Set("PhaseModel", f);
+  Export<ExpandedParameterCount>(env, exports, "expandedParameterCount");
+  Export<MaxThreads>(env, exports, "maxThreads");
+}
+
 }  // namespace pd::napi

@@ -1,0 +1,83 @@
+// Request/response schemas of /api/v2 (zod 4). Routes validate with them, and openapi.ts turns the same
+// objects into the OpenAPI 3.1 document with z.toJSONSchema.
+import { z } from 'zod';
+import { HttpError } from '../util/errors.js';
+
+const intParam = (msg: string, min: number, max?: number) => {
+  let s = z.coerce.number({ error: msg }).int({ error: msg }).min(min, { error: msg });
+  if (max !== undefined) s = s.max(max, { error: msg });
+  return s;
+};
+
+export const taskListQuery = z.object({
+  page: intParam('must be an integer >= 1', 1).default(1),
+  items_per_page: intParam('must be an integer between 1 and 100', 1, 100).default(10),
+  sort_order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc'),
+});
+
+/** Database list paging: the spec leaves the maximum open; 100 is this service's cap. */
+const dbPaging = {
+  page: intParam('must be an integer >= 1', 1).default(1),
+  size: intParam('must be an integer between 1 and 100', 1, 100).default(10),
+};
+export const dbListQuery = z.object({
+  type: z.string().optional(), level: z.string().optional(), search: z.string().optional(), ...dbPaging,
+});
+export const dbByTaskQuery = z.object({ task_type: z.string({ error: 'is required' }).min(1, { error: 'is required' }), ...dbPaging });
+export const dbUserStatusQuery = z.object({
+  user_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
+  topdb_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
+});
+export const phasesRequest = z.object({
+  element_list: z.array(z.string().min(1), { error: 'must be an array of strings' }).min(1, { error: 'must not be empty' }),
+});
+export const phasesResponse = z.object({ phase_list: z.array(z.string()) });
+export const userStatusResponse = z.object({ status: z.string() });
+
+/** Parses query/body with a schema; the first issue becomes "<param> <message>". */
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const r = schema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const iss = r.error.issues[0]!;
+  const path = iss.path.map(String).join('.');
+  const msg = iss.code === 'invalid_type' && iss.path.length > 0 && iss.message.startsWith('Invalid input') ? 'is required' : iss.message;
+  throw new HttpError(400, path ? `${path} ${msg}` : msg);
+}
+
+// ---- response shapes (documentation; handlers build them in main/service/*) ----
+export const errorResponse = z.object({
+  error: z.string(), details: z.string().optional(),
+  current_pending_tasks: z.number().int().optional(), max_pending_tasks: z.number().int().optional(),
+});
+export const keyInfoResponse = z.object({
+  id: z.number().int(), api_key: z.string(), key_name: z.string(), is_active: z.boolean(), created_at: z.string(),
+  last_used_at: z.string().nullable().optional(), expires_at: z.string().nullable().optional(),
+  user: z.object({
+    id: z.string().uuid(), username: z.string(), email: z.string().nullable(), subscription_level: z.string(),
+    subscription_expires_at: z.string().nullable().optional(),
+  }),
+});
+export const dbItemResponse = z.object({
+  id: z.string().uuid(), code: z.string(), name: z.string(), description: z.string(), type: z.string(),
+  version: z.string(), level: z.string(), element_list: z.array(z.string()), phase_list: z.array(z.string()),
+  support_task_list: z.array(z.string()), sp_id: z.string().uuid().nullable().optional(), price: z.number(),
+  user_status: z.string(), created_at: z.string(), updated_at: z.string(),
+});
+export const listDbResponse = z.object({ items: z.array(dbItemResponse), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+export const taskStatusResponse = z.object({
+  id: z.number().int(), title: z.string(), description: z.string(), status: z.string(), task_type: z.string(),
+  result: z.string().nullable().optional(), logs: z.string().nullable().optional(), user_id: z.string().uuid(),
+  tdb_code: z.string().nullable().optional(), created_at: z.string(), updated_at: z.string(),
+});
+export const taskListResponse = z.object({
+  data: z.array(taskStatusResponse), total: z.number().int(), total_pages: z.number().int(),
+  page: z.number().int(), items_per_page: z.number().int(),
+});
+export const taskCreateRequest = z.object({
+  title: z.string(), engine: z.string().optional(), task_config: z.record(z.string(), z.unknown()).optional(),
+  description: z.string().optional(), omp_threads: z.number().int().min(1).optional(), no_cache: z.boolean().optional(),
+});
+export const taskCreateResponse = z.object({
+  id: z.number().int(), status: z.string(), task_type: z.string(), tdb_code: z.string().nullable(),
+});
+export const fileListResponse = z.object({ task_id: z.string().uuid(), files: z.array(z.string()), total_count: z.number().int() });

@@ -1,0 +1,198 @@
+// Per-task-type zod schemas for task_config, one per open task type of the spec
+// (shared/spec/service-spec.md, "task_config"). Shared with the worker and the future renderer.
+import { z } from 'zod';
+
+export const OPEN_TASK_TYPES = [
+  'point_calculation', 'line_calculation', 'binary_equilibrium',
+  'thermodynamic_properties_next', 'scheil_solidification', 'binary_cpt_diagram',
+] as const;
+export type OpenTaskType = (typeof OPEN_TASK_TYPES)[number];
+
+export const ANNOUNCED_TASK_TYPES = [
+  'physical_vapor_deposition', 'cutting_process', 'spinodal_decomposition', 'solidification',
+  'solution_treatment', 'aging', 'directional_solidification',
+] as const;
+
+/** Test-only calculation types, reachable only when PHASEDESK_TEST_CALCULATIONS=1. */
+export const TEST_TASK_TYPES = ['__test_sleep', '__test_crash', '__test_throw', '__test_write'] as const;
+export function testCalculationsEnabled(): boolean { return process.env.PHASEDESK_TEST_CALCULATIONS === '1'; }
+
+const GT0 = 'must be greater than 0';
+const kelvin = z.number().gt(0, GT0);
+const pressure = z.number().gt(0, GT0);
+const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+const components = z.array(z.string().min(1, 'must not be empty')).min(1, 'must contain at least 1 element');
+const composition = z.record(z.string(), fraction);
+const phases = z.array(z.string());
+const outputs = z.array(z.string());
+
+const common = {
+  tdb_code: z.string().min(1, 'must not be empty'),
+  task_path: z.string().optional(),
+  // Legacy field; the client's path itself is never used (the server substitutes its own file).
+  tdb_file: z.string().optional(),
+};
+
+function sameComposition(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Spec "Scan points": positive integer; at least 2 when a variable's range changes. */
+function pointsRule(c: { points: number; temperature_start: number; temperature_end: number;
+  compositions_start: Record<string, number>; compositions_end: Record<string, number> }, ctx: z.RefinementCtx) {
+  const changes = c.temperature_start !== c.temperature_end || !sameComposition(c.compositions_start, c.compositions_end);
+  if (changes && c.points < 2) {
+    ctx.addIssue({ code: 'custom', path: ['points'], message: 'must be at least 2 when a variable\'s range changes' });
+  }
+}
+
+const points = z.number().int('must be an integer').gt(0, 'must be a positive integer');
+
+export const pointCalculationSchema = z.looseObject({
+  task_type: z.literal('point_calculation'), ...common,
+  condition: z.looseObject({
+    components, activated_phases: phases.optional(), temperature: kelvin, pressure,
+    compositions: composition, thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
+  }),
+});
+
+const scanCondition = z.looseObject({
+  components, compositions_start: composition, compositions_end: composition,
+  temperature_start: kelvin, temperature_end: kelvin, pressure, points,
+  activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
+}).superRefine(pointsRule);
+
+export const lineCalculationSchema = z.looseObject({
+  task_type: z.literal('line_calculation'), ...common, condition: scanCondition,
+});
+
+export const thermodynamicPropertiesSchema = z.looseObject({
+  task_type: z.literal('thermodynamic_properties_next'), ...common, condition: scanCondition,
+});
+
+export const orderDisorderSchema = z.looseObject({
+  enabled: z.boolean().optional(),
+  trace_boundaries: z.boolean().optional(),
+  stability_filter: z.boolean().optional(),
+  plot_boundaries: z.boolean().optional(),
+  phase_scope: z.enum(['order_disorder', 'all'], 'must be one of: order_disorder, all').optional(),
+  trace_method: z.literal('branch_continuation', 'only branch_continuation is supported').optional(),
+});
+
+export const binaryEquilibriumSchema = z.looseObject({
+  task_type: z.literal('binary_equilibrium'), ...common,
+  activated_elements: z.array(z.string()).optional(),
+  order_disorder: orderDisorderSchema.optional(),
+  condition: z.looseObject({
+    components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
+    compositions_start: composition, compositions_end: composition,
+    temperature_start: kelvin, temperature_end: kelvin, pressure, activated_phases: phases.optional(),
+  }),
+}).superRefine((v, ctx) => {
+  if (v.activated_elements === undefined) return;
+  const a = [...v.activated_elements].sort();
+  const c = [...v.condition.components].sort();
+  if (a.length !== 2 || a.join('\u0000') !== c.join('\u0000')) {
+    ctx.addIssue({ code: 'custom', path: ['activated_elements'], message: 'must equal condition.components and hold 2 elements' });
+  }
+});
+
+export const scheilSchema = z.looseObject({
+  task_type: z.literal('scheil_solidification'), ...common,
+  condition: z.looseObject({
+    components, compositions: composition, start_temperature: kelvin,
+    temperature_step: z.number().gt(0, GT0), pressure,
+    activated_phases: phases.optional(), inhibit_phases: phases.optional(),
+  }),
+});
+
+const axis = z.strictObject({
+  variable: z.enum(['composition', 'temperature', 'pressure'], 'must be one of: composition, temperature, pressure'),
+  component: z.string().min(1).optional(),
+}).superRefine((a, ctx) => {
+  if (a.variable === 'composition' && !a.component) {
+    ctx.addIssue({ code: 'custom', path: ['component'], message: 'is required for a composition axis' });
+  }
+});
+
+export const binaryCptSchema = z.looseObject({
+  task_type: z.literal('binary_cpt_diagram'), ...common,
+  condition: z.looseObject({
+    components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
+    activated_phases: phases.optional(),
+    x_component: z.string().min(1),
+    composition_start: fraction, composition_end: fraction, composition_step: z.number().gt(0, GT0),
+    temperature_start: kelvin, temperature_end: kelvin, temperature_step: z.number().gt(0, GT0),
+    pressure_start: pressure, pressure_end: pressure,
+    pressure_points: z.number().int('must be an integer').min(2, 'must be at least 2'),
+    pressure_scale: z.enum(['linear', 'log'], 'must be one of: linear, log'),
+    include_tielines: z.boolean().optional(),
+    tieline_stride: z.number().gt(0, GT0).optional(),
+    map_options: z.looseObject({ GLOBAL_MIN_PDENS: z.number().optional() }).optional(),
+  }).superRefine((c, ctx) => {
+    if (!(c.composition_end > c.composition_start)) ctx.addIssue({ code: 'custom', path: ['composition_end'], message: 'must be greater than composition_start' });
+    if (!(c.temperature_end > c.temperature_start)) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must be greater than temperature_start' });
+    if (!(c.pressure_end > c.pressure_start)) ctx.addIssue({ code: 'custom', path: ['pressure_end'], message: 'must be greater than pressure_start' });
+    if (!c.components.includes(c.x_component)) ctx.addIssue({ code: 'custom', path: ['x_component'], message: 'must be one of condition.components' });
+  }),
+  ui_metadata: z.looseObject({
+    module: z.string().optional(),
+    backend_task_type: z.string().optional(),
+    axis_config: z.strictObject({ x: axis, y: axis, z: axis }).optional(),
+  }).optional(),
+});
+
+/** Loose schema for the env-gated test calculations (never reachable in normal runs). */
+export const testCalculationSchema = z.looseObject({
+  task_type: z.enum(TEST_TASK_TYPES), ...common,
+  seconds: z.number().optional(),
+});
+
+export const TASK_CONFIG_SCHEMAS: Record<OpenTaskType, z.ZodType> = {
+  point_calculation: pointCalculationSchema,
+  line_calculation: lineCalculationSchema,
+  binary_equilibrium: binaryEquilibriumSchema,
+  thermodynamic_properties_next: thermodynamicPropertiesSchema,
+  scheil_solidification: scheilSchema,
+  binary_cpt_diagram: binaryCptSchema,
+};
+
+/** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
+export function zodErrorMap(iss: { code: string; input?: unknown; expected?: unknown; message?: string; values?: unknown[] }): string | undefined {
+  if (iss.code === 'invalid_type') {
+    if (iss.input === undefined) return 'is required';
+    return `must be ${/^[aeiou]/.test(String(iss.expected)) ? 'an' : 'a'} ${String(iss.expected)}`;
+  }
+  if (iss.code === 'invalid_value' && Array.isArray(iss.values)) {
+    return `must be one of: ${iss.values.map(String).join(', ')}`;
+  }
+  if (iss.code === 'unrecognized_keys') return iss.message;
+  return undefined;
+}
+
+/** First issue of a failed parse as "<prefix>.<path>: <message>". */
+export function formatZodError(err: z.ZodError, prefix: string): string {
+  const iss = err.issues[0];
+  if (!iss) return `${prefix}: invalid`;
+  const path = [prefix, ...iss.path.map(String)].filter((s) => s.length > 0).join('.');
+  return `${path}: ${iss.message}`;
+}
+
+export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+/** Validate a task_config whose task_type is already known to be open (or test-enabled). */
+export function validateTaskConfig(taskType: string, cfg: unknown): ValidationResult {
+  let schema: z.ZodType | undefined = (TASK_CONFIG_SCHEMAS as Record<string, z.ZodType>)[taskType];
+  if (!schema && testCalculationsEnabled() && (TEST_TASK_TYPES as readonly string[]).includes(taskType)) schema = testCalculationSchema;
+  if (!schema) return { ok: false, error: `task_config.task_type: unsupported task type '${taskType}'` };
+  const r = schema.safeParse(cfg, { error: zodErrorMap as never });
+  if (!r.success) return { ok: false, error: formatZodError(r.error, 'task_config') };
+  return { ok: true, value: r.data as Record<string, unknown> };
+}
+
+export function isRunnableTaskType(t: string): boolean {
+  return (OPEN_TASK_TYPES as readonly string[]).includes(t)
+    || (testCalculationsEnabled() && (TEST_TASK_TYPES as readonly string[]).includes(t));
+}

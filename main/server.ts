@@ -1,0 +1,99 @@
+// The embedded /api/v2 service: fastify listener on 127.0.0.1, Kysely store, piscina scheduler.
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { openStore, type Store } from './db/index.js';
+import { resolveSettings, type ServiceSettings } from './config.js';
+import type { ServiceContext } from './service/context.js';
+import { loadOrCreateSecret } from './service/files.js';
+import { Scheduler } from './service/scheduler.js';
+import { HttpError } from './util/errors.js';
+import { authHook } from './api/auth-hook.js';
+import { registerKeyRoutes } from './api/keys.js';
+import { registerTaskRoutes } from './api/tasks.js';
+import { registerDatabaseRoutes } from './api/databases.js';
+import { registerDownloadRoutes } from './api/downloads.js';
+import { buildOpenApi } from './api/openapi.js';
+import { bootstrapIfEmpty } from './console/bootstrap.js';
+
+export const API_PREFIX = '/api/v2';
+const here = dirname(fileURLToPath(import.meta.url));
+/** Repository (or package) root, whether running from dist/main or from main/ (vitest). */
+export const PACKAGE_ROOT = here.split(sep).includes('dist') ? resolve(here, '..', '..') : resolve(here, '..');
+
+/** piscina needs compiled JS: dist/worker/index.js next to the compiled main, or the repo's dist under vitest. */
+export function defaultWorkerFile(): string { return join(PACKAGE_ROOT, 'dist', 'worker', 'index.js'); }
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** DNS-rebinding guard: the Host header must name the loopback interface (any port). */
+export function hostAllowed(host: string | undefined): boolean {
+  if (!host) return false;
+  const h = host.toLowerCase();
+  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0]!;
+  return LOOPBACK_HOSTS.has(name);
+}
+
+export interface RunningService {
+  app: FastifyInstance; ctx: ServiceContext; scheduler: Scheduler; store: Store;
+  port: number; baseUrl: string; firstKey?: string; close(): Promise<void>;
+}
+
+export async function startService(over: Partial<ServiceSettings> = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
+  const settings = resolveSettings(over);
+  const store = await openStore(settings.dataDir);
+  const secret = loadOrCreateSecret(settings.dataDir);
+  let firstKey: string | undefined;
+  if (settings.bootstrap) {
+    firstKey = await bootstrapIfEmpty(store, settings.dataDir, settings.catalogFile ?? join(PACKAGE_ROOT, 'databases', 'catalog.json'), log);
+  }
+  let scheduler: Scheduler | undefined;
+  const ctx: ServiceContext = {
+    store, settings, secret, origin: '',
+    kick: () => scheduler?.kick(),
+    requestStop: (uuid) => scheduler?.requestStop(uuid),
+    log,
+  };
+  scheduler = new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
+  await scheduler.recover();
+
+  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!hostAllowed(req.headers.host)) return reply.code(403).send({ error: 'Host not allowed' });
+  });
+  app.setErrorHandler((error: FastifyError | HttpError | Error, _req, reply) => {
+    if (error instanceof HttpError) return reply.code(error.status).send(error.body());
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
+    log(`internal error: ${error.stack ?? error.message}`);
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
+
+  await app.register(async (api) => {
+    api.get('/openapi.json', async () => buildOpenApi(`${ctx.origin}${API_PREFIX}`));
+    await api.register(async (authed) => {
+      authed.addHook('preHandler', authHook(ctx));
+      registerKeyRoutes(authed, ctx);
+      registerTaskRoutes(authed, ctx);
+      registerDatabaseRoutes(authed, ctx);
+    });
+  }, { prefix: API_PREFIX });
+  registerDownloadRoutes(app, ctx);
+
+  await app.listen({ host: settings.host, port: settings.port });
+  const port = (app.server.address() as AddressInfo).port;
+  ctx.origin = `http://127.0.0.1:${port}`;
+  scheduler.kick();
+  let closed = false;
+  return {
+    app, ctx, scheduler, store, port, baseUrl: `${ctx.origin}${API_PREFIX}`, firstKey,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await scheduler!.close();
+      await store.close();
+    },
+  };
+}

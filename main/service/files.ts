@@ -1,0 +1,74 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { ServiceContext } from './context.js';
+
+export const FILE_KINDS = ['result', 'preview', 'vtk'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+export function taskDir(dataDir: string, uuid: string): string { return join(dataDir, 'tasks', uuid); }
+
+/** <dataDir>/secret: 32 random bytes, created at first start with mode 600. */
+export function loadOrCreateSecret(dataDir: string): Buffer {
+  const p = join(dataDir, 'secret');
+  if (existsSync(p)) return Buffer.from(readFileSync(p, 'utf8').trim(), 'hex');
+  const s = randomBytes(32);
+  writeFileSync(p, s.toString('hex') + '\n', { mode: 0o600 });
+  chmodSync(p, 0o600);
+  return s;
+}
+
+export function sha256File(path: string): string { return createHash('sha256').update(readFileSync(path)).digest('hex'); }
+
+function sign(secret: Buffer, path: string, expires: number): string {
+  return createHmac('sha256', secret).update(`${path}\n${expires}`).digest('hex');
+}
+
+/** Signed URL: HMAC-SHA256 over the URL path and the expiry (unix seconds). */
+export function signedUrl(ctx: ServiceContext, uuid: string, kind: FileKind, name: string, nowMs = Date.now()): string {
+  const path = `/downloads/${uuid}/${kind}/${encodeURIComponent(name)}`;
+  const expires = Math.floor(nowMs / 1000) + ctx.settings.urlExpirySeconds;
+  return `${ctx.origin}${path}?expires=${expires}&signature=${sign(ctx.secret, path, expires)}`;
+}
+
+export function verifySignature(secret: Buffer, path: string, expires: string | undefined, signature: string | undefined, nowMs = Date.now()): boolean {
+  if (!expires || !signature || !/^\d+$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  const exp = Number(expires);
+  if (exp * 1000 <= nowMs) return false;
+  const want = Buffer.from(sign(secret, path, exp), 'hex');
+  return timingSafeEqual(want, Buffer.from(signature, 'hex'));
+}
+
+export interface FoundFile { kind: FileKind; name: string; relPath: string; size: number; sha256: string }
+
+/** Files the calculation left in <taskDir>/{result,preview,vtk}/ (flat, one level). */
+export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
+  const dir = taskDir(dataDir, uuid);
+  const out: FoundFile[] = [];
+  for (const kind of FILE_KINDS) {
+    const kd = join(dir, kind);
+    if (!existsSync(kd)) continue;
+    for (const name of readdirSync(kd).sort()) {
+      const full = join(kd, name);
+      const st = statSync(full);
+      if (!st.isFile()) continue;
+      out.push({ kind, name, relPath: relative(dataDir, full).split(sep).join('/'), size: st.size, sha256: sha256File(full) });
+    }
+  }
+  return out;
+}
+
+/** Cache hit: copy the source task's files into the new task's directory. */
+export function copyTaskFiles(dataDir: string, fromUuid: string, toUuid: string): void {
+  for (const kind of FILE_KINDS) {
+    const src = join(taskDir(dataDir, fromUuid), kind);
+    if (!existsSync(src)) continue;
+    const dst = join(taskDir(dataDir, toUuid), kind);
+    mkdirSync(dst, { recursive: true });
+    for (const name of readdirSync(src)) copyFileSync(join(src, name), join(dst, name));
+  }
+}
+
+export function removeTaskDir(dataDir: string, uuid: string): void {
+  rmSync(taskDir(dataDir, uuid), { recursive: true, force: true });
+}

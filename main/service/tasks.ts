@@ -1,0 +1,249 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import type { Selectable } from 'kysely';
+import type { TasksTable } from '../db/types.js';
+import type { AuthContext } from './keys.js';
+import type { ServiceContext } from './context.js';
+import { HttpError } from '../util/errors.js';
+import { taskTime } from '../util/time.js';
+import { ANNOUNCED_TASK_TYPES, OPEN_TASK_TYPES, isRunnableTaskType, validateTaskConfig } from '../api/task-config.js';
+import { subscriptionAllowsTasks } from './databases.js';
+import { assertTransition, CANCELLABLE, type TaskState } from './task-state.js';
+import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
+
+export type TaskRow = Selectable<TasksTable>;
+
+export const ENGINES = ['thermo_next'] as const;
+/** Part of the calculation cache key: a new engine version never reuses old results. */
+export const ENGINE_VERSION = 'thermo_next/0.1.0';
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function toTaskRecord(row: TaskRow): Record<string, unknown> {
+  return {
+    id: row.id, title: row.title, description: row.task_config, status: row.status, task_type: row.task_type,
+    result: row.result, logs: row.logs, user_id: row.user_id, tdb_code: row.tdb_code,
+    created_at: row.created_at, updated_at: row.updated_at,
+  };
+}
+
+export function logLine(msg: string): string { return `[${taskTime()}] ${msg}`; }
+function appendLog(prev: string | null, lines: string[]): string {
+  return [...(prev ? [prev] : []), ...lines.map(logLine)].join('\n');
+}
+
+/** JSON with sorted object keys: the normalized form hashed for the calculation cache. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.keys(v as object).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+export function cacheKey(config: Record<string, unknown>, dbSha256: string): string {
+  const { task_path: _tp, tdb_file: _tf, ...rest } = config;
+  return createHash('sha256').update(`${canonicalJson(rest)}\n${dbSha256}\n${ENGINE_VERSION}`).digest('hex');
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** POST /task. */
+export async function createTask(ctx: ServiceContext, auth: AuthContext, body: unknown) {
+  if (!isPlainObject(body)) throw new HttpError(400, 'request body must be a JSON object');
+  if (body.title === undefined || body.title === null) throw new HttpError(400, 'title is required');
+  if (typeof body.title !== 'string') throw new HttpError(400, 'title: must be a string');
+
+  // task_config, or (decision) a description holding the JSON text of an object.
+  let cfg: unknown = body.task_config;
+  if (cfg === undefined || cfg === null) {
+    let fromDescription: unknown;
+    if (typeof body.description === 'string') {
+      try { fromDescription = JSON.parse(body.description); } catch { fromDescription = undefined; }
+    }
+    if (!isPlainObject(fromDescription)) throw new HttpError(400, 'task_config or description is required');
+    cfg = fromDescription;
+  }
+  if (!isPlainObject(cfg)) throw new HttpError(400, 'task_config must be a JSON object');
+  if (cfg.task_type === undefined || cfg.task_type === null || cfg.task_type === '') throw new HttpError(400, 'task_config.task_type is required');
+  if (body.engine !== undefined && body.engine !== null && body.engine !== 'thermo_next') {
+    throw new HttpError(400, `task type '${String(body.engine)}' is not supported, supported engines: ${ENGINES.join(', ')}`);
+  }
+  let ompThreads: number | null = null;
+  if (body.omp_threads !== undefined && body.omp_threads !== null) {
+    if (typeof body.omp_threads !== 'number' || !Number.isInteger(body.omp_threads) || body.omp_threads < 1) {
+      throw new HttpError(400, 'omp_threads: must be a positive integer');
+    }
+    ompThreads = body.omp_threads;
+  }
+  if (body.no_cache !== undefined && body.no_cache !== null && typeof body.no_cache !== 'boolean') throw new HttpError(400, 'no_cache: must be a boolean');
+  const noCache = body.no_cache === true;
+
+  // Database code; legacy: derived from the file name of tdb_file (the client's path is never used).
+  let code: string | undefined = typeof cfg.tdb_code === 'string' && cfg.tdb_code !== '' ? cfg.tdb_code : undefined;
+  if (code === undefined && typeof cfg.tdb_file === 'string' && cfg.tdb_file !== '') {
+    code = basename(cfg.tdb_file.replace(/\\/g, '/')).replace(/\.tdb$/i, '');
+  }
+  if (code === undefined) throw new HttpError(400, 'task_config.tdb_code or task_config.tdb_file is required');
+
+  const taskType = String(cfg.task_type);
+  if (!isRunnableTaskType(taskType)) {
+    const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(taskType) ? 'is announced but not open yet' : 'is not a known task type';
+    throw new HttpError(400, `task_config.task_type: '${taskType}' ${why}; open task types: ${OPEN_TASK_TYPES.join(', ')}`);
+  }
+  const normalized: Record<string, unknown> = { ...cfg, tdb_code: code };
+  delete normalized.tdb_file;
+  const v = validateTaskConfig(taskType, normalized);
+  if (!v.ok) throw new HttpError(400, v.error);
+  const config = v.value;
+
+  const dbRow = await ctx.store.db.selectFrom('databases').selectAll().where('code', '=', code).where('state', '=', 'enable').executeTakeFirst();
+  if (!dbRow) throw new HttpError(400, `Db code '${code}' was not found or is disabled`);
+  const sub = await ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', auth.user.id).where('database_id', '=', dbRow.id).executeTakeFirst();
+  if (!subscriptionAllowsTasks(sub)) throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
+  const plan = await ctx.store.db.selectFrom('plans').selectAll().where('id', '=', auth.user.plan_id).executeTakeFirst();
+  const limit = plan?.task_using_limit ?? 0;
+  const key = cacheKey(config, dbRow.file_sha256);
+
+  // Check and insert in one synchronous better-sqlite3 transaction: no other request can interleave,
+  // so concurrent POSTs cannot exceed either limit.
+  const sqlite = ctx.store.sqlite;
+  const now = new Date();
+  const uuid = randomUUID();
+  const storedConfig = JSON.stringify(config);
+  const create = sqlite.transaction(() => {
+    const used = (sqlite.prepare('SELECT COUNT(*) AS n FROM task_creations WHERE user_id = ? AND created_ms > ?')
+      .get(auth.user.id, now.getTime() - DAY_MS) as { n: number }).n;
+    if (used >= limit) throw new HttpError(403, `Rate limit exceeded: used ${used} of ${limit} requests in the last 24 hours`);
+    const pending = (sqlite.prepare("SELECT COUNT(*) AS n FROM tasks WHERE user_id = ? AND status = 'pending'")
+      .get(auth.user.id) as { n: number }).n;
+    const max = ctx.settings.maxPendingTasks;
+    if (pending >= max) {
+      throw new HttpError(403, `Pending task limit exceeded. Maximum allowed pending tasks: ${max}`, { current_pending_tasks: pending, max_pending_tasks: max });
+    }
+    let hit: { task_uuid: string; result: string | null; id: number } | undefined;
+    if (!noCache) {
+      hit = sqlite.prepare(`SELECT c.task_uuid, c.result, t.id FROM calc_cache c JOIN tasks t ON t.uuid = c.task_uuid
+        WHERE c.cache_key = ? AND t.status = 'completed'`).get(key) as typeof hit;
+    }
+    sqlite.prepare('INSERT INTO task_creations (user_id, created_ms) VALUES (?, ?)').run(auth.user.id, now.getTime());
+    const status: TaskState = hit ? 'completed' : 'pending';
+    const logs = hit ? logLine(`calculation cache hit: results reused from an identical earlier calculation`) : null;
+    const info = sqlite.prepare(`INSERT INTO tasks (uuid, title, task_config, status, task_type, tdb_code, database_id, result, logs,
+        progress, user_id, engine, omp_threads, no_cache, cache_key, created_at, updated_at, created_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+      uuid, body.title, storedConfig, status, taskType, code, dbRow.id, hit ? hit.result : null, logs, hit ? 1 : 0,
+      auth.user.id, 'thermo_next', ompThreads, noCache ? 1 : 0, key, taskTime(now), taskTime(now), now.getTime());
+    const id = Number(info.lastInsertRowid);
+    if (hit) {
+      const files = sqlite.prepare('SELECT kind, rel_path, name, size, sha256 FROM task_files WHERE task_id = ?').all(hit.id) as
+        { kind: string; rel_path: string; name: string; size: number; sha256: string }[];
+      const ins = sqlite.prepare('INSERT INTO task_files (task_id, kind, rel_path, name, size, sha256) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const f of files) ins.run(id, f.kind, `tasks/${uuid}/${f.kind}/${f.name}`, f.name, f.size, f.sha256);
+      copyTaskFiles(ctx.settings.dataDir, hit.task_uuid, uuid);
+    }
+    return { id, status };
+  });
+  let created: { id: number; status: TaskState };
+  try {
+    created = create();
+  } catch (e) {
+    if (!(e instanceof HttpError)) removeTaskDir(ctx.settings.dataDir, uuid);
+    throw e;
+  }
+  if (created.status === 'pending') ctx.kick();
+  return { id: created.id, status: created.status, task_type: taskType, tdb_code: code };
+}
+
+function parseIntId(raw: string): number | undefined {
+  return /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : undefined;
+}
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function ownedTask(ctx: ServiceContext, auth: AuthContext, raw: string, allowUuid: boolean): Promise<TaskRow> {
+  const id = parseIntId(raw);
+  let row: TaskRow | undefined;
+  if (id !== undefined) row = await ctx.store.db.selectFrom('tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  else if (allowUuid && UUID_RE.test(raw)) row = await ctx.store.db.selectFrom('tasks').selectAll().where('uuid', '=', raw.toLowerCase()).executeTakeFirst();
+  else throw new HttpError(400, allowUuid ? 'id must be an integer or uuid' : 'id must be an integer');
+  if (!row) throw new HttpError(404, 'Task not found');
+  if (row.user_id !== auth.user.id) throw new HttpError(403, 'Access denied');
+  return row;
+}
+
+export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+  return toTaskRecord(await ownedTask(ctx, auth, raw, false));
+}
+
+/**
+ * Moves a task from `from` to `to` if it is still in `from` (compare-and-set). The state machine is
+ * consulted first, so an illegal move throws whatever the database says.
+ */
+export async function transition(ctx: ServiceContext, id: number, from: string, to: TaskState,
+  patch: { result?: string | null; logs?: string[]; progress?: number } = {}): Promise<boolean> {
+  assertTransition(from, to);
+  const row = await ctx.store.db.selectFrom('tasks').select(['logs']).where('id', '=', id).executeTakeFirst();
+  if (!row) return false;
+  const set: Partial<Record<keyof TasksTable, unknown>> = { status: to, updated_at: taskTime() };
+  if (patch.result !== undefined) set.result = patch.result;
+  if (patch.progress !== undefined) set.progress = patch.progress;
+  if (patch.logs && patch.logs.length > 0) set.logs = appendLog(row.logs, patch.logs);
+  const r = await ctx.store.db.updateTable('tasks').set(set as never).where('id', '=', id).where('status', '=', from).executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Stops a cancellable task: aborted in the database, cancel flag raised for a running calculation. */
+async function stop(ctx: ServiceContext, row: TaskRow, reason: string): Promise<TaskRow> {
+  let current = row;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (!(CANCELLABLE as readonly string[]).includes(current.status)) {
+      throw new HttpError(409, `Task cannot be stopped in current status: ${current.status}`);
+    }
+    if (await transition(ctx, current.id, current.status, 'aborted', { logs: [reason] })) {
+      ctx.requestStop(current.uuid);
+      return (await ctx.store.db.selectFrom('tasks').selectAll().where('id', '=', current.id).executeTakeFirstOrThrow());
+    }
+    const again = await ctx.store.db.selectFrom('tasks').selectAll().where('id', '=', current.id).executeTakeFirst();
+    if (!again) throw new HttpError(404, 'Task not found');
+    current = again;
+  }
+  throw new HttpError(409, `Task cannot be stopped in current status: ${current.status}`);
+}
+
+export async function cancelTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+  const row = await ownedTask(ctx, auth, raw, false);
+  return toTaskRecord(await stop(ctx, row, 'task cancelled by the user'));
+}
+
+export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: string): Promise<void> {
+  const row = await ownedTask(ctx, auth, raw, true);
+  if ((CANCELLABLE as readonly string[]).includes(row.status)) {
+    try { await stop(ctx, row, 'task stopped for deletion'); } catch (e) { if (!(e instanceof HttpError && e.status === 409)) throw e; }
+  }
+  await ctx.store.db.deleteFrom('task_files').where('task_id', '=', row.id).execute();
+  await ctx.store.db.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
+  await ctx.store.db.deleteFrom('tasks').where('id', '=', row.id).execute();
+  removeTaskDir(ctx.settings.dataDir, row.uuid);
+}
+
+export async function listTasks(ctx: ServiceContext, auth: AuthContext, page: number, perPage: number, order: 'asc' | 'desc') {
+  const total = Number((await ctx.store.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n'))
+    .where('user_id', '=', auth.user.id).executeTakeFirstOrThrow()).n);
+  const rows = await ctx.store.db.selectFrom('tasks').selectAll().where('user_id', '=', auth.user.id)
+    .orderBy('id', order).limit(perPage).offset((page - 1) * perPage).execute();
+  return { data: rows.map(toTaskRecord), total, total_pages: Math.ceil(total / perPage), page, items_per_page: perPage };
+}
+
+/** GET /task/{id}/result|preview|vtk. */
+export async function taskFiles(ctx: ServiceContext, auth: AuthContext, raw: string, kind: 'result' | 'preview' | 'vtk',
+  sign: (uuid: string, name: string) => string) {
+  const row = await ownedTask(ctx, auth, raw, false);
+  if (row.status !== 'completed') throw new HttpError(409, `Task is not completed (status: ${row.status})`);
+  const files = await ctx.store.db.selectFrom('task_files').select(['name']).where('task_id', '=', row.id).where('kind', '=', kind).orderBy('name').execute();
+  const urls = files.map((f) => sign(row.uuid, f.name));
+  return { task_id: row.uuid, files: urls, total_count: urls.length };
+}
+
+export { taskDir };

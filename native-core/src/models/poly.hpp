@@ -1,0 +1,115 @@
+// Compiled polynomial-like sums over the site fractions of one phase, and dense second-order jets
+// over z = (T, P, y...). Every CEF/Redlich-Kister quantity of formula sheet §1-§2 and §7 is a sum of
+// terms  c(T,P) * prod_j f_j(y), where each factor f_j is an affine form of y (a site fraction, a '*'
+// sum, an RK difference y_A - y_B, a Muggianu v_k (2.3), a quasi fraction x_i (5.1), the ionic-liquid Q
+// (7.1)) or the entropy function s(u) = u ln u of an affine form (1.2). This gives exact gradients and
+// Hessians by the product rule without a general AD engine (the "polynomial part" of the design).
+#pragma once
+
+#include <cmath>
+#include <utility>
+#include <vector>
+
+#include "io/database.hpp"
+
+namespace pd::models {
+
+struct Affine {
+  double c0 = 0;
+  std::vector<std::pair<int, double>> lin;  // (y index, coefficient)
+  double eval(const double* y) const {
+    double s = c0;
+    for (const auto& [k, a] : lin) s += a * y[k];
+    return s;
+  }
+};
+
+struct Factor {
+  Affine a;
+  bool entropy = false;  // value s(a) = a ln a with the 1e-15 cut-off of §1.3, else the affine value
+};
+
+struct Term {
+  int coef = 0;       // index into the prepared TPJet array (0 = constant 1, 1 = R*T)
+  double scale = 1;   // sign/multiplicity
+  std::vector<Factor> f;
+};
+
+// Dense jet over n = m + 2 variables; order 0/1/2 selects what is carried.
+struct Jet {
+  double v = 0;
+  std::vector<double> g, h;
+  int n = 0, ord = 0;
+  Jet() = default;
+  Jet(int n_, int ord_) : n(n_), ord(ord_) {
+    if (ord >= 1) g.assign(n, 0.0);
+    if (ord >= 2) h.assign(size_t(n) * n, 0.0);
+  }
+  static Jet constant(int n, int ord, double c) { Jet j(n, ord); j.v = c; return j; }
+  static Jet variable(int n, int ord, int idx, double val) {
+    Jet j(n, ord); j.v = val; if (ord >= 1) j.g[idx] = 1.0; return j;
+  }
+};
+
+inline Jet operator+(const Jet& a, const Jet& b) {
+  Jet r = a; r.v += b.v;
+  for (size_t i = 0; i < r.g.size(); ++i) r.g[i] += b.g[i];
+  for (size_t i = 0; i < r.h.size(); ++i) r.h[i] += b.h[i];
+  return r;
+}
+inline Jet operator-(const Jet& a, const Jet& b) {
+  Jet r = a; r.v -= b.v;
+  for (size_t i = 0; i < r.g.size(); ++i) r.g[i] -= b.g[i];
+  for (size_t i = 0; i < r.h.size(); ++i) r.h[i] -= b.h[i];
+  return r;
+}
+inline Jet operator*(const Jet& a, double s) {
+  Jet r = a; r.v *= s;
+  for (auto& x : r.g) x *= s;
+  for (auto& x : r.h) x *= s;
+  return r;
+}
+inline Jet operator*(const Jet& a, const Jet& b) {
+  Jet r(a.n, a.ord);
+  r.v = a.v * b.v;
+  if (a.ord >= 1)
+    for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] * b.v + a.v * b.g[i];
+  if (a.ord >= 2)
+    for (int i = 0; i < a.n; ++i)
+      for (int j = 0; j < a.n; ++j) {
+        size_t k = size_t(i) * a.n + j;
+        r.h[k] = a.h[k] * b.v + a.v * b.h[k] + a.g[i] * b.g[j] + a.g[j] * b.g[i];
+      }
+  return r;
+}
+// f(a) given f, f', f'' at a.v (chain rule).
+inline Jet apply(const Jet& a, double f0, double f1, double f2) {
+  Jet r(a.n, a.ord);
+  r.v = f0;
+  if (a.ord >= 1)
+    for (int i = 0; i < a.n; ++i) r.g[i] = f1 * a.g[i];
+  if (a.ord >= 2)
+    for (int i = 0; i < a.n; ++i)
+      for (int j = 0; j < a.n; ++j) {
+        size_t k = size_t(i) * a.n + j;
+        r.h[k] = f1 * a.h[k] + f2 * a.g[i] * a.g[j];
+      }
+  return r;
+}
+inline Jet reciprocal(const Jet& a) { return apply(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v)); }
+inline Jet operator/(const Jet& a, const Jet& b) { return a * reciprocal(b); }
+
+// Sum of terms; evaluation adds into a jet over z = (T, P, y).
+class Poly {
+ public:
+  std::vector<Term> terms;
+  bool empty() const { return terms.empty(); }
+  void add(Term t) { terms.push_back(std::move(t)); }
+  void append(const Poly& o, double s) {
+    for (Term t : o.terms) { t.scale *= s; terms.push_back(std::move(t)); }
+  }
+  double value(const std::vector<TPJet>& c, const double* y) const;
+  void eval(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+};
+
+}  // namespace pd::models

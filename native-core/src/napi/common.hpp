@@ -1,0 +1,69 @@
+// Shared helpers for every Node-API binding of the core.
+//
+// Rule (notes/common.md): no C++ exception may cross into JavaScript uncaught. node-addon-api (built
+// with NAPI_CPP_EXCEPTIONS but without NODE_ADDON_API_CPP_EXCEPTIONS_ALL) only converts Napi::Error;
+// a std::exception escaping a callback would terminate the process. Every exported function and
+// ObjectWrap method is therefore wrapped with Guard()/Wrap<>() below, which turn any exception into
+// a JS Error carrying the exception's message. A pd::TdbError keeps its "FILE:LINE: text" message
+// and additionally sets `file`, `line` and `reason` properties on the Error.
+#pragma once
+
+#include <napi.h>
+
+#include <exception>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "io/database.hpp"
+
+namespace pd::napi {
+
+// Runs f() (returning a Napi::Value, or void) and converts C++ exceptions to JS Errors.
+template <typename F>
+auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Napi::Error&) {
+    throw;  // already a JS error (e.g. a TypeError from argument checks)
+  } catch (const pd::TdbError& e) {
+    Napi::Error err = Napi::Error::New(env, e.what());
+    err.Set("file", Napi::String::New(env, e.file()));
+    err.Set("line", Napi::Number::New(env, e.line()));
+    err.Set("reason", Napi::String::New(env, e.message()));
+    throw err;
+  } catch (const std::bad_alloc&) {
+    throw Napi::Error::New(env, "out of memory in the calculation core");
+  } catch (const std::exception& e) {
+    throw Napi::Error::New(env, e.what());
+  } catch (...) {
+    throw Napi::Error::New(env, "unknown error in the calculation core");
+  }
+}
+
+// Adapter for a free callback: Napi::Function::New(env, Wrap<&MyFunction>, "name").
+template <Napi::Value (*Fn)(const Napi::CallbackInfo&)>
+Napi::Value Wrap(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() { return Fn(info); });
+}
+
+// Registers a guarded free function on `exports`.
+template <Napi::Value (*Fn)(const Napi::CallbackInfo&)>
+void Export(Napi::Env env, Napi::Object exports, const char* name) {
+  exports.Set(name, Napi::Function::New(env, Wrap<Fn>, name));
+}
+
+// Argument helpers that throw Napi::TypeError with a useful message.
+inline std::string ArgString(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (info.Length() <= i || !info[i].IsString())
+    throw Napi::TypeError::New(info.Env(), std::string("expected a string for ") + what);
+  return info[i].As<Napi::String>().Utf8Value();
+}
+inline double ArgNumber(const Napi::CallbackInfo& info, size_t i, const char* what) {
+  if (info.Length() <= i || !info[i].IsNumber())
+    throw Napi::TypeError::New(info.Env(), std::string("expected a number for ") + what);
+  return info[i].As<Napi::Number>().DoubleValue();
+}
+
+}  // namespace pd::napi

@@ -1,0 +1,102 @@
+// Global equilibrium solver (../shared/design/calphad-formulas.md §8, §9).
+//
+// Pipeline for one condition set: sampled grid of every phase (§8.7, prepared once per phase, energies
+// once per (T,P)) -> lower convex hull by a revised-simplex hyperplane iteration (§8.7) -> Newton on
+// the Lagrangian with the chemical potentials as multipliers (§8.2-8.4) with phase addition/removal
+// (§8.5) -> re-scan of the grid with the final μ (outer loop of §8.5) -> derived quantities (§9).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/phase_model.hpp"
+
+namespace pd::solver {
+
+struct Condition {
+  enum Kind { X, W, MU };
+  Kind kind = X;
+  std::string element;  // upper case
+  double value = 0;
+};
+
+struct Conditions {
+  double T = 298.15, P = 101325;
+  std::vector<Condition> conds;  // C-1 of them (X/W/MU); N = 1 implied
+};
+
+struct SolverOptions {
+  int pdens = 60;                 // sampling density per phase (§8.7)
+  int max_iterations = 400;       // Newton iterations per inner solve
+  int max_outer = 10;             // grid re-scans (§8.5)
+  // Dot derivatives to compute after convergence (§9.4), e.g. "HM.T", "MU(AL).X(ZN)", "NP(FCC_A1).T",
+  // "X(LIQUID,AL).T", "GM.X(TI)", "SM.T".
+  std::vector<std::string> derivatives;
+};
+
+struct CompSetResult {
+  std::string phase;
+  int phase_index = 0;
+  int set_number = 1;            // 1, 2, ... per phase (miscibility gap = several)
+  double NP = 0;                 // moles of atoms (sum over stable sets = 1)
+  std::vector<double> x;         // per system element
+  std::vector<double> y;         // site fractions, order of PhaseModel::variables()
+  double GM = 0, HM = 0, SM = 0, CPM = 0;
+  double DF = 0;                 // driving force (§9.2); 0 for stable sets
+};
+
+struct EquilibriumResult {
+  bool converged = false;
+  std::string reason;            // "converged" or why not
+  int iterations = 0;
+  std::vector<std::string> elements;
+  std::vector<CompSetResult> stable;
+  std::vector<CompSetResult> metastable;  // best relaxed set of each non-stable phase, DF (§9.2)
+  std::vector<double> mu;        // per element, J/mol
+  std::vector<double> x;         // overall mole fractions
+  double GM = 0, HM = 0, SM = 0, CPM = 0;
+  std::vector<std::pair<std::string, double>> derivatives;
+  double mass_balance_error = 0;  // max |sum NP x - x_condition| (and |sum NP - 1|)
+};
+
+struct Grid;  // sampled site fractions of every phase (independent of T, P)
+
+class EquilibriumSolver {
+ public:
+  // `phases` must all have the same elements() (the system elements); masses[A] in g/mol (for W).
+  EquilibriumSolver(std::vector<std::shared_ptr<const PhaseModel>> phases, std::vector<double> masses,
+                    SolverOptions options = {});
+  // A copy sharing the (immutable) grid but with its own (T,P) caches: one per thread.
+  EquilibriumSolver(const EquilibriumSolver& other);
+  ~EquilibriumSolver();
+
+  const std::vector<std::string>& elements() const { return elements_; }
+  const std::vector<std::shared_ptr<const PhaseModel>>& phases() const { return phases_; }
+  SolverOptions& options() { return options_; }
+
+  // Never throws for a non-converging case (converged = false, reason); throws std::invalid_argument
+  // for malformed conditions (unknown element, wrong number of conditions, X sum >= 1).
+  EquilibriumResult solve(const Conditions& c);
+
+  // Many independent condition sets over OpenMP threads. cancel (may be null): Int32 flag, non-zero =
+  // stop; the remaining results get reason "cancelled". progress (may be null): fraction done.
+  std::vector<EquilibriumResult> solve_batch(const std::vector<Conditions>& conds, int threads,
+                                             const volatile int32_t* cancel, double* progress) const;
+
+  size_t grid_points() const;
+
+  struct Impl;  // (T,P) caches and workspaces (public only so the implementation's helpers can name it)
+
+ private:
+  std::vector<std::shared_ptr<const PhaseModel>> phases_;
+  std::vector<std::string> elements_;
+  std::vector<double> masses_;
+  SolverOptions options_;
+  std::shared_ptr<const Grid> grid_;
+  std::unique_ptr<Impl> impl_;  // (T,P)-dependent caches
+};
+
+}  // namespace pd::solver

@@ -1,0 +1,39 @@
+// Calculations used only by the service tests (cancel, worker death, cache, files). worker/index.ts
+// dispatches here only when PHASEDESK_TEST_CALCULATIONS=1, and the service refuses these task types otherwise.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export async function run(job: CalculationJob, control: JobControl): Promise<CalculationOutput> {
+  switch (job.taskType) {
+    case '__test_sleep': {
+      // Loops until cancelled (or the given number of seconds elapses), like a native loop polling the flag.
+      const seconds = typeof job.config.seconds === 'number' ? job.config.seconds : 3600;
+      const end = Date.now() + seconds * 1000;
+      while (Date.now() < end) {
+        if (control.cancelled) throw new CancelledError();
+        control.setProgress(1 - (end - Date.now()) / (seconds * 1000));
+        await sleep(10);
+      }
+      return { summary: 'slept', logs: ['test sleep finished'] };
+    }
+    case '__test_crash':
+      // Ends the worker thread: piscina rejects the job, the service must fail the task and survive.
+      process.exit(3);
+    // eslint-disable-next-line no-fallthrough
+    case '__test_throw':
+      throw new Error('test calculation failed on purpose');
+    case '__test_write': {
+      for (const kind of ['result', 'preview', 'vtk']) {
+        const dir = join(job.taskDir, kind);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, `${kind}.txt`), `${kind} of ${JSON.stringify(job.config.seconds ?? null)}\n`);
+      }
+      return { summary: 'written', logs: ['test files written'] };
+    }
+    default:
+      throw new Error(`unknown test calculation ${job.taskType}`);
+  }
+}

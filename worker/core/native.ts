@@ -1,0 +1,133 @@
+// Loader of the PhaseDesk calculation core (the C++ Node-API addon built from native-core/).
+//
+// Where the addon is looked for:
+//  1. the file named by the environment variable PHASEDESK_CORE_ADDON (private developer builds,
+//     `make -C native-core BUILD_DIR=build-x`, see notes/common.md);
+//  2. <repo>/native-core/build/Release/phasedesk_core.node, where <repo> is found by walking up from
+//     this module's own folder, so it works from the sources (worker/core/native.ts under vitest)
+//     and from the compiled layout (dist/worker/core/native.js) alike.
+// A failure is reported as ONE actionable Error that tells the user how to build the core.
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Value with first and second derivatives in T and P (pd::TPJet). */
+export interface TPJet {
+  v: number;
+  t: number;
+  p: number;
+  tt: number;
+  tp: number;
+  pp: number;
+}
+
+export interface NativeElementInfo {
+  name: string;
+  referencePhase: string;
+  mass: number;
+}
+
+export interface NativeSpeciesInfo {
+  name: string;
+  /** element -> moles of that element in one species (empty for VA) */
+  composition: Record<string, number>;
+  charge: number;
+}
+
+export interface NativePhaseInfo {
+  name: string;
+  /** option letters after ':' on the PHASE line (L, G, A, Y, I, B, F) */
+  options: string;
+  siteRatios: number[];
+  /** per sublattice, as declared by CONSTITUENT */
+  constituents: string[][];
+  /** MAGNETIC type definition, if any: antiferromagnetic factor and structure factor p */
+  magnetic: { afm: number; p: number } | null;
+  /** name of the DIS_PART phase of an ordered phase, '' otherwise */
+  disorderedPart: string;
+  /** non-empty when the phase cannot be used: names the model, the phase and the file */
+  refusal: string;
+}
+
+export interface NativeDatabaseInfo {
+  file: string;
+  elements: NativeElementInfo[];
+  species: NativeSpeciesInfo[];
+  phases: NativePhaseInfo[];
+  parameterCount: number;
+  /** "FILE:LINE: text" for everything that was ignored or questionable but did not stop the load */
+  warnings: string[];
+}
+
+/** A loaded thermodynamic database living in the native core (immutable). */
+export interface NativeDatabase {
+  info(): NativeDatabaseInfo;
+  /** phases that can exist with these elements (VA implied), in database order */
+  phasesFor(elements: string[]): string[];
+  /** a copy in which the named FUNCTIONs are replaced by constants */
+  withOverrides(overrides: Record<string, number>): NativeDatabase;
+  /** value and T/P derivatives of a FUNCTION (mainly for tests) */
+  evaluateFunction(name: string, T: number, P: number): TPJet;
+}
+
+export interface NativeDatabaseClass {
+  /** throws Error "FILE:LINE: message" for a malformed file */
+  fromFile(path: string): NativeDatabase;
+  fromString(text: string, name: string): NativeDatabase;
+}
+
+/** The addon's exports. Other layers add their own members (typed in their own modules). */
+export interface CoreAddon {
+  coreVersion: string;
+  Database: NativeDatabaseClass;
+  [name: string]: unknown;
+}
+
+let cached: CoreAddon | undefined;
+
+function findRepoAddon(): string {
+  // Walk up from this module's folder to the first ancestor holding native-core/.
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'native-core', 'build', 'Release', 'phasedesk_core.node');
+    if (existsSync(path.join(dir, 'native-core'))) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // Fall back to the source layout (worker/core -> repo), so the error message names a real place.
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native-core', 'build', 'Release',
+    'phasedesk_core.node');
+}
+
+/** Path the addon is (or would be) loaded from. */
+export function coreAddonPath(): string {
+  const env = process.env.PHASEDESK_CORE_ADDON;
+  return env && env.length > 0 ? path.resolve(env) : findRepoAddon();
+}
+
+/** Loads (once) and returns the calculation core. Throws one actionable Error if it is not built. */
+export function loadCore(): CoreAddon {
+  if (cached) return cached;
+  const file = coreAddonPath();
+  let addon: CoreAddon;
+  try {
+    const require = createRequire(import.meta.url);
+    addon = require(file) as CoreAddon;
+  } catch (err) {
+    const original = err instanceof Error ? err.message : String(err);
+    throw new Error(
+      'PhaseDesk calculation core not built: run `npm install` (needs g++ and make) in the PhaseDesk folder, ' +
+        `or set PHASEDESK_CORE_ADDON to a built phasedesk_core.node. Tried ${file}; original error: ${original}`,
+      { cause: err },
+    );
+  }
+  if (!addon || typeof addon.Database !== 'function') {
+    throw new Error(
+      `PhaseDesk calculation core at ${file} is incomplete (no Database class): rebuild it with \`npm run build:core\`.`,
+    );
+  }
+  cached = addon;
+  return addon;
+}

@@ -1,0 +1,31 @@
+// Piscina worker entry: dispatches a job to worker/calculations/<task_type>.ts.
+// The shared control block is passed through so native code can poll the cancel flag; this worker is
+// never terminated from outside while native code runs (cancellation is cooperative).
+import { CancelledError, JobControl, type Calculation, type CalculationJob, type CalculationOutput } from './protocol.js';
+
+const OPEN: Record<string, () => Promise<{ run: Calculation }>> = {
+  point_calculation: () => import('./calculations/point_calculation.js'),
+  line_calculation: () => import('./calculations/line_calculation.js'),
+  binary_equilibrium: () => import('./calculations/binary_equilibrium.js'),
+  thermodynamic_properties_next: () => import('./calculations/thermodynamic_properties_next.js'),
+  scheil_solidification: () => import('./calculations/scheil_solidification.js'),
+  binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
+};
+
+export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
+  const control = new JobControl(job.control);
+  let loader = OPEN[job.taskType];
+  if (!loader && job.taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') {
+    loader = () => import('./calculations/test-only.js');
+  }
+  if (!loader) throw new Error(`no calculation for task type ${job.taskType}`);
+  const mod = await loader();
+  try {
+    const out = await mod.run(job, control);
+    control.setProgress(1);
+    return out;
+  } catch (e) {
+    if (e instanceof CancelledError || control.cancelled) return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
+    throw e;
+  }
+}

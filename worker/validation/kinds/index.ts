@@ -1,0 +1,15 @@
+// Registry of validation kinds: one small map. Another kind is added by writing
+// worker/validation/kinds/<kind>.ts and one line here. Kinds absent from the map are reported as
+// "unsupported" by the runner (never skipped silently).
+import type { KindHandler } from '../types.js';
+import { conversion } from './conversion.js';
+import { database } from './database.js';
+import { property } from './property.js';
+import { relation } from './relation.js';
+
+export const kinds: Record<string, KindHandler> = {
+  property,
+  relation,
+  database,
+  conversion,
+};
