@@ -36,11 +36,12 @@ export const userStatusResponse = z.object({ status: z.string() });
 
 /** Parses query/body with a schema; the first issue becomes "<param> <message>". */
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
-  const r = schema.safeParse(input ?? {});
+  const r = schema.safeParse(input ?? {}, { reportInput: true });
   if (r.success) return r.data;
   const iss = r.error.issues[0]!;
   const path = iss.path.map(String).join('.');
-  const msg = iss.code === 'invalid_type' && iss.path.length > 0 && iss.message.startsWith('Invalid input') ? 'is required' : iss.message;
+  const missing = iss.code === 'invalid_type' && iss.path.length > 0 && (iss as { input?: unknown }).input === undefined;
+  const msg = missing ? 'is required' : iss.message;
   throw new HttpError(400, path ? `${path} ${msg}` : msg);
 }
 

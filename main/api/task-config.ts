@@ -163,7 +163,8 @@ export const TASK_CONFIG_SCHEMAS: Record<OpenTaskType, z.ZodType> = {
 export function zodErrorMap(iss: { code: string; input?: unknown; expected?: unknown; message?: string; values?: unknown[] }): string | undefined {
   if (iss.code === 'invalid_type') {
     if (iss.input === undefined) return 'is required';
-    return `must be ${/^[aeiou]/.test(String(iss.expected)) ? 'an' : 'a'} ${String(iss.expected)}`;
+    const expected = iss.expected === 'record' ? 'object' : String(iss.expected);
+    return `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
   }
   if (iss.code === 'invalid_value' && Array.isArray(iss.values)) {
     return `must be one of: ${iss.values.map(String).join(', ')}`;

@@ -25,6 +25,8 @@ export async function openStore(dataDir: string): Promise<Store> {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(join(dataDir, 'phasedesk.sqlite'));
   sqlite.pragma('journal_mode = WAL');
+  // WAL + synchronous=NORMAL: commits are atomic and survive a process crash; only an OS crash may lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });

@@ -68,7 +68,23 @@ export interface NativeDatabase {
   /** a copy in which the named FUNCTIONs are replaced by constants */
   withOverrides(overrides: Record<string, number>): NativeDatabase;
   /** value and T/P derivatives of a FUNCTION (mainly for tests) */
-  evaluateFunction(name: string, T: number, P: number): TPJet;
+  evaluateFunction(name: string, T: number, P?: number): TPJet;
+  /** parameters as stored (constituents sorted per sublattice, L stored as type G), optionally of one phase */
+  parameters(phase?: string): NativeParameterInfo[];
+  /** FUNCTION names in file order */
+  functionNames(): string[];
+}
+
+export interface NativeParameterInfo {
+  /** canonical type: G (also for L), BMAGN (also for BM), TC, NT, THETA, GD, V0, VA, MQ, ... */
+  type: string;
+  writtenAsL: boolean;
+  phase: string;
+  /** text after '&' in MQ(PHASE&EL,...) */
+  qualifier: string;
+  constituents: string[][];
+  order: number;
+  line: number;
 }
 
 export interface NativeDatabaseClass {

@@ -87,7 +87,10 @@ struct Parameter {
   bool written_as_l = false;  // L(...) rather than G(...): never an end member (§0)
   std::string phase;
   std::string phase_qualifier;  // text after '&' in MQ(PHASE&EL,...) etc.; usually empty
-  std::vector<std::vector<std::string>> constituents;  // per sublattice, sorted; "*" is the wildcard
+  // Per sublattice, sorted; "*" is the wildcard. Exception (§7.1): for an ionic liquid (option Y)
+  // a one-sublattice array of neutral species, e.g. G(IONIC_LIQ,S;0), is kept as written (size 1);
+  // it belongs to the anion sublattice (index 1).
+  std::vector<std::vector<std::string>> constituents;
   int order = 0;
   ExprId expr = kNoExpr;
   int line = 0;

@@ -272,6 +272,7 @@ struct Emitter {
         int f = resolve(n.name);
         if (f >= 0) push(Op::PushF, 0, f);
         else if (f == -1) push(Op::PushC, kGasConstant);  // R / R#: §10 gas constant
+        else if (f == -3) push(Op::PushC, 0.0);           // undefined symbol: 0 (pycalphad; warned by the reader)
         else {
           store.undefined.push_back(n.name);
           push(Op::PushUndef, 0, static_cast<int32_t>(store.undefined.size() - 1));

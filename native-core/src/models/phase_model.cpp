@@ -423,8 +423,11 @@ struct Builder {
         fail("interaction of order > 0 with four or more constituents on one sublattice", &p);
       }
     } else if (mixing.size() == 2) {  // (2.5) reciprocal: 1 -> later, 2 -> earlier sublattice
-      for (int s : mixing)
-        if (p.constituents[s].size() != 2) fail("cross interaction with three or more constituents", &p);
+      // Order 0 is a plain product for any number of constituents (a lone order-0 ternary collapses
+      // to the product, (2.4)); only order > 0 needs exactly two constituents per mixing sublattice.
+      if (nu > 0)
+        for (int s : mixing)
+          if (p.constituents[s].size() != 2) fail("cross interaction of order > 0 with three or more constituents", &p);
       if (nu > 2) fail("reciprocal interaction of order > 2", &p);
       if (nu > 0) {
         int s = nu == 1 ? mixing[1] : mixing[0];
@@ -432,9 +435,7 @@ struct Builder {
         t.f.push_back(Factor{lin_comb(aff(s, arr[0]), 1, aff(s, arr[1]), -1), false});
       }
     } else if (mixing.size() > 2) {
-      for (int s : mixing)
-        if (p.constituents[s].size() != 2) fail("cross interaction with three or more constituents", &p);
-      if (nu > 0) fail("interaction on three sublattices of order > 0", &p);
+      if (nu > 0) fail("interaction on three or more sublattices of order > 0", &p);
     }
     if (t.f.size() > 60) fail("parameter with too many factors", &p);
     return true;

@@ -29,6 +29,8 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
                            InstanceMethod<&DatabaseWrap::PhasesFor>("phasesFor"),
                            InstanceMethod<&DatabaseWrap::WithOverrides>("withOverrides"),
                            InstanceMethod<&DatabaseWrap::EvaluateFunction>("evaluateFunction"),
+                           InstanceMethod<&DatabaseWrap::Parameters>("parameters"),
+                           InstanceMethod<&DatabaseWrap::FunctionNames>("functionNames"),
                        });
   }
 
@@ -175,6 +177,47 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
       o.Set("tp", j.tp);
       o.Set("pp", j.pp);
       return o;
+    });
+  }
+
+  // parameters(phase?) -> [{type, writtenAsL, phase, qualifier, constituents, order, line}]
+  Napi::Value Parameters(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      std::string only = info.Length() > 0 && info[0].IsString() ? info[0].As<Napi::String>().Utf8Value() : "";
+      for (char& c : only)
+        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+      Napi::Array out = Napi::Array::New(env);
+      uint32_t k = 0;
+      for (const auto& p : db_->parameters()) {
+        if (!only.empty() && p.phase != only) continue;
+        Napi::Object o = Napi::Object::New(env);
+        o.Set("type", p.type);
+        o.Set("writtenAsL", p.written_as_l);
+        o.Set("phase", p.phase);
+        o.Set("qualifier", p.phase_qualifier);
+        Napi::Array cons = Napi::Array::New(env, p.constituents.size());
+        for (uint32_t s = 0; s < p.constituents.size(); ++s) {
+          Napi::Array sub = Napi::Array::New(env, p.constituents[s].size());
+          for (uint32_t i = 0; i < p.constituents[s].size(); ++i) sub.Set(i, p.constituents[s][i]);
+          cons.Set(s, sub);
+        }
+        o.Set("constituents", cons);
+        o.Set("order", p.order);
+        o.Set("line", p.line);
+        out.Set(k++, o);
+      }
+      return out;
+    });
+  }
+
+  Napi::Value FunctionNames(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      std::vector<std::string> names = db_->function_names();
+      Napi::Array out = Napi::Array::New(env, names.size());
+      for (uint32_t i = 0; i < names.size(); ++i) out.Set(i, names[i]);
+      return out;
     });
   }
 

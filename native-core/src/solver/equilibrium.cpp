@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -204,6 +206,15 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
           double t = static_cast<double>(j) / per;
           for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
         }
+        // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
+        // minima closer to a pure end than the uniform spacing; issue 4 "extra points near the pure ends")
+        if (pairs <= 400)
+          for (int k = 3; k <= 16; ++k) {
+            double t = std::pow(10.0, -0.5 * k);
+            if (t >= 1.0 / per) continue;
+            for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
+            for (int i = 0; i < m; ++i) pts.push_back((1 - t) * ends[a][i] + t * ends[b][i]);
+          }
       }
   }
   // Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on

@@ -35,10 +35,11 @@ inline bool lu_factor(double* A, int n, int* piv) {
 
 // Solves with the factors of lu_factor; b is overwritten with x.
 inline void lu_solve(const double* LU, int n, const int* piv, double* b) {
-  for (int k = 0; k < n; ++k) {
+  // lu_factor swaps whole rows (L part included), so all interchanges are applied first.
+  for (int k = 0; k < n; ++k)
     if (piv[k] != k) std::swap(b[k], b[piv[k]]);
+  for (int k = 0; k < n; ++k)
     for (int i = k + 1; i < n; ++i) b[i] -= LU[i * n + k] * b[k];
-  }
   for (int i = n - 1; i >= 0; --i) {
     double s = b[i];
     for (int j = i + 1; j < n; ++j) s -= LU[i * n + j] * b[j];

@@ -1,0 +1,105 @@
+// `npm run bench:core`: energy + gradient + Hessian evaluations per second per phase for one binary
+// (alzn_mey.tdb) and one multicomponent database (alcocrni.tdb), single-threaded and with OpenMP on
+// all cores. Prints medians of several repetitions. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR,
+// else ../shared/tdb next to the repository (the shared test databases are not part of the repo).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadCore } from '../worker/core/native.js';
+import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
+
+interface Setup {
+  file: string;
+  components: string[];
+  T: number;
+}
+
+const SETUPS: Setup[] = [
+  { file: 'alzn_mey.tdb', components: ['AL', 'ZN', 'VA'], T: 700 },
+  { file: 'alcocrni.tdb', components: ['AL', 'CO', 'CR', 'NI', 'VA'], T: 1273 },
+];
+const POINTS = Number(process.env.BENCH_POINTS ?? 20000);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
+
+function tdbDir(): string {
+  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const c = path.join(dir, 'shared', 'tdb');
+    if (existsSync(c)) return c;
+    const parent = path.dirname(dir);
+    if (parent === dir) return '/work/shared/tdb';
+    dir = parent;
+  }
+}
+
+function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
+  let s = seed >>> 0;
+  const rand = () => ((s = (s * 1664525 + 1013904223) >>> 0) + 0.5) / 4294967296;
+  const vars = m.variables;
+  const Y = new Float64Array(n * vars.length);
+  for (let p = 0; p < n; p++) {
+    for (let sub = 0; sub < m.info.numSublattices; sub++) {
+      let sum = 0;
+      vars.forEach((v, k) => {
+        if (v.sublattice === sub) sum += (Y[p * vars.length + k] = -Math.log(rand()));
+      });
+      vars.forEach((v, k) => {
+        if (v.sublattice === sub) Y[p * vars.length + k] /= sum;
+      });
+    }
+  }
+  return Y;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function rate(m: PhaseModel, T: number, Y: Float64Array, n: number, threads: number): number {
+  m.evaluateBatch(T, 101325, Y.subarray(0, Math.min(n, 100) * m.variables.length), 2, threads);  // warm-up
+  const rates: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const t0 = process.hrtime.bigint();
+    m.evaluateBatch(T, 101325, Y, 2, threads);
+    const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+    rates.push(n / dt);
+  }
+  return median(rates);
+}
+
+function main(): void {
+  const core = loadCore();
+  const threads = coreMaxThreads();
+  const dir = tdbDir();
+  console.log(`phase models: energy + gradient + Hessian evaluations per second (median of ${REPEATS}, ${POINTS} points)`);
+  console.log(`threads: 1 and ${threads} (OpenMP)`);
+  for (const s of SETUPS) {
+    const file = path.join(dir, s.file);
+    if (!existsSync(file)) {
+      console.log(`${s.file}: not found in ${dir} (set PHASEDESK_BENCH_TDB_DIR)`);
+      continue;
+    }
+    const db = core.Database.fromFile(file);
+    const phases = db.phasesFor(s.components.filter((c) => c !== 'VA'));
+    console.log(`\n${s.file} (${s.components.join(',')}, T = ${s.T} K)`);
+    console.log(`${'phase'.padEnd(16)} ${'vars'.padStart(4)} ${'1 thread /s'.padStart(14)} ${`${threads} threads /s`.padStart(14)}`);
+    for (const name of phases) {
+      let m: PhaseModel | null;
+      try {
+        m = PhaseModel.build(db, name, s.components);
+      } catch (err) {
+        console.log(`${name.padEnd(16)} refused: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      if (!m) continue;
+      const Y = randomPoints(m, POINTS, 42);
+      const r1 = rate(m, s.T, Y, POINTS, 1);
+      const rN = rate(m, s.T, Y, POINTS, threads);
+      console.log(`${name.padEnd(16)} ${String(m.variables.length).padStart(4)} ${r1.toExponential(3).padStart(14)} ${rN.toExponential(3).padStart(14)}`);
+    }
+  }
+}
+
+main();

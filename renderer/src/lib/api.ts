@@ -1,0 +1,99 @@
+// Thin client for the /api/v2 contract of shared/spec/service-spec.md. Relative URLs: the renderer is served
+// by the same listener as the API (or by a proxy in development), so no origin or CORS handling is needed.
+
+export interface KeyInfo {
+  id: number; api_key: string; key_name: string; is_active: boolean; created_at: string;
+  last_used_at?: string | null; expires_at?: string | null;
+  user: { id: string; username: string; email?: string | null; subscription_level: string; subscription_expires_at?: string | null };
+}
+export interface DbItem {
+  id: string; code: string; name: string; description: string; type: string; version: string; level: string;
+  element_list: string[]; phase_list: string[]; support_task_list: string[]; sp_id?: string | null; price: number;
+  user_status: string; created_at: string; updated_at: string;
+}
+export interface DbList { items: DbItem[]; total: number; page: number; size: number }
+export interface Task {
+  id: number; title: string; description: string; status: string; task_type: string; result?: string | null;
+  logs?: string | null; user_id: string; tdb_code?: string | null; created_at: string; updated_at: string;
+}
+export interface TaskList { data: Task[]; total: number; total_pages: number; page: number; items_per_page: number }
+export interface TaskCreated { id: number; status: string; task_type: string; tdb_code?: string | null }
+export interface FileList { task_id: string; files: string[]; total_count: number }
+
+export const TERMINAL = new Set(['completed', 'failed', 'aborted']);
+export const CANCELLABLE = new Set(['pending', 'queued', 'running']);
+export const TASK_STATES = ['created', 'pending', 'queued', 'running', 'uploading', 'completed', 'failed', 'aborted'] as const;
+
+export class ApiError extends Error {
+  constructor(public status: number, message: string, public body: Record<string, unknown> = {}) { super(message); }
+}
+
+const KEY_STORAGE = 'phasedesk.apiKey';
+
+/** The Electron preload may expose the key of the embedded service; the browser keeps it in localStorage. */
+export function storedKey(): string | null {
+  const injected = (globalThis as { phasedesk?: { apiKey?: string } }).phasedesk?.apiKey;
+  if (injected) return injected;
+  try { return localStorage.getItem(KEY_STORAGE); } catch { return null; }
+}
+export function saveKey(key: string): void { localStorage.setItem(KEY_STORAGE, key); }
+export function forgetKey(): void { localStorage.removeItem(KEY_STORAGE); }
+
+/** Spec "Authentication": same client-side checks the server runs first, so a typo never costs a request. */
+export function keyFormatProblem(key: string): string | null {
+  if (!key.startsWith('tk_')) return "API key must start with 'tk_' prefix";
+  if (key.length < 10) return 'API key is too short';
+  return null;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, key = storedKey()): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (key) headers.Authorization = `Bearer ${key}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(`./api/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, `The service is not reachable (${(e as Error).message})`);
+  }
+  const text = await res.text();
+  let json: unknown = undefined;
+  if (text.length > 0) { try { json = JSON.parse(text); } catch { json = undefined; } }
+  if (!res.ok) {
+    const obj = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
+    const msg = typeof obj.error === 'string' ? obj.error : `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+    throw new ApiError(res.status, msg, obj);
+  }
+  return json as T;
+}
+
+function qs(params: Record<string, string | number | undefined>): string {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') u.set(k, String(v));
+  const s = u.toString();
+  return s ? `?${s}` : '';
+}
+
+export const api = {
+  keyInfo: (key?: string) => request<KeyInfo>('GET', '/key/info', undefined, key ?? storedKey()),
+  databases: (p: { search?: string; page?: number; size?: number; level?: string; type?: string }) =>
+    request<DbList>('GET', `/database${qs(p)}`),
+  databasesByTask: (task_type: string, page = 1, size = 100) => request<DbList>('GET', `/database/by-task${qs({ task_type, page, size })}`),
+  database: (id: string) => request<DbItem>('GET', `/database/${encodeURIComponent(id)}`),
+  phases: (id: string, element_list: string[]) =>
+    request<{ phase_list: string[] }>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
+  taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc') =>
+    request<TaskList>('GET', `/task/list${qs({ page, items_per_page, sort_order })}`),
+  task: (id: number) => request<Task>('GET', `/task/${id}`),
+  createTask: (body: { title: string; task_config: Record<string, unknown>; omp_threads?: number; no_cache?: boolean }) =>
+    request<TaskCreated>('POST', '/task', body),
+  cancelTask: (id: number) => request<Task>('PATCH', `/task/${id}/cancel`),
+  deleteTask: (id: number) => request<void>('DELETE', `/task/${id}`),
+  files: (id: number, kind: 'result' | 'preview' | 'vtk') => request<FileList>('GET', `/task/${id}/${kind}`),
+};
+
+export function fmtTime(s: string | null | undefined): string {
+  if (!s) return '—';
+  const d = new Date(s.replace(' UTC', 'Z').replace(' ', 'T'));
+  return Number.isNaN(d.getTime()) ? s : d.toLocaleString();
+}

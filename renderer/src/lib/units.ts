@@ -1,0 +1,41 @@
+// Unit helpers. The API takes temperature in K and pressure in Pa (spec "task_config", Units);
+// the helpers only convert what the user types, the stored value is always SI.
+export const C_OFFSET = 273.15;          // K = °C + 273.15 (ITS-90 definition of the Celsius scale)
+export const PA_PER_BAR = 1e5;           // 1 bar = 10^5 Pa (SI definition)
+export const PA_PER_ATM = 101_325;       // 1 standard atmosphere = 101 325 Pa
+
+export type UnitKind = 'temperature' | 'pressure' | 'fraction' | 'step_temperature' | 'count' | 'none';
+
+/** Unit of a task_config.condition field from its name (spec field tables). */
+export function unitOf(field: string): UnitKind {
+  if (field === 'temperature_step') return 'step_temperature';
+  if (/temperature/.test(field)) return 'temperature';
+  if (/^pressure(_start|_end)?$/.test(field)) return 'pressure';
+  if (/^composition_(start|end|step)$/.test(field)) return 'fraction';
+  if (field === 'points' || field === 'pressure_points') return 'count';
+  return 'none';
+}
+
+export function round(v: number, digits = 6): number {
+  if (!Number.isFinite(v)) return v;
+  return Number(v.toPrecision(digits));
+}
+
+/**
+ * Mole fractions that sum to 1: every component but the balance one is typed, the balance one is
+ * 1 − Σ others (spec: compositions are mole fractions). Returns null when the typed ones exceed 1.
+ */
+export function balanced(values: Record<string, number>, components: string[], balance: string): Record<string, number> | null {
+  let sum = 0;
+  const out: Record<string, number> = {};
+  for (const c of components) {
+    if (c === balance) continue;
+    const v = values[c] ?? 0;
+    out[c] = v;
+    sum += v;
+  }
+  const rest = round(1 - sum, 12);
+  if (rest < 0) return null;
+  out[balance] = rest;
+  return out;
+}

@@ -1,0 +1,122 @@
+// Shared test fixtures: a real service on an ephemeral port with its own temp data dir.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startService, type RunningService } from '../../main/server.js';
+import type { ServiceSettings } from '../../main/config.js';
+import type { Store } from '../../main/db/index.js';
+import { createUser, setPlan } from '../../main/console/users.js';
+import { issueKey } from '../../main/console/keys.js';
+import { registerDatabase, subscribe } from '../../main/console/databases.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+export const TDB = '/work/shared/tdb/Al-Fe_sundman2009.tdb';
+
+function newestMtime(dir: string): number {
+  let m = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) m = Math.max(m, newestMtime(p));
+    else if (e.name.endsWith('.ts')) m = Math.max(m, statSync(p).mtimeMs);
+  }
+  return m;
+}
+
+/** piscina needs dist/worker/index.js: build once if it is missing or older than the sources. */
+export function ensureBuilt(): void {
+  const out = join(ROOT, 'dist', 'worker', 'index.js');
+  // Only the worker side runs from dist/ under vitest (main/ is imported from source).
+  const sources = () => Math.max(statSync(join(ROOT, 'worker', 'index.ts')).mtimeMs, statSync(join(ROOT, 'worker', 'protocol.ts')).mtimeMs,
+    newestMtime(join(ROOT, 'worker', 'calculations')));
+  const stale = () => !existsSync(out) || statSync(out).mtimeMs < sources();
+  if (!stale()) return;
+  const lock = join(ROOT, 'dist', '.build-lock');
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  for (;;) {
+    try { mkdirSync(lock); break; } catch { execFileSync('sleep', ['0.5']); if (!stale()) return; }
+  }
+  try { execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' }); }
+  catch { /* other helpers' files may not compile; dist/worker is what matters */ }
+  finally { rmdirSync(lock); }
+  if (!existsSync(out)) throw new Error('dist/worker/index.js could not be built');
+}
+
+export function tempDir(): string { return mkdtempSync(join(tmpdir(), 'phasedesk-test-')); }
+
+export interface Fixture {
+  svc: RunningService; dataDir: string; keyA: string; keyB: string; userA: string; userB: string;
+  dbId: string; close(): Promise<void>;
+}
+
+/** Standard world: users a (plan big) and b (plan big), db ALFE active for both. */
+export async function seed(store: Store, dataDir: string) {
+  await setPlan(store, 'big', 100_000);
+  const userA = await createUser(store, { username: 'a', plan: 'big', email: 'a@example.org' });
+  const userB = await createUser(store, { username: 'b', plan: 'big' });
+  const keyA = (await issueKey(store, 'a', { name: 'key-a' })).key;
+  const keyB = (await issueKey(store, 'b', { name: 'key-b' })).key;
+  const dbId = await registerDatabase(store, dataDir, TDB, {
+    code: 'ALFE', name: 'Al-Fe test', level: 'free', type: 'alloy', version: '1.0',
+    support_task_list: ['point_calculation', 'binary_equilibrium', '__test_sleep', '__test_write', '__test_crash', '__test_throw'],
+  }, { element_list: ['AL', 'FE', 'VA'], phase_list: ['LIQUID', 'FCC_A1', 'BCC_A2'] });
+  await subscribe(store, { username: 'a', code: 'ALFE', status: 'active' });
+  await subscribe(store, { username: 'b', code: 'ALFE', status: 'active' });
+  return { userA, userB, keyA, keyB, dbId };
+}
+
+export async function startFixture(over: Partial<ServiceSettings> = {}): Promise<Fixture> {
+  ensureBuilt();
+  process.env.PHASEDESK_TEST_CALCULATIONS = '1';
+  const dataDir = over.dataDir ?? tempDir();
+  const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1, threadBudget: 2, ...over }, () => {});
+  const s = await seed(svc.store, dataDir);
+  return { svc, dataDir, ...s, close: () => svc.close() };
+}
+
+export interface Res { status: number; body: any; text: string; headers: Record<string, string | string[] | undefined> }
+
+/** Raw HTTP over loopback (node:http so the Host header can be set freely). */
+export function http(port: number, method: string, path: string, o: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Res> {
+  return new Promise((resolveP, reject) => {
+    const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(o.headers ?? {}) };
+    if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
+    if (o.auth !== undefined) headers.authorization = o.auth;
+    let payload: string | undefined = o.raw;
+    if (o.body !== undefined) payload = JSON.stringify(o.body);
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: any = undefined;
+        try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+        resolveP({ status: res.statusCode ?? 0, body, text, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+export const api = (port: number, method: string, path: string, o: Parameters<typeof http>[3] = {}) => http(port, method, `/api/v2${path}`, o);
+
+/** Polls until pred holds (no timing assertion: vitest's test timeout is the only bound). */
+export async function until<T>(fn: () => Promise<T>, pred: (v: T) => boolean, stepMs = 25): Promise<T> {
+  for (;;) {
+    const v = await fn();
+    if (pred(v)) return v;
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export function pointConfig(over: Record<string, unknown> = {}) {
+  return {
+    task_type: 'point_calculation', tdb_code: 'ALFE',
+    condition: { components: ['AL', 'FE'], temperature: 1000, pressure: 101325, compositions: { AL: 0.3, FE: 0.7 }, ...over },
+  };
+}

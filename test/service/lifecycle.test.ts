@@ -1,0 +1,91 @@
+// Cancel really stops a running calculation; a calculation that throws or a worker that dies fails its
+// task and the service keeps serving; calculation cache; omp_threads bounded by the budget.
+import { afterEach, describe, expect, it } from 'vitest';
+import { api, pointConfig, startFixture, until, type Fixture } from './helpers.js';
+
+let f: Fixture | undefined;
+afterEach(async () => { await f?.close(); f = undefined; });
+
+const post = (config: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  api(f!.svc.port, 'POST', '/task', { key: f!.keyA, body: { title: 't', task_config: { tdb_code: 'ALFE', ...config }, ...extra } });
+const status = (id: number, wanted: string[]) =>
+  until(() => api(f!.svc.port, 'GET', `/task/${id}`, { key: f!.keyA }), (r) => wanted.includes(r.body?.status)).then((r) => r.body);
+
+describe('task lifecycle', () => {
+  it('cancel stops a running calculation and frees its pool slot', async () => {
+    f = await startFixture({ poolSize: 1 });
+    const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
+    await status(sleeper.body.id, ['running']);
+    const behind = await post({ task_type: '__test_write' });
+    // Pool size 1: the second task cannot start while the first calculation is still looping.
+    expect((await api(f.svc.port, 'GET', `/task/${behind.body.id}`, { key: f.keyA })).body.status).toBe('pending');
+    const c = await api(f.svc.port, 'PATCH', `/task/${sleeper.body.id}/cancel`, { key: f.keyA });
+    expect(c.status).toBe(200);
+    expect(c.body.status).toBe('aborted');
+    // The one-hour loop returned (it saw the cancel flag), so the queued task gets the slot and completes.
+    await status(behind.body.id, ['completed']);
+    const after = await status(sleeper.body.id, ['aborted']);
+    expect(after.logs).toContain('task cancelled by the user');
+  });
+
+  it('DELETE stops a running task, then removes it', async () => {
+    f = await startFixture({ poolSize: 1 });
+    const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
+    await status(sleeper.body.id, ['running']);
+    const d = await api(f.svc.port, 'DELETE', `/task/${sleeper.body.id}`, { key: f.keyA });
+    expect(d.status).toBe(200);
+    const next = await post({ task_type: '__test_write' });
+    await status(next.body.id, ['completed']);
+    expect((await api(f.svc.port, 'GET', `/task/${sleeper.body.id}`, { key: f.keyA })).status).toBe(404);
+  });
+
+  it('a worker that dies fails its task with the reason and the service survives', async () => {
+    f = await startFixture({ poolSize: 1 });
+    const crash = await post({ task_type: '__test_crash' });
+    const t = await status(crash.body.id, ['failed', 'completed']);
+    expect(t.status).toBe('failed');
+    expect(t.logs).toMatch(/exit|terminat/i);
+    const thrower = await post({ task_type: '__test_throw' });
+    expect((await status(thrower.body.id, ['failed', 'completed'])).logs).toContain('test calculation failed on purpose');
+    const ok = await post({ task_type: '__test_write' });
+    expect((await status(ok.body.id, ['completed', 'failed'])).status).toBe('completed');
+  });
+
+  it('open task types fail with "calculation core ... not available" (no fake numbers)', async () => {
+    f = await startFixture();
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: pointConfig() } });
+    const t = await status(r.body.id, ['failed', 'completed']);
+    expect(t.status).toBe('failed');
+    expect(t.result).toBeNull();
+    expect(t.logs).toContain('calculation core for point_calculation is not available in this version');
+  });
+
+  it('calculation cache: identical request completes at once with the stored files; no_cache skips it', async () => {
+    f = await startFixture();
+    const cfg = { task_type: '__test_write', seconds: 7, task_path: '/somewhere/a' };
+    const first = await post(cfg);
+    expect(first.body.status).toBe('pending');
+    await status(first.body.id, ['completed']);
+    const hit = await post({ ...cfg, task_path: '/elsewhere/b' }); // task_path is not part of the key
+    expect(hit.status).toBe(200);
+    expect(hit.body.status).toBe('completed');
+    const files = await api(f.svc.port, 'GET', `/task/${hit.body.id}/result`, { key: f.keyA });
+    expect(files.body.total_count).toBe(1);
+    const dl = new URL(files.body.files[0]);
+    const got = await fetch(dl);
+    expect(await got.text()).toBe('result of 7\n');
+    const skip = await post(cfg, { no_cache: true });
+    expect(skip.body.status).toBe('pending');
+    const other = await post({ ...cfg, seconds: 8 });
+    expect(other.body.status).toBe('pending');
+  });
+
+  it('omp_threads is bounded by threadBudget / poolSize', async () => {
+    f = await startFixture({ poolSize: 1, threadBudget: 2 });
+    const r = await post({ task_type: '__test_write' }, { omp_threads: 64 });
+    const t = await status(r.body.id, ['completed']);
+    expect(t.logs).toContain('started with 2 OpenMP thread(s)');
+    expect(f.svc.scheduler.threadsFor(1)).toBe(1);
+    expect(f.svc.scheduler.threadsFor(null)).toBe(2);
+  });
+});

@@ -1,0 +1,50 @@
+// TypeScript wrapper of the native TDB reader (native-core/src/io) used by the service (catalog
+// import, POST /database/{db_id}/phases) and by the other layers of the core. There is one TDB
+// parser in the project: this one.
+import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type TPJet } from './native.js';
+
+export type { NativeDatabase, NativeDatabaseInfo, TPJet } from './native.js';
+
+/** What the service needs to list a database. */
+export interface TdbInfo {
+  /** element names without the vacancy VA and the electron /- */
+  elements: string[];
+  /** every phase the file defines, in file order (refused ones included, see `refusals`) */
+  phases: string[];
+  /** "FILE:LINE: text" for everything ignored or questionable that did not stop the load */
+  warnings: string[];
+  /** phases that cannot be used, each with a reason naming the model, the phase and the file */
+  refusals: { phase: string; reason: string }[];
+}
+
+/** Opens a TDB file. Throws Error "FILE:LINE: message" for a malformed file. */
+export function openDatabase(path: string): NativeDatabase {
+  return loadCore().Database.fromFile(path);
+}
+
+/** Reads TDB text (e.g. an upload before it is stored); `name` is used in error messages. */
+export function openDatabaseFromString(text: string, name: string): NativeDatabase {
+  return loadCore().Database.fromString(text, name);
+}
+
+/** Summary of a TDB file for the catalog. Throws Error "FILE:LINE: message" for a bad file. */
+export function readTdbInfo(path: string): TdbInfo {
+  return summarize(openDatabase(path).info());
+}
+
+export function summarize(info: NativeDatabaseInfo): TdbInfo {
+  return {
+    elements: info.elements.map((e) => e.name).filter((n) => n !== 'VA' && n !== '/-'),
+    phases: info.phases.map((p) => p.name),
+    warnings: info.warnings,
+    refusals: info.phases.filter((p) => p.refusal !== '').map((p) => ({ phase: p.name, reason: p.refusal })),
+  };
+}
+
+/**
+ * Phases of the file at `path` that can exist with these elements (VA implied; case-insensitive),
+ * in file order. Throws Error "FILE:LINE: message" for a bad file.
+ */
+export function phasesFor(path: string, elements: string[]): string[] {
+  return openDatabase(path).phasesFor(elements.map((e) => e.toUpperCase()));
+}

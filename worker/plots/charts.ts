@@ -1,0 +1,349 @@
+// Preview charts of calculation results (issue 5 "Preview files", issue 6 binary_equilibrium preview):
+// plain data in, a complete SVG document out. PNG conversion is in png.ts.
+//
+// Conventions: temperatures in kelvin, compositions as mole fractions, fractions in [0, 1]. Missing
+// values (NaN, null) break a line instead of being joined across. Bad input (length mismatch, empty
+// arrays of the wrong shape) throws an Error with a message, never crashes the process.
+
+import {
+  Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
+  formatNumber, REGION_FILLS, type Cell, type LegendItem, type Point, type Rect, type Ticks,
+} from './svg.js';
+
+export const DEFAULT_WIDTH = 1200;
+
+interface CommonOptions {
+  title?: string;
+  width?: number;
+  height?: number;
+}
+
+export interface Series { name: string; values: ReadonlyArray<number | null> }
+export interface Transition { x: number; label: string }
+
+/** Array check that does not narrow ReadonlyArray inputs to any[] (TypeScript's Array.isArray does). */
+function isArr(v: unknown): boolean { return Array.isArray(v); }
+
+function num(v: number | null | undefined): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
+}
+
+function checkLengths(x: ReadonlyArray<unknown>, series: ReadonlyArray<Series>, what: string): void {
+  if (!isArr(x)) throw new TypeError(`${what}: x must be an array`);
+  for (const s of series) {
+    if (!s || !isArr(s.values)) throw new TypeError(`${what}: series ${JSON.stringify(s?.name)} has no values array`);
+    if (s.values.length !== x.length) {
+      throw new RangeError(`${what}: series ${JSON.stringify(s.name)} has ${s.values.length} values for ${x.length} x values`);
+    }
+  }
+}
+
+function zip(x: ReadonlyArray<number | null>, y: ReadonlyArray<number | null>): Point[] {
+  return x.map((v, i) => [num(v), num(y[i])] as const);
+}
+
+/** Outer layout: plot area inside margins, legend column on the right when there is a legend. */
+function layout(width: number, height: number, o: { title?: boolean; celsiusTop?: boolean; celsiusRight?: boolean; legend?: number }): Rect {
+  const top = (o.title ? 50 : 20) + (o.celsiusTop ? 75 : 20);
+  const left = 120;
+  const right = (o.celsiusRight ? 110 : 30) + (o.legend ? o.legend + 20 : 0);
+  const bottom = 95;
+  return { x: left, y: top, width: Math.max(100, width - left - right), height: Math.max(100, height - top - bottom) };
+}
+
+function drawTitle(svg: SvgBuilder, title: string | undefined): void {
+  if (title) svg.text(svg.width / 2, 16, title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase fractions versus the scanned variable (line / step calculations)
+
+export interface PhaseFractionChartInput extends CommonOptions {
+  x: ReadonlyArray<number | null>;
+  /** For example "Temperature (K)" or "Mole fraction Zn". */
+  xLabel: string;
+  series: ReadonlyArray<Series>;
+  transitions?: ReadonlyArray<Transition>;
+  yLabel?: string;
+  /** Secondary top axis in degrees Celsius; only meaningful when x is a temperature in K. */
+  celsiusAxis?: boolean;
+}
+
+export function phaseFractionChart(input: PhaseFractionChartInput): string {
+  const series = input.series ?? [];
+  checkLengths(input.x, series, 'phaseFractionChart');
+  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 800;
+  const names = series.map((s) => s.name);
+  const area = layout(width, height, { title: !!input.title, celsiusTop: input.celsiusAxis, legend: legendWidth(names) });
+  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Phase fractions' });
+  drawTitle(svg, input.title);
+  const xt = resolveAxis({ label: input.xLabel, maxTicks: 10 }, input.x.map(num));
+  // Phase fractions live in [0, 1]; the axis is fixed so charts of different scans compare directly.
+  const yt = resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
+  const panel = new Panel(svg, area, xt, yt);
+  panel.drawAxes(input.xLabel, input.yLabel ?? 'Phase fraction', { celsius: input.celsiusAxis ? 'x' : undefined });
+  for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), t.label);
+  const legend: LegendItem[] = [];
+  series.forEach((s, i) => {
+    const color = seriesColor(i), dash = seriesDash(i);
+    panel.series(zip(input.x, s.values), { stroke: color, dash: dash || undefined, width: 3 });
+    legend.push({ name: s.name, color, dash });
+  });
+  drawLegend(svg, area.x + area.width + 20, area.y, legend);
+  return svg.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Thermodynamic properties versus T, one panel per property sharing the x axis
+
+export interface PropertyPanelInput {
+  /** Axis label with units, for example "Cp (J/(mol·K))". */
+  label: string;
+  /** One curve ... */
+  values?: ReadonlyArray<number | null>;
+  /** ... or several (per phase, or system and phases). */
+  series?: ReadonlyArray<Series>;
+}
+
+export interface PropertyChartInput extends CommonOptions {
+  x: ReadonlyArray<number | null>;
+  xLabel?: string;
+  /** Shorthands for the usual molar properties of the system; drawn first, in this order. */
+  Cp?: ReadonlyArray<number | null>;
+  H?: ReadonlyArray<number | null>;
+  S?: ReadonlyArray<number | null>;
+  /** Further panels (G, or per-phase curves). */
+  panels?: ReadonlyArray<PropertyPanelInput>;
+  transitions?: ReadonlyArray<Transition>;
+  celsiusAxis?: boolean;
+}
+
+export function propertyChart(input: PropertyChartInput): string {
+  const panels: PropertyPanelInput[] = [];
+  if (input.Cp) panels.push({ label: 'Cp (J/(mol·K))', values: input.Cp });
+  if (input.H) panels.push({ label: 'H (J/mol)', values: input.H });
+  if (input.S) panels.push({ label: 'S (J/(mol·K))', values: input.S });
+  panels.push(...(input.panels ?? []));
+  if (!panels.length) throw new RangeError('propertyChart: no property to plot (give Cp, H, S or panels)');
+  const perPanel = panels.map((p) => {
+    const s: Series[] = [...(p.series ?? [])];
+    if (p.values) s.unshift({ name: p.label.replace(/\s*\(.*$/, ''), values: p.values });
+    checkLengths(input.x, s, `propertyChart panel ${JSON.stringify(p.label)}`);
+    return s;
+  });
+  const width = input.width ?? DEFAULT_WIDTH;
+  const gap = 30;
+  const height = input.height ?? Math.min(1600, 200 + panels.length * 250);
+  const allNames = [...new Set(perPanel.flatMap((s) => (s.length > 1 ? s.map((q) => q.name) : [])))];
+  const lw = allNames.length ? legendWidth(allNames) : 0;
+  const outer = layout(width, height, { title: !!input.title, celsiusTop: input.celsiusAxis, legend: lw });
+  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Thermodynamic properties' });
+  drawTitle(svg, input.title);
+  const xLabel = input.xLabel ?? 'Temperature (K)';
+  const xt = resolveAxis({ label: xLabel, maxTicks: 10 }, input.x.map(num));
+  const ph = (outer.height - gap * (panels.length - 1)) / panels.length;
+  // Colours keyed by series name so a phase keeps its colour across panels.
+  const colorOf = new Map<string, number>();
+  panels.forEach((p, k) => {
+    const area: Rect = { x: outer.x, y: outer.y + k * (ph + gap), width: outer.width, height: ph };
+    const series = perPanel[k];
+    const yt = resolveAxis({ label: p.label, maxTicks: 6 }, series.flatMap((s) => s.values.map(num)));
+    const panel = new Panel(svg, area, xt, yt);
+    const last = k === panels.length - 1;
+    panel.drawAxes(xLabel, p.label, { celsius: input.celsiusAxis && k === 0 ? 'x' : undefined, showXTickLabels: last });
+    for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), k === 0 ? t.label : '');
+    series.forEach((s, i) => {
+      const key = series.length > 1 ? s.name : `\u0000single${k}`;
+      if (!colorOf.has(key)) colorOf.set(key, series.length > 1 ? colorOf.size : 0);
+      const ci = series.length > 1 ? colorOf.get(key)! : 0;
+      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: seriesDash(ci) || undefined, width: 3 });
+      void i;
+    });
+  });
+  if (allNames.length) {
+    drawLegend(svg, outer.x + outer.width + 20, outer.y, allNames.map((n) => {
+      const ci = colorOf.get(n) ?? 0;
+      return { name: n, color: seriesColor(ci), dash: seriesDash(ci) };
+    }));
+  }
+  return svg.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scheil solidification beside the lever rule (equilibrium solidification)
+
+export interface SolidificationPath {
+  /** Temperatures in K, decreasing along the path. */
+  T: ReadonlyArray<number | null>;
+  /** Fraction solid in [0, 1] at each temperature. */
+  fs: ReadonlyArray<number | null>;
+}
+
+export interface ScheilChartInput extends CommonOptions {
+  scheil: SolidificationPath;
+  lever?: SolidificationPath;
+  /** Temperature where the Scheil path ends (eutectic); drawn as a dashed horizontal line. */
+  eutecticT?: number;
+  liquidusT?: number;
+  xLabel?: string;
+  yLabel?: string;
+  /** Secondary right axis in degrees Celsius. */
+  celsiusAxis?: boolean;
+}
+
+/**
+ * Temperature on the y axis and fraction solid on the x axis, the metallurgical convention (as in
+ * Thermo-Calc's and pycalphad-scheil's solidification plots), so the eutectic is a horizontal line.
+ */
+export function scheilChart(input: ScheilChartInput): string {
+  const paths: Array<{ name: string; p: SolidificationPath }> = [{ name: 'Scheil', p: input.scheil }];
+  if (input.lever) paths.push({ name: 'Lever rule (equilibrium)', p: input.lever });
+  for (const { name, p } of paths) {
+    if (!p || !isArr(p.T) || !isArr(p.fs)) throw new TypeError(`scheilChart: ${name} path needs T and fs arrays`);
+    if (p.T.length !== p.fs.length) throw new RangeError(`scheilChart: ${name} path has ${p.T.length} temperatures and ${p.fs.length} fractions`);
+  }
+  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 800;
+  const legend: LegendItem[] = [
+    { name: 'Scheil', color: seriesColor(0), dash: '' },
+    ...(input.lever ? [{ name: 'Lever rule (equilibrium)', color: seriesColor(1), dash: '10 6' }] : []),
+  ];
+  const area = layout(width, height, { title: !!input.title, celsiusRight: input.celsiusAxis, legend: legendWidth(legend.map((l) => l.name)) });
+  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Solidification' });
+  drawTitle(svg, input.title);
+  const xt = resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
+  const temps = paths.flatMap(({ p }) => p.T.map(num));
+  for (const v of [input.eutecticT, input.liquidusT]) if (v !== undefined) temps.push(num(v));
+  const yt = resolveAxis({ label: '', maxTicks: 8 }, temps);
+  const panel = new Panel(svg, area, xt, yt);
+  panel.drawAxes(input.xLabel ?? 'Fraction solid', input.yLabel ?? 'Temperature (K)', { celsius: input.celsiusAxis ? 'y' : undefined });
+  if (input.liquidusT !== undefined) panel.horizontalLine(num(input.liquidusT), undefined, undefined, `Liquidus ${formatNumber(num(input.liquidusT), 5)} K`, { stroke: '#555555', width: 1.5, dash: '8 6' });
+  if (input.eutecticT !== undefined) panel.horizontalLine(num(input.eutecticT), undefined, undefined, `Eutectic ${formatNumber(num(input.eutecticT), 5)} K`, { stroke: '#555555', width: 1.5, dash: '8 6' });
+  paths.forEach(({ p }, i) => {
+    panel.series(p.fs.map((f, j) => [num(f), num(p.T[j])] as const), { stroke: legend[i].color, dash: legend[i].dash || undefined, width: 3 });
+  });
+  drawLegend(svg, area.x + area.width + 20, area.y, legend);
+  return svg.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary phase diagram (T versus mole fraction)
+
+export interface XT { x: number; T: number }
+
+export interface BoundaryInput {
+  /** The two phases the boundary separates, for example ["LIQUID", "FCC_A1"]. */
+  phases?: ReadonlyArray<string>;
+  points: ReadonlyArray<XT>;
+}
+
+export interface TieLineInput { T: number; x: readonly [number, number] | ReadonlyArray<number>; phases?: ReadonlyArray<string> }
+
+export interface InvariantInput {
+  T: number;
+  phases: ReadonlyArray<string>;
+  /** Compositions of the phases at the invariant (same order as phases). */
+  x: ReadonlyArray<number>;
+  /** eutectic, peritectic, monotectic, ... (optional, printed in the label). */
+  kind?: string;
+}
+
+export interface RegionLabelInput { x: number; T: number; label: string }
+export interface RegionInput { points: ReadonlyArray<XT>; label?: string; fill?: string }
+
+export interface BinaryPhaseDiagramInput extends CommonOptions {
+  boundaries: ReadonlyArray<BoundaryInput>;
+  tieLines?: ReadonlyArray<TieLineInput>;
+  invariants?: ReadonlyArray<InvariantInput>;
+  regionLabels?: ReadonlyArray<RegionLabelInput>;
+  /** Optional filled regions (drawn under everything else). */
+  regions?: ReadonlyArray<RegionInput>;
+  /** For example "Mole fraction Zn". */
+  xLabel: string;
+  yLabel?: string;
+  /** Composition range; default [0, 1]. */
+  xRange?: readonly [number, number];
+  /** Temperature range; default: nice range around the data. */
+  TRange?: readonly [number, number];
+  /** Secondary right axis in degrees Celsius. */
+  celsiusAxis?: boolean;
+}
+
+export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
+  if (!isArr(input.boundaries)) throw new TypeError('binaryPhaseDiagram: boundaries must be an array');
+  for (const [i, b] of input.boundaries.entries()) {
+    if (!b || !isArr(b.points)) throw new TypeError(`binaryPhaseDiagram: boundary ${i} has no points array`);
+  }
+  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 900;
+  const area = layout(width, height, { title: !!input.title, celsiusRight: input.celsiusAxis });
+  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
+  drawTitle(svg, input.title);
+  const xr = input.xRange ?? [0, 1];
+  const xt = resolveAxis({ label: input.xLabel, min: xr[0], max: xr[1], maxTicks: 11 }, []);
+  let yt: Ticks;
+  if (input.TRange) yt = resolveAxis({ label: '', min: input.TRange[0], max: input.TRange[1], maxTicks: 10 }, []);
+  else {
+    const temps: number[] = [];
+    for (const b of input.boundaries) for (const p of b.points) temps.push(num(p?.T));
+    for (const t of input.tieLines ?? []) temps.push(num(t?.T));
+    for (const v of input.invariants ?? []) temps.push(num(v?.T));
+    for (const r of input.regionLabels ?? []) temps.push(num(r?.T));
+    yt = resolveAxis({ label: '', maxTicks: 10 }, temps);
+  }
+  const panel = new Panel(svg, area, xt, yt);
+  (input.regions ?? []).forEach((r, i) => {
+    panel.region((r.points ?? []).map((p) => [num(p.x), num(p.T)] as const), { fill: r.fill ?? REGION_FILLS[i % REGION_FILLS.length] });
+  });
+  panel.drawAxes(input.xLabel, input.yLabel ?? 'Temperature (K)', { celsius: input.celsiusAxis ? 'y' : undefined, grid: false });
+  for (const t of input.tieLines ?? []) {
+    if (!t || !isArr(t.x) || t.x.length < 2) continue;
+    panel.segment([num(t.x[0]), num(t.T)], [num(t.x[1]), num(t.T)], { stroke: '#8a8a8a', width: 1 });
+  }
+  for (const b of input.boundaries) {
+    panel.series(b.points.map((p) => [num(p?.x), num(p?.T)] as const), { stroke: '#000000', width: 2.5 });
+  }
+  for (const v of input.invariants ?? []) {
+    const xs = (v.x ?? []).map(num).filter(Number.isFinite);
+    if (!xs.length || !Number.isFinite(num(v.T))) continue;
+    const lo = Math.min(...xs), hi = Math.max(...xs);
+    const label = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
+    panel.horizontalLine(num(v.T), lo, hi, label, { stroke: '#000000', width: 2.5 });
+    for (const x of xs) if (panel.contains(x, num(v.T))) svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
+  }
+  for (const r of input.regions ?? []) {
+    if (!r.label) continue;
+    const pts = (r.points ?? []).filter((p) => Number.isFinite(num(p.x)) && Number.isFinite(num(p.T)));
+    if (!pts.length) continue;
+    // Vertex centroid: good enough for the convex-ish regions of a binary diagram; explicit
+    // regionLabels take over when a region is strongly concave.
+    const cx = pts.reduce((a, p) => a + p.x, 0) / pts.length, cT = pts.reduce((a, p) => a + p.T, 0) / pts.length;
+    panel.label(cx, cT, r.label);
+  }
+  for (const r of input.regionLabels ?? []) panel.label(num(r?.x), num(r?.T), String(r?.label ?? ''), { size: 19 });
+  return svg.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase table of a single equilibrium point
+
+export type ColumnSpec = string | { key: string; label: string };
+
+export interface PointTableInput {
+  columns: ReadonlyArray<ColumnSpec>;
+  /** Rows as arrays in column order, or objects keyed by column key. */
+  rows: ReadonlyArray<ReadonlyArray<Cell> | Readonly<Record<string, Cell>>>;
+  title?: string;
+  width?: number;
+  digits?: number;
+}
+
+export function pointTable(input: PointTableInput): string {
+  if (!isArr(input.columns) || !input.columns.length) throw new RangeError('pointTable: columns must be a non-empty array');
+  if (!isArr(input.rows)) throw new TypeError('pointTable: rows must be an array');
+  const keys = input.columns.map((c) => (typeof c === 'string' ? c : c.key));
+  const labels = input.columns.map((c) => (typeof c === 'string' ? c : c.label));
+  const rows = input.rows.map((r) => (isArr(r) ? (r as ReadonlyArray<Cell>) : keys.map((k) => (r as Record<string, Cell>)[k])));
+  return renderTable(labels, rows, { title: input.title, width: input.width ?? DEFAULT_WIDTH, digits: input.digits });
+}
+
+/** Nice ticks re-exported for callers that want to pre-compute axis ranges (for example to align previews). */
+export { niceTicks };
