@@ -68,12 +68,20 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
     log(`internal error: ${error.stack ?? error.message}`);
     return reply.code(500).send({ error: 'Internal server error' });
   });
+  // JSON bodies: an empty body is "no body" (some clients send Content-Type on DELETE), bad JSON is a 400.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') { done(null, undefined); return; }
+    try { done(null, JSON.parse(text)); } catch (e) { done(new HttpError(400, `Invalid JSON body: ${(e as Error).message}`), undefined); }
+  });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
 
   await app.register(async (api) => {
     api.get('/openapi.json', async () => buildOpenApi(`${ctx.origin}${API_PREFIX}`));
     await api.register(async (authed) => {
-      authed.addHook('preHandler', authHook(ctx));
+      // onRequest: authentication runs before body parsing, so a bad body never masks a 401/403.
+      authed.addHook('onRequest', authHook(ctx));
       registerKeyRoutes(authed, ctx);
       registerTaskRoutes(authed, ctx);
       registerDatabaseRoutes(authed, ctx);

@@ -4,7 +4,7 @@ import { authenticate, type AuthContext } from '../service/keys.js';
 
 const authOf = new WeakMap<FastifyRequest, AuthContext>();
 
-/** preHandler running the spec's seven authentication checks. */
+/** onRequest hook running the spec's seven authentication checks. */
 export function authHook(ctx: ServiceContext) {
   return async (req: FastifyRequest, _reply: FastifyReply) => {
     authOf.set(req, await authenticate(ctx, req.headers.authorization));

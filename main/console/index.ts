@@ -2,4 +2,4 @@
 export * from './users.js';
 export * from './keys.js';
 export * from './databases.js';
-export { bootstrapIfEmpty } from './bootstrap.js';
+export { bootstrapIfEmpty, syncCatalog } from './bootstrap.js';

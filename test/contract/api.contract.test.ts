@@ -68,6 +68,7 @@ const AUTH_ROWS: Row[] = [
   { name: 'unknown key', method: 'GET', path: () => '/key/info', auth: 'Bearer tk_00000000000000000000000000000000', status: 401, error: 'invalid API key' },
   { name: 'disabled key', method: 'GET', path: () => '/key/info', key: () => ids.disabledKey.key, status: 403, error: 'API key is disabled' },
   { name: 'expired key', method: 'GET', path: () => '/key/info', key: () => ids.expiredKey.key, status: 403, error: 'API key has expired' },
+  { name: 'auth is checked before the body is parsed', method: 'POST', path: () => '/task', raw: '{"broken', status: 401, error: 'Missing Authorization header' },
   { name: 'foreign Host header (DNS rebinding)', method: 'GET', path: () => '/key/info', key: A, headers: { host: 'evil.example:7431' }, status: 403, error: 'Host not allowed' },
 ];
 
@@ -109,7 +110,9 @@ const ROWS: Row[] = [
   { name: 'unknown task type', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { task_type: 'magic', tdb_code: 'ALFE' } }), status: 400,
     error: /^task_config\.task_type: 'magic' is not a known task type; open task types: point_calculation, /u },
   { name: 'title missing', method: 'POST', path: () => '/task', key: A, body: () => ({ task_config: pointConfig() }), status: 400, error: 'title is required' },
-  { name: 'invalid JSON body', method: 'POST', path: () => '/task', key: A, raw: '{"title":', status: 400, error: /JSON/ },
+  { name: 'invalid JSON body', method: 'POST', path: () => '/task', key: A, raw: '{"title":', status: 400, error: /^Invalid JSON body: / },
+  { name: 'empty JSON body', method: 'POST', path: () => '/task', key: A, raw: '', status: 400, error: 'request body must be a JSON object' },
+  { name: 'DELETE with an empty JSON body', method: 'DELETE', path: () => '/task/999998', key: A, raw: '', status: 404, error: 'Task not found' },
   { name: 'omp_threads not integer', method: 'POST', path: () => '/task', key: A, body: () => task({ omp_threads: 1.5 }), status: 400, error: 'omp_threads: must be a positive integer' },
   { name: 'pressure 0', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: pointConfig({ pressure: 0 }) }), status: 400, error: 'task_config.condition.pressure: must be greater than 0' },
   { name: 'temperature missing', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: pointConfig({ temperature: undefined }) }), status: 400, error: 'task_config.condition.temperature: is required' },

@@ -28,9 +28,9 @@ function newestMtime(dir: string): number {
 /** piscina needs dist/worker/index.js: build once if it is missing or older than the sources. */
 export function ensureBuilt(): void {
   const out = join(ROOT, 'dist', 'worker', 'index.js');
-  // Only the worker side runs from dist/ under vitest (main/ is imported from source).
+  // The worker (piscina) and the CLI (child-process tests) run from dist/; other helpers' folders are not watched.
   const sources = () => Math.max(statSync(join(ROOT, 'worker', 'index.ts')).mtimeMs, statSync(join(ROOT, 'worker', 'protocol.ts')).mtimeMs,
-    newestMtime(join(ROOT, 'worker', 'calculations')));
+    newestMtime(join(ROOT, 'worker', 'calculations')), newestMtime(join(ROOT, 'main')));
   const stale = () => !existsSync(out) || statSync(out).mtimeMs < sources();
   if (!stale()) return;
   const lock = join(ROOT, 'dist', '.build-lock');

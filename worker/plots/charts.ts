@@ -7,7 +7,7 @@
 
 import {
   Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
-  formatNumber, REGION_FILLS, type Cell, type LegendItem, type Point, type Rect, type Ticks,
+  finiteExtent, formatNumber, REGION_FILLS, type Cell, type LegendItem, type Point, type Rect, type Ticks,
 } from './svg.js';
 
 export const DEFAULT_WIDTH = 1200;
@@ -42,11 +42,14 @@ function zip(x: ReadonlyArray<number | null>, y: ReadonlyArray<number | null>): 
   return x.map((v, i) => [num(v), num(y[i])] as const);
 }
 
+/** Room for the right-hand Celsius axis (tick labels and its title). */
+const CELSIUS_RIGHT = 110;
+
 /** Outer layout: plot area inside margins, legend column on the right when there is a legend. */
 function layout(width: number, height: number, o: { title?: boolean; celsiusTop?: boolean; celsiusRight?: boolean; legend?: number }): Rect {
   const top = (o.title ? 50 : 20) + (o.celsiusTop ? 75 : 20);
   const left = 120;
-  const right = (o.celsiusRight ? 110 : 30) + (o.legend ? o.legend + 20 : 0);
+  const right = (o.celsiusRight ? CELSIUS_RIGHT : 30) + (o.legend ? o.legend + 20 : 0);
   const bottom = 95;
   return { x: left, y: top, width: Math.max(100, width - left - right), height: Math.max(100, height - top - bottom) };
 }
@@ -79,7 +82,11 @@ export function phaseFractionChart(input: PhaseFractionChartInput): string {
   drawTitle(svg, input.title);
   const xt = resolveAxis({ label: input.xLabel, maxTicks: 10 }, input.x.map(num));
   // Phase fractions live in [0, 1]; the axis is fixed so charts of different scans compare directly.
-  const yt = resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
+  // Amounts in moles of a non-normalised system can exceed 1: then the axis follows the data.
+  const ext = finiteExtent(series.flatMap((s) => s.values.map(num)));
+  const yt = ext && (ext[1] > 1 + 1e-9 || ext[0] < -1e-9)
+    ? resolveAxis({ label: '', maxTicks: 6 }, [0, 1, ...ext])
+    : resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
   const panel = new Panel(svg, area, xt, yt);
   panel.drawAxes(input.xLabel, input.yLabel ?? 'Phase fraction', { celsius: input.celsiusAxis ? 'x' : undefined });
   for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), t.label);
@@ -213,6 +220,9 @@ export function scheilChart(input: ScheilChartInput): string {
   const xt = resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
   const temps = paths.flatMap(({ p }) => p.T.map(num));
   for (const v of [input.eutecticT, input.liquidusT]) if (v !== undefined) temps.push(num(v));
+  // 3 % head-room below the lowest temperature so the eutectic plateau does not sit on the axis.
+  const ext = temps.filter(Number.isFinite);
+  if (ext.length) { const lo = Math.min(...ext), hi = Math.max(...ext); temps.push(lo - 0.03 * Math.max(hi - lo, 1)); }
   const yt = resolveAxis({ label: '', maxTicks: 8 }, temps);
   const panel = new Panel(svg, area, xt, yt);
   panel.drawAxes(input.xLabel ?? 'Fraction solid', input.yLabel ?? 'Temperature (K)', { celsius: input.celsiusAxis ? 'y' : undefined });
@@ -221,7 +231,7 @@ export function scheilChart(input: ScheilChartInput): string {
   paths.forEach(({ p }, i) => {
     panel.series(p.fs.map((f, j) => [num(f), num(p.T[j])] as const), { stroke: legend[i].color, dash: legend[i].dash || undefined, width: 3 });
   });
-  drawLegend(svg, area.x + area.width + 20, area.y, legend);
+  drawLegend(svg, area.x + area.width + (input.celsiusAxis ? CELSIUS_RIGHT : 20), area.y, legend);
   return svg.toString();
 }
 
@@ -286,7 +296,7 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     for (const b of input.boundaries) for (const p of b.points) temps.push(num(p?.T));
     for (const t of input.tieLines ?? []) temps.push(num(t?.T));
     for (const v of input.invariants ?? []) temps.push(num(v?.T));
-    for (const r of input.regionLabels ?? []) temps.push(num(r?.T));
+    // Region labels do not widen the range: a label outside the mapped diagram is dropped, not chased.
     yt = resolveAxis({ label: '', maxTicks: 10 }, temps);
   }
   const panel = new Panel(svg, area, xt, yt);
@@ -306,7 +316,7 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     if (!xs.length || !Number.isFinite(num(v.T))) continue;
     const lo = Math.min(...xs), hi = Math.max(...xs);
     const label = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
-    panel.horizontalLine(num(v.T), lo, hi, label, { stroke: '#000000', width: 2.5 });
+    panel.horizontalLine(num(v.T), lo, hi, label, { stroke: '#000000', width: 2.5, labelBelow: true });
     for (const x of xs) if (panel.contains(x, num(v.T))) svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
   }
   for (const r of input.regions ?? []) {

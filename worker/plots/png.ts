@@ -48,8 +48,21 @@ function loadResvg(): ResvgModule {
   return resvgModule;
 }
 
+export interface RenderedImage {
+  width: number;
+  height: number;
+  /** Premultiplied RGBA, row-major (for checks that text and lines actually produced ink). */
+  pixels: Buffer;
+  png: Buffer;
+}
+
 /** Renders an SVG document to PNG bytes. Throws an Error (never crashes) on invalid SVG. */
 export function svgToPng(svg: string, opts: PngOptions = {}): Buffer {
+  return renderSvg(svg, opts).png;
+}
+
+/** Renders an SVG document; returns the PNG and the raw pixels. */
+export function renderSvg(svg: string, opts: PngOptions = {}): RenderedImage {
   if (typeof svg !== 'string' || !svg.length) throw new TypeError('svgToPng: svg must be a non-empty string');
   if (opts.width !== undefined && !(Number.isInteger(opts.width) && opts.width > 0 && opts.width <= 16384)) {
     throw new RangeError(`svgToPng: width must be an integer in 1..16384, got ${opts.width}`);
@@ -69,7 +82,8 @@ export function svgToPng(svg: string, opts: PngOptions = {}): Buffer {
       shapeRendering: 2, // geometricPrecision: anti-aliased lines
       textRendering: 1, // optimizeLegibility
     });
-    return r.render().asPng();
+    const img = r.render();
+    return { width: img.width, height: img.height, pixels: img.pixels, png: img.asPng() };
   } catch (err) {
     throw new Error(`svgToPng: ${(err as Error).message ?? String(err)}`);
   }

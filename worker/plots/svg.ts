@@ -478,11 +478,11 @@ export class Panel {
     if (!Number.isFinite(x) || x < Math.min(this.xTicks.min, this.xTicks.max) || x > Math.max(this.xTicks.min, this.xTicks.max)) return;
     const X = this.px(x), { area } = this;
     this.svg.line(X, area.y, X, area.y + area.height, { stroke: '#555555', width: 1.5, dash: '8 6', ...style });
-    if (label) this.svg.text(X - 5, area.y + 8, label, { size: style.labelSize ?? 16, anchor: 'end', rotate: -90, fill: '#333333', halo: true });
+    if (label) this.svg.text(X - 7, area.y + 8, label, { size: style.labelSize ?? 16, anchor: 'end', rotate: -90, fill: '#333333', halo: true });
   }
 
   /** Horizontal line at y from x0 to x1 (default: full width) with an optional label (an invariant). */
-  horizontalLine(y: number, x0?: number, x1?: number, label?: string, style: StrokeStyle & { labelSize?: number } = {}): void {
+  horizontalLine(y: number, x0?: number, x1?: number, label?: string, style: StrokeStyle & { labelSize?: number; labelBelow?: boolean } = {}): void {
     if (!Number.isFinite(y)) return;
     const a = Number.isFinite(x0) ? this.px(x0!) : this.area.x;
     const b = Number.isFinite(x1) ? this.px(x1!) : this.area.x + this.area.width;
@@ -492,7 +492,9 @@ export class Panel {
     this.svg.endGroup();
     if (label && this.contains(this.xTicks.min, y)) {
       const lo = Math.max(Math.min(a, b), this.area.x), hi = Math.min(Math.max(a, b), this.area.x + this.area.width);
-      this.svg.text((lo + hi) / 2, Y - 6, label, { size: style.labelSize ?? 15, anchor: 'middle', fill: '#000000', halo: true });
+      // Above the line by default; below for invariants, where the boundaries meet the line from above.
+      const below = style.labelBelow === true;
+      this.svg.text((lo + hi) / 2, below ? Y + 6 : Y - 6, label, { size: style.labelSize ?? 15, anchor: 'middle', valign: below ? 'top' : 'baseline', fill: '#000000', halo: true });
     }
   }
 
@@ -505,17 +507,25 @@ export class Panel {
 
 export interface LegendItem { name: string; color: string; dash?: string; width?: number }
 
+/** Legend entries longer than this are shortened with an ellipsis so the plot keeps its width. */
+export const LEGEND_MAX_CHARS = 28;
+
+export function legendName(name: string): string {
+  const chars = [...String(name ?? '')];
+  return chars.length > LEGEND_MAX_CHARS ? `${chars.slice(0, LEGEND_MAX_CHARS - 1).join('')}…` : chars.join('');
+}
+
 /** Legend box; returns its size. Placed by the caller (usually to the right of the plot area). */
 export function drawLegend(svg: SvgBuilder, x: number, y: number, items: ReadonlyArray<LegendItem>, size = 18): { width: number; height: number } {
   if (!items.length) return { width: 0, height: 0 };
   const row = size * 1.6, swatch = 40, pad = 10;
-  const width = pad * 2 + swatch + 10 + Math.max(...items.map((i) => textWidth(i.name, size)));
+  const width = pad * 2 + swatch + 10 + Math.max(...items.map((i) => textWidth(legendName(i.name), size)));
   const height = pad * 2 + row * items.length;
   svg.rect(x, y, width, height, { stroke: '#999999', width: 1, fill: '#ffffff' });
   items.forEach((it, i) => {
     const cy = y + pad + row * i + row / 2;
     svg.line(x + pad, cy, x + pad + swatch, cy, { stroke: it.color, width: it.width ?? 3, dash: it.dash || undefined });
-    svg.text(x + pad + swatch + 10, cy, it.name, { size, valign: 'middle' });
+    svg.text(x + pad + swatch + 10, cy, legendName(it.name), { size, valign: 'middle' });
   });
   return { width, height };
 }
@@ -523,7 +533,7 @@ export function drawLegend(svg: SvgBuilder, x: number, y: number, items: Readonl
 /** Width a legend of these names will take (for layout before drawing). */
 export function legendWidth(names: ReadonlyArray<string>, size = 18): number {
   if (!names.length) return 0;
-  return 20 + 40 + 10 + Math.max(...names.map((n) => textWidth(n, size)));
+  return 20 + 40 + 10 + Math.max(...names.map((n) => textWidth(legendName(n), size)));
 }
 
 export type Cell = string | number | null | undefined;

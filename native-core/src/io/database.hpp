@@ -109,6 +109,7 @@ class EvalContext {
   void reset(double T, double P) {
     T_ = T;
     P_ = P;
+    sp_ = 0;
     if (++generation_ == 0) {  // wrapped around: clear stamps explicitly
       std::fill(stamp_.begin(), stamp_.end(), 0u);
       generation_ = 1;
@@ -122,6 +123,7 @@ class EvalContext {
   std::vector<TPJet> value_;
   std::vector<uint8_t> busy_;    // per FUNCTION: being evaluated (guards against cycles)
   std::vector<TPJet> stack_;     // scratch operand stack of the expression machine
+  size_t sp_ = 0;                // first free slot of stack_ (frames of nested FUNCTION evaluations)
 };
 
 class Database {

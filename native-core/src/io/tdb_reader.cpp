@@ -154,8 +154,14 @@ TPJet TdbDatabase::function_value(int f, EvalContext& ctx) const {
 TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
   // Operand stack lives in the context (no allocation per call once warm); nested FUNCTION
   // evaluations push above this frame, so indices (not pointers) survive a reallocation.
-  const size_t base = ctx.stack_.size();
-  ctx.stack_.resize(base + r.depth);
+  const size_t base = ctx.sp_;
+  if (ctx.stack_.size() < base + r.depth) ctx.stack_.resize(std::max<size_t>(base + r.depth, 2 * ctx.stack_.size()));
+  ctx.sp_ = base + r.depth;  // reserve this frame; nested FUNCTION evaluations go above it
+  struct Frame {
+    EvalContext& c;
+    size_t b;
+    ~Frame() { c.sp_ = b; }
+  } frame{ctx, base};
   size_t sp = base;
   const Instr* code = store_->code.data();
   const double T = ctx.T_, P = ctx.P_;
@@ -191,7 +197,6 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
         break;
       }
       case Op::PushUndef:
-        ctx.stack_.resize(base);
         throw std::runtime_error("undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
       case Op::Add: {
         TPJet& a = st[sp - 2];
@@ -244,9 +249,7 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
       }
     }
   }
-  TPJet out = sp > base ? ctx.stack_[sp - 1] : TPJet{};
-  ctx.stack_.resize(base);
-  return out;
+  return sp > base ? ctx.stack_[sp - 1] : TPJet{};
 }
 
 std::shared_ptr<Database> TdbDatabase::with_overrides(const std::map<std::string, double>& overrides) const {
@@ -750,7 +753,11 @@ class Reader {
       if (out.size() > 10000) fail(c.line_at(pos), what + ": too many temperature ranges");
       RangeAst r;
       r.low = low;
-      r.ast = parse_expression(s, pos, file_, line_of);
+      try {
+        r.ast = parse_expression(s, pos, file_, line_of);
+      } catch (const TdbError& e) {
+        throw TdbError(file_, e.line(), what + ": " + e.message());  // say which command
+      }
       if (pos >= s.size() || s[pos] != ';') fail(c.line_at(pos), what + ": expected ';' after the expression");
       ++pos;
       skip_ws();

@@ -161,9 +161,9 @@ class CompiledModel final : public PhaseModel {
   }
 
   struct Parts {
-    Jet GM, Gf, ID, Nf, mag, magGM;
+    Jet GM, Sf, ID, Nf, magGM, Vnm, vol;
+    bool hasVol = false;
     double Tstar = 0, beta = 0;
-    Jet Vnm;
   };
 
   // §3.2 IHJ f(tau) with first and second derivatives.
@@ -200,7 +200,7 @@ class CompiledModel final : public PhaseModel {
     }
   }
 
-  void compute(const State& state, const double* y, int ord, Parts& o) const {
+  void compute(const State& state, const double* y, int ord, Parts& o, bool want_parts) const {
     const auto& st = static_cast<const StateImpl&>(state);
     const int n = int(vars_.size()) + 2;
     const double T = st.T, P = st.P;
@@ -208,8 +208,10 @@ class CompiledModel final : public PhaseModel {
     G_.eval(st.c, y, G);
     ID_.eval(st.c, y, I);
     NF_.eval(st.c, y, Nf);
-    Jet Tj = Jet::variable(n, ord, 0, T);
-    Jet mag(n, ord);
+    const bool needT = (mag_ && !TC_.empty()) || !THETA_.empty() || !GD_.empty();
+    Jet Tj = needT ? Jet::variable(n, ord, 0, T) : Jet();
+    Jet mag;  // empty unless the phase is magnetic
+    bool hasMag = false, hasExtra = false;
     o.Tstar = 0; o.beta = 0;
     if (mag_ && !TC_.empty()) {
       Jet tc(n, ord), bm(n, ord);
@@ -228,6 +230,7 @@ class CompiledModel final : public PhaseModel {
           Jet fj = models::apply(tau, f, f1, f2);
           Jet lb = models::apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
           mag = Tj * lb * fj * R;
+          hasMag = true;
         }
       } else {
         // Xiong (3.7)-(3.9): f(tau_C) + f(tau_N), beta used directly
@@ -245,10 +248,11 @@ class CompiledModel final : public PhaseModel {
           }
           Jet lb = models::apply(bm, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
           mag = Tj * lb * fsum * R;
+          hasMag = true;
         }
       }
     }
-    Jet extra(n, ord);
+    Jet extra;
     if (!THETA_.empty()) {
       // §4.1 Einstein: theta = exp(sum of THETA (ln theta)); 1.5 R theta + 3 R T ln(1 - exp(-theta/T))
       Jet lt(n, ord);
@@ -258,7 +262,8 @@ class CompiledModel final : public PhaseModel {
       Jet u = theta / Tj;
       double em = std::expm1(u.v);  // e^u - 1
       Jet g = models::apply(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em));
-      extra = extra + theta * (1.5 * R) + Tj * g * (3 * R);
+      extra = theta * (1.5 * R) + Tj * g * (3 * R);
+      hasExtra = true;
     }
     if (!GD_.empty()) {
       // §4.2 two-state: -R T ln(1 + exp(-GD/(R T))), softplus evaluated stably
@@ -268,45 +273,62 @@ class CompiledModel final : public PhaseModel {
       double sp = std::max(x.v, 0.0) + std::log1p(std::exp(-std::fabs(x.v)));
       double sg = 1 / (1 + std::exp(-x.v));
       Jet s = models::apply(x, sp, sg, sg * (1 - sg));
-      extra = extra - Tj * s * R;
+      Jet two = Tj * s * (-R);
+      if (hasExtra) extra += two; else extra = std::move(two);
+      hasExtra = true;
     }
-    Jet inv = models::reciprocal(Nf);
-    Jet GM = (G + I + mag + extra) * inv;
+    // Sum per formula unit (0.1), then G_M = S / N_f with the quotient rule done in place.
+    Jet& S = G;
+    S += I;
+    if (hasMag) S += mag;
+    if (hasExtra) S += extra;
+    o.Sf = S;  // G_f without the volume term
+    Jet GM = std::move(S);
+    models::divide_in_place(GM, Nf);
     // §6.2 volume: V0/N_f * exp(VA) * (P - 101325), nothing if VK != 0 (pycalphad)
-    Jet Vnm(n, ord);
+    o.hasVol = false;
     if (!V0_.empty()) {
+      Jet inv = models::reciprocal(Nf);
       Jet v0(n, ord), va(n, ord), vk(n, ord);
       V0_.eval(st.c, y, v0);
       VA_.eval(st.c, y, va);
       VK_.eval(st.c, y, vk);
       double e = std::exp(va.v);
-      Vnm = v0 * inv * models::apply(va, e, e, e);
+      o.Vnm = v0 * inv * models::apply(va, e, e, e);
       if (vk.v == 0) {
         Jet dp = Jet::variable(n, ord, 1, P - kP0);
-        GM = GM + Vnm * dp;
+        o.vol = o.Vnm * dp;
+        GM += o.vol;
+        o.hasVol = true;
       }
+    } else {
+      o.Vnm = Jet(n, 0);
     }
-    o.GM = GM;
-    o.Nf = Nf;
-    o.ID = I * inv;
-    o.magGM = mag * inv;
-    o.Vnm = Vnm;
+    o.GM = std::move(GM);
+    o.Nf = std::move(Nf);
+    if (want_parts) {
+      o.ID = I;
+      models::divide_in_place(o.ID, o.Nf);
+      o.magGM = hasMag ? mag : Jet(n, ord);
+      models::divide_in_place(o.magGM, o.Nf);
+    }
   }
 
   void energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const override {
     Parts p;
-    compute(state, y, derivative_order, p);
-    Jet Gf = p.GM * p.Nf;
-    out.GM = p.GM.v; out.Gf = Gf.v;
-    out.dGM = p.GM.g; out.d2GM = p.GM.h;
-    out.dGf = Gf.g; out.d2Gf = Gf.h;
+    compute(state, y, derivative_order, p, false);
+    // G_f = N_f G_M = S_f + N_f G_vol
+    if (p.hasVol) p.Sf += p.vol * p.Nf;
+    out.GM = p.GM.v; out.Gf = p.Sf.v;
+    out.dGM = std::move(p.GM.g); out.d2GM = std::move(p.GM.h);
+    out.dGf = std::move(p.Sf.g); out.d2Gf = std::move(p.Sf.h);
   }
 
   void energies(const State& state, const double* Y, size_t npoints, double* GM) const override {
     const size_t m = vars_.size();
     Parts p;
     for (size_t k = 0; k < npoints; ++k) {
-      compute(state, Y + k * m, 0, p);
+      compute(state, Y + k * m, 0, p, false);
       GM[k] = p.GM.v;
     }
   }
@@ -334,7 +356,7 @@ class CompiledModel final : public PhaseModel {
 
   PhaseProperties properties(const State& state, const double* y) const override {
     Parts p;
-    compute(state, y, 1, p);
+    compute(state, y, 1, p, true);
     PhaseProperties r;
     r.TC = p.Tstar;
     r.BMAGN = p.beta;

@@ -96,6 +96,26 @@ inline Jet apply(const Jet& a, double f0, double f1, double f2) {
       }
   return r;
 }
+inline Jet& operator+=(Jet& a, const Jet& b) {
+  a.v += b.v;
+  for (size_t i = 0; i < a.g.size(); ++i) a.g[i] += b.g[i];
+  for (size_t i = 0; i < a.h.size(); ++i) a.h[i] += b.h[i];
+  return a;
+}
+// a := a / b by the quotient rule without temporaries: q = a/b, dq = (da - q db)/b,
+// d2q = (d2a - dq db^T - db dq^T - q d2b)/b.
+inline void divide_in_place(Jet& a, const Jet& b) {
+  const double q = a.v / b.v, ib = 1 / b.v;
+  a.v = q;
+  if (a.ord >= 1)
+    for (int i = 0; i < a.n; ++i) a.g[i] = (a.g[i] - q * b.g[i]) * ib;
+  if (a.ord >= 2)
+    for (int i = 0; i < a.n; ++i)
+      for (int j = 0; j < a.n; ++j) {
+        size_t k = size_t(i) * a.n + j;
+        a.h[k] = (a.h[k] - a.g[i] * b.g[j] - b.g[i] * a.g[j] - q * b.h[k]) * ib;
+      }
+}
 inline Jet reciprocal(const Jet& a) { return apply(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v)); }
 inline Jet operator/(const Jet& a, const Jet& b) { return a * reciprocal(b); }
 

@@ -50,7 +50,7 @@ function unwrap(s: AnyZ): { inner: AnyZ; optional: boolean } {
 }
 
 function checks(s: AnyZ): Record<string, any>[] {
-  return ((s._zod.def.checks ?? []) as AnyZ[]).map((c) => c._zod.def);
+  return ((s._zod.def.checks ?? []) as { _zod: { def: Record<string, any> } }[]).map((c) => c._zod.def);
 }
 
 function describe(key: string, schema: AnyZ): FieldSpec[] {

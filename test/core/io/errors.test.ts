@@ -1,0 +1,81 @@
+// Malformed input: the error names the file and the line and says what is wrong.
+import { describe, expect, it, vi } from 'vitest';
+import { openDatabase, openDatabaseFromString, readTdbInfo } from '../../../worker/core/database.js';
+
+const HEAD = 'ELEMENT AL FCC_A1 26.98 0 0 !\nELEMENT ZN HCP_A3 65.38 0 0 !\n';
+
+function errorOf(text: string, name = 'bad.tdb'): string {
+  try {
+    openDatabaseFromString(text, name);
+  } catch (e) {
+    expect(e).toBeInstanceOf(Error);
+    return (e as Error).message;
+  }
+  throw new Error('expected the database to be rejected');
+}
+
+describe('errors name file and line', () => {
+  const cases: [string, string, RegExp][] = [
+    ['missing ;', HEAD + 'FUNCTION F 298.15 1+2*T 6000 N !\n', /^bad\.tdb:3: FUNCTION F: unexpected '6' in expression/],
+    ['unbalanced (', HEAD + '\n\nFUNCTION F 298.15 (1+2*T; 6000 N !\n', /^bad\.tdb:5: .*missing '\)'/],
+    ['unknown function call', HEAD + 'FUNCTION F 298.15\n  1+FOO(T); 6000 N !\n', /^bad\.tdb:4: FUNCTION F: unknown function 'FOO\('/],
+    ['unterminated command', HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN:', /^bad\.tdb:4: command not terminated by '!'/],
+    ['unknown command', HEAD + 'FROBNICATE X !\n', /^bad\.tdb:3: unknown command 'FROBNICATE'/],
+    ['ambiguous abbreviation', HEAD + 'DEF X !\n', /^bad\.tdb:3: ambiguous command abbreviation 'DEF'/],
+    ['bad site ratio', HEAD + 'PHASE LIQUID:L % 1 ABC !\n', /^bad\.tdb:3: PHASE LIQUID: site ratio 'ABC'/],
+    ['too few site ratios', HEAD + 'PHASE X % 3 1 2 !\n', /^bad\.tdb:3: PHASE X: 3 sublattices but only 2/],
+    ['undeclared species', HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,CU: !\n', /^bad\.tdb:4: .*species CU is not declared/],
+    ['sublattice mismatch', HEAD + 'PHASE B2 % 2 1 1 !\nCONSTITUENT B2 :AL,ZN: !\n', /^bad\.tdb:4: CONSTITUENT B2 gives 1 sublattices but PHASE B2 has 2/],
+    ['bad order', HEAD + 'PHASE L:L % 1 1 !\nCONS L :AL: !\nPARAMETER G(L,AL;X) 298.15 1; 6000 N !\n', /^bad\.tdb:5: PARAMETER G\(L,AL;X\): order/],
+    ['bad species formula', HEAD + 'SPECIES Q QQ2 !\n', /^bad\.tdb:3: SPECIES Q: unknown element/],
+    ['bad magnetic type', HEAD + 'TYPE_DEFINITION & GES A_P_D FCC MAGNETIC X !\nPHASE FCC %& 1 1 !\nCONS FCC :AL: !\n', /^bad\.tdb:3: TYPE_DEFINITION MAGNETIC/],
+    ['bad upper limit', HEAD + 'FUNCTION F 298.15 1;\n ABC N !\n', /^bad\.tdb:4: FUNCTION F: expected the upper temperature limit/],
+  ];
+  for (const [what, text, re] of cases) {
+    it(what, () => {
+      expect(errorOf(text)).toMatch(re);
+    });
+  }
+
+  it('a missing file names the file', () => {
+    expect(() => openDatabase('/nonexistent/dir/missing.tdb')).toThrow(/^missing\.tdb:0: cannot open the file/);
+  });
+
+  it('readTdbInfo passes the FILE:LINE message through', () => {
+    expect(() => readTdbInfo('/nonexistent/none.tdb')).toThrow(/none\.tdb:0:/);
+  });
+
+  it('the Error carries file and line properties', () => {
+    try {
+      openDatabaseFromString(HEAD + 'FROB !', 'props.tdb');
+      throw new Error('not rejected');
+    } catch (e) {
+      const err = e as Error & { file?: string; line?: number };
+      expect(err.file).toBe('props.tdb');
+      expect(err.line).toBe(3);
+    }
+  });
+
+  it('wrong argument types are TypeErrors, not crashes', async () => {
+    const { loadCore } = await import('../../../worker/core/native.js');
+    const core = loadCore() as unknown as { Database: Record<string, (...a: unknown[]) => unknown> };
+    expect(() => core.Database.fromFile(42)).toThrow(TypeError);
+    expect(() => core.Database.fromString()).toThrow(TypeError);
+    expect(() => new (core.Database as unknown as new (x: unknown) => unknown)({})).toThrow(/fromFile/);
+  });
+});
+
+describe('addon loader', () => {
+  it('a missing addon gives one actionable error', async () => {
+    vi.resetModules();
+    const saved = process.env.PHASEDESK_CORE_ADDON;
+    process.env.PHASEDESK_CORE_ADDON = '/nonexistent/phasedesk_core.node';
+    try {
+      const mod = await import('../../../worker/core/native.js?missing');
+      expect(() => mod.loadCore()).toThrow(/PhaseDesk calculation core not built: run `npm install` \(needs g\+\+ and make\)/);
+    } finally {
+      if (saved === undefined) delete process.env.PHASEDESK_CORE_ADDON;
+      else process.env.PHASEDESK_CORE_ADDON = saved;
+    }
+  });
+});

@@ -1,0 +1,93 @@
+// Shared plumbing for the renderer end-to-end tests: a real PhaseDesk service in a temporary data directory,
+// the production renderer build served on the service's origin (or by `vite preview` proxying /api to it
+// while the listener does not serve renderer/dist yet), and Debian's Chromium driven by playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Directory holding the compiled service (dist/main/cli.js); override to test a private build. */
+export const SERVICE_ROOT = process.env.PHASEDESK_E2E_ROOT ?? REPO;
+export const CHROMIUM = process.env.PHASEDESK_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--no-first-run'];
+
+export interface Service { origin: string; baseUrl: string; key: string; dataDir: string; output: () => string; stop(): Promise<void> }
+
+export async function startService(env: Record<string, string> = {}): Promise<Service> {
+  const cli = join(SERVICE_ROOT, 'dist', 'main', 'cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: build the service first (npx tsc -p tsconfig.json)`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'phasedesk-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, [cli, 'start', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+  child.stderr!.on('data', (b: Buffer) => { out += b.toString(); });
+  const { key, baseUrl } = await new Promise<{ key: string; baseUrl: string }>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`service did not start within 60 s:\n${out}`)), 60_000);
+    const check = () => {
+      const k = /API key: (tk_\w+)/.exec(out);
+      const u = /listening on (http:\/\/\S+\/api\/v2)/.exec(out);
+      if (k && u) { clearTimeout(timer); res({ key: k[1]!, baseUrl: u[1]! }); }
+    };
+    child.stdout!.on('data', check);
+    child.on('exit', (code) => { clearTimeout(timer); rej(new Error(`service exited with ${code}:\n${out}`)); });
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { origin: baseUrl.replace(/\/api\/v2$/, ''), baseUrl, key, dataDir, output: () => out, stop };
+}
+
+export async function apiCall<T>(svc: Service, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {
+  const r = await fetch(`${svc.baseUrl}${path}`, {
+    method, headers: { Authorization: `Bearer ${svc.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await r.text();
+  return { status: r.status, json: (text ? JSON.parse(text) : undefined) as T };
+}
+
+export interface Served { url: string; mode: 'service' | 'vite-preview'; close(): Promise<void> }
+
+/** The renderer on the service's own origin when the listener serves renderer/dist, else vite preview + proxy. */
+export async function serveRenderer(svc: Service): Promise<Served> {
+  if (!existsSync(join(REPO, 'renderer', 'dist', 'index.html'))) throw new Error('renderer/dist is missing: npm run build:renderer');
+  const probe = await fetch(`${svc.origin}/`).catch(() => undefined);
+  if (probe?.ok && (await probe.text()).includes('id="app"')) return { url: `${svc.origin}/`, mode: 'service', close: async () => {} };
+  process.env.PHASEDESK_API_ORIGIN = svc.origin; // read by renderer/vite.config.ts for the preview proxy
+  const { preview } = await import('vite');
+  const server = await preview({
+    configFile: join(REPO, 'renderer', 'vite.config.ts'), logLevel: 'warn',
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+  });
+  const url = server.resolvedUrls?.local[0];
+  if (!url) throw new Error('vite preview did not report a URL');
+  return { url, mode: 'vite-preview', close: () => server.close() };
+}
+
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Collects console errors and uncaught page errors; a test asserts the list is empty. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()} @ ${m.location().url}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return errors;
+}
+
+export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');
+
