@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { binaryPhaseDiagram, phaseFractionChart, pointTable, propertyChart, scheilChart } from '../../worker/plots/charts.js';
-import { examplePhaseFraction, exampleProperties, exampleScheil, exampleBinary, examplePointTable } from '../../worker/plots/examples.js';
+import { examplePhaseFraction, exampleProperties, exampleScheil, exampleBinary, examplePointTable } from './fixtures.js';
 import { PALETTE } from '../../worker/plots/svg.js';
 import { allText, findAll, parseXml, type XmlElement } from './xml.js';
 

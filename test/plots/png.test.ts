@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { phaseFractionChart } from '../../worker/plots/charts.js';
-import { examplePhaseFraction } from '../../worker/plots/examples.js';
+import { examplePhaseFraction } from './fixtures.js';
 import { findDejaVuFonts, isPng, pngSize, renderSvg, svgToPng } from '../../worker/plots/png.js';
 
 /** Count of pixels darker than mid-grey in premultiplied RGBA over a white background. */
