@@ -1,5 +1,6 @@
 // Table-driven contract test of shared/spec/service-spec.md over the real HTTP listener:
 // every endpoint, every row of the Authentication and Errors tables, exact messages.
+import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, http, pointConfig, startFixture, until, TDB, type Fixture } from '../service/helpers.js';
 import { issueKey, setKeyActive, setKeyExpiry } from '../../main/console/keys.js';
@@ -44,6 +45,12 @@ beforeAll(async () => {
   ids.aborted = sleeper.body.id;
   await waitStatus(ids.aborted, f.keyA, ['running']);
   ids.cancelResponse = await api(f.svc.port, 'PATCH', `/task/${ids.aborted}/cancel`, { key: f.keyA });
+  // States the API never produces by itself here (created) or only briefly (uploading): rows written directly.
+  for (const st of ['created', 'uploading']) {
+    const info = f.svc.store.sqlite.prepare(`INSERT INTO tasks (uuid, title, task_config, status, task_type, tdb_code, user_id, engine, created_at, updated_at, created_ms)
+      VALUES (?, 'x', '{}', ?, 'point_calculation', 'ALFE', ?, 'thermo_next', '2026-01-01 00:00:00 UTC', '2026-01-01 00:00:00 UTC', 0)`).run(crypto.randomUUID(), st, f.userA);
+    ids[st] = Number(info.lastInsertRowid);
+  }
   const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: pointConfig() } });
   ids.taskB = b.body.id;
   await waitStatus(ids.taskB, f.keyB, ['failed']);
@@ -170,6 +177,9 @@ const ROWS: Row[] = [
   { name: 'cancel completed', method: 'PATCH', path: () => `/task/${ids.done}/cancel`, key: A, status: 409, error: 'Task cannot be stopped in current status: completed' },
   { name: 'cancel failed', method: 'PATCH', path: () => `/task/${ids.failed}/cancel`, key: A, status: 409, error: 'Task cannot be stopped in current status: failed' },
   { name: 'cancel aborted', method: 'PATCH', path: () => `/task/${ids.aborted}/cancel`, key: A, status: 409, error: 'Task cannot be stopped in current status: aborted' },
+  { name: 'cancel created', method: 'PATCH', path: () => `/task/${ids.created}/cancel`, key: A, status: 409, error: 'Task cannot be stopped in current status: created' },
+  { name: 'cancel uploading', method: 'PATCH', path: () => `/task/${ids.uploading}/cancel`, key: A, status: 409, error: 'Task cannot be stopped in current status: uploading' },
+  { name: 'result of uploading task', method: 'GET', path: () => `/task/${ids.uploading}/result`, key: A, status: 409, error: 'Task is not completed (status: uploading)' },
   { name: 'cancel other user', method: 'PATCH', path: () => `/task/${ids.taskB}/cancel`, key: A, status: 403, error: 'Access denied' },
   { name: 'cancel missing', method: 'PATCH', path: () => '/task/999999/cancel', key: A, status: 404, error: 'Task not found' },
   // ---- files

@@ -1,7 +1,7 @@
 // Shared plumbing for the renderer end-to-end tests: a real PhaseDesk service in a temporary data directory,
 // the production renderer build served on the service's origin (or by `vite preview` proxying /api to it
 // while the listener does not serve renderer/dist yet), and Debian's Chromium driven by playwright-core.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -47,6 +47,11 @@ export async function startService(env: Record<string, string> = {}): Promise<Se
     rmSync(dataDir, { recursive: true, force: true });
   };
   return { origin: baseUrl.replace(/\/api\/v2$/, ''), baseUrl, key, dataDir, output: () => out, stop };
+}
+
+/** A web-console command of the CLI (phasedesk subscribe …) against the running service's data directory. */
+export function consoleCommand(svc: Service, args: string[]): string {
+  return execFileSync(process.execPath, [join(SERVICE_ROOT, 'dist', 'main', 'cli.js'), ...args, '--data-dir', svc.dataDir], { encoding: 'utf8' });
 }
 
 export async function apiCall<T>(svc: Service, method: string, path: string, body?: unknown): Promise<{ status: number; json: T }> {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import { SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
 
 const TERMINAL = ['completed', 'failed', 'aborted'];
 let svc: Service;
@@ -18,6 +18,14 @@ let db: { id: string; code: string; element_list: string[] };
 
 async function shot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+/** Select elements in a picker (the form keeps components across task types, so only press unpressed ones). */
+async function pick(pickerId: string, els: string[]) {
+  for (const el of els) {
+    const b = page.locator(`#${pickerId} button[data-element="${el}"]`);
+    if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    expect(await b.getAttribute('aria-pressed')).toBe('true');
+  }
 }
 async function nav(label: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label, exact: true }).click();
@@ -49,7 +57,7 @@ describe('renderer against a real service', () => {
     await page.goto(served.url);
     await expect(page.getByRole('heading', { name: 'API key' }).isVisible()).resolves.toBe(true);
     await page.fill('#api-key', svc.key);
-    await page.getByRole('button', { name: 'Check and save key' }).click();
+    await page.press('#api-key', 'Enter'); // keyboard submit
     const info = page.getByTestId('key-info');
     await info.waitFor();
     const text = await info.innerText();
@@ -75,7 +83,10 @@ describe('renderer against a real service', () => {
     await page.getByRole('link', { name: db.code }).click();
     await page.getByRole('heading', { name: new RegExp(db.code) }).waitFor();
     await page.locator('#phase-query-elements button[data-element="AL"]').click();
-    await page.locator('#phase-query-elements button[data-element="ZN"]').click();
+    // Keyboard: the picker's buttons take focus and toggle with Space.
+    await page.locator('#phase-query-elements button[data-element="ZN"]').focus();
+    await page.keyboard.press('Space');
+    expect(await page.locator('#phase-query-elements button[data-element="ZN"]').getAttribute('aria-pressed')).toBe('true');
     await page.getByRole('button', { name: 'Find phases' }).click();
     const result = page.getByTestId('phase-result');
     await result.waitFor();
@@ -90,8 +101,7 @@ describe('renderer against a real service', () => {
     await page.selectOption('#task-type', 'point_calculation');
     await page.selectOption('#f-tdb_code', db.id);
     await page.fill('#f-title', 'Al-Zn at 600 K');
-    await page.locator('#f-components button[data-element="AL"]').click();
-    await page.locator('#f-components button[data-element="ZN"]').click();
+    await pick('f-components', ['AL', 'ZN']);
     await page.locator('.phases .chip').first().waitFor();
     // °C helper writes K into the field the API gets.
     await page.getByLabel('Temperature in degrees Celsius').fill('326.85');
@@ -147,8 +157,7 @@ describe('renderer against a real service', () => {
     await nav('New task');
     await page.selectOption('#f-tdb_code', db.id);
     await page.fill('#f-title', 'Queued behind the long task');
-    await page.locator('#f-components button[data-element="AL"]').click();
-    await page.locator('#f-components button[data-element="ZN"]').click();
+    await pick('f-components', ['AL', 'ZN']);
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
     await nav('Tasks');
@@ -169,6 +178,65 @@ describe('renderer against a real service', () => {
     expect(new Set(visible)).toEqual(new Set(['aborted']));
     await page.selectOption('#flt-status', '');
     await shot('tasks-after-cancel-delete');
+  });
+
+  it('lists the result, preview and VTK files of a completed task with working download links', async () => {
+    // A test calculation that writes one file of each kind (the solver's own files come with the core).
+    const t = await apiCall<{ id: number }>(svc, 'POST', '/task', {
+      title: 'Completed test task with files', task_config: { task_type: '__test_write', tdb_code: db.code },
+    });
+    expect(t.status).toBe(200);
+    await page.goto(`${served.url}#/tasks/${t.json.id}`);
+    await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor({ timeout: 60_000 });
+    for (const kind of ['result', 'preview', 'vtk']) {
+      const link = page.getByTestId(`files-${kind}`).getByRole('link');
+      expect(await link.count()).toBe(1);
+      expect(await link.innerText()).toBe(`Download ${kind}.txt`);
+      const res = await page.request.get((await link.getAttribute('href'))!);
+      expect(res.status()).toBe(200);
+      expect(await res.text()).toMatch(new RegExp(`^${kind} of `));
+    }
+    expect(await page.getByTestId('task-logs').innerText()).toContain('test files written');
+    await shot('task-detail-files');
+  });
+
+  it('every open task type: the generated form produces a config the API accepts', async () => {
+    const types = ['point_calculation', 'line_calculation', 'binary_equilibrium', 'thermodynamic_properties_next',
+      'scheil_solidification', 'binary_cpt_diagram'];
+    for (const t of types) {
+      await nav('New task');
+      await page.selectOption('#task-type', t);
+      await page.selectOption('#f-tdb_code', db.id);
+      await page.fill('#f-title', `Form check ${t}`);
+      await pick('f-components', ['AL', 'ZN']);
+      if (t === 'binary_cpt_diagram') await page.selectOption('#f-x_component', 'ZN');
+      await page.getByRole('button', { name: 'Submit task' }).click();
+      await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+      const problems = await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts();
+      expect({ type: t, problems }).toEqual({ type: t, problems: [] });
+      await page.getByTestId('created').waitFor();
+      if (t === 'binary_cpt_diagram') await shot('new-task-cpt');
+    }
+    const list = await apiCall<{ data: { title: string; task_type: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
+    for (const t of types) expect(list.json.data.some((x) => x.title === `Form check ${t}` && x.task_type === t)).toBe(true);
+  });
+
+  it('shows an API error next to the field it names (database without an active subscription)', async () => {
+    consoleCommand(svc, ['subscribe', 'local', db.code, '--status', 'inactive']);
+    await nav('New task');
+    await page.selectOption('#task-type', 'point_calculation');
+    await page.selectOption('#f-tdb_code', db.id);
+    await page.fill('#f-title', 'Refused: no subscription');
+    await pick('f-components', ['AL', 'ZN']);
+    // The phase lookup is refused too (403) and shown in the phase picker; the browser logs that 403.
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    const err = page.locator('.field:has(#f-tdb_code) .field-error');
+    await err.waitFor();
+    expect(await err.innerText()).toContain(`does not allow access to Db code '${db.code}'`);
+    await shot('new-task-api-error');
+    consoleCommand(svc, ['subscribe', 'local', db.code, '--status', 'active']);
+    // Failed requests (403) are logged by Chromium as resource errors; they are expected in this test only.
+    for (let i = errors.length - 1; i >= 0; i--) if (/status of 403/.test(errors[i]!)) errors.splice(i, 1);
   });
 
   it('logged no console error', () => {

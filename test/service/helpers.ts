@@ -1,6 +1,7 @@
 // Shared test fixtures: a real service on an ephemeral port with its own temp data dir.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, statSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,10 @@ export function ensureBuilt(): void {
   if (!existsSync(out)) throw new Error('dist/worker/index.js could not be built');
 }
 
-export function tempDir(): string { return mkdtempSync(join(tmpdir(), 'phasedesk-test-')); }
+const created: string[] = [];
+// Temp data dirs are removed after the importing test file (hooks run in stack order: this one last).
+afterAll(() => { for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true }); });
+export function tempDir(): string { const d = mkdtempSync(join(tmpdir(), 'phasedesk-test-')); created.push(d); return d; }
 
 export interface Fixture {
   svc: RunningService; dataDir: string; keyA: string; keyB: string; userA: string; userB: string;

@@ -41,6 +41,11 @@ describe('limits under concurrency', () => {
     }
     const pending = await f.svc.store.db.selectFrom('tasks').select('id').where('status', '=', 'pending').execute();
     expect(pending).toHaveLength(5);
+    // Cancelling a pending task frees a place under the cap.
+    const c = await api(f.svc.port, 'PATCH', `/task/${pending[0]!.id}/cancel`, { key: f.keyA });
+    expect(c.status).toBe(200);
+    expect(c.body).toMatchObject({ id: pending[0]!.id, status: 'aborted', result: null });
+    expect((await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: body() })).body.status).toBe('pending');
     await api(f.svc.port, 'PATCH', `/task/${s.body.id}/cancel`, { key: f.keyA });
   });
 });

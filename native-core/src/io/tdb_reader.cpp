@@ -11,6 +11,7 @@
 //      and every expression is compiled.
 // Every problem is a pd::TdbError "FILE:LINE: text"; no input can crash or hang the reader (the
 // expression parser bounds its nesting and size, all loops advance, nothing is indexed unchecked).
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -435,6 +436,11 @@ class Reader {
   std::vector<TypeDef> typedefs_;
   std::map<std::string, std::pair<std::vector<std::vector<std::string>>, int>> constituents_;  // phase -> (lists, line)
   size_t dropped_warnings_ = 0;
+  struct PendingSpecies {
+    std::string name, formula;
+    int line;
+  };
+  std::vector<PendingSpecies> pending_species_;
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
   void warn(int line, const std::string& msg) {
@@ -552,10 +558,14 @@ class Reader {
     auto t = args_of(c);
     int line = c.line_at(0);
     if (t.size() < 3) fail(line, "SPECIES needs a name and a formula");
+    pending_species_.push_back({t[1], t[2], line});  // parsed once every ELEMENT is known
+  }
+
+  void finish_species(const std::string& name, const std::string& formula, int line) {
     Species sp;
-    sp.name = t[1];
+    sp.name = name;
     sp.line = line;
-    parse_formula(t[2], sp, line);
+    parse_formula(formula, sp, line);
     if (db_->elements_.count(sp.name)) {
       warn(line, "SPECIES " + sp.name + " has the name of an element; ignored");
       return;
@@ -929,8 +939,7 @@ class Reader {
       va.name = "VA";
       db_->species_["VA"] = va;
     }
-    // Species declared before their element was read were parsed against fewer elements; that is
-    // a defect of the file reported at the SPECIES line already (unknown element).
+    for (const auto& ps : pending_species_) finish_species(ps.name, ps.formula, ps.line);
 
     // Constituents.
     std::set<std::string> phase_names;
@@ -1013,6 +1022,23 @@ class Reader {
       if (ok) kept.push_back(&pp);
     }
 
+    // The same parameter given twice (COST507.tdb has 6): both are kept, in file order, and
+    // reported; whether they add up (pycalphad sums every matching row) or the later one wins
+    // (Thermo-Calc) is the model's decision.
+    {
+      std::map<std::string, int> seen;
+      for (const PendingParameter* pp : kept) {
+        std::string key = pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
+        for (const auto& sub : pp->p.constituents) {
+          key += ":";
+          for (const auto& sp : sub) key += sp + ",";
+        }
+        auto [it, fresh] = seen.emplace(key, pp->p.line);
+        if (!fresh)
+          warn(pp->p.line, "PARAMETER " + pp->text + " given again (first at line " + std::to_string(it->second) +
+                               "); both are kept");
+      }
+    }
     resolve_and_compile(kept);
     if (dropped_warnings_ > 0)
       db_->warnings_.push_back(file_ + ": " + std::to_string(dropped_warnings_) + " further warnings not listed");

@@ -222,7 +222,11 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   int dof = 0;
   for (const auto& s : pi.subl) dof += static_cast<int>(s.size()) - 1;
   if (pi.charged) dof = std::max(0, dof - 1);
-  size_t nrand = static_cast<size_t>(pdens) * std::max(0, dof) * (pi.charged ? 4 : 1);
+  // Interior points: pdens per degree of freedom as in §8.7, times 8 when the space has two or more
+  // dimensions (a ternary's shallow miscibility gap or an ordered region is missed at pdens*dof points,
+  // cases pyc-eq-crfeni-shallow-bcc-gap and pyc-eq-issue43-fcc-gp), capped at 30000.
+  size_t nrand = static_cast<size_t>(pdens) * std::max(0, dof) * (pi.charged ? 4 : 1) * (dof >= 2 ? 8 : 1);
+  nrand = std::min<size_t>(nrand, 30000);
   if (pi.charged && E >= 2) {
     for (size_t r = 0; r < nrand; ++r) {
       int nk = std::min<int>(static_cast<int>(E), 4);
@@ -257,13 +261,20 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   g.m = m;
   size_t n = m ? pts.size() / m : 0;
   MolesResult mo;
+  // Points close to the pure-vacancy configuration (N_f -> 0) are not sampled: their amount in formula
+  // units NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
+  double nf_max = 0;
+  for (size_t p = 0; p < n; ++p) {
+    pm.moles(&pts[p * m], 0, mo);
+    nf_max = std::max(nf_max, mo.Nf);
+  }
   for (size_t p = 0; p < n; ++p) {
     double* y = &pts[p * m];
     if (!pi.charged) floor_renormalise(y, pi);
     else
       for (int i = 0; i < m; ++i) y[i] = std::max(y[i], kYMin);
     pm.moles(y, 0, mo);
-    if (!(mo.Nf > 1e-10)) continue;
+    if (!(mo.Nf > 1e-10) || mo.Nf < 0.02 * nf_max) continue;
     g.Y.insert(g.Y.end(), y, y + m);
     for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
     ++g.np;

@@ -4,6 +4,9 @@
 import type { KindHandler } from '../types.js';
 import { conversion } from './conversion.js';
 import { database } from './database.js';
+import { derivative } from './derivative.js';
+import { equilibrium } from './equilibrium.js';
+import { metastable } from './metastable.js';
 import { property } from './property.js';
 import { relation } from './relation.js';
 
@@ -12,4 +15,7 @@ export const kinds: Record<string, KindHandler> = {
   relation,
   database,
   conversion,
+  equilibrium,
+  derivative,
+  metastable,
 };

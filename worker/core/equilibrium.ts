@@ -1,0 +1,147 @@
+// TypeScript wrapper of the global equilibrium solver of the calculation core
+// (native-core/src/solver, binding native-core/src/napi/solver_napi.cpp; formula sheet
+// shared/design/calphad-formulas.md §8-§9). Units: K, Pa, J/mol of atoms, J/(mol K); NP in moles of
+// atoms per mole of atoms of the system.
+import { loadCore, type NativeDatabase } from './native.js';
+
+export interface EquilibriumConditions {
+  /** temperature, K */
+  T: number;
+  /** pressure, Pa (default 101325) */
+  P?: number;
+  /** total moles of atoms; only 1 is supported */
+  N?: number;
+  /** overall mole fractions of all components but one (clamped to [1e-10, 1-1e-10]) */
+  X?: Record<string, number>;
+  /** overall mass fractions (masses from the ELEMENT lines of the TDB) */
+  W?: Record<string, number>;
+  /** fixed chemical potentials, J/mol */
+  MU?: Record<string, number>;
+}
+
+export interface EquilibriumOptions {
+  /** sampling density per phase for the global minimisation (default 60, §8.7) */
+  pdens?: number;
+  maxIterations?: number;
+  /** dot derivatives (§9.4), e.g. 'HM.T', 'MU(AL).X(ZN)', 'NP(FCC_A1).T', 'X(LIQUID,AL).T', 'GM.X(TI)' */
+  derivatives?: string[];
+}
+
+export interface CompositionSet {
+  name: string;
+  /** 1, 2, ... for the composition sets of one phase (miscibility gap) */
+  setNumber: number;
+  /** amount in moles of atoms */
+  NP: number;
+  x: Record<string, number>;
+  /** site fractions in the order of the phase model's variables */
+  y: Float64Array;
+  GM: number;
+  HM: number;
+  SM: number;
+  /** frozen heat capacity -T d2GM/dT2 (§9.3) */
+  CPM: number;
+}
+
+export interface MetastablePhase {
+  name: string;
+  /** driving force sum_A mu_A x_A - GM at the relaxed composition (§9.2), J/mol of atoms; < 0 = not stable */
+  DF: number;
+  x: Record<string, number>;
+  y: Float64Array;
+  GM: number;
+  HM: number;
+  SM: number;
+  CPM: number;
+}
+
+export interface EquilibriumResult {
+  /** false whenever the solver could not certify the answer; `reason` says why */
+  converged: boolean;
+  reason: string;
+  iterations: number;
+  T: number;
+  P: number;
+  elements: string[];
+  GM: number;
+  HM: number;
+  SM: number;
+  CPM: number;
+  massBalanceError: number;
+  /** chemical potentials, J/mol of element */
+  mu: Record<string, number>;
+  /** overall mole fractions */
+  x: Record<string, number>;
+  phases: CompositionSet[];
+  metastable: MetastablePhase[];
+  derivatives: Record<string, number>;
+}
+
+export interface EquilibriumRequest {
+  database: NativeDatabase;
+  /** elements (and VA where the database uses it) */
+  components: string[];
+  /** activated phases; empty/absent = every phase the components allow */
+  phases?: string[];
+  conditions: EquilibriumConditions;
+  options?: EquilibriumOptions;
+}
+
+export interface EquilibriumBatchRequest {
+  database: NativeDatabase;
+  components: string[];
+  phases?: string[];
+  conditions: EquilibriumConditions[];
+  options?: EquilibriumOptions;
+  /** OpenMP threads (default 1) */
+  threads?: number;
+  /**
+   * Control block (>= 16 bytes): Int32 index 0 = cancel flag (set non-zero to stop between
+   * equilibria; the remaining results have reason 'cancelled'), Float64 at byte offset 8 = progress 0..1.
+   */
+  control?: SharedArrayBuffer;
+}
+
+interface SolverAddon {
+  equilibrium(db: NativeDatabase, components: string[], phases: string[] | null, conditions: EquilibriumConditions,
+    options?: EquilibriumOptions): EquilibriumResult;
+  equilibriumBatch(db: NativeDatabase, components: string[], phases: string[] | null,
+    conditions: EquilibriumConditions[], options: EquilibriumOptions | undefined, threads: number,
+    control?: Int32Array): EquilibriumResult[];
+  solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
+}
+
+function addon(): SolverAddon {
+  const core = loadCore() as unknown as Partial<SolverAddon>;
+  if (typeof core.equilibrium !== 'function' || typeof core.equilibriumBatch !== 'function') {
+    throw new Error('the calculation core has no equilibrium solver: rebuild it with `npm run build:core`');
+  }
+  return core as SolverAddon;
+}
+
+/** Global equilibrium at one set of conditions (one dependent component, N = 1). */
+export function equilibrium(req: EquilibriumRequest): EquilibriumResult {
+  return addon().equilibrium(req.database, req.components, req.phases && req.phases.length ? req.phases : null,
+    req.conditions, req.options);
+}
+
+/** Many independent equilibria across OpenMP threads; results in the order of `conditions`. */
+export function equilibriumBatch(req: EquilibriumBatchRequest): EquilibriumResult[] {
+  const control = req.control ? new Int32Array(req.control) : undefined;
+  if (control && control.byteLength < 16) throw new Error('control SharedArrayBuffer must hold at least 16 bytes');
+  return addon().equilibriumBatch(req.database, req.components, req.phases && req.phases.length ? req.phases : null,
+    req.conditions, req.options, Math.max(1, Math.floor(req.threads ?? 1)), control);
+}
+
+/** Creates a control block for equilibriumBatch: [cancel Int32 @0, progress Float64 @8]. */
+export function createBatchControl(): { buffer: SharedArrayBuffer; cancel(): void; progress(): number } {
+  const buffer = new SharedArrayBuffer(16);
+  const flags = new Int32Array(buffer);
+  const prog = new Float64Array(buffer);
+  return { buffer, cancel: () => { Atomics.store(flags, 0, 1); }, progress: () => prog[1] };
+}
+
+/** Self tests of the solver on toy models with known answers (test-only models in native-core/src/solver/testing). */
+export function solverSelfTest(verbose = false): { passed: number; failed: number; messages: string[] } {
+  return addon().solverSelfTest(verbose);
+}
