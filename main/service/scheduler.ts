@@ -22,6 +22,22 @@ export class Scheduler {
     this.pool = new Piscina({ filename: workerFile, minThreads: size, maxThreads: size, idleTimeout: 60_000, env: process.env });
     // A worker that dies rejects its job (handled per job); the pool error event must not crash the process.
     this.pool.on('error', (e: unknown) => ctx.log(`worker pool error: ${(e as Error)?.message ?? String(e)}`));
+    // Progress written by the worker into the control block is copied to tasks.progress once a second.
+    this.progressTimer = setInterval(() => { void this.saveProgress(); }, 1000);
+    this.progressTimer.unref();
+  }
+
+  private readonly progressTimer: NodeJS.Timeout;
+
+  private async saveProgress(): Promise<void> {
+    try {
+      for (const [uuid, f] of this.inflight) {
+        await this.ctx.store.db.updateTable('tasks').set({ progress: f.control.getProgress() })
+          .where('uuid', '=', uuid).where('status', '=', 'running').execute();
+      }
+    } catch (e) {
+      this.ctx.log(`progress update failed: ${(e as Error).message}`);
+    }
   }
 
   /** OpenMP threads for one job: the request's value bounded by threadBudget / poolSize. */
@@ -133,6 +149,7 @@ export class Scheduler {
   /** Stops dispatching, raises every cancel flag and waits for calculations to return before closing the pool. */
   async close(graceMs = 10_000): Promise<void> {
     this.closing = true;
+    clearInterval(this.progressTimer);
     for (const f of this.inflight.values()) f.control.cancel();
     const all = Promise.all([...this.inflight.values()].map((f) => f.done));
     await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);

@@ -189,6 +189,7 @@ describe('renderer against a real service', () => {
     await page.goto(`${served.url}#/tasks/${t.json.id}`);
     await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor({ timeout: 60_000 });
     for (const kind of ['result', 'preview', 'vtk']) {
+      await page.getByTestId(`files-${kind}`).waitFor(); // file lists load after the status turns completed
       const link = page.getByTestId(`files-${kind}`).getByRole('link');
       expect(await link.count()).toBe(1);
       expect(await link.innerText()).toBe(`Download ${kind}.txt`);

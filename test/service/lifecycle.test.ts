@@ -16,6 +16,9 @@ describe('task lifecycle', () => {
     f = await startFixture({ poolSize: 1 });
     const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
     await status(sleeper.body.id, ['running']);
+    // The worker writes progress into the shared block; the scheduler copies it to the task row.
+    await until(() => f!.svc.store.db.selectFrom('tasks').select('progress').where('id', '=', sleeper.body.id).executeTakeFirstOrThrow(),
+      (r) => r.progress > 0);
     const behind = await post({ task_type: '__test_write' });
     // Pool size 1: the second task cannot start while the first calculation is still looping.
     expect((await api(f.svc.port, 'GET', `/task/${behind.body.id}`, { key: f.keyA })).body.status).toBe('pending');

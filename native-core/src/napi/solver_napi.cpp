@@ -185,6 +185,7 @@ struct Common {
   std::shared_ptr<pd::solver::EquilibriumSolver> solver;
   std::vector<std::string> derivatives;
   int max_iterations = 400;
+  bool single_set = false;
 };
 
 Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
@@ -199,6 +200,7 @@ Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
     if (o.Get("pdens").IsNumber()) pdens = std::max(4, std::min(500, o.Get("pdens").As<Napi::Number>().Int32Value()));
     if (o.Get("maxIterations").IsNumber()) c.max_iterations = std::max(10, o.Get("maxIterations").As<Napi::Number>().Int32Value());
     c.derivatives = StringArray(env, o.Get("derivatives"), "options.derivatives");
+    c.single_set = o.Get("singleSet").IsBoolean() && o.Get("singleSet").As<Napi::Boolean>().Value();
   }
   c.solver = GetSolver(db, comps, phases, pdens);
   return c;
@@ -210,6 +212,7 @@ Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   auto cond = ParseConditions(env, info[3]);
   cm.solver->options().derivatives = cm.derivatives;
   cm.solver->options().max_iterations = cm.max_iterations;
+  cm.solver->options().single_set = cm.single_set;
   auto r = cm.solver->solve(cond);
   return ToJs(env, r, cond);
 }
@@ -259,6 +262,7 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   }
   cm.solver->options().derivatives = cm.derivatives;
   cm.solver->options().max_iterations = cm.max_iterations;
+  cm.solver->options().single_set = cm.single_set;
   auto rs = cm.solver->solve_batch(conds, threads, cancel, progress);
   auto out = Napi::Array::New(env, rs.size());
   for (size_t i = 0; i < rs.size(); ++i) out.Set(static_cast<uint32_t>(i), ToJs(env, rs[i], conds[i]));

@@ -362,6 +362,7 @@ struct Run {
   std::vector<CompSet> sets;
   std::vector<double> mu;
   int iterations = 0;
+  bool single_set = false;
 };
 
 }  // namespace

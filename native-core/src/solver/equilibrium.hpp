@@ -32,6 +32,8 @@ struct SolverOptions {
   int pdens = 60;                 // sampling density per phase (§8.7)
   int max_iterations = 400;       // Newton iterations per inner solve
   int max_outer = 10;             // grid re-scans (§8.5)
+  // At most one composition set per phase (validation "isolated" quantities: no miscibility-gap split).
+  bool single_set = false;
   // Dot derivatives to compute after convergence (§9.4), e.g. "HM.T", "MU(AL).X(ZN)", "NP(FCC_A1).T",
   // "X(LIQUID,AL).T", "GM.X(TI)", "SM.T".
   std::vector<std::string> derivatives;
