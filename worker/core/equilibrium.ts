@@ -23,6 +23,8 @@ export interface EquilibriumOptions {
   /** sampling density per phase for the global minimisation (default 60, §8.7) */
   pdens?: number;
   maxIterations?: number;
+  /** at most one composition set per phase (no miscibility-gap split; "isolated" phase quantities) */
+  singleSet?: boolean;
   /** dot derivatives (§9.4), e.g. 'HM.T', 'MU(AL).X(ZN)', 'NP(FCC_A1).T', 'X(LIQUID,AL).T', 'GM.X(TI)' */
   derivatives?: string[];
 }

@@ -34,9 +34,19 @@ export function pointConditions(c: ValidationCase, override: Record<string, numb
 }
 
 export function solveCase(c: ValidationCase, db: NativeDatabase, cond: EquilibriumConditions,
-  derivatives: string[] = []): EquilibriumResult {
+  derivatives: string[] = [], singleSet = false): EquilibriumResult {
   return solve({ database: db, components: c.components, phases: c.phases, conditions: cond,
-    options: derivatives.length ? { derivatives } : undefined });
+    options: { derivatives, singleSet } });
+}
+
+/** "Q of isolated PHASE[ (single composition set)]": the phase alone, one composition set. */
+export function isolatedQuantity(q: string, c: ValidationCase, db: NativeDatabase): ComputedValue | null {
+  const m = /^(.+) of isolated ([A-Z0-9_]+)( \(single composition set\))?$/i.exec(q.trim());
+  if (!m) return null;
+  const phase = m[2].toUpperCase();
+  const r = solveCase({ ...c, phases: [phase] }, db, pointConditions(c), [], true);
+  if (!r.converged) throw new Error(`isolated ${phase} did not converge: ${r.reason}`);
+  return quantityOf(m[1].trim(), r, c, db) ?? { value: null, unsupported: `quantity ${m[1]}` };
 }
 
 function elementMasses(db: NativeDatabase): Record<string, number> {
@@ -92,5 +102,6 @@ export const equilibrium: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const r = solveCase(c, db, pointConditions(c));
   if (!r.converged) throw new Error(`equilibrium did not converge: ${r.reason}`);
-  return c.expected.map((e) => quantityOf(e.quantity, r, c, db) ?? { value: null, unsupported: `quantity ${e.quantity}` });
+  return c.expected.map((e) => quantityOf(e.quantity, r, c, db) ?? isolatedQuantity(e.quantity, c, db) ??
+    { value: null, unsupported: `quantity ${e.quantity}` });
 };

@@ -1,11 +1,10 @@
 // Kind "metastable": driving forces of phases (formula sheet §9.2) from the stable equilibrium, also as
 // extrema over a composition grid ("max_over_grid(DF(PHASE))"), and isolated-phase quantities
-// ("... of isolated PHASE": equilibrium with only that phase allowed, accepted only when it stays one
-// composition set). T0 quantities are not implemented yet and are reported as unsupported.
+// ("... of isolated PHASE": equilibrium with only that phase allowed and one composition set). T0 quantities are not implemented yet and are reported as unsupported.
 import type { EquilibriumResult } from '../../core/equilibrium.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { caseDatabase } from '../databases.js';
-import { pointConditions, quantityOf, solveCase } from './equilibrium.js';
+import { isolatedQuantity, pointConditions, solveCase } from './equilibrium.js';
 
 function driving(r: EquilibriumResult, phase: string): number | null {
   if (r.phases.some((p) => p.name === phase)) return 0;
@@ -61,13 +60,8 @@ export const metastable: KindHandler = (c, ctx) => {
       const df = driving(r, m[1].toUpperCase());
       return df === null ? { value: null, unsupported: `${m[1]} not considered` } : { value: df };
     }
-    if ((m = /^(.+) of isolated ([A-Z0-9_]+)$/i.exec(q))) {
-      const phase = m[2].toUpperCase();
-      const r = solveCase({ ...c, phases: [phase] }, db, pointConditions(c));
-      if (!r.converged) throw new Error(`isolated ${phase} did not converge: ${r.reason}`);
-      if (r.phases.length !== 1) return { value: null, unsupported: `isolated ${phase} splits into ${r.phases.length} composition sets (single-set mode not implemented)` };
-      return quantityOf(m[1].trim(), r, c, db) ?? { value: null, unsupported: `quantity ${m[1]}` };
-    }
+    const iso = isolatedQuantity(q, c, db);
+    if (iso) return iso;
     if (/T0\(|GM\(FCC_A1\)=GM\(/.test(q)) return { value: null, unsupported: 'T0 calculations are not implemented yet' };
     return { value: null, unsupported: `quantity ${q}` };
   });
