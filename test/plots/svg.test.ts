@@ -4,18 +4,8 @@ import {
   resolveAxis, ticksWithin,
 } from '../../worker/plots/svg.js';
 import { allText, findAll, parseXml } from './xml.js';
+import { seededRandom } from '../support/random.js';
 
-/** Deterministic pseudo-random numbers (mulberry32) so the range sweep is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function mantissa(step: number): number {
   return Number((step / 10 ** Math.floor(Math.log10(step) + 1e-12)).toPrecision(6));
@@ -41,7 +31,7 @@ describe('nice numbers', () => {
   });
 
   it('ticks cover the data range with 1-2-5 steps for random ranges', () => {
-    const r = rng(42);
+    const r = seededRandom(42);
     for (let i = 0; i < 400; i++) {
       const scale = 10 ** Math.floor(r() * 16 - 8);
       const a = (r() - 0.5) * 2000 * scale;

@@ -7,17 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openDatabaseFromString } from '../../../worker/core/database.js';
 import { haveTdb, tdbFiles, tdbPath } from './helpers.js';
+import { seededRandom } from '../../support/random.js';
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SPECIAL = ['!', ';', ':', ',', '(', ')', '$', '#', '*', '-', '+', '.', 'E', 'Y', 'N', '\n', ' ', '0', '9', '%', '&',
   '/', '\u0000', '\u00ff', '\u2013', "'", '"', '@', 'T', 'P'];
@@ -59,7 +50,7 @@ describe('fuzz', () => {
     // Weight ~ 1/size so that the 300 kB COST507.tdb is mutated a handful of times, small files often.
     const weights = files.map((x) => 1 / Math.max(2000, x.size));
     const total = weights.reduce((a, b) => a + b, 0);
-    const rnd = mulberry32(20240607);
+    const rnd = seededRandom(20240607);
     const t0 = Date.now();
     let loaded = 0, rejected = 0, evaluated = 0;
     const perFile = new Map<string, number>();
@@ -125,7 +116,7 @@ describe('fuzz', () => {
       /cyc\.tdb:\d+: FUNCTION F\d+ refers to itself/,
     );
     let garbage = '';
-    const rnd = mulberry32(7);
+    const rnd = seededRandom(7);
     for (let i = 0; i < 200_000; ++i) garbage += String.fromCharCode(Math.floor(rnd() * 256));
     expect(() => openDatabaseFromString(garbage, 'garbage.tdb')).toThrow(/garbage\.tdb:\d+: /);
     expect(openDatabaseFromString('', 'empty.tdb').info().phases).toEqual([]);
