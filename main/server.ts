@@ -14,6 +14,7 @@ import { registerKeyRoutes } from './api/keys.js';
 import { registerTaskRoutes } from './api/tasks.js';
 import { registerDatabaseRoutes } from './api/databases.js';
 import { registerDownloadRoutes } from './api/downloads.js';
+import { registerRendererRoutes } from './api/renderer.js';
 import { buildOpenApi } from './api/openapi.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
 
@@ -88,6 +89,7 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
     });
   }, { prefix: API_PREFIX });
   registerDownloadRoutes(app, ctx);
+  await registerRendererRoutes(app, PACKAGE_ROOT, log);
 
   await app.listen({ host: settings.host, port: settings.port });
   const port = (app.server.address() as AddressInfo).port;

@@ -1,3 +1,4 @@
+import './zod-config';
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';

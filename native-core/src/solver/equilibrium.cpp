@@ -242,6 +242,33 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
       pts.insert(pts.end(), y.begin(), y.end());
     }
   } else if (!pi.charged) {
+    // Sublattices with the same constituents (order-disorder models, e.g. B2 (AL,NI,VA)0.5(AL,NI,VA)0.5):
+    // the disordered states (equal site fractions on them) form a thin subspace that random interior
+    // points almost never hit, so every random point also gets a disordered twin.
+    std::vector<int> twin_of(pi.subl.size(), -1);
+    const auto& vars = pm.variables();
+    for (size_t s = 1; s < pi.subl.size(); ++s)
+      for (size_t t = 0; t < s && twin_of[s] < 0; ++t) {
+        if (pi.subl[s].size() != pi.subl[t].size() || pi.subl[s].size() < 2) continue;
+        bool same = true;
+        for (size_t k = 0; k < pi.subl[s].size(); ++k)
+          same &= vars[pi.subl[s][k]].species == vars[pi.subl[t][k]].species;
+        if (same) twin_of[s] = static_cast<int>(twin_of[t] >= 0 ? twin_of[t] : static_cast<int>(t));
+      }
+    bool has_twins = std::any_of(twin_of.begin(), twin_of.end(), [](int v) { return v >= 0; });
+    for (size_t r = 0; r < nrand && has_twins; ++r) {
+      std::vector<double> y(m);
+      for (int i = 0; i < m; ++i) y[i] = -std::log(std::max(halton(r + 1, kPrimes[(i + 7) % 40]), 1e-300));
+      for (size_t s = 0; s < pi.subl.size(); ++s)
+        if (twin_of[s] >= 0)
+          for (size_t k = 0; k < pi.subl[s].size(); ++k) y[pi.subl[s][k]] = y[pi.subl[twin_of[s]][k]];
+      for (const auto& sl : pi.subl) {
+        double sum = 0;
+        for (int i : sl) sum += y[i];
+        for (int i : sl) y[i] /= sum;
+      }
+      pts.insert(pts.end(), y.begin(), y.end());
+    }
     for (size_t r = 0; r < nrand; ++r) {
       std::vector<double> y(m);
       for (int i = 0; i < m; ++i) {
