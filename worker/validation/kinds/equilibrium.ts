@@ -92,6 +92,18 @@ export function quantityOf(q: string, r: EquilibriumResult, c: ValidationCase, d
     model.variables.forEach((v, k) => { out[v.sublattice][v.species] = set.y[k]; });
     return { value: out };
   }
+  if ((m = /^net_charge\(([A-Z0-9_]+)\)$/i.exec(Q))) {
+    // sum_s a_s sum_i y_si q_i: the residual of the model's electroneutrality row (§7.4)
+    const ph = m[1].toUpperCase();
+    const set = r.phases.find((p) => p.name === ph);
+    const model = PhaseModel.build(db, ph, c.components);
+    if (!set || !model) return { value: null, unsupported: `${ph} is not stable here` };
+    const row = model.constraints.find((k) => k.kind === 'charge');
+    if (!row) return { value: 0 };
+    let q = -row.rhs;
+    row.coeff.forEach((a, k) => { q += a * set.y[k]; });
+    return { value: q };
+  }
   if (Q === 'composition_sets') {
     return { value: r.phases.map((p) => ({ X: p.x, NP: p.NP, GM: p.GM })) };
   }
