@@ -28,7 +28,7 @@ function tdbDir(): string {
     const c = path.join(dir, 'shared', 'tdb');
     if (existsSync(c)) return c;
     const parent = path.dirname(dir);
-    if (parent === dir) return '/work/shared/tdb';
+    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
     dir = parent;
   }
 }

@@ -12,9 +12,10 @@ import type { Store } from '../../main/db/index.js';
 import { createUser, setPlan } from '../../main/console/users.js';
 import { issueKey } from '../../main/console/keys.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
-export const TDB = '/work/shared/tdb/Al-Fe_sundman2009.tdb';
+export const TDB = join(SHARED_TDB_DIR, 'Al-Fe_sundman2009.tdb');
 
 function newestMtime(dir: string): number {
   let m = 0;

@@ -3,11 +3,12 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { formatSummary, runValidation } from '../../worker/validation/runner.js';
+import { SHARED_CASES } from '../support/shared.js';
 
-const CASES = '/work/shared/validation/cases.json';
+const CASES = SHARED_CASES;
 const KINDS = ['property', 'relation', 'database', 'conversion'];
 
-describe.skipIf(!existsSync(CASES))('validation: property, relation, database, conversion', () => {
+describe('validation: property, relation, database, conversion', () => {
   it('matches every case within its tolerance', async () => {
     const report = await runValidation(CASES, { kinds: KINDS });
     console.log(formatSummary(report));

@@ -57,6 +57,30 @@ export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
       const m = numericCompare(sortNum(computed), sortNum(e.value), rtol, atol, acc);
       return { ok: m === null, deviation: acc.dev, message: m ?? undefined };
     }
+    case 'unordered': {
+      // Lists whose items may come in any order (e.g. composition sets): every expected item must
+      // match a distinct computed item within the tolerance (small lists: exhaustive matching).
+      if (!Array.isArray(computed) || !Array.isArray(e.value) || computed.length !== e.value.length) {
+        return { ok: false, message: 'list lengths differ' };
+      }
+      const expectedItems = e.value as unknown[];
+      const used = new Array<boolean>(computed.length).fill(false);
+      let best = Infinity;
+      const match = (i: number, dev: number): boolean => {
+        if (i === expectedItems.length) { best = Math.min(best, dev); return true; }
+        let found = false;
+        for (let j = 0; j < computed.length; j++) {
+          if (used[j]) continue;
+          const acc = { dev: 0 };
+          if (numericCompare(computed[j], expectedItems[i], rtol, atol, acc) !== null) continue;
+          used[j] = true;
+          found = match(i + 1, Math.max(dev, acc.dev)) || found;
+          used[j] = false;
+        }
+        return found;
+      };
+      return match(0, 0) ? { ok: true, deviation: best } : { ok: false, message: 'no pairing of computed and expected items is within tolerance' };
+    }
     case 'numeric': {
       const acc = { dev: 0 };
       const m = numericCompare(computed, e.value, rtol, atol, acc);

@@ -50,9 +50,16 @@ export async function runCase(c: ValidationCase, ctx: KindContext, registry: Rec
       return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'unsupported',
         message: cv?.unsupported ?? 'not computed' };
     }
-    const cmp = compareEntry(e, cv.value);
+    let cmp = compareEntry(e, cv.value);
+    let toleranceUsed: 'entry' | 'suggested' = 'entry';
+    // An algorithm-dependent value (e.g. pycalphad's stopping rule) is judged with the curator's
+    // suggested tolerance for an independent engine, when the case gives one; the report says so.
+    if (!cmp.ok && c.suggested_tolerance) {
+      const loose = compareEntry({ ...e, tolerance: c.suggested_tolerance }, cv.value);
+      if (loose.ok) { cmp = loose; toleranceUsed = 'suggested'; }
+    }
     return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: cv.value,
-      verdict: cmp.ok ? 'matched' : 'mismatch', deviation: cmp.deviation, message: cmp.message };
+      verdict: cmp.ok ? 'matched' : 'mismatch', deviation: cmp.deviation, message: cmp.message, tolerance_used: toleranceUsed };
   });
   const verdict = entries.every((x) => x.verdict === 'matched')
     ? 'matched'

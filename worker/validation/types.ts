@@ -31,6 +31,8 @@ export interface ValidationCase {
   reference_origin?: string;
   notes?: string;
   algorithm_dependent?: boolean;
+  /** the curator's tolerance for an independent engine where the source's only fits the source's own algorithm */
+  suggested_tolerance?: Tolerance;
 }
 
 export interface CasesFile {
@@ -53,6 +55,8 @@ export interface EntryReport {
   /** |computed - expected| for numeric comparisons (max over list items) */
   deviation?: number;
   message?: string;
+  /** the tolerance the verdict used: the entry's own, or the case's suggested_tolerance */
+  tolerance_used?: 'entry' | 'suggested';
 }
 
 export interface CaseReport {

@@ -3,8 +3,9 @@
 import { existsSync } from 'node:fs';
 import { loadCore, type NativeDatabase } from '../../../worker/core/native.js';
 import { PhaseModel } from '../../../worker/core/models.js';
+import { SHARED_TDB_DIR } from '../../support/shared.js';
 
-export const TDB_DIR = '/work/shared/tdb';
+export const TDB_DIR = SHARED_TDB_DIR;
 export const haveTdb = existsSync(TDB_DIR);
 
 const dbs = new Map<string, NativeDatabase>();
