@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../worker/core/native.js';
 import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
+import { equilibrium, equilibriumBatch, type EquilibriumConditions } from '../worker/core/equilibrium.js';
 
 interface Setup {
   file: string;
@@ -102,4 +103,65 @@ function main(): void {
   }
 }
 
+interface PointSetup {
+  label: string;
+  file: string;
+  components: string[];
+  phases?: string[];
+  conditions: EquilibriumConditions;
+  repeats: number;
+}
+
+// The issue's reference points: OpenCalphad measured 1.1 ms for this Al-Zn point (two FCC sets) and
+// 4.2 ms for an Al-Fe point at X(AL) = 0.3 on these machines.
+const POINT_SETUPS: PointSetup[] = [
+  { label: 'Al-Zn 600 K X(ZN)=0.3', file: 'alzn_mey.tdb', components: ['AL', 'ZN', 'VA'], phases: ['FCC_A1', 'HCP_A3', 'LIQUID'],
+    conditions: { T: 600, P: 101325, X: { ZN: 0.3 } }, repeats: 200 },
+  { label: 'Al-Fe 1000 K X(AL)=0.3 (every phase)', file: 'alfe.tdb', components: ['AL', 'FE', 'VA'],
+    conditions: { T: 1000, P: 101325, X: { AL: 0.3 } }, repeats: 100 },
+  { label: 'Cr-Ti-V 1000 K X(CR)=0.2 X(TI)=0.3 (every phase)', file: 'crtiv_ghosh.tdb', components: ['CR', 'TI', 'V', 'VA'],
+    conditions: { T: 1000, P: 101325, X: { CR: 0.2, TI: 0.3 } }, repeats: 50 },
+];
+
+function benchEquilibria(dir: string, threads: number): void {
+  const core = loadCore();
+  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms');
+  for (const s of POINT_SETUPS) {
+    const file = path.join(dir, s.file);
+    if (!existsSync(file)) { console.log(`${s.label}: ${s.file} not found`); continue; }
+    const database = core.Database.fromFile(file);
+    const req = { database, components: s.components, phases: s.phases, conditions: s.conditions };
+    let r = equilibrium(req);
+    const times: number[] = [];
+    for (let i = 0; i < s.repeats; i++) {
+      const t0 = process.hrtime.bigint();
+      r = equilibrium(req);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+    const t0 = process.hrtime.bigint();
+    equilibriumBatch({ ...req, conditions: Array.from({ length: 100 }, () => s.conditions), threads: 1 });
+    const batch = Number(process.hrtime.bigint() - t0) / 1e6;
+    const phases = r.phases.map((p) => p.name).join('+');
+    console.log(`${s.label}: ${median(times).toFixed(3)} ms (converged ${r.converged}, ${phases}); 100 in one call ${batch.toFixed(1)} ms`);
+  }
+  const file = path.join(dir, 'alzn_mey.tdb');
+  if (!existsSync(file)) return;
+  const database = core.Database.fromFile(file);
+  const grid: EquilibriumConditions[] = [];
+  for (let i = 0; i < 100; i++) for (let j = 0; j < 100; j++) grid.push({ T: 300 + 6 * i, P: 101325, X: { ZN: 0.005 + 0.0099 * j } });
+  console.log('\nequilibrium: Al-Zn 100 x 100 temperature-composition grid (300-894 K, X(ZN) 0.005-0.985)');
+  for (const th of [...new Set([1, threads])]) {
+    const runs: number[] = [];
+    let converged = 0;
+    for (let rep = 0; rep < 3; rep++) {
+      const t0 = process.hrtime.bigint();
+      const rs = equilibriumBatch({ database, components: ['AL', 'ZN', 'VA'], phases: ['FCC_A1', 'HCP_A3', 'LIQUID'], conditions: grid, threads: th });
+      runs.push(grid.length / (Number(process.hrtime.bigint() - t0) / 1e9));
+      converged = rs.filter((x) => x.converged).length;
+    }
+    console.log(`${th} thread(s): ${median(runs).toFixed(0)} equilibria/s (median of 3; ${converged}/${grid.length} converged)`);
+  }
+}
+
 main();
+benchEquilibria(tdbDir(), coreMaxThreads());
