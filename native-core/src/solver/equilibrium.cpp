@@ -75,8 +75,9 @@ PhaseInfo make_info(const PhaseModel& pm) {
   for (int i = 0; i < pi.m; ++i) pi.subl[vars[i].sublattice].push_back(i);
   // Orthonormal basis Q of the row space of J (modified Gram-Schmidt), then the complement.
   std::vector<std::vector<double>> basis;
-  for (int r = 0; r < pi.k; ++r) {
-    std::vector<double> v(pi.J.begin() + r * pi.m, pi.J.begin() + (r + 1) * pi.m);
+  // Adds v to the basis after removing its components along the basis (two passes of modified
+  // Gram-Schmidt for stability), unless what is left is shorter than `min_norm`.
+  auto add_orthonormal = [&](std::vector<double> v, double min_norm) {
     for (int pass = 0; pass < 2; ++pass)
       for (const auto& q : basis) {
         double d = 0;
@@ -86,28 +87,18 @@ PhaseInfo make_info(const PhaseModel& pm) {
     double nn = 0;
     for (double a : v) nn += a * a;
     nn = std::sqrt(nn);
-    if (nn > 1e-10) {
+    if (nn > min_norm) {
       for (double& a : v) a /= nn;
-      basis.push_back(v);
+      basis.push_back(std::move(v));
     }
-  }
+  };
+  for (int r = 0; r < pi.k; ++r)
+    add_orthonormal(std::vector<double>(pi.J.begin() + r * pi.m, pi.J.begin() + (r + 1) * pi.m), 1e-10);
   size_t nrow = basis.size();
   for (int e = 0; e < pi.m && static_cast<int>(basis.size()) < pi.m; ++e) {
     std::vector<double> v(pi.m, 0.0);
     v[e] = 1;
-    for (int pass = 0; pass < 2; ++pass)
-      for (const auto& q : basis) {
-        double d = 0;
-        for (int i = 0; i < pi.m; ++i) d += q[i] * v[i];
-        for (int i = 0; i < pi.m; ++i) v[i] -= d * q[i];
-      }
-    double nn = 0;
-    for (double a : v) nn += a * a;
-    nn = std::sqrt(nn);
-    if (nn > 1e-6) {
-      for (double& a : v) a /= nn;
-      basis.push_back(v);
-    }
+    add_orthonormal(std::move(v), 1e-6);
   }
   pi.nz = static_cast<int>(basis.size() - nrow);
   pi.Z.assign(static_cast<size_t>(pi.m) * pi.nz, 0.0);
