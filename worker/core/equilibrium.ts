@@ -29,12 +29,9 @@ export interface EquilibriumOptions {
   derivatives?: string[];
 }
 
-export interface CompositionSet {
+/** The state of one phase at the equilibrium's T, P and chemical potentials. */
+export interface PhaseState {
   name: string;
-  /** 1, 2, ... for the composition sets of one phase (miscibility gap) */
-  setNumber: number;
-  /** amount in moles of atoms */
-  NP: number;
   x: Record<string, number>;
   /** site fractions in the order of the phase model's variables */
   y: Float64Array;
@@ -45,16 +42,16 @@ export interface CompositionSet {
   CPM: number;
 }
 
-export interface MetastablePhase {
-  name: string;
+export interface CompositionSet extends PhaseState {
+  /** 1, 2, ... for the composition sets of one phase (miscibility gap) */
+  setNumber: number;
+  /** amount in moles of atoms */
+  NP: number;
+}
+
+export interface MetastablePhase extends PhaseState {
   /** driving force sum_A mu_A x_A - GM at the relaxed composition (§9.2), J/mol of atoms; < 0 = not stable */
   DF: number;
-  x: Record<string, number>;
-  y: Float64Array;
-  GM: number;
-  HM: number;
-  SM: number;
-  CPM: number;
 }
 
 export interface EquilibriumResult {

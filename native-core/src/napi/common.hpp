@@ -10,6 +10,10 @@
 
 #include <napi.h>
 
+#include <cctype>
+#include <string>
+#include <vector>
+
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -64,6 +68,24 @@ inline double ArgNumber(const Napi::CallbackInfo& info, size_t i, const char* wh
   if (info.Length() <= i || !info[i].IsNumber())
     throw Napi::TypeError::New(info.Env(), std::string("expected a number for ") + what);
   return info[i].As<Napi::Number>().DoubleValue();
+}
+
+// A JS array of strings (element, component or phase names), upper-cased: TDB names are
+// case-insensitive. undefined/null give an empty list where `optional` allows it.
+inline std::vector<std::string> ArgStringArray(Napi::Env env, const Napi::Value& v, const char* what, bool optional = false) {
+  std::vector<std::string> out;
+  if (optional && (v.IsUndefined() || v.IsNull())) return out;
+  const std::string message = std::string("expected an array of strings for ") + what;
+  if (!v.IsArray()) throw Napi::TypeError::New(env, message);
+  auto a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    Napi::Value e = a.Get(i);
+    if (!e.IsString()) throw Napi::TypeError::New(env, message);
+    std::string s = e.As<Napi::String>().Utf8Value();
+    for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out.push_back(std::move(s));
+  }
+  return out;
 }
 
 }  // namespace pd::napi

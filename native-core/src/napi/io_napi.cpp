@@ -130,15 +130,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   Napi::Value PhasesFor(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       Napi::Env env = info.Env();
-      if (info.Length() < 1 || !info[0].IsArray()) throw Napi::TypeError::New(env, "expected an array of element names");
-      Napi::Array arr = info[0].As<Napi::Array>();
-      std::vector<std::string> els;
-      for (uint32_t i = 0; i < arr.Length(); ++i) {
-        Napi::Value v = arr.Get(i);
-        if (!v.IsString()) throw Napi::TypeError::New(env, "element names must be strings");
-        els.push_back(v.As<Napi::String>().Utf8Value());
-      }
-      std::vector<std::string> phases = db_->phases_for(els);
+      std::vector<std::string> phases = db_->phases_for(ArgStringArray(env, info[0], "element names"));
       Napi::Array out = Napi::Array::New(env, phases.size());
       for (uint32_t i = 0; i < phases.size(); ++i) out.Set(i, phases[i]);
       return out;

@@ -103,14 +103,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       Napi::Env env = info.Env();
       auto db = UnwrapDatabase(info[0]);
       std::string phase = ArgString(info, 1, "phase name");
-      if (info.Length() < 3 || !info[2].IsArray()) throw Napi::TypeError::New(env, "expected an array of components");
-      auto arr = info[2].As<Napi::Array>();
-      std::vector<std::string> comps;
-      for (uint32_t k = 0; k < arr.Length(); ++k) {
-        Napi::Value v = arr.Get(k);
-        if (!v.IsString()) throw Napi::TypeError::New(env, "components must be strings");
-        comps.push_back(v.As<Napi::String>().Utf8Value());
-      }
+      std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
       auto m = PhaseModel::build(*db, phase, comps);
       if (!m) return env.Null();
       Napi::Object obj = ctor.New({});

@@ -30,16 +30,7 @@ std::string Upper(std::string s) {
 }
 
 std::vector<std::string> StringArray(Napi::Env env, const Napi::Value& v, const char* what) {
-  std::vector<std::string> out;
-  if (v.IsUndefined() || v.IsNull()) return out;
-  if (!v.IsArray()) throw Napi::TypeError::New(env, std::string("expected an array of strings for ") + what);
-  auto a = v.As<Napi::Array>();
-  for (uint32_t i = 0; i < a.Length(); ++i) {
-    Napi::Value e = a.Get(i);
-    if (!e.IsString()) throw Napi::TypeError::New(env, std::string("expected an array of strings for ") + what);
-    out.push_back(Upper(e.As<Napi::String>().Utf8Value()));
-  }
-  return out;
+  return ArgStringArray(env, v, what, /*optional=*/true);
 }
 
 // Solvers are cached per thread (each piscina worker is its own thread) by database, components,
