@@ -17,6 +17,8 @@ export interface CalculationJob {
   /** Absolute task directory; the calculation writes into <taskDir>/{result,preview,vtk}/. */
   taskDir: string;
   control: SharedArrayBuffer;
+  /** catalog code and sha256 of the database file, recorded in result.json (absent in `phasedesk calc`) */
+  database?: { code: string; sha256: string };
 }
 
 export interface CalculationOutput {

@@ -84,7 +84,7 @@ export class Scheduler {
   private async dispatch(row: TaskRow): Promise<void> {
     if (row.status === 'pending' && !(await transition(this.ctx, row.id, 'pending', 'queued'))) return;
     const db = row.database_id
-      ? await this.ctx.store.db.selectFrom('databases').select(['file_path']).where('id', '=', row.database_id).executeTakeFirst()
+      ? await this.ctx.store.db.selectFrom('databases').select(['file_path', 'code', 'file_sha256']).where('id', '=', row.database_id).executeTakeFirst()
       : undefined;
     if (!db) {
       await transition(this.ctx, row.id, 'queued', 'failed', { logs: ['the database file of this task is no longer available'] });
@@ -100,6 +100,7 @@ export class Scheduler {
     const job: CalculationJob = {
       taskUuid: row.uuid, taskType: row.task_type, config, ompThreads,
       taskDir: taskDir(this.ctx.settings.dataDir, row.uuid), control: control.buffer,
+      database: { code: db.code, sha256: db.file_sha256 },
     };
     const done = this.pool.run(job)
       .then((out) => this.finish(row, out, control), (err: unknown) => this.fail(row, err))
