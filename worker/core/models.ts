@@ -76,6 +76,7 @@ interface NativePhaseModel {
   properties(T: number, P: number, y: Numbers): Omit<PhasePropertyValues, 'GM' | 'SM' | 'HM' | 'CPM'>;
   moles(y: Numbers, order: number): MolesEvaluation;
   energies(T: number, P: number, Y: Numbers): Float64Array;
+  energiesTabulated(T: number, P: number, Y: Numbers): Float64Array | null;
   evaluateBatch(T: number, P: number, Y: Numbers, order: number, threads: number): Float64Array;
 }
 
@@ -167,6 +168,15 @@ export class PhaseModel {
   /** GM of many points (rows of m site fractions, flattened): the value-only sampling path. */
   energies(T: number, P: number, Y: Numbers): Float64Array {
     return this.native.energies(T, P, Y);
+  }
+
+  /**
+   * GM of many points through the linear parameter tables the solver uses for its sampled grid
+   * (PhaseModel::compile_points); null when the model has no tabulated form (Einstein, two-state,
+   * volume terms). Equal to energies() up to rounding.
+   */
+  energiesTabulated(T: number, P: number, Y: Numbers): Float64Array | null {
+    return this.native.energiesTabulated(T, P, Y);
   }
 
   /** Full evaluation (values + derivatives up to `order`) of many points on `threads` OpenMP threads; returns GM. */

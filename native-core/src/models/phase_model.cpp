@@ -324,12 +324,117 @@ class CompiledModel final : public PhaseModel {
     out.dGf = std::move(p.Sf.g); out.d2Gf = std::move(p.Sf.h);
   }
 
+  using PhaseModel::energies;
   void energies(const State& state, const double* Y, size_t npoints, double* GM) const override {
     const size_t m = vars_.size();
     Parts p;
     for (size_t k = 0; k < npoints; ++k) {
       compute(state, Y + k * m, 0, p, false);
       GM[k] = p.GM.v;
+    }
+  }
+
+  // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
+  // sum_j B[k * cols.size() + j] * c[cols[j]].v (the parameter columns the terms use).
+  struct LinearTable {
+    std::vector<int> cols;
+    std::vector<double> B;
+    bool empty() const { return cols.empty(); }
+    double at(size_t k, const double* cv) const {
+      const size_t nc = cols.size();
+      const double* row = B.data() + k * nc;
+      double s = 0;
+      for (size_t j = 0; j < nc; ++j) s += row[j] * cv[j];
+      return s;
+    }
+    void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
+      cv.resize(cols.size());
+      for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
+    }
+  };
+  struct PointSetImpl final : PointSet {
+    size_t np = 0;
+    LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+  };
+
+  static void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m,
+                       size_t ncoef, LinearTable& out) {
+    std::vector<char> used(ncoef, 0);
+    for (const Poly* poly : polys)
+      for (const Term& t : poly->terms) used[t.coef] = 1;
+    std::vector<int> col_of(ncoef, -1);
+    for (size_t k = 0; k < ncoef; ++k)
+      if (used[k]) { col_of[k] = int(out.cols.size()); out.cols.push_back(int(k)); }
+    const size_t nc = out.cols.size();
+    out.B.assign(np * nc, 0.0);
+    std::vector<double> dense(ncoef);
+    for (size_t p = 0; p < np; ++p) {
+      std::fill(dense.begin(), dense.end(), 0.0);
+      for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
+      for (size_t j = 0; j < nc; ++j) out.B[p * nc + j] = dense[out.cols[j]];
+    }
+  }
+
+  std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override {
+    // Einstein, two-state and volume terms are nonlinear in their parameters: no table for them.
+    if (!THETA_.empty() || !GD_.empty() || !V0_.empty()) return nullptr;
+    const size_t m = vars_.size(), ncoef = 2 + exprs_.size();
+    auto cols = [&](std::initializer_list<const Poly*> polys) {
+      std::vector<char> used(ncoef, 0);
+      for (const Poly* poly : polys)
+        for (const Term& t : poly->terms) used[t.coef] = 1;
+      return size_t(std::count(used.begin(), used.end(), 1));
+    };
+    const bool magnetic = mag_ && !TC_.empty();
+    size_t width = cols({&G_, &ID_}) + cols({&NF_});
+    if (magnetic) width += cols({&TC_}) + cols({&BM_}) + cols({&NT_});
+    if (double(width) * double(npoints) > 4e6) return nullptr;  // keep each table under ~32 MB
+    auto ps = std::make_unique<PointSetImpl>();
+    ps->np = npoints;
+    tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
+    tabulate({&NF_}, Y, npoints, m, ncoef, ps->NF);
+    if (magnetic) {
+      tabulate({&TC_}, Y, npoints, m, ncoef, ps->TC);
+      tabulate({&BM_}, Y, npoints, m, ncoef, ps->BM);
+      if (mag_->afm == 0) tabulate({&NT_}, Y, npoints, m, ncoef, ps->NT);
+    }
+    return ps;
+  }
+
+  // Same value as compute(..., ord 0) at each point of the set (magnetic term of §3.2-§3.9 as scalars).
+  void energies(const State& state, const PointSet& points, double* GM) const override {
+    const auto& st = static_cast<const StateImpl&>(state);
+    const auto& q = static_cast<const PointSetImpl&>(points);
+    const double T = st.T;
+    std::vector<double> cS, cN, cTC, cBM, cNT;
+    q.S.gather(st.c, cS);
+    q.NF.gather(st.c, cN);
+    const bool magnetic = mag_ && !TC_.empty();
+    if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
+    for (size_t k = 0; k < q.np; ++k) {
+      double S = q.S.at(k, cS.data());
+      if (magnetic) {
+        const double tc = q.TC.at(k, cTC.data()), bm = q.BM.at(k, cBM.data());
+        const double afm = mag_->afm, p = mag_->p;
+        double f, f1, f2;
+        if (afm != 0) {
+          const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
+          if (ts != 0 && be > -1) {
+            ihj(T / ts, p, f, f1, f2);
+            S += T * std::log1p(be) * f * R;
+          }
+        } else if (bm > -1) {
+          const double nt = q.NT.empty() ? 0.0 : q.NT.at(k, cNT.data());
+          double fsum = 0;
+          for (double crit : {tc, nt}) {
+            if (crit == 0) continue;
+            xiong(T / crit, p, f, f1, f2);
+            fsum += f;
+          }
+          S += T * std::log1p(bm) * fsum * R;
+        }
+      }
+      GM[k] = S / q.NF.at(k, cN.data());
     }
   }
 

@@ -91,6 +91,24 @@ class PhaseModel {
   virtual void energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const = 0;
   // GM only, for many points (rows of Y, m values each): the sampling hot path.
   virtual void energies(const State& state, const double* Y, size_t npoints, double* GM) const = 0;
+
+  // A fixed set of points whose GM is needed at many (T, P) (the solver's sampled grid, §8.7). Every
+  // CEF sum is linear in the (T,P)-dependent parameter values with y-only coefficients, so those
+  // coefficients are computed once and GM(T,P) becomes a matrix-vector product plus the nonlinear
+  // magnetic term per point. compile_points returns nullptr when the model has parts outside that
+  // form (Einstein, two-state, volume) or the table would be too large; callers then use energies().
+  class PointSet {
+   public:
+    virtual ~PointSet() = default;
+  };
+  virtual std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const {
+    (void)Y; (void)npoints;
+    return nullptr;
+  }
+  // GM at every point of a PointSet made by this model's compile_points.
+  virtual void energies(const State& state, const PointSet& points, double* GM) const {
+    (void)state; (void)points; (void)GM;
+  }
   virtual void moles(const double* y, int derivative_order, MolesResult& out) const = 0;
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;
 };

@@ -31,6 +31,19 @@ double Poly::value(const std::vector<TPJet>& c, const double* y) const {
   return s;
 }
 
+void Poly::accumulate_basis(const double* y, double* B) const {
+  for (const Term& t : terms) {
+    double p = t.scale;
+    for (const Factor& f : t.f) {
+      if (p == 0) break;
+      double v, d1, d2;
+      factor_value(f, y, v, d1, d2);
+      p *= v;
+    }
+    B[t.coef] += p;
+  }
+}
+
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
   const int n = out.n, ord = out.ord;
   double vals[64], d1[64], d2[64], excl1[64];

@@ -129,6 +129,8 @@ class Poly {
     for (Term t : o.terms) { t.scale *= s; terms.push_back(std::move(t)); }
   }
   double value(const std::vector<TPJet>& c, const double* y) const;
+  // B[t.coef] += t.scale * prod f(y) for every term: value() = sum_k c[k].v * B[k] (PointSet tables).
+  void accumulate_basis(const double* y, double* B) const;
   void eval(const std::vector<TPJet>& c, const double* y, Jet& out) const;
 };
 

@@ -5,6 +5,7 @@
 //   model.properties(T, P, y)          -> {TC, BMAGN, BMAGN_per_atom, VM, GM_NO_IDMIX, Nf}
 //   model.moles(y, order)              -> {M, dM, d2M, Nf}
 //   model.energies(T, P, Y)            -> Float64Array of GM (value-only fast path, rows of Y)
+//   model.energiesTabulated(T, P, Y)   -> the same through the solver's linear tables, or null
 //   model.evaluateBatch(T, P, Y, order, threads) -> Float64Array of GM; computes full derivatives
 //                                          for every row with OpenMP (benchmarks / sampling)
 //   expandedParameterCount(db)         -> number of parameters after the B/F expansion (§5.5)
@@ -74,6 +75,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
                         InstanceMethod<&JsPhaseModel::Properties>("properties"),
                         InstanceMethod<&JsPhaseModel::Moles>("moles"),
                         InstanceMethod<&JsPhaseModel::Energies>("energies"),
+                        InstanceMethod<&JsPhaseModel::EnergiesTabulated>("energiesTabulated"),
                         InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
   }
   explicit JsPhaseModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsPhaseModel>(info) {}
@@ -229,6 +231,24 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       auto Y = Rows(info, 2, n);
       std::vector<double> out(n);
       model->energies(St(T, P), Y.data(), n, out.data());
+      return ToF64(env, out);
+    });
+  }
+
+  // GM of the rows of Y through PhaseModel::compile_points (the solver's grid path), or null when
+  // the model has no tabulated form: lets tests hold it equal to energies().
+  Napi::Value EnergiesTabulated(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      M(env);
+      std::lock_guard<std::mutex> lock(mu);
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      size_t n = 0;
+      auto Y = Rows(info, 2, n);
+      auto table = model->compile_points(Y.data(), n);
+      if (!table) return env.Null();
+      std::vector<double> out(n);
+      model->energies(St(T, P), *table, out.data());
       return ToF64(env, out);
     });
   }

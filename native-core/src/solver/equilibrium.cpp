@@ -35,6 +35,9 @@ struct PhaseGrid {
   size_t np = 0;
   std::vector<double> Y;  // np * m
   std::vector<double> X;  // np * C (mole fractions per mole of atoms)
+  // GM of the points as a linear table in the parameter values (PhaseModel::compile_points): grid
+  // energies at a new (T,P) are then a matrix-vector product; null = evaluate point by point.
+  std::shared_ptr<const PhaseModel::PointSet> table;
 };
 
 struct Grid {
@@ -297,6 +300,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
     ++g.np;
   }
+  if (g.np) g.table = pm.compile_points(g.Y.data(), g.np);
   return g;
 }
 
