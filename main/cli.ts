@@ -2,6 +2,7 @@
 // PhaseDesk service CLI: `start` runs the /api/v2 listener; the other commands are the web-console
 // operations of the spec (users, keys, plans, subscriptions, databases) against the same data directory.
 import { parseArgs } from 'node:util';
+import { join } from 'node:path';
 import { resolveSettings } from './config.js';
 import { openStore } from './db/index.js';
 import { startService } from './server.js';
@@ -18,9 +19,12 @@ const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   key list USER | key name ID NAME | key disable ID | key enable ID | key delete ID
   subscribe USER CODE --status S [--expires T] [--plan P]
   db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b]
-  db enable CODE | db disable CODE | db hide CODE`;
+  db enable CODE | db disable CODE | db hide CODE
+  calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)`;
 
 async function main(argv: string[]): Promise<number> {
+  // `calc` has its own options (main/console/calc.ts) and needs no data directory.
+  if (argv[0] === 'calc') return (await import('./console/calc.js')).calcCommand(argv.slice(1));
   const { values: o, positionals: p } = parseArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
@@ -39,6 +43,8 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'start') {
     const svc = await startService({ dataDir: settings.dataDir, port: settings.port });
     if (svc.firstKey) console.log(`API key: ${svc.firstKey}`);
+    // The console token guards /console/v1 (keys, databases, settings in the renderer); it stays readable in the file.
+    console.log(`Console token: ${svc.consoleToken} (also in ${join(svc.ctx.settings.dataDir, 'console-token')})`);
     console.log(`PhaseDesk listening on ${svc.baseUrl}`);
     let stopping = false;
     const stop = () => { if (stopping) return; stopping = true; void svc.close().then(() => process.exit(0)); };

@@ -1,4 +1,5 @@
 import { homedir, availableParallelism } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Default data directory: the per-OS application-data folder. */
@@ -26,6 +27,34 @@ export interface ServiceSettings {
   catalogFile?: string;
   /** Skip the first-start bootstrap (tests create their own users). */
   bootstrap: boolean;
+  /** Why <dataDir>/settings.json was (partly) ignored, if it was. */
+  settingsFileProblem?: string;
+}
+
+/** <dataDir>/settings.json, written by the console (PUT /console/v1/settings) and read at start. */
+export const SETTINGS_FILE = 'settings.json';
+/** Inclusive bounds of the saved settings; the console validates with the same numbers. */
+export const SETTING_BOUNDS = {
+  pool_size: [1, 64], thread_budget: [1, 1024], port: [0, 65535], max_pending_tasks: [0, 100_000],
+} as const;
+export type SavedSettings = Partial<Record<keyof typeof SETTING_BOUNDS, number>>;
+
+/** Reads settings.json; a missing file is {}; a bad file or value is ignored and reported, never fatal. */
+export function readSettingsFile(dataDir: string): { saved: SavedSettings; problem?: string } {
+  const p = join(dataDir, SETTINGS_FILE);
+  if (!existsSync(p)) return { saved: {} };
+  let raw: unknown;
+  try { raw = JSON.parse(readFileSync(p, 'utf8')); } catch (e) { return { saved: {}, problem: `${p}: ${(e as Error).message}` }; }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { saved: {}, problem: `${p}: expected a JSON object` };
+  const saved: SavedSettings = {};
+  const bad: string[] = [];
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
+    const b = SETTING_BOUNDS[k as keyof typeof SETTING_BOUNDS];
+    if (!b) { bad.push(`${k}: unknown setting`); continue; }
+    if (typeof v === 'number' && Number.isInteger(v) && v >= b[0] && v <= b[1]) saved[k as keyof SavedSettings] = v;
+    else bad.push(`${k}: must be an integer between ${b[0]} and ${b[1]}`);
+  }
+  return bad.length ? { saved, problem: `${p}: ignored ${bad.join('; ')}` } : { saved };
 }
 
 function intEnv(v: string | undefined): number | undefined {
@@ -34,17 +63,21 @@ function intEnv(v: string | undefined): number | undefined {
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
+/** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
 export function resolveSettings(over: Partial<ServiceSettings> = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
+  const dataDir = over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env));
+  const file = readSettingsFile(dataDir);
   return {
-    dataDir: over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env)),
-    port: over.port ?? intEnv(env.PHASEDESK_PORT) ?? 7431,
+    dataDir,
+    port: over.port ?? intEnv(env.PHASEDESK_PORT) ?? file.saved.port ?? 7431,
     host: over.host ?? '127.0.0.1',
-    poolSize: Math.max(1, over.poolSize ?? intEnv(env.PHASEDESK_POOL_SIZE) ?? 1),
-    threadBudget: Math.max(1, over.threadBudget ?? intEnv(env.PHASEDESK_THREAD_BUDGET) ?? availableParallelism()),
-    maxPendingTasks: over.maxPendingTasks ?? intEnv(env.PHASEDESK_MAX_PENDING_TASKS) ?? 20,
+    poolSize: Math.max(1, over.poolSize ?? intEnv(env.PHASEDESK_POOL_SIZE) ?? file.saved.pool_size ?? 1),
+    threadBudget: Math.max(1, over.threadBudget ?? intEnv(env.PHASEDESK_THREAD_BUDGET) ?? file.saved.thread_budget ?? availableParallelism()),
+    maxPendingTasks: over.maxPendingTasks ?? intEnv(env.PHASEDESK_MAX_PENDING_TASKS) ?? file.saved.max_pending_tasks ?? 20,
     urlExpirySeconds: over.urlExpirySeconds ?? 15 * 60,
     workerFile: over.workerFile,
     catalogFile: over.catalogFile,
     bootstrap: over.bootstrap ?? true,
+    ...(file.problem ? { settingsFileProblem: file.problem } : {}),
   };
 }

@@ -17,6 +17,8 @@ import { registerDownloadRoutes } from './api/downloads.js';
 import { registerRendererRoutes } from './api/renderer.js';
 import { buildOpenApi } from './api/openapi.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
+import { registerConsoleRoutes } from './api/console.js';
+import { loadOrCreateConsoleToken } from './console/token.js';
 
 export const API_PREFIX = '/api/v2';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,13 +39,17 @@ export function hostAllowed(host: string | undefined): boolean {
 
 export interface RunningService {
   app: FastifyInstance; ctx: ServiceContext; scheduler: Scheduler; store: Store;
-  port: number; baseUrl: string; firstKey?: string; close(): Promise<void>;
+  port: number; baseUrl: string; firstKey?: string;
+  /** Token of the local console API (/console/v1), kept in <dataDir>/console-token. */
+  consoleToken: string; consoleTokenCreated: boolean;
+  close(): Promise<void>;
 }
 
 export async function startService(over: Partial<ServiceSettings> = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
   const settings = resolveSettings(over);
   const store = await openStore(settings.dataDir);
   const secret = loadOrCreateSecret(settings.dataDir);
+  const consoleToken = loadOrCreateConsoleToken(settings.dataDir);
   let firstKey: string | undefined;
   if (settings.bootstrap) {
     firstKey = await bootstrapIfEmpty(store, settings.dataDir, settings.catalogFile ?? join(PACKAGE_ROOT, 'databases', 'catalog.json'), log);
@@ -88,6 +94,7 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
       registerDatabaseRoutes(authed, ctx);
     });
   }, { prefix: API_PREFIX });
+  await registerConsoleRoutes(app, ctx, consoleToken.token);
   registerDownloadRoutes(app, ctx);
   await registerRendererRoutes(app, PACKAGE_ROOT, log);
 
@@ -98,6 +105,7 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
   let closed = false;
   return {
     app, ctx, scheduler, store, port, baseUrl: `${ctx.origin}${API_PREFIX}`, firstKey,
+    consoleToken: consoleToken.token, consoleTokenCreated: consoleToken.created,
     async close() {
       if (closed) return;
       closed = true;

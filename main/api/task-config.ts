@@ -1,6 +1,7 @@
 // Per-task-type zod schemas for task_config, one per open task type of the spec
 // (shared/spec/service-spec.md, "task_config"). Shared with the worker and the future renderer.
 import { z } from 'zod';
+import { checkOutputElements, validateOutputs } from '../../worker/results/outputs.js';
 
 export const OPEN_TASK_TYPES = [
   'point_calculation', 'line_calculation', 'binary_equilibrium',
@@ -24,7 +25,18 @@ const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'must be be
 const components = z.array(z.string().min(1, 'must not be empty')).min(1, 'must contain at least 1 element');
 const composition = z.record(z.string(), fraction);
 const phases = z.array(z.string());
-const outputs = z.array(z.string());
+// Output names of the vocabulary in worker/results/outputs.ts; an unknown name is a 400 listing the known ones.
+const outputs = z.array(z.string()).superRefine((names, ctx) => {
+  const err = validateOutputs(names);
+  if (err) ctx.addIssue({ code: 'custom', message: err });
+});
+/** Element arguments of the outputs (x(EL), mu(EL), ...) must be components of the condition. */
+function outputElementsRule(c: { components: string[]; thermo_outputs?: string[]; outputs_list_template?: string[] }, ctx: z.RefinementCtx) {
+  for (const field of ['outputs_list_template', 'thermo_outputs'] as const) {
+    const err = checkOutputElements(c[field] ?? [], c.components);
+    if (err) ctx.addIssue({ code: 'custom', path: [field], message: err });
+  }
+}
 
 const common = {
   tdb_code: z.string().min(1, 'must not be empty'),
@@ -55,14 +67,14 @@ export const pointCalculationSchema = z.looseObject({
   condition: z.looseObject({
     components, activated_phases: phases.optional(), temperature: kelvin, pressure,
     compositions: composition, thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
-  }),
+  }).superRefine(outputElementsRule),
 });
 
 const scanCondition = z.looseObject({
   components, compositions_start: composition, compositions_end: composition,
   temperature_start: kelvin, temperature_end: kelvin, pressure, points,
   activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
-}).superRefine(pointsRule);
+}).superRefine(pointsRule).superRefine(outputElementsRule);
 
 export const lineCalculationSchema = z.looseObject({
   task_type: z.literal('line_calculation'), ...common, condition: scanCondition,

@@ -81,6 +81,15 @@ export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
       };
       return match(0, 0) ? { ok: true, deviation: best } : { ok: false, message: 'no pairing of computed and expected items is within tolerance' };
     }
+    case 'contains_sets': {
+      // Every expected phase set must occur among the computed ones (compared as sets of names;
+      // extra computed sets are allowed). Used by the step and map kinds.
+      if (!Array.isArray(computed) || !Array.isArray(e.value)) return { ok: false, message: 'expected lists of phase sets' };
+      const norm = (v: unknown) => (Array.isArray(v) ? [...new Set((v as unknown[]).map(String))].sort().join('+') : String(v));
+      const have = new Set((computed as unknown[]).map(norm));
+      const missing = (e.value as unknown[]).map(norm).filter((k) => !have.has(k));
+      return missing.length ? { ok: false, message: `missing ${missing.join(', ')}` } : { ok: true };
+    }
     case 'numeric': {
       const acc = { dev: 0 };
       const m = numericCompare(computed, e.value, rtol, atol, acc);

@@ -9,6 +9,12 @@ import { equilibrium } from './equilibrium.js';
 import { metastable } from './metastable.js';
 import { property } from './property.js';
 import { relation } from './relation.js';
+import { step } from './step.js';
+import { scheil } from './scheil.js';
+import { map } from './map.js';
+import { boundary } from './boundary.js';
+import { invariant } from './invariant.js';
+import { literature } from './literature.js';
 
 export const kinds: Record<string, KindHandler> = {
   property,
@@ -18,4 +24,10 @@ export const kinds: Record<string, KindHandler> = {
   equilibrium,
   derivative,
   metastable,
+  step,
+  scheil,
+  map,
+  boundary,
+  invariant,
+  literature,
 };

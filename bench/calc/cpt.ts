@@ -1,0 +1,75 @@
+// bench:calc part for binary_cpt_diagram (issue 6): wall time of a 20 x 50 x 10 composition x
+// temperature x pressure grid of Al-Zn (bundled alzn_mey1993.tdb) through the whole task (grid
+// equilibria, boundary bisection, surfaces, result files, VTK zip, previews), with 1 OpenMP thread
+// and with all (os.availableParallelism()), median of BENCH_CPT_REPEATS (default 3) runs, plus the
+// throughput in equilibria per second (grid nodes + bisection equilibria, over the whole wall time).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { run } from '../../worker/calculations/binary_cpt_diagram.js';
+import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
+
+const REPEATS = Number(process.env.BENCH_CPT_REPEATS ?? 3);
+
+function bundledTdb(name: string): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const c = path.join(dir, 'databases', name);
+    if (existsSync(c)) return c;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`databases/${name} not found above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+}
+
+/** 20 compositions (0.025 .. 0.975), 50 temperatures (400 .. 890 K), 10 pressures (1e5 .. 1e9 Pa, log). */
+export const CPT_BENCH_CONDITION = {
+  components: ['AL', 'ZN'], x_component: 'ZN',
+  composition_start: 0.025, composition_end: 0.975, composition_step: 0.05,
+  temperature_start: 400, temperature_end: 890, temperature_step: 10,
+  pressure_start: 1e5, pressure_end: 1e9, pressure_points: 10, pressure_scale: 'log',
+  include_tielines: true, tieline_stride: 5,
+};
+
+function once(threads: number): { ms: number; equilibria: number; summary: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'phasedesk-bench-cpt-'));
+  try {
+    const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
+    const t0 = performance.now();
+    const out = run({
+      taskUuid: 'bench', taskType: 'binary_cpt_diagram', ompThreads: threads, taskDir: dir, control: control.buffer,
+      config: { task_type: 'binary_cpt_diagram', tdb_code: 'ALZN_MEY1993', tdb_file: bundledTdb('alzn_mey1993.tdb'), condition: CPT_BENCH_CONDITION },
+    }, control);
+    const ms = performance.now() - t0;
+    // the calculation logs "<n> equilibria in <s> s ..."
+    const m = out.logs.map((l) => /^(\d+) equilibria in/.exec(l)).find((x) => x);
+    return { ms, equilibria: m ? Number(m[1]) : NaN, summary: out.summary ?? '' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function median(v: number[]): number {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+export async function benchCpt(): Promise<string[]> {
+  const lines: string[] = [];
+  const all = availableParallelism();
+  const threadCounts = all > 1 ? [1, all] : [1];
+  for (const threads of threadCounts) {
+    const runs = Array.from({ length: Math.max(1, REPEATS) }, () => once(threads));
+    const ms = median(runs.map((r) => r.ms));
+    const eq = runs[0]!.equilibria;
+    lines.push(`binary_cpt_diagram 20x50x10 Al-Zn grid, ${threads} thread(s): ${(ms / 1000).toFixed(2)} s median of ${runs.length} `
+      + `(${eq} equilibria incl. boundary bisection, ${Math.round(eq / (ms / 1000))} equilibria/s; ${runs[0]!.summary})`);
+  }
+  return lines;
+}
+
+// `node dist/bench/calc/cpt.js` runs this part alone.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  benchCpt().then((l) => { for (const s of l) console.log(s); }, (e) => { console.error(e); process.exitCode = 1; });
+}

@@ -1,0 +1,109 @@
+// Small plotting helpers for the SVG result charts (a few dozen lines instead of a chart library): linear and
+// log scales with inverse, "nice" tick steps (1-2-5 sequence), number formatting, phase colours, path strings.
+
+export interface Scale {
+  (v: number): number;
+  invert(px: number): number;
+  domain: [number, number];
+  range: [number, number];
+}
+
+/** Linear map domain → range (a degenerate domain is widened so nothing divides by zero). */
+export function linearScale(domain: [number, number], range: [number, number]): Scale {
+  let [d0, d1] = domain;
+  if (!(Number.isFinite(d0) && Number.isFinite(d1))) { d0 = 0; d1 = 1; }
+  if (d0 === d1) { const pad = Math.abs(d0) * 0.05 || 0.5; d0 -= pad; d1 += pad; }
+  const [r0, r1] = range;
+  const k = (r1 - r0) / (d1 - d0);
+  const f = ((v: number) => r0 + (v - d0) * k) as Scale;
+  f.invert = (px: number) => d0 + (px - r0) / k;
+  f.domain = [d0, d1];
+  f.range = [r0, r1];
+  return f;
+}
+
+/** Step of about `count` ticks over [lo, hi], from the 1-2-5 sequence times a power of ten. */
+export function tickStep(lo: number, hi: number, count: number): number {
+  const span = Math.abs(hi - lo) || 1;
+  const raw = span / Math.max(1, count);
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const m = raw / pow;
+  return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * pow;
+}
+
+export function ticks(lo: number, hi: number, count = 6): number[] {
+  if (!(Number.isFinite(lo) && Number.isFinite(hi))) return [];
+  if (lo > hi) [lo, hi] = [hi, lo];
+  const step = tickStep(lo, hi, count);
+  const out: number[] = [];
+  const start = Math.ceil(lo / step - 1e-9) * step;
+  for (let v = start, i = 0; v <= hi + step * 1e-9 && i < 200; v = start + ++i * step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  return out;
+}
+
+/** Decades of a log axis (1, 10, 100 …) inside [lo, hi] (both > 0). */
+export function logTicks(lo: number, hi: number): number[] {
+  const out: number[] = [];
+  for (let e = Math.ceil(Math.log10(lo) - 1e-9); e <= Math.floor(Math.log10(hi) + 1e-9); e++) out.push(10 ** e);
+  return out;
+}
+
+/** Number for an axis tick or a read-out: fixed digits for ordinary magnitudes, exponent form for extreme ones. */
+export function fmt(v: number | null | undefined, digits = 4): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '—';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e6 || a < 1e-3) return v.toExponential(Math.max(1, digits - 2)).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  return String(Number(v.toPrecision(digits)));
+}
+
+/** Tick label with as many decimals as the step needs. */
+export function fmtTick(v: number, step: number): string {
+  if (Math.abs(v) >= 1e6 || (Math.abs(v) < 1e-3 && v !== 0)) return fmt(v, 3);
+  const dec = Math.max(0, Math.min(6, -Math.floor(Math.log10(step) + 1e-9)));
+  return v.toFixed(dec);
+}
+
+/** Categorical colours (Okabe–Ito + Tableau-like extension): distinguishable, also for colour-blind readers. */
+export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#8c564b', '#7f7f7f',
+  '#bcbd22', '#17becf', '#9467bd', '#2ca02c', '#d62728', '#1f77b4', '#ff7f0e', '#393b79'];
+export const NOT_CONVERGED_COLOR = '#9e9e9e';
+
+/** Stable colour per label across all charts of a result (the order of `labels` decides). */
+export function colorMap(labels: string[]): Map<string, string> {
+  const m = new Map<string, string>();
+  labels.forEach((l, i) => m.set(l, PALETTE[i % PALETTE.length]!));
+  return m;
+}
+
+/** SVG path of a polyline; null/NaN values break the line (a non-converged point is a gap, never bridged). */
+export function linePath(xs: number[], ys: (number | null)[], sx: (v: number) => number, sy: (v: number) => number): string {
+  let d = ''; let pen = false;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!; const y = ys[i];
+    if (y === null || y === undefined || !Number.isFinite(y) || !Number.isFinite(x)) { pen = false; continue; }
+    d += `${pen ? 'L' : 'M'}${sx(x).toFixed(2)},${sy(y).toFixed(2)}`;
+    pen = true;
+  }
+  return d;
+}
+
+/** Index of the sample nearest to x (xs in any order). */
+export function nearestIndex(xs: number[], x: number): number {
+  let best = -1; let bd = Infinity;
+  for (let i = 0; i < xs.length; i++) { const d = Math.abs(xs[i]! - x); if (d < bd) { bd = d; best = i; } }
+  return best;
+}
+
+/** [min, max] of finite values, or the fallback. */
+export function extent(values: Iterable<number | null | undefined>, fallback: [number, number] = [0, 1]): [number, number] {
+  let lo = Infinity; let hi = -Infinity;
+  for (const v of values) if (v !== null && v !== undefined && Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  return lo <= hi ? [lo, hi] : fallback;
+}
+
+/** Extent padded by a fraction of its span (so lines do not touch the frame). */
+export function padded([lo, hi]: [number, number], frac = 0.04): [number, number] {
+  const span = hi - lo || Math.abs(hi) * 0.1 || 1;
+  return [lo - span * frac, hi + span * frac];
+}

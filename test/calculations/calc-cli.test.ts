@@ -1,0 +1,107 @@
+// `phasedesk calc CONFIG.json --tdb FILE --out DIR` through the real CLI (dist/main/cli.js): writes the
+// same files as the service, prints the summary, refuses bad input with exit code 2 and a message;
+// and the same point_calculation through the service (POST /task -> completed, files listed).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+import { api, ensureBuilt, pointConfig, ROOT, startFixture, until, type Fixture } from '../service/helpers.js';
+
+const ALZN = path.join(ROOT, 'databases', 'alzn_mey1993.tdb');
+const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-calc-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function writeConfig(name: string, cfg: unknown): string {
+  const f = path.join(tmp, name);
+  writeFileSync(f, typeof cfg === 'string' ? cfg : JSON.stringify(cfg));
+  return f;
+}
+const cli = (...args: string[]) => spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'calc', ...args], { encoding: 'utf8' });
+
+describe('phasedesk calc', () => {
+  it('point_calculation: writes result.json, result.csv and the preview, prints the summary', () => {
+    ensureBuilt();
+    const cfg = writeConfig('point.json', {
+      task_type: 'point_calculation',
+      condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 }, thermo_outputs: ['T', 'phase_name', 'NP(*)'] },
+    });
+    const out = path.join(tmp, 'out-point');
+    const r = cli(cfg, '--tdb', ALZN, '--out', out, '--threads', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('FCC_A1 + FCC_A1#2 at 600 K (converged)');
+    for (const f of ['result/result.json', 'result/result.csv', 'preview/point.svg', 'preview/point.png']) expect(existsSync(path.join(out, f)), f).toBe(true);
+    const doc = JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8'));
+    // tdb_code absent: derived from the file name; provenance has no catalog code but the file's hash
+    expect(doc.config.tdb_code).toBe('alzn_mey1993');
+    expect(doc.provenance.database).toMatchObject({ code: null, file_name: 'alzn_mey1993.tdb' });
+    expect(doc.provenance.database.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(readFileSync(path.join(out, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe('T [K],phase_name,NP(FCC_A1) [mol/mol],NP(FCC_A1#2) [mol/mol]');
+  });
+
+  it('line_calculation from a whole POST /task body: the transitions are in result.json', () => {
+    ensureBuilt();
+    const cfg = writeConfig('line.json', {
+      title: 'gap', task_config: {
+        task_type: 'line_calculation', tdb_code: 'ALZN',
+        condition: { components: ['AL', 'ZN'], temperature_start: 700, temperature_end: 500, points: 21, pressure: 101325,
+          compositions_start: { ZN: 0.4 }, compositions_end: { ZN: 0.4 } },
+      },
+    });
+    const out = path.join(tmp, 'out-line');
+    const r = cli(cfg, '--tdb', path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'), '--out', out);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^21 points, \d+ transitions: .*\+FCC_A1#2 at 622\.\d+ K/);
+    for (const f of ['result/result.json', 'result/result.csv', 'preview/phase_fractions.svg', 'preview/phase_fractions.png']) expect(existsSync(path.join(out, f)), f).toBe(true);
+    const doc = JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8'));
+    expect(doc.config.tdb_code).toBe('ALZN');
+    expect(doc.transitions.some((t: { appearing: string[] }) => t.appearing.includes('FCC_A1#2'))).toBe(true);
+  });
+
+  it('bad input: exit code 2 and a message naming the problem', () => {
+    ensureBuilt();
+    const ok = { task_type: 'point_calculation', condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } } };
+    const cases: [string[], RegExp][] = [
+      [[writeConfig('foo.json', { ...ok, condition: { ...ok.condition, thermo_outputs: ['FOO'] } }), '--tdb', ALZN, '--out', tmp],
+        /task_config\.condition\.thermo_outputs: unknown output 'FOO'; known: T, P/],
+      [[writeConfig('p0.json', { ...ok, condition: { ...ok.condition, pressure: 0 } }), '--tdb', ALZN, '--out', tmp], /task_config\.condition\.pressure: must be greater than 0/],
+      [[writeConfig('bad.json', '{not json'), '--tdb', ALZN, '--out', tmp], /is not valid JSON/],
+      [[writeConfig('type.json', { task_type: 'aging' }), '--tdb', ALZN, '--out', tmp], /unsupported task type 'aging'/],
+      [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE is required/],
+      [[writeConfig('ok.json', ok), '--tdb', path.join(tmp, 'none.tdb'), '--out', tmp], /no such file/],
+      [[writeConfig('ok.json', ok), '--tdb', ALZN], /--out DIR is required/],
+      [[writeConfig('ok.json', ok), '--tdb', ALZN, '--out', tmp, '--threads', 'x'], /--threads must be a positive integer/],
+      [[path.join(tmp, 'missing.json'), '--tdb', ALZN, '--out', tmp], /cannot read/],
+      [['--tdb', ALZN], /give exactly one CONFIG.json/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = cli(...args);
+      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(msg);
+    }
+    // a calculation that fails (composition of an element outside the database) exits 1 with the message
+    const r = cli(writeConfig('fe.json', { ...ok, condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } } }), '--tdb', ALZN, '--out', tmp);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/calculation failed: condition.components: FE is not an element of alzn_mey1993.tdb/);
+    expect(execFileSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'calc', '--help'], { encoding: 'utf8' })).toMatch(/usage: phasedesk calc/);
+  });
+});
+
+describe('point_calculation through the service', () => {
+  let f: Fixture | undefined;
+  afterAll(async () => { await f?.close(); });
+
+  it('POST /task completes with the summary as result and lists result and preview files', async () => {
+    f = await startFixture();
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', no_cache: true, task_config: pointConfig() } });
+    expect(r.status).toBe(200);
+    const t = await until(() => api(f!.svc.port, 'GET', `/task/${r.body.id}`, { key: f!.keyA }), (x) => ['completed', 'failed'].includes(x.body?.status));
+    expect(t.body.status, JSON.stringify(t.body.logs)).toBe('completed');
+    expect(t.body.result).toMatch(/ at 1000 K \(converged\)$/);
+    const res = (await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA })).body as { files: string[] };
+    expect(res.files.map((u) => u.split('?')[0].split('/').slice(-2).join('/')).sort()).toEqual(['result/result.csv', 'result/result.json']);
+    const pre = (await api(f.svc.port, 'GET', `/task/${r.body.id}/preview`, { key: f.keyA })).body as { files: string[] };
+    expect(pre.files.map((u) => u.split('?')[0].split('/').slice(-1)[0]).sort()).toEqual(['point.png', 'point.svg']);
+  });
+});

@@ -1,0 +1,7 @@
+// The shared validation cases of the kinds map, boundary, invariant and literature (issue 6 "Done when").
+import { test } from 'vitest';
+import { expectAllMatched } from '../validation/expect-matched.js';
+
+test('validation kinds map, boundary, invariant, literature: every case matches', async () => {
+  await expectAllMatched(['map', 'boundary', 'invariant', 'literature']);
+}, 300_000);

@@ -1,0 +1,679 @@
+// Binary (T-x) phase-diagram mapping over the global point solver (worker/core/equilibrium.ts).
+//
+// Method (issue 6; formula sheet shared/design/calphad-formulas.md §8-§9 for the point equilibria):
+// at fixed T and P, a two-phase tie-line of a binary does not depend on the overall composition
+// inside the two-phase field (Gibbs phase rule, F = C - P + 1 = 1 at fixed P: fixing T fixes both
+// phase compositions). So one global equilibrium at any X inside the field returns both boundary
+// compositions exactly, and a boundary is traced by continuation in T with X = the midpoint of the
+// previous tie-line.
+//  (a) seeds: a coarse grid of global equilibria (equilibriumBatch over threads); every two-phase node
+//      seeds its region; between neighbouring single-phase nodes of different phases a bisection finds
+//      the (narrow) two-phase field in between (or, for the two states of one ordered phase, a
+//      second-order transition point);
+//  (b) continuation in T with adaptive step; the end of a region is located by bisection on T to
+//      0.01 K and classified: invariant (the equilibrium beyond gives a neighbouring two-phase set ->
+//      three phases), critical point of a miscibility gap / congruent point (tie-line length -> 0),
+//      transition of a pure component (tie-line collapses onto x = 0 or 1), edge of the T range;
+//  (c) invariants are assembled from the region ends that meet at one temperature and classified
+//      from which phase lies between in composition and on which side the outer two-phase field is.
+import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../core/equilibrium.js';
+import { PhaseModel } from '../core/models.js';
+import type { NativeDatabase } from '../core/native.js';
+import { CancelledError } from '../protocol.js';
+import type {
+  InvariantKind, InvariantRecord, RegionEndKind, TieLine, TwoPhaseRegion,
+} from '../results/binary_equilibrium.js';
+
+
+export interface MapControl {
+  readonly cancelled: boolean;
+  setProgress?(p: number): void;
+}
+
+export interface OrderDisorderOptions {
+  enabled?: boolean;
+  trace_boundaries?: boolean;
+  stability_filter?: boolean;
+  plot_boundaries?: boolean;
+  phase_scope?: 'order_disorder' | 'all';
+  trace_method?: 'branch_continuation';
+}
+
+export interface BinaryMapRequest {
+  database: NativeDatabase;
+  /** the two elements */
+  components: [string, string];
+  /** component on the composition axis (default components[1]) */
+  xComponent?: string;
+  /** allowed phases (default: all the components allow) */
+  phases?: string[];
+  T: [number, number];
+  /** range of X(xComponent) (default [0, 1]) */
+  X?: [number, number];
+  P?: number;
+  threads?: number;
+  control?: MapControl;
+  /** seed grid (default: about one row per 50 K, 21 columns) */
+  grid?: { nT?: number; nX?: number };
+  orderDisorder?: OrderDisorderOptions;
+  /** largest continuation step in T (K, default 15) */
+  maxStep?: number;
+  /** sampling density of the global minimisation (solver default 60) for tracing / for the seed grid */
+  pdens?: number;
+  gridPdens?: number;
+  /** called with log lines (non-converged points, unresolved ends, ...) */
+  log?: (line: string) => void;
+}
+
+export interface BinaryRegion extends TwoPhaseRegion {
+  ends: { low: RegionEndKind; high: RegionEndKind };
+}
+
+export interface BinaryDiagram {
+  components: [string, string];
+  xComponent: string;
+  T: [number, number];
+  X: [number, number];
+  P: number;
+  regions: BinaryRegion[];
+  invariants: InvariantRecord[];
+  criticalPoints: { phase: string; T: number; x: number }[];
+  congruentPoints: { phases: [string, string]; T: number; x: number }[];
+  pureTransitions: { phases: [string, string]; T: number; x: number }[];
+  singlePhaseLabels: { label: string; T: number; x: number }[];
+  orderDisorder: {
+    options: Required<OrderDisorderOptions>;
+    phases: { ordered: string; disordered: string }[];
+    secondOrderLines: { ordered: string; disordered: string; points: { T: number; x: number }[] }[];
+    notes: string[];
+  };
+  /** the seed grid: label per node (phase labels joined by '+', '' = not converged) */
+  grid: { T: number[]; X: number[]; labels: string[] };
+  stats: { equilibria: number; notConverged: number; seconds: number };
+  logs: string[];
+}
+
+/** One stable phase of an equilibrium, labelled. */
+interface PS { base: string; label: string; x: number; NP: number }
+interface Eq { ok: boolean; T: number; X: number; phases: PS[]; key: string }
+
+interface End {
+  kind: RegionEndKind;
+  T: number;
+  good: TieLine;
+  bad: Eq | null;
+  /** +1: the region lies below T (traced upwards), -1: above */
+  dir: 1 | -1;
+}
+
+const MIN_STEP = 0.01;         // K, resolution of the region ends (issue: 0.1 K)
+const NP_MIN = 1e-10;
+const XCLAMP = 1e-10;           // the solver clamps fractions to [1e-10, 1-1e-10] as well
+const SHORT_TIELINE = 0.02;     // a tie-line this short at the located end collapses (critical/congruent/pure)
+const SAME_X = 0.01;            // two phase records closer than this in x are the same phase
+
+export function isLiquidName(name: string): boolean {
+  return /^LIQ|LIQUID|^IONIC_LIQ/i.test(name);
+}
+
+/** Splits "NAME#2" into NAME. */
+export function baseName(label: string): string {
+  const i = label.indexOf('#');
+  return i < 0 ? label : label.slice(0, i);
+}
+
+function labelPhases(list: { base: string; x: number; NP: number }[]): PS[] {
+  const sorted = [...list].sort((a, b) => a.x - b.x);
+  const count = new Map<string, number>();
+  return sorted.map((p) => {
+    const n = (count.get(p.base) ?? 0) + 1;
+    count.set(p.base, n);
+    return { ...p, label: n > 1 ? `${p.base}#${n}` : p.base };
+  });
+}
+
+export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
+  const t0 = performance.now();
+  const db = req.database;
+  const [c1, c2] = req.components.map((c) => c.toUpperCase()) as [string, string];
+  const xc = (req.xComponent ?? c2).toUpperCase();
+  if (xc !== c1 && xc !== c2) throw new Error(`x component ${xc} is not one of ${c1}, ${c2}`);
+  if (c1 === c2) throw new Error('the two components must differ');
+  const info = db.info();
+  const elementNames = info.elements.map((e) => e.name.toUpperCase());
+  for (const c of [c1, c2]) if (!elementNames.includes(c)) throw new Error(`element ${c} is not in the database`);
+  const components = elementNames.includes('VA') ? [c1, c2, 'VA'] : [c1, c2];
+  const phases = req.phases && req.phases.length ? req.phases.map((p) => p.toUpperCase()) : db.phasesFor([c1, c2]);
+  const [Tlo, Thi] = [Math.min(req.T[0], req.T[1]), Math.max(req.T[0], req.T[1])];
+  if (!(Tlo > 0) || !Number.isFinite(Thi)) throw new Error('temperature range must be positive and finite');
+  const Xr: [number, number] = req.X ? [Math.max(0, Math.min(req.X[0], req.X[1])), Math.min(1, Math.max(req.X[0], req.X[1]))] : [0, 1];
+  const P = req.P ?? 101325;
+  const threads = Math.max(1, Math.floor(req.threads ?? 1));
+  const control = req.control;
+  const maxStep = req.maxStep ?? 15;
+  const logs: string[] = [];
+  const log = (s: string) => { logs.push(s); req.log?.(s); };
+  const od: Required<OrderDisorderOptions> = {
+    enabled: req.orderDisorder?.enabled ?? true,
+    trace_boundaries: req.orderDisorder?.trace_boundaries ?? true,
+    stability_filter: req.orderDisorder?.stability_filter ?? true,
+    plot_boundaries: req.orderDisorder?.plot_boundaries ?? true,
+    phase_scope: req.orderDisorder?.phase_scope ?? 'order_disorder',
+    trace_method: req.orderDisorder?.trace_method ?? 'branch_continuation',
+  };
+  const checkCancel = () => { if (control?.cancelled) throw new CancelledError(); };
+  const progress = (p: number) => control?.setProgress?.(p);
+
+  // ---- order/disorder: the disordered state of an ordered phase gets its own label --------------
+  // An ordered phase modelled with a disordered part (TDB DIS_PART / same phase name in both states,
+  // e.g. BCC_B2 over BCC_A2) is one Gibbs-energy surface; the state is read from the site fractions:
+  // equal fractions on the sublattices that share their constituents = disordered. With
+  // phase_scope 'all', every phase with such equivalent sublattices is checked, not only DIS_PART ones.
+  const orderInfo = new Map<string, { disordered: string; groups: number[][][] }>();
+  const odNotes: string[] = [];
+  if (od.enabled) {
+    for (const ph of info.phases) {
+      if (!phases.includes(ph.name.toUpperCase())) continue;
+      if (od.phase_scope === 'order_disorder' && !ph.disorderedPart) continue;
+      let model: PhaseModel | null = null;
+      try { model = PhaseModel.build(db, ph.name, components); } catch { model = null; }
+      if (!model) continue;
+      // group sublattices by their constituent set; each group of >= 2 can order
+      const bySub = new Map<number, Map<string, number>>();
+      model.variables.forEach((v, k) => {
+        if (!bySub.has(v.sublattice)) bySub.set(v.sublattice, new Map());
+        bySub.get(v.sublattice)!.set(v.species, k);
+      });
+      const keyed = new Map<string, number[]>();
+      for (const [s, m] of bySub) {
+        const key = [...m.keys()].sort().join(',');
+        if (m.size < 2) continue;
+        if (!keyed.has(key)) keyed.set(key, []);
+        keyed.get(key)!.push(s);
+      }
+      const groups: number[][][] = [];
+      for (const subs of keyed.values()) {
+        if (subs.length < 2) continue;
+        const species = [...bySub.get(subs[0])!.keys()];
+        groups.push(species.map((sp) => subs.map((s) => bySub.get(s)!.get(sp)!)));
+      }
+      if (!groups.length) continue;
+      const disordered = ph.disorderedPart ? ph.disorderedPart.toUpperCase() : `${ph.name.toUpperCase()}_DIS`;
+      orderInfo.set(ph.name.toUpperCase(), { disordered, groups });
+    }
+  }
+  const orderParameter = (name: string, y: Float64Array): number => {
+    const oi = orderInfo.get(name);
+    if (!oi) return 0;
+    let m = 0;
+    for (const g of oi.groups) for (const idx of g) {
+      let lo = Infinity, hi = -Infinity;
+      for (const k of idx) { lo = Math.min(lo, y[k]); hi = Math.max(hi, y[k]); }
+      m = Math.max(m, hi - lo);
+    }
+    return m;
+  };
+  const ORDER_EPS = 1e-4;
+
+  // ---- equilibria ------------------------------------------------------------------------------
+  let nEq = 0, nBad = 0;
+  const clampX = (x: number) => Math.min(1 - XCLAMP, Math.max(XCLAMP, x));
+  const cond = (T: number, X: number) => ({ T, P, X: { [xc]: clampX(X) } });
+  const toEq = (r: EquilibriumResult, T: number, X: number): Eq => {
+    nEq++;
+    if (!r.converged) {
+      nBad++;
+      return { ok: false, T, X, phases: [], key: '' };
+    }
+    const list = r.phases.filter((p) => p.NP > NP_MIN).map((p) => {
+      let base = p.name.toUpperCase();
+      const oi = orderInfo.get(base);
+      if (oi && orderParameter(base, p.y) < ORDER_EPS) base = oi.disordered;
+      return { base, x: p.x[xc] ?? 0, NP: p.NP };
+    });
+    // two composition sets of one phase at the same composition are one phase
+    const merged: typeof list = [];
+    for (const p of list.sort((a, b) => a.x - b.x)) {
+      const prev = merged[merged.length - 1];
+      if (prev && prev.base === p.base && Math.abs(prev.x - p.x) < 1e-6) prev.NP += p.NP;
+      else merged.push({ ...p });
+    }
+    const ps = labelPhases(merged);
+    return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
+  };
+  const solve = (T: number, X: number): Eq => {
+    checkCancel();
+    let r = equilibrium({ database: db, components, phases, conditions: cond(T, X), options: { pdens: req.pdens } });
+    if (!r.converged) {
+      // one retry at a slightly shifted composition (the tie-line does not depend on X inside a field)
+      const X2 = X + (X < 0.5 ? 1e-4 : -1e-4);
+      const r2 = equilibrium({ database: db, components, phases, conditions: cond(T, X2), options: { pdens: req.pdens } });
+      if (r2.converged) { nEq++; return toEq(r2, T, X2); }
+    }
+    return toEq(r, T, X);
+  };
+  const solveMany = (pts: { T: number; X: number }[]): Eq[] => {
+    const out: Eq[] = [];
+    const CHUNK = 256; // cancel is checked between chunks (a chunk takes well under a second)
+    for (let i = 0; i < pts.length; i += CHUNK) {
+      checkCancel();
+      const part = pts.slice(i, i + CHUNK);
+      const rs = equilibriumBatch({ database: db, components, phases, conditions: part.map((p) => cond(p.T, p.X)), threads,
+        options: { pdens: req.gridPdens ?? req.pdens } });
+      rs.forEach((r, k) => out.push(toEq(r, part[k].T, part[k].X)));
+    }
+    return out;
+  };
+
+  // ---- (a) seed grid ---------------------------------------------------------------------------
+  const nT = Math.max(3, req.grid?.nT ?? Math.min(40, Math.max(8, Math.ceil((Thi - Tlo) / 100) + 1)));
+  const nX = Math.max(3, req.grid?.nX ?? 21);
+  const gT = Array.from({ length: nT }, (_, i) => Tlo + ((Thi - Tlo) * i) / (nT - 1));
+  const gX = Array.from({ length: nX }, (_, j) => Xr[0] + ((Xr[1] - Xr[0]) * j) / (nX - 1));
+  const pts: { T: number; X: number }[] = [];
+  for (const T of gT) for (const X of gX) pts.push({ T, X });
+  const grid = solveMany(pts);
+  const node = (i: number, j: number) => grid[i * nX + j];
+  progress(0.2);
+  for (const g of grid) if (!g.ok) log(`seed grid: equilibrium not converged at T=${g.T.toFixed(2)} K, X(${xc})=${g.X.toFixed(4)}`);
+
+  // seeds: two-phase nodes, plus two-phase fields found between unlike single-phase neighbours
+  const seeds: Eq[] = grid.filter((g) => g.ok && g.phases.length === 2);
+  const secondOrder: { ordered: string; disordered: string; T: number; x: number }[] = [];
+  const disorderedOf = new Map<string, string>([...orderInfo].map(([k, v]) => [k, v.disordered]));
+  const isOrderPair = (a: string, b: string) => disorderedOf.get(baseName(a)) === baseName(b) || disorderedOf.get(baseName(b)) === baseName(a);
+  const between = (a: Eq, b: Eq) => {
+    // bisection along the segment a-b (same T or same X) for a two-phase equilibrium
+    let lo = a, hi = b;
+    for (let k = 0; k < 30; k++) {
+      const T = (lo.T + hi.T) / 2, X = (lo.X + hi.X) / 2;
+      if (Math.abs(hi.T - lo.T) < MIN_STEP && Math.abs(hi.X - lo.X) < 1e-7) break;
+      const m = solve(T, X);
+      if (!m.ok) return;
+      if (m.phases.length >= 2) { if (m.phases.length === 2) seeds.push(m); return; }
+      if (m.key === lo.key) lo = m; else if (m.key === hi.key) hi = m; else { between(lo, m); between(m, hi); return; }
+    }
+    // no two-phase field between two single-phase states: a continuous (second-order) transition
+    if (isOrderPair(lo.key, hi.key)) {
+      const ord = disorderedOf.has(baseName(lo.key)) ? lo.key : hi.key;
+      secondOrder.push({ ordered: ord, disordered: ord === lo.key ? hi.key : lo.key, T: (lo.T + hi.T) / 2, x: (lo.X + hi.X) / 2 });
+    }
+  };
+  for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
+    const a = node(i, j);
+    if (!a.ok || a.phases.length !== 1) continue;
+    for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
+      if (b && b.ok && b.phases.length === 1 && b.key !== a.key) between(a, b);
+    }
+  }
+  progress(0.3);
+
+  // ---- (b) continuation of each two-phase region in T -------------------------------------------
+  const regions: { labels: [string, string]; tl: TieLine[]; ends: End[] }[] = [];
+  const covered = (s: Eq): boolean => {
+    for (const r of regions) {
+      if (r.labels.join('+') !== s.key) continue;
+      const tl = r.tl;
+      // a margin of 0.1 K: the phases met just beyond a region end (seeds too) belong to it
+      if (s.T < tl[0].T - 0.1 || s.T > tl[tl.length - 1].T + 0.1) continue;
+      let k = 0;
+      while (k < tl.length - 1 && tl[k + 1].T < s.T) k++;
+      const a = tl[k], b = tl[Math.min(k + 1, tl.length - 1)];
+      const w = b.T > a.T ? Math.min(1, Math.max(0, (s.T - a.T) / (b.T - a.T))) : 0;
+      const xl = a.x[0] + w * (b.x[0] - a.x[0]), xr = a.x[1] + w * (b.x[1] - a.x[1]);
+      if (Math.abs(xl - s.phases[0].x) < SAME_X && Math.abs(xr - s.phases[1].x) < SAME_X) return true;
+    }
+    return false;
+  };
+  const tieOf = (e: Eq): TieLine => ({ T: e.T, x: [e.phases[0].x, e.phases[1].x] });
+
+  /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
+  const attempt = (cur: TieLine, slope: [number, number], T: number, key: string, probes = 3): { ok: true; e: Eq } | { ok: false; e: Eq } => {
+    const dT = T - cur.T;
+    const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
+    const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
+    const matches = (e: Eq) => e.ok && e.key === key &&
+      Math.abs(e.phases[0].x - pred[0]) <= tol(0) && Math.abs(e.phases[1].x - pred[1]) <= tol(1);
+    // the midpoint of the predicted tie-line first; then points across the old one (a region that
+    // moves sideways fast can leave the plain midpoint)
+    const fracs = [0.5, 0.2, 0.8].slice(0, probes);
+    let first: Eq | null = null;
+    for (const f of fracs) {
+      const lo = Math.max(0, Math.min(pred[0], pred[1])), hi = Math.min(1, Math.max(pred[0], pred[1]));
+      const X = f === 0.5 ? (lo + hi) / 2 : cur.x[0] + f * (cur.x[1] - cur.x[0]);
+      const e = solve(T, X);
+      if (matches(e)) return { ok: true, e };
+      first ??= e;
+      if (e.ok && e.phases.length === 1 && cur.x[1] - cur.x[0] < SHORT_TIELINE) break; // collapsing: no use probing
+    }
+    if (process.env.MAPA_DEBUG) console.log('attempt fail', key, cur, slope, T, first!.key, first!.X, first!.phases.map((p) => p.x));
+    return { ok: false, e: first! };
+  };
+
+  const traceRegion = (seed: Eq) => {
+    const labels = [seed.phases[0].label, seed.phases[1].label] as [string, string];
+    const key = seed.key;
+    const tl: TieLine[] = [tieOf(seed)];
+    const ends: End[] = [];
+    for (const dir of [1, -1] as const) {
+      let cur = tieOf(seed);
+      let slope: [number, number] = [0, 0];
+      let dT = Math.min(5, maxStep);
+      let end: End | null = null;
+      for (let guard = 0; guard < 100000 && !end; guard++) {
+        const edge = dir > 0 ? Thi : Tlo;
+        if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
+        const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
+        const a = attempt(cur, slope, T, key);
+        if (a.ok) {
+          const next = tieOf(a.e);
+          const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
+          if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
+          const h = next.T - cur.T;
+          if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
+          tl.push(next);
+          cur = next;
+          // aim at ~0.015 in x per step: smaller where the boundaries move fast, bigger where smooth
+          dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, 0.015 / Math.max(dx, 1e-9)))));
+          continue;
+        }
+        // the region ends between cur.T and T: bisection on T
+        let good = cur, badT = T, bad = a.e;
+        let gslope = slope;
+        while (Math.abs(badT - good.T) > MIN_STEP) {
+          const Tm = (good.T + badT) / 2;
+          const m = attempt(good, gslope, Tm, key, 1); // cheap inside the bracket; the final re-check probes more
+          if (m.ok) {
+            const n = tieOf(m.e);
+            const h = n.T - good.T;
+            if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
+            tl.push(n);
+            good = n;
+          } else { badT = Tm; bad = m.e; }
+        }
+        // the first failure may come from a poor X guess (e.g. the seed's zero slope), not from the
+        // end of the region: re-check the bad side from the last good tie-line and resume if it holds
+        const again = attempt(good, gslope, badT, key);
+        if (again.ok) {
+          const n = tieOf(again.e);
+          tl.push(n);
+          cur = n;
+          slope = gslope;
+          dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
+          continue;
+        }
+        if (good !== cur) cur = good;
+        end = classifyEnd(good, again.e, dir, labels, tl);
+      }
+      ends.push(end!);
+    }
+    tl.sort((a, b) => a.T - b.T);
+    regions.push({ labels, tl, ends });
+  };
+
+  const classifyEnd = (good: TieLine, bad: Eq, dir: 1 | -1, labels: [string, string], tl: TieLine[]): End => {
+    const len = good.x[1] - good.x[0];
+    const gap = baseName(labels[0]) === baseName(labels[1]);
+    const collapsing = (b: Eq) => !b.ok || b.phases.length === 1 || b.key === labels.join('+');
+    if (!bad.ok) {
+      // the solver could not certify the point beyond (e.g. next to a critical point, where the two
+      // sets merge): other compositions across the last tie-line tell what lies beyond
+      for (const f of [0.1, 0.9, 0.3, 0.7]) {
+        const e = solve(bad.T, good.x[0] + f * len);
+        if (e.ok) { bad = e; break; }
+      }
+    }
+    const T = (good.T + bad.T) / 2;
+    if (gap && len < 0.1 && collapsing(bad)) {
+      // Close to the critical point of a miscibility gap the solver may fail where the two sets merge.
+      // Mean-field critical behaviour: the tie-line length L obeys L^2 ~ (Tc - T) (Landau expansion of
+      // G near the critical point), so Tc follows from the last two tie-lines.
+      const side = tl.filter((t) => (dir === 1 ? t.T <= good.T + 1e-9 : t.T >= good.T - 1e-9))
+        .sort((a, b) => Math.abs(b.T - good.T) - Math.abs(a.T - good.T)).slice(-2);
+      let Tc = good.T;
+      if (side.length === 2) {
+        const [a, b] = side;
+        const La = (a.x[1] - a.x[0]) ** 2, Lb = (b.x[1] - b.x[0]) ** 2;
+        const slope = (Lb - La) / (b.T - a.T);
+        const est = b.T - Lb / slope;
+        if (Number.isFinite(est) && Math.abs(est - good.T) < 5 && (est - good.T) * dir >= 0) Tc = est;
+      }
+      if (!bad.ok || bad.key === labels.join('+')) {
+        log(`miscibility gap ${labels.join('+')}: the solver stops converging near T=${good.T.toFixed(2)} K (tie-line length ${len.toFixed(4)}); critical point extrapolated to ${Tc.toFixed(2)} K from L^2 ~ (Tc - T)`);
+      }
+      return { kind: 'congruent', T: Tc, good, bad: bad.ok ? bad : null, dir };
+    }
+    if (!bad.ok) {
+      if (len < SHORT_TIELINE) {
+        // the tie-line has (almost) collapsed; the solver failed just beyond, where the two sets merge
+        log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`);
+        const mid = (good.x[0] + good.x[1]) / 2;
+        return { kind: mid < 0.005 || mid > 0.995 ? 'pure_element' : 'congruent', T, good, bad: null, dir };
+      }
+      log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
+      return { kind: 'unresolved', T: good.T, good, bad: null, dir };
+    }
+    const sameBase = bad.phases.every((p) => p.base === bad.phases[0].base);
+    if (len < SHORT_TIELINE && (bad.phases.length === 1 || sameBase)) {
+      // a collapsing tie-line; beyond it one phase (or a spurious split of the same phase)
+      const mid = (good.x[0] + good.x[1]) / 2;
+      return { kind: mid < 0.005 || mid > 0.995 ? 'pure_element' : 'congruent', T, good, bad, dir };
+    }
+    return { kind: 'invariant', T, good, bad, dir };
+  };
+
+  // seeds in order of T, then x, so that neighbouring seeds are found covered
+  // (the phases met beyond each region end are seeds as well: regions connect through invariants, so
+  // a field the grid rows step over is still reached)
+  seeds.sort((a, b) => a.T - b.T || a.X - b.X);
+  for (let done = 0; done < seeds.length; done++) {
+    const s = seeds[done];
+    if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9) continue;
+    if (covered(s)) continue;
+    traceRegion(s);
+    for (const e of regions[regions.length - 1].ends) if (e.bad && e.bad.ok && e.bad.phases.length === 2) seeds.push(e.bad);
+    progress(0.3 + (0.65 * (done + 1)) / seeds.length);
+  }
+
+  // ---- (c) region ends -> invariants, critical and congruent points ---------------------------
+  const criticalPoints: BinaryDiagram['criticalPoints'] = [];
+  const congruentPoints: BinaryDiagram['congruentPoints'] = [];
+  const pureTransitions: BinaryDiagram['pureTransitions'] = [];
+  interface Cand { T: number; phases: { base: string; x: number }[]; facts: { xs: [number, number]; side: 1 | -1 }[] }
+  const cands: Cand[] = [];
+  const outRegions: BinaryRegion[] = [];
+  for (const r of regions) {
+    const lowEnd = r.ends.find((e) => e.dir === -1)!, highEnd = r.ends.find((e) => e.dir === 1)!;
+    const leftBase = baseName(r.labels[0]), rightBase = baseName(r.labels[1]);
+    const endKinds = { low: lowEnd.kind, high: highEnd.kind };
+    for (const e of r.ends) {
+      const mid = (e.good.x[0] + e.good.x[1]) / 2;
+      if (e.kind === 'congruent') {
+        if (leftBase === rightBase) {
+          endKinds[e.dir === 1 ? 'high' : 'low'] = 'critical';
+          criticalPoints.push({ phase: leftBase, T: e.T, x: mid });
+        } else {
+          congruentPoints.push({ phases: [leftBase, rightBase], T: e.T, x: mid });
+        }
+      } else if (e.kind === 'pure_element') {
+        pureTransitions.push({ phases: [leftBase, rightBase], T: e.T, x: mid < 0.5 ? 0 : 1 });
+      } else if (e.kind === 'invariant' && e.bad) {
+        // union of the last tie-line and the phases beyond (within 0.01 K)
+        const ph: { base: string; x: number }[] = [
+          { base: leftBase, x: e.good.x[0] }, { base: rightBase, x: e.good.x[1] }];
+        for (const p of e.bad.phases) {
+          if (!ph.some((q) => q.base === p.base && Math.abs(q.x - p.x) < SAME_X)) ph.push({ base: p.base, x: p.x });
+        }
+        const facts: Cand['facts'] = [{ xs: e.good.x, side: e.dir === 1 ? -1 : 1 }];
+        // side: -1 = the two-phase field lies below the invariant, +1 = above
+        if (e.bad.phases.length === 2) facts.push({ xs: [e.bad.phases[0].x, e.bad.phases[1].x], side: e.dir === 1 ? 1 : -1 });
+        if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts });
+        else {
+          log(`region ${r.labels.join('+')} ends at T=${e.T.toFixed(2)} K next to ${e.bad.key}: not a three-phase invariant`);
+          if (e.dir === 1) endKinds.high = 'unresolved'; else endKinds.low = 'unresolved';
+        }
+      }
+    }
+    // close the boundaries where the tie-line collapses: a zero-length tie-line at the critical /
+    // congruent point or at the pure component
+    const tls = dedupeT(r.tl);
+    for (const e of r.ends) {
+      if (e.kind !== 'congruent' && e.kind !== 'pure_element') continue;
+      const mid = (e.good.x[0] + e.good.x[1]) / 2;
+      const x = e.kind === 'pure_element' ? (mid < 0.5 ? 0 : 1) : mid;
+      if (e.dir === 1) tls.push({ T: e.T, x: [x, x] }); else tls.unshift({ T: e.T, x: [x, x] });
+    }
+    outRegions.push({ phases: r.labels, tielines: tls, ends: endKinds });
+  }
+  const invariants: InvariantRecord[] = [];
+  const used = new Array<boolean>(cands.length).fill(false);
+  for (let i = 0; i < cands.length; i++) {
+    if (used[i]) continue;
+    const group = [cands[i]];
+    used[i] = true;
+    for (let j = i + 1; j < cands.length; j++) {
+      if (used[j] || Math.abs(cands[j].T - cands[i].T) > 0.1) continue;
+      const same = cands[j].phases.every((p, k) => p.base === cands[i].phases[k].base && Math.abs(p.x - cands[i].phases[k].x) < 2 * SAME_X);
+      if (same) { group.push(cands[j]); used[j] = true; }
+    }
+    const T = group.reduce((a, c) => a + c.T, 0) / group.length;
+    const ph = [0, 1, 2].map((k) => ({ base: group[0].phases[k].base, x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length }));
+    const facts = group.flatMap((c) => c.facts);
+    invariants.push(classifyInvariant(T, ph, facts));
+  }
+  invariants.sort((a, b) => b.T - a.T);
+  dedupePoints(criticalPoints, (a, b) => a.phase === b.phase);
+  dedupePoints(congruentPoints, (a, b) => a.phases.join() === b.phases.join() || a.phases.join() === [...b.phases].reverse().join());
+  dedupePoints(pureTransitions, (a, b) => a.x === b.x && new Set([...a.phases, ...b.phases]).size === 2);
+
+  // ---- single-phase label anchors: connected single-phase grid components -----------------------
+  const singlePhaseLabels: BinaryDiagram['singlePhaseLabels'] = [];
+  const seen = new Array<boolean>(grid.length).fill(false);
+  for (let s = 0; s < grid.length; s++) {
+    if (seen[s] || !grid[s].ok || grid[s].phases.length !== 1) continue;
+    const comp: number[] = [];
+    const stack = [s];
+    seen[s] = true;
+    while (stack.length) {
+      const k = stack.pop()!;
+      comp.push(k);
+      const i = Math.floor(k / nX), j = k % nX;
+      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const ii = i + di, jj = j + dj;
+        if (ii < 0 || jj < 0 || ii >= nT || jj >= nX) continue;
+        const q = ii * nX + jj;
+        if (!seen[q] && grid[q].ok && grid[q].key === grid[s].key) { seen[q] = true; stack.push(q); }
+      }
+    }
+    // anchor: the member node nearest to the component's centroid (in grid units)
+    const ci = comp.reduce((a, k) => a + Math.floor(k / nX), 0) / comp.length;
+    const cj = comp.reduce((a, k) => a + (k % nX), 0) / comp.length;
+    let best = comp[0], bd = Infinity;
+    for (const k of comp) {
+      const d = (Math.floor(k / nX) - ci) ** 2 + ((k % nX) - cj) ** 2;
+      if (d < bd) { bd = d; best = k; }
+    }
+    singlePhaseLabels.push({ label: grid[s].phases[0].label, T: grid[best].T, x: grid[best].X });
+  }
+
+  // ---- order/disorder: second-order lines from the located points ------------------------------
+  const secondOrderLines: BinaryDiagram['orderDisorder']['secondOrderLines'] = [];
+  if (od.enabled && od.trace_boundaries) {
+    const byPair = new Map<string, typeof secondOrder>();
+    for (const p of secondOrder) {
+      const k = `${p.ordered}|${p.disordered}`;
+      if (!byPair.has(k)) byPair.set(k, []);
+      byPair.get(k)!.push(p);
+    }
+    for (const list of byPair.values()) {
+      secondOrderLines.push({ ordered: list[0].ordered, disordered: list[0].disordered,
+        points: orderPolyline(list.map((p) => ({ T: p.T, x: p.x }))) });
+    }
+  }
+  if (od.enabled && orderInfo.size) {
+    odNotes.push(`ordered phases: ${[...orderInfo].map(([k, v]) => `${k} (disordered state labelled ${v.disordered})`).join(', ')}`);
+    odNotes.push('second-order transitions are located (to 0.01 K / 1e-7 in x) where grid neighbours differ only in the ordering state; ' +
+      'the line is the polyline through those points, not a continuation of the critical condition');
+  }
+  if (!od.enabled) odNotes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
+  if (!od.stability_filter) odNotes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
+
+  progress(1);
+  return {
+    components: [c1, c2], xComponent: xc, T: [Tlo, Thi], X: Xr, P,
+    regions: outRegions, invariants, criticalPoints, congruentPoints, pureTransitions, singlePhaseLabels,
+    orderDisorder: {
+      options: od,
+      phases: [...orderInfo].map(([k, v]) => ({ ordered: k, disordered: v.disordered })),
+      secondOrderLines, notes: odNotes,
+    },
+    grid: { T: gT, X: gX, labels: grid.map((g) => g.key) },
+    stats: { equilibria: nEq, notConverged: nBad, seconds: (performance.now() - t0) / 1000 },
+    logs,
+  };
+}
+
+function dedupeT(tl: TieLine[]): TieLine[] {
+  const out: TieLine[] = [];
+  for (const t of tl) if (!out.length || Math.abs(t.T - out[out.length - 1].T) > 1e-9) out.push(t);
+  return out;
+}
+
+function dedupePoints<P extends { T: number; x: number }>(list: P[], same: (a: P, b: P) => boolean): void {
+  for (let i = list.length - 1; i >= 0; i--) {
+    for (let j = 0; j < i; j++) {
+      if (Math.abs(list[i].T - list[j].T) < 0.1 && Math.abs(list[i].x - list[j].x) < 0.01 && same(list[i], list[j])) {
+        list.splice(i, 1);
+        break;
+      }
+    }
+  }
+}
+
+/** Orders scattered points of one line: by x where the line spans x more than T, else by T. */
+function orderPolyline(pts: { T: number; x: number }[]): { T: number; x: number }[] {
+  const xs = pts.map((p) => p.x), ts = pts.map((p) => p.T);
+  const spanX = Math.max(...xs) - Math.min(...xs), spanT = (Math.max(...ts) - Math.min(...ts)) / 1000;
+  return [...pts].sort(spanX >= spanT ? (a, b) => a.x - b.x : (a, b) => a.T - b.T);
+}
+
+/**
+ * Kind and reaction (on cooling) of a binary invariant from the three phases ordered in x and on which
+ * side (below -1 / above +1) the two-phase field of the outer phases lies.
+ */
+export function classifyInvariant(T: number, ph: { base: string; x: number }[],
+  facts: { xs: [number, number]; side: 1 | -1 }[]): InvariantRecord {
+  const labelled = labelPhases(ph.map((p) => ({ ...p, NP: 0 })));
+  const [p0, p1, p2] = labelled;
+  const near = (a: number, b: number) => Math.abs(a - b) < 2 * SAME_X;
+  let outerSide: 1 | -1 | 0 = 0;
+  for (const f of facts) if (near(f.xs[0], p0.x) && near(f.xs[1], p2.x)) { outerSide = f.side; break; }
+  if (!outerSide) {
+    for (const f of facts) {
+      if ((near(f.xs[0], p0.x) && near(f.xs[1], p1.x)) || (near(f.xs[0], p1.x) && near(f.xs[1], p2.x))) {
+        outerSide = f.side === 1 ? -1 : 1;
+        break;
+      }
+    }
+  }
+  const L = (p: PS) => isLiquidName(p.base);
+  let kind: InvariantKind = 'invariant';
+  let reaction: string;
+  if (outerSide === -1) {
+    // the middle phase decomposes on cooling: p1 -> p0 + p2
+    if (L(p1)) kind = L(p0) || L(p2) ? 'monotectic' : 'eutectic';
+    else if (p1.base === p0.base || p1.base === p2.base) kind = L(p0) || L(p2) ? 'invariant' : 'monotectoid';
+    else kind = L(p0) || L(p2) ? 'invariant' : 'eutectoid';
+    reaction = `${p1.label} -> ${p0.label} + ${p2.label}`;
+  } else if (outerSide === 1) {
+    // the outer phases react on cooling: p0 + p2 -> p1
+    if (L(p1)) kind = 'invariant';
+    else if (L(p0) && L(p2)) kind = 'syntectic';
+    else if (L(p0) || L(p2)) kind = 'peritectic';
+    else kind = 'peritectoid';
+    reaction = `${p0.label} + ${p2.label} -> ${p1.label}`;
+  } else {
+    reaction = `${p0.label} + ${p1.label} + ${p2.label}`;
+  }
+  return { kind, T, phases: labelled.map((p) => ({ name: p.label, x: p.x })), reaction };
+}

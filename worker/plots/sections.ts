@@ -1,0 +1,120 @@
+// Isobaric sections of a composition-temperature-pressure phase diagram (binary_cpt_diagram preview):
+// one panel per pressure, each a phase-set map of the grid (every node painted as the rectangle of
+// the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
+// boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
+import {
+  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, PALETTE, type Rect,
+} from './svg.js';
+
+export interface IsobaricSection {
+  P: number;
+  /** nX * nT labels of this pressure, index = iT * nX + iX; -1 = not converged */
+  labels: ArrayLike<number>;
+  /** bisected boundary points inside this section */
+  boundary?: { x: number; T: number }[];
+  tielines?: { T: number; x: readonly [number, number] }[];
+}
+
+export interface IsobaricSectionsInput {
+  title?: string;
+  xLabel: string;
+  xs: ArrayLike<number>;
+  Ts: ArrayLike<number>;
+  phaseSets: string[];
+  sections: IsobaricSection[];
+  width?: number;
+}
+
+/** ColorBrewer "Set3" (Harrower & Brewer 2003): 12 qualitative fills that stay distinct next to each other. */
+export const SECTION_FILLS = [
+  '#8DD3C7', '#FFFFB3', '#BEBADA', '#FB8072', '#80B1D3', '#FDB462', '#B3DE69', '#FCCDE5', '#D9D9D9', '#BC80BD', '#CCEBC5', '#FFED6F',
+] as const;
+
+/** Fill of phase set k (white for not converged); beyond 12 sets the Okabe-Ito palette continues. */
+export function phaseSetFill(k: number): string {
+  if (k < 0) return '#FFFFFF';
+  if (k < SECTION_FILLS.length) return SECTION_FILLS[k]!;
+  return PALETTE[(k - SECTION_FILLS.length) % PALETTE.length]!;
+}
+
+/** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
+export function pressureText(P: number): string {
+  if (P >= 1e9) return `${formatNumber(P / 1e9, 4)} GPa`;
+  if (P >= 1e6) return `${formatNumber(P / 1e6, 4)} MPa`;
+  if (P >= 1e3) return `${formatNumber(P / 1e3, 4)} kPa`;
+  return `${formatNumber(P, 4)} Pa`;
+}
+
+/** Cell edges around node values: midpoints between nodes, the outer nodes' half cells clipped to the range. */
+function cellEdges(v: ArrayLike<number>): number[] {
+  const n = v.length;
+  if (n === 1) return [v[0]! - 0.5, v[0]! + 0.5];
+  const e = [v[0]!];
+  for (let i = 1; i < n; i++) e.push((v[i - 1]! + v[i]!) / 2);
+  e.push(v[n - 1]!);
+  return e;
+}
+
+export function isobaricSections(input: IsobaricSectionsInput): string {
+  const { xs, Ts, sections, phaseSets } = input;
+  const nX = xs.length, nT = Ts.length;
+  if (!nX || !nT) throw new RangeError('isobaricSections: empty axes');
+  for (const s of sections) {
+    if (s.labels.length !== nX * nT) throw new RangeError(`isobaricSections: section at P = ${s.P} has ${s.labels.length} labels for ${nX} x ${nT} nodes`);
+  }
+  const used = new Set<number>();
+  for (const s of sections) for (let i = 0; i < s.labels.length; i++) used.add(s.labels[i]!);
+  const legend = [...used].sort((a, b) => a - b).map((k) => ({ k, name: k < 0 ? 'not converged' : phaseSets[k] ?? `#${k}` }));
+
+  const width = input.width ?? 1200;
+  const nPanels = Math.max(1, sections.length);
+  const legendSize = 16;
+  const legendCols = Math.max(1, Math.min(3, Math.floor((width - 80) / 360)));
+  const legendRows = Math.ceil(legend.length / legendCols);
+  const top = input.title ? 60 : 20, panelH = 520, left = 110, gap = 80;
+  const legendTop = top + panelH + 110;
+  const height = legendTop + legendRows * legendSize * 1.7 + 30;
+  const svg = new SvgBuilder(width, height, { title: input.title });
+  if (input.title) svg.text(width / 2, 16, input.title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
+
+  const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
+  const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(3, Math.min(6, Math.floor(panelW / 70))));
+  const yTicks = ticksWithin(Ts[0]!, Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1, 8);
+  const xe = cellEdges(xs), te = cellEdges(Ts);
+
+  sections.forEach((s, p) => {
+    const area: Rect = { x: left + p * (panelW + gap), y: top + 30, width: panelW, height: panelH - 30 };
+    const panel = new Panel(svg, area, xTicks, yTicks);
+    svg.beginGroup({ clip: panel.clipId });
+    for (let iT = 0; iT < nT; iT++) {
+      let i0 = 0;
+      for (let iX = 1; iX <= nX; iX++) {
+        if (iX < nX && s.labels[iT * nX + iX] === s.labels[iT * nX + i0]) continue;
+        const k = s.labels[iT * nX + i0]!;
+        const X0 = panel.px(xe[i0]!), X1 = panel.px(xe[iX]!), Y0 = panel.py(te[iT + 1]!), Y1 = panel.py(te[iT]!);
+        // a hair wider than the cell so that anti-aliasing leaves no seams between rectangles
+        svg.rect(X0, Y0, X1 - X0 + 0.6, Y1 - Y0 + 0.6, { stroke: 'none', fill: k < 0 ? '#FFFFFF' : phaseSetFill(k) });
+        if (k < 0) svg.line(X0, Y0, X1, Y1, { stroke: '#CC0000', width: 1 });
+        i0 = iX;
+      }
+    }
+    for (const t of s.tielines ?? []) svg.line(panel.px(t.x[0]), panel.py(t.T), panel.px(t.x[1]), panel.py(t.T), { stroke: '#777777', width: 1 });
+    for (const b of s.boundary ?? []) svg.circle(panel.px(b.x), panel.py(b.T), 2.2, { stroke: 'none', fill: '#000000' });
+    svg.endGroup();
+    panel.drawAxes(input.xLabel, p === 0 ? 'Temperature (K)' : '', { grid: false, tickSize: 16, labelSize: 20 });
+    svg.text(area.x + area.width / 2, area.y - 10, `P = ${pressureText(s.P)}`, { size: 20, anchor: 'middle', weight: 'bold' });
+  });
+
+  // legend: filled swatches, in columns below the panels
+  const colW = (width - 80) / legendCols;
+  legend.forEach((it, i) => {
+    const col = i % legendCols, row = Math.floor(i / legendCols);
+    const x = 40 + col * colW, y = legendTop + row * legendSize * 1.7;
+    svg.rect(x, y, 34, legendSize, { stroke: '#666666', width: 1, fill: phaseSetFill(it.k) });
+    let name = it.name;
+    while (name.length > 4 && textWidth(name, legendSize) > colW - 50) name = `${name.slice(0, -2)}…`;
+    svg.text(x + 44, y + legendSize / 2, name, { size: legendSize, valign: 'middle' });
+  });
+  svg.text(40, legendTop - 30, 'Black dots: boundaries located by bisection between grid nodes; grey lines: tie-lines.', { size: 15, fill: '#333333' });
+  return svg.toString();
+}

@@ -1,0 +1,42 @@
+// result.json of task type scheil_solidification (shape agreed in notes/results-schema.md; field names
+// are binding, fields may only be added). Types only: the renderer imports this file, so it stays free
+// of node: imports. Units: K, mole fractions, fractions per mole of atoms of the alloy.
+import type { ResultDocument, ResultTable } from './common.js';
+
+export type ScheilEndReason = 'liquid_exhausted' | 'eutectic' | 'minimum_temperature' | 'not_converged' | 'no_liquid';
+
+export interface ScheilStep {
+  T: number;
+  /** accumulated fraction solid after this step (moles of atoms of solid per mole of alloy) */
+  fraction_solid: number;
+  fraction_liquid: number;
+  /** solid phase labels (NAME, NAME#2) that formed in this step */
+  phases_forming: string[];
+  /** composition of the remaining liquid after this step */
+  liquid_x: Record<string, number>;
+  /** fraction of the alloy that solidified in this step */
+  solid_increment: number;
+  /** added: amount of each phase formed in this step, per mole of alloy */
+  phase_increments?: Record<string, number>;
+}
+
+export interface ScheilDocument extends ResultDocument {
+  task_type: 'scheil_solidification';
+  liquid_phase: string;
+  /** temperature at which the first solid forms (refined by bisection to 0.01 K); null if never */
+  liquidus_temperature: number | null;
+  /** temperature at which the Scheil path ends (the last liquid solidifies); null if it never ends */
+  solidus_temperature: number | null;
+  end_reason: ScheilEndReason;
+  steps: ScheilStep[];
+  /** equilibrium (lever-rule) solidification of the same alloy at fixed overall composition */
+  lever_rule: { T: number; fraction_solid: number }[];
+  lever_rule_solidus_temperature: number | null;
+  table: ResultTable;
+  /** added: solid phases forming at the final invariant (eutectic end), [] otherwise */
+  eutectic_phases?: string[];
+  /** added: total amount of each solid phase at the end, per mole of alloy */
+  phase_totals?: Record<string, number>;
+  /** added: overall mole fractions of the alloy */
+  composition?: Record<string, number>;
+}

@@ -1,0 +1,55 @@
+// Kind "boundary": the temperature at which the set of stable phases changes along a line of fixed
+// overall composition (shared/validation/README.md), by a T scan of global equilibria and bisection
+// to 1e-6 K (worker/mapping/queries.ts). The quantity names the two phase sets, e.g.
+// "T at which the FCC_A1 miscibility gap closes (FCC_A1#1+FCC_A1#2 <-> FCC_A1)".
+import { phaseSetChanges, type PhaseSetChange } from '../../mapping/queries.js';
+import { caseDatabase } from '../databases.js';
+import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
+import { solverComponents } from './map.js';
+import type { NativeDatabase } from '../../core/native.js';
+
+/** Fixed mole fractions of a line case (X(EL) = number conditions). */
+export function fixedX(c: ValidationCase): Record<string, number> {
+  const X: Record<string, number> = {};
+  for (const [k, v] of Object.entries(c.conditions)) {
+    const m = /^X\(([A-Z0-9]+)\)$/i.exec(k);
+    if (m && typeof v === 'number') X[m[1].toUpperCase()] = v;
+  }
+  return X;
+}
+
+/** "A#1+A#2" -> sorted base names ["A", "A"]. */
+export function phaseSet(s: string): string[] {
+  return s.split('+').map((p) => p.trim().toUpperCase().replace(/#\d+$/, '')).filter(Boolean).sort();
+}
+
+export function lineChanges(c: ValidationCase, db: NativeDatabase): PhaseSetChange[] {
+  return phaseSetChanges({
+    database: db, components: solverComponents(c, db), phases: c.phases, X: fixedX(c),
+    P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, T: [200, 3000], step: 5,
+  });
+}
+
+export const boundary: KindHandler = (c, ctx) => {
+  const db = caseDatabase(c, ctx);
+  let changes: PhaseSetChange[] | null = null;
+  return c.expected.map((e): ComputedValue => {
+    const q = e.quantity.trim();
+    if (!/^T\b/.test(q)) return { value: null, unsupported: `quantity ${q}` };
+    changes ??= lineChanges(c, db);
+    const m = /\(([^()]*?)\s*<->\s*([^()]*?)\)\s*$/.exec(q);
+    if (!m) {
+      if (changes.length === 1) return { value: changes[0].T };
+      return { value: null, unsupported: `quantity ${q} names no phase sets and the line has ${changes.length} changes` };
+    }
+    const a = phaseSet(m[1]).join('+'), b = phaseSet(m[2]).join('+');
+    const hit = changes.find((ch) => {
+      const lo = ch.below.join('+'), hi = ch.above.join('+');
+      return (lo === a && hi === b) || (lo === b && hi === a);
+    });
+    if (!hit) {
+      return { value: null, unsupported: `no change ${a} <-> ${b} along the line; changes: ${changes.map((ch) => `${ch.below.join('+')} -> ${ch.above.join('+')} at ${ch.T.toFixed(3)} K`).join('; ')}` };
+    }
+    return { value: hit.T };
+  });
+};

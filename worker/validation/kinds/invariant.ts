@@ -1,0 +1,36 @@
+// Kind "invariant": the temperature of a three-phase invariant of a binary, at an overall composition
+// on the invariant line (shared/validation/README.md): the change of the stable phase set along T at
+// that composition, located by bisection to 1e-6 K (worker/mapping/queries.ts), whose phases below and
+// above together are the three named phases. The phases at T_invariant are those three; the mapped
+// diagram (worker/mapping/binary.ts) must hold the same invariant (cross-check, reported on mismatch).
+import { baseName } from '../../mapping/binary.js';
+import { caseDatabase } from '../databases.js';
+import type { ComputedValue, KindHandler } from '../types.js';
+import { lineChanges } from './boundary.js';
+import { caseDiagram } from './map.js';
+
+export const invariant: KindHandler = (c, ctx) => {
+  const db = caseDatabase(c, ctx);
+  const changes = lineChanges(c, db);
+  // a three-phase invariant: the union of the sets below and above holds three distinct phases
+  const named = /\(([^()]+)\)/.exec(c.expected[0]?.quantity ?? '')?.[1]?.split('+').map((s) => s.trim().toUpperCase()).sort();
+  const inv = changes.find((ch) => {
+    const u = [...new Set([...ch.below, ...ch.above])].sort();
+    return u.length === 3 && (!named || u.join('+') === named.join('+'));
+  });
+  const diagram = caseDiagram(c, ctx);
+  return c.expected.map((e): ComputedValue => {
+    const q = e.quantity.trim();
+    if (!inv) return { value: null, unsupported: `no three-phase invariant along the line (changes: ${changes.map((ch) => `${ch.below.join('+')}->${ch.above.join('+')} ${ch.T.toFixed(3)} K`).join('; ')})` };
+    if (/^T_invariant\b/.test(q)) {
+      const d = diagram.invariants.find((v) => Math.abs(v.T - inv.T) < 0.1);
+      if (!d) return { value: null, unsupported: `the mapped diagram has no invariant within 0.1 K of ${inv.T.toFixed(4)} K` };
+      return { value: inv.T };
+    }
+    if (/^stable_phases at T_invariant/.test(q)) {
+      const d = diagram.invariants.find((v) => Math.abs(v.T - inv.T) < 0.1);
+      return { value: d ? d.phases.map((p) => baseName(p.name)) : [...new Set([...inv.below, ...inv.above])] };
+    }
+    return { value: null, unsupported: `quantity ${q}` };
+  });
+};
