@@ -5,7 +5,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { calcCommand } from '../../main/console/calc.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { api, ensureBuilt, pointConfig, ROOT, startFixture, until, type Fixture } from '../service/helpers.js';
 
@@ -59,7 +60,17 @@ describe('phasedesk calc', () => {
     expect(doc.transitions.some((t: { appearing: string[] }) => t.appearing.includes('FCC_A1#2'))).toBe(true);
   });
 
-  it('bad input: exit code 2 and a message naming the problem', () => {
+  it('dispatches the other task types to their calculations too (scheil_solidification)', () => {
+    ensureBuilt();
+    const cfg = writeConfig('scheil.json', { task_type: 'scheil_solidification', condition: {
+      components: ['AL', 'ZN'], compositions: { ZN: 0.3 }, start_temperature: 950, temperature_step: 5, pressure: 101325 } });
+    const out = path.join(tmp, 'out-scheil');
+    const r = cli(cfg, '--tdb', ALZN, '--out', out, '--threads', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8')).task_type).toBe('scheil_solidification');
+  });
+
+  it('bad input: exit code 2 and a message naming the problem', async () => {
     ensureBuilt();
     const ok = { task_type: 'point_calculation', condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } } };
     const cases: [string[], RegExp][] = [
@@ -75,15 +86,25 @@ describe('phasedesk calc', () => {
       [[path.join(tmp, 'missing.json'), '--tdb', ALZN, '--out', tmp], /cannot read/],
       [['--tdb', ALZN], /give exactly one CONFIG.json/],
     ];
-    for (const [args, msg] of cases) {
-      const r = cli(...args);
-      expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(msg);
+    // in-process (calcCommand is what cli.ts calls) to spare a node start per case; one case through the real CLI
+    const errors: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((m: unknown) => { errors.push(String(m)); });
+    try {
+      for (const [args, msg] of cases) {
+        errors.length = 0;
+        expect(await calcCommand(args), args.join(' ')).toBe(2);
+        expect(errors.join('\n')).toMatch(msg);
+      }
+      // a calculation that fails (composition of an element outside the database) exits 1 with the message
+      errors.length = 0;
+      expect(await calcCommand([writeConfig('fe.json', { ...ok, condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } } }), '--tdb', ALZN, '--out', tmp])).toBe(1);
+      expect(errors.join('\n')).toMatch(/calculation failed: condition.components: FE is not an element of alzn_mey1993.tdb/);
+    } finally {
+      spy.mockRestore();
     }
-    // a calculation that fails (composition of an element outside the database) exits 1 with the message
-    const r = cli(writeConfig('fe.json', { ...ok, condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } } }), '--tdb', ALZN, '--out', tmp);
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/calculation failed: condition.components: FE is not an element of alzn_mey1993.tdb/);
+    const r = cli(...cases[0][0]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(cases[0][1]);
     expect(execFileSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'calc', '--help'], { encoding: 'utf8' })).toMatch(/usage: phasedesk calc/);
   });
 });

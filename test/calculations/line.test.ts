@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { run, scanLine, stateAt, type LineScan } from '../../worker/calculations/line_calculation.js';
+import { relabelCompositionSets, run, scanLine, stateAt, type LineScan } from '../../worker/calculations/line_calculation.js';
 import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { ensureBuilt, ROOT } from '../service/helpers.js';
@@ -113,6 +113,18 @@ describe('line_calculation', () => {
     const svg = readFileSync(path.join(j.taskDir, 'preview', 'phase_fractions.svg'), 'utf8');
     expect(svg).toContain('+FCC_A1#2');
     expect(svg).toContain('Temperature (K)');
+  });
+
+  it('composition sets keep their numbers along a scan (the solver may swap them between points)', () => {
+    const set = (setNumber: number, al: number, NP: number) => ({ name: 'FCC_A1', setNumber, NP, x: { AL: al, ZN: 1 - al } });
+    const res = (...phases: ReturnType<typeof set>[]) => ({ converged: true, phases }) as unknown as EquilibriumResult;
+    const rs = [res(set(1, 0.6, 1)), res(set(1, 0.58, 0.9), set(2, 0.7, 0.1)), res(set(1, 0.72, 0.3), set(2, 0.55, 0.7)),
+      res(set(2, 0.74, 0.4), set(1, 0.52, 0.6)), res(set(1, 0.5, 1))];
+    relabelCompositionSets(rs);
+    // set 1 is the one continuing the single phase (x(AL) near 0.6, then falling); set 2 the Al-rich one
+    expect(rs.map((r) => r.phases.map((p) => `${p.setNumber}:${p.x.AL}`).sort())).toEqual([
+      ['1:0.6'], ['1:0.58', '2:0.7'], ['1:0.55', '2:0.72'], ['1:0.52', '2:0.74'], ['1:0.5'],
+    ]);
   });
 
   it('cancel stops a 20,000-point scan promptly (run in a worker thread, as in the service)', async () => {

@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, http, startFixture, type Fixture, type Res } from '../service/helpers.js';
+import { api, ensureBuilt, http, startFixture, type Fixture, type Res } from '../service/helpers.js';
 import { consoleTokenMatches, loadOrCreateConsoleToken } from '../../main/console/token.js';
 import { resolveSettings } from '../../main/config.js';
 import { MAX_UPLOAD_BYTES } from '../../main/api/console.js';
@@ -12,6 +12,8 @@ import { MAX_UPLOAD_BYTES } from '../../main/api/console.js';
 const CUNI = readFileSync(new URL('../../databases/cuni_mey1992.tdb', import.meta.url), 'utf8');
 let f: Fixture;
 let token: string;
+// The worker build (tsc) may run first when sources changed: at collection time, outside the hook's time limit.
+ensureBuilt();
 
 function con(method: string, path: string, o: { body?: unknown; raw?: string; token?: string | null; host?: string } = {}): Promise<Res> {
   const headers: Record<string, string> = {};
@@ -70,6 +72,8 @@ describe('hostile input', () => {
     { name: 'unterminated TDB', req: () => con('POST', '/databases', { body: { file_name: 'cut.tdb', code: 'CUT', name: 'cut', tdb: CUNI.slice(0, CUNI.lastIndexOf('!')) } }), status: 400, error: /^tdb: cut\.tdb:\d+: / },
     { name: 'TDB without elements', req: () => con('POST', '/databases', { body: { file_name: 'e.tdb', code: 'E', name: 'e', tdb: '$ only a comment\n' } }), status: 400, error: /^tdb: e\.tdb: the file defines no element$/ },
     { name: 'invalid JSON', req: () => con('POST', '/keys', { raw: '{"name":' }), status: 400, error: /^Invalid JSON body/ },
+    { name: 'two token headers', req: () => http(f.svc.port, 'GET', '/console/v1/keys', { headers: { 'x-phasedesk-console': `${token}, ${token}` } }), status: 401, error: /^invalid console token$/ },
+    { name: 'database code with an encoded path', req: () => con('PATCH', '/databases/..%2F..%2Fetc', { body: { state: 'enable' } }), status: 400, error: /^code may only contain/ },
     { name: 'import: code with a path', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: '../x', name: 'x', tdb: CUNI } }), status: 400, error: /^code may only contain/ },
     { name: 'import: file name with a directory', req: () => con('POST', '/databases', { body: { file_name: '../a.tdb', code: 'X', name: 'x', tdb: CUNI } }), status: 400, error: /^file_name must be a file name without a directory$/ },
     { name: 'import: tdb missing', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: 'X', name: 'x' } }), status: 400, error: /^tdb is required$/ },

@@ -223,6 +223,25 @@ describe('console screens against a real service', () => {
     expect(JSON.parse(readFileSync(join(svc.dataDir, 'settings.json'), 'utf8')).thread_budget).toBeUndefined();
   });
 
+  it('with the desktop preload session (globalThis.phasedesk) asks for neither the key nor the console token', async () => {
+    // What main/electron/preload.cts exposes in the Electron window, injected here before the page's scripts run.
+    const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    await ctx.addInitScript(([apiKey, consoleToken]) => {
+      Object.defineProperty(globalThis, 'phasedesk', { value: Object.freeze({ apiKey, consoleToken, desktop: true }) });
+    }, [svc.key, token]);
+    const desk = await ctx.newPage();
+    const deskErrors = watchErrors(desk);
+    await desk.goto(`${served.url}#/settings`);
+    await desk.getByTestId('settings-form').waitFor();
+    expect(await desk.getByText('Provided by the desktop app.').count()).toBe(1);
+    expect(await desk.getByTestId('console-token-form').count()).toBe(0);
+    await desk.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks', exact: true }).click();
+    await desk.locator('.who', { hasText: 'local' }).waitFor(); // GET /key/info with the injected key
+    expect(await desk.evaluate(() => [localStorage.getItem('phasedesk.apiKey'), localStorage.getItem('phasedesk.consoleToken')])).toEqual([null, null]);
+    await ctx.close();
+    expect(deskErrors).toEqual([]);
+  });
+
   it('logged no console error', () => {
     expect(errors).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { tableToCsv as serviceCsv } from '../../worker/results/common.js';
 import { cptIndex } from '../../worker/results/binary_cpt_diagram.js';
 import { checkResult, phaseAmounts, regionAt, scanAxis, tableToCsv, transitionAt, type ResultTable, type ScanPoint } from '../../renderer/src/lib/results.js';
 import { fmt, linePath, linearScale, tickStep, ticks } from '../../renderer/src/lib/results-plot.js';
-import { axisMapping, axisTicks, cellEdges, cellIndex, DEFAULT_MAPPING, labelCounts, normalizer } from '../../renderer/src/lib/results-cpt.js';
+import { axisMapping, axisTicks, cellEdges, cellIndex, DEFAULT_MAPPING, gridTable, labelCounts, normalizer } from '../../renderer/src/lib/results-cpt.js';
 import { binaryFixture, cptFixture, lineFixture } from './fixtures/results.js';
 
 describe('result view helpers', () => {
@@ -69,6 +69,11 @@ describe('result view helpers', () => {
     expect(axisTicks(doc, 'pressure').map((t) => t.text)).toEqual(['1e5', '1e6', '1e7', '1e8', '1e9']);
     expect(checkResult({ ...doc, labels: doc.labels.slice(1) })).toMatch(/labels holds/);
     expect(checkResult(doc)).toBeNull();
+    // Grid table rows follow the flat index: row n is (x[n % nX], T[(n / nX) % nT], P[n / (nX nT)]).
+    const g = gridTable(doc);
+    const n = cellIndex(doc, 7, 5, 1);
+    expect(g.rows[n]).toEqual([doc.axes.x[7], doc.axes.T[5], doc.axes.P[1], '', -1, 0]); // the fixture's non-converged cell
+    expect(g.rows.length).toBe(doc.labels.length);
   });
 
   it('binary read-out: region under the pointer, tie-line interpolated in T, lever rule', () => {

@@ -4,10 +4,10 @@
 // signed URL), and a screenshot of each view goes to docs/screenshots/result-*.png. Any console error fails the run.
 // A task type whose calculation fails makes its own test fail with the task's status and log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
 
 const DB = 'ALZN_MEY1993';
 const COMPONENTS = ['AL', 'ZN'];
@@ -20,6 +20,9 @@ const TASKS: Record<string, { title: string; task_config: Record<string, unknown
     components: COMPONENTS, compositions_start: ALLOY, compositions_end: ALLOY, temperature_start: 500, temperature_end: 1000, pressure: 1e5, points: 41 } } },
   thermodynamic_properties_next: { title: 'Result view: properties Al-30Zn 500-1000 K', task_config: { condition: {
     components: COMPONENTS, compositions_start: ALLOY, compositions_end: ALLOY, temperature_start: 500, temperature_end: 1000, pressure: 1e5, points: 41 } } },
+  // keyed by its own name so it gets an id; submitted as a line_calculation (see TYPE_OF)
+  line_calculation_x: { title: 'Result view: line 700 K across x(ZN)', task_config: { condition: {
+    components: COMPONENTS, compositions_start: { AL: 1, ZN: 0 }, compositions_end: { AL: 0, ZN: 1 }, temperature_start: 700, temperature_end: 700, pressure: 1e5, points: 41 } } },
   scheil_solidification: { title: 'Result view: Scheil Al-30Zn', task_config: { condition: {
     components: COMPONENTS, compositions: ALLOY, start_temperature: 950, temperature_step: 5, pressure: 1e5 } } },
   binary_equilibrium: { title: 'Result view: Al-Zn phase diagram', task_config: { condition: {
@@ -33,6 +36,8 @@ const TASKS: Record<string, { title: string; task_config: Record<string, unknown
  * session from `grep -L "not available in this version" worker/calculations/*.ts` and the failures seen here).
  */
 const PENDING: Record<string, string> = {};
+/** Task type of a TASKS key (keys name the task type, except extra scans of one type). */
+const TYPE_OF = (key: string) => key.replace(/_x$/, '');
 
 interface TaskRec { id: number; status: string; result?: string | null; logs?: string | null }
 let svc: Service;
@@ -80,6 +85,18 @@ async function openView(type: string) {
   if ((await view.getAttribute('data-state')) === 'error') throw new Error(`${type}: ${await page.getByTestId('result-error').innerText()}`);
   await page.getByTestId('files-result').getByRole('link', { name: 'Download result.json' }).waitFor();
 }
+/** Export CSV (made in the browser from result.json's table) is byte-identical to the service's result/result.csv. */
+async function csvMatchesService(type: string) {
+  const files = (await apiCall<{ files: string[] }>(svc, 'GET', `/task/${ids[type]}/result`)).json.files;
+  const url = files.find((u) => new URL(u, svc.origin).pathname.endsWith('/result.csv'));
+  if (!url) throw new Error(`${type}: no result.csv among ${files.join(', ')}`);
+  const served = await (await fetch(new URL(url, svc.origin))).text();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-table-csv').click()]);
+  expect(download.suggestedFilename()).toBe(`${type}.csv`);
+  const exported = readFileSync((await download.path())!, 'utf8');
+  expect(exported.length).toBeGreaterThan(0);
+  expect(exported).toBe(served);
+}
 async function shot(name: string) {
   await page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
@@ -92,16 +109,17 @@ beforeAll(async () => {
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
   console.log(`renderer served by ${served.mode} at ${served.url}`); // 'service' = under the listener's CSP
-  for (const [type, t] of Object.entries(TASKS)) {
-    if (PENDING[type]) continue;
+  for (const [key, t] of Object.entries(TASKS)) {
+    if (PENDING[TYPE_OF(key)]) continue;
     const r = await apiCall<{ id: number; error?: string }>(svc, 'POST', '/task', {
-      title: t.title, task_config: { task_type: type, tdb_code: DB, ...t.task_config },
+      title: t.title, task_config: { task_type: TYPE_OF(key), tdb_code: DB, ...t.task_config },
     });
-    if (r.status !== 200) throw new Error(`POST /task ${type}: ${r.status} ${JSON.stringify(r.json)}`);
-    ids[type] = r.json.id;
+    if (r.status !== 200) throw new Error(`POST /task ${key}: ${r.status} ${JSON.stringify(r.json)}`);
+    ids[key] = r.json.id;
   }
   browser = await launch();
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  // Tall enough that each result view fits without scrolling, so a hover read-out stays in its screenshot.
+  const ctx = await browser.newContext({ viewport: { width: 1360, height: 1500 }, acceptDownloads: true });
   await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), svc.key);
   page = await ctx.newPage();
   errors = watchErrors(page);
@@ -124,6 +142,7 @@ describe('result views of real results', () => {
     expect(rows).toEqual(doc.point.phases.map(label));
     if (doc.point.metastable.length) expect(await page.getByTestId('point-metastable').locator('tbody tr').count()).toBe(doc.point.metastable.length);
     await shot('result-point');
+    await csvMatchesService('point_calculation');
   }, 900_000);
 
   testFor('line_calculation')('line_calculation: one curve per phase label, transitions marked, hover read-out', async () => {
@@ -138,6 +157,19 @@ describe('result views of real results', () => {
     await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
     expect(await page.getByTestId('plot-fractions-readout').innerText()).toMatch(/Temperature \[K\]: \d/);
     await shot('result-line');
+    await csvMatchesService('line_calculation');
+  }, 900_000);
+
+  testFor('line_calculation')('line_calculation across composition: the mole fraction is the axis, transitions placed on it', async () => {
+    const doc = await completedResult<{ axis: { variable: string }; transitions: { x: Record<string, number> }[] }>('line_calculation_x');
+    expect(doc.axis.variable).toBe('X(ZN)');
+    await openView('line_calculation_x');
+    const plot = page.getByTestId('plot-fractions');
+    expect(await plot.locator('.axis .label').first().textContent()).toMatch(/ZN/);
+    expect(await plot.getByTestId('plot-fractions-marker').count()).toBe(doc.transitions.length);
+    // The transitions table gives each transition's x(ZN) as its position on the axis.
+    const first = await page.getByTestId('transitions').locator('tbody tr').first().locator('td').nth(1).innerText();
+    if (doc.transitions[0]) expect(Number(first)).toBeCloseTo(doc.transitions[0].x.ZN!, 4);
   }, 900_000);
 
   testFor('thermodynamic_properties_next')('thermodynamic_properties_next: Cp (equilibrium and frozen) versus T with transitions', async () => {
@@ -150,6 +182,7 @@ describe('result views of real results', () => {
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
     await page.getByTestId('plot-property-readout').waitFor();
     await shot('result-properties');
+    await csvMatchesService('thermodynamic_properties_next');
   }, 900_000);
 
   testFor('scheil_solidification')('scheil_solidification: Scheil curve beside the lever rule', async () => {
@@ -162,22 +195,33 @@ describe('result views of real results', () => {
       expect(await page.getByTestId('scheil-summary').innerText()).toContain(String(Number(doc.liquidus_temperature.toPrecision(6))));
     }
     await shot('result-scheil');
+    await csvMatchesService('scheil_solidification');
   }, 900_000);
 
   testFor('binary_equilibrium')('binary_equilibrium: regions, invariants and labels; zoom and reset', async () => {
-    const doc = await completedResult<{ two_phase_regions: unknown[]; invariants: unknown[] }>('binary_equilibrium');
+    const doc = await completedResult<{ two_phase_regions: { phases: string[]; tielines: { T: number; x: [number, number] }[] }[]; invariants: unknown[] }>('binary_equilibrium');
     await openView('binary_equilibrium');
     const svg = page.getByTestId('binary-svg');
     expect(await svg.getByTestId('region').count()).toBe(doc.two_phase_regions.length);
     expect(await svg.getByTestId('invariant').count()).toBe(doc.invariants.length);
-    await shot('result-binary');
     const full = await svg.getAttribute('data-view');
     const box = (await svg.boundingBox())!;
+    // Pointer in the middle of the median tie-line of a region (one with the liquid if there is one): the read-out
+    // names that region.
+    const [x0, x1, T0, T1] = full!.split(',').map(Number) as [number, number, number, number];
+    const px = (x: number) => box.x + 70 + (x - x0) / (x1 - x0) * (box.width - 70 - 20);
+    const py = (T: number) => box.y + 16 + (T1 - T) / (T1 - T0) * (box.height - 16 - 46);
+    const region = doc.two_phase_regions.find((r) => r.phases.includes('LIQUID')) ?? doc.two_phase_regions[0]!;
+    const tie = region.tielines[Math.floor(region.tielines.length / 2)]!;
+    await page.mouse.move(px((tie.x[0] + tie.x[1]) / 2), py(tie.T));
+    expect(await page.getByTestId('binary-readout').innerText()).toContain(region.phases.join(' + '));
+    await shot('result-binary');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -300);
     await page.waitForFunction((f) => document.querySelector('[data-testid="binary-svg"]')?.getAttribute('data-view') !== f, full);
     await page.getByTestId('reset-view').click();
     expect(await svg.getAttribute('data-view')).toBe(full);
+    await csvMatchesService('binary_equilibrium');
   }, 900_000);
 
   testFor('binary_cpt_diagram')('binary_cpt_diagram: three.js view with pressure slice, legend and VTK download', async () => {
@@ -194,6 +238,32 @@ describe('result views of real results', () => {
     if (doc.vtk_files.length) expect(await page.getByTestId('files-vtk').getByRole('link').count()).toBeGreaterThan(0);
     await page.locator('#cpt-pressure').fill('0');
     await shot('result-cpt-3d');
+    // The grid table (from labels) equals the first six columns of the service's result.csv, row for row.
+    const files = (await apiCall<{ files: string[] }>(svc, 'GET', `/task/${ids.binary_cpt_diagram}/result`)).json.files;
+    const csvUrl = files.find((u) => new URL(u, svc.origin).pathname.endsWith('/result.csv'))!;
+    const servedCsv = (await (await fetch(new URL(csvUrl, svc.origin))).text()).trim().split('\r\n').map((l) => l.split(',').slice(0, 6).join(','));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-table-csv').click()]);
+    const exported = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    expect(exported.length).toBe(doc.axes.x.length * doc.axes.T.length * doc.axes.P.length + 1);
+    expect(exported).toEqual(servedCsv);
+  }, 900_000);
+
+  testFor('binary_cpt_diagram')('binary_cpt_diagram without WebGL: a clear message and the 2D slice', async () => {
+    await completedResult('binary_cpt_diagram');
+    // A second browser with WebGL switched off, as on a machine without GPU access.
+    const noGl = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--disable-3d-apis'] });
+    try {
+      const ctx = await noGl.newContext({ viewport: { width: 1360, height: 1500 } });
+      await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), svc.key);
+      const p = await ctx.newPage();
+      const errs = watchErrors(p);
+      await p.goto(`${served.url}#/tasks/${ids.binary_cpt_diagram}`);
+      await p.getByTestId('cpt-no-webgl').waitFor({ timeout: 30_000 });
+      expect(await p.getByTestId('cpt-3d').count()).toBe(0);
+      expect(await p.getByTestId('cpt-slice').locator('rect').count()).toBeGreaterThan(10);
+      await p.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, 'result-cpt-nowebgl.png') });
+      expect(errs).toEqual([]);
+    } finally { await noGl.close(); }
   }, 900_000);
 
   it('logged no console error', () => {

@@ -72,8 +72,8 @@ export function tielineTable(d: BinaryDiagram): ResultTable {
   return {
     columns: [
       { name: 'region', unit: '' }, { name: 'phases', unit: '' }, { name: 'T', unit: 'K' },
-      { name: 'phase_left', unit: '' }, { name: `X(phase_left,${xc})`, unit: 'mole fraction' },
-      { name: 'phase_right', unit: '' }, { name: `X(phase_right,${xc})`, unit: 'mole fraction' },
+      { name: 'phase_left', unit: '' }, { name: `X_left(${xc})`, unit: 'mole fraction' },
+      { name: 'phase_right', unit: '' }, { name: `X_right(${xc})`, unit: 'mole fraction' },
     ],
     rows,
   };
@@ -98,7 +98,11 @@ export function diagramChart(d: BinaryDiagram): string {
   if (d.orderDisorder.options.plot_boundaries) {
     for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points });
   }
-  const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
+  // anchors on the composition edges are drawn a little inside so the label is not cut by the axis
+  const span = d.X[1] - d.X[0];
+  const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({
+    ...l, x: Math.min(d.X[1] - 0.04 * span, Math.max(d.X[0] + 0.04 * span, l.x)),
+  }));
   for (const r of d.regions) {
     const t = r.tielines[Math.floor(r.tielines.length / 2)];
     if (t) labels.push({ x: (t.x[0] + t.x[1]) / 2, T: t.T, label: `${r.phases[0]} + ${r.phases[1]}` });

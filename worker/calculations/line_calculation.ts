@@ -61,6 +61,55 @@ export function chunkedScan(sys: Pick<CalcSystem, 'db' | 'components' | 'phases'
   return out;
 }
 
+function xDistance(a: Record<string, number>, b: Record<string, number>): number {
+  let d = 0;
+  for (const k of Object.keys(a)) d += Math.abs(a[k] - (b[k] ?? 0));
+  return d;
+}
+
+function permutations(n: number): number[][] {
+  if (n <= 1) return [[0]];
+  const out: number[][] = [];
+  for (const p of permutations(n - 1)) for (let i = 0; i <= p.length; i++) out.push([...p.slice(0, i), n - 1, ...p.slice(i)]);
+  return out;
+}
+
+/**
+ * Renumbers the composition sets of every phase along a scan so that set j continues the set j of
+ * the previous converged point (closest compositions), keeping the numbers 1..k. The solver numbers
+ * the sets of a miscibility gap independently at each point, which would make NP(FCC_A1) and
+ * NP(FCC_A1#2) swap between neighbouring points. Phase-set changes (the transitions) depend only on
+ * the number of sets per phase and are not affected.
+ */
+export function relabelCompositionSets(results: EquilibriumResult[]): void {
+  const prev = new Map<string, Record<string, number>[]>();
+  for (const r of results) {
+    if (!r.converged) continue;
+    const byName = new Map<string, typeof r.phases>();
+    for (const p of r.phases) { const l = byName.get(p.name) ?? []; l.push(p); byName.set(p.name, l); }
+    for (const [name, sets] of byName) {
+      const before = prev.get(name) ?? [];
+      let order: number[];
+      if (sets.length === 1) order = [0];
+      else if (before.length === 0 || sets.length > 5) {
+        // no history: a deterministic order (richest in the first component first)
+        const el = Object.keys(sets[0].x).sort()[0];
+        order = sets.map((_, i) => i).sort((a, b) => (sets[b].x[el] ?? 0) - (sets[a].x[el] ?? 0));
+      } else {
+        let best = Infinity;
+        order = sets.map((_, i) => i);
+        for (const perm of permutations(sets.length)) {
+          let cost = 0;
+          for (let j = 0; j < Math.min(perm.length, before.length); j++) cost += xDistance(sets[perm[j]].x, before[j]);
+          if (cost < best - 1e-15) { best = cost; order = perm; }
+        }
+      }
+      order.forEach((i, j) => { sets[i].setNumber = j + 1; });
+      prev.set(name, order.map((i) => sets[i].x));
+    }
+  }
+}
+
 /** Refinement tolerances of the issue: 0.01 K and 1e-5 in mole fraction. */
 export const T_TOL = 0.01;
 export const X_TOL = 1e-5;
@@ -240,6 +289,7 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
   const results = chunkedScan({ db: sys.db, components: sys.components, phases: sys.phases }, s.map((v) => conditionsAt(path, v)),
     threads, control, derivatives);
   if (control.cancelled) throw new CancelledError();
+  relabelCompositionSets(results);
   const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives });
   return { sys, path, dependent: comp.dependent, s, results, transitions };
 }

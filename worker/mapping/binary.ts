@@ -61,6 +61,9 @@ export interface BinaryMapRequest {
   /** sampling density of the global minimisation (solver default 60) for tracing / for the seed grid */
   pdens?: number;
   gridPdens?: number;
+  /** safety budget of point equilibria for the whole diagram (default 20000); when it is used up the
+   * remaining regions are not traced and the logs say so */
+  maxEquilibria?: number;
   /** called with log lines (non-converged points, unresolved ends, ...) */
   log?: (line: string) => void;
 }
@@ -241,8 +244,11 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const ps = labelPhases(merged);
     return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
   };
+  const budget = req.maxEquilibria ?? 20000;
+  class BudgetExceeded extends Error {}
   const solve = (T: number, X: number): Eq => {
     checkCancel();
+    if (nEq >= budget) throw new BudgetExceeded();
     let r = equilibrium({ database: db, components, phases, conditions: cond(T, X), options: { pdens: req.pdens } });
     if (!r.converged) {
       // one retry at a slightly shifted composition (the tie-line does not depend on X inside a field)
@@ -299,12 +305,17 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       secondOrder.push({ ordered: ord, disordered: ord === lo.key ? hi.key : lo.key, T: (lo.T + hi.T) / 2, x: (lo.X + hi.X) / 2 });
     }
   };
-  for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
-    const a = node(i, j);
-    if (!a.ok || a.phases.length !== 1) continue;
-    for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
-      if (b && b.ok && b.phases.length === 1 && b.key !== a.key) between(a, b);
+  try {
+    for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
+      const a = node(i, j);
+      if (!a.ok || a.phases.length !== 1) continue;
+      for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
+        if (b && b.ok && b.phases.length === 1 && b.key !== a.key) between(a, b);
+      }
     }
+  } catch (e) {
+    if (!(e instanceof BudgetExceeded)) throw e;
+    log(`equilibrium budget of ${budget} used up while seeding; the diagram is incomplete`);
   }
   progress(0.3);
 
@@ -360,7 +371,12 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       let slope: [number, number] = [0, 0];
       let dT = Math.min(5, maxStep);
       let end: End | null = null;
-      for (let guard = 0; guard < 100000 && !end; guard++) {
+      for (let guard = 0; !end; guard++) {
+        if (guard > 4000) {
+          log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
+          end = { kind: 'unresolved', T: cur.T, good: cur, bad: null, dir };
+          break;
+        }
         const edge = dir > 0 ? Thi : Tlo;
         if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
         const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
@@ -470,8 +486,35 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const s = seeds[done];
     if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9) continue;
     if (covered(s)) continue;
-    traceRegion(s);
-    for (const e of regions[regions.length - 1].ends) if (e.bad && e.bad.ok && e.bad.phases.length === 2) seeds.push(e.bad);
+    try {
+      traceRegion(s);
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      log(`equilibrium budget of ${budget} used up: tracing stopped with ${seeds.length - done} seeds left; the diagram is incomplete`);
+      break;
+    }
+    for (const e of regions[regions.length - 1].ends) {
+      if (!e.bad || !e.bad.ok) continue;
+      if (e.bad.phases.length === 2) seeds.push(e.bad);
+      if (e.kind !== 'invariant') continue;
+      // All three two-phase fields of the three phases of an invariant touch it (two on one side,
+      // one on the other): probe each pair's midpoint 0.05 K above and below, so a field too small
+      // for the grid (e.g. between a eutectic and a congruent point) is not missed.
+      const ph: { x: number }[] = [{ x: e.good.x[0] }, { x: e.good.x[1] }];
+      for (const p of e.bad.phases) if (!ph.some((q) => Math.abs(q.x - p.x) < SAME_X)) ph.push({ x: p.x });
+      if (ph.length !== 3) continue;
+      ph.sort((a, b) => a.x - b.x);
+      try {
+        for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
+          const T = e.T + dT;
+          if (T < Tlo || T > Thi) continue;
+          const q = solve(T, (ph[a].x + ph[b].x) / 2);
+          if (q.ok && q.phases.length === 2 && !covered(q)) seeds.push(q);
+        }
+      } catch (err) {
+        if (!(err instanceof BudgetExceeded)) throw err;
+      }
+    }
     progress(0.3 + (0.65 * (done + 1)) / seeds.length);
   }
 
@@ -507,7 +550,16 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         const facts: Cand['facts'] = [{ xs: e.good.x, side: e.dir === 1 ? -1 : 1 }];
         // side: -1 = the two-phase field lies below the invariant, +1 = above
         if (e.bad.phases.length === 2) facts.push({ xs: [e.bad.phases[0].x, e.bad.phases[1].x], side: e.dir === 1 ? 1 : -1 });
-        if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts });
+        // two of the three being the ordered and disordered state of one phase at (nearly) one
+        // composition: a second-order ordering line meets this two-phase field, not an invariant
+        const ordPair = ph.length === 3 ? ph.flatMap((a, i) => ph.slice(i + 1).map((b) => [a, b] as const))
+          .find(([a, b]) => isOrderPair(a.base, b.base) && Math.abs(a.x - b.x) < 2 * SAME_X) : undefined;
+        if (ordPair) {
+          const [a, b] = ordPair;
+          const ord = disorderedOf.has(a.base) ? a : b, dis = ord === a ? b : a;
+          secondOrder.push({ ordered: ord.base, disordered: dis.base, T: e.T, x: (a.x + b.x) / 2 });
+          if (e.dir === 1) endKinds.high = 'order_disorder'; else endKinds.low = 'order_disorder';
+        } else if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts });
         else {
           log(`region ${r.labels.join('+')} ends at T=${e.T.toFixed(2)} K next to ${e.bad.key}: not a three-phase invariant`);
           if (e.dir === 1) endKinds.high = 'unresolved'; else endKinds.low = 'unresolved';
@@ -539,6 +591,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const T = group.reduce((a, c) => a + c.T, 0) / group.length;
     const ph = [0, 1, 2].map((k) => ({ base: group[0].phases[k].base, x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length }));
     const facts = group.flatMap((c) => c.facts);
+    if (process.env.MAPA_DEBUG) console.log('INV', T, JSON.stringify(ph), JSON.stringify(facts));
     invariants.push(classifyInvariant(T, ph, facts));
   }
   invariants.sort((a, b) => b.T - a.T);

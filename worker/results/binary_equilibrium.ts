@@ -22,7 +22,7 @@ export interface TwoPhaseRegion {
 }
 
 /** why a traced two-phase region stops (added field) */
-export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'pure_element' | 'range_edge' | 'unresolved';
+export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
 
 export interface InvariantRecord {
   kind: InvariantKind;

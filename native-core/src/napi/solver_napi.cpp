@@ -177,6 +177,7 @@ struct Common {
   std::vector<std::string> derivatives;
   int max_iterations = 400;
   bool single_set = false;
+  bool warm_start = false;
 };
 
 Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
@@ -192,6 +193,7 @@ Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
     if (o.Get("maxIterations").IsNumber()) c.max_iterations = std::max(10, o.Get("maxIterations").As<Napi::Number>().Int32Value());
     c.derivatives = StringArray(env, o.Get("derivatives"), "options.derivatives");
     c.single_set = o.Get("singleSet").IsBoolean() && o.Get("singleSet").As<Napi::Boolean>().Value();
+    c.warm_start = o.Get("warmStart").IsBoolean() && o.Get("warmStart").As<Napi::Boolean>().Value();
   }
   c.solver = GetSolver(db, comps, phases, pdens);
   return c;
@@ -254,6 +256,7 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   cm.solver->options().derivatives = cm.derivatives;
   cm.solver->options().max_iterations = cm.max_iterations;
   cm.solver->options().single_set = cm.single_set;
+  cm.solver->options().warm_start = cm.warm_start;
   auto rs = cm.solver->solve_batch(conds, threads, cancel, progress);
   auto out = Napi::Array::New(env, rs.size());
   for (size_t i = 0; i < rs.size(); ++i) out.Set(static_cast<uint32_t>(i), ToJs(env, rs[i], conds[i]));

@@ -3,7 +3,7 @@
 // composition / temperature / pressure onto the scene axes (ui_metadata.axis_config, default x = composition,
 // y = temperature, z = pressure), the normalisation into the unit cube (log10 for a log pressure scale), ticks,
 // and the colours per phase set.
-import type { AxisSpec, AxisVariable, CptResult } from './results.js';
+import type { AxisSpec, AxisVariable, CptResult, ResultTable } from './results.js';
 import { fmtTick, logTicks, NOT_CONVERGED_COLOR, PALETTE, tickStep, ticks } from './results-plot.js';
 
 export const VARIABLES: AxisVariable[] = ['composition', 'temperature', 'pressure'];
@@ -96,4 +96,23 @@ export function webgl2Available(): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The labels grid as a table, one row per grid point in the flat order of `labels`: the first columns of the
+ * service's result.csv (x, T, P, phase_set, label, converged); the phase amounts per point are only in result.csv.
+ */
+export function gridTable(doc: CptResult): ResultTable {
+  const { nX, nT } = dims(doc);
+  const rows: (number | string | null)[][] = new Array(doc.labels.length);
+  for (let n = 0; n < doc.labels.length; n++) {
+    const l = doc.labels[n]!;
+    rows[n] = [doc.axes.x[n % nX]!, doc.axes.T[Math.floor(n / nX) % nT]!, doc.axes.P[Math.floor(n / (nX * nT))]!,
+      l >= 0 ? doc.phase_sets[l] ?? '' : '', l, l >= 0 ? 1 : 0];
+  }
+  return {
+    columns: [{ name: `x(${doc.x_component})`, unit: '-' }, { name: 'T', unit: 'K' }, { name: 'P', unit: 'Pa' },
+      { name: 'phase_set', unit: '' }, { name: 'label', unit: '' }, { name: 'converged', unit: '' }],
+    rows,
+  };
 }

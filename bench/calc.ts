@@ -1,0 +1,28 @@
+// `npm run bench:calc`: wall times of the calculation task types (issue 5 and 6), each printed as the
+// median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
+// ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
+// threads. Sections can be selected: `npm run bench:calc -- line diagrams`.
+import { benchLine } from './calc/line.js';
+import { benchPropertiesScheil } from './calc/properties-scheil.js';
+import { benchDiagrams } from './calc/diagrams.js';
+import { benchCpt } from './calc/cpt.js';
+
+const SECTIONS: Record<string, () => Promise<string[]>> = {
+  line: benchLine,
+  'properties-scheil': benchPropertiesScheil,
+  diagrams: benchDiagrams,
+  cpt: benchCpt,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((w) => !(w in SECTIONS));
+  if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (wanted.length && !wanted.includes(name)) continue;
+    console.log(`== ${name}`);
+    for (const line of await run()) console.log(line);
+  }
+}
+
+main().catch((e: unknown) => { console.error((e as Error).message); process.exit(1); });

@@ -1,0 +1,57 @@
+// Benchmark part of `npm run bench:calc` (bench/calc.ts calls benchDiagrams()): wall time, median of 5
+// runs, of a full binary phase diagram (300-2000 K, whole composition range, every phase of the
+// database) mapped by worker/mapping/binary.ts, for three databases, on all cores. The database is
+// opened once before the runs (warm: what the 2nd and later tasks on a database cost); result files
+// are not written (the mapping is what is timed). Goal (issue 6): each < 0.5 s.
+// Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../../worker/core/database.js';
+import { mapBinary } from '../../worker/mapping/binary.js';
+
+const REPEATS = 5;
+
+function tdbDir(): string {
+  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const c = path.join(dir, 'shared', 'tdb');
+    if (existsSync(c)) return c;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
+    dir = parent;
+  }
+}
+
+const SETUPS: { file: string; components: [string, string] }[] = [
+  { file: 'alzn_mey.tdb', components: ['AL', 'ZN'] },
+  { file: 'pbsn.tdb', components: ['PB', 'SN'] },
+  { file: 'cumg.tdb', components: ['CU', 'MG'] },
+];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+export async function benchDiagrams(): Promise<string[]> {
+  const threads = availableParallelism();
+  const lines: string[] = [`binary phase diagrams, 300-2000 K, X 0-1, ${threads} threads, median of ${REPEATS} (goal < 0.5 s each):`];
+  for (const s of SETUPS) {
+    const db = openDatabase(path.join(tdbDir(), s.file));
+    const times: number[] = [];
+    let last = null as ReturnType<typeof mapBinary> | null;
+    for (let i = 0; i < REPEATS; i++) {
+      const t0 = performance.now();
+      last = mapBinary({ database: db, components: s.components, T: [300, 2000], threads });
+      times.push((performance.now() - t0) / 1000);
+    }
+    const d = last!;
+    lines.push(`  ${s.file.padEnd(14)} ${s.components.join('-').padEnd(6)} ${median(times).toFixed(3)} s  ` +
+      `(${d.stats.equilibria} equilibria, ${d.regions.length} two-phase regions, ${d.invariants.length} invariants, ` +
+      `min ${Math.min(...times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s)`);
+  }
+  return lines;
+}
