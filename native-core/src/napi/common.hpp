@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <exception>
+#include <map>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -87,5 +89,54 @@ inline std::vector<std::string> ArgStringArray(Napi::Env env, const Napi::Value&
   }
   return out;
 }
+
+// The constructor of a wrapped class, one per Node-API environment. The addon is loaded once per
+// process, but the main thread and every worker thread (piscina) have their own env: a reference
+// made in one env must never be used from another (V8 aborts: "Entering the V8 API without proper
+// locking"). Registered at module init, released by the env's cleanup hook.
+class PerEnvConstructor {
+ public:
+  void Register(Napi::Env env, Napi::Function cls) {
+    auto* ref = new Napi::FunctionReference(Napi::Persistent(cls));
+    auto* hook = new Hook{this, env};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = refs_.find(env);
+      if (it != refs_.end()) delete it->second;
+      refs_[env] = ref;
+    }
+    napi_add_env_cleanup_hook(env, &PerEnvConstructor::Release, hook);
+  }
+  Napi::Object New(Napi::Env env, const std::initializer_list<napi_value>& args, const char* what) {
+    Napi::FunctionReference* ref = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = refs_.find(env);
+      if (it != refs_.end()) ref = it->second;
+    }
+    if (ref == nullptr) throw Napi::Error::New(env, std::string(what) + " class not registered in this environment");
+    return ref->New(args);
+  }
+
+ private:
+  struct Hook {
+    PerEnvConstructor* self;
+    napi_env env;
+  };
+  static void Release(void* arg) {
+    auto* hook = static_cast<Hook*>(arg);
+    {
+      std::lock_guard<std::mutex> lock(hook->self->mu_);
+      auto it = hook->self->refs_.find(hook->env);
+      if (it != hook->self->refs_.end()) {
+        delete it->second;
+        hook->self->refs_.erase(it);
+      }
+    }
+    delete hook;
+  }
+  std::mutex mu_;
+  std::map<napi_env, Napi::FunctionReference*> refs_;
+};
 
 }  // namespace pd::napi

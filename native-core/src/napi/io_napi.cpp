@@ -216,27 +216,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   std::shared_ptr<const pd::Database> db_;
 };
 
-// The class constructor per Node-API environment: the addon is loaded once per process but each
-// worker thread (piscina) has its own env, so a single static reference would be wrong. Instance
-// data is not used because other layers may need it.
-std::mutex g_ctor_mutex;
-std::map<napi_env, Napi::FunctionReference*> g_ctors;
-
-Napi::FunctionReference* ConstructorFor(napi_env env) {
-  std::lock_guard<std::mutex> lock(g_ctor_mutex);
-  auto it = g_ctors.find(env);
-  return it == g_ctors.end() ? nullptr : it->second;
-}
-
-void ReleaseConstructor(void* arg) {
-  napi_env env = static_cast<napi_env>(arg);
-  std::lock_guard<std::mutex> lock(g_ctor_mutex);
-  auto it = g_ctors.find(env);
-  if (it != g_ctors.end()) {
-    delete it->second;
-    g_ctors.erase(it);
-  }
-}
+PerEnvConstructor g_database_ctor;
 
 }  // namespace
 
@@ -257,19 +237,12 @@ Napi::Object WrapDatabase(Napi::Env env, std::shared_ptr<const pd::Database> db)
   auto* holder = new std::shared_ptr<const pd::Database>(std::move(db));
   Napi::External<std::shared_ptr<const pd::Database>> ext = Napi::External<std::shared_ptr<const pd::Database>>::New(
       env, holder, [](Napi::Env, std::shared_ptr<const pd::Database>* p) { delete p; });
-  Napi::FunctionReference* ctor = ConstructorFor(env);
-  if (ctor == nullptr) throw Napi::Error::New(env, "Database class not registered in this environment");
-  return ctor->New({ext});
+  return g_database_ctor.New(env, {ext}, "Database");
 }
 
 void RegisterIo(Napi::Env env, Napi::Object exports) {
   Napi::Function cls = DatabaseWrap::Define(env);
-  auto* ref = new Napi::FunctionReference(Napi::Persistent(cls));
-  {
-    std::lock_guard<std::mutex> lock(g_ctor_mutex);
-    g_ctors[env] = ref;
-  }
-  napi_add_env_cleanup_hook(env, ReleaseConstructor, static_cast<napi_env>(env));
+  g_database_ctor.Register(env, cls);
   exports.Set("Database", cls);
 }
 

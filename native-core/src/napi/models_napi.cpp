@@ -60,7 +60,7 @@ Napi::Float64Array ToF64(Napi::Env env, const std::vector<double>& v) {
 
 class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
  public:
-  static Napi::FunctionReference ctor;
+  static PerEnvConstructor ctor;  // per env: worker threads each load the addon
   std::shared_ptr<const Database> db;
   std::shared_ptr<const PhaseModel> model;
   // last prepared (T, P): parameters are evaluated once per state
@@ -108,7 +108,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
       auto m = PhaseModel::build(*db, phase, comps);
       if (!m) return env.Null();
-      Napi::Object obj = ctor.New({});
+      Napi::Object obj = ctor.New(env, {}, "PhaseModel");
       auto* self = Unwrap(obj);
       self->db = db;
       self->model = m;
@@ -279,7 +279,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
     });
   }
 };
-Napi::FunctionReference JsPhaseModel::ctor;
+PerEnvConstructor JsPhaseModel::ctor;
 
 Napi::Value ExpandedParameterCount(const Napi::CallbackInfo& info) {
   auto db = UnwrapDatabase(info[0]);
@@ -298,8 +298,7 @@ Napi::Value MaxThreads(const Napi::CallbackInfo& info) {
 
 void RegisterModels(Napi::Env env, Napi::Object exports) {
   Napi::Function f = JsPhaseModel::Define(env);
-  JsPhaseModel::ctor = Napi::Persistent(f);
-  JsPhaseModel::ctor.SuppressDestruct();
+  JsPhaseModel::ctor.Register(env, f);
   exports.Set("PhaseModel", f);
   Export<ExpandedParameterCount>(env, exports, "expandedParameterCount");
   Export<MaxThreads>(env, exports, "maxThreads");
