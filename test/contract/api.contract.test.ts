@@ -34,11 +34,11 @@ beforeAll(async () => {
   await subscribe(s, { username: 'a', code: 'EXPSUB', status: 'active', expiresAt: '2001-01-01T00:00:00Z' });
   await subscribe(s, { username: 'a', code: 'PREM', status: 'pending' });
   await subscribe(s, { username: 'a', code: 'DIS', status: 'active' });
-  // A completed task (test calculation that writes files), a failed one (no core yet), an aborted one, one of user b.
+  // A completed task (test calculation that writes files), a failed one (a phase the database lacks), an aborted one, one of user b.
   const done = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'files', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } } });
   ids.done = done.body.id;
   await waitStatus(ids.done, f.keyA, ['completed']);
-  const failed = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'point', task_config: pointConfig() } });
+  const failed = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'point', task_config: pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }) } });
   ids.failed = failed.body.id;
   await waitStatus(ids.failed, f.keyA, ['failed']);
   const sleeper = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'sleep', task_config: { task_type: '__test_sleep', tdb_code: 'ALFE' } } });
@@ -51,7 +51,7 @@ beforeAll(async () => {
       VALUES (?, 'x', '{}', ?, 'point_calculation', 'ALFE', ?, 'thermo_next', '2026-01-01 00:00:00 UTC', '2026-01-01 00:00:00 UTC', 0)`).run(crypto.randomUUID(), st, f.userA);
     ids[st] = Number(info.lastInsertRowid);
   }
-  const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: pointConfig() } });
+  const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }) } });
   ids.taskB = b.body.id;
   await waitStatus(ids.taskB, f.keyB, ['failed']);
 });
@@ -166,7 +166,7 @@ const ROWS: Row[] = [
   { name: 'get own task', method: 'GET', path: () => `/task/${ids.failed}`, key: A, status: 200, check: (b) => {
     expect(b).toMatchObject({ id: ids.failed, title: 'point', status: 'failed', task_type: 'point_calculation', user_id: f.userA, tdb_code: 'ALFE' });
     expect(JSON.parse(b.description)).toMatchObject({ task_type: 'point_calculation', tdb_code: 'ALFE' });
-    expect(b.logs).toContain('calculation core for point_calculation is not available in this version');
+    expect(b.logs).toContain('condition.activated_phases: NO_SUCH_PHASE not defined in');
     expect(b.result).toBeNull();
     expect(b.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/); expect(b.updated_at).toMatch(/ UTC$/);
   } },

@@ -54,13 +54,24 @@ describe('task lifecycle', () => {
     expect((await status(ok.body.id, ['completed', 'failed'])).status).toBe('completed');
   });
 
-  it('open task types fail with "calculation core ... not available" (no fake numbers)', async () => {
+  it('a calculation that fails says why in the task logs and stores no result (no fake numbers)', async () => {
     f = await startFixture();
-    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: pointConfig() } });
+    const cfg = pointConfig({ activated_phases: ['NO_SUCH_PHASE'] });
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: cfg } });
     const t = await status(r.body.id, ['failed', 'completed']);
     expect(t.status).toBe('failed');
     expect(t.result).toBeNull();
-    expect(t.logs).toContain('calculation core for point_calculation is not available in this version');
+    expect(t.logs).toContain('condition.activated_phases: NO_SUCH_PHASE not defined in');
+  });
+
+  it('a real point calculation completes with a one-line result and its files', async () => {
+    f = await startFixture();
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: pointConfig() } });
+    const t = await status(r.body.id, ['failed', 'completed']);
+    expect(t.status, String(t.logs)).toBe('completed');
+    expect(t.result).toMatch(/at 1000 K \(converged\)/);
+    const files = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
+    expect(files.body.files.map((u: string) => new URL(u).pathname.split('/').pop())).toEqual(expect.arrayContaining(['result.json', 'result.csv']));
   });
 
   it('calculation cache: identical request completes at once with the stored files; no_cache skips it', async () => {

@@ -388,7 +388,7 @@ class CompiledModel final : public PhaseModel {
     const bool magnetic = mag_ && !TC_.empty();
     size_t width = cols({&G_, &ID_}) + cols({&NF_});
     if (magnetic) width += cols({&TC_}) + cols({&BM_}) + cols({&NT_});
-    if (double(width) * double(npoints) > 4e6) return nullptr;  // keep each table under ~32 MB
+    if (double(width) * double(npoints) > 1.6e7) return nullptr;  // keep each table under ~128 MB
     auto ps = std::make_unique<PointSetImpl>();
     ps->np = npoints;
     tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
@@ -500,9 +500,16 @@ struct Builder {
     return k;
   }
 
+  // One coefficient per distinct expression: the B/F symmetry copies of a parameter (§5.5) share their
+  // expression, so they share the prepared value (fewer evaluations per (T,P), narrower PointSet tables).
+  std::map<ExprId, int> coef_of_expr;
   int coef_index(const Parameter& p) {
+    auto it = coef_of_expr.find(p.expr);
+    if (it != coef_of_expr.end()) return it->second;
     M.exprs_.push_back(p.expr);
-    return int(M.exprs_.size()) + 1;
+    const int k = int(M.exprs_.size()) + 1;
+    coef_of_expr.emplace(p.expr, k);
+    return k;
   }
 
   double charge(const std::string& sp) const {
