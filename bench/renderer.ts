@@ -28,10 +28,13 @@ function files(dir: string): string[] {
 }
 
 function bundleSize() {
-  const out = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, html: { raw: 0, gzip: 0 }, total: { raw: 0, gzip: 0 } };
+  const out = { js: { raw: 0, gzip: 0 }, css: { raw: 0, gzip: 0 }, html: { raw: 0, gzip: 0 }, total: { raw: 0, gzip: 0 },
+    // every JS chunk on its own: the entry is loaded at start, the others lazily (result views, three.js)
+    chunks: [] as { file: string; raw: number; gzip: number }[] };
   for (const f of files(DIST)) {
     const buf = readFileSync(f);
     const gz = gzipSync(buf, { level: 9 }).length;
+    if (f.endsWith('.js')) out.chunks.push({ file: f.slice(DIST.length + 1), raw: buf.length, gzip: gz });
     const kind = f.endsWith('.js') ? 'js' : f.endsWith('.css') ? 'css' : f.endsWith('.html') ? 'html' : undefined;
     if (kind) { out[kind].raw += buf.length; out[kind].gzip += gz; }
     out.total.raw += buf.length; out.total.gzip += gz;
@@ -125,6 +128,9 @@ async function main() {
   console.log('PhaseDesk renderer benchmark');
   console.log(`bundle  js ${size.js.raw} B (${kb(size.js.raw)}), gzip ${size.js.gzip} B (${kb(size.js.gzip)})`);
   console.log(`        css ${size.css.raw} B, gzip ${size.css.gzip} B; html ${size.html.raw} B, gzip ${size.html.gzip} B`);
+  for (const c of [...size.chunks].sort((a, b) => b.raw - a.raw)) {
+    console.log(`  chunk ${c.file}: ${c.raw} B, gzip ${c.gzip} B${/index-/.test(c.file) ? ' (entry, loaded at start)' : ' (lazy)'}`);
+  }
   console.log(`        total ${size.total.raw} B (${kb(size.total.raw)}), gzip ${size.total.gzip} B (${kb(size.total.gzip)})`);
   console.log(`first render of the task list with ${TASKS} tasks (navigation start → ${TASKS} rows in the DOM), ${RUNS} runs:`);
   console.log(`        ${times.map((t) => t.toFixed(0)).join(', ')} ms; median ${median(times).toFixed(0)} ms`);

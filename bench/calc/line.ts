@@ -4,9 +4,9 @@
 // miscibility gap) and a ternary (crtiv_ghosh.tdb, Cr-Ti-V at X(TI) = X(V) = 0.3, 800-2000 K: BCC
 // gap, Laves, melting), on 1 thread and on all cores.
 //   core  = scan (equilibriumBatch) + transition refinement to 0.01 K (scanLine), database already
-//           open in the worker (warm solver: what the 2nd and later tasks on a database cost)
-//   cold  = the same, database opened first (phase models and sampling grid prepared: a first task)
-//   files = run(): core + result.json, result.csv and the preview SVG + PNG (warm)
+//           open in the worker (warm solver: what the 2nd and later tasks on a database cost); median of 7
+//   cold  = the first run, database opened first (phase models and sampling grid prepared: a first task)
+//   files = run(): core + result.json, result.csv and the preview SVG + PNG (warm); median of 3
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -17,6 +17,7 @@ import { run, scanLine } from '../../worker/calculations/line_calculation.js';
 import { clearDatabaseCache } from '../../worker/calculations/point_calculation.js';
 
 const REPEATS = 7;
+const FILE_REPEATS = 3;
 const POINTS = 200;
 
 function tdbDir(): string {
@@ -61,23 +62,26 @@ export async function benchLine(): Promise<string[]> {
     const all = availableParallelism();
     for (const s of SETUPS) {
       for (const threads of [...new Set([1, all])]) {
-        const core: number[] = [], cold: number[] = [], files: number[] = [];
+        const core: number[] = [], files: number[] = [];
         let transitions = '';
+        // run 0: cold (database opened, solver prepared); then REPEATS warm runs of the core part
+        clearDatabaseCache();
+        let t0 = performance.now();
+        scanLine(job(s, tmp, threads), new JobControl(new SharedArrayBuffer(16)));
+        const cold = performance.now() - t0;
         for (let i = 0; i < REPEATS; i++) {
-          clearDatabaseCache();
-          let t0 = performance.now();
-          scanLine(job(s, tmp, threads), new JobControl(new SharedArrayBuffer(16)));
-          cold.push(performance.now() - t0);
           t0 = performance.now();
           const scan = scanLine(job(s, tmp, threads), new JobControl(new SharedArrayBuffer(16)));
           core.push(performance.now() - t0);
           transitions = scan.transitions.map((t) => `${[...t.appearing.map((l) => `+${l}`), ...t.disappearing.map((l) => `-${l}`)].join(' ')} @${t.T.toFixed(2)} K`).join(', ');
+        }
+        for (let i = 0; i < FILE_REPEATS; i++) {
           t0 = performance.now();
           run(job(s, path.join(tmp, `r${i}`), threads), new JobControl(new SharedArrayBuffer(16)));
           files.push(performance.now() - t0);
         }
-        lines.push(`  ${s.name}, ${threads} thread(s): core ${median(core).toFixed(1)} ms, cold ${median(cold).toFixed(1)} ms, `
-          + `with files ${median(files).toFixed(1)} ms`);
+        lines.push(`  ${s.name}, ${threads} thread(s): core ${median(core).toFixed(1)} ms, cold (first run) ${cold.toFixed(1)} ms, `
+          + `with files ${median(files).toFixed(1)} ms (median of ${FILE_REPEATS})`);
         if (threads === 1) lines.push(`    transitions: ${transitions}`);
       }
     }

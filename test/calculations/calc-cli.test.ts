@@ -1,12 +1,14 @@
 // `phasedesk calc CONFIG.json --tdb FILE --out DIR` through the real CLI (dist/main/cli.js): writes the
 // same files as the service, prints the summary, refuses bad input with exit code 2 and a message;
-// and the same point_calculation through the service (POST /task -> completed, files listed).
+// and the same calculations through the service (POST /task -> completed, files listed; PATCH cancel of
+// a running 20,000-point line_calculation frees the worker, time printed).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { calcCommand } from '../../main/console/calc.js';
+import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { api, ensureBuilt, pointConfig, ROOT, startFixture, until, type Fixture } from '../service/helpers.js';
 
@@ -109,7 +111,7 @@ describe('phasedesk calc', () => {
   });
 });
 
-describe('point_calculation through the service', () => {
+describe('point and line calculations through the service', () => {
   let f: Fixture | undefined;
   afterAll(async () => { await f?.close(); });
 
@@ -124,5 +126,31 @@ describe('point_calculation through the service', () => {
     expect(res.files.map((u) => u.split('?')[0].split('/').slice(-2).join('/')).sort()).toEqual(['result/result.csv', 'result/result.json']);
     const pre = (await api(f.svc.port, 'GET', `/task/${r.body.id}/preview`, { key: f.keyA })).body as { files: string[] };
     expect(pre.files.map((u) => u.split('?')[0].split('/').slice(-1)[0]).sort()).toEqual(['point.png', 'point.svg']);
+  });
+
+  it('PATCH /task/{id}/cancel stops a running 20,000-point line_calculation promptly', async () => {
+    f ??= await startFixture();
+    await registerDatabase(f.svc.store, f.dataDir, ALZN, { code: 'ALZN', name: 'Al-Zn', level: 'free', type: 'alloy', version: '1',
+      support_task_list: ['line_calculation'] }, { element_list: ['AL', 'ZN', 'VA'], phase_list: ['LIQUID', 'FCC_A1', 'HCP_A3'] });
+    await subscribe(f.svc.store, { username: 'a', code: 'ALZN', status: 'active' });
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'long', no_cache: true, task_config: {
+      task_type: 'line_calculation', tdb_code: 'ALZN', condition: { components: ['AL', 'ZN'], temperature_start: 300, temperature_end: 1290,
+        points: 20_000, pressure: 101325, compositions_start: { ZN: 0.4 }, compositions_end: { ZN: 0.4 } } } } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const row = await f.svc.store.db.selectFrom('tasks').select(['uuid']).where('id', '=', r.body.id).executeTakeFirstOrThrow();
+    // running and computing (progress reported by the scan)
+    await until(async () => f!.svc.scheduler.progressOf(row.uuid) ?? 0, (p) => p > 0.005, 10);
+    const t0 = performance.now();
+    const c = await api(f.svc.port, 'PATCH', `/task/${r.body.id}/cancel`, { key: f.keyA });
+    expect(c.status).toBe(200);
+    expect(c.body.status).toBe('aborted');
+    // the worker has returned when the task is no longer in flight
+    await until(async () => f!.svc.scheduler.progressOf(row.uuid), (p) => p === undefined, 5);
+    const ms = performance.now() - t0;
+    // measured and printed only: the one timing assertion of this folder is in line.test.ts
+    console.log(`service cancel of a running line_calculation: worker free ${ms.toFixed(1)} ms after PATCH /cancel`);
+    const t = (await api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA })).body;
+    expect(t.status).toBe('aborted');
+    expect(t.result).toBeNull();
   });
 });

@@ -42,6 +42,22 @@ describe('surface nets', () => {
     for (const l of surface.polyLabels) expect(l).toEqual([0, 1]);
   });
 
+  it('polygon normals point from the smaller to the larger label index', () => {
+    const xs = axis(6), ys = axis(5), zs = axis(4);
+    // label 1 below x = 0.5, label 0 above: the normal must point towards -x (from 0 to 1)
+    for (const [lo, hi, sign] of [[0, 1, 1], [1, 0, -1]] as const) {
+      const { surface } = build(xs, ys, zs, (p) => (p[0]! < 0.5 ? lo : hi));
+      expect(surface.polys.length).toBe(20);
+      for (const poly of surface.polys) {
+        const P = (k: number) => [0, 1, 2].map((d) => surface.points[poly[k]! * 3 + d]!);
+        const [a, b, c] = [P(0), P(1), P(2)];
+        const u = [b[0]! - a[0]!, b[1]! - a[1]!, b[2]! - a[2]!], v = [c[0]! - a[0]!, c[1]! - a[1]!, c[2]! - a[2]!];
+        const nx = u[1]! * v[2]! - u[2]! * v[1]!;
+        expect(Math.sign(nx)).toBe(sign);
+      }
+    }
+  });
+
   it('a sphere inside the grid gives a closed surface with vertices near the sphere', () => {
     const xs = axis(16), ys = axis(16), zs = axis(16);
     const r = 0.33;

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { run } from '../../worker/calculations/binary_equilibrium.js';
+import { openDatabase } from '../../worker/core/database.js';
+import { mapBinary } from '../../worker/mapping/binary.js';
 import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
@@ -77,6 +79,27 @@ describe('binary_equilibrium task', () => {
     const control = new JobControl(j.control);
     control.cancel();
     await expect(async () => run(j, control)).rejects.toBeInstanceOf(CancelledError);
+  });
+
+  test('cancel while tracing: the mapping stops with CancelledError at the next check', () => {
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'));
+    let checks = 0;
+    const control = { get cancelled() { return ++checks > 40; }, setProgress: () => {} };
+    expect(() => mapBinary({ database: db, components: ['AL', 'ZN'], T: [300, 1000], threads: 2, control })).toThrow(CancelledError);
+    expect(checks).toBe(41); // stopped at the first check after the flag was set
+  });
+
+  test('a narrow window (640-660 K, X(ZN) 0.6-1) still finds the eutectic and its three phases', () => {
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'));
+    const d = mapBinary({ database: db, components: ['AL', 'ZN'], T: [640, 660], X: [0.6, 1], threads: 2 });
+    const eut = d.invariants.find((v) => v.kind === 'eutectic');
+    expect(eut).toBeDefined();
+    expect(Math.abs(eut!.T - 654.0)).toBeLessThan(0.5);
+    expect(eut!.phases.map((p) => p.name)).toEqual(['FCC_A1', 'LIQUID', 'HCP_A3']);
+    for (const r of d.regions) for (const t of r.tielines) {
+      expect(t.T).toBeGreaterThanOrEqual(640 - 1e-9);
+      expect(t.T).toBeLessThanOrEqual(660 + 1e-9);
+    }
   });
 
   test('order_disorder options are honoured and reported', async () => {

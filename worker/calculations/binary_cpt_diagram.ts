@@ -171,10 +171,20 @@ export function readInput(job: CalculationJob): CptInput & { db: ReturnType<type
   }
   const stride = c.tieline_stride === undefined ? 1 : Number(c.tieline_stride);
   if (!(stride > 0)) throw new Error('condition.tieline_stride must be greater than 0');
+  const axisConfig = parseAxisConfig(cfg);
+  if (axisConfig) {
+    // The task schema accepts these; they are stored as given, with a log line for the viewer's sake.
+    for (const k of ['x', 'y', 'z'] as const) {
+      const a = axisConfig[k];
+      if (a.variable === 'composition' && !elements.includes(a.component!)) logs.push(`ui_metadata.axis_config.${k}.component ${a.component} is not one of ${elements.join(', ')}`);
+    }
+    const vars = new Set([axisConfig.x.variable, axisConfig.y.variable, axisConfig.z.variable]);
+    if (vars.size < 3) logs.push('ui_metadata.axis_config maps two viewer axes to the same variable');
+  }
   return {
     db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: scale === 'log', options,
     includeTielines: c.include_tielines === true, tielineStride: Math.max(1, Math.round(stride)),
-    axisConfig: parseAxisConfig(cfg),
+    axisConfig,
   };
 }
 
@@ -217,11 +227,19 @@ export interface CptComputation {
 export function pressureCoordinate(P: number, logP: boolean): number { return logP ? Math.log10(P) : P; }
 
 export function computeCpt(input: CptInput & { db: ReturnType<typeof openDatabase> }, threads: number, control: JobControl): CptComputation {
+  const solver = new ChunkedSolver({ db: input.db, components: input.components, phases: input.phases, options: input.options },
+    Math.max(1, Math.floor(threads)), control);
+  try {
+    return computeWith(input, solver, control);
+  } finally {
+    solver.close();
+  }
+}
+
+function computeWith(input: CptInput, solver: ChunkedSolver, control: JobControl): CptComputation {
   const { xs, Ts, Ps, elements } = input;
   const [xComp] = elements;
   const nX = xs.length, nT = Ts.length, nP = Ps.length, N = nX * nT * nP;
-  const solver = new ChunkedSolver({ db: input.db, components: input.components, phases: input.phases, options: input.options },
-    Math.max(1, Math.floor(threads)), control);
   const sets = new Registry(), phaseReg = new Registry();
   const labels = new Int32Array(N).fill(-1);
   const nodePhases: [number, number][][] = new Array(N);
@@ -243,7 +261,7 @@ export function computeCpt(input: CptInput & { db: ReturnType<typeof openDatabas
     if (labs.length === 2 && onTieRow(iT)) {
       tieCandidates.set(n, r.phases.map((p) => ({ label: phaseLabel({ name: p.name, composition_set: p.setNumber }), x: p.x[xComp] ?? NaN })));
     }
-  }, (f) => control.setProgress(0.7 * f));
+  }, 0, 0.7);
 
   // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
   const edges = changingEdges([nX, nT, nP], labels);
@@ -272,7 +290,7 @@ export function computeCpt(input: CptInput & { db: ReturnType<typeof openDatabas
       const m = sets.id(labs.join('+'));
       if (m === edges[e]!.a) lo[e] = mid;
       else { hi[e] = mid; hiLabel[e] = m; }
-    }, (f) => control.setProgress(0.7 + 0.25 * (step + f) / BISECTION_STEPS));
+    }, 0.7 + 0.25 * step / BISECTION_STEPS, 0.7 + 0.25 * (step + 1) / BISECTION_STEPS);
   }
   const crossings = new Map<number, number>();
   const boundary: CptBoundaryPoint[] = [];
@@ -457,7 +475,7 @@ function vtkReadme(comp: CptComputation, phaseLabels: string[], pairs: [number, 
     'boundaries.vtp:',
     '  One vertex per grid cell that holds a boundary (mean of the bisected crossings on its edges), one polygon per',
     '  grid edge whose end nodes differ in phase set (multi-label Surface Nets, Gibson 1998). Crossings are located',
-    '  by bisection between the two nodes to 1/64 of the grid step.',
+    `  by bisection between the two nodes to 1/${2 ** BISECTION_STEPS} of the grid step.`,
     '  cell data: between (Int32, index into the pair table below), phase_set_a / phase_set_b (Int32, the phase sets',
     '  at the lower / upper end of the edge), edge_axis (Int32: 0 = composition, 1 = temperature, 2 = pressure edge)',
     '  point data: P_Pa (Float64, pressure of the vertex in Pa)',
@@ -553,6 +571,7 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   writeResultFiles(job.taskDir, {
     json: doc, csv: tableToCsv(resultTable(comp, fractions)), previews: { isobaric_sections: sectionPreview(comp) },
   });
+  logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
   control.setProgress(1);
   const gridSets = new Set(Array.from(comp.labels).filter((l) => l >= 0)).size;
   return {

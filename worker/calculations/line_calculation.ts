@@ -25,13 +25,21 @@ export type RefinedTransition = Required<Transition>;
 const CHUNK_MS = 150;
 
 /**
- * OpenMP threads for a batch of `n` equilibria: one thread below 8 points per thread, because a team
- * of threads costs more than it gains on a handful of equilibria (measured: 2 threads on 4 points were
- * ~15 ms per call on a loaded 2-core machine, 1 thread ~0.5 ms).
+ * OpenMP threads for a batch of `n` equilibria of about `msPerEq` ms each (single-thread time; undefined
+ * = not measured yet). A team of threads costs more than it gains when each thread gets little work
+ * (measured: 2 threads on 4 Al-Zn points, 0.4 ms each, were ~15 ms per call on a loaded 2-core
+ * machine, 1 thread ~2 ms), so few or cheap equilibria run on one thread.
  */
-export function threadsFor(n: number, threads: number): number {
-  return n >= 8 * threads ? threads : Math.max(1, Math.min(threads, Math.floor(n / 8)));
+export function threadsFor(n: number, threads: number, msPerEq?: number): number {
+  if (threads <= 1 || n < 2) return 1;
+  if (n >= 8 * threads) return threads;
+  // slow equilibria (e.g. multicomponent systems, tens of ms each): worth a team even for a few points
+  if (msPerEq !== undefined && msPerEq >= 2) return Math.min(threads, Math.floor(n / 2) || 1);
+  return 1;
 }
+
+/** Measured speed of the equilibria of one calculation (single-thread ms per equilibrium). */
+export interface SolveSpeed { msPerEq?: number }
 
 /**
  * The scan's equilibria in chunks of about CHUNK_MS, each with a private control block. One native
@@ -42,20 +50,24 @@ export function threadsFor(n: number, threads: number): number {
  * written here. The first chunk is small to measure the speed of this system.
  */
 export function chunkedScan(sys: Pick<CalcSystem, 'db' | 'components' | 'phases'>, conds: EquilibriumConditions[], threads: number,
-  control: JobControl, derivatives?: string[], progressSpan: [number, number] = [0, 0.9]): EquilibriumResult[] {
+  control: JobControl, derivatives?: string[], progressSpan: [number, number] = [0, 0.9], speed: SolveSpeed = {}): EquilibriumResult[] {
   const out: EquilibriumResult[] = [];
   const ctl = new SharedArrayBuffer(CONTROL_BYTES);
   let size = Math.min(conds.length, 2 * threads);
   while (out.length < conds.length) {
     if (control.cancelled) throw new CancelledError();
     const chunk = conds.slice(out.length, out.length + size);
+    const used = threadsFor(chunk.length, threads, speed.msPerEq);
     const t0 = performance.now();
+    // Neighbouring scan points: warm start (Newton from the previous point; the solver still certifies
+    // every answer against its global grid and redoes a failed warm start cold).
     const rs = equilibriumBatch({ database: sys.db, components: sys.components, phases: sys.phases, conditions: chunk,
-      threads: threadsFor(chunk.length, threads), control: ctl, options: derivatives ? { derivatives } : undefined });
+      threads: used, control: ctl, options: { warmStart: true, ...(derivatives ? { derivatives } : {}) } });
     for (const r of rs) out.push(r);
     control.setProgress(progressSpan[0] + ((progressSpan[1] - progressSpan[0]) * out.length) / conds.length);
-    const perPoint = Math.max(1e-3, (performance.now() - t0) / chunk.length);
-    size = Math.max(threads, Math.min(4096, Math.floor(CHUNK_MS / perPoint)));
+    // single-thread-equivalent time per equilibrium, and the next chunk sized to about CHUNK_MS on all threads
+    speed.msPerEq = Math.max(1e-3, ((performance.now() - t0) * used) / chunk.length);
+    size = Math.max(threads, Math.min(4096, Math.floor((CHUNK_MS * threads) / speed.msPerEq)));
   }
   if (control.cancelled) throw new CancelledError();
   return out;
@@ -152,6 +164,8 @@ function labelsOf(r: EquilibriumResult): string[] {
 
 export interface RefineOptions {
   sys: Pick<CalcSystem, 'db' | 'components' | 'phases'>;
+  /** speed measured by the scan (threads for the small refinement batches) */
+  speed?: SolveSpeed;
   threads: number;
   control: JobControl;
   derivatives?: string[];
@@ -163,11 +177,14 @@ interface Bracket { a: number; b: number; ra: EquilibriumResult; rb: Equilibrium
 const MAX_ROUNDS = 60;
 
 /**
- * Locates every phase-set change between neighbouring scan results by bisection on s, all brackets
- * of a round in one batch. A third phase set met inside a bracket splits it, so two transitions closer than the scan spacing are both
- * found. Non-converged interior points are not used as bracket ends.
+ * Locates every phase-set change between neighbouring scan results by bisection on s, all brackets of
+ * a round in one batch. A third phase set met inside a bracket splits it, so two transitions closer
+ * than the scan spacing are both found (a region entered and left again between two scan points with
+ * the same phase set is not seen: the scan spacing bounds what a line can resolve). Non-converged
+ * interior points are not used as bracket ends.
  */
-export function refineTransitions(path: ScanPath, s: number[], results: EquilibriumResult[], o: RefineOptions): RefinedTransition[] {
+export function refineTransitions(path: ScanPath, s: number[], results: EquilibriumResult[], o: RefineOptions,
+  edges?: { s: number; r: EquilibriumResult }[]): RefinedTransition[] {
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
@@ -191,10 +208,11 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
     }
     active = next;
     if (!active.length) break;
-    // Bisection: the fewest equilibria; the brackets of one round run together (in parallel once there
-    // are enough of them, threadsFor). More points per bracket would save rounds but cost more work
-    // than threads can absorb here.
-    const k = 1;
+    // Bisection (the fewest equilibria); the brackets of one round run together. When the equilibria are
+    // slow and the brackets fewer than the threads, each bracket gets one point per idle thread instead
+    // (k-section in the same wall time as a bisection step).
+    const slow = (o.speed?.msPerEq ?? 0) >= 2;
+    const k = slow && active.length < o.threads ? Math.ceil(o.threads / active.length) : 1;
     const conds: EquilibriumConditions[] = [];
     const where: { br: Bracket; s: number[] }[] = [];
     for (const br of active) {
@@ -203,7 +221,7 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
       for (const v of ss) conds.push(conditionsAt(path, v));
     }
     const rs = equilibriumBatch({ database: o.sys.db, components: o.sys.components, phases: o.sys.phases, conditions: conds,
-      threads: threadsFor(conds.length, o.threads), control: ctl, options: o.derivatives ? { derivatives: o.derivatives } : undefined });
+      threads: threadsFor(conds.length, o.threads, o.speed?.msPerEq), control: ctl, options: o.derivatives ? { derivatives: o.derivatives } : undefined });
     let idx = 0;
     const after: Bracket[] = [];
     for (const { br, s: ss } of where) {
@@ -213,19 +231,19 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
         if (r.converged) chain.push({ s: v, r });
       }
       chain.push({ s: br.b, r: br.rb });
-      let found = false;
+      // every interior point failed to converge: the bracket cannot be narrowed (reported refined:false)
+      if (chain.length === 2) { unrefined.add(br); done.push(br); continue; }
       for (let j = 0; j + 1 < chain.length; j++) {
         if (key(chain[j].r) !== key(chain[j + 1].r)) {
           after.push({ a: chain[j].s, b: chain[j + 1].s, ra: chain[j].r, rb: chain[j + 1].r, rounds: br.rounds + 1 });
-          found = true;
         }
       }
-      // every interior point failed and the ends still differ: cannot narrow further
-      if (!found) { unrefined.add(br); done.push(br); }
     }
     active = after;
   }
   done.sort((x, y) => x.a - y.a);
+  // the final bracket ends: the states just before and just after each transition (for the preview)
+  if (edges) for (const br of done) edges.push({ s: br.a, r: br.ra }, { s: br.b, r: br.rb });
   return done.map((br) => {
     const before = labelsOf(br.ra), afterL = labelsOf(br.rb);
     const sm = (br.a + br.b) / 2;
@@ -265,6 +283,8 @@ export interface LineScan {
   s: number[];
   results: EquilibriumResult[];
   transitions: RefinedTransition[];
+  /** converged states at both ends of every final transition bracket, by s */
+  edges: { s: number; r: EquilibriumResult }[];
 }
 
 /** The numerical part of a line calculation (scan + transition refinement), without files. */
@@ -286,12 +306,16 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
   if (changes && n < 2) throw new Error("condition.points must be at least 2 when a variable's range changes");
   const s = Array.from({ length: n }, (_, i) => (n === 1 ? 0 : i / (n - 1)));
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
+  const speed: SolveSpeed = {};
   const results = chunkedScan({ db: sys.db, components: sys.components, phases: sys.phases }, s.map((v) => conditionsAt(path, v)),
-    threads, control, derivatives);
+    threads, control, derivatives, [0, 0.9], speed);
   if (control.cancelled) throw new CancelledError();
   relabelCompositionSets(results);
-  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives });
-  return { sys, path, dependent: comp.dependent, s, results, transitions };
+  const edges: { s: number; r: EquilibriumResult }[] = [];
+  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, speed }, edges);
+  // number the composition sets along the whole line, transition states included (chart and table agree)
+  relabelCompositionSets([...s.map((v, i) => ({ s: v, r: results[i] })), ...edges].sort((a, b) => a.s - b.s).map((m) => m.r));
+  return { sys, path, dependent: comp.dependent, s, results, transitions, edges };
 }
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
@@ -321,11 +345,15 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     cp_definition: CP_DEFINITION, not_converged: notConverged,
   };
   // Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked.
-  const labels = [...new Set(points.flatMap((p) => stableLabels(p)))].sort();
-  const xs = points.map((p) => axisValue(axis, p));
+  // The states at both ends of each refined transition are drawn too, so the curves bend at the
+  // transition rather than being joined straight across from the neighbouring scan points.
+  const merged = [...s.map((v, i) => ({ s: v, r: results[i] })), ...scan.edges].sort((a, b) => a.s - b.s);
+  const plotted = merged.map((m) => ({ ...conv.point(m.r), s: m.s }));
+  const labels = [...new Set(plotted.flatMap((p) => stableLabels(p)))].sort();
+  const xs = plotted.map((p) => axisValue(axis, p));
   const series = labels.map((l) => ({
     name: l,
-    values: points.map((p) => (p.converged ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0) : null)),
+    values: plotted.map((p) => (p.converged ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0) : null)),
   }));
   const chart = phaseFractionChart({
     title: `Phase fractions, ${sys.elements.join('-')} (${basename(sys.tdbFile)})`,

@@ -27,6 +27,20 @@ export interface EquilibriumOptions {
   singleSet?: boolean;
   /** dot derivatives (§9.4), e.g. 'HM.T', 'MU(AL).X(ZN)', 'NP(FCC_A1).T', 'X(LIQUID,AL).T', 'GM.X(TI)' */
   derivatives?: string[];
+  /**
+   * equilibriumBatch only: warm start along a line of neighbouring conditions (T scans, composition
+   * scans, ...). Each thread takes a contiguous chunk of `conditions`; every condition after the first of
+   * a chunk starts Newton from the previous converged result instead of the convex hull. The grid re-scan
+   * with the final chemical potentials still certifies every answer globally, and a warm start that does
+   * not converge is redone cold, so results equal cold starts within solver tolerance. Default false.
+   */
+  warmStart?: boolean;
+  /**
+   * equilibrium only: a previous converged result of the same system (same components and phases) to
+   * start from instead of the convex hull (e.g. the previous step of a Scheil simulation). Falls back to
+   * the cold start if it does not fit or does not converge.
+   */
+  start?: EquilibriumResult;
 }
 
 /** The state of one phase at the equilibrium's T, P and chemical potentials. */

@@ -1,6 +1,7 @@
 // Binary (T-x) phase-diagram mapping over the global point solver (worker/core/equilibrium.ts).
 //
-// Method (issue 6; formula sheet shared/design/calphad-formulas.md §8-§9 for the point equilibria):
+// Method (issue 6; formula sheet shared/design/calphad-formulas.md §8-§9 for the point equilibria,
+// §8.7 for the sampling density pdens of the global minimisation, §5 for ordered phases):
 // at fixed T and P, a two-phase tie-line of a binary does not depend on the overall composition
 // inside the two-phase field (Gibbs phase rule, F = C - P + 1 = 1 at fixed P: fixing T fixes both
 // phase compositions). So one global equilibrium at any X inside the field returns both boundary
@@ -53,7 +54,7 @@ export interface BinaryMapRequest {
   P?: number;
   threads?: number;
   control?: MapControl;
-  /** seed grid (default: about one row per 50 K, 21 columns) */
+  /** seed grid (default: about one row per 125 K, at least 8, and 21 columns) */
   grid?: { nT?: number; nX?: number };
   orderDisorder?: OrderDisorderOptions;
   /** largest continuation step in T (K, default 15) */
@@ -61,6 +62,8 @@ export interface BinaryMapRequest {
   /** sampling density of the global minimisation (solver default 60) for tracing / for the seed grid */
   pdens?: number;
   gridPdens?: number;
+  /** traces run at once, their requests solved together (default 1; see the scheduler) */
+  traceConcurrency?: number;
   /** safety budget of point equilibria for the whole diagram (default 20000); when it is used up the
    * remaining regions are not traced and the logs say so */
   maxEquilibria?: number;
@@ -92,12 +95,13 @@ export interface BinaryDiagram {
   };
   /** the seed grid: label per node (phase labels joined by '+', '' = not converged) */
   grid: { T: number[]; X: number[]; labels: string[] };
-  stats: { equilibria: number; notConverged: number; seconds: number };
+  /** seconds: total; gridSeconds: seed grid (batch); seedSeconds: bisections between grid nodes */
+  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number; seedSeconds: number };
   logs: string[];
 }
 
 /** One stable phase of an equilibrium, labelled. */
-interface PS { base: string; label: string; x: number; NP: number }
+interface PS { base: string; label: string; x: number; NP: number; /** order parameter (ordered phases) */ eta?: number }
 interface Eq { ok: boolean; T: number; X: number; phases: PS[]; key: string }
 
 interface End {
@@ -169,8 +173,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
 
   // ---- order/disorder: the disordered state of an ordered phase gets its own label --------------
   // An ordered phase modelled with a disordered part (TDB DIS_PART / same phase name in both states,
-  // e.g. BCC_B2 over BCC_A2) is one Gibbs-energy surface; the state is read from the site fractions:
-  // equal fractions on the sublattices that share their constituents = disordered. With
+  // e.g. BCC_B2 over BCC_A2; formula sheet §5) is one Gibbs-energy surface; the state is read from the
+  // site fractions: equal fractions on the sublattices that share their constituents (the ones §5.2
+  // merges into the disordered quasi-fractions) = disordered. With
   // phase_scope 'all', every phase with such equivalent sublattices is checked, not only DIS_PART ones.
   const orderInfo = new Map<string, { disordered: string; groups: number[][][] }>();
   const odNotes: string[] = [];
@@ -231,8 +236,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const list = r.phases.filter((p) => p.NP > NP_MIN).map((p) => {
       let base = p.name.toUpperCase();
       const oi = orderInfo.get(base);
-      if (oi && orderParameter(base, p.y) < ORDER_EPS) base = oi.disordered;
-      return { base, x: p.x[xc] ?? 0, NP: p.NP };
+      const eta = oi ? orderParameter(base, p.y) : undefined;
+      if (oi && eta! < ORDER_EPS) base = oi.disordered;
+      return { base, x: p.x[xc] ?? 0, NP: p.NP, eta };
     });
     // two composition sets of one phase at the same composition are one phase
     const merged: typeof list = [];
@@ -245,6 +251,11 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
   };
   const budget = req.maxEquilibria ?? 20000;
+  // The seed grid only locates regions: a coarser sampling of the global minimisation (30 points per
+  // phase instead of the solver's 60) is enough there; every seed is re-solved with the full sampling
+  // before it is traced, so a coarse-grid misjudgement cannot enter the diagram.
+  const gridPdens = req.gridPdens ?? Math.min(30, req.pdens ?? 60);
+  const fromGrid = new WeakSet<Eq>();
   class BudgetExceeded extends Error {}
   const solve = (T: number, X: number): Eq => {
     checkCancel();
@@ -258,29 +269,49 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     }
     return toEq(r, T, X);
   };
+  // Generator form of solve() for the tracing coroutines (yield a request, receive its Eq), so that
+  // several regions are traced at once and their next equilibria go to the solver as one batch over
+  // the threads (see the scheduler below).
+  type Req = { T: number; X: number };
+  function* solveG(T: number, X: number): Generator<Req, Eq, Eq> {
+    const e = yield { T, X };
+    if (e.ok) return e;
+    const X2 = X + (X < 0.5 ? 1e-4 : -1e-4); // one retry, as in solve()
+    const e2 = yield { T, X: X2 };
+    return e2.ok ? e2 : e;
+  }
   const solveMany = (pts: { T: number; X: number }[]): Eq[] => {
+    // Chunks sized to ~0.3 s from the measured cost per equilibrium, so a cancel (checked between
+    // chunks) is honoured within a second even for slow databases; a batch call has a fixed cost of
+    // 10-20 ms for starting the threads, so chunks are not made smaller than 32.
     const out: Eq[] = [];
-    const CHUNK = 256; // cancel is checked between chunks (a chunk takes well under a second)
-    for (let i = 0; i < pts.length; i += CHUNK) {
+    let chunk = 64;
+    for (let i = 0; i < pts.length;) {
       checkCancel();
-      const part = pts.slice(i, i + CHUNK);
+      const part = pts.slice(i, i + chunk);
+      i += part.length;
+      const t = performance.now();
       const rs = equilibriumBatch({ database: db, components, phases, conditions: part.map((p) => cond(p.T, p.X)), threads,
-        options: { pdens: req.gridPdens ?? req.pdens } });
+        options: { pdens: gridPdens } });
       rs.forEach((r, k) => out.push(toEq(r, part[k].T, part[k].X)));
+      const perEq = (performance.now() - t) / part.length;
+      chunk = Math.max(32, Math.min(1024, Math.floor(300 / Math.max(perEq, 1e-3))));
     }
     return out;
   };
 
   // ---- (a) seed grid ---------------------------------------------------------------------------
-  const nT = Math.max(3, req.grid?.nT ?? Math.min(40, Math.max(8, Math.ceil((Thi - Tlo) / 100) + 1)));
+  const nT = Math.max(3, req.grid?.nT ?? Math.min(40, Math.max(8, Math.ceil((Thi - Tlo) / 125) + 1)));
   const nX = Math.max(3, req.grid?.nX ?? 21);
   const gT = Array.from({ length: nT }, (_, i) => Tlo + ((Thi - Tlo) * i) / (nT - 1));
   const gX = Array.from({ length: nX }, (_, j) => Xr[0] + ((Xr[1] - Xr[0]) * j) / (nX - 1));
   const pts: { T: number; X: number }[] = [];
   for (const T of gT) for (const X of gX) pts.push({ T, X });
   const grid = solveMany(pts);
+  for (const g of grid) fromGrid.add(g);
   const node = (i: number, j: number) => grid[i * nX + j];
   progress(0.2);
+  const tGrid = performance.now();
   for (const g of grid) if (!g.ok) log(`seed grid: equilibrium not converged at T=${g.T.toFixed(2)} K, X(${xc})=${g.X.toFixed(4)}`);
 
   // seeds: two-phase nodes, plus two-phase fields found between unlike single-phase neighbours
@@ -310,7 +341,13 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       const a = node(i, j);
       if (!a.ok || a.phases.length !== 1) continue;
       for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
-        if (b && b.ok && b.phases.length === 1 && b.key !== a.key) between(a, b);
+        if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
+        // the grid used the coarser sampling: re-solve both ends before bisecting between them
+        const a2 = solve(a.T, a.X), b2 = solve(b.T, b.X);
+        if (!a2.ok || !b2.ok) continue;
+        if (a2.phases.length === 2) seeds.push(a2);
+        if (b2.phases.length === 2) seeds.push(b2);
+        if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) between(a2, b2);
       }
     }
   } catch (e) {
@@ -318,13 +355,15 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     log(`equilibrium budget of ${budget} used up while seeding; the diagram is incomplete`);
   }
   progress(0.3);
+  const tSeed = performance.now();
 
   // ---- (b) continuation of each two-phase region in T -------------------------------------------
-  const regions: { labels: [string, string]; tl: TieLine[]; ends: End[] }[] = [];
+  interface Region { labels: [string, string]; tl: TieLine[]; ends: End[]; done: boolean }
+  const regions: Region[] = [];
   const covered = (s: Eq): boolean => {
     for (const r of regions) {
-      if (r.labels.join('+') !== s.key) continue;
-      const tl = r.tl;
+      if (r.labels.join('+') !== s.key || !r.tl.length) continue;
+      const tl = r.done ? r.tl : [...r.tl].sort((a, b) => a.T - b.T);
       // a margin of 0.1 K: the phases met just beyond a region end (seeds too) belong to it
       if (s.T < tl[0].T - 0.1 || s.T > tl[tl.length - 1].T + 0.1) continue;
       let k = 0;
@@ -339,7 +378,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const tieOf = (e: Eq): TieLine => ({ T: e.T, x: [e.phases[0].x, e.phases[1].x] });
 
   /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
-  const attempt = (cur: TieLine, slope: [number, number], T: number, key: string, probes = 3): { ok: true; e: Eq } | { ok: false; e: Eq } => {
+  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3): Generator<Req, { ok: true; e: Eq } | { ok: false; e: Eq }, Eq> {
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
     const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
@@ -352,20 +391,22 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     for (const f of fracs) {
       const lo = Math.max(0, Math.min(pred[0], pred[1])), hi = Math.min(1, Math.max(pred[0], pred[1]));
       const X = f === 0.5 ? (lo + hi) / 2 : cur.x[0] + f * (cur.x[1] - cur.x[0]);
-      const e = solve(T, X);
+      const e = yield* solveG(T, X);
       if (matches(e)) return { ok: true, e };
       first ??= e;
       if (e.ok && e.phases.length === 1 && cur.x[1] - cur.x[0] < SHORT_TIELINE) break; // collapsing: no use probing
     }
-    if (process.env.MAPA_DEBUG) console.log('attempt fail', key, cur, slope, T, first!.key, first!.X, first!.phases.map((p) => p.x));
     return { ok: false, e: first! };
-  };
+  }
 
-  const traceRegion = (seed: Eq) => {
+  function* traceRegionG(seed: Eq): Generator<Req, Region, Eq> {
     const labels = [seed.phases[0].label, seed.phases[1].label] as [string, string];
     const key = seed.key;
     const tl: TieLine[] = [tieOf(seed)];
     const ends: End[] = [];
+    // registered while in progress so that seeds inside it are recognised (covered())
+    const region: Region = { labels, tl, ends, done: false };
+    regions.push(region);
     for (const dir of [1, -1] as const) {
       let cur = tieOf(seed);
       let slope: [number, number] = [0, 0];
@@ -380,7 +421,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         const edge = dir > 0 ? Thi : Tlo;
         if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
         const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
-        const a = attempt(cur, slope, T, key);
+        const a = yield* attemptG(cur, slope, T, key);
         if (a.ok) {
           const next = tieOf(a.e);
           const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
@@ -398,7 +439,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         let gslope = slope;
         while (Math.abs(badT - good.T) > MIN_STEP) {
           const Tm = (good.T + badT) / 2;
-          const m = attempt(good, gslope, Tm, key, 1); // cheap inside the bracket; the final re-check probes more
+          const m = yield* attemptG(good, gslope, Tm, key, 1); // cheap inside the bracket; the final re-check probes more
           if (m.ok) {
             const n = tieOf(m.e);
             const h = n.T - good.T;
@@ -409,7 +450,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         }
         // the first failure may come from a poor X guess (e.g. the seed's zero slope), not from the
         // end of the region: re-check the bad side from the last good tie-line and resume if it holds
-        const again = attempt(good, gslope, badT, key);
+        // (all three probes only when no tie-line was found inside the bracket, else the fresh
+        // prediction's midpoint suffices)
+        const again = yield* attemptG(good, gslope, badT, key, good === cur ? 3 : 1);
         if (again.ok) {
           const n = tieOf(again.e);
           tl.push(n);
@@ -419,15 +462,16 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
           continue;
         }
         if (good !== cur) cur = good;
-        end = classifyEnd(good, again.e, dir, labels, tl);
+        end = yield* classifyEndG(good, again.e, dir, labels, tl);
       }
       ends.push(end!);
     }
     tl.sort((a, b) => a.T - b.T);
-    regions.push({ labels, tl, ends });
-  };
+    region.done = true;
+    return region;
+  }
 
-  const classifyEnd = (good: TieLine, bad: Eq, dir: 1 | -1, labels: [string, string], tl: TieLine[]): End => {
+  function* classifyEndG(good: TieLine, bad: Eq, dir: 1 | -1, labels: [string, string], tl: TieLine[]): Generator<Req, End, Eq> {
     const len = good.x[1] - good.x[0];
     const gap = baseName(labels[0]) === baseName(labels[1]);
     const collapsing = (b: Eq) => !b.ok || b.phases.length === 1 || b.key === labels.join('+');
@@ -435,7 +479,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       // the solver could not certify the point beyond (e.g. next to a critical point, where the two
       // sets merge): other compositions across the last tie-line tell what lies beyond
       for (const f of [0.1, 0.9, 0.3, 0.7]) {
-        const e = solve(bad.T, good.x[0] + f * len);
+        const e = yield* solveG(bad.T, good.x[0] + f * len);
         if (e.ok) { bad = e; break; }
       }
     }
@@ -476,27 +520,27 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       return { kind: mid < 0.005 || mid > 0.995 ? 'pure_element' : 'congruent', T, good, bad, dir };
     }
     return { kind: 'invariant', T, good, bad, dir };
-  };
+  }
 
   // seeds in order of T, then x, so that neighbouring seeds are found covered
   // (the phases met beyond each region end are seeds as well: regions connect through invariants, so
   // a field the grid rows step over is still reached)
   seeds.sort((a, b) => a.T - b.T || a.X - b.X);
-  for (let done = 0; done < seeds.length; done++) {
-    const s = seeds[done];
-    if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9) continue;
-    if (covered(s)) continue;
-    try {
-      traceRegion(s);
-    } catch (e) {
-      if (!(e instanceof BudgetExceeded)) throw e;
-      log(`equilibrium budget of ${budget} used up: tracing stopped with ${seeds.length - done} seeds left; the diagram is incomplete`);
-      break;
+  /** One seed: re-solve (grid seeds), trace its region, then queue the phases met beyond its ends. */
+  const probedInvariants: number[] = [];
+  function* seedG(s0: Eq): Generator<Req, void, Eq> {
+    let s = s0;
+    if (fromGrid.has(s)) {
+      s = yield* solveG(s.T, s.X);
+      if (!s.ok || s.phases.length !== 2 || covered(s)) return;
     }
-    for (const e of regions[regions.length - 1].ends) {
+    const region = yield* traceRegionG(s);
+    for (const e of region.ends) {
       if (!e.bad || !e.bad.ok) continue;
       if (e.bad.phases.length === 2) seeds.push(e.bad);
       if (e.kind !== 'invariant') continue;
+      if (probedInvariants.some((T) => Math.abs(T - e.T) < 0.1)) continue; // once per invariant
+      probedInvariants.push(e.T);
       // All three two-phase fields of the three phases of an invariant touch it (two on one side,
       // one on the other): probe each pair's midpoint 0.05 K above and below, so a field too small
       // for the grid (e.g. between a eutectic and a congruent point) is not missed.
@@ -504,18 +548,77 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       for (const p of e.bad.phases) if (!ph.some((q) => Math.abs(q.x - p.x) < SAME_X)) ph.push({ x: p.x });
       if (ph.length !== 3) continue;
       ph.sort((a, b) => a.x - b.x);
-      try {
-        for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
-          const T = e.T + dT;
-          if (T < Tlo || T > Thi) continue;
-          const q = solve(T, (ph[a].x + ph[b].x) / 2);
-          if (q.ok && q.phases.length === 2 && !covered(q)) seeds.push(q);
-        }
-      } catch (err) {
-        if (!(err instanceof BudgetExceeded)) throw err;
+      for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
+        const T = e.T + dT;
+        if (T < Tlo || T > Thi) continue;
+        const q = yield* solveG(T, (ph[a].x + ph[b].x) / 2);
+        if (q.ok && q.phases.length === 2 && !covered(q)) seeds.push(q);
       }
     }
-    progress(0.3 + (0.65 * (done + 1)) / seeds.length);
+  }
+  // Scheduler: up to `traceConcurrency` seeds are traced at once; each round, the pending requests of
+  // the active traces go to the solver together. Measured: equilibriumBatch on 2 OpenMP threads costs
+  // 10-20 ms per call on top of the equilibria (thread start-up per call), so the few requests of one
+  // round are solved on one thread; the threads are used for the seed grid only. Seeds are taken in
+  // order and skipped when a finished or running trace already covers them.
+  const traceConcurrency = Math.max(1, Math.floor(req.traceConcurrency ?? 1));
+  const active: { gen: Generator<Req, void, Eq>; req: Req }[] = [];
+  let next = 0;
+  const startNext = (): boolean => {
+    while (next < seeds.length) {
+      const s = seeds[next++];
+      if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9 || covered(s)) continue;
+      const gen = seedG(s);
+      const r = gen.next(undefined as unknown as Eq);
+      if (!r.done) { active.push({ gen, req: r.value }); return true; }
+    }
+    return false;
+  };
+  for (;;) {
+    while (active.length < traceConcurrency && startNext()) { /* fill */ }
+    if (!active.length) break;
+    checkCancel();
+    if (nEq >= budget) {
+      log(`equilibrium budget of ${budget} used up: tracing stopped with ${seeds.length - next + active.length} seeds left; the diagram is incomplete`);
+      break;
+    }
+    const reqs = active.map((a) => a.req);
+    const results = reqs.length === 1
+      ? [toEq(equilibrium({ database: db, components, phases, conditions: cond(reqs[0].T, reqs[0].X), options: { pdens: req.pdens } }), reqs[0].T, reqs[0].X)]
+      : equilibriumBatch({ database: db, components, phases, conditions: reqs.map((q) => cond(q.T, q.X)), threads: 1,
+        options: { pdens: req.pdens } }).map((r, k) => toEq(r, reqs[k].T, reqs[k].X));
+    for (let k = active.length - 1; k >= 0; k--) {
+      const r = active[k].gen.next(results[k]);
+      if (r.done) active.splice(k, 1); else active[k].req = r.value;
+    }
+    progress(0.3 + (0.65 * next) / Math.max(1, seeds.length));
+  }
+  // an incomplete trace (budget) is dropped
+  for (let k = regions.length - 1; k >= 0; k--) if (!regions[k].done) regions.splice(k, 1);
+  // Two seeds of one region traced at the same time give the region twice: merge traces of the same
+  // phase pair that overlap in T and agree there (same tie-line within SAME_X).
+  const interp = (tl: TieLine[], T: number): [number, number] => {
+    let k = 0;
+    while (k < tl.length - 1 && tl[k + 1].T < T) k++;
+    const a = tl[k], b = tl[Math.min(k + 1, tl.length - 1)];
+    const w = b.T > a.T ? Math.min(1, Math.max(0, (T - a.T) / (b.T - a.T))) : 0;
+    return [a.x[0] + w * (b.x[0] - a.x[0]), a.x[1] + w * (b.x[1] - a.x[1])];
+  };
+  for (let i = 0; i < regions.length; i++) {
+    for (let j = regions.length - 1; j > i; j--) {
+      const A = regions[i], B = regions[j];
+      if (A.labels.join('+') !== B.labels.join('+')) continue;
+      const lo = Math.max(A.tl[0].T, B.tl[0].T), hi = Math.min(A.tl[A.tl.length - 1].T, B.tl[B.tl.length - 1].T);
+      if (hi < lo - 0.1) continue;
+      const Tm = (lo + hi) / 2, xa = interp(A.tl, Tm), xb = interp(B.tl, Tm);
+      if (Math.abs(xa[0] - xb[0]) > SAME_X || Math.abs(xa[1] - xb[1]) > SAME_X) continue;
+      const tl = [...A.tl, ...B.tl].sort((a, b) => a.T - b.T);
+      A.tl = tl.filter((t, k) => k === 0 || t.T - tl[k - 1].T > 1e-6);
+      const lowA = A.ends.find((e) => e.dir === -1)!, lowB = B.ends.find((e) => e.dir === -1)!;
+      const highA = A.ends.find((e) => e.dir === 1)!, highB = B.ends.find((e) => e.dir === 1)!;
+      A.ends = [lowA.T <= lowB.T ? lowA : lowB, highA.T >= highB.T ? highA : highB];
+      regions.splice(j, 1);
+    }
   }
 
   // ---- (c) region ends -> invariants, critical and congruent points ---------------------------
@@ -591,7 +694,6 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const T = group.reduce((a, c) => a + c.T, 0) / group.length;
     const ph = [0, 1, 2].map((k) => ({ base: group[0].phases[k].base, x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length }));
     const facts = group.flatMap((c) => c.facts);
-    if (process.env.MAPA_DEBUG) console.log('INV', T, JSON.stringify(ph), JSON.stringify(facts));
     invariants.push(classifyInvariant(T, ph, facts));
   }
   invariants.sort((a, b) => b.T - a.T);
@@ -639,14 +741,76 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       byPair.get(k)!.push(p);
     }
     for (const list of byPair.values()) {
-      secondOrderLines.push({ ordered: list[0].ordered, disordered: list[0].disordered,
-        points: orderPolyline(list.map((p) => ({ T: p.T, x: p.x }))) });
+      const { ordered, disordered } = list[0];
+      // A second-order line T_c(x) is single-valued in x (a dome or a monotonic line), so it is followed
+      // in x (branch continuation, step 0.01 from the first to the last located point). At each x:
+      // bracket the transition in T around the interpolated T_c (ordered below, disordered above),
+      // bisect to 1 K, then take T_c from the ordered side with the mean-field (Landau) law of the
+      // order parameter, eta^2 ~ (T_c - T), through two ordered states 1 and 6 K below the bracket:
+      // next to T_c the disordered state is a stationary point of G by symmetry and the solver may
+      // stop there although the ordered state is lower, so the plain bisection can come out a few K low.
+      const located = orderPolyline(list.map((p) => ({ T: p.T, x: p.x })));
+      const etaAt = (T: number, x: number): { s: 'o' | 'd'; eta: number } | null => {
+        const e = solve(T, x);
+        if (!e.ok || e.phases.length !== 1) return null;
+        if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
+        return e.key === disordered ? { s: 'd', eta: 0 } : null;
+      };
+      const guessT = (x: number) => {
+        let k = 0;
+        while (k < located.length - 2 && located[k + 1].x < x) k++;
+        const a = located[k], b = located[Math.min(k + 1, located.length - 1)];
+        const w = b.x > a.x ? (x - a.x) / (b.x - a.x) : 0;
+        return a.T + w * (b.T - a.T);
+      };
+      const tcAt = (x: number): number | null => {
+        const g = Math.min(Thi, Math.max(Tlo, guessT(x)));
+        let lo = Math.max(Tlo, g - 15), hi = Math.min(Thi, g + 15);
+        let sl = etaAt(lo, x), sh = etaAt(hi, x);
+        for (let k = 0; k < 4 && sl?.s === 'd'; k++) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - 40); sl = etaAt(lo, x); }
+        for (let k = 0; k < 4 && sh?.s === 'o'; k++) { lo = hi; sl = sh; hi = Math.min(Thi, hi + 40); sh = etaAt(hi, x); }
+        if (!sl || !sh || sl.s !== 'o' || sh.s !== 'd') return null;
+        while (hi - lo > 1) {
+          const m = (lo + hi) / 2, sm = etaAt(m, x);
+          if (!sm) return null;
+          if (sm.s === 'o') lo = m; else hi = m;
+        }
+        const e1 = etaAt(lo - 1, x), e2 = etaAt(lo - 6, x);
+        if (e1?.s === 'o' && e2?.s === 'o') {
+          const slope = (e1.eta ** 2 - e2.eta ** 2) / 5;
+          const tc = lo - 1 - e1.eta ** 2 / slope;
+          if (slope < 0 && tc >= lo - 1 && tc <= hi + 20) return tc;
+        }
+        return (lo + hi) / 2;
+      };
+      let pts: { T: number; x: number }[] = [];
+      try {
+        const x0 = located[0].x, x1 = located[located.length - 1].x;
+        const n = Math.max(1, Math.ceil((x1 - x0) / 0.01));
+        for (let k = 0; k <= n; k++) {
+          const x = x0 + ((x1 - x0) * k) / n;
+          const tc = tcAt(x);
+          if (tc !== null) pts.push({ T: tc, x });
+        }
+      } catch (e) {
+        if (!(e instanceof BudgetExceeded)) throw e;
+        log('equilibrium budget used up while following a second-order line');
+      }
+      // where the line meets a two-phase field, the located meeting points end it
+      // (located points inside the followed range are superseded: they carry the solver's early jump)
+      if (pts.length) {
+        const a = pts[0].x, b = pts[pts.length - 1].x;
+        pts = orderPolyline([...pts, ...located.filter((p) => p.x < a - 1e-9 || p.x > b + 1e-9)]);
+      } else pts = located;
+      pts = pts.filter((p, k) => k === 0 || Math.abs(p.x - pts[k - 1].x) > 1e-6 || Math.abs(p.T - pts[k - 1].T) > 1e-3);
+      secondOrderLines.push({ ordered, disordered, points: orderPolyline(pts) });
     }
   }
   if (od.enabled && orderInfo.size) {
     odNotes.push(`ordered phases: ${[...orderInfo].map(([k, v]) => `${k} (disordered state labelled ${v.disordered})`).join(', ')}`);
-    odNotes.push('second-order transitions are located (to 0.01 K / 1e-7 in x) where grid neighbours differ only in the ordering state; ' +
-      'the line is the polyline through those points, not a continuation of the critical condition');
+    odNotes.push('second-order transitions are located (to 0.01 K / 1e-6 in x) where grid neighbours differ only in the ordering ' +
+      'state and where the line meets a two-phase field, then followed in x (step 0.01) with T_c from the mean-field ' +
+      'law eta^2 ~ (T_c - T) of the ordered states next to the transition');
   }
   if (!od.enabled) odNotes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
   if (!od.stability_filter) odNotes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
@@ -661,7 +825,8 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       secondOrderLines, notes: odNotes,
     },
     grid: { T: gT, X: gX, labels: grid.map((g) => g.key) },
-    stats: { equilibria: nEq, notConverged: nBad, seconds: (performance.now() - t0) / 1000 },
+    stats: { equilibria: nEq, notConverged: nBad, seconds: (performance.now() - t0) / 1000,
+      gridSeconds: (tGrid - t0) / 1000, seedSeconds: (tSeed - tGrid) / 1000 },
     logs,
   };
 }
@@ -683,11 +848,9 @@ function dedupePoints<P extends { T: number; x: number }>(list: P[], same: (a: P
   }
 }
 
-/** Orders scattered points of one line: by x where the line spans x more than T, else by T. */
+/** Orders the points of a second-order line T_c(x) by x (by T when they all share one x). */
 function orderPolyline(pts: { T: number; x: number }[]): { T: number; x: number }[] {
-  const xs = pts.map((p) => p.x), ts = pts.map((p) => p.T);
-  const spanX = Math.max(...xs) - Math.min(...xs), spanT = (Math.max(...ts) - Math.min(...ts)) / 1000;
-  return [...pts].sort(spanX >= spanT ? (a, b) => a.x - b.x : (a, b) => a.T - b.T);
+  return [...pts].sort((a, b) => a.x - b.x || a.T - b.T);
 }
 
 /**
@@ -698,17 +861,20 @@ export function classifyInvariant(T: number, ph: { base: string; x: number }[],
   facts: { xs: [number, number]; side: 1 | -1 }[]): InvariantRecord {
   const labelled = labelPhases(ph.map((p) => ({ ...p, NP: 0 })));
   const [p0, p1, p2] = labelled;
-  const near = (a: number, b: number) => Math.abs(a - b) < 2 * SAME_X;
-  let outerSide: 1 | -1 | 0 = 0;
-  for (const f of facts) if (near(f.xs[0], p0.x) && near(f.xs[1], p2.x)) { outerSide = f.side; break; }
-  if (!outerSide) {
-    for (const f of facts) {
-      if ((near(f.xs[0], p0.x) && near(f.xs[1], p1.x)) || (near(f.xs[0], p1.x) && near(f.xs[1], p2.x))) {
-        outerSide = f.side === 1 ? -1 : 1;
-        break;
-      }
+  // each fact (a two-phase field seen on one side) is matched to the pair of the three phases it is
+  // closest to; the outer pair's side follows by majority (an inner pair lies on the other side)
+  const pairs: [PS, PS, boolean][] = [[p0, p2, true], [p0, p1, false], [p1, p2, false]];
+  let vote = 0;
+  for (const f of facts) {
+    let best = pairs[0], err = Infinity;
+    for (const pr of pairs) {
+      const d = Math.abs(f.xs[0] - pr[0].x) + Math.abs(f.xs[1] - pr[1].x);
+      if (d < err) { err = d; best = pr; }
     }
+    if (err > 4 * SAME_X) continue;
+    vote += best[2] ? f.side : -f.side;
   }
+  const outerSide: 1 | -1 | 0 = vote > 0 ? 1 : vote < 0 ? -1 : 0;
   const L = (p: PS) => isLiquidName(p.base);
   let kind: InvariantKind = 'invariant';
   let reaction: string;

@@ -78,7 +78,7 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
   if (input.title) svg.text(width / 2, 16, input.title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
 
   const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
-  const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(3, Math.min(6, Math.floor(panelW / 70))));
+  const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(5, Math.min(8, Math.floor(panelW / 55))));
   const yTicks = ticksWithin(Ts[0]!, Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1, 8);
   const xe = cellEdges(xs), te = cellEdges(Ts);
 

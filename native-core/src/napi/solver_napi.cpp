@@ -8,6 +8,7 @@
 #include <napi.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <set>
@@ -94,11 +95,12 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
   if (!v.IsObject()) throw Napi::TypeError::New(env, "conditions must be an object {T, P, X?, W?, MU?}");
   auto o = v.As<Napi::Object>();
   pd::solver::Conditions c;
-  if (!o.Get("T").IsNumber()) throw Napi::TypeError::New(env, "conditions.T must be a number (K)");
-  c.T = o.Get("T").As<Napi::Number>().DoubleValue();
-  c.P = o.Get("P").IsNumber() ? o.Get("P").As<Napi::Number>().DoubleValue() : 101325.0;
-  if (o.Has("N") && o.Get("N").IsNumber() && o.Get("N").As<Napi::Number>().DoubleValue() != 1.0)
-    throw Napi::Error::New(env, "only N = 1 is supported");
+  // each property read once (a line of conditions is parsed point by point)
+  Napi::Value T = o.Get("T"), P = o.Get("P"), N = o.Get("N");
+  if (!T.IsNumber()) throw Napi::TypeError::New(env, "conditions.T must be a number (K)");
+  c.T = T.As<Napi::Number>().DoubleValue();
+  c.P = P.IsNumber() ? P.As<Napi::Number>().DoubleValue() : 101325.0;
+  if (N.IsNumber() && N.As<Napi::Number>().DoubleValue() != 1.0) throw Napi::Error::New(env, "only N = 1 is supported");
   const std::pair<const char*, pd::solver::Condition::Kind> kinds[] = {
       {"X", pd::solver::Condition::X}, {"W", pd::solver::Condition::W}, {"MU", pd::solver::Condition::MU}};
   for (const auto& [name, kind] : kinds) {
@@ -108,8 +110,9 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
     auto mo = m.As<Napi::Object>();
     auto keys = mo.GetPropertyNames();
     for (uint32_t i = 0; i < keys.Length(); ++i) {
-      std::string el = keys.Get(i).As<Napi::String>().Utf8Value();
-      Napi::Value val = mo.Get(el);
+      Napi::Value key = keys.Get(i);
+      std::string el = key.As<Napi::String>().Utf8Value();
+      Napi::Value val = mo.Get(key);
       if (!val.IsNumber()) throw Napi::TypeError::New(env, std::string("conditions.") + name + "." + el + " must be a number");
       c.conds.push_back({kind, Upper(el), val.As<Napi::Number>().DoubleValue()});
     }
@@ -117,59 +120,181 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
   return c;
 }
 
-Napi::Object Composition(Napi::Env env, const std::vector<std::string>& el, const std::vector<double>& v) {
-  auto o = Napi::Object::New(env);
-  for (size_t i = 0; i < el.size() && i < v.size(); ++i) o.Set(el[i], Napi::Number::New(env, v[i]));
-  return o;
-}
+// Conversion of results to JS objects. A 200-point line makes ~5000 objects; setting their properties one
+// by one from C++ (napi_set_named_property: a new key string and a hidden-class transition per property)
+// took about as long as the solves themselves. Instead the results are packed into one Float64Array of
+// numbers and one array of strings (repeated strings such as element and phase names created once), and a
+// small JS function (kBuild, compiled once per environment) builds every object with object literals in a single call.
+// The objects are exactly those the property-by-property code made: same keys in the same order, plain
+// writable/enumerable/configurable data properties, `y` a Float64Array with a buffer of its own.
+//
+// Layout per result. Numbers: converged (0/1), iterations, T, P, GM, HM, SM, CPM, massBalanceError,
+// mu and x (each: count, values), stable sets (count; each: setNumber, NP, x (count, values), y (count,
+// values), GM, HM, SM, CPM), metastable sets (count; each: DF, x, y, GM, HM, SM, CPM), derivatives
+// (count, values). Strings: reason, elements (count in the numbers), stable names, metastable names,
+// derivative keys.
+constexpr const char* kBuild = R"JS((function (N, S, count) {
+  'use strict';
+  let i = 0, j = 0;
+  function comp(keys) {
+    const n = N[i++];
+    const o = {};
+    for (let k = 0; k < n; k++) o[keys[k]] = N[i++];
+    return o;
+  }
+  function vec() {
+    const n = N[i++];
+    const y = N.slice(i, i + n);
+    i += n;
+    return y;
+  }
+  const out = [];
+  for (let r = 0; r < count; r++) {
+    const converged = N[i++] !== 0, iterations = N[i++], T = N[i++], P = N[i++];
+    const GM = N[i++], HM = N[i++], SM = N[i++], CPM = N[i++], massBalanceError = N[i++];
+    const reason = S[j++];
+    const ne = N[i++];
+    const elements = [];
+    for (let k = 0; k < ne; k++) elements.push(S[j++]);
+    const mu = comp(elements), x = comp(elements);
+    const phases = [];
+    for (let n = N[i++]; n > 0; n--) {
+      const name = S[j++], setNumber = N[i++], NP = N[i++], xs = comp(elements), y = vec();
+      phases.push({ name, setNumber, NP, x: xs, y, GM: N[i++], HM: N[i++], SM: N[i++], CPM: N[i++] });
+    }
+    const metastable = [];
+    for (let n = N[i++]; n > 0; n--) {
+      const name = S[j++], DF = N[i++], xs = comp(elements), y = vec();
+      metastable.push({ name, DF, x: xs, y, GM: N[i++], HM: N[i++], SM: N[i++], CPM: N[i++] });
+    }
+    const derivatives = {};
+    for (let n = N[i++]; n > 0; n--) derivatives[S[j++]] = N[i++];
+    out.push({ converged, reason, iterations, T, P, elements, GM, HM, SM, CPM, massBalanceError, mu, x, phases,
+      metastable, derivatives });
+  }
+  return out;
+}))JS";
+
+// Packs results (see the layout above) and builds the JS array of result objects.
+class ResultWriter {
+ public:
+  explicit ResultWriter(napi_env env) : env_(env) {}
+
+  void Add(const pd::solver::EquilibriumResult& r, const pd::solver::Conditions& c) {
+    ++count_;
+    N_.insert(N_.end(), {r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM, r.HM, r.SM,
+                         r.CPM, r.mass_balance_error});
+    S_.push_back(&r.reason);
+    N_.push_back(static_cast<double>(r.elements.size()));
+    for (const auto& e : r.elements) S_.push_back(&e);
+    Comp(r.elements, r.mu);
+    Comp(r.elements, r.x);
+    for (int stable = 1; stable >= 0; --stable) {
+      const auto& sets = stable ? r.stable : r.metastable;
+      N_.push_back(static_cast<double>(sets.size()));
+      for (const auto& s : sets) {
+        S_.push_back(&s.phase);
+        if (stable) N_.insert(N_.end(), {static_cast<double>(s.set_number), s.NP});
+        else N_.push_back(s.DF);
+        Comp(r.elements, s.x);
+        N_.push_back(static_cast<double>(s.y.size()));
+        N_.insert(N_.end(), s.y.begin(), s.y.end());
+        N_.insert(N_.end(), {s.GM, s.HM, s.SM, s.CPM});
+      }
+    }
+    N_.push_back(static_cast<double>(r.derivatives.size()));
+    for (const auto& [k, v] : r.derivatives) {
+      S_.push_back(&k);
+      N_.push_back(v);
+    }
+  }
+
+  // The results added so far (which must still be alive) as a JS array.
+  napi_value Build() {
+    napi_value ab, nums, strs, cnt, fn, out, undef;
+    void* data = nullptr;
+    Check(napi_create_arraybuffer(env_, N_.size() * sizeof(double), &data, &ab));
+    if (!N_.empty()) std::memcpy(data, N_.data(), N_.size() * sizeof(double));
+    Check(napi_create_typedarray(env_, napi_float64_array, N_.size(), ab, 0, &nums));
+    Check(napi_create_array_with_length(env_, S_.size(), &strs));
+    std::map<std::string, napi_value> interned;  // element and phase names, "converged", ...
+    for (size_t k = 0; k < S_.size(); ++k) {
+      auto it = interned.find(*S_[k]);
+      if (it == interned.end()) {
+        napi_value v;
+        Check(napi_create_string_utf8(env_, S_[k]->data(), S_[k]->size(), &v));
+        it = interned.emplace(*S_[k], v).first;
+      }
+      Check(napi_set_element(env_, strs, static_cast<uint32_t>(k), it->second));
+    }
+    Check(napi_create_double(env_, static_cast<double>(count_), &cnt));
+    fn = BuildFunction();
+    Check(napi_get_undefined(env_, &undef));
+    napi_value args[3] = {nums, strs, cnt};
+    Check(napi_call_function(env_, undef, fn, 3, args, &out));
+    return out;
+  }
+
+ private:
+  void Check(napi_status st) {
+    if (st != napi_ok) throw Napi::Error::New(env_);
+  }
+  // kBuild compiled once per environment (each worker thread has its own): a function kept across calls
+  // is optimised by V8 after a few lines instead of starting cold in the interpreter every call. The
+  // reference is dropped by an environment clean-up hook when the environment ends.
+  napi_value BuildFunction() {
+    struct Cache {
+      napi_env env;
+      napi_ref fn;
+    };
+    thread_local std::vector<Cache> cache;
+    for (const auto& c : cache)
+      if (c.env == env_) {
+        napi_value fn = nullptr;
+        Check(napi_get_reference_value(env_, c.fn, &fn));
+        if (!fn) throw Napi::Error::New(env_, "result builder was collected");  // cannot happen: strong reference
+        return fn;
+      }
+    napi_value src, fn;
+    Check(napi_create_string_utf8(env_, kBuild, NAPI_AUTO_LENGTH, &src));
+    Check(napi_run_script(env_, src, &fn));
+    napi_ref ref;
+    Check(napi_create_reference(env_, fn, 1, &ref));
+    cache.push_back({env_, ref});
+    Check(napi_add_env_cleanup_hook(
+        env_,
+        [](void* arg) {
+          napi_env env = static_cast<napi_env>(arg);
+          for (size_t k = 0; k < cache.size(); ++k)
+            if (cache[k].env == env) {
+              napi_delete_reference(env, cache[k].fn);
+              cache.erase(cache.begin() + static_cast<long>(k));
+              break;
+            }
+        },
+        env_));
+    return fn;
+  }
+  // {EL: value} per element: count, values (keys = the result's element names, in order)
+  void Comp(const std::vector<std::string>& el, const std::vector<double>& vals) {
+    const size_t n = std::min(el.size(), vals.size());
+    N_.push_back(static_cast<double>(n));
+    N_.insert(N_.end(), vals.begin(), vals.begin() + n);
+  }
+
+  napi_env env_;
+  size_t count_ = 0;
+  std::vector<double> N_;
+  std::vector<const std::string*> S_;
+};
 
 Napi::Object ToJs(Napi::Env env, const pd::solver::EquilibriumResult& r, const pd::solver::Conditions& c) {
-  auto o = Napi::Object::New(env);
-  o.Set("converged", Napi::Boolean::New(env, r.converged));
-  o.Set("reason", Napi::String::New(env, r.reason));
-  o.Set("iterations", Napi::Number::New(env, r.iterations));
-  o.Set("T", Napi::Number::New(env, c.T));
-  o.Set("P", Napi::Number::New(env, c.P));
-  auto els = Napi::Array::New(env, r.elements.size());
-  for (size_t i = 0; i < r.elements.size(); ++i) els.Set(static_cast<uint32_t>(i), r.elements[i]);
-  o.Set("elements", els);
-  o.Set("GM", r.GM);
-  o.Set("HM", r.HM);
-  o.Set("SM", r.SM);
-  o.Set("CPM", r.CPM);
-  o.Set("massBalanceError", r.mass_balance_error);
-  o.Set("mu", Composition(env, r.elements, r.mu));
-  o.Set("x", Composition(env, r.elements, r.x));
-  auto sets = [&](const std::vector<pd::solver::CompSetResult>& v, bool stable) {
-    auto a = Napi::Array::New(env, v.size());
-    for (size_t i = 0; i < v.size(); ++i) {
-      const auto& s = v[i];
-      auto so = Napi::Object::New(env);
-      so.Set("name", s.phase);
-      if (stable) {
-        so.Set("setNumber", s.set_number);
-        so.Set("NP", s.NP);
-      } else {
-        so.Set("DF", s.DF);
-      }
-      so.Set("x", Composition(env, r.elements, s.x));
-      auto y = Napi::Float64Array::New(env, s.y.size());
-      for (size_t k = 0; k < s.y.size(); ++k) y[k] = s.y[k];
-      so.Set("y", y);
-      so.Set("GM", s.GM);
-      so.Set("HM", s.HM);
-      so.Set("SM", s.SM);
-      so.Set("CPM", s.CPM);
-      a.Set(static_cast<uint32_t>(i), so);
-    }
-    return a;
-  };
-  o.Set("phases", sets(r.stable, true));
-  o.Set("metastable", sets(r.metastable, false));
-  auto d = Napi::Object::New(env);
-  for (const auto& [k, v] : r.derivatives) d.Set(k, v);
-  o.Set("derivatives", d);
-  return o;
+  ResultWriter w(env);
+  w.Add(r, c);
+  napi_value arr, o;
+  arr = w.Build();
+  if (napi_get_element(env, arr, 0, &o) != napi_ok) throw Napi::Error::New(env);
+  return Napi::Object(env, o);
 }
 
 struct Common {
@@ -199,6 +324,54 @@ Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
   return c;
 }
 
+// options.start of equilibrium(): a previous result object (as returned by equilibrium/equilibriumBatch for
+// the same system) to warm-start from (its stable sets with NP and y, metastable sets' y, mu). A result
+// that does not fit (not converged, unknown phase, wrong number of site fractions, missing mu) gives an
+// empty state, i.e. the normal cold start.
+pd::solver::WarmStart ParseStart(Napi::Env env, const Napi::Value& v, const pd::solver::EquilibriumSolver& solver) {
+  pd::solver::WarmStart w;
+  if (v.IsUndefined() || v.IsNull()) return w;
+  if (!v.IsObject()) throw Napi::TypeError::New(env, "options.start must be a previous equilibrium result");
+  auto o = v.As<Napi::Object>();
+  if (!o.Get("converged").IsBoolean() || !o.Get("converged").As<Napi::Boolean>().Value()) return w;
+  const auto& el = solver.elements();
+  Napi::Value mu = o.Get("mu");
+  if (!mu.IsObject()) return w;
+  for (const auto& e : el) {
+    Napi::Value m = mu.As<Napi::Object>().Get(e);
+    if (!m.IsNumber()) return {};
+    w.mu.push_back(m.As<Napi::Number>().DoubleValue());
+  }
+  const auto& phases = solver.phases();
+  for (int stable = 1; stable >= 0; --stable) {
+    Napi::Value list = o.Get(stable ? "phases" : "metastable");
+    if (!list.IsArray()) return {};
+    auto a = list.As<Napi::Array>();
+    for (uint32_t i = 0; i < a.Length(); ++i) {
+      if (!a.Get(i).IsObject()) return {};
+      auto so = a.Get(i).As<Napi::Object>();
+      if (!so.Get("name").IsString() || !so.Get("y").IsTypedArray()) return {};
+      std::string name = so.Get("name").As<Napi::String>().Utf8Value();
+      int idx = -1;
+      for (size_t p = 0; p < phases.size(); ++p)
+        if (phases[p]->name() == name) idx = static_cast<int>(p);
+      auto y = so.Get("y").As<Napi::TypedArray>();
+      if (idx < 0 || y.TypedArrayType() != napi_float64_array) return {};
+      pd::solver::WarmStart::Set s;
+      s.phase_index = idx;
+      s.stable = stable == 1;
+      auto yf = y.As<Napi::Float64Array>();
+      s.y.assign(yf.Data(), yf.Data() + yf.ElementLength());
+      if (s.stable) {
+        if (!so.Get("NP").IsNumber()) return {};
+        s.NP = so.Get("NP").As<Napi::Number>().DoubleValue();
+      }
+      w.sets.push_back(std::move(s));
+    }
+  }
+  return w;  // checked against the models (sizes, finiteness) by the solver, which falls back if it does not fit
+}
+
 Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   Common cm = Prepare(info, 4);
@@ -206,7 +379,9 @@ Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   cm.solver->options().derivatives = cm.derivatives;
   cm.solver->options().max_iterations = cm.max_iterations;
   cm.solver->options().single_set = cm.single_set;
-  auto r = cm.solver->solve(cond);
+  pd::solver::WarmStart start;
+  if (info.Length() > 4 && info[4].IsObject()) start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+  auto r = start.valid() ? cm.solver->solve(cond, &start, nullptr) : cm.solver->solve(cond);
   return ToJs(env, r, cond);
 }
 
@@ -258,9 +433,9 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   cm.solver->options().single_set = cm.single_set;
   cm.solver->options().warm_start = cm.warm_start;
   auto rs = cm.solver->solve_batch(conds, threads, cancel, progress);
-  auto out = Napi::Array::New(env, rs.size());
-  for (size_t i = 0; i < rs.size(); ++i) out.Set(static_cast<uint32_t>(i), ToJs(env, rs[i], conds[i]));
-  return out;
+  ResultWriter w(env);
+  for (size_t i = 0; i < rs.size(); ++i) w.Add(rs[i], conds[i]);
+  return Napi::Value(env, w.Build());
 }
 
 Napi::Value SelfTest(const Napi::CallbackInfo& info) {

@@ -340,6 +340,9 @@ struct EquilibriumSolver::Impl {
   std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
   // workspaces
   std::vector<double> Phi, rhs, Hr, A, bvec, sol;
+  std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
+  std::vector<int> gst;                 // solve_global's stable sets
+  std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
   std::vector<int> piv;
   LstsqWork lw;
 };

@@ -163,6 +163,10 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
     // drop repeated vertices (collapsed cells at faces / flat axes), keeping the cyclic order
     const uniq: number[] = [];
     for (const p of ring) if (!uniq.some((q) => q === p || same(q, p))) uniq.push(p);
+    // The ring order above is counter-clockwise seen from +axis (o1 = axis+1, o2 = axis+2 is right-handed),
+    // so the normal points from the lower to the upper node; flip it where needed so that every
+    // polygon's normal points from the smaller to the larger phase-set index (consistent shading).
+    if (la > lb) uniq.reverse();
     if (uniq.length >= 3) { out.polys.push(uniq); out.polyLabels.push([la, lb]); out.polyAxis.push(axis); }
     else if (uniq.length === 2) { out.lines.push(uniq); out.lineLabels.push([la, lb]); out.lineAxis.push(axis); }
   }
