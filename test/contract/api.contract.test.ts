@@ -147,7 +147,7 @@ const ROWS: Row[] = [
   { name: 'binary_cpt pressure_points 1', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: cpt({ pressure_points: 1 }) }), status: 400, error: 'task_config.condition.pressure_points: must be at least 2' },
   { name: 'binary_cpt pressure_scale', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: cpt({ pressure_scale: 'exp' }) }), status: 400, error: 'task_config.condition.pressure_scale: must be one of: linear, log' },
   { name: 'binary_cpt axis composition without component', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { ...cpt(), ui_metadata: { axis_config: { x: { variable: 'composition' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } } }), status: 400, error: 'task_config.ui_metadata.axis_config.x.component: is required for a composition axis' },
-  { name: 'binary_cpt valid', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { ...cpt(), ui_metadata: { module: 'cpt', axis_config: { x: { variable: 'composition', component: 'FE' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } } }), status: 200, check: (b) => expect(b.status).toBe('pending') },
+  { name: 'binary_cpt valid', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { ...cpt({ composition_step: 0.5, temperature_end: 310, pressure_points: 2 }), ui_metadata: { module: 'cpt', axis_config: { x: { variable: 'composition', component: 'FE' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } } }), status: 200, check: (b) => expect(b.status).toBe('pending') },
   // ---- GET /task/list
   { name: 'task list defaults', method: 'GET', path: () => '/task/list', key: A, status: 200, check: (b) => {
     expect(b.page).toBe(1); expect(b.items_per_page).toBe(10); expect(b.total).toBeGreaterThanOrEqual(3);
@@ -242,6 +242,7 @@ const ROWS: Row[] = [
   { name: 'user status missing user_id', method: 'GET', path: () => `/database/user/status?topdb_id=${f.dbId}`, key: A, status: 400, error: 'user_id is required' },
 ];
 
+// (the valid row shrinks the grid: the task really runs, on the pool the DELETE test needs later)
 function cpt(over: Record<string, unknown> = {}) {
   return { task_type: 'binary_cpt_diagram', tdb_code: 'ALFE', condition: {
     components: ['AL', 'FE'], x_component: 'FE', composition_start: 0, composition_end: 1, composition_step: 0.1,

@@ -41,7 +41,9 @@ export function chunkedBatch(setup: BatchSetup, conditions: ConditionSource, thr
     for (let i = out.length; i < Math.min(n, out.length + size); i++) chunk.push(at(i));
     const t0 = performance.now();
     const rs = equilibriumBatch({ database: setup.database, components: setup.components, phases: setup.phases,
-      conditions: chunk, options: setup.options, threads: th, control: new SharedArrayBuffer(CONTROL_BYTES) });
+      // neighbouring conditions of a scan: each point starts from the previous one (the solver still
+      // certifies every answer by its grid re-scan, and redoes a failed warm start cold)
+      conditions: chunk, options: { warmStart: true, ...setup.options }, threads: th, control: new SharedArrayBuffer(CONTROL_BYTES) });
     for (const r of rs) out.push(r);
     control?.setProgress(p0 + ((p1 - p0) * out.length) / n);
     // next chunk: about CHUNK_MS, at most twice the last one, at least one point per thread

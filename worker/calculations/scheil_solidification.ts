@@ -257,9 +257,15 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const control = input.control;
   const logs: string[] = [];
 
+  // Each step starts from the previous equilibrium of the liquid (options.start; a start that does not
+  // fit falls back to the cold start, and every answer is still certified by the solver's grid re-scan).
+  let previous: EquilibriumResult | undefined;
   const solve = (T: number, x: Record<string, number>): EquilibriumResult => {
     throwIfCancelled(control);
-    return equilibrium({ database: db, components, phases, conditions: { T, P, X: xConditions(x) } });
+    const r = equilibrium({ database: db, components, phases, conditions: { T, P, X: xConditions(x) },
+      options: previous?.converged ? { start: previous } : undefined });
+    if (r.converged) previous = r;
+    return r;
   };
   const labeler = new SetLabeler(elements);
   const split = (r: EquilibriumResult): Split => {

@@ -39,7 +39,8 @@ struct SolverOptions {
   std::vector<std::string> derivatives;
   // Warm start (opt-in, issue "200-point line under 10 ms"): in solve_batch each condition after the first
   // of a thread's contiguous chunk starts Newton from the previous converged result of that chunk instead
-  // of the convex hull (§8.7); the grid re-scan with the final μ (§8.5 outer loop) still certifies the
+  // of the convex hull (§8.7), extrapolated linearly from the two previous states when the conditions
+  // advance in equal steps; the grid re-scan with the final μ (§8.5 outer loop) still certifies the
   // answer, and a warm start that does not converge is redone from the cold start.
   bool warm_start = false;
 };
