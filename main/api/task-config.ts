@@ -84,7 +84,8 @@ export const thermodynamicPropertiesSchema = z.looseObject({
   task_type: z.literal('thermodynamic_properties_next'), ...common, condition: scanCondition,
 });
 
-export const orderDisorderSchema = z.looseObject({
+// Strict: an unknown option key is refused with a 400 naming it (issue 6), not silently ignored.
+export const orderDisorderSchema = z.strictObject({
   enabled: z.boolean().optional(),
   trace_boundaries: z.boolean().optional(),
   stability_filter: z.boolean().optional(),
@@ -154,6 +155,21 @@ export const binaryCptSchema = z.looseObject({
     backend_task_type: z.string().optional(),
     axis_config: z.strictObject({ x: axis, y: axis, z: axis }).optional(),
   }).optional(),
+}).superRefine((v, ctx) => {
+  // The viewer maps each axis to one variable: the three must differ, and a composition axis names a component.
+  const ac = v.ui_metadata?.axis_config;
+  if (!ac) return;
+  const seen = new Map<string, string>();
+  for (const k of ['x', 'y', 'z'] as const) {
+    const a = ac[k];
+    const path = ['ui_metadata', 'axis_config', k];
+    const prev = seen.get(a.variable);
+    if (prev) ctx.addIssue({ code: 'custom', path: [...path, 'variable'], message: `must differ from axis_config.${prev}.variable` });
+    seen.set(a.variable, k);
+    if (a.variable === 'composition' && a.component && !v.condition.components.map((c) => c.toUpperCase()).includes(a.component.toUpperCase())) {
+      ctx.addIssue({ code: 'custom', path: [...path, 'component'], message: 'must be one of condition.components' });
+    }
+  }
 });
 
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
