@@ -4,10 +4,10 @@
 // else ../shared/tdb next to the repository (the shared test databases are not part of the repo).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadCore } from '../worker/core/native.js';
 import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
 import { equilibrium, equilibriumBatch, type EquilibriumConditions } from '../worker/core/equilibrium.js';
+import { tdbDir, median } from './support.js';
 
 interface Setup {
   file: string;
@@ -21,18 +21,6 @@ const SETUPS: Setup[] = [
 ];
 const POINTS = Number(process.env.BENCH_POINTS ?? 20000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
-
-function tdbDir(): string {
-  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const c = path.join(dir, 'shared', 'tdb');
-    if (existsSync(c)) return c;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
-    dir = parent;
-  }
-}
 
 function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
   let s = seed >>> 0;
@@ -51,11 +39,6 @@ function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
     }
   }
   return Y;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 function rate(m: PhaseModel, T: number, Y: Float64Array, n: number, threads: number): number {

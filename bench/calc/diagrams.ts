@@ -4,37 +4,19 @@
 // opened once before the runs (warm: what the 2nd and later tasks on a database cost); result files
 // are not written (the mapping is what is timed). Goal (issue 6): each < 0.5 s.
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
+import { tdbDir, median } from '../support.js';
 
 const REPEATS = 5;
-
-function tdbDir(): string {
-  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const c = path.join(dir, 'shared', 'tdb');
-    if (existsSync(c)) return c;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
-    dir = parent;
-  }
-}
 
 const SETUPS: { file: string; components: [string, string] }[] = [
   { file: 'alzn_mey.tdb', components: ['AL', 'ZN'] },
   { file: 'pbsn.tdb', components: ['PB', 'SN'] },
   { file: 'cumg.tdb', components: ['CU', 'MG'] },
 ];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 export async function benchDiagrams(): Promise<string[]> {
   const threads = availableParallelism();

@@ -8,34 +8,18 @@
 //   cold  = the first run, database opened first (phase models and sampling grid prepared: a first task)
 //   files = run(): core + result.json, result.csv and the preview SVG + PNG (warm); median of 3
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run, scanLine } from '../../worker/calculations/line_calculation.js';
 import { clearDatabaseCache } from '../../worker/calculations/point_calculation.js';
+import { tdbDir, median } from '../support.js';
 
 const REPEATS = 7;
 const FILE_REPEATS = 3;
 const POINTS = 200;
-
-function tdbDir(): string {
-  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const c = path.join(dir, 'shared', 'tdb');
-    if (existsSync(c)) return c;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
-    dir = parent;
-  }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 interface LineSetup { name: string; file: string; components: string[]; T0: number; T1: number; x: Record<string, number> }
 

@@ -4,33 +4,15 @@
 // al. 2009), on 1 thread and on all cores. Each run is what a task does: open the database (so the
 // solver starts cold: models built, sampling grid computed), compute, no file writing. Databases are
 // looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../worker/core/database.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { propertiesScan } from '../../worker/calculations/thermodynamic_properties_next.js';
 import { scheilSolidification } from '../../worker/calculations/scheil_solidification.js';
+import { tdbDir, median } from '../support.js';
 
 const REPEATS = 7;
-
-function tdbDir(): string {
-  if (process.env.PHASEDESK_BENCH_TDB_DIR) return process.env.PHASEDESK_BENCH_TDB_DIR;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const c = path.join(dir, 'shared', 'tdb');
-    if (existsSync(c)) return c;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('shared/tdb not found beside the repository; set PHASEDESK_BENCH_TDB_DIR');
-    dir = parent;
-  }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function time(f: () => void): number {
   const t0 = performance.now();

@@ -287,9 +287,11 @@ export interface LineScan {
   edges: { s: number; r: EquilibriumResult }[];
 }
 
-/** The numerical part of a line calculation (scan + transition refinement), without files. */
-export function scanLine(job: CalculationJob, control: JobControl, derivatives?: string[]): LineScan {
-  if (control.cancelled) throw new CancelledError();
+/**
+ * The scan of a line or properties task, checked: the opened system, the straight path in (T, x)
+ * from the start to the end state, and the number of points.
+ */
+export function scanSetup(job: CalculationJob) {
   const cond = conditionOf(job);
   const sys = openSystem(job, cond);
   const P = pressureOf(cond);
@@ -304,6 +306,13 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
   const path: ScanPath = { T0, T1, P, X0: comp.X[0], X1: comp.X[1], full0: comp.full[0], full1: comp.full[1] };
   const changes = T0 !== T1 || JSON.stringify(comp.full[0]) !== JSON.stringify(comp.full[1]);
   if (changes && n < 2) throw new Error("condition.points must be at least 2 when a variable's range changes");
+  return { cond, sys, P, path, n, dependent: comp.dependent };
+}
+
+/** The numerical part of a line calculation (scan + transition refinement), without files. */
+export function scanLine(job: CalculationJob, control: JobControl, derivatives?: string[]): LineScan {
+  if (control.cancelled) throw new CancelledError();
+  const { sys, path, n, dependent } = scanSetup(job);
   const s = Array.from({ length: n }, (_, i) => (n === 1 ? 0 : i / (n - 1)));
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
   const speed: SolveSpeed = {};
@@ -315,7 +324,7 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
   const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, speed }, edges);
   // number the composition sets along the whole line, transition states included (chart and table agree)
   relabelCompositionSets([...s.map((v, i) => ({ s: v, r: results[i] })), ...edges].sort((a, b) => a.s - b.s).map((m) => m.r));
-  return { sys, path, dependent: comp.dependent, s, results, transitions, edges };
+  return { sys, path, dependent, s, results, transitions, edges };
 }
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));

@@ -22,9 +22,9 @@ import {
 import { propertyChart, type Series } from '../plots/charts.js';
 import { CancelledError } from '../protocol.js';
 import { chunkedBatch } from './batch.js';
-import { axisOf, conditionsAt, refineTransitions, type ScanPath } from './line_calculation.js';
+import { axisOf, conditionsAt, refineTransitions, scanSetup, type ScanPath } from './line_calculation.js';
 import {
-  conditionOf, documentBase, numberField, openSystem, outputNames, pressureOf, resolveCompositions, type CalcSystem,
+  conditionOf, documentBase, outputNames, type CalcSystem,
 } from './point_calculation.js';
 
 export interface PropertiesScan {
@@ -44,20 +44,7 @@ export interface PropertiesScan {
  */
 export function propertiesScan(job: CalculationJob, control: JobControl): PropertiesScan {
   if (control.cancelled) throw new CancelledError();
-  const cond = conditionOf(job);
-  const sys = openSystem(job, cond);
-  const P = pressureOf(cond);
-  const T0 = numberField(cond, 'temperature_start'), T1 = numberField(cond, 'temperature_end');
-  if (!(T0 > 0) || !(T1 > 0)) throw new Error('condition.temperature_start and temperature_end must be greater than 0');
-  const n = numberField(cond, 'points');
-  if (!Number.isInteger(n) || n < 1) throw new Error('condition.points must be a positive integer');
-  const comp = resolveCompositions(sys.elements, [
-    { field: 'condition.compositions_start', value: cond.compositions_start ?? {} },
-    { field: 'condition.compositions_end', value: cond.compositions_end ?? {} },
-  ]);
-  const path: ScanPath = { T0, T1, P, X0: comp.X[0], X1: comp.X[1], full0: comp.full[0], full1: comp.full[1] };
-  const changes = T0 !== T1 || JSON.stringify(comp.full[0]) !== JSON.stringify(comp.full[1]);
-  if (changes && n < 2) throw new Error("condition.points must be at least 2 when a variable's range changes");
+  const { sys, path, n, dependent } = scanSetup(job);
   const sOf = (i: number) => (n === 1 ? 0 : i / (n - 1));
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
   // HM.T is the equilibrium heat capacity (§9.4): the only extra the solver has to compute
@@ -75,7 +62,7 @@ export function propertiesScan(job: CalculationJob, control: JobControl): Proper
       Cp_frozen: r.CPM,
     };
   });
-  return { sys, path, dependent: comp.dependent, points, transitions };
+  return { sys, path, dependent, points, transitions };
 }
 
 function fmt(v: number, d = 1): string { return Number.isFinite(v) ? v.toFixed(d) : 'n/a'; }

@@ -221,7 +221,9 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
     return Y;
   }
 
-  Napi::Value Energies(const Napi::CallbackInfo& info) {
+  // GM of the rows of Y (arguments T, P, Y): point by point, or through PhaseModel::compile_points (the
+  // solver's grid path; null when the model has no tabulated form), so tests can hold the two equal.
+  Napi::Value GridEnergies(const Napi::CallbackInfo& info, bool tabulated) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       Napi::Env env = info.Env();
       M(env);
@@ -230,28 +232,18 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       size_t n = 0;
       auto Y = Rows(info, 2, n);
       std::vector<double> out(n);
-      model->energies(St(T, P), Y.data(), n, out.data());
+      if (!tabulated) {
+        model->energies(St(T, P), Y.data(), n, out.data());
+      } else {
+        auto table = model->compile_points(Y.data(), n);
+        if (!table) return env.Null();
+        model->energies(St(T, P), *table, out.data());
+      }
       return ToF64(env, out);
     });
   }
-
-  // GM of the rows of Y through PhaseModel::compile_points (the solver's grid path), or null when
-  // the model has no tabulated form: lets tests hold it equal to energies().
-  Napi::Value EnergiesTabulated(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
-      Napi::Env env = info.Env();
-      M(env);
-      std::lock_guard<std::mutex> lock(mu);
-      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
-      size_t n = 0;
-      auto Y = Rows(info, 2, n);
-      auto table = model->compile_points(Y.data(), n);
-      if (!table) return env.Null();
-      std::vector<double> out(n);
-      model->energies(St(T, P), *table, out.data());
-      return ToF64(env, out);
-    });
-  }
+  Napi::Value Energies(const Napi::CallbackInfo& info) { return GridEnergies(info, false); }
+  Napi::Value EnergiesTabulated(const Napi::CallbackInfo& info) { return GridEnergies(info, true); }
 
   Napi::Value EvaluateBatch(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
