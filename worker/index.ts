@@ -3,7 +3,8 @@
 // never terminated from outside while native code runs (cancellation is cooperative).
 import { CancelledError, JobControl, type Calculation, type CalculationJob, type CalculationOutput } from './protocol.js';
 
-const OPEN: Record<string, () => Promise<{ run: Calculation }>> = {
+/** Calculation modules by task type, loaded on demand (also used by `phasedesk calc`). */
+export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> = {
   point_calculation: () => import('./calculations/point_calculation.js'),
   line_calculation: () => import('./calculations/line_calculation.js'),
   binary_equilibrium: () => import('./calculations/binary_equilibrium.js'),
@@ -14,7 +15,7 @@ const OPEN: Record<string, () => Promise<{ run: Calculation }>> = {
 
 export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
   const control = new JobControl(job.control);
-  let loader = OPEN[job.taskType];
+  let loader = CALCULATIONS[job.taskType];
   if (!loader && job.taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') {
     loader = () => import('./calculations/test-only.js');
   }

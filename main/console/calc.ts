@@ -15,22 +15,14 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { OPEN_TASK_TYPES, validateTaskConfig } from '../api/task-config.js';
-import { CONTROL_BYTES, JobControl, type Calculation, type CalculationJob } from '../../worker/protocol.js';
+import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { CALCULATIONS } from '../../worker/index.js';
 
 export const CALC_USAGE = `usage: phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]
   Runs a task_config (JSON, as in POST /task) without the service and writes DIR/result/result.json,
   DIR/result/result.csv and DIR/preview/*.svg|png. task_type: ${OPEN_TASK_TYPES.join(', ')}.
   tdb_code may be omitted (the database is FILE). --threads: OpenMP threads (default: all cores).`;
 
-/** Calculation modules by task type, loaded on demand like worker/index.ts. */
-const OPEN: Record<string, () => Promise<{ run: Calculation }>> = {
-  point_calculation: () => import('../../worker/calculations/point_calculation.js'),
-  line_calculation: () => import('../../worker/calculations/line_calculation.js'),
-  binary_equilibrium: () => import('../../worker/calculations/binary_equilibrium.js'),
-  thermodynamic_properties_next: () => import('../../worker/calculations/thermodynamic_properties_next.js'),
-  scheil_solidification: () => import('../../worker/calculations/scheil_solidification.js'),
-  binary_cpt_diagram: () => import('../../worker/calculations/binary_cpt_diagram.js'),
-};
 
 /** Bad input (usage, configuration): exit code 2. */
 export class CalcInputError extends Error {}
@@ -86,7 +78,7 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
     taskUuid: randomUUID(), taskType, config: { ...v.value, tdb_file: tdb }, ompThreads: threads, taskDir: out,
     control: control.buffer,
   };
-  const mod = await OPEN[taskType]();
+  const mod = await CALCULATIONS[taskType]();
   const r = await mod.run(job, control);
   return { taskType, summary: r.summary, logs: r.logs, out };
 }

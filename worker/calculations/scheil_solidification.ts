@@ -26,7 +26,7 @@ import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
 import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
-import type { ScheilDocument, ScheilEndReason, ScheilStep } from '../results/scheil_solidification.js';
+import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import { chunkedBatch } from './batch.js';
 import { conditionOf, documentBase, numberField, openSystem, pressureOf, resolveCompositions } from './point_calculation.js';
@@ -85,18 +85,8 @@ export interface ScheilInput {
   control?: JobControl;
 }
 
-export interface ScheilRun {
-  liquid_phase: string;
-  liquidus_temperature: number | null;
-  solidus_temperature: number | null;
-  end_reason: ScheilEndReason;
-  steps: ScheilStep[];
-  lever_rule: { T: number; fraction_solid: number }[];
-  lever_rule_solidus_temperature: number | null;
-  eutectic_phases: string[];
-  phase_totals: Record<string, number>;
-  /** overall mole fractions of the alloy */
-  composition: Record<string, number>;
+/** The path (as in result.json) plus what the calculation needs to write its files. */
+export interface ScheilRun extends ScheilPath {
   elements: string[];
   logs: string[];
 }

@@ -20,8 +20,8 @@ export interface ScheilStep {
   phase_increments?: Record<string, number>;
 }
 
-export interface ScheilDocument extends ResultDocument {
-  task_type: 'scheil_solidification';
+/** The solidification path itself (result.json fields; the calculation's run carries them too). */
+export interface ScheilPath {
   liquid_phase: string;
   /** temperature at which the first solid forms (refined by bisection to 0.01 K); null if never */
   liquidus_temperature: number | null;
@@ -32,11 +32,15 @@ export interface ScheilDocument extends ResultDocument {
   /** equilibrium (lever-rule) solidification of the same alloy at fixed overall composition */
   lever_rule: { T: number; fraction_solid: number }[];
   lever_rule_solidus_temperature: number | null;
+  /** solid phases forming at the final invariant (eutectic end), [] otherwise */
+  eutectic_phases: string[];
+  /** total amount of each solid phase at the end, per mole of alloy */
+  phase_totals: Record<string, number>;
+  /** overall mole fractions of the alloy */
+  composition: Record<string, number>;
+}
+
+export interface ScheilDocument extends ResultDocument, ScheilPath {
+  task_type: 'scheil_solidification';
   table: ResultTable;
-  /** added: solid phases forming at the final invariant (eutectic end), [] otherwise */
-  eutectic_phases?: string[];
-  /** added: total amount of each solid phase at the end, per mole of alloy */
-  phase_totals?: Record<string, number>;
-  /** added: overall mole fractions of the alloy */
-  composition?: Record<string, number>;
 }
