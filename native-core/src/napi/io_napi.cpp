@@ -14,6 +14,17 @@
 namespace pd::napi {
 namespace {
 
+// Constituents per sublattice as a JS array of string arrays (phases and parameters alike).
+Napi::Array ConstituentArrays(Napi::Env env, const std::vector<std::vector<std::string>>& subl) {
+  Napi::Array out = Napi::Array::New(env, subl.size());
+  for (uint32_t s = 0; s < subl.size(); ++s) {
+    Napi::Array sub = Napi::Array::New(env, subl[s].size());
+    for (uint32_t i = 0; i < subl[s].size(); ++i) sub.Set(i, subl[s][i]);
+    out.Set(s, sub);
+  }
+  return out;
+}
+
 class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
  public:
   // Tag that marks objects made by this class (napi_type_tag, Node-API 8), so that UnwrapDatabase
@@ -99,13 +110,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
         Napi::Array ratios = Napi::Array::New(env, p.site_ratios.size());
         for (uint32_t i = 0; i < p.site_ratios.size(); ++i) ratios.Set(i, p.site_ratios[i]);
         o.Set("siteRatios", ratios);
-        Napi::Array cons = Napi::Array::New(env, p.constituents.size());
-        for (uint32_t s = 0; s < p.constituents.size(); ++s) {
-          Napi::Array sub = Napi::Array::New(env, p.constituents[s].size());
-          for (uint32_t i = 0; i < p.constituents[s].size(); ++i) sub.Set(i, p.constituents[s][i]);
-          cons.Set(s, sub);
-        }
-        o.Set("constituents", cons);
+        o.Set("constituents", ConstituentArrays(env, p.constituents));
         if (p.magnetic) {
           Napi::Object m = Napi::Object::New(env);
           m.Set("afm", p.magnetic->afm);
@@ -188,13 +193,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
         o.Set("writtenAsL", p.written_as_l);
         o.Set("phase", p.phase);
         o.Set("qualifier", p.phase_qualifier);
-        Napi::Array cons = Napi::Array::New(env, p.constituents.size());
-        for (uint32_t s = 0; s < p.constituents.size(); ++s) {
-          Napi::Array sub = Napi::Array::New(env, p.constituents[s].size());
-          for (uint32_t i = 0; i < p.constituents[s].size(); ++i) sub.Set(i, p.constituents[s][i]);
-          cons.Set(s, sub);
-        }
-        o.Set("constituents", cons);
+        o.Set("constituents", ConstituentArrays(env, p.constituents));
         o.Set("order", p.order);
         o.Set("line", p.line);
         out.Set(k++, o);
