@@ -145,7 +145,7 @@ export function readInput(job: CalculationJob): CptInput & { db: ReturnType<type
     const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
     const unknown = act.filter((p) => !defined.has(p));
     if (unknown.length) throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
-    const formable = db.phasesFor([xComp, other]);
+    const formable = db.phasesFor([xComp, other], true);  // rejected-by-default phases too, when named
     phases = act.filter((p) => formable.includes(p));
     const dropped = act.filter((p) => !formable.includes(p));
     if (dropped.length) logs.push(`activated phases that cannot form from ${xComp}-${other} are ignored: ${dropped.join(', ')}`);

@@ -88,7 +88,8 @@ export function openSystem(job: CalculationJob, cond: Condition): CalcSystem {
   }
   // VA is a component of sublattice models whenever the database defines it (README of the validation set).
   const components = dbElements.has('VA') ? [...elements, 'VA'] : [...elements];
-  const formable = db.phasesFor(elements);
+  // phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE) are used when activated by name
+  const formable = db.phasesFor(elements, true);
   const logs: string[] = [];
   let phases: string[] | undefined;
   const act = Array.isArray(cond.activated_phases) ? (cond.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : [];

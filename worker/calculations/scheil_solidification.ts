@@ -235,11 +235,12 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const stop = input.stop ?? 1e-8;
   const Tmin = input.minimumTemperature ?? 1;
   const P = input.P ?? 101325;
-  const all = db.phasesFor(elements);
+  // phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE) are used when activated by name
+  const all = db.phasesFor(elements, true);
   const activated = (input.phases ?? []).map((p) => p.toUpperCase());
   for (const p of activated) if (!all.includes(p)) throw new Error(`phase ${p} is not a phase of the database for ${elements.join(', ')}`);
   const inhibit = new Set((input.inhibitPhases ?? []).map((p) => p.toUpperCase()));
-  const phases = (activated.length ? activated : all).filter((p) => !inhibit.has(p));
+  const phases = (activated.length ? activated : db.phasesFor(elements)).filter((p) => !inhibit.has(p));
   const liquid = liquidPhaseOf(db, phases, input.liquidPhase);
   if (phases.length < 2) throw new Error('Scheil needs the liquid and at least one solid phase');
   const setup: SolveSetup = { database: db, components, phases };

@@ -48,6 +48,8 @@ export interface NativePhaseInfo {
   disorderedPart: string;
   /** non-empty when the phase cannot be used: names the model, the phase and the file */
   refusal: string;
+  /** named by DEFAULT_COMMAND REJECT_PHASE in the file: left out unless activated by name */
+  rejectedByDefault: boolean;
 }
 
 export interface NativeDatabaseInfo {
@@ -63,8 +65,11 @@ export interface NativeDatabaseInfo {
 /** A loaded thermodynamic database living in the native core (immutable). */
 export interface NativeDatabase {
   info(): NativeDatabaseInfo;
-  /** phases that can exist with these elements (VA implied), in database order */
-  phasesFor(elements: string[]): string[];
+  /**
+   * Phases that can exist with these elements (VA implied), in database order; without `includeRejected`, the phases the file rejects
+   * by default (DEFAULT_COMMAND REJECT_PHASE) are left out, as Thermo-Calc does.
+   */
+  phasesFor(elements: string[], includeRejected?: boolean): string[];
   /** a copy in which the named FUNCTIONs are replaced by constants */
   withOverrides(overrides: Record<string, number>): NativeDatabase;
   /** value and T/P derivatives of a FUNCTION (mainly for tests) */

@@ -79,6 +79,9 @@ struct PhaseDef {
   // Non-empty when the phase cannot be used: the reason names the model, the phase and the file.
   // The rest of the database still loads.
   std::string refusal;
+  // Named by `DEFAULT_COMMAND REJECT_PHASE` in the file: the database's author keeps the phase out of
+  // the default system (alternative models of one phase, a gas). It is used only when asked for by name.
+  bool rejected_by_default = false;
   int line = 0;
 };
 
@@ -147,8 +150,9 @@ class Database {
 
   // Phases that can exist with the given elements (VA implied): every sublattice keeps at least one
   // constituent made only of these elements, the phase is not refused, and the phase is not a pure
-  // vacancy (§1.1). A DIS_PART phase is listed too (callers decide about §5.1).
-  std::vector<std::string> phases_for(const std::vector<std::string>& elements) const;
+  // vacancy (§1.1). A DIS_PART phase is listed too (callers decide about §5.1). Phases rejected by
+  // default (PhaseDef::rejected_by_default) are left out unless `include_rejected`.
+  std::vector<std::string> phases_for(const std::vector<std::string>& elements, bool include_rejected = false) const;
 
   // A copy in which the FUNCTION (or symbol) of that name is replaced by a constant
   // (validation "parameter_overrides"). Throws std::invalid_argument for an unknown name.

@@ -11,6 +11,7 @@
 //      and every expression is compiled.
 // Every problem is a pd::TdbError "FILE:LINE: text"; no input can crash or hang the reader (the
 // expression parser bounds its nesting and size, all loops advance, nothing is indexed unchecked).
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -52,7 +53,7 @@ std::string base_name(const std::string& path) {
 }
 }  // namespace
 
-std::vector<std::string> Database::phases_for(const std::vector<std::string>& elements) const {
+std::vector<std::string> Database::phases_for(const std::vector<std::string>& elements, bool include_rejected) const {
   // §1.1: a species is active if all its elements are among the chosen ones (VA always).
   std::set<std::string> chosen;
   for (const auto& e : elements) chosen.insert(upper(e));
@@ -71,6 +72,7 @@ std::vector<std::string> Database::phases_for(const std::vector<std::string>& el
   std::vector<std::string> out;
   for (const auto& ph : phases_) {
     if (!ph.refusal.empty() || ph.constituents.empty()) continue;
+    if (ph.rejected_by_default && !include_rejected) continue;
     bool ok = true, has_atoms = false;
     for (const auto& sub : ph.constituents) {
       bool any = false;
@@ -441,6 +443,7 @@ class Reader {
     int line;
   };
   std::vector<PendingSpecies> pending_species_;
+  std::vector<std::pair<std::string, int>> rejected_;  // DEFAULT_COMMAND REJECT_PHASE: name, line
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
   void warn(int line, const std::string& msg) {
@@ -530,6 +533,7 @@ class Reader {
     if (kw == "FUNCTION") return function(c);
     if (kw == "PARAMETER") return parameter(c);
     if (kw == "TYPE_DEFINITION") return type_definition(c);
+    if (kw == "DEFAULT_COMMAND") return default_command(c);
     // Everything else (DEFINE_SYSTEM_DEFAULT, DEFAULT_COMMAND, DATABASE_INFO, references,
     // ASSESSED_SYSTEMS, TEMPERATURE_LIMITS, VERSION_DATE, ...) carries no thermodynamic data.
   }
@@ -537,6 +541,27 @@ class Reader {
   std::vector<std::string> args_of(const Command& c) {
     auto t = split_ws(c.text);
     return t;
+  }
+
+  // DEFAULT_COMMAND REJECT_PHASE names... ! (Thermo-Calc's database commands run when the database is
+  // opened): the phases are kept out of the default system (Al-Fe_sundman2009 rejects three alternative
+  // BCC descriptions, alcocrni and COST507 the gas). Names may be separated by spaces or commas and may
+  // precede the phase definitions; they are checked in finish(). Other default commands
+  // (DEFINE_SYSTEM_ELEMENT, RESTORE_PHASE, ...) change nothing here and are ignored.
+  void default_command(const Command& c) {
+    auto t = args_of(c);
+    if (t.size() < 2 || !abbreviates(t[1], "REJECT_PHASE") || split_parts(t[1]).size() < 2) return;
+    for (size_t i = 2; i < t.size(); ++i) {
+      std::string cur;
+      for (char ch : t[i] + ",") {
+        if (ch != ',' && ch != '!') {
+          cur += ch;
+          continue;
+        }
+        if (!cur.empty()) rejected_.push_back({cur, c.line_at(0)});
+        cur.clear();
+      }
+    }
   }
 
   void element(const Command& c) {
@@ -1040,6 +1065,11 @@ class Reader {
       }
     }
     resolve_and_compile(kept);
+    for (const auto& [name, line] : rejected_) {
+      auto it = std::find_if(db_->phases_.begin(), db_->phases_.end(), [&](const PhaseDef& p) { return p.name == name; });
+      if (it == db_->phases_.end()) warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
+      else it->rejected_by_default = true;
+    }
     if (dropped_warnings_ > 0)
       db_->warnings_.push_back(file_ + ": " + std::to_string(dropped_warnings_) + " further warnings not listed");
   }

@@ -121,6 +121,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
         }
         o.Set("disorderedPart", p.disordered_part);
         o.Set("refusal", p.refusal);
+        o.Set("rejectedByDefault", Napi::Boolean::New(env, p.rejected_by_default));
         phs.Set(k++, o);
       }
       out.Set("phases", phs);
@@ -135,7 +136,9 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   Napi::Value PhasesFor(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       Napi::Env env = info.Env();
-      std::vector<std::string> phases = db_->phases_for(ArgStringArray(env, info[0], "element names"));
+      // second argument true: also the phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE)
+      const bool include_rejected = info.Length() > 1 && info[1].IsBoolean() && info[1].As<Napi::Boolean>().Value();
+      std::vector<std::string> phases = db_->phases_for(ArgStringArray(env, info[0], "element names"), include_rejected);
       Napi::Array out = Napi::Array::New(env, phases.size());
       for (uint32_t i = 0; i < phases.size(); ++i) out.Set(i, phases[i]);
       return out;

@@ -55,6 +55,10 @@ struct PhaseInfo {
   std::vector<std::vector<int>> subl;    // variable indices per sublattice
   std::vector<double> Z;                 // m x nz (row-major)
   bool charged = false;
+  // two or more sublattices mixing two or more constituents each (ordered and compound-energy phases):
+  // their driving force has several local maxima (ordering variants, constitutional vacancies), see
+  // check_basins in solver_core.inc
+  bool several_basins = false;
 };
 
 PhaseInfo make_info(const PhaseModel& pm) {
@@ -76,6 +80,9 @@ PhaseInfo make_info(const PhaseModel& pm) {
   for (const auto& v : vars) ns = std::max(ns, v.sublattice + 1);
   pi.subl.assign(ns, {});
   for (int i = 0; i < pi.m; ++i) pi.subl[vars[i].sublattice].push_back(i);
+  int mixing = 0;
+  for (const auto& sl : pi.subl) mixing += sl.size() >= 2;
+  pi.several_basins = mixing >= 2;
   // Orthonormal basis Q of the row space of J (modified Gram-Schmidt), then the complement.
   std::vector<std::vector<double>> basis;
   // Adds v to the basis after removing its components along the basis (two passes of modified

@@ -86,7 +86,7 @@ export const scheil: KindHandler = (c, ctx) => {
     const tot = Object.values(n).reduce((a, b) => a + b, 0);
     composition = Object.fromEntries(els.map((e) => [e, n[e] / tot]));
   }
-  const usable = new Set(db.phasesFor(elements.map((e) => e.toUpperCase())));
+  const usable = new Set(db.phasesFor(elements.map((e) => e.toUpperCase()), true));
   const run = scheilSolidification({
     database: db, components: elements, phases: c.phases.map((p) => p.toUpperCase()).filter((p) => usable.has(p)),
     P, composition, startTemperature: start, temperatureStep: step,
