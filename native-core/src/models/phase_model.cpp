@@ -876,6 +876,9 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       if (dis->magnetic) M->mag_ = dis->magnetic;
     }
   }
+  for (Poly* p : {&M->G_, &M->ID_, &M->NF_, &M->TC_, &M->BM_, &M->NT_, &M->THETA_, &M->GD_, &M->V0_, &M->VA_, &M->VK_})
+    p->consolidate();
+  for (Poly& p : M->MA_) p.consolidate();
   if (M->mag_ && M->mag_->afm != 0 && M->mag_->p <= 0)
     throw std::runtime_error("magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());
   return M;

@@ -3,6 +3,9 @@
 // d f_j = d1_j * lin_j and d2 f_j = d2_j * lin_j lin_j^T.
 #include "models/poly.hpp"
 
+#include <algorithm>
+#include <map>
+
 namespace pd::models {
 namespace {
 constexpr double kYlnyCut = 1e-15;  // §1.3: y ln y := 0 for y <= 1e-15 (pycalphad MIN_SITE_FRACTION/10)
@@ -15,6 +18,36 @@ inline void factor_value(const Factor& f, const double* y, double& v, double& d1
   v = u * l; d1 = l + 1; d2 = 1 / u;
 }
 }  // namespace
+
+void Poly::consolidate() {
+  // canonical key of a term: coefficient index, then its factors sorted, each as (entropy, c0, lin sorted)
+  auto factor_key = [](const Factor& f) {
+    std::vector<double> k{f.entropy ? 1.0 : 0.0, f.a.c0, static_cast<double>(f.a.lin.size())};
+    auto lin = f.a.lin;
+    std::sort(lin.begin(), lin.end());
+    for (const auto& [i, a] : lin) {
+      k.push_back(i);
+      k.push_back(a);
+    }
+    return k;
+  };
+  std::map<std::vector<double>, size_t> index;
+  std::vector<Term> out;
+  out.reserve(terms.size());
+  for (Term& t : terms) {
+    std::vector<std::vector<double>> fk;
+    fk.reserve(t.f.size());
+    for (const Factor& f : t.f) fk.push_back(factor_key(f));
+    std::sort(fk.begin(), fk.end());
+    std::vector<double> key{static_cast<double>(t.coef), static_cast<double>(t.f.size())};
+    for (const auto& k : fk) key.insert(key.end(), k.begin(), k.end());
+    auto [it, fresh] = index.emplace(std::move(key), out.size());
+    if (fresh) out.push_back(std::move(t));
+    else out[it->second].scale += t.scale;
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const Term& t) { return t.scale == 0; }), out.end());
+  terms.swap(out);
+}
 
 double Poly::value(const std::vector<TPJet>& c, const double* y) const {
   double s = 0;

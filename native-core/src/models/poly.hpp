@@ -128,6 +128,11 @@ class Poly {
   void append(const Poly& o, double s) {
     for (Term t : o.terms) { t.scale *= s; terms.push_back(std::move(t)); }
   }
+  // Merges terms with the same coefficient and the same factors (in any order) by adding their scales,
+  // and drops terms whose scale becomes 0. The ordered part of an order-disorder phase evaluated at the
+  // quasi fractions (5.2) repeats every B/F symmetry copy (§5.5) of a parameter as the same product of
+  // x factors: BCC_4SL of Al-Fe_sundman2009 has ~10x fewer terms afterwards. Exact up to summation order.
+  void consolidate();
   double value(const std::vector<TPJet>& c, const double* y) const;
   // B[t.coef] += t.scale * prod f(y) for every term: value() = sum_k c[k].v * B[k] (PointSet tables).
   void accumulate_basis(const double* y, double* B) const;
