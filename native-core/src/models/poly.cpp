@@ -47,6 +47,20 @@ void Poly::consolidate() {
   }
   out.erase(std::remove_if(out.begin(), out.end(), [](const Term& t) { return t.scale == 0; }), out.end());
   terms.swap(out);
+  // distinct factors
+  std::map<std::vector<double>, int> kind_index;
+  kinds_.clear();
+  kind_of_.clear();
+  term_begin_.assign(1, 0);
+  for (const Term& t : terms) {
+    for (const Factor& f : t.f) {
+      auto [it, fresh] = kind_index.emplace(factor_key(f), static_cast<int>(kinds_.size()));
+      if (fresh) kinds_.push_back(f);
+      kind_of_.push_back(it->second);
+    }
+    term_begin_.push_back(static_cast<int>(kind_of_.size()));
+  }
+  compiled_ = true;
 }
 
 double Poly::value(const std::vector<TPJet>& c, const double* y) const {
@@ -78,6 +92,108 @@ void Poly::accumulate_basis(const double* y, double* B) const {
 }
 
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
+  if (compiled_ && out.ord >= 1) eval_compiled(c, y, out);
+  else eval_terms(c, y, out);
+}
+
+void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const {
+  const int n = out.n, ord = out.ord;
+  const size_t nk = kinds_.size();
+  // per-thread scratch (evaluated from OpenMP threads): factor values and derivatives, u-space gradient
+  // (with the v, T and P parts of the coefficients) and Hessian
+  thread_local std::vector<double> buf;
+  buf.assign(nk * (6 + (ord >= 2 ? nk : 0)), 0.0);
+  double* val = buf.data();
+  double* d1 = val + nk;
+  double* d2 = d1 + nk;
+  double* gv = d2 + nk;  // d(sum c.v s P)/du_q
+  double* gt = gv + nk;  // the same with c.t (-> d2/dT du)
+  double* gp = gt + nk;  // and c.p
+  double* H = gp + nk;   // nk x nk, c.v part
+  for (size_t q = 0; q < nk; ++q) factor_value(kinds_[q], y, val[q], d1[q], d2[q]);
+  double vals[64], excl1[64];
+  for (size_t ti = 0; ti < terms.size(); ++ti) {
+    const Term& t = terms[ti];
+    const int* kq = &kind_of_[term_begin_[ti]];
+    const size_t k = static_cast<size_t>(term_begin_[ti + 1] - term_begin_[ti]);
+    if (k > 64) continue;  // never produced by the compiler (checked at build)
+    const TPJet& cj = c[t.coef];
+    const double sc = t.scale;
+    double P = 1;
+    for (size_t j = 0; j < k; ++j) P *= (vals[j] = val[kq[j]]);
+    out.v += sc * cj.v * P;
+    out.g[0] += sc * cj.t * P;
+    out.g[1] += sc * cj.p * P;
+    if (ord >= 2) {
+      out.h[0] += sc * cj.tt * P;
+      out.h[1] += sc * cj.tp * P;
+      out.h[size_t(n)] += sc * cj.tp * P;
+      out.h[size_t(n) + 1] += sc * cj.pp * P;
+    }
+    {
+      double pre = 1;
+      for (size_t j = 0; j < k; ++j) { excl1[j] = pre; pre *= vals[j]; }
+      double suf = 1;
+      for (size_t j = k; j-- > 0;) { excl1[j] *= suf; suf *= vals[j]; }
+    }
+    for (size_t j = 0; j < k; ++j) {
+      const double w = excl1[j] * d1[kq[j]];
+      if (w == 0) continue;
+      gv[kq[j]] += sc * cj.v * w;
+      gt[kq[j]] += sc * cj.t * w;
+      gp[kq[j]] += sc * cj.p * w;
+    }
+    if (ord < 2) continue;
+    const double cv = sc * cj.v;
+    if (cv == 0) continue;
+    for (size_t i = 0; i < k; ++i) {
+      const int qi = kq[i];
+      if (d2[qi] != 0 && excl1[i] != 0) H[qi * nk + qi] += cv * excl1[i] * d2[qi];
+      if (d1[qi] == 0) continue;
+      for (size_t j = i + 1; j < k; ++j) {
+        const int qj = kq[j];
+        if (d1[qj] == 0) continue;
+        double pij = 1;
+        for (size_t l = 0; l < k; ++l)
+          if (l != i && l != j) pij *= vals[l];
+        if (pij == 0) continue;
+        const double w = cv * pij * d1[qi] * d1[qj];
+        H[qi * nk + qj] += w;
+        H[qj * nk + qi] += w;
+      }
+    }
+  }
+  // chain rule to y: u_q = c0_q + sum_(i,a) a y_i
+  for (size_t q = 0; q < nk; ++q)
+    for (const auto& [idx, a] : kinds_[q].a.lin) {
+      out.g[2 + idx] += gv[q] * a;
+      if (ord >= 2) {
+        out.h[size_t(0) * n + 2 + idx] += gt[q] * a;
+        out.h[size_t(2 + idx) * n + 0] += gt[q] * a;
+        out.h[size_t(1) * n + 2 + idx] += gp[q] * a;
+        out.h[size_t(2 + idx) * n + 1] += gp[q] * a;
+      }
+    }
+  if (ord < 2) return;
+  const int m = n - 2;
+  // HA = H_u A (nk x m), then H_y += A^T HA
+  thread_local std::vector<double> HA;
+  HA.assign(nk * static_cast<size_t>(m), 0.0);
+  for (size_t q = 0; q < nk; ++q)
+    for (size_t r = 0; r < nk; ++r) {
+      const double h = H[q * nk + r];
+      if (h == 0) continue;
+      for (const auto& [b, cb] : kinds_[r].a.lin) HA[q * m + b] += h * cb;
+    }
+  for (size_t q = 0; q < nk; ++q)
+    for (const auto& [a, ca] : kinds_[q].a.lin) {
+      const double* row = &HA[q * m];
+      double* hrow = &out.h[size_t(2 + a) * n + 2];
+      for (int b = 0; b < m; ++b) hrow[b] += ca * row[b];
+    }
+}
+
+void Poly::eval_terms(const std::vector<TPJet>& c, const double* y, Jet& out) const {
   const int n = out.n, ord = out.ord;
   double vals[64], d1[64], d2[64], excl1[64];
   for (const Term& t : terms) {

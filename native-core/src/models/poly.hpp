@@ -124,19 +124,32 @@ class Poly {
  public:
   std::vector<Term> terms;
   bool empty() const { return terms.empty(); }
-  void add(Term t) { terms.push_back(std::move(t)); }
+  void add(Term t) { terms.push_back(std::move(t)); compiled_ = false; }
   void append(const Poly& o, double s) {
     for (Term t : o.terms) { t.scale *= s; terms.push_back(std::move(t)); }
+    compiled_ = false;
   }
   // Merges terms with the same coefficient and the same factors (in any order) by adding their scales,
   // and drops terms whose scale becomes 0. The ordered part of an order-disorder phase evaluated at the
   // quasi fractions (5.2) repeats every B/F symmetry copy (§5.5) of a parameter as the same product of
   // x factors: BCC_4SL of Al-Fe_sundman2009 has ~10x fewer terms afterwards. Exact up to summation order.
+  // Also lists the distinct factors u_q (affine forms or their entropy s(u)) so that eval() works in
+  // u-space: per term only the products of factor values (k^2 per term instead of k^2 times the lengths
+  // of the affine forms), then one chain rule g_y = A^T g_u, H_y = A^T H_u A for the whole sum. The
+  // quasi fractions of an ordered phase are affine forms over every substitutional sublattice (4 entries
+  // each in a 4-sublattice FCC/BCC), so this is where an order-disorder Hessian spends its time.
   void consolidate();
   double value(const std::vector<TPJet>& c, const double* y) const;
   // B[t.coef] += t.scale * prod f(y) for every term: value() = sum_k c[k].v * B[k] (PointSet tables).
   void accumulate_basis(const double* y, double* B) const;
   void eval(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+
+ private:
+  void eval_terms(const std::vector<TPJet>& c, const double* y, Jet& out) const;  // before consolidate()
+  void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+  bool compiled_ = false;
+  std::vector<Factor> kinds_;                   // distinct factors
+  std::vector<int> kind_of_, term_begin_;       // per term: its factors' kind indices (flattened)
 };
 
 }  // namespace pd::models
