@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { checkCoverage } from './coverage.js';
 import { binarySystems, type BinarySystem } from './systems.js';
 
 // Al-Fe_sundman2009 takes ~15 s (its 4-sublattice BCC_4SL has thousands of energy terms), the rest
@@ -82,6 +83,13 @@ describe.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
         }
       }
     }
+    // completeness: independent point equilibria on a grid that shares no node with the seed grid
+    const cover = checkCoverage({
+      db: s.db, components: solverComponents(s), d,
+      temperatures: Array.from({ length: 25 }, (_, k) => 313.7 + 70 * k),
+      compositions: Array.from({ length: 20 }, (_, k) => 0.0237 + 0.05 * k),
+    });
+    failures.push(...cover.failures);
     if (failures.length) console.log(failures.join('\n'));
     expect(failures).toEqual([]);
     if (d.regions.length) expect(checked).toBeGreaterThan(0);

@@ -59,6 +59,9 @@ struct PhaseInfo {
   // their driving force has several local maxima (ordering variants, constitutional vacancies), see
   // check_basins in solver_core.inc
   bool several_basins = false;
+  // site ratios that depend on y (two-sublattice ionic liquid, §7.1): M_A(y) is not linear, so the
+  // Hessian of the Lagrangian in the per-set matrix carries -sum_A μ_A ∂²M_A/∂y² (§8.2 note)
+  bool variable_ratios = false;
 };
 
 PhaseInfo make_info(const PhaseModel& pm) {
@@ -83,6 +86,7 @@ PhaseInfo make_info(const PhaseModel& pm) {
   int mixing = 0;
   for (const auto& sl : pi.subl) mixing += sl.size() >= 2;
   pi.several_basins = mixing >= 2;
+  pi.variable_ratios = pm.is_ionic_liquid();
   // Orthonormal basis Q of the row space of J (modified Gram-Schmidt), then the complement.
   std::vector<std::vector<double>> basis;
   // Adds v to the basis after removing its components along the basis (two passes of modified
@@ -334,6 +338,7 @@ struct CompSet {
   MolesResult mo;
   double Gf = 0, GM = 0, Nf = 0, DF = 0;
   std::vector<double> dy0, cA, cT, dy;
+  std::vector<double> mu0;  // μ at which dy0 was computed (linearize): Δy = dy0 + sum_A cA_A (μ_A - μ0_A)
 };
 
 }  // namespace
@@ -347,6 +352,7 @@ struct EquilibriumSolver::Impl {
   std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
   // workspaces
   std::vector<double> Phi, rhs, Hr, A, bvec, sol;
+  std::vector<double> W;                // linearize's Hessian of the Lagrangian in y (§8.2)
   std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
   std::vector<int> gst;                 // solve_global's stable sets
   std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
