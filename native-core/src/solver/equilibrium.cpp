@@ -35,6 +35,15 @@ struct PhaseGrid {
   size_t np = 0;
   std::vector<double> Y;  // np * m
   std::vector<double> X;  // np * C (mole fractions per mole of atoms)
+  // Distinct compositions of the phase's end members (neutral end members and neutral pair mixtures for
+  // charged phases, §8.7), nv * C: every composition the phase can take is a convex combination of them.
+  // With fixed site ratios x = M(y)/N_f(y), M and N_f linear in y, maps the vertices of the constituent
+  // polytope onto the vertices of the composition range; in the two-sublattice ionic liquid (§7.1) the
+  // contents M(y) are a combination of the end members' contents with weights >= 0 (products of site
+  // fractions: y_C y_A for C:A, y_C y_Va Q for C:Va, Q y_B for neutrals). Used by newton() to tell whether
+  // a stable assemblage can still meet the linear conditions when a set leaves (§8.5).
+  size_t nv = 0;
+  std::vector<double> Xv;
   // GM of the points as a linear table in the parameter values (PhaseModel::compile_points): grid
   // energies at a new (T,P) are then a matrix-vector product; null = evaluate point by point.
   std::shared_ptr<const PhaseModel::PointSet> table;
@@ -196,6 +205,31 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     ends.swap(neutral);
   }
   for (auto& e : ends) pts.insert(pts.end(), e.begin(), e.end());
+  PhaseGrid g;
+  {
+    // distinct end-member compositions (PhaseGrid::Xv): sorted, neighbours within 1e-9 merged; only the
+    // pure-vacancy configuration (no atoms) has none
+    MolesResult mo;
+    std::vector<std::vector<double>> xe;
+    for (const auto& e : ends) {
+      pm.moles(e.data(), 0, mo);
+      if (!(mo.Nf > 1e-10)) continue;
+      std::vector<double> x(C);
+      for (int A = 0; A < C; ++A) x[A] = mo.M[A] / mo.Nf;
+      xe.push_back(std::move(x));
+    }
+    std::sort(xe.begin(), xe.end());
+    for (const auto& x : xe) {
+      double d = 1;
+      if (g.nv) {
+        d = 0;
+        for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(x[A] - g.Xv[(g.nv - 1) * C + A]));
+      }
+      if (d <= 1e-9) continue;
+      g.Xv.insert(g.Xv.end(), x.begin(), x.end());
+      ++g.nv;
+    }
+  }
   // Lines between pairs of end members (pdens points each, capped to ~90000 points).
   size_t E = ends.size();
   size_t pairs = E * (E - 1) / 2;
@@ -289,7 +323,6 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     }
   }
   // Floor, composition, drop pure-vacancy points.
-  PhaseGrid g;
   g.m = m;
   size_t n = m ? pts.size() / m : 0;
   MolesResult mo;
@@ -339,6 +372,10 @@ struct CompSet {
   double Gf = 0, GM = 0, Nf = 0, DF = 0;
   std::vector<double> dy0, cA, cT, dy;
   std::vector<double> mu0;  // μ at which dy0 was computed (linearize): Δy = dy0 + sum_A cA_A (μ_A - μ0_A)
+  // newton(): the state before the last step (site fractions, amount), to go back along it (backtrack)
+  std::vector<double> yprev;
+  double alprev = 0;
+  bool stepped = false;  // took the last step as a stable set
 };
 
 }  // namespace
