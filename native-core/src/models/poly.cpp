@@ -92,7 +92,7 @@ void Poly::accumulate_basis(const double* y, double* B) const {
 }
 
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
-  if (compiled_ && out.ord >= 1) eval_compiled(c, y, out);
+  if (compiled_) eval_compiled(c, y, out);
   else eval_terms(c, y, out);
 }
 
@@ -111,6 +111,17 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   double* gp = gt + nk;  // and c.p
   double* H = gp + nk;   // nk x nk, c.v part
   for (size_t q = 0; q < nk; ++q) factor_value(kinds_[q], y, val[q], d1[q], d2[q]);
+  if (ord < 1) {
+    // values only (grid energies evaluated point by point): each factor once, then the products
+    for (size_t ti = 0; ti < terms.size(); ++ti) {
+      const double cv = terms[ti].scale * c[terms[ti].coef].v;
+      if (cv == 0) continue;
+      double P = cv;
+      for (int j = term_begin_[ti]; j < term_begin_[ti + 1] && P != 0; ++j) P *= val[kind_of_[j]];
+      out.v += P;
+    }
+    return;
+  }
   double vals[64], excl1[64];
   for (size_t ti = 0; ti < terms.size(); ++ti) {
     const Term& t = terms[ti];
