@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 namespace pd::models {
 namespace {
@@ -92,8 +93,9 @@ void Poly::accumulate_basis(const double* y, double* B) const {
 }
 
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
-  if (compiled_) eval_compiled(c, y, out);
-  else eval_terms(c, y, out);
+  // every Poly of a phase model is consolidated when the model is built (PhaseModel::build)
+  if (!compiled_) throw std::logic_error("Poly evaluated before consolidate()");
+  eval_compiled(c, y, out);
 }
 
 void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const {
@@ -202,78 +204,6 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       double* hrow = &out.h[size_t(2 + a) * n + 2];
       for (int b = 0; b < m; ++b) hrow[b] += ca * row[b];
     }
-}
-
-void Poly::eval_terms(const std::vector<TPJet>& c, const double* y, Jet& out) const {
-  const int n = out.n, ord = out.ord;
-  double vals[64], d1[64], d2[64], excl1[64];
-  for (const Term& t : terms) {
-    const TPJet& cj = c[t.coef];
-    const double sc = t.scale;
-    const size_t k = t.f.size();
-    if (k > 64) continue;  // never produced by the compiler (checked at build)
-    double P = 1;
-    for (size_t j = 0; j < k; ++j) {
-      factor_value(t.f[j], y, vals[j], d1[j], d2[j]);
-      P *= vals[j];
-    }
-    out.v += sc * cj.v * P;
-    if (ord < 1) continue;
-    // excl1[j] = prod_{i != j} vals[i] (prefix/suffix products: safe with zero factors)
-    {
-      double pre = 1;
-      for (size_t j = 0; j < k; ++j) { excl1[j] = pre; pre *= vals[j]; }
-      double suf = 1;
-      for (size_t j = k; j-- > 0;) { excl1[j] *= suf; suf *= vals[j]; }
-    }
-    out.g[0] += sc * cj.t * P;
-    out.g[1] += sc * cj.p * P;
-    // y-gradient: d P = sum_j excl1[j] d1[j] lin_j
-    for (size_t j = 0; j < k; ++j) {
-      double w = excl1[j] * d1[j];
-      if (w == 0) continue;
-      for (const auto& [idx, a] : t.f[j].a.lin) {
-        double dv = w * a;
-        out.g[2 + idx] += sc * cj.v * dv;
-        if (ord >= 2) {
-          out.h[size_t(0) * n + 2 + idx] += sc * cj.t * dv;
-          out.h[size_t(2 + idx) * n + 0] += sc * cj.t * dv;
-          out.h[size_t(1) * n + 2 + idx] += sc * cj.p * dv;
-          out.h[size_t(2 + idx) * n + 1] += sc * cj.p * dv;
-        }
-      }
-    }
-    if (ord < 2) continue;
-    out.h[0] += sc * cj.tt * P;
-    out.h[1] += sc * cj.tp * P;
-    out.h[size_t(n)] += sc * cj.tp * P;
-    out.h[size_t(n) + 1] += sc * cj.pp * P;
-    const double cv = sc * cj.v;
-    if (cv == 0) continue;
-    for (size_t i = 0; i < k; ++i) {
-      // diagonal factor curvature (entropy factors)
-      if (d2[i] != 0 && excl1[i] != 0) {
-        double w = cv * excl1[i] * d2[i];
-        for (const auto& [a, ca] : t.f[i].a.lin)
-          for (const auto& [b, cb] : t.f[i].a.lin) out.h[size_t(2 + a) * n + 2 + b] += w * ca * cb;
-      }
-      if (d1[i] == 0) continue;
-      for (size_t j = i + 1; j < k; ++j) {
-        if (d1[j] == 0) continue;
-        double pij = 1;
-        for (size_t l = 0; l < k; ++l)
-          if (l != i && l != j) pij *= vals[l];
-        if (pij == 0) continue;
-        double w = cv * pij * d1[i] * d1[j];
-        for (const auto& [a, ca] : t.f[i].a.lin)
-          for (const auto& [b, cb] : t.f[j].a.lin) {
-            double x = w * ca * cb;
-            out.h[size_t(2 + a) * n + 2 + b] += x;
-            out.h[size_t(2 + b) * n + 2 + a] += x;
-          }
-      }
-    }
-  }
 }
 
 }  // namespace pd::models

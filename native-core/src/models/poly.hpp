@@ -145,7 +145,6 @@ class Poly {
   void eval(const std::vector<TPJet>& c, const double* y, Jet& out) const;
 
  private:
-  void eval_terms(const std::vector<TPJet>& c, const double* y, Jet& out) const;  // before consolidate()
   void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
   bool compiled_ = false;
   std::vector<Factor> kinds_;                   // distinct factors
