@@ -7,18 +7,18 @@
 // miscibility gap included) is located by bisection on s until the bracket is within 0.01 K and 1e-5
 // in every mole fraction, and listed in `transitions`.
 import { basename } from 'node:path';
-import { equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { equilibriumBatch, type CompositionSet, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { phaseFractionChart } from '../plots/charts.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../results/outputs.js';
-import type { LineAxis, LineCalculationResult, LinePoint, Transition } from '../results/line_calculation.js';
+import type { LineAxis, LineCalculationResult, LinePoint, OrderingChange, Transition } from '../results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
 import {
   CP_DEFINITION, conditionOf, documentBase, numberField, openSystem, outputNames, pressureOf, resolveCompositions,
   type CalcSystem,
 } from './point_calculation.js';
 
-/** A transition as this module makes it: bracket widths always present. */
+/** A transition as this module makes it: bracket widths, kind and ordering changes always present. */
 export type RefinedTransition = Required<Transition>;
 
 /** Target wall time of one scan chunk, ms: the job's cancel flag is checked between chunks. */
@@ -79,45 +79,66 @@ function xDistance(a: Record<string, number>, b: Record<string, number>): number
   return d;
 }
 
-function permutations(n: number): number[][] {
-  if (n <= 1) return [[0]];
+/** Injective maps of k items into m slots (k <= m), as arrays slot[i] for item i. */
+function injections(k: number, m: number): number[][] {
+  if (k === 0) return [[]];
   const out: number[][] = [];
-  for (const p of permutations(n - 1)) for (let i = 0; i <= p.length; i++) out.push([...p.slice(0, i), n - 1, ...p.slice(i)]);
+  for (const rest of injections(k - 1, m)) for (let v = 0; v < m; v++) if (!rest.includes(v)) out.push([...rest, v]);
   return out;
 }
 
+/** The ordered/disordered structure of a composition set, for continuity and transition keys. */
+export type StructureOf = (p: CompositionSet) => string | undefined;
+
 /**
- * Renumbers the composition sets of every phase along a scan so that set j continues the set j of
- * the previous converged point (closest compositions), keeping the numbers 1..k. The solver numbers
- * the sets of a miscibility gap independently at each point, which would make NP(FCC_A1) and
- * NP(FCC_A1#2) swap between neighbouring points. Phase-set changes (the transitions) depend only on
- * the number of sets per phase and are not affected.
+ * Renumbers the composition sets of every phase along a scan so that each set keeps the number of the set it
+ * continues (closest composition, same ordered/disordered structure) at the previous converged point. The
+ * solver numbers the sets of a miscibility gap independently at each point, which would make NP(FCC_A1) and
+ * NP(FCC_A1#2) swap between neighbouring points; and where one set of a gap vanishes the survivor keeps its
+ * number (Al-Zn, X(ZN)=0.4, the gap closing near 622 K: the Zn-rich set #2 survives as FCC_A1#2, and the
+ * Al-rich set #1 is the one that disappears). New sets take the smallest free numbers. Phase-set changes (the
+ * transitions) are keyed by the number of sets per phase and do not depend on the numbering.
  */
-export function relabelCompositionSets(results: EquilibriumResult[]): void {
-  const prev = new Map<string, Record<string, number>[]>();
+export function relabelCompositionSets(results: EquilibriumResult[], structureOf?: StructureOf): void {
+  const prev = new Map<string, { num: number; x: Record<string, number>; structure?: string }[]>();
   for (const r of results) {
     if (!r.converged) continue;
-    const byName = new Map<string, typeof r.phases>();
+    const byName = new Map<string, CompositionSet[]>();
     for (const p of r.phases) { const l = byName.get(p.name) ?? []; l.push(p); byName.set(p.name, l); }
     for (const [name, sets] of byName) {
       const before = prev.get(name) ?? [];
-      let order: number[];
-      if (sets.length === 1) order = [0];
-      else if (before.length === 0 || sets.length > 5) {
+      const structures = sets.map((p) => structureOf?.(p));
+      const nums: number[] = new Array(sets.length).fill(0);
+      if (before.length === 0 || sets.length > 5 || before.length > 5) {
         // no history: a deterministic order (richest in the first component first)
         const el = Object.keys(sets[0].x).sort()[0];
-        order = sets.map((_, i) => i).sort((a, b) => (sets[b].x[el] ?? 0) - (sets[a].x[el] ?? 0));
+        sets.map((_, i) => i).sort((a, b) => (sets[b].x[el] ?? 0) - (sets[a].x[el] ?? 0)).forEach((i, j) => { nums[i] = j + 1; });
       } else {
+        // continue the closest previous sets; a change of structure (ordered <-> disordered) costs more than any
+        // composition difference of a continued set
+        const cost = (i: number, j: number) => xDistance(sets[i].x, before[j].x) + (structures[i] !== before[j].structure ? 1 : 0);
+        const k = Math.min(sets.length, before.length);
         let best = Infinity;
-        order = sets.map((_, i) => i);
-        for (const perm of permutations(sets.length)) {
-          let cost = 0;
-          for (let j = 0; j < Math.min(perm.length, before.length); j++) cost += xDistance(sets[perm[j]].x, before[j]);
-          if (cost < best - 1e-15) { best = cost; order = perm; }
+        let pick: { items: number[]; slots: number[] } = { items: [], slots: [] };
+        // which k of the current sets continue previous ones (all of them when the count did not grow)
+        const itemChoices = sets.length <= before.length ? [sets.map((_, i) => i)] : injections(k, sets.length).map((a) => [...a].sort()).filter((a, i, all) => all.findIndex((b) => b.join() === a.join()) === i);
+        for (const items of itemChoices) {
+          for (const slots of injections(k, before.length)) {
+            let c = 0;
+            for (let q = 0; q < k; q++) c += cost(items[q], slots[q]);
+            if (c < best - 1e-15) { best = c; pick = { items, slots }; }
+          }
+        }
+        pick.items.forEach((i, q) => { nums[i] = before[pick.slots[q]].num; });
+        let free = 1;
+        for (let i = 0; i < sets.length; i++) {
+          if (nums[i] !== 0) continue;
+          while (nums.includes(free)) free++;
+          nums[i] = free;
         }
       }
-      order.forEach((i, j) => { sets[i].setNumber = j + 1; });
-      prev.set(name, order.map((i) => sets[i].x));
+      sets.forEach((p, i) => { p.setNumber = nums[i]; });
+      prev.set(name, sets.map((p, i) => ({ num: nums[i], x: p.x, structure: structures[i] })));
     }
   }
 }
@@ -157,7 +178,16 @@ function widths(path: ScanPath, a: number, b: number): { dT: number; dx: number 
   return { dT: Math.abs(path.T1 - path.T0) * d, dx };
 }
 
-const key = (r: EquilibriumResult) => labelsOf(r).join('+');
+/**
+ * What a transition changes, independent of how the composition sets are numbered: the number of sets of each
+ * phase, and with a structure function the ordered/disordered structure of each set (second-order transitions).
+ */
+export function phaseSetKey(r: EquilibriumResult, structureOf?: StructureOf): string {
+  const by = new Map<string, string[]>();
+  for (const p of r.phases) by.set(p.name, [...(by.get(p.name) ?? []), structureOf?.(p) ?? '']);
+  return [...by.keys()].sort().map((n) => `${n}:${by.get(n)!.sort().join(',')}`).join('+');
+}
+
 function labelsOf(r: EquilibriumResult): string[] {
   return r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort();
 }
@@ -169,6 +199,11 @@ export interface RefineOptions {
   threads: number;
   control: JobControl;
   derivatives?: string[];
+  /**
+   * Ordered/disordered structure of a set (PointConverter.ordering): order-disorder transitions are located
+   * too, and composition sets keep their identity by structure as well as composition.
+   */
+  structureOf?: StructureOf;
 }
 
 /** An active bracket: converged results at s = a and s = b with different phase sets. */
@@ -185,6 +220,7 @@ const MAX_ROUNDS = 60;
  */
 export function refineTransitions(path: ScanPath, s: number[], results: EquilibriumResult[], o: RefineOptions,
   edges?: { s: number; r: EquilibriumResult }[]): RefinedTransition[] {
+  const key = (r: EquilibriumResult) => phaseSetKey(r, o.structureOf);
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
@@ -244,16 +280,40 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
   done.sort((x, y) => x.a - y.a);
   // the final bracket ends: the states just before and just after each transition (for the preview)
   if (edges) for (const br of done) edges.push({ s: br.a, r: br.ra }, { s: br.b, r: br.rb });
+  // one numbering of the composition sets along the whole line, bracket ends included, so that the labels of
+  // a transition are those of the scan points on either side
+  const along = [...results.map((r, i) => ({ s: s[i], r })), ...done.flatMap((br) => [{ s: br.a, r: br.ra }, { s: br.b, r: br.rb }])];
+  relabelCompositionSets(along.sort((x, y) => x.s - y.s).map((q) => q.r), o.structureOf);
   return done.map((br) => {
     const before = labelsOf(br.ra), afterL = labelsOf(br.rb);
     const sm = (br.a + br.b) / 2;
     const st = stateAt(path, sm);
     const w = widths(path, br.a, br.b);
+    const ordering: OrderingChange[] = [];
+    if (o.structureOf) {
+      for (const pa of br.ra.phases) {
+        const pb = br.rb.phases.find((q) => q.name === pa.name && q.setNumber === pa.setNumber);
+        const sa = o.structureOf(pa), sb = pb ? o.structureOf(pb) : undefined;
+        if (pb && sa !== undefined && sb !== undefined && sa !== sb) ordering.push({ phase: labelsOf({ ...br.ra, phases: [pa] })[0], before: sa, after: sb });
+      }
+    }
+    const appearing = afterL.filter((l) => !before.includes(l));
+    const disappearing = before.filter((l) => !afterL.includes(l));
+    const structures: Record<string, string> = {};
+    if (o.structureOf) {
+      for (const [r, labels] of [[br.ra, disappearing], [br.rb, appearing]] as const) {
+        for (const p of r.phases) {
+          const l = labelsOf({ ...r, phases: [p] })[0];
+          const st = o.structureOf(p);
+          if (st !== undefined && labels.includes(l)) structures[l] = st;
+        }
+      }
+    }
     return {
-      s: sm, T: st.T, x: st.x,
-      appearing: afterL.filter((l) => !before.includes(l)),
-      disappearing: before.filter((l) => !afterL.includes(l)),
+      s: sm, T: st.T, x: st.x, appearing, disappearing,
       phases_before: before, phases_after: afterL, dT: w.dT, dx: w.dx, refined: !unrefined.has(br),
+      kind: appearing.length === 0 && disappearing.length === 0 && ordering.length > 0 ? 'order_disorder' : 'phase_change',
+      ordering_changes: ordering, structures,
     };
   });
 }
@@ -319,18 +379,20 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
   const results = chunkedScan({ db: sys.db, components: sys.components, phases: sys.phases }, s.map((v) => conditionsAt(path, v)),
     threads, control, derivatives, [0, 0.9], speed);
   if (control.cancelled) throw new CancelledError();
-  relabelCompositionSets(results);
+  const conv = new PointConverter(sys.db, sys.components);
+  const structureOf: StructureOf = (p) => conv.ordering(p)?.structure;
+  // numbers the sets along the line (scan points and transition states: chart and table agree)
   const edges: { s: number; r: EquilibriumResult }[] = [];
-  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, speed }, edges);
-  // number the composition sets along the whole line, transition states included (chart and table agree)
-  relabelCompositionSets([...s.map((v, i) => ({ s: v, r: results[i] })), ...edges].sort((a, b) => a.s - b.s).map((m) => m.r));
+  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, speed, structureOf }, edges);
   return { sys, path, dependent, s, results, transitions, edges };
 }
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
 
 export function transitionText(t: Transition): string {
-  const parts = [...t.appearing.map((l) => `+${l}`), ...t.disappearing.map((l) => `-${l}`)];
+  const st = (l: string) => (t.structures?.[l] ? ` (${t.structures[l]})` : '');
+  const parts = [...t.appearing.map((l) => `+${l}${st(l)}`), ...t.disappearing.map((l) => `-${l}${st(l)}`),
+    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`)];
   return parts.join(' ');
 }
 

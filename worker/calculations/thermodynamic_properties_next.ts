@@ -52,8 +52,8 @@ export function propertiesScan(job: CalculationJob, control: JobControl): Proper
   const results = chunkedBatch({ database: sys.db, components: sys.components, phases: sys.phases, options: { derivatives } },
     { length: n, at: (i) => conditionsAt(path, sOf(i)) }, threads, control, 0, 0.95);
   const s = results.map((_, i) => sOf(i));
-  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives });
   const conv = new PointConverter(sys.db, sys.components);
+  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, structureOf: (p) => conv.ordering(p)?.structure });
   const points: PropertiesPoint[] = results.map((r, i) => {
     const hmT = r.derivatives?.['HM.T'];
     return {

@@ -10,6 +10,7 @@ import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { svgToPng } from '../plots/png.js';
+import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
 
 /** Version of the result.json layout; bumped on any incompatible change. */
 export const RESULT_VERSION = 1;
@@ -77,6 +78,11 @@ export interface PhaseRecord {
   SM: number;
   /** frozen Cp of the phase, -T d2GM/dT2 */
   CPM: number;
+  /**
+   * Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is
+   * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
+   */
+  ordering?: OrderingState;
 }
 
 export interface MetastableRecord {
@@ -112,7 +118,17 @@ export interface EquilibriumPoint {
  */
 export class PointConverter {
   private readonly models = new Map<string, PhaseModel | null>();
+  private orderingModels?: Map<string, OrderingModel | null>;
   constructor(private readonly db: NativeDatabase, private readonly components: string[]) {}
+
+  /** Ordered or not (phases with an order-disorder description only; undefined otherwise). */
+  ordering(phase: PhaseState): OrderingState | undefined {
+    if (!this.orderingModels) {
+      this.orderingModels = new Map(this.db.info().phases.map((p) => [p.name, orderingModelOf(p)]));
+    }
+    const m = this.orderingModels.get(phase.name);
+    return m ? classifyOrdering(m, this.siteFractions(phase)) : undefined;
+  }
 
   siteFractions(phase: PhaseState): SublatticeFractions[] {
     let model = this.models.get(phase.name);
@@ -126,6 +142,11 @@ export class PointConverter {
     return out;
   }
 
+  private orderingField(p: PhaseState): { ordering?: OrderingState } {
+    const o = this.ordering(p);
+    return o ? { ordering: o } : {};
+  }
+
   point(r: EquilibriumResult): EquilibriumPoint {
     return {
       T: r.T, P: r.P, x: { ...r.x }, converged: r.converged, reason: r.converged ? '' : r.reason,
@@ -133,6 +154,7 @@ export class PointConverter {
       phases: r.phases.map((p) => ({
         name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x },
         site_fractions: this.siteFractions(p), GM: p.GM, HM: p.HM, SM: p.SM, CPM: p.CPM,
+        ...this.orderingField(p),
       })),
       metastable: r.metastable.map((m) => ({ name: m.name, driving_force: m.DF, x: { ...m.x }, GM: m.GM })),
     };

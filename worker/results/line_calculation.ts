@@ -23,6 +23,22 @@ export interface Transition {
   dx?: number;
   /** false when the bracket could not be narrowed to 0.01 K / 1e-5 (e.g. non-converged points inside) */
   refined?: boolean;
+  /**
+   * 'order_disorder': no phase appears or vanishes, a set changes between its ordered and disordered
+   * structure (a second-order transition, e.g. A2 -> B2); 'phase_change' otherwise
+   */
+  kind?: 'phase_change' | 'order_disorder';
+  /** sets whose structure changes across the transition (worker/results/ordering.ts) */
+  ordering_changes?: OrderingChange[];
+  /** ordered/disordered structure of each appearing or disappearing set of a phase with an order-disorder description */
+  structures?: Record<string, string>;
+}
+
+/** A composition set whose ordered/disordered structure changes, e.g. { phase: 'B2_BCC', before: 'A2', after: 'B2' }. */
+export interface OrderingChange {
+  phase: string;
+  before: string;
+  after: string;
 }
 
 export interface LineAxis {

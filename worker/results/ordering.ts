@@ -1,0 +1,151 @@
+// Whether a composition set of a phase with an order-disorder description is ordered, and the name a
+// metallurgist gives it (Strukturbericht symbol: A2 / B2 / D03 / L21 / B32 on the BCC lattice, A1 / L12 / L10
+// on FCC, A3 / D019 on HCP).
+//
+// The partitioned order-disorder model (Ansara, Dupin, Lukas, Sundman, J. Alloys Compd. 247 (1997) 20; Dupin,
+// Ansara, Sundman, CALPHAD 25 (2001) 279) describes the ordered and the disordered states of a lattice by one
+// phase whose sublattices are crystallographically equivalent when the phase is disordered: the state is
+// disordered exactly when the equivalent sublattices carry the same site fractions. Which sublattices are
+// equivalent is read from the phase itself: the mixing sublattices with the same constituents and the same
+// site ratio. On the four-sublattice BCC model (Sundman et al., Acta Mater. 57 (2009) 2896, the Al-Fe
+// assessment) sublattices 1-2 and 3-4 are pairs of next-nearest neighbours: B2 keeps each pair equal, D03
+// leaves three sublattices equal, L21 splits one pair. On the FCC tetrahedron all four are equivalent
+// (Kusoffsky, Dupin, Sundman, CALPHAD 25 (2001) 549): L12 = three equal, L10 = two and two.
+import type { NativePhaseInfo } from '../core/native.js';
+
+/**
+ * Two sublattices count as equal when no constituent's site fraction differs by more than this. The solver
+ * converges site fractions to ~1e-10, and near a second-order transition the order parameter grows like
+ * sqrt(Tc - T), so a state ordered by 1e-4 lies within ~1e-8 Tc of the transition: the threshold moves a
+ * reported transition temperature by far less than the 0.01 K to which transitions are refined.
+ */
+export const ORDER_TOLERANCE = 1e-4;
+
+export type Lattice = 'BCC' | 'FCC' | 'HCP';
+
+export interface OrderingModel {
+  phase: string;
+  lattice: Lattice | null;
+  /** indices of the equivalent (ordering) sublattices, in TDB order */
+  sublattices: number[];
+  /** site ratio of each of those sublattices */
+  ratios: number[];
+}
+
+export interface OrderingState {
+  ordered: boolean;
+  /** Strukturbericht symbol, or 'ordered' / 'disordered' when the lattice or the pattern has no common name */
+  structure: string;
+  /** e.g. "A2 (BCC_B2)", "L12 (FCC_L12)", "BCC_4SL (ordered)" */
+  label: string;
+}
+
+function latticeOf(names: string[]): Lattice | null {
+  for (const raw of names) {
+    const n = raw.toUpperCase();
+    if (/BCC|(^|_)(A2|B2|D03|L21)($|_)/.test(n)) return 'BCC';
+    if (/FCC|(^|_)(A1|L12|L10)($|_)/.test(n)) return 'FCC';
+    if (/HCP|(^|_)(A3|D019)($|_)/.test(n)) return 'HCP';
+  }
+  return null;
+}
+
+/**
+ * The ordering sublattices of a phase, or null when the phase has no order-disorder description: it needs a
+ * DIS_PART, a symmetry option (B or F, four-sublattice models) or a lattice name (BCC, FCC, HCP, B2, L12, ...),
+ * and at least two mixing sublattices with the same constituents and site ratio.
+ */
+export function orderingModelOf(phase: Pick<NativePhaseInfo, 'name' | 'options' | 'siteRatios' | 'constituents' | 'disorderedPart'>): OrderingModel | null {
+  const lattice = latticeOf([phase.disorderedPart, phase.name].filter((s) => s.length > 0));
+  const described = phase.disorderedPart.length > 0 || /[BF]/.test(phase.options) || lattice !== null;
+  if (!described) return null;
+  const key = (s: number) => `${phase.siteRatios[s]}|${[...phase.constituents[s]].sort().join(',')}`;
+  const groups = new Map<string, number[]>();
+  phase.constituents.forEach((c, s) => {
+    if (c.length < 2) return;
+    const g = groups.get(key(s)) ?? [];
+    g.push(s);
+    groups.set(key(s), g);
+  });
+  let best: number[] = [];
+  for (const g of groups.values()) if (g.length > best.length) best = g;
+  // a 3:1 ordered phase on two sublattices (L12 as 0.75 + 0.25) has different ratios but one set of constituents
+  if (best.length < 2) {
+    const byConstituents = new Map<string, number[]>();
+    phase.constituents.forEach((c, s) => {
+      if (c.length < 2) return;
+      const k = [...c].sort().join(',');
+      byConstituents.set(k, [...(byConstituents.get(k) ?? []), s]);
+    });
+    for (const g of byConstituents.values()) if (g.length > best.length) best = g;
+  }
+  if (best.length < 2) return null;
+  return { phase: phase.name, lattice: lattice ?? (/F/.test(phase.options) ? 'FCC' : /B/.test(phase.options) ? 'BCC' : null),
+    sublattices: best, ratios: best.map((s) => phase.siteRatios[s]) };
+}
+
+function sameFractions(a: Record<string, number>, b: Record<string, number>, tol: number): boolean {
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+    if (Math.abs((a[k] ?? 0) - (b[k] ?? 0)) > tol) return false;
+  }
+  return true;
+}
+
+/** Classes of equal sublattices (positions within model.sublattices), each class sorted. */
+function equalClasses(y: Record<string, number>[], tol: number): number[][] {
+  const classes: number[][] = [];
+  y.forEach((fr, i) => {
+    const c = classes.find((cl) => sameFractions(y[cl[0]], fr, tol));
+    if (c) c.push(i); else classes.push([i]);
+  });
+  return classes;
+}
+
+const DISORDERED: Record<Lattice, string> = { BCC: 'A2', FCC: 'A1', HCP: 'A3' };
+
+function majority(fr: Record<string, number>): string {
+  let best = '', v = -1;
+  for (const [k, f] of Object.entries(fr)) if (f > v) { v = f; best = k; }
+  return best;
+}
+
+function orderedStructure(m: OrderingModel, classes: number[][], y: Record<string, number>[]): string {
+  const n = m.sublattices.length;
+  const sizes = classes.map((c) => c.length).sort((a, b) => b - a).join(',');
+  if (n === 2) {
+    const [r0, r1] = m.ratios;
+    const third = Math.abs(Math.max(r0, r1) / Math.min(r0, r1) - 3) < 1e-9;
+    const equal = Math.abs(r0 - r1) < 1e-12;
+    if (m.lattice === 'BCC' && equal) return 'B2';
+    if (m.lattice === 'FCC' && third) return 'L12';
+    if (m.lattice === 'FCC' && equal) return 'L10';
+    if (m.lattice === 'HCP' && third) return 'D019';
+    return 'ordered';
+  }
+  if (n === 4 && m.ratios.every((r) => Math.abs(r - m.ratios[0]) < 1e-12)) {
+    if (m.lattice === 'FCC') return sizes === '3,1' ? 'L12' : sizes === '2,2' ? 'L10' : 'ordered';
+    if (m.lattice === 'BCC') {
+      const pairKept = (a: number, b: number) => classes.some((c) => c.includes(a) && c.includes(b));
+      if (sizes === '2,2') return pairKept(0, 1) && pairKept(2, 3) ? 'B2' : 'B32';
+      if (sizes === '3,1') return 'D03';
+      if (sizes === '2,1,1' && (pairKept(0, 1) || pairKept(2, 3))) {
+        // Fe3Al (D03) and Cu2MnAl (L21) share this pattern: one pair equal, the other split. In D03 one of the
+        // split sublattices holds the pair's majority element (Fe on 4b beside Fe on 8c); L21 has three.
+        const pair = classes.find((c) => c.length === 2)!;
+        const majors = new Set([majority(y[pair[0]]), ...classes.filter((c) => c.length === 1).map((c) => majority(y[c[0]]))]);
+        return majors.size === 3 ? 'L21' : 'D03';
+      }
+    }
+  }
+  return 'ordered';
+}
+
+/** Ordered or not, and the structure's name, from the site fractions (one map per sublattice, TDB order). */
+export function classifyOrdering(m: OrderingModel, siteFractions: Record<string, number>[], tol = ORDER_TOLERANCE): OrderingState {
+  const y = m.sublattices.map((s) => siteFractions[s] ?? {});
+  const classes = equalClasses(y, tol);
+  const ordered = classes.length > 1;
+  const structure = ordered ? orderedStructure(m, classes, y) : m.lattice ? DISORDERED[m.lattice] : 'disordered';
+  const label = structure === 'ordered' || structure === 'disordered' ? `${m.phase} (${structure})` : `${structure} (${m.phase})`;
+  return { ordered, structure, label };
+}
