@@ -78,6 +78,18 @@ describe('ordering in equilibrium results', () => {
     expect(two.map((p) => p.ordering?.structure).sort()).toEqual(['A1', 'L12']);
   });
 
+  it('Ni-Pt (alnipt) at 712.5 K, x(PT)=0.174 is A1 + L12, below the single disordered FCC the grid alone certified', () => {
+    const db = openDatabase(tdb('alnipt.tdb'));
+    const comps = ['NI', 'PT', 'VA'];
+    const r = equilibrium({ database: db, components: comps, conditions: { T: 712.5, P: 101325, X: { PT: 0.174 } } });
+    expect(r.converged, r.reason).toBe(true);
+    const p = new PointConverter(db, comps).point(r).phases;
+    expect(p.map((q) => q.ordering?.structure).sort()).toEqual(['A1', 'L12']);
+    // the single disordered FCC at this composition (one set, no ordering) lies 0.68 J/mol higher
+    const single = equilibrium({ database: db, components: comps, conditions: { T: 712.5, P: 101325, X: { PT: 0.174 } }, options: { singleSet: true } });
+    expect(single.GM - r.GM).toBeGreaterThan(0.5);
+  });
+
   it('Fe3Al in the four-sublattice model is D03 (Al-Fe, Sundman 2009, 600 K)', () => {
     const p = point('Al-Fe_sundman2009.tdb', ['AL', 'FE', 'VA'], 600, { AL: 0.26 }).phases;
     expect(p.map((q) => q.ordering?.label)).toEqual(['D03 (BCC_4SL)']);
