@@ -25,6 +25,9 @@ constexpr double kFakeG = 1e10;        // fake hull points (§8.7)
 constexpr double kDFAdd = 1e-5;        // J/mol of atoms, add a metastable set (§8.5)
 constexpr double kDFGrid = 1e-4;       // J/mol of atoms, grid re-scan (§8.5)
 constexpr double kCompTol = 1e-4;      // COMP_DIFFERENCE_TOL (§10)
+constexpr double kNfFloorRatio = 0.02; // PhaseGrid::nf_floor relative to the most atoms per formula unit sampled
+constexpr double kVacantFloorRatio = 0.5;
+constexpr double kVacantFloorMargin = 1e-3;  // relative: metastable sets are held this far above the floor  // ... of a phase with a pure-vacancy end member: relative to the emptiest end member with atoms
 }  // namespace
 
 // ---------------------------------------------------------------------------------------------
@@ -47,6 +50,12 @@ struct PhaseGrid {
   // GM of the points as a linear table in the parameter values (PhaseModel::compile_points): grid
   // energies at a new (T,P) are then a matrix-vector product; null = evaluate point by point.
   std::shared_ptr<const PhaseModel::PointSet> table;
+  // Fewest atoms per formula unit a state of the phase may hold (0 when N_f cannot approach 0): the grid
+  // leaves out points closer to the pure-vacancy configuration, and the solver rejects such states too.
+  // Near it G_M = G_f / N_f falls without bound whenever G(VA:...:VA) = 0, as the configurational entropy of a
+  // few atoms spread over a vacant lattice grows like -R ln N_f (e.g. alcocrni's BCC_B2 in Co-rich
+  // systems above 1800 K): the "minimum" there is an artefact of the model, not a phase.
+  double nf_floor = 0;
 };
 
 struct Grid {
@@ -206,6 +215,8 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   }
   for (auto& e : ends) pts.insert(pts.end(), e.begin(), e.end());
   PhaseGrid g;
+  bool has_vacuum = false;  // the phase has a pure-vacancy end member (N_f can reach 0)
+  double nf_end_min = std::numeric_limits<double>::infinity();  // fewest atoms of an end member that has any
   {
     // distinct end-member compositions (PhaseGrid::Xv): sorted, neighbours within 1e-9 merged; only the
     // pure-vacancy configuration (no atoms) has none
@@ -213,7 +224,11 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     std::vector<std::vector<double>> xe;
     for (const auto& e : ends) {
       pm.moles(e.data(), 0, mo);
-      if (!(mo.Nf > 1e-10)) continue;
+      if (!(mo.Nf > 1e-10)) {
+        has_vacuum = true;
+        continue;
+      }
+      nf_end_min = std::min(nf_end_min, mo.Nf);
       std::vector<double> x(C);
       for (int A = 0; A < C; ++A) x[A] = mo.M[A] / mo.Nf;
       xe.push_back(std::move(x));
@@ -333,13 +348,16 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     pm.moles(&pts[p * m], 0, mo);
     nf_max = std::max(nf_max, mo.Nf);
   }
+  // A phase that can be emptied of atoms keeps at least half the atoms of its emptiest end member (an ordered
+  // sublattice may be vacant, the crystal may not); others only leave out the near-empty grid points.
+  g.nf_floor = has_vacuum && std::isfinite(nf_end_min) ? kVacantFloorRatio * nf_end_min : kNfFloorRatio * nf_max;
   for (size_t p = 0; p < n; ++p) {
     double* y = &pts[p * m];
     if (!pi.charged) floor_renormalise(y, pi);
     else
       for (int i = 0; i < m; ++i) y[i] = std::max(y[i], kYMin);
     pm.moles(y, 0, mo);
-    if (!(mo.Nf > 1e-10) || mo.Nf < 0.02 * nf_max) continue;
+    if (!(mo.Nf > 1e-10) || mo.Nf < g.nf_floor) continue;
     g.Y.insert(g.Y.end(), y, y + m);
     for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
     ++g.np;
