@@ -2,7 +2,8 @@
 // (native-core/src/solver, binding native-core/src/napi/solver_napi.cpp; formula sheet
 // shared/design/calphad-formulas.md §8-§9). Units: K, Pa, J/mol of atoms, J/(mol K); NP in moles of
 // atoms per mole of atoms of the system.
-import { loadCore, type NativeDatabase } from './native.js';
+import { withCancelFlag } from './cancel.js';
+import { loadCore, loadTestingCore, type CoreAddon, type NativeDatabase } from './native.js';
 
 export interface EquilibriumConditions {
   /** temperature, K */
@@ -98,6 +99,11 @@ export interface EquilibriumRequest {
   phases?: string[];
   conditions: EquilibriumConditions;
   options?: EquilibriumOptions;
+  /**
+   * Control block (>= 16 bytes, Int32 cancel flag at byte 0): a set flag stops the call, also while it
+   * builds the models and sampling grids of a new system, with an Error of code PD_CANCELLED.
+   */
+  control?: SharedArrayBuffer;
 }
 
 export interface EquilibriumBatchRequest {
@@ -110,32 +116,21 @@ export interface EquilibriumBatchRequest {
   threads?: number;
   /**
    * Control block (>= 16 bytes): Int32 index 0 = cancel flag (set non-zero to stop between
-   * equilibria; the remaining results have reason 'cancelled'), Float64 at byte offset 8 = progress 0..1.
+   * equilibria; the remaining results have reason 'cancelled'; while the models and sampling grids of a
+   * new system are built, the call throws an Error of code PD_CANCELLED), Float64 at byte offset 8 =
+   * progress 0..1.
    */
   control?: SharedArrayBuffer;
 }
 
-interface SolverAddon {
-  equilibrium(db: NativeDatabase, components: string[], phases: string[] | null, conditions: EquilibriumConditions,
-    options?: EquilibriumOptions): EquilibriumResult;
-  equilibriumBatch(db: NativeDatabase, components: string[], phases: string[] | null,
-    conditions: EquilibriumConditions[], options: EquilibriumOptions | undefined, threads: number,
-    control?: Int32Array): EquilibriumResult[];
-  solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
-}
-
-function addon(): SolverAddon {
-  const core = loadCore() as unknown as Partial<SolverAddon>;
-  if (typeof core.equilibrium !== 'function' || typeof core.equilibriumBatch !== 'function') {
-    throw new Error('the calculation core has no equilibrium solver: rebuild it with `npm run build:core`');
-  }
-  return core as SolverAddon;
+function addon(): CoreAddon {
+  return loadCore();
 }
 
 /** Global equilibrium at one set of conditions (one dependent component, N = 1). */
 export function equilibrium(req: EquilibriumRequest): EquilibriumResult {
-  return addon().equilibrium(req.database, req.components, req.phases && req.phases.length ? req.phases : null,
-    req.conditions, req.options);
+  return withCancelFlag(req.control, () => addon().equilibrium(req.database, req.components,
+    req.phases && req.phases.length ? req.phases : null, req.conditions, req.options));
 }
 
 /** Many independent equilibria across OpenMP threads; results in the order of `conditions`. */
@@ -154,7 +149,10 @@ export function createBatchControl(): { buffer: SharedArrayBuffer; cancel(): voi
   return { buffer, cancel: () => { Atomics.store(flags, 0, 1); }, progress: () => prog[1] };
 }
 
-/** Self tests of the solver on toy models with known answers (test-only models in native-core/src/solver/testing). */
+/**
+ * Self tests of the solver on toy models with known answers: test-only code, built into its own addon
+ * (native-core/src/solver/testing, phasedesk_core_testing.node), which the service never loads.
+ */
 export function solverSelfTest(verbose = false): { passed: number; failed: number; messages: string[] } {
-  return addon().solverSelfTest(verbose);
+  return loadTestingCore().solverSelfTest(verbose);
 }

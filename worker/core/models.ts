@@ -2,7 +2,7 @@
 // binding native-core/src/napi/models_napi.cpp). A PhaseModel is the Gibbs energy of one phase of a
 // database for a given set of components, with exact derivatives over z = (T, P, y_0 .. y_{m-1})
 // (formula sheet shared/design/calphad-formulas.md §0-§7).
-import { loadCore, type NativeDatabase } from './native.js';
+import { loadCore, type CoreAddon, type NativeDatabase, type NativePhaseModel } from './native.js';
 
 export interface SiteVariable {
   sublattice: number;
@@ -70,28 +70,8 @@ export interface MolesEvaluation {
 
 type Numbers = Float64Array | number[];
 
-interface NativePhaseModel {
-  info(): PhaseModelInfo;
-  evaluate(T: number, P: number, y: Numbers, order: number): EnergyEvaluation;
-  properties(T: number, P: number, y: Numbers): Omit<PhasePropertyValues, 'GM' | 'SM' | 'HM' | 'CPM'>;
-  moles(y: Numbers, order: number): MolesEvaluation;
-  energies(T: number, P: number, Y: Numbers): Float64Array;
-  energiesTabulated(T: number, P: number, Y: Numbers): Float64Array | null;
-  evaluateBatch(T: number, P: number, Y: Numbers, order: number, threads: number): Float64Array;
-}
-
-interface ModelsAddon {
-  PhaseModel: { build(db: NativeDatabase, phase: string, components: string[]): NativePhaseModel | null };
-  expandedParameterCount(db: NativeDatabase): number;
-  maxThreads(): number;
-}
-
-function addon(): ModelsAddon {
-  const core = loadCore() as unknown as Partial<ModelsAddon>;
-  if (!core.PhaseModel || typeof core.expandedParameterCount !== 'function') {
-    throw new Error('the calculation core has no phase models: rebuild it with `npm run build:core`');
-  }
-  return core as ModelsAddon;
+function addon(): CoreAddon {
+  return loadCore();
 }
 
 /** Site fractions per sublattice, species -> y (the validation-case notation). */

@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EquilibriumConditions, EquilibriumOptions, EquilibriumResult } from './equilibrium.js';
+import type { EnergyEvaluation, MolesEvaluation, PhaseModelInfo, PhasePropertyValues } from './models.js';
 
 /** Value with first and second derivatives in T and P (pd::TPJet). */
 export interface TPJet {
@@ -98,28 +100,59 @@ export interface NativeDatabaseClass {
   fromString(text: string, name: string): NativeDatabase;
 }
 
-/** The addon's exports. Other layers add their own members (typed in their own modules). */
+/** A phase model living in the native core (models/phase_model.hpp), wrapped by models.ts. */
+export interface NativePhaseModel {
+  info(): PhaseModelInfo;
+  evaluate(T: number, P: number, y: Float64Array | number[], order: number): EnergyEvaluation;
+  properties(T: number, P: number, y: Float64Array | number[]): Omit<PhasePropertyValues, 'GM' | 'SM' | 'HM' | 'CPM'>;
+  moles(y: Float64Array | number[], order: number): MolesEvaluation;
+  energies(T: number, P: number, Y: Float64Array | number[]): Float64Array;
+  energiesTabulated(T: number, P: number, Y: Float64Array | number[]): Float64Array | null;
+  evaluateBatch(T: number, P: number, Y: Float64Array | number[], order: number, threads: number): Float64Array;
+}
+
+/**
+ * The production addon's exports (native-core/src/napi): the one declaration of its interface. Errors it
+ * throws carry a `code` (errors.ts).
+ */
 export interface CoreAddon {
   coreVersion: string;
   Database: NativeDatabaseClass;
-  [name: string]: unknown;
+  PhaseModel: { build(db: NativeDatabase, phase: string, components: string[]): NativePhaseModel | null };
+  expandedParameterCount(db: NativeDatabase): number;
+  maxThreads(): number;
+  equilibrium(db: NativeDatabase, components: string[], phases: string[] | null, conditions: EquilibriumConditions,
+    options?: EquilibriumOptions): EquilibriumResult;
+  /** control: view of the control block (cancel Int32 at byte 0, progress Float64 at byte 8) */
+  equilibriumBatch(db: NativeDatabase, components: string[], phases: string[] | null,
+    conditions: EquilibriumConditions[], options: EquilibriumOptions | undefined, threads: number,
+    control?: Int32Array): EquilibriumResult[];
+  /** the cancel flag polled by every later native call on this thread (cancel.ts); null clears it */
+  setCancelFlag(control: Int32Array | SharedArrayBuffer | null): void;
 }
+
+/** The test-only addon (native-core/src/solver/testing, its own node-gyp target): never loaded by the service. */
+export interface TestingAddon {
+  solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
+}
+
+const REQUIRED_MEMBERS = ['Database', 'PhaseModel', 'expandedParameterCount', 'maxThreads', 'equilibrium',
+  'equilibriumBatch', 'setCancelFlag'] as const;
 
 let cached: CoreAddon | undefined;
 
-function findRepoAddon(): string {
+function findRepoAddon(file = 'phasedesk_core.node'): string {
   // Walk up from this module's folder to the first ancestor holding native-core/.
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    const candidate = path.join(dir, 'native-core', 'build', 'Release', 'phasedesk_core.node');
+    const candidate = path.join(dir, 'native-core', 'build', 'Release', file);
     if (existsSync(path.join(dir, 'native-core'))) return candidate;
     const parent = path.dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
   // Fall back to the source layout (worker/core -> repo), so the error message names a real place.
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native-core', 'build', 'Release',
-    'phasedesk_core.node');
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native-core', 'build', 'Release', file);
 }
 
 /** Path the addon is (or would be) loaded from. */
@@ -144,11 +177,31 @@ export function loadCore(): CoreAddon {
       { cause: err },
     );
   }
-  if (!addon || typeof addon.Database !== 'function') {
+  const missing = REQUIRED_MEMBERS.filter((m) => !addon || typeof addon[m] !== 'function');
+  if (missing.length > 0) {
     throw new Error(
-      `PhaseDesk calculation core at ${file} is incomplete (no Database class): rebuild it with \`npm run build:core\`.`,
+      `PhaseDesk calculation core at ${file} is incomplete (no ${missing.join(', ')}): rebuild it with \`npm run build:core\`.`,
     );
   }
   cached = addon;
   return addon;
+}
+
+let cachedTesting: TestingAddon | undefined;
+
+/**
+ * Loads the test-only addon phasedesk_core_testing.node (PHASEDESK_CORE_TESTING_ADDON, or next to the
+ * production addon's default place). Tests only: the service never calls this.
+ */
+export function loadTestingCore(): TestingAddon {
+  if (cachedTesting) return cachedTesting;
+  const env = process.env.PHASEDESK_CORE_TESTING_ADDON;
+  const file = env && env.length > 0 ? path.resolve(env) : findRepoAddon('phasedesk_core_testing.node');
+  try {
+    cachedTesting = createRequire(import.meta.url)(file) as TestingAddon;
+  } catch (err) {
+    throw new Error(`test-only core addon not built (npm install builds it; or set PHASEDESK_CORE_TESTING_ADDON). ` +
+      `Tried ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  return cachedTesting;
 }

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "io/errors.hpp"
+
 namespace pd {
 
 // Gas constant used by the models and by the symbol R (R#) inside TDB expressions (§10: the
@@ -29,11 +31,13 @@ struct TPJet {
 };
 
 // Error in a database file: names the file and line; what() is the full human-readable message
-// "FILE:LINE: what is wrong".
-class TdbError : public std::runtime_error {
+// "FILE:LINE: what is wrong". code() is ErrorCode::TdbSyntax for a malformed file, TdbLimit for a file
+// beyond one of the reader's bounds (README "What the reader does with the shared databases"), File for
+// a file that cannot be read.
+class TdbError : public CoreError {
  public:
-  TdbError(const std::string& file, int line, const std::string& message)
-      : std::runtime_error(file + ":" + std::to_string(line) + ": " + message), file_(file), line_(line), message_(message) {}
+  TdbError(const std::string& file, int line, const std::string& message, ErrorCode code = ErrorCode::TdbSyntax)
+      : CoreError(code, file + ":" + std::to_string(line) + ": " + message), file_(file), line_(line), message_(message) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   const std::string& message() const { return message_; }
@@ -43,6 +47,13 @@ class TdbError : public std::runtime_error {
   int line_;
   std::string message_;
 };
+
+// Bounds of the reader (a file beyond them is refused with ErrorCode::TdbLimit). Real databases stay far
+// below: the longest name among the shared databases has 15 characters (Thermo-Calc itself allows 24 for
+// a phase), the deepest chain of FUNCTION references is 10 (cfe_broshe.tdb). Evaluation follows FUNCTION
+// references recursively, so the depth bound is what keeps the native stack safe on any thread.
+constexpr size_t kMaxNameLength = 64;       // element, species, phase, FUNCTION and parameter names
+constexpr int kMaxFunctionDepth = 64;       // FUNCTION -> FUNCTION -> ... references, counting the first
 
 using ExprId = int32_t;  // handle of a (piecewise) expression owned by the Database
 constexpr ExprId kNoExpr = -1;

@@ -48,7 +48,9 @@ class Parser {
   const std::function<int(size_t)>& line_of_;
   Ast ast_;
 
-  [[noreturn]] void fail(const std::string& msg) { throw TdbError(file_, line_of_(pos_ < s_.size() ? pos_ : s_.size() ? s_.size() - 1 : 0), msg); }
+  [[noreturn]] void fail(const std::string& msg, ErrorCode code = ErrorCode::TdbSyntax) {
+    throw TdbError(file_, line_of_(pos_ < s_.size() ? pos_ : s_.size() ? s_.size() - 1 : 0), msg, code);
+  }
   char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
   void skip_ws() {
     while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
@@ -57,7 +59,7 @@ class Parser {
 
   int add(Node n) {
     // Bound the tree size: folding and emitting recurse along the tree (a long sum is a deep tree).
-    if (ast_.nodes.size() >= 4000) fail("expression too long (more than 4000 terms)");
+    if (ast_.nodes.size() >= 4000) fail("expression too long (more than 4000 terms)", ErrorCode::TdbLimit);
     ast_.nodes.push_back(std::move(n));
     return static_cast<int>(ast_.nodes.size()) - 1;
   }
@@ -70,7 +72,7 @@ class Parser {
   }
 
   int expr(int depth) {
-    if (depth > kMaxDepth) fail("expression nested too deeply");
+    if (depth > kMaxDepth) fail("expression nested too deeply (more than 200 levels)", ErrorCode::TdbLimit);
     int left = term(depth);
     for (;;) {
       skip_ws();
@@ -100,7 +102,7 @@ class Parser {
   }
 
   int unary(int depth) {
-    if (depth > kMaxDepth) fail("expression nested too deeply");
+    if (depth > kMaxDepth) fail("expression nested too deeply (more than 200 levels)", ErrorCode::TdbLimit);
     skip_ws();
     char c = peek();
     if (c == '+') {
@@ -146,6 +148,10 @@ class Parser {
     if (is_ident_start(c)) {
       size_t start = pos_;
       while (pos_ < s_.size() && is_ident_char(s_[pos_])) ++pos_;
+      if (pos_ - start > kMaxNameLength)
+        fail("name '" + s_.substr(start, 24) + "...' in expression is " + std::to_string(pos_ - start) +
+                 " characters long (at most " + std::to_string(kMaxNameLength) + ")",
+             ErrorCode::TdbLimit);
       std::string name = s_.substr(start, pos_ - start);
       bool hash = false;
       if (peek() == '#') {

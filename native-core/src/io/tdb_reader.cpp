@@ -143,7 +143,7 @@ TPJet TdbDatabase::function_value(int f, EvalContext& ctx) const {
   }
   if (ctx.busy_.size() < func_names_.size()) ctx.busy_.resize(func_names_.size(), 0);
   if (ctx.stamp_[f] == ctx.generation_) return ctx.value_[f];
-  if (ctx.busy_[f]) throw std::runtime_error("FUNCTION " + func_names_[f] + " refers to itself");
+  if (ctx.busy_[f]) throw CoreError(ErrorCode::Model, "FUNCTION " + func_names_[f] + " refers to itself");
   struct Busy {
     uint8_t& b;
     ~Busy() { b = 0; }
@@ -200,7 +200,7 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
         break;
       }
       case Op::PushUndef:
-        throw std::runtime_error("undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
+        throw CoreError(ErrorCode::Model, "undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
       case Op::Add: {
         TPJet& a = st[sp - 2];
         const TPJet& b = st[sp - 1];
@@ -446,6 +446,15 @@ class Reader {
   std::vector<std::pair<std::string, int>> rejected_;  // DEFAULT_COMMAND REJECT_PHASE: name, line
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
+  [[noreturn]] void fail_limit(int line, const std::string& msg) { throw TdbError(file_, line, msg, ErrorCode::TdbLimit); }
+  // Names are bounded (kMaxNameLength): a name of a million characters once made every later use of it
+  // (messages, comparisons, results) slow enough to hold a calculation for hours.
+  const std::string& checked_name(int line, const std::string& what, const std::string& name) {
+    if (name.size() > kMaxNameLength)
+      fail_limit(line, what + " name '" + name.substr(0, 24) + "...' is " + std::to_string(name.size()) +
+                           " characters long (at most " + std::to_string(kMaxNameLength) + ")");
+    return name;
+  }
   void warn(int line, const std::string& msg) {
     if (db_->warnings_.size() < kMaxWarnings) db_->warnings_.push_back(file_ + ":" + std::to_string(line) + ": " + msg);
     else ++dropped_warnings_;
@@ -474,9 +483,11 @@ class Reader {
       cur.text.clear();
       cur.lines.clear();
     };
+    // Line ends: LF, CRLF and CR alone (old Mac editors) all end a line.
+    auto line_end = [&](size_t k) { return s[k] == '\n' || (s[k] == '\r' && (k + 1 >= s.size() || s[k + 1] != '\n')); };
     for (; i < s.size(); ++i) {
       char c = s[i];
-      if (c == '\n') {
+      if (line_end(i)) {
         ++line;
         comment = false;
         if (!cur.text.empty() && cur.text.back() != ' ') {
@@ -494,15 +505,20 @@ class Reader {
         cur.lines.push_back(line);
         flush();
         // Text after '!' on the same line is ignored (a stray '"' in crtiv_ghosh.tdb), unless it
-        // starts another command.
-        size_t eol = s.find('\n', i + 1);
-        if (eol == std::string::npos) eol = s.size();
-        std::string rest = s.substr(i + 1, eol - i - 1);
-        for (char& ch : rest)
-          if (ch == '\t' || ch == '\r') ch = ' ';
-        size_t dollar = rest.find('$');
-        if (dollar != std::string::npos) rest = rest.substr(0, dollar);
-        if (!starts_command(rest)) i = eol - 1;  // the loop's ++i lands on '\n' (or the end)
+        // starts another command. Only the first word after '!' is read here (at most 64 characters), and the rest of the line
+        // is skipped only when it is not a command: every character is visited a bounded number of times
+        // even on a line of a million '!'.
+        size_t w = i + 1;
+        auto blank = [&](size_t k) { return s[k] == ' ' || s[k] == '\t' || (s[k] == '\r' && !line_end(k)); };
+        while (w < s.size() && blank(w) && w - i < 4096) ++w;
+        size_t w_end = w;
+        while (w_end < s.size() && w_end - w <= 64 && !blank(w_end) && !line_end(w_end) && s[w_end] != '$') ++w_end;
+        std::string rest = w_end - w <= 64 ? s.substr(w, w_end - w) : std::string();
+        if (!starts_command(rest)) {
+          size_t eol = i + 1;
+          while (eol < s.size() && !line_end(eol)) ++eol;
+          i = eol - 1;  // the loop's ++i lands on the line end (or the end)
+        }
         continue;
       }
       if (c == '\r' || c == '\t' || c == '\0' || c == '\f' || c == '\v') c = ' ';
@@ -558,7 +574,7 @@ class Reader {
           cur += ch;
           continue;
         }
-        if (!cur.empty()) rejected_.push_back({cur, c.line_at(0)});
+        if (!cur.empty()) rejected_.push_back({checked_name(c.line_at(0), "DEFAULT_COMMAND REJECT_PHASE: phase", cur), c.line_at(0)});
         cur.clear();
       }
     }
@@ -569,9 +585,9 @@ class Reader {
     int line = c.line_at(0);
     if (t.size() < 2) fail(line, "ELEMENT without a name");
     Element e;
-    e.name = t[1];
+    e.name = checked_name(line, "ELEMENT", t[1]);
     e.line = line;
-    if (t.size() > 2) e.reference_phase = t[2];
+    if (t.size() > 2) e.reference_phase = checked_name(line, "ELEMENT " + e.name + ": reference phase", t[2]);
     double* nums[3] = {&e.mass, &e.h298, &e.s298};
     for (size_t k = 0; k < 3 && 3 + k < t.size(); ++k)
       if (!parse_double(t[3 + k], *nums[k])) fail(line, "ELEMENT " + e.name + ": '" + t[3 + k] + "' is not a number");
@@ -583,6 +599,10 @@ class Reader {
     auto t = args_of(c);
     int line = c.line_at(0);
     if (t.size() < 3) fail(line, "SPECIES needs a name and a formula");
+    checked_name(line, "SPECIES", t[1]);
+    if (t[2].size() > 4 * kMaxNameLength)
+      fail_limit(line, "SPECIES " + t[1] + ": formula of " + std::to_string(t[2].size()) + " characters (at most " +
+                           std::to_string(4 * kMaxNameLength) + ")");
     pending_species_.push_back({t[1], t[2], line});  // parsed once every ELEMENT is known
   }
 
@@ -650,7 +670,7 @@ class Reader {
     PhaseDef ph;
     ph.line = line;
     size_t colon = t[1].find(':');
-    ph.name = t[1].substr(0, colon);
+    ph.name = checked_name(line, "PHASE", t[1].substr(0, colon));
     if (colon != std::string::npos) ph.options = t[1].substr(colon + 1);
     if (ph.name.empty()) fail(line, "PHASE without a name");
     int n = 0;
@@ -703,6 +723,7 @@ class Reader {
       spec = only_options ? after : tok.substr(colon) + after;
     }
     if (name.empty()) fail(line, "CONSTITUENT without a phase name");
+    checked_name(line, "CONSTITUENT: phase", name);
     std::string s = trim(spec);
     if (s.empty() || s[0] != ':') fail(line, "CONSTITUENT " + name + ": expected ':' before the first sublattice");
     std::vector<std::vector<std::string>> subs;
@@ -725,6 +746,7 @@ class Reader {
         std::string x;
         for (char ch : item)
           if (ch != '%') x += ch;  // '%' marks major constituents
+        checked_name(line, "CONSTITUENT " + name + ": species", x);
         if (!x.empty() && std::find(list.begin(), list.end(), x) == list.end()) list.push_back(x);
         item.clear();
       };
@@ -785,13 +807,13 @@ class Reader {
       }
     }
     for (;;) {
-      if (out.size() > 10000) fail(c.line_at(pos), what + ": too many temperature ranges");
+      if (out.size() > 10000) fail_limit(c.line_at(pos), what + ": more than 10000 temperature ranges");
       RangeAst r;
       r.low = low;
       try {
         r.ast = parse_expression(s, pos, file_, line_of);
       } catch (const TdbError& e) {
-        throw TdbError(file_, e.line(), what + ": " + e.message());  // say which command
+        throw TdbError(file_, e.line(), what + ": " + e.message(), e.code());  // say which command
       }
       if (pos >= s.size() || s[pos] != ';') fail(c.line_at(pos), what + ": expected ';' after the expression");
       ++pos;
@@ -827,6 +849,7 @@ class Reader {
     std::string name = c.text.substr(start, pos - start);
     if (!name.empty() && name.back() == '#') name.pop_back();
     if (name.empty()) fail(line, "FUNCTION without a name");
+    checked_name(line, "FUNCTION", name);
     for (char ch : name)
       if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'))
         fail(line, "FUNCTION name '" + name + "' contains '" + ch + "'");
@@ -858,6 +881,10 @@ class Reader {
     std::string type = trim(s.substr(pos, open - pos));
     std::string inner = s.substr(open + 1, close - open - 1);
     std::string text = type + "(" + inner + ")";
+    if (type.size() > kMaxNameLength || inner.size() > 64 * kMaxNameLength)
+      fail_limit(line, "PARAMETER " + text.substr(0, 48) + "...: longer than the reader accepts (type at most " +
+                           std::to_string(kMaxNameLength) + " characters, each name at most " +
+                           std::to_string(kMaxNameLength) + ")");
     if (type.empty() || type.find(' ') != std::string::npos) fail(line, "PARAMETER " + text + ": bad parameter type");
     PendingParameter pp;
     Parameter& p = pp.p;
@@ -881,6 +908,8 @@ class Reader {
     size_t pc = phase.find(':');  // tolerate "LIQUID:L" in a parameter
     if (pc != std::string::npos) phase = phase.substr(0, pc);
     if (phase.empty()) fail(line, "PARAMETER " + text + ": no phase name");
+    checked_name(line, "PARAMETER: phase", phase);
+    checked_name(line, "PARAMETER: phase qualifier", p.phase_qualifier);
     p.phase = phase;
     std::string arr = inner.substr(comma + 1);
     size_t semi = arr.find(';');
@@ -912,6 +941,7 @@ class Reader {
       for (size_t i = 0; i <= st.size(); ++i) {
         if (i == st.size() || st[i] == ',') {
           if (cur.empty()) fail(line, "PARAMETER " + text + ": empty constituent name");
+          checked_name(line, "PARAMETER " + p.type + "(" + p.phase + "): constituent", cur);
           list.push_back(cur);
           cur.clear();
         } else {
@@ -936,7 +966,7 @@ class Reader {
     if (t[1].size() != 1) warn(line, "TYPE_DEFINITION code '" + t[1] + "' is longer than one character; using '" +
                                           std::string(1, td.code) + "'");
     if (t.size() >= 6 && t[2] == "GES" && abbreviates(t[3], "AMEND_PHASE_DESCRIPTION")) {
-      td.target = t[4];
+      td.target = checked_name(line, "TYPE_DEFINITION " + t[1] + ": phase", t[4]);
       static const char* const kKeys[] = {"MAGNETIC", "DISORDERED_PART", "COMPOSITION_SETS", "MAJOR_CONSTITUENT",
                                           "EXCESS_MODEL", "QUASICHEMICAL", "DEFAULT_COMPOSITION"};
       std::string kw = match_keyword(t[5], kKeys, sizeof(kKeys) / sizeof(kKeys[0]));
@@ -951,6 +981,13 @@ class Reader {
 
   // ---- pass 2 ----
   void finish() {
+    // A file without an ELEMENT is no database (and not one any calculation could use): an HTML page or a
+    // file of another format that happens to parse as commands.
+    {
+      bool any = false;
+      for (const auto& [name, el] : db_->elements_) any |= name != "VA" && name != "/-";
+      if (!any) fail(1, "no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)");
+    }
     // Species: one per element (VA and the electron have no composition) plus VA always.
     for (const auto& [name, el] : db_->elements_) {
       Species sp;
@@ -1154,9 +1191,11 @@ class Reader {
           if (k >= 0) edges[f].push_back(k);
           else if (k == -3) undefined[f].push_back(name);
         }
-    // Cycles (iterative DFS; a chain of thousands of FUNCTIONs must not overflow the stack).
+    // Cycles and nesting depth (iterative DFS; a chain of thousands of FUNCTIONs must not overflow the
+    // stack here). Evaluation follows references recursively, so the depth is bounded (kMaxFunctionDepth).
     {
       std::vector<uint8_t> color(nf, 0);
+      std::vector<int> depth(nf, 1), next(nf, -1);  // levels of FUNCTION references, counting itself
       for (size_t s = 0; s < nf; ++s) {
         if (color[s]) continue;
         std::vector<std::pair<int, size_t>> stack{{static_cast<int>(s), 0}};
@@ -1174,6 +1213,20 @@ class Reader {
             }
           } else {
             color[u] = 2;
+            for (int v : edges[u])
+              if (depth[v] + 1 > depth[u]) {
+                depth[u] = depth[v] + 1;
+                next[u] = v;
+              }
+            if (depth[u] > kMaxFunctionDepth) {
+              std::string chain = functions_[u].name;
+              int k = next[u];
+              for (int shown = 0; k >= 0 && shown < 3; ++shown, k = next[k]) chain += " -> " + functions_[k].name;
+              if (k >= 0) chain += " -> ...";
+              fail_limit(functions_[u].line, "FUNCTION " + functions_[u].name + " nests FUNCTION references " +
+                                                 std::to_string(depth[u]) + " levels deep (" + chain + "; at most " +
+                                                 std::to_string(kMaxFunctionDepth) + " levels)");
+            }
             stack.pop_back();
           }
         }
@@ -1260,14 +1313,14 @@ std::shared_ptr<Database> Database::from_string(const std::string& text, const s
 
 std::shared_ptr<Database> Database::from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw TdbError(base_name(path), 0, std::string("cannot open the file: ") + std::strerror(errno));
+  if (!in) throw TdbError(base_name(path), 0, std::string("cannot open the file: ") + std::strerror(errno), ErrorCode::File);
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
-  if (size < 0) throw TdbError(base_name(path), 0, "cannot read the file");
-  if (size > (std::streamoff(512) << 20)) throw TdbError(base_name(path), 0, "file larger than 512 MB");
+  if (size < 0) throw TdbError(base_name(path), 0, "cannot read the file", ErrorCode::File);
+  if (size > (std::streamoff(512) << 20)) throw TdbError(base_name(path), 0, "file larger than 512 MB", ErrorCode::TdbLimit);
   in.seekg(0, std::ios::beg);
   std::string text(static_cast<size_t>(size), '\0');
-  if (size > 0 && !in.read(&text[0], size)) throw TdbError(base_name(path), 0, "cannot read the file");
+  if (size > 0 && !in.read(&text[0], size)) throw TdbError(base_name(path), 0, "cannot read the file", ErrorCode::File);
   return from_string(text, path);
 }
 

@@ -398,8 +398,10 @@ class CompiledModel final : public PhaseModel {
     auto ps = std::make_unique<PointSetImpl>();
     ps->np = npoints;
     tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
+    throw_if_cancelled();
     tabulate({&NF_}, Y, npoints, m, ncoef, ps->NF);
     if (magnetic) {
+      throw_if_cancelled();
       tabulate({&TC_}, Y, npoints, m, ncoef, ps->TC);
       tabulate({&BM_}, Y, npoints, m, ncoef, ps->BM);
       if (mag_->afm == 0) tabulate({&NT_}, Y, npoints, m, ncoef, ps->NT);
@@ -494,7 +496,7 @@ struct Builder {
     return s;
   }
   [[noreturn]] void fail(const std::string& what, const Parameter* p = nullptr) const {
-    throw std::runtime_error(what + " in " + where(p));
+    throw CoreError(ErrorCode::Model, what + " in " + where(p));
   }
 
   static std::string group_key(const Parameter& p) {
@@ -596,6 +598,7 @@ struct Builder {
 
   void add_params(const std::vector<const Parameter*>& ps, const View& v, double scale) {
     for (const Parameter* p : ps) {
+      throw_if_cancelled();  // a phase of thousands of parameters takes long to compile
       Poly* tp = target(p->type);
       if (!tp) continue;
       Term t;
@@ -620,8 +623,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
   std::string phase = phase_in;
   for (auto& ch : phase) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   const PhaseDef* ph = db.phase(phase);
-  if (!ph) throw std::runtime_error("unknown phase " + phase + " in " + db.file_name());
-  if (!ph->refusal.empty()) throw std::runtime_error(ph->refusal);
+  if (!ph) throw CoreError(ErrorCode::Model, "unknown phase " + phase + " in " + db.file_name());
+  if (!ph->refusal.empty()) throw CoreError(ErrorCode::Model, ph->refusal);
   std::set<std::string> comps;
   for (auto c : components) {
     for (auto& ch : c) ch = char(std::toupper(static_cast<unsigned char>(ch)));
@@ -639,7 +642,7 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
                phase.find("LIQ") != std::string::npos;
   M->ionic_ = opts.find('Y') != std::string::npos;
   if (opts.find('A') != std::string::npos)
-    throw std::runtime_error("aqueous model (phase option A) is not supported: phase " + phase + " of " + db.file_name());
+    throw CoreError(ErrorCode::Model, "aqueous model (phase option A) is not supported: phase " + phase + " of " + db.file_name());
 
   auto active = [&](const std::string& sp) {
     if (sp == "VA") return comps.count("VA") > 0;
@@ -664,7 +667,7 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
 
   const size_t nsub = ph->constituents.size();
   if (nsub != ph->site_ratios.size())
-    throw std::runtime_error("phase " + phase + " of " + db.file_name() + ": CONSTITUENT and PHASE sublattice counts differ");
+    throw CoreError(ErrorCode::Model, "phase " + phase + " of " + db.file_name() + ": CONSTITUENT and PHASE sublattice counts differ");
   M->nsub_ = int(nsub);
   // active constituents per sublattice, sorted (§2.1); ionic-liquid anion order: charged, VA, neutral
   std::vector<std::vector<std::string>> act(nsub);
@@ -713,7 +716,7 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
 
   if (M->ionic_) {
     // §7 two-sublattice ionic liquid (C+)_P (A-, Va, B0)_Q
-    if (nsub != 2) throw std::runtime_error("ionic liquid " + phase + " of " + db.file_name() + " needs two sublattices");
+    if (nsub != 2) throw CoreError(ErrorCode::Model, "ionic liquid " + phase + " of " + db.file_name() + " needs two sublattices");
     auto anion_rank = [&](const std::string& c) { return c == "VA" ? 1 : (charge(c) != 0 ? 0 : 2); };
     Affine Q;
     for (const auto& c : act[0]) Q.lin.push_back({vidx[0][c], charge(c)});
@@ -850,7 +853,7 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       for (size_t k = 1; okS && k < ndis; ++k)
         if (std::fabs(dis->site_ratios[k] - ph->site_ratios[k + nS - 1]) > 1e-9) okS = false;
       if (!okS)
-        throw std::runtime_error("order-disorder model (DIS_PART " + dis->name + "): sublattices or site ratios of phase " +
+        throw CoreError(ErrorCode::Model, "order-disorder model (DIS_PART " + dis->name + "): sublattices or site ratios of phase " +
                                  phase + " do not match its disordered part in " + db.file_name());
       // x_i (5.1), VA included
       std::map<std::string, Affine> x;
@@ -880,7 +883,7 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     p->consolidate();
   for (Poly& p : M->MA_) p.consolidate();
   if (M->mag_ && M->mag_->afm != 0 && M->mag_->p <= 0)
-    throw std::runtime_error("magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());
+    throw CoreError(ErrorCode::Model, "magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());
   return M;
 }
 

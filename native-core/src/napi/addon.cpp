@@ -1,12 +1,13 @@
 // Node-API entry of the calculation core. Each layer registers its own functions; C++ exceptions
 // are caught inside every exported function (see napi/common.hpp) and never reach JavaScript as
-// anything but an Error with a message.
+// anything but an Error with a clear message and a `code`.
 #include <napi.h>
 
 namespace pd::napi {
 void RegisterIo(Napi::Env env, Napi::Object exports);
 void RegisterModels(Napi::Env env, Napi::Object exports);
 void RegisterSolver(Napi::Env env, Napi::Object exports);
+void RegisterCancel(Napi::Env env, Napi::Object exports);
 }  // namespace pd::napi
 
 static Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -14,6 +15,7 @@ static Napi::Object Init(Napi::Env env, Napi::Object exports) {
   pd::napi::RegisterIo(env, exports);
   pd::napi::RegisterModels(env, exports);
   pd::napi::RegisterSolver(env, exports);
+  pd::napi::RegisterCancel(env, exports);
   return exports;
 }
 

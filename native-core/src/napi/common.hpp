@@ -1,19 +1,30 @@
 // Shared helpers for every Node-API binding of the core.
 //
-// Rule (notes/common.md): no C++ exception may cross into JavaScript uncaught. node-addon-api (built
-// with NAPI_CPP_EXCEPTIONS but without NODE_ADDON_API_CPP_EXCEPTIONS_ALL) only converts Napi::Error;
-// a std::exception escaping a callback would terminate the process. Every exported function and
-// ObjectWrap method is therefore wrapped with Guard()/Wrap<>() below, which turn any exception into
-// a JS Error carrying the exception's message. A pd::TdbError keeps its "FILE:LINE: text" message
-// and additionally sets `file`, `line` and `reason` properties on the Error.
+// Rule: no C++ exception may cross into JavaScript uncaught. node-addon-api (built with
+// NAPI_CPP_EXCEPTIONS but without NODE_ADDON_API_CPP_EXCEPTIONS_ALL) only converts Napi::Error; a
+// std::exception escaping a callback would terminate the process. Every exported function and ObjectWrap
+// method is therefore wrapped with Guard()/Wrap<>() below, which turn any exception into a JS Error with
+// a clear message and a machine-readable `code` property (as better-sqlite3's SqliteError does):
+//
+//   PD_TDB_SYNTAX        malformed database file; message "FILE:LINE: text", plus `file`, `line`, `reason`
+//   PD_TDB_LIMIT         the file exceeds a bound of the reader (name length, FUNCTION nesting, size, ...);
+//                        same properties as PD_TDB_SYNTAX
+//   PD_FILE              the file cannot be opened or read; same properties (line 0)
+//   PD_INVALID_ARGUMENT  arguments or conditions of the call are not acceptable (also every TypeError and
+//                        RangeError of the argument checks)
+//   PD_MODEL             the database's content cannot be used by the models (unsupported model, ...)
+//   PD_NOT_CONVERGED     a numerical step failed (a result that only did not converge says so in its fields)
+//   PD_CANCELLED         the call was stopped by its cancel flag
+//   PD_OUT_OF_MEMORY     memory ran out inside the core
+//   PD_INTERNAL          a defect of the core: the message says so; the raw C++ text (vector::_M_range_check,
+//                        ...) is never the message, only the `detail` property kept for a bug report
+//
+// The set is mirrored by worker/core/errors.ts (CoreErrorCode); keep the two in step.
 #pragma once
 
 #include <napi.h>
 
 #include <cctype>
-#include <string>
-#include <vector>
-
 #include <exception>
 #include <map>
 #include <mutex>
@@ -21,30 +32,51 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "io/database.hpp"
 
 namespace pd::napi {
 
-// Runs f() (returning a Napi::Value, or void) and converts C++ exceptions to JS Errors.
+inline Napi::Error CodedError(Napi::Env env, const std::string& message, const char* code) {
+  Napi::Error err = Napi::Error::New(env, message);
+  err.Set("code", Napi::String::New(env, code));
+  return err;
+}
+
+// Runs f() (returning a Napi::Value, or void) and converts C++ exceptions to JS Errors with a code.
 template <typename F>
 auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
   try {
     return f();
-  } catch (const Napi::Error&) {
-    throw;  // already a JS error (e.g. a TypeError from argument checks)
+  } catch (Napi::Error& e) {
+    // Argument checks (TypeError, RangeError) and errors made in the bindings; a JS exception thrown by a
+    // getter the binding called keeps whatever it carries.
+    if (!e.IsEmpty() && e.Value().IsObject() && !e.Value().Has("code"))
+      e.Set("code", Napi::String::New(env, error_code_name(ErrorCode::InvalidArgument)));
+    throw;
   } catch (const pd::TdbError& e) {
-    Napi::Error err = Napi::Error::New(env, e.what());
+    Napi::Error err = CodedError(env, e.what(), error_code_name(e.code()));
     err.Set("file", Napi::String::New(env, e.file()));
     err.Set("line", Napi::Number::New(env, e.line()));
     err.Set("reason", Napi::String::New(env, e.message()));
     throw err;
+  } catch (const pd::CoreError& e) {
+    throw CodedError(env, e.what(), error_code_name(e.code()));
+  } catch (const std::invalid_argument& e) {
+    // the core's own checks of conditions and options: their messages are written for the user
+    throw CodedError(env, e.what(), error_code_name(ErrorCode::InvalidArgument));
   } catch (const std::bad_alloc&) {
-    throw Napi::Error::New(env, "out of memory in the calculation core");
+    throw CodedError(env, "out of memory in the calculation core", error_code_name(ErrorCode::OutOfMemory));
   } catch (const std::exception& e) {
-    throw Napi::Error::New(env, e.what());
+    Napi::Error err = CodedError(env,
+                                 "internal error in the calculation core (a defect, not a problem of your input): "
+                                 "please report it with the database and the task's conditions",
+                                 error_code_name(ErrorCode::Internal));
+    err.Set("detail", Napi::String::New(env, e.what()));
+    throw err;
   } catch (...) {
-    throw Napi::Error::New(env, "unknown error in the calculation core");
+    throw CodedError(env, "internal error in the calculation core (unknown exception)", error_code_name(ErrorCode::Internal));
   }
 }
 
@@ -88,6 +120,35 @@ inline std::vector<std::string> ArgStringArray(Napi::Env env, const Napi::Value&
     out.push_back(std::move(s));
   }
   return out;
+}
+
+// A call's control block: Int32 at byte 0 = cancel flag (non-zero = stop), Float64 at byte 8 = progress
+// 0..1. Accepted as a typed-array view (Int32Array over a SharedArrayBuffer), an ArrayBuffer or a
+// SharedArrayBuffer of at least 16 bytes; undefined/null = none (both pointers null).
+struct ControlBlock {
+  const volatile int32_t* cancel = nullptr;
+  double* progress = nullptr;
+};
+inline ControlBlock ParseControl(Napi::Env env, const Napi::Value& v) {
+  ControlBlock c;
+  if (v.IsUndefined() || v.IsNull()) return c;
+  void* data = nullptr;
+  size_t bytes = 0;
+  if (v.IsTypedArray()) {
+    napi_typedarray_type type;
+    size_t length = 0, offset = 0;
+    napi_value ab;
+    if (napi_get_typedarray_info(env, v, &type, &length, &data, &ab, &offset) != napi_ok) data = nullptr;
+    bytes = v.As<Napi::TypedArray>().ByteLength();
+  } else if (napi_get_arraybuffer_info(env, v, &data, &bytes) != napi_ok) {
+    // a SharedArrayBuffer is not an ArrayBuffer for node-addon-api, but napi_get_arraybuffer_info reads it
+    data = nullptr;
+  }
+  if (!data || bytes < 16)
+    throw Napi::TypeError::New(env, "control must be a SharedArrayBuffer (or a view of one) of at least 16 bytes");
+  c.cancel = static_cast<const volatile int32_t*>(data);
+  c.progress = reinterpret_cast<double*>(static_cast<char*>(data) + 8);
+  return c;
 }
 
 // The constructor of a wrapped class, one per Node-API environment. The addon is loaded once per

@@ -261,12 +261,17 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       const size_t m = model->variables().size();
       std::vector<double> out(n);
       const PhaseModel* pm = model.get();
+      // The cancel flag is read on every thread of the team through this pointer (the thread-local one
+      // is the calling thread's); points after a cancel are skipped and the call throws PD_CANCELLED.
+      const volatile int32_t* cancel = pd::cancel_flag();
 #pragma omp parallel for num_threads(threads) schedule(static)
       for (long k = 0; k < long(n); ++k) {
+        if (pd::cancel_requested(cancel)) continue;  // one load beside a full energy evaluation
         EnergyResult r;
         pm->energy(st, Y.data() + size_t(k) * m, order, r);
         out[k] = r.GM;
       }
+      pd::throw_if_cancelled();
       return ToF64(env, out);
     });
   }

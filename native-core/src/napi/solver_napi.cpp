@@ -1,9 +1,10 @@
 // Node-API binding of the equilibrium solver (native-core/src/solver, formula sheet §8-§9):
 //   equilibrium(db, components, phases|null, conditions, options?) -> result object
 //   equilibriumBatch(db, components, phases|null, conditions[], options?, threads, control?) -> results[]
-//   solverSelfTest(verbose?) -> {passed, failed, messages}   (toy models, test only)
 // conditions = {T, P?, X?: {EL: x}, W?: {EL: w}, MU?: {EL: J/mol}}; control = SharedArrayBuffer with
-// Int32 index 0 = cancel flag (non-zero stops between equilibria) and a Float64 progress at byte 8.
+// Int32 index 0 = cancel flag (non-zero stops the batch: results not yet computed get reason 'cancelled';
+// while the models and grids are built it throws PD_CANCELLED) and a Float64 progress at byte 8. Without a
+// control block a call polls the flag set by setCancelFlag() on its thread (napi/common.hpp).
 // Every function goes through Guard() (napi/common.hpp): C++ exceptions become JS Errors.
 #include <napi.h>
 
@@ -20,7 +21,6 @@
 #include "napi/common.hpp"
 #include "napi/io_napi.hpp"
 #include "solver/equilibrium.hpp"
-#include "solver/testing/toy_models.hpp"
 
 namespace pd::napi {
 namespace {
@@ -74,6 +74,7 @@ std::shared_ptr<pd::solver::EquilibriumSolver> GetSolver(std::shared_ptr<const p
   std::set<std::string> listed(sorted_phases.begin(), sorted_phases.end());
   std::vector<std::shared_ptr<const pd::PhaseModel>> models;
   for (const auto& ph : sorted_phases) {
+    pd::throw_if_cancelled();
     const pd::PhaseDef* def = db->phase(ph);
     if (!def) continue;
     if (!def->ordered_parent.empty() && listed.count(Upper(def->ordered_parent))) continue;
@@ -387,62 +388,23 @@ Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
 
 Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
+  // The control block also stops building the models and grids (Prepare), not only the solves.
+  ControlBlock control = ParseControl(env, info.Length() > 6 ? info[6] : env.Undefined());
+  CancelScope cancel_scope(control.cancel);
   Common cm = Prepare(info, 4);
   if (!info[3].IsArray()) throw Napi::TypeError::New(env, "expected an array of conditions");
   auto arr = info[3].As<Napi::Array>();
   std::vector<pd::solver::Conditions> conds;
   for (uint32_t i = 0; i < arr.Length(); ++i) conds.push_back(ParseConditions(env, arr.Get(i)));
   int threads = info.Length() > 5 && info[5].IsNumber() ? info[5].As<Napi::Number>().Int32Value() : 1;
-  const volatile int32_t* cancel = nullptr;
-  double* progress = nullptr;
-  if (info.Length() > 6 && info[6].IsTypedArray()) {
-    // a typed-array view (e.g. Int32Array over a SharedArrayBuffer): its data pointer is shared memory
-    napi_typedarray_type type;
-    size_t length = 0, offset = 0;
-    void* data = nullptr;
-    napi_value ab;
-    if (napi_get_typedarray_info(env, info[6], &type, &length, &data, &ab, &offset) != napi_ok || !data ||
-        info[6].As<Napi::TypedArray>().ByteLength() < 16)
-      throw Napi::TypeError::New(env, "control must be a typed array view of at least 16 bytes");
-    cancel = static_cast<const volatile int32_t*>(data);
-    progress = reinterpret_cast<double*>(static_cast<char*>(data) + 8);
-  } else if (info.Length() > 6 && info[6].IsArrayBuffer()) {
-    auto ab = info[6].As<Napi::ArrayBuffer>();
-    if (ab.ByteLength() >= 16) {
-      cancel = static_cast<const volatile int32_t*>(ab.Data());
-      progress = reinterpret_cast<double*>(static_cast<char*>(ab.Data()) + 8);
-    }
-  } else if (info.Length() > 6 && !info[6].IsUndefined() && !info[6].IsNull()) {
-    // a SharedArrayBuffer is not an ArrayBuffer for node-addon-api; read its backing store via napi
-    napi_value v = info[6];
-    void* data = nullptr;
-    size_t len = 0;
-    bool is_sab = false;
-#if NAPI_VERSION >= 8
-    (void)is_sab;
-#endif
-    if (napi_get_arraybuffer_info(env, v, &data, &len) == napi_ok && len >= 16) {
-      cancel = static_cast<const volatile int32_t*>(data);
-      progress = reinterpret_cast<double*>(static_cast<char*>(data) + 8);
-    } else {
-      throw Napi::TypeError::New(env, "control must be a (Shared)ArrayBuffer of at least 16 bytes");
-    }
-  }
   cm.solver->options().derivatives = cm.derivatives;
   cm.solver->options().max_iterations = cm.max_iterations;
   cm.solver->options().single_set = cm.single_set;
   cm.solver->options().warm_start = cm.warm_start;
-  auto rs = cm.solver->solve_batch(conds, threads, cancel, progress);
+  auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress);
   ResultWriter w(env);
   for (size_t i = 0; i < rs.size(); ++i) w.Add(rs[i], conds[i]);
   return Napi::Value(env, w.Build());
-}
-
-Napi::Value SelfTest(const Napi::CallbackInfo& info) {
-  int verbose = info.Length() > 0 && info[0].IsBoolean() && info[0].As<Napi::Boolean>().Value() ? 1 : 0;
-  std::string json = pd::solver::testing::run_self_test(verbose);
-  Napi::Object JSON = info.Env().Global().Get("JSON").As<Napi::Object>();
-  return JSON.Get("parse").As<Napi::Function>().Call(JSON, {Napi::String::New(info.Env(), json)});
 }
 
 }  // namespace
@@ -450,7 +412,6 @@ Napi::Value SelfTest(const Napi::CallbackInfo& info) {
 void RegisterSolver(Napi::Env env, Napi::Object exports) {
   Export<Equilibrium>(env, exports, "equilibrium");
   Export<EquilibriumBatch>(env, exports, "equilibriumBatch");
-  Export<SelfTest>(env, exports, "solverSelfTest");
 }
 
 }  // namespace pd::napi

@@ -253,7 +253,8 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     if (pairs * per > 90000) per = std::max<int>(3, static_cast<int>(90000 / pairs));
     size_t stride = pairs > 5000 ? pairs / 5000 + 1 : 1;
     size_t pc = 0;
-    for (size_t a = 0; a < E; ++a)
+    for (size_t a = 0; a < E; ++a) {
+      throw_if_cancelled();
       for (size_t b = a + 1; b < E; ++b, ++pc) {
         if (pc % stride) continue;
         for (int j = 1; j < per; ++j) {
@@ -270,6 +271,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
             for (int i = 0; i < m; ++i) pts.push_back((1 - t) * ends[a][i] + t * ends[b][i]);
           }
       }
+    }
   }
   // Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on
   // each simplex); for charged phases random convex combinations of the neutral points instead.
@@ -344,6 +346,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   // Points close to the pure-vacancy configuration (N_f -> 0) are not sampled: their amount in formula
   // units NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
   double nf_max = 0;
+  throw_if_cancelled();
   for (size_t p = 0; p < n; ++p) {
     pm.moles(&pts[p * m], 0, mo);
     nf_max = std::max(nf_max, mo.Nf);
@@ -362,6 +365,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
     ++g.np;
   }
+  throw_if_cancelled();
   if (g.np) g.table = pm.compile_points(g.Y.data(), g.np);
   return g;
 }
@@ -426,6 +430,9 @@ EquilibriumSolver::EquilibriumSolver(std::vector<std::shared_ptr<const PhaseMode
   if (C < 1) throw std::invalid_argument("no elements");
   auto grid = std::make_shared<Grid>();
   for (const auto& p : phases_) {
+    // Sampling a large system's grids takes seconds: a cancelled call stops between phases and inside
+    // sample_phase (the caller sees pd::Cancelled; nothing half-built is kept).
+    throw_if_cancelled();
     impl_->info.push_back(make_info(*p));
     grid->ph.push_back(sample_phase(*p, impl_->info.back(), C, options_.pdens));
     grid->total += grid->ph.back().np;

@@ -1,6 +1,9 @@
 // Malformed input: the error names the file and the line and says what is wrong.
 import { describe, expect, it, vi } from 'vitest';
 import { openDatabase, openDatabaseFromString, readTdbInfo } from '../../../worker/core/database.js';
+import { equilibrium } from '../../../worker/core/equilibrium.js';
+import { isCoreError, type CoreError } from '../../../worker/core/errors.js';
+import { PhaseModel } from '../../../worker/core/models.js';
 
 const HEAD = 'ELEMENT AL FCC_A1 26.98 0 0 !\nELEMENT ZN HCP_A3 65.38 0 0 !\n';
 
@@ -62,6 +65,43 @@ describe('errors name file and line', () => {
     expect(() => core.Database.fromFile(42)).toThrow(TypeError);
     expect(() => core.Database.fromString()).toThrow(TypeError);
     expect(() => new (core.Database as unknown as new (x: unknown) => unknown)({})).toThrow(/fromFile/);
+  });
+});
+
+describe('every error from the core carries a machine-readable code', () => {
+  const codeOf = (f: () => unknown): string | undefined => {
+    try {
+      f();
+    } catch (e) {
+      expect(isCoreError(e)).toBe(true);
+      return (e as CoreError).code;
+    }
+    throw new Error('expected an error');
+  };
+  it('reader errors: PD_TDB_SYNTAX, PD_TDB_LIMIT, PD_FILE', () => {
+    expect(codeOf(() => openDatabaseFromString(HEAD + 'FROB !', 'x.tdb'))).toBe('PD_TDB_SYNTAX');
+    expect(codeOf(() => openDatabaseFromString(HEAD + 'FUNCTION F 1 ' + '('.repeat(1000) + '; 6000 N !', 'x.tdb'))).toBe('PD_TDB_LIMIT');
+    expect(codeOf(() => openDatabase('/nonexistent/x.tdb'))).toBe('PD_FILE');
+  });
+  it('argument and condition errors: PD_INVALID_ARGUMENT', async () => {
+    const { loadCore } = await import('../../../worker/core/native.js');
+    const core = loadCore() as unknown as { Database: Record<string, (...a: unknown[]) => unknown> };
+    expect(codeOf(() => core.Database.fromFile(42))).toBe('PD_INVALID_ARGUMENT');
+    const db = openDatabaseFromString(HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\n', 'x.tdb');
+    expect(codeOf(() => equilibrium({ database: db, components: ['AL', 'CU'], conditions: { T: 1000, X: { CU: 0.5 } } })))
+      .toBe('PD_INVALID_ARGUMENT');
+    expect(codeOf(() => equilibrium({ database: db, components: ['AL', 'ZN'], conditions: { T: -1, X: { ZN: 0.5 } } })))
+      .toBe('PD_INVALID_ARGUMENT');
+  });
+  it('a database the models cannot use: PD_MODEL', () => {
+    const db = openDatabaseFromString(HEAD + 'PHASE AQ:A % 1 1 !\nCONSTITUENT AQ :AL,ZN: !\n', 'aq.tdb');
+    try {
+      PhaseModel.build(db, 'AQ', ['AL', 'ZN']);
+      throw new Error('not refused');
+    } catch (e) {
+      expect(isCoreError(e, 'PD_MODEL')).toBe(true);
+      expect((e as Error).message).toMatch(/aqueous solution model .* phase AQ in aq\.tdb is not supported/);
+    }
   });
 });
 

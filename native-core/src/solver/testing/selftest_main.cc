@@ -1,5 +1,5 @@
-// TEST-ONLY standalone runner of the solver self tests (not part of the addon: the Makefile builds
-// only *.cpp). Build: see native-core/src/solver/testing/README in the report; prints the JSON report.
+// TEST-ONLY standalone runner of the solver self tests, outside Node (no addon lists *.cc files): link it
+// with the engine and this directory's .cpp files; prints the JSON report, exit status 1 on a failure.
 #include <cstdio>
 #include "solver/testing/toy_models.hpp"
 int main(int argc, char** argv) {

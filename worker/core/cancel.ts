@@ -1,0 +1,34 @@
+// Cancellation of native calls. Calls that take a control block (equilibriumBatch) poll its cancel flag;
+// every other native call (equilibrium, PhaseModel.build, evaluateBatch, and the model and grid building
+// inside any of them) polls the flag set for its thread with setCancelFlag. A call that sees the flag set
+// stops and throws an Error with code PD_CANCELLED (a batch returns 'cancelled' placeholders for the
+// conditions it did not reach instead, as before).
+import { loadCore } from './native.js';
+
+/**
+ * Runs `fn` with the cancel flag of `control` (Int32 at byte 0 of a SharedArrayBuffer of at least 16 bytes,
+ * the job control block of worker/protocol.ts) set for every native call on this thread, and clears it
+ * afterwards (when a returned Promise settles). Nesting with another control block is not supported: the inner
+ * call clears the flag when it ends.
+ */
+export function withCancelFlag<T>(control: SharedArrayBuffer | undefined, fn: () => T): T {
+  if (!control) return fn();
+  const core = loadCore();
+  core.setCancelFlag(new Int32Array(control, 0, 4));
+  let out: T;
+  try {
+    out = fn();
+  } catch (e) {
+    core.setCancelFlag(null);
+    throw e;
+  }
+  // an async calculation keeps the flag until it settles (a worker thread runs one job at a time)
+  if (out instanceof Promise) return out.finally(() => core.setCancelFlag(null)) as T;
+  core.setCancelFlag(null);
+  return out;
+}
+
+/** Sets (or with null clears) the cancel flag polled by the native calls of this thread. */
+export function setNativeCancelFlag(control: SharedArrayBuffer | null): void {
+  loadCore().setCancelFlag(control ? new Int32Array(control, 0, 4) : null);
+}
