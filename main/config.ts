@@ -102,9 +102,12 @@ function intEnv(v: string | undefined): number | undefined {
 }
 
 /** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
-export function resolveSettings(over: Partial<Omit<ServiceSettings, 'workBounds' | 'sources'>> & {
+/** What a caller (CLI flags, the desktop shell, tests) sets explicitly. */
+export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources'>> & {
   workBounds?: Partial<WorkBounds>; sources?: Partial<ServiceSettings['sources']>;
-} = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
+};
+
+export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
   const dataDir = over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env));
   const dataDirSource: SettingSource = over.dataDir !== undefined ? 'flag' : env.PHASEDESK_DATA_DIR ? 'environment' : 'default';
   const file = readSettingsFile(dataDir);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { openStore, type Store } from './db/index.js';
-import { resolveSettings, type ServiceSettings } from './config.js';
+import { resolveSettings, type SettingsOverrides } from './config.js';
 import type { ServiceContext } from './service/context.js';
 import { loadOrCreateSecret, prepareDataDir, protectStoreFiles } from './service/files.js';
 import { Scheduler } from './service/scheduler.js';
@@ -60,7 +60,7 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(over: Partial<ServiceSettings> = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
+export async function startService(over: SettingsOverrides = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
   const settings = resolveSettings(over);
   prepareDataDir(settings.dataDir);
   const store = await openStore(settings.dataDir);

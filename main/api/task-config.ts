@@ -92,7 +92,7 @@ function compositionRule(fields: string[], partial = false) {
       }
       if (elements.length < 2) continue;
       const missing = elements.filter((e) => !given.has(e));
-      const sum = [...given.values()].reduce((a, b) => a + b, 0);
+      const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
       if (missing.length > 1 && !partial) {
         ctx.addIssue({ code: 'custom', path: [field], message: `must give the mole fractions of all components or of all but one (missing ${missing.join(', ')})` });
         return;
