@@ -2,13 +2,16 @@
 // PhaseDesk service CLI: `start` runs the /api/v2 listener; the other commands are the web-console
 // operations of the spec (users, keys, plans, subscriptions, databases) against the same data directory.
 import { parseArgs } from 'node:util';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { resolveSettings } from './config.js';
 import { openStore } from './db/index.js';
 import { startService } from './server.js';
 import { createUser, setPlan, setUserPlan } from './console/users.js';
 import { deleteKey, issueKey, nameKey, setKeyActive, listKeys } from './console/keys.js';
-import { importDatabase, setDatabaseState, subscribe } from './console/databases.js';
+import { setDatabaseState, subscribe } from './console/databases.js';
+import { importUploadedDatabase } from './console/admin.js';
+import { prepareDataDir, protectStoreFiles } from './service/files.js';
 
 const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   start [--port N]                          start the service (PHASEDESK_PORT, PHASEDESK_DATA_DIR)
@@ -18,7 +21,7 @@ const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   key issue USER [--name N] [--expires T]   issue a key (printed once)
   key list USER | key name ID NAME | key disable ID | key enable ID | key delete ID
   subscribe USER CODE --status S [--expires T] [--plan P]
-  db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b]
+  db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b] [--replace]
   db enable CODE | db disable CODE | db hide CODE
   calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)`;
 
@@ -31,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
       port: { type: 'string' }, 'data-dir': { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' },
       limit: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, status: { type: 'string' },
       code: { type: 'string' }, level: { type: 'string' }, type: { type: 'string' }, version: { type: 'string' },
-      description: { type: 'string' }, 'support-tasks': { type: 'string' }, help: { type: 'boolean' },
+      description: { type: 'string' }, 'support-tasks': { type: 'string' }, replace: { type: 'boolean' }, help: { type: 'boolean' },
     },
   });
   const [cmd, sub, a1, a2] = p;
@@ -41,11 +44,13 @@ async function main(argv: string[]): Promise<number> {
   const settings = resolveSettings({ dataDir: o['data-dir'], port });
 
   if (cmd === 'start') {
-    const svc = await startService({ dataDir: settings.dataDir, port: settings.port });
+    // Only the flags are passed: resolveSettings records where each value came from (Settings shows it).
+    const svc = await startService({ dataDir: o['data-dir'], port });
     if (svc.firstKey) console.log(`API key: ${svc.firstKey}`);
     // The console token guards /console/v1 (keys, databases, settings in the renderer); it stays readable in the file.
     console.log(`Console token: ${svc.consoleToken} (also in ${join(svc.ctx.settings.dataDir, 'console-token')})`);
     console.log(`PhaseDesk listening on ${svc.baseUrl}`);
+    console.log(`Open ${svc.ctx.origin}/ in a browser`);
     let stopping = false;
     const stop = () => { if (stopping) return; stopping = true; void svc.close().then(() => process.exit(0)); };
     process.on('SIGINT', stop);
@@ -53,7 +58,9 @@ async function main(argv: string[]): Promise<number> {
     return -1; // keep running
   }
 
+  prepareDataDir(settings.dataDir);
   const store = await openStore(settings.dataDir);
+  protectStoreFiles(settings.dataDir);
   const need = (v: string | undefined, what: string): string => { if (!v) throw new Error(`${what} is required\n${USAGE}`); return v; };
   try {
     switch (`${cmd} ${sub ?? ''}`.trim()) {
@@ -78,12 +85,18 @@ async function main(argv: string[]): Promise<number> {
         console.log('ok'); break;
       }
       case 'db import': {
-        const r = await importDatabase(store, settings.dataDir, need(a1, 'FILE'), {
+        // The console's import (same reader thread, same refusals); the file's bytes are stored as read.
+        const file = need(a1, 'FILE');
+        let bytes: Buffer;
+        try { bytes = readFileSync(file); } catch (e) { throw new Error(`${file}: ${(e as Error).message}`); }
+        const r = await importUploadedDatabase(store, settings.dataDir, {
+          file_name: basename(file), tdb: bytes, replace: o.replace === true, subscribe_user: null,
           code: need(o.code, '--code'), name: need(o.name, '--name'), level: need(o.level, '--level'), type: need(o.type, '--type'),
           version: need(o.version, '--version'), description: o.description,
           support_task_list: o['support-tasks'] ? o['support-tasks'].split(',').map((s) => s.trim()).filter(Boolean) : [],
         });
         for (const w of r.warnings) console.log(`warning: ${w}`);
+        for (const p of r.phases_refused) console.log(`warning: phase ${p.phase} refused: ${p.reason}`);
         console.log(`database imported: ${r.id}`); break;
       }
       case 'db enable': await setDatabaseState(store, need(a1, 'CODE'), 'enable'); console.log('ok'); break;

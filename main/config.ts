@@ -29,13 +29,51 @@ export interface ServiceSettings {
   bootstrap: boolean;
   /** Why <dataDir>/settings.json was (partly) ignored, if it was. */
   settingsFileProblem?: string;
+  /** Work a single task may ask for (POST /task refuses more with a 400 naming the field and the setting). */
+  workBounds: WorkBounds;
+  /** Seconds a client may take to send one whole request (headers and body); slower connections are closed. */
+  requestTimeoutSeconds: number;
+  /** Where the port and the data directory in use came from (the console's Settings screen shows it). */
+  sources: { port: SettingSource; dataDir: SettingSource };
 }
+
+export type SettingSource = 'flag' | 'environment' | 'settings file' | 'default';
+
+/**
+ * Bounds on the work one task may ask for, enforced at POST /task (main/service/task-checks.ts) before anything
+ * is built from the configuration. An administrator raises them in settings.json, by PHASEDESK_<NAME> or on the
+ * console's Settings screen. Each entry: [lowest allowed setting, highest allowed setting, default].
+ */
+export const WORK_BOUND_SETTINGS = {
+  /** points of a line_calculation or thermodynamic_properties_next scan */
+  max_scan_points: [2, 10_000_000, 100_000],
+  /** composition x temperature x pressure nodes of a binary_cpt_diagram (the worker's own limit is 1,000,000) */
+  max_grid_nodes: [8, 1_000_000, 1_000_000],
+  /** Scheil steps from start_temperature down to 1 K: (start_temperature - 1) / temperature_step */
+  max_scheil_steps: [10, 100_000_000, 100_000],
+  /** every temperature of a configuration, K */
+  max_temperature: [100, 1_000_000, 10_000],
+  /** elements in condition.components */
+  max_components: [2, 100, 20],
+  /** condition.map_options.GLOBAL_MIN_PDENS, the sampling density per phase of the global minimisation */
+  max_sampling_density: [60, 100_000, 2_000],
+} as const;
+export type WorkBoundName = keyof typeof WORK_BOUND_SETTINGS;
+export type WorkBounds = Record<WorkBoundName, number>;
+export const DEFAULT_WORK_BOUNDS = Object.fromEntries(
+  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, v[2]])) as WorkBounds;
+const workBoundRanges = Object.fromEntries(
+  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, [v[0], v[1]] as const])) as { [K in WorkBoundName]: readonly [number, number] };
+/** PHASEDESK_MAX_SCAN_POINTS, ... */
+export function envNameOf(setting: string): string { return `PHASEDESK_${setting.toUpperCase()}`; }
 
 /** <dataDir>/settings.json, written by the console (PUT /console/v1/settings) and read at start. */
 export const SETTINGS_FILE = 'settings.json';
 /** Inclusive bounds of the saved settings; the console validates with the same numbers. */
 export const SETTING_BOUNDS = {
   pool_size: [1, 64], thread_budget: [1, 1024], port: [0, 65535], max_pending_tasks: [0, 100_000],
+  request_timeout_seconds: [1, 3600],
+  ...workBoundRanges,
 } as const;
 export type SavedSettings = Partial<Record<keyof typeof SETTING_BOUNDS, number>>;
 
@@ -64,12 +102,31 @@ function intEnv(v: string | undefined): number | undefined {
 }
 
 /** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
-export function resolveSettings(over: Partial<ServiceSettings> = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
+/** What a caller (CLI flags, the desktop shell, tests) sets explicitly. */
+export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources'>> & {
+  workBounds?: Partial<WorkBounds>; sources?: Partial<ServiceSettings['sources']>;
+};
+
+export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
   const dataDir = over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env));
+  const dataDirSource: SettingSource = over.dataDir !== undefined ? 'flag' : env.PHASEDESK_DATA_DIR ? 'environment' : 'default';
   const file = readSettingsFile(dataDir);
+  const envPort = intEnv(env.PHASEDESK_PORT);
+  const portSource: SettingSource = over.port !== undefined ? 'flag' : envPort !== undefined ? 'environment'
+    : file.saved.port !== undefined ? 'settings file' : 'default';
+  const workBounds = { ...DEFAULT_WORK_BOUNDS };
+  for (const k of Object.keys(WORK_BOUND_SETTINGS) as WorkBoundName[]) {
+    const [lo, hi] = workBoundRanges[k];
+    const fromEnv = intEnv(env[envNameOf(k)]);
+    const v = over.workBounds?.[k] ?? (fromEnv !== undefined && fromEnv >= lo && fromEnv <= hi ? fromEnv : undefined) ?? file.saved[k];
+    if (v !== undefined) workBounds[k] = v;
+  }
   return {
     dataDir,
-    port: over.port ?? intEnv(env.PHASEDESK_PORT) ?? file.saved.port ?? 7431,
+    workBounds,
+    requestTimeoutSeconds: over.requestTimeoutSeconds ?? intEnv(env.PHASEDESK_REQUEST_TIMEOUT_SECONDS) ?? file.saved.request_timeout_seconds ?? 30,
+    sources: { port: over.sources?.port ?? portSource, dataDir: over.sources?.dataDir ?? dataDirSource },
+    port: over.port ?? envPort ?? file.saved.port ?? 7431,
     host: over.host ?? '127.0.0.1',
     poolSize: Math.max(1, over.poolSize ?? intEnv(env.PHASEDESK_POOL_SIZE) ?? file.saved.pool_size ?? 1),
     threadBudget: Math.max(1, over.threadBudget ?? intEnv(env.PHASEDESK_THREAD_BUDGET) ?? file.saved.thread_budget ?? availableParallelism()),

@@ -3,10 +3,11 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { openStore, type Store } from './db/index.js';
-import { resolveSettings, type ServiceSettings } from './config.js';
+import { resolveSettings, type SettingsOverrides } from './config.js';
 import type { ServiceContext } from './service/context.js';
-import { loadOrCreateSecret } from './service/files.js';
+import { loadOrCreateSecret, prepareDataDir, protectStoreFiles } from './service/files.js';
 import { Scheduler } from './service/scheduler.js';
 import { HttpError } from './util/errors.js';
 import { authHook } from './api/auth-hook.js';
@@ -16,6 +17,7 @@ import { registerDatabaseRoutes } from './api/databases.js';
 import { registerDownloadRoutes } from './api/downloads.js';
 import { registerRendererRoutes } from './api/renderer.js';
 import { buildOpenApi } from './api/openapi.js';
+import { parseJsonBody } from './api/json-body.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
 import { registerConsoleRoutes } from './api/console.js';
 import { loadOrCreateConsoleToken } from './console/token.js';
@@ -28,13 +30,26 @@ export const PACKAGE_ROOT = here.split(sep).includes('dist') ? resolve(here, '..
 /** piscina needs compiled JS: dist/worker/index.js next to the compiled main, or the repo's dist under vitest. */
 export function defaultWorkerFile(): string { return join(PACKAGE_ROOT, 'dist', 'worker', 'index.js'); }
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-/** DNS-rebinding guard: the Host header must name the loopback interface (any port). */
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+const HOST_RE = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/i;
+
+/**
+ * Host header (RFC 9110 7.2: uri-host [":" port]) as name and port; null when it is not exactly that shape
+ * (`[::1]evil.com`, `localhost:evil.com`, `localhost:`, a port above 65535, userinfo, spaces).
+ */
+export function parseHost(host: string | undefined): { name: string; port: number | null } | null {
+  if (host === undefined) return null;
+  const m = HOST_RE.exec(host);
+  if (!m) return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && (port < 1 || port > 65535)) return null;
+  return { name: m[1]!.toLowerCase(), port };
+}
+
+/** DNS-rebinding guard: the Host header must name the loopback interface (any valid port). */
 export function hostAllowed(host: string | undefined): boolean {
-  if (!host) return false;
-  const h = host.toLowerCase();
-  const name = h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.split(':')[0]!;
-  return LOOPBACK_HOSTS.has(name);
+  const h = parseHost(host);
+  return h !== null && LOOPBACK_NAMES.has(h.name);
 }
 
 export interface RunningService {
@@ -45,9 +60,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export async function startService(over: Partial<ServiceSettings> = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
+export async function startService(over: SettingsOverrides = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
   const settings = resolveSettings(over);
+  prepareDataDir(settings.dataDir);
   const store = await openStore(settings.dataDir);
+  protectStoreFiles(settings.dataDir);
   const secret = loadOrCreateSecret(settings.dataDir);
   const consoleToken = loadOrCreateConsoleToken(settings.dataDir);
   let firstKey: string | undefined;
@@ -64,8 +81,22 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
   scheduler = new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
   await scheduler.recover();
 
-  const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  // Slow clients: a request (headers and body) must arrive within requestTimeoutSeconds or the connection is
+  // closed; node checks at connectionsCheckingInterval. requireHostHeader is off so that a request without Host
+  // gets this service's JSON 400 (below) instead of node's bare one.
+  const requestTimeoutMs = Math.round(settings.requestTimeoutSeconds * 1000);
+  const app = Fastify({
+    logger: false, bodyLimit: 4 * 1024 * 1024,
+    serverFactory: (handler) => createServer({
+      requireHostHeader: false,
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 20_000),
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 4))),
+      keepAliveTimeout: 5_000,
+    }, handler),
+  });
   app.addHook('onRequest', async (req, reply) => {
+    if (req.headers.host === undefined || req.headers.host === '') return reply.code(400).send({ error: 'Host header is required' });
     if (!hostAllowed(req.headers.host)) return reply.code(403).send({ error: 'Host not allowed' });
   });
   app.setErrorHandler((error: FastifyError | HttpError | Error, _req, reply) => {
@@ -80,7 +111,7 @@ export async function startService(over: Partial<ServiceSettings> = {}, log: (l:
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') { done(null, undefined); return; }
-    try { done(null, JSON.parse(text)); } catch (e) { done(new HttpError(400, `Invalid JSON body: ${(e as Error).message}`), undefined); }
+    try { done(null, parseJsonBody(text)); } catch (e) { done(e as HttpError, undefined); }
   });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
 

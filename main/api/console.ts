@@ -75,10 +75,8 @@ const setting = (k: keyof typeof SETTING_BOUNDS) => {
   const msg = `must be an integer between ${lo} and ${hi} (or null for the default)`;
   return z.number({ error: msg }).int({ error: msg }).min(lo, { error: msg }).max(hi, { error: msg }).nullable().optional();
 };
-export const settingsBody = z.strictObject({
-  pool_size: setting('pool_size'), thread_budget: setting('thread_budget'), port: setting('port'),
-  max_pending_tasks: setting('max_pending_tasks'),
-});
+export const settingsBody = z.strictObject(Object.fromEntries(
+  (Object.keys(SETTING_BOUNDS) as (keyof typeof SETTING_BOUNDS)[]).map((k) => [k, setting(k)])) as Record<keyof typeof SETTING_BOUNDS, ReturnType<typeof setting>>);
 
 /** Routes that change a record answer with 404 naming what is missing; errors of the console helpers become 400s. */
 async function wrap<T>(fn: () => Promise<T>): Promise<T> {

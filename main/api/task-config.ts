@@ -51,13 +51,66 @@ function sameComposition(a: Record<string, number>, b: Record<string, number>): 
   return true;
 }
 
-/** Spec "Scan points": positive integer; at least 2 when a variable's range changes. */
+/** Spec "Scan points": positive integer; at least 2 when a variable's range changes, 1 when nothing changes. */
 function pointsRule(c: { points: number; temperature_start: number; temperature_end: number;
   compositions_start: Record<string, number>; compositions_end: Record<string, number> }, ctx: z.RefinementCtx) {
   const changes = c.temperature_start !== c.temperature_end || !sameComposition(c.compositions_start, c.compositions_end);
   if (changes && c.points < 2) {
     ctx.addIssue({ code: 'custom', path: ['points'], message: 'must be at least 2 when a variable\'s range changes' });
   }
+  if (!changes && c.points > 1) {
+    ctx.addIssue({ code: 'custom', path: ['temperature_end'],
+      message: `equals temperature_start and compositions_end equals compositions_start: nothing changes along the ${c.points} points (change a range or set points to 1)` });
+  }
+}
+
+/** Tolerance of "the mole fractions sum to 1", the same as the worker's (worker/calculations/point_calculation.ts). */
+const COMPOSITION_SUM_TOLERANCE = 1e-6;
+const isElement = (c: string) => c !== 'VA' && c !== '/-';
+
+/**
+ * The composition maps the worker accepts (resolveCompositions in worker/calculations/point_calculation.ts):
+ * keys are components, and a map gives every element (summing to 1) or every element but one (summing to at most
+ * 1), the maps of a scan leaving out the same one. `partial`: binary_equilibrium may give fewer (its x component
+ * is the one given).
+ */
+function compositionRule(fields: string[], partial = false) {
+  return (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const elements = [...new Set((c.components as string[]).map((e) => e.toUpperCase()).filter(isElement))];
+    const leftOut = new Set<string>();
+    for (const field of fields) {
+      const map = c[field] as Record<string, number>;
+      const given = new Map<string, number>();
+      for (const [k, v] of Object.entries(map)) {
+        const el = k.toUpperCase();
+        if (el === 'VA') continue;
+        if (!elements.includes(el)) {
+          ctx.addIssue({ code: 'custom', path: [field, k], message: `is not one of condition.components (${elements.join(', ')})` });
+          return;
+        }
+        given.set(el, v);
+      }
+      if (elements.length < 2) continue;
+      const missing = elements.filter((e) => !given.has(e));
+      const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
+      if (missing.length > 1 && !partial) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `must give the mole fractions of all components or of all but one (missing ${missing.join(', ')})` });
+        return;
+      }
+      if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions of all components must sum to 1 (they sum to ${sum})` });
+        return;
+      }
+      if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})` });
+        return;
+      }
+      if (missing.length === 1 && !partial) leftOut.add(missing[0]!);
+    }
+    if (leftOut.size > 1) {
+      ctx.addIssue({ code: 'custom', path: [fields[fields.length - 1]!], message: `${fields.join(' and ')} leave out different components (${[...leftOut].join(', ')}): leave out the same one` });
+    }
+  };
 }
 
 const points = z.number().int('must be an integer').gt(0, 'must be a positive integer');
@@ -67,14 +120,14 @@ export const pointCalculationSchema = z.looseObject({
   condition: z.looseObject({
     components, activated_phases: phases.optional(), temperature: kelvin, pressure,
     compositions: composition, thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
-  }).superRefine(outputElementsRule),
+  }).superRefine(outputElementsRule).superRefine(compositionRule(['compositions'])),
 });
 
 const scanCondition = z.looseObject({
   components, compositions_start: composition, compositions_end: composition,
   temperature_start: kelvin, temperature_end: kelvin, pressure, points,
   activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
-}).superRefine(pointsRule).superRefine(outputElementsRule);
+}).superRefine(pointsRule).superRefine(outputElementsRule).superRefine(compositionRule(['compositions_start', 'compositions_end']));
 
 export const lineCalculationSchema = z.looseObject({
   task_type: z.literal('line_calculation'), ...common, condition: scanCondition,
@@ -102,6 +155,8 @@ export const binaryEquilibriumSchema = z.looseObject({
     components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
     compositions_start: composition, compositions_end: composition,
     temperature_start: kelvin, temperature_end: kelvin, pressure, activated_phases: phases.optional(),
+  }).superRefine(compositionRule(['compositions_start', 'compositions_end'], true)).superRefine((c, ctx) => {
+    if (c.temperature_start === c.temperature_end) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must differ from temperature_start' });
   }),
 }).superRefine((v, ctx) => {
   if (v.activated_elements === undefined) return;
@@ -118,7 +173,7 @@ export const scheilSchema = z.looseObject({
     components, compositions: composition, start_temperature: kelvin,
     temperature_step: z.number().gt(0, GT0), pressure,
     activated_phases: phases.optional(), inhibit_phases: phases.optional(),
-  }),
+  }).superRefine(compositionRule(['compositions'])),
 });
 
 const axis = z.strictObject({
@@ -143,7 +198,7 @@ export const binaryCptSchema = z.looseObject({
     pressure_scale: z.enum(['linear', 'log'], 'must be one of: linear, log'),
     include_tielines: z.boolean().optional(),
     tieline_stride: z.number().gt(0, GT0).optional(),
-    map_options: z.looseObject({ GLOBAL_MIN_PDENS: z.number().optional() }).optional(),
+    map_options: z.looseObject({ GLOBAL_MIN_PDENS: z.number().gt(0, GT0).optional() }).optional(),
   }).superRefine((c, ctx) => {
     if (!(c.composition_end > c.composition_start)) ctx.addIssue({ code: 'custom', path: ['composition_end'], message: 'must be greater than composition_start' });
     if (!(c.temperature_end > c.temperature_start)) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must be greater than temperature_start' });

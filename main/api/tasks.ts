@@ -10,7 +10,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServiceContext): v
   // Fixed path registered alongside the parameterized one; find-my-way prefers static segments.
   app.get('/task/list', async (req) => {
     const q = parseOrThrow(taskListQuery, req.query);
-    return listTasks(ctx, auth(req), q.page, q.items_per_page, q.sort_order);
+    return listTasks(ctx, auth(req), q);
   });
   app.get<{ Params: { id: string } }>('/task/:id', async (req) => getTask(ctx, auth(req), req.params.id));
   app.patch<{ Params: { id: string } }>('/task/:id/cancel', async (req) => cancelTask(ctx, auth(req), req.params.id));

@@ -7,12 +7,12 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../db/index.js';
-import { readSettingsFile, resolveSettings, SETTING_BOUNDS, SETTINGS_FILE, type SavedSettings, type ServiceSettings } from '../config.js';
+import { envNameOf, readSettingsFile, resolveSettings, SETTING_BOUNDS, SETTINGS_FILE, type SavedSettings, type ServiceSettings } from '../config.js';
 import { effectiveStatus } from '../service/databases.js';
 import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
 import { registerDatabase, subscribe, type DbMeta } from './databases.js';
-import type { TdbInfo } from '../../worker/core/database.js';
+import { parseTdbForImport } from './tdb-import.js';
 
 // ---------------------------------------------------------------- users and keys
 
@@ -56,24 +56,11 @@ export async function listAllDatabases(store: Store) {
   }));
 }
 
-interface TdbReader {
-  openDatabaseFromString(text: string, name: string): { info(): Parameters<TdbSummarize>[0] };
-  summarize: TdbSummarize;
-}
-type TdbSummarize = (info: import('../../worker/core/native.js').NativeDatabaseInfo) => TdbInfo;
-
-async function tdbReader(): Promise<TdbReader> {
-  try {
-    return (await import('../../worker/core/database.js')) as TdbReader;
-  } catch (e) {
-    throw new HttpError(503, `the TDB reader (native core) is not available: ${(e as Error).message}`);
-  }
-}
-
 export interface ImportRequest extends DbMeta {
   /** Name of the uploaded file, used in "FILE:LINE: message" errors and warnings. */
   file_name: string;
-  tdb: string;
+  /** The file's text (console upload) or bytes (CLI: stored exactly as read). */
+  tdb: string | Buffer;
   replace: boolean;
   /** Subscribe this user (normally "local") with status active, no expiry; null = none. */
   subscribe_user: string | null;
@@ -97,22 +84,12 @@ export async function importUploadedDatabase(store: Store, dataDir: string, req:
     const u = await store.db.selectFrom('users').select('id').where('username', '=', req.subscribe_user).executeTakeFirst();
     if (!u) throw new HttpError(400, `subscribe_user: user '${req.subscribe_user}' does not exist`);
   }
-  const reader = await tdbReader();
-  let info: TdbInfo;
-  let parameterCount = 0;
-  try {
-    const raw = reader.openDatabaseFromString(req.tdb, req.file_name).info();
-    parameterCount = raw.parameterCount;
-    info = reader.summarize(raw);
-  } catch (e) {
-    throw new HttpError(400, `tdb: ${(e as Error).message}`);
-  }
-  if (info.elements.length === 0) throw new HttpError(400, `tdb: ${req.file_name}: the file defines no element`);
+  const { info, parameterCount } = await parseTdbForImport(typeof req.tdb === 'string' ? req.tdb : req.tdb.toString('utf8'), req.file_name);
   // The record keeps the server-managed copy (<dataDir>/databases/<code>.tdb); the upload goes through a temp file.
   const dir = join(dataDir, 'databases');
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.upload-${randomUUID()}.tdb`);
-  writeFileSync(tmp, req.tdb, 'utf8');
+  writeFileSync(tmp, req.tdb);
   let id: string;
   try {
     id = await registerDatabase(store, dataDir, tmp, req, { element_list: info.elements, phase_list: info.phases });
@@ -132,13 +109,13 @@ export async function importUploadedDatabase(store: Store, dataDir: string, req:
 
 // ---------------------------------------------------------------- settings
 
-const ENV_NAMES: Record<keyof typeof SETTING_BOUNDS, string> = {
-  pool_size: 'PHASEDESK_POOL_SIZE', thread_budget: 'PHASEDESK_THREAD_BUDGET', port: 'PHASEDESK_PORT',
-  max_pending_tasks: 'PHASEDESK_MAX_PENDING_TASKS',
-};
+const ENV_NAMES = Object.fromEntries(Object.keys(SETTING_BOUNDS).map((k) => [k, envNameOf(k)])) as Record<keyof typeof SETTING_BOUNDS, string>;
 
 function asSaved(s: ServiceSettings): Required<SavedSettings> {
-  return { pool_size: s.poolSize, thread_budget: s.threadBudget, port: s.port, max_pending_tasks: s.maxPendingTasks };
+  return {
+    pool_size: s.poolSize, thread_budget: s.threadBudget, port: s.port, max_pending_tasks: s.maxPendingTasks,
+    request_timeout_seconds: s.requestTimeoutSeconds, ...s.workBounds,
+  };
 }
 
 /** What runs now, what is saved, what the next start will use (env vars still win over the file). */
@@ -163,6 +140,10 @@ export function settingsView(current: ServiceSettings, actualPort: number, origi
     bounds: SETTING_BOUNDS,
     running, saved: file.saved, next_start: nextStart, env_overrides: envOverrides,
     restart_required: differs,
+    in_use: {
+      port: { value: actualPort, source: current.sources.port },
+      data_dir: { value: current.dataDir, source: current.sources.dataDir },
+    },
   };
 }
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
+import { basename, join, resolve, dirname } from 'node:path';
 import type { Store } from '../db/index.js';
-import { loadTdbModule } from '../service/databases.js';
+import { parseTdbForImport } from './tdb-import.js';
 import { sha256File } from '../service/files.js';
 import { rfc3339 } from '../util/time.js';
 import { userIdByName } from './users.js';
@@ -43,8 +43,7 @@ export async function registerDatabase(store: Store, dataDir: string, file: stri
 
 /** `db import FILE ...`: reads elements and phases with native-core's TDB reader (worker/core/database.ts). */
 export async function importDatabase(store: Store, dataDir: string, file: string, meta: DbMeta): Promise<{ id: string; warnings: string[] }> {
-  const tdb = await loadTdbModule();
-  const info = tdb.readTdbInfo(resolve(file));
+  const { info } = await parseTdbForImport(readFileSync(resolve(file), 'utf8'), basename(file));
   const id = await registerDatabase(store, dataDir, file, meta, { element_list: info.elements, phase_list: info.phases });
   return { id, warnings: [...info.warnings, ...info.refusals.map((r) => `phase ${r.phase} refused: ${r.reason}`)] };
 }

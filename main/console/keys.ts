@@ -5,6 +5,11 @@ import { userIdByName } from './users.js';
 
 /** Issues a key; the clear key is returned once and never stored (only its sha256 and a display prefix). */
 export async function issueKey(store: Store, username: string, o: { name?: string; expiresAt?: string | null } = {}): Promise<{ id: number; key: string }> {
+  if (o.expiresAt !== undefined && o.expiresAt !== null) {
+    const at = Date.parse(o.expiresAt);
+    if (!Number.isFinite(at)) throw new Error(`expiry '${o.expiresAt}' is not a time (use RFC 3339, e.g. 2027-01-31T00:00:00Z)`);
+    if (at <= Date.now()) throw new Error(`expiry ${o.expiresAt} is in the past: the key would be expired when issued`);
+  }
   const userId = await userIdByName(store, username);
   const key = generateApiKey();
   const r = await store.db.insertInto('api_keys').values({

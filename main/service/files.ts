@@ -8,6 +8,28 @@ export type FileKind = (typeof FILE_KINDS)[number];
 
 export function taskDir(dataDir: string, uuid: string): string { return join(dataDir, 'tasks', uuid); }
 
+/** Files and folders of the data directory are the owner's alone: keys' hashes, the URL secret, results. */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+export const SQLITE_FILES = ['phasedesk.sqlite', 'phasedesk.sqlite-wal', 'phasedesk.sqlite-shm'];
+
+/** Creates the data directory (and its tasks/ folder) with mode 0700, tightening them if they exist. */
+export function prepareDataDir(dataDir: string): void {
+  for (const d of [dataDir, join(dataDir, 'tasks')]) {
+    mkdirSync(d, { recursive: true, mode: PRIVATE_DIR_MODE });
+    chmodPrivate(d, PRIVATE_DIR_MODE);
+  }
+}
+
+/** The SQLite file and its WAL/SHM companions 0600 (SQLite gives new companions the main file's mode). */
+export function protectStoreFiles(dataDir: string): void {
+  for (const f of SQLITE_FILES) if (existsSync(join(dataDir, f))) chmodPrivate(join(dataDir, f), PRIVATE_FILE_MODE);
+}
+
+function chmodPrivate(path: string, mode: number): void {
+  try { chmodSync(path, mode); } catch { /* a file system without modes (FAT, some mounts): nothing to tighten */ }
+}
+
 /** <dataDir>/secret: 32 random bytes, created at first start with mode 600. */
 export function loadOrCreateSecret(dataDir: string): Buffer {
   const p = join(dataDir, 'secret');
@@ -48,10 +70,14 @@ export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
   for (const kind of FILE_KINDS) {
     const kd = join(dir, kind);
     if (!existsSync(kd)) continue;
+    // The calculation wrote with the process umask; results are private like the rest of the data directory.
+    chmodPrivate(dir, PRIVATE_DIR_MODE);
+    chmodPrivate(kd, PRIVATE_DIR_MODE);
     for (const name of readdirSync(kd).sort()) {
       const full = join(kd, name);
       const st = statSync(full);
       if (!st.isFile()) continue;
+      chmodPrivate(full, PRIVATE_FILE_MODE);
       out.push({ kind, name, relPath: relative(dataDir, full).split(sep).join('/'), size: st.size, sha256: sha256File(full) });
     }
   }
@@ -64,8 +90,12 @@ export function copyTaskFiles(dataDir: string, fromUuid: string, toUuid: string)
     const src = join(taskDir(dataDir, fromUuid), kind);
     if (!existsSync(src)) continue;
     const dst = join(taskDir(dataDir, toUuid), kind);
-    mkdirSync(dst, { recursive: true });
-    for (const name of readdirSync(src)) copyFileSync(join(src, name), join(dst, name));
+    mkdirSync(dst, { recursive: true, mode: PRIVATE_DIR_MODE });
+    chmodPrivate(taskDir(dataDir, toUuid), PRIVATE_DIR_MODE);
+    for (const name of readdirSync(src)) {
+      copyFileSync(join(src, name), join(dst, name));
+      chmodPrivate(join(dst, name), PRIVATE_FILE_MODE);
+    }
   }
 }
 

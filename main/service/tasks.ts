@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
+import type { TaskListQuery } from '../api/schemas.js';
 import type { TasksTable } from '../db/types.js';
 import type { AuthContext } from './keys.js';
 import type { ServiceContext } from './context.js';
@@ -8,6 +9,8 @@ import { HttpError } from '../util/errors.js';
 import { taskTime } from '../util/time.js';
 import { ANNOUNCED_TASK_TYPES, OPEN_TASK_TYPES, isRunnableTaskType, validateTaskConfig } from '../api/task-config.js';
 import { subscriptionAllowsTasks } from './databases.js';
+import { checkTaskConfig } from './task-checks.js';
+import { jsonShapeProblem } from '../api/json-body.js';
 import { assertTransition, CANCELLABLE, type TaskState } from './task-state.js';
 import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
 
@@ -61,13 +64,14 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   if (cfg === undefined || cfg === null) {
     let fromDescription: unknown;
     if (typeof body.description === 'string') {
+      const problem = jsonShapeProblem(body.description, 'description');
+      if (problem) throw new HttpError(400, problem);
       try { fromDescription = JSON.parse(body.description); } catch { fromDescription = undefined; }
     }
     if (!isPlainObject(fromDescription)) throw new HttpError(400, 'task_config or description is required');
     cfg = fromDescription;
   }
   if (!isPlainObject(cfg)) throw new HttpError(400, 'task_config must be a JSON object');
-  if (cfg.task_type === undefined || cfg.task_type === null || cfg.task_type === '') throw new HttpError(400, 'task_config.task_type is required');
   if (body.engine !== undefined && body.engine !== null && body.engine !== 'thermo_next') {
     throw new HttpError(400, `task type '${String(body.engine)}' is not supported, supported engines: ${ENGINES.join(', ')}`);
   }
@@ -88,6 +92,14 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   }
   if (code === undefined) throw new HttpError(400, 'task_config.tdb_code or task_config.tdb_file is required');
 
+  // Spec POST /task step 1: the database is resolved (enabled record, subscription access) before the
+  // type-specific configuration is validated, so an unknown code is named even when the condition is incomplete.
+  const dbRow = await ctx.store.db.selectFrom('databases').selectAll().where('code', '=', code).where('state', '=', 'enable').executeTakeFirst();
+  if (!dbRow) throw new HttpError(400, `Db code '${code}' was not found or is disabled`);
+  const sub = await ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', auth.user.id).where('database_id', '=', dbRow.id).executeTakeFirst();
+  if (!subscriptionAllowsTasks(sub)) throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
+
+  if (cfg.task_type === undefined || cfg.task_type === null || cfg.task_type === '') throw new HttpError(400, 'task_config.task_type is required');
   const taskType = String(cfg.task_type);
   if (!isRunnableTaskType(taskType)) {
     const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(taskType) ? 'is announced but not open yet' : 'is not a known task type';
@@ -98,11 +110,11 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   const v = validateTaskConfig(taskType, normalized);
   if (!v.ok) throw new HttpError(400, v.error);
   const config = v.value;
+  const refusal = checkTaskConfig(taskType, config, {
+    code, elements: JSON.parse(dbRow.element_list) as string[], phases: JSON.parse(dbRow.phase_list) as string[],
+  }, ctx.settings.workBounds);
+  if (refusal) throw new HttpError(400, refusal);
 
-  const dbRow = await ctx.store.db.selectFrom('databases').selectAll().where('code', '=', code).where('state', '=', 'enable').executeTakeFirst();
-  if (!dbRow) throw new HttpError(400, `Db code '${code}' was not found or is disabled`);
-  const sub = await ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', auth.user.id).where('database_id', '=', dbRow.id).executeTakeFirst();
-  if (!subscriptionAllowsTasks(sub)) throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
   const plan = await ctx.store.db.selectFrom('plans').selectAll().where('id', '=', auth.user.plan_id).executeTakeFirst();
   const limit = plan?.task_using_limit ?? 0;
   const key = cacheKey(config, dbRow.file_sha256);
@@ -228,11 +240,26 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
   removeTaskDir(ctx.settings.dataDir, row.uuid);
 }
 
-export async function listTasks(ctx: ServiceContext, auth: AuthContext, page: number, perPage: number, order: 'asc' | 'desc') {
-  const total = Number((await ctx.store.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n'))
-    .where('user_id', '=', auth.user.id).executeTakeFirstOrThrow()).n);
-  const rows = await ctx.store.db.selectFrom('tasks').selectAll().where('user_id', '=', auth.user.id)
-    .orderBy('id', order).limit(perPage).offset((page - 1) * perPage).execute();
+/** GET /task/list, with the optional filters of the extension applied in SQL before paging. */
+export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskListQuery) {
+  const { page, items_per_page: perPage, sort_order: order } = q;
+  let base = ctx.store.db.selectFrom('tasks').where('user_id', '=', auth.user.id);
+  if (q.status) base = base.where('status', 'in', q.status);
+  if (q.task_type) base = base.where('task_type', 'in', q.task_type);
+  if (q.tdb_code !== undefined) base = base.where('tdb_code', '=', q.tdb_code);
+  const search = q.search?.trim();
+  if (search) {
+    // Case-insensitive substring of the title (LIKE with its wildcards escaped), or the task's integer id / uuid.
+    const pattern = `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const id = parseIntId(search);
+    base = base.where((eb) => eb.or([
+      eb(sql`lower(title)`, 'like', sql`lower(${pattern}) escape '\\'`),
+      ...(id !== undefined ? [eb('id', '=', id)] : []),
+      ...(UUID_RE.test(search) ? [eb('uuid', '=', search.toLowerCase())] : []),
+    ]));
+  }
+  const total = Number((await base.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await base.selectAll().orderBy('id', order).limit(perPage).offset((page - 1) * perPage).execute();
   return { data: rows.map(toTaskRecord), total, total_pages: Math.ceil(total / perPage), page, items_per_page: perPage };
 }
 

@@ -38,7 +38,13 @@ beforeAll(async () => {
   const done = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'files', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } } });
   ids.done = done.body.id;
   await waitStatus(ids.done, f.keyA, ['completed']);
-  const failed = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'point', task_config: pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }) } });
+  // A task the worker fails: the record of STALE lists a phase its file does not define (the door checks the record).
+  await registerDatabase(s, f.dataDir, TDB, { code: 'STALE', name: 'stale record', level: 'free', type: 'alloy', version: '1' },
+    { element_list: ['AL', 'FE'], phase_list: ['LIQUID', 'NO_SUCH_PHASE'] });
+  await subscribe(s, { username: 'a', code: 'STALE', status: 'active' });
+  await subscribe(s, { username: 'b', code: 'STALE', status: 'active' });
+  const stale = (over: Record<string, unknown>) => ({ ...pointConfig(over), tdb_code: 'STALE' });
+  const failed = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'point', task_config: stale({ activated_phases: ['NO_SUCH_PHASE'] }) } });
   ids.failed = failed.body.id;
   await waitStatus(ids.failed, f.keyA, ['failed']);
   const sleeper = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'sleep', task_config: { task_type: '__test_sleep', tdb_code: 'ALFE' } } });
@@ -51,9 +57,10 @@ beforeAll(async () => {
       VALUES (?, 'x', '{}', ?, 'point_calculation', 'ALFE', ?, 'thermo_next', '2026-01-01 00:00:00 UTC', '2026-01-01 00:00:00 UTC', 0)`).run(crypto.randomUUID(), st, f.userA);
     ids[st] = Number(info.lastInsertRowid);
   }
-  const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }) } });
+  const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: stale({ activated_phases: ['NO_SUCH_PHASE'] }) } });
   ids.taskB = b.body.id;
   await waitStatus(ids.taskB, f.keyB, ['failed']);
+  await setDatabaseState(s, 'STALE', 'disable'); // out of the database lists the table checks
 });
 afterAll(async () => { await f?.close(); });
 
@@ -169,8 +176,8 @@ const ROWS: Row[] = [
   { name: 'task list sort_order bad', method: 'GET', path: () => '/task/list?sort_order=up', key: A, status: 400, error: 'sort_order must be asc or desc' },
   // ---- GET /task/{id}
   { name: 'get own task', method: 'GET', path: () => `/task/${ids.failed}`, key: A, status: 200, check: (b) => {
-    expect(b).toMatchObject({ id: ids.failed, title: 'point', status: 'failed', task_type: 'point_calculation', user_id: f.userA, tdb_code: 'ALFE' });
-    expect(JSON.parse(b.description)).toMatchObject({ task_type: 'point_calculation', tdb_code: 'ALFE' });
+    expect(b).toMatchObject({ id: ids.failed, title: 'point', status: 'failed', task_type: 'point_calculation', user_id: f.userA, tdb_code: 'STALE' });
+    expect(JSON.parse(b.description)).toMatchObject({ task_type: 'point_calculation', tdb_code: 'STALE' });
     expect(b.logs).toContain('condition.activated_phases: NO_SUCH_PHASE not defined in');
     expect(b.result).toBeNull();
     expect(b.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/); expect(b.updated_at).toMatch(/ UTC$/);
@@ -329,7 +336,7 @@ describe('endpoint and error table', () => {
       '/task/{id}/result', '/task/{id}/preview', '/task/{id}/vtk', '/database', '/database/by-task', '/database/users', '/database/{db_id}',
       '/database/{db_id}/phases', '/database/user/status']));
     expect(r.body.components.schemas.TaskConfig_binary_cpt_diagram.properties.condition.required).toContain('pressure_scale');
-    expect(r.body.components.schemas.TaskListQuery ?? r.body.paths['/task/list'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'items_per_page', 'sort_order']);
+    expect(r.body.components.schemas.TaskListQuery ?? r.body.paths['/task/list'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'items_per_page', 'sort_order', 'status', 'task_type', 'tdb_code', 'search']);
   });
 
   it('unknown path -> 404 JSON error', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../main/server.js';
-import type { ServiceSettings } from '../../main/config.js';
+import type { SettingsOverrides } from '../../main/config.js';
 import type { Store } from '../../main/db/index.js';
 import { createUser, setPlan } from '../../main/console/users.js';
 import { issueKey } from '../../main/console/keys.js';
@@ -72,7 +72,7 @@ export async function seed(store: Store, dataDir: string) {
   return { userA, userB, keyA, keyB, dbId };
 }
 
-export async function startFixture(over: Partial<ServiceSettings> = {}): Promise<Fixture> {
+export async function startFixture(over: SettingsOverrides = {}): Promise<Fixture> {
   ensureBuilt();
   process.env.PHASEDESK_TEST_CALCULATIONS = '1';
   const dataDir = over.dataDir ?? tempDir();

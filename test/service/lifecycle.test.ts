@@ -1,7 +1,8 @@
 // Cancel really stops a running calculation; a calculation that throws or a worker that dies fails its
 // task and the service keeps serving; calculation cache; omp_threads bounded by the budget.
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, until, type Fixture } from './helpers.js';
+import { api, pointConfig, startFixture, until, TDB, type Fixture } from './helpers.js';
+import { registerDatabase, subscribe } from '../../main/console/databases.js';
 
 let f: Fixture | undefined;
 afterEach(async () => { await f?.close(); f = undefined; });
@@ -56,7 +57,11 @@ describe('task lifecycle', () => {
 
   it('a calculation that fails says why in the task logs and stores no result (no fake numbers)', async () => {
     f = await startFixture();
-    const cfg = pointConfig({ activated_phases: ['NO_SUCH_PHASE'] });
+    // The door checks the record's phase list; a stale record (its file lacks the phase) reaches the worker.
+    await registerDatabase(f.svc.store, f.dataDir, TDB, { code: 'STALE', name: 'stale', level: 'free', type: 'alloy', version: '1' },
+      { element_list: ['AL', 'FE'], phase_list: ['LIQUID', 'NO_SUCH_PHASE'] });
+    await subscribe(f.svc.store, { username: 'a', code: 'STALE', status: 'active' });
+    const cfg = { ...pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }), tdb_code: 'STALE' };
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: cfg } });
     const t = await status(r.body.id, ['failed', 'completed']);
     expect(t.status).toBe('failed');
