@@ -13,6 +13,7 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
       // Loops until cancelled (or the given number of seconds elapses), like a native loop polling the flag.
       const seconds = typeof job.config.seconds === 'number' ? job.config.seconds : 3600;
       const end = Date.now() + seconds * 1000;
+      control.setStage('sleeping');
       while (Date.now() < end) {
         if (control.cancelled) throw new CancelledError();
         control.setProgress(1 - (end - Date.now()) / (seconds * 1000));
