@@ -66,6 +66,44 @@ const workBoundRanges = Object.fromEntries(
   Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, [v[0], v[1]] as const])) as { [K in WorkBoundName]: readonly [number, number] };
 /** PHASEDESK_MAX_SCAN_POINTS, ... */
 export function envNameOf(setting: string): string { return `PHASEDESK_${setting.toUpperCase()}`; }
+  /** The calculation processes ("calculation hosts"); see CALC_HOST_SETTING_BOUNDS. */
+  calcHost: CalcHostSettings;
+}
+
+// ---- Calculation processes ("calculation hosts", main/service/calc-host.ts) ----
+/** Limits of the child processes that run calculations and render previews. */
+export interface CalcHostSettings {
+  /** A host is replaced after this many tasks (bounds native memory that is never returned). */
+  maxTasks: number;
+  /** A host whose resident size exceeds this after a task is replaced. */
+  maxRssMb: number;
+  /** V8 heap bound of the calculation thread ("memory guard"): a runaway heap fails the task, not the process. */
+  heapMb: number;
+  /** Time limit of one preview PNG rendering. */
+  previewTimeoutSeconds: number;
+}
+/** Inclusive bounds of the calculation-host settings (settings.json keys; PHASEDESK_<KEY upper case> in the environment). */
+export const CALC_HOST_SETTING_BOUNDS = {
+  host_max_tasks: [1, 1_000_000], host_max_rss_mb: [128, 1_048_576], calc_heap_mb: [64, 1_048_576], preview_timeout_seconds: [1, 3600],
+} as const;
+export const CALC_HOST_DEFAULTS = { host_max_tasks: 500, host_max_rss_mb: 2048, calc_heap_mb: 4096, preview_timeout_seconds: 60 } as const;
+type CalcHostKey = keyof typeof CALC_HOST_SETTING_BOUNDS;
+
+function resolveCalcHost(over: Partial<CalcHostSettings> | undefined, env: NodeJS.ProcessEnv, saved: Partial<Record<CalcHostKey, number>>): CalcHostSettings {
+  const pick = (k: CalcHostKey): number => {
+    const fromEnv = intEnv(env[`PHASEDESK_${k.toUpperCase()}`]);
+    const b = CALC_HOST_SETTING_BOUNDS[k];
+    const v = fromEnv !== undefined && fromEnv >= b[0] && fromEnv <= b[1] ? fromEnv : saved[k];
+    return v ?? CALC_HOST_DEFAULTS[k];
+  };
+  return {
+    maxTasks: over?.maxTasks ?? pick('host_max_tasks'),
+    maxRssMb: over?.maxRssMb ?? pick('host_max_rss_mb'),
+    heapMb: over?.heapMb ?? pick('calc_heap_mb'),
+    previewTimeoutSeconds: over?.previewTimeoutSeconds ?? pick('preview_timeout_seconds'),
+  };
+}
+// ---- end of the calculation-host block ----
 
 /** <dataDir>/settings.json, written by the console (PUT /console/v1/settings) and read at start. */
 export const SETTINGS_FILE = 'settings.json';
@@ -87,7 +125,7 @@ export function readSettingsFile(dataDir: string): { saved: SavedSettings; probl
   const saved: SavedSettings = {};
   const bad: string[] = [];
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const b = SETTING_BOUNDS[k as keyof typeof SETTING_BOUNDS];
+    const b = SETTING_BOUNDS[k as keyof typeof SETTING_BOUNDS] ?? CALC_HOST_SETTING_BOUNDS[k as CalcHostKey];
     if (!b) { bad.push(`${k}: unknown setting`); continue; }
     if (typeof v === 'number' && Number.isInteger(v) && v >= b[0] && v <= b[1]) saved[k as keyof SavedSettings] = v;
     else bad.push(`${k}: must be an integer between ${b[0]} and ${b[1]}`);
@@ -135,6 +173,7 @@ export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.Proces
     workerFile: over.workerFile,
     catalogFile: over.catalogFile,
     bootstrap: over.bootstrap ?? true,
+    calcHost: resolveCalcHost(over.calcHost, env, file.saved as Partial<Record<CalcHostKey, number>>),
     ...(file.problem ? { settingsFileProblem: file.problem } : {}),
   };
 }

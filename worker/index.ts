@@ -13,8 +13,20 @@ export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> =
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
 };
 
+/** The stage a task of each type reports while its calculation runs (GET /task/{id} `stage`). */
+export const CALCULATION_STAGES: Record<string, string> = {
+  point_calculation: 'computing the equilibrium',
+  line_calculation: 'scanning the line',
+  binary_equilibrium: 'mapping two-phase regions',
+  thermodynamic_properties_next: 'computing properties',
+  scheil_solidification: 'solidifying step by step',
+  binary_cpt_diagram: 'computing the composition-temperature-pressure grid',
+};
+
 export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
   const control = new JobControl(job.control);
+  const stage = CALCULATION_STAGES[job.taskType];
+  if (stage) control.setStage(stage);
   let loader = CALCULATIONS[job.taskType];
   if (!loader && job.taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') {
     loader = () => import('./calculations/test-only.js');

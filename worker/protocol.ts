@@ -1,11 +1,17 @@
-// Messages between the service (main/service/scheduler.ts) and the piscina worker (worker/index.ts).
+// Messages between the service (main/service/scheduler.ts), the calculation hosts (worker/host.ts) and the
+// piscina worker inside each host (worker/index.ts).
 
 /** Byte layout of the per-job SharedArrayBuffer control block. */
-export const CONTROL_BYTES = 16;
+export const CONTROL_BYTES = 128;
 /** Int32 index 0: cancel flag, set to 1 by main with Atomics.store; polled by the calculation / native code. */
 export const CANCEL_INDEX = 0;
+/** Int32 index 1: byte length of the stage text (0 = no stage yet). */
+export const STAGE_LENGTH_INDEX = 1;
 /** Float64 at byte offset 8: progress 0..1 written by the calculation. */
 export const PROGRESS_BYTE_OFFSET = 8;
+/** UTF-8 stage text ("mapping two-phase regions") from byte 16 to the end of the block. */
+export const STAGE_BYTE_OFFSET = 16;
+export const STAGE_MAX_BYTES = CONTROL_BYTES - STAGE_BYTE_OFFSET;
 
 export interface CalculationJob {
   taskUuid: string;
@@ -32,15 +38,48 @@ export interface CalculationOutput {
 export class JobControl {
   private readonly flags: Int32Array;
   private readonly progress: Float64Array;
+  /** Absent in a block of the old 16-byte size (tests, `phasedesk calc`): the stage is then not kept. */
+  private readonly stage?: Uint8Array;
   constructor(public readonly buffer: SharedArrayBuffer) {
-    this.flags = new Int32Array(buffer, 0, 1);
+    this.flags = new Int32Array(buffer, 0, 2);
     this.progress = new Float64Array(buffer, PROGRESS_BYTE_OFFSET, 1);
+    if (buffer.byteLength >= CONTROL_BYTES) this.stage = new Uint8Array(buffer, STAGE_BYTE_OFFSET, STAGE_MAX_BYTES);
   }
   get cancelled(): boolean { return Atomics.load(this.flags, CANCEL_INDEX) !== 0; }
   cancel(): void { Atomics.store(this.flags, CANCEL_INDEX, 1); }
   setProgress(p: number): void { this.progress[0] = Math.min(1, Math.max(0, p)); }
   getProgress(): number { return this.progress[0] ?? 0; }
+  /** Short text of what the calculation is doing; cut to STAGE_MAX_BYTES at a character boundary. */
+  setStage(text: string): void {
+    if (!this.stage) return;
+    const bytes = new Uint8Array(STAGE_MAX_BYTES);
+    const { written } = new TextEncoder().encodeInto(text, bytes);
+    // The length is cleared while the text changes, so a reader sees the old text, nothing, or the new text.
+    Atomics.store(this.flags, STAGE_LENGTH_INDEX, 0);
+    this.stage.set(bytes.subarray(0, written));
+    Atomics.store(this.flags, STAGE_LENGTH_INDEX, written);
+  }
+  getStage(): string | null {
+    const n = Atomics.load(this.flags, STAGE_LENGTH_INDEX);
+    if (!this.stage || n <= 0) return null;
+    return new TextDecoder().decode(this.stage.slice(0, Math.min(n, STAGE_MAX_BYTES)));
+  }
 }
+
+// ---- Messages between the scheduler (main/service/calc-host.ts) and a calculation host (worker/host.ts) ----
+/** A job as sent to a host: the host makes the control block, which cannot cross processes. */
+export type HostJob = Omit<CalculationJob, 'control'>;
+export type HostRequest =
+  | { type: 'run'; job: HostJob }
+  | { type: 'cancel' }
+  | { type: 'stop' };
+export type HostReport =
+  | { type: 'ready' }
+  | { type: 'progress'; progress: number; stage: string | null }
+  | { type: 'done'; output: CalculationOutput & { cancelled?: boolean }; rssMb: number }
+  | { type: 'failed'; message: string; rssMb: number };
+/** Settings a host reads from PHASEDESK_HOST_SETTINGS (JSON) at start. */
+export interface HostSettings { heapMb: number; previewTimeoutSeconds: number }
 
 export class CancelledError extends Error {
   constructor() { super('calculation cancelled'); this.name = 'CancelledError'; }

@@ -94,6 +94,8 @@ export const taskStatusResponse = z.object({
   id: z.number().int(), title: z.string(), description: z.string(), status: z.string(), task_type: z.string(),
   result: z.string().nullable().optional(), logs: z.string().nullable().optional(), user_id: z.string().uuid(),
   tdb_code: z.string().nullable().optional(), created_at: z.string(), updated_at: z.string(),
+  // Extensions (spec clients ignore them): progress 0..1 and what a running task is doing.
+  progress: z.number().min(0).max(1), stage: z.string().nullable(),
 });
 export const taskListResponse = z.object({
   data: z.array(taskStatusResponse), total: z.number().int(), total_pages: z.number().int(),

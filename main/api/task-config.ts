@@ -15,7 +15,7 @@ export const ANNOUNCED_TASK_TYPES = [
 ] as const;
 
 /** Test-only calculation types, reachable only when PHASEDESK_TEST_CALCULATIONS=1. */
-export const TEST_TASK_TYPES = ['__test_sleep', '__test_crash', '__test_throw', '__test_write'] as const;
+export const TEST_TASK_TYPES = ['__test_sleep', '__test_crash', '__test_throw', '__test_write', '__test_heap'] as const;
 export function testCalculationsEnabled(): boolean { return process.env.PHASEDESK_TEST_CALCULATIONS === '1'; }
 
 const GT0 = 'must be greater than 0';

@@ -4,11 +4,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from './types.js';
 import * as m001 from './migrations/001_initial.js';
+import * as m002 from './migrations/002_task_stage.js';
 
 export type { DB } from './types.js';
 
 /** Migrations are registered statically (no directory scan) so they work from dist/ and under vitest alike. */
-const MIGRATIONS: Record<string, Migration> = { '001_initial': m001 };
+const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002 };
 
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> { return MIGRATIONS; }

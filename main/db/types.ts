@@ -24,6 +24,8 @@ export interface SubscriptionsTable {
 export interface TasksTable {
   id: Generated<number>; uuid: string; title: string; task_config: string; status: string; task_type: string;
   tdb_code: string | null; database_id: string | null; result: string | null; logs: string | null; progress: number;
+  /** what a running calculation is doing (migration 002) */
+  stage: string | null;
   user_id: string; engine: string; omp_threads: number | null; no_cache: number; cache_key: string | null;
   created_at: string; updated_at: string; created_ms: number;
 }

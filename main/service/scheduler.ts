@@ -1,38 +1,70 @@
-// Runs tasks on a piscina pool: pending -> queued -> running -> uploading -> completed | failed.
-// Cancellation is cooperative through a SharedArrayBuffer control block (worker/protocol.ts); a worker is
-// never terminated while native code may be running in it.
-import { Piscina } from 'piscina';
+// Runs tasks in supervised calculation processes: pending -> queued -> running -> uploading -> completed | failed.
+// One calculation host (worker/host.ts, a child process with the piscina worker in a thread) per pool slot.
+// Cancellation is cooperative: a cancel message makes the host raise the job's SharedArrayBuffer cancel flag
+// (worker/protocol.ts), which the calculation and the native core poll. A host that crashes (a native
+// abort or segfault) fails only the task it was running and is replaced at once; a host is also replaced
+// after settings.calcHost.maxTasks tasks or when it grew above maxRssMb.
+import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
 import { transition, logLine, type TaskRow } from './tasks.js';
 import { scanTaskFiles, removeTaskDir, taskDir } from './files.js';
-import { CONTROL_BYTES, JobControl, type CalculationJob, type CalculationOutput } from '../../worker/protocol.js';
+import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
+import type { HostJob } from '../../worker/protocol.js';
 import { rfc3339 } from '../util/time.js';
 
-interface InFlight { taskId: number; control: JobControl; done: Promise<void> }
+interface InFlight { taskId: number; host: CalcHost; progress: HostProgress; done: Promise<void> }
 
 export class Scheduler {
-  private readonly pool: Piscina<CalculationJob, CalculationOutput & { cancelled?: boolean }>;
+  private readonly hostFile: string;
+  private readonly hosts: CalcHost[] = [];
   private readonly inflight = new Map<string, InFlight>();
   private pumping = false;
   private again = false;
   private closing = false;
 
   constructor(private readonly ctx: ServiceContext, workerFile: string) {
-    const size = ctx.settings.poolSize;
-    this.pool = new Piscina({ filename: workerFile, minThreads: size, maxThreads: size, idleTimeout: 60_000, env: process.env });
-    // A worker that dies rejects its job (handled per job); the pool error event must not crash the process.
-    this.pool.on('error', (e: unknown) => ctx.log(`worker pool error: ${(e as Error)?.message ?? String(e)}`));
-    // Progress written by the worker into the control block is copied to tasks.progress once a second.
+    // The host script sits next to the piscina worker file it runs (dist/worker/).
+    this.hostFile = join(dirname(workerFile), 'host.js');
+    for (let i = 0; i < ctx.settings.poolSize; i++) this.hosts.push(this.newHost());
+    // Progress and stage relayed by the hosts are copied to the task rows once a second.
     this.progressTimer = setInterval(() => { void this.saveProgress(); }, 1000);
     this.progressTimer.unref();
   }
 
   private readonly progressTimer: NodeJS.Timeout;
 
+  private newHost(): CalcHost {
+    return new CalcHost(this.hostFile, this.ctx.settings.calcHost, (host, how) => this.hostEnded(host, how));
+  }
+
+  /** A host ended (crash, kill, or a planned stop): its slot gets a new host unless the service is closing. */
+  private hostEnded(host: CalcHost, how: string): void {
+    const i = this.hosts.indexOf(host);
+    if (i < 0) return; // retired on purpose
+    if (this.closing) return;
+    this.ctx.log(`calculation process ${host.pid} ended (${how}); starting a new one`);
+    this.hosts[i] = this.newHost();
+    this.kick();
+  }
+
+  /** Replaces a host that ran its share of tasks or grew too large (native memory is returned with the process). */
+  private recycleIfDue(host: CalcHost): void {
+    const { maxTasks, maxRssMb } = this.ctx.settings.calcHost;
+    if (this.closing || host.exited || (host.tasksRun < maxTasks && host.rssMb <= maxRssMb)) return;
+    const i = this.hosts.indexOf(host);
+    if (i < 0) return;
+    this.hosts[i] = this.newHost();
+    this.ctx.log(`calculation process ${host.pid} replaced after ${host.tasksRun} task(s), resident size ${Math.round(host.rssMb)} MB`);
+    void host.stop();
+  }
+
+  /** Process ids of the calculation hosts (for memory checks). */
+  hostPids(): number[] { return this.hosts.map((h) => h.pid).filter((p): p is number => p !== undefined); }
+
   private async saveProgress(): Promise<void> {
     try {
       for (const [uuid, f] of this.inflight) {
-        await this.ctx.store.db.updateTable('tasks').set({ progress: f.control.getProgress() })
+        await this.ctx.store.db.updateTable('tasks').set({ progress: f.progress.progress, stage: f.progress.stage })
           .where('uuid', '=', uuid).where('status', '=', 'running').execute();
       }
     } catch (e) {
@@ -65,13 +97,18 @@ export class Scheduler {
     });
   }
 
-  requestStop(uuid: string): void { this.inflight.get(uuid)?.control.cancel(); }
+  requestStop(uuid: string): void { this.inflight.get(uuid)?.host.cancel(); }
 
   /** Progress 0..1 of a running calculation, if it is in flight. */
-  progressOf(uuid: string): number | undefined { return this.inflight.get(uuid)?.control.getProgress(); }
+  progressOf(uuid: string): number | undefined { return this.inflight.get(uuid)?.progress.progress; }
+
+  /** Progress and stage of a running calculation, if it is in flight. */
+  liveProgress(uuid: string): HostProgress | undefined { return this.inflight.get(uuid)?.progress; }
+
+  private idleHost(): CalcHost | undefined { return this.hosts.find((h) => !h.busy && !h.exited); }
 
   private async pump(): Promise<void> {
-    while (!this.closing && this.inflight.size < this.ctx.settings.poolSize) {
+    while (!this.closing && this.idleHost()) {
       const busy = [...this.inflight.keys()];
       let q = this.ctx.store.db.selectFrom('tasks').selectAll().where('status', 'in', ['pending', 'queued']);
       if (busy.length > 0) q = q.where('uuid', 'not in', busy);
@@ -96,36 +133,38 @@ export class Scheduler {
     // The code is replaced by the server-managed file path before the config reaches the worker.
     delete config.tdb_code;
     config.tdb_file = db.file_path;
-    const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
-    const job: CalculationJob = {
+    const job: HostJob = {
       taskUuid: row.uuid, taskType: row.task_type, config, ompThreads,
-      taskDir: taskDir(this.ctx.settings.dataDir, row.uuid), control: control.buffer,
+      taskDir: taskDir(this.ctx.settings.dataDir, row.uuid),
       database: { code: db.code, sha256: db.file_sha256 },
     };
-    const done = this.pool.run(job)
-      .then((out) => this.finish(row, out, control), (err: unknown) => this.fail(row, err))
+    const host = this.idleHost();
+    if (!host) { await transition(this.ctx, row.id, 'running', 'failed', { logs: ['no calculation process was available'] }); return; }
+    const entry: InFlight = { taskId: row.id, host, progress: { progress: 0, stage: null }, done: Promise.resolve() };
+    entry.done = host.run(job, (p) => { entry.progress = p; })
+      .then((out) => this.finish(row, out, entry.progress), (err: unknown) => this.fail(row, err))
       .catch((e) => this.ctx.log(`task ${row.id}: bookkeeping error: ${(e as Error).message}`))
-      .finally(() => { this.inflight.delete(row.uuid); this.kick(); });
-    this.inflight.set(row.uuid, { taskId: row.id, control, done });
+      .finally(() => { this.inflight.delete(row.uuid); this.recycleIfDue(host); this.kick(); });
+    this.inflight.set(row.uuid, entry);
   }
 
   private async current(row: TaskRow) {
     return this.ctx.store.db.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
   }
 
-  private async finish(row: TaskRow, out: CalculationOutput & { cancelled?: boolean }, control: JobControl): Promise<void> {
+  private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
     const now = await this.current(row);
     if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
-    if (!(await transition(this.ctx, row.id, 'running', 'uploading', { logs: out.logs, progress: control.getProgress() }))) return;
+    if (!(await transition(this.ctx, row.id, 'running', 'uploading', { logs: out.logs, progress: live.progress, stage: 'storing result files' }))) return;
     try {
       const files = scanTaskFiles(this.ctx.settings.dataDir, row.uuid);
       const sqlite = this.ctx.store.sqlite;
       const ins = sqlite.prepare('INSERT INTO task_files (task_id, kind, rel_path, name, size, sha256) VALUES (?, ?, ?, ?, ?, ?)');
       sqlite.transaction(() => { for (const f of files) ins.run(row.id, f.kind, f.relPath, f.name, f.size, f.sha256); })();
-      if (await transition(this.ctx, row.id, 'uploading', 'completed', { result: out.summary, logs: [`${files.length} file(s) stored`], progress: 1 })) {
+      if (await transition(this.ctx, row.id, 'uploading', 'completed', { result: out.summary, logs: [`${files.length} file(s) stored`], progress: 1, stage: null })) {
         if (row.cache_key) {
           await this.ctx.store.db.insertInto('calc_cache')
             .values({ cache_key: row.cache_key, task_uuid: row.uuid, result: out.summary, created_at: rfc3339() })
@@ -141,20 +180,22 @@ export class Scheduler {
   private async fail(row: TaskRow, err: unknown): Promise<void> {
     const msg = (err as Error)?.message ?? String(err);
     this.ctx.log(`task ${row.id} (${row.uuid}) failed: ${msg}`);
+    // A host killed by the shutdown is not a crash: the task is failed by the restart recovery.
+    if (this.closing && err instanceof CalculationProcessCrash) return;
     if (this.closing) return;
     const now = await this.current(row);
     if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; }
     if (now.status === 'running') await transition(this.ctx, row.id, 'running', 'failed', { logs: [msg] });
   }
 
-  /** Stops dispatching, raises every cancel flag and waits for calculations to return before closing the pool. */
+  /** Stops dispatching, raises every cancel flag, waits for calculations to return, then ends every host (killed after the grace period). */
   async close(graceMs = 10_000): Promise<void> {
     this.closing = true;
     clearInterval(this.progressTimer);
-    for (const f of this.inflight.values()) f.control.cancel();
+    for (const f of this.inflight.values()) f.host.cancel();
     const all = Promise.all([...this.inflight.values()].map((f) => f.done));
     await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
-    await this.pool.destroy();
+    await Promise.all(this.hosts.map((h) => (h.busy ? (h.kill(), h.stop(0)) : h.stop())));
   }
 }
 

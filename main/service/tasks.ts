@@ -26,6 +26,9 @@ export function toTaskRecord(row: TaskRow): Record<string, unknown> {
     id: row.id, title: row.title, description: row.task_config, status: row.status, task_type: row.task_type,
     result: row.result, logs: row.logs, user_id: row.user_id, tdb_code: row.tdb_code,
     created_at: row.created_at, updated_at: row.updated_at,
+    // Extensions a spec client ignores: progress 0..1 and, while the task runs, a short stage text.
+    progress: row.status === 'completed' ? 1 : row.progress,
+    stage: row.status === 'running' || row.status === 'uploading' ? row.stage ?? null : null,
   };
 }
 
@@ -194,13 +197,14 @@ export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: strin
  * consulted first, so an illegal move throws whatever the database says.
  */
 export async function transition(ctx: ServiceContext, id: number, from: string, to: TaskState,
-  patch: { result?: string | null; logs?: string[]; progress?: number } = {}): Promise<boolean> {
+  patch: { result?: string | null; logs?: string[]; progress?: number; stage?: string | null } = {}): Promise<boolean> {
   assertTransition(from, to);
   const row = await ctx.store.db.selectFrom('tasks').select(['logs']).where('id', '=', id).executeTakeFirst();
   if (!row) return false;
   const set: Partial<Record<keyof TasksTable, unknown>> = { status: to, updated_at: taskTime() };
   if (patch.result !== undefined) set.result = patch.result;
   if (patch.progress !== undefined) set.progress = patch.progress;
+  if (patch.stage !== undefined) set.stage = patch.stage;
   if (patch.logs && patch.logs.length > 0) set.logs = appendLog(row.logs, patch.logs);
   const r = await ctx.store.db.updateTable('tasks').set(set as never).where('id', '=', id).where('status', '=', from).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;

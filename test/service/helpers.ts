@@ -32,7 +32,8 @@ export function ensureBuilt(): void {
   const out = join(ROOT, 'dist', 'worker', 'index.js');
   // The worker (piscina) and the CLI (child-process tests) run from dist/; other helpers' folders are not watched.
   const sources = () => Math.max(statSync(join(ROOT, 'worker', 'index.ts')).mtimeMs, statSync(join(ROOT, 'worker', 'protocol.ts')).mtimeMs,
-    newestMtime(join(ROOT, 'worker', 'calculations')), newestMtime(join(ROOT, 'main')));
+    ...['host.ts', 'host-png.ts', 'host-png-child.ts'].map((f) => statSync(join(ROOT, 'worker', f)).mtimeMs),
+    newestMtime(join(ROOT, 'worker', 'calculations')), newestMtime(join(ROOT, 'worker', 'plots')), newestMtime(join(ROOT, 'main')));
   const stale = () => !existsSync(out) || statSync(out).mtimeMs < sources();
   if (!stale()) return;
   const lock = join(ROOT, 'dist', '.build-lock');

@@ -2,6 +2,7 @@
 // dispatches here only when PHASEDESK_TEST_CALCULATIONS=1, and the service refuses these task types otherwise.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadCore } from '../core/native.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -12,6 +13,7 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
       // Loops until cancelled (or the given number of seconds elapses), like a native loop polling the flag.
       const seconds = typeof job.config.seconds === 'number' ? job.config.seconds : 3600;
       const end = Date.now() + seconds * 1000;
+      control.setStage('sleeping');
       while (Date.now() < end) {
         if (control.cancelled) throw new CancelledError();
         control.setProgress(1 - (end - Date.now()) / (seconds * 1000));
@@ -19,10 +21,21 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
       }
       return { summary: 'slept', logs: ['test sleep finished'] };
     }
-    case '__test_crash':
-      // Ends the worker thread: piscina rejects the job, the service must fail the task and survive.
-      process.exit(3);
-    // eslint-disable-next-line no-fallthrough
+    case '__test_crash': {
+      // A real segmentation fault in native code (the core's crashForTest): it ends the whole calculation
+      // process, as a crash in the core or in resvg would; the service must fail the task and keep serving.
+      control.setStage('about to crash');
+      (loadCore() as unknown as { crashForTest(): void }).crashForTest();
+      throw new Error('crashForTest returned');
+    }
+    case '__test_heap': {
+      // Grows the JavaScript heap without bound: the memory guard (worker resourceLimits) must fail the task.
+      const hoard: number[][] = [];
+      for (;;) {
+        hoard.push(new Array<number>(1 << 20).fill(hoard.length));
+        if (control.cancelled) throw new CancelledError();
+      }
+    }
     case '__test_throw':
       throw new Error('test calculation failed on purpose');
     case '__test_write': {

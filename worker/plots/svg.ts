@@ -267,6 +267,9 @@ export class SvgBuilder {
 
   /** Registers a rectangular clip path and returns its id. */
   clipRect(r: Rect): string {
+    if (![r.x, r.y, r.width, r.height].every(Number.isFinite) || !(r.width > 0) || !(r.height > 0)) {
+      throw new RangeError(`clip rectangle must be finite and non-empty, got ${r.x},${r.y} ${r.width} x ${r.height}`);
+    }
     const id = `clip${this.nextId++}`;
     this.defs.push(`<clipPath id="${id}"><rect x="${fmt(r.x)}" y="${fmt(r.y)}" width="${fmt(r.width)}" height="${fmt(r.height)}"/></clipPath>`);
     return id;
@@ -293,6 +296,77 @@ export class SvgBuilder {
     return lines.join('\n') + '\n';
   }
 }
+
+/**
+ * Geometry drawn under a clip path is also clipped here, in pixel coordinates, to the clip rectangle
+ * grown by CLIP_MARGIN (so round caps at the frame look as before): nothing entirely outside the plot is
+ * written, because resvg aborts the process on a path whose box lies outside its clip rectangle.
+ */
+export const CLIP_MARGIN = 4;
+
+function grow(r: Rect, m: number): Rect { return { x: r.x - m, y: r.y - m, width: r.width + 2 * m, height: r.height + 2 * m }; }
+
+function inRect([x, y]: Point, r: Rect): boolean { return x >= r.x && x <= r.x + r.width && y >= r.y && y <= r.y + r.height; }
+
+/** The part of segment a-b inside r (Liang-Barsky), or undefined when none is. */
+export function clipSegment(a: Point, b: Point, r: Rect): [Point, Point] | undefined {
+  if (![...a, ...b].every(Number.isFinite)) return undefined;
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  let t0 = 0, t1 = 1;
+  const edges: [number, number][] = [[-dx, a[0] - r.x], [dx, r.x + r.width - a[0]], [-dy, a[1] - r.y], [dy, r.y + r.height - a[1]]];
+  for (const [p, q] of edges) {
+    if (p === 0) { if (q < 0) return undefined; continue; }
+    const t = q / p;
+    if (p < 0) { if (t > t1) return undefined; if (t > t0) t0 = t; } else { if (t < t0) return undefined; if (t < t1) t1 = t; }
+  }
+  return [[a[0] + t0 * dx, a[1] + t0 * dy], [a[0] + t1 * dx, a[1] + t1 * dy]];
+}
+
+/** Splits a polyline (pixel coordinates) into the runs that lie inside r; runs of one point are kept only inside. */
+export function clipPolyline(points: ReadonlyArray<Point>, r: Rect): Point[][] {
+  const pts = points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  if (pts.length === 1) return inRect(pts[0], r) ? [[pts[0]]] : [];
+  const out: Point[][] = [];
+  let cur: Point[] = [];
+  for (let i = 1; i < pts.length; i++) {
+    const seg = clipSegment(pts[i - 1], pts[i], r);
+    if (!seg) { if (cur.length) { out.push(cur); cur = []; } continue; }
+    const last = cur[cur.length - 1];
+    if (!last || last[0] !== seg[0][0] || last[1] !== seg[0][1]) {
+      if (cur.length) out.push(cur);
+      cur = [seg[0]];
+    }
+    cur.push(seg[1]);
+    // The segment left the rectangle: the next visible piece starts a new run.
+    if (seg[1][0] !== pts[i][0] || seg[1][1] !== pts[i][1]) { out.push(cur); cur = []; }
+  }
+  if (cur.length) out.push(cur);
+  return out;
+}
+
+/** A polygon (pixel coordinates) clipped to r (Sutherland-Hodgman); fewer than 3 vertices when nothing is inside. */
+export function clipPolygon(points: ReadonlyArray<Point>, r: Rect): Point[] {
+  let poly: Point[] = points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
+  const sides: [(p: Point) => boolean, (a: Point, b: Point) => Point][] = [
+    [(p) => p[0] >= r.x, (a, b) => cutX(a, b, r.x)],
+    [(p) => p[0] <= r.x + r.width, (a, b) => cutX(a, b, r.x + r.width)],
+    [(p) => p[1] >= r.y, (a, b) => cutY(a, b, r.y)],
+    [(p) => p[1] <= r.y + r.height, (a, b) => cutY(a, b, r.y + r.height)],
+  ];
+  for (const [inside, cut] of sides) {
+    if (poly.length === 0) break;
+    const next: Point[] = [];
+    for (let i = 0; i < poly.length; i++) {
+      const cur = poly[i], prev = poly[(i + poly.length - 1) % poly.length];
+      if (inside(cur)) { if (!inside(prev)) next.push(cut(prev, cur)); next.push(cur); }
+      else if (inside(prev)) next.push(cut(prev, cur));
+    }
+    poly = next;
+  }
+  return poly;
+}
+function cutX(a: Point, b: Point, x: number): Point { return [x, a[1] + ((b[1] - a[1]) * (x - a[0])) / (b[0] - a[0])]; }
+function cutY(a: Point, b: Point, y: number): Point { return [a[0] + ((b[0] - a[0]) * (y - a[1])) / (b[1] - a[1]), y]; }
 
 /** Degrees Celsius from kelvin (ITS-90 offset). */
 export const KELVIN_OFFSET = 273.15;
@@ -449,8 +523,11 @@ export class Panel {
 
   /** A data series as polylines (isolated single points become small dots). */
   series(points: ReadonlyArray<Point>, style: StrokeStyle = {}): void {
+    const box = grow(this.area, CLIP_MARGIN);
+    const runs = this.runs(points).flatMap((run) => clipPolyline(run, box));
+    if (!runs.length) return;
     this.svg.beginGroup({ clip: this.clipId });
-    for (const run of this.runs(points)) {
+    for (const run of runs) {
       if (run.length === 1) this.svg.circle(run[0][0], run[0][1], (style.width ?? 2.5) * 1.2, { stroke: 'none', fill: style.stroke ?? '#000000' });
       else this.svg.polyline(run, { width: 2.5, linecap: 'round', ...style });
     }
@@ -459,7 +536,9 @@ export class Panel {
 
   /** Filled polygon (a phase-diagram region); non-finite vertices are dropped. */
   region(points: ReadonlyArray<Point>, style: StrokeStyle = {}): void {
-    const p = points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).map(([x, y]) => [this.px(x), this.py(y)] as const);
+    const p = clipPolygon(points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).map(([x, y]) => [this.px(x), this.py(y)] as const),
+      grow(this.area, CLIP_MARGIN));
+    if (p.length < 3) return;
     this.svg.beginGroup({ clip: this.clipId });
     this.svg.polygon(p, { stroke: 'none', fill: '#DCEBF7', ...style });
     this.svg.endGroup();
@@ -468,8 +547,10 @@ export class Panel {
   /** Straight segment between two data points (a tie-line), clipped. */
   segment(a: Point, b: Point, style: StrokeStyle = {}): void {
     if (![...a, ...b].every(Number.isFinite)) return;
+    const seg = clipSegment([this.px(a[0]), this.py(a[1])], [this.px(b[0]), this.py(b[1])], grow(this.area, CLIP_MARGIN));
+    if (!seg) return;
     this.svg.beginGroup({ clip: this.clipId });
-    this.svg.line(this.px(a[0]), this.py(a[1]), this.px(b[0]), this.py(b[1]), { stroke: '#777777', width: 1, ...style });
+    this.svg.line(seg[0][0], seg[0][1], seg[1][0], seg[1][1], { stroke: '#777777', width: 1, ...style });
     this.svg.endGroup();
   }
 
@@ -487,9 +568,12 @@ export class Panel {
     const a = Number.isFinite(x0) ? this.px(x0!) : this.area.x;
     const b = Number.isFinite(x1) ? this.px(x1!) : this.area.x + this.area.width;
     const Y = this.py(y);
-    this.svg.beginGroup({ clip: this.clipId });
-    this.svg.line(a, Y, b, Y, { stroke: '#000000', width: 2, ...style });
-    this.svg.endGroup();
+    const seg = clipSegment([a, Y], [b, Y], grow(this.area, CLIP_MARGIN));
+    if (seg) {
+      this.svg.beginGroup({ clip: this.clipId });
+      this.svg.line(seg[0][0], Y, seg[1][0], Y, { stroke: '#000000', width: 2, ...style });
+      this.svg.endGroup();
+    }
     if (label && this.contains(this.xTicks.min, y)) {
       const lo = Math.max(Math.min(a, b), this.area.x), hi = Math.min(Math.max(a, b), this.area.x + this.area.width);
       // Above the line by default; below for invariants, where the boundaries meet the line from above.

@@ -11,6 +11,7 @@ import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
+import { PREVIEW_PNG_WIDTH, writePreviewPng } from '../plots/png.js';
 
 /** Version of the result.json layout; bumped on any incompatible change. */
 export const RESULT_VERSION = 1;
@@ -209,7 +210,7 @@ export function writeResultFiles(dir: string, files: ResultFiles): string[] {
     mkdirSync(previewDir, { recursive: true });
     for (const [name, svg] of Object.entries(files.previews)) {
       writeFileSync(join(previewDir, `${name}.svg`), svg);
-      writeFileSync(join(previewDir, `${name}.png`), svgToPng(svg, { width: 1200 }));
+      writePreviewPng(join(previewDir, `${name}.png`), svg, { width: PREVIEW_PNG_WIDTH });
       written.push(`preview/${name}.svg`, `preview/${name}.png`);
     }
   }
