@@ -46,6 +46,9 @@ export async function runCase(c: ValidationCase, ctx: KindContext, registry: Rec
   }
   const entries: EntryReport[] = c.expected.map((e, i) => {
     const cv = computed[i];
+    if (cv?.error) {
+      return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'error', message: cv.error };
+    }
     if (!cv || cv.unsupported) {
       return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'unsupported',
         message: cv?.unsupported ?? 'not computed' };

@@ -72,6 +72,8 @@ export interface ComputedValue {
   value: unknown;
   /** set when this entry cannot be computed by the implementation (reported, never skipped) */
   unsupported?: string;
+  /** set when the computation failed at this entry (no result, not converged, contradictory input) */
+  error?: string;
 }
 
 export interface KindContext {
