@@ -84,7 +84,8 @@ export interface RunOptions {
 
 export async function runValidation(casesFile: string, opts: RunOptions = {}): Promise<ValidationReport> {
   const data = loadCases(casesFile);
-  const ctx: KindContext = { tdbDir: opts.tdbDir ?? path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb') };
+  const ctx: KindContext = { tdbDir: opts.tdbDir ?? path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb'),
+    casesDir: path.dirname(path.resolve(casesFile)) };
   const registry = opts.registry ?? defaultKinds;
   const summary: Record<string, KindSummary> = {};
   const reports: CaseReport[] = [];

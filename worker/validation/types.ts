@@ -79,6 +79,8 @@ export interface ComputedValue {
 export interface KindContext {
   /** folder holding the TDB files the cases name */
   tdbDir: string;
+  /** folder of the cases file: a `tdb` not found in tdbDir is looked up relative to it */
+  casesDir?: string;
 }
 
 /** A kind implementation: computed values for every expected entry of a case, in order. */

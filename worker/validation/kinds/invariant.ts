@@ -8,6 +8,7 @@ import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
 import { lineChanges } from './boundary.js';
 import { caseDiagram } from './map.js';
+import { computeEntry } from './point.js';
 
 export const invariant: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
@@ -31,6 +32,14 @@ export const invariant: KindHandler = (c, ctx) => {
       const d = diagram.invariants.find((v) => Math.abs(v.T - inv.T) < 0.1);
       return { value: d ? d.phases.map((p) => baseName(p.name)) : [...new Set([...inv.below, ...inv.above])] };
     }
-    return { value: null, unsupported: `quantity ${q}` };
+    // X(PHASE,EL) at T_invariant: the phase's composition at the mapped invariant
+    const xm = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at T_invariant\b/i.exec(q);
+    if (xm) {
+      const d = diagram.invariants.find((v) => Math.abs(v.T - inv.T) < 0.1);
+      const p = d?.phases.find((s) => baseName(s.name) === xm[1].toUpperCase());
+      if (!d || !p) return { value: null, error: `${xm[1]} is not a phase of the mapped invariant at ${inv.T.toFixed(3)} K` };
+      return { value: xm[2].toUpperCase() === diagram.xComponent ? p.x : 1 - p.x };
+    }
+    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   });
 };

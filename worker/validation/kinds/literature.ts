@@ -7,8 +7,11 @@ import { equilibrium } from '../../core/equilibrium.js';
 import { baseName, isLiquidName, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames, pureTransition } from '../../mapping/queries.js';
 import type { InvariantRecord } from '../../results/binary_equilibrium.js';
+import { alloyQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
-import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
+import { computeEntry } from './point.js';
+import { Unsupported } from '../quantities.js';
+import type { ComputedValue, ExpectedEntry, KindHandler, ValidationCase } from '../types.js';
 import { caseDiagram, caseElements, solverComponents } from './map.js';
 
 /** "FCC_A1#Zn-rich" -> "FCC_A1" (annotations after '#' name a composition set). */
@@ -51,8 +54,19 @@ export const literature: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const els = caseElements(c);
   let diagram: BinaryDiagram | null = null;
-  const D = () => (diagram ??= caseDiagram(c, ctx));
+  const D = () => {
+    if (els.length !== 2) throw new Unsupported(`a diagram quantity of a system of ${els.length} elements (binary diagrams only)`);
+    return (diagram ??= caseDiagram(c, ctx));
+  };
   return c.expected.map((e): ComputedValue => {
+    try {
+      return entry(e);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
+    }
+  });
+  function entry(e: ExpectedEntry): ComputedValue {
     const q = e.quantity.trim();
     let m: RegExpExecArray | null;
     // T_<kind> (A -> B + C): the mapped invariant of that kind with exactly those phases
@@ -128,6 +142,9 @@ export const literature: KindHandler = (c, ctx) => {
       const first = sets[0].join('+');
       return { value: sets.find((s) => s.join('+') !== first) ?? sets[0] };
     }
-    return { value: null, unsupported: `quantity ${q}` };
-  });
+    const alloy = alloyQuantity(q, c, db);
+    if (alloy) return alloy;
+    // any other name: a point quantity of the vocabulary (e.g. "X(FCC_A1,CU) at T=800, X(CU)=0.01")
+    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+  }
 };
