@@ -30,6 +30,27 @@ function alloyCase(c: ValidationCase, q: string): ValidationCase {
   return { ...c, conditions: cond };
 }
 
+/**
+ * "T_melting" of a pure element (named as "T_melting(EL)", "T_melting of EL", "... pure EL ..." or by the
+ * case's X(EL) = 1 condition): the liquidus at X(EL) = 1 (clamped to 1 - 1e-10 by the solver), i.e. the
+ * temperature above which only liquid is stable. Null when `q` is not such a quantity.
+ */
+export function meltingQuantity(q: string, c: ValidationCase, db: NativeDatabase): ComputedValue | null {
+  if (!/^T_?melting\b/i.test(q.trim())) return null;
+  const els = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  const named = /^T_?melting\s*\(\s*([A-Za-z]{1,2})\s*\)/i.exec(q)?.[1] ?? /\b(?:of|pure)\s+([A-Za-z]{1,2})\b/i.exec(q)?.[1];
+  let el = named?.toUpperCase();
+  if (!el || !els.includes(el)) {
+    el = els.find((e) => Object.entries(c.conditions).some(([k, v]) => k.replace(/\s+/g, '').toUpperCase() === `X(${e})` && v === 1));
+  }
+  if (!el) return { value: null, unsupported: `${q}: names no element of the case (T_melting(EL) or an X(EL) = 1 condition)` };
+  const others = els.filter((e) => e !== el);
+  const cond: Record<string, unknown> = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !/^X\(/i.test(k)));
+  // all other elements at zero (the dependent one is the melting element)
+  for (const o of others) cond[`X(${o})`] = 0;
+  return alloyQuantity('T_liquidus', { ...c, conditions: cond }, db);
+}
+
 /** Liquidus / solidus of the case's alloy; null when `q` is not such a quantity. */
 export function alloyQuantity(q: string, c: ValidationCase, db: NativeDatabase): ComputedValue | null {
   const liquidus = LIQUIDUS.test(q.trim());

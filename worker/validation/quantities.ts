@@ -403,9 +403,9 @@ function stateTP(point: PointConditions): { T: number; P: number } {
   return { T, P: point.P ?? 101325 };
 }
 
-/** The phase an atom refers to: its first argument, else the entry's `phase`. */
+/** The phase an atom refers to: its first argument, else the entry's `phase` (a relation's "y" is no phase). */
 function atomPhase(a: Atom, s: Scope, argIndex = 0): string | null {
-  const arg = a.args[argIndex];
+  const arg = a.args.filter((x) => x !== 'y')[argIndex];
   if (arg) return arg;
   return s.entry?.phase ? s.entry.phase.toUpperCase() : null;
 }
@@ -532,7 +532,11 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
     case 'STABLE_PHASES': return r.phases.map((p) => p.name);
     case 'NUMBER_OF_STABLE_PHASES': return r.phases.length;
     case 'NP_SORTED_NONZERO': return r.phases.map((p) => p.NP).filter((v) => v > 0).sort((x, y) => x - y);
-    case 'COMPOSITION_SETS': return r.phases.map((p) => ({ X: p.x, NP: p.NP, GM: p.GM }));
+    case 'COMPOSITION_SETS': {
+      // X as {EL: x}, or as a list in the (sorted) element order when the expected items write it so
+      const asList = Array.isArray(s.entry?.value) && (s.entry!.value as Array<{ X?: unknown }>).some((v) => Array.isArray(v?.X));
+      return r.phases.map((p) => ({ X: asList ? r.elements.map((el) => p.x[el]) : p.x, NP: p.NP, GM: p.GM }));
+    }
     case 'MASS_BALANCE_ERROR': return r.massBalanceError;
     case 'X_OVERALL_FROM_PHASES': {
       const x: Record<string, number> = Object.fromEntries(r.elements.map((e) => [e, 0]));

@@ -20,7 +20,7 @@ export const kinds: Record<string, KindHandler> = {
   conversion,
   equilibrium: pointKind('equilibrium'),
   derivative: pointKind('equilibrium'),
-  metastable: pointKind('equilibrium'),
+  metastable: pointKind('equilibrium', true),
   step,
   scheil,
   map,

@@ -16,9 +16,13 @@ export function computeEntry(q: string, scope: Scope): ComputedValue {
   }
 }
 
-export function pointKind(mode: Scope['mode']): KindHandler {
+/**
+ * `phaseAlone` (kind metastable: "isolated-phase, driving-force or T0 quantities"): GM/HM/SM/CPM(PHASE)
+ * is the phase alone as one composition set at the overall composition, not a stable set of the equilibrium.
+ */
+export function pointKind(mode: Scope['mode'], phaseAlone = false): KindHandler {
   return (c, ctx) => {
     const db = caseDatabase(c, ctx);
-    return c.expected.map((e) => computeEntry(e.quantity, { c, db, mode, cond: c.conditions, entry: e }));
+    return c.expected.map((e) => computeEntry(e.quantity, { c, db, mode, cond: c.conditions, entry: e, phaseAlone }));
   };
 }
