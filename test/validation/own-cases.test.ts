@@ -28,7 +28,7 @@ describe('validation vocabulary', () => {
     expect(misses(report)).toEqual([]);
     // every kind of the README is exercised
     for (const k of ['equilibrium', 'property', 'derivative', 'metastable', 'boundary', 'invariant', 'step', 'map', 'scheil',
-      'literature', 'conversion', 'database']) expect(report.summary[k]?.total ?? 0, `own cases of kind ${k}`).toBeGreaterThan(0);
+      'literature', 'conversion', 'database', 'relation']) expect(report.summary[k]?.total ?? 0, `own cases of kind ${k}`).toBeGreaterThan(0);
   });
 
   it('still matches every case of the shared open set', async () => {
