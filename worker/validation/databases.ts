@@ -1,4 +1,5 @@
 // Database loading for the validation kinds: one load per (file, overrides), cached for the run.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { loadCore, type NativeDatabase } from '../core/native.js';
 import type { KindContext, ValidationCase } from './types.js';
@@ -7,7 +8,9 @@ const cache = new Map<string, NativeDatabase>();
 
 export function caseDatabase(c: ValidationCase, ctx: KindContext): NativeDatabase {
   if (!c.tdb) throw new Error(`case ${c.id} names no database`);
-  const file = path.resolve(ctx.tdbDir, c.tdb);
+  // the shared TDB folder first; a case may also name a file relative to its cases file (own test databases)
+  let file = path.resolve(ctx.tdbDir, c.tdb);
+  if (!existsSync(file) && ctx.casesDir && existsSync(path.resolve(ctx.casesDir, c.tdb))) file = path.resolve(ctx.casesDir, c.tdb);
   let db = cache.get(file);
   if (!db) {
     db = loadCore().Database.fromFile(file);

@@ -46,6 +46,9 @@ export async function runCase(c: ValidationCase, ctx: KindContext, registry: Rec
   }
   const entries: EntryReport[] = c.expected.map((e, i) => {
     const cv = computed[i];
+    if (cv?.error) {
+      return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'error', message: cv.error };
+    }
     if (!cv || cv.unsupported) {
       return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'unsupported',
         message: cv?.unsupported ?? 'not computed' };
@@ -81,7 +84,8 @@ export interface RunOptions {
 
 export async function runValidation(casesFile: string, opts: RunOptions = {}): Promise<ValidationReport> {
   const data = loadCases(casesFile);
-  const ctx: KindContext = { tdbDir: opts.tdbDir ?? path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb') };
+  const ctx: KindContext = { tdbDir: opts.tdbDir ?? path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb'),
+    casesDir: path.dirname(path.resolve(casesFile)) };
   const registry = opts.registry ?? defaultKinds;
   const summary: Record<string, KindSummary> = {};
   const reports: CaseReport[] = [];

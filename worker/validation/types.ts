@@ -72,11 +72,15 @@ export interface ComputedValue {
   value: unknown;
   /** set when this entry cannot be computed by the implementation (reported, never skipped) */
   unsupported?: string;
+  /** set when the computation failed at this entry (no result, not converged, contradictory input) */
+  error?: string;
 }
 
 export interface KindContext {
   /** folder holding the TDB files the cases name */
   tdbDir: string;
+  /** folder of the cases file: a `tdb` not found in tdbDir is looked up relative to it */
+  casesDir?: string;
 }
 
 /** A kind implementation: computed values for every expected entry of a case, in order. */

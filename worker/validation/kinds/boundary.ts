@@ -7,6 +7,8 @@ import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { solverComponents } from './map.js';
 import type { NativeDatabase } from '../../core/native.js';
+import { alloyQuantity } from '../alloy.js';
+import { computeEntry } from './point.js';
 
 /** Fixed mole fractions of a line case (X(EL) = number conditions). */
 export function fixedX(c: ValidationCase): Record<string, number> {
@@ -23,11 +25,44 @@ export function phaseSet(s: string): string[] {
   return s.split('+').map((p) => p.trim().toUpperCase().replace(/#\d+$/, '')).filter(Boolean).sort();
 }
 
+const lines = new WeakMap<NativeDatabase, Map<string, PhaseSetChange[]>>();
+
+/**
+ * The line's fixed mole fractions: X(EL) conditions, or W(EL) mass fractions (all elements but one, masses
+ * from the ELEMENT lines of the TDB) converted to mole fractions, as literature alloys are given in wt%.
+ */
+export function lineX(c: ValidationCase, db: NativeDatabase): Record<string, number> {
+  const X = fixedX(c);
+  const W: Record<string, number> = {};
+  for (const [k, v] of Object.entries(c.conditions)) {
+    const m = /^W\(([A-Z0-9]+)\)$/i.exec(k.replace(/\s+/g, ''));
+    if (m && typeof v === 'number') W[m[1].toUpperCase()] = v;
+  }
+  if (!Object.keys(W).length) return X;
+  if (Object.keys(X).length) throw new Error('a line needs X or W conditions, not both');
+  const els = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  const free = els.filter((e) => !(e in W));
+  if (free.length !== 1) throw new Error('give the mass fractions of all elements but one');
+  const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
+  const w = { ...W, [free[0]]: 1 - Object.values(W).reduce((a, b) => a + b, 0) };
+  const n = Object.fromEntries(els.map((e) => [e, w[e] / masses[e]]));
+  const tot = Object.values(n).reduce((a, b) => a + b, 0);
+  return Object.fromEntries(Object.keys(W).map((e) => [e, n[e] / tot]));
+}
+
+/** The phase-set changes along T at the case's fixed composition (cached per database for the run). */
 export function lineChanges(c: ValidationCase, db: NativeDatabase): PhaseSetChange[] {
-  return phaseSetChanges({
-    database: db, components: solverComponents(c, db), phases: c.phases, X: fixedX(c),
-    P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, T: [200, 3000], step: 5,
-  });
+  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
+  const X = lineX(c, db);
+  const key = JSON.stringify([c.components, c.phases, X, P]);
+  let m = lines.get(db);
+  if (!m) lines.set(db, (m = new Map()));
+  let out = m.get(key);
+  if (!out) {
+    out = phaseSetChanges({ database: db, components: solverComponents(c, db), phases: c.phases, X, P, T: [200, 3000], step: 5 });
+    m.set(key, out);
+  }
+  return out;
 }
 
 export const boundary: KindHandler = (c, ctx) => {
@@ -35,7 +70,9 @@ export const boundary: KindHandler = (c, ctx) => {
   let changes: PhaseSetChange[] | null = null;
   return c.expected.map((e): ComputedValue => {
     const q = e.quantity.trim();
-    if (!/^T\b/.test(q)) return { value: null, unsupported: `quantity ${q}` };
+    const alloy = alloyQuantity(q, c, db);
+    if (alloy) return alloy;
+    if (!/^T\b/.test(q) || /^T\s+at which\b/.test(q) && !/<->/.test(q)) return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
     changes ??= lineChanges(c, db);
     const m = /\(([^()]*?)\s*<->\s*([^()]*?)\)\s*$/.exec(q);
     if (!m) {

@@ -4,26 +4,23 @@
 import type { KindHandler } from '../types.js';
 import { conversion } from './conversion.js';
 import { database } from './database.js';
-import { derivative } from './derivative.js';
-import { equilibrium } from './equilibrium.js';
-import { metastable } from './metastable.js';
-import { property } from './property.js';
 import { relation } from './relation.js';
 import { step } from './step.js';
 import { scheil } from './scheil.js';
 import { map } from './map.js';
+import { pointKind } from './point.js';
 import { boundary } from './boundary.js';
 import { invariant } from './invariant.js';
 import { literature } from './literature.js';
 
 export const kinds: Record<string, KindHandler> = {
-  property,
+  property: pointKind('property'),
   relation,
   database,
   conversion,
-  equilibrium,
-  derivative,
-  metastable,
+  equilibrium: pointKind('equilibrium'),
+  derivative: pointKind('equilibrium'),
+  metastable: pointKind('equilibrium', true),
   step,
   scheil,
   map,

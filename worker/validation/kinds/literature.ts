@@ -7,8 +7,11 @@ import { equilibrium } from '../../core/equilibrium.js';
 import { baseName, isLiquidName, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames, pureTransition } from '../../mapping/queries.js';
 import type { InvariantRecord } from '../../results/binary_equilibrium.js';
+import { alloyQuantity, meltingQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
-import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
+import { computeEntry } from './point.js';
+import { Unsupported } from '../quantities.js';
+import type { ComputedValue, ExpectedEntry, KindHandler, ValidationCase } from '../types.js';
 import { caseDiagram, caseElements, solverComponents } from './map.js';
 
 /** "FCC_A1#Zn-rich" -> "FCC_A1" (annotations after '#' name a composition set). */
@@ -43,7 +46,7 @@ function caseInvariant(d: BinaryDiagram, c: ValidationCase, kind: string, phase?
   const hints = sideHints(c, caseElements(c));
   const hintX = (v: InvariantRecord) => (hints.length === 1 ? xOf(d, hints[0], v.phases[1].x) : 0);
   return d.invariants
-    .filter((v) => v.kind === kind && (!phase || v.phases.some((p) => baseName(p.name) === phase)))
+    .filter((v) => (kind === 'invariant' || v.kind === kind) && (!phase || v.phases.some((p) => baseName(p.name) === phase)))
     .sort((a, b) => score(b) - score(a) || hintX(b) - hintX(a) || b.T - a.T)[0];
 }
 
@@ -51,8 +54,19 @@ export const literature: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const els = caseElements(c);
   let diagram: BinaryDiagram | null = null;
-  const D = () => (diagram ??= caseDiagram(c, ctx));
+  const D = () => {
+    if (els.length !== 2) throw new Unsupported(`a diagram quantity of a system of ${els.length} elements (binary diagrams only)`);
+    return (diagram ??= caseDiagram(c, ctx));
+  };
   return c.expected.map((e): ComputedValue => {
+    try {
+      return entry(e);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
+    }
+  });
+  function entry(e: ExpectedEntry): ComputedValue {
     const q = e.quantity.trim();
     let m: RegExpExecArray | null;
     // T_<kind> (A -> B + C): the mapped invariant of that kind with exactly those phases
@@ -62,15 +76,22 @@ export const literature: KindHandler = (c, ctx) => {
       const same = (v: InvariantRecord) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+');
       const hit = D().invariants.filter(same).length > 1 ? caseInvariant({ ...D(), invariants: D().invariants.filter(same) }, c, kind)
         : D().invariants.find((v) => v.kind === kind && same(v));
-      if (!hit) return { value: null, unsupported: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
+      if (!hit) return { value: null, error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
       return { value: hit.T };
     }
-    // X(PHASE,EL) at <kind>: composition of PHASE at the case's invariant
-    if ((m = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at (eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\b/i.exec(q))) {
+    // T_invariant (A + B + C): the mapped invariant of any kind with exactly those phases (the highest)
+    if ((m = /^T_invariant\s*\((.+)\)$/i.exec(q))) {
+      const names = m[1].split(/<->|->|\+|,/).map(phaseOfName).filter(Boolean).sort();
+      const hit = D().invariants.filter((v) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+')).sort((a, b) => b.T - a.T)[0];
+      if (!hit) return { value: null, error: `no invariant ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
+      return { value: hit.T };
+    }
+    // X(PHASE,EL) at <kind> / at T_invariant: composition of PHASE at the case's invariant
+    if ((m = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at (?:T_)?(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid|invariant)\b/i.exec(q))) {
       const ph = m[1].toUpperCase();
       const v = caseInvariant(D(), c, m[3].toLowerCase(), ph);
       const p = v?.phases.find((s) => baseName(s.name) === ph);
-      if (!v || !p) return { value: null, unsupported: `no ${m[3]} with ${ph} in the mapped diagram` };
+      if (!v || !p) return { value: null, error: `no ${m[3]} with ${ph} in the mapped diagram` };
       return { value: xOf(D(), m[2], p.x) };
     }
     // max X(PHASE,EL): the largest fraction of EL in PHASE over its boundaries and invariants
@@ -84,21 +105,21 @@ export const literature: KindHandler = (c, ctx) => {
         if (baseName(lab) === ph) for (const t of r.tielines) if (onSide(t.x[k])) xs.push(xOf(D(), m![2], t.x[k]));
       });
       for (const v of D().invariants) for (const p of v.phases) if (baseName(p.name) === ph && onSide(p.x)) xs.push(xOf(D(), m[2], p.x));
-      if (!xs.length) return { value: null, unsupported: `${ph} borders no two-phase region in the mapped diagram` };
+      if (!xs.length) return { value: null, error: `${ph} borders no two-phase region in the mapped diagram` };
       return { value: Math.max(...xs) };
     }
     // T_congruent_melting(PHASE): the congruent point of PHASE with the liquid
     if ((m = /^T_congruent_melting\(([A-Z0-9_]+)\)/i.exec(q))) {
       const ph = m[1].toUpperCase();
       const hit = D().congruentPoints.find((p) => p.phases.includes(ph) && p.phases.some(isLiquidName));
-      if (!hit) return { value: null, unsupported: `no congruent point of ${ph} with the liquid in the mapped diagram` };
+      if (!hit) return { value: null, error: `no congruent point of ${ph} with the liquid in the mapped diagram` };
       return { value: hit.T };
     }
     // T_critical of the <phase> miscibility gap / X(EL) at the critical point
     if ((m = /^T_critical of the ([A-Za-z0-9_]+) miscibility gap/.exec(q))) {
       const word = m[1].toUpperCase();
       const cp = D().criticalPoints.filter((p) => p.phase.includes(word)).sort((a, b) => b.T - a.T)[0];
-      if (!cp) return { value: null, unsupported: `no critical point of a ${word} gap in the mapped diagram` };
+      if (!cp) return { value: null, error: `no critical point of a ${word} gap in the mapped diagram` };
       return { value: cp.T };
     }
     if ((m = /^X\(([A-Z0-9]+)\) at the critical point/i.exec(q))) {
@@ -128,6 +149,9 @@ export const literature: KindHandler = (c, ctx) => {
       const first = sets[0].join('+');
       return { value: sets.find((s) => s.join('+') !== first) ?? sets[0] };
     }
-    return { value: null, unsupported: `quantity ${q}` };
-  });
+    const alloy = alloyQuantity(q, c, db) ?? meltingQuantity(q, c, db);
+    if (alloy) return alloy;
+    // any other name: a point quantity of the vocabulary (e.g. "X(FCC_A1,CU) at T=800, X(CU)=0.01")
+    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+  }
 };

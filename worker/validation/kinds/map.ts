@@ -1,7 +1,10 @@
 // Kind "map": phase-diagram topology of a binary (two-phase regions and invariants that must exist)
 // plus single-point checks, from the mapped diagram (worker/mapping/binary.ts) and point equilibria.
 // Also exports the diagram cache and helpers the kinds "boundary", "invariant" and "literature" use.
-import { equilibrium } from '../../core/equilibrium.js';
+import { equilibriumBatch } from '../../core/equilibrium.js';
+import { conditionValues, gridKeys, normKey } from '../conditions.js';
+import { solverConditions } from '../quantities.js';
+import { computeEntry } from './point.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
@@ -59,34 +62,6 @@ export function caseDiagram(c: ValidationCase, ctx: Parameters<KindHandler>[1], 
   return d;
 }
 
-/** Parses "Q at K=V, K2=V2" into the quantity and conditions; null when there is no " at ". */
-export function atConditions(q: string): { quantity: string; at: Record<string, number> } | null {
-  const m = /^(.+?) at (([A-Z0-9()]+\s*=\s*[-+0-9.eE]+\s*,?\s*)+)$/i.exec(q.trim());
-  if (!m) return null;
-  const at: Record<string, number> = {};
-  for (const part of m[2].split(',')) {
-    const [k, v] = part.split('=').map((s) => s.trim());
-    if (k) at[k.toUpperCase()] = Number(v);
-  }
-  return { quantity: m[1].trim(), at };
-}
-
-/** Point equilibrium of a case at "T=..., X(EL)=..." conditions. */
-export function pointAt(c: ValidationCase, db: NativeDatabase, at: Record<string, number>) {
-  const X: Record<string, number> = {};
-  let T = NaN;
-  for (const [k, v] of Object.entries(at)) {
-    if (k === 'T') T = v;
-    const m = /^X\(([A-Z0-9]+)\)$/.exec(k);
-    if (m) X[m[1]] = v;
-  }
-  if (!Number.isFinite(T)) throw new Error('no T in the point conditions');
-  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
-  const r = equilibrium({ database: db, components: solverComponents(c, db), phases: c.phases, conditions: { T, P, X } });
-  if (!r.converged) throw new Error(`equilibrium at ${JSON.stringify(at)} did not converge: ${r.reason}`);
-  return r;
-}
-
 /** Phase sets (base names, sorted) of the diagram's two-phase regions and invariants. */
 export function regionSets(d: BinaryDiagram): string[][] {
   return d.regions.map((r) => r.phases.map(baseName).sort());
@@ -95,17 +70,82 @@ export function invariantSets(d: BinaryDiagram): string[][] {
   return d.invariants.map((v) => v.phases.map((p) => baseName(p.name)).sort());
 }
 
+/** Phase sets met on the grid of a map case, and the unions at neighbouring points whose sets differ. */
+export interface GridMap {
+  sets: string[][];
+  boundaries: string[][];
+  /** sets with as many phases as an invariant of this section has (Gibbs phase rule) */
+  invariants: string[][];
+}
+
+/**
+ * Any number of components: global equilibria at every point of the case's grid (the cartesian product of
+ * its T and composition ranges, points with sum X > 1 left out), on two threads. A region narrower than
+ * the grid step can be missed; the binary T-X diagram is mapped exactly instead (mapBinary).
+ * An invariant of a section at fixed P has C phases when T is fixed and C + 1 when T varies.
+ */
+export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
+  const keys = gridKeys(c.conditions);
+  if (!keys.length) throw new Error('a map case needs at least one grid condition');
+  const axes = keys.map((k) => conditionValues(k, c.conditions[k]));
+  const fixed = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !keys.includes(k))) as Record<string, number>;
+  const points: { idx: number[]; cond: Record<string, number> }[] = [];
+  const walk = (d: number, idx: number[], cond: Record<string, number>) => {
+    if (d === keys.length) {
+      const sumX = Object.entries(cond).filter(([k]) => /^X\(/i.test(k)).reduce((a, [, v]) => a + v, 0);
+      if (sumX <= 1 + 1e-12) points.push({ idx, cond });
+      return;
+    }
+    axes[d].forEach((v, i) => walk(d + 1, [...idx, i], { ...cond, [keys[d]]: v }));
+  };
+  walk(0, [], fixed);
+  const results = equilibriumBatch({ database: db, components: c.components, phases: c.phases,
+    conditions: points.map((p) => solverConditions(p.cond)), threads: 2 });
+  const byIdx = new Map<string, string[] | null>();
+  const setKey = (s: string[]) => s.join('+');
+  const sets = new Map<string, string[]>();
+  points.forEach((p, i) => {
+    const r = results[i];
+    const names = r.converged ? [...new Set(phaseNames(r))].sort() : null;
+    byIdx.set(p.idx.join(','), names);
+    if (names) sets.set(setKey(names), names);
+  });
+  const boundaries = new Map<string, string[]>();
+  for (const p of points) {
+    const a = byIdx.get(p.idx.join(','));
+    if (!a) continue;
+    for (let d = 0; d < keys.length; d++) {
+      const nb = [...p.idx];
+      nb[d] += 1;
+      const b = byIdx.get(nb.join(','));
+      if (!b || setKey(a) === setKey(b)) continue;
+      const u = [...new Set([...a, ...b])].sort();
+      boundaries.set(setKey(u), u);
+    }
+  }
+  const nInv = caseElements(c).length + (keys.some((k) => normKey(k) === 'T') ? 1 : 0);
+  const all = [...sets.values()];
+  return { sets: all, boundaries: [...boundaries.values()], invariants: all.filter((s) => s.length === nInv) };
+}
+
 export const map: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
+  const binary = caseElements(c).length === 2 && gridKeys(c.conditions).some((k) => normKey(k) === 'T');
+  let grid: GridMap | null = null;
+  const G = () => (grid ??= gridMap(c, db));
   const out: ComputedValue[] = [];
   for (const e of c.expected) {
     const q = e.quantity.trim();
-    if (q === 'two_phase_regions_include') { out.push({ value: regionSets(caseDiagram(c, ctx)) }); continue; }
-    if (q === 'invariants_include' || q === 'three_phase_regions_include') { out.push({ value: invariantSets(caseDiagram(c, ctx)) }); continue; }
-    const at = atConditions(q);
-    if (at && at.quantity === 'number_of_stable_phases') { out.push({ value: phaseNames(pointAt(c, db, at.at)).length }); continue; }
-    if (at && at.quantity === 'stable_phases') { out.push({ value: phaseNames(pointAt(c, db, at.at)) }); continue; }
-    out.push({ value: null, unsupported: `quantity ${q}` });
+    if (q === 'two_phase_regions_include') { out.push({ value: binary ? regionSets(caseDiagram(c, ctx)) : G().sets.filter((s) => s.length === 2) }); continue; }
+    if (q === 'three_phase_regions_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : G().sets.filter((s) => s.length === 3) }); continue; }
+    if (q === 'invariants_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : G().invariants }); continue; }
+    if (q === 'phase_regions_include') {
+      out.push({ value: binary ? [...G().sets, ...regionSets(caseDiagram(c, ctx)), ...invariantSets(caseDiagram(c, ctx))] : G().sets });
+      continue;
+    }
+    if (q === 'boundaries_include') { out.push({ value: G().boundaries }); continue; }
+    // point checks ("number_of_stable_phases at T=1600, X(CR)=0.3") and any other quantity of the vocabulary
+    out.push(computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
   }
   return out;
 };

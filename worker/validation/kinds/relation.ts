@@ -1,10 +1,13 @@
-// Kind "relation": an identity between two model evaluations that must hold for any site fractions.
-// Supported form: "GM(PHASE_A, y) - GM(PHASE_B, y)" -- both phases must have the same variables; the
-// identity is checked on random configurations (fixed seed) and the value of largest magnitude is
-// reported.
-import { PhaseModel } from '../../core/models.js';
-import { caseDatabase, stateOf } from '../databases.js';
-import type { ComputedValue, KindHandler } from '../types.js';
+// Kind "relation": an identity between model evaluations that must hold for any site fractions, written as
+// an expression of the vocabulary in which the atoms name the phase and "y", e.g.
+// "GM(BCC_4SL, y) - GM(BCC_NOB, y)", "TC(B2_BCC, y) - TC(BCC_A2, y)". Every phase named with y must have the same
+// site-fraction variables; the expression is evaluated (property mode, worker/validation/quantities.ts) on
+// 200 random configurations (uniform on every sublattice simplex, fixed seed), or at the case's own
+// site_fractions when it gives them, and the value of largest magnitude is reported.
+import type { PhaseModel } from '../../core/models.js';
+import { caseDatabase } from '../databases.js';
+import { evaluateQuantity, phaseModel, Unsupported } from '../quantities.js';
+import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -14,34 +17,48 @@ function rng(seed: number): () => number {
   };
 }
 
+function worstOf(values: unknown[]): number {
+  let worst = 0;
+  for (const v of values) {
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`the relation has no finite value (${String(v)})`);
+    if (Math.abs(v) > Math.abs(worst)) worst = v;
+  }
+  return worst;
+}
+
 export const relation: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
-  const { T, P } = stateOf(c);
   return c.expected.map((e): ComputedValue => {
-    const m = /^GM\(\s*([^,]+?)\s*,\s*y\s*\)\s*-\s*GM\(\s*([^,]+?)\s*,\s*y\s*\)$/.exec(e.quantity);
-    if (!m) return { value: null, unsupported: `relation ${e.quantity}` };
-    const a = PhaseModel.build(db, m[1], c.components);
-    const b = PhaseModel.build(db, m[2], c.components);
-    if (!a || !b) throw new Error(`phase ${!a ? m[1] : m[2]} cannot form from ${c.components.join(',')}`);
-    const key = (v: { sublattice: number; species: string }) => `${v.sublattice}:${v.species}`;
-    if (a.variables.map(key).join() !== b.variables.map(key).join()) {
-      throw new Error(`${m[1]} and ${m[2]} have different site-fraction variables`);
-    }
-    const rand = rng(12345);
-    let worst = 0;
-    const nsub = a.info.numSublattices;
-    for (let trial = 0; trial < 200; trial++) {
-      // uniform point on every sublattice simplex (t = -ln u, normalised)
-      const y = new Float64Array(a.variables.length);
-      for (let s = 0; s < nsub; s++) {
-        const idx = a.variables.map((v, k) => (v.sublattice === s ? k : -1)).filter((k) => k >= 0);
-        let sum = 0;
-        for (const k of idx) sum += (y[k] = -Math.log(rand()));
-        for (const k of idx) y[k] /= sum;
+    try {
+      const phases = [...new Set([...e.quantity.matchAll(/([A-Za-z0-9_]+)\s*,\s*y\s*\)/g)].map((m) => m[1].toUpperCase()))];
+      if (!phases.length) throw new Unsupported(`relation ${e.quantity}: no atom names a phase with y`);
+      const scope = (cc: ValidationCase) => ({ c: cc, db, mode: 'property' as const, cond: cc.conditions, entry: e });
+      if (c.site_fractions && phases.every((p) => Object.keys(c.site_fractions!).some((k) => k.toUpperCase() === p))) {
+        const v = evaluateQuantity(e.quantity, scope(c));
+        return { value: Array.isArray(v) ? worstOf(v) : worstOf([v]) };
       }
-      const d = a.evaluate(T, P, y, 0).GM - b.evaluate(T, P, y, 0).GM;
-      if (Math.abs(d) > Math.abs(worst)) worst = d;
+      const models: PhaseModel[] = phases.map((p) => phaseModel(db, p, c.components));
+      const key = (m: PhaseModel) => m.variables.map((v) => `${v.sublattice}:${v.species}`).join();
+      if (models.some((m) => key(m) !== key(models[0]))) throw new Error(`${phases.join(', ')} have different site-fraction variables`);
+      const a = models[0];
+      const rand = rng(12345);
+      const values: unknown[] = [];
+      for (let trial = 0; trial < 200; trial++) {
+        const spec: Array<Record<string, number>> = Array.from({ length: a.info.numSublattices }, () => ({}));
+        for (let s = 0; s < a.info.numSublattices; s++) {
+          const vars = a.variables.filter((v) => v.sublattice === s);
+          const t = vars.map(() => -Math.log(rand()));
+          const sum = t.reduce((x, y) => x + y, 0);
+          vars.forEach((v, i) => (spec[s][v.species] = t[i] / sum));
+        }
+        const sf = Object.fromEntries(phases.map((p) => [p, spec]));
+        const v = evaluateQuantity(e.quantity, scope({ ...c, site_fractions: sf }));
+        values.push(...(Array.isArray(v) ? v : [v]));
+      }
+      return { value: worstOf(values) };
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
     }
-    return { value: worst };
   });
 };

@@ -31,8 +31,8 @@ function quantity(q: string, run: ScheilRun): ComputedValue {
   if (Q === 'last_solid_phase' || Q === 'last_solid_phases') {
     return forming.length ? { value: phasesValue(forming[forming.length - 1].phases_forming) } : { value: null, unsupported: 'no solid formed' };
   }
-  if (Q === 'T_first_solid') return { value: run.liquidus_temperature };
-  if (Q === 'T_end') return { value: run.solidus_temperature ?? (steps.length ? steps[steps.length - 1].T : null) };
+  if (Q === 'T_first_solid' || /^T_?liquidus\b/i.test(Q)) return { value: run.liquidus_temperature };
+  if (Q === 'T_end' || /^T_?solidus\b/i.test(Q)) return { value: run.solidus_temperature ?? (steps.length ? steps[steps.length - 1].T : null) };
   if ((m = /^T_(first|last)_([A-Z0-9_]+)\b/i.exec(Q))) {
     const ph = m[2].toUpperCase();
     const with_ = steps.filter((s) => s.phases_forming.some((l) => l.replace(/#\d+$/, '') === ph));

@@ -9,16 +9,19 @@
 //   phase_regions_include / two_phase_regions_include / three_phase_regions_include:
 //       the phase sets (names, composition sets merged) of the regions met along the line
 //   boundaries_include: at every transition, the union of the phases on both sides (the node)
-//   "Q at VAR=v" / "Q at VAR=[v1,v2,...]": equilibrium quantity Q (kind equilibrium's list, e.g.
-//       NP(FCC_A1)) at those values of the grid variable
+//   "Q at VAR=v" / "Q at VAR=[v1,v2,...]": quantity Q of the vocabulary (worker/validation/quantities.ts)
+//       at those values (they need not be grid points); any other quantity: one value per grid point
+//   T_liquidus / T_solidus of the line's alloy (worker/validation/alloy.ts)
 //   "PHASE stable at VAR >= v" (also <=, >, <, =): whether PHASE is stable at any grid point there
 import { availableParallelism } from 'node:os';
 import { equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } from '../../core/equilibrium.js';
 import { refineTransitions, type ScanPath } from '../../calculations/line_calculation.js';
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
+import { alloyQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
+import { computeEntry } from './point.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
-import { pointConditions, quantityOf } from './equilibrium.js';
+import { pointConditions } from './equilibrium.js';
 
 /** The grid condition of a case: its key and its values in order. */
 export function gridOf(c: ValidationCase): { key: string; values: number[] } {
@@ -95,14 +98,6 @@ export function stepLine(c: ValidationCase, db: ReturnType<typeof caseDatabase>)
   return { key, values, results, regions, nodes };
 }
 
-function parseList(text: string): number[] {
-  const t = text.trim();
-  const body = t.startsWith('[') && t.endsWith(']') ? t.slice(1, -1) : t;
-  const out = body.split(',').map((s) => Number(s.trim()));
-  if (out.some((v) => !Number.isFinite(v))) throw new Error(`cannot read the values ${text}`);
-  return out;
-}
-
 const CMP: Record<string, (a: number, b: number) => boolean> = {
   '>=': (a, b) => a >= b - 1e-12, '<=': (a, b) => a <= b + 1e-12, '>': (a, b) => a > b, '<': (a, b) => a < b,
   '=': (a, b) => Math.abs(a - b) <= 1e-12,
@@ -126,22 +121,9 @@ export const step: KindHandler = (c, ctx) => {
       if (at.some((p) => !p.r.converged)) return { value: null, unsupported: 'a grid point in that range did not converge' };
       return { value: at.some((p) => p.r.phases.some((ph) => ph.name === phase)) };
     }
-    if ((m = /^(.+?) at ([^=]+)=(.+)$/.exec(q))) {
-      const variable = m[2].trim();
-      if (!sameVar(variable)) return { value: null, unsupported: `${variable} is not the grid variable ${line.key}` };
-      const vals = parseList(m[3]);
-      // point equilibria at exactly those values of the grid variable (they need not be grid points)
-      const rs = equilibriumBatch({ database: db, components: c.components, phases: c.phases,
-        conditions: vals.map((v) => pointConditions(c, { [line.key]: v })) });
-      const out: unknown[] = [];
-      for (const r of rs) {
-        if (!r.converged) return { value: null, unsupported: `equilibrium at ${variable}=${r.T} did not converge: ${r.reason}` };
-        const cv = quantityOf(m[1].trim(), r, c, db);
-        if (!cv || cv.unsupported) return cv ?? { value: null, unsupported: `quantity ${m[1]}` };
-        out.push(cv.value);
-      }
-      return { value: m[3].trim().startsWith('[') ? out : out[0] };
-    }
-    return { value: null, unsupported: `quantity ${q}` };
+    const alloy = alloyQuantity(q, c, db);
+    if (alloy) return alloy;
+    // any other quantity of the vocabulary: one value per grid point (or max/min_over_grid(...), "Q at ...")
+    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   });
 };
