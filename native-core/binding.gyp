@@ -10,6 +10,11 @@
       "cflags_cc": ["-std=c++17", "-O3", "-fopenmp", "-fexceptions", "-Wall", "-Wno-unused-parameter"],
       "ldflags": ["-fopenmp"],
       "conditions": [
+        ["OS=='linux'", {
+          # The installers put the OpenMP runtime (libgomp.so.1) next to the addon (installer/after-pack.cjs);
+          # RUNPATH $ORIGIN finds that copy first and the system one otherwise.
+          "ldflags": ["-Wl,-rpath,'$$ORIGIN'"]
+        }],
         ["OS=='mac'", {
           "xcode_settings": {
             "GCC_ENABLE_CPP_EXCEPTIONS": "YES",
