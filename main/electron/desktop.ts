@@ -103,6 +103,12 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     const dataDir = resolveSettings({}, env).dataDir;
     mkdirSync(dataDir, { recursive: true });
     logFile = join(dataDir, 'phasedesk.log');
+    // Earlier builds kept the service data in Electron's userData folder (on Linux not the CLI's folder): say where
+    // it is rather than silently starting empty; nothing is moved or deleted.
+    const electronFolder = app.getPath('userData');
+    if (electronFolder !== dataDir && existsSync(join(electronFolder, 'phasedesk.sqlite')) && !existsSync(join(dataDir, 'phasedesk.sqlite'))) {
+      log(`earlier PhaseDesk data found in ${electronFolder}; this start uses ${dataDir} (start with PHASEDESK_DATA_DIR=${electronFolder} to keep using it)`);
+    }
     // Packaged app: the native core sits in the unpacked app folder next to dist/ (electron-builder.yml).
     // Inside app.asar the unpacked copy (asarUnpack in electron-builder.yml) is named explicitly, so the workers'
     // dlopen never depends on asar path redirection.

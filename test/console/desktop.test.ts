@@ -183,6 +183,7 @@ describe('desktop shell', () => {
     dirs.push(xdg, electronData);
     const cliEnv: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: xdg, PHASEDESK_PORT: '0', PHASEDESK_POOL_SIZE: '1', PHASEDESK_THREAD_BUDGET: '1' };
     delete cliEnv.PHASEDESK_DATA_DIR;
+    writeFileSync(join(electronData, 'phasedesk.sqlite'), ''); // data an earlier build kept in Electron's folder
     const expected = resolveSettings({}, cliEnv).dataDir;
     expect(expected).toBe(join(xdg, 'PhaseDesk'));
 
@@ -193,7 +194,8 @@ describe('desktop shell', () => {
     const s = f.ask(`${h.service()!.ctx.origin}/`)!;
     await quit(f, h);
     expect(existsSync(join(expected, 'desktop-key'))).toBe(true);
-    expect(readdirSync(electronData)).toEqual([]); // Electron's browser folder holds no PhaseDesk data
+    expect(readdirSync(electronData)).toEqual(['phasedesk.sqlite']); // untouched; nothing new written there
+    expect(readFileSync(join(expected, 'phasedesk.log'), 'utf8')).toContain(`earlier PhaseDesk data found in ${electronData}`);
 
     // The CLI, started without --data-dir in the same environment, sees the desktop's key and token.
     const cli = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], { encoding: 'utf8', env: cliEnv });
