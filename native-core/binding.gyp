@@ -32,7 +32,14 @@
     {
       "target_name": "phasedesk_core",
       "sources": ["<!@(node tools/list-sources.cjs bindings)"],
-      "dependencies": ["phasedesk_core_engine"]
+      "dependencies": ["phasedesk_core_engine"],
+      "conditions": [
+        ["OS=='linux'", {
+          # The installers put the OpenMP runtime (libgomp.so.1) next to the addon (installer/after-pack.cjs);
+          # RUNPATH $ORIGIN finds that copy first and the system one otherwise.
+          "ldflags": ["-Wl,-rpath,'$$ORIGIN'"]
+        }]
+      ]
     },
     {
       "target_name": "phasedesk_core_testing",

@@ -1,7 +1,8 @@
 // The desktop shell's logic, apart from loading Electron (main/electron/main.ts), so that a test can drive it
 // with a stand-in for the Electron module (test/console/desktop.test.ts): single-instance lock, embedded
-// service in app.getPath('userData'), one window on the service's origin, session for the preload only on that
-// origin, service closed (listener, worker pool, store) before the app quits.
+// service in the same data directory as `phasedesk start` (PHASEDESK_DATA_DIR, else the per-OS app-data folder of
+// main/config.ts defaultDataDir), one window on the service's origin, session for the preload only on that origin,
+// service closed (listener, worker pool, store) before the app quits.
 import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -25,9 +26,10 @@ export interface DesktopHandle {
   stopped: Promise<void>;
 }
 
-export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string } = {}): DesktopHandle {
+export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string; env?: NodeJS.ProcessEnv } = {}): DesktopHandle {
   const { app, BrowserWindow, ipcMain, shell, dialog } = electron;
   const preloadPath = opts.preloadPath ?? join(here, 'preload.cjs');
+  const env = opts.env ?? process.env;
   let svc: RunningService | undefined;
   let win: BrowserWindowLike | undefined;
   let session: DesktopSession | undefined;
@@ -50,7 +52,7 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string 
   }
 
   /**
-   * The API key the window uses: the first-start key, else the one saved in <userData>/desktop-key if it still
+   * The API key the window uses: the first-start key, else the one saved in <dataDir>/desktop-key if it still
    * exists, is active and unexpired, else a new key "desktop app" of the local user. The service keeps only key
    * hashes, so the desktop keeps its own key in this 0600 file, next to the console token.
    */
@@ -95,16 +97,25 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string 
   }
 
   async function start(): Promise<void> {
-    const dataDir = app.getPath('userData');
+    // The CLI's rule exactly (resolveSettings without a --data-dir flag), so the app and `phasedesk start` share
+    // keys, databases and tasks. Electron's own browser data stays in app.getPath('userData') (on macOS and
+    // Windows the same folder; on Linux ~/.config/PhaseDesk).
+    const dataDir = resolveSettings({}, env).dataDir;
     mkdirSync(dataDir, { recursive: true });
     logFile = join(dataDir, 'phasedesk.log');
+    // Earlier builds kept the service data in Electron's userData folder (on Linux not the CLI's folder): say where
+    // it is rather than silently starting empty; nothing is moved or deleted.
+    const electronFolder = app.getPath('userData');
+    if (electronFolder !== dataDir && existsSync(join(electronFolder, 'phasedesk.sqlite')) && !existsSync(join(dataDir, 'phasedesk.sqlite'))) {
+      log(`earlier PhaseDesk data found in ${electronFolder}; this start uses ${dataDir} (start with PHASEDESK_DATA_DIR=${electronFolder} to keep using it)`);
+    }
     // Packaged app: the native core sits in the unpacked app folder next to dist/ (electron-builder.yml).
     // Inside app.asar the unpacked copy (asarUnpack in electron-builder.yml) is named explicitly, so the workers'
     // dlopen never depends on asar path redirection.
     const addon = join(PACKAGE_ROOT, 'native-core', 'build', 'Release', 'phasedesk_core.node')
       .replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
     if (!process.env.PHASEDESK_CORE_ADDON && existsSync(addon)) process.env.PHASEDESK_CORE_ADDON = addon;
-    const wanted = resolveSettings({ dataDir }).port;
+    const wanted = resolveSettings({ dataDir }, env).port;
     const port = (await portFree(wanted)) ? wanted : 0;
     if (port !== wanted) log(`port ${wanted} is in use; the service takes a free port instead`);
     svc = await startService({ dataDir, port }, log);

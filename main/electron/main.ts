@@ -1,6 +1,6 @@
 // Electron entry of the PhaseDesk desktop app (package.json "main": dist/main/electron/main.js).
 // It loads Electron and hands over to runDesktop (main/electron/desktop.ts): the embedded service in this
-// process (data in app.getPath('userData')), one window on the service's own origin (the listener serves
+// process (data in the same directory as `phasedesk start`), one window on the service's own origin (the listener serves
 // renderer/dist), a single instance, and on quit the service is closed: listener, then the worker pool (running
 // calculations are asked to cancel and given a grace period, main/service/scheduler.ts close()), then the store.
 import { createRequire } from 'node:module';

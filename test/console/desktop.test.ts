@@ -3,12 +3,14 @@
 // to the preload only on that origin, navigation kept on the origin, single instance, the service closed before
 // quitting, the desktop key kept across restarts.
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from '../service/helpers.js';
+import { ensureBuilt, ROOT } from '../service/helpers.js';
+import { resolveSettings } from '../../main/config.js';
 import { runDesktop, type DesktopHandle } from '../../main/electron/desktop.js';
 import type { BrowserWindowOptions, DesktopSession, ElectronMain, IpcMainEventLike } from '../../main/electron/electron-api.js';
 import { SESSION_CHANNEL } from '../../main/electron/electron-api.js';
@@ -86,11 +88,13 @@ describe('desktop shell', () => {
   ensureBuilt();
   let firstKey = '';
   const userData = userDataDir();
+  // The data directory the desktop shares with `phasedesk start` (PHASEDESK_DATA_DIR wins, as for the CLI).
+  const env = { ...process.env, PHASEDESK_DATA_DIR: userData };
 
-  it('starts the service in userData, opens the window on its origin and hands the session to that origin only', async () => {
+  it('starts the service in its data directory, opens the window on its origin and hands the session to that origin only', async () => {
     const f = fakeElectron(userData);
     FakeWindow.all = [];
-    const h = runDesktop(f.electron, { preloadPath: '/x/preload.cjs' });
+    const h = runDesktop(f.electron, { preloadPath: '/x/preload.cjs', env });
     await h.started;
     const svc = h.service()!;
     expect(svc.ctx.settings.dataDir).toBe(userData);
@@ -135,7 +139,7 @@ describe('desktop shell', () => {
   it('a second instance hands over and starts nothing', async () => {
     const f = fakeElectron(userData, false);
     FakeWindow.all = [];
-    const h = runDesktop(f.electron);
+    const h = runDesktop(f.electron, { env });
     await h.started;
     expect(f.app.quitted).toBe(true);
     expect(h.service()).toBeUndefined();
@@ -148,7 +152,7 @@ describe('desktop shell', () => {
     try {
       writeFileSync(join(userData, 'settings.json'), JSON.stringify({ pool_size: 1, thread_budget: 1, port: busy }));
       const f = fakeElectron(userData);
-      const h = runDesktop(f.electron);
+      const h = runDesktop(f.electron, { env });
       await h.started;
       const svc = h.service()!;
       expect(svc.port).not.toBe(busy);
@@ -162,7 +166,7 @@ describe('desktop shell', () => {
     } finally { blocker?.close(); }
     writeFileSync(join(userData, 'settings.json'), JSON.stringify({ pool_size: 1, thread_budget: 1, port: 0 }));
     const f2 = fakeElectron(userData);
-    const h2 = runDesktop(f2.electron);
+    const h2 = runDesktop(f2.electron, { env });
     await h2.started;
     const s2 = f2.ask(`${h2.service()!.ctx.origin}/`)!;
     expect(s2.apiKey).toMatch(/^tk_/);
@@ -170,5 +174,33 @@ describe('desktop shell', () => {
     const info = await (await fetch(`${h2.service()!.baseUrl}/key/info`, { headers: { Authorization: `Bearer ${s2.apiKey}` } })).json() as { key_name: string };
     expect(info.key_name).toBe('desktop app');
     await quit(f2, h2);
+  });
+
+  it('uses the same data directory as `phasedesk start` by default, not Electron\'s userData', async () => {
+    // Linux rule of main/config.ts defaultDataDir: $XDG_DATA_HOME/PhaseDesk; nothing names a data directory.
+    const xdg = mkdtempSync(join(tmpdir(), 'phasedesk-xdg-'));
+    const electronData = mkdtempSync(join(tmpdir(), 'phasedesk-electron-userdata-'));
+    dirs.push(xdg, electronData);
+    const cliEnv: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: xdg, PHASEDESK_PORT: '0', PHASEDESK_POOL_SIZE: '1', PHASEDESK_THREAD_BUDGET: '1' };
+    delete cliEnv.PHASEDESK_DATA_DIR;
+    writeFileSync(join(electronData, 'phasedesk.sqlite'), ''); // data an earlier build kept in Electron's folder
+    const expected = resolveSettings({}, cliEnv).dataDir;
+    expect(expected).toBe(join(xdg, 'PhaseDesk'));
+
+    const f = fakeElectron(electronData);
+    const h = runDesktop(f.electron, { env: cliEnv });
+    await h.started;
+    expect(h.service()!.ctx.settings.dataDir).toBe(expected);
+    const s = f.ask(`${h.service()!.ctx.origin}/`)!;
+    await quit(f, h);
+    expect(existsSync(join(expected, 'desktop-key'))).toBe(true);
+    expect(readdirSync(electronData)).toEqual(['phasedesk.sqlite']); // untouched; nothing new written there
+    expect(readFileSync(join(expected, 'phasedesk.log'), 'utf8')).toContain(`earlier PhaseDesk data found in ${electronData}`);
+
+    // The CLI, started without --data-dir in the same environment, sees the desktop's key and token.
+    const cli = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], { encoding: 'utf8', env: cliEnv });
+    const prefix = s.apiKey!.slice(0, 7);
+    expect(cli('key', 'list', 'local')).toContain(prefix);
+    expect(readFileSync(join(expected, 'console-token'), 'utf8').trim()).toBe(s.consoleToken);
   });
 });

@@ -1,0 +1,566 @@
+"""Client for the PhaseDesk local HTTP API (/api/v2). Standard library only (urllib, json); Python 3.9+.
+
+Every response type is a TypedDict named in SCHEMAS after the OpenAPI component schema it mirrors; every method is
+named in ENDPOINTS after the operation it calls, and its keyword arguments are that operation's query parameters
+(or the fields of its JSON body). test/clients/python/check_client.py compares all of this with the document served
+at GET /api/v2/openapi.json. Names in EXTENSIONS are PhaseDesk additions to the specification that a spec-only
+server omits.
+
+    from phasedesk_client import PhaseDeskClient
+    pd = PhaseDeskClient("tk_...")                      # base URL http://127.0.0.1:7431/api/v2 by default
+    task = pd.create_task("Cu-Ni at 1500 K", {...})
+    done = pd.wait_for_task(task["id"])
+"""
+
+import json
+import re
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import Any, Callable, Dict, List, Literal, Optional, Set, Tuple, TypedDict, Union
+
+__all__ = [
+    "PhaseDeskClient", "PhaseDeskError", "ENDPOINTS", "SCHEMAS", "EXTENSIONS", "TERMINAL_STATUSES", "file_name",
+]
+
+DEFAULT_BASE_URL = "http://127.0.0.1:7431/api/v2"
+TERMINAL_STATUSES = ("completed", "failed", "aborted")
+
+# --------------------------------------------------------------------------------------------------------------
+# Resources (required keys in a base class, optional keys in the total=False subclass: Python 3.9 has no
+# NotRequired)
+# --------------------------------------------------------------------------------------------------------------
+
+
+class _ErrorBody(TypedDict):
+    error: str
+
+
+class ErrorBody(_ErrorBody, total=False):
+    details: str
+    current_pending_tasks: int
+    max_pending_tasks: int
+
+
+class _KeyOwner(TypedDict):
+    id: str  # usable as user_id in user_database_status
+    username: str
+    email: Optional[str]
+    subscription_level: str
+
+
+class KeyOwner(_KeyOwner, total=False):
+    subscription_expires_at: Optional[str]
+
+
+class _KeyInfo(TypedDict):
+    id: int
+    api_key: str
+    key_name: str
+    is_active: bool
+    created_at: str
+    user: KeyOwner
+
+
+class KeyInfo(_KeyInfo, total=False):
+    last_used_at: Optional[str]
+    expires_at: Optional[str]
+
+
+class _Database(TypedDict):
+    id: str
+    code: str  # the value for task_config["tdb_code"]
+    name: str
+    description: str
+    type: str
+    version: str
+    level: str
+    element_list: List[str]
+    phase_list: List[str]
+    support_task_list: List[str]
+    price: float
+    user_status: str
+    created_at: str
+    updated_at: str
+
+
+class Database(_Database, total=False):
+    sp_id: Optional[str]
+
+
+class DatabaseList(TypedDict):
+    items: List[Database]
+    total: int
+    page: int
+    size: int
+
+
+class UserDatabaseStatus(TypedDict):
+    status: str  # trail, active, inactive, expired, pending (not a closed set)
+
+
+class PhasesResponse(TypedDict):
+    phase_list: List[str]
+
+
+class _Task(TypedDict):
+    id: int
+    title: str
+    description: str  # the stored task_config as JSON text
+    status: str  # created, pending, queued, running, uploading, completed, failed, aborted
+    task_type: str
+    user_id: str
+    created_at: str
+    updated_at: str
+
+
+class Task(_Task, total=False):
+    result: Optional[str]
+    logs: Optional[str]
+    tdb_code: Optional[str]
+    progress: float  # extension: fraction done, 0..1
+    stage: Optional[str]  # extension: what runs now ("mapping two-phase regions")
+
+
+class TaskList(TypedDict):
+    data: List[Task]
+    total: int
+    total_pages: int
+    page: int
+    items_per_page: int
+
+
+class TaskCreated(TypedDict):
+    id: int
+    status: str  # pending, or completed on a cache hit
+    task_type: str
+    tdb_code: Optional[str]
+
+
+class FileList(TypedDict):
+    task_id: str  # the task's UUID
+    files: List[str]  # pre-signed download URLs (no key needed; they expire)
+    total_count: int
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Task configurations (units: K, Pa, mole fractions)
+# --------------------------------------------------------------------------------------------------------------
+
+Compositions = Dict[str, float]
+
+
+class _PointCondition(TypedDict):
+    components: List[str]
+    temperature: float
+    pressure: float
+    compositions: Compositions
+
+
+class PointCondition(_PointCondition, total=False):
+    activated_phases: List[str]
+    thermo_outputs: List[str]
+    outputs_list_template: List[str]
+
+
+class _ScanCondition(TypedDict):
+    components: List[str]
+    compositions_start: Compositions
+    compositions_end: Compositions
+    temperature_start: float
+    temperature_end: float
+    pressure: float
+
+
+class _LineCondition(_ScanCondition):
+    points: int
+
+
+class LineCondition(_LineCondition, total=False):
+    activated_phases: List[str]
+    thermo_outputs: List[str]
+    outputs_list_template: List[str]
+
+
+class BinaryEquilibriumCondition(_ScanCondition, total=False):
+    activated_phases: List[str]
+
+
+class PropertiesCondition(_LineCondition, total=False):
+    activated_phases: List[str]
+    thermo_outputs: List[str]
+    outputs_list_template: List[str]
+
+
+class _ScheilCondition(TypedDict):
+    components: List[str]
+    compositions: Compositions
+    start_temperature: float
+    temperature_step: float
+    pressure: float
+
+
+class ScheilCondition(_ScheilCondition, total=False):
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+
+
+class CptMapOptions(TypedDict, total=False):
+    GLOBAL_MIN_PDENS: float
+
+
+class _CptCondition(TypedDict):
+    components: List[str]
+    x_component: str
+    composition_start: float
+    composition_end: float
+    composition_step: float
+    temperature_start: float
+    temperature_end: float
+    temperature_step: float
+    pressure_start: float
+    pressure_end: float
+    pressure_points: int
+    pressure_scale: Literal["linear", "log"]
+
+
+class CptCondition(_CptCondition, total=False):
+    activated_phases: List[str]
+    include_tielines: bool
+    tieline_stride: float
+    map_options: CptMapOptions
+
+
+class _ConfigBase(TypedDict):
+    task_type: str
+    tdb_code: str
+
+
+class _PointConfig(_ConfigBase):
+    condition: PointCondition
+
+
+class PointCalculationConfig(_PointConfig, total=False):
+    task_path: str
+    tdb_file: str  # legacy: the code is derived from the file name; the path itself is never used
+
+
+class _LineConfig(_ConfigBase):
+    condition: LineCondition
+
+
+class LineCalculationConfig(_LineConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
+class _BinaryConfig(_ConfigBase):
+    condition: BinaryEquilibriumCondition
+
+
+class BinaryEquilibriumConfig(_BinaryConfig, total=False):
+    task_path: str
+    tdb_file: str
+    activated_elements: List[str]  # must equal condition["components"]
+    order_disorder: Dict[str, Any]
+
+
+class _PropertiesConfig(_ConfigBase):
+    condition: PropertiesCondition
+
+
+class PropertiesConfig(_PropertiesConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
+class _ScheilConfig(_ConfigBase):
+    condition: ScheilCondition
+
+
+class ScheilConfig(_ScheilConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
+class _CptConfig(_ConfigBase):
+    condition: CptCondition
+
+
+class CptDiagramConfig(_CptConfig, total=False):
+    task_path: str
+    tdb_file: str
+    ui_metadata: Dict[str, Any]
+
+
+TaskConfig = Union[
+    PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
+    CptDiagramConfig,
+]
+
+# The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
+SCHEMAS: Dict[type, str] = {
+    ErrorBody: "Error",
+    KeyInfo: "KeyInfo",
+    KeyOwner: "KeyInfo.user",
+    Database: "DbItemResponse",
+    DatabaseList: "ListDbResponse",
+    UserDatabaseStatus: "UserDbStatus",
+    PhasesResponse: "PhasesResponse",
+    Task: "TaskStatusResponse",
+    TaskList: "TaskList",
+    TaskCreated: "TaskCreateResponse",
+    FileList: "FileListResponse",
+    PointCondition: "TaskConfig_point_calculation.condition",
+    LineCondition: "TaskConfig_line_calculation.condition",
+    BinaryEquilibriumCondition: "TaskConfig_binary_equilibrium.condition",
+    PropertiesCondition: "TaskConfig_thermodynamic_properties_next.condition",
+    ScheilCondition: "TaskConfig_scheil_solidification.condition",
+    CptCondition: "TaskConfig_binary_cpt_diagram.condition",
+    CptMapOptions: "TaskConfig_binary_cpt_diagram.condition.map_options",
+    PointCalculationConfig: "TaskConfig_point_calculation",
+    LineCalculationConfig: "TaskConfig_line_calculation",
+    BinaryEquilibriumConfig: "TaskConfig_binary_equilibrium",
+    PropertiesConfig: "TaskConfig_thermodynamic_properties_next",
+    ScheilConfig: "TaskConfig_scheil_solidification",
+    CptDiagramConfig: "TaskConfig_binary_cpt_diagram",
+}
+
+# Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional
+# arguments under the same names; its keyword arguments are the query parameters, or the JSON body's fields.
+ENDPOINTS: Dict[str, Tuple[str, str]] = {
+    "key_info": ("GET", "/key/info"),
+    "list_databases": ("GET", "/database"),
+    "list_user_databases": ("GET", "/database/users"),
+    "list_databases_by_task": ("GET", "/database/by-task"),
+    "user_database_status": ("GET", "/database/user/status"),
+    "get_database": ("GET", "/database/{db_id}"),
+    "query_phases": ("POST", "/database/{db_id}/phases"),
+    "create_task": ("POST", "/task"),
+    "list_tasks": ("GET", "/task/list"),
+    "get_task": ("GET", "/task/{id}"),
+    "cancel_task": ("PATCH", "/task/{id}/cancel"),
+    "delete_task": ("DELETE", "/task/{id}"),
+    "result_files": ("GET", "/task/{id}/result"),
+    "preview_files": ("GET", "/task/{id}/preview"),
+    "vtk_files": ("GET", "/task/{id}/vtk"),
+}
+
+# PhaseDesk additions to the specification, by schema or operation.
+EXTENSIONS: Dict[str, Set[str]] = {
+    "TaskStatusResponse": {"progress", "stage"},
+    "GET /task/list": {"status", "task_type", "tdb_code", "search"},
+}
+
+
+class PhaseDeskError(Exception):
+    """An HTTP answer other than 2xx: `status` is the HTTP status, `message` the service's `error` text."""
+
+    def __init__(self, status: int, message: str, method: str, url: str, body: Optional[ErrorBody] = None):
+        super().__init__(f"{status} {message}")
+        self.status = status
+        self.message = message
+        self.method = method
+        self.url = url
+        self.body = body  # the JSON error body, when the answer had one
+
+    @property
+    def details(self) -> Optional[str]:
+        return (self.body or {}).get("details")
+
+
+def _error_from(e: urllib.error.HTTPError, method: str, url: str) -> PhaseDeskError:
+    raw = e.read() if e.fp is not None else b""
+    text = raw.decode("utf-8", "replace")
+    body = None
+    try:
+        parsed = json.loads(text)
+        if isinstance(parsed, dict) and isinstance(parsed.get("error"), str):
+            body = parsed
+    except ValueError:
+        pass
+    message = body["error"] if body else (text.strip() or f"HTTP {e.code} {e.reason}".strip())
+    return PhaseDeskError(e.code, message, method, url, body)
+
+
+def file_name(url: str) -> str:
+    """The file name at the end of a signed download URL (result.json, point.png, ...)."""
+    path = urllib.parse.urlsplit(url).path
+    return urllib.parse.unquote(path.rsplit("/", 1)[-1])
+
+
+class PhaseDeskClient:
+    """One API key against one PhaseDesk service. Methods raise PhaseDeskError for any non-2xx answer."""
+
+    def __init__(self, api_key: str, base_url: str = DEFAULT_BASE_URL, timeout: float = 60.0):
+        self.api_key = api_key
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout  # seconds, per request
+
+    # -- plumbing ------------------------------------------------------------------------------------------------
+
+    def _call(self, name: str, params: Optional[Dict[str, Any]] = None, query: Optional[Dict[str, Any]] = None,
+              body: Optional[Dict[str, Any]] = None) -> Any:
+        method, path = ENDPOINTS[name]
+
+        def fill(m: "re.Match[str]") -> str:
+            value = (params or {}).get(m.group(1))
+            if value is None:
+                raise TypeError(f"{name}: path parameter {m.group(1)} is required")
+            return urllib.parse.quote(str(value), safe="")
+
+        url = self.base_url + re.sub(r"\{(\w+)\}", fill, path)
+        q = {k: _query_value(v) for k, v in (query or {}).items() if v is not None}
+        if q:
+            url += "?" + urllib.parse.urlencode(q)
+        headers = {"Authorization": f"Bearer {self.api_key}", "Accept": "application/json"}
+        data = None
+        if body is not None:
+            data = json.dumps({k: v for k, v in body.items() if v is not None}).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as res:
+                text = res.read().decode("utf-8")
+        except urllib.error.HTTPError as e:
+            raise _error_from(e, method, url) from None
+        return json.loads(text) if text else None
+
+    # -- key and databases ---------------------------------------------------------------------------------------
+
+    def key_info(self) -> KeyInfo:
+        """GET /key/info: the key and its owner."""
+        return self._call("key_info")
+
+    def list_databases(self, *, type: Optional[str] = None, level: Optional[str] = None, search: Optional[str] = None,
+                       page: Optional[int] = None, size: Optional[int] = None) -> DatabaseList:
+        """GET /database: enabled databases, paged (search: code, name or element)."""
+        return self._call("list_databases", query=dict(type=type, level=level, search=search, page=page, size=size))
+
+    def list_user_databases(self, *, type: Optional[str] = None, level: Optional[str] = None,
+                            search: Optional[str] = None, page: Optional[int] = None,
+                            size: Optional[int] = None) -> DatabaseList:
+        """GET /database/users: databases linked to the caller, with user_status."""
+        return self._call("list_user_databases", query=dict(type=type, level=level, search=search, page=page, size=size))
+
+    def list_databases_by_task(self, *, task_type: str, page: Optional[int] = None,
+                               size: Optional[int] = None) -> DatabaseList:
+        """GET /database/by-task: enabled databases supporting a task type."""
+        return self._call("list_databases_by_task", query=dict(task_type=task_type, page=page, size=size))
+
+    def user_database_status(self, *, user_id: str, topdb_id: str) -> UserDatabaseStatus:
+        """GET /database/user/status: user_id is the key owner's id (key_info()["user"]["id"]), topdb_id the database id."""
+        return self._call("user_database_status", query=dict(user_id=user_id, topdb_id=topdb_id))
+
+    def get_database(self, db_id: str) -> Database:
+        """GET /database/{db_id}."""
+        return self._call("get_database", params={"db_id": db_id})
+
+    def query_phases(self, db_id: str, *, element_list: List[str]) -> PhasesResponse:
+        """POST /database/{db_id}/phases: the phases available for the elements (usable as activated_phases)."""
+        return self._call("query_phases", params={"db_id": db_id}, body={"element_list": element_list})
+
+    # -- tasks ---------------------------------------------------------------------------------------------------
+
+    def create_task(self, title: str, task_config: Optional[TaskConfig] = None, *, engine: Optional[str] = None,
+                    description: Optional[str] = None, omp_threads: Optional[int] = None,
+                    no_cache: Optional[bool] = None) -> TaskCreated:
+        """POST /task. task_config holds task_type, tdb_code and condition (see the specification's tables)."""
+        return self._call("create_task", body=dict(title=title, task_config=task_config, engine=engine,
+                                                   description=description, omp_threads=omp_threads, no_cache=no_cache))
+
+    def list_tasks(self, *, page: Optional[int] = None, items_per_page: Optional[int] = None,
+                   sort_order: Optional[str] = None, status: Optional[str] = None, task_type: Optional[str] = None,
+                   tdb_code: Optional[str] = None, search: Optional[str] = None) -> TaskList:
+        """GET /task/list: the caller's tasks, paged, sorted by id. status, task_type (comma-separated), tdb_code
+        and search (title substring or task id) are PhaseDesk filters that a spec-only server ignores."""
+        return self._call("list_tasks", query=dict(page=page, items_per_page=items_per_page, sort_order=sort_order,
+                                                   status=status, task_type=task_type, tdb_code=tdb_code,
+                                                   search=search))
+
+    def get_task(self, id: int) -> Task:  # noqa: A002 - the document's name
+        """GET /task/{id} (integer id)."""
+        return self._call("get_task", params={"id": id})
+
+    def cancel_task(self, id: int) -> Task:  # noqa: A002
+        """PATCH /task/{id}/cancel: allowed from pending, queued, running (else PhaseDeskError 409)."""
+        return self._call("cancel_task", params={"id": id})
+
+    def delete_task(self, id: Union[int, str]) -> None:  # noqa: A002
+        """DELETE /task/{id} (integer id or task UUID): stops the task if needed, then deletes it."""
+        self._call("delete_task", params={"id": id})
+
+    def result_files(self, id: int) -> FileList:  # noqa: A002
+        """GET /task/{id}/result: signed URLs of the result files of a completed task (409 otherwise)."""
+        return self._call("result_files", params={"id": id})
+
+    def preview_files(self, id: int) -> FileList:  # noqa: A002
+        """GET /task/{id}/preview: signed URLs of the preview files (SVG, PNG)."""
+        return self._call("preview_files", params={"id": id})
+
+    def vtk_files(self, id: int) -> FileList:  # noqa: A002
+        """GET /task/{id}/vtk: signed URLs of the VTK archives (binary_cpt_diagram)."""
+        return self._call("vtk_files", params={"id": id})
+
+    def wait_for_task(self, id: int, *, interval: float = 0.5, timeout: Optional[float] = None,  # noqa: A002
+                      on_update: Optional[Callable[[Task], None]] = None,
+                      stop: Optional[threading.Event] = None) -> Task:
+        """Polls GET /task/{id} until the task is completed, failed or aborted and returns that record (a failed
+        task is returned, not raised: its logs say why). Raises TimeoutError after `timeout` seconds, and
+        InterruptedError as soon as `stop` (a threading.Event another thread may set) is set."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            if stop is not None and stop.is_set():
+                raise InterruptedError(f"stopped waiting for task {id}")
+            task = self.get_task(id)
+            if on_update is not None:
+                on_update(task)
+            if task["status"] in TERMINAL_STATUSES:
+                return task
+            wait = interval
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"task {id} is still {task['status']} after {timeout} s")
+                wait = min(wait, left)
+            if stop is not None:
+                if stop.wait(wait):
+                    raise InterruptedError(f"stopped waiting for task {id}")
+            else:
+                time.sleep(wait)
+
+    # -- files ---------------------------------------------------------------------------------------------------
+
+    def download(self, url: str) -> bytes:
+        """Downloads a signed URL from a file list. The URL is the credential: no API key is sent. An expired or
+        altered URL raises PhaseDeskError 403."""
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="GET"), timeout=self.timeout) as res:
+                return res.read()
+        except urllib.error.HTTPError as e:
+            raise _error_from(e, "GET", url) from None
+
+    def download_json(self, url: str) -> Any:
+        """Downloads a signed URL and parses it as JSON (result.json)."""
+        return json.loads(self.download(url).decode("utf-8"))
+
+    def download_text(self, url: str) -> str:
+        """Downloads a signed URL as UTF-8 text (result.csv, *.svg)."""
+        return self.download(url).decode("utf-8")
+
+    def openapi_document(self) -> Dict[str, Any]:
+        """GET /openapi.json: the OpenAPI 3.1 document of this service (needs no key)."""
+        url = self.base_url + "/openapi.json"
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="GET"), timeout=self.timeout) as res:
+                return json.loads(res.read().decode("utf-8"))
+        except urllib.error.HTTPError as e:
+            raise _error_from(e, "GET", url) from None
+
+
+def _query_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

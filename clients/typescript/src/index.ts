@@ -1,0 +1,566 @@
+// Typed client for the PhaseDesk local HTTP API (/api/v2). No runtime dependency: it uses the global fetch
+// (Node.js 18+, browsers, Deno, Bun).
+//
+// Every interface that mirrors a schema of GET /api/v2/openapi.json names it with an `@schema` tag (a component
+// schema, optionally followed by a property path such as `KeyInfo.user`), and every query type names its operation
+// with `@query METHOD PATH`. test/clients/typescript-client.test.ts reads these tags with the TypeScript compiler
+// and checks, against the document fetched from a real service, that every field named here exists there (with
+// the same optionality) and that every path and method of the document has a client method (ENDPOINTS) and vice
+// versa. Fields tagged `@extension` are PhaseDesk additions to the specification that a spec-only server omits.
+
+// ---------------------------------------------------------------------------------------------------------------
+// Resources
+// ---------------------------------------------------------------------------------------------------------------
+
+/** @schema Error */
+export interface ErrorBody {
+  error: string;
+  details?: string;
+  current_pending_tasks?: number;
+  max_pending_tasks?: number;
+}
+
+/** @schema KeyInfo.user */
+export interface KeyOwner {
+  /** usable as user_id in userDatabaseStatus */
+  id: string;
+  username: string;
+  email: string | null;
+  subscription_level: string;
+  subscription_expires_at?: string | null;
+}
+
+/** @schema KeyInfo */
+export interface KeyInfo {
+  id: number;
+  api_key: string;
+  key_name: string;
+  is_active: boolean;
+  created_at: string;
+  last_used_at?: string | null;
+  expires_at?: string | null;
+  user: KeyOwner;
+}
+
+/** @schema DbItemResponse */
+export interface Database {
+  id: string;
+  /** the value for task_config.tdb_code */
+  code: string;
+  name: string;
+  description: string;
+  type: string;
+  version: string;
+  level: string;
+  element_list: string[];
+  phase_list: string[];
+  support_task_list: string[];
+  sp_id?: string | null;
+  price: number;
+  user_status: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** @schema ListDbResponse */
+export interface DatabaseList {
+  items: Database[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+/** @schema UserDbStatus */
+export interface UserDatabaseStatus {
+  /** trail, active, inactive, expired, pending (not a closed set) */
+  status: string;
+}
+
+/** @schema PhasesRequest */
+export interface PhasesRequest {
+  element_list: string[];
+}
+
+/** @schema PhasesResponse */
+export interface PhasesResponse {
+  phase_list: string[];
+}
+
+export type TaskStatus = 'created' | 'pending' | 'queued' | 'running' | 'uploading' | 'completed' | 'failed' | 'aborted';
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'aborted'];
+
+/** @schema TaskStatusResponse */
+export interface Task {
+  id: number;
+  title: string;
+  /** the stored task_config as JSON text */
+  description: string;
+  /** one of TaskStatus (typed as string: the specification does not close the set for clients) */
+  status: string;
+  task_type: string;
+  result?: string | null;
+  logs?: string | null;
+  user_id: string;
+  tdb_code?: string | null;
+  created_at: string;
+  updated_at: string;
+  /** @extension Fraction done, 0..1. */
+  progress?: number;
+  /** @extension Short text of what runs now ("mapping two-phase regions"), or null. */
+  stage?: string | null;
+}
+
+/** @schema TaskList */
+export interface TaskList {
+  data: Task[];
+  total: number;
+  total_pages: number;
+  page: number;
+  items_per_page: number;
+}
+
+/** @schema TaskCreateResponse */
+export interface TaskCreated {
+  id: number;
+  /** pending, or completed on a cache hit */
+  status: string;
+  task_type: string;
+  tdb_code: string | null;
+}
+
+/** @schema FileListResponse */
+export interface FileList {
+  /** the task's UUID */
+  task_id: string;
+  /** pre-signed download URLs (no key needed; they expire) */
+  files: string[];
+  total_count: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Task configurations (units: K, Pa, mole fractions)
+// ---------------------------------------------------------------------------------------------------------------
+
+export type Compositions = Record<string, number>;
+
+/** @schema TaskConfig_point_calculation.condition */
+export interface PointCondition {
+  components: string[];
+  activated_phases?: string[];
+  temperature: number;
+  pressure: number;
+  compositions: Compositions;
+  thermo_outputs?: string[];
+  outputs_list_template?: string[];
+}
+
+/** @schema TaskConfig_line_calculation.condition */
+export interface LineCondition {
+  components: string[];
+  compositions_start: Compositions;
+  compositions_end: Compositions;
+  temperature_start: number;
+  temperature_end: number;
+  pressure: number;
+  points: number;
+  activated_phases?: string[];
+  thermo_outputs?: string[];
+  outputs_list_template?: string[];
+}
+
+/** @schema TaskConfig_binary_equilibrium.condition */
+export interface BinaryEquilibriumCondition {
+  components: string[];
+  compositions_start: Compositions;
+  compositions_end: Compositions;
+  temperature_start: number;
+  temperature_end: number;
+  pressure: number;
+  activated_phases?: string[];
+}
+
+/** @schema TaskConfig_thermodynamic_properties_next.condition */
+export interface PropertiesCondition {
+  components: string[];
+  compositions_start: Compositions;
+  compositions_end: Compositions;
+  temperature_start: number;
+  temperature_end: number;
+  pressure: number;
+  points: number;
+  activated_phases?: string[];
+  thermo_outputs?: string[];
+  outputs_list_template?: string[];
+}
+
+/** @schema TaskConfig_scheil_solidification.condition */
+export interface ScheilCondition {
+  components: string[];
+  compositions: Compositions;
+  start_temperature: number;
+  temperature_step: number;
+  pressure: number;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+}
+
+/** @schema TaskConfig_binary_cpt_diagram.condition.map_options */
+export interface CptMapOptions {
+  GLOBAL_MIN_PDENS?: number;
+}
+
+/** @schema TaskConfig_binary_cpt_diagram.condition */
+export interface CptCondition {
+  components: string[];
+  activated_phases?: string[];
+  x_component: string;
+  composition_start: number;
+  composition_end: number;
+  composition_step: number;
+  temperature_start: number;
+  temperature_end: number;
+  temperature_step: number;
+  pressure_start: number;
+  pressure_end: number;
+  pressure_points: number;
+  pressure_scale: 'linear' | 'log';
+  include_tielines?: boolean;
+  tieline_stride?: number;
+  map_options?: CptMapOptions;
+}
+
+/** @schema TaskConfig_point_calculation */
+export interface PointCalculationConfig {
+  task_type: 'point_calculation';
+  tdb_code: string;
+  task_path?: string;
+  /** legacy: the code is derived from the file name; the path itself is never used */
+  tdb_file?: string;
+  condition: PointCondition;
+}
+
+/** @schema TaskConfig_line_calculation */
+export interface LineCalculationConfig {
+  task_type: 'line_calculation';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: LineCondition;
+}
+
+/** @schema TaskConfig_binary_equilibrium */
+export interface BinaryEquilibriumConfig {
+  task_type: 'binary_equilibrium';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** must equal condition.components */
+  activated_elements?: string[];
+  order_disorder?: Record<string, unknown>;
+  condition: BinaryEquilibriumCondition;
+}
+
+/** @schema TaskConfig_thermodynamic_properties_next */
+export interface PropertiesConfig {
+  task_type: 'thermodynamic_properties_next';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: PropertiesCondition;
+}
+
+/** @schema TaskConfig_scheil_solidification */
+export interface ScheilConfig {
+  task_type: 'scheil_solidification';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: ScheilCondition;
+}
+
+/** @schema TaskConfig_binary_cpt_diagram */
+export interface CptDiagramConfig {
+  task_type: 'binary_cpt_diagram';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: CptCondition;
+  ui_metadata?: Record<string, unknown>;
+}
+
+export type TaskConfig =
+  | PointCalculationConfig | LineCalculationConfig | BinaryEquilibriumConfig
+  | PropertiesConfig | ScheilConfig | CptDiagramConfig;
+
+/** @schema TaskCreateRequest */
+export interface TaskCreateRequest {
+  title: string;
+  /** thermo_next (the default) */
+  engine?: string;
+  task_config?: TaskConfig;
+  /** read as task_config (JSON text of an object) when task_config is absent */
+  description?: string;
+  omp_threads?: number;
+  no_cache?: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Query parameters
+// ---------------------------------------------------------------------------------------------------------------
+
+/** @query GET /task/list */
+export interface TaskListQuery {
+  page?: number;
+  /** 1..100 */
+  items_per_page?: number;
+  /** by task id */
+  sort_order?: 'asc' | 'desc';
+  /** @extension Comma-separated task statuses. */
+  status?: string;
+  /** @extension Comma-separated task types. */
+  task_type?: string;
+  /** @extension Database code. */
+  tdb_code?: string;
+  /** @extension Case-insensitive substring of the title, or a task id. */
+  search?: string;
+}
+
+/**
+ * @query GET /database
+ * @query GET /database/users
+ */
+export interface DatabaseListQuery {
+  type?: string;
+  level?: string;
+  /** code, name or element */
+  search?: string;
+  page?: number;
+  /** 1..100 */
+  size?: number;
+}
+
+/** @query GET /database/by-task */
+export interface DatabaseByTaskQuery {
+  task_type: string;
+  page?: number;
+  size?: number;
+}
+
+/** @query GET /database/user/status */
+export interface UserDatabaseStatusQuery {
+  /** the key owner's id (KeyInfo.user.id) */
+  user_id: string;
+  /** the database id */
+  topdb_id: string;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Endpoints and errors
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Every operation of /api/v2, by client method name: the client builds each request from this table. */
+export const ENDPOINTS = {
+  keyInfo: { method: 'GET', path: '/key/info' },
+  listDatabases: { method: 'GET', path: '/database' },
+  listUserDatabases: { method: 'GET', path: '/database/users' },
+  listDatabasesByTask: { method: 'GET', path: '/database/by-task' },
+  userDatabaseStatus: { method: 'GET', path: '/database/user/status' },
+  getDatabase: { method: 'GET', path: '/database/{db_id}' },
+  queryPhases: { method: 'POST', path: '/database/{db_id}/phases' },
+  createTask: { method: 'POST', path: '/task' },
+  listTasks: { method: 'GET', path: '/task/list' },
+  getTask: { method: 'GET', path: '/task/{id}' },
+  cancelTask: { method: 'PATCH', path: '/task/{id}/cancel' },
+  deleteTask: { method: 'DELETE', path: '/task/{id}' },
+  resultFiles: { method: 'GET', path: '/task/{id}/result' },
+  previewFiles: { method: 'GET', path: '/task/{id}/preview' },
+  vtkFiles: { method: 'GET', path: '/task/{id}/vtk' },
+} as const;
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** An HTTP answer other than 2xx: `status` is the HTTP status, `message` the service's `error` text. */
+export class PhaseDeskApiError extends Error {
+  override readonly name = 'PhaseDeskApiError';
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly method: string,
+    readonly url: string,
+    /** the JSON error body, when the answer had one */
+    readonly body?: ErrorBody,
+  ) {
+    super(message);
+  }
+  get details(): string | undefined { return this.body?.details; }
+}
+
+export interface ClientOptions {
+  /** Base URL ending in /api/v2 (default http://127.0.0.1:7431/api/v2). */
+  baseUrl?: string;
+  /** tk_ + 32 alphanumerics. */
+  apiKey: string;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions extends RequestOptions {
+  /** Time between two GET /task/{id}, ms (default 500). */
+  intervalMs?: number;
+  /** Called with every task record read while waiting (status, and progress/stage where the service sends them). */
+  onUpdate?: (task: Task) => void;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(abortError(signal)); return; }
+    const onAbort = () => { clearTimeout(timer); reject(abortError(signal!)); };
+    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+async function errorFrom(res: Response, method: string, url: string): Promise<PhaseDeskApiError> {
+  const text = await res.text().catch(() => '');
+  let body: ErrorBody | undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (parsed && typeof parsed === 'object' && typeof (parsed as ErrorBody).error === 'string') body = parsed as ErrorBody;
+  } catch { /* not JSON: the text is the message */ }
+  const message = body?.error ?? (text.trim() || `HTTP ${res.status} ${res.statusText}`.trim());
+  return new PhaseDeskApiError(res.status, message, method, url, body);
+}
+
+/** The file name at the end of a signed download URL (`result.json`, `point.png`, ...). */
+export function fileName(url: string): string {
+  const path = new URL(url).pathname;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+}
+
+export class PhaseDeskClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl = (options.baseUrl ?? 'http://127.0.0.1:7431/api/v2').replace(/\/+$/, '');
+    this.apiKey = options.apiKey;
+    this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  private async call<T>(name: EndpointName, o: { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+    const { method, path } = ENDPOINTS[name];
+    const filled = path.replace(/\{(\w+)\}/g, (_m, p: string) => {
+      const v = o.params?.[p];
+      if (v === undefined) throw new TypeError(`${name}: path parameter ${p} is required`);
+      return encodeURIComponent(String(v));
+    });
+    const url = new URL(this.baseUrl + filled);
+    for (const [k, v] of Object.entries((o.query ?? {}) as Query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json' };
+    if (o.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetchImpl(url, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: o.signal });
+    if (!res.ok) throw await errorFrom(res, method, url.toString());
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** GET /key/info: the key and its owner. */
+  keyInfo(o: RequestOptions = {}): Promise<KeyInfo> { return this.call('keyInfo', o); }
+
+  /** GET /database: enabled databases, paged. */
+  listDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listDatabases', { query, ...o }); }
+
+  /** GET /database/users: databases linked to the caller, with user_status. */
+  listUserDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listUserDatabases', { query, ...o }); }
+
+  /** GET /database/by-task: enabled databases supporting a task type. */
+  listDatabasesByTask(query: DatabaseByTaskQuery, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listDatabasesByTask', { query, ...o }); }
+
+  /** GET /database/user/status: the caller's subscription status for one database. */
+  userDatabaseStatus(query: UserDatabaseStatusQuery, o: RequestOptions = {}): Promise<UserDatabaseStatus> { return this.call('userDatabaseStatus', { query, ...o }); }
+
+  /** GET /database/{db_id}. */
+  getDatabase(dbId: string, o: RequestOptions = {}): Promise<Database> { return this.call('getDatabase', { params: { db_id: dbId }, ...o }); }
+
+  /** POST /database/{db_id}/phases: the phases available for the elements (usable as condition.activated_phases). */
+  queryPhases(dbId: string, body: PhasesRequest, o: RequestOptions = {}): Promise<PhasesResponse> {
+    return this.call('queryPhases', { params: { db_id: dbId }, body, ...o });
+  }
+
+  /** POST /task. */
+  createTask(body: TaskCreateRequest, o: RequestOptions = {}): Promise<TaskCreated> { return this.call('createTask', { body, ...o }); }
+
+  /** GET /task/list: the caller's tasks, paged. */
+  listTasks(query: TaskListQuery = {}, o: RequestOptions = {}): Promise<TaskList> { return this.call('listTasks', { query, ...o }); }
+
+  /** GET /task/{id} (integer id). */
+  getTask(id: number, o: RequestOptions = {}): Promise<Task> { return this.call('getTask', { params: { id }, ...o }); }
+
+  /** PATCH /task/{id}/cancel: allowed from pending, queued, running (else PhaseDeskApiError 409). */
+  cancelTask(id: number, o: RequestOptions = {}): Promise<Task> { return this.call('cancelTask', { params: { id }, ...o }); }
+
+  /** DELETE /task/{id} (integer id or task UUID): stops the task if needed, then deletes it. */
+  async deleteTask(id: number | string, o: RequestOptions = {}): Promise<void> { await this.call('deleteTask', { params: { id }, ...o }); }
+
+  /** GET /task/{id}/result: signed URLs of the result files of a completed task (409 otherwise). */
+  resultFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('resultFiles', { params: { id }, ...o }); }
+
+  /** GET /task/{id}/preview: signed URLs of the preview files (SVG, PNG). */
+  previewFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('previewFiles', { params: { id }, ...o }); }
+
+  /** GET /task/{id}/vtk: signed URLs of the VTK archives (binary_cpt_diagram). */
+  vtkFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('vtkFiles', { params: { id }, ...o }); }
+
+  /** GET /openapi.json: the OpenAPI 3.1 document of this service (needs no key). */
+  async openApiDocument(o: RequestOptions = {}): Promise<Record<string, unknown>> {
+    const url = `${this.baseUrl}/openapi.json`;
+    const res = await this.fetchImpl(url, { headers: { accept: 'application/json' }, signal: o.signal });
+    if (!res.ok) throw await errorFrom(res, 'GET', url);
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  /**
+   * Polls GET /task/{id} until the task is completed, failed or aborted and returns that record (a failed task is
+   * returned, not thrown: its `logs` say why). Stop waiting with `signal` (for a deadline: AbortSignal.timeout(ms));
+   * the promise then rejects with the signal's reason.
+   */
+  async waitForTask(id: number, o: WaitOptions = {}): Promise<Task> {
+    const interval = o.intervalMs ?? 500;
+    for (;;) {
+      const task = await this.getTask(id, { signal: o.signal });
+      o.onUpdate?.(task);
+      if ((TERMINAL_STATUSES as readonly string[]).includes(task.status)) return task;
+      await sleep(interval, o.signal);
+    }
+  }
+
+  /**
+   * Downloads a signed URL from a file list. The URL is the credential: no API key is sent. An expired or altered
+   * URL gives PhaseDeskApiError 403.
+   */
+  async download(url: string, o: RequestOptions = {}): Promise<Uint8Array> {
+    const res = await this.fetchImpl(url, { signal: o.signal });
+    if (!res.ok) throw await errorFrom(res, 'GET', url);
+    return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /** Downloads a signed URL and parses it as JSON (result.json). */
+  async downloadJson<T = unknown>(url: string, o: RequestOptions = {}): Promise<T> {
+    return JSON.parse(new TextDecoder().decode(await this.download(url, o))) as T;
+  }
+
+  /** Downloads a signed URL as UTF-8 text (result.csv, *.svg). */
+  async downloadText(url: string, o: RequestOptions = {}): Promise<string> {
+    return new TextDecoder().decode(await this.download(url, o));
+  }
+}
