@@ -3,8 +3,9 @@
 // the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
 // boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
 import {
-  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, PALETTE, type Rect,
+  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, type Rect,
 } from './svg.js';
+import { phaseSetFill } from './palette.js';
 
 export interface IsobaricSection {
   P: number;
@@ -25,17 +26,7 @@ export interface IsobaricSectionsInput {
   width?: number;
 }
 
-/** ColorBrewer "Set3" (Harrower & Brewer 2003): 12 qualitative fills that stay distinct next to each other. */
-export const SECTION_FILLS = [
-  '#8DD3C7', '#FFFFB3', '#BEBADA', '#FB8072', '#80B1D3', '#FDB462', '#B3DE69', '#FCCDE5', '#D9D9D9', '#BC80BD', '#CCEBC5', '#FFED6F',
-] as const;
-
-/** Fill of phase set k (white for not converged); beyond 12 sets the Okabe-Ito palette continues. */
-export function phaseSetFill(k: number): string {
-  if (k < 0) return '#FFFFFF';
-  if (k < SECTION_FILLS.length) return SECTION_FILLS[k]!;
-  return PALETTE[(k - SECTION_FILLS.length) % PALETTE.length]!;
-}
+export { SECTION_FILLS, phaseSetFill } from './palette.js';
 
 /** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
 export function pressureText(P: number): string {
