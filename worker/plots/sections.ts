@@ -18,6 +18,8 @@ export interface IsobaricSection {
 
 export interface IsobaricSectionsInput {
   title?: string;
+  /** a line under the title (for example: the database has no molar volumes, pressure changes nothing) */
+  note?: string;
   xLabel: string;
   xs: ArrayLike<number>;
   Ts: ArrayLike<number>;
@@ -62,11 +64,12 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
   const legendSize = 16;
   const legendCols = Math.max(1, Math.min(3, Math.floor((width - 80) / 360)));
   const legendRows = Math.ceil(legend.length / legendCols);
-  const top = input.title ? 60 : 20, panelH = 520, left = 110, gap = 80;
+  const top = (input.title ? 60 : 20) + (input.note ? 28 : 0), panelH = 520, left = 110, gap = 80;
   const legendTop = top + panelH + 110;
   const height = legendTop + legendRows * legendSize * 1.7 + 30;
   const svg = new SvgBuilder(width, height, { title: input.title });
   if (input.title) svg.text(width / 2, 16, input.title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
+  if (input.note) svg.text(width / 2, (input.title ? 52 : 16), input.note, { size: 16, anchor: 'middle', valign: 'top', fill: '#B54708' });
 
   const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
   const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(5, Math.min(8, Math.floor(panelW / 55))));

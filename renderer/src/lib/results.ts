@@ -27,7 +27,9 @@ export interface ResultBase {
   version: number; task_type: string; config: Record<string, unknown>;
   provenance?: { engine?: { name: string; version: string }; database?: { code: string | null; file_name: string; sha256: string }; created_at?: string };
 }
-export interface PointResult extends ResultBase { task_type: 'point_calculation'; point: EquilibriumPoint; table: ResultTable }
+export interface PointResult extends ResultBase {
+  task_type: 'point_calculation'; point: EquilibriumPoint & { Cp_equilibrium?: number | null }; table: ResultTable;
+}
 export type ScanPoint = EquilibriumPoint & { s: number; Cp_equilibrium?: number | null; Cp_frozen?: number | null };
 export interface LineResult extends ResultBase {
   task_type: 'line_calculation'; axis?: { variable: string; label: string; unit: string };
@@ -96,6 +98,8 @@ export interface CptResult extends ResultBase {
   tielines: { P: number; T: number; x: [number, number]; phases: [string, string] }[];
   axis_config: { x: AxisSpec | AxisVariable; y: AxisSpec | AxisVariable; z: AxisSpec | AxisVariable } | null;
   vtk_files: string[]; table?: ResultTable;
+  /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
+  components?: [string, string]; pressure_dependent?: boolean;
 }
 export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
 
