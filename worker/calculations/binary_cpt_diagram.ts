@@ -23,6 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
 import { openDatabase } from '../core/database.js';
+import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumConditions, EquilibriumOptions, EquilibriumResult } from '../core/equilibrium.js';
 import { isobaricSections } from '../plots/sections.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
@@ -515,12 +516,37 @@ function regionsPerPressure(comp: CptComputation): BinaryCptResult['regions_per_
   return out;
 }
 
-function sectionPreview(comp: CptComputation): string {
+/**
+ * Whether pressure enters a Gibbs energy of the calculation: a V0 (molar volume) parameter of one of its phases,
+ * the core's only volume term (formula sheet §6.2; VA and VK act through V0), or a FUNCTION whose value changes
+ * between the lowest and the highest pressure of the grid. Without either, every isobaric section is the same.
+ */
+export function pressureDependent(input: Pick<CptInput, 'phases' | 'elements' | 'Ts' | 'Ps'> & { db: NativeDatabase }): boolean {
+  const { db } = input;
+  const phases = input.phases ?? db.phasesFor(input.elements);
+  for (const ph of phases) if (db.parameters(ph).some((p) => p.type === 'V0')) return true;
+  const T = input.Ts[Math.floor(input.Ts.length / 2)] ?? 298.15;
+  const P0 = Math.min(...input.Ps), P1 = Math.max(...input.Ps);
+  if (!(P1 > P0)) return false;
+  for (const f of db.functionNames()) {
+    try {
+      const a = db.evaluateFunction(f, T, P0).v, b = db.evaluateFunction(f, T, P1).v;
+      if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a))) return true;
+    } catch { /* a function undefined at T says nothing about P */ }
+  }
+  return false;
+}
+
+/** The note shown with a grid whose database has no pressure dependence (result view and preview). */
+export const NO_VOLUME_NOTE = 'This database has no molar-volume (V0) parameters: pressure changes no Gibbs energy, so every isobaric section is the same diagram.';
+
+function sectionPreview(comp: CptComputation, pressureMatters: boolean): string {
   const [nX, nT, nP] = comp.dims;
   const picks = [...new Set([0, Math.floor((nP - 1) / 2), nP - 1])];
   const { xs, Ts, Ps, elements } = comp.input;
   return isobaricSections({
     title: `${elements[0]}-${elements[1]}: isobaric sections`,
+    note: pressureMatters ? undefined : NO_VOLUME_NOTE,
     xLabel: `Mole fraction ${elements[0]}`,
     xs, Ts, phaseSets: comp.phaseSets,
     sections: picks.map((iP) => ({
@@ -553,6 +579,8 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   writeFileSync(join(vtkDir, VTK_ZIP_NAME), zip);
   if (control.cancelled) throw new CancelledError();
 
+  const pressureMatters = pressureDependent(input);
+  if (!pressureMatters) logs.push(`pressure: ${NO_VOLUME_NOTE}`);
   const doc: BinaryCptResult = {
     version: RESULT_VERSION, task_type: 'binary_cpt_diagram',
     provenance: provenance(input.tdbFile, job.database?.code ?? null, job.database?.sha256),
@@ -567,9 +595,10 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     vtk_files: [VTK_ZIP_NAME], vtk_archive_entries: vtk.entries,
     not_converged: comp.notConverged,
     surface: { vertices: comp.surface.points.length / 3, polygons: comp.surface.polys.length, lines: comp.surface.lines.length },
+    pressure_dependent: pressureMatters,
   };
   writeResultFiles(job.taskDir, {
-    json: doc, csv: tableToCsv(resultTable(comp, fractions)), previews: { isobaric_sections: sectionPreview(comp) },
+    json: doc, csv: tableToCsv(resultTable(comp, fractions)), previews: { isobaric_sections: sectionPreview(comp, pressureMatters) },
   });
   logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
   control.setProgress(1);

@@ -6,6 +6,7 @@
 import { basename } from 'node:path';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
+import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
 import {
   RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
@@ -98,14 +99,15 @@ export function diagramChart(d: BinaryDiagram): string {
   if (d.orderDisorder.options.plot_boundaries) {
     for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points });
   }
-  // anchors on the composition edges are drawn a little inside so the label is not cut by the axis
-  const span = d.X[1] - d.X[0];
-  const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({
-    ...l, x: Math.min(d.X[1] - 0.04 * span, Math.max(d.X[0] + 0.04 * span, l.x)),
-  }));
+  // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
+  // the others as further positions (label placement: worker/plots/labels.ts)
+  const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
   for (const r of d.regions) {
     const t = r.tielines[Math.floor(r.tielines.length / 2)];
-    if (t) labels.push({ x: (t.x[0] + t.x[1]) / 2, T: t.T, label: `${r.phases[0]} + ${r.phases[1]}` });
+    if (!t) continue;
+    const byWidth = [...r.tielines].sort((a, b) => (b.x[1] - b.x[0]) - (a.x[1] - a.x[0]));
+    labels.push({ x: (t.x[0] + t.x[1]) / 2, T: t.T, label: `${r.phases[0]} + ${r.phases[1]}`,
+      inside: byWidth.filter((_, k) => k % 3 === 0).map((q) => ({ x: (q.x[0] + q.x[1]) / 2, T: q.T })) });
   }
   return binaryPhaseDiagram({
     title: `${d.components[0]}-${d.components[1]} phase diagram, P = ${d.P} Pa`,
@@ -145,10 +147,11 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
 export function run(job: CalculationJob, control: JobControl): CalculationOutput {
   const inp = binaryInput(job.config);
   const db = openDatabase(inp.tdbFile);
-  const d = mapBinary({
+  // one name per composition set in regions, invariants and labels (worker/plots/set-names.ts)
+  const d = harmonizeSetNames(mapBinary({
     database: db, components: inp.components, xComponent: inp.xComponent, phases: inp.phases,
     T: inp.T, X: inp.X, P: inp.P, threads: job.ompThreads, control, orderDisorder: inp.orderDisorder,
-  });
+  }));
   // config keeps the file name of the database, not the server's path (as point_calculation does)
   const config = { ...job.config, tdb_file: basename(inp.tdbFile) };
   const doc = diagramDocument(d, config, provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256));

@@ -322,28 +322,44 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
 
   const first = solve(T0, x0);
   const s0 = split(first);
+  const warnings: string[] = [];
+  let startedBelow = false;
+  let suggested: number | null = null;
+  // A start below the liquidus: the path above T0 is not followed, but the alloy's liquidus is still located,
+  // searching upwards at the alloy composition and then bisecting, so the result can say where to start.
+  const liquidusAbove = (): number | null => {
+    let up: { T: number; r: EquilibriumResult } | null = null;
+    for (let d = step; d <= 5000 && !up; d *= 2) {
+      const r = solve(T0 + d, x0);
+      if (r.converged && !hasSolid(split(r))) up = { T: T0 + d, r };
+    }
+    if (!up) return null;
+    const b = bisect(x0, { T: T0, r: first }, up, hasSolid);
+    return 0.5 * (b.lo.T + b.hi.T);
+  };
+  const warnBelow = (what: string): void => {
+    startedBelow = true;
+    if (liquidus !== null) {
+      suggested = Math.ceil(liquidus + T_RESOLUTION);
+      warnings.push(`start_temperature ${T0} K is below the liquidus of this alloy (${liquidus.toFixed(2)} K): ${what}; `
+        + `start at ${suggested} K (the liquidus rounded up) to follow the whole solidification`);
+    } else {
+      warnings.push(`start_temperature ${T0} K is below the liquidus of this alloy (no liquidus found up to ${T0 + 5000} K): ${what}`);
+    }
+    logs.push(`warning: ${warnings[warnings.length - 1]}`);
+  };
   if (!first.converged) {
     endReason = 'not_converged';
     logs.push(`equilibrium at the start temperature ${T0} K did not converge: ${first.reason}`);
   } else if (s0.fL <= 0) {
     endReason = 'no_liquid';
     logs.push(`no ${liquid} at the start temperature ${T0} K: raise start_temperature`);
+    liquidus = liquidusAbove();
+    warnBelow(`the alloy is solid there and no path was computed`);
   } else if (hasSolid(s0)) {
-    // Started below the liquidus: the path above T0 is not followed (the first step takes the
-    // equilibrium solid at T0, as pycalphad/scheil does), but the alloy's liquidus is still located,
-    // searching upwards at the alloy composition and then bisecting.
-    let up: { T: number; r: EquilibriumResult } | null = null;
-    for (let d = step; d <= 5000 && !up; d *= 2) {
-      const r = solve(T0 + d, x0);
-      if (r.converged && !hasSolid(split(r))) up = { T: T0 + d, r };
-    }
-    if (up) {
-      const b = bisect(x0, { T: T0, r: first }, up, hasSolid);
-      liquidus = 0.5 * (b.lo.T + b.hi.T);
-      logs.push(`the start temperature ${T0} K is below the liquidus ${liquidus.toFixed(2)} K: the path starts with the equilibrium solid at ${T0} K`);
-    } else {
-      logs.push(`the alloy is partly solid at the start temperature ${T0} K and no liquidus was found above it`);
-    }
+    // the first step takes the equilibrium solid at T0, as pycalphad/scheil does
+    liquidus = liquidusAbove();
+    warnBelow(`the path starts with the equilibrium solid at ${T0} K (fraction solid ${(1 - s0.fL).toFixed(4)}), not with a Scheil path from the liquidus`);
     record(T0, s0, 0);
   } else {
     steps.push({ T: T0, fraction_solid: 0, fraction_liquid: 1, phases_forming: [], liquid_x: { ...x0 }, solid_increment: 0, phase_increments: {} });
@@ -479,6 +495,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     liquid_phase: liquid, liquidus_temperature: liquidus, solidus_temperature: solidus, end_reason: endReason,
     steps, lever_rule: lever, lever_rule_solidus_temperature: leverSolidus, eutectic_phases: eutecticPhases,
     phase_totals: totals, composition: x0, elements, logs,
+    start_temperature: T0, started_below_liquidus: startedBelow, suggested_start_temperature: suggested, warnings,
   };
 }
 
@@ -510,8 +527,10 @@ const f1 = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} K`);
 
 export function scheilSummary(run: ScheilRun): string {
   const reason = run.end_reason === 'eutectic' ? 'eutectic' : run.end_reason.replace(/_/g, ' ');
+  const below = run.started_below_liquidus
+    ? `; started at ${run.start_temperature} K, below the liquidus${run.suggested_start_temperature !== null ? `: start at ${run.suggested_start_temperature} K` : ''}` : '';
   return `liquidus ${f1(run.liquidus_temperature)}, Scheil solidus ${f1(run.solidus_temperature)} (${reason}), ` +
-    `lever-rule solidus ${f1(run.lever_rule_solidus_temperature)}`;
+    `lever-rule solidus ${f1(run.lever_rule_solidus_temperature)}${below}`;
 }
 
 export function run(job: CalculationJob, control: JobControl): CalculationOutput {
@@ -534,6 +553,8 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     end_reason: res.end_reason, steps: res.steps, lever_rule: res.lever_rule,
     lever_rule_solidus_temperature: res.lever_rule_solidus_temperature, table,
     eutectic_phases: res.eutectic_phases, phase_totals: res.phase_totals, composition: res.composition,
+    start_temperature: res.start_temperature, started_below_liquidus: res.started_below_liquidus,
+    suggested_start_temperature: res.suggested_start_temperature, warnings: res.warnings,
   };
   throwIfCancelled(control);
   const alloy = Object.entries(res.composition).filter(([, v]) => v > 0).map(([e, v]) => `${e} ${Number(v.toFixed(4))}`).join(', ');

@@ -5,8 +5,9 @@
 // values (NaN, null) break a line instead of being joined across. Bad input (length mismatch, empty
 // arrays of the wrong shape) throws an Error with a message, never crashes the process.
 
+import { placeLabels, polylineSegments, type LabelRequest, type PlacedLabel, type Segment } from './labels.js';
 import {
-  Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
+  LinearScale, Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
   finiteExtent, formatNumber, REGION_FILLS, type Cell, type LegendItem, type Point, type Rect, type Ticks,
 } from './svg.js';
 
@@ -257,7 +258,11 @@ export interface InvariantInput {
   kind?: string;
 }
 
-export interface RegionLabelInput { x: number; T: number; label: string }
+export interface RegionLabelInput {
+  x: number; T: number; label: string;
+  /** further points known to lie in the field (the middles of a two-phase region's tie-lines), best first */
+  inside?: ReadonlyArray<XT>;
+}
 export interface RegionInput { points: ReadonlyArray<XT>; label?: string; fill?: string }
 
 export interface BinaryPhaseDiagramInput extends CommonOptions {
@@ -283,10 +288,8 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   for (const [i, b] of input.boundaries.entries()) {
     if (!b || !isArr(b.points)) throw new TypeError(`binaryPhaseDiagram: boundary ${i} has no points array`);
   }
-  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 900;
-  const area = layout(width, height, { title: !!input.title, celsiusRight: input.celsiusAxis });
-  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
-  drawTitle(svg, input.title);
+  const width = input.width ?? DEFAULT_WIDTH, baseHeight = input.height ?? 900;
+  const area = layout(width, baseHeight, { title: !!input.title, celsiusRight: input.celsiusAxis });
   const xr = input.xRange ?? [0, 1];
   const xt = resolveAxis({ label: input.xLabel, min: xr[0], max: xr[1], maxTicks: 11 }, []);
   let yt: Ticks;
@@ -299,6 +302,12 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     // Region labels do not widen the range: a label outside the mapped diagram is dropped, not chased.
     yt = resolveAxis({ label: '', maxTicks: 10 }, temps);
   }
+  const labels = diagramLabels(input, area, xt, yt);
+  // Fields too small for their names are listed under the plot, one row per entry.
+  const legendRows = labels.legend.length ? labels.legend.length + 1 : 0;
+  const height = baseHeight + legendRows * LEGEND_ROW;
+  const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
+  drawTitle(svg, input.title);
   const panel = new Panel(svg, area, xt, yt);
   (input.regions ?? []).forEach((r, i) => {
     panel.region((r.points ?? []).map((p) => [num(p.x), num(p.T)] as const), { fill: r.fill ?? REGION_FILLS[i % REGION_FILLS.length] });
@@ -314,22 +323,89 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   for (const v of input.invariants ?? []) {
     const xs = (v.x ?? []).map(num).filter(Number.isFinite);
     if (!xs.length || !Number.isFinite(num(v.T))) continue;
-    const lo = Math.min(...xs), hi = Math.max(...xs);
-    const label = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
-    panel.horizontalLine(num(v.T), lo, hi, label, { stroke: '#000000', width: 2.5, labelBelow: true });
+    panel.horizontalLine(num(v.T), Math.min(...xs), Math.max(...xs), undefined, { stroke: '#000000', width: 2.5 });
     for (const x of xs) if (panel.contains(x, num(v.T))) svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
   }
+  svg.beginGroup({ className: 'labels' });
+  for (const l of labels.placed) {
+    if (l.leader) svg.line(l.leader[0], l.leader[1], l.leader[2], l.leader[3], { stroke: '#555555', width: 1 });
+    svg.text(l.x, l.baseline, l.text, { size: l.size, anchor: 'middle', halo: true, weight: l.bold ? 'bold' : 'normal' });
+  }
+  svg.endGroup();
+  if (labels.legend.length) {
+    const y0 = baseHeight - 8;
+    svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
+    labels.legend.forEach((e, i) => svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }));
+  }
+  return svg.toString();
+}
+
+/** Height of one row of the small-field legend under a diagram, px. */
+const LEGEND_ROW = 22;
+
+/** Region label text size (px) in the previews; invariant labels are a little smaller. */
+const REGION_LABEL_SIZE = 19;
+const INVARIANT_LABEL_SIZE = 15;
+
+/**
+ * Label placement of a diagram (worker/plots/labels.ts): invariants first (their positions are few), then the
+ * fields. A field whose name fits nowhere gets a number at its anchor, and the number's meaning goes to the legend.
+ */
+function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt: Ticks): { placed: PlacedLabel[]; legend: string[] } {
+  const sx = new LinearScale(xt.min, xt.max, area.x, area.x + area.width);
+  const sy = new LinearScale(yt.min, yt.max, area.y + area.height, area.y);
+  const px = (x: number, T: number): readonly [number, number] => [sx.map(x), sy.map(T)];
+  const segments: Segment[] = [];
+  for (const b of input.boundaries) segments.push(...polylineSegments(b.points.map((p) => px(num(p?.x), num(p?.T)))));
+  const requests: LabelRequest[] = [];
+  (input.invariants ?? []).forEach((v, i) => {
+    const xs = (v.x ?? []).map(num).filter(Number.isFinite);
+    if (!xs.length || !Number.isFinite(num(v.T))) return;
+    const [a, Y] = px(Math.min(...xs), num(v.T)), [b] = px(Math.max(...xs), num(v.T));
+    segments.push([a, Y, b, Y]);
+    const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
+    const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
+    // below the line first (the boundaries meet it from above), then above; centre, then towards the ends
+    const xsAlong = [0.5, 0.3, 0.7, 0.15, 0.85].map((f) => a + f * (b - a));
+    const inside: Array<readonly [number, number]> = [...xsAlong.map((X) => [X, Y + h / 2 + 2] as const), ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const)];
+    if (!Number.isFinite(Y) || Y < area.y || Y > area.y + area.height) return;
+    requests.push({ key: `invariant:${i}`, text, size: INVARIANT_LABEL_SIZE, anchor: [(a + b) / 2, Y], inside, priority: 2, spiral: false, maxLeader: 90 });
+  });
+  const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> = [];
   for (const r of input.regions ?? []) {
     if (!r.label) continue;
     const pts = (r.points ?? []).filter((p) => Number.isFinite(num(p.x)) && Number.isFinite(num(p.T)));
     if (!pts.length) continue;
     // Vertex centroid: good enough for the convex-ish regions of a binary diagram; explicit
     // regionLabels take over when a region is strongly concave.
-    const cx = pts.reduce((a, p) => a + p.x, 0) / pts.length, cT = pts.reduce((a, p) => a + p.T, 0) / pts.length;
-    panel.label(cx, cT, r.label);
+    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length, cT = pts.reduce((s, p) => s + p.T, 0) / pts.length;
+    fields.push({ text: r.label, anchor: px(cx, cT), inside: [] });
   }
-  for (const r of input.regionLabels ?? []) panel.label(num(r?.x), num(r?.T), String(r?.label ?? ''), { size: 19 });
-  return svg.toString();
+  for (const r of input.regionLabels ?? []) {
+    const x = num(r?.x), T = num(r?.T);
+    if (!Number.isFinite(x) || !Number.isFinite(T)) continue;
+    const anchor = px(x, T);
+    // labels whose anchor lies outside the plotted range are dropped, not chased
+    if (anchor[0] < area.x - 1e-6 || anchor[0] > area.x + area.width + 1e-6 || anchor[1] < area.y - 1e-6 || anchor[1] > area.y + area.height + 1e-6) continue;
+    fields.push({ text: String(r?.label ?? ''), anchor, inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))) });
+  }
+  // larger fields first: their labels have more room to move
+  fields.forEach((f, i) => requests.push({ key: `field:${i}`, text: f.text, size: REGION_LABEL_SIZE, anchor: f.anchor, inside: f.inside, priority: 1 - f.text.length / 1000 }));
+  const first = placeLabels(requests, { area, segments });
+  const placed = [...first.placed];
+  const legend: string[] = [];
+  const fieldsDropped = first.dropped;
+  if (fieldsDropped.length) {
+    // numbers at the anchors of the fields left unlabelled, placed among what is already there
+    const tags = placeLabels(fieldsDropped.map((r, k) => ({ key: r.key, text: String(k + 1), size: 16, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })),
+      { area, segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: placed.map((p) => p.box) });
+    placed.push(...tags.placed);
+    fieldsDropped.forEach((r, k) => {
+      const tagged = tags.placed.some((t) => t.key === r.key);
+      legend.push(tagged ? `${k + 1}: ${r.text}` : `(not marked) ${r.text}`);
+    });
+  }
+  return { placed, legend };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 // the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
 // boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
 import {
-  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, PALETTE, type Rect,
+  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, type Rect,
 } from './svg.js';
+import { phaseSetFill } from './palette.js';
 
 export interface IsobaricSection {
   P: number;
@@ -17,6 +18,8 @@ export interface IsobaricSection {
 
 export interface IsobaricSectionsInput {
   title?: string;
+  /** a line under the title (for example: the database has no molar volumes, pressure changes nothing) */
+  note?: string;
   xLabel: string;
   xs: ArrayLike<number>;
   Ts: ArrayLike<number>;
@@ -25,17 +28,7 @@ export interface IsobaricSectionsInput {
   width?: number;
 }
 
-/** ColorBrewer "Set3" (Harrower & Brewer 2003): 12 qualitative fills that stay distinct next to each other. */
-export const SECTION_FILLS = [
-  '#8DD3C7', '#FFFFB3', '#BEBADA', '#FB8072', '#80B1D3', '#FDB462', '#B3DE69', '#FCCDE5', '#D9D9D9', '#BC80BD', '#CCEBC5', '#FFED6F',
-] as const;
-
-/** Fill of phase set k (white for not converged); beyond 12 sets the Okabe-Ito palette continues. */
-export function phaseSetFill(k: number): string {
-  if (k < 0) return '#FFFFFF';
-  if (k < SECTION_FILLS.length) return SECTION_FILLS[k]!;
-  return PALETTE[(k - SECTION_FILLS.length) % PALETTE.length]!;
-}
+export { SECTION_FILLS, phaseSetFill } from './palette.js';
 
 /** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
 export function pressureText(P: number): string {
@@ -71,11 +64,12 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
   const legendSize = 16;
   const legendCols = Math.max(1, Math.min(3, Math.floor((width - 80) / 360)));
   const legendRows = Math.ceil(legend.length / legendCols);
-  const top = input.title ? 60 : 20, panelH = 520, left = 110, gap = 80;
+  const top = (input.title ? 60 : 20) + (input.note ? 28 : 0), panelH = 520, left = 110, gap = 80;
   const legendTop = top + panelH + 110;
   const height = legendTop + legendRows * legendSize * 1.7 + 30;
   const svg = new SvgBuilder(width, height, { title: input.title });
   if (input.title) svg.text(width / 2, 16, input.title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
+  if (input.note) svg.text(width / 2, (input.title ? 52 : 16), input.note, { size: 16, anchor: 'middle', valign: 'top', fill: '#B54708' });
 
   const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
   const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(5, Math.min(8, Math.floor(panelW / 55))));

@@ -13,23 +13,8 @@
 /** Font stack: DejaVu Sans is the family the PNG renderer loads (Debian package fonts-dejavu-core). */
 export const FONT_FAMILY = "'DejaVu Sans', Arial, Helvetica, sans-serif";
 
-/** Okabe-Ito colour-blind-safe palette (Okabe & Ito 2008), black moved last. */
-export const PALETTE = [
-  '#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#F0E442', '#000000',
-] as const;
-
-/** Dash patterns cycled with the palette so series stay distinguishable in grey-scale prints. */
-export const DASHES = ['', '10 6', '3 5', '14 5 3 5'] as const;
-
-/** Light fills for phase-diagram regions. */
-export const REGION_FILLS = [
-  '#DCEBF7', '#FBE3D2', '#D9F0E6', '#F3DDEB', '#FBEFD3', '#E1F1FB', '#F7F4D0', '#E6E6E6',
-] as const;
-
-export function seriesColor(i: number): string { return PALETTE[i % PALETTE.length]; }
-export function seriesDash(i: number): string {
-  return DASHES[Math.floor(i / PALETTE.length) % DASHES.length];
-}
+// Colours live in palette.ts, shared with the renderer.
+export { PALETTE, DASHES, REGION_FILLS, seriesColor, seriesDash } from './palette.js';
 
 /** Escape text for XML character data and attribute values; drops characters XML 1.0 forbids. */
 export function escapeXml(value: unknown): string {

@@ -64,6 +64,11 @@ export interface BinaryCptResult extends ResultDocument {
   not_converged?: number;
   /** added field: boundary surface size in the VTK file */
   surface?: { vertices: number; polygons: number; lines: number };
+  /**
+   * added field: false when no Gibbs energy of the calculation depends on pressure (no V0 parameter in its phases,
+   * no FUNCTION that changes with P): every isobaric section is then the same diagram
+   */
+  pressure_dependent?: boolean;
 }
 
 /** Flat index of a grid node (the layout of `labels`, result.csv and the VTK point data). */

@@ -38,6 +38,17 @@ export interface ScheilPath {
   phase_totals: Record<string, number>;
   /** overall mole fractions of the alloy */
   composition: Record<string, number>;
+  /** added: the start temperature of the path, K (condition.start_temperature) */
+  start_temperature: number;
+  /**
+   * added: true when the alloy was already partly or wholly solid at the start temperature: the path above it was
+   * not followed, so the Scheil curve misses the solid that forms between the liquidus and the start
+   */
+  started_below_liquidus: boolean;
+  /** added: a start temperature at which the alloy is liquid (the liquidus rounded up to the next kelvin), or null */
+  suggested_start_temperature: number | null;
+  /** added: what the user should know about this result (a start below the liquidus), also in the task's logs */
+  warnings: string[];
 }
 
 export interface ScheilDocument extends ResultDocument, ScheilPath {

@@ -4,7 +4,7 @@
 // y = temperature, z = pressure), the normalisation into the unit cube (log10 for a log pressure scale), ticks,
 // and the colours per phase set.
 import type { AxisSpec, AxisVariable, CptResult, ResultTable } from './results.js';
-import { fmtTick, logTicks, NOT_CONVERGED_COLOR, PALETTE, tickStep, ticks } from './results-plot.js';
+import { fmtTick, logTicks, NOT_CONVERGED_COLOR, phaseSetFill, tickStep, ticks } from './results-plot.js';
 
 export const VARIABLES: AxisVariable[] = ['composition', 'temperature', 'pressure'];
 export interface AxisMapping { x: AxisVariable; y: AxisVariable; z: AxisVariable }
@@ -60,9 +60,9 @@ export function cellIndex(doc: CptResult, iX: number, iT: number, iP: number): n
   return (iP * doc.axes.T.length + iT) * doc.axes.x.length + iX;
 }
 
-/** Colour per phase-set index; index -1 (not converged) is grey. */
+/** Colour per phase-set index, the fills of the isobaric-section preview; index -1 (not converged) is grey. */
 export function phaseSetColor(index: number): string {
-  return index < 0 ? NOT_CONVERGED_COLOR : PALETTE[index % PALETTE.length]!;
+  return index < 0 ? NOT_CONVERGED_COLOR : phaseSetFill(index);
 }
 
 /** Number of grid cells per phase-set index (key -1 = not converged) at one pressure, or over all pressures. */

@@ -1,3 +1,5 @@
+import { seriesStyles } from '../../../worker/plots/palette.js';
+
 // Small plotting helpers for the SVG result charts (a few dozen lines instead of a chart library): linear and
 // log scales with inverse, "nice" tick steps (1-2-5 sequence), number formatting, phase colours, path strings.
 
@@ -64,16 +66,15 @@ export function fmtTick(v: number, step: number): string {
   return v.toFixed(dec);
 }
 
-/** Categorical colours (Okabe–Ito + Tableau-like extension): distinguishable, also for colour-blind readers. */
-export const PALETTE = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#8c564b', '#7f7f7f',
-  '#bcbd22', '#17becf', '#9467bd', '#2ca02c', '#d62728', '#1f77b4', '#ff7f0e', '#393b79'];
+// Colours come from the palette the previews use (worker/plots/palette.ts), so a phase has the same colour on
+// screen and in the PNG preview.
+export { PALETTE, ROLE_COLORS, phaseSetFill, seriesStyles } from '../../../worker/plots/palette.js';
 export const NOT_CONVERGED_COLOR = '#9e9e9e';
 
-/** Stable colour per label across all charts of a result (the order of `labels` decides). */
+/** Colour per label: the previews' colour of its index among the sorted labels (seriesStyles). */
 export function colorMap(labels: string[]): Map<string, string> {
-  const m = new Map<string, string>();
-  labels.forEach((l, i) => m.set(l, PALETTE[i % PALETTE.length]!));
-  return m;
+  const styles = seriesStyles(labels);
+  return new Map(labels.map((l) => [l, styles.get(l)!.color]));
 }
 
 /** SVG path of a polyline; null/NaN values break the line (a non-converged point is a gap, never bridged). */

@@ -27,7 +27,9 @@ export interface ResultBase {
   version: number; task_type: string; config: Record<string, unknown>;
   provenance?: { engine?: { name: string; version: string }; database?: { code: string | null; file_name: string; sha256: string }; created_at?: string };
 }
-export interface PointResult extends ResultBase { task_type: 'point_calculation'; point: EquilibriumPoint; table: ResultTable }
+export interface PointResult extends ResultBase {
+  task_type: 'point_calculation'; point: EquilibriumPoint & { Cp_equilibrium?: number | null }; table: ResultTable;
+}
 export type ScanPoint = EquilibriumPoint & { s: number; Cp_equilibrium?: number | null; Cp_frozen?: number | null };
 export interface LineResult extends ResultBase {
   task_type: 'line_calculation'; axis?: { variable: string; label: string; unit: string };
@@ -45,6 +47,32 @@ export interface ScheilResult extends ResultBase {
   task_type: 'scheil_solidification'; liquid_phase: string; liquidus_temperature: number | null; solidus_temperature: number | null;
   end_reason: string; steps: ScheilStep[]; lever_rule: { T: number; fraction_solid: number }[];
   lever_rule_solidus_temperature: number | null; table: ResultTable;
+  /** added (worker/results/scheil_solidification.ts): the start temperature used and whether it lay below the liquidus */
+  start_temperature?: number; started_below_liquidus?: boolean; suggested_start_temperature?: number | null; warnings?: string[];
+}
+
+/** One run of Scheil steps forming the same phases: temperatures and fractions solid from its start to its end. */
+export interface ScheilRun { phases: string; from: number; to: number; fs0: number; fs1: number }
+
+/**
+ * The solidification sequence: consecutive steps forming the same phases, merged. A run starts where its first step
+ * starts: at the temperature of the step before it and at the fraction solid before that step's increment, so the
+ * ranges of consecutive runs meet (0 -> 0.62, 0.62 -> 1) and the last one ends at 1.
+ */
+export function scheilSequence(steps: ScheilStep[]): ScheilRun[] {
+  const out: ScheilRun[] = [];
+  let prev: ScheilStep | undefined;
+  for (const s of steps) {
+    const key = s.phases_forming.join(' + ');
+    const last = out[out.length - 1];
+    if (key && last && last.phases === key && prev && prev.phases_forming.join(' + ') === key) { last.to = s.T; last.fs1 = s.fraction_solid; }
+    else if (key) {
+      const fs0 = Math.max(0, s.fraction_solid - (s.solid_increment ?? 0));
+      out.push({ phases: key, from: s.solid_increment > 0 && prev ? prev.T : s.T, to: s.T, fs0, fs1: s.fraction_solid });
+    }
+    prev = s;
+  }
+  return out;
 }
 export interface BinaryResult extends ResultBase {
   task_type: 'binary_equilibrium'; components: [string, string]; x_component: string;
@@ -70,6 +98,8 @@ export interface CptResult extends ResultBase {
   tielines: { P: number; T: number; x: [number, number]; phases: [string, string] }[];
   axis_config: { x: AxisSpec | AxisVariable; y: AxisSpec | AxisVariable; z: AxisSpec | AxisVariable } | null;
   vtk_files: string[]; table?: ResultTable;
+  /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
+  components?: [string, string]; pressure_dependent?: boolean;
 }
 export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
 

@@ -1,0 +1,147 @@
+// Diagram labels (worker/plots/labels.ts) on real diagrams: each diagram is mapped by the worker code from a
+// bundled or shared database, its preview SVG is written as the calculation writes it, and the labels are read
+// back from the SVG: no two label boxes intersect, every box lies inside the plot area, no box is crossed by a
+// boundary polyline or an invariant line, and every leader line ends at its own label. Composition-set names
+// agree between regions, invariants and single-phase labels.
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { openDatabase } from '../../worker/core/database.js';
+import { mapBinary } from '../../worker/mapping/binary.js';
+import { diagramChart } from '../../worker/calculations/binary_equilibrium.js';
+import { harmonizeSetNames, baseName } from '../../worker/plots/set-names.js';
+import {
+  boxesIntersect, boxInside, dejaVuMeasure, placeLabels, segmentHitsBox, segmentsCross, type Box, type Segment,
+} from '../../worker/plots/labels.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+import { findAll, parseXml, type XmlElement } from './xml.js';
+
+const BUNDLED = path.resolve(__dirname, '../../databases');
+
+interface Drawn { boxes: Array<{ text: string; box: Box }>; leaders: Segment[]; boundaries: Segment[]; area: Box }
+
+/** Label boxes (DejaVu Sans metrics, the previews' font), leaders, boundary and invariant segments of a preview. */
+function readPreview(svg: string): Drawn {
+  const root = parseXml(svg);
+  const clip = findAll(root, 'clipPath')[0]!.children[0]!;
+  const area = { x: Number(clip.attrs.x), y: Number(clip.attrs.y), width: Number(clip.attrs.width), height: Number(clip.attrs.height) };
+  const group = findAll(root, 'g').find((g) => g.attrs.class === 'labels')!;
+  const boxes: Drawn['boxes'] = [];
+  const leaders: Segment[] = [];
+  for (const el of group.children) {
+    if (el.name === 'line') leaders.push([+el.attrs.x1!, +el.attrs.y1!, +el.attrs.x2!, +el.attrs.y2!]);
+    if (el.name !== 'text') continue;
+    const size = Number(el.attrs['font-size']);
+    const m = dejaVuMeasure(el.text, size, el.attrs['font-weight'] === 'bold');
+    const x = Number(el.attrs.x), y = Number(el.attrs.y);
+    expect(el.attrs['text-anchor']).toBe('middle');
+    boxes.push({ text: el.text, box: { x: x - m.width / 2, y: y - m.ascent, width: m.width, height: m.ascent + m.descent } });
+  }
+  const boundaries: Segment[] = [];
+  const pts = (e: XmlElement) => e.attrs.points!.trim().split(/\s+/).map((p) => p.split(',').map(Number) as [number, number]);
+  for (const p of findAll(root, 'polyline').filter((e) => e.attrs.stroke === '#000000')) {
+    const q = pts(p);
+    for (let i = 1; i < q.length; i++) boundaries.push([q[i - 1]![0], q[i - 1]![1], q[i]![0], q[i]![1]]);
+  }
+  // invariant lines: the thick horizontal black lines inside the clip groups
+  for (const l of findAll(root, 'line').filter((e) => e.attrs['stroke-width'] === '2.5' && e.attrs.stroke === '#000000')) {
+    boundaries.push([+l.attrs.x1!, +l.attrs.y1!, +l.attrs.x2!, +l.attrs.y2!]);
+  }
+  return { boxes, leaders, boundaries, area };
+}
+
+const CASES: Array<{ file: string; T: [number, number] }> = [
+  { file: path.join(BUNDLED, 'alzn_mey1993.tdb'), T: [400, 1000] },
+  { file: path.join(BUNDLED, 'agcu_hayes1986.tdb'), T: [500, 1400] },
+  { file: path.join(BUNDLED, 'cuni_mey1992.tdb'), T: [300, 1800] },
+  { file: path.join(SHARED_TDB_DIR, 'cumg.tdb'), T: [300, 1400] },
+  { file: path.join(SHARED_TDB_DIR, 'pbsn.tdb'), T: [300, 650] },
+];
+
+describe.each(CASES.map((c) => [path.basename(c.file), c] as const))('labels of the %s diagram', (_name, c) => {
+  const db = openDatabase(c.file);
+  const els = db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-') as [string, string];
+  const d = harmonizeSetNames(mapBinary({ database: db, components: els, T: c.T, threads: 1 }));
+  const drawn = readPreview(diagramChart(d));
+
+  it('labels every field and invariant, as a name or as a number explained under the plot', () => {
+    const texts = drawn.boxes.map((b) => b.text);
+    const svg = diagramChart(d);
+    for (const r of d.regions) {
+      const name = `${r.phases[0]} + ${r.phases[1]}`;
+      expect(texts.includes(name) || svg.includes(`: ${name}<`), name).toBe(true);
+    }
+    expect(drawn.boxes.length).toBeGreaterThanOrEqual(d.regions.length);
+  });
+
+  it('no two label boxes intersect, none leaves the plot area, none is crossed by a boundary', () => {
+    const { boxes, boundaries, area } = drawn;
+    for (let i = 0; i < boxes.length; i++) {
+      expect(boxInside(boxes[i]!.box, area), `${boxes[i]!.text} inside the plot`).toBe(true);
+      for (let j = i + 1; j < boxes.length; j++) {
+        expect(boxesIntersect(boxes[i]!.box, boxes[j]!.box), `${boxes[i]!.text} / ${boxes[j]!.text}`).toBe(false);
+      }
+      const hit = boundaries.find((s) => segmentHitsBox(s, boxes[i]!.box));
+      expect(hit, `${boxes[i]!.text} crossed by ${hit}`).toBeUndefined();
+    }
+  });
+
+  it('leader lines pass through no label but their own', () => {
+    for (const l of drawn.leaders) {
+      const through = drawn.boxes.filter((b) => segmentHitsBox(l, b.box));
+      expect(through.length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('composition sets carry the same names in regions, invariants and single-phase labels', () => {
+    const regionNames = new Set(d.regions.flatMap((r) => r.phases));
+    for (const v of d.invariants) {
+      const bases = v.phases.map((p) => baseName(p.name));
+      for (const p of v.phases) {
+        // a set of a phase that shows two sets in this invariant is named by some region too
+        if (bases.filter((b) => b === baseName(p.name)).length > 1) expect(regionNames.has(p.name), p.name).toBe(true);
+      }
+      for (const p of v.phases) expect(v.reaction).toContain(p.name);
+    }
+    for (const l of d.singlePhaseLabels) {
+      if ([...regionNames].some((n) => baseName(n) === baseName(l.label))) expect(regionNames.has(l.label), l.label).toBe(true);
+    }
+  });
+});
+
+describe('placeLabels', () => {
+  const area = { x: 0, y: 0, width: 400, height: 300 };
+  it('moves a label off a boundary that runs through its anchor, staying on the anchor side', () => {
+    const wall: Segment = [200, 0, 200, 300];
+    const { placed, dropped } = placeLabels([{ key: 'a', text: 'LIQUID', size: 16, anchor: [195, 150] }], { area, segments: [wall] });
+    expect(dropped).toEqual([]);
+    expect(segmentHitsBox(wall, placed[0]!.box)).toBe(false);
+    expect(placed[0]!.box.x + placed[0]!.box.width).toBeLessThanOrEqual(200);
+    expect(placed[0]!.leader).toBeUndefined();
+  });
+
+  it('gives a field too small for its name a leader line, and drops what fits nowhere', () => {
+    // a 20 x 20 px cell closed on all sides inside a 400 x 300 plot
+    const cell: Segment[] = [[190, 140, 210, 140], [210, 140, 210, 160], [210, 160, 190, 160], [190, 160, 190, 140]];
+    const r = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150] }], { area, segments: cell });
+    expect(r.placed[0]!.leader).toBeDefined();
+    expect(cell.some((s) => segmentHitsBox(s, r.placed[0]!.box))).toBe(false);
+    const none = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150], leader: false }], { area, segments: cell });
+    expect(none.placed).toEqual([]);
+    expect(none.dropped.map((q) => q.key)).toEqual(['a']);
+  });
+
+  it('keeps two labels with the same anchor apart', () => {
+    const { placed } = placeLabels([
+      { key: 'a', text: 'LIQUID', size: 16, anchor: [200, 150] }, { key: 'b', text: 'LIQUID', size: 16, anchor: [200, 150] },
+    ], { area, segments: [] });
+    expect(placed).toHaveLength(2);
+    expect(boxesIntersect(placed[0]!.box, placed[1]!.box)).toBe(false);
+  });
+
+  it('segment tests', () => {
+    expect(segmentHitsBox([0, 0, 10, 10], { x: 4, y: 4, width: 1, height: 1 })).toBe(true);
+    expect(segmentHitsBox([0, 0, 10, 0], { x: 4, y: 1, width: 1, height: 1 })).toBe(false);
+    expect(segmentsCross([0, 0, 10, 10], [0, 10, 10, 0])).toBe(true);
+    expect(segmentsCross([0, 0, 1, 1], [2, 2, 3, 0])).toBe(false);
+  });
+});

@@ -1,0 +1,242 @@
+// Label placement for phase diagrams, shared by the SVG previews (worker/plots/charts.ts) and the renderer's
+// BinaryDiagram view: pure TypeScript without node: imports so that the browser bundle imports it as is.
+//
+// Every label is a box (text metrics + a halo pad). A box is accepted only when it lies inside the plot
+// area, overlaps no box placed before it (nor the caller's obstacle boxes) and crosses no boundary segment.
+// Labels are placed in priority order, each at the first acceptable candidate:
+//   1. the anchor itself, then the caller's points known to lie inside the field (the middles of the
+//      tie-lines of a two-phase region, positions along an invariant line);
+//   2. a spiral of positions around the anchor, each reachable from the anchor without crossing a boundary
+//      (so the label stays in its own field);
+//   3. positions farther away with a leader line to the anchor (when the field is too small for its text);
+// and a label with no acceptable position is returned as dropped, for the caller to list in a legend.
+// This is the greedy fixed-candidate scheme of Christensen, Marks & Shieber (ACM Trans. Graph. 14 (1995)
+// 203), with the field-membership test of point-feature labelling added.
+
+export interface Box { x: number; y: number; width: number; height: number }
+/** A segment x1, y1, x2, y2 in pixels. */
+export type Segment = readonly [number, number, number, number];
+export type Pt = readonly [number, number];
+
+export interface TextMetrics { width: number; ascent: number; descent: number }
+export type Measure = (text: string, size: number, bold?: boolean) => TextMetrics;
+
+// Advance widths (1/1000 em) of ASCII 32..126 in DejaVu Sans and DejaVu Sans Bold, read from the fonts' hmtx
+// tables (fonts-dejavu-core 2.37); ascent 0.928 em, descent 0.236 em (hhea). DejaVu Sans is the family the PNG
+// renderer loads and the first of the previews' font stack.
+const DEJAVU = '318,401,460,838,636,950,780,275,390,390,500,838,318,361,318,337,636,636,636,636,636,636,636,636,636,636,337,337,838,838,838,531,1000,684,686,698,770,632,575,775,752,295,295,656,557,863,748,787,603,787,695,635,611,732,684,989,685,611,685,390,337,390,838,500,500,613,635,550,635,615,352,635,634,278,278,579,278,974,634,612,635,635,411,521,392,634,592,818,592,592,525,636,337,636,838'
+  .split(',').map(Number);
+const DEJAVU_BOLD = '348,456,521,838,696,1002,872,306,457,457,523,838,380,415,380,365,696,696,696,696,696,696,696,696,696,696,400,400,838,838,838,580,1000,774,762,734,830,683,683,821,837,372,372,775,637,995,837,850,733,850,770,720,682,812,774,1103,771,724,725,457,365,457,838,500,500,675,716,593,716,678,435,716,712,343,343,665,343,1042,712,687,716,716,493,595,478,712,652,924,645,652,582,712,365,712,838'
+  .split(',').map(Number);
+const DEJAVU_OTHER: Record<string, number> = { '°': 500, '–': 500, '—': 1000, '·': 318, 'μ': 636, '…': 1000, '−': 838 };
+
+/** Text metrics of DejaVu Sans (regular or bold) at `size` px. */
+export const dejaVuMeasure: Measure = (text, size, bold = false) => {
+  const table = bold ? DEJAVU_BOLD : DEJAVU;
+  let w = 0;
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    w += c >= 32 && c <= 126 ? table[c - 32]! : DEJAVU_OTHER[ch] ?? 1000;
+  }
+  return { width: (w / 1000) * size, ascent: 0.928 * size, descent: 0.236 * size };
+};
+
+export interface LabelRequest {
+  key: string;
+  text: string;
+  size: number;
+  bold?: boolean;
+  /** the point of the field the label names, px */
+  anchor: Pt;
+  /** further points known to lie in the field, px, best first */
+  inside?: ReadonlyArray<Pt>;
+  /** placed earlier when higher (default 0); ties keep the given order */
+  priority?: number;
+  /** may be moved away from its field with a leader line (default true) */
+  leader?: boolean;
+  /** search the spiral around the anchor (default true); invariant labels keep to their explicit positions */
+  spiral?: boolean;
+  /** largest distance of this label from its anchor when it needs a leader line, px (default: the option's) */
+  maxLeader?: number;
+}
+
+export interface PlacedLabel {
+  key: string;
+  text: string;
+  size: number;
+  bold: boolean;
+  /** the label's box, halo pad included */
+  box: Box;
+  /** where to draw the text: x is the centre (text-anchor middle), baseline the y of the baseline */
+  x: number;
+  baseline: number;
+  /** anchor -> box edge, when the label sits away from its field */
+  leader?: Segment;
+}
+
+export interface PlacementOptions {
+  /** the plot area: every box stays inside it */
+  area: Box;
+  /** boundary polylines and invariant lines as segments: no box crosses one */
+  segments: ReadonlyArray<Segment>;
+  /** boxes that are already taken (legends, markers) */
+  obstacles?: ReadonlyArray<Box>;
+  measure?: Measure;
+  /** space around the text inside its box, px (the halo) */
+  pad?: number;
+  /** largest distance of a leader-line label from its anchor, px */
+  maxLeader?: number;
+}
+
+export interface Placement { placed: PlacedLabel[]; dropped: LabelRequest[] }
+
+export function boxesIntersect(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+export function boxInside(inner: Box, outer: Box, tol = 1e-6): boolean {
+  return inner.x >= outer.x - tol && inner.y >= outer.y - tol && inner.x + inner.width <= outer.x + outer.width + tol
+    && inner.y + inner.height <= outer.y + outer.height + tol;
+}
+
+/** True when the segment passes through the box's interior (Liang–Barsky clipping). */
+export function segmentHitsBox(s: Segment, b: Box): boolean {
+  const [x1, y1, x2, y2] = s;
+  const dx = x2 - x1, dy = y2 - y1;
+  let t0 = 0, t1 = 1;
+  const edges: Array<[number, number]> = [[-dx, x1 - b.x], [dx, b.x + b.width - x1], [-dy, y1 - b.y], [dy, b.y + b.height - y1]];
+  for (const [p, q] of edges) {
+    if (p === 0) { if (q <= 0) return false; continue; }
+    const r = q / p;
+    if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+  }
+  return t1 - t0 > 1e-9;
+}
+
+/** True when two segments cross or touch (orientation test). */
+export function segmentsCross(a: Segment, b: Segment): boolean {
+  const o = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+  const [p1x, p1y, p2x, p2y] = a, [q1x, q1y, q2x, q2y] = b;
+  const d1 = o(q1x, q1y, q2x, q2y, p1x, p1y), d2 = o(q1x, q1y, q2x, q2y, p2x, p2y);
+  const d3 = o(p1x, p1y, p2x, p2y, q1x, q1y), d4 = o(p1x, p1y, p2x, p2y, q2x, q2y);
+  if (d1 * d2 < 0 && d3 * d4 < 0) return true;
+  const on = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
+    Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
+  return (d1 === 0 && on(q1x, q1y, q2x, q2y, p1x, p1y)) || (d2 === 0 && on(q1x, q1y, q2x, q2y, p2x, p2y))
+    || (d3 === 0 && on(p1x, p1y, p2x, p2y, q1x, q1y)) || (d4 === 0 && on(p1x, p1y, p2x, p2y, q2x, q2y));
+}
+
+/** Uniform grid of segments, so a box or a segment is tested only against the segments near it. */
+class SegmentIndex {
+  private readonly cells = new Map<number, number[]>();
+  constructor(private readonly segs: ReadonlyArray<Segment>, private readonly cell = 32) {
+    segs.forEach((s, i) => this.cellsOf(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]), (k) => {
+      let list = this.cells.get(k);
+      if (!list) this.cells.set(k, (list = []));
+      list.push(i);
+    }));
+  }
+  private cellsOf(x0: number, y0: number, x1: number, y1: number, f: (k: number) => void): void {
+    const c = this.cell;
+    const i0 = Math.floor(x0 / c), i1 = Math.floor(x1 / c), j0 = Math.floor(y0 / c), j1 = Math.floor(y1 / c);
+    if ((i1 - i0 + 1) * (j1 - j0 + 1) > 40000) { for (const k of this.cells.keys()) f(k); return; }
+    for (let i = i0; i <= i1; i++) for (let j = j0; j <= j1; j++) f(i * 100003 + j);
+  }
+  private near(x0: number, y0: number, x1: number, y1: number): Set<number> {
+    const out = new Set<number>();
+    this.cellsOf(x0, y0, x1, y1, (k) => { for (const i of this.cells.get(k) ?? []) out.add(i); });
+    return out;
+  }
+  hitsBox(b: Box): boolean {
+    for (const i of this.near(b.x, b.y, b.x + b.width, b.y + b.height)) if (segmentHitsBox(this.segs[i]!, b)) return true;
+    return false;
+  }
+  crosses(s: Segment): boolean {
+    for (const i of this.near(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]))) {
+      if (segmentsCross(s, this.segs[i]!)) return true;
+    }
+    return false;
+  }
+}
+
+/** Polyline points (px) as segments; non-finite points break the line. */
+export function polylineSegments(points: ReadonlyArray<Pt>): Segment[] {
+  const out: Segment[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const [ax, ay] = points[i - 1]!, [bx, by] = points[i]!;
+    if ([ax, ay, bx, by].every(Number.isFinite) && (ax !== bx || ay !== by)) out.push([ax, ay, bx, by]);
+  }
+  return out;
+}
+
+/** The point of a box's outline nearest to p (the end of a leader line). */
+function nearestOnBox(b: Box, p: Pt): Pt {
+  return [Math.min(b.x + b.width, Math.max(b.x, p[0])), Math.min(b.y + b.height, Math.max(b.y, p[1]))];
+}
+
+export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: PlacementOptions): Placement {
+  const measure = opts.measure ?? dejaVuMeasure;
+  const pad = opts.pad ?? 3;
+  const area = opts.area;
+  const index = new SegmentIndex(opts.segments);
+  const taken: Box[] = [...(opts.obstacles ?? [])];
+  const leaders: Segment[] = [];
+  const placed: PlacedLabel[] = [];
+  const dropped: LabelRequest[] = [];
+  const maxLeader = opts.maxLeader ?? Math.max(60, 0.3 * Math.min(area.width, area.height));
+  const order = requests.map((r, i) => ({ r, i })).sort((a, b) => (b.r.priority ?? 0) - (a.r.priority ?? 0) || a.i - b.i);
+
+  for (const { r } of order) {
+    const m = measure(r.text, r.size, r.bold);
+    const w = m.width + 2 * pad, h = m.ascent + m.descent + 2 * pad;
+    const boxAt = (c: Pt): Box => ({ x: c[0] - w / 2, y: c[1] - h / 2, width: w, height: h });
+    const free = (b: Box): boolean => boxInside(b, area) && !taken.some((t) => boxesIntersect(t, b)) && !index.hitsBox(b)
+      && !leaders.some((l) => segmentHitsBox(l, b));
+    const accept = (b: Box, leader?: Segment): void => {
+      taken.push(b);
+      if (leader) leaders.push(leader);
+      placed.push({ key: r.key, text: r.text, size: r.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
+        baseline: b.y + pad + m.ascent, ...(leader ? { leader } : {}) });
+    };
+    if (!r.anchor.every(Number.isFinite)) { dropped.push(r); continue; }
+    let done = false;
+    // 1. the anchor and the points known to be inside the field
+    for (const c of [r.anchor, ...(r.inside ?? [])]) {
+      if (!c.every(Number.isFinite)) continue;
+      const b = boxAt(c);
+      if (free(b)) { accept(b); done = true; break; }
+    }
+    // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
+    if (!done && r.spiral !== false) {
+      const rMax = Math.max(w, h) * 2.5 + 40;
+      for (let rad = 4; rad <= rMax && !done; rad += 4) {
+        const n = Math.max(8, Math.round((2 * Math.PI * rad) / 8));
+        for (let k = 0; k < n; k++) {
+          const a = (2 * Math.PI * k) / n;
+          const c: Pt = [r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)];
+          const b = boxAt(c);
+          if (free(b) && !index.crosses([r.anchor[0], r.anchor[1], c[0], c[1]])) { accept(b); done = true; break; }
+        }
+      }
+    }
+    // 3. away from the field with a leader line, the nearest position first
+    if (!done && r.leader !== false) {
+      const reach = r.maxLeader ?? maxLeader;
+      for (let rad = Math.max(w, h) / 2 + 10; rad <= reach + Math.max(w, h) / 2 && !done; rad += 8) {
+        const n = Math.max(12, Math.round((2 * Math.PI * rad) / 12));
+        for (let k = 0; k < n; k++) {
+          const a = (2 * Math.PI * k) / n;
+          const b = boxAt([r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)]);
+          if (!free(b)) continue;
+          const end = nearestOnBox(b, r.anchor);
+          const leader: Segment = [r.anchor[0], r.anchor[1], end[0], end[1]];
+          // the leader passes through no other label
+          if (taken.some((t) => segmentHitsBox(leader, t))) continue;
+          accept(b, leader); done = true; break;
+        }
+      }
+    }
+    if (!done) dropped.push(r);
+  }
+  return { placed, dropped };
+}
