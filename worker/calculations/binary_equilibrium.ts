@@ -29,8 +29,36 @@ function num(v: unknown, what: string): number {
   return v;
 }
 
-/** Reads the (already validated) task_config. The x component is the one whose fraction the
- * compositions give (the one that changes when both are given). */
+/**
+ * The composition axis of a binary diagram, read from compositions_start / compositions_end: the diagram runs from
+ * compositions_start (left edge) to compositions_end (right edge).
+ * - one component named (in either object): that component, over the range its values give (a side that does not
+ *   name it is 0 at the start, 1 at the end);
+ * - both named: the component whose mole fraction grows from start to end (with fractions summing to 1 exactly one
+ *   does), so `{AL: 1, ZN: 0} -> {AL: 0, ZN: 1}` maps x(ZN) 0..1 whatever order the components were listed in;
+ * - start equal to end: no range was given; the whole range 0..1 of the second component of condition.components
+ *   (x(B) of an A-B diagram) is mapped.
+ */
+export function compositionAxis(components: [string, string], start: Record<string, number>, end: Record<string, number>):
+  { xComponent: string; X: [number, number] } {
+  const named = components.filter((k) => k in start || k in end);
+  const other = (k: string) => components.find((q) => q !== k)!;
+  // the fraction of k on one side: given, else the complement of the other component, else the edge default
+  const valueAt = (o: Record<string, number>, k: string, edge: number) => (k in o ? o[k]! : other(k) in o ? 1 - o[other(k)]! : edge);
+  const range = (k: string): [number, number] => [valueAt(start, k, 0), valueAt(end, k, 1)];
+  let xc: string;
+  if (named.length === 1) xc = named[0]!;
+  else {
+    const growth = components.map((k) => { const [a, b] = range(k); return b - a; });
+    xc = growth[0]! > growth[1]! ? components[0] : components[1];
+  }
+  let [x0, x1] = range(xc);
+  if (x0 === x1) { x0 = 0; x1 = 1; }
+  for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
+  return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
+}
+
+/** Reads the (already validated) task_config; the axis as compositionAxis says. */
 export function binaryInput(config: Record<string, unknown>): BinaryInput {
   const tdbFile = config.tdb_file;
   if (typeof tdbFile !== 'string' || !tdbFile) throw new Error('task_config.tdb_file is missing (the database file of the task)');
@@ -44,13 +72,7 @@ export function binaryInput(config: Record<string, unknown>): BinaryInput {
   for (const k of [...Object.keys(s), ...Object.keys(e)]) {
     if (!comps.includes(k)) throw new Error(`composition names ${k}, which is not one of condition.components`);
   }
-  let xc = comps.find((k) => k in s && k in e && s[k] !== e[k]) ?? comps.find((k) => k in s || k in e) ?? comps[1];
-  const valueAt = (o: Record<string, number>, k: string, dflt: number) =>
-    k in o ? o[k] : (comps.find((q) => q !== k && q in o) !== undefined ? 1 - o[comps.find((q) => q !== k)!] : dflt);
-  let x0 = valueAt(s, xc, 0), x1 = valueAt(e, xc, 1);
-  if (x0 === x1) { x0 = 0; x1 = 1; }
-  for (const x of [x0, x1]) if (x < 0 || x > 1) throw new Error(`composition of ${xc} must lie in [0, 1]`);
-  xc = xc.toUpperCase();
+  const { xComponent: xc, X } = compositionAxis([comps[0]!, comps[1]!], s, e);
   const T0 = num(c.temperature_start, 'condition.temperature_start'), T1 = num(c.temperature_end, 'condition.temperature_end');
   if (T0 === T1) throw new Error('condition.temperature_start and temperature_end must differ');
   const P = c.pressure === undefined ? 101325 : num(c.pressure, 'condition.pressure');
@@ -58,8 +80,8 @@ export function binaryInput(config: Record<string, unknown>): BinaryInput {
     ? (c.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : undefined;
   const od = config.order_disorder as OrderDisorderOptions | undefined;
   return {
-    tdbFile, components: [comps[0], comps[1]], xComponent: xc,
-    T: [Math.min(T0, T1), Math.max(T0, T1)], X: [Math.min(x0, x1), Math.max(x0, x1)], P, phases, orderDisorder: od,
+    tdbFile, components: [comps[0]!, comps[1]!], xComponent: xc,
+    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P, phases, orderDisorder: od,
   };
 }
 
@@ -108,7 +130,8 @@ export function diagramChart(d: BinaryDiagram): string {
     if (t) labels.push({ x: (t.x[0] + t.x[1]) / 2, T: t.T, label: `${r.phases[0]} + ${r.phases[1]}` });
   }
   return binaryPhaseDiagram({
-    title: `${d.components[0]}-${d.components[1]} phase diagram, P = ${d.P} Pa`,
+    // the x-axis component last: an A-B diagram is drawn against x(B)
+    title: `${d.components.find((c) => c !== d.xComponent) ?? d.components[0]}-${d.xComponent} phase diagram, P = ${d.P} Pa`,
     boundaries,
     tieLines: d.regions.flatMap((r) => r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases }))),
     invariants: d.invariants.map((v) => ({ T: v.T, phases: v.phases.map((p) => p.name), x: v.phases.map((p) => p.x), kind: v.kind })),
