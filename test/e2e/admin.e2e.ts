@@ -216,7 +216,7 @@ describe('console screens against a real service', () => {
     const saved = JSON.parse(readFileSync(join(svc.dataDir, 'settings.json'), 'utf8'));
     expect(saved).toMatchObject({ pool_size: 2, max_pending_tasks: 40 });
     expect(await page.locator('.tag', { hasText: 'restart needed' }).count()).toBeGreaterThanOrEqual(2);
-    await shot('settings');
+    // docs/screenshots/settings.png is taken by tasks-ui.e2e.ts (with progress, filters and settings in use)
     await page.fill('#set-thread_budget', '0');
     await page.getByRole('button', { name: 'Save for next start' }).click();
     expect(await page.locator('.field:has(#set-thread_budget) .field-error').innerText()).toMatch(/between 1 and/);

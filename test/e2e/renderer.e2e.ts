@@ -122,7 +122,7 @@ describe('renderer against a real service', () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
     expect(await page.locator('.field-error').count()).toBe(0);
-    await shot('new-task');
+    // docs/screenshots/new-task.png is taken by tasks-ui.e2e.ts (with progress, filters and settings in use)
   });
 
   it('shows the task in the list, polls it to a terminal status and shows its log and stored config', async () => {
@@ -134,7 +134,7 @@ describe('renderer against a real service', () => {
         ?.querySelector('[data-status]')?.getAttribute('data-status');
       return s && t.includes(s);
     }, TERMINAL, { timeout: 60_000 });
-    await shot('tasks');
+    // docs/screenshots/tasks.png is taken by tasks-ui.e2e.ts (with progress, filters and settings in use)
     await row.getByRole('link', { name: 'Al-Zn at 600 K' }).click();
     const status = await page.getByTestId('task-status').getAttribute('data-status');
     expect(TERMINAL).toContain(status);
@@ -146,7 +146,7 @@ describe('renderer against a real service', () => {
     expect(cfg.condition.compositions.ZN).toBeCloseTo(0.3, 9);
     expect(cfg.condition.compositions.AL).toBeCloseTo(0.7, 9);
     if (status === 'completed') await page.getByTestId('files-result').waitFor();
-    await shot('task-detail');
+    // docs/screenshots/task-detail.png is taken by tasks-ui.e2e.ts (with progress, filters and settings in use)
   });
 
   it('cancels a queued task and deletes a running one', async () => {

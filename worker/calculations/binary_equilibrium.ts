@@ -11,7 +11,9 @@ import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '.
 import {
   RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
 } from '../results/common.js';
-import { regionBoundaries, type BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
+import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
+
+export { compositionAxis };
 import type { CalculationJob, CalculationOutput, JobControl } from '../protocol.js';
 
 interface BinaryInput {
@@ -30,8 +32,7 @@ function num(v: unknown, what: string): number {
   return v;
 }
 
-/** Reads the (already validated) task_config. The x component is the one whose fraction the
- * compositions give (the one that changes when both are given). */
+/** Reads the (already validated) task_config; the axis as compositionAxis says. */
 export function binaryInput(config: Record<string, unknown>): BinaryInput {
   const tdbFile = config.tdb_file;
   if (typeof tdbFile !== 'string' || !tdbFile) throw new Error('task_config.tdb_file is missing (the database file of the task)');
@@ -45,13 +46,7 @@ export function binaryInput(config: Record<string, unknown>): BinaryInput {
   for (const k of [...Object.keys(s), ...Object.keys(e)]) {
     if (!comps.includes(k)) throw new Error(`composition names ${k}, which is not one of condition.components`);
   }
-  let xc = comps.find((k) => k in s && k in e && s[k] !== e[k]) ?? comps.find((k) => k in s || k in e) ?? comps[1];
-  const valueAt = (o: Record<string, number>, k: string, dflt: number) =>
-    k in o ? o[k] : (comps.find((q) => q !== k && q in o) !== undefined ? 1 - o[comps.find((q) => q !== k)!] : dflt);
-  let x0 = valueAt(s, xc, 0), x1 = valueAt(e, xc, 1);
-  if (x0 === x1) { x0 = 0; x1 = 1; }
-  for (const x of [x0, x1]) if (x < 0 || x > 1) throw new Error(`composition of ${xc} must lie in [0, 1]`);
-  xc = xc.toUpperCase();
+  const { xComponent: xc, X } = compositionAxis([comps[0]!, comps[1]!], s, e);
   const T0 = num(c.temperature_start, 'condition.temperature_start'), T1 = num(c.temperature_end, 'condition.temperature_end');
   if (T0 === T1) throw new Error('condition.temperature_start and temperature_end must differ');
   const P = c.pressure === undefined ? 101325 : num(c.pressure, 'condition.pressure');
@@ -59,8 +54,8 @@ export function binaryInput(config: Record<string, unknown>): BinaryInput {
     ? (c.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : undefined;
   const od = config.order_disorder as OrderDisorderOptions | undefined;
   return {
-    tdbFile, components: [comps[0], comps[1]], xComponent: xc,
-    T: [Math.min(T0, T1), Math.max(T0, T1)], X: [Math.min(x0, x1), Math.max(x0, x1)], P, phases, orderDisorder: od,
+    tdbFile, components: [comps[0]!, comps[1]!], xComponent: xc,
+    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P, phases, orderDisorder: od,
   };
 }
 
@@ -110,7 +105,8 @@ export function diagramChart(d: BinaryDiagram): string {
       inside: byWidth.filter((_, k) => k % 3 === 0).map((q) => ({ x: (q.x[0] + q.x[1]) / 2, T: q.T })) });
   }
   return binaryPhaseDiagram({
-    title: `${d.components[0]}-${d.components[1]} phase diagram, P = ${d.P} Pa`,
+    // the x-axis component last: an A-B diagram is drawn against x(B)
+    title: `${d.components.find((c) => c !== d.xComponent) ?? d.components[0]}-${d.xComponent} phase diagram, P = ${d.P} Pa`,
     boundaries,
     tieLines: d.regions.flatMap((r) => r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases }))),
     invariants: d.invariants.map((v) => ({ T: v.T, phases: v.phases.map((p) => p.name), x: v.phases.map((p) => p.x), kind: v.kind })),

@@ -83,3 +83,32 @@ export function regionBoundaries(r: TwoPhaseRegion): BinaryBoundary[] {
     points: r.tielines.map((t) => ({ T: t.T, x: t.x[k] })),
   }));
 }
+
+/**
+ * The composition axis of a binary diagram, read from compositions_start / compositions_end: the diagram runs from
+ * compositions_start (left edge) to compositions_end (right edge).
+ * - one component named (in either object): that component, over the range its values give (a side that does not
+ *   name it is 0 at the start, 1 at the end);
+ * - both named: the component whose mole fraction grows from start to end (with fractions summing to 1 exactly one
+ *   does), so `{AL: 1, ZN: 0} -> {AL: 0, ZN: 1}` maps x(ZN) 0..1 whatever order the components were listed in;
+ * - start equal to end: no range was given; the whole range 0..1 of the second component of condition.components
+ *   (x(B) of an A-B diagram) is mapped.
+ */
+export function compositionAxis(components: [string, string], start: Record<string, number>, end: Record<string, number>):
+  { xComponent: string; X: [number, number] } {
+  const named = components.filter((k) => k in start || k in end);
+  const other = (k: string) => components.find((q) => q !== k)!;
+  // the fraction of k on one side: given, else the complement of the other component, else the edge default
+  const valueAt = (o: Record<string, number>, k: string, edge: number) => (k in o ? o[k]! : other(k) in o ? 1 - o[other(k)]! : edge);
+  const range = (k: string): [number, number] => [valueAt(start, k, 0), valueAt(end, k, 1)];
+  let xc: string;
+  if (named.length === 1) xc = named[0]!;
+  else {
+    const growth = components.map((k) => { const [a, b] = range(k); return b - a; });
+    xc = growth[0]! > growth[1]! ? components[0] : components[1];
+  }
+  let [x0, x1] = range(xc);
+  if (x0 === x1) { x0 = 0; x1 = 1; }
+  for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
+  return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
+}

@@ -15,7 +15,12 @@ export interface DbList { items: DbItem[]; total: number; page: number; size: nu
 export interface Task {
   id: number; title: string; description: string; status: string; task_type: string; result?: string | null;
   logs?: string | null; user_id: string; tdb_code?: string | null; created_at: string; updated_at: string;
+  /** Extensions of the task record (README): 0..1 and a short text such as "mapping two-phase regions".
+   * Absent on services without them: the renderer then shows the elapsed time only. */
+  progress?: number | null; stage?: string | null;
 }
+/** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */
+export interface TaskFilters { status?: string[]; task_type?: string[]; tdb_code?: string; search?: string }
 export interface TaskList { data: Task[]; total: number; total_pages: number; page: number; items_per_page: number }
 export interface TaskCreated { id: number; status: string; task_type: string; tdb_code?: string | null }
 export interface FileList { task_id: string; files: string[]; total_count: number }
@@ -82,8 +87,11 @@ export const api = {
   database: (id: string) => request<DbItem>('GET', `/database/${encodeURIComponent(id)}`),
   phases: (id: string, element_list: string[]) =>
     request<{ phase_list: string[] }>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
-  taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc') =>
-    request<TaskList>('GET', `/task/list${qs({ page, items_per_page, sort_order })}`),
+  taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc', f: TaskFilters = {}) =>
+    request<TaskList>('GET', `/task/list${qs({
+      page, items_per_page, sort_order, status: f.status?.join(','), task_type: f.task_type?.join(','),
+      tdb_code: f.tdb_code?.trim(), search: f.search?.trim(),
+    })}`),
   task: (id: number) => request<Task>('GET', `/task/${id}`),
   createTask: (body: { title: string; task_config: Record<string, unknown>; omp_threads?: number; no_cache?: boolean }) =>
     request<TaskCreated>('POST', '/task', body),
@@ -96,4 +104,63 @@ export function fmtTime(s: string | null | undefined): string {
   if (!s) return '—';
   const d = new Date(s.replace(' UTC', 'Z').replace(' ', 'T'));
   return Number.isNaN(d.getTime()) ? s : d.toLocaleString();
+}
+
+/** Whether a task matches the list filters, as the service applies them (used to notice a service that ignores them). */
+export function matchesFilters(t: Task, f: TaskFilters): boolean {
+  if (f.status?.length && !f.status.includes(t.status)) return false;
+  if (f.task_type?.length && !f.task_type.includes(t.task_type)) return false;
+  if (f.tdb_code?.trim() && t.tdb_code !== f.tdb_code.trim()) return false;
+  const q = f.search?.trim().toLowerCase();
+  if (q && !t.title.toLowerCase().includes(q) && String(t.id) !== q.replace(/^#/, '')) return false;
+  return true;
+}
+
+/** Milliseconds of a task timestamp ('YYYY-MM-DD HH:MM:SS UTC' or RFC 3339), NaN when unreadable. */
+export function taskMs(s: string | null | undefined): number {
+  if (!s) return Number.NaN;
+  return new Date(s.replace(' UTC', 'Z').replace(' ', 'T')).getTime();
+}
+
+export interface TaskTiming {
+  /** when the calculation started ("started with" log line), else when the task was created */
+  startMs: number;
+  /** run time so far (live tasks) or in all (finished ones); NaN when unknown */
+  elapsedMs: number;
+  /** the result was reused from the calculation cache: no calculation ran */
+  cached: boolean;
+  /** still waiting for a worker (pending, queued): elapsedMs counts the wait */
+  waiting: boolean;
+}
+
+/** Run time of a task from its record: the log's start line to the last update (or to now while it runs). */
+export function taskTiming(t: Task, now = Date.now()): TaskTiming {
+  const logs = t.logs ?? '';
+  const started = /\[([^\]]+)\] started with/.exec(logs);
+  const cached = /calculation cache hit/.test(logs);
+  const waiting = t.status === 'pending' || t.status === 'queued' || t.status === 'created';
+  const startMs = started ? taskMs(started[1]) : taskMs(t.created_at);
+  const endMs = TERMINAL.has(t.status) ? taskMs(t.updated_at) : now;
+  return { startMs, elapsedMs: cached ? 0 : Math.max(0, endMs - startMs), cached, waiting };
+}
+
+/** 0.4 s, 12 s, 3 min 05 s, 1 h 02 min. */
+export function fmtDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '—';
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
+}
+
+/** Download name of a task's file: task-42-result.csv, task-42-preview.png; the file's own name is kept
+ * (task-42-preview-cp.png) only where one kind holds several files of the same extension. */
+export function taskFileName(taskId: number, kind: string, file: string, siblings: string[] = [file]): string {
+  const extOf = (f: string) => { const d = f.lastIndexOf('.'); return d > 0 ? f.slice(d) : ''; };
+  const ext = extOf(file);
+  const stem = ext ? file.slice(0, -ext.length) : file;
+  const alone = siblings.filter((f) => extOf(f) === ext).length <= 1;
+  return alone ? `task-${taskId}-${kind}${ext}` : `task-${taskId}-${kind}-${stem}${ext}`;
 }

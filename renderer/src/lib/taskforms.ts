@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { OPEN_TASK_TYPES, TASK_CONFIG_SCHEMAS, zodErrorMap, type OpenTaskType } from '../../../main/api/task-config.js';
 import { unitOf, type UnitKind } from './units.js';
+import { compositionAxis } from '../../../worker/results/binary_equilibrium.js';
 
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
@@ -140,4 +141,64 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
     o = o[p] as Record<string, unknown>;
   }
   o[parts[parts.length - 1]!] = value;
+}
+
+/**
+ * What the binary_equilibrium task will map for this configuration: the x-axis component and its range, as
+ * the worker reads them (worker/results/binary_equilibrium.ts compositionAxis), and whether the range was
+ * widened because start and end are the same composition. null while the components are not both chosen.
+ */
+export function binaryMapping(cfg: Record<string, unknown>): { xComponent: string; X: [number, number]; widened: boolean } | null {
+  const c = (cfg.condition ?? {}) as Record<string, unknown>;
+  const comps = Array.isArray(c.components) ? (c.components as string[]).map((s) => String(s).toUpperCase()) : [];
+  if (comps.length !== 2 || comps[0] === comps[1]) return null;
+  const up = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>)
+    .filter(([, v]) => typeof v === 'number' && Number.isFinite(v)).map(([k, v]) => [k.toUpperCase(), v as number]));
+  const s = up(c.compositions_start), e = up(c.compositions_end);
+  try {
+    const a = compositionAxis([comps[0]!, comps[1]!], s, e);
+    const same = comps.every((k) => (s[k] ?? null) === (e[k] ?? null)) && Object.keys(s).length > 0;
+    return { ...a, widened: same };
+  } catch { return null; }
+}
+
+const sameComposition = (a: unknown, b: unknown): boolean => {
+  const x = (a ?? {}) as Record<string, number>, y = (b ?? {}) as Record<string, number>;
+  return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => x[k] === y[k]);
+};
+
+/**
+ * Checks the schema cannot express, run in the form before submission. `errors` are configurations that cannot
+ * run (the calculation would fail): they block the submission. `warnings` are configurations that run but
+ * probably not as meant: they are shown next to the field and do not block. Paths are relative to task_config.
+ */
+export function formChecks(t: OpenTaskType, cfg: Record<string, unknown>): { errors: Issue[]; warnings: Issue[] } {
+  const errors: Issue[] = []; const warnings: Issue[] = [];
+  const c = (cfg.condition ?? {}) as Record<string, unknown>;
+  const comps = Array.isArray(c.components) ? (c.components as string[]) : [];
+  // A composition field left undefined with components chosen: the typed fractions exceed 1.
+  for (const f of conditionFields(t)) {
+    if (f.kind === 'composition' && comps.length > 0 && c[f.key] === undefined) {
+      errors.push({ path: `condition.${f.key}`, message: 'the fractions must sum to 1: the typed ones exceed 1, so the balance would be negative' });
+    } else if (f.kind === 'composition' && c[f.key] && comps.length > 0) {
+      const v = c[f.key] as Record<string, number>;
+      const sum = comps.reduce((a, k) => a + (v[k] ?? 0), 0);
+      if (Math.abs(sum - 1) > 1e-6) errors.push({ path: `condition.${f.key}`, message: `the fractions sum to ${Number(sum.toFixed(6))}, not 1` });
+    }
+  }
+  const T0 = c.temperature_start, T1 = c.temperature_end;
+  if (t === 'binary_equilibrium') {
+    if (typeof T0 === 'number' && T0 === T1) {
+      errors.push({ path: 'condition.temperature_end', message: 'must differ from temperature_start: a phase diagram needs a temperature range' });
+    }
+    const m = binaryMapping(cfg);
+    if (m?.widened) {
+      warnings.push({ path: 'condition.compositions_end', message: `equal to the start composition: the whole range x(${m.xComponent}) 0 → 1 will be mapped` });
+    }
+  }
+  if ((t === 'line_calculation' || t === 'thermodynamic_properties_next') && typeof T0 === 'number' && T0 === T1
+    && sameComposition(c.compositions_start, c.compositions_end) && typeof c.points === 'number' && c.points > 1) {
+    warnings.push({ path: 'condition.points', message: `start and end are the same state: the ${c.points} points would all be equal (set 1 point, or change temperature_end or a composition)` });
+  }
+  return { errors, warnings };
 }
