@@ -35,6 +35,8 @@ export interface ServiceSettings {
   requestTimeoutSeconds: number;
   /** Where the port and the data directory in use came from (the console's Settings screen shows it). */
   sources: { port: SettingSource; dataDir: SettingSource };
+  /** The calculation processes ("calculation hosts"); see CALC_HOST_SETTING_BOUNDS. */
+  calcHost: CalcHostSettings;
 }
 
 export type SettingSource = 'flag' | 'environment' | 'settings file' | 'default';
@@ -66,9 +68,6 @@ const workBoundRanges = Object.fromEntries(
   Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, [v[0], v[1]] as const])) as { [K in WorkBoundName]: readonly [number, number] };
 /** PHASEDESK_MAX_SCAN_POINTS, ... */
 export function envNameOf(setting: string): string { return `PHASEDESK_${setting.toUpperCase()}`; }
-  /** The calculation processes ("calculation hosts"); see CALC_HOST_SETTING_BOUNDS. */
-  calcHost: CalcHostSettings;
-}
 
 // ---- Calculation processes ("calculation hosts", main/service/calc-host.ts) ----
 /** Limits of the child processes that run calculations and render previews. */
