@@ -304,3 +304,36 @@ describe('task screens against a real service', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('task screen helpers', () => {
+  it('binaryMapping and formChecks say what the worker will do and refuse', async () => {
+    const { binaryMapping, formChecks } = await import('../../renderer/src/lib/taskforms.js');
+    const cfg = (start: Record<string, number>, end: Record<string, number>, T: [number, number] = [300, 1000]) => ({
+      task_type: 'binary_equilibrium', tdb_code: 'X', condition: { components: ['AL', 'ZN'], compositions_start: start,
+        compositions_end: end, temperature_start: T[0], temperature_end: T[1], pressure: 101325 } });
+    expect(binaryMapping(cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: false });
+    expect(binaryMapping(cfg({ AL: 0, ZN: 1 }, { AL: 0.6, ZN: 0.4 }))).toEqual({ xComponent: 'AL', X: [0, 0.6], widened: false });
+    expect(binaryMapping(cfg({ AL: 0.5, ZN: 0.5 }, { AL: 0.5, ZN: 0.5 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: true });
+    const equalT = formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }, [700, 700]));
+    expect(equalT.errors.map((e) => e.path)).toEqual(['condition.temperature_end']);
+    const badSum = formChecks('binary_equilibrium', cfg({ AL: 0.5, ZN: 0.6 }, { AL: 0, ZN: 1 }));
+    expect(badSum.errors).toEqual([{ path: 'condition.compositions_start', message: 'the fractions sum to 1.1, not 1' }]);
+    expect(formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('taskFileName and taskTiming', async () => {
+    const { taskFileName, taskTiming, fmtDuration } = await import('../../renderer/src/lib/api.js');
+    expect(taskFileName(42, 'result', 'result.csv', ['result.json', 'result.csv'])).toBe('task-42-result.csv');
+    expect(taskFileName(42, 'preview', 'phase_diagram.png', ['phase_diagram.svg', 'phase_diagram.png'])).toBe('task-42-preview.png');
+    expect(taskFileName(42, 'preview', 'cp.png', ['cp.png', 'h.png'])).toBe('task-42-preview-cp.png');
+    const base = { id: 1, title: 't', description: '{}', task_type: 'point_calculation', user_id: 'u', created_at: '2026-01-01 10:00:00 UTC' };
+    const done = taskTiming({ ...base, status: 'completed', updated_at: '2026-01-01 10:02:05 UTC',
+      logs: '[2026-01-01 10:00:30 UTC] started with 2 OpenMP thread(s)\n[2026-01-01 10:02:05 UTC] 3 file(s) stored' });
+    expect(done.elapsedMs).toBe(95_000);
+    expect(fmtDuration(done.elapsedMs)).toBe('1 min 35 s');
+    const running = taskTiming({ ...base, status: 'running', updated_at: base.created_at, logs: '[2026-01-01 10:00:30 UTC] started with 1 OpenMP thread(s)' },
+      Date.parse('2026-01-01T10:00:42Z'));
+    expect(running.elapsedMs).toBe(12_000);
+    expect(taskTiming({ ...base, status: 'completed', updated_at: base.created_at, logs: '[x] calculation cache hit: results reused' }).cached).toBe(true);
+  });
+});
