@@ -288,8 +288,21 @@ describe('task screens against a real service', () => {
     expect(await page.getByTestId('task-duration').innerText()).toMatch(/s$/);
   });
 
+  it('Manage databases: choosing another file resets code and name to that file', async () => {
+    await page.goto(`${served.url}#/manage-databases`);
+    await page.getByTestId('db-import').waitFor();
+    const tdb = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 5004.0 33.15 !\n') });
+    await page.setInputFiles('#db-file', tdb('first_try.tdb'));
+    expect(await page.inputValue('#db-code')).toBe('FIRST_TRY');
+    expect(await page.inputValue('#db-name')).toBe('first_try');
+    await page.fill('#db-name', 'My first file');
+    await page.setInputFiles('#db-file', tdb('cu-o assessment.tdb'));
+    expect(await page.inputValue('#db-code')).toBe('CU-O_ASSESSMENT');
+    expect(await page.inputValue('#db-name')).toBe('cu-o assessment');
+  });
+
   it('Settings shows the port and data directory in use and where each came from', async () => {
-    await nav('Settings');
+    await page.goto(`${served.url}#/settings`);
     await page.getByTestId('settings-form').waitFor();
     const port = new URL(svc.origin).port;
     expect(await page.getByTestId('port-in-use').innerText()).toBe(port);
