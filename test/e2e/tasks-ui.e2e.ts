@@ -18,6 +18,7 @@ let errors: string[];
 let token: string;
 let alzn: { id: string; code: string };
 let cuni: { id: string; code: string };
+let binaryZn = 0;
 
 interface TaskRecord { id: number; status: string; title: string; progress?: number; stage?: string | null; result?: string | null }
 
@@ -128,6 +129,7 @@ describe('task screens against a real service', () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
     const zn = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
+    binaryZn = zn;
 
     // The user switches the balance to ZN and edits AL: the axis is AL.
     await page.locator('input[name="f-compositions_start-balance"][value="ZN"]').check();
@@ -148,6 +150,39 @@ describe('task screens against a real service', () => {
       expect(doc.composition_range).toEqual([0, 1]);
       expect(doc.components).toEqual(['AL', 'ZN']); // the order of picking is kept, the axis does not follow it
     }
+  });
+
+  it('edits a copy of a task, and offers a Scheil run from above the liquidus when one started below it', async () => {
+    await page.goto(`${served.url}#/tasks/${binaryZn}`);
+    await page.getByTestId('edit-copy').click();
+    await page.getByTestId('copy-of').waitFor();
+    expect(await page.inputValue('#task-type')).toBe('binary_equilibrium');
+    expect(await page.inputValue('#f-title')).toBe('Al-Zn diagram, x(Zn) edited (copy)');
+    expect(await page.inputValue('#f-tdb_code')).toBe(alzn.id);
+    expect(Number(await page.inputValue('#f-temperature_end'))).toBe(750);
+    await expect.poll(() => page.getByTestId('binary-mapping').innerText()).toContain('x(ZN) from 0 to 1');
+
+    const scheil = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: 'Scheil from too low', task_config: {
+      task_type: 'scheil_solidification', tdb_code: alzn.code, condition: { components: ['AL', 'ZN'], compositions: { AL: 0.7, ZN: 0.3 },
+        start_temperature: 800, temperature_step: 5, pressure: 101325 } } });
+    expect(scheil.status).toBe(200);
+    expect((await waitTerminal(scheil.json.id)).status).toBe('completed');
+    await page.goto(`${served.url}#/tasks/${scheil.json.id}`);
+    const banner = page.getByTestId('below-liquidus');
+    await banner.waitFor();
+    const liquidus = Number(/liquidus \(([\d.]+) K\)/.exec(await banner.innerText())![1]);
+    expect(liquidus).toBeGreaterThan(800);
+    await banner.getByRole('link').click();
+    await page.getByTestId('copy-of').waitFor();
+    expect(await page.inputValue('#task-type')).toBe('scheil_solidification');
+    await expect.poll(async () => Number(await page.inputValue('#f-start_temperature'))).toBe(Math.ceil(liquidus + 1));
+    expect(Number(await page.locator('#f-compositions input[type="number"]:not([readonly])').inputValue())).toBeCloseTo(0.3, 9);
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.getByTestId('created').waitFor();
+    const again = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
+    const t = await waitTerminal(again);
+    expect(t.status).toBe('completed');
+    expect((await apiCall<{ logs: string }>(svc, 'GET', `/task/${again}`)).json.logs).not.toMatch(/below the liquidus/);
   });
 
   it('refuses what cannot run before sending it, warns about what runs uselessly, and clears errors once fixed', async () => {
