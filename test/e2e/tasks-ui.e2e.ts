@@ -343,7 +343,7 @@ describe('task screens against a real service', () => {
     expect(await page.getByTestId('port-in-use').innerText()).toBe(port);
     expect(await page.getByTestId('data-dir').innerText()).toBe(svc.dataDir);
     // the harness starts the service with --port 0 --data-dir DIR
-    expect(await page.getByTestId('data-dir-source').innerText()).toBe('from command-line option --data-dir');
+    expect(await page.getByTestId('data-dir-source').innerText({ timeout: 5000 })).toBe('from command-line option --data-dir');
     expect(await page.getByTestId('port-source').innerText()).toBe('from command-line option --port');
     await shot('settings');
   });
