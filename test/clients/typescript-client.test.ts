@@ -100,6 +100,12 @@ describe('TypeScript client against the OpenAPI document', () => {
       ]));
     expect(compareFields('x', [{ name: 'id', optional: true, extension: false }], [{ name: 'id', required: true }]))
       .toEqual(["x: 'id' is required in the document but optional in the client"]);
+    // An agreed extension passes whether or not this service's document has it yet, and stays optional in the client.
+    const progress = { name: 'progress', optional: true, extension: true };
+    expect(compareFields('x', [progress], [{ name: 'progress', required: true }])).toEqual([]);
+    expect(compareFields('x', [progress], [])).toEqual([]);
+    expect(compareFields('x', [{ ...progress, optional: false }], [{ name: 'progress', required: true }]))
+      .toEqual(["x: extension field 'progress' must be optional in the client"]);
   });
 });
 
@@ -139,6 +145,17 @@ describe('TypeScript client against a real service', () => {
     expect(result.point.x.AL).toBeCloseTo(0.3, 9);
     expect(result.point.phases.reduce((s, p) => s + p.amount, 0)).toBeCloseTo(1, 6);
     expect((await client.downloadText(files.files.find((u) => fileName(u) === 'result.csv')!)).split('\n')[0]).toContain('T [K]');
+
+    // The signed URL is the credential: the key never travels with a download.
+    const sent: { url: string; auth: string | null }[] = [];
+    const spy = new PhaseDeskClient({ baseUrl: f.svc.baseUrl, apiKey: f.keyA, fetch: (input, init) => {
+      sent.push({ url: String(input), auth: new Headers(init?.headers).get('authorization') });
+      return fetch(input, init);
+    } });
+    await spy.download(resultUrl);
+    expect(sent).toEqual([{ url: resultUrl, auth: null }]);
+    await spy.keyInfo();
+    expect(sent[1]!.auth).toBe(`Bearer ${f.keyA}`);
 
     const previews = await client.previewFiles(created.id);
     expect(previews.files.map(fileName)).toEqual(expect.arrayContaining(['point.svg', 'point.png']));

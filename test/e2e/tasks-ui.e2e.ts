@@ -18,6 +18,7 @@ let errors: string[];
 let token: string;
 let alzn: { id: string; code: string };
 let cuni: { id: string; code: string };
+let binaryZn = 0;
 
 interface TaskRecord { id: number; status: string; title: string; progress?: number; stage?: string | null; result?: string | null }
 
@@ -128,6 +129,7 @@ describe('task screens against a real service', () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
     const zn = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
+    binaryZn = zn;
 
     // The user switches the balance to ZN and edits AL: the axis is AL.
     await page.locator('input[name="f-compositions_start-balance"][value="ZN"]').check();
@@ -148,6 +150,39 @@ describe('task screens against a real service', () => {
       expect(doc.composition_range).toEqual([0, 1]);
       expect(doc.components).toEqual(['AL', 'ZN']); // the order of picking is kept, the axis does not follow it
     }
+  });
+
+  it('edits a copy of a task, and offers a Scheil run from above the liquidus when one started below it', async () => {
+    await page.goto(`${served.url}#/tasks/${binaryZn}`);
+    await page.getByTestId('edit-copy').click();
+    await page.getByTestId('copy-of').waitFor();
+    expect(await page.inputValue('#task-type')).toBe('binary_equilibrium');
+    expect(await page.inputValue('#f-title')).toBe('Al-Zn diagram, x(Zn) edited (copy)');
+    expect(await page.inputValue('#f-tdb_code')).toBe(alzn.id);
+    expect(Number(await page.inputValue('#f-temperature_end'))).toBe(750);
+    await expect.poll(() => page.getByTestId('binary-mapping').innerText()).toContain('x(ZN) from 0 to 1');
+
+    const scheil = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: 'Scheil from too low', task_config: {
+      task_type: 'scheil_solidification', tdb_code: alzn.code, condition: { components: ['AL', 'ZN'], compositions: { AL: 0.7, ZN: 0.3 },
+        start_temperature: 800, temperature_step: 5, pressure: 101325 } } });
+    expect(scheil.status).toBe(200);
+    expect((await waitTerminal(scheil.json.id)).status).toBe('completed');
+    await page.goto(`${served.url}#/tasks/${scheil.json.id}`);
+    const banner = page.getByTestId('below-liquidus');
+    await banner.waitFor();
+    const liquidus = Number(/liquidus \(([\d.]+) K\)/.exec(await banner.innerText())![1]);
+    expect(liquidus).toBeGreaterThan(800);
+    await banner.getByRole('link').click();
+    await page.getByTestId('copy-of').waitFor();
+    expect(await page.inputValue('#task-type')).toBe('scheil_solidification');
+    await expect.poll(async () => Number(await page.inputValue('#f-start_temperature'))).toBe(Math.ceil(liquidus + 1));
+    expect(Number(await page.locator('#f-compositions input[type="number"]:not([readonly])').inputValue())).toBeCloseTo(0.3, 9);
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.getByTestId('created').waitFor();
+    const again = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
+    const t = await waitTerminal(again);
+    expect(t.status).toBe('completed');
+    expect((await apiCall<{ logs: string }>(svc, 'GET', `/task/${again}`)).json.logs).not.toMatch(/below the liquidus/);
   });
 
   it('refuses what cannot run before sending it, warns about what runs uselessly, and clears errors once fixed', async () => {
@@ -288,19 +323,65 @@ describe('task screens against a real service', () => {
     expect(await page.getByTestId('task-duration').innerText()).toMatch(/s$/);
   });
 
+  it('Manage databases: choosing another file resets code and name to that file', async () => {
+    await page.goto(`${served.url}#/manage-databases`);
+    await page.getByTestId('db-import').waitFor();
+    const tdb = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 5004.0 33.15 !\n') });
+    await page.setInputFiles('#db-file', tdb('first_try.tdb'));
+    expect(await page.inputValue('#db-code')).toBe('FIRST_TRY');
+    expect(await page.inputValue('#db-name')).toBe('first_try');
+    await page.fill('#db-name', 'My first file');
+    await page.setInputFiles('#db-file', tdb('cu-o assessment.tdb'));
+    expect(await page.inputValue('#db-code')).toBe('CU-O_ASSESSMENT');
+    expect(await page.inputValue('#db-name')).toBe('cu-o assessment');
+  });
+
   it('Settings shows the port and data directory in use and where each came from', async () => {
-    await nav('Settings');
+    await page.goto(`${served.url}#/settings`);
     await page.getByTestId('settings-form').waitFor();
     const port = new URL(svc.origin).port;
     expect(await page.getByTestId('port-in-use').innerText()).toBe(port);
     expect(await page.getByTestId('data-dir').innerText()).toBe(svc.dataDir);
     // the harness starts the service with --port 0 --data-dir DIR
-    expect(await page.getByTestId('data-dir-source').innerText()).toBe('from command-line option --data-dir');
+    expect(await page.getByTestId('data-dir-source').innerText({ timeout: 5000 })).toBe('from command-line option --data-dir');
     expect(await page.getByTestId('port-source').innerText()).toBe('from command-line option --port');
     await shot('settings');
   });
 
   it('logged no console error', () => {
     expect(errors).toEqual([]);
+  });
+});
+
+describe('task screen helpers', () => {
+  it('binaryMapping and formChecks say what the worker will do and refuse', async () => {
+    const { binaryMapping, formChecks } = await import('../../renderer/src/lib/taskforms.js');
+    const cfg = (start: Record<string, number>, end: Record<string, number>, T: [number, number] = [300, 1000]) => ({
+      task_type: 'binary_equilibrium', tdb_code: 'X', condition: { components: ['AL', 'ZN'], compositions_start: start,
+        compositions_end: end, temperature_start: T[0], temperature_end: T[1], pressure: 101325 } });
+    expect(binaryMapping(cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: false });
+    expect(binaryMapping(cfg({ AL: 0, ZN: 1 }, { AL: 0.6, ZN: 0.4 }))).toEqual({ xComponent: 'AL', X: [0, 0.6], widened: false });
+    expect(binaryMapping(cfg({ AL: 0.5, ZN: 0.5 }, { AL: 0.5, ZN: 0.5 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: true });
+    const equalT = formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }, [700, 700]));
+    expect(equalT.errors.map((e) => e.path)).toEqual(['condition.temperature_end']);
+    const badSum = formChecks('binary_equilibrium', cfg({ AL: 0.5, ZN: 0.6 }, { AL: 0, ZN: 1 }));
+    expect(badSum.errors).toEqual([{ path: 'condition.compositions_start', message: 'the fractions sum to 1.1, not 1' }]);
+    expect(formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ errors: [], warnings: [] });
+  });
+
+  it('taskFileName and taskTiming', async () => {
+    const { taskFileName, taskTiming, fmtDuration } = await import('../../renderer/src/lib/api.js');
+    expect(taskFileName(42, 'result', 'result.csv', ['result.json', 'result.csv'])).toBe('task-42-result.csv');
+    expect(taskFileName(42, 'preview', 'phase_diagram.png', ['phase_diagram.svg', 'phase_diagram.png'])).toBe('task-42-preview.png');
+    expect(taskFileName(42, 'preview', 'cp.png', ['cp.png', 'h.png'])).toBe('task-42-preview-cp.png');
+    const base = { id: 1, title: 't', description: '{}', task_type: 'point_calculation', user_id: 'u', created_at: '2026-01-01 10:00:00 UTC' };
+    const done = taskTiming({ ...base, status: 'completed', updated_at: '2026-01-01 10:02:05 UTC',
+      logs: '[2026-01-01 10:00:30 UTC] started with 2 OpenMP thread(s)\n[2026-01-01 10:02:05 UTC] 3 file(s) stored' });
+    expect(done.elapsedMs).toBe(95_000);
+    expect(fmtDuration(done.elapsedMs)).toBe('1 min 35 s');
+    const running = taskTiming({ ...base, status: 'running', updated_at: base.created_at, logs: '[2026-01-01 10:00:30 UTC] started with 1 OpenMP thread(s)' },
+      Date.parse('2026-01-01T10:00:42Z'));
+    expect(running.elapsedMs).toBe(12_000);
+    expect(taskTiming({ ...base, status: 'completed', updated_at: base.created_at, logs: '[x] calculation cache hit: results reused' }).cached).toBe(true);
   });
 });

@@ -90,7 +90,8 @@ export const api = {
   taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc', f: TaskFilters = {}) =>
     request<TaskList>('GET', `/task/list${qs({
       page, items_per_page, sort_order, status: f.status?.join(','), task_type: f.task_type?.join(','),
-      tdb_code: f.tdb_code?.trim(), search: f.search?.trim(),
+      // "#42" as typed in the list means task 42; the service matches a bare id
+      tdb_code: f.tdb_code?.trim(), search: f.search?.trim().replace(/^#(?=\d+$)/, ''),
     })}`),
   task: (id: number) => request<Task>('GET', `/task/${id}`),
   createTask: (body: { title: string; task_config: Record<string, unknown>; omp_threads?: number; no_cache?: boolean }) =>

@@ -183,6 +183,22 @@ def run_session(base_url, api_key, sleep_config):
     assert abs(sum(p["amount"] for p in point["phases"]) - 1) < 1e-6
     csv = pd.download_text(next(u for u in files["files"] if file_name(u) == "result.csv"))
     assert "T [K]" in csv.splitlines()[0], csv.splitlines()[0]
+    # The signed URL is the credential: the key never travels with a download.
+    sent = []
+    real_urlopen = pdc.urllib.request.urlopen
+
+    def spy(req, *args, **kwargs):
+        sent.append((req.full_url, req.get_header("Authorization")))
+        return real_urlopen(req, *args, **kwargs)
+
+    pdc.urllib.request.urlopen = spy
+    try:
+        pd.download(result_url)
+        pd.key_info()
+    finally:
+        pdc.urllib.request.urlopen = real_urlopen
+    assert sent[0] == (result_url, None), sent[0]
+    assert sent[1][1] == f"Bearer {api_key}", sent[1]
     previews = pd.preview_files(created["id"])
     png = pd.download(next(u for u in previews["files"] if file_name(u) == "point.png"))
     assert png[:4] == b"\x89PNG"
