@@ -57,6 +57,18 @@ describe('calculation processes', () => {
     expect(f.svc.scheduler.hostPids()).toEqual([pid]);
   });
 
+  it('a calculation process is replaced after host_max_tasks tasks; the tasks around the replacement complete', async () => {
+    const logs: string[] = [];
+    f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 2, maxRssMb: 4096, heapMb: 1024, previewTimeoutSeconds: 60 } });
+    f.svc.ctx.log = (l) => { logs.push(l); };
+    const first = f.svc.scheduler.hostPids()[0];
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await post({ task_type: '__test_write' })).body.id);
+    for (const id of ids) expect((await settled(id)).status).toBe('completed');
+    expect(logs.join('\n')).toMatch(new RegExp(`calculation process ${first} replaced after 2 task\\(s\\)`));
+    expect(f.svc.scheduler.hostPids()[0]).not.toBe(first);
+  });
+
   it('a running task reports progress 0..1 and a stage on GET /task/{id} and in GET /task/list; other states have stage null', async () => {
     f = await startFixture({ poolSize: 1 });
     const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
