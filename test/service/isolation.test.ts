@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, http, pointConfig, startFixture, until, type Fixture } from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
+import { startService } from '../../main/server.js';
 import { isPng, pngSize, svgGeometryProblems } from '../../worker/plots/png.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -67,6 +68,29 @@ describe('calculation processes', () => {
     for (const id of ids) expect((await settled(id)).status).toBe('completed');
     expect(logs.join('\n')).toMatch(new RegExp(`calculation process ${first} replaced after 2 task\\(s\\)`));
     expect(f.svc.scheduler.hostPids()[0]).not.toBe(first);
+  });
+
+  it('shutdown kills a calculation process that does not return within the grace period; the task is failed at the next start', async () => {
+    f = await startFixture({ poolSize: 1 });
+    const stuck = await post({ task_type: '__test_sleep', seconds: 3600, ignore_cancel: true });
+    await until(() => get(stuck.body.id), (r) => r.body.status === 'running');
+    const pid = f.svc.scheduler.hostPids()[0]!;
+    await f.svc.app.close();
+    await f.svc.scheduler.close(300);
+    expect(() => process.kill(pid, 0)).toThrow(); // the host is gone
+    const row = await f.svc.store.db.selectFrom('tasks').select('status').where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('running'); // left for the restart recovery, which fails it with a log line
+    await f.svc.store.close();
+    const dataDir = f.dataDir;
+    f = undefined;
+    const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1 }, () => {});
+    try {
+      const after = await svc.store.db.selectFrom('tasks').select(['status', 'logs']).where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+      expect(after.status).toBe('failed');
+      expect(after.logs).toContain('interrupted by a service restart');
+    } finally {
+      await svc.close();
+    }
   });
 
   it('a running task reports progress 0..1 and a stage on GET /task/{id} and in GET /task/list; other states have stage null', async () => {
