@@ -10,6 +10,7 @@ import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { startService } from '../../main/server.js';
 import { isPng, pngSize, svgGeometryProblems } from '../../worker/plots/png.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { CONTROL_BYTES, JobControl, STAGE_MAX_BYTES } from '../../worker/protocol.js';
 
 let f: Fixture | undefined;
 afterEach(async () => { await f?.close(); f = undefined; });
@@ -137,5 +138,30 @@ describe('calculation processes', () => {
     // Nothing the renderer drew lies outside the plot: the polyline that made resvg abort is clipped away.
     const svg = readFileSync(join(f.dataDir, 'tasks', uuid, 'preview', 'phase_diagram.svg'), 'utf8');
     expect(svgGeometryProblems(svg)).toEqual([]);
+  });
+});
+
+describe('stage channel of the control block', () => {
+  it('carries a short UTF-8 text, cut at a character boundary, next to the cancel flag and progress', () => {
+    const c = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
+    expect(c.getStage()).toBeNull();
+    c.setStage('mapping two-phase regions');
+    c.setProgress(0.25);
+    expect(c.getStage()).toBe('mapping two-phase regions');
+    expect(c.getProgress()).toBe(0.25);
+    expect(c.cancelled).toBe(false);
+    const long = 'é'.repeat(200); // 2 bytes each: 56 characters fit in 112 bytes
+    c.setStage(long);
+    expect(c.getStage()).toBe('é'.repeat(STAGE_MAX_BYTES / 2));
+    c.setStage('short');
+    expect(c.getStage()).toBe('short');
+  });
+
+  it('a control block of the former 16-byte size still works, without a stage', () => {
+    const c = new JobControl(new SharedArrayBuffer(16));
+    c.setStage('ignored');
+    expect(c.getStage()).toBeNull();
+    c.cancel();
+    expect(c.cancelled).toBe(true);
   });
 });
