@@ -13,7 +13,7 @@ export interface ServiceSettings {
   dataDir: string;
   port: number;
   host: string;
-  /** Piscina pool size (concurrent calculations). */
+  /** Number of calculation processes (concurrent calculations). */
   poolSize: number;
   /** Total OpenMP thread budget shared by all pool slots. */
   threadBudget: number;

@@ -1,4 +1,4 @@
-// The embedded /api/v2 service: fastify listener on 127.0.0.1, Kysely store, piscina scheduler.
+// The embedded /api/v2 service: fastify listener on 127.0.0.1, Kysely store, scheduler over calculation processes.
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** Repository (or package) root, whether running from dist/main or from main/ (vitest). */
 export const PACKAGE_ROOT = here.split(sep).includes('dist') ? resolve(here, '..', '..') : resolve(here, '..');
 
-/** piscina needs compiled JS: dist/worker/index.js next to the compiled main, or the repo's dist under vitest. */
+/** The calculation hosts need compiled JS: dist/worker/index.js (and host.js beside it) next to the compiled main, or the repo's dist under vitest. */
 export function defaultWorkerFile(): string { return join(PACKAGE_ROOT, 'dist', 'worker', 'index.js'); }
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);

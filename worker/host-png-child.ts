@@ -1,6 +1,7 @@
 // Preview renderer process, forked by a calculation host (worker/host-png.ts): renders one SVG file to
-// PNG per message. It runs with --expose-gc and collects after every image, because the memory resvg
-// allocates is returned only when its JavaScript wrapper is collected.
+// PNG per message. It runs with --expose-gc and collects after every image, because the native memory resvg
+// allocates is returned only when its JavaScript wrapper is collected and the Node-API finalizers have run
+// (in a later turn of the event loop: each message is one turn).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { svgToPng } from './plots/png.js';
 

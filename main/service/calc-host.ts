@@ -25,6 +25,8 @@ export class CalcHost {
   rssMb = 0;
   busy = false;
   exited = false;
+  /** The host reported ready (a host that ends before that could not start at all). */
+  started = false;
   private readonly ready: Promise<void>;
   private current?: Current;
   private stderrTail = '';
@@ -44,7 +46,7 @@ export class CalcHost {
     let readyResolve!: () => void;
     this.ready = new Promise((r) => { readyResolve = r; });
     this.child.on('message', (m: HostReport) => {
-      if (m.type === 'ready') readyResolve();
+      if (m.type === 'ready') { this.started = true; readyResolve(); }
       else if (m.type === 'progress') this.current?.onProgress({ progress: m.progress, stage: m.stage });
       else if (m.type === 'done' || m.type === 'failed') {
         const c = this.current;

@@ -43,8 +43,13 @@ export class Scheduler {
     if (i < 0) return; // retired on purpose
     if (this.closing) return;
     this.ctx.log(`calculation process ${host.pid} ended (${how}); starting a new one`);
-    this.hosts[i] = this.newHost();
-    this.kick();
+    const replace = () => {
+      if (this.closing || this.hosts[i] !== host) return;
+      this.hosts[i] = this.newHost();
+      this.kick();
+    };
+    // A host that could not even start (a broken installation) is retried once a second, not in a busy loop.
+    if (host.started) replace(); else setTimeout(replace, 1000).unref();
   }
 
   /** Replaces a host that ran its share of tasks or grew too large (native memory is returned with the process). */

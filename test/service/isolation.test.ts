@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, http, pointConfig, startFixture, until, type Fixture } from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
+import { startService } from '../../main/server.js';
 import { isPng, pngSize, svgGeometryProblems } from '../../worker/plots/png.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { CONTROL_BYTES, JobControl, STAGE_MAX_BYTES } from '../../worker/protocol.js';
 
 let f: Fixture | undefined;
 afterEach(async () => { await f?.close(); f = undefined; });
@@ -57,6 +59,41 @@ describe('calculation processes', () => {
     expect(f.svc.scheduler.hostPids()).toEqual([pid]);
   });
 
+  it('a calculation process is replaced after host_max_tasks tasks; the tasks around the replacement complete', async () => {
+    const logs: string[] = [];
+    f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 2, maxRssMb: 4096, heapMb: 1024, previewTimeoutSeconds: 60 } });
+    f.svc.ctx.log = (l) => { logs.push(l); };
+    const first = f.svc.scheduler.hostPids()[0];
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await post({ task_type: '__test_write' })).body.id);
+    for (const id of ids) expect((await settled(id)).status).toBe('completed');
+    expect(logs.join('\n')).toMatch(new RegExp(`calculation process ${first} replaced after 2 task\\(s\\)`));
+    expect(f.svc.scheduler.hostPids()[0]).not.toBe(first);
+  });
+
+  it('shutdown kills a calculation process that does not return within the grace period; the task is failed at the next start', async () => {
+    f = await startFixture({ poolSize: 1 });
+    const stuck = await post({ task_type: '__test_sleep', seconds: 3600, ignore_cancel: true });
+    await until(() => get(stuck.body.id), (r) => r.body.status === 'running');
+    const pid = f.svc.scheduler.hostPids()[0]!;
+    await f.svc.app.close();
+    await f.svc.scheduler.close(300);
+    expect(() => process.kill(pid, 0)).toThrow(); // the host is gone
+    const row = await f.svc.store.db.selectFrom('tasks').select('status').where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('running'); // left for the restart recovery, which fails it with a log line
+    await f.svc.store.close();
+    const dataDir = f.dataDir;
+    f = undefined;
+    const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1 }, () => {});
+    try {
+      const after = await svc.store.db.selectFrom('tasks').select(['status', 'logs']).where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+      expect(after.status).toBe('failed');
+      expect(after.logs).toContain('interrupted by a service restart');
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('a running task reports progress 0..1 and a stage on GET /task/{id} and in GET /task/list; other states have stage null', async () => {
     f = await startFixture({ poolSize: 1 });
     const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
@@ -101,5 +138,30 @@ describe('calculation processes', () => {
     // Nothing the renderer drew lies outside the plot: the polyline that made resvg abort is clipped away.
     const svg = readFileSync(join(f.dataDir, 'tasks', uuid, 'preview', 'phase_diagram.svg'), 'utf8');
     expect(svgGeometryProblems(svg)).toEqual([]);
+  });
+});
+
+describe('stage channel of the control block', () => {
+  it('carries a short UTF-8 text, cut at a character boundary, next to the cancel flag and progress', () => {
+    const c = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
+    expect(c.getStage()).toBeNull();
+    c.setStage('mapping two-phase regions');
+    c.setProgress(0.25);
+    expect(c.getStage()).toBe('mapping two-phase regions');
+    expect(c.getProgress()).toBe(0.25);
+    expect(c.cancelled).toBe(false);
+    const long = 'é'.repeat(200); // 2 bytes each: 56 characters fit in 112 bytes
+    c.setStage(long);
+    expect(c.getStage()).toBe('é'.repeat(STAGE_MAX_BYTES / 2));
+    c.setStage('short');
+    expect(c.getStage()).toBe('short');
+  });
+
+  it('a control block of the former 16-byte size still works, without a stage', () => {
+    const c = new JobControl(new SharedArrayBuffer(16));
+    c.setStage('ignored');
+    expect(c.getStage()).toBeNull();
+    c.cancel();
+    expect(c.cancelled).toBe(true);
   });
 });

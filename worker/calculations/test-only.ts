@@ -15,7 +15,8 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
       const end = Date.now() + seconds * 1000;
       control.setStage('sleeping');
       while (Date.now() < end) {
-        if (control.cancelled) throw new CancelledError();
+        // ignore_cancel: a calculation stuck where it does not poll the flag (the shutdown must kill it).
+        if (control.cancelled && job.config.ignore_cancel !== true) throw new CancelledError();
         control.setProgress(1 - (end - Date.now()) / (seconds * 1000));
         await sleep(10);
       }
