@@ -58,6 +58,8 @@ export interface LabelRequest {
   spiral?: boolean;
   /** largest distance of this label from its anchor when it needs a leader line, px (default: the option's) */
   maxLeader?: number;
+  /** smaller sizes (factors of `size`) tried in the field before a leader line is drawn, for example [0.8] */
+  shrink?: ReadonlyArray<number>;
 }
 
 export interface PlacedLabel {
@@ -187,38 +189,48 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
   const order = requests.map((r, i) => ({ r, i })).sort((a, b) => (b.r.priority ?? 0) - (a.r.priority ?? 0) || a.i - b.i);
 
   for (const { r } of order) {
-    const m = measure(r.text, r.size, r.bold);
-    const w = m.width + 2 * pad, h = m.ascent + m.descent + 2 * pad;
-    const boxAt = (c: Pt): Box => ({ x: c[0] - w / 2, y: c[1] - h / 2, width: w, height: h });
+    const metricsAt = (size: number) => {
+      const m = measure(r.text, size, r.bold);
+      return { m, size, w: m.width + 2 * pad, h: m.ascent + m.descent + 2 * pad };
+    };
+    let cur = metricsAt(r.size);
+    const boxAt = (c: Pt): Box => ({ x: c[0] - cur.w / 2, y: c[1] - cur.h / 2, width: cur.w, height: cur.h });
     const free = (b: Box): boolean => boxInside(b, area) && !taken.some((t) => boxesIntersect(t, b)) && !index.hitsBox(b)
       && !leaders.some((l) => segmentHitsBox(l, b));
     const accept = (b: Box, leader?: Segment): void => {
       taken.push(b);
       if (leader) leaders.push(leader);
-      placed.push({ key: r.key, text: r.text, size: r.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
-        baseline: b.y + pad + m.ascent, ...(leader ? { leader } : {}) });
+      placed.push({ key: r.key, text: r.text, size: cur.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
+        baseline: b.y + pad + cur.m.ascent, ...(leader ? { leader } : {}) });
     };
     if (!r.anchor.every(Number.isFinite)) { dropped.push(r); continue; }
     let done = false;
-    // 1. the anchor and the points known to be inside the field
-    for (const c of [r.anchor, ...(r.inside ?? [])]) {
-      if (!c.every(Number.isFinite)) continue;
-      const b = boxAt(c);
-      if (free(b)) { accept(b); done = true; break; }
-    }
-    // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
-    if (!done && r.spiral !== false) {
-      const rMax = Math.max(w, h) * 2.5 + 40;
-      for (let rad = 4; rad <= rMax && !done; rad += 4) {
-        const n = Math.max(8, Math.round((2 * Math.PI * rad) / 8));
-        for (let k = 0; k < n; k++) {
-          const a = (2 * Math.PI * k) / n;
-          const c: Pt = [r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)];
-          const b = boxAt(c);
-          if (free(b) && !index.crosses([r.anchor[0], r.anchor[1], c[0], c[1]])) { accept(b); done = true; break; }
+    for (const factor of [1, ...(r.shrink ?? [])]) {
+      cur = metricsAt(r.size * factor);
+      const { w, h } = cur;
+      // 1. the anchor and the points known to be inside the field
+      for (const c of [r.anchor, ...(r.inside ?? [])]) {
+        if (!c.every(Number.isFinite)) continue;
+        const b = boxAt(c);
+        if (free(b)) { accept(b); done = true; break; }
+      }
+      // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
+      if (!done && r.spiral !== false) {
+        const rMax = Math.max(w, h) * 2.5 + 40;
+        for (let rad = 4; rad <= rMax && !done; rad += 4) {
+          const n = Math.max(8, Math.round((2 * Math.PI * rad) / 8));
+          for (let k = 0; k < n; k++) {
+            const a = (2 * Math.PI * k) / n;
+            const c: Pt = [r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)];
+            const b = boxAt(c);
+            if (free(b) && !index.crosses([r.anchor[0], r.anchor[1], c[0], c[1]])) { accept(b); done = true; break; }
+          }
         }
       }
+      if (done) break;
     }
+    cur = metricsAt(r.size);
+    const { w, h } = cur;
     // 3. away from the field with a leader line, the nearest position first
     if (!done && r.leader !== false) {
       const reach = r.maxLeader ?? maxLeader;
