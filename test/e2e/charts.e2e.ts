@@ -154,8 +154,11 @@ describe('phase diagram labels', () => {
       const box = (await page.getByTestId('binary-svg').boundingBox())!;
       await page.mouse.move(box.x + box.width * 0.55, box.y + box.height * 0.5);
       await page.mouse.wheel(0, -500);
-      await page.waitForTimeout(300);
-      expect((await checkDiagramLabels()).problems).toEqual([]);
+      await page.waitForTimeout(200);
+      await page.locator('[data-testid="binary-svg"][data-labels="placed"]').waitFor();
+      const zoomed = await checkDiagramLabels();
+      expect(zoomed.labels.length).toBeGreaterThan(0);
+      expect(zoomed.problems).toEqual([]);
       await page.getByTestId('reset-view').click();
     }, 900_000);
   }
