@@ -19,7 +19,12 @@ interface CommonOptions {
   height?: number;
 }
 
-export interface Series { name: string; values: ReadonlyArray<number | null> }
+export interface Series {
+  name: string;
+  values: ReadonlyArray<number | null>;
+  /** dash pattern instead of the palette's (the frozen Cp is dashed, as in the app) */
+  dash?: string;
+}
 export interface Transition { x: number; label: string }
 
 /** Array check that does not narrow ReadonlyArray inputs to any[] (TypeScript's Array.isArray does). */
@@ -152,6 +157,7 @@ export function propertyChart(input: PropertyChartInput): string {
   const ph = (outer.height - gap * (panels.length - 1)) / panels.length;
   // Colours keyed by series name so a phase keeps its colour across panels.
   const colorOf = new Map<string, number>();
+  const dashOf = new Map<string, string>();
   panels.forEach((p, k) => {
     const area: Rect = { x: outer.x, y: outer.y + k * (ph + gap), width: outer.width, height: ph };
     const series = perPanel[k];
@@ -164,14 +170,15 @@ export function propertyChart(input: PropertyChartInput): string {
       const key = series.length > 1 ? s.name : `\u0000single${k}`;
       if (!colorOf.has(key)) colorOf.set(key, series.length > 1 ? colorOf.size : 0);
       const ci = series.length > 1 ? colorOf.get(key)! : 0;
-      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: seriesDash(ci) || undefined, width: 3 });
+      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: (s.dash ?? seriesDash(ci)) || undefined, width: 3 });
+      if (s.dash !== undefined) dashOf.set(s.name, s.dash);
       void i;
     });
   });
   if (allNames.length) {
     drawLegend(svg, outer.x + outer.width + 20, outer.y, allNames.map((n) => {
       const ci = colorOf.get(n) ?? 0;
-      return { name: n, color: seriesColor(ci), dash: seriesDash(ci) };
+      return { name: n, color: seriesColor(ci), dash: dashOf.get(n) ?? seriesDash(ci) };
     }));
   }
   return svg.toString();
