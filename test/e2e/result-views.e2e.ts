@@ -160,7 +160,8 @@ describe('result views on fixture documents', () => {
     const plot = page.getByTestId('plot-scheil');
     expect(await plot.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series'))))
       .toEqual(['Scheil–Gulliver', 'Lever rule (equilibrium)']);
-    expect(await plot.getByTestId('plot-scheil-marker').count()).toBe(3);
+    // temperature is the y axis (as in the preview): liquidus, Scheil end and lever-rule solidus are horizontal lines
+    expect(await plot.getByTestId('plot-scheil-hmarker').count()).toBe(3);
     const seq = await page.getByTestId('scheil-sequence').locator('tbody tr').allInnerTexts();
     expect(seq.map((r) => r.split('\t')[0])).toEqual(['FCC_A1', 'FCC_A1 + HCP_A3']);
     await shot(page, 'fixture-scheil');

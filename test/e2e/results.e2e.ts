@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { checkDiagramLabels } from './labels-dom.js';
 import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
 
 const DB = 'ALZN_MEY1993';
@@ -215,6 +216,8 @@ describe('result views of real results', () => {
     const tie = region.tielines[Math.floor(region.tielines.length / 2)]!;
     await page.mouse.move(px((tie.x[0] + tie.x[1]) / 2), py(tie.T));
     expect(await page.getByTestId('binary-readout').innerText()).toContain(region.phases.join(' + '));
+    // the labels of the screenshot are legible: none overlaps another, leaves the plot or sits on a line
+    expect((await checkDiagramLabels(page)).problems).toEqual([]);
     await shot('result-binary');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -300);

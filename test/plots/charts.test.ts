@@ -142,6 +142,14 @@ describe('propertyChart', () => {
   it('needs at least one property', () => {
     expect(() => propertyChart({ x: [1, 2] })).toThrow(/no property/);
   });
+
+  it('draws a series with its own dash pattern (the frozen Cp, dashed as in the app) and shows it in the legend', () => {
+    const svg = propertyChart({ x: [300, 400, 500], panels: [{ label: 'Cp (J/(mol·K))', series: [
+      { name: 'Cp equilibrium', values: [25, 40, 27] }, { name: 'Cp frozen', values: [25, 26, 27], dash: '6 4' }] }] });
+    const dashed = findAll(parseXml(svg), 'polyline').filter((p) => p.attrs['stroke-dasharray'] === '6 4');
+    expect(dashed.length).toBe(1);
+    expect(findAll(parseXml(svg), 'line').some((l) => l.attrs['stroke-dasharray'] === '6 4')).toBe(true);
+  });
 });
 
 describe('scheilChart', () => {

@@ -100,7 +100,7 @@ export function propertiesPreview(points: readonly PropertiesPoint[], transition
   });
   const cp: Series[] = [
     { name: 'Cp equilibrium (dH/dT)', values: rows.map((r) => r.eq) },
-    { name: 'Cp frozen (sum NP·CPM)', values: rows.map((r) => r.fr) },
+    { name: 'Cp frozen (sum NP·CPM)', values: rows.map((r) => r.fr), dash: '6 4' },
   ];
   return propertyChart({
     title,

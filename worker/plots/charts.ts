@@ -19,7 +19,12 @@ interface CommonOptions {
   height?: number;
 }
 
-export interface Series { name: string; values: ReadonlyArray<number | null> }
+export interface Series {
+  name: string;
+  values: ReadonlyArray<number | null>;
+  /** dash pattern instead of the palette's (the frozen Cp is dashed, as in the app) */
+  dash?: string;
+}
 export interface Transition { x: number; label: string }
 
 /** Array check that does not narrow ReadonlyArray inputs to any[] (TypeScript's Array.isArray does). */
@@ -152,6 +157,7 @@ export function propertyChart(input: PropertyChartInput): string {
   const ph = (outer.height - gap * (panels.length - 1)) / panels.length;
   // Colours keyed by series name so a phase keeps its colour across panels.
   const colorOf = new Map<string, number>();
+  const dashOf = new Map<string, string>();
   panels.forEach((p, k) => {
     const area: Rect = { x: outer.x, y: outer.y + k * (ph + gap), width: outer.width, height: ph };
     const series = perPanel[k];
@@ -164,14 +170,15 @@ export function propertyChart(input: PropertyChartInput): string {
       const key = series.length > 1 ? s.name : `\u0000single${k}`;
       if (!colorOf.has(key)) colorOf.set(key, series.length > 1 ? colorOf.size : 0);
       const ci = series.length > 1 ? colorOf.get(key)! : 0;
-      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: seriesDash(ci) || undefined, width: 3 });
+      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: (s.dash ?? seriesDash(ci)) || undefined, width: 3 });
+      if (s.dash !== undefined) dashOf.set(s.name, s.dash);
       void i;
     });
   });
   if (allNames.length) {
     drawLegend(svg, outer.x + outer.width + 20, outer.y, allNames.map((n) => {
       const ci = colorOf.get(n) ?? 0;
-      return { name: n, color: seriesColor(ci), dash: seriesDash(ci) };
+      return { name: n, color: seriesColor(ci), dash: dashOf.get(n) ?? seriesDash(ci) };
     }));
   }
   return svg.toString();
@@ -358,6 +365,8 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
   const segments: Segment[] = [];
   for (const b of input.boundaries) segments.push(...polylineSegments(b.points.map((p) => px(num(p?.x), num(p?.T)))));
   const requests: LabelRequest[] = [];
+  /** invariant labels without the phases, tried when the whole reaction fits nowhere */
+  const shortText = new Map<string, string>();
   (input.invariants ?? []).forEach((v, i) => {
     const xs = (v.x ?? []).map(num).filter(Number.isFinite);
     if (!xs.length || !Number.isFinite(num(v.T))) return;
@@ -365,11 +374,13 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
     segments.push([a, Y, b, Y]);
     const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
     const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
-    // below the line first (the boundaries meet it from above), then above; centre, then towards the ends
-    const xsAlong = [0.5, 0.3, 0.7, 0.15, 0.85].map((f) => a + f * (b - a));
+    // below the line first (the boundaries meet it from above), then above; centred on the line, then shifted
+    // sideways in 20 px steps (a label longer than its line may overhang one end)
+    const xsAlong = [0, ...Array.from({ length: 30 }, (_, k) => (k % 2 ? -1 : 1) * 20 * Math.ceil((k + 1) / 2))].map((d) => (a + b) / 2 + d);
     const inside: Array<readonly [number, number]> = [...xsAlong.map((X) => [X, Y + h / 2 + 2] as const), ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const)];
     if (!Number.isFinite(Y) || Y < area.y || Y > area.y + area.height) return;
     requests.push({ key: `invariant:${i}`, text, size: INVARIANT_LABEL_SIZE, anchor: [(a + b) / 2, Y], inside, priority: 2, spiral: false, maxLeader: 90 });
+    shortText.set(`invariant:${i}`, `${v.kind ?? 'invariant'} ${formatNumber(num(v.T), 5)} K`);
   });
   const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> = [];
   for (const r of input.regions ?? []) {
@@ -390,15 +401,19 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
     fields.push({ text: String(r?.label ?? ''), anchor, inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))) });
   }
   // larger fields first: their labels have more room to move
-  fields.forEach((f, i) => requests.push({ key: `field:${i}`, text: f.text, size: REGION_LABEL_SIZE, anchor: f.anchor, inside: f.inside, priority: 1 - f.text.length / 1000 }));
+  fields.forEach((f, i) => requests.push({ key: `field:${i}`, text: f.text, size: REGION_LABEL_SIZE, anchor: f.anchor, inside: f.inside,
+    priority: 1 - f.text.length / 1000, shrink: [0.8] }));
   const first = placeLabels(requests, { area, segments });
   const placed = [...first.placed];
+  const taken = () => ({ area, segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: placed.map((p) => p.box) });
+  // invariants whose reaction fits nowhere: kind and temperature only, among what is already placed
+  const short = placeLabels(first.dropped.filter((r) => shortText.has(r.key)).map((r) => ({ ...r, text: shortText.get(r.key)! })), taken());
+  placed.push(...short.placed);
   const legend: string[] = [];
-  const fieldsDropped = first.dropped;
+  const fieldsDropped = first.dropped.filter((r) => !short.placed.some((p) => p.key === r.key));
   if (fieldsDropped.length) {
     // numbers at the anchors of the fields left unlabelled, placed among what is already there
-    const tags = placeLabels(fieldsDropped.map((r, k) => ({ key: r.key, text: String(k + 1), size: 16, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })),
-      { area, segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: placed.map((p) => p.box) });
+    const tags = placeLabels(fieldsDropped.map((r, k) => ({ key: r.key, text: String(k + 1), size: 16, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })), taken());
     placed.push(...tags.placed);
     fieldsDropped.forEach((r, k) => {
       const tagged = tags.placed.some((t) => t.key === r.key);

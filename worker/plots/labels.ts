@@ -58,6 +58,8 @@ export interface LabelRequest {
   spiral?: boolean;
   /** largest distance of this label from its anchor when it needs a leader line, px (default: the option's) */
   maxLeader?: number;
+  /** smaller sizes (factors of `size`) tried in the field before a leader line is drawn, for example [0.8] */
+  shrink?: ReadonlyArray<number>;
 }
 
 export interface PlacedLabel {
@@ -99,63 +101,87 @@ export function boxInside(inner: Box, outer: Box, tol = 1e-6): boolean {
     && inner.y + inner.height <= outer.y + outer.height + tol;
 }
 
-/** True when the segment passes through the box's interior (Liang–Barsky clipping). */
+/** True when the segment passes through the box's interior (Liang–Barsky clipping; allocation-free, it runs often). */
 export function segmentHitsBox(s: Segment, b: Box): boolean {
-  const [x1, y1, x2, y2] = s;
+  const x1 = s[0], y1 = s[1], x2 = s[2], y2 = s[3];
+  const bx1 = b.x + b.width, by1 = b.y + b.height;
+  // both ends on the same outer side: no hit (the common case)
+  if ((x1 <= b.x && x2 <= b.x) || (x1 >= bx1 && x2 >= bx1) || (y1 <= b.y && y2 <= b.y) || (y1 >= by1 && y2 >= by1)) return false;
   const dx = x2 - x1, dy = y2 - y1;
   let t0 = 0, t1 = 1;
-  const edges: Array<[number, number]> = [[-dx, x1 - b.x], [dx, b.x + b.width - x1], [-dy, y1 - b.y], [dy, b.y + b.height - y1]];
-  for (const [p, q] of edges) {
-    if (p === 0) { if (q <= 0) return false; continue; }
+  const clip = (p: number, q: number): boolean => {
+    if (p === 0) return q > 0;
     const r = q / p;
     if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
-  }
+    return true;
+  };
+  if (!clip(-dx, x1 - b.x) || !clip(dx, bx1 - x1) || !clip(-dy, y1 - b.y) || !clip(dy, by1 - y1)) return false;
   return t1 - t0 > 1e-9;
+}
+
+function orient(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): number {
+  return Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
+}
+function onSegment(ax: number, ay: number, bx: number, by: number, cx: number, cy: number): boolean {
+  return Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
 }
 
 /** True when two segments cross or touch (orientation test). */
 export function segmentsCross(a: Segment, b: Segment): boolean {
-  const o = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => Math.sign((bx - ax) * (cy - ay) - (by - ay) * (cx - ax));
-  const [p1x, p1y, p2x, p2y] = a, [q1x, q1y, q2x, q2y] = b;
-  const d1 = o(q1x, q1y, q2x, q2y, p1x, p1y), d2 = o(q1x, q1y, q2x, q2y, p2x, p2y);
-  const d3 = o(p1x, p1y, p2x, p2y, q1x, q1y), d4 = o(p1x, p1y, p2x, p2y, q2x, q2y);
+  const p1x = a[0], p1y = a[1], p2x = a[2], p2y = a[3], q1x = b[0], q1y = b[1], q2x = b[2], q2y = b[3];
+  if (Math.max(p1x, p2x) < Math.min(q1x, q2x) || Math.max(q1x, q2x) < Math.min(p1x, p2x)
+    || Math.max(p1y, p2y) < Math.min(q1y, q2y) || Math.max(q1y, q2y) < Math.min(p1y, p2y)) return false;
+  const d1 = orient(q1x, q1y, q2x, q2y, p1x, p1y), d2 = orient(q1x, q1y, q2x, q2y, p2x, p2y);
+  const d3 = orient(p1x, p1y, p2x, p2y, q1x, q1y), d4 = orient(p1x, p1y, p2x, p2y, q2x, q2y);
   if (d1 * d2 < 0 && d3 * d4 < 0) return true;
-  const on = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) =>
-    Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
-  return (d1 === 0 && on(q1x, q1y, q2x, q2y, p1x, p1y)) || (d2 === 0 && on(q1x, q1y, q2x, q2y, p2x, p2y))
-    || (d3 === 0 && on(p1x, p1y, p2x, p2y, q1x, q1y)) || (d4 === 0 && on(p1x, p1y, p2x, p2y, q2x, q2y));
+  return (d1 === 0 && onSegment(q1x, q1y, q2x, q2y, p1x, p1y)) || (d2 === 0 && onSegment(q1x, q1y, q2x, q2y, p2x, p2y))
+    || (d3 === 0 && onSegment(p1x, p1y, p2x, p2y, q1x, q1y)) || (d4 === 0 && onSegment(p1x, p1y, p2x, p2y, q2x, q2y));
 }
 
 /** Uniform grid of segments, so a box or a segment is tested only against the segments near it. */
 class SegmentIndex {
   private readonly cells = new Map<number, number[]>();
+  /** per segment, the query that last tested it (so a segment spanning several cells is tested once per query) */
+  private readonly seen: Uint32Array;
+  private query = 0;
   constructor(private readonly segs: ReadonlyArray<Segment>, private readonly cell = 32) {
-    segs.forEach((s, i) => this.cellsOf(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]), (k) => {
-      let list = this.cells.get(k);
-      if (!list) this.cells.set(k, (list = []));
-      list.push(i);
-    }));
+    this.seen = new Uint32Array(segs.length);
+    segs.forEach((s, i) => {
+      const c = this.cell;
+      const i0 = Math.floor(Math.min(s[0], s[2]) / c), i1 = Math.floor(Math.max(s[0], s[2]) / c);
+      const j0 = Math.floor(Math.min(s[1], s[3]) / c), j1 = Math.floor(Math.max(s[1], s[3]) / c);
+      if (![i0, i1, j0, j1].every(Number.isFinite) || (i1 - i0 + 1) * (j1 - j0 + 1) > 1e5) return;
+      for (let a = i0; a <= i1; a++) for (let b = j0; b <= j1; b++) {
+        const k = a * 100003 + b;
+        let list = this.cells.get(k);
+        if (!list) this.cells.set(k, (list = []));
+        list.push(i);
+      }
+    });
   }
-  private cellsOf(x0: number, y0: number, x1: number, y1: number, f: (k: number) => void): void {
+  /** True when test() holds for some segment whose cells meet the rectangle [x0, x1] x [y0, y1]. */
+  private any(x0: number, y0: number, x1: number, y1: number, test: (s: Segment) => boolean): boolean {
     const c = this.cell;
+    const q = ++this.query;
     const i0 = Math.floor(x0 / c), i1 = Math.floor(x1 / c), j0 = Math.floor(y0 / c), j1 = Math.floor(y1 / c);
-    if ((i1 - i0 + 1) * (j1 - j0 + 1) > 40000) { for (const k of this.cells.keys()) f(k); return; }
-    for (let i = i0; i <= i1; i++) for (let j = j0; j <= j1; j++) f(i * 100003 + j);
-  }
-  private near(x0: number, y0: number, x1: number, y1: number): Set<number> {
-    const out = new Set<number>();
-    this.cellsOf(x0, y0, x1, y1, (k) => { for (const i of this.cells.get(k) ?? []) out.add(i); });
-    return out;
-  }
-  hitsBox(b: Box): boolean {
-    for (const i of this.near(b.x, b.y, b.x + b.width, b.y + b.height)) if (segmentHitsBox(this.segs[i]!, b)) return true;
-    return false;
-  }
-  crosses(s: Segment): boolean {
-    for (const i of this.near(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]))) {
-      if (segmentsCross(s, this.segs[i]!)) return true;
+    for (let a = i0; a <= i1; a++) {
+      for (let b = j0; b <= j1; b++) {
+        const list = this.cells.get(a * 100003 + b);
+        if (!list) continue;
+        for (const i of list) {
+          if (this.seen[i] === q) continue;
+          this.seen[i] = q;
+          if (test(this.segs[i]!)) return true;
+        }
+      }
     }
     return false;
+  }
+  hitsBox(b: Box): boolean {
+    return this.any(b.x, b.y, b.x + b.width, b.y + b.height, (s) => segmentHitsBox(s, b));
+  }
+  crosses(s: Segment): boolean {
+    return this.any(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]), (t) => segmentsCross(s, t));
   }
 }
 
@@ -187,43 +213,58 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
   const order = requests.map((r, i) => ({ r, i })).sort((a, b) => (b.r.priority ?? 0) - (a.r.priority ?? 0) || a.i - b.i);
 
   for (const { r } of order) {
-    const m = measure(r.text, r.size, r.bold);
-    const w = m.width + 2 * pad, h = m.ascent + m.descent + 2 * pad;
-    const boxAt = (c: Pt): Box => ({ x: c[0] - w / 2, y: c[1] - h / 2, width: w, height: h });
+    const metricsAt = (size: number) => {
+      const m = measure(r.text, size, r.bold);
+      return { m, size, w: m.width + 2 * pad, h: m.ascent + m.descent + 2 * pad };
+    };
+    let cur = metricsAt(r.size);
+    // one candidate box, moved around (the search tries thousands of positions; a copy is kept when one is accepted)
+    const cand: Box = { x: 0, y: 0, width: 0, height: 0 };
+    const boxAt = (c: Pt): Box => { cand.x = c[0] - cur.w / 2; cand.y = c[1] - cur.h / 2; cand.width = cur.w; cand.height = cur.h; return cand; };
+    const probe: [number, number, number, number] = [0, 0, 0, 0];
     const free = (b: Box): boolean => boxInside(b, area) && !taken.some((t) => boxesIntersect(t, b)) && !index.hitsBox(b)
       && !leaders.some((l) => segmentHitsBox(l, b));
-    const accept = (b: Box, leader?: Segment): void => {
+    const accept = (candidate: Box, leader?: Segment): void => {
+      const b = { ...candidate };
       taken.push(b);
       if (leader) leaders.push(leader);
-      placed.push({ key: r.key, text: r.text, size: r.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
-        baseline: b.y + pad + m.ascent, ...(leader ? { leader } : {}) });
+      placed.push({ key: r.key, text: r.text, size: cur.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
+        baseline: b.y + pad + cur.m.ascent, ...(leader ? { leader } : {}) });
     };
     if (!r.anchor.every(Number.isFinite)) { dropped.push(r); continue; }
     let done = false;
-    // 1. the anchor and the points known to be inside the field
-    for (const c of [r.anchor, ...(r.inside ?? [])]) {
-      if (!c.every(Number.isFinite)) continue;
-      const b = boxAt(c);
-      if (free(b)) { accept(b); done = true; break; }
-    }
-    // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
-    if (!done && r.spiral !== false) {
-      const rMax = Math.max(w, h) * 2.5 + 40;
-      for (let rad = 4; rad <= rMax && !done; rad += 4) {
-        const n = Math.max(8, Math.round((2 * Math.PI * rad) / 8));
-        for (let k = 0; k < n; k++) {
-          const a = (2 * Math.PI * k) / n;
-          const c: Pt = [r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)];
-          const b = boxAt(c);
-          if (free(b) && !index.crosses([r.anchor[0], r.anchor[1], c[0], c[1]])) { accept(b); done = true; break; }
+    for (const factor of [1, ...(r.shrink ?? [])]) {
+      cur = metricsAt(r.size * factor);
+      const { w, h } = cur;
+      // 1. the anchor and the points known to be inside the field
+      for (const c of [r.anchor, ...(r.inside ?? [])]) {
+        if (!c.every(Number.isFinite)) continue;
+        const b = boxAt(c);
+        if (free(b)) { accept(b); done = true; break; }
+      }
+      // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
+      if (!done && r.spiral !== false) {
+        const rMax = Math.max(w, h) + 30;
+        for (let rad = 5; rad <= rMax && !done; rad += 5) {
+          const n = Math.max(8, Math.round((2 * Math.PI * rad) / 10));
+          for (let k = 0; k < n; k++) {
+            const a = (2 * Math.PI * k) / n;
+            probe[0] = r.anchor[0]; probe[1] = r.anchor[1];
+            probe[2] = r.anchor[0] + rad * Math.cos(a); probe[3] = r.anchor[1] + rad * Math.sin(a);
+            const b = boxAt([probe[2], probe[3]]);
+            if (free(b) && !index.crosses(probe)) { accept(b); done = true; break; }
+          }
         }
       }
+      if (done) break;
     }
+    cur = metricsAt(r.size);
+    const { w, h } = cur;
     // 3. away from the field with a leader line, the nearest position first
     if (!done && r.leader !== false) {
       const reach = r.maxLeader ?? maxLeader;
-      for (let rad = Math.max(w, h) / 2 + 10; rad <= reach + Math.max(w, h) / 2 && !done; rad += 8) {
-        const n = Math.max(12, Math.round((2 * Math.PI * rad) / 12));
+      for (let rad = Math.max(w, h) / 2 + 10; rad <= reach + Math.max(w, h) / 2 && !done; rad += 10) {
+        const n = Math.max(12, Math.round((2 * Math.PI * rad) / 14));
         for (let k = 0; k < n; k++) {
           const a = (2 * Math.PI * k) / n;
           const b = boxAt([r.anchor[0] + rad * Math.cos(a), r.anchor[1] + rad * Math.sin(a)]);
