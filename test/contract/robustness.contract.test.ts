@@ -115,6 +115,27 @@ describe('slow clients', () => {
     const ok = await api(f.svc.port, 'GET', '/key/info', { key: f.keyA });
     expect(ok.status).toBe(200);
   });
+
+  it('a connection that never sends a request is closed', async () => {
+    const closed = await new Promise<boolean>((resolveP) => {
+      const s = connect(f.svc.port, '127.0.0.1');
+      s.on('close', () => resolveP(true));
+      s.on('error', () => { /* reset: closed */ });
+    });
+    expect(closed).toBe(true);
+  });
+});
+
+describe('content types and methods', () => {
+  it.each([
+    ['text/plain', '{"title":"t"}'], ['multipart/form-data; boundary=x', '--x--'], ['application/x-www-form-urlencoded', 'a=1'],
+    ['application/json; charset=utf-16', '{}'], ['application/json', '\ufeff{}'], ['application/octet-stream', '\u0000\u0001'],
+  ])('POST /task with %s answers a JSON 4xx', async (type, raw) => {
+    const r = await http(f.svc.port, 'POST', '/api/v2/task', { key: f.keyA, raw, headers: { 'content-type': type } });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect(() => JSON.parse(r.text)).not.toThrow();
+  });
 });
 
 // ------------------------------------------------------------------------------------------------
