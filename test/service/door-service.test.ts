@@ -48,6 +48,7 @@ describe('TDB import', () => {
     expect(r.status, r.text).toBe(201);
     expect(r.body.elements).toEqual(['CU', 'NI']);
     expect(answeredDuringImport).toBeGreaterThan(5);
+    console.log(`GET /key/info answered ${answeredDuringImport} times while the import ran`);
   }, 120_000);
 
   it('`db import` refuses exactly what the console refuses (one code path), and reads CR-only line endings', async () => {
