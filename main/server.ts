@@ -2,7 +2,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createServer } from 'node:http';
 import { openStore, type Store } from './db/index.js';
 import { resolveSettings, type SettingsOverrides } from './config.js';
@@ -85,15 +85,30 @@ export async function startService(over: SettingsOverrides = {}, log: (l: string
   // closed; node checks at connectionsCheckingInterval. requireHostHeader is off so that a request without Host
   // gets this service's JSON 400 (below) instead of node's bare one.
   const requestTimeoutMs = Math.round(settings.requestTimeoutSeconds * 1000);
+  const headersTimeoutMs = Math.min(requestTimeoutMs, 20_000);
   const app = Fastify({
     logger: false, bodyLimit: 4 * 1024 * 1024,
-    serverFactory: (handler) => createServer({
-      requireHostHeader: false,
-      requestTimeout: requestTimeoutMs,
-      headersTimeout: Math.min(requestTimeoutMs, 20_000),
-      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 4))),
-      keepAliveTimeout: 5_000,
-    }, handler),
+    serverFactory: (handler) => {
+      const server = createServer({
+        requireHostHeader: false,
+        requestTimeout: requestTimeoutMs,
+        headersTimeout: headersTimeoutMs,
+        connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 4))),
+        keepAliveTimeout: 5_000,
+      }, handler);
+      // node's request timers do not cover a connection that never sends a byte: the first request's headers must
+      // arrive within headersTimeout of the connection, or it is closed. (Listening to the request, not to the
+      // socket's data, keeps node's parser on its fast path.)
+      const firstRequest = new WeakMap<Socket, NodeJS.Timeout>();
+      server.on('connection', (socket: Socket) => {
+        const silent = setTimeout(() => socket.destroy(), headersTimeoutMs);
+        silent.unref();
+        firstRequest.set(socket, silent);
+        socket.once('close', () => clearTimeout(silent));
+      });
+      server.on('request', (req) => { clearTimeout(firstRequest.get(req.socket)); });
+      return server;
+    },
   });
   app.addHook('onRequest', async (req, reply) => {
     if (req.headers.host === undefined || req.headers.host === '') return reply.code(400).send({ error: 'Host header is required' });

@@ -66,6 +66,16 @@ export interface ImportRequest extends DbMeta {
   subscribe_user: string | null;
 }
 
+/**
+ * Old Mac files end lines with a lone CR, which the reader (and every later calculation on the stored copy) would
+ * take as one long line: lone CRs become LF in what is parsed and stored. Other bytes are kept exactly (latin1 is a
+ * byte-for-byte round trip).
+ */
+export function withLfLineEndings(tdb: string | Buffer): string | Buffer {
+  if (typeof tdb === 'string') return tdb.includes('\r') ? tdb.replace(/\r(?!\n)/g, '\n') : tdb;
+  return tdb.includes(0x0d) ? Buffer.from(tdb.toString('latin1').replace(/\r(?!\n)/g, '\n'), 'latin1') : tdb;
+}
+
 export interface ImportReport {
   id: string; code: string; file_name: string; replaced: boolean;
   elements: string[]; phases_loaded: string[]; phases_refused: { phase: string; reason: string }[];
@@ -84,12 +94,13 @@ export async function importUploadedDatabase(store: Store, dataDir: string, req:
     const u = await store.db.selectFrom('users').select('id').where('username', '=', req.subscribe_user).executeTakeFirst();
     if (!u) throw new HttpError(400, `subscribe_user: user '${req.subscribe_user}' does not exist`);
   }
-  const { info, parameterCount } = await parseTdbForImport(typeof req.tdb === 'string' ? req.tdb : req.tdb.toString('utf8'), req.file_name);
+  const tdb = withLfLineEndings(req.tdb);
+  const { info, parameterCount } = await parseTdbForImport(typeof tdb === 'string' ? tdb : tdb.toString('utf8'), req.file_name);
   // The record keeps the server-managed copy (<dataDir>/databases/<code>.tdb); the upload goes through a temp file.
   const dir = join(dataDir, 'databases');
   mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.upload-${randomUUID()}.tdb`);
-  writeFileSync(tmp, req.tdb);
+  writeFileSync(tmp, tdb);
   let id: string;
   try {
     id = await registerDatabase(store, dataDir, tmp, req, { element_list: info.elements, phase_list: info.phases });

@@ -244,6 +244,33 @@ describe('settings', () => {
     expect(back.body.saved).toEqual({ thread_budget: 6, max_pending_tasks: 50, port: 7999 });
     expect(resolveSettings({ dataDir: f.dataDir }, {}).poolSize).toBe(1);
   });
+  it('in_use: the port and data directory in use and where each came from', async () => {
+    const r = await con('GET', '/settings');
+    // The fixture passes both explicitly, as a command-line flag would.
+    expect(r.body.in_use).toEqual({ port: { value: f.svc.port, source: 'flag' }, data_dir: { value: f.dataDir, source: 'flag' } });
+    const d = join(f.dataDir, 'other');
+    mkdirSync(d);
+    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d, PHASEDESK_PORT: '7500' }).sources).toEqual({ port: 'environment', dataDir: 'environment' });
+    writeFileSync(join(d, 'settings.json'), '{"port": 7600}');
+    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d })).toMatchObject({ port: 7600, sources: { port: 'settings file', dataDir: 'environment' } });
+    expect(resolveSettings({ dataDir: d, port: 7700 }, {})).toMatchObject({ port: 7700, sources: { port: 'flag', dataDir: 'flag' } });
+    rmSync(join(d, 'settings.json'));
+    expect(resolveSettings({ dataDir: d }, {}).sources.port).toBe('default');
+  });
+  it('work bounds are settings: saved from the console, shown with their bounds, refused out of range', async () => {
+    const r = await con('PUT', '/settings', { body: { max_scan_points: 500_000, max_temperature: 20_000 } });
+    expect(r.status).toBe(200);
+    expect(r.body.saved).toMatchObject({ max_scan_points: 500_000, max_temperature: 20_000 });
+    expect(r.body.running.max_scan_points).toBe(100_000);
+    expect(r.body.next_start).toMatchObject({ max_scan_points: 500_000, max_temperature: 20_000 });
+    expect(r.body.bounds.max_scan_points).toEqual([2, 10_000_000]);
+    expect(resolveSettings({ dataDir: f.dataDir }, {}).workBounds).toMatchObject({ max_scan_points: 500_000, max_temperature: 20_000 });
+    expect(resolveSettings({ dataDir: f.dataDir }, { PHASEDESK_MAX_SCAN_POINTS: '300000' }).workBounds.max_scan_points).toBe(300_000);
+    const bad = await con('PUT', '/settings', { body: { max_grid_nodes: 2_000_000 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/^max_grid_nodes must be an integer between 8 and 1000000/);
+    await con('PUT', '/settings', { body: { max_scan_points: null, max_temperature: null } });
+  });
   it('a damaged settings.json is reported and ignored, never fatal', async () => {
     writeFileSync(join(f.dataDir, 'settings.json'), '{"pool_size": 500, "port": 7100, "colour": 1}');
     const s = resolveSettings({ dataDir: f.dataDir }, {});

@@ -92,7 +92,7 @@ export function http(port: number, method: string, path: string, o: { key?: stri
     if (o.auth !== undefined) headers.authorization = o.auth;
     let payload: string | undefined = o.raw;
     if (o.body !== undefined) payload = JSON.stringify(o.body);
-    if (payload !== undefined) headers['content-type'] = 'application/json';
+    if (payload !== undefined && headers['content-type'] === undefined) headers['content-type'] = 'application/json';
     const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
