@@ -141,6 +141,9 @@ class Parser {
   private call(): { name: string; inner: string | null } {
     const name = NAME.exec(this.text.slice(this.pos))![0];
     this.pos += name.length;
+    // "GM (P=1e10)": blanks between a name and its argument list
+    const gap = /^\s*/.exec(this.text.slice(this.pos))![0].length;
+    if (gap > 0 && this.text[this.pos + gap] === '(') this.pos += gap;
     if (this.text[this.pos] === '(') {
       const end = closing(this.text, this.pos);
       if (end < 0) throw new ParseError(`missing ')' after ${name} in '${this.text}'`);

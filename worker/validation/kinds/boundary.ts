@@ -8,7 +8,7 @@ import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { solverComponents } from './map.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { alloyQuantity } from '../alloy.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 
 /** Fixed mole fractions of a line case (X(EL) = number conditions). */
 export function fixedX(c: ValidationCase): Record<string, number> {
@@ -72,7 +72,7 @@ export const boundary: KindHandler = (c, ctx) => {
     const q = e.quantity.trim();
     const alloy = alloyQuantity(q, c, db);
     if (alloy) return alloy;
-    if (!/^T\b/.test(q) || /^T\s+at which\b/.test(q) && !/<->/.test(q)) return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+    if (!/^T\b/.test(q) || /^T\s+at which\b/.test(q) && !/<->/.test(q)) return vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
     changes ??= lineChanges(c, db);
     const m = /\(([^()]*?)\s*<->\s*([^()]*?)\)\s*$/.exec(q);
     if (!m) {

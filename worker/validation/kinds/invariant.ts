@@ -8,7 +8,7 @@ import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
 import { lineChanges } from './boundary.js';
 import { caseDiagram } from './map.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 
 export const invariant: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
@@ -42,6 +42,6 @@ export const invariant: KindHandler = (c, ctx) => {
       if (!d || !p) return { value: null, error: `${xm[1]} is not a phase of the mapped invariant at ${inv.T.toFixed(3)} K` };
       return { value: xm[2].toUpperCase() === diagram.xComponent ? p.x : 1 - p.x };
     }
-    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+    return vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   });
 };

@@ -4,7 +4,7 @@
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
 import { solverConditions } from '../quantities.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
@@ -145,7 +145,7 @@ export const map: KindHandler = (c, ctx) => {
     }
     if (q === 'boundaries_include') { out.push({ value: G().boundaries }); continue; }
     // point checks ("number_of_stable_phases at T=1600, X(CR)=0.3") and any other quantity of the vocabulary
-    out.push(computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
+    out.push(vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
   }
   return out;
 };

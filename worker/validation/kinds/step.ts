@@ -19,7 +19,7 @@ import { refineTransitions, type ScanPath } from '../../calculations/line_calcul
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import { alloyQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { pointConditions } from './equilibrium.js';
 
@@ -124,6 +124,6 @@ export const step: KindHandler = (c, ctx) => {
     const alloy = alloyQuantity(q, c, db);
     if (alloy) return alloy;
     // any other quantity of the vocabulary: one value per grid point (or max/min_over_grid(...), "Q at ...")
-    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+    return vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   });
 };
