@@ -92,8 +92,16 @@ export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
   const points: { idx: number[]; cond: Record<string, number> }[] = [];
   const walk = (d: number, idx: number[], cond: Record<string, number>) => {
     if (d === keys.length) {
-      const sumX = Object.entries(cond).filter(([k]) => /^X\(/i.test(k)).reduce((a, [, v]) => a + v, 0);
-      if (sumX <= 1 + 1e-12) points.push({ idx, cond });
+      const xs = Object.keys(cond).filter((k) => /^X\(/i.test(k));
+      const sumX = xs.reduce((a, k) => a + cond[k], 0);
+      if (sumX > 1 + 1e-9) return;
+      // an edge point (dependent component 0) is evaluated with it at 1e-10, as the solver clamps fractions
+      if (sumX > 1 - 1e-10) {
+        const f = (1 - 1e-10) / sumX;
+        const scaled = { ...cond };
+        for (const k of xs) scaled[k] = cond[k] * f;
+        points.push({ idx, cond: scaled });
+      } else points.push({ idx, cond });
       return;
     }
     axes[d].forEach((v, i) => walk(d + 1, [...idx, i], { ...cond, [keys[d]]: v }));
