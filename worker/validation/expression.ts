@@ -163,7 +163,8 @@ class Parser {
       for (const a of splitTopLevel(inner)) {
         const kv = /^([A-Za-z][A-Za-z0-9_]*(\([^()]*\))?)\s*=\s*(.+)$/.exec(a);
         if (kv && NUMBER.test(kv[3].trim()) && Number.isFinite(Number(kv[3].trim()))) at[normalise(kv[1])] = Number(kv[3].trim());
-        else args.push(a.trim() === 'y' ? 'y' : normalise(a));
+        else if (/^[A-Za-z0-9_#*+\-/.]+$/.test(a.trim())) args.push(a.trim() === 'y' ? 'y' : normalise(a));
+        else throw new ParseError(`'${a.trim()}' is not a phase, element or condition argument in '${this.text}'`);
       }
     }
     let wrt: string | undefined;

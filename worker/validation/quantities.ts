@@ -151,14 +151,18 @@ export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: Array
  * Reference phase of each element for GM_FORMATION: a field `reference_phases` ({EL: PHASE}, or a list of
  * phase names, one for all elements or one per element in the case's element order) on the expected
  * entry, the case or its `calculation`; else the phases the entry's note or the case's notes name
- * ("FCC_A1 for Al", "Al: FCC_A1", "Al in FCC_A1", "FCC_A1 (Al)", "pure Al FCC_A1", "relative to FCC_A1");
+ * ("FCC_A1 for Al", "Al: FCC_A1", "AL=FCC_A1", "Al in FCC_A1", "FCC_A1 (Al)", "Al(FCC_A1)", "FCC_A1 Al", "relative to FCC_A1");
  * else the reference phase of the database's ELEMENT line (the SER phase) when the database defines it.
  */
 export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: ExpectedEntry): Record<string, string> {
   const els = caseElements(c);
   const phases = new Set(dbInfo(db).phases.map((p) => p.name.toUpperCase()));
   const out: Record<string, string> = {};
-  const field = (o: unknown) => (o && typeof o === 'object' ? (o as Record<string, unknown>).reference_phases ?? (o as Record<string, unknown>).reference_phase : undefined);
+  const field = (o: unknown) => {
+    if (!o || typeof o !== 'object') return undefined;
+    const r = o as Record<string, unknown>;
+    return r.reference_phases ?? r.reference_phase ?? r.reference_states ?? r.references;
+  };
   const given = field(entry) ?? field(c) ?? field(c.calculation);
   if (typeof given === 'string') for (const el of els) out[el] = given.toUpperCase();
   else if (Array.isArray(given)) {
@@ -173,7 +177,7 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
   const take = (el: string, ph: string) => {
     if (isEl(el) && isPh(ph) && !out[el.toUpperCase()]) out[el.toUpperCase()] = ph.toUpperCase();
   };
-  const EL = '([A-Za-z][a-z]?)';
+  const EL = '([A-Za-z][A-Za-z]?)';
   const PH = '([A-Za-z][A-Za-z0-9_]*)';
   for (const [re, elFirst] of [
     [new RegExp(`\\b${PH}\\s+(?:for|of)\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
@@ -181,6 +185,7 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
     [new RegExp(`\\b${PH}\\s*\\(\\s*(?:pure\\s+)?${EL}\\s*\\)`, 'g'), false],
     [new RegExp(`\\bpure\\s+${EL}\\s+${PH}\\b`, 'g'), true],
     [new RegExp(`\\b${EL}\\s*\\(\\s*${PH}\\s*\\)`, 'g'), true],
+    [new RegExp(`\\b${PH}\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
   ] as Array<[RegExp, boolean]>) {
     for (const m of text.matchAll(re)) (elFirst ? take(m[1], m[2]) : take(m[2], m[1]));
   }
