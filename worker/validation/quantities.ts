@@ -9,7 +9,7 @@
 import { equilibrium as solve, type CompositionSet, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
-import { compositionKey, expandPoints, gridKeys, normKey, siteFractionConditions, type PointConditions } from './conditions.js';
+import { compositionKey, conditionValues, expandPoints, gridKeys, normKey, siteFractionConditions, type PointConditions } from './conditions.js';
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { uniqueFeasiblePoint } from './feasible.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
@@ -383,6 +383,12 @@ function arith(op: string, a: unknown, b: unknown): unknown {
   return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
 }
 
+function reshape(flat: unknown[], dims: number[]): unknown[] {
+  if (dims.length <= 1) return flat;
+  const inner = dims.slice(1).reduce((a, b) => a * b, 1);
+  return Array.from({ length: dims[0] }, (_, i) => reshape(flat.slice(i * inner, (i + 1) * inner), dims.slice(1)));
+}
+
 function evalExpr(e: Expr, s: Scope): unknown {
   switch (e.type) {
     case 'num': return e.value;
@@ -392,7 +398,11 @@ function evalExpr(e: Expr, s: Scope): unknown {
       const cond = { ...s.cond, ...e.atom.at };
       const keys = gridKeys(cond);
       if (!keys.length) return atomAt(e.atom, cond as PointConditions, s);
-      return expandPoints(cond).map((p) => atomAt(e.atom, p, s));
+      const flat = expandPoints(cond).map((p) => atomAt(e.atom, p, s));
+      // several grid conditions: a flat list (first key outermost), or nested lists when the expected value is nested
+      const ev = s.entry?.value;
+      if (keys.length > 1 && Array.isArray(ev) && Array.isArray(ev[0])) return reshape(flat, keys.map((k) => conditionValues(k, cond[k]).length));
+      return flat;
     }
   }
 }
