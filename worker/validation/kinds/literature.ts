@@ -80,7 +80,7 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
       const names = m[2].split(/->|\+/).map(phaseOfName).sort();
       const same = (v: InvariantRecord) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+');
       const hit = D().invariants.filter(same).length > 1 ? caseInvariant({ ...D(), invariants: D().invariants.filter(same) }, c, kind)
-        : D().invariants.find((v) => v.kind === kind && same(v));
+        : D().invariants.find((v) => v.kind === kind && same(v)) ?? D().invariants.find(same);
       if (!hit) return { value: null, error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
       return { value: hit.T };
     }
