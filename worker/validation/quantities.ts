@@ -516,6 +516,15 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
       return r.mu[el];
     }
     case 'X': case 'W': {
+      // X(EL) of an entry that names a phase: that phase's composition (as in the property kind)
+      if (a.args.length === 1 && s.entry?.phase && !s.isolated) {
+        const el = a.args[0];
+        return perSet(r, s.entry.phase.toUpperCase(), (set) => {
+          const x = name === 'W' ? massFractions(set.x, elementMasses(s.db)) : set.x;
+          if (!(el in x)) throw new Unsupported(`${a.text}: unknown element`);
+          return x[el];
+        });
+      }
       if (a.args.length === 1) {
         const el = a.args[0];
         const x = name === 'W' ? massFractions(r.x, elementMasses(s.db)) : r.x;
