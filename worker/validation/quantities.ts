@@ -112,7 +112,8 @@ function phaseX(model: PhaseModel, y: ArrayLike<number>): Record<string, number>
 /**
  * pycalphad's degree of ordering (Model.degree_of_ordering at the README's commit), written out:
  *   a'_s = a_s / sum_s a_s sum_{i: atoms(i) > 0} y_si        (site ratios per mole of non-vacancy sites)
- *   x_i  = sum_s a'_s y_si                                   (pycalphad Model.moles(i), species fraction)
+ *   x_i  = Model.moles(i): the mole fraction of element i in the phase (sum_s a'_s y_si when every species
+ *          is one atom; the site-weighted species fraction for a molecular species)
  *   DOO  = (1/n) sum_i sum_{s holding i} a'_s |y_si - x_i| / x_i
  * over the n species with atoms of the phase; 0 for a disordered state, larger for stronger ordering.
  * A species with x_i = 0 contributes nothing (pycalphad would give 0/0 = NaN).
@@ -131,10 +132,13 @@ export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: Array
     if (atoms(v.species) > 0) norm += ph.siteRatios[v.sublattice] * y[k];
   });
   const species = [...new Set(model.variables.filter((v) => atoms(v.species) > 0).map((v) => v.species))];
+  const xEl = phaseX(model, y);
   let total = 0;
   for (const sp of species) {
+    // Model.moles(i): the element's mole fraction for a pure-element species, else its site-weighted fraction
     let x = 0;
-    model.variables.forEach((v, k) => {
+    if (sp in xEl) x = xEl[sp];
+    else model.variables.forEach((v, k) => {
       if (v.species === sp) x += (ph.siteRatios[v.sublattice] / norm) * y[k];
     });
     if (!(x > 0)) continue;
