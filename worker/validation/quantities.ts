@@ -498,8 +498,9 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
   }
   const { T, P } = stateTP(point);
   // GM(PHASE) of a root phrase: the phase alone, one composition set, at the overall composition
-  if (s.phaseAlone && ['GM', 'HM', 'SM', 'CPM'].includes(name) && a.args.length === 1) {
-    const r = equilibriumAt({ ...s, isolated: phaseRef(a.args[0]).phase }, point);
+  const alone = a.args[0] ?? (s.isolated ? undefined : s.entry?.phase?.toUpperCase());
+  if (s.phaseAlone && ['GM', 'HM', 'SM', 'CPM'].includes(name) && a.args.length <= 1 && alone) {
+    const r = equilibriumAt({ ...s, isolated: phaseRef(alone).phase }, point);
     return (r as unknown as Record<string, number>)[name];
   }
   const r = equilibriumAt(s, point);
