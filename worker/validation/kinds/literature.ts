@@ -84,6 +84,12 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
       if (!hit) return { value: null, error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
       return { value: hit.T };
     }
+    // T_<kind> without phases (e.g. "T_eutectic", "T_peritectic of the Cu-rich side"): the case's invariant of that kind
+    if ((m = /^T_(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\b(?!\s*\()/i.exec(q))) {
+      const v = caseInvariant(D(), c, m[1].toLowerCase());
+      if (!v) return { value: null, error: `no ${m[1]} in the mapped diagram (invariants: ${D().invariants.map((x) => `${x.kind} ${x.reaction} ${x.T.toFixed(2)} K`).join('; ')})` };
+      return { value: v.T };
+    }
     // T_invariant (A + B + C): the mapped invariant of any kind with exactly those phases (the highest)
     if ((m = /^T_invariant\s*\((.+)\)$/i.exec(q))) {
       const names = m[1].split(/<->|->|\+|,/).map(phaseOfName).filter(Boolean).sort();
