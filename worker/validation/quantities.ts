@@ -445,8 +445,14 @@ function propertyAtom(a: Atom, point: PointConditions, s: Scope): unknown {
     if (!y) throw new Unsupported(`Y(${phase}): no site fractions given and the constraint set of ${phase} is not a single point`);
     return siteFractionSpec(model, y);
   }
-  if (!specKey) throw new Unsupported(`no site fractions given for ${phase}`);
-  const y = model.siteFractions(sf[specKey]);
+  // without site fractions: the phase's only configuration, when its constraints allow one (e.g. a charged phase)
+  let y: Float64Array;
+  if (specKey) y = model.siteFractions(sf[specKey]);
+  else {
+    const only = uniqueFeasiblePoint(model.variables.length, model.constraints);
+    if (!only) throw new Unsupported(`no site fractions given for ${phase}`);
+    y = Float64Array.from(only);
+  }
   const props = () => model.properties(T, P, y);
   switch (a.name) {
     case 'GM': case 'SM': case 'HM': case 'CPM': case 'TC': case 'VM': case 'GM_NO_IDMIX':
