@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compareEntry } from '../../worker/validation/compare.js';
 import { runValidation } from '../../worker/validation/runner.js';
 import { parseFormula } from '../../worker/validation/kinds/conversion.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
 
 describe('validation runner', () => {
   it('applies |computed - value| <= atol + rtol*|value| element-wise', () => {
@@ -47,5 +48,24 @@ describe('validation runner', () => {
     expect(r.cases[1].entries.map((e) => e.verdict)).toEqual(['matched', 'mismatch']);
     expect(r.summary.no_such_kind).toMatchObject({ total: 1, unsupported: 1, matched: 0 });
     expect(r.summary.conversion).toMatchObject({ total: 1, mismatch: 1 });
+  });
+
+  it('reports a quantity it cannot read or compute as unsupported with its name, and a failed one as error', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pd-val-'));
+    const file = path.join(dir, 'cases.json');
+    writeFileSync(file, JSON.stringify({
+      schema: 'calphad-validation-cases/1',
+      cases: [{ id: 'q', kind: 'equilibrium', description: '', tdb: 'pycalphad_inline_ideal_ABC.tdb', components: ['A', 'B', 'C'],
+        phases: ['TEST'], conditions: { T: 1000, 'X(B)': 0.3, 'X(C)': 0.2 },
+        expected: [{ quantity: 'SURFACE_TENSION(TEST)', value: 1 }, { quantity: 'GM((', value: 1 },
+          { quantity: 'X(NOPHASE,A)', value: 1 }, { quantity: 'MU(A)', value: 8.3145 * 1000 * Math.log(0.5), tolerance: { rtol: 1e-9 } }] }],
+    }));
+    const r = await runValidation(file, { tdbDir: SHARED_TDB_DIR });
+    const [a, b, c, d] = r.cases[0].entries;
+    expect(a).toMatchObject({ verdict: 'unsupported', message: 'quantity SURFACE_TENSION(TEST)' });
+    expect(b.verdict).toBe('unsupported');
+    expect(b.message).toContain('GM((');
+    expect(c).toMatchObject({ verdict: 'error', message: 'NOPHASE is not stable here' });
+    expect(d.verdict).toBe('matched');
   });
 });

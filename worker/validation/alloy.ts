@@ -45,10 +45,14 @@ export function meltingQuantity(q: string, c: ValidationCase, db: NativeDatabase
   }
   if (!el) return { value: null, unsupported: `${q}: names no element of the case (T_melting(EL) or an X(EL) = 1 condition)` };
   const others = els.filter((e) => e !== el);
-  const cond: Record<string, unknown> = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !/^X\(/i.test(k)));
+  const cond: Record<string, unknown> = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !/^[XW]\(/i.test(k)));
   // all other elements at zero (the dependent one is the melting element)
   for (const o of others) cond[`X(${o})`] = 0;
-  return alloyQuantity('T_liquidus', { ...c, conditions: cond }, db);
+  // liquidus and solidus of the (clamped) pure element coincide to far below the bisection tolerance; the
+  // scan may resolve only one of the two changes, so either serves
+  const pure = { ...c, conditions: cond };
+  const liq = alloyQuantity('T_liquidus', pure, db)!;
+  return liq.error ? alloyQuantity('T_solidus', pure, db) : liq;
 }
 
 /** Liquidus / solidus of the case's alloy; null when `q` is not such a quantity. */

@@ -141,6 +141,9 @@ class Parser {
   private call(): { name: string; inner: string | null } {
     const name = NAME.exec(this.text.slice(this.pos))![0];
     this.pos += name.length;
+    // "GM (P=1e10)": blanks between a name and its argument list
+    const gap = /^\s*/.exec(this.text.slice(this.pos))![0].length;
+    if (gap > 0 && this.text[this.pos + gap] === '(') this.pos += gap;
     if (this.text[this.pos] === '(') {
       const end = closing(this.text, this.pos);
       if (end < 0) throw new ParseError(`missing ')' after ${name} in '${this.text}'`);
@@ -160,7 +163,8 @@ class Parser {
       for (const a of splitTopLevel(inner)) {
         const kv = /^([A-Za-z][A-Za-z0-9_]*(\([^()]*\))?)\s*=\s*(.+)$/.exec(a);
         if (kv && NUMBER.test(kv[3].trim()) && Number.isFinite(Number(kv[3].trim()))) at[normalise(kv[1])] = Number(kv[3].trim());
-        else args.push(a.trim() === 'y' ? 'y' : normalise(a));
+        else if (/^[A-Za-z0-9_#*+\-/.]+$/.test(a.trim())) args.push(a.trim() === 'y' ? 'y' : normalise(a));
+        else throw new ParseError(`'${a.trim()}' is not a phase, element or condition argument in '${this.text}'`);
       }
     }
     let wrt: string | undefined;

@@ -9,7 +9,7 @@
 import { equilibrium as solve, type CompositionSet, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
-import { compositionKey, expandPoints, gridKeys, normKey, siteFractionConditions, type PointConditions } from './conditions.js';
+import { compositionKey, conditionValues, expandPoints, gridKeys, normKey, siteFractionConditions, type PointConditions } from './conditions.js';
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { uniqueFeasiblePoint } from './feasible.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
@@ -112,7 +112,8 @@ function phaseX(model: PhaseModel, y: ArrayLike<number>): Record<string, number>
 /**
  * pycalphad's degree of ordering (Model.degree_of_ordering at the README's commit), written out:
  *   a'_s = a_s / sum_s a_s sum_{i: atoms(i) > 0} y_si        (site ratios per mole of non-vacancy sites)
- *   x_i  = sum_s a'_s y_si                                   (pycalphad Model.moles(i), species fraction)
+ *   x_i  = Model.moles(i): the mole fraction of element i in the phase (sum_s a'_s y_si when every species
+ *          is one atom; the site-weighted species fraction for a molecular species)
  *   DOO  = (1/n) sum_i sum_{s holding i} a'_s |y_si - x_i| / x_i
  * over the n species with atoms of the phase; 0 for a disordered state, larger for stronger ordering.
  * A species with x_i = 0 contributes nothing (pycalphad would give 0/0 = NaN).
@@ -131,10 +132,13 @@ export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: Array
     if (atoms(v.species) > 0) norm += ph.siteRatios[v.sublattice] * y[k];
   });
   const species = [...new Set(model.variables.filter((v) => atoms(v.species) > 0).map((v) => v.species))];
+  const xEl = phaseX(model, y);
   let total = 0;
   for (const sp of species) {
+    // Model.moles(i): the element's mole fraction for a pure-element species, else its site-weighted fraction
     let x = 0;
-    model.variables.forEach((v, k) => {
+    if (sp in xEl) x = xEl[sp];
+    else model.variables.forEach((v, k) => {
       if (v.species === sp) x += (ph.siteRatios[v.sublattice] / norm) * y[k];
     });
     if (!(x > 0)) continue;
@@ -151,14 +155,18 @@ export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: Array
  * Reference phase of each element for GM_FORMATION: a field `reference_phases` ({EL: PHASE}, or a list of
  * phase names, one for all elements or one per element in the case's element order) on the expected
  * entry, the case or its `calculation`; else the phases the entry's note or the case's notes name
- * ("FCC_A1 for Al", "Al: FCC_A1", "Al in FCC_A1", "FCC_A1 (Al)", "pure Al FCC_A1", "relative to FCC_A1");
+ * ("FCC_A1 for Al", "Al: FCC_A1", "AL=FCC_A1", "Al in FCC_A1", "FCC_A1 (Al)", "Al(FCC_A1)", "FCC_A1 Al", "relative to FCC_A1");
  * else the reference phase of the database's ELEMENT line (the SER phase) when the database defines it.
  */
 export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: ExpectedEntry): Record<string, string> {
   const els = caseElements(c);
   const phases = new Set(dbInfo(db).phases.map((p) => p.name.toUpperCase()));
   const out: Record<string, string> = {};
-  const field = (o: unknown) => (o && typeof o === 'object' ? (o as Record<string, unknown>).reference_phases ?? (o as Record<string, unknown>).reference_phase : undefined);
+  const field = (o: unknown) => {
+    if (!o || typeof o !== 'object') return undefined;
+    const r = o as Record<string, unknown>;
+    return r.reference_phases ?? r.reference_phase ?? r.reference_states ?? r.references;
+  };
   const given = field(entry) ?? field(c) ?? field(c.calculation);
   if (typeof given === 'string') for (const el of els) out[el] = given.toUpperCase();
   else if (Array.isArray(given)) {
@@ -173,7 +181,7 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
   const take = (el: string, ph: string) => {
     if (isEl(el) && isPh(ph) && !out[el.toUpperCase()]) out[el.toUpperCase()] = ph.toUpperCase();
   };
-  const EL = '([A-Za-z][a-z]?)';
+  const EL = '([A-Za-z][A-Za-z]?)';
   const PH = '([A-Za-z][A-Za-z0-9_]*)';
   for (const [re, elFirst] of [
     [new RegExp(`\\b${PH}\\s+(?:for|of)\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
@@ -181,6 +189,7 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
     [new RegExp(`\\b${PH}\\s*\\(\\s*(?:pure\\s+)?${EL}\\s*\\)`, 'g'), false],
     [new RegExp(`\\bpure\\s+${EL}\\s+${PH}\\b`, 'g'), true],
     [new RegExp(`\\b${EL}\\s*\\(\\s*${PH}\\s*\\)`, 'g'), true],
+    [new RegExp(`\\b${PH}\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
   ] as Array<[RegExp, boolean]>) {
     for (const m of text.matchAll(re)) (elFirst ? take(m[1], m[2]) : take(m[2], m[1]));
   }
@@ -378,6 +387,12 @@ function arith(op: string, a: unknown, b: unknown): unknown {
   return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
 }
 
+function reshape(flat: unknown[], dims: number[]): unknown[] {
+  if (dims.length <= 1) return flat;
+  const inner = dims.slice(1).reduce((a, b) => a * b, 1);
+  return Array.from({ length: dims[0] }, (_, i) => reshape(flat.slice(i * inner, (i + 1) * inner), dims.slice(1)));
+}
+
 function evalExpr(e: Expr, s: Scope): unknown {
   switch (e.type) {
     case 'num': return e.value;
@@ -387,7 +402,11 @@ function evalExpr(e: Expr, s: Scope): unknown {
       const cond = { ...s.cond, ...e.atom.at };
       const keys = gridKeys(cond);
       if (!keys.length) return atomAt(e.atom, cond as PointConditions, s);
-      return expandPoints(cond).map((p) => atomAt(e.atom, p, s));
+      const flat = expandPoints(cond).map((p) => atomAt(e.atom, p, s));
+      // several grid conditions: a flat list (first key outermost), or nested lists when the expected value is nested
+      const ev = s.entry?.value;
+      if (keys.length > 1 && Array.isArray(ev) && Array.isArray(ev[0])) return reshape(flat, keys.map((k) => conditionValues(k, cond[k]).length));
+      return flat;
     }
   }
 }
@@ -426,8 +445,14 @@ function propertyAtom(a: Atom, point: PointConditions, s: Scope): unknown {
     if (!y) throw new Unsupported(`Y(${phase}): no site fractions given and the constraint set of ${phase} is not a single point`);
     return siteFractionSpec(model, y);
   }
-  if (!specKey) throw new Unsupported(`no site fractions given for ${phase}`);
-  const y = model.siteFractions(sf[specKey]);
+  // without site fractions: the phase's only configuration, when its constraints allow one (e.g. a charged phase)
+  let y: Float64Array;
+  if (specKey) y = model.siteFractions(sf[specKey]);
+  else {
+    const only = uniqueFeasiblePoint(model.variables.length, model.constraints);
+    if (!only) throw new Unsupported(`no site fractions given for ${phase}`);
+    y = Float64Array.from(only);
+  }
   const props = () => model.properties(T, P, y);
   switch (a.name) {
     case 'GM': case 'SM': case 'HM': case 'CPM': case 'TC': case 'VM': case 'GM_NO_IDMIX':
@@ -479,8 +504,9 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
   }
   const { T, P } = stateTP(point);
   // GM(PHASE) of a root phrase: the phase alone, one composition set, at the overall composition
-  if (s.phaseAlone && ['GM', 'HM', 'SM', 'CPM'].includes(name) && a.args.length === 1) {
-    const r = equilibriumAt({ ...s, isolated: phaseRef(a.args[0]).phase }, point);
+  const alone = a.args[0] ?? (s.isolated ? undefined : s.entry?.phase?.toUpperCase());
+  if (s.phaseAlone && ['GM', 'HM', 'SM', 'CPM'].includes(name) && a.args.length <= 1 && alone) {
+    const r = equilibriumAt({ ...s, isolated: phaseRef(alone).phase }, point);
     return (r as unknown as Record<string, number>)[name];
   }
   const r = equilibriumAt(s, point);
@@ -501,6 +527,15 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
       return r.mu[el];
     }
     case 'X': case 'W': {
+      // X(EL) of an entry that names a phase: that phase's composition (as in the property kind)
+      if (a.args.length === 1 && s.entry?.phase && !s.isolated) {
+        const el = a.args[0];
+        return perSet(r, s.entry.phase.toUpperCase(), (set) => {
+          const x = name === 'W' ? massFractions(set.x, elementMasses(s.db)) : set.x;
+          if (!(el in x)) throw new Unsupported(`${a.text}: unknown element`);
+          return x[el];
+        });
+      }
       if (a.args.length === 1) {
         const el = a.args[0];
         const x = name === 'W' ? massFractions(r.x, elementMasses(s.db)) : r.x;

@@ -2,7 +2,7 @@
 // kind through the registry (kinds/index.ts), applies the tolerance rule per expected entry, and
 // builds a report with computed value, expected value and verdict for every entry. Kinds without an
 // implementation, and entries a kind cannot compute, are reported as "unsupported".
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { compareEntry } from './compare.js';
 import { kinds as defaultKinds } from './kinds/index.js';
@@ -84,7 +84,10 @@ export interface RunOptions {
 
 export async function runValidation(casesFile: string, opts: RunOptions = {}): Promise<ValidationReport> {
   const data = loadCases(casesFile);
-  const ctx: KindContext = { tdbDir: opts.tdbDir ?? path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb'),
+  // default TDB folder: ../tdb beside the cases file (the shared layout), else PHASEDESK_TDB_DIR
+  const beside = path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb');
+  const envDir = process.env.PHASEDESK_TDB_DIR;
+  const ctx: KindContext = { tdbDir: opts.tdbDir ?? (!existsSync(beside) && envDir ? envDir : beside),
     casesDir: path.dirname(path.resolve(casesFile)) };
   const registry = opts.registry ?? defaultKinds;
   const summary: Record<string, KindSummary> = {};

@@ -2,13 +2,14 @@
 // overall composition (shared/validation/README.md), by a T scan of global equilibria and bisection
 // to 1e-6 K (worker/mapping/queries.ts). The quantity names the two phase sets, e.g.
 // "T at which the FCC_A1 miscibility gap closes (FCC_A1#1+FCC_A1#2 <-> FCC_A1)".
-import { phaseSetChanges, type PhaseSetChange } from '../../mapping/queries.js';
+import { equilibrium } from '../../core/equilibrium.js';
+import { phaseNames, phaseSetChanges, type PhaseSetChange } from '../../mapping/queries.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { solverComponents } from './map.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { alloyQuantity } from '../alloy.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 
 /** Fixed mole fractions of a line case (X(EL) = number conditions). */
 export function fixedX(c: ValidationCase): Record<string, number> {
@@ -65,6 +66,40 @@ export function lineChanges(c: ValidationCase, db: NativeDatabase): PhaseSetChan
   return out;
 }
 
+/**
+ * "X(EL) at which ... (SET1 <-> SET2)" at fixed T: the mole fraction of EL (the others fixed, the dependent
+ * component taking up the rest) at which the stable set changes between the two named sets, located on a
+ * 200-point scan of (0, 1 - others) and bisected to 1e-10. Null when no such change exists.
+ */
+function compositionBoundary(c: ValidationCase, db: NativeDatabase, el: string, a: string, b: string): number | null {
+  const T = c.conditions.T, P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
+  if (typeof T !== 'number') throw new Error('a composition boundary needs a single T condition');
+  const X = Object.fromEntries(Object.entries(fixedX(c)).filter(([k]) => k !== el));
+  const others = Object.values(X).reduce((s, v) => s + v, 0);
+  const at = (x: number) => {
+    const r = equilibrium({ database: db, components: solverComponents(c, db), phases: c.phases, conditions: { T, P, X: { ...X, [el]: x } } });
+    return r.converged ? phaseNames(r).join('+') : null;
+  };
+  const lo = 1e-10, hi = 1 - others - 1e-10, n = 200;
+  let px = lo, pk = at(lo);
+  for (let i = 1; i <= n; i++) {
+    const x = lo + ((hi - lo) * i) / n;
+    const k = at(x);
+    if (pk && k && pk !== k && ((pk === a && k === b) || (pk === b && k === a))) {
+      let l = px, h = x;
+      while (h - l > 1e-10) {
+        const m = 0.5 * (l + h), km = at(m);
+        if (km === pk) l = m;
+        else h = m;
+      }
+      return 0.5 * (l + h);
+    }
+    px = x;
+    pk = k;
+  }
+  return null;
+}
+
 export const boundary: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   let changes: PhaseSetChange[] | null = null;
@@ -72,7 +107,12 @@ export const boundary: KindHandler = (c, ctx) => {
     const q = e.quantity.trim();
     const alloy = alloyQuantity(q, c, db);
     if (alloy) return alloy;
-    if (!/^T\b/.test(q) || /^T\s+at which\b/.test(q) && !/<->/.test(q)) return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+    const xb = /^X\(([A-Z0-9]+)\)[^()]*\(([^()]*?)\s*<->\s*([^()]*?)\)\s*$/i.exec(q);
+    if (xb) {
+      const x = compositionBoundary(c, db, xb[1].toUpperCase(), phaseSet(xb[2]).join('+'), phaseSet(xb[3]).join('+'));
+      return x === null ? { value: null, error: `no change ${xb[2]} <-> ${xb[3]} along X(${xb[1]}) at T = ${String(c.conditions.T)}` } : { value: x };
+    }
+    if (!/^T\b/.test(q) || /^T\s+at which\b/.test(q) && !/<->/.test(q)) return vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
     changes ??= lineChanges(c, db);
     const m = /\(([^()]*?)\s*<->\s*([^()]*?)\)\s*$/.exec(q);
     if (!m) {

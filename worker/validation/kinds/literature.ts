@@ -11,7 +11,7 @@ import { alloyQuantity, meltingQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
 import { computeEntry } from './point.js';
 import { Unsupported } from '../quantities.js';
-import type { ComputedValue, ExpectedEntry, KindHandler, ValidationCase } from '../types.js';
+import type { ComputedValue, ExpectedEntry, KindContext, KindHandler, ValidationCase } from '../types.js';
 import { caseDiagram, caseElements, solverComponents } from './map.js';
 
 /** "FCC_A1#Zn-rich" -> "FCC_A1" (annotations after '#' name a composition set). */
@@ -50,7 +50,14 @@ function caseInvariant(d: BinaryDiagram, c: ValidationCase, kind: string, phase?
     .sort((a, b) => score(b) - score(a) || hintX(b) - hintX(a) || b.T - a.T)[0];
 }
 
-export const literature: KindHandler = (c, ctx) => {
+export const literature: KindHandler = (c, ctx) => c.expected.map((e) => literatureEntry(c, ctx, e));
+
+/**
+ * One literature quantity. `pointFallback` (default): a name that is no diagram quantity is evaluated as a
+ * point quantity of the vocabulary; without it such a name is reported unsupported (the other kinds use this
+ * function as their own fallback for diagram quantities).
+ */
+export function literatureEntry(c: ValidationCase, ctx: KindContext, e: ExpectedEntry, pointFallback = true): ComputedValue {
   const db = caseDatabase(c, ctx);
   const els = caseElements(c);
   let diagram: BinaryDiagram | null = null;
@@ -58,14 +65,12 @@ export const literature: KindHandler = (c, ctx) => {
     if (els.length !== 2) throw new Unsupported(`a diagram quantity of a system of ${els.length} elements (binary diagrams only)`);
     return (diagram ??= caseDiagram(c, ctx));
   };
-  return c.expected.map((e): ComputedValue => {
-    try {
-      return entry(e);
-    } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
-      return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
-    }
-  });
+  try {
+    return entry(e);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
+  }
   function entry(e: ExpectedEntry): ComputedValue {
     const q = e.quantity.trim();
     let m: RegExpExecArray | null;
@@ -75,9 +80,15 @@ export const literature: KindHandler = (c, ctx) => {
       const names = m[2].split(/->|\+/).map(phaseOfName).sort();
       const same = (v: InvariantRecord) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+');
       const hit = D().invariants.filter(same).length > 1 ? caseInvariant({ ...D(), invariants: D().invariants.filter(same) }, c, kind)
-        : D().invariants.find((v) => v.kind === kind && same(v));
+        : D().invariants.find((v) => v.kind === kind && same(v)) ?? D().invariants.find(same);
       if (!hit) return { value: null, error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
       return { value: hit.T };
+    }
+    // T_<kind> without phases (e.g. "T_eutectic", "T_peritectic of the Cu-rich side"): the case's invariant of that kind
+    if ((m = /^T_(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\b(?!\s*\()/i.exec(q))) {
+      const v = caseInvariant(D(), c, m[1].toLowerCase());
+      if (!v) return { value: null, error: `no ${m[1]} in the mapped diagram (invariants: ${D().invariants.map((x) => `${x.kind} ${x.reaction} ${x.T.toFixed(2)} K`).join('; ')})` };
+      return { value: v.T };
     }
     // T_invariant (A + B + C): the mapped invariant of any kind with exactly those phases (the highest)
     if ((m = /^T_invariant\s*\((.+)\)$/i.exec(q))) {
@@ -152,6 +163,7 @@ export const literature: KindHandler = (c, ctx) => {
     const alloy = alloyQuantity(q, c, db) ?? meltingQuantity(q, c, db);
     if (alloy) return alloy;
     // any other name: a point quantity of the vocabulary (e.g. "X(FCC_A1,CU) at T=800, X(CU)=0.01")
+    if (!pointFallback) return { value: null, unsupported: `quantity ${q}` };
     return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   }
-};
+}

@@ -4,7 +4,7 @@
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
 import { solverConditions } from '../quantities.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
@@ -92,8 +92,16 @@ export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
   const points: { idx: number[]; cond: Record<string, number> }[] = [];
   const walk = (d: number, idx: number[], cond: Record<string, number>) => {
     if (d === keys.length) {
-      const sumX = Object.entries(cond).filter(([k]) => /^X\(/i.test(k)).reduce((a, [, v]) => a + v, 0);
-      if (sumX <= 1 + 1e-12) points.push({ idx, cond });
+      const xs = Object.keys(cond).filter((k) => /^X\(/i.test(k));
+      const sumX = xs.reduce((a, k) => a + cond[k], 0);
+      if (sumX > 1 + 1e-9) return;
+      // an edge point (dependent component 0) is evaluated with it at 1e-10, as the solver clamps fractions
+      if (sumX > 1 - 1e-10) {
+        const f = (1 - 1e-10) / sumX;
+        const scaled = { ...cond };
+        for (const k of xs) scaled[k] = cond[k] * f;
+        points.push({ idx, cond: scaled });
+      } else points.push({ idx, cond });
       return;
     }
     axes[d].forEach((v, i) => walk(d + 1, [...idx, i], { ...cond, [keys[d]]: v }));
@@ -145,7 +153,7 @@ export const map: KindHandler = (c, ctx) => {
     }
     if (q === 'boundaries_include') { out.push({ value: G().boundaries }); continue; }
     // point checks ("number_of_stable_phases at T=1600, X(CR)=0.3") and any other quantity of the vocabulary
-    out.push(computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
+    out.push(vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
   }
   return out;
 };

@@ -61,8 +61,10 @@ export const scheil: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const calc = (c.calculation ?? {}) as Record<string, unknown>;
   const num = (k: string) => (typeof calc[k] === 'number' ? (calc[k] as number) : undefined);
-  const start = num('start_temperature'), step = num('step_temperature') ?? num('temperature_step');
-  if (start === undefined || step === undefined) throw new Error('calculation.start_temperature and step_temperature are required');
+  // a T condition serves as the start temperature when the calculation settings give none
+  const start = num('start_temperature') ?? (typeof c.conditions.T === 'number' ? c.conditions.T : undefined);
+  const step = num('step_temperature') ?? num('temperature_step');
+  if (start === undefined || step === undefined) throw new Error('calculation.start_temperature (or a T condition) and step_temperature are required');
   let composition: Record<string, number> = {};
   const mass: Record<string, number> = {};
   let P = 101325;
@@ -70,7 +72,7 @@ export const scheil: KindHandler = (c, ctx) => {
     const m = /^(X|W)\(([A-Z0-9]+)\)$/i.exec(k);
     if (m && typeof v === 'number') (m[1].toUpperCase() === 'X' ? composition : mass)[m[2].toUpperCase()] = v;
     else if (k === 'P' && typeof v === 'number') P = v;
-    else if (k !== 'N') throw new Error(`condition ${k} is not supported for a Scheil case`);
+    else if (k !== 'N' && k !== 'T') throw new Error(`condition ${k} is not supported for a Scheil case`);
   }
   // Phases the database does not define for these components are ignored (README "phases").
   const elements = c.components.filter((x) => x.toUpperCase() !== 'VA');

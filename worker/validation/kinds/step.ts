@@ -18,27 +18,18 @@ import { equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } 
 import { refineTransitions, type ScanPath } from '../../calculations/line_calculation.js';
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import { alloyQuantity } from '../alloy.js';
+import { conditionValues } from '../conditions.js';
 import { caseDatabase } from '../databases.js';
-import { computeEntry } from './point.js';
+import { vocabularyEntry } from './point.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { pointConditions } from './equilibrium.js';
 
-/** The grid condition of a case: its key and its values in order. */
+/** The grid condition of a case: its key and its values in order (a range follows numpy.arange, conditions.ts). */
 export function gridOf(c: ValidationCase): { key: string; values: number[] } {
   const grids = Object.entries(c.conditions).filter(([, v]) => typeof v !== 'number');
   if (grids.length !== 1) throw new Error(`a step case needs exactly one grid condition (found ${grids.map(([k]) => k).join(', ') || 'none'})`);
   const [key, v] = grids[0];
-  if (Array.isArray(v)) {
-    if (!v.every((x) => typeof x === 'number')) throw new Error(`condition ${key}: list of numbers expected`);
-    return { key, values: v as number[] };
-  }
-  const g = v as { min?: unknown; max?: unknown; step?: unknown };
-  if (typeof g.min !== 'number' || typeof g.max !== 'number' || typeof g.step !== 'number' || !(g.step > 0)) {
-    throw new Error(`condition ${key}: {min, max, step} with step > 0 expected`);
-  }
-  const n = Math.floor((g.max - g.min) / g.step + 1e-9);
-  const values = Array.from({ length: n + 1 }, (_, i) => g.min as number + i * (g.step as number));
-  return { key, values };
+  return { key, values: conditionValues(key, v) };
 }
 
 const names = (r: EquilibriumResult) => [...new Set(r.phases.map((p) => p.name))].sort();
@@ -124,6 +115,6 @@ export const step: KindHandler = (c, ctx) => {
     const alloy = alloyQuantity(q, c, db);
     if (alloy) return alloy;
     // any other quantity of the vocabulary: one value per grid point (or max/min_over_grid(...), "Q at ...")
-    return computeEntry(q, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
+    return vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e });
   });
 };
