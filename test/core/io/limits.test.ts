@@ -5,9 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, openDatabaseFromString } from '../../../worker/core/database.js';
 import { isCoreError, type CoreError } from '../../../worker/core/errors.js';
+import { coreAddonPath } from '../../../worker/core/native.js';
 import { haveTdb, tdbFiles, tdbPath } from './helpers.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pd-limits-'));
@@ -53,6 +55,21 @@ describe('FUNCTION nesting is bounded (64 levels)', () => {
     const ok = openDatabaseFromString(functionChain(64), 'ok.tdb');
     expect(ok.evaluateFunction('F1', 500).v).toBe(500 + 63);
     expect(() => openDatabaseFromString(functionChain(65), 'deep.tdb')).toThrow(/^deep\.tdb:\d+: FUNCTION F1 nests FUNCTION references 65 levels/);
+  });
+
+  it('the deepest chain allowed evaluates inside a worker thread (smaller stack) without harm', async () => {
+    const file = path.join(dir, 'chain64.tdb');
+    writeFileSync(file, functionChain(64), 'latin1');
+    const w = new Worker(`
+      const { workerData, parentPort } = require('node:worker_threads');
+      const core = require(workerData.addon);
+      const db = core.Database.fromFile(workerData.file);
+      const r = core.equilibrium(db, ['AL', 'ZN'], null, { T: 700, X: { ZN: 0.4 } });
+      parentPort.postMessage({ f: db.evaluateFunction('F1', 700).v, converged: r.converged });
+    `, { eval: true, workerData: { addon: coreAddonPath(), file }, resourceLimits: { stackSizeMb: 1 } });
+    const [msg, code] = await Promise.all([new Promise((r) => w.once('message', r)), new Promise((r) => w.once('exit', r))]);
+    expect(msg).toEqual({ f: 700 + 63, converged: true });
+    expect(code).toBe(0);
   });
 
   it.skipIf(!haveTdb)('every shared database stays within the bounds', () => {
