@@ -505,9 +505,9 @@ class Reader {
         cur.lines.push_back(line);
         flush();
         // Text after '!' on the same line is ignored (a stray '"' in crtiv_ghosh.tdb), unless it
-        // starts another command. Only the first word after '!' is read here (at most 64 characters), and the rest of the line
-        // is skipped only when it is not a command: every character is visited a bounded number of times
-        // even on a line of a million '!'.
+        // starts another command. Only the first word after '!' is read here (at most 64 characters),
+        // and the rest of the line is skipped only when it is not a command: every character is visited
+        // a bounded number of times, even on a line of a million '!'.
         size_t w = i + 1;
         auto blank = [&](size_t k) { return s[k] == ' ' || s[k] == '\t' || (s[k] == '\r' && !line_end(k)); };
         while (w < s.size() && blank(w) && w - i < 4096) ++w;
