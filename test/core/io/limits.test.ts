@@ -113,6 +113,23 @@ describe('names are bounded (64 characters)', () => {
   });
 });
 
+describe('counts', () => {
+  it('100,000 phases with 100,000 parameters load without a quadratic lookup', () => {
+    let s = HEAD;
+    for (let i = 0; i < 100_000; ++i) s += `PHASE P${i} % 1 1 !\nCONSTITUENT P${i} :AL,ZN: !\nPARAMETER G(P${i},AL;0) 1 -${i}; 6000 N !\n`;
+    const info = openDatabaseFromString(s, 'many.tdb').info();
+    expect(info.phases.length).toBe(100_000);
+    expect(info.parameterCount).toBe(100_000);
+  });
+  it('more than 256 ELEMENTs are refused', () => {
+    let s = '';
+    for (let i = 0; i < 300; ++i) s += `ELEMENT E${i} X 1 0 0 !\n`;
+    const e = refusal('elements.tdb', s);
+    expect(e.code).toBe('PD_TDB_LIMIT');
+    expect(e.message).toBe('elements.tdb:257: more than 256 ELEMENTs (the periodic table has 118)');
+  });
+});
+
 describe('files that are no database', () => {
   it('a file with no ELEMENT is refused', () => {
     const e = refusal('noelement.tdb', 'PHASE LIQUID:L % 1 1 !\nFUNCTION F 298.15 T; 6000 N !\n');
