@@ -5,30 +5,36 @@
 // conditions it did not reach instead, as before).
 import { loadCore } from './native.js';
 
+/** The control block whose flag this thread's native calls poll (null = none). */
+let current: SharedArrayBuffer | null = null;
+
+function apply(control: SharedArrayBuffer | null): void {
+  loadCore().setCancelFlag(control ? new Int32Array(control, 0, 4) : null);
+  current = control;
+}
+
 /**
  * Runs `fn` with the cancel flag of `control` (Int32 at byte 0 of a SharedArrayBuffer of at least 16 bytes,
- * the job control block of worker/protocol.ts) set for every native call on this thread, and clears it
- * afterwards (when a returned Promise settles). Nesting with another control block is not supported: the inner
- * call clears the flag when it ends.
+ * the job control block of worker/protocol.ts) polled by every native call on this thread, and restores the
+ * previous flag afterwards (when a returned Promise settles: a worker thread runs one job at a time).
  */
 export function withCancelFlag<T>(control: SharedArrayBuffer | undefined, fn: () => T): T {
   if (!control) return fn();
-  const core = loadCore();
-  core.setCancelFlag(new Int32Array(control, 0, 4));
+  const previous = current;
+  apply(control);
   let out: T;
   try {
     out = fn();
   } catch (e) {
-    core.setCancelFlag(null);
+    apply(previous);
     throw e;
   }
-  // an async calculation keeps the flag until it settles (a worker thread runs one job at a time)
-  if (out instanceof Promise) return out.finally(() => core.setCancelFlag(null)) as T;
-  core.setCancelFlag(null);
+  if (out instanceof Promise) return out.finally(() => apply(previous)) as T;
+  apply(previous);
   return out;
 }
 
 /** Sets (or with null clears) the cancel flag polled by the native calls of this thread. */
 export function setNativeCancelFlag(control: SharedArrayBuffer | null): void {
-  loadCore().setCancelFlag(control ? new Int32Array(control, 0, 4) : null);
+  apply(control);
 }

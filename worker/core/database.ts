@@ -17,7 +17,10 @@ export interface TdbInfo {
   refusals: { phase: string; reason: string }[];
 }
 
-/** Opens a TDB file. Throws Error "FILE:LINE: message" for a malformed file. */
+/**
+ * Opens a TDB file. Throws Error "FILE:LINE: message" for a malformed file, with `code` PD_TDB_SYNTAX, PD_TDB_LIMIT
+ * (beyond a bound of the reader) or PD_FILE (unreadable) and `file`, `line`, `reason` (errors.ts isDatabaseFileError).
+ */
 export function openDatabase(path: string): NativeDatabase {
   return loadCore().Database.fromFile(path);
 }

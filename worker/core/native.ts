@@ -134,6 +134,8 @@ export interface CoreAddon {
 /** The test-only addon (native-core/src/solver/testing, its own node-gyp target): never loaded by the service. */
 export interface TestingAddon {
   solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
+  /** throws a C++ library exception through the production error translation (PD_INTERNAL) */
+  internalErrorProbe(): never;
 }
 
 const REQUIRED_MEMBERS = ['Database', 'PhaseModel', 'expandedParameterCount', 'maxThreads', 'equilibrium',

@@ -54,6 +54,7 @@ class TdbError : public CoreError {
 // references recursively, so the depth bound is what keeps the native stack safe on any thread.
 constexpr size_t kMaxNameLength = 64;       // element, species, phase, FUNCTION and parameter names
 constexpr int kMaxFunctionDepth = 64;       // FUNCTION -> FUNCTION -> ... references, counting the first
+constexpr size_t kMaxElements = 256;        // ELEMENT commands (species formulas are matched against every element)
 
 using ExprId = int32_t;  // handle of a (piecewise) expression owned by the Database
 constexpr ExprId kNoExpr = -1;

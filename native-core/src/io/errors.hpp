@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -53,6 +55,19 @@ class Cancelled : public CoreError {
  public:
   Cancelled() : CoreError(ErrorCode::Cancelled, "calculation cancelled") {}
 };
+
+constexpr const char* kInternalErrorMessage =
+    "internal error in the calculation core (a defect, not a problem of your input): please report it with the "
+    "database and the task's conditions";
+
+// The text of an exception fit for a user: the core's own messages as they are; a C++ library message
+// (std::out_of_range's "vector::_M_range_check: ...", ...) is replaced by a sentence saying a defect happened.
+inline std::string user_message(const std::exception& e) {
+  if (dynamic_cast<const CoreError*>(&e) != nullptr || dynamic_cast<const std::invalid_argument*>(&e) != nullptr)
+    return e.what();
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "out of memory in the calculation core";
+  return kInternalErrorMessage;
+}
 
 // ------------------------------------------------------------------------------------------------
 // Cancellation. The binding points the calling thread at the cancel flag of the running call (an Int32

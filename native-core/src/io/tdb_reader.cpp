@@ -444,6 +444,13 @@ class Reader {
   };
   std::vector<PendingSpecies> pending_species_;
   std::vector<std::pair<std::string, int>> rejected_;  // DEFAULT_COMMAND REJECT_PHASE: name, line
+  // Position of each phase in db_->phases_: lookups by name stay logarithmic (a file of 100,000 phases
+  // and parameters must not make the reader quadratic).
+  std::map<std::string, size_t> phase_pos_;
+  PhaseDef* phase_named(const std::string& name) {
+    auto it = phase_pos_.find(name);
+    return it == phase_pos_.end() ? nullptr : &db_->phases_[it->second];
+  }
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
   [[noreturn]] void fail_limit(int line, const std::string& msg) { throw TdbError(file_, line, msg, ErrorCode::TdbLimit); }
@@ -505,9 +512,9 @@ class Reader {
         cur.lines.push_back(line);
         flush();
         // Text after '!' on the same line is ignored (a stray '"' in crtiv_ghosh.tdb), unless it
-        // starts another command. Only the first word after '!' is read here (at most 64 characters), and the rest of the line
-        // is skipped only when it is not a command: every character is visited a bounded number of times
-        // even on a line of a million '!'.
+        // starts another command. Only the first word after '!' is read here (at most 64 characters),
+        // and the rest of the line is skipped only when it is not a command: every character is visited
+        // a bounded number of times, even on a line of a million '!'.
         size_t w = i + 1;
         auto blank = [&](size_t k) { return s[k] == ' ' || s[k] == '\t' || (s[k] == '\r' && !line_end(k)); };
         while (w < s.size() && blank(w) && w - i < 4096) ++w;
@@ -592,6 +599,8 @@ class Reader {
     for (size_t k = 0; k < 3 && 3 + k < t.size(); ++k)
       if (!parse_double(t[3 + k], *nums[k])) fail(line, "ELEMENT " + e.name + ": '" + t[3 + k] + "' is not a number");
     if (db_->elements_.count(e.name)) warn(line, "element " + e.name + " defined again; the later definition is used");
+    else if (db_->elements_.size() >= kMaxElements)
+      fail_limit(line, "more than " + std::to_string(kMaxElements) + " ELEMENTs (the periodic table has 118)");
     db_->elements_[e.name] = e;
   }
 
@@ -697,12 +706,13 @@ class Reader {
     for (char o : ph.options)
       if (std::string("LGAYIBF").find(o) == std::string::npos)
         warn(line, std::string("PHASE ") + ph.name + ": unknown phase option '" + o + "' ignored");
-    for (auto& p : db_->phases_)
-      if (p.name == ph.name) {
-        warn(line, "PHASE " + ph.name + " defined again; the later definition is used");
-        p = ph;
-        return;
-      }
+    auto known = phase_pos_.find(ph.name);
+    if (known != phase_pos_.end()) {
+      warn(line, "PHASE " + ph.name + " defined again; the later definition is used");
+      db_->phases_[known->second] = ph;
+      return;
+    }
+    phase_pos_[ph.name] = db_->phases_.size();
     db_->phases_.push_back(ph);
   }
 
@@ -1004,12 +1014,8 @@ class Reader {
     for (const auto& ps : pending_species_) finish_species(ps.name, ps.formula, ps.line);
 
     // Constituents.
-    std::set<std::string> phase_names;
-    for (const auto& p : db_->phases_) phase_names.insert(p.name);
     for (const auto& [name, cl] : constituents_) {
-      PhaseDef* ph = nullptr;
-      for (auto& p : db_->phases_)
-        if (p.name == name) ph = &p;
+      PhaseDef* ph = phase_named(name);
       if (!ph) fail(cl.second, "CONSTITUENT for phase " + name + " which has no PHASE command");
       if (cl.first.size() != ph->site_ratios.size())
         fail(cl.second, "CONSTITUENT " + name + " gives " + std::to_string(cl.first.size()) + " sublattices but PHASE " +
@@ -1039,9 +1045,7 @@ class Reader {
     // the parameter inapplicable; parameter_filter_test.tdb checks exactly this).
     std::vector<PendingParameter*> kept;
     for (auto& pp : params_) {
-      const PhaseDef* ph = nullptr;
-      for (const auto& p : db_->phases_)
-        if (p.name == pp.p.phase) ph = &p;
+      const PhaseDef* ph = phase_named(pp.p.phase);
       if (!ph) {
         warn(pp.p.line, "PARAMETER " + pp.text + ": phase " + pp.p.phase + " is not defined; ignored");
         continue;
@@ -1103,9 +1107,9 @@ class Reader {
     }
     resolve_and_compile(kept);
     for (const auto& [name, line] : rejected_) {
-      auto it = std::find_if(db_->phases_.begin(), db_->phases_.end(), [&](const PhaseDef& p) { return p.name == name; });
-      if (it == db_->phases_.end()) warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
-      else it->rejected_by_default = true;
+      PhaseDef* ph = phase_named(name);
+      if (!ph) warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
+      else ph->rejected_by_default = true;
     }
     if (dropped_warnings_ > 0)
       db_->warnings_.push_back(file_ + ": " + std::to_string(dropped_warnings_) + " further warnings not listed");
@@ -1141,9 +1145,7 @@ class Reader {
     } else if (td.keyword == "DISORDERED_PART") {
       if (td.args.empty()) fail(td.line, "TYPE_DEFINITION DISORDERED_PART for " + ph.name + ": no phase named");
       std::string dis = td.args[0];
-      PhaseDef* d = nullptr;
-      for (auto& p : db_->phases_)
-        if (p.name == dis) d = &p;
+      PhaseDef* d = phase_named(dis);
       if (!d) {
         ph.refusal = "order-disorder model of phase " + ph.name + " in " + file_ + ": its DISORDERED_PART phase " + dis +
                      " is not defined";

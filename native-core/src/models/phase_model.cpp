@@ -78,6 +78,7 @@ std::vector<Parameter> expanded_parameters(const Database& db) {
   for (const auto& p : out) present.insert(key_of(p));
   const size_t n0 = out.size();
   for (size_t k = 0; k < n0; ++k) {
+    if ((k & 255) == 0) throw_if_cancelled();  // a large database has tens of thousands of parameters
     const PhaseDef* ph = db.phase(out[k].phase);
     if (!ph) continue;
     char opt = symmetry_option(*ph);
@@ -879,8 +880,10 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       if (dis->magnetic) M->mag_ = dis->magnetic;
     }
   }
-  for (Poly* p : {&M->G_, &M->ID_, &M->NF_, &M->TC_, &M->BM_, &M->NT_, &M->THETA_, &M->GD_, &M->V0_, &M->VA_, &M->VK_})
+  for (Poly* p : {&M->G_, &M->ID_, &M->NF_, &M->TC_, &M->BM_, &M->NT_, &M->THETA_, &M->GD_, &M->V0_, &M->VA_, &M->VK_}) {
+    throw_if_cancelled();
     p->consolidate();
+  }
   for (Poly& p : M->MA_) p.consolidate();
   if (M->mag_ && M->mag_->afm != 0 && M->mag_->p <= 0)
     throw CoreError(ErrorCode::Model, "magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());

@@ -62,7 +62,7 @@ class PhaseModel {
 
   // Builds the model of `phase` for a calculation whose components are `components` (elements,
   // "VA" allowed). Returns nullptr when the phase cannot form from these components (§1.1).
-  // Throws std::runtime_error naming phase and file for a refused or inconsistent phase.
+  // Throws pd::CoreError (ErrorCode::Model) naming phase and file for a refused or inconsistent phase.
   // The model refers to `db` (parameter expressions are evaluated by it in prepare()): keep the
   // Database alive as long as the model.
   static std::shared_ptr<const PhaseModel> build(const Database& db, const std::string& phase,

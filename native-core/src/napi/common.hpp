@@ -69,10 +69,7 @@ auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
   } catch (const std::bad_alloc&) {
     throw CodedError(env, "out of memory in the calculation core", error_code_name(ErrorCode::OutOfMemory));
   } catch (const std::exception& e) {
-    Napi::Error err = CodedError(env,
-                                 "internal error in the calculation core (a defect, not a problem of your input): "
-                                 "please report it with the database and the task's conditions",
-                                 error_code_name(ErrorCode::Internal));
+    Napi::Error err = CodedError(env, kInternalErrorMessage, error_code_name(ErrorCode::Internal));
     err.Set("detail", Napi::String::New(env, e.what()));
     throw err;
   } catch (...) {

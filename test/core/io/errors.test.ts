@@ -93,6 +93,18 @@ describe('every error from the core carries a machine-readable code', () => {
     expect(codeOf(() => equilibrium({ database: db, components: ['AL', 'ZN'], conditions: { T: -1, X: { ZN: 0.5 } } })))
       .toBe('PD_INVALID_ARGUMENT');
   });
+  it('a defect of the core: PD_INTERNAL, never the C++ library text as the message', async () => {
+    const { loadTestingCore } = await import('../../../worker/core/native.js');
+    try {
+      loadTestingCore().internalErrorProbe();
+      throw new Error('no error');
+    } catch (e) {
+      expect(isCoreError(e, 'PD_INTERNAL')).toBe(true);
+      expect((e as Error).message).toMatch(/^internal error in the calculation core \(a defect, not a problem of your input\)/);
+      expect((e as Error).message).not.toMatch(/vector|_M_range_check|__n/);
+      expect((e as CoreError).detail).toMatch(/_M_range_check/);
+    }
+  });
   it('a database the models cannot use: PD_MODEL', () => {
     const db = openDatabaseFromString(HEAD + 'PHASE AQ:A % 1 1 !\nCONSTITUENT AQ :AL,ZN: !\n', 'aq.tdb');
     try {

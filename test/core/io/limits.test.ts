@@ -5,9 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, openDatabaseFromString } from '../../../worker/core/database.js';
 import { isCoreError, type CoreError } from '../../../worker/core/errors.js';
+import { coreAddonPath } from '../../../worker/core/native.js';
 import { haveTdb, tdbFiles, tdbPath } from './helpers.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'pd-limits-'));
@@ -55,6 +57,21 @@ describe('FUNCTION nesting is bounded (64 levels)', () => {
     expect(() => openDatabaseFromString(functionChain(65), 'deep.tdb')).toThrow(/^deep\.tdb:\d+: FUNCTION F1 nests FUNCTION references 65 levels/);
   });
 
+  it('the deepest chain allowed evaluates inside a worker thread (smaller stack) without harm', async () => {
+    const file = path.join(dir, 'chain64.tdb');
+    writeFileSync(file, functionChain(64), 'latin1');
+    const w = new Worker(`
+      const { workerData, parentPort } = require('node:worker_threads');
+      const core = require(workerData.addon);
+      const db = core.Database.fromFile(workerData.file);
+      const r = core.equilibrium(db, ['AL', 'ZN'], null, { T: 700, X: { ZN: 0.4 } });
+      parentPort.postMessage({ f: db.evaluateFunction('F1', 700).v, converged: r.converged });
+    `, { eval: true, workerData: { addon: coreAddonPath(), file }, resourceLimits: { stackSizeMb: 1 } });
+    const [msg, code] = await Promise.all([new Promise((r) => w.once('message', r)), new Promise((r) => w.once('exit', r))]);
+    expect(msg).toEqual({ f: 700 + 63, converged: true });
+    expect(code).toBe(0);
+  });
+
   it.skipIf(!haveTdb)('every shared database stays within the bounds', () => {
     for (const f of tdbFiles()) expect(() => openDatabase(tdbPath(f)), f).not.toThrow();
   });
@@ -93,6 +110,28 @@ describe('names are bounded (64 characters)', () => {
     const p = path.join(dir, 'bangs.tdb');
     writeFileSync(p, HEAD + '!'.repeat(1_000_000) + '\n' + LIQUID, 'latin1');
     expect(openDatabase(p).info().phases.map((ph) => ph.name)).toEqual(['LIQUID']);
+  });
+});
+
+describe('counts', () => {
+  it('30,000 phases, each with its CONSTITUENT and PARAMETER, load (names are looked up through an index)', () => {
+    let s = HEAD;
+    for (let i = 0; i < 30_000; ++i) s += `PHASE P${i} % 1 1 !\nCONSTITUENT P${i} :AL,ZN: !\nPARAMETER G(P${i},AL;0) 1 -${i}; 6000 N !\n`;
+    s += 'PHASE P7 % 1 1 !\nDEFAULT_COMMAND REJECT_PHASE P29999 !\n';
+    const db = openDatabaseFromString(s, 'many.tdb');
+    const info = db.info();
+    expect(info.phases.length).toBe(30_000);
+    expect(info.parameterCount).toBe(30_000);
+    expect(info.phases[29_999].rejectedByDefault).toBe(true);
+    expect(info.phases[7].constituents).toEqual([['AL', 'ZN']]); // redefined by the later PHASE, constituents kept
+    expect(db.parameters('P12345')[0].line).toBe(3 + 3 * 12345 + 3);
+  });
+  it('more than 256 ELEMENTs are refused', () => {
+    let s = '';
+    for (let i = 0; i < 300; ++i) s += `ELEMENT E${i} X 1 0 0 !\n`;
+    const e = refusal('elements.tdb', s);
+    expect(e.code).toBe('PD_TDB_LIMIT');
+    expect(e.message).toBe('elements.tdb:257: more than 256 ELEMENTs (the periodic table has 118)');
   });
 });
 

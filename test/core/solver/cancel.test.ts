@@ -97,4 +97,14 @@ describe('withCancelFlag', () => {
     await expect(pending).rejects.toThrow(expect.objectContaining({ code: 'PD_CANCELLED' }));
     expect(build()).not.toBeNull();
   });
+
+  it('a nested call with its own control block restores the outer flag', () => {
+    const outer = new SharedArrayBuffer(16), inner = new SharedArrayBuffer(16);
+    withCancelFlag(outer, () => {
+      withCancelFlag(inner, () => expect(build()).not.toBeNull());
+      Atomics.store(new Int32Array(outer), 0, 1);
+      expect(build).toThrow(expect.objectContaining({ code: 'PD_CANCELLED' }));
+    });
+    expect(build()).not.toBeNull();
+  });
 });

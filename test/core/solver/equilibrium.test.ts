@@ -80,6 +80,11 @@ describe('equilibrium solver: toy-model self tests (C++)', () => {
     expect(r.messages.length).toBeLessThanOrEqual(3);
     expect(r.passed).toBeGreaterThan(400);
   });
+  it('live in the test-only addon: the production addon exports no test code', async () => {
+    const { loadCore, loadTestingCore } = await import('../../../worker/core/native.js');
+    expect(Object.keys(loadCore()).filter((k) => /test/i.test(k))).toEqual([]);
+    expect(typeof loadTestingCore().solverSelfTest).toBe('function');
+  });
 });
 
 describe('equilibrium solver on shared databases', () => {

@@ -1,7 +1,11 @@
 // TEST-ONLY Node-API addon phasedesk_core_testing.node (binding.gyp target of its own, linked with the
 // same engine library as the production addon, which contains none of this directory):
 //   solverSelfTest(verbose?) -> {passed, failed, messages}: the solver on the toy models of toy_models.hpp.
+//   internalErrorProbe() -> throws: a C++ library exception (std::out_of_range from vector::at) through the
+//     same Guard as every production binding, so a test can see what a user would see of a defect.
 #include <napi.h>
+
+#include <vector>
 
 #include "napi/common.hpp"
 #include "solver/testing/toy_models.hpp"
@@ -15,8 +19,14 @@ Napi::Value SelfTest(const Napi::CallbackInfo& info) {
   return JSON.Get("parse").As<Napi::Function>().Call(JSON, {Napi::String::New(info.Env(), json)});
 }
 
+Napi::Value InternalErrorProbe(const Napi::CallbackInfo& info) {
+  std::vector<int> none;
+  return Napi::Number::New(info.Env(), none.at(3));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   pd::napi::Export<SelfTest>(env, exports, "solverSelfTest");
+  pd::napi::Export<InternalErrorProbe>(env, exports, "internalErrorProbe");
   return exports;
 }
 
