@@ -56,7 +56,7 @@ describe('TDB import', () => {
     writeFileSync(join(d, 'e.tdb'), '$ only a comment\n');
     const r = cli(d, 'db', 'import', join(d, 'e.tdb'), '--code', 'E', '--name', 'e', '--level', 'free', '--type', 'alloy', '--version', '1');
     expect(r.code).toBe(1);
-    expect(r.err.trim()).toBe('error: tdb: e.tdb: the file defines no element');
+    expect(r.err.trim()).toBe('error: tdb: e.tdb:1: no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)');
     writeFileSync(join(d, 'bad.tdb'), 'ELEMENT AL FCC_A1 26.98 0 0 !\nFOO BAR !\n');
     const bad = cli(d, 'db', 'import', join(d, 'bad.tdb'), '--code', 'B', '--name', 'b', '--level', 'free', '--type', 'alloy', '--version', '1');
     expect(bad.err.trim()).toBe("error: tdb: bad.tdb:2: unknown command 'FOO'");
