@@ -2,6 +2,8 @@
 // The shared control block is passed through so native code can poll the cancel flag; this worker is
 // never terminated from outside while native code runs (cancellation is cooperative).
 import { CancelledError, JobControl, type Calculation, type CalculationJob, type CalculationOutput } from './protocol.js';
+import { withCancelFlag } from './core/cancel.js';
+import { isCoreError } from './core/errors.js';
 
 /** Calculation modules by task type, loaded on demand (also used by `phasedesk calc`). */
 export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> = {
@@ -34,11 +36,12 @@ export default async function runJob(job: CalculationJob): Promise<CalculationOu
   if (!loader) throw new Error(`no calculation for task type ${job.taskType}`);
   const mod = await loader();
   try {
-    const out = await mod.run(job, control);
+    // every native call of the calculation (a single equilibrium, model and grid building) polls the job's flag
+    const out = await withCancelFlag(job.control, () => mod.run(job, control));
     control.setProgress(1);
     return out;
   } catch (e) {
-    if (e instanceof CancelledError || control.cancelled) return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
+    if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled) return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
     throw e;
   }
 }

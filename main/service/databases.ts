@@ -102,7 +102,9 @@ export async function phasesForElements(ctx: ServiceContext, userId: string, id:
   try {
     return { phase_list: mod.phasesFor(row.file_path, elements) };
   } catch (e) {
-    throw new HttpError(500, `could not read the Db file: ${(e as Error).message}`);
+    // the stored file no longer reads (e.g. imported before a reader bound): a state of this Db, not a fault
+    // of the service; the answer names the file and line
+    throw new HttpError(409, `could not read the Db file: ${(e as Error).message}`);
   }
 }
 

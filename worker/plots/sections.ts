@@ -106,7 +106,15 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
     const x = 40 + col * colW, y = legendTop + row * legendSize * 1.7;
     svg.rect(x, y, 34, legendSize, { stroke: '#666666', width: 1, fill: phaseSetFill(it.k) });
     let name = it.name;
-    while (name.length > 4 && textWidth(name, legendSize) > colW - 50) name = `${name.slice(0, -2)}…`;
+    if (textWidth(name, legendSize) > colW - 50) {
+      // the longest prefix that fits, by bisection (one measurement per halving, whatever the name's length)
+      let lo = 3, hi = name.length;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (textWidth(`${name.slice(0, mid)}…`, legendSize) <= colW - 50) lo = mid; else hi = mid - 1;
+      }
+      name = `${name.slice(0, lo)}…`;
+    }
     svg.text(x + 44, y + legendSize / 2, name, { size: legendSize, valign: 'middle' });
   });
   svg.text(40, legendTop - 30, 'Black dots: boundaries located by bisection between grid nodes; grey lines: tie-lines.', { size: 15, fill: '#333333' });
