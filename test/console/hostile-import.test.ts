@@ -82,7 +82,9 @@ describe('hostile databases are refused at import with file and line', () => {
       expect(r.status, `${h.file}: ${r.stdout}`).toBe(1);
       const line = r.stderr.trim().split('\n').find((l) => l.startsWith('error: '));
       expect(line, r.stderr.slice(0, 300)).toBeDefined();
-      expect(line!.slice('error: '.length)).toMatch(h.message);
+      // the CLI says what the console says: the field (tdb), then file, line and reason
+      expect(line!.startsWith('error: tdb: '), line).toBe(true);
+      expect(line!.slice('error: tdb: '.length)).toMatch(h.message);
       expect(r.stderr).not.toMatch(/vector::|_M_range_check|std::|terminate/);
     }
     const ok = cli(dataDir, 'cr-only.tdb', 'CR');

@@ -2,7 +2,7 @@
 // dispatches here only when PHASEDESK_TEST_CALCULATIONS=1, and the service refuses these task types otherwise.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCore } from '../core/native.js';
+import { loadTestingCore } from '../core/native.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -23,10 +23,10 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
       return { summary: 'slept', logs: ['test sleep finished'] };
     }
     case '__test_crash': {
-      // A real segmentation fault in native code (the core's crashForTest): it ends the whole calculation
+      // A real native crash (std::abort in the test-only addon's crashForTest): it ends the whole calculation
       // process, as a crash in the core or in resvg would; the service must fail the task and keep serving.
       control.setStage('about to crash');
-      (loadCore() as unknown as { crashForTest(): void }).crashForTest();
+      loadTestingCore().crashForTest();
       throw new Error('crashForTest returned');
     }
     case '__test_heap': {

@@ -136,6 +136,8 @@ export interface TestingAddon {
   solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
   /** throws a C++ library exception through the production error translation (PD_INTERNAL) */
   internalErrorProbe(): never;
+  /** aborts the process (std::abort): a real native crash for the service's crash-isolation test */
+  crashForTest(): never;
 }
 
 const REQUIRED_MEMBERS = ['Database', 'PhaseModel', 'expandedParameterCount', 'maxThreads', 'equilibrium',

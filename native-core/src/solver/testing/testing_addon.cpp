@@ -3,8 +3,12 @@
 //   solverSelfTest(verbose?) -> {passed, failed, messages}: the solver on the toy models of toy_models.hpp.
 //   internalErrorProbe() -> throws: a C++ library exception (std::out_of_range from vector::at) through the
 //     same Guard as every production binding, so a test can see what a user would see of a defect.
+//   crashForTest() -> never returns: std::abort, what a Rust panic in resvg or a failed assertion in C++ ends in;
+//     the service's test calculation __test_crash uses it to prove that a native crash fails its task and not
+//     the service (a null-pointer write is not used: the compiler may drop it as undefined behaviour).
 #include <napi.h>
 
+#include <cstdlib>
 #include <vector>
 
 #include "napi/common.hpp"
@@ -24,9 +28,15 @@ Napi::Value InternalErrorProbe(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), none.at(3));
 }
 
+Napi::Value CrashForTest(const Napi::CallbackInfo& info) {
+  std::abort();
+  return info.Env().Undefined();
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   pd::napi::Export<SelfTest>(env, exports, "solverSelfTest");
   pd::napi::Export<InternalErrorProbe>(env, exports, "internalErrorProbe");
+  exports.Set("crashForTest", Napi::Function::New(env, CrashForTest, "crashForTest"));
   return exports;
 }
 
