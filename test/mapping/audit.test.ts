@@ -38,9 +38,7 @@ describe('diagram self-audit', () => {
   });
 
   test.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
-    // 12 isotherms (plus two beside each invariant) of 81 points keep the run within CI's time; the command
-    // `npm run audit:diagrams` audits 24 isotherms of 121 points
-    const r = auditBinary({ database: s.db, elements: s.elements, threads: 2, isotherms: 12, scanPoints: 81 });
+    const r = auditBinary({ database: s.db, elements: s.elements, threads: 2 });
     const unexplained: string[] = [];
     const used = new Set<Known>();
     for (const [check, lines] of Object.entries(r.failures)) {
