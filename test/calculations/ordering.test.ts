@@ -56,6 +56,8 @@ describe('ordering classification', () => {
     expect(s(fcc4, 0.1, 0.1, 0.1, 0.1)).toBe('A1');
     expect(s(fcc4, 0.0, 0.0, 0.0, 1.0)).toBe('L12');
     expect(s(fcc4, 0.0, 1.0, 0.0, 1.0)).toBe('L10');
+    // symmetry-equivalent sublattices of an ordered state converge less tightly: equal within 2% of the spread
+    expect(s(fcc4, 0.0418, 0.0416, 0.0103, 0.0104)).toBe('L10');
   });
 });
 

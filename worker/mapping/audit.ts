@@ -117,6 +117,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
   for (const inv of d.invariants) {
     const ph = inv.phases;
     for (const [i, j] of [[0, 1], [1, 2], [0, 2]]) {
+      // two phases of one composition (polymorphs of a line compound) bound no field of their own
+      if (Math.abs(ph[i].x - ph[j].x) <= X_TOL) continue;
       const want = [baseName(ph[i].name), baseName(ph[j].name)];
       const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - inv.T) <= T_TOL && sameSet(r.phases.map(baseName), want)
         && Math.abs(t.x[0] - ph[i].x) <= X_TOL && Math.abs(t.x[1] - ph[j].x) <= X_TOL);
@@ -165,6 +167,18 @@ export function auditBinary(o: AuditOptions): AuditReport {
     if (Tk > T[0] && Tk < T[1] && !special.some((s) => Math.abs(s - Tk) < NUDGE)) temps.push(Tk);
   }
 
+  // A second-order transition of a scan counts when cold point equilibria on either side (X_TOL / 2 away) differ
+  // in the structures of the phase's sets; a scan point warm-started from an ordered neighbour can keep a slightly
+  // unequal constitution that a cold start does not.
+  const structuresAt = (Tk: number, x: number) => {
+    const r = equilibrium({ database: db, components, conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, x)) } } });
+    return r.converged ? r.phases.map((p) => `${p.name}:${structureOf(p) ?? ''}`).sort().join('+') : null;
+  };
+  const confirmedOrdering = (Tk: number, x: number) => {
+    const a = structuresAt(Tk, x - X_TOL / 2), b = structuresAt(Tk, x + X_TOL / 2);
+    return a !== null && b !== null && a !== b;
+  };
+
   // ---- (b) completeness against isothermal scans ---------------------------------------------------------
   const nPts = o.scanPoints ?? 121;
   const xlo = 1e-6, xhi = 1 - 1e-6;
@@ -192,6 +206,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
       const x = xOf(t);
       if (x <= xlo + X_TOL || x >= xhi - X_TOL) continue;
       if (t.kind === 'order_disorder') {
+        if (!confirmedOrdering(Tk, x)) continue;
         if (!od.some((l) => Math.abs(l.x - x) <= X_TOL))
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
         continue;
@@ -222,7 +237,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const edge = x < 0.5 ? 0 : 1;
     // a pure element's first-order transition passes through a two-phase field ~1e-7 wide whose phases
     // both lie at the edge; a solvus crossing x = 1e-7 brings in a phase far from it and is not one
-    const atEdge = (r: EquilibriumResult) => r.phases.filter((p) => p.NP > 1e-9).every((p) => Math.abs((p.x[xc] ?? 0) - edge) < 0.01);
+    // (every stable set counts, however small: at a solvus crossing the other phase's amount goes to 0)
+    const atEdge = (r: EquilibriumResult) => r.phases.every((p) => Math.abs((p.x[xc] ?? 0) - edge) < 0.01);
     const temps2: number[] = [];
     trs.forEach((t, i) => {
       if (t.kind === 'order_disorder' || !atEdge(edges[2 * i].r) || !atEdge(edges[2 * i + 1].r)) return;
@@ -252,7 +268,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
     }
   }
   for (const l of d.singlePhaseLabels) {
-    if (special.some((v) => Math.abs(v - l.T) < NUDGE)) continue;
+    // a label on the diagram's edge stands for the pure element, where the condition clamp decides the answer
+    if (special.some((v) => Math.abs(v - l.T) < NUDGE) || l.x < 2e-3 || l.x > 1 - 2e-3) continue;
     const res = equilibrium({ database: db, components, conditions: { T: l.T, X: { [xc]: Math.min(xhi, Math.max(xlo, l.x)) } } });
     if (!res.converged) continue;
     points++;

@@ -20,6 +20,8 @@ import type { NativePhaseInfo } from '../core/native.js';
  * reported transition temperature by far less than the 0.01 K to which transitions are refined.
  */
 export const ORDER_TOLERANCE = 1e-4;
+/** Relative part of the tolerance for an ordered set (see equalClasses). */
+export const ORDER_RELATIVE_TOLERANCE = 0.02;
 
 export type Lattice = 'BCC' | 'FCC' | 'HCP';
 
@@ -91,8 +93,22 @@ function sameFractions(a: Record<string, number>, b: Record<string, number>, tol
   return true;
 }
 
-/** Classes of equal sublattices (positions within model.sublattices), each class sorted. */
+function maxDifference(a: Record<string, number>, b: Record<string, number>): number {
+  let d = 0;
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) d = Math.max(d, Math.abs((a[k] ?? 0) - (b[k] ?? 0)));
+  return d;
+}
+
+/**
+ * Classes of equal sublattices (positions within model.sublattices), each class sorted. Once a set is ordered,
+ * sublattices that differ by less than ORDER_RELATIVE_TOLERANCE of the largest difference count as equal: the
+ * energy is flat in the directions that keep the ordering pattern, so symmetry-equivalent sublattices of an
+ * ordered state converge less tightly (alnifcc4sl, 1223.5 K: L10 pairs 0.0418 / 0.0416 beside 0.0103 / 0.0104).
+ */
 function equalClasses(y: Record<string, number>[], tol: number): number[][] {
+  let spread = 0;
+  for (let i = 0; i < y.length; i++) for (let j = i + 1; j < y.length; j++) spread = Math.max(spread, maxDifference(y[i], y[j]));
+  tol = Math.max(tol, ORDER_RELATIVE_TOLERANCE * spread);
   const classes: number[][] = [];
   y.forEach((fr, i) => {
     const c = classes.find((cl) => sameFractions(y[cl[0]], fr, tol));

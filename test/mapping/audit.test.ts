@@ -1,0 +1,56 @@
+// The diagram self-audit (worker/mapping/audit.ts) on every binary system at hand: the binary files of
+// databases/ and ../shared/tdb and the assessed binary subsystems of the multicomponent files
+// (worker/mapping/audit-systems.ts). A disagreement fails the test unless docs/diagram-audit.md lists it
+// with its cause (table "Known disagreements": system, check, a regular expression matched against the
+// disagreement's text); known entries that no longer occur are printed so the list shrinks as causes are
+// fixed.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { auditBinary } from '../../worker/mapping/audit.js';
+import { auditSystems } from '../../worker/mapping/audit-systems.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+interface Known { system: string; check: string; pattern: RegExp; cause: string }
+
+/** Rows of the table under "## Known disagreements" in docs/diagram-audit.md. */
+function knownDisagreements(): Known[] {
+  const text = readFileSync(path.join(ROOT, 'docs', 'diagram-audit.md'), 'utf8');
+  const section = text.split(/^## Known disagreements\s*$/m)[1]?.split(/^## /m)[0] ?? '';
+  const rows: Known[] = [];
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 6 || cells[1] === 'system' || /^-+$/.test(cells[1])) continue;
+    rows.push({ system: cells[1], check: cells[2], pattern: new RegExp(cells[3].replace(/^`|`$/g, '')), cause: cells[4] });
+  }
+  return rows;
+}
+
+const { systems, unreadable } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR]);
+const known = knownDisagreements();
+
+describe('diagram self-audit', () => {
+  test('every database is readable and the systems are found', () => {
+    expect(unreadable).toEqual([]);
+    expect(systems.length).toBeGreaterThanOrEqual(46);
+  });
+
+  test.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
+    const r = auditBinary({ database: s.db, elements: s.elements, threads: 2 });
+    const unexplained: string[] = [];
+    const used = new Set<Known>();
+    for (const [check, lines] of Object.entries(r.failures)) {
+      for (const l of lines) {
+        const k = known.find((e) => e.system === name && e.check === check && e.pattern.test(l));
+        if (k) used.add(k); else unexplained.push(`[${check}] ${l}`);
+      }
+    }
+    const stale = known.filter((k) => k.system === name && !used.has(k));
+    console.log(`${name}: ${r.regions} regions, ${r.invariants} invariants, ${r.isotherms} isotherms, ${r.transitionsCompared} transitions, ` +
+      `${r.pointsChecked} points, ${used.size} known disagreement(s), ${r.seconds.toFixed(1)} s` +
+      (stale.length ? `; no longer seen: ${stale.map((k) => k.pattern.source).join(', ')}` : ''));
+    expect(unexplained, `${name}: disagreements not listed in docs/diagram-audit.md`).toEqual([]);
+  }, 900_000);
+});
