@@ -294,7 +294,8 @@ describe('task screens against a real service', () => {
     await nav('Tasks');
     await page.selectOption('#t-size', '10');
     await expect.poll(() => page.getByTestId('task-pager').innerText()).toMatch(/Page 1 of \d+/);
-    expect(await page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Needle' }).count()).toBe(0);
+    // (polled: the table shows the previous page size until the new page arrives)
+    await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Needle' }).count()).toBe(0);
     await page.fill('#flt-search', 'needle');
     await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr[data-task-id]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-task-id')))))
       .toEqual([...needles].reverse());
