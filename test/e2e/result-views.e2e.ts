@@ -129,7 +129,8 @@ describe('result views on fixture documents', () => {
     expect(await page.getByTestId('plot-fractions-readout').innerText()).toContain('Temperature [K]: 510');
     // CSV export (client side) equals the ResultTable.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-table-csv').click()]);
-    expect(download.suggestedFilename()).toBe('line_calculation.csv');
+    // named after the task, like the file downloads
+    expect(download.suggestedFilename()).toBe(`task-${TYPES.indexOf('line_calculation') + 1}-result.csv`);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('T [K],NP(FCC_A1),NP(LIQUID),converged');

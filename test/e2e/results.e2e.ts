@@ -93,7 +93,7 @@ async function csvMatchesService(type: string) {
   if (!url) throw new Error(`${type}: no result.csv among ${files.join(', ')}`);
   const served = await (await fetch(new URL(url, svc.origin))).text();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('result-table-csv').click()]);
-  expect(download.suggestedFilename()).toBe(`${type}.csv`);
+  expect(download.suggestedFilename()).toBe(`task-${ids[type]}-result.csv`);
   const exported = readFileSync((await download.path())!, 'utf8');
   expect(exported.length).toBeGreaterThan(0);
   expect(exported).toBe(served);

@@ -264,3 +264,6 @@ export function regionAt(doc: Pick<BinaryResult, 'two_phase_regions'>, x: number
   }
   return null;
 }
+
+/** Svelte context key under which a task's result view gives its task id (export file names). */
+export const TASK_ID_CONTEXT = 'phasedesk-task-id';
