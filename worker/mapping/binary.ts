@@ -126,7 +126,7 @@ const MERGE_T = 3;
  * midpoint misses it (see attemptG); wider ones are found by the probes across the tie-line */
 const SEARCH_LEN = 0.05;
 /** K: largest T spacing of the edge states scanned for pure-element transitions */
-const EDGE_DT = 30;
+const EDGE_DT = 60;
 /** K: pure-element transitions are bracketed to this, and their lenses looked for this far on each side */
 const EDGE_TOL = 0.02;
 const LENS_DT = 0.2;
@@ -401,7 +401,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const tieOf = (e: Eq): TieLine => ({ T: e.T, x: [e.phases[0].x, e.phases[1].x] });
 
   /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
-  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3): Generator<Req, { ok: true; e: Eq } | { ok: false; e: Eq }, Eq> {
+  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3, search = true): Generator<Req, { ok: true; e: Eq } | { ok: false; e: Eq }, Eq> {
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
     const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
@@ -424,13 +424,13 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     // alone, the field lies on the side of its other phase; search there before calling this the end.
     const len = cur.x[1] - cur.x[0];
     const [left, right] = key.split('+');
-    if (first!.ok && first!.phases.length === 1 && len < SEARCH_LEN && baseName(left) !== baseName(right)) {
+    if (search && first!.ok && first!.phases.length === 1 && len < SEARCH_LEN && baseName(left) !== baseName(right)) {
       const at = first!.phases[0].label;
       const dir = at === left ? 1 : at === right ? -1 : 0;
       if (dir) {
         const reach = Math.max(SEARCH_LEN, 4 * len);
         const limit = Math.min(Xr[1], Math.max(Xr[0], first!.X + dir * reach));
-        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 2e-4) });
+        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 2e-4), growth: 3 });
         if (found && found.key === key) return { ok: true, e: found };
       }
     }
@@ -475,9 +475,13 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         // the region ends between cur.T and T: bisection on T
         let good = cur, badT = T, bad = a.e;
         let gslope = slope;
+        let searchFails = 0;
         while (Math.abs(badT - good.T) > MIN_STEP) {
           const Tm = (good.T + badT) / 2;
-          const m = yield* attemptG(good, gslope, Tm, key, 1); // cheap inside the bracket; the final re-check probes more
+          // cheap inside the bracket: one probe, and the composition search only until it has failed
+          // twice (beyond a true end it fails every time; the final re-check probes and searches again)
+          const m = yield* attemptG(good, gslope, Tm, key, 1, searchFails < 2);
+          if (!m.ok) searchFails++;
           if (m.ok) {
             const n = tieOf(m.e);
             const h = n.T - good.T;
@@ -770,7 +774,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   }
   // A congruent point ends two regions, one on each side of it in x (traced separately, each end located
   // to MIN_STEP): both close at the one point, at the mean of the ends' temperatures and compositions
-  // (on each side the last tie-line lies wholly on that side of the point, so the mean is the closer estimate).
+  // (on each side the last tie-line lies wholly on that side of the point, so the mean is the closer estimate;
+  // near the point both boundaries go as sqrt(|T - Tc|), so 0.01 K from it the two sides can still be
+  // 0.02 apart in x: ends of one pair within 0.1 K and 0.05 in x are one point).
   const congUsed = new Array<boolean>(congruentEnds.length).fill(false);
   for (let i = 0; i < congruentEnds.length; i++) {
     if (congUsed[i]) continue;
@@ -778,7 +784,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     congUsed[i] = true;
     for (let j = i + 1; j < congruentEnds.length; j++) {
       const a = congruentEnds[i], b = congruentEnds[j];
-      if (!congUsed[j] && a.pair === b.pair && Math.abs(a.T - b.T) < 0.1 && Math.abs(a.x - b.x) < SAME_X) { group.push(b); congUsed[j] = true; }
+      if (!congUsed[j] && a.pair === b.pair && Math.abs(a.T - b.T) < 0.1 && Math.abs(a.x - b.x) < 5 * SAME_X) { group.push(b); congUsed[j] = true; }
     }
     const T = group.reduce((a, c) => a + c.T, 0) / group.length;
     const x = group.reduce((a, c) => a + c.x, 0) / group.length;
