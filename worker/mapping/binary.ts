@@ -401,7 +401,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const tieOf = (e: Eq): TieLine => ({ T: e.T, x: [e.phases[0].x, e.phases[1].x] });
 
   /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
-  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3, search = true): Generator<Req, { ok: true; e: Eq } | { ok: false; e: Eq }, Eq> {
+  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3, search = true): Generator<Req, { ok: true; e: Eq; searched?: boolean } | { ok: false; e: Eq }, Eq> {
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
     const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
@@ -430,8 +430,8 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       if (dir) {
         const reach = Math.max(SEARCH_LEN, 4 * len);
         const limit = Math.min(Xr[1], Math.max(Xr[0], first!.X + dir * reach));
-        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 2e-4), growth: 3 });
-        if (found && found.key === key) return { ok: true, e: found };
+        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 1e-3), growth: 3 });
+        if (found && found.key === key) return { ok: true, e: found, searched: true };
       }
     }
     return { ok: false, e: first! };
@@ -450,6 +450,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       let slope: [number, number] = [0, 0];
       let dT = Math.min(5, maxStep);
       let end: End | null = null;
+      let hard = false;
       for (let guard = 0; !end; guard++) {
         if (guard > 4000) {
           log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
@@ -476,11 +477,12 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         let good = cur, badT = T, bad = a.e;
         let gslope = slope;
         let searchFails = 0;
+        const searchCap = hard ? Infinity : 2;
         while (Math.abs(badT - good.T) > MIN_STEP) {
           const Tm = (good.T + badT) / 2;
           // cheap inside the bracket: one probe, and the composition search only until it has failed
           // twice (beyond a true end it fails every time; the final re-check probes and searches again)
-          const m = yield* attemptG(good, gslope, Tm, key, 1, searchFails < 2);
+          const m = yield* attemptG(good, gslope, Tm, key, 1, searchFails < searchCap);
           if (!m.ok) searchFails++;
           if (m.ok) {
             const n = tieOf(m.e);
@@ -501,6 +503,10 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
           cur = n;
           slope = gslope;
           dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
+          // the search found the field going on past a point the bisection took for its end: the prediction is poor here
+          // (a boundary running almost level in T, a congruent point ahead), so from now on the
+          // bisection searches at every point instead of stopping short again and again
+          if (again.searched) hard = true;
           continue;
         }
         if (good !== cur) cur = good;
@@ -636,6 +642,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         if (!start.ok || start.phases.length !== 1) continue;
         const f = yield* marchToField((X) => solveG(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
         if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !covered(f)) seeds.push(f);
+        // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
+        const pair = [edgePhaseOf(a), edgePhaseOf(b)];
+        if (f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base))) break;
       }
     }
   }
