@@ -9,7 +9,9 @@
 //  - Al-Fe (alfe): L + fcc between the eutectic 927.14 K and the melting point of Al; the bcc liquidus has
 //    a real maximum near 1815 K with a lens on each side, the Fe side one ending at Fe's melting point;
 //  - Al-Ni (alnifcc4sl): the L -> gamma' + gamma eutectic is one invariant, and gamma' + L ends in it, not
-//    in a congruent point.
+//    in a congruent point;
+//  - Al-Co (alcocrni): the magnetic fcc + fcc#2 gap between its monotectoid on the B2 + fcc solvus (near
+//    1091 K) and its critical point (near 1217 K), where the solvus was once drawn with a jump instead.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
@@ -75,5 +77,20 @@ describe('narrow fields next to invariants and pure elements', () => {
     const ends = d.regions.flatMap((r) => [r.tielines[0], r.tielines[r.tielines.length - 1]]).filter((t) => Math.abs(t.T - eut[0].T) < 0.05);
     expect(ends.length).toBeGreaterThanOrEqual(3);
     expect(d.congruentPoints.filter((c) => Math.abs(c.T - eut[0].T) < 1)).toEqual([]);
+  }, 120_000);
+
+  test('Al-Co: the fcc miscibility gap from its monotectoid on the solvus to its critical point', () => {
+    const d = map('alcocrni.tdb', ['AL', 'CO'], [1050, 1250]);
+    const gap = d.regions.filter((r) => r.phases.join('+') === 'FCC_A1+FCC_A1#2');
+    expect(gap).toHaveLength(1);
+    expect(gap[0].ends).toEqual({ low: 'invariant', high: 'critical' });
+    const mono = d.invariants.find((v) => v.kind === 'monotectoid');
+    expect(mono?.T).toBeCloseTo(span(gap[0])[0], 1);
+    expect(mono!.phases.map((p) => p.name)).toEqual(['BCC_B2', 'FCC_A1', 'FCC_A1#2']);
+    expect(d.criticalPoints).toHaveLength(1);
+    expect(d.criticalPoints[0].x).toBeGreaterThan(0.93);
+    // the B2 + fcc solvus ends at the monotectoid on both sides instead of jumping through it
+    const solvus = d.regions.filter((r) => r.phases.join('+') === 'BCC_B2+FCC_A1');
+    expect(solvus).toHaveLength(2);
   }, 120_000);
 });

@@ -122,6 +122,8 @@ const SHORT_TIELINE = 0.02;     // a tie-line this short at the located end coll
 const SAME_X = 0.01;            // two phase records closer than this in x are the same phase
 /** K: region ends with the same three phases at the same compositions this close are one invariant */
 const MERGE_T = 3;
+/** a boundary off its predicted composition by more than this while the other one is not has jumped */
+const JUMP_X = 0.01;
 /** a region whose tie-line is shorter than this is searched for across compositions when the predicted
  * midpoint misses it (see attemptG); wider ones are found by the probes across the tie-line */
 const SEARCH_LEN = 0.05;
@@ -405,8 +407,17 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
     const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
-    const matches = (e: Eq) => e.ok && e.key === key &&
-      Math.abs(e.phases[0].x - pred[0]) <= tol(0) && Math.abs(e.phases[1].x - pred[1]) <= tol(1);
+    // One boundary jumping off its prediction while the other follows its own is a discontinuity of the
+    // field, not curvature: the same pair on the far side of an invariant where one phase splits (the
+    // solvus meeting a magnetic miscibility gap of fcc in Al-Co near 1090 K jumps by 0.04 in x).
+    // (Only once the slope is known: a seed's first step has none.)
+    const jumped = (d: [number, number]) => (slope[0] !== 0 || slope[1] !== 0)
+      && [0, 1].some((k) => d[k] > JUMP_X + 0.5 * Math.abs(slope[k] * dT) && d[1 - k] < 0.25 * d[k]);
+    const matches = (e: Eq) => {
+      if (!e.ok || e.key !== key) return false;
+      const d: [number, number] = [Math.abs(e.phases[0].x - pred[0]), Math.abs(e.phases[1].x - pred[1])];
+      return d[0] <= tol(0) && d[1] <= tol(1) && !jumped(d);
+    };
     // the midpoint of the predicted tie-line first; then points across the old one (a region that
     // moves sideways fast can leave the plain midpoint)
     const fracs = [0.5, 0.2, 0.8].slice(0, probes);
