@@ -441,7 +441,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       if (dir) {
         const reach = Math.max(SEARCH_LEN, 4 * len);
         const limit = Math.min(Xr[1], Math.max(Xr[0], first!.X + dir * reach));
-        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 1e-3), growth: 3 });
+        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 1e-3), growth: 3, xTol: 1e-6 });
         if (found && found.key === key) return { ok: true, e: found, searched: true };
       }
     }
