@@ -127,8 +127,6 @@ const JUMP_X = 0.01;
 /** a region whose tie-line is shorter than this is searched for across compositions when the predicted
  * midpoint misses it (see attemptG); wider ones are found by the probes across the tie-line */
 const SEARCH_LEN = 0.05;
-/** K: largest T spacing of the edge states scanned for pure-element transitions */
-const EDGE_DT = 60;
 /** K: pure-element transitions are bracketed to this, and their lenses looked for this far on each side */
 const EDGE_TOL = 0.02;
 const LENS_DT = 0.2;
@@ -321,18 +319,10 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const gX = Array.from({ length: nX }, (_, j) => Xr[0] + ((Xr[1] - Xr[0]) * j) / (nX - 1));
   const pts: { T: number; X: number }[] = [];
   for (const T of gT) for (const X of gX) pts.push({ T, X });
-  // the composition edges that are pure elements also get rows between the grid rows (EDGE_DT apart),
-  // solved in the same batch: their transitions seed the lenses next to the elements (pure_edges.ts)
+  // the composition edges that are pure elements: the grid's edge columns locate their transitions,
+  // which seed the lenses next to the elements (pure_edges.ts)
   const edges = ([[0, Xr[0] === 0], [1, Xr[1] === 1]] as const).filter(([, pure]) => pure).map(([side]) => side);
-  const edgeRows: number[] = [];
-  for (let i = 0; i + 1 < nT; i++) {
-    const n = Math.ceil((gT[i + 1] - gT[i]) / EDGE_DT);
-    for (let k = 1; k < n; k++) edgeRows.push(gT[i] + ((gT[i + 1] - gT[i]) * k) / n);
-  }
-  const edgePts = edges.flatMap((side) => edgeRows.map((T) => ({ T, X: side })));
-  const solved = solveMany([...pts, ...edgePts]);
-  const grid = solved.slice(0, pts.length);
-  const edgeExtra = solved.slice(pts.length);
+  const grid = solveMany(pts);
   for (const g of grid) fromGrid.add(g);
   const node = (i: number, j: number) => grid[i * nX + j];
   progress(0.2);
@@ -629,8 +619,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const lensTasks: { side: 0 | 1; lo: Eq; hi: Eq }[] = [];
   for (const side of edges) {
     const column = side === 0 ? 0 : nX - 1;
-    const states = [...gT.map((_, i) => node(i, column)), ...edgeExtra.filter((e) => e.X === side)]
-      .map((e) => ({ e, T: e.T, ok: e.ok, phases: e.phases }));
+    const states = gT.map((_, i) => node(i, column)).map((e) => ({ e, T: e.T, ok: e.ok, phases: e.phases }));
     for (const [lo, hi] of edgeBrackets(states)) lensTasks.push({ side, lo: lo.e, hi: hi.e });
   }
   const edgePhaseOf = (e: Eq) => { const p = edgePhase(e); return p === null ? null : baseName(p); };
