@@ -1,7 +1,7 @@
 // Invariant classification (worker/mapping/binary.ts classifyInvariant): kind and reaction from the
 // phase that lies between in composition and the side of the outer two-phase field.
 import { describe, expect, test } from 'vitest';
-import { classifyInvariant } from '../../worker/mapping/binary.js';
+import { classifyInvariant, cutAt } from '../../worker/mapping/binary.js';
 
 const below = -1 as const, above = 1 as const;
 function inv(names: [string, string, string], outerSide: 1 | -1) {
@@ -30,5 +30,21 @@ describe('classifyInvariant', () => {
     expect(r.kind).toBe('eutectic');
     expect(r.phases.map((p) => p.name)).toEqual(['FCC_A1', 'LIQUID', 'HCP_A3']);
     expect(classifyInvariant(600, ph, []).kind).toBe('invariant');
+  });
+});
+
+describe('cutAt', () => {
+  const tl = [{ T: 100, x: [0.1, 0.5] as [number, number] }, { T: 102, x: [0.2, 0.6] as [number, number] }, { T: 104, x: [0.3, 0.7] as [number, number] }];
+  test('a low end traced past an invariant is cut there, the boundary interpolated', () => {
+    const c = cutAt(tl, 101, -1);
+    expect(c.map((t) => t.T)).toEqual([101, 102, 104]);
+    expect(c[0].x[0]).toBeCloseTo(0.15, 12);
+    expect(c[0].x[1]).toBeCloseTo(0.55, 12);
+  });
+  test('a high end likewise; a cut outside the traced range changes nothing', () => {
+    const c = cutAt(tl, 103, 1);
+    expect(c.map((t) => t.T)).toEqual([100, 102, 103]);
+    expect(c[2].x[1]).toBeCloseTo(0.65, 12);
+    expect(cutAt(tl, 99, -1)).toEqual(tl);
   });
 });

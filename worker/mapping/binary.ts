@@ -21,6 +21,8 @@ import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../core/e
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
+import { marchToField } from './field_search.js';
+import { edgeBrackets, edgePhase, narrowEdgeBracket } from './pure_edges.js';
 import type {
   InvariantKind, InvariantRecord, RegionEndKind, TieLine, TwoPhaseRegion,
 } from '../results/binary_equilibrium.js';
@@ -118,6 +120,16 @@ const NP_MIN = 1e-10;
 const XCLAMP = 1e-10;           // the solver clamps fractions to [1e-10, 1-1e-10] as well
 const SHORT_TIELINE = 0.02;     // a tie-line this short at the located end collapses (critical/congruent/pure)
 const SAME_X = 0.01;            // two phase records closer than this in x are the same phase
+/** K: region ends with the same three phases at the same compositions this close are one invariant */
+const MERGE_T = 3;
+/** a boundary off its predicted composition by more than this while the other one is not has jumped */
+const JUMP_X = 0.01;
+/** a region whose tie-line is shorter than this is searched for across compositions when the predicted
+ * midpoint misses it (see attemptG); wider ones are found by the probes across the tie-line */
+const SEARCH_LEN = 0.05;
+/** K: pure-element transitions are bracketed to this, and their lenses looked for this far on each side */
+const EDGE_TOL = 0.02;
+const LENS_DT = 0.2;
 
 export function isLiquidName(name: string): boolean {
   return /^LIQ|LIQUID|^IONIC_LIQ/i.test(name);
@@ -307,6 +319,9 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const gX = Array.from({ length: nX }, (_, j) => Xr[0] + ((Xr[1] - Xr[0]) * j) / (nX - 1));
   const pts: { T: number; X: number }[] = [];
   for (const T of gT) for (const X of gX) pts.push({ T, X });
+  // the composition edges that are pure elements: the grid's edge columns locate their transitions,
+  // which seed the lenses next to the elements (pure_edges.ts)
+  const edges = ([[0, Xr[0] === 0], [1, Xr[1] === 1]] as const).filter(([, pure]) => pure).map(([side]) => side);
   const grid = solveMany(pts);
   for (const g of grid) fromGrid.add(g);
   const node = (i: number, j: number) => grid[i * nX + j];
@@ -378,12 +393,21 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const tieOf = (e: Eq): TieLine => ({ T: e.T, x: [e.phases[0].x, e.phases[1].x] });
 
   /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
-  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3): Generator<Req, { ok: true; e: Eq } | { ok: false; e: Eq }, Eq> {
+  function* attemptG(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3, search = true): Generator<Req, { ok: true; e: Eq; searched?: boolean } | { ok: false; e: Eq }, Eq> {
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
     const tol = (k: 0 | 1) => 0.03 + Math.abs(slope[k] * dT);
-    const matches = (e: Eq) => e.ok && e.key === key &&
-      Math.abs(e.phases[0].x - pred[0]) <= tol(0) && Math.abs(e.phases[1].x - pred[1]) <= tol(1);
+    // One boundary jumping off its prediction while the other follows its own is a discontinuity of the
+    // field, not curvature: the same pair on the far side of an invariant where one phase splits (the
+    // solvus meeting a magnetic miscibility gap of fcc in Al-Co near 1090 K jumps by 0.04 in x).
+    // (Only once the slope is known: a seed's first step has none.)
+    const jumped = (d: [number, number]) => (slope[0] !== 0 || slope[1] !== 0)
+      && [0, 1].some((k) => d[k] > JUMP_X + 0.5 * Math.abs(slope[k] * dT) && d[1 - k] < 0.25 * d[k]);
+    const matches = (e: Eq) => {
+      if (!e.ok || e.key !== key) return false;
+      const d: [number, number] = [Math.abs(e.phases[0].x - pred[0]), Math.abs(e.phases[1].x - pred[1])];
+      return d[0] <= tol(0) && d[1] <= tol(1) && !jumped(d);
+    };
     // the midpoint of the predicted tie-line first; then points across the old one (a region that
     // moves sideways fast can leave the plain midpoint)
     const fracs = [0.5, 0.2, 0.8].slice(0, probes);
@@ -395,6 +419,21 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       if (matches(e)) return { ok: true, e };
       first ??= e;
       if (e.ok && e.phases.length === 1 && cur.x[1] - cur.x[0] < SHORT_TIELINE) break; // collapsing: no use probing
+    }
+    // A narrow field can move off the predicted tie-line faster than the slope says (a boundary that runs
+    // almost level in T, a lens next to a pure element): when the miss is one of the field's own phases
+    // alone, the field lies on the side of its other phase; search there before calling this the end.
+    const len = cur.x[1] - cur.x[0];
+    const [left, right] = key.split('+');
+    if (search && first!.ok && first!.phases.length === 1 && len < SEARCH_LEN && baseName(left) !== baseName(right)) {
+      const at = first!.phases[0].label;
+      const dir = at === left ? 1 : at === right ? -1 : 0;
+      if (dir) {
+        const reach = Math.max(SEARCH_LEN, 4 * len);
+        const limit = Math.min(Xr[1], Math.max(Xr[0], first!.X + dir * reach));
+        const found = yield* marchToField((X) => solveG(T, X), first!, { limit, firstStep: Math.max(len / 2, 1e-3), growth: 3, xTol: 1e-6 });
+        if (found && found.key === key) return { ok: true, e: found, searched: true };
+      }
     }
     return { ok: false, e: first! };
   }
@@ -412,6 +451,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       let slope: [number, number] = [0, 0];
       let dT = Math.min(5, maxStep);
       let end: End | null = null;
+      let hard = false;
       for (let guard = 0; !end; guard++) {
         if (guard > 4000) {
           log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
@@ -437,9 +477,14 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
         // the region ends between cur.T and T: bisection on T
         let good = cur, badT = T, bad = a.e;
         let gslope = slope;
+        let searchFails = 0;
+        const searchCap = hard ? Infinity : 2;
         while (Math.abs(badT - good.T) > MIN_STEP) {
           const Tm = (good.T + badT) / 2;
-          const m = yield* attemptG(good, gslope, Tm, key, 1); // cheap inside the bracket; the final re-check probes more
+          // cheap inside the bracket: one probe, and the composition search only until it has failed
+          // twice (beyond a true end it fails every time; the final re-check probes and searches again)
+          const m = yield* attemptG(good, gslope, Tm, key, 1, searchFails < searchCap);
+          if (!m.ok) searchFails++;
           if (m.ok) {
             const n = tieOf(m.e);
             const h = n.T - good.T;
@@ -459,6 +504,10 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
           cur = n;
           slope = gslope;
           dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
+          // the search found the field going on past a point the bisection took for its end: the prediction is poor here
+          // (a boundary running almost level in T, a congruent point ahead), so from now on the
+          // bisection searches at every point instead of stopping short again and again
+          if (again.searched) hard = true;
           continue;
         }
         if (good !== cur) cur = good;
@@ -513,8 +562,12 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
       return { kind: 'unresolved', T: good.T, good, bad: null, dir };
     }
-    const sameBase = bad.phases.every((p) => p.base === bad.phases[0].base);
-    if (len < SHORT_TIELINE && (bad.phases.length === 1 || sameBase)) {
+    // two sets of one phase at (nearly) one composition beyond are a spurious split of a single phase; at
+    // different compositions they are a miscibility gap (e.g. gamma' + gamma below an L -> gamma' + gamma
+    // eutectic) and the end is an invariant
+    const spuriousSplit = bad.phases.length === 2 && bad.phases[0].base === bad.phases[1].base
+      && Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
+    if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
       // a collapsing tie-line; beyond it one phase (or a spurious split of the same phase)
       const mid = (good.x[0] + good.x[1]) / 2;
       return { kind: mid < 0.005 || mid > 0.995 ? 'pure_element' : 'congruent', T, good, bad, dir };
@@ -544,8 +597,11 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       // All three two-phase fields of the three phases of an invariant touch it (two on one side,
       // one on the other): probe each pair's midpoint 0.05 K above and below, so a field too small
       // for the grid (e.g. between a eutectic and a congruent point) is not missed.
-      const ph: { x: number }[] = [{ x: e.good.x[0] }, { x: e.good.x[1] }];
-      for (const p of e.bad.phases) if (!ph.some((q) => Math.abs(q.x - p.x) < SAME_X)) ph.push({ x: p.x });
+      // (a phase of the far side is new unless the same phase lies at that composition: the three
+      // phases of an invariant can lie closer than SAME_X, e.g. delta and gamma Fe at the C-Fe peritectic)
+      const ph: { base: string; x: number }[] = [
+        { base: baseName(region.labels[0]), x: e.good.x[0] }, { base: baseName(region.labels[1]), x: e.good.x[1] }];
+      for (const p of e.bad.phases) if (!ph.some((q) => q.base === p.base && Math.abs(q.x - p.x) < SAME_X)) ph.push({ base: p.base, x: p.x });
       if (ph.length !== 3) continue;
       ph.sort((a, b) => a.x - b.x);
       for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
@@ -556,6 +612,43 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       }
     }
   }
+  // Lenses next to the pure elements: each transition found along a pure edge (pure_edges.ts) that no
+  // traced region reaches yet is bracketed to EDGE_TOL, and LENS_DT on each side of it the field next to
+  // the element is searched for by marching inwards from the edge (field_search.ts); what is found is
+  // traced as a seed. These run after the grid seeds, so the lenses the grid already reached cost nothing.
+  const lensTasks: { side: 0 | 1; lo: Eq; hi: Eq }[] = [];
+  for (const side of edges) {
+    const column = side === 0 ? 0 : nX - 1;
+    const states = gT.map((_, i) => node(i, column)).map((e) => ({ e, T: e.T, ok: e.ok, phases: e.phases }));
+    for (const [lo, hi] of edgeBrackets(states)) lensTasks.push({ side, lo: lo.e, hi: hi.e });
+  }
+  const edgePhaseOf = (e: Eq) => { const p = edgePhase(e); return p === null ? null : baseName(p); };
+  /** a region (finished or running) already ends on this edge between T0 and T1 with these two phases */
+  const reachesEdge = (side: 0 | 1, T0: number, T1: number, pair: (string | null)[]): boolean => regions.some((r) =>
+    r.ends.some((e) => e.kind === 'pure_element' && e.T >= T0 && e.T <= T1 && ((e.good.x[0] + e.good.x[1]) / 2 < 0.5 ? 0 : 1) === side)
+    && r.labels.every((l) => pair.includes(baseName(l))));
+  function* lensG(task: { side: 0 | 1; lo: Eq; hi: Eq }): Generator<Req, void, Eq> {
+    const { side } = task;
+    if (reachesEdge(side, task.lo.T, task.hi.T, [edgePhaseOf(task.lo), edgePhaseOf(task.hi)])) return;
+    const brackets = yield* narrowEdgeBracket((T) => solveG(T, side), task.lo, task.hi, EDGE_TOL);
+    const inward = side === 0 ? 1 : -1;
+    const limit = side === 0 ? Math.min(Xr[1], 0.1) : Math.max(Xr[0], 0.9);
+    for (const [a, b] of brackets) {
+      if (b.T - a.T > 10 * EDGE_TOL) continue; // the solver failed inside: nothing located
+      if (reachesEdge(side, a.T - 0.1, b.T + 0.1, [edgePhaseOf(a), edgePhaseOf(b)])) continue;
+      for (const T of [b.T + LENS_DT, a.T - LENS_DT]) {
+        if (T < Tlo || T > Thi) continue;
+        const start = yield* solveG(T, side);
+        if (!start.ok || start.phases.length !== 1) continue;
+        const f = yield* marchToField((X) => solveG(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
+        if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !covered(f)) seeds.push(f);
+        // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
+        const pair = [edgePhaseOf(a), edgePhaseOf(b)];
+        if (f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base))) break;
+      }
+    }
+  }
+
   // Scheduler: up to `traceConcurrency` seeds are traced at once; each round, the pending requests of
   // the active traces go to the solver together. Measured: equilibriumBatch on 2 OpenMP threads costs
   // 10-20 ms per call on top of the equilibria (thread start-up per call), so the few requests of one
@@ -572,6 +665,12 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       const r = gen.next(undefined as unknown as Eq);
       if (!r.done) { active.push({ gen, req: r.value }); return true; }
     }
+    // the lens searches when every seed so far is taken (they queue seeds of their own)
+    while (lensTasks.length && !active.length) {
+      const gen = lensG(lensTasks.shift()!);
+      const r = gen.next(undefined as unknown as Eq);
+      if (!r.done) { active.push({ gen, req: r.value }); return true; }
+    }
     return false;
   };
   for (;;) {
@@ -579,7 +678,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     if (!active.length) break;
     checkCancel();
     if (nEq >= budget) {
-      log(`equilibrium budget of ${budget} used up: tracing stopped with ${seeds.length - next + active.length} seeds left; the diagram is incomplete`);
+      log(`equilibrium budget of ${budget} used up: tracing stopped with ${seeds.length - next + active.length} seeds and ${lensTasks.length} pure-element lens searches left; the diagram is incomplete`);
       break;
     }
     const reqs = active.map((a) => a.req);
@@ -625,7 +724,8 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const criticalPoints: BinaryDiagram['criticalPoints'] = [];
   const congruentPoints: BinaryDiagram['congruentPoints'] = [];
   const pureTransitions: BinaryDiagram['pureTransitions'] = [];
-  interface Cand { T: number; phases: { base: string; x: number }[]; facts: { xs: [number, number]; side: 1 | -1 }[] }
+  interface Cand { T: number; phases: { base: string; x: number }[]; facts: { xs: [number, number]; side: 1 | -1 }[]; region: number; dir: 1 | -1 }
+  const congruentEnds: { region: number; dir: 1 | -1; T: number; x: number; pair: string }[] = [];
   const cands: Cand[] = [];
   const outRegions: BinaryRegion[] = [];
   for (const r of regions) {
@@ -639,7 +739,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
           endKinds[e.dir === 1 ? 'high' : 'low'] = 'critical';
           criticalPoints.push({ phase: leftBase, T: e.T, x: mid });
         } else {
-          congruentPoints.push({ phases: [leftBase, rightBase], T: e.T, x: mid });
+          congruentEnds.push({ region: outRegions.length, dir: e.dir, T: e.T, x: mid, pair: [leftBase, rightBase].sort().join('+') });
         }
       } else if (e.kind === 'pure_element') {
         pureTransitions.push({ phases: [leftBase, rightBase], T: e.T, x: mid < 0.5 ? 0 : 1 });
@@ -662,7 +762,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
           const ord = disorderedOf.has(a.base) ? a : b, dis = ord === a ? b : a;
           secondOrder.push({ ordered: ord.base, disordered: dis.base, T: e.T, x: (a.x + b.x) / 2 });
           if (e.dir === 1) endKinds.high = 'order_disorder'; else endKinds.low = 'order_disorder';
-        } else if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts });
+        } else if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts, region: outRegions.length, dir: e.dir });
         else {
           log(`region ${r.labels.join('+')} ends at T=${e.T.toFixed(2)} K next to ${e.bad.key}: not a three-phase invariant`);
           if (e.dir === 1) endKinds.high = 'unresolved'; else endKinds.low = 'unresolved';
@@ -674,11 +774,35 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const tls = dedupeT(r.tl);
     for (const e of r.ends) {
       if (e.kind !== 'congruent' && e.kind !== 'pure_element') continue;
+      if (e.kind === 'congruent' && leftBase !== rightBase) continue; // closed below at the merged congruent point
       const mid = (e.good.x[0] + e.good.x[1]) / 2;
       const x = e.kind === 'pure_element' ? (mid < 0.5 ? 0 : 1) : mid;
       if (e.dir === 1) tls.push({ T: e.T, x: [x, x] }); else tls.unshift({ T: e.T, x: [x, x] });
     }
     outRegions.push({ phases: r.labels, tielines: tls, ends: endKinds });
+  }
+  // A congruent point ends two regions, one on each side of it in x (traced separately, each end located
+  // to MIN_STEP): both close at the one point, at the mean of the ends' temperatures and compositions
+  // (on each side the last tie-line lies wholly on that side of the point, so the mean is the closer estimate;
+  // near the point both boundaries go as sqrt(|T - Tc|), so 0.01 K from it the two sides can still be
+  // 0.02 apart in x: ends of one pair within 0.1 K and 0.05 in x are one point).
+  const congUsed = new Array<boolean>(congruentEnds.length).fill(false);
+  for (let i = 0; i < congruentEnds.length; i++) {
+    if (congUsed[i]) continue;
+    const group = [congruentEnds[i]];
+    congUsed[i] = true;
+    for (let j = i + 1; j < congruentEnds.length; j++) {
+      const a = congruentEnds[i], b = congruentEnds[j];
+      if (!congUsed[j] && a.pair === b.pair && Math.abs(a.T - b.T) < 0.1 && Math.abs(a.x - b.x) < 5 * SAME_X) { group.push(b); congUsed[j] = true; }
+    }
+    const T = group.reduce((a, c) => a + c.T, 0) / group.length;
+    const x = group.reduce((a, c) => a + c.x, 0) / group.length;
+    const r0 = outRegions[group[0].region];
+    congruentPoints.push({ phases: [baseName(r0.phases[0]), baseName(r0.phases[1])], T, x });
+    for (const c of group) {
+      const tls = outRegions[c.region].tielines;
+      if (c.dir === 1) tls.push({ T, x: [x, x] }); else tls.unshift({ T, x: [x, x] });
+    }
   }
   const invariants: InvariantRecord[] = [];
   const used = new Array<boolean>(cands.length).fill(false);
@@ -687,11 +811,25 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
     const group = [cands[i]];
     used[i] = true;
     for (let j = i + 1; j < cands.length; j++) {
-      if (used[j] || Math.abs(cands[j].T - cands[i].T) > 0.1) continue;
+      if (used[j] || Math.abs(cands[j].T - cands[i].T) > MERGE_T) continue;
       const same = cands[j].phases.every((p, k) => p.base === cands[i].phases[k].base && Math.abs(p.x - cands[i].phases[k].x) < 2 * SAME_X);
       if (same) { group.push(cands[j]); used[j] = true; }
     }
-    const T = group.reduce((a, c) => a + c.T, 0) / group.length;
+    // Three phases coexist at one temperature only (F = 0), so ends of the same three phases at the same
+    // compositions are one invariant even when they disagree in T: that happens where the solver returns
+    // a state just beyond the invariant as stable at some compositions (a global-minimum miss of
+    // ~0.1 J/mol, e.g. L + gamma 1 K under the gamma' + gamma eutectic of alnifcc4sl). The invariant takes
+    // the median of the ends' temperatures (the ends that agree), and a field traced beyond it is cut
+    // there, so no two two-phase fields overlap.
+    const Ts = group.map((c) => c.T).sort((a, b) => a - b);
+    const T = Ts.length % 2 ? Ts[(Ts.length - 1) / 2] : (Ts[Ts.length / 2 - 1] + Ts[Ts.length / 2]) / 2;
+    if (Ts[Ts.length - 1] - Ts[0] > 0.1) {
+      log(`invariant ${group[0].phases.map((p) => p.base).join(' + ')}: its region ends lie at ${Ts.map((v) => v.toFixed(2)).join(', ')} K; taken as one at ${T.toFixed(2)} K`);
+      for (const c of group) {
+        const beyond = c.dir === -1 ? c.T < T - MIN_STEP : c.T > T + MIN_STEP;
+        if (beyond) outRegions[c.region].tielines = cutAt(outRegions[c.region].tielines, T, c.dir);
+      }
+    }
     const ph = [0, 1, 2].map((k) => ({ base: group[0].phases[k].base, x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length }));
     const facts = group.flatMap((c) => c.facts);
     invariants.push(classifyInvariant(T, ph, facts));
@@ -829,6 +967,18 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
       gridSeconds: (tGrid - t0) / 1000, seedSeconds: (tSeed - tGrid) / 1000 },
     logs,
   };
+}
+
+/** The tie-lines of a region cut at T: dir -1 drops those below T (its low end moves up to T), +1 those
+ * above; the boundary at T is interpolated between the neighbouring tie-lines. */
+export function cutAt(tl: TieLine[], T: number, dir: 1 | -1): TieLine[] {
+  const keep = tl.filter((t) => (dir === -1 ? t.T > T : t.T < T));
+  const inside = dir === -1 ? keep[0] : keep[keep.length - 1];
+  const outside = dir === -1 ? [...tl].reverse().find((t) => t.T <= T) : tl.find((t) => t.T >= T);
+  if (!inside || !outside) return tl;
+  const w = inside.T !== outside.T ? (T - outside.T) / (inside.T - outside.T) : 0;
+  const at: TieLine = { T, x: [outside.x[0] + w * (inside.x[0] - outside.x[0]), outside.x[1] + w * (inside.x[1] - outside.x[1])] };
+  return dir === -1 ? [at, ...keep] : [...keep, at];
 }
 
 function dedupeT(tl: TieLine[]): TieLine[] {

@@ -1,0 +1,96 @@
+// Narrow fields, lenses next to pure elements, congruent points and invariants that are one
+// (worker/mapping/binary.ts with field_search.ts and pure_edges.ts), each on the diagram window where it
+// was once drawn wrong, so the test stays short:
+//  - C-Fe (cfe_broshe): delta + gamma between pure Fe's gamma -> delta transition (1667.5 K) and the
+//    peritectic (1767.8 K), three phases of which lie within 0.01 in x;
+//  - Al-Ni (alni_dupin_2001): L + gamma' between the eutectic 1641.80 K and the peritectic 1642.65 K; the
+//    liquidus next to Ni runs almost level (0.4 K over the last 0.025 in x) and ends at the melting point of
+//    Ni, not in a "congruent point";
+//  - Al-Fe (alfe): L + fcc between the eutectic 927.14 K and the melting point of Al; the bcc liquidus has
+//    a real maximum near 1815 K with a lens on each side, the Fe side one ending at Fe's melting point;
+//  - Al-Ni (alnifcc4sl): the L -> gamma' + gamma eutectic is one invariant, and gamma' + L ends in it, not
+//    in a congruent point;
+//  - Al-Co (alcocrni): the magnetic fcc + fcc#2 gap between its monotectoid on the B2 + fcc solvus (near
+//    1091 K) and its critical point (near 1217 K), where the solvus was once drawn with a jump instead.
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { openDatabase } from '../../worker/core/database.js';
+import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+
+const map = (file: string, components: [string, string], T: [number, number]) =>
+  mapBinary({ database: openDatabase(path.join(SHARED_TDB_DIR, file)), components, T, threads: 2 });
+
+const field = (d: BinaryDiagram, a: string, b: string) => d.regions.filter((r) => new Set(r.phases).size === 2
+  && r.phases.includes(a) && r.phases.includes(b));
+const span = (r: BinaryDiagram['regions'][number]) => [r.tielines[0].T, r.tielines[r.tielines.length - 1].T];
+
+describe('narrow fields next to invariants and pure elements', () => {
+  test('C-Fe: delta + gamma from pure Fe at 1667.5 K up to the peritectic', () => {
+    const d = map('cfe_broshe.tdb', ['C', 'FE'], [1600, 1850]);
+    const dg = field(d, 'FCC_A1', 'BCC_A2');
+    expect(dg).toHaveLength(1);
+    const [lo, hi] = span(dg[0]);
+    expect(lo).toBeCloseTo(1667.5, 0);
+    expect(dg[0].ends).toEqual({ low: 'pure_element', high: 'invariant' });
+    const peritectic = d.invariants.find((v) => v.kind === 'peritectic')!;
+    expect(hi).toBeCloseTo(peritectic.T, 1);
+    expect(d.pureTransitions.map((p) => Math.round(p.T))).toEqual(expect.arrayContaining([1667, 1811]));
+  }, 60_000);
+
+  test('Al-Ni: L + gamma\' between the eutectic and the peritectic; the Ni liquidus ends at pure Ni', () => {
+    const d = map('alni_dupin_2001.tdb', ['AL', 'NI'], [1630, 1760]);
+    const eut = d.invariants.find((v) => v.kind === 'eutectic')!, per = d.invariants.find((v) => v.kind === 'peritectic')!;
+    expect(per.T - eut.T).toBeGreaterThan(0.5);
+    const lg = field(d, 'LIQUID', 'FCC_L12');
+    expect(lg).toHaveLength(1);
+    expect(span(lg[0])[0]).toBeCloseTo(eut.T, 1);
+    expect(span(lg[0])[1]).toBeCloseTo(per.T, 1);
+    expect(d.congruentPoints.filter((c) => c.x > 0.9)).toEqual([]);
+    const ni = d.pureTransitions.find((p) => p.x === 1);
+    expect(ni?.T).toBeCloseTo(1728.25, 1);
+  }, 120_000);
+
+  test('Al-Fe: L + fcc up to the melting point of Al; bcc liquidus maximum with a lens on each side', () => {
+    const low = map('alfe.tdb', ['AL', 'FE'], [900, 960]);
+    const lf = field(low, 'LIQUID', 'FCC_A1');
+    expect(lf).toHaveLength(1);
+    expect(lf[0].ends).toEqual({ low: 'invariant', high: 'pure_element' });
+    expect(span(lf[0])[1]).toBeCloseTo(933.47, 1);
+    const high = map('alfe.tdb', ['AL', 'FE'], [1780, 1850]);
+    const lb = field(high, 'LIQUID', 'BCC_A2');
+    expect(lb.map((r) => r.phases.join('+')).sort()).toEqual(['BCC_A2+LIQUID', 'LIQUID+BCC_A2']);
+    expect(high.congruentPoints).toHaveLength(1);
+    const c = high.congruentPoints[0];
+    // both lenses close at the one point
+    for (const r of lb) {
+      const end = r.tielines[r.tielines.length - 1];
+      expect(end).toEqual({ T: c.T, x: [c.x, c.x] });
+    }
+    expect(high.pureTransitions.find((p) => p.x === 1)?.T).toBeCloseTo(1810.96, 1);
+  }, 120_000);
+
+  test('alnifcc4sl: the gamma\' + gamma eutectic is one invariant ending three fields', () => {
+    const d = map('alnifcc4sl.tdb', ['AL', 'NI'], [1250, 1266]);
+    const eut = d.invariants.filter((v) => v.phases.map((p) => p.name).join() === 'FCC_L12,LIQUID,FCC_L12#2');
+    expect(eut).toHaveLength(1);
+    const ends = d.regions.flatMap((r) => [r.tielines[0], r.tielines[r.tielines.length - 1]]).filter((t) => Math.abs(t.T - eut[0].T) < 0.05);
+    expect(ends.length).toBeGreaterThanOrEqual(3);
+    expect(d.congruentPoints.filter((c) => Math.abs(c.T - eut[0].T) < 1)).toEqual([]);
+  }, 120_000);
+
+  test('Al-Co: the fcc miscibility gap from its monotectoid on the solvus to its critical point', () => {
+    const d = map('alcocrni.tdb', ['AL', 'CO'], [1050, 1250]);
+    const gap = d.regions.filter((r) => r.phases.join('+') === 'FCC_A1+FCC_A1#2');
+    expect(gap).toHaveLength(1);
+    expect(gap[0].ends).toEqual({ low: 'invariant', high: 'critical' });
+    const mono = d.invariants.find((v) => v.kind === 'monotectoid');
+    expect(mono?.T).toBeCloseTo(span(gap[0])[0], 1);
+    expect(mono!.phases.map((p) => p.name)).toEqual(['BCC_B2', 'FCC_A1', 'FCC_A1#2']);
+    expect(d.criticalPoints).toHaveLength(1);
+    expect(d.criticalPoints[0].x).toBeGreaterThan(0.93);
+    // the B2 + fcc solvus ends at the monotectoid on both sides instead of jumping through it
+    const solvus = d.regions.filter((r) => r.phases.join('+') === 'BCC_B2+FCC_A1');
+    expect(solvus).toHaveLength(2);
+  }, 120_000);
+});
