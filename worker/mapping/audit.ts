@@ -129,7 +129,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
     for (let j = i + 1; j < d.invariants.length; j++) {
       const a = d.invariants[i], b = d.invariants[j];
       const shared = a.phases.filter((p) => b.phases.some((q) => baseName(q.name) === baseName(p.name) && Math.abs(q.x - p.x) < 0.02)).length;
-      if (Math.abs(a.T - b.T) < 2 && shared >= 2) failures.topology.push(`invariants ${a.kind} ${fmtT(a.T)} K and ${b.kind} ${fmtT(b.T)} K look like one (${shared} phases at the same compositions)`);
+      // two invariants bounding a narrow field share two phases by necessity; one found twice shares all three
+      if (Math.abs(a.T - b.T) < 2 && shared >= 3) failures.topology.push(`invariants ${a.kind} ${fmtT(a.T)} K and ${b.kind} ${fmtT(b.T)} K look like one (${shared} phases at the same compositions)`);
     }
   for (const c of d.criticalPoints) {
     const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - c.T) <= T_TOL && baseName(r.phases[0]) === baseName(r.phases[1])
@@ -179,6 +180,15 @@ export function auditBinary(o: AuditOptions): AuditReport {
     return a !== null && b !== null && a !== b;
   };
 
+  const localScanFinds = (Tk: number, x: number) => {
+    const a = Math.max(xlo, x - 0.01), b = Math.min(xhi, x + 0.01), n = 41;
+    const path: ScanPath = { T0: Tk, T1: Tk, P: 101325, X0: { [xc]: a }, X1: { [xc]: b },
+      full0: { [c1]: 1 - a, [xc]: a }, full1: { [c1]: 1 - b, [xc]: b } };
+    const s = Array.from({ length: n }, (_, i) => i / (n - 1));
+    const results = chunkedScan(sys, s.map((v) => ({ T: Tk, P: 101325, X: { [xc]: a + (b - a) * v } })), threads, control);
+    return refineTransitions(path, s, results, { sys, threads, control }).some((t) => Math.abs(t.x[xc] - x) <= X_TOL);
+  };
+
   // ---- (b) completeness against isothermal scans ---------------------------------------------------------
   const nPts = o.scanPoints ?? 121;
   const xlo = 1e-6, xhi = 1 - 1e-6;
@@ -220,7 +230,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
     }
     for (const b of drawn) {
       if (b.x <= xlo + X_TOL || b.x >= xhi - X_TOL) continue;
-      const hit = transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL);
+      // a field or single-phase range narrower than the scan step is looked for again by a dense local scan
+      const hit = transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL) || localScanFinds(Tk, b.x);
       if (!hit) failures.completeness.push(`${fmtT(Tk)} K: drawn boundary of ${b.phases.join('+')} (${b.phase} side) at x=${fmtX(b.x)} is not found by the scan`);
     }
   }
