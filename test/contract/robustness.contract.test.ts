@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, http, pointConfig, startFixture, type Fixture, type Res } from '../service/helpers.js';
 import { hostAllowed, parseHost } from '../../main/server.js';
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../main/api/json-body.js';
+import { seededRandom } from '../support/random.js';
 
 let f: Fixture;
 // Nothing the fuzz sends may start a calculation: the pending cap is 0, so a valid body ends in a 403 after
@@ -141,17 +142,8 @@ describe('content types and methods', () => {
 // ------------------------------------------------------------------------------------------------
 // Seeded fuzz of POST /task
 
-/** mulberry32: a small seeded generator, so a failure is reproducible from the seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator, so a failure is reproducible from the seed. */
+const rng = seededRandom;
 
 const VALID: Record<string, unknown>[] = [
   pointConfig(),
