@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo, Socket } from 'node:net';
 import { createServer } from 'node:http';
 import { openStore, type Store } from './db/index.js';
-import { resolveSettings, type SettingsOverrides } from './config.js';
+import { resolveSettings, type ServiceSettings, type SettingsOverrides } from './config.js';
 import type { ServiceContext } from './service/context.js';
 import { loadOrCreateSecret, prepareDataDir, protectStoreFiles } from './service/files.js';
 import { Scheduler } from './service/scheduler.js';
@@ -21,6 +21,7 @@ import { parseJsonBody } from './api/json-body.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
 import { registerConsoleRoutes } from './api/console.js';
 import { loadOrCreateConsoleToken } from './console/token.js';
+import { acquireDataDirLock } from './service/data-dir-lock.js';
 
 export const API_PREFIX = '/api/v2';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,6 +64,22 @@ export interface RunningService {
 export async function startService(over: SettingsOverrides = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
   const settings = resolveSettings(over);
   prepareDataDir(settings.dataDir);
+  // one service per data directory (main/service/data-dir-lock.ts), given back when the service closes or fails to start
+  const release = acquireDataDirLock(settings.dataDir);
+  try {
+    const svc = await startInDataDir(settings, log);
+    const close = svc.close.bind(svc);
+    svc.close = async () => {
+      try { await close(); } finally { release(); }
+    };
+    return svc;
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+async function startInDataDir(settings: ServiceSettings, log: (l: string) => void): Promise<RunningService> {
   const store = await openStore(settings.dataDir);
   protectStoreFiles(settings.dataDir);
   const secret = loadOrCreateSecret(settings.dataDir);

@@ -1,6 +1,8 @@
 // A service killed (SIGKILL) with tasks mid-flight loses none on restart: running -> failed with a log
-// line, pending/queued are scheduled again. Runs the real CLI (dist/main/cli.js) in a child process.
+// line, pending/queued are scheduled again. One service per data directory: a second start on a folder a live
+// service holds is refused. Runs the real CLI (dist/main/cli.js) in child processes.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, ensureBuilt, ROOT, seed, tempDir, until } from './helpers.js';
@@ -55,5 +57,24 @@ describe('restart recovery', () => {
     const list = await api(second.port, 'GET', '/task/list?items_per_page=100', { key: keyA });
     expect(list.body.total).toBe(4);
     second.child.kill('SIGTERM');
+  });
+
+  it('a second service on the same data directory is refused while the first runs; after a kill -9 the folder is taken over', async () => {
+    ensureBuilt();
+    const dataDir = tempDir();
+    const first = await startCli(dataDir);
+    const refused = await startCli(dataDir).then(() => 'started', (e: Error) => e.message);
+    expect(refused).toMatch(/service exited \(1\)/);
+    expect(refused).toContain(`the data directory ${dataDir} is in use by another PhaseDesk service (process ${first.child.pid}`);
+    // the first service still answers
+    expect((await api(first.port, 'GET', '/openapi.json')).status).toBe(200);
+    first.child.kill('SIGKILL');
+    await new Promise((r) => first.child.once('exit', r));
+    const second = await startCli(dataDir);
+    expect((await api(second.port, 'GET', '/openapi.json')).status).toBe(200);
+    second.child.kill('SIGTERM');
+    await new Promise((r) => second.child.once('exit', r));
+    // a clean stop gives the folder back
+    expect(existsSync(join(dataDir, 'service.lock'))).toBe(false);
   });
 });
