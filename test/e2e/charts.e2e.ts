@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
 import { checkDiagramLabels } from './labels-dom.js';
 import { scheilSequence, type ScheilStep } from '../../renderer/src/lib/results.js';
 import { colorMap } from '../../renderer/src/lib/results-plot.js';
@@ -78,10 +78,7 @@ beforeAll(async () => {
     ids[key] = r.json.id;
   }
   browser = await launch();
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 1500 }, acceptDownloads: true });
-  await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), svc.key);
-  page = await ctx.newPage();
-  errors = watchErrors(page);
+  ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 }, acceptDownloads: true }));
 });
 
 afterAll(async () => {

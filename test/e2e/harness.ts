@@ -94,5 +94,20 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * A page of a new browser context signed in as the renderer remembers a session (the API key, and the console
+ * token where given, in local storage), with its console errors collected.
+ */
+export async function signedInPage(browser: Browser, svc: Service, o: { viewport: { width: number; height: number };
+  acceptDownloads?: boolean; consoleToken?: string }): Promise<{ page: Page; errors: string[] }> {
+  const ctx = await browser.newContext({ viewport: o.viewport, acceptDownloads: o.acceptDownloads ?? false });
+  await ctx.addInitScript(([k, t]) => {
+    localStorage.setItem('phasedesk.apiKey', k!);
+    if (t) localStorage.setItem('phasedesk.consoleToken', t);
+  }, [svc.key, o.consoleToken ?? '']);
+  const page = await ctx.newPage();
+  return { page, errors: watchErrors(page) };
+}
+
 export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');
 

@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { checkDiagramLabels } from './labels-dom.js';
-import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, apiCall, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, apiCall, launch, serveRenderer, startService, signedInPage, watchErrors, type Served, type Service } from './harness.js';
 
 const DB = 'ALZN_MEY1993';
 const COMPONENTS = ['AL', 'ZN'];
@@ -120,10 +120,7 @@ beforeAll(async () => {
   }
   browser = await launch();
   // Tall enough that each result view fits without scrolling, so a hover read-out stays in its screenshot.
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 1500 }, acceptDownloads: true });
-  await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), svc.key);
-  page = await ctx.newPage();
-  errors = watchErrors(page);
+  ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 }, acceptDownloads: true }));
 });
 
 afterAll(async () => {

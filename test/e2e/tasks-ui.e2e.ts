@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import { SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
 
 let svc: Service;
 let served: Served;
@@ -73,13 +73,7 @@ beforeAll(async () => {
   cuni = dbs.json.items.find((d) => d.code.startsWith('CUNI'))!;
   if (!alzn || !cuni) throw new Error(`bundled databases missing: ${dbs.json.items.map((d) => d.code).join(', ')}`);
   browser = await launch();
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-  await ctx.addInitScript(([k, t]) => {
-    localStorage.setItem('phasedesk.apiKey', k!);
-    localStorage.setItem('phasedesk.consoleToken', t!);
-  }, [svc.key, token]);
-  page = await ctx.newPage();
-  errors = watchErrors(page);
+  ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 900 }, consoleToken: token }));
 });
 
 afterAll(async () => {
