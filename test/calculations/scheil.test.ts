@@ -38,8 +38,8 @@ function expectMonotonic(r: ScheilRun): void {
 }
 
 const binaries = [
-  { name: 'Ag-20Cu (agcu_hayes1986)', db: agcu, comps: ['AG', 'CU', 'VA'], x: { CU: 0.2 }, T0: 1300, eutectic: 1052 },
-  { name: 'Al-10Zn (alzn_mey1993)', db: alzn, comps: ['AL', 'ZN', 'VA'], x: { ZN: 0.1 }, T0: 1000, eutectic: 654 },
+  { name: 'Ag-20Cu (agcu_hayes1986)', db: agcu, comps: ['AG', 'CU', 'VA'], x: { CU: 0.2 } as Record<string, number>, T0: 1300, eutectic: 1052 },
+  { name: 'Al-10Zn (alzn_mey1993)', db: alzn, comps: ['AL', 'ZN', 'VA'], x: { ZN: 0.1 } as Record<string, number>, T0: 1000, eutectic: 654 },
 ];
 
 describe('scheil_solidification', () => {

@@ -9,6 +9,9 @@ import { edgeBrackets, edgePhase, narrowEdgeBracket, type EdgeState } from '../.
 
 interface State extends FieldState, EdgeState { phases: { label: string; x: number; NP: number }[] }
 
+/** One request of a search: yields the coordinate, returns the state the driver solved there. */
+function* probe(at: number): Generator<number, State, State> { return yield at; }
+
 let calls = 0;
 function solve(T: number, X: number): State {
   calls++;
@@ -29,7 +32,7 @@ describe('field search at fixed T', () => {
   test('marching from the edge finds a lens 1e-4 wide and returns its tie-line', () => {
     calls = 0;
     const T = 1000.2;
-    const f = runSync(marchToField((X) => (function* () { return (yield X) as State; })(), solve(T, 0),
+    const f = runSync(marchToField(probe, solve(T, 0),
       { limit: 0.1, firstStep: 1e-6, growth: 4 }), (X: number) => solve(T, X));
     expect(f?.key).toBe('LIQUID+BETA');
     expect(f!.phases[0].x).toBeCloseTo(0.2 / 2000, 12);
@@ -38,7 +41,7 @@ describe('field search at fixed T', () => {
   });
   test('no field within reach gives null; bisection between two phases lands inside the field', () => {
     const T = 1000.2;
-    const at = (X: number) => (function* () { return (yield X) as State; })();
+    const at = probe;
     const drive = (X: number) => solve(T, X);
     expect(runSync(marchToField(at, solve(T, 0.5), { limit: 0.9, firstStep: 0.01 }), drive)).toBeNull();
     const inside = runSync(bisectForTwoPhase(at, solve(T, 0), solve(T, 0.5)), drive);
@@ -54,7 +57,7 @@ describe('pure-element transitions on an edge', () => {
     expect(edgePhase(states[0])).toBe('ALPHA');
     const br = edgeBrackets(states);
     expect(br.map(([a, b]) => [edgePhase(a), edgePhase(b)])).toEqual([['ALPHA', 'BETA'], ['BETA', 'LIQUID']]);
-    const narrowed = br.flatMap(([a, b]) => runSync(narrowEdgeBracket((T) => (function* () { return (yield T) as State; })(), a, b, 0.02),
+    const narrowed = br.flatMap(([a, b]) => runSync(narrowEdgeBracket(probe, a, b, 0.02),
       (T: number) => solve(T, 0)));
     expect(narrowed).toHaveLength(2);
     for (const [[a, b], Tt] of narrowed.map((p, k) => [p, [700, 1000][k]] as const)) {
@@ -66,7 +69,7 @@ describe('pure-element transitions on an edge', () => {
   test('a bracket over two transitions is split at the phase met inside', () => {
     const [lo, hi] = [solve(650, 0), solve(1050, 0)];
     expect(edgeBrackets([lo, hi])).toHaveLength(1);
-    const narrowed = runSync(narrowEdgeBracket((T) => (function* () { return (yield T) as State; })(), lo, hi, 0.02),
+    const narrowed = runSync(narrowEdgeBracket(probe, lo, hi, 0.02),
       (T: number) => solve(T, 0));
     expect(narrowed.map(([a, b]) => `${edgePhase(a)}->${edgePhase(b)}`)).toEqual(['ALPHA->BETA', 'BETA->LIQUID']);
   });

@@ -123,7 +123,9 @@ describe('addon loader', () => {
     const saved = process.env.PHASEDESK_CORE_ADDON;
     process.env.PHASEDESK_CORE_ADDON = '/nonexistent/phasedesk_core.node';
     try {
-      const mod = await import('../../../worker/core/native.js?missing');
+      // a fresh instance of the loader module (the query makes it a new module for vitest)
+      const fresh = '../../../worker/core/native.js?missing';
+      const mod = (await import(fresh)) as typeof import('../../../worker/core/native.js');
       expect(() => mod.loadCore()).toThrow(/PhaseDesk calculation core not built: run `npm install` \(needs g\+\+ and make\)/);
     } finally {
       if (saved === undefined) delete process.env.PHASEDESK_CORE_ADDON;

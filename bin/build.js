@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+// Builds only what changed since the last build: `node bin/build.js [addon] [tsc] [renderer]` (all three when none
+// is named). Used by `npm install`, `npm start`, `npm test` and `npm run build*`, so that a start with nothing
+// changed costs a few file checks instead of a full compile.
+//   addon     native-core/ with node-gyp, when an addon is missing or a source under native-core/ changed
+//             (modification time first; a newer file whose content matches the last build's hash is no change).
+//   tsc       `tsc -b tsconfig.json`: TypeScript's own incremental build (dist/tsconfig.tsbuildinfo).
+//   renderer  `vite build` of renderer/, when a file the last build read (recorded in renderer/dist/.build-inputs.json)
+//             changed, or package-lock.json did.
+// A failing step exits non-zero and stops the steps after it.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(path.join(ROOT, 'package.json'));
+
+const STEPS = { addon: buildAddon, tsc: buildTypeScript, renderer: buildRenderer };
+
+function mtime(file) {
+  try { return statSync(file).mtimeMs; } catch { return undefined; }
+}
+
+function filesUnder(dir, keep = () => true, out = []) {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) { if (e.name !== 'build' && e.name !== 'node_modules') filesUnder(p, keep, out); }
+    else if (keep(p)) out.push(p);
+  }
+  return out;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', ...opts });
+  if (r.error) throw r.error;
+  return r.status ?? 1;
+}
+
+// ---- addon -------------------------------------------------------------------------------------------------
+
+const CORE = path.join(ROOT, 'native-core');
+const ADDONS = ['phasedesk_core.node', 'phasedesk_core_testing.node'].map((f) => path.join(CORE, 'build', 'Release', f));
+const ADDON_STAMP = path.join(CORE, 'build', '.sources-sha256');
+
+function coreSources() {
+  return filesUnder(CORE, (p) => /\.(c|cc|cpp|h|hpp|inc|gyp|gypi|cjs|js)$/.test(p)).sort();
+}
+
+function sourcesHash(files) {
+  const h = createHash('sha256');
+  for (const f of files) h.update(path.relative(CORE, f)).update('\0').update(readFileSync(f)).update('\0');
+  return h.digest('hex');
+}
+
+/** node-gyp: npm gives its path to scripts (npm_config_node_gyp); otherwise the copy bundled with npm beside node. */
+function nodeGyp() {
+  const candidates = [process.env.npm_config_node_gyp,
+    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
+  const found = candidates.find((c) => c && existsSync(c));
+  if (!found) throw new Error('node-gyp not found: run this through npm (npm run build:core) or install npm beside node');
+  return found;
+}
+
+function buildAddon() {
+  const sources = coreSources();
+  const built = ADDONS.map(mtime);
+  if (built.every((t) => t !== undefined)) {
+    const oldest = Math.min(...built);
+    if (sources.every((f) => mtime(f) <= oldest)) return 'up to date';
+    // touched but identical (a checkout, a copied tree): the hash of the last build decides
+    if (existsSync(ADDON_STAMP) && readFileSync(ADDON_STAMP, 'utf8').trim() === sourcesHash(sources)) return 'up to date (sources unchanged)';
+  }
+  const configured = mtime(path.join(CORE, 'build', 'config.gypi'));
+  const gypChanged = configured === undefined || mtime(path.join(CORE, 'binding.gyp')) > configured;
+  const status = run(process.execPath, [nodeGyp(), gypChanged ? 'rebuild' : 'build', '--directory', CORE]);
+  if (status !== 0) return fail('addon', status);
+  writeFileSync(ADDON_STAMP, sourcesHash(coreSources()) + '\n');
+  return gypChanged ? 'rebuilt' : 'built (changed sources)';
+}
+
+// ---- TypeScript --------------------------------------------------------------------------------------------
+
+function buildTypeScript() {
+  const tsc = require.resolve('typescript/bin/tsc');
+  const status = run(process.execPath, [tsc, '-b', path.join(ROOT, 'tsconfig.json')]);
+  return status === 0 ? 'done (tsc -b)' : fail('tsc', status);
+}
+
+// ---- renderer ----------------------------------------------------------------------------------------------
+
+const RENDERER = path.join(ROOT, 'renderer');
+const RENDERER_OUT = path.join(RENDERER, 'dist', 'index.html');
+const RENDERER_INPUTS = path.join(RENDERER, 'dist', '.build-inputs.json');
+
+function rendererStale() {
+  const stamp = mtime(RENDERER_INPUTS);
+  if (stamp === undefined || mtime(RENDERER_OUT) === undefined) return 'no previous build';
+  let inputs;
+  try { inputs = JSON.parse(readFileSync(RENDERER_INPUTS, 'utf8')); } catch { return 'unreadable input list'; }
+  for (const f of [...inputs, path.join(ROOT, 'package-lock.json'), path.join(RENDERER, 'vite.config.ts'), path.join(RENDERER, 'index.html')]) {
+    const t = mtime(f);
+    if (t === undefined || t > stamp) return `${path.relative(ROOT, f)} changed`;
+  }
+  return null;
+}
+
+async function buildRenderer() {
+  const why = rendererStale();
+  if (!why) return 'up to date';
+  const inputs = new Set();
+  // Every file the bundle read (outside node_modules), so the next build knows what to watch.
+  const recordInputs = {
+    name: 'phasedesk-record-inputs',
+    generateBundle() {
+      for (const id of this.getModuleIds()) {
+        const file = id.split('?')[0];
+        if (path.isAbsolute(file) && !file.includes(`${path.sep}node_modules${path.sep}`) && existsSync(file)) inputs.add(file);
+      }
+    },
+  };
+  const { build } = await import('vite');
+  await build({ configFile: path.join(RENDERER, 'vite.config.ts'), plugins: [recordInputs], logLevel: 'warn' });
+  writeFileSync(RENDERER_INPUTS, JSON.stringify([...inputs].sort(), null, 1) + '\n');
+  return `built (${why})`;
+}
+
+// ---- driver ------------------------------------------------------------------------------------------------
+
+class StepFailed extends Error {}
+function fail(step, status) { throw new StepFailed(`${step} failed (exit code ${status})`); }
+
+const wanted = process.argv.slice(2);
+for (const w of wanted) {
+  if (!(w in STEPS)) { console.error(`usage: node bin/build.js [${Object.keys(STEPS).join('] [')}]   (unknown step '${w}')`); process.exit(2); }
+}
+const quiet = process.env.PHASEDESK_BUILD_QUIET === '1';
+for (const step of wanted.length ? Object.keys(STEPS).filter((s) => wanted.includes(s)) : Object.keys(STEPS)) {
+  const t0 = performance.now();
+  try {
+    const what = await STEPS[step]();
+    if (!quiet) console.error(`build ${step}: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    console.error(`build ${step}: ${e instanceof StepFailed ? e.message : e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    process.exit(1);
+  }
+}
