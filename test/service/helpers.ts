@@ -1,7 +1,6 @@
 // Shared test fixtures: a real service on an ephemeral port with its own temp data dir.
-import { execFileSync } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,34 +16,14 @@ import { SHARED_TDB_DIR } from '../support/shared.js';
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const TDB = join(SHARED_TDB_DIR, 'Al-Fe_sundman2009.tdb');
 
-function newestMtime(dir: string): number {
-  let m = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) m = Math.max(m, newestMtime(p));
-    else if (e.name.endsWith('.ts')) m = Math.max(m, statSync(p).mtimeMs);
-  }
-  return m;
-}
-
-/** piscina needs dist/worker/index.js: build once if it is missing or older than the sources. */
+/**
+ * piscina's host (dist/worker/host.js) and the CLI (child-process tests) run from dist/, which the global setup
+ * (test/setup/build-dist.ts) rebuilds from the sources before any test file runs; this only checks it is there.
+ */
 export function ensureBuilt(): void {
-  const out = join(ROOT, 'dist', 'worker', 'index.js');
-  // The worker (piscina) and the CLI (child-process tests) run from dist/; other helpers' folders are not watched.
-  const sources = () => Math.max(statSync(join(ROOT, 'worker', 'index.ts')).mtimeMs, statSync(join(ROOT, 'worker', 'protocol.ts')).mtimeMs,
-    ...['host.ts', 'host-png.ts', 'host-png-child.ts'].map((f) => statSync(join(ROOT, 'worker', f)).mtimeMs),
-    newestMtime(join(ROOT, 'worker', 'calculations')), newestMtime(join(ROOT, 'worker', 'plots')), newestMtime(join(ROOT, 'main')));
-  const stale = () => !existsSync(out) || statSync(out).mtimeMs < sources();
-  if (!stale()) return;
-  const lock = join(ROOT, 'dist', '.build-lock');
-  mkdirSync(join(ROOT, 'dist'), { recursive: true });
-  for (;;) {
-    try { mkdirSync(lock); break; } catch { execFileSync('sleep', ['0.5']); if (!stale()) return; }
+  for (const f of [join('dist', 'worker', 'index.js'), join('dist', 'worker', 'host.js'), join('dist', 'main', 'cli.js')]) {
+    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: the test setup's build (node bin/build.js tsc) did not produce it`);
   }
-  try { execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit' }); }
-  catch { /* other helpers' files may not compile; dist/worker is what matters */ }
-  finally { rmdirSync(lock); }
-  if (!existsSync(out)) throw new Error('dist/worker/index.js could not be built');
 }
 
 const created: string[] = [];
