@@ -88,44 +88,51 @@ const TSCONFIG = path.join(ROOT, 'tsconfig.json');
 const TS_BUILD_INFO = path.join(ROOT, 'dist', 'tsconfig.tsbuildinfo');
 
 /**
- * True when no input of the last `tsc -b` can have changed: nothing under the folders tsconfig.json includes or
- * references (files or folders, so an added or deleted file counts), tsconfig.json and package-lock.json is newer
- * than its build info.
- * Spares loading the compiler (about half a second) on a start with nothing changed; otherwise tsc -b decides.
+ * What the last `tsc -b` left: 'changed' when one of its inputs may have changed (anything under the folders
+ * tsconfig.json includes or references, files or folders so that an added or deleted file counts, tsconfig.json or
+ * package-lock.json newer than the build info), 'outputs missing' when a source's .js in dist/ is gone (tsc -b
+ * trusts its build info and would not write it again), else 'unchanged': then the compiler (about half a second
+ * to load) is not started at all.
  */
-function typeScriptUnchanged() {
+function typeScriptState() {
   const built = mtime(TS_BUILD_INFO);
-  if (built === undefined) return false;
+  if (built === undefined) return 'changed';
   let config;
-  try { config = JSON.parse(readFileSync(TSCONFIG, 'utf8')); } catch { return false; }
-  if (!Array.isArray(config.include)) return false;
+  try { config = JSON.parse(readFileSync(TSCONFIG, 'utf8')); } catch { return 'changed'; }
+  if (!Array.isArray(config.include)) return 'changed';
   // the first folder of every include pattern, and the folder of every referenced project (tsc -b builds those too)
   const dirs = new Set([...config.include.map((g) => String(g).split('/')[0]),
     ...(config.references ?? []).map((r) => path.relative(ROOT, path.resolve(ROOT, String(r.path))).split(path.sep)[0])]
     .filter((d) => d && d !== '..' && !d.includes('*')));
+  const outDir = path.resolve(ROOT, config.compilerOptions?.outDir ?? 'dist');
   const newer = (p) => (mtime(p) ?? Infinity) > built;
-  if (newer(TSCONFIG) || newer(path.join(ROOT, 'package-lock.json'))) return false;
+  if (newer(TSCONFIG) || newer(path.join(ROOT, 'package-lock.json'))) return 'changed';
+  let missing = false;
   const walk = (dir) => {
     if (newer(dir)) return true;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory() ? walk(p) : newer(p)) return true;
+      if (e.isDirectory()) { if (walk(p)) return true; continue; }
+      if (newer(p)) return true;
+      const js = /^(?!.*\.d\.c?ts$).*\.(c?)ts$/.exec(e.name);
+      if (js && !missing) missing = !existsSync(path.join(outDir, path.relative(ROOT, p)).replace(/\.(c?)ts$/, '.$1js'));
     }
     return false;
   };
   for (const d of dirs) {
     const dir = path.join(ROOT, d);
-    if (existsSync(dir) && walk(dir)) return false;
+    if (existsSync(dir) && walk(dir)) return 'changed';
   }
-  return true;
+  return missing ? 'outputs missing' : 'unchanged';
 }
 
 function buildTypeScript() {
-  if (typeScriptUnchanged()) return 'up to date';
+  const state = typeScriptState();
+  if (state === 'unchanged') return 'up to date';
   const tsc = require.resolve('typescript/bin/tsc');
-  const status = run(process.execPath, [tsc, '-b', path.join(ROOT, 'tsconfig.json')]);
-  if (status === 0) return 'done (tsc -b)';
-  // the build info of a build with errors must not look current to typeScriptUnchanged(): tsc -b reports them again
+  const status = run(process.execPath, [tsc, '-b', path.join(ROOT, 'tsconfig.json'), ...(state === 'outputs missing' ? ['--force'] : [])]);
+  if (status === 0) return state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)';
+  // the build info of a build with errors must not look current to typeScriptState(): tsc -b reports them again
   if (existsSync(TS_BUILD_INFO)) utimesSync(TS_BUILD_INFO, 0, 0);
   // tsc writes every file even when some do not type-check; `npm install` reports the errors but still succeeds, so
   // that the clone is usable and `npm test` names them
