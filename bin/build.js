@@ -5,13 +5,13 @@
 //   addon     native-core/ with node-gyp, when an addon is missing or a source under native-core/ changed
 //             (modification time first; a newer file whose content matches the last build's hash is no change).
 //   tsc       `tsc -b tsconfig.json`: TypeScript's own incremental build (dist/tsconfig.tsbuildinfo).
-//   renderer  `vite build` of renderer/, when a file the last build read (recorded in renderer/dist/.build-inputs.json)
+//   renderer  `vite build` of renderer/, when a file the last build read (recorded in dist/renderer-build-inputs.json)
 //             changed, or package-lock.json did.
 // A failing step exits non-zero and stops the steps after it; with --type-errors-warn (npm install) type errors are
 // reported without failing, as tsc still writes dist/.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,14 +144,15 @@ function buildTypeScript() {
 
 const RENDERER = path.join(ROOT, 'renderer');
 const RENDERER_OUT = path.join(RENDERER, 'dist', 'index.html');
-const RENDERER_INPUTS = path.join(RENDERER, 'dist', '.build-inputs.json');
+// kept outside renderer/dist, which the installers pack
+const RENDERER_INPUTS = path.join(ROOT, 'dist', 'renderer-build-inputs.json');
 
 function rendererStale() {
   const stamp = mtime(RENDERER_INPUTS);
   if (stamp === undefined || mtime(RENDERER_OUT) === undefined) return 'no previous build';
   let inputs;
   try { inputs = JSON.parse(readFileSync(RENDERER_INPUTS, 'utf8')); } catch { return 'unreadable input list'; }
-  for (const f of [...inputs, path.join(ROOT, 'package-lock.json'), path.join(RENDERER, 'vite.config.ts'), path.join(RENDERER, 'index.html')]) {
+  for (const f of [...inputs.map((i) => path.resolve(ROOT, i)), path.join(ROOT, 'package-lock.json'), path.join(RENDERER, 'vite.config.ts'), path.join(RENDERER, 'index.html')]) {
     const t = mtime(f);
     if (t === undefined || t > stamp) return `${path.relative(ROOT, f)} changed`;
   }
@@ -174,7 +175,8 @@ async function buildRenderer() {
   };
   const { build } = await import('vite');
   await build({ configFile: path.join(RENDERER, 'vite.config.ts'), plugins: [recordInputs], logLevel: 'warn' });
-  writeFileSync(RENDERER_INPUTS, JSON.stringify([...inputs].sort(), null, 1) + '\n');
+  mkdirSync(path.dirname(RENDERER_INPUTS), { recursive: true });
+  writeFileSync(RENDERER_INPUTS, JSON.stringify([...inputs].map((i) => path.relative(ROOT, i)).sort(), null, 1) + '\n');
   return `built (${why})`;
 }
 
