@@ -28,7 +28,8 @@ function mtime(file) {
 function filesUnder(dir, keep = () => true, out = []) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== 'build' && e.name !== 'node_modules') filesUnder(p, keep, out); }
+    // build outputs (build/, private build-*/ folders) and packages are not sources
+    if (e.isDirectory()) { if (!/^(build|build-.*|node_modules)$/.test(e.name)) filesUnder(p, keep, out); }
     else if (keep(p)) out.push(p);
   }
   return out;
