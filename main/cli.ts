@@ -23,11 +23,14 @@ const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   subscribe USER CODE --status S [--expires T] [--plan P]
   db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b] [--replace]
   db enable CODE | db disable CODE | db hide CODE
-  calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)`;
+  calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)
+  server | worker                           lab server: the API on PostgreSQL + Redis, and its workers (--help)`;
 
 async function main(argv: string[]): Promise<number> {
   // `calc` has its own options (main/console/calc.ts) and needs no data directory.
   if (argv[0] === 'calc') return (await import('./console/calc.js')).calcCommand(argv.slice(1));
+  if (argv[0] === 'server') return (await import('./server/commands.js')).serverCommand(argv.slice(1));
+  if (argv[0] === 'worker') return (await import('./server/commands.js')).workerCommand(argv.slice(1));
   const { values: o, positionals: p } = parseArgs({
     args: argv, allowPositionals: true, strict: true,
     options: {
@@ -59,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   prepareDataDir(settings.dataDir);
-  const store = await openStore(settings.dataDir);
+  const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl });
   protectStoreFiles(settings.dataDir);
   const need = (v: string | undefined, what: string): string => { if (!v) throw new Error(`${what} is required\n${USAGE}`); return v; };
   try {

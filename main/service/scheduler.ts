@@ -7,10 +7,10 @@
 import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
 import { transition, logLine, type TaskRow } from './tasks.js';
-import { scanTaskFiles, removeTaskDir, taskDir } from './files.js';
+import { removeTaskDir, taskDir } from './files.js';
 import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
 import type { HostJob } from '../../worker/protocol.js';
-import { rfc3339 } from '../util/time.js';
+import { storeOutcome } from './task-outcome.js';
 
 interface InFlight { taskId: number; host: CalcHost; progress: HostProgress; done: Promise<void> }
 
@@ -163,23 +163,7 @@ export class Scheduler {
     if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
-    if (!(await transition(this.ctx, row.id, 'running', 'uploading', { logs: out.logs, progress: live.progress, stage: 'storing result files' }))) return;
-    try {
-      const files = scanTaskFiles(this.ctx.settings.dataDir, row.uuid);
-      const sqlite = this.ctx.store.sqlite;
-      const ins = sqlite.prepare('INSERT INTO task_files (task_id, kind, rel_path, name, size, sha256) VALUES (?, ?, ?, ?, ?, ?)');
-      sqlite.transaction(() => { for (const f of files) ins.run(row.id, f.kind, f.relPath, f.name, f.size, f.sha256); })();
-      if (await transition(this.ctx, row.id, 'uploading', 'completed', { result: out.summary, logs: [`${files.length} file(s) stored`], progress: 1, stage: null })) {
-        if (row.cache_key) {
-          await this.ctx.store.db.insertInto('calc_cache')
-            .values({ cache_key: row.cache_key, task_uuid: row.uuid, result: out.summary, created_at: rfc3339() })
-            .onConflict((oc) => oc.column('cache_key').doUpdateSet({ task_uuid: row.uuid, result: out.summary, created_at: rfc3339() }))
-            .execute();
-        }
-      }
-    } catch (e) {
-      await transition(this.ctx, row.id, 'uploading', 'failed', { logs: [`storing result files failed: ${(e as Error).message}`] });
-    }
+    await storeOutcome(this.ctx, row, out, live);
   }
 
   private async fail(row: TaskRow, err: unknown): Promise<void> {
