@@ -23,6 +23,7 @@ import { registerConsoleRoutes } from './api/console.js';
 import { loadOrCreateConsoleToken } from './console/token.js';
 import { acquireDataDirLock } from './service/data-dir-lock.js';
 import { JobQueue, sharedUrlSecret } from './server/job-queue.js';
+import { directoryBlobStore } from './service/blob-store.js';
 
 export const API_PREFIX = '/api/v2';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -96,7 +97,7 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   }
   let scheduler: Scheduler | JobQueue | undefined;
   const ctx: ServiceContext = {
-    store, settings, secret, origin: '',
+    store, settings, secret, origin: '', blobs: directoryBlobStore(settings.dataDir),
     kick: () => scheduler?.kick(),
     requestStop: (uuid) => scheduler?.requestStop(uuid),
     log,

@@ -31,7 +31,9 @@ export class JobQueue {
     this.queue = new Queue<TaskJobData>(TASK_QUEUE, { connection: this.redis });
     this.queue.on('error', (e) => ctx.log(`job queue: ${e.message}`));
     // Tasks another API process created but could not hand over (it ended in between) are picked up here.
-    this.timer = setInterval(() => this.kick(), SWEEP_INTERVAL_MS);
+    // Every sweep adds the job of every waiting task again (a no-op for a job that exists), so a job lost with a Redis
+    // that kept no data comes back too.
+    this.timer = setInterval(() => { this.added.clear(); this.kick(); }, SWEEP_INTERVAL_MS);
     this.timer.unref();
   }
 

@@ -11,7 +11,8 @@ import { Worker, type Job } from 'bullmq';
 import type { ServiceSettings } from '../config.js';
 import { openStore, type Store } from '../db/index.js';
 import { CalcHost, type HostOutput, type HostProgress } from '../service/calc-host.js';
-import { prepareDataDir, removeTaskDir, taskDir } from '../service/files.js';
+import { prepareDataDir } from '../service/files.js';
+import { directoryBlobStore } from '../service/blob-store.js';
 import { logLine, transition, type TaskRow } from '../service/tasks.js';
 import { storeOutcome } from '../service/task-outcome.js';
 import type { HostJob } from '../../worker/protocol.js';
@@ -40,7 +41,8 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
   if (!redisUrl) throw new Error('phasedesk worker needs PHASEDESK_REDIS_URL (or --redis-url): the Redis of the lab server');
   prepareDataDir(settings.dataDir);
   const store = await openStore(settings.dataDir, { databaseUrl });
-  const ctx = { store, settings };
+  const blobs = directoryBlobStore(settings.dataDir);
+  const ctx = { store, blobs };
   const me = `${hostname()}:${process.pid}`;
   const hostFile = join(dirname(workerFile), 'host.js');
   const slots: CalcHost[] = [];
@@ -68,7 +70,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       }
       if (row.status === 'running') {
         // The job came back: the worker that ran it ended without finishing. Its partial files go; the task runs again.
-        removeTaskDir(settings.dataDir, row.uuid);
+        blobs.remove(row.uuid);
         await store.db.updateTable('tasks').set({ logs: `${row.logs ?? ''}\n${logLine(`running again on worker ${me}: the worker that ran it ended`)}`.trimStart(), progress: 0, stage: null })
           .where('id', '=', row.id).where('status', '=', 'running').execute();
         return row;
@@ -105,7 +107,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
     config.tdb_file = db.file_path;
     const hostJob: HostJob = {
       taskUuid: row.uuid, taskType: row.task_type, config, ompThreads: threadsFor(row.omp_threads),
-      taskDir: taskDir(settings.dataDir, row.uuid), database: { code: db.code, sha256: db.file_sha256 },
+      taskDir: blobs.taskDir(row.uuid), database: { code: db.code, sha256: db.file_sha256 },
     };
     const host = await takeSlot();
     let live: HostProgress = { progress: 0, stage: null };
@@ -127,7 +129,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       out = await host.run(hostJob, (p) => { live = p; });
     } catch (e) {
       const now = await current(row.uuid);
-      if (!now) removeTaskDir(settings.dataDir, row.uuid);
+      if (!now) blobs.remove(row.uuid);
       else if (now.status === 'running') await transition(ctx, row.id, 'running', 'failed', { logs: [(e as Error).message] });
       return 'failed';
     } finally {
@@ -136,7 +138,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       signal?.removeEventListener('abort', cancel);
     }
     const now = await current(row.uuid);
-    if (!now) { removeTaskDir(settings.dataDir, row.uuid); return 'deleted'; }
+    if (!now) { blobs.remove(row.uuid); return 'deleted'; }
     if (now.status !== 'running' || out.cancelled) return now.status;
     await storeOutcome(ctx, row, out, live);
     return 'stored';

@@ -7,7 +7,6 @@
 import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
 import { transition, logLine, type TaskRow } from './tasks.js';
-import { removeTaskDir, taskDir } from './files.js';
 import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
 import type { HostJob } from '../../worker/protocol.js';
 import { storeOutcome } from './task-outcome.js';
@@ -140,7 +139,7 @@ export class Scheduler {
     config.tdb_file = db.file_path;
     const job: HostJob = {
       taskUuid: row.uuid, taskType: row.task_type, config, ompThreads,
-      taskDir: taskDir(this.ctx.settings.dataDir, row.uuid),
+      taskDir: this.ctx.blobs.taskDir(row.uuid),
       database: { code: db.code, sha256: db.file_sha256 },
     };
     const host = this.idleHost();
@@ -160,7 +159,7 @@ export class Scheduler {
   private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
     const now = await this.current(row);
-    if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; } // deleted meanwhile
+    if (!now) { this.ctx.blobs.remove(row.uuid); return; } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
     await storeOutcome(this.ctx, row, out, live);
@@ -173,7 +172,7 @@ export class Scheduler {
     if (this.closing && err instanceof CalculationProcessCrash) return;
     if (this.closing) return;
     const now = await this.current(row);
-    if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; }
+    if (!now) { this.ctx.blobs.remove(row.uuid); return; }
     if (now.status === 'running') await transition(this.ctx, row.id, 'running', 'failed', { logs: [msg] });
   }
 

@@ -3,11 +3,11 @@
 import type { ServiceContext } from './context.js';
 import type { Store } from '../db/index.js';
 import { transition, type TaskRow } from './tasks.js';
-import { scanTaskFiles, type FoundFile } from './files.js';
+import type { FoundFile } from './files.js';
 import type { HostOutput, HostProgress } from './calc-host.js';
 import { rfc3339 } from '../util/time.js';
 
-export type OutcomeContext = Pick<ServiceContext, 'store'> & { settings: Pick<ServiceContext['settings'], 'dataDir'> };
+export type OutcomeContext = Pick<ServiceContext, 'store' | 'blobs'>;
 
 /** The files a calculation left in its task directory, as rows of task_files (one transaction). */
 export async function recordTaskFiles(store: Store, taskId: number, files: FoundFile[]): Promise<void> {
@@ -23,7 +23,7 @@ export async function recordTaskFiles(store: Store, taskId: number, files: Found
 export async function storeOutcome(ctx: OutcomeContext, row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
   if (!(await transition(ctx, row.id, 'running', 'uploading', { logs: out.logs, progress: live.progress, stage: 'storing result files' }))) return;
   try {
-    const files = scanTaskFiles(ctx.settings.dataDir, row.uuid);
+    const files = ctx.blobs.scan(row.uuid);
     await recordTaskFiles(ctx.store, row.id, files);
     if (await transition(ctx, row.id, 'uploading', 'completed', { result: out.summary, logs: [`${files.length} file(s) stored`], progress: 1, stage: null })) {
       if (row.cache_key) {

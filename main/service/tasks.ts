@@ -12,7 +12,7 @@ import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { jsonShapeProblem } from '../api/json-body.js';
 import { assertTransition, CANCELLABLE, type TaskState } from './task-state.js';
-import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
+import { taskDir } from './files.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -155,9 +155,9 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
     if (hit) {
       const files = await trx.selectFrom('task_files').select(['kind', 'name', 'size', 'sha256']).where('task_id', '=', hit.id).execute();
       if (files.length > 0) {
-        await trx.insertInto('task_files').values(files.map((f) => ({ task_id: id, kind: f.kind, rel_path: `tasks/${uuid}/${f.kind}/${f.name}`, name: f.name, size: f.size, sha256: f.sha256 }))).execute();
+        await trx.insertInto('task_files').values(files.map((f) => ({ task_id: id, kind: f.kind, rel_path: ctx.blobs.relPath(uuid, f.kind, f.name), name: f.name, size: f.size, sha256: f.sha256 }))).execute();
       }
-      copyTaskFiles(ctx.settings.dataDir, hit.task_uuid, uuid);
+      ctx.blobs.copy(hit.task_uuid, uuid);
     }
     return { id, status };
   });
@@ -165,7 +165,7 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   try {
     created = await create();
   } catch (e) {
-    if (!(e instanceof HttpError)) removeTaskDir(ctx.settings.dataDir, uuid);
+    if (!(e instanceof HttpError)) ctx.blobs.remove(uuid);
     throw e;
   }
   if (created.status === 'pending') ctx.kick();
@@ -241,7 +241,7 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
   await ctx.store.db.deleteFrom('task_files').where('task_id', '=', row.id).execute();
   await ctx.store.db.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
   await ctx.store.db.deleteFrom('tasks').where('id', '=', row.id).execute();
-  removeTaskDir(ctx.settings.dataDir, row.uuid);
+  ctx.blobs.remove(row.uuid);
 }
 
 /** GET /task/list, with the optional filters of the extension applied in SQL before paging. */
