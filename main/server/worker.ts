@@ -32,7 +32,8 @@ export interface RunningQueueWorker {
   worker: Worker<TaskJobData>; store: Store;
   /** Process ids of the calculation hosts. */
   hostPids(): number[];
-  close(): Promise<void>;
+  /** graceful (default): running tasks finish first; otherwise their calculations are killed and the tasks fail. */
+  close(graceful?: boolean): Promise<void>;
 }
 
 export async function startQueueWorker(settings: ServiceSettings, workerFile: string, log: (l: string) => void, o: QueueWorkerOptions = {}): Promise<RunningQueueWorker> {
@@ -157,9 +158,10 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
   return {
     worker, store,
     hostPids: () => slots.map((h) => h.pid).filter((p): p is number => p !== undefined),
-    async close() {
+    async close(graceful = true) {
       if (closing) return;
       closing = true;
+      if (!graceful) for (const h of slots) h.kill();
       // No new jobs; the running ones finish and are stored (a worker that must stop at once is killed: its jobs
       // then go to another worker when their locks lapse).
       await worker.close().catch(() => {});
