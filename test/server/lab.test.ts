@@ -3,14 +3,16 @@
 // a worker killed mid-task whose job runs again on a replacement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { api, http, pointConfig, until } from '../service/helpers.js';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { api, http, pointConfig, ROOT, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
 import { startLab, type Lab } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 
 let lab: Lab | undefined;
 beforeAll(async () => { if (!serversMissing) lab = await startLab({ workers: 2 }); }, 120_000);
-afterAll(async () => { await lab?.stop(); });
+afterAll(async () => { if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n')); await lab?.stop(); });
 
 const task = (key: string, config: Record<string, unknown>, title = 't') =>
   api(lab!.port, 'POST', '/task', { key, body: { title, no_cache: true, task_config: config } });
@@ -23,6 +25,10 @@ describe.skipIf(serversMissing)('lab server', () => {
     expect((await api(l.port, 'GET', '/key/info', { key: l.keyA })).status).toBe(200);
     expect((await api(l.port, 'GET', '/key/info', { key: 'tk_' + 'x'.repeat(32) })).status).toBe(401);
     expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'evil.example' } })).status).toBe(403);
+    // --allowed-hosts: the reverse proxy's name is accepted, with or without a port; a name that only contains it is not
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example' } })).status).toBe(200);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'PD.lab.example:443' } })).status).toBe(200);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example.evil.example' } })).status).toBe(403);
     const created = await task(l.keyA, pointConfig(), 'point');
     expect(created.status).toBe(200);
     expect(created.body.status).toBe('pending');
@@ -87,5 +93,16 @@ describe.skipIf(serversMissing)('lab server', () => {
     const done = await waitStatus(t.body.id, ['completed', 'failed', 'aborted']);
     expect(done.body.status).toBe('completed');
     expect(done.body.logs).toMatch(/running again on worker [^:]+:\d+: the worker that ran it ended/);
+  });
+
+  it('`phasedesk server` and `phasedesk worker` without PostgreSQL or Redis refuse to start, naming the setting', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args],
+      { encoding: 'utf8', env: { ...process.env, PHASEDESK_DATABASE_URL: '', PHASEDESK_REDIS_URL: '' } });
+    const s = run(['server', '--data-dir', lab!.dataDir]);
+    expect([s.status, s.stderr.trim()]).toEqual([1, 'error: phasedesk server needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)']);
+    const w = run(['worker', '--data-dir', lab!.dataDir, '--database-url', lab!.databaseUrl]);
+    expect([w.status, w.stderr.trim()]).toEqual([1, 'error: phasedesk worker needs PHASEDESK_REDIS_URL or --redis-url (redis://host:6379)']);
+    const bad = run(['worker', '--slots', '0', '--database-url', lab!.databaseUrl, '--redis-url', lab!.redis.url]);
+    expect([bad.status, bad.stderr.trim()]).toEqual([1, 'error: --slots must be an integer between 1 and 64']);
   });
 });

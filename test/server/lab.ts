@@ -60,7 +60,7 @@ export async function startLab(o: { workers?: number } = {}): Promise<Lab> {
     pg, redis, dataDir, databaseUrl, port, keyA: s.keyA, keyB: s.keyB, userA: s.userA,
     api: undefined as unknown as LabProcess, workers: [],
     async startApi() {
-      lab.api = await launch(['server', '--port', String(port)], env, /listening on/);
+      lab.api = await launch(['server', '--port', String(port), '--allowed-hosts', 'pd.lab.example'], env, /listening on/);
       return lab.api;
     },
     async startWorker(args = []) {
