@@ -26,6 +26,7 @@ function parse(buf: Buffer, pos: number): [Reply, number] | typeof INCOMPLETE {
       const n = Number(line);
       if (n < 0) return [null, next];
       if (buf.length < next + n + 2) return INCOMPLETE;
+      if (buf[next + n] !== 0x0d || buf[next + n + 1] !== 0x0a) throw new Error('Redis protocol error: a bulk string longer than its length');
       return [buf.toString('utf8', next, next + n), next + n + 2];
     }
     case '*': {
