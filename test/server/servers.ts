@@ -12,7 +12,7 @@ const PG_BIN = process.env.PHASEDESK_PG_BIN
 const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/bin/valkey-server'].find((p) => existsSync(p));
 
 /** Why the server tests cannot run here, or null when both servers' binaries are installed. */
-export const serversMissing: string | null = !PG_BIN ? 'PostgreSQL binaries (Debian package postgresql) not found'
+export const serversMissing: string | null = !PG_BIN || !existsSync(join(PG_BIN, 'initdb')) ? 'PostgreSQL binaries (Debian package postgresql) not found'
   : !REDIS_BIN ? 'redis-server (Debian package redis-server) not found' : null;
 if (serversMissing) {
   console.warn(`\n!!!!! LAB SERVER TESTS SKIPPED: ${serversMissing}. CI must install postgresql and redis-server (.ci/run). !!!!!\n`);
