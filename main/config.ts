@@ -23,6 +23,8 @@ export interface ServiceSettings {
   urlExpirySeconds: number;
   /** Absolute path of the compiled worker file (dist/worker/index.js). */
   workerFile?: string;
+  /** Lab server (main/server/): records in PostgreSQL, jobs on Redis; see LabServerSettings. */
+  lab: LabServerSettings;
   /** catalog.json used on first start; undefined = the bundled databases/catalog.json. */
   catalogFile?: string;
   /** Skip the first-start bootstrap (tests create their own users). */
@@ -140,9 +142,35 @@ function intEnv(v: string | undefined): number | undefined {
 
 /** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
 /** What a caller (CLI flags, the desktop shell, tests) sets explicitly. */
-export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources'>> & {
-  workBounds?: Partial<WorkBounds>; sources?: Partial<ServiceSettings['sources']>;
+export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources' | 'lab'>> & {
+  workBounds?: Partial<WorkBounds>; sources?: Partial<ServiceSettings['sources']>; lab?: Partial<LabServerSettings>;
 };
+
+// ---- Lab server (`phasedesk server` / `phasedesk worker`, main/server/) ----
+export interface LabServerSettings {
+  /** PHASEDESK_DATABASE_URL: postgres://... keeps the records in PostgreSQL instead of <dataDir>/phasedesk.sqlite. */
+  databaseUrl?: string;
+  /** PHASEDESK_REDIS_URL: redis://... runs tasks as BullMQ jobs taken by `phasedesk worker` processes. */
+  redisUrl?: string;
+  /** PHASEDESK_URL_SECRET: the download-signing secret every API process shares (instead of <dataDir>/secret). */
+  urlSecret?: string;
+  /** PHASEDESK_ALLOWED_HOSTS: comma-separated host names the Host header may carry besides the loopback names. */
+  allowedHosts: string[];
+  /** PHASEDESK_PUBLIC_URL: origin of the signed download URLs when a reverse proxy serves the API (https://pd.lab.example). */
+  publicUrl?: string;
+}
+
+function resolveLabServer(over: Partial<LabServerSettings> | undefined, env: NodeJS.ProcessEnv): LabServerSettings {
+  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  return {
+    databaseUrl: over?.databaseUrl ?? nonEmpty(env.PHASEDESK_DATABASE_URL),
+    redisUrl: over?.redisUrl ?? nonEmpty(env.PHASEDESK_REDIS_URL),
+    urlSecret: over?.urlSecret ?? nonEmpty(env.PHASEDESK_URL_SECRET),
+    publicUrl: (over?.publicUrl ?? nonEmpty(env.PHASEDESK_PUBLIC_URL))?.replace(/\/+$/, ''),
+    allowedHosts: over?.allowedHosts ?? (env.PHASEDESK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+  };
+}
+// ---- end of the lab-server block ----
 
 export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
   const dataDir = over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env));
@@ -170,6 +198,7 @@ export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.Proces
     maxPendingTasks: over.maxPendingTasks ?? intEnv(env.PHASEDESK_MAX_PENDING_TASKS) ?? file.saved.max_pending_tasks ?? 20,
     urlExpirySeconds: over.urlExpirySeconds ?? 15 * 60,
     workerFile: over.workerFile,
+    lab: resolveLabServer(over.lab, env),
     catalogFile: over.catalogFile,
     bootstrap: over.bootstrap ?? true,
     calcHost: resolveCalcHost(over.calcHost, env, file.saved as Partial<Record<CalcHostKey, number>>),

@@ -22,6 +22,8 @@ import { bootstrapIfEmpty } from './console/bootstrap.js';
 import { registerConsoleRoutes } from './api/console.js';
 import { loadOrCreateConsoleToken } from './console/token.js';
 import { acquireDataDirLock } from './service/data-dir-lock.js';
+import { JobQueue, sharedUrlSecret } from './server/job-queue.js';
+import { directoryBlobStore } from './service/blob-store.js';
 
 export const API_PREFIX = '/api/v2';
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,14 +49,18 @@ export function parseHost(host: string | undefined): { name: string; port: numbe
   return { name: m[1]!.toLowerCase(), port };
 }
 
-/** DNS-rebinding guard: the Host header must name the loopback interface (any valid port). */
-export function hostAllowed(host: string | undefined): boolean {
+/**
+ * DNS-rebinding guard: the Host header must name the loopback interface (any valid port) or, on a lab server, one
+ * of the configured names (PHASEDESK_ALLOWED_HOSTS, lower case).
+ */
+export function hostAllowed(host: string | undefined, allowed: readonly string[] = []): boolean {
   const h = parseHost(host);
-  return h !== null && LOOPBACK_NAMES.has(h.name);
+  return h !== null && (LOOPBACK_NAMES.has(h.name) || allowed.includes(h.name));
 }
 
 export interface RunningService {
-  app: FastifyInstance; ctx: ServiceContext; scheduler: Scheduler; store: Store;
+  /** The embedded scheduler, or on a lab server (PHASEDESK_REDIS_URL) the job queue the workers take tasks from. */
+  app: FastifyInstance; ctx: ServiceContext; scheduler: Scheduler | JobQueue; store: Store;
   port: number; baseUrl: string; firstKey?: string;
   /** Token of the local console API (/console/v1), kept in <dataDir>/console-token. */
   consoleToken: string; consoleTokenCreated: boolean;
@@ -64,8 +70,9 @@ export interface RunningService {
 export async function startService(over: SettingsOverrides = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
   const settings = resolveSettings(over);
   prepareDataDir(settings.dataDir);
-  // one service per data directory (main/service/data-dir-lock.ts), given back when the service closes or fails to start
-  const release = acquireDataDirLock(settings.dataDir);
+  // one service per data directory (main/service/data-dir-lock.ts), given back when the service closes or fails to
+  // start; the API processes of a lab server share theirs (records in PostgreSQL, tasks run by the workers)
+  const release = settings.lab.redisUrl ? () => {} : acquireDataDirLock(settings.dataDir);
   try {
     const svc = await startInDataDir(settings, log);
     const close = svc.close.bind(svc);
@@ -80,22 +87,22 @@ export async function startService(over: SettingsOverrides = {}, log: (l: string
 }
 
 async function startInDataDir(settings: ServiceSettings, log: (l: string) => void): Promise<RunningService> {
-  const store = await openStore(settings.dataDir);
+  const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl });
   protectStoreFiles(settings.dataDir);
-  const secret = loadOrCreateSecret(settings.dataDir);
+  const secret = settings.lab.urlSecret ? sharedUrlSecret(settings.lab.urlSecret) : loadOrCreateSecret(settings.dataDir);
   const consoleToken = loadOrCreateConsoleToken(settings.dataDir);
   let firstKey: string | undefined;
   if (settings.bootstrap) {
     firstKey = await bootstrapIfEmpty(store, settings.dataDir, settings.catalogFile ?? join(PACKAGE_ROOT, 'databases', 'catalog.json'), log);
   }
-  let scheduler: Scheduler | undefined;
+  let scheduler: Scheduler | JobQueue | undefined;
   const ctx: ServiceContext = {
-    store, settings, secret, origin: '',
+    store, settings, secret, origin: '', blobs: directoryBlobStore(settings.dataDir),
     kick: () => scheduler?.kick(),
     requestStop: (uuid) => scheduler?.requestStop(uuid),
     log,
   };
-  scheduler = new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
+  scheduler = settings.lab.redisUrl ? new JobQueue(ctx, settings.lab.redisUrl) : new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
   await scheduler.recover();
 
   // Slow clients: a request (headers and body) must arrive within requestTimeoutSeconds or the connection is
@@ -129,7 +136,7 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   });
   app.addHook('onRequest', async (req, reply) => {
     if (req.headers.host === undefined || req.headers.host === '') return reply.code(400).send({ error: 'Host header is required' });
-    if (!hostAllowed(req.headers.host)) return reply.code(403).send({ error: 'Host not allowed' });
+    if (!hostAllowed(req.headers.host, settings.lab.allowedHosts)) return reply.code(403).send({ error: 'Host not allowed' });
   });
   app.setErrorHandler((error: FastifyError | HttpError | Error, _req, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send(error.body());
@@ -163,7 +170,7 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
 
   await app.listen({ host: settings.host, port: settings.port });
   const port = (app.server.address() as AddressInfo).port;
-  ctx.origin = `http://127.0.0.1:${port}`;
+  ctx.origin = settings.lab.publicUrl ?? `http://127.0.0.1:${port}`;
   scheduler.kick();
   let closed = false;
   return {

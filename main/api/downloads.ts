@@ -1,5 +1,3 @@
-import { createReadStream, existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../service/context.js';
 import { FILE_KINDS, verifySignature } from '../service/files.js';
@@ -18,11 +16,11 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: ServiceContext
       const task = await ctx.store.db.selectFrom('tasks').select(['id']).where('uuid', '=', uuid).executeTakeFirst();
       const file = task && await ctx.store.db.selectFrom('task_files').select(['rel_path', 'size'])
         .where('task_id', '=', task.id).where('kind', '=', kind as 'result').where('name', '=', name).executeTakeFirst();
-      const full = file ? join(ctx.settings.dataDir, file.rel_path) : undefined;
-      if (!file || !full || !existsSync(full)) throw new HttpError(404, 'File not found');
+      const stream = file ? ctx.blobs.open(file.rel_path) : undefined;
+      if (!file || !stream) throw new HttpError(404, 'File not found');
       return reply.header('content-type', 'application/octet-stream')
         .header('content-disposition', `attachment; filename="${name.replace(/"/g, '')}"`)
         .header('content-length', String(file.size))
-        .send(createReadStream(full));
+        .send(stream);
     });
 }

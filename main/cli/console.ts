@@ -15,7 +15,7 @@ export async function run(argv: string[]): Promise<number> {
   const [cmd, sub, a1, a2] = p;
   const settings = resolveSettings({ dataDir: o['data-dir'], port: portOption(o.port) });
   prepareDataDir(settings.dataDir);
-  const store = await openStore(settings.dataDir);
+  const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl });
   protectStoreFiles(settings.dataDir);
   const need = (v: string | undefined, what: string): string => { if (!v) throw new Error(`${what} is required\n${USAGE}`); return v; };
   try {

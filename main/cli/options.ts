@@ -12,7 +12,8 @@ export const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   subscribe USER CODE --status S [--expires T] [--plan P]
   db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b] [--replace]
   db enable CODE | db disable CODE | db hide CODE
-  calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)`;
+  calc CONFIG.json --tdb FILE --out DIR [--threads N]   run a task_config without the service (writes result/ and preview/)
+  server | worker                           lab server: the API on PostgreSQL + Redis, and its workers (--help)`;
 
 const CONSOLE_OPTIONS = {
   port: { type: 'string' }, 'data-dir': { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' },

@@ -15,8 +15,8 @@ export async function issueKey(store: Store, username: string, o: { name?: strin
   const r = await store.db.insertInto('api_keys').values({
     user_id: userId, key_hash: hashApiKey(key), key_prefix: key.slice(0, 7), key_name: o.name ?? 'default',
     is_active: 1, created_at: rfc3339(), last_used_at: null, expires_at: o.expiresAt ?? null,
-  }).executeTakeFirstOrThrow();
-  return { id: Number(r.insertId), key };
+  }).returning('id').executeTakeFirstOrThrow();
+  return { id: Number(r.id), key };
 }
 
 async function mustUpdate(p: Promise<{ numUpdatedRows: bigint } | { numDeletedRows: bigint }>, id: number) {

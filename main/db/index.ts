@@ -1,12 +1,15 @@
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from './types.js';
+import type { StoreDialect } from './dialect.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_task_stage.js';
 
 export type { DB } from './types.js';
+export type { StoreDialect } from './dialect.js';
 
 /** Migrations are registered statically (no directory scan) so they work from dist/ and under vitest alike. */
 const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002 };
@@ -16,13 +19,23 @@ class StaticProvider implements MigrationProvider {
 }
 
 export interface Store {
-  /** Raw handle: used for the few synchronous transactions that must not interleave (task creation limits). */
-  sqlite: Database.Database;
+  dialect: StoreDialect;
+  /** Raw SQLite handle (embedded mode only; tests inspect the file through it). */
+  sqlite?: Database.Database;
   db: Kysely<DB>;
   close(): Promise<void>;
 }
 
-export async function openStore(dataDir: string): Promise<Store> {
+export interface StoreOptions {
+  /** postgres://user@host:port/db: records in PostgreSQL (lab server) instead of <dataDir>/phasedesk.sqlite. */
+  databaseUrl?: string;
+}
+
+/** Connection pool size of one process on PostgreSQL. */
+const PG_POOL_SIZE = 10;
+
+export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<Store> {
+  if (o.databaseUrl) return migrated({ dialect: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(o.databaseUrl) }) }) });
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(join(dataDir, 'phasedesk.sqlite'));
   sqlite.pragma('journal_mode = WAL');
@@ -30,17 +43,29 @@ export async function openStore(dataDir: string): Promise<Store> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migrator = new Migrator({ db, provider: new StaticProvider() });
+  return migrated({ dialect: 'sqlite', sqlite, db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }) });
+}
+
+/**
+ * bigint (ids, millisecond times, COUNT(*)) arrives as a JavaScript number, as from SQLite: every such value here
+ * stays far below 2^53.
+ */
+function postgresPool(url: string): pg.Pool {
+  const INT8_OID = 20;
+  return new pg.Pool({
+    connectionString: url, max: PG_POOL_SIZE,
+    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
+  });
+}
+
+async function migrated(s: Omit<Store, 'close'>): Promise<Store> {
+  const migrator = new Migrator({ db: s.db, provider: new StaticProvider() });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    await db.destroy();
+    await s.db.destroy();
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
   }
   let closed = false;
-  return {
-    sqlite, db,
-    async close() { if (!closed) { closed = true; await db.destroy(); } },
-  };
+  return { ...s, async close() { if (!closed) { closed = true; await s.db.destroy(); } } };
 }

@@ -7,10 +7,9 @@
 import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
 import { transition, logLine, type TaskRow } from './tasks.js';
-import { scanTaskFiles, removeTaskDir, taskDir } from './files.js';
 import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
 import type { HostJob } from '../../worker/protocol.js';
-import { rfc3339 } from '../util/time.js';
+import { storeOutcome } from './task-outcome.js';
 
 interface InFlight { taskId: number; host: CalcHost; progress: HostProgress; done: Promise<void> }
 
@@ -140,7 +139,7 @@ export class Scheduler {
     config.tdb_file = db.file_path;
     const job: HostJob = {
       taskUuid: row.uuid, taskType: row.task_type, config, ompThreads,
-      taskDir: taskDir(this.ctx.settings.dataDir, row.uuid),
+      taskDir: this.ctx.blobs.taskDir(row.uuid),
       database: { code: db.code, sha256: db.file_sha256 },
     };
     const host = this.idleHost();
@@ -160,26 +159,10 @@ export class Scheduler {
   private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
     const now = await this.current(row);
-    if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; } // deleted meanwhile
+    if (!now) { this.ctx.blobs.remove(row.uuid); return; } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
-    if (!(await transition(this.ctx, row.id, 'running', 'uploading', { logs: out.logs, progress: live.progress, stage: 'storing result files' }))) return;
-    try {
-      const files = scanTaskFiles(this.ctx.settings.dataDir, row.uuid);
-      const sqlite = this.ctx.store.sqlite;
-      const ins = sqlite.prepare('INSERT INTO task_files (task_id, kind, rel_path, name, size, sha256) VALUES (?, ?, ?, ?, ?, ?)');
-      sqlite.transaction(() => { for (const f of files) ins.run(row.id, f.kind, f.relPath, f.name, f.size, f.sha256); })();
-      if (await transition(this.ctx, row.id, 'uploading', 'completed', { result: out.summary, logs: [`${files.length} file(s) stored`], progress: 1, stage: null })) {
-        if (row.cache_key) {
-          await this.ctx.store.db.insertInto('calc_cache')
-            .values({ cache_key: row.cache_key, task_uuid: row.uuid, result: out.summary, created_at: rfc3339() })
-            .onConflict((oc) => oc.column('cache_key').doUpdateSet({ task_uuid: row.uuid, result: out.summary, created_at: rfc3339() }))
-            .execute();
-        }
-      }
-    } catch (e) {
-      await transition(this.ctx, row.id, 'uploading', 'failed', { logs: [`storing result files failed: ${(e as Error).message}`] });
-    }
+    await storeOutcome(this.ctx, row, out, live);
   }
 
   private async fail(row: TaskRow, err: unknown): Promise<void> {
@@ -189,7 +172,7 @@ export class Scheduler {
     if (this.closing && err instanceof CalculationProcessCrash) return;
     if (this.closing) return;
     const now = await this.current(row);
-    if (!now) { removeTaskDir(this.ctx.settings.dataDir, row.uuid); return; }
+    if (!now) { this.ctx.blobs.remove(row.uuid); return; }
     if (now.status === 'running') await transition(this.ctx, row.id, 'running', 'failed', { logs: [msg] });
   }
 

@@ -12,7 +12,7 @@ import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { jsonShapeProblem } from '../api/json-body.js';
 import { assertTransition, CANCELLABLE, type TaskState } from './task-state.js';
-import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
+import { taskDir } from './files.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
@@ -122,50 +122,50 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   const limit = plan?.task_using_limit ?? 0;
   const key = cacheKey(config, dbRow.file_sha256);
 
-  // Check and insert in one synchronous better-sqlite3 transaction: no other request can interleave,
-  // so concurrent POSTs cannot exceed either limit.
-  const sqlite = ctx.store.sqlite;
+  // Check and insert in one transaction, so concurrent POSTs cannot exceed either limit: on SQLite the one
+  // connection serialises the transactions; on PostgreSQL (many connections, many API processes) the user's row is
+  // locked first (SELECT ... FOR UPDATE), so the counts of one user's creations are taken one transaction at a time.
   const now = new Date();
   const uuid = randomUUID();
   const storedConfig = JSON.stringify(config);
-  const create = sqlite.transaction(() => {
-    const used = (sqlite.prepare('SELECT COUNT(*) AS n FROM task_creations WHERE user_id = ? AND created_ms > ?')
-      .get(auth.user.id, now.getTime() - DAY_MS) as { n: number }).n;
+  const create = () => ctx.store.db.transaction().execute(async (trx) => {
+    if (ctx.store.dialect === 'postgres') {
+      await trx.selectFrom('users').select('id').where('id', '=', auth.user.id).forUpdate().executeTakeFirst();
+    }
+    const used = Number((await trx.selectFrom('task_creations').select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', auth.user.id).where('created_ms', '>', now.getTime() - DAY_MS).executeTakeFirstOrThrow()).n);
     if (used >= limit) throw new HttpError(403, `Rate limit exceeded: used ${used} of ${limit} requests in the last 24 hours`);
-    const pending = (sqlite.prepare("SELECT COUNT(*) AS n FROM tasks WHERE user_id = ? AND status = 'pending'")
-      .get(auth.user.id) as { n: number }).n;
+    const pending = Number((await trx.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', auth.user.id).where('status', '=', 'pending').executeTakeFirstOrThrow()).n);
     const max = ctx.settings.maxPendingTasks;
     if (pending >= max) {
       throw new HttpError(403, `Pending task limit exceeded. Maximum allowed pending tasks: ${max}`, { current_pending_tasks: pending, max_pending_tasks: max });
     }
-    let hit: { task_uuid: string; result: string | null; id: number } | undefined;
-    if (!noCache) {
-      hit = sqlite.prepare(`SELECT c.task_uuid, c.result, t.id FROM calc_cache c JOIN tasks t ON t.uuid = c.task_uuid
-        WHERE c.cache_key = ? AND t.status = 'completed'`).get(key) as typeof hit;
-    }
-    sqlite.prepare('INSERT INTO task_creations (user_id, created_ms) VALUES (?, ?)').run(auth.user.id, now.getTime());
+    const hit = noCache ? undefined : await trx.selectFrom('calc_cache as c').innerJoin('tasks as t', 't.uuid', 'c.task_uuid')
+      .select(['c.task_uuid', 'c.result', 't.id']).where('c.cache_key', '=', key).where('t.status', '=', 'completed').executeTakeFirst();
+    await trx.insertInto('task_creations').values({ user_id: auth.user.id, created_ms: now.getTime() }).execute();
     const status: TaskState = hit ? 'completed' : 'pending';
     const logs = hit ? logLine(`calculation cache hit: results reused from an identical earlier calculation`) : null;
-    const info = sqlite.prepare(`INSERT INTO tasks (uuid, title, task_config, status, task_type, tdb_code, database_id, result, logs,
-        progress, user_id, engine, omp_threads, no_cache, cache_key, created_at, updated_at, created_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
-      uuid, body.title, storedConfig, status, taskType, code, dbRow.id, hit ? hit.result : null, logs, hit ? 1 : 0,
-      auth.user.id, 'thermo_next', ompThreads, noCache ? 1 : 0, key, taskTime(now), taskTime(now), now.getTime());
-    const id = Number(info.lastInsertRowid);
+    const inserted = await trx.insertInto('tasks').values({
+      uuid, title: body.title as string, task_config: storedConfig, status, task_type: taskType, tdb_code: code, database_id: dbRow.id,
+      result: hit ? hit.result : null, logs, progress: hit ? 1 : 0, stage: null, user_id: auth.user.id, engine: 'thermo_next',
+      omp_threads: ompThreads, no_cache: noCache ? 1 : 0, cache_key: key, created_at: taskTime(now), updated_at: taskTime(now), created_ms: now.getTime(),
+    }).returning('id').executeTakeFirstOrThrow();
+    const id = Number(inserted.id);
     if (hit) {
-      const files = sqlite.prepare('SELECT kind, rel_path, name, size, sha256 FROM task_files WHERE task_id = ?').all(hit.id) as
-        { kind: string; rel_path: string; name: string; size: number; sha256: string }[];
-      const ins = sqlite.prepare('INSERT INTO task_files (task_id, kind, rel_path, name, size, sha256) VALUES (?, ?, ?, ?, ?, ?)');
-      for (const f of files) ins.run(id, f.kind, `tasks/${uuid}/${f.kind}/${f.name}`, f.name, f.size, f.sha256);
-      copyTaskFiles(ctx.settings.dataDir, hit.task_uuid, uuid);
+      const files = await trx.selectFrom('task_files').select(['kind', 'name', 'size', 'sha256']).where('task_id', '=', hit.id).execute();
+      if (files.length > 0) {
+        await trx.insertInto('task_files').values(files.map((f) => ({ task_id: id, kind: f.kind, rel_path: ctx.blobs.relPath(uuid, f.kind, f.name), name: f.name, size: f.size, sha256: f.sha256 }))).execute();
+      }
+      ctx.blobs.copy(hit.task_uuid, uuid);
     }
     return { id, status };
   });
   let created: { id: number; status: TaskState };
   try {
-    created = create();
+    created = await create();
   } catch (e) {
-    if (!(e instanceof HttpError)) removeTaskDir(ctx.settings.dataDir, uuid);
+    if (!(e instanceof HttpError)) ctx.blobs.remove(uuid);
     throw e;
   }
   if (created.status === 'pending') ctx.kick();
@@ -196,7 +196,7 @@ export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: strin
  * Moves a task from `from` to `to` if it is still in `from` (compare-and-set). The state machine is
  * consulted first, so an illegal move throws whatever the database says.
  */
-export async function transition(ctx: ServiceContext, id: number, from: string, to: TaskState,
+export async function transition(ctx: Pick<ServiceContext, 'store'>, id: number, from: string, to: TaskState,
   patch: { result?: string | null; logs?: string[]; progress?: number; stage?: string | null } = {}): Promise<boolean> {
   assertTransition(from, to);
   const row = await ctx.store.db.selectFrom('tasks').select(['logs']).where('id', '=', id).executeTakeFirst();
@@ -241,7 +241,7 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
   await ctx.store.db.deleteFrom('task_files').where('task_id', '=', row.id).execute();
   await ctx.store.db.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
   await ctx.store.db.deleteFrom('tasks').where('id', '=', row.id).execute();
-  removeTaskDir(ctx.settings.dataDir, row.uuid);
+  ctx.blobs.remove(row.uuid);
 }
 
 /** GET /task/list, with the optional filters of the extension applied in SQL before paging. */

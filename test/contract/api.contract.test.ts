@@ -53,9 +53,11 @@ beforeAll(async () => {
   ids.cancelResponse = await api(f.svc.port, 'PATCH', `/task/${ids.aborted}/cancel`, { key: f.keyA });
   // States the API never produces by itself here (created) or only briefly (uploading): rows written directly.
   for (const st of ['created', 'uploading']) {
-    const info = f.svc.store.sqlite.prepare(`INSERT INTO tasks (uuid, title, task_config, status, task_type, tdb_code, user_id, engine, created_at, updated_at, created_ms)
-      VALUES (?, 'x', '{}', ?, 'point_calculation', 'ALFE', ?, 'thermo_next', '2026-01-01 00:00:00 UTC', '2026-01-01 00:00:00 UTC', 0)`).run(crypto.randomUUID(), st, f.userA);
-    ids[st] = Number(info.lastInsertRowid);
+    // through Kysely, so that the same rows are written when this suite runs on the lab server's PostgreSQL
+    const row = await f.svc.store.db.insertInto('tasks').values({ uuid: crypto.randomUUID(), title: 'x', task_config: '{}', status: st,
+      task_type: 'point_calculation', tdb_code: 'ALFE', user_id: f.userA, engine: 'thermo_next',
+      created_at: '2026-01-01 00:00:00 UTC', updated_at: '2026-01-01 00:00:00 UTC', created_ms: 0 } as never).returning('id').executeTakeFirstOrThrow();
+    ids[st] = Number(row.id);
   }
   const b = await api(f.svc.port, 'POST', '/task', { key: f.keyB, body: { title: 'b', task_config: stale({ activated_phases: ['NO_SUCH_PHASE'] }) } });
   ids.taskB = b.body.id;

@@ -55,6 +55,8 @@ export async function seed(store: Store, dataDir: string) {
 export async function startFixture(over: SettingsOverrides = {}): Promise<Fixture> {
   ensureBuilt();
   process.env.PHASEDESK_TEST_CALCULATIONS = '1';
+  // test/server/contract.test.ts runs contract suites against a lab server (PostgreSQL, Redis, a queue worker)
+  if (process.env.PHASEDESK_TEST_LAB === '1') return (await import('../server/lab-fixture.js')).startLabFixture(over);
   const dataDir = over.dataDir ?? tempDir();
   const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1, threadBudget: 2, ...over }, () => {});
   const s = await seed(svc.store, dataDir);

@@ -1,7 +1,10 @@
 import { Kysely, sql } from 'kysely';
+import { bigintType, doubleType, idColumn } from '../dialect.js';
 
 // First schema version. Later versions add files 002_*.ts and register them in ../index.ts.
 export async function up(db: Kysely<any>): Promise<void> {
+  const [idType, identity] = idColumn(db);
+  const bigint = bigintType(db), double = doubleType(db);
   await db.schema.createTable('plans')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull().unique())
@@ -15,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('subscription_expires_at', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull()).execute();
   await db.schema.createTable('api_keys')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', idType, identity)
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('key_hash', 'text', (c) => c.notNull().unique())
     .addColumn('key_prefix', 'text', (c) => c.notNull())
@@ -36,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('phase_list', 'text', (c) => c.notNull())
     .addColumn('support_task_list', 'text', (c) => c.notNull())
     .addColumn('sp_id', 'text')
-    .addColumn('price', 'real', (c) => c.notNull().defaultTo(0))
+    .addColumn('price', double, (c) => c.notNull().defaultTo(0))
     .addColumn('state', 'text', (c) => c.notNull().defaultTo('enable'))
     .addColumn('file_path', 'text', (c) => c.notNull())
     .addColumn('file_sha256', 'text', (c) => c.notNull())
@@ -53,7 +56,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('subscriptions_user_db', ['user_id', 'database_id']).execute();
   await db.schema.createTable('tasks')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', idType, identity)
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull())
     .addColumn('task_config', 'text', (c) => c.notNull())
@@ -63,7 +66,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('database_id', 'text')
     .addColumn('result', 'text')
     .addColumn('logs', 'text')
-    .addColumn('progress', 'real', (c) => c.notNull().defaultTo(0))
+    .addColumn('progress', double, (c) => c.notNull().defaultTo(0))
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id'))
     .addColumn('engine', 'text', (c) => c.notNull())
     .addColumn('omp_threads', 'integer')
@@ -71,17 +74,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cache_key', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('created_ms', 'integer', (c) => c.notNull()).execute();
+    .addColumn('created_ms', bigint, (c) => c.notNull()).execute();
   await db.schema.createIndex('tasks_user_status').on('tasks').columns(['user_id', 'status']).execute();
   // Creation log kept apart from tasks so that deleting a task does not give back rolling-24h quota.
   await db.schema.createTable('task_creations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', idType, identity)
     .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('created_ms', 'integer', (c) => c.notNull()).execute();
+    .addColumn('created_ms', bigint, (c) => c.notNull()).execute();
   await db.schema.createIndex('task_creations_user_time').on('task_creations').columns(['user_id', 'created_ms']).execute();
   await db.schema.createTable('task_files')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-    .addColumn('task_id', 'integer', (c) => c.notNull().references('tasks.id').onDelete('cascade'))
+    .addColumn('id', idType, identity)
+    .addColumn('task_id', bigint, (c) => c.notNull().references('tasks.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('rel_path', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())

@@ -1,0 +1,173 @@
+// `phasedesk worker`: takes task jobs from the lab server's BullMQ queue (main/server/job-queue.ts) and runs each in a
+// calculation host of its own (the embedded service's worker code, worker/host.ts + worker/index.ts), one host per
+// slot. The worker, not the API, moves the task through running -> uploading -> completed | failed, so an API
+// restart never touches a running task. Cancel: twice a second the worker reads the task's status; once it is no
+// longer running (PATCH cancel or DELETE on any API process) the job gets BullMQ's cancellation signal, which raises
+// the calculation's native cancel flag. A worker that dies (kill -9, a lost machine) stops renewing its job's lock;
+// BullMQ then hands the job to another worker, which runs the task again from the start.
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Worker, type Job } from 'bullmq';
+import type { ServiceSettings } from '../config.js';
+import { openStore, type Store } from '../db/index.js';
+import { CalcHost, type HostOutput, type HostProgress } from '../service/calc-host.js';
+import { prepareDataDir } from '../service/files.js';
+import { directoryBlobStore } from '../service/blob-store.js';
+import { logLine, transition, type TaskRow } from '../service/tasks.js';
+import { storeOutcome } from '../service/task-outcome.js';
+import type { HostJob } from '../../worker/protocol.js';
+import { redisConnection, TASK_QUEUE } from './redis.js';
+import type { TaskJobData } from './job-queue.js';
+
+/** How often a running job compares its task's status (cancel) and saves progress. */
+const STATUS_CHECK_MS = 500;
+const PROGRESS_SAVE_MS = 1000;
+
+export interface QueueWorkerOptions {
+  /** Seconds a job's lock lasts without renewal; a dead worker's job goes to another worker after about this long. */
+  lockSeconds?: number;
+}
+
+export interface RunningQueueWorker {
+  worker: Worker<TaskJobData>; store: Store;
+  /** Process ids of the calculation hosts. */
+  hostPids(): number[];
+  /** graceful (default): running tasks finish first; otherwise their calculations are killed and the tasks fail. */
+  close(graceful?: boolean): Promise<void>;
+}
+
+export async function startQueueWorker(settings: ServiceSettings, workerFile: string, log: (l: string) => void, o: QueueWorkerOptions = {}): Promise<RunningQueueWorker> {
+  const { databaseUrl, redisUrl } = settings.lab;
+  if (!databaseUrl) throw new Error('phasedesk worker needs PHASEDESK_DATABASE_URL (or --database-url): the PostgreSQL of the lab server');
+  if (!redisUrl) throw new Error('phasedesk worker needs PHASEDESK_REDIS_URL (or --redis-url): the Redis of the lab server');
+  prepareDataDir(settings.dataDir);
+  const store = await openStore(settings.dataDir, { databaseUrl });
+  const blobs = directoryBlobStore(settings.dataDir);
+  const ctx = { store, blobs };
+  const me = `${hostname()}:${process.pid}`;
+  const hostFile = join(dirname(workerFile), 'host.js');
+  const slots: CalcHost[] = [];
+  let closing = false;
+  const newHost = (): CalcHost => new CalcHost(hostFile, settings.calcHost, (host, how) => {
+    const i = slots.indexOf(host);
+    if (i < 0 || closing) return;
+    log(`calculation process ${host.pid} ended (${how}); starting a new one`);
+    const replace = () => { if (!closing && slots[i] === host) slots[i] = newHost(); };
+    if (host.started) replace(); else setTimeout(replace, 1000).unref();
+  });
+  for (let i = 0; i < settings.poolSize; i++) slots.push(newHost());
+  const perSlot = Math.max(1, Math.floor(settings.threadBudget / settings.poolSize));
+  const threadsFor = (requested: number | null) => requested === null ? perSlot : Math.max(1, Math.min(requested, perSlot));
+  const current = (uuid: string) => store.db.selectFrom('tasks').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+
+  /** The task's record moved to running by this worker, or why the job has nothing to run. */
+  async function claim(uuid: string, ompThreads: (r: TaskRow) => number): Promise<TaskRow | string> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const row = await current(uuid);
+      if (!row) return 'deleted';
+      if (row.status === 'pending' || row.status === 'queued') {
+        if (await transition(ctx, row.id, row.status, 'running', { logs: [`started with ${ompThreads(row)} OpenMP thread(s) on worker ${me}`], progress: 0, stage: null })) return row;
+        continue; // cancelled or taken meanwhile: look again
+      }
+      if (row.status === 'running') {
+        // The job came back: the worker that ran it ended without finishing. Its partial files go; the task runs again.
+        blobs.remove(row.uuid);
+        await store.db.updateTable('tasks').set({ logs: `${row.logs ?? ''}\n${logLine(`running again on worker ${me}: the worker that ran it ended`)}`.trimStart(), progress: 0, stage: null })
+          .where('id', '=', row.id).where('status', '=', 'running').execute();
+        return row;
+      }
+      if (row.status === 'uploading') {
+        await transition(ctx, row.id, 'uploading', 'failed', { logs: ['the worker storing the result files ended'] });
+        return 'uploading interrupted';
+      }
+      return row.status; // completed, failed, aborted: nothing to do
+    }
+    return 'status changing';
+  }
+
+  async function takeSlot(): Promise<CalcHost> {
+    for (;;) {
+      const h = slots.find((s) => !s.busy && !s.exited);
+      if (h) return h;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async function processTask(job: Job<TaskJobData>, _token?: string, signal?: AbortSignal): Promise<string> {
+    const row = await claim(job.data.uuid, (r) => threadsFor(r.omp_threads));
+    if (typeof row === 'string') return row;
+    const db = row.database_id
+      ? await store.db.selectFrom('databases').select(['file_path', 'code', 'file_sha256']).where('id', '=', row.database_id).executeTakeFirst()
+      : undefined;
+    if (!db) {
+      await transition(ctx, row.id, 'running', 'failed', { logs: ['the database file of this task is no longer available'] });
+      return 'failed';
+    }
+    const config = JSON.parse(row.task_config) as Record<string, unknown>;
+    delete config.tdb_code;
+    config.tdb_file = db.file_path;
+    const hostJob: HostJob = {
+      taskUuid: row.uuid, taskType: row.task_type, config, ompThreads: threadsFor(row.omp_threads),
+      taskDir: blobs.taskDir(row.uuid), database: { code: db.code, sha256: db.file_sha256 },
+    };
+    const host = await takeSlot();
+    let live: HostProgress = { progress: 0, stage: null };
+    const cancel = () => host.cancel();
+    signal?.addEventListener('abort', cancel);
+    const statusTimer = setInterval(() => {
+      void current(row.uuid).then((now) => { if (!now || now.status !== 'running') worker.cancelJob(job.id!, 'the task is no longer running'); }, () => {});
+    }, STATUS_CHECK_MS);
+    let saved = '';
+    const progressTimer = setInterval(() => {
+      const key = `${live.progress}\u0000${live.stage}`;
+      if (key === saved) return;
+      saved = key;
+      void job.updateProgress(live.progress).catch(() => {});
+      void store.db.updateTable('tasks').set({ progress: live.progress, stage: live.stage }).where('id', '=', row.id).where('status', '=', 'running').execute().catch(() => {});
+    }, PROGRESS_SAVE_MS);
+    let out: HostOutput;
+    try {
+      out = await host.run(hostJob, (p) => { live = p; });
+    } catch (e) {
+      const now = await current(row.uuid);
+      if (!now) blobs.remove(row.uuid);
+      else if (now.status === 'running') await transition(ctx, row.id, 'running', 'failed', { logs: [(e as Error).message] });
+      return 'failed';
+    } finally {
+      clearInterval(statusTimer);
+      clearInterval(progressTimer);
+      signal?.removeEventListener('abort', cancel);
+    }
+    const now = await current(row.uuid);
+    if (!now) { blobs.remove(row.uuid); return 'deleted'; }
+    if (now.status !== 'running' || out.cancelled) return now.status;
+    await storeOutcome(ctx, row, out, live);
+    return 'stored';
+  }
+
+  const lockMs = Math.round((o.lockSeconds ?? 30) * 1000);
+  const redis = redisConnection(redisUrl);
+  const worker = new Worker<TaskJobData>(TASK_QUEUE, processTask, {
+    connection: redis, concurrency: settings.poolSize,
+    lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 5,
+  });
+  worker.on('error', (e) => log(`worker: ${e.message}`));
+  worker.on('failed', (job, e) => log(`job ${job?.id ?? '?'} failed: ${e.message}`));
+  await worker.waitUntilReady();
+  log(`PhaseDesk worker ${me}: ${settings.poolSize} slot(s), ${perSlot} OpenMP thread(s) each, queue ${TASK_QUEUE}`);
+  return {
+    worker, store,
+    hostPids: () => slots.map((h) => h.pid).filter((p): p is number => p !== undefined),
+    async close(graceful = true) {
+      if (closing) return;
+      closing = true;
+      if (!graceful) for (const h of slots) h.kill();
+      // No new jobs; the running ones finish and are stored (a worker that must stop at once is killed: its jobs
+      // then go to another worker when their locks lapse).
+      await worker.close().catch(() => {});
+      await redis.quit().catch(() => {});
+      await Promise.all(slots.map((h) => h.stop()));
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// The lab server with real servers: `phasedesk server` (API) and `phasedesk worker` processes on PostgreSQL and
+// Redis. Auth, tasks and signed downloads over the API; a kill -9 of the API mid-task; cancel across processes;
+// a worker killed mid-task whose job runs again on a replacement.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Queue } from 'bullmq';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { api, http, pointConfig, ROOT, until } from '../service/helpers.js';
+import { serversMissing } from './servers.js';
+import { startLab, type Lab } from './lab.js';
+import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
+
+let lab: Lab | undefined;
+beforeAll(async () => { if (!serversMissing) lab = await startLab({ workers: 2 }); }, 120_000);
+afterAll(async () => { if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n')); await lab?.stop(); });
+
+const task = (key: string, config: Record<string, unknown>, title = 't') =>
+  api(lab!.port, 'POST', '/task', { key, body: { title, no_cache: true, task_config: config } });
+const status = (id: number) => api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
+const waitStatus = (id: number, wanted: string[]) => until(() => status(id), (r) => wanted.includes(r.body?.status), 50);
+
+describe.skipIf(serversMissing)('lab server', () => {
+  it('auth, a real calculation run by a worker, signed downloads, Host check', async () => {
+    const l = lab!;
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA })).status).toBe(200);
+    expect((await api(l.port, 'GET', '/key/info', { key: 'tk_' + 'x'.repeat(32) })).status).toBe(401);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'evil.example' } })).status).toBe(403);
+    // --allowed-hosts: the reverse proxy's name is accepted, with or without a port; a name that only contains it is not
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example' } })).status).toBe(200);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'PD.lab.example:443' } })).status).toBe(200);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example.evil.example' } })).status).toBe(403);
+    const created = await task(l.keyA, pointConfig(), 'point');
+    expect(created.status).toBe(200);
+    expect(created.body.status).toBe('pending');
+    const done = await waitStatus(created.body.id, ['completed', 'failed']);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.logs).toMatch(/on worker [^:]+:\d+/);
+    const files = await api(l.port, 'GET', `/task/${created.body.id}/result`, { key: l.keyA });
+    expect(files.status).toBe(200);
+    const url = (files.body.files as string[]).find((u) => new URL(u).pathname.endsWith('/result.json'))!;
+    const u = new URL(url);
+    const got = await http(l.port, 'GET', `${u.pathname}${u.search}`);
+    expect(got.status).toBe(200);
+    expect(JSON.parse(got.text).point.phases.length).toBeGreaterThan(0);
+    expect((await http(l.port, 'GET', `${u.pathname}${u.search.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`)}`)).status).toBe(403);
+    // user b sees none of a's tasks
+    expect((await api(l.port, 'GET', `/task/${created.body.id}`, { key: l.keyB })).status).toBe(403);
+  });
+
+  it('a kill -9 of the API mid-task: the worker completes the task, a new API process reports it', async () => {
+    const l = lab!;
+    const t = await task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 3 });
+    await waitStatus(t.body.id, ['running']);
+    await l.api.kill('SIGKILL');
+    await l.startApi();
+    const done = await waitStatus(t.body.id, ['completed', 'failed', 'aborted']);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.result).toBe('slept');
+  });
+
+  it('cancel reaches the running calculation on a worker process; the worker stays healthy', async () => {
+    const l = lab!;
+    const redis = redisConnection(l.redis.url);
+    const queue = new Queue(TASK_QUEUE, { connection: redis });
+    try {
+      const t = await task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE' }); // sleeps until cancelled
+      await waitStatus(t.body.id, ['running']);
+      expect(await queue.getActiveCount()).toBe(1);
+      const at = Date.now();
+      const c = await api(l.port, 'PATCH', `/task/${t.body.id}/cancel`, { key: l.keyA });
+      expect(c.body.status).toBe('aborted');
+      await until(() => queue.getActiveCount(), (n) => n === 0, 20);
+      console.log(`cancel across processes: the worker's job ended ${Date.now() - at} ms after PATCH cancel`);
+      // both workers take new tasks
+      const next = await Promise.all([1, 2].map(() => task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 0.2 })));
+      for (const n of next) expect((await waitStatus(n.body.id, ['completed', 'failed'])).body.status).toBe('completed');
+      expect((await status(t.body.id)).body.status).toBe('aborted');
+    } finally {
+      await queue.close();
+      await redis.quit();
+    }
+  });
+
+  it('a worker killed mid-task: the job runs again on a replacement worker and completes', async () => {
+    const l = lab!;
+    const t = await task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 2 });
+    const running = await waitStatus(t.body.id, ['running']);
+    const pid = Number(/on worker [^:]+:(\d+)/.exec(running.body.logs)![1]);
+    const victim = l.workers.find((w) => w.pid === pid)!;
+    expect(victim).toBeDefined();
+    await victim.kill('SIGKILL');
+    await l.startWorker();
+    const done = await waitStatus(t.body.id, ['completed', 'failed', 'aborted']);
+    expect(done.body.status).toBe('completed');
+    expect(done.body.logs).toMatch(/running again on worker [^:]+:\d+: the worker that ran it ended/);
+  });
+
+  it('`phasedesk server` and `phasedesk worker` without PostgreSQL or Redis refuse to start, naming the setting', () => {
+    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args],
+      { encoding: 'utf8', env: { ...process.env, PHASEDESK_DATABASE_URL: '', PHASEDESK_REDIS_URL: '' } });
+    const s = run(['server', '--data-dir', lab!.dataDir]);
+    expect([s.status, s.stderr.trim()]).toEqual([1, 'error: phasedesk server needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)']);
+    const w = run(['worker', '--data-dir', lab!.dataDir, '--database-url', lab!.databaseUrl]);
+    expect([w.status, w.stderr.trim()]).toEqual([1, 'error: phasedesk worker needs PHASEDESK_REDIS_URL or --redis-url (redis://host:6379)']);
+    const bad = run(['worker', '--slots', '0', '--database-url', lab!.databaseUrl, '--redis-url', lab!.redis.url]);
+    expect([bad.status, bad.stderr.trim()]).toEqual([1, 'error: --slots must be an integer between 1 and 64']);
+  });
+});
