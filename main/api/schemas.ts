@@ -101,11 +101,6 @@ export const taskListResponse = z.object({
   data: z.array(taskStatusResponse), total: z.number().int(), total_pages: z.number().int(),
   page: z.number().int(), items_per_page: z.number().int(),
 });
-export const taskCreateRequest = z.object({
-  title: z.string(), engine: z.string().optional(), task_config: z.record(z.string(), z.unknown()).optional(),
-  description: z.string().optional(), omp_threads: z.number().int().min(1).optional(), no_cache: z.boolean().optional(),
-});
-export const taskCreateResponse = z.object({
-  id: z.number().int(), status: z.string(), task_type: z.string(), tdb_code: z.string().nullable(),
-});
+// POST /task: the body and its answer are defined in the contract (contract/api/task-request.ts).
+export { taskCreateBody as taskCreateRequest, taskCreateResponse } from '../../contract/api/task-request.js';
 export const fileListResponse = z.object({ task_id: z.string().uuid(), files: z.array(z.string()), total_count: z.number().int() });

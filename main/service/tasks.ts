@@ -7,7 +7,8 @@ import type { AuthContext } from './keys.js';
 import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
 import { taskTime } from '../util/time.js';
-import { ANNOUNCED_TASK_TYPES, OPEN_TASK_TYPES, isRunnableTaskType, validateTaskConfig } from '../api/task-config.js';
+import { TEST_TASK_TYPES, testCalculationsEnabled, validateTaskConfig } from '../api/task-config.js';
+import { taskBodyProblem, taskCreateBody, taskTypeProblem } from '../../contract/api/task-request.js';
 import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { jsonShapeProblem } from '../api/json-body.js';
@@ -16,7 +17,6 @@ import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
-export const ENGINES = ['thermo_next'] as const;
 /** Part of the calculation cache key: a new engine version never reuses old results. */
 export const ENGINE_VERSION = 'thermo_next/0.1.0';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -57,13 +57,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** POST /task. */
-export async function createTask(ctx: ServiceContext, auth: AuthContext, body: unknown) {
-  if (!isPlainObject(body)) throw new HttpError(400, 'request body must be a JSON object');
-  if (body.title === undefined || body.title === null) throw new HttpError(400, 'title is required');
-  if (typeof body.title !== 'string') throw new HttpError(400, 'title: must be a string');
+export async function createTask(ctx: ServiceContext, auth: AuthContext, rawBody: unknown) {
+  const parsed = taskCreateBody.safeParse(rawBody);
+  if (!parsed.success) throw new HttpError(400, taskBodyProblem(parsed.error));
+  const body = parsed.data;
 
   // task_config, or (decision) a description holding the JSON text of an object.
-  let cfg: unknown = body.task_config;
+  let cfg = body.task_config;
   if (cfg === undefined || cfg === null) {
     let fromDescription: unknown;
     if (typeof body.description === 'string') {
@@ -74,18 +74,7 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
     if (!isPlainObject(fromDescription)) throw new HttpError(400, 'task_config or description is required');
     cfg = fromDescription;
   }
-  if (!isPlainObject(cfg)) throw new HttpError(400, 'task_config must be a JSON object');
-  if (body.engine !== undefined && body.engine !== null && body.engine !== 'thermo_next') {
-    throw new HttpError(400, `task type '${String(body.engine)}' is not supported, supported engines: ${ENGINES.join(', ')}`);
-  }
-  let ompThreads: number | null = null;
-  if (body.omp_threads !== undefined && body.omp_threads !== null) {
-    if (typeof body.omp_threads !== 'number' || !Number.isInteger(body.omp_threads) || body.omp_threads < 1) {
-      throw new HttpError(400, 'omp_threads: must be a positive integer');
-    }
-    ompThreads = body.omp_threads;
-  }
-  if (body.no_cache !== undefined && body.no_cache !== null && typeof body.no_cache !== 'boolean') throw new HttpError(400, 'no_cache: must be a boolean');
+  const ompThreads = body.omp_threads ?? null;
   const noCache = body.no_cache === true;
 
   // Database code; legacy: derived from the file name of tdb_file (the client's path is never used).
@@ -102,12 +91,9 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   const sub = await ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', auth.user.id).where('database_id', '=', dbRow.id).executeTakeFirst();
   if (!subscriptionAllowsTasks(sub)) throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
 
-  if (cfg.task_type === undefined || cfg.task_type === null || cfg.task_type === '') throw new HttpError(400, 'task_config.task_type is required');
+  const typeProblem = taskTypeProblem(cfg.task_type, testCalculationsEnabled() ? TEST_TASK_TYPES : []);
+  if (typeProblem) throw new HttpError(400, typeProblem);
   const taskType = String(cfg.task_type);
-  if (!isRunnableTaskType(taskType)) {
-    const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(taskType) ? 'is announced but not open yet' : 'is not a known task type';
-    throw new HttpError(400, `task_config.task_type: '${taskType}' ${why}; open task types: ${OPEN_TASK_TYPES.join(', ')}`);
-  }
   const normalized: Record<string, unknown> = { ...cfg, tdb_code: code };
   delete normalized.tdb_file;
   const v = validateTaskConfig(taskType, normalized);
