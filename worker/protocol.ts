@@ -2,17 +2,12 @@
 // piscina worker inside each host (worker/index.ts).
 import type { TaskConfig, TaskType } from '../contract/tasks/registry.js';
 
-/** Byte layout of the per-job SharedArrayBuffer control block. */
-export const CONTROL_BYTES = 128;
-/** Int32 index 0: cancel flag, set to 1 by main with Atomics.store; polled by the calculation / native code. */
-export const CANCEL_INDEX = 0;
-/** Int32 index 1: byte length of the stage text (0 = no stage yet). */
-export const STAGE_LENGTH_INDEX = 1;
-/** Float64 at byte offset 8: progress 0..1 written by the calculation. */
-export const PROGRESS_BYTE_OFFSET = 8;
-/** UTF-8 stage text ("mapping two-phase regions") from byte 16 to the end of the block. */
-export const STAGE_BYTE_OFFSET = 16;
-export const STAGE_MAX_BYTES = CONTROL_BYTES - STAGE_BYTE_OFFSET;
+import {
+  CANCEL_INDEX, CONTROL_BYTES, PROGRESS_BYTE_OFFSET, STAGE_BYTE_OFFSET, STAGE_LENGTH_INDEX, STAGE_MAX_BYTES,
+} from '../contract/control-block.js';
+
+/** Byte layout of the per-job SharedArrayBuffer control block: contract/control-block.ts. */
+export * from '../contract/control-block.js';
 
 /**
  * The task_config a calculation of type T receives: the output of the type's zod schema (validated by POST /task

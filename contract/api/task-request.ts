@@ -4,6 +4,7 @@
 // the bound, as the 400 answers quote them.
 import { z } from 'zod';
 import { ANNOUNCED_TASK_TYPES, TASK_TYPES, isTaskType } from '../tasks/registry.js';
+import { TASK_STATES } from '../task-states.js';
 
 /** Calculation engines a task may name in `engine` (absent or null = the default). */
 export const ENGINES = ['thermo_next'] as const;
@@ -25,7 +26,7 @@ export type TaskCreateBody = z.output<typeof taskCreateBody>;
 
 /** The answer of POST /task. */
 export const taskCreateResponse = z.object({
-  id: z.number().int(), status: z.string(), task_type: z.string(), tdb_code: z.string().nullable(),
+  id: z.number().int(), status: z.enum(TASK_STATES), task_type: z.string(), tdb_code: z.string().nullable(),
 });
 export type TaskCreateResponse = z.output<typeof taskCreateResponse>;
 

@@ -6,7 +6,7 @@
 
 /** Version of the result.json layout; bumped on any incompatible change. */
 export const RESULT_VERSION = 1;
-export const ENGINE_NAME = 'phasedesk-core';
+export { ENGINE_NAME } from '../version.js';
 
 export interface Provenance {
   engine: { name: string; version: string };

@@ -8,7 +8,9 @@ import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
 import { taskTime } from '../util/time.js';
 import { TEST_TASK_TYPES, testCalculationsEnabled, validateTaskConfig } from '../api/task-config.js';
-import { taskBodyProblem, taskCreateBody, taskTypeProblem } from '../../contract/api/task-request.js';
+import { taskBodyProblem, taskCreateBody, taskTypeProblem, type TaskCreateResponse } from '../../contract/api/task-request.js';
+import type { TaskStatusResponse } from '../../contract/api/responses.js';
+import { ENGINE_CACHE_TAG } from '../../contract/version.js';
 import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { jsonShapeProblem } from '../api/json-body.js';
@@ -18,12 +20,12 @@ import { copyTaskFiles, removeTaskDir, taskDir } from './files.js';
 export type TaskRow = Selectable<TasksTable>;
 
 /** Part of the calculation cache key: a new engine version never reuses old results. */
-export const ENGINE_VERSION = 'thermo_next/0.1.0';
+export const ENGINE_VERSION = ENGINE_CACHE_TAG;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function toTaskRecord(row: TaskRow): Record<string, unknown> {
+export function toTaskRecord(row: TaskRow): TaskStatusResponse {
   return {
-    id: row.id, title: row.title, description: row.task_config, status: row.status, task_type: row.task_type,
+    id: row.id, title: row.title, description: row.task_config, status: row.status as TaskState, task_type: row.task_type,
     result: row.result, logs: row.logs, user_id: row.user_id, tdb_code: row.tdb_code,
     created_at: row.created_at, updated_at: row.updated_at,
     // Extensions a spec client ignores: progress 0..1 and, while the task runs, a short stage text.
@@ -57,7 +59,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** POST /task. */
-export async function createTask(ctx: ServiceContext, auth: AuthContext, rawBody: unknown) {
+export async function createTask(ctx: ServiceContext, auth: AuthContext, rawBody: unknown): Promise<TaskCreateResponse> {
   const parsed = taskCreateBody.safeParse(rawBody);
   if (!parsed.success) throw new HttpError(400, taskBodyProblem(parsed.error));
   const body = parsed.data;

@@ -3,6 +3,7 @@
 // types and pure helpers are in contract/results/common.ts (re-exported here for the calculations).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ENGINE_VERSION } from '../../contract/version.js';
 import { join } from 'node:path';
 import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
@@ -18,22 +19,8 @@ export {
   type EquilibriumPoint, type ResultTable,
 } from '../../contract/results/common.js';
 
-let engineVersion: string | undefined;
-/**
- * The package version of PhaseDesk (the engine ships with the app and has no separate version),
- * read from the nearest package.json named "phasedesk" above this module (sources and dist/ alike).
- */
-export function getEngineVersion(): string {
-  if (engineVersion) return engineVersion;
-  engineVersion = 'unknown';
-  for (let up = '../'; up.length < 16; up += '../') {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'phasedesk') { engineVersion = pkg.version ?? 'unknown'; break; }
-    } catch { /* not at this level */ }
-  }
-  return engineVersion;
-}
+/** The engine version recorded in provenance (contract/version.ts). */
+export function getEngineVersion(): string { return ENGINE_VERSION; }
 
 export function sha256OfFile(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
