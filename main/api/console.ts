@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { TASK_TYPES } from '../../contract/tasks/registry.js';
+import { DB_STATES } from '../../contract/api/console.js';
 import type { ServiceContext } from '../service/context.js';
 import { HttpError } from '../util/errors.js';
 import { parseOrThrow } from './schemas.js';
@@ -60,7 +61,7 @@ export const dbImportBody = z.strictObject({
   subscribe_user: username.nullable().default(LOCAL_USER),
 });
 export const dbPatchBody = z.strictObject({
-  state: z.enum(['enable', 'disable', 'invisible'], { error: 'must be enable, disable or invisible' }),
+  state: z.enum(DB_STATES, { error: 'must be enable, disable or invisible' }),
 });
 export const subscriptionBody = z.strictObject({
   // The spec's known values; the store keeps free text, but the console only writes these.
