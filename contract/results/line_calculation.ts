@@ -1,4 +1,5 @@
-// result.json of line_calculation (types only; importable by the renderer: no node: imports).
+// result.json of line_calculation: types and the pure helpers that describe a transition (importable by the
+// renderer: no node: imports).
 // Agreed shape (notes/results-schema.md): { axis, points, transitions, table } beside the
 // ResultDocument fields; fields may be added, never renamed.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
@@ -66,4 +67,23 @@ export interface LineCalculationResult extends ResultDocument {
   cp_definition: string;
   /** number of scan points that did not converge (in `points` with converged:false) */
   not_converged: number;
+}
+
+/**
+ * A transition as its change: "+FCC_A1 -LIQUID", with the structure of a set of an order-disorder phase and the
+ * ordering changes ("B2_BCC A2->B2"). Chart labels and the task summary use it.
+ */
+export function transitionText(t: Transition): string {
+  const st = (l: string) => (t.structures?.[l] ? ` (${t.structures[l]})` : '');
+  const parts = [...t.appearing.map((l) => `+${l}${st(l)}`), ...t.disappearing.map((l) => `-${l}${st(l)}`),
+    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`)];
+  return parts.join(' ');
+}
+
+/** A transition as the phase sets on both sides: "FCC_A1 + LIQUID → FCC_A1 (−LIQUID)" (the result views' table). */
+export function transitionDescription(t: Transition): string {
+  const parts: string[] = [];
+  if (t.appearing.length) parts.push(`+${t.appearing.join(', +')}`);
+  if (t.disappearing.length) parts.push(`−${t.disappearing.join(', −')}`);
+  return `${t.phases_before.join(' + ') || '—'} → ${t.phases_after.join(' + ') || '—'}${parts.length ? ` (${parts.join('; ')})` : ''}`;
 }

@@ -11,12 +11,14 @@ import { equilibriumBatch, type CompositionSet, type EquilibriumConditions, type
 import { phaseFractionChart } from '../plots/charts.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../results/outputs.js';
-import type { LineAxis, LineCalculationResult, LinePoint, OrderingChange, Transition } from '../results/line_calculation.js';
+import { transitionText, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import {
   CP_DEFINITION, documentBase, openSystem, outputNames, resolveCompositions,
   type CalcSystem,
 } from './point_calculation.js';
+
+export { transitionText };
 
 /** A transition as this module makes it: bracket widths, kind and ordering changes always present. */
 export type RefinedTransition = Required<Transition>;
@@ -385,13 +387,6 @@ export function scanLine(job: ScanJob, control: JobControl, derivatives?: string
 }
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
-
-export function transitionText(t: Transition): string {
-  const st = (l: string) => (t.structures?.[l] ? ` (${t.structures[l]})` : '');
-  const parts = [...t.appearing.map((l) => `+${l}${st(l)}`), ...t.disappearing.map((l) => `-${l}${st(l)}`),
-    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`)];
-  return parts.join(' ');
-}
 
 export function run(job: TaskJob<'line_calculation'>, control: JobControl): CalculationOutput {
   const names = outputNames('line_calculation', job.config.condition);

@@ -5,7 +5,7 @@
 import { api, type FileList } from './api.js';
 import type { TaskResult, TaskType } from '../../../contract/tasks/registry.js';
 import type { ResultTable, EquilibriumPoint } from '../../../contract/results/common.js';
-import type { LinePoint, Transition } from '../../../contract/results/line_calculation.js';
+import { transitionDescription, type LinePoint, type Transition } from '../../../contract/results/line_calculation.js';
 import type { PropertiesPoint } from '../../../contract/results/thermodynamic_properties_next.js';
 import type { ScheilStep } from '../../../contract/results/scheil_solidification.js';
 import type { BinaryEquilibriumResult } from '../../../contract/results/binary_equilibrium.js';
@@ -17,7 +17,7 @@ import type { ScheilDocument } from '../../../contract/results/scheil_solidifica
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
-export { phaseLabel, tableToCsv };
+export { phaseLabel, tableToCsv, transitionDescription };
 export type { ResultTable, PhaseRecord, MetastableRecord, EquilibriumPoint, ResultDocument as ResultBase } from '../../../contract/results/common.js';
 export type { Transition, ScheilStep };
 export type PointResult = PointCalculationResult;
@@ -175,13 +175,6 @@ export function transitionAt(t: Transition, axis: ScanAxis): number {
   if (axis.key === 'T') return t.T;
   if (axis.key === 'x' && axis.element) return t.x[axis.element] ?? NaN;
   return t.s;
-}
-
-export function transitionText(t: Transition): string {
-  const parts: string[] = [];
-  if (t.appearing.length) parts.push(`+${t.appearing.join(', +')}`);
-  if (t.disappearing.length) parts.push(`−${t.disappearing.join(', −')}`);
-  return `${t.phases_before.join(' + ') || '—'} → ${t.phases_after.join(' + ') || '—'}${parts.length ? ` (${parts.join('; ')})` : ''}`;
 }
 
 /**
