@@ -1,9 +1,9 @@
-// result.json of task_type binary_cpt_diagram (notes/results-schema.md; README "Result files").
+// result.json of task_type binary_cpt_diagram (docs/calculations.md).
 // Types only + small pure helpers: imported by the renderer, so no node: imports here.
 // Units: x = mole fraction of `x_component`, T in K, P in Pa.
 import type { ResultDocument } from './common.js';
 
-/** One viewer axis of ui_metadata.axis_config (validated by main/api/task-config.ts). */
+/** One viewer axis of ui_metadata.axis_config (validated by contract/tasks/binary_cpt_diagram.ts). */
 export interface CptAxis {
   variable: 'composition' | 'temperature' | 'pressure';
   /** the component a composition axis shows */

@@ -1,4 +1,4 @@
-// result.json of task_type binary_equilibrium (notes/results-schema.md; README "Result files").
+// result.json of task_type binary_equilibrium (docs/calculations.md).
 // Types only + small pure helpers: imported by the renderer, so no node: imports here.
 // Units: T in K, compositions as mole fraction of `x_component`.
 import type { ResultDocument, ResultTable } from './common.js';

@@ -1,6 +1,6 @@
 // result.json of line_calculation: types and the pure helpers that describe a transition (importable by the
 // renderer: no node: imports).
-// Agreed shape (notes/results-schema.md): { axis, points, transitions, table } beside the
+// Shape (docs/calculations.md): { axis, points, transitions, table } beside the
 // ResultDocument fields; fields may be added, never renamed.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
 

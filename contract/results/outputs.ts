@@ -1,4 +1,4 @@
-// The outputs vocabulary of thermo_outputs / outputs_list_template (issue 5 "Outputs", service spec
+// The outputs vocabulary of thermo_outputs / outputs_list_template (service spec
 // "task_config"): which quantities a result table holds, their units, the order of the columns, and
 // the table built from equilibrium points. Pure TypeScript without node: imports, so the renderer and
 // the zod schemas of contract/tasks/ import it too.

@@ -1,5 +1,5 @@
 // result.json of point_calculation (types only; importable by the renderer: no node: imports).
-// Agreed shape (notes/results-schema.md): { point, table } beside the ResultDocument fields.
+// Shape (docs/calculations.md): { point, table } beside the ResultDocument fields.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
 
 export interface PointCalculationResult extends ResultDocument {

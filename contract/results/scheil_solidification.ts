@@ -1,4 +1,4 @@
-// result.json of task type scheil_solidification (shape agreed in notes/results-schema.md; field names
+// result.json of task type scheil_solidification (shape documented in docs/calculations.md; field names
 // are binding, fields may only be added). Types only: the renderer imports this file, so it stays free
 // of node: imports. Units: K, mole fractions, fractions per mole of atoms of the alloy.
 import type { ResultDocument, ResultTable } from './common.js';

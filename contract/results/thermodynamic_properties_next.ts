@@ -1,4 +1,4 @@
-// result.json of task type thermodynamic_properties_next (shape agreed in notes/results-schema.md;
+// result.json of task type thermodynamic_properties_next (shape documented in docs/calculations.md;
 // field names are binding, fields may only be added). Types only: the renderer imports this file, so
 // it stays free of node: imports. Units: K, Pa, J/mol of atoms, J/(mol of atoms K).
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
