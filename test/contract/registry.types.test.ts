@@ -41,9 +41,10 @@ describe('task-type registry (types)', () => {
     expect(compile()).toEqual([]);
   }, 60_000);
 
-  it('without the directives, TypeScript names the missing calculation and the mismatched one', () => {
+  it('without the directives, TypeScript names the missing calculation, the mismatched one and the unknown field', () => {
     const errors = compile((text) => text.replace(/\/\/ @ts-expect-error/g, '//'));
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(3);
+    expect(errors.find((e) => e.includes("Type 'unknown' is not assignable to type 'number'"))).toBeDefined();
     expect(errors.find((e) => e.includes("'binary_cpt_diagram' is missing"))).toBeDefined();
     expect(errors.find((e) => /calculation-table\.ts:\d+ .*scheil_solidification/.test(e))).toBeDefined();
   }, 60_000);

@@ -3,6 +3,7 @@
 // configuration in a slot, does not compile. Each `@ts-expect-error` must meet its error; the test also
 // compiles this file without the directives and reads the errors TypeScript gives.
 import type { CalculationTable, Calculation } from '../../../worker/protocol.js';
+import type { TaskConfig } from '../../../contract/tasks/registry.js';
 
 declare function calculation<T extends keyof CalculationTable>(): () => Promise<{ run: Calculation<T> }>;
 
@@ -29,3 +30,9 @@ export const mismatched: CalculationTable = {
   // @ts-expect-error MISMATCHED: a Scheil calculation reads a condition that a point configuration does not have
   point_calculation: calculation<'scheil_solidification'>(),
 };
+
+// A calculation reads its configuration with the types the schema infers.
+declare const point: TaskConfig<'point_calculation'>;
+export const temperature: number = point.condition.temperature;
+// @ts-expect-error NOT_IN_SCHEMA: a point configuration has no temperature_start (an unknown key is `unknown`)
+export const start: number = point.condition.temperature_start;
