@@ -9,7 +9,7 @@ import { HttpError } from '../util/errors.js';
 import { taskTime } from '../util/time.js';
 import { TEST_TASK_TYPES, testCalculationsEnabled, validateTaskConfig } from '../api/task-config.js';
 import { taskBodyProblem, taskCreateBody, taskTypeProblem, type TaskCreateResponse } from '../../contract/api/task-request.js';
-import type { TaskStatusResponse } from '../../contract/api/responses.js';
+import type { FileListResponse, TaskListResponse, TaskStatusResponse } from '../../contract/api/responses.js';
 import { ENGINE_CACHE_TAG } from '../../contract/version.js';
 import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
@@ -176,7 +176,7 @@ async function ownedTask(ctx: ServiceContext, auth: AuthContext, raw: string, al
   return row;
 }
 
-export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: string): Promise<TaskStatusResponse> {
   return toTaskRecord(await ownedTask(ctx, auth, raw, false));
 }
 
@@ -216,7 +216,7 @@ async function stop(ctx: ServiceContext, row: TaskRow, reason: string): Promise<
   throw new HttpError(409, `Task cannot be stopped in current status: ${current.status}`);
 }
 
-export async function cancelTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+export async function cancelTask(ctx: ServiceContext, auth: AuthContext, raw: string): Promise<TaskStatusResponse> {
   const row = await ownedTask(ctx, auth, raw, false);
   return toTaskRecord(await stop(ctx, row, 'task cancelled by the user'));
 }
@@ -233,7 +233,7 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
 }
 
 /** GET /task/list, with the optional filters of the extension applied in SQL before paging. */
-export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskListQuery) {
+export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskListQuery): Promise<TaskListResponse> {
   const { page, items_per_page: perPage, sort_order: order } = q;
   let base = ctx.store.db.selectFrom('tasks').where('user_id', '=', auth.user.id);
   if (q.status) base = base.where('status', 'in', q.status);
@@ -257,7 +257,7 @@ export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskL
 
 /** GET /task/{id}/result|preview|vtk. */
 export async function taskFiles(ctx: ServiceContext, auth: AuthContext, raw: string, kind: 'result' | 'preview' | 'vtk',
-  sign: (uuid: string, name: string) => string) {
+  sign: (uuid: string, name: string) => string): Promise<FileListResponse> {
   const row = await ownedTask(ctx, auth, raw, false);
   if (row.status !== 'completed') throw new HttpError(409, `Task is not completed (status: ${row.status})`);
   const files = await ctx.store.db.selectFrom('task_files').select(['name']).where('task_id', '=', row.id).where('kind', '=', kind).orderBy('name').execute();
