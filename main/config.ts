@@ -41,7 +41,8 @@ export interface ServiceSettings {
   calcHost: CalcHostSettings;
 }
 
-export type SettingSource = 'flag' | 'environment' | 'settings file' | 'default';
+export type { SettingSource } from '../contract/api/console.js';
+import type { SettingSource } from '../contract/api/console.js';
 
 /**
  * Bounds on the work one task may ask for, enforced at POST /task (main/service/task-checks.ts) before anything

@@ -16,7 +16,7 @@ import { registerTaskRoutes } from './api/tasks.js';
 import { registerDatabaseRoutes } from './api/databases.js';
 import { registerDownloadRoutes } from './api/downloads.js';
 import { registerRendererRoutes } from './api/renderer.js';
-import { buildOpenApi } from './api/openapi.js';
+import { buildOpenApi, registerResultSchemaRoutes } from './api/openapi.js';
 import { parseJsonBody } from './api/json-body.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
 import { registerConsoleRoutes } from './api/console.js';
@@ -156,6 +156,7 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
 
   await app.register(async (api) => {
     api.get('/openapi.json', async () => buildOpenApi(`${ctx.origin}${API_PREFIX}`));
+    registerResultSchemaRoutes(api);
     await api.register(async (authed) => {
       // onRequest: authentication runs before body parsing, so a bad body never masks a 401/403.
       authed.addHook('onRequest', authHook(ctx));

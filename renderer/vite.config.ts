@@ -16,9 +16,6 @@ export default defineConfig({
   root,
   base: './',
   plugins: [svelte()],
-  // main/api/task-config.ts (shared with the API so forms and validation never disagree) reads
-  // process.env.PHASEDESK_TEST_CALCULATIONS; the browser has no process, and test task types are never offered.
-  define: { 'process.env.PHASEDESK_TEST_CALCULATIONS': JSON.stringify('0') },
   build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 800 },
   server: { proxy },
   preview: { proxy },

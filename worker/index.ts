@@ -1,12 +1,13 @@
 // Piscina worker entry: dispatches a job to worker/calculations/<task_type>.ts.
 // The shared control block is passed through so native code can poll the cancel flag; this worker is
 // never terminated from outside while native code runs (cancellation is cooperative).
-import { CancelledError, JobControl, type Calculation, type CalculationJob, type CalculationOutput } from './protocol.js';
+import { CancelledError, JobControl, type CalculationJob, type CalculationOutput, type CalculationTable } from './protocol.js';
+import { TASK_REGISTRY, isTaskType } from '../contract/tasks/registry.js';
 import { withCancelFlag } from './core/cancel.js';
 import { isCoreError } from './core/errors.js';
 
 /** Calculation modules by task type, loaded on demand (also used by `phasedesk calc`). */
-export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> = {
+export const CALCULATIONS: CalculationTable = {
   point_calculation: () => import('./calculations/point_calculation.js'),
   line_calculation: () => import('./calculations/line_calculation.js'),
   binary_equilibrium: () => import('./calculations/binary_equilibrium.js'),
@@ -15,29 +16,27 @@ export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> =
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
 };
 
-/** The stage a task of each type reports while its calculation runs (GET /task/{id} `stage`). */
-export const CALCULATION_STAGES: Record<string, string> = {
-  point_calculation: 'computing the equilibrium',
-  line_calculation: 'scanning the line',
-  binary_equilibrium: 'mapping two-phase regions',
-  thermodynamic_properties_next: 'computing properties',
-  scheil_solidification: 'solidifying step by step',
-  binary_cpt_diagram: 'computing the composition-temperature-pressure grid',
-};
+type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
+
+/**
+ * The calculation of a task type. The job's config was parsed by that type's schema when the task was created
+ * (POST /task, `phasedesk calc`), so the typed calculation may be called with it.
+ */
+export async function loadCalculation(taskType: string): Promise<UntypedRun | undefined> {
+  if (isTaskType(taskType)) return (await CALCULATIONS[taskType]()).run as unknown as UntypedRun;
+  if (taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') return (await import('./calculations/test-only.js')).run;
+  return undefined;
+}
 
 export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
   const control = new JobControl(job.control);
-  const stage = CALCULATION_STAGES[job.taskType];
-  if (stage) control.setStage(stage);
-  let loader = CALCULATIONS[job.taskType];
-  if (!loader && job.taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') {
-    loader = () => import('./calculations/test-only.js');
-  }
-  if (!loader) throw new Error(`no calculation for task type ${job.taskType}`);
-  const mod = await loader();
+  // the stage a task of each type reports while its calculation runs (GET /task/{id} `stage`)
+  if (isTaskType(job.taskType)) control.setStage(TASK_REGISTRY[job.taskType].stage);
+  const run = await loadCalculation(job.taskType);
+  if (!run) throw new Error(`no calculation for task type ${job.taskType}`);
   try {
     // every native call of the calculation (a single equilibrium, model and grid building) polls the job's flag
-    const out = await withCancelFlag(job.control, () => mod.run(job, control));
+    const out = await withCancelFlag(job.control, () => run(job, control));
     control.setProgress(1);
     return out;
   } catch (e) {

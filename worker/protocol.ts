@@ -1,23 +1,26 @@
 // Messages between the service (main/service/scheduler.ts), the calculation hosts (worker/host.ts) and the
 // piscina worker inside each host (worker/index.ts).
+import type { TaskConfig, TaskType } from '../contract/tasks/registry.js';
 
-/** Byte layout of the per-job SharedArrayBuffer control block. */
-export const CONTROL_BYTES = 128;
-/** Int32 index 0: cancel flag, set to 1 by main with Atomics.store; polled by the calculation / native code. */
-export const CANCEL_INDEX = 0;
-/** Int32 index 1: byte length of the stage text (0 = no stage yet). */
-export const STAGE_LENGTH_INDEX = 1;
-/** Float64 at byte offset 8: progress 0..1 written by the calculation. */
-export const PROGRESS_BYTE_OFFSET = 8;
-/** UTF-8 stage text ("mapping two-phase regions") from byte 16 to the end of the block. */
-export const STAGE_BYTE_OFFSET = 16;
-export const STAGE_MAX_BYTES = CONTROL_BYTES - STAGE_BYTE_OFFSET;
+import {
+  CANCEL_INDEX, CONTROL_BYTES, PROGRESS_BYTE_OFFSET, STAGE_BYTE_OFFSET, STAGE_LENGTH_INDEX, STAGE_MAX_BYTES,
+} from '../contract/control-block.js';
 
-export interface CalculationJob {
+/** Byte layout of the per-job SharedArrayBuffer control block: contract/control-block.ts. */
+export * from '../contract/control-block.js';
+
+/**
+ * The task_config a calculation of type T receives: the output of the type's zod schema (validated by POST /task
+ * or `phasedesk calc` before the task is stored), with tdb_code replaced by the server-managed tdb_file.
+ */
+export type CalculationConfig<T extends TaskType> =
+  { [K in keyof TaskConfig<T> as K extends 'tdb_code' ? never : K]: TaskConfig<T>[K] } & { tdb_file: string };
+
+export interface CalculationJob<C extends object = Record<string, unknown>> {
   taskUuid: string;
   taskType: string;
   /** task_config with tdb_code replaced by the server-managed tdb_file. */
-  config: Record<string, unknown>;
+  config: C;
   /** OpenMP threads granted to this job (already bounded by threadBudget / poolSize). */
   ompThreads: number;
   /** Absolute task directory; the calculation writes into <taskDir>/{result,preview,vtk}/. */
@@ -85,4 +88,12 @@ export class CancelledError extends Error {
   constructor() { super('calculation cancelled'); this.name = 'CancelledError'; }
 }
 
-export type Calculation = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
+/** The job of a task of type T: its configuration typed by the type's schema. */
+export type TaskJob<T extends TaskType> = CalculationJob<CalculationConfig<T>>;
+
+/** A calculation of task type T (worker/calculations/<T>.ts exports it as `run`). */
+export type Calculation<T extends TaskType = TaskType> =
+  (job: TaskJob<T>, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
+
+/** One loader per task type of the registry: a type without its calculation module does not compile. */
+export type CalculationTable = { [T in TaskType]: () => Promise<{ run: Calculation<T> }> };

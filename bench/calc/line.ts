@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { JobControl, type TaskJob } from '../../worker/protocol.js';
 import { run, scanLine } from '../../worker/calculations/line_calculation.js';
 import { clearDatabaseCache } from '../../worker/calculations/point_calculation.js';
 import { tdbDir, median } from '../support.js';
@@ -28,7 +28,7 @@ const SETUPS: LineSetup[] = [
   { name: 'ternary Cr-Ti-V X(TI)=X(V)=0.3 800-2000 K', file: 'crtiv_ghosh.tdb', components: ['CR', 'TI', 'V'], T0: 800, T1: 2000, x: { TI: 0.3, V: 0.3 } },
 ];
 
-function job(s: LineSetup, dir: string, threads: number): CalculationJob {
+function job(s: LineSetup, dir: string, threads: number): TaskJob<'line_calculation'> {
   return {
     taskUuid: 'bench', taskType: 'line_calculation', ompThreads: threads, taskDir: dir, control: new SharedArrayBuffer(16),
     config: { task_type: 'line_calculation', tdb_file: path.join(tdbDir(), s.file), condition: {

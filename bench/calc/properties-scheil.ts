@@ -7,7 +7,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../worker/core/database.js';
-import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { JobControl, type TaskJob } from '../../worker/protocol.js';
 import { propertiesScan } from '../../worker/calculations/thermodynamic_properties_next.js';
 import { scheilSolidification } from '../../worker/calculations/scheil_solidification.js';
 import { tdbDir, median } from '../support.js';
@@ -45,7 +45,7 @@ export async function benchPropertiesScheil(): Promise<string[]> {
     for (const threads of threadCounts) {
       let info = '';
       const props = Array.from({ length: REPEATS }, () => time(() => {
-        const job: CalculationJob = {
+        const job: TaskJob<'thermodynamic_properties_next'> = {
           taskUuid: 'bench', taskType: 'thermodynamic_properties_next', ompThreads: threads, taskDir: '', control: new SharedArrayBuffer(16),
           config: { task_type: 'thermodynamic_properties_next', tdb_file: tdb, condition: {
             components: a.components, compositions_start: a.x, compositions_end: a.x, temperature_start: a.scan[0],

@@ -5,6 +5,8 @@
 // 4xx names the field: {"error": "<field> <message>"}.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { TASK_TYPES } from '../../contract/tasks/registry.js';
+import { DB_STATES } from '../../contract/api/console.js';
 import type { ServiceContext } from '../service/context.js';
 import { HttpError } from '../util/errors.js';
 import { parseOrThrow } from './schemas.js';
@@ -54,14 +56,12 @@ export const dbImportBody = z.strictObject({
   version: text(50).default('1.0'),
   description: z.string({ error: 'must be a string' }).max(4000, { error: 'must be at most 4000 characters' }).default(''),
   support_task_list: z.array(z.string().regex(/^[a-z_]{1,64}$/, { error: 'must be task type names' }), { error: 'must be an array of task types' })
-    .max(32, { error: 'must list at most 32 task types' }).default([
-      'point_calculation', 'line_calculation', 'binary_equilibrium', 'thermodynamic_properties_next', 'scheil_solidification', 'binary_cpt_diagram',
-    ]),
+    .max(32, { error: 'must list at most 32 task types' }).default([...TASK_TYPES]),
   replace: z.boolean({ error: 'must be true or false' }).default(false),
   subscribe_user: username.nullable().default(LOCAL_USER),
 });
 export const dbPatchBody = z.strictObject({
-  state: z.enum(['enable', 'disable', 'invisible'], { error: 'must be enable, disable or invisible' }),
+  state: z.enum(DB_STATES, { error: 'must be enable, disable or invisible' }),
 });
 export const subscriptionBody = z.strictObject({
   // The spec's known values; the store keeps free text, but the console only writes these.

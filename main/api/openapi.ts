@@ -1,7 +1,25 @@
 // OpenAPI 3.1 document of /api/v2, generated from the same zod schemas the routes use.
 import { z } from 'zod';
 import * as S from './schemas.js';
-import { TASK_CONFIG_SCHEMAS } from './task-config.js';
+import type { FastifyInstance } from 'fastify';
+import { TASK_REGISTRY, TASK_TYPES, isTaskType } from '../../contract/tasks/registry.js';
+import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
+import { HttpError } from '../util/errors.js';
+
+/** Where the JSON Schema of a task type's result.json is served, below /api/v2 (no key needed, like this document). */
+export const RESULT_SCHEMA_PATH = '/schemas/results';
+
+/** GET /api/v2/schemas/results/<task_type>.json: the JSON Schema of that type's result.json. */
+export function registerResultSchemaRoutes(api: FastifyInstance): void {
+  api.get<{ Params: { file: string } }>(`${RESULT_SCHEMA_PATH}/:file`, async (req) => {
+    const file = req.params.file;
+    const t = file.replace(/\.json$/, '');
+    if (!file.endsWith('.json') || !isTaskType(t)) {
+      throw new HttpError(404, `no result schema '${file}'; known: ${TASK_TYPES.map((k) => `${k}.json`).join(', ')}`);
+    }
+    return RESULT_SCHEMAS[t];
+  });
+}
 
 function js(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   const out = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
@@ -29,7 +47,16 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     FileListResponse: js(S.fileListResponse), PhasesRequest: js(S.phasesRequest, 'input'),
     PhasesResponse: js(S.phasesResponse), UserDbStatus: js(S.userStatusResponse),
   };
-  for (const [t, s] of Object.entries(TASK_CONFIG_SCHEMAS)) schemas[`TaskConfig_${t}`] = js(s, 'input');
+  for (const t of TASK_TYPES) schemas[`TaskConfig_${t}`] = js(TASK_REGISTRY[t].schema, 'input');
+  // task_config is one of the open types' configurations, told apart by task_type
+  const createRequest = schemas.TaskCreateRequest as { properties: Record<string, unknown> };
+  createRequest.properties.task_config = {
+    description: 'The configuration of the task; absent or null: a description holding its JSON text is used',
+    anyOf: [{
+      oneOf: TASK_TYPES.map((t) => ref(`TaskConfig_${t}`)),
+      discriminator: { propertyName: 'task_type', mapping: Object.fromEntries(TASK_TYPES.map((t) => [t, `#/components/schemas/TaskConfig_${t}`])) },
+    }, { type: 'null' }],
+  };
   const intId = pathId('id', { type: 'integer', minimum: 1 });
   const fileOp = (what: string) => ({ get: { summary: `${what} files of a completed task`, parameters: [intId],
     responses: { 200: ok('FileListResponse'), ...AUTH, 404: err('Task not found'), 409: err('Task is not completed') } } });
@@ -37,6 +64,9 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: 'PhaseDesk Thermodynamic Calculation Task Service', version: '2.0.0' },
+    // Extension: where the JSON Schema of each task type's result.json is served (no key needed). Not an operation
+    // of `paths`: the files are documents about the API, as this one is.
+    'x-result-schemas': Object.fromEntries(TASK_TYPES.map((t) => [t, `${serverUrl}${RESULT_SCHEMA_PATH}/${t}.json`])),
     servers: [{ url: serverUrl }],
     components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tk_ + 32 alphanumerics' } } },
     security: [{ bearer: [] }],

@@ -13,16 +13,17 @@ import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
 import { registerDatabase, subscribe, type DbMeta } from './databases.js';
 import { parseTdbForImport } from './tdb-import.js';
+import type { ConsoleDb, ConsoleKey, ConsoleUser, DbState, ImportReport, SettingsView } from '../../contract/api/console.js';
 
 // ---------------------------------------------------------------- users and keys
 
-export async function listUsers(store: Store) {
+export async function listUsers(store: Store): Promise<ConsoleUser[]> {
   return store.db.selectFrom('users').innerJoin('plans', 'plans.id', 'users.plan_id')
     .select(['users.id', 'users.username', 'users.email', 'plans.name as plan', 'users.created_at']).orderBy('users.username').execute();
 }
 
 /** Every key of every user; the clear key is never stored, only its display prefix. */
-export async function listAllKeys(store: Store, now = Date.now()) {
+export async function listAllKeys(store: Store, now = Date.now()): Promise<ConsoleKey[]> {
   const rows = await store.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
     .select(['api_keys.id', 'api_keys.key_prefix', 'api_keys.key_name', 'api_keys.is_active', 'api_keys.created_at',
       'api_keys.last_used_at', 'api_keys.expires_at', 'users.username'])
@@ -40,13 +41,13 @@ export async function keyExists(store: Store, id: number): Promise<boolean> {
 // ---------------------------------------------------------------- databases
 
 /** All database records whatever their enablement state, with every subscription record of each. */
-export async function listAllDatabases(store: Store) {
+export async function listAllDatabases(store: Store): Promise<ConsoleDb[]> {
   const rows = await store.db.selectFrom('databases').selectAll().orderBy('code').execute();
   const subs = await store.db.selectFrom('subscriptions').innerJoin('users', 'users.id', 'subscriptions.user_id')
     .select(['subscriptions.database_id', 'subscriptions.status', 'subscriptions.expires_at', 'users.username']).execute();
   return rows.map((r) => ({
     id: r.id, code: r.code, name: r.name, description: r.description, type: r.type, version: r.version, level: r.level,
-    state: r.state,
+    state: r.state as DbState,
     element_list: JSON.parse(r.element_list) as string[], phase_list: JSON.parse(r.phase_list) as string[],
     support_task_list: JSON.parse(r.support_task_list) as string[],
     file_sha256: r.file_sha256, created_at: r.created_at, updated_at: r.updated_at,
@@ -76,11 +77,7 @@ export function withLfLineEndings(tdb: string | Buffer): string | Buffer {
   return tdb.includes(0x0d) ? Buffer.from(tdb.toString('latin1').replace(/\r(?!\n)/g, '\n'), 'latin1') : tdb;
 }
 
-export interface ImportReport {
-  id: string; code: string; file_name: string; replaced: boolean;
-  elements: string[]; phases_loaded: string[]; phases_refused: { phase: string; reason: string }[];
-  warnings: string[]; parameter_count: number; subscribed: string | null;
-}
+export type { ImportReport };
 
 /**
  * Imports an uploaded TDB text with the project's single TDB reader (worker/core/database.ts). A malformed file
@@ -130,7 +127,7 @@ function asSaved(s: ServiceSettings): Required<SavedSettings> {
 }
 
 /** What runs now, what is saved, what the next start will use (env vars still win over the file). */
-export function settingsView(current: ServiceSettings, actualPort: number, origin: string, env: NodeJS.ProcessEnv = process.env) {
+export function settingsView(current: ServiceSettings, actualPort: number, origin: string, env: NodeJS.ProcessEnv = process.env): SettingsView {
   const file = readSettingsFile(current.dataDir);
   const next = resolveSettings({ dataDir: current.dataDir }, env);
   const running = { ...asSaved(current), port: actualPort };

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { OPEN_TASK_TYPES, validateTaskConfig } from '../api/task-config.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { CALCULATIONS } from '../../worker/index.js';
+import { loadCalculation } from '../../worker/index.js';
 
 export const CALC_USAGE = `usage: phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]
   Runs a task_config (JSON, as in POST /task) without the service and writes DIR/result/result.json,
@@ -78,8 +78,9 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
     taskUuid: randomUUID(), taskType, config: { ...v.value, tdb_file: tdb }, ompThreads: threads, taskDir: out,
     control: control.buffer,
   };
-  const mod = await CALCULATIONS[taskType]();
-  const r = await mod.run(job, control);
+  const run = await loadCalculation(taskType);
+  if (!run) throw new CalcInputError(`task_config.task_type: unsupported task type '${taskType}'`);
+  const r = await run(job, control);
   return { taskType, summary: r.summary, logs: r.logs, out };
 }
 

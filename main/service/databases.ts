@@ -1,3 +1,4 @@
+import type { DbItemResponse, ListDbResponse } from '../../contract/api/responses.js';
 import type { Selectable } from 'kysely';
 import type { DatabasesTable, SubscriptionsTable } from '../db/types.js';
 import type { ServiceContext } from './context.js';
@@ -20,7 +21,7 @@ export function subscriptionAllowsTasks(sub: SubRow | undefined): boolean {
   return s === 'active' || s === 'trail';
 }
 
-export function toDbItem(row: DbRow, userStatus: string): Record<string, unknown> {
+export function toDbItem(row: DbRow, userStatus: string): DbItemResponse {
   return {
     id: row.id, code: row.code, name: row.name, description: row.description, type: row.type,
     version: row.version, level: row.level,
@@ -52,7 +53,7 @@ async function subsByDb(ctx: ServiceContext, userId: string): Promise<Map<string
 }
 
 /** GET /database, /database/by-task and (linkedOnly) /database/users. Enabled records only. */
-export async function listDatabases(ctx: ServiceContext, userId: string, f: DbFilter, linkedOnly = false) {
+export async function listDatabases(ctx: ServiceContext, userId: string, f: DbFilter, linkedOnly = false): Promise<ListDbResponse> {
   const rows = await ctx.store.db.selectFrom('databases').selectAll().where('state', '=', 'enable').orderBy('code').execute();
   const subs = await subsByDb(ctx, userId);
   const all = rows.filter((r) => matches(r, f) && (!linkedOnly || subs.has(r.id)));

@@ -1,3 +1,4 @@
+import type { KeyInfoResponse } from '../../contract/api/responses.js';
 import { createHash, randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { ApiKeysTable, UsersTable } from '../db/types.js';
@@ -43,19 +44,18 @@ export async function authenticate(ctx: ServiceContext, header: string | undefin
 }
 
 /** GET /key/info body. Optional null fields are omitted ("absent means never used / no expiry"). */
-export async function keyInfo(ctx: ServiceContext, auth: AuthContext): Promise<Record<string, unknown>> {
+export async function keyInfo(ctx: ServiceContext, auth: AuthContext): Promise<KeyInfoResponse> {
   const plan = await ctx.store.db.selectFrom('plans').select('name').where('id', '=', auth.user.plan_id).executeTakeFirst();
-  const user: Record<string, unknown> = {
+  const user: KeyInfoResponse['user'] = {
     id: auth.user.id, username: auth.user.username, email: auth.user.email,
     subscription_level: plan?.name ?? 'none',
   };
   if (auth.user.subscription_expires_at) user.subscription_expires_at = auth.user.subscription_expires_at;
-  const out: Record<string, unknown> = {
+  return {
     id: auth.key.id, api_key: auth.presentedKey, key_name: auth.key.key_name, is_active: auth.key.is_active === 1,
     created_at: auth.key.created_at,
+    ...(auth.key.last_used_at ? { last_used_at: auth.key.last_used_at } : {}),
+    ...(auth.key.expires_at ? { expires_at: auth.key.expires_at } : {}),
+    user,
   };
-  if (auth.key.last_used_at) out.last_used_at = auth.key.last_used_at;
-  if (auth.key.expires_at) out.expires_at = auth.key.expires_at;
-  out.user = user;
-  return out;
 }

@@ -7,7 +7,10 @@ import type { AuthContext } from './keys.js';
 import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
 import { taskTime } from '../util/time.js';
-import { ANNOUNCED_TASK_TYPES, OPEN_TASK_TYPES, isRunnableTaskType, validateTaskConfig } from '../api/task-config.js';
+import { TEST_TASK_TYPES, testCalculationsEnabled, validateTaskConfig } from '../api/task-config.js';
+import { taskBodyProblem, taskCreateBody, taskTypeProblem, type TaskCreateResponse } from '../../contract/api/task-request.js';
+import type { FileListResponse, TaskListResponse, TaskStatusResponse } from '../../contract/api/responses.js';
+import { ENGINE_CACHE_TAG } from '../../contract/version.js';
 import { subscriptionAllowsTasks } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { jsonShapeProblem } from '../api/json-body.js';
@@ -16,14 +19,13 @@ import { taskDir } from './files.js';
 
 export type TaskRow = Selectable<TasksTable>;
 
-export const ENGINES = ['thermo_next'] as const;
 /** Part of the calculation cache key: a new engine version never reuses old results. */
-export const ENGINE_VERSION = 'thermo_next/0.1.0';
+export const ENGINE_VERSION = ENGINE_CACHE_TAG;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export function toTaskRecord(row: TaskRow): Record<string, unknown> {
+export function toTaskRecord(row: TaskRow): TaskStatusResponse {
   return {
-    id: row.id, title: row.title, description: row.task_config, status: row.status, task_type: row.task_type,
+    id: row.id, title: row.title, description: row.task_config, status: row.status as TaskState, task_type: row.task_type,
     result: row.result, logs: row.logs, user_id: row.user_id, tdb_code: row.tdb_code,
     created_at: row.created_at, updated_at: row.updated_at,
     // Extensions a spec client ignores: progress 0..1 and, while the task runs, a short stage text.
@@ -57,13 +59,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** POST /task. */
-export async function createTask(ctx: ServiceContext, auth: AuthContext, body: unknown) {
-  if (!isPlainObject(body)) throw new HttpError(400, 'request body must be a JSON object');
-  if (body.title === undefined || body.title === null) throw new HttpError(400, 'title is required');
-  if (typeof body.title !== 'string') throw new HttpError(400, 'title: must be a string');
+export async function createTask(ctx: ServiceContext, auth: AuthContext, rawBody: unknown): Promise<TaskCreateResponse> {
+  const parsed = taskCreateBody.safeParse(rawBody);
+  if (!parsed.success) throw new HttpError(400, taskBodyProblem(parsed.error));
+  const body = parsed.data;
 
   // task_config, or (decision) a description holding the JSON text of an object.
-  let cfg: unknown = body.task_config;
+  let cfg = body.task_config;
   if (cfg === undefined || cfg === null) {
     let fromDescription: unknown;
     if (typeof body.description === 'string') {
@@ -74,18 +76,7 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
     if (!isPlainObject(fromDescription)) throw new HttpError(400, 'task_config or description is required');
     cfg = fromDescription;
   }
-  if (!isPlainObject(cfg)) throw new HttpError(400, 'task_config must be a JSON object');
-  if (body.engine !== undefined && body.engine !== null && body.engine !== 'thermo_next') {
-    throw new HttpError(400, `task type '${String(body.engine)}' is not supported, supported engines: ${ENGINES.join(', ')}`);
-  }
-  let ompThreads: number | null = null;
-  if (body.omp_threads !== undefined && body.omp_threads !== null) {
-    if (typeof body.omp_threads !== 'number' || !Number.isInteger(body.omp_threads) || body.omp_threads < 1) {
-      throw new HttpError(400, 'omp_threads: must be a positive integer');
-    }
-    ompThreads = body.omp_threads;
-  }
-  if (body.no_cache !== undefined && body.no_cache !== null && typeof body.no_cache !== 'boolean') throw new HttpError(400, 'no_cache: must be a boolean');
+  const ompThreads = body.omp_threads ?? null;
   const noCache = body.no_cache === true;
 
   // Database code; legacy: derived from the file name of tdb_file (the client's path is never used).
@@ -102,12 +93,9 @@ export async function createTask(ctx: ServiceContext, auth: AuthContext, body: u
   const sub = await ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', auth.user.id).where('database_id', '=', dbRow.id).executeTakeFirst();
   if (!subscriptionAllowsTasks(sub)) throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
 
-  if (cfg.task_type === undefined || cfg.task_type === null || cfg.task_type === '') throw new HttpError(400, 'task_config.task_type is required');
+  const typeProblem = taskTypeProblem(cfg.task_type, testCalculationsEnabled() ? TEST_TASK_TYPES : []);
+  if (typeProblem) throw new HttpError(400, typeProblem);
   const taskType = String(cfg.task_type);
-  if (!isRunnableTaskType(taskType)) {
-    const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(taskType) ? 'is announced but not open yet' : 'is not a known task type';
-    throw new HttpError(400, `task_config.task_type: '${taskType}' ${why}; open task types: ${OPEN_TASK_TYPES.join(', ')}`);
-  }
   const normalized: Record<string, unknown> = { ...cfg, tdb_code: code };
   delete normalized.tdb_file;
   const v = validateTaskConfig(taskType, normalized);
@@ -188,7 +176,7 @@ async function ownedTask(ctx: ServiceContext, auth: AuthContext, raw: string, al
   return row;
 }
 
-export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+export async function getTask(ctx: ServiceContext, auth: AuthContext, raw: string): Promise<TaskStatusResponse> {
   return toTaskRecord(await ownedTask(ctx, auth, raw, false));
 }
 
@@ -228,7 +216,7 @@ async function stop(ctx: ServiceContext, row: TaskRow, reason: string): Promise<
   throw new HttpError(409, `Task cannot be stopped in current status: ${current.status}`);
 }
 
-export async function cancelTask(ctx: ServiceContext, auth: AuthContext, raw: string) {
+export async function cancelTask(ctx: ServiceContext, auth: AuthContext, raw: string): Promise<TaskStatusResponse> {
   const row = await ownedTask(ctx, auth, raw, false);
   return toTaskRecord(await stop(ctx, row, 'task cancelled by the user'));
 }
@@ -245,7 +233,7 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
 }
 
 /** GET /task/list, with the optional filters of the extension applied in SQL before paging. */
-export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskListQuery) {
+export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskListQuery): Promise<TaskListResponse> {
   const { page, items_per_page: perPage, sort_order: order } = q;
   let base = ctx.store.db.selectFrom('tasks').where('user_id', '=', auth.user.id);
   if (q.status) base = base.where('status', 'in', q.status);
@@ -269,7 +257,7 @@ export async function listTasks(ctx: ServiceContext, auth: AuthContext, q: TaskL
 
 /** GET /task/{id}/result|preview|vtk. */
 export async function taskFiles(ctx: ServiceContext, auth: AuthContext, raw: string, kind: 'result' | 'preview' | 'vtk',
-  sign: (uuid: string, name: string) => string) {
+  sign: (uuid: string, name: string) => string): Promise<FileListResponse> {
   const row = await ownedTask(ctx, auth, raw, false);
   if (row.status !== 'completed') throw new HttpError(409, `Task is not completed (status: ${row.status})`);
   const files = await ctx.store.db.selectFrom('task_files').select(['name']).where('task_id', '=', row.id).where('kind', '=', kind).orderBy('name').execute();

@@ -14,7 +14,7 @@ import {
 import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
 
 export { compositionAxis };
-import type { CalculationJob, CalculationOutput, JobControl } from '../protocol.js';
+import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 
 interface BinaryInput {
   tdbFile: string;
@@ -27,35 +27,19 @@ interface BinaryInput {
   orderDisorder: OrderDisorderOptions | undefined;
 }
 
-function num(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${what} must be a number`);
-  return v;
-}
-
-/** Reads the (already validated) task_config; the axis as compositionAxis says. */
-export function binaryInput(config: Record<string, unknown>): BinaryInput {
-  const tdbFile = config.tdb_file;
-  if (typeof tdbFile !== 'string' || !tdbFile) throw new Error('task_config.tdb_file is missing (the database file of the task)');
-  const c = config.condition as Record<string, unknown> | undefined;
-  if (!c || typeof c !== 'object') throw new Error('task_config.condition is required');
-  const comps = Array.isArray(c.components) ? (c.components as unknown[]).map((s) => String(s).toUpperCase()) : [];
-  if (comps.length !== 2 || comps[0] === comps[1]) throw new Error('condition.components must hold exactly 2 different components');
-  const up = (o: unknown): Record<string, number> => Object.fromEntries(
-    Object.entries((o ?? {}) as Record<string, unknown>).map(([k, v]) => [k.toUpperCase(), num(v, `composition of ${k}`)]));
+/** The mapping input of a task; the axis as compositionAxis says (the schema guarantees the shapes and bounds). */
+export function binaryInput(config: CalculationConfig<'binary_equilibrium'>): BinaryInput {
+  const c = config.condition;
+  const comps = c.components.map((s) => s.toUpperCase());
+  if (comps[0] === comps[1]) throw new Error('condition.components must hold exactly 2 different components');
+  const up = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v]));
   const s = up(c.compositions_start), e = up(c.compositions_end);
-  for (const k of [...Object.keys(s), ...Object.keys(e)]) {
-    if (!comps.includes(k)) throw new Error(`composition names ${k}, which is not one of condition.components`);
-  }
   const { xComponent: xc, X } = compositionAxis([comps[0]!, comps[1]!], s, e);
-  const T0 = num(c.temperature_start, 'condition.temperature_start'), T1 = num(c.temperature_end, 'condition.temperature_end');
-  if (T0 === T1) throw new Error('condition.temperature_start and temperature_end must differ');
-  const P = c.pressure === undefined ? 101325 : num(c.pressure, 'condition.pressure');
-  const phases = Array.isArray(c.activated_phases) && c.activated_phases.length
-    ? (c.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : undefined;
-  const od = config.order_disorder as OrderDisorderOptions | undefined;
+  const T0 = c.temperature_start, T1 = c.temperature_end;
+  const phases = c.activated_phases?.length ? c.activated_phases.map((p) => p.toUpperCase()) : undefined;
   return {
-    tdbFile, components: [comps[0]!, comps[1]!], xComponent: xc,
-    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P, phases, orderDisorder: od,
+    tdbFile: config.tdb_file, components: [comps[0]!, comps[1]!], xComponent: xc,
+    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P: c.pressure, phases, orderDisorder: config.order_disorder,
   };
 }
 
@@ -140,7 +124,7 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
   };
 }
 
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
+export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): CalculationOutput {
   const inp = binaryInput(job.config);
   const db = openDatabase(inp.tdbFile);
   // one name per composition set in regions, invariants and labels (worker/plots/set-names.ts)

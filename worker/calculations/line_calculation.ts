@@ -11,12 +11,14 @@ import { equilibriumBatch, type CompositionSet, type EquilibriumConditions, type
 import { phaseFractionChart } from '../plots/charts.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../results/outputs.js';
-import type { LineAxis, LineCalculationResult, LinePoint, OrderingChange, Transition } from '../results/line_calculation.js';
-import { CONTROL_BYTES, CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import { transitionText, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
+import { CONTROL_BYTES, CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import {
-  CP_DEFINITION, conditionOf, documentBase, numberField, openSystem, outputNames, pressureOf, resolveCompositions,
+  CP_DEFINITION, documentBase, openSystem, outputNames, resolveCompositions,
   type CalcSystem,
 } from './point_calculation.js';
+
+export { transitionText };
 
 /** A transition as this module makes it: bracket widths, kind and ordering changes always present. */
 export type RefinedTransition = Required<Transition>;
@@ -347,30 +349,27 @@ export interface LineScan {
   edges: { s: number; r: EquilibriumResult }[];
 }
 
+/** A line or properties task: both scan the same condition (contract/tasks/common.ts scanCondition). */
+export type ScanJob = TaskJob<'line_calculation'> | TaskJob<'thermodynamic_properties_next'>;
+
 /**
- * The scan of a line or properties task, checked: the opened system, the straight path in (T, x)
+ * The scan of a line or properties task: the opened system, the straight path in (T, x)
  * from the start to the end state, and the number of points.
  */
-export function scanSetup(job: CalculationJob) {
-  const cond = conditionOf(job);
+export function scanSetup(job: ScanJob) {
+  const cond = job.config.condition;
   const sys = openSystem(job, cond);
-  const P = pressureOf(cond);
-  const T0 = numberField(cond, 'temperature_start'), T1 = numberField(cond, 'temperature_end');
-  if (!(T0 > 0) || !(T1 > 0)) throw new Error('condition.temperature_start and temperature_end must be greater than 0');
-  const n = numberField(cond, 'points');
-  if (!Number.isInteger(n) || n < 1) throw new Error('condition.points must be a positive integer');
+  const { pressure: P, temperature_start: T0, temperature_end: T1, points: n } = cond;
   const comp = resolveCompositions(sys.elements, [
-    { field: 'condition.compositions_start', value: cond.compositions_start ?? {} },
-    { field: 'condition.compositions_end', value: cond.compositions_end ?? {} },
+    { field: 'condition.compositions_start', value: cond.compositions_start },
+    { field: 'condition.compositions_end', value: cond.compositions_end },
   ]);
   const path: ScanPath = { T0, T1, P, X0: comp.X[0], X1: comp.X[1], full0: comp.full[0], full1: comp.full[1] };
-  const changes = T0 !== T1 || JSON.stringify(comp.full[0]) !== JSON.stringify(comp.full[1]);
-  if (changes && n < 2) throw new Error("condition.points must be at least 2 when a variable's range changes");
   return { cond, sys, P, path, n, dependent: comp.dependent };
 }
 
 /** The numerical part of a line calculation (scan + transition refinement), without files. */
-export function scanLine(job: CalculationJob, control: JobControl, derivatives?: string[]): LineScan {
+export function scanLine(job: ScanJob, control: JobControl, derivatives?: string[]): LineScan {
   if (control.cancelled) throw new CancelledError();
   const { sys, path, n, dependent } = scanSetup(job);
   const s = Array.from({ length: n }, (_, i) => (n === 1 ? 0 : i / (n - 1)));
@@ -389,16 +388,8 @@ export function scanLine(job: CalculationJob, control: JobControl, derivatives?:
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
 
-export function transitionText(t: Transition): string {
-  const st = (l: string) => (t.structures?.[l] ? ` (${t.structures[l]})` : '');
-  const parts = [...t.appearing.map((l) => `+${l}${st(l)}`), ...t.disappearing.map((l) => `-${l}${st(l)}`),
-    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`)];
-  return parts.join(' ');
-}
-
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
-  const cond = conditionOf(job);
-  const names = outputNames('line_calculation', cond);
+export function run(job: TaskJob<'line_calculation'>, control: JobControl): CalculationOutput {
+  const names = outputNames('line_calculation', job.config.condition);
   const wantsCp = names.some((n) => /^\s*cpm?\s*$/i.test(n));
   const scan = scanLine(job, control, wantsCp ? ['HM.T'] : undefined);
   const { sys, path, s, results, transitions } = scan;

@@ -18,19 +18,13 @@ import {
 } from '../results/common.js';
 import type { PointCalculationResult } from '../results/point_calculation.js';
 import { buildTable, elementsOf, phaseSetName, selectOutputs, type OutputTaskType } from '../results/outputs.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 
 export const CP_DEFINITION = 'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative '
   + 'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
 
-export type Condition = Record<string, unknown>;
-
-/** The task's condition object (already validated by main/api/task-config.ts or `phasedesk calc`). */
-export function conditionOf(job: CalculationJob): Condition {
-  const c = job.config.condition;
-  if (!c || typeof c !== 'object') throw new Error('task_config.condition is required');
-  return c as Condition;
-}
+/** What openSystem reads of a condition (every type's schema in contract/tasks/ guarantees these shapes). */
+export interface SystemCondition { components: string[]; activated_phases?: string[] }
 
 export function tdbFileOf(job: CalculationJob): string {
   const f = job.config.tdb_file;
@@ -75,12 +69,12 @@ export function cachedDatabase(tdbFile: string): NativeDatabase {
 export function clearDatabaseCache(): void { databases.clear(); }
 
 /** Opens the database and resolves components and activated phases of a task. */
-export function openSystem(job: CalculationJob, cond: Condition): CalcSystem {
+export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSystem {
   const tdbFile = tdbFileOf(job);
   const db = cachedDatabase(tdbFile);
   const info = db.info();
   const dbElements = new Set(info.elements.map((e) => e.name.toUpperCase()));
-  const raw = Array.isArray(cond.components) ? (cond.components as unknown[]).map((c) => String(c).toUpperCase()) : [];
+  const raw = cond.components.map((c) => c.toUpperCase());
   const elements = [...new Set(elementsOf(raw))];
   if (elements.length === 0) throw new Error('condition.components: no element given');
   for (const e of elements) {
@@ -92,7 +86,7 @@ export function openSystem(job: CalculationJob, cond: Condition): CalcSystem {
   const formable = db.phasesFor(elements, true);
   const logs: string[] = [];
   let phases: string[] | undefined;
-  const act = Array.isArray(cond.activated_phases) ? (cond.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : [];
+  const act = (cond.activated_phases ?? []).map((p) => p.toUpperCase());
   if (act.length > 0) {
     const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
     const unknown = act.filter((p) => !defined.has(p));
@@ -112,17 +106,16 @@ const SUM_TOL = 1e-6;
  * share one dependent element). Each map gives either every element (summing to 1 within 1e-6) or
  * every element but one (the dependent one, 1 - sum). `field` names the map in error messages.
  */
-export function resolveCompositions(elements: string[], maps: { field: string; value: unknown }[]): {
+export function resolveCompositions(elements: string[], maps: { field: string; value: Record<string, number> }[]): {
   dependent: string; X: Record<string, number>[]; full: Record<string, number>[];
 } {
+  // The fractions are numbers in [0, 1] (the task schema's `fraction`); keys are matched to the elements here.
   const norm = maps.map(({ field, value }) => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${field} must be an object of mole fractions`);
     const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    for (const [k, v] of Object.entries(value)) {
       const el = k.toUpperCase();
       if (el === 'VA') continue;
       if (!elements.includes(el)) throw new Error(`${field}.${k}: ${el} is not one of the components ${elements.join(', ')}`);
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw new Error(`${field}.${k}: must be a mole fraction between 0 and 1`);
       out[el] = v;
     }
     return { field, x: out };
@@ -159,21 +152,8 @@ export function documentBase<T extends string>(job: CalculationJob, taskType: T,
   return { version: RESULT_VERSION, task_type: taskType, provenance: provenance(tdbFile, job.database?.code ?? null, job.database?.sha256), config };
 }
 
-export function outputNames(taskType: OutputTaskType, cond: Condition): string[] {
-  const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]).map(String) : undefined);
-  return selectOutputs(taskType, list(cond.outputs_list_template), list(cond.thermo_outputs));
-}
-
-export function numberField(cond: Condition, key: string): number {
-  const v = cond[key];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`condition.${key} must be a number`);
-  return v;
-}
-
-export function pressureOf(cond: Condition): number {
-  const P = numberField(cond, 'pressure');
-  if (!(P > 0)) throw new Error('condition.pressure must be greater than 0');
-  return P;
+export function outputNames(taskType: OutputTaskType, cond: { thermo_outputs?: string[]; outputs_list_template?: string[] }): string[] {
+  return selectOutputs(taskType, cond.outputs_list_template, cond.thermo_outputs);
 }
 
 const fmtT = (T: number) => `${Number(T.toFixed(2))} K`;
@@ -184,14 +164,12 @@ export function phaseSetText(p: EquilibriumPoint): string {
   return s ? s.split('+').join(' + ') : 'no stable phase';
 }
 
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
+export function run(job: TaskJob<'point_calculation'>, control: JobControl): CalculationOutput {
   if (control.cancelled) throw new CancelledError();
-  const cond = conditionOf(job);
+  const cond = job.config.condition;
   const sys = openSystem(job, cond);
-  const T = numberField(cond, 'temperature');
-  if (!(T > 0)) throw new Error('condition.temperature must be greater than 0');
-  const P = pressureOf(cond);
-  const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions ?? {} }]);
+  const T = cond.temperature, P = cond.pressure;
+  const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]);
   const names = outputNames('point_calculation', cond);
   const conditions: EquilibriumConditions = { T, P, X: comp.X[0] };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the

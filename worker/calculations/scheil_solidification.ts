@@ -24,12 +24,12 @@
 import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
 import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import { chunkedBatch } from './batch.js';
-import { conditionOf, documentBase, numberField, openSystem, pressureOf, resolveCompositions } from './point_calculation.js';
+import { documentBase, openSystem, resolveCompositions } from './point_calculation.js';
 
 interface SolveSetup {
   database: NativeDatabase;
@@ -533,16 +533,15 @@ export function scheilSummary(run: ScheilRun): string {
     `lever-rule solidus ${f1(run.lever_rule_solidus_temperature)}${below}`;
 }
 
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
+export function run(job: TaskJob<'scheil_solidification'>, control: JobControl): CalculationOutput {
   throwIfCancelled(control);
-  const cond = conditionOf(job);
+  const cond = job.config.condition;
   const sys = openSystem(job, cond);
-  const list = (v: unknown) => (Array.isArray(v) ? (v as unknown[]).map((p) => String(p).toUpperCase()) : []);
   const t0 = performance.now();
   const res = scheilSolidification({
-    database: sys.db, components: sys.elements, phases: sys.phases ?? [], inhibitPhases: list(cond.inhibit_phases),
-    P: pressureOf(cond), composition: cond.compositions as Record<string, number>,
-    startTemperature: numberField(cond, 'start_temperature'), temperatureStep: numberField(cond, 'temperature_step'),
+    database: sys.db, components: sys.elements, phases: sys.phases ?? [], inhibitPhases: (cond.inhibit_phases ?? []).map((p) => p.toUpperCase()),
+    P: cond.pressure, composition: cond.compositions,
+    startTemperature: cond.start_temperature, temperatureStep: cond.temperature_step,
     threads: job.ompThreads, control,
   });
   const ms = performance.now() - t0;

@@ -13,7 +13,7 @@
 // In a single-phase region both are the same quantity (nothing to redistribute), which the tests check.
 // Phase properties (GM, HM, SM, CPM of each stable phase) are in points[].phases; the chemical
 // potentials (MU) are those of the system, equal in every stable phase at equilibrium.
-import type { CalculationJob, CalculationOutput, JobControl } from '../protocol.js';
+import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable } from '../results/outputs.js';
 import {
@@ -22,10 +22,8 @@ import {
 import { propertyChart, type Series } from '../plots/charts.js';
 import { CancelledError } from '../protocol.js';
 import { chunkedBatch } from './batch.js';
-import { axisOf, conditionsAt, refineTransitions, scanSetup, type ScanPath } from './line_calculation.js';
-import {
-  conditionOf, documentBase, outputNames, type CalcSystem,
-} from './point_calculation.js';
+import { axisOf, conditionsAt, refineTransitions, scanSetup, type ScanJob, type ScanPath } from './line_calculation.js';
+import { documentBase, outputNames, type CalcSystem } from './point_calculation.js';
 
 export interface PropertiesScan {
   sys: CalcSystem;
@@ -42,7 +40,7 @@ export interface PropertiesScan {
  * refineTransitions); the points run in chunked batches (batch.ts) so a cancel is seen within about
  * 0.1 s however long the scan.
  */
-export function propertiesScan(job: CalculationJob, control: JobControl): PropertiesScan {
+export function propertiesScan(job: ScanJob, control: JobControl): PropertiesScan {
   if (control.cancelled) throw new CancelledError();
   const { sys, path, n, dependent } = scanSetup(job);
   const sOf = (i: number) => (n === 1 ? 0 : i / (n - 1));
@@ -116,9 +114,8 @@ export function propertiesPreview(points: readonly PropertiesPoint[], transition
   });
 }
 
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
-  const cond = conditionOf(job);
-  const names = outputNames('thermodynamic_properties_next', cond);
+export function run(job: TaskJob<'thermodynamic_properties_next'>, control: JobControl): CalculationOutput {
+  const names = outputNames('thermodynamic_properties_next', job.config.condition);
   const t0 = performance.now();
   const { sys, path, dependent, points, transitions } = propertiesScan(job, control);
   const ms = performance.now() - t0;

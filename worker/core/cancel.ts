@@ -3,13 +3,14 @@
 // inside any of them) polls the flag set for its thread with setCancelFlag. A call that sees the flag set
 // stops and throws an Error with code PD_CANCELLED (a batch returns 'cancelled' placeholders for the
 // conditions it did not reach instead, as before).
+import { NATIVE_CONTROL_BYTES } from '../../contract/control-block.js';
 import { loadCore } from './native.js';
 
 /** The control block whose flag this thread's native calls poll (null = none). */
 let current: SharedArrayBuffer | null = null;
 
 function apply(control: SharedArrayBuffer | null): void {
-  loadCore().setCancelFlag(control ? new Int32Array(control, 0, 4) : null);
+  loadCore().setCancelFlag(control ? new Int32Array(control, 0, NATIVE_CONTROL_BYTES / 4) : null);
   current = control;
 }
 

@@ -2,6 +2,7 @@
 // (native-core/src/solver, binding native-core/src/napi/solver_napi.cpp; formula sheet
 // shared/design/calphad-formulas.md §8-§9). Units: K, Pa, J/mol of atoms, J/(mol K); NP in moles of
 // atoms per mole of atoms of the system.
+import { CANCEL_INDEX, NATIVE_CONTROL_BYTES, PROGRESS_BYTE_OFFSET } from '../../contract/control-block.js';
 import { withCancelFlag } from './cancel.js';
 import { loadCore, loadTestingCore, type CoreAddon, type NativeDatabase } from './native.js';
 
@@ -136,17 +137,17 @@ export function equilibrium(req: EquilibriumRequest): EquilibriumResult {
 /** Many independent equilibria across OpenMP threads; results in the order of `conditions`. */
 export function equilibriumBatch(req: EquilibriumBatchRequest): EquilibriumResult[] {
   const control = req.control ? new Int32Array(req.control) : undefined;
-  if (control && control.byteLength < 16) throw new Error('control SharedArrayBuffer must hold at least 16 bytes');
+  if (control && control.byteLength < NATIVE_CONTROL_BYTES) throw new Error(`control SharedArrayBuffer must hold at least ${NATIVE_CONTROL_BYTES} bytes`);
   return addon().equilibriumBatch(req.database, req.components, req.phases && req.phases.length ? req.phases : null,
     req.conditions, req.options, Math.max(1, Math.floor(req.threads ?? 1)), control);
 }
 
 /** Creates a control block for equilibriumBatch: [cancel Int32 @0, progress Float64 @8]. */
 export function createBatchControl(): { buffer: SharedArrayBuffer; cancel(): void; progress(): number } {
-  const buffer = new SharedArrayBuffer(16);
+  const buffer = new SharedArrayBuffer(NATIVE_CONTROL_BYTES);
   const flags = new Int32Array(buffer);
-  const prog = new Float64Array(buffer);
-  return { buffer, cancel: () => { Atomics.store(flags, 0, 1); }, progress: () => prog[1] };
+  const prog = new Float64Array(buffer, PROGRESS_BYTE_OFFSET, 1);
+  return { buffer, cancel: () => { Atomics.store(flags, CANCEL_INDEX, 1); }, progress: () => prog[0]! };
 }
 
 /**

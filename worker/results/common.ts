@@ -1,45 +1,26 @@
-// Shared vocabulary of the result files every calculation writes (issue 5 "Outputs"): one equilibrium
-// point in result.json, provenance (engine + database) so a result is reproducible, and the writer of
-// <taskDir>/result/ and <taskDir>/preview/. The per-task-type result documents extend ResultDocument;
-// the README ("Result files") documents each of them. Units: K, Pa, J/mol of atoms, J/(mol K),
-// mole fractions; amounts NP in moles of atoms per mole of atoms of the system (N = 1).
+// The node side of the result files: provenance of the engine and database file, the conversion of solver
+// results to result.json points, and the writer of <taskDir>/result/ and <taskDir>/preview/. The document
+// types and pure helpers are in contract/results/common.ts (re-exported here for the calculations).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { ENGINE_VERSION } from '../../contract/version.js';
 import { join } from 'node:path';
 import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
+import { ENGINE_NAME, type EquilibriumPoint, type Provenance, type ResultDocument, type SublatticeFractions } from '../../contract/results/common.js';
 import { PREVIEW_PNG_WIDTH, writePreviewPng } from '../plots/png.js';
 
-/** Version of the result.json layout; bumped on any incompatible change. */
-export const RESULT_VERSION = 1;
-export const ENGINE_NAME = 'phasedesk-core';
+export {
+  RESULT_VERSION, ENGINE_NAME, phaseLabel, tableToCsv,
+  type Provenance, type ResultDocument, type SublatticeFractions, type PhaseRecord, type MetastableRecord,
+  type EquilibriumPoint, type ResultTable,
+} from '../../contract/results/common.js';
 
-let engineVersion: string | undefined;
-/**
- * The package version of PhaseDesk (the engine ships with the app and has no separate version),
- * read from the nearest package.json named "phasedesk" above this module (sources and dist/ alike).
- */
-export function getEngineVersion(): string {
-  if (engineVersion) return engineVersion;
-  engineVersion = 'unknown';
-  for (let up = '../'; up.length < 16; up += '../') {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(`${up}package.json`, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'phasedesk') { engineVersion = pkg.version ?? 'unknown'; break; }
-    } catch { /* not at this level */ }
-  }
-  return engineVersion;
-}
-
-export interface Provenance {
-  engine: { name: string; version: string };
-  /** code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes */
-  database: { code: string | null; file_name: string; sha256: string };
-  created_at: string;
-}
+/** The engine version recorded in provenance (contract/version.ts). */
+export function getEngineVersion(): string { return ENGINE_VERSION; }
 
 export function sha256OfFile(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -51,66 +32,6 @@ export function provenance(tdbFile: string, code: string | null, sha256?: string
     database: { code, file_name: tdbFile.split(/[\\/]/).pop() ?? tdbFile, sha256: sha256 ?? sha256OfFile(tdbFile) },
     created_at: new Date().toISOString(),
   };
-}
-
-/** Every result.json: version, task type, provenance, the validated task_config it answers. */
-export interface ResultDocument {
-  version: number;
-  task_type: string;
-  provenance: Provenance;
-  config: Record<string, unknown>;
-}
-
-/** One sublattice of a phase: its constituents' site fractions. */
-export type SublatticeFractions = Record<string, number>;
-
-export interface PhaseRecord {
-  name: string;
-  /** 1, 2, ... (miscibility gaps) */
-  composition_set: number;
-  /** NP: moles of atoms of the phase per mole of atoms of the system */
-  amount: number;
-  /** mole fractions of the elements in the phase */
-  x: Record<string, number>;
-  /** site fractions, one map per sublattice */
-  site_fractions: SublatticeFractions[];
-  GM: number;
-  HM: number;
-  SM: number;
-  /** frozen Cp of the phase, -T d2GM/dT2 */
-  CPM: number;
-  /**
-   * Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is
-   * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
-   */
-  ordering?: OrderingState;
-}
-
-export interface MetastableRecord {
-  name: string;
-  /** sum_A mu_A x_A - GM at the relaxed composition, J/mol of atoms; < 0 = not stable */
-  driving_force: number;
-  x: Record<string, number>;
-  GM: number;
-}
-
-export interface EquilibriumPoint {
-  T: number;
-  P: number;
-  /** overall mole fractions */
-  x: Record<string, number>;
-  converged: boolean;
-  /** why the solver could not certify the answer ('' when converged) */
-  reason: string;
-  GM: number;
-  HM: number;
-  SM: number;
-  /** frozen-phase Cp of the system (sum NP * CPM of the phases) */
-  CPM: number;
-  /** chemical potentials per element, J/mol */
-  MU: Record<string, number>;
-  phases: PhaseRecord[];
-  metastable: MetastableRecord[];
 }
 
 /**
@@ -160,28 +81,6 @@ export class PointConverter {
       metastable: r.metastable.map((m) => ({ name: m.name, driving_force: m.DF, x: { ...m.x }, GM: m.GM })),
     };
   }
-}
-
-/** Phase label of a stable composition set: NAME, or NAME#2 for the second set of a gap. */
-export function phaseLabel(p: { name: string; composition_set: number }): string {
-  return p.composition_set > 1 ? `${p.name}#${p.composition_set}` : p.name;
-}
-
-/** A result table: named columns with units, rows of numbers/strings (null = not applicable). */
-export interface ResultTable {
-  columns: { name: string; unit: string }[];
-  rows: (number | string | null)[][];
-}
-
-/** CSV (RFC 4180) of a table; the header carries the unit in brackets, e.g. "T [K]". */
-export function tableToCsv(table: ResultTable): string {
-  const cell = (v: number | string | null): string => {
-    if (v === null || v === undefined) return '';
-    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const header = table.columns.map((c) => cell(c.unit ? `${c.name} [${c.unit}]` : c.name));
-  return [header.join(','), ...table.rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
 }
 
 export interface ResultFiles {

@@ -34,13 +34,8 @@ export interface OrderingModel {
   ratios: number[];
 }
 
-export interface OrderingState {
-  ordered: boolean;
-  /** Strukturbericht symbol, or 'ordered' / 'disordered' when the lattice or the pattern has no common name */
-  structure: string;
-  /** e.g. "A2 (BCC_B2)", "L12 (FCC_L12)", "BCC_4SL (ordered)" */
-  label: string;
-}
+export type { OrderingState } from '../../contract/results/common.js';
+import type { OrderingState } from '../../contract/results/common.js';
 
 function latticeOf(names: string[]): Lattice | null {
   for (const raw of names) {

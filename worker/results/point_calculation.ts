@@ -1,15 +1,2 @@
-// result.json of point_calculation (types only; importable by the renderer: no node: imports).
-// Agreed shape (notes/results-schema.md): { point, table } beside the ResultDocument fields.
-import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
-
-export interface PointCalculationResult extends ResultDocument {
-  task_type: 'point_calculation';
-  /** the equilibrium; Cp_equilibrium = dHM/dT along the equilibrium (null when the solver gave none) */
-  point: EquilibriumPoint & { Cp_equilibrium: number | null };
-  /** one row: the outputs (thermo_outputs / outputs_list_template, worker/results/outputs.ts) */
-  table: ResultTable;
-  /** the output names the table was built from, after defaults and template/custom merging */
-  outputs: string[];
-  /** which Cp the `Cp` column holds */
-  cp_definition: string;
-}
+// Result document of point_calculation: contract/results/point_calculation.ts (shared with the renderer).
+export * from '../../contract/results/point_calculation.js';

@@ -1,33 +1,29 @@
 // Thin client for the /api/v2 contract of shared/spec/service-spec.md. Relative URLs: the renderer is served
 // by the same listener as the API (or by a proxy in development), so no origin or CORS handling is needed.
+import { CANCELLABLE as CANCELLABLE_STATES, TASK_STATES, TERMINAL as TERMINAL_STATES } from '../../../contract/task-states.js';
+import type {
+  DbItemResponse, FileListResponse, KeyInfoResponse, ListDbResponse, TaskListResponse, TaskStatusResponse,
+} from '../../../contract/api/responses.js';
+import type { TaskCreateResponse } from '../../../contract/api/task-request.js';
 
-export interface KeyInfo {
-  id: number; api_key: string; key_name: string; is_active: boolean; created_at: string;
-  last_used_at?: string | null; expires_at?: string | null;
-  user: { id: string; username: string; email?: string | null; subscription_level: string; subscription_expires_at?: string | null };
-}
-export interface DbItem {
-  id: string; code: string; name: string; description: string; type: string; version: string; level: string;
-  element_list: string[]; phase_list: string[]; support_task_list: string[]; sp_id?: string | null; price: number;
-  user_status: string; created_at: string; updated_at: string;
-}
-export interface DbList { items: DbItem[]; total: number; page: number; size: number }
-export interface Task {
-  id: number; title: string; description: string; status: string; task_type: string; result?: string | null;
-  logs?: string | null; user_id: string; tdb_code?: string | null; created_at: string; updated_at: string;
-  /** Extensions of the task record (README): 0..1 and a short text such as "mapping two-phase regions".
-   * Absent on services without them: the renderer then shows the elapsed time only. */
-  progress?: number | null; stage?: string | null;
-}
+// Response types are the contract's (contract/api/responses.ts), inferred from the schemas the service documents.
+export type KeyInfo = KeyInfoResponse;
+export type DbItem = DbItemResponse;
+export type DbList = ListDbResponse;
+/**
+ * A task record. progress and stage are extensions (README): 0..1 and a short text such as "mapping two-phase
+ * regions"; a service without them leaves them out, and the renderer then shows the elapsed time only.
+ */
+export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> & Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
+export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
+export type TaskCreated = TaskCreateResponse;
+export type FileList = FileListResponse;
 /** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */
 export interface TaskFilters { status?: string[]; task_type?: string[]; tdb_code?: string; search?: string }
-export interface TaskList { data: Task[]; total: number; total_pages: number; page: number; items_per_page: number }
-export interface TaskCreated { id: number; status: string; task_type: string; tdb_code?: string | null }
-export interface FileList { task_id: string; files: string[]; total_count: number }
 
-export const TERMINAL = new Set(['completed', 'failed', 'aborted']);
-export const CANCELLABLE = new Set(['pending', 'queued', 'running']);
-export const TASK_STATES = ['created', 'pending', 'queued', 'running', 'uploading', 'completed', 'failed', 'aborted'] as const;
+export { TASK_STATES };
+export const TERMINAL = new Set<string>(TERMINAL_STATES);
+export const CANCELLABLE = new Set<string>(CANCELLABLE_STATES);
 
 export class ApiError extends Error {
   constructor(public status: number, message: string, public body: Record<string, unknown> = {}) { super(message); }

@@ -2,6 +2,7 @@
 // It is guarded by the console token (header X-PhaseDesk-Console): the Electron preload exposes it as
 // globalThis.phasedesk.consoleToken; in a browser the user pastes it once (printed by `phasedesk start`,
 // stored in <dataDir>/console-token) and it is kept in localStorage.
+import type { ConsoleDb, ConsoleKey, ConsoleSubscription, ConsoleUser, CreatedKey, DbState, ImportReport, SettingsView } from '../../../contract/api/console.js';
 import { ApiError } from './api.js';
 
 const TOKEN_STORAGE = 'phasedesk.consoleToken';
@@ -29,30 +30,9 @@ export function forgetToken(): void {
   consoleSession.token = injectedToken();
 }
 
-export interface ConsoleKey {
-  id: number; key_prefix: string; key_name: string; is_active: boolean; created_at: string;
-  last_used_at: string | null; expires_at: string | null; expired: boolean; username: string;
-}
-export interface CreatedKey extends ConsoleKey { api_key: string }
-export interface ConsoleUser { id: string; username: string; email: string | null; plan: string }
-export interface ConsoleSubscription { username: string; status: string; stored_status: string; expires_at: string | null }
-export type DbState = 'enable' | 'disable' | 'invisible';
-export interface ConsoleDb {
-  id: string; code: string; name: string; description: string; type: string; version: string; level: string; state: DbState;
-  element_list: string[]; phase_list: string[]; support_task_list: string[]; file_sha256: string;
-  created_at: string; updated_at: string; subscriptions: ConsoleSubscription[];
-}
-export interface ImportReport {
-  id: string; code: string; file_name: string; replaced: boolean; elements: string[]; phases_loaded: string[];
-  phases_refused: { phase: string; reason: string }[]; warnings: string[]; parameter_count: number; subscribed: string | null;
-}
+export type { ConsoleKey, CreatedKey, ConsoleUser, ConsoleSubscription, DbState, ConsoleDb, ImportReport, SettingsView };
+/** The settings the Settings screen edits. */
 export type SettingKey = 'pool_size' | 'thread_budget' | 'port' | 'max_pending_tasks';
-export interface SettingsView {
-  data_dir: string; settings_file: string; settings_file_problem: string | null; api_base_url: string; console_base_url: string;
-  host: string; cpu_count: number; bounds: Record<SettingKey, [number, number]>;
-  running: Record<SettingKey, number>; saved: Partial<Record<SettingKey, number>>; next_start: Record<SettingKey, number>;
-  env_overrides: Partial<Record<SettingKey, string>>; restart_required: SettingKey[];
-}
 
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const token = consoleSession.token;

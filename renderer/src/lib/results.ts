@@ -1,55 +1,35 @@
-// Result documents (result/result.json) as the renderer reads them, loading, checking and CSV export.
-// The shapes are the agreed contract of /work/notes/results-schema.md, mirrored by the calculation helpers in
-// worker/results/<task_type>.ts. They are restated here (not imported) because worker/results/common.ts pulls in
-// node: modules that must never reach the browser bundle; the renderer only relies on the fields named below and
-// checks their presence at run time (checkResult) so a malformed document gives a clear message, not a blank view.
+// Result documents (result/result.json) as the renderer reads them: loading, checking and CSV export. The document
+// types and their pure helpers are the contract's (contract/results/, contract/tasks/registry.ts), the same the
+// calculations write with; checkResult still checks the fields each view needs at run time, so a malformed
+// document gives a clear message, not a blank view.
 import { api, type FileList } from './api.js';
+import type { TaskResult, TaskType } from '../../../contract/tasks/registry.js';
+import type { ResultTable, EquilibriumPoint } from '../../../contract/results/common.js';
+import { transitionDescription, type LinePoint, type Transition } from '../../../contract/results/line_calculation.js';
+import type { PropertiesPoint } from '../../../contract/results/thermodynamic_properties_next.js';
+import type { ScheilStep } from '../../../contract/results/scheil_solidification.js';
+import type { BinaryEquilibriumResult } from '../../../contract/results/binary_equilibrium.js';
+import type { BinaryCptResult, CptAxis } from '../../../contract/results/binary_cpt_diagram.js';
+import type { PointCalculationResult } from '../../../contract/results/point_calculation.js';
+import type { LineCalculationResult } from '../../../contract/results/line_calculation.js';
+import type { PropertiesDocument } from '../../../contract/results/thermodynamic_properties_next.js';
+import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
 
-export interface ResultTable {
-  columns: { name: string; unit: string }[];
-  rows: (number | string | null)[][];
-}
-export interface PhaseRecord {
-  name: string; composition_set: number; amount: number; x: Record<string, number>;
-  site_fractions?: Record<string, number>[]; GM: number; HM?: number; SM?: number; CPM?: number;
-}
-export interface MetastableRecord { name: string; driving_force: number; x: Record<string, number>; GM: number }
-export interface EquilibriumPoint {
-  T: number; P: number; x: Record<string, number>; converged: boolean; reason: string;
-  GM: number; HM: number; SM: number; CPM: number; MU: Record<string, number>;
-  phases: PhaseRecord[]; metastable: MetastableRecord[];
-}
-export interface Transition {
-  s: number; T: number; x: Record<string, number>; appearing: string[]; disappearing: string[];
-  phases_before: string[]; phases_after: string[];
-}
-export interface ResultBase {
-  version: number; task_type: string; config: Record<string, unknown>;
-  provenance?: { engine?: { name: string; version: string }; database?: { code: string | null; file_name: string; sha256: string }; created_at?: string };
-}
-export interface PointResult extends ResultBase {
-  task_type: 'point_calculation'; point: EquilibriumPoint & { Cp_equilibrium?: number | null }; table: ResultTable;
-}
-export type ScanPoint = EquilibriumPoint & { s: number; Cp_equilibrium?: number | null; Cp_frozen?: number | null };
-export interface LineResult extends ResultBase {
-  task_type: 'line_calculation'; axis?: { variable: string; label: string; unit: string };
-  points: ScanPoint[]; transitions: Transition[]; table: ResultTable;
-}
-export interface PropertiesResult extends ResultBase {
-  task_type: 'thermodynamic_properties_next'; cp_definition: string; axis?: { variable: string; label: string; unit: string };
-  points: ScanPoint[]; transitions: Transition[]; table: ResultTable;
-}
-export interface ScheilStep {
-  T: number; fraction_solid: number; fraction_liquid: number; phases_forming: string[];
-  liquid_x: Record<string, number>; solid_increment: number;
-}
-export interface ScheilResult extends ResultBase {
-  task_type: 'scheil_solidification'; liquid_phase: string; liquidus_temperature: number | null; solidus_temperature: number | null;
-  end_reason: string; steps: ScheilStep[]; lever_rule: { T: number; fraction_solid: number }[];
-  lever_rule_solidus_temperature: number | null; table: ResultTable;
-  /** added (worker/results/scheil_solidification.ts): the start temperature used and whether it lay below the liquidus */
-  start_temperature?: number; started_below_liquidus?: boolean; suggested_start_temperature?: number | null; warnings?: string[];
-}
+import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
+
+export { phaseLabel, tableToCsv, transitionDescription };
+export type { ResultTable, PhaseRecord, MetastableRecord, EquilibriumPoint, ResultDocument as ResultBase } from '../../../contract/results/common.js';
+export type { Transition, ScheilStep };
+export type PointResult = PointCalculationResult;
+export type LineResult = LineCalculationResult;
+export type PropertiesResult = PropertiesDocument;
+export type ScheilResult = ScheilDocument;
+export type BinaryResult = BinaryEquilibriumResult;
+export type CptResult = BinaryCptResult;
+/** A point of a line or properties scan (only a properties point carries Cp_frozen). */
+export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
+export type AxisVariable = CptAxis['variable'];
+export type AxisSpec = CptAxis;
 
 /** One run of Scheil steps forming the same phases: temperatures and fractions solid from its start to its end. */
 export interface ScheilRun { phases: string; from: number; to: number; fs0: number; fs1: number }
@@ -74,39 +54,14 @@ export function scheilSequence(steps: ScheilStep[]): ScheilRun[] {
   }
   return out;
 }
-export interface BinaryResult extends ResultBase {
-  task_type: 'binary_equilibrium'; components: [string, string]; x_component: string;
-  temperature_range: [number, number]; composition_range: [number, number];
-  two_phase_regions: { phases: [string, string]; tielines: { T: number; x: [number, number] }[] }[];
-  invariants: { kind: string; T: number; phases: { name: string; x: number }[]; reaction: string }[];
-  critical_points: { phase: string; T: number; x: number }[];
-  congruent_points: { phases: [string, string]; T: number; x: number }[];
-  single_phase_regions: { label: string; T: number; x: number }[];
-  table: ResultTable;
-  /** added by the calculation (worker/results/binary_equilibrium.ts): pure-component transitions at x = 0 or 1 */
-  pure_element_transitions?: { phases: [string, string]; T: number; x: number }[];
-  /** added: second-order ordering lines, drawn dashed */
-  order_disorder?: { second_order_lines?: { ordered: string; disordered: string; points: { T: number; x: number }[] }[] };
-}
-export type AxisVariable = 'composition' | 'temperature' | 'pressure';
-export interface AxisSpec { variable: AxisVariable; component?: string }
-export interface CptResult extends ResultBase {
-  task_type: 'binary_cpt_diagram'; x_component: string; axes: { x: number[]; T: number[]; P: number[] };
-  pressure_scale: 'linear' | 'log'; phase_sets: string[]; labels: number[];
-  regions_per_pressure: { P: number; regions: { label: string; points: number }[] }[];
-  boundary_points: { x: number; T: number; P: number; between: [string, string] }[];
-  tielines: { P: number; T: number; x: [number, number]; phases: [string, string] }[];
-  axis_config: { x: AxisSpec | AxisVariable; y: AxisSpec | AxisVariable; z: AxisSpec | AxisVariable } | null;
-  vtk_files: string[]; table?: ResultTable;
-  /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
-  components?: [string, string]; pressure_dependent?: boolean;
-}
-export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
+/** result.json of any task type of the registry. */
+export type AnyResult = TaskResult<TaskType>;
 
-export { RESULT_TYPES } from './results-types.js';
-
-/** Fields each view cannot do without (results-schema.md); optional extras are not required. */
-const REQUIRED: Record<string, string[]> = {
+/**
+ * Fields each task type's view cannot do without; optional extras are not required. Keyed by the registry's
+ * task types: a type without a result view does not compile.
+ */
+const REQUIRED: Record<TaskType, string[]> = {
   point_calculation: ['point', 'table'],
   line_calculation: ['points', 'transitions', 'table'],
   thermodynamic_properties_next: ['points', 'transitions', 'table'],
@@ -122,7 +77,7 @@ export function checkResult(doc: unknown, expectedType?: string): string | null 
   const t = d.task_type;
   if (typeof t !== 'string') return 'result.json has no task_type';
   if (expectedType && t !== expectedType) return `result.json is a ${t} result, the task is ${expectedType}`;
-  const req = REQUIRED[t];
+  const req = (REQUIRED as Record<string, string[] | undefined>)[t];
   if (!req) return `no result view for task type '${t}'`;
   const missing = req.filter((k) => d[k] === undefined || d[k] === null);
   if (missing.length) return `result.json (${t}) lacks ${missing.join(', ')}`;
@@ -155,17 +110,6 @@ export async function loadResult(taskId: number, taskType: string, files?: FileL
   return { doc: doc as AnyResult, files: list };
 }
 
-/** CSV (RFC 4180) of a result table, header "name [unit]"; the same layout as worker/results/common.ts tableToCsv. */
-export function tableToCsv(table: ResultTable): string {
-  const cell = (v: number | string | null | undefined): string => {
-    if (v === null || v === undefined) return '';
-    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : String(v);
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const header = table.columns.map((c) => cell(c.unit ? `${c.name} [${c.unit}]` : c.name));
-  return [header.join(','), ...table.rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
-}
-
 /** Saves text as a file from the page (client side, no request): a blob URL on a temporary download link. */
 export function saveText(name: string, text: string, type = 'text/csv'): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
@@ -173,11 +117,6 @@ export function saveText(name: string, text: string, type = 'text/csv'): void {
   a.href = url; a.download = name; a.rel = 'noopener';
   document.body.appendChild(a); a.click(); a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** Phase label of a stable composition set (worker/results/common.ts phaseLabel): NAME or NAME#2. */
-export function phaseLabel(p: { name: string; composition_set: number }): string {
-  return p.composition_set > 1 ? `${p.name}#${p.composition_set}` : p.name;
 }
 
 /** Every phase label stable somewhere along a scan, in order of first appearance. */
@@ -236,13 +175,6 @@ export function transitionAt(t: Transition, axis: ScanAxis): number {
   if (axis.key === 'T') return t.T;
   if (axis.key === 'x' && axis.element) return t.x[axis.element] ?? NaN;
   return t.s;
-}
-
-export function transitionText(t: Transition): string {
-  const parts: string[] = [];
-  if (t.appearing.length) parts.push(`+${t.appearing.join(', +')}`);
-  if (t.disappearing.length) parts.push(`−${t.disappearing.join(', −')}`);
-  return `${t.phases_before.join(' + ') || '—'} → ${t.phases_after.join(' + ') || '—'}${parts.length ? ` (${parts.join('; ')})` : ''}`;
 }
 
 /**

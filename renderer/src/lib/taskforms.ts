@@ -1,10 +1,11 @@
-// Task forms are generated from the zod schemas the API validates with (main/api/task-config.ts), so the
+// Task forms are generated from the zod schemas the API validates with (contract/tasks/registry.ts), so the
 // form and the API cannot disagree: fields, required-ness, enums, integer-ness, fixed lengths and bounds
 // are read from the schema, and the finished task_config is parsed by the same schema before submission.
 import type { z } from 'zod';
-import { OPEN_TASK_TYPES, TASK_CONFIG_SCHEMAS, zodErrorMap, type OpenTaskType } from '../../../main/api/task-config.js';
+import { TASK_REGISTRY, TASK_TYPES as OPEN_TASK_TYPES, type TaskType as OpenTaskType } from '../../../contract/tasks/registry.js';
+import { zodErrorMap } from '../../../contract/tasks/common.js';
 import { unitOf, type UnitKind } from './units.js';
-import { compositionAxis } from '../../../worker/results/binary_equilibrium.js';
+import { compositionAxis } from '../../../contract/results/binary_equilibrium.js';
 
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
@@ -23,24 +24,11 @@ export interface FieldSpec {
   max?: { value: number; inclusive: boolean };
 }
 
-export const TASK_LABELS: Record<OpenTaskType, string> = {
-  point_calculation: 'Point calculation',
-  line_calculation: 'Line calculation',
-  binary_equilibrium: 'Binary phase diagram',
-  thermodynamic_properties_next: 'Thermodynamic properties',
-  scheil_solidification: 'Scheil solidification',
-  binary_cpt_diagram: 'Binary C–P–T diagram',
-};
+/** Name of each task type in the renderer (the registry's label). */
+export const TASK_LABELS = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].label])) as Record<OpenTaskType, string>;
 
-/** Spec table "Open task types", shown under the type selector. */
-export const TASK_HELP: Record<OpenTaskType, string> = {
-  point_calculation: 'Equilibrium phase composition at one temperature, pressure and composition.',
-  line_calculation: 'Scan along temperature or composition; phase changes and phase fractions.',
-  binary_equilibrium: 'Binary phase diagram in temperature–composition space.',
-  thermodynamic_properties_next: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
-  scheil_solidification: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
-  binary_cpt_diagram: 'Three-dimensional phase diagram over composition, temperature and pressure.',
-};
+/** Spec table "Open task types", shown under the type selector (the registry's help text). */
+export const TASK_HELP = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].help])) as Record<OpenTaskType, string>;
 
 type AnyZ = z.ZodType & { _zod: { def: Record<string, any> }; shape?: Record<string, AnyZ> };
 
@@ -85,13 +73,13 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
 }
 
 export function conditionFields(t: OpenTaskType): FieldSpec[] {
-  const cond = (TASK_CONFIG_SCHEMAS[t] as AnyZ).shape?.condition as AnyZ;
+  const cond = (TASK_REGISTRY[t].schema as unknown as AnyZ).shape?.condition as AnyZ;
   return Object.entries(unwrap(cond).inner.shape ?? {}).flatMap(([k, v]) => describe(k, v as AnyZ));
 }
 
 /** Top-level optional objects of the schema other than condition/ui_metadata (binary_equilibrium.order_disorder). */
 export function advancedFields(t: OpenTaskType): FieldSpec[] {
-  const shape = (TASK_CONFIG_SCHEMAS[t] as AnyZ).shape ?? {};
+  const shape = (TASK_REGISTRY[t].schema as unknown as AnyZ).shape ?? {};
   const skip = new Set(['task_type', 'tdb_code', 'task_path', 'tdb_file', 'condition', 'ui_metadata', 'activated_elements']);
   return Object.entries(shape).filter(([k]) => !skip.has(k)).flatMap(([k, v]) => describe(k, v as AnyZ));
 }
@@ -115,7 +103,7 @@ export interface Issue { path: string; message: string }
 
 /** Parse with the API's own schema and error map; paths are relative to task_config. */
 export function validateConfig(t: OpenTaskType, cfg: Record<string, unknown>): Issue[] {
-  const r = TASK_CONFIG_SCHEMAS[t].safeParse(cfg, { error: zodErrorMap as never });
+  const r = (TASK_REGISTRY[t].schema as z.ZodType).safeParse(cfg, { error: zodErrorMap as never });
   if (r.success) return [];
   return r.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }

@@ -1,0 +1,114 @@
+// result.json of task_type binary_equilibrium (docs/calculations.md).
+// Types only + small pure helpers: imported by the renderer, so no node: imports here.
+// Units: T in K, compositions as mole fraction of `x_component`.
+import type { ResultDocument, ResultTable } from './common.js';
+
+export type InvariantKind =
+  'eutectic' | 'peritectic' | 'monotectic' | 'eutectoid' | 'peritectoid' | 'syntectic' | 'monotectoid' | 'invariant';
+
+export interface TieLine {
+  T: number;
+  /** compositions of the left (lower x) and right phase */
+  x: [number, number];
+}
+
+export interface TwoPhaseRegion {
+  /** phase labels (NAME or NAME#2), left (lower x) phase first */
+  phases: [string, string];
+  /** sorted by T; the two boundary lines of the region are x[0](T) and x[1](T) */
+  tielines: TieLine[];
+  /** how the region ends at its lowest / highest temperature (added field) */
+  ends?: { low: RegionEndKind; high: RegionEndKind };
+}
+
+/** why a traced two-phase region stops (added field) */
+export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
+
+export interface InvariantRecord {
+  kind: InvariantKind;
+  T: number;
+  /** the three phases, in order of composition */
+  phases: { name: string; x: number }[];
+  /** reaction on cooling, e.g. "LIQUID -> FCC_A1 + HCP_A3" */
+  reaction: string;
+}
+
+export interface BinaryBoundary {
+  /** the two-phase region this line belongs to (labels, left phase first) */
+  region: [string, string];
+  /** the phase whose composition the line gives (one of region) */
+  phase: string;
+  points: { T: number; x: number }[];
+}
+
+export interface OrderDisorderResult {
+  /** effective options after defaults */
+  options: {
+    enabled: boolean; trace_boundaries: boolean; stability_filter: boolean; plot_boundaries: boolean;
+    phase_scope: 'order_disorder' | 'all'; trace_method: 'branch_continuation';
+  };
+  /** ordered phases considered: ordered label -> disordered label */
+  phases: { ordered: string; disordered: string }[];
+  /** second-order (continuous) ordering transitions, each a polyline of located points */
+  second_order_lines: { ordered: string; disordered: string; points: { T: number; x: number }[] }[];
+  notes: string[];
+}
+
+export interface BinaryEquilibriumResult extends ResultDocument {
+  task_type: 'binary_equilibrium';
+  components: [string, string];
+  x_component: string;
+  temperature_range: [number, number];
+  composition_range: [number, number];
+  two_phase_regions: TwoPhaseRegion[];
+  invariants: InvariantRecord[];
+  critical_points: { phase: string; T: number; x: number }[];
+  congruent_points: { phases: [string, string]; T: number; x: number }[];
+  single_phase_regions: { label: string; T: number; x: number }[];
+  /** added: transition temperatures of the pure components met at x = 0 or 1 */
+  pure_element_transitions: { phases: [string, string]; T: number; x: number }[];
+  /** added: the phase-boundary polylines (two per two-phase region) */
+  boundaries: BinaryBoundary[];
+  /** added: order-disorder handling */
+  order_disorder: OrderDisorderResult;
+  /** added: counts of equilibria and of points the solver could not certify */
+  statistics: { equilibria: number; not_converged: number; wall_time_s: number };
+  table: ResultTable;
+}
+
+/** Boundary polylines of a region: x[0](T) and x[1](T). */
+export function regionBoundaries(r: TwoPhaseRegion): BinaryBoundary[] {
+  return [0, 1].map((k) => ({
+    region: r.phases, phase: r.phases[k],
+    points: r.tielines.map((t) => ({ T: t.T, x: t.x[k] })),
+  }));
+}
+
+/**
+ * The composition axis of a binary diagram, read from compositions_start / compositions_end: the diagram runs from
+ * compositions_start (left edge) to compositions_end (right edge).
+ * - one component named (in either object): that component, over the range its values give (a side that does not
+ *   name it is 0 at the start, 1 at the end);
+ * - both named: the component whose mole fraction grows from start to end (with fractions summing to 1 exactly one
+ *   does), so `{AL: 1, ZN: 0} -> {AL: 0, ZN: 1}` maps x(ZN) 0..1 whatever order the components were listed in;
+ * - start equal to end: no range was given; the whole range 0..1 of the second component of condition.components
+ *   (x(B) of an A-B diagram) is mapped.
+ */
+export function compositionAxis(components: [string, string], start: Record<string, number>, end: Record<string, number>):
+  { xComponent: string; X: [number, number] } {
+  const named = components.filter((k) => k in start || k in end);
+  const other = (k: string) => components.find((q) => q !== k)!;
+  // the fraction of k on one side: given, else the complement of the other component, else the edge default
+  const valueAt = (o: Record<string, number>, k: string, edge: number) => (k in o ? o[k]! : other(k) in o ? 1 - o[other(k)]! : edge);
+  const range = (k: string): [number, number] => [valueAt(start, k, 0), valueAt(end, k, 1)];
+  let xc: string;
+  if (named.length === 1) xc = named[0]!;
+  else {
+    const growth = components.map((k) => { const [a, b] = range(k); return b - a; });
+    xc = growth[0]! > growth[1]! ? components[0] : components[1];
+  }
+  let [x0, x1] = range(xc);
+  if (x0 === x1) { x0 = 0; x1 = 1; }
+  for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
+  return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
+}

@@ -1,0 +1,107 @@
+// Shared vocabulary of the result files every calculation writes: one equilibrium point in result.json,
+// provenance (engine + database) so a result is reproducible, the result table and its CSV. Pure TypeScript
+// (no node: imports): the worker writes these documents, the renderer reads them with the same types.
+// Units: K, Pa, J/mol of atoms, J/(mol K), mole fractions; amounts NP in moles of atoms per mole of atoms of
+// the system (N = 1). The per-task-type result documents (contract/tasks/<type>.ts) extend ResultDocument.
+
+/** Version of the result.json layout; bumped on any incompatible change. */
+export const RESULT_VERSION = 1;
+export { ENGINE_NAME } from '../version.js';
+
+export interface Provenance {
+  engine: { name: string; version: string };
+  /** code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes */
+  database: { code: string | null; file_name: string; sha256: string };
+  created_at: string;
+}
+
+/** Every result.json: version, task type, provenance, the validated task_config it answers. */
+export interface ResultDocument {
+  version: number;
+  task_type: string;
+  provenance: Provenance;
+  config: Record<string, unknown>;
+}
+
+/** Ordered or not, for a composition set of a phase with an order-disorder description. */
+export interface OrderingState {
+  ordered: boolean;
+  /** Strukturbericht symbol, or 'ordered' / 'disordered' when the lattice or the pattern has no common name */
+  structure: string;
+  /** e.g. "A2 (BCC_B2)", "L12 (FCC_L12)", "BCC_4SL (ordered)" */
+  label: string;
+}
+
+/** One sublattice of a phase: its constituents' site fractions. */
+export type SublatticeFractions = Record<string, number>;
+
+export interface PhaseRecord {
+  name: string;
+  /** 1, 2, ... (miscibility gaps) */
+  composition_set: number;
+  /** NP: moles of atoms of the phase per mole of atoms of the system */
+  amount: number;
+  /** mole fractions of the elements in the phase */
+  x: Record<string, number>;
+  /** site fractions, one map per sublattice */
+  site_fractions: SublatticeFractions[];
+  GM: number;
+  HM: number;
+  SM: number;
+  /** frozen Cp of the phase, -T d2GM/dT2 */
+  CPM: number;
+  /**
+   * Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is
+   * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
+   */
+  ordering?: OrderingState;
+}
+
+export interface MetastableRecord {
+  name: string;
+  /** sum_A mu_A x_A - GM at the relaxed composition, J/mol of atoms; < 0 = not stable */
+  driving_force: number;
+  x: Record<string, number>;
+  GM: number;
+}
+
+export interface EquilibriumPoint {
+  T: number;
+  P: number;
+  /** overall mole fractions */
+  x: Record<string, number>;
+  converged: boolean;
+  /** why the solver could not certify the answer ('' when converged) */
+  reason: string;
+  GM: number;
+  HM: number;
+  SM: number;
+  /** frozen-phase Cp of the system (sum NP * CPM of the phases) */
+  CPM: number;
+  /** chemical potentials per element, J/mol */
+  MU: Record<string, number>;
+  phases: PhaseRecord[];
+  metastable: MetastableRecord[];
+}
+
+/** Phase label of a stable composition set: NAME, or NAME#2 for the second set of a gap. */
+export function phaseLabel(p: { name: string; composition_set: number }): string {
+  return p.composition_set > 1 ? `${p.name}#${p.composition_set}` : p.name;
+}
+
+/** A result table: named columns with units, rows of numbers/strings (null = not applicable). */
+export interface ResultTable {
+  columns: { name: string; unit: string }[];
+  rows: (number | string | null)[][];
+}
+
+/** CSV (RFC 4180) of a table; the header carries the unit in brackets, e.g. "T [K]". */
+export function tableToCsv(table: ResultTable): string {
+  const cell = (v: number | string | null): string => {
+    if (v === null || v === undefined) return '';
+    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  const header = table.columns.map((c) => cell(c.unit ? `${c.name} [${c.unit}]` : c.name));
+  return [header.join(','), ...table.rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
+}

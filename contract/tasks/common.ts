@@ -1,0 +1,131 @@
+// Building blocks of the task-configuration schemas (zod 4) shared by the task types in contract/tasks/: units
+// and bounds, composition maps, scan points, output names, and the error map that turns zod issues into the
+// 400 texts of POST /task ("task_config.condition.pressure: must be greater than 0"). Pure TypeScript.
+import { z } from 'zod';
+import { checkOutputElements, validateOutputs } from '../results/outputs.js';
+
+export const GT0 = 'must be greater than 0';
+export const kelvin = z.number().gt(0, GT0);
+export const pressure = z.number().gt(0, GT0);
+export const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+export const components = z.array(z.string().min(1, 'must not be empty')).min(1, 'must contain at least 1 element');
+export const composition = z.record(z.string(), fraction);
+export const phases = z.array(z.string());
+// Output names of the vocabulary in contract/results/outputs.ts; an unknown name is a 400 listing the known ones.
+export const outputs = z.array(z.string()).superRefine((names, ctx) => {
+  const err = validateOutputs(names);
+  if (err) ctx.addIssue({ code: 'custom', message: err });
+});
+/** Element arguments of the outputs (x(EL), mu(EL), ...) must be components of the condition. */
+export function outputElementsRule(c: { components: string[]; thermo_outputs?: string[]; outputs_list_template?: string[] }, ctx: z.RefinementCtx) {
+  for (const field of ['outputs_list_template', 'thermo_outputs'] as const) {
+    const err = checkOutputElements(c[field] ?? [], c.components);
+    if (err) ctx.addIssue({ code: 'custom', path: [field], message: err });
+  }
+}
+
+export const common = {
+  tdb_code: z.string().min(1, 'must not be empty'),
+  task_path: z.string().optional(),
+  // Legacy field; the client's path itself is never used (the server substitutes its own file).
+  tdb_file: z.string().optional(),
+};
+
+function sameComposition(a: Record<string, number>, b: Record<string, number>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Spec "Scan points": positive integer; at least 2 when a variable's range changes, 1 when nothing changes. */
+export function pointsRule(c: { points: number; temperature_start: number; temperature_end: number;
+  compositions_start: Record<string, number>; compositions_end: Record<string, number> }, ctx: z.RefinementCtx) {
+  const changes = c.temperature_start !== c.temperature_end || !sameComposition(c.compositions_start, c.compositions_end);
+  if (changes && c.points < 2) {
+    ctx.addIssue({ code: 'custom', path: ['points'], message: 'must be at least 2 when a variable\'s range changes' });
+  }
+  if (!changes && c.points > 1) {
+    ctx.addIssue({ code: 'custom', path: ['temperature_end'],
+      message: `equals temperature_start and compositions_end equals compositions_start: nothing changes along the ${c.points} points (change a range or set points to 1)` });
+  }
+}
+
+/** Tolerance of "the mole fractions sum to 1", the same as the worker's (worker/calculations/point_calculation.ts). */
+export const COMPOSITION_SUM_TOLERANCE = 1e-6;
+const isElement = (c: string) => c !== 'VA' && c !== '/-';
+
+/**
+ * The composition maps the worker accepts (resolveCompositions in worker/calculations/point_calculation.ts):
+ * keys are components, and a map gives every element (summing to 1) or every element but one (summing to at most
+ * 1), the maps of a scan leaving out the same one. `partial`: binary_equilibrium may give fewer (its x component
+ * is the one given).
+ */
+export function compositionRule(fields: string[], partial = false) {
+  return (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const elements = [...new Set((c.components as string[]).map((e) => e.toUpperCase()).filter(isElement))];
+    const leftOut = new Set<string>();
+    for (const field of fields) {
+      const map = c[field] as Record<string, number>;
+      const given = new Map<string, number>();
+      for (const [k, v] of Object.entries(map)) {
+        const el = k.toUpperCase();
+        if (el === 'VA') continue;
+        if (!elements.includes(el)) {
+          ctx.addIssue({ code: 'custom', path: [field, k], message: `is not one of condition.components (${elements.join(', ')})` });
+          return;
+        }
+        given.set(el, v);
+      }
+      if (elements.length < 2) continue;
+      const missing = elements.filter((e) => !given.has(e));
+      const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
+      if (missing.length > 1 && !partial) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `must give the mole fractions of all components or of all but one (missing ${missing.join(', ')})` });
+        return;
+      }
+      if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions of all components must sum to 1 (they sum to ${sum})` });
+        return;
+      }
+      if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})` });
+        return;
+      }
+      if (missing.length === 1 && !partial) leftOut.add(missing[0]!);
+    }
+    if (leftOut.size > 1) {
+      ctx.addIssue({ code: 'custom', path: [fields[fields.length - 1]!], message: `${fields.join(' and ')} leave out different components (${[...leftOut].join(', ')}): leave out the same one` });
+    }
+  };
+}
+
+export const scanPoints = z.number().int('must be an integer').gt(0, 'must be a positive integer');
+
+/** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
+export function zodErrorMap(iss: { code: string; input?: unknown; expected?: unknown; message?: string; values?: unknown[] }): string | undefined {
+  if (iss.code === 'invalid_type') {
+    if (iss.input === undefined) return 'is required';
+    const expected = iss.expected === 'record' ? 'object' : String(iss.expected);
+    return `must be ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`;
+  }
+  if (iss.code === 'invalid_value' && Array.isArray(iss.values)) {
+    return `must be one of: ${iss.values.map(String).join(', ')}`;
+  }
+  if (iss.code === 'unrecognized_keys') return iss.message;
+  return undefined;
+}
+
+/** First issue of a failed parse as "<prefix>.<path>: <message>". */
+export function formatZodError(err: z.ZodError, prefix: string): string {
+  const iss = err.issues[0];
+  if (!iss) return `${prefix}: invalid`;
+  const path = [prefix, ...iss.path.map(String)].filter((s) => s.length > 0).join('.');
+  return `${path}: ${iss.message}`;
+}
+
+/** Condition of a scan in T and/or composition (line_calculation, thermodynamic_properties_next). */
+export const scanCondition = z.looseObject({
+  components, compositions_start: composition, compositions_end: composition,
+  temperature_start: kelvin, temperature_end: kelvin, pressure, points: scanPoints,
+  activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
+}).superRefine(pointsRule).superRefine(outputElementsRule).superRefine(compositionRule(['compositions_start', 'compositions_end']));

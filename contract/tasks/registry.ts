@@ -1,0 +1,85 @@
+// The registry of task types: one entry per open task type gives its configuration schema (what POST /task
+// validates, what the renderer's forms are generated from and what the OpenAPI document publishes), its label
+// and help text (the renderer), the stage a running task reports, and the type of its result.json. Every list
+// of task types elsewhere (the worker's calculation table, the renderer's views, the console's import
+// defaults) is keyed by TaskType, so a type added here and missing there does not compile.
+import type { z } from 'zod';
+import { pointCalculationSchema, type PointCalculationResult } from './point_calculation.js';
+import { lineCalculationSchema, type LineCalculationResult } from './line_calculation.js';
+import { binaryEquilibriumSchema, type BinaryEquilibriumResult } from './binary_equilibrium.js';
+import { thermodynamicPropertiesSchema, type PropertiesDocument } from './thermodynamic_properties_next.js';
+import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
+import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
+
+/**
+ * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
+ * undefined and never read.
+ */
+export type ResultMarker<R> = { readonly __result?: R };
+function resultOf<R>(): ResultMarker<R> { return {}; }
+
+export interface TaskTypeEntry<S extends z.ZodType = z.ZodType, R = unknown> {
+  /** zod schema of task_config for this type (input as the client sends it, output as the worker receives it) */
+  schema: S;
+  /** name shown in the renderer */
+  label: string;
+  /** one sentence under the type selector (the spec's table "Open task types") */
+  help: string;
+  /** what GET /task/{id} `stage` says while the calculation runs */
+  stage: string;
+  /** result.json of this type */
+  result: ResultMarker<R>;
+}
+
+function entry<S extends z.ZodType, R>(e: TaskTypeEntry<S, R>): TaskTypeEntry<S, R> { return e; }
+
+export const TASK_REGISTRY = {
+  point_calculation: entry({
+    schema: pointCalculationSchema, label: 'Point calculation',
+    help: 'Equilibrium phase composition at one temperature, pressure and composition.',
+    stage: 'computing the equilibrium', result: resultOf<PointCalculationResult>(),
+  }),
+  line_calculation: entry({
+    schema: lineCalculationSchema, label: 'Line calculation',
+    help: 'Scan along temperature or composition; phase changes and phase fractions.',
+    stage: 'scanning the line', result: resultOf<LineCalculationResult>(),
+  }),
+  binary_equilibrium: entry({
+    schema: binaryEquilibriumSchema, label: 'Binary phase diagram',
+    help: 'Binary phase diagram in temperature–composition space.',
+    stage: 'mapping two-phase regions', result: resultOf<BinaryEquilibriumResult>(),
+  }),
+  thermodynamic_properties_next: entry({
+    schema: thermodynamicPropertiesSchema, label: 'Thermodynamic properties',
+    help: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
+    stage: 'computing properties', result: resultOf<PropertiesDocument>(),
+  }),
+  scheil_solidification: entry({
+    schema: scheilSchema, label: 'Scheil solidification',
+    help: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
+    stage: 'solidifying step by step', result: resultOf<ScheilDocument>(),
+  }),
+  binary_cpt_diagram: entry({
+    schema: binaryCptSchema, label: 'Binary C–P–T diagram',
+    help: 'Three-dimensional phase diagram over composition, temperature and pressure.',
+    stage: 'computing the composition-temperature-pressure grid', result: resultOf<BinaryCptResult>(),
+  }),
+} as const;
+
+export type TaskType = keyof typeof TASK_REGISTRY;
+/** The open task types in the registry's order (the order of the renderer's type selector). */
+export const TASK_TYPES = Object.keys(TASK_REGISTRY) as TaskType[];
+/** A validated task_config of type T, as the zod schema outputs it (what a calculation receives). */
+export type TaskConfig<T extends TaskType> = z.output<(typeof TASK_REGISTRY)[T]['schema']>;
+/** A task_config of type T as a client writes it. */
+export type TaskConfigInput<T extends TaskType> = z.input<(typeof TASK_REGISTRY)[T]['schema']>;
+/** The result.json document of a task of type T. */
+export type TaskResult<T extends TaskType> = NonNullable<(typeof TASK_REGISTRY)[T]['result']['__result']>;
+
+export function isTaskType(t: string): t is TaskType { return Object.hasOwn(TASK_REGISTRY, t); }
+
+/** Task types the spec announces but that are not open yet (POST /task names them as such). */
+export const ANNOUNCED_TASK_TYPES = [
+  'physical_vapor_deposition', 'cutting_process', 'spinodal_decomposition', 'solidification',
+  'solution_treatment', 'aging', 'directional_solidification',
+] as const;

@@ -1,0 +1,94 @@
+// The JSON Schema of each task type's result.json: generated from the result-document types (scripts/
+// result-schemas.ts), served next to the OpenAPI document, and met by what each calculation really writes.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { TASK_TYPES, type TaskType } from '../../contract/tasks/registry.js';
+import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
+import { GENERATED_FILE, generatedModule, resultSchemas } from '../../scripts/result-schemas.js';
+import { validateTaskConfig } from '../../main/api/task-config.js';
+import { loadCalculation } from '../../worker/index.js';
+import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
+import { api, startFixture, type Fixture } from '../service/helpers.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const ALZN = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
+const CUNI = path.join(ROOT, 'databases/cuni_mey1992.tdb');
+
+/** One small configuration per task type (the registry's list: a new type without one fails below). */
+const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }> = {
+  point_calculation: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature: 700, pressure: 101325, compositions: { ZN: 0.3 } } } },
+  line_calculation: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature_start: 500, temperature_end: 900, pressure: 101325,
+    points: 9, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 } } } },
+  thermodynamic_properties_next: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature_start: 500, temperature_end: 900,
+    pressure: 101325, points: 9, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 } } } },
+  scheil_solidification: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], compositions: { AL: 0.9, ZN: 0.1 }, start_temperature: 1000,
+    temperature_step: 10, pressure: 101325 } } },
+  binary_equilibrium: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], compositions_start: { ZN: 0.7 }, compositions_end: { ZN: 1 },
+    temperature_start: 600, temperature_end: 700, pressure: 101325 } } },
+  binary_cpt_diagram: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], x_component: 'NI', composition_start: 0, composition_end: 1,
+    composition_step: 0.25, temperature_start: 1400, temperature_end: 1800, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
+    pressure_points: 2, pressure_scale: 'log' } } },
+};
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-result-schemas-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe('result.json schemas', () => {
+  it(`${GENERATED_FILE} is what the result types give (regenerate: npm run build && node dist/scripts/result-schemas.js)`, () => {
+    expect(readFileSync(path.join(ROOT, GENERATED_FILE), 'utf8')).toBe(generatedModule(resultSchemas(ROOT)));
+    expect(Object.keys(RESULT_SCHEMAS)).toEqual(TASK_TYPES);
+  }, 60_000);
+
+  for (const t of TASK_TYPES) {
+    it(`${t}: the document a calculation writes meets its schema, and one without a required field does not`, async () => {
+      const { tdb, config } = CONFIGS[t];
+      const v = validateTaskConfig(t, { task_type: t, tdb_code: 'TEST', ...config });
+      if (!v.ok) throw new Error(v.error);
+      const dir = path.join(tmp, t);
+      const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
+      const run = (await loadCalculation(t))!;
+      await run({ taskUuid: t, taskType: t, config: { ...v.value, tdb_file: tdb }, ompThreads: 1, taskDir: dir, control: control.buffer }, control);
+      const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as Record<string, unknown>;
+      const validate = ajv.compile(RESULT_SCHEMAS[t]!);
+      expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+      const required = (RESULT_SCHEMAS[t]!.required as string[]).filter((k) => k !== 'task_type');
+      expect(required.length).toBeGreaterThan(3);
+      const { [required[required.length - 1]!]: _dropped, ...incomplete } = doc;
+      expect(validate(incomplete)).toBe(false);
+      expect(validate({ ...doc, task_type: 'another' })).toBe(false);
+    }, 60_000);
+  }
+});
+
+describe('served next to the OpenAPI document', () => {
+  let f: Fixture;
+  beforeAll(async () => { f = await startFixture(); });
+  afterAll(async () => { await f?.close(); });
+
+  it('GET /api/v2/schemas/results/<task_type>.json without a key; an unknown name is a 404 naming the known ones', async () => {
+    const r = await api(f.svc.port, 'GET', '/schemas/results/point_calculation.json');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(RESULT_SCHEMAS.point_calculation);
+    const bad = await api(f.svc.port, 'GET', '/schemas/results/isotherm.json');
+    expect(bad.status).toBe(404);
+    expect(bad.body.error).toBe(`no result schema 'isotherm.json'; known: ${TASK_TYPES.map((t) => `${t}.json`).join(', ')}`);
+  });
+
+  it('the OpenAPI document lists them, task_config is one of the types\' schemas, task status an enum', async () => {
+    const doc = (await api(f.svc.port, 'GET', '/openapi.json')).body;
+    expect(Object.keys(doc['x-result-schemas'])).toEqual(TASK_TYPES);
+    for (const url of Object.values(doc['x-result-schemas']) as string[]) expect(url).toMatch(/\/api\/v2\/schemas\/results\/[a-z_]+\.json$/);
+    const taskConfig = doc.components.schemas.TaskCreateRequest.properties.task_config;
+    const oneOf = taskConfig.anyOf[0].oneOf as { $ref: string }[];
+    expect(oneOf.map((s) => s.$ref)).toEqual(TASK_TYPES.map((t) => `#/components/schemas/TaskConfig_${t}`));
+    for (const s of oneOf) expect(doc.components.schemas[s.$ref.split('/').pop()!]).toBeDefined();
+    expect(taskConfig.anyOf[0].discriminator.propertyName).toBe('task_type');
+    expect(doc.components.schemas.TaskStatusResponse.properties.status.enum).toEqual(
+      ['created', 'pending', 'queued', 'running', 'uploading', 'completed', 'failed', 'aborted']);
+  });
+});
