@@ -7,12 +7,13 @@ import { describe, expect, test } from 'vitest';
 import { binaryInput, compositionAxis, run } from '../../worker/calculations/binary_equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
+import { parsedConfig, parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const condition = (components: string[], start: Record<string, number>, end: Record<string, number>, T: [number, number] = [400, 1000]) => ({
   components, compositions_start: start, compositions_end: end, temperature_start: T[0], temperature_end: T[1], pressure: 101325,
 });
-const config = (cond: Record<string, unknown>) => ({ task_type: 'binary_equilibrium', tdb_file: path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'), condition: cond });
+const config = (cond: Record<string, unknown>) => parsedConfig('binary_equilibrium', { tdb_file: path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'), condition: cond });
 
 describe('binary_equilibrium composition axis', () => {
   test('full compositions: the component that grows from start to end, whatever the order of components', () => {
@@ -44,11 +45,11 @@ describe('binary_equilibrium composition axis', () => {
   test('the mapped diagram, its table and its preview follow that axis', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'binary-axis-'));
     // components listed AL first, the Zn fraction edited: the diagram is x(ZN), titled Al-Zn
-    const job: CalculationJob = {
-      taskUuid: 't', taskType: 'binary_equilibrium', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(16),
+    const job = parsedJob('binary_equilibrium', {
+      taskUuid: 't', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(16),
       database: { code: 'ALZN', sha256: 'abc' },
       config: config(condition(['AL', 'ZN'], { ZN: 0.7, AL: 0.3 }, { ZN: 1, AL: 0 }, [600, 700])),
-    };
+    });
     await run(job, new JobControl(job.control));
     const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as BinaryEquilibriumResult;
     expect(doc.x_component).toBe('ZN');

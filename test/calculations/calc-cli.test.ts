@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { calcCommand } from '../../main/console/calc.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
-import { api, ensureBuilt, pointConfig, ROOT, startFixture, until, type Fixture } from '../service/helpers.js';
+import { api, ensureBuilt, pointConfig, ROOT, startFixture, until, type Fixture, embeddedScheduler } from '../service/helpers.js';
 
 const ALZN = path.join(ROOT, 'databases', 'alzn_mey1993.tdb');
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-calc-'));
@@ -139,13 +139,13 @@ describe('point and line calculations through the service', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const row = await f.svc.store.db.selectFrom('tasks').select(['uuid']).where('id', '=', r.body.id).executeTakeFirstOrThrow();
     // running and computing (progress reported by the scan)
-    await until(async () => f!.svc.scheduler.progressOf(row.uuid) ?? 0, (p) => p > 0.005, 10);
+    await until(async () => embeddedScheduler(f!.svc).progressOf(row.uuid) ?? 0, (p) => p > 0.005, 10);
     const t0 = performance.now();
     const c = await api(f.svc.port, 'PATCH', `/task/${r.body.id}/cancel`, { key: f.keyA });
     expect(c.status).toBe(200);
     expect(c.body.status).toBe('aborted');
     // the worker has returned when the task is no longer in flight
-    await until(async () => f!.svc.scheduler.progressOf(row.uuid), (p) => p === undefined, 5);
+    await until(async () => embeddedScheduler(f!.svc).progressOf(row.uuid), (p) => p === undefined, 5);
     const ms = performance.now() - t0;
     // measured and printed only: the one timing assertion of this folder is in line.test.ts
     console.log(`service cancel of a running line_calculation: worker free ${ms.toFixed(1)} ms after PATCH /cancel`);

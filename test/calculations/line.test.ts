@@ -12,6 +12,7 @@ import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibri
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { relabelCompositionSets, run, scanLine, stateAt, type LineScan } from '../../worker/calculations/line_calculation.js';
 import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
+import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { ensureBuilt, ROOT } from '../service/helpers.js';
 
@@ -21,12 +22,12 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-line-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
-function job(condition: Record<string, unknown>, tdb = ALZN, threads = 2): CalculationJob {
-  return {
-    taskUuid: 'l', taskType: 'line_calculation', ompThreads: threads, taskDir: path.join(tmp, `t${n++}`),
+function job(condition: Record<string, unknown>, tdb = ALZN, threads = 2) {
+  return parsedJob('line_calculation', {
+    taskUuid: 'l', ompThreads: threads, taskDir: path.join(tmp, `t${n++}`),
     control: new SharedArrayBuffer(16),
     config: { task_type: 'line_calculation', tdb_code: 'X', tdb_file: tdb, condition: { pressure: 101325, ...condition } },
-  };
+  });
 }
 const alznT = (T0: number, T1: number, points: number, x = 0.4) => ({
   components: ['AL', 'ZN'], temperature_start: T0, temperature_end: T1, points,

@@ -11,6 +11,7 @@ import { PointConverter } from '../../worker/results/common.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel } from '../../worker/results/ordering.js';
 import { scanLine, stateAt } from '../../worker/calculations/line_calculation.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const tdb = (f: string) => path.join(SHARED_TDB_DIR, f);
@@ -100,8 +101,8 @@ describe('ordering in equilibrium results', () => {
 
 describe('line scans: second-order transitions and set identity', () => {
   let n = 0;
-  const job = (file: string, components: string[], X: Record<string, number>, T0: number, T1: number, points: number): CalculationJob => ({
-    taskUuid: 'o', taskType: 'line_calculation', ompThreads: 1, taskDir: path.join(tmp, `t${n++}`), control: new SharedArrayBuffer(16),
+  const job = (file: string, components: string[], X: Record<string, number>, T0: number, T1: number, points: number) => parsedJob('line_calculation', {
+    taskUuid: 'o', ompThreads: 1, taskDir: path.join(tmp, `t${n++}`), control: new SharedArrayBuffer(16),
     config: { task_type: 'line_calculation', tdb_code: 'X', tdb_file: tdb(file), condition: {
       components, compositions_start: X, compositions_end: X, temperature_start: T0, temperature_end: T1, pressure: 101325, points } },
   });

@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { parsedJob } from '../support/jobs.js';
 import { propertiesScan, run } from '../../worker/calculations/thermodynamic_properties_next.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
 import type { PropertiesDocument } from '../../worker/results/thermodynamic_properties_next.js';
@@ -20,12 +21,12 @@ const comps = ['AL', 'ZN', 'VA'];
 const phaseSetKey = (r: EquilibriumResult) => r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort().join('+');
 
 /** A properties job on Al-Zn (the calculation reads the task_config like the service hands it over). */
-function job(condition: Record<string, unknown>, dir = '/nonexistent', threads = 2): CalculationJob {
-  return {
-    taskUuid: 't', taskType: 'thermodynamic_properties_next', ompThreads: threads, taskDir: dir,
+function job(condition: Record<string, unknown>, dir = '/nonexistent', threads = 2) {
+  return parsedJob('thermodynamic_properties_next', {
+    taskUuid: 't', ompThreads: threads, taskDir: dir,
     control: new SharedArrayBuffer(16),
     config: { task_type: 'thermodynamic_properties_next', tdb_file: ALZN, condition: { components: ['AL', 'ZN'], pressure: 101325, ...condition } },
-  };
+  });
 }
 const scanOf = (condition: Record<string, unknown>, control = new JobControl(new SharedArrayBuffer(16))) => propertiesScan(job(condition), control);
 

@@ -13,6 +13,7 @@ import { CancelledError, JobControl, type CalculationJob } from '../../worker/pr
 import { run, scheilSolidification, SetLabeler, xConditions, type ScheilRun } from '../../worker/calculations/scheil_solidification.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
 import type { ScheilDocument } from '../../worker/results/scheil_solidification.js';
+import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { expectAllMatched } from '../validation/expect-matched.js';
 
@@ -128,11 +129,11 @@ describe('scheil_solidification', () => {
     const dir = path.join(tmp, 'task');
     const control = new JobControl(new SharedArrayBuffer(16));
     const tdb = path.join(DBS, 'alzn_mey1993.tdb');
-    const job: CalculationJob = {
-      taskUuid: 't', taskType: 'scheil_solidification', ompThreads: 1, taskDir: dir, control: control.buffer,
+    const job = parsedJob('scheil_solidification', {
+      taskUuid: 't', ompThreads: 1, taskDir: dir, control: control.buffer,
       config: { task_type: 'scheil_solidification', tdb_file: tdb, condition: {
         components: ['AL', 'ZN'], compositions: { AL: 0.9, ZN: 0.1 }, start_temperature: 1000, temperature_step: 5, pressure: 101325 } },
-    };
+    });
     const out = run(job, control);
     expect(out.summary).toMatch(/^liquidus \d+\.\d K, Scheil solidus \d+\.\d K \(eutectic\), lever-rule solidus \d+\.\d K$/);
     const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as ScheilDocument;

@@ -62,7 +62,8 @@ describe('result view helpers', () => {
     expect(labelCounts(doc).get(-1)).toBe(1);
     expect(cellEdges([0, 0.5, 1])).toEqual([-0.25, 0.25, 0.75, 1.25]);
     expect(axisMapping(null)).toEqual(DEFAULT_MAPPING);
-    expect(axisMapping({ x: { variable: 'pressure' }, y: 'composition', z: { variable: 'temperature' } })).toEqual({ x: 'pressure', y: 'composition', z: 'temperature' });
+    // the bare-string axis form of older documents, outside today's result type
+    expect(axisMapping({ x: { variable: 'pressure' }, y: 'composition', z: { variable: 'temperature' } } as unknown as Parameters<typeof axisMapping>[0])).toEqual({ x: 'pressure', y: 'composition', z: 'temperature' });
     expect(axisMapping({ x: { variable: 'pressure' }, y: { variable: 'pressure' }, z: { variable: 'temperature' } })).toEqual(DEFAULT_MAPPING);
     const np = normalizer(doc, 'pressure'); // log scale 1e5 .. 1e9
     expect(np(1e7)).toBeCloseTo(0.5, 12);

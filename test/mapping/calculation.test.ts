@@ -9,11 +9,12 @@ import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
 import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
+import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
-function job(dir: string, extra: Record<string, unknown> = {}): CalculationJob {
-  return {
-    taskUuid: 't', taskType: 'binary_equilibrium', ompThreads: 2, taskDir: dir, control: new SharedArrayBuffer(16),
+function job(dir: string, extra: Record<string, unknown> = {}) {
+  return parsedJob('binary_equilibrium', {
+    taskUuid: 't', ompThreads: 2, taskDir: dir, control: new SharedArrayBuffer(16),
     database: { code: 'ALZN', sha256: 'abc' },
     config: {
       task_type: 'binary_equilibrium', tdb_file: path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'),
@@ -21,7 +22,7 @@ function job(dir: string, extra: Record<string, unknown> = {}): CalculationJob {
         temperature_start: 400, temperature_end: 1000, pressure: 101325 },
       ...extra,
     },
-  };
+  });
 }
 
 describe('binary_equilibrium task', () => {

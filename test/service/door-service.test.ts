@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, ensureBuilt, http, ROOT, startFixture, tempDir, until, type Fixture } from './helpers.js';
+import { api, ensureBuilt, http, ROOT, startFixture, tempDir, until, type Fixture, sqliteOf } from './helpers.js';
 import { openStore } from '../../main/db/index.js';
 
 const CUNI = readFileSync(join(ROOT, 'databases', 'cuni_mey1992.tdb'), 'utf8');
@@ -94,7 +94,7 @@ describe('keys and files', () => {
     f = await startFixture({ dataDir });
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'w', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } } });
     await until(() => api(f!.svc.port, 'GET', `/task/${r.body.id}`, { key: f!.keyA }), (x) => x.body?.status === 'completed');
-    const uuid = (f.svc.store.sqlite.prepare('SELECT uuid FROM tasks WHERE id = ?').get(r.body.id) as { uuid: string }).uuid;
+    const uuid = (sqliteOf(f.svc.store).prepare('SELECT uuid FROM tasks WHERE id = ?').get(r.body.id) as { uuid: string }).uuid;
     expect(mode(dataDir)).toBe(0o700);
     expect(mode(join(dataDir, 'tasks'))).toBe(0o700);
     for (const p of ['phasedesk.sqlite', 'phasedesk.sqlite-wal', 'secret', 'console-token']) expect([p, mode(join(dataDir, p))]).toEqual([p, 0o600]);
@@ -104,7 +104,7 @@ describe('keys and files', () => {
     // A cache hit's copied files too.
     const hit = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'w', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } } });
     expect(hit.body.status).toBe('completed');
-    const hitUuid = (f.svc.store.sqlite.prepare('SELECT uuid FROM tasks WHERE id = ?').get(hit.body.id) as { uuid: string }).uuid;
+    const hitUuid = (sqliteOf(f.svc.store).prepare('SELECT uuid FROM tasks WHERE id = ?').get(hit.body.id) as { uuid: string }).uuid;
     expect(mode(join(dataDir, 'tasks', hitUuid, 'preview', 'preview.txt'))).toBe(0o600);
   });
 });

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, http, startFixture, until, type Fixture } from './helpers.js';
+import { api, http, startFixture, until, type Fixture, sqliteOf } from './helpers.js';
 import { hashApiKey } from '../../main/service/keys.js';
 import { signedUrl } from '../../main/service/files.js';
 
@@ -55,7 +55,7 @@ describe('signed URLs', () => {
 describe('keys at rest', () => {
   it('the sqlite files never contain a key in clear, only its sha256', async () => {
     // Flush the WAL so every page is in the main file too; scan main file, WAL and SHM anyway.
-    f.svc.store.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    sqliteOf(f.svc.store).pragma('wal_checkpoint(TRUNCATE)');
     const blobs = readdirSync(f.dataDir).filter((n) => n.startsWith('phasedesk.sqlite')).map((n) => readFileSync(join(f.dataDir, n)));
     const all = Buffer.concat(blobs);
     for (const key of [f.keyA, f.keyB]) {

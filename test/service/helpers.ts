@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { startService, type RunningService } from '../../main/server.js';
 import type { SettingsOverrides } from '../../main/config.js';
 import type { Store } from '../../main/db/index.js';
+import { Scheduler } from '../../main/service/scheduler.js';
+import type BetterSqlite3 from 'better-sqlite3';
 import { createUser, setPlan } from '../../main/console/users.js';
 import { issueKey } from '../../main/console/keys.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
@@ -106,4 +108,16 @@ export function pointConfig(over: Record<string, unknown> = {}) {
     task_type: 'point_calculation', tdb_code: 'ALFE',
     condition: { components: ['AL', 'FE'], temperature: 1000, pressure: 101325, compositions: { AL: 0.3, FE: 0.7 }, ...over },
   };
+}
+
+/** The embedded scheduler of a service the tests started (a lab server's job queue runs no calculation hosts). */
+export function embeddedScheduler(svc: RunningService): Scheduler {
+  if (!(svc.scheduler instanceof Scheduler)) throw new Error('this test needs the embedded scheduler, not the lab server\'s job queue');
+  return svc.scheduler;
+}
+
+/** The SQLite connection of an embedded store (undefined on PostgreSQL). */
+export function sqliteOf(store: Store): BetterSqlite3.Database {
+  if (!store.sqlite) throw new Error('this test needs the embedded SQLite store');
+  return store.sqlite;
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, http, pointConfig, startFixture, until, type Fixture } from './helpers.js';
+import { api, http, pointConfig, startFixture, until, type Fixture, embeddedScheduler } from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { startService } from '../../main/server.js';
 import { isPng, pngSize, svgGeometryProblems } from '../../worker/plots/png.js';
@@ -26,7 +26,7 @@ describe('calculation processes', () => {
     f = await startFixture({ poolSize: 1 });
     const log = f.svc.ctx.log;
     f.svc.ctx.log = (l) => { logs.push(l); log(l); };
-    const before = f.svc.scheduler.hostPids();
+    const before = embeddedScheduler(f.svc).hostPids();
     const crash = await post({ task_type: '__test_crash' });
     const t = await settled(crash.body.id);
     expect(t.status).toBe('failed');
@@ -41,14 +41,14 @@ describe('calculation processes', () => {
     expect(done.status).toBe('completed');
     expect(done.progress).toBe(1);
     expect(done.stage).toBeNull();
-    const after = f.svc.scheduler.hostPids();
+    const after = embeddedScheduler(f.svc).hostPids();
     expect(after).toHaveLength(1);
     expect(after[0]).not.toBe(before[0]);
   });
 
   it('a runaway JavaScript heap is stopped by the memory guard: the task fails with the bound, the process survives', async () => {
     f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 500, maxRssMb: 4096, heapMb: 64, previewTimeoutSeconds: 60 } });
-    const pid = f.svc.scheduler.hostPids()[0];
+    const pid = embeddedScheduler(f.svc).hostPids()[0];
     const heap = await post({ task_type: '__test_heap' });
     const t = await settled(heap.body.id);
     expect(t.status).toBe('failed');
@@ -56,28 +56,28 @@ describe('calculation processes', () => {
     const ok = await post({ task_type: '__test_write' });
     expect((await settled(ok.body.id)).status).toBe('completed');
     // The guard ended the worker thread, not the calculation process.
-    expect(f.svc.scheduler.hostPids()).toEqual([pid]);
+    expect(embeddedScheduler(f.svc).hostPids()).toEqual([pid]);
   });
 
   it('a calculation process is replaced after host_max_tasks tasks; the tasks around the replacement complete', async () => {
     const logs: string[] = [];
     f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 2, maxRssMb: 4096, heapMb: 1024, previewTimeoutSeconds: 60 } });
     f.svc.ctx.log = (l) => { logs.push(l); };
-    const first = f.svc.scheduler.hostPids()[0];
+    const first = embeddedScheduler(f.svc).hostPids()[0];
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push((await post({ task_type: '__test_write' })).body.id);
     for (const id of ids) expect((await settled(id)).status).toBe('completed');
     expect(logs.join('\n')).toMatch(new RegExp(`calculation process ${first} replaced after 2 task\\(s\\)`));
-    expect(f.svc.scheduler.hostPids()[0]).not.toBe(first);
+    expect(embeddedScheduler(f.svc).hostPids()[0]).not.toBe(first);
   });
 
   it('shutdown kills a calculation process that does not return within the grace period; the task is failed at the next start', async () => {
     f = await startFixture({ poolSize: 1 });
     const stuck = await post({ task_type: '__test_sleep', seconds: 3600, ignore_cancel: true });
     await until(() => get(stuck.body.id), (r) => r.body.status === 'running');
-    const pid = f.svc.scheduler.hostPids()[0]!;
+    const pid = embeddedScheduler(f.svc).hostPids()[0]!;
     await f.svc.app.close();
-    await f.svc.scheduler.close(300);
+    await embeddedScheduler(f.svc).close(300);
     expect(() => process.kill(pid, 0)).toThrow(); // the host is gone
     const row = await f.svc.store.db.selectFrom('tasks').select('status').where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('running'); // left for the restart recovery, which fails it with a log line

@@ -1,7 +1,7 @@
 // Cancel really stops a running calculation; a calculation that throws or a worker that dies fails its
 // task and the service keeps serving; calculation cache; omp_threads bounded by the budget.
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, until, TDB, type Fixture } from './helpers.js';
+import { api, pointConfig, startFixture, until, TDB, type Fixture, embeddedScheduler } from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
 
 let f: Fixture | undefined;
@@ -104,7 +104,7 @@ describe('task lifecycle', () => {
     const r = await post({ task_type: '__test_write' }, { omp_threads: 64 });
     const t = await status(r.body.id, ['completed']);
     expect(t.logs).toContain('started with 2 OpenMP thread(s)');
-    expect(f.svc.scheduler.threadsFor(1)).toBe(1);
-    expect(f.svc.scheduler.threadsFor(null)).toBe(2);
+    expect(embeddedScheduler(f.svc).threadsFor(1)).toBe(1);
+    expect(embeddedScheduler(f.svc).threadsFor(null)).toBe(2);
   });
 });

@@ -4,7 +4,7 @@
 // with those at the end (PNG rendering once kept about 3.2 MB per task).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, until } from './helpers.js';
+import { api, pointConfig, startFixture, until, embeddedScheduler } from './helpers.js';
 
 /** Resident size in MB of a process and all its descendants (Linux /proc). */
 function treeRssMb(pid: number): number {
@@ -36,7 +36,7 @@ describe.runIf(process.platform === 'linux')('memory over many tasks', () => {
         const failed = await f.svc.store.db.selectFrom('tasks').select(['id', 'logs']).where('status', '!=', 'completed').execute();
         expect(failed).toEqual([]);
       };
-      const sample = () => ({ service: process.memoryUsage.rss() / 2 ** 20, hosts: f.svc.scheduler.hostPids().reduce((a, p) => a + treeRssMb(p), 0) });
+      const sample = () => ({ service: process.memoryUsage.rss() / 2 ** 20, hosts: embeddedScheduler(f.svc).hostPids().reduce((a, p) => a + treeRssMb(p), 0) });
       await runBatch(WARM_UP);
       const warm = sample();
       await runBatch(TASKS - WARM_UP);
