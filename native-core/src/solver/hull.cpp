@@ -110,6 +110,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
       }
     }
     if (bp < 0) {
+      if (debug_level() >= 1)
+        std::fprintf(stderr, "hull: %d simplex iterations over %zu grid points\n", it + 1, run.grid.total);
       verts.clear();
       for (int j = 0; j < S; ++j) verts.push_back({basis[j].phase, basis[j].point, f[j]});
       // μ of the free elements from π (x-rows expressed per element, §8.7 step 2)
