@@ -215,6 +215,11 @@ struct EquilibriumSolver::Impl {
   std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
   std::vector<int> gst;                 // solve_global's stable sets
   std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
+  // ... computed for these (T, P), condition rows and fixed potentials (reused while they repeat)
+  double hull_T = std::numeric_limits<double>::quiet_NaN(), hull_P = hull_T;
+  std::vector<std::vector<double>> hull_a;
+  std::vector<char> hull_fixed;
+  std::vector<double> hull_mufix;
   std::vector<int> piv;
   LstsqWork lw;
 };
