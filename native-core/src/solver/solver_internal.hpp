@@ -126,6 +126,7 @@ struct CompSet {
   std::vector<double> yprev;
   double alprev = 0;
   bool stepped = false;  // took the last step as a stable set
+  int gap_halvings = 0;  // newton(): iterations in a row in which this gap set limited the amounts' step
 };
 
 // Everything one solve needs, bundled so helper functions stay short.
