@@ -70,8 +70,12 @@ char symmetry_option(const PhaseDef& ph) {
 
 }  // namespace
 
-std::vector<Parameter> expanded_parameters(const Database& db) {
-  std::vector<Parameter> out = db.parameters();
+namespace {
+
+// `out` (parameters of the database) with the B/F symmetry copies of each appended (§5.5). A copy only
+// depends on its own parameter and phase, so expanding the parameters of some phases gives exactly the
+// entries of those phases in the expansion of the whole database, in the same order.
+std::vector<Parameter> with_symmetry_copies(std::vector<Parameter> out, const Database& db) {
   std::set<std::string> present;
   for (const auto& p : out) present.insert(key_of(p));
   const size_t n0 = out.size();
@@ -90,6 +94,10 @@ std::vector<Parameter> expanded_parameters(const Database& db) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<Parameter> expanded_parameters(const Database& db) { return with_symmetry_copies(db.parameters(), db); }
 
 namespace {
 
@@ -339,7 +347,12 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     M->constraints_.push_back(lc);
   }
 
-  const std::vector<Parameter> allp = expanded_parameters(db);
+  // Only this phase's parameters and its disordered part's are used below: expanding those alone (not the
+  // whole database for every phase) keeps building the models of a large database linear in its size.
+  std::vector<Parameter> own;
+  for (const auto& p : db.parameters())
+    if (p.phase == phase || p.phase == ph->disordered_part) own.push_back(p);
+  const std::vector<Parameter> allp = with_symmetry_copies(std::move(own), db);
   Builder B{db, *ph, *M, {}, {}};
   for (const auto& p : allp)
     if (p.phase == phase || p.phase == ph->disordered_part) B.groups[Builder::group_key(p) + p.phase].push_back(&p);
