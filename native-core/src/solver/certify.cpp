@@ -10,26 +10,16 @@
 
 namespace pd::solver::detail {
 
-// Newton from the sets in `run`, then the grid re-scan with the final μ: a sampled point above the tangent
-// hyperplane (by more than kDFGrid) that no set of its phase covers gets a set and Newton runs again (at most
-// options.max_outer times). After a warm start the metastable sets also get one comparison with the best
-// grid point of their phase at the final μ. Then check_basins; a new basin means one more pass (at most
-// three checks). Returns true when certified; false with `why` otherwise.
-bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why) {
+namespace {
+
+// Newton from the sets in `run`, then the grid re-scan with the final μ (§8.5 outer loop): a sampled point above
+// the tangent hyperplane (by more than kDFGrid) that no set of its phase covers gets a set and Newton runs
+// again, at most options.max_outer times. After a warm start (branch_checked false) the metastable sets also
+// get one comparison with the best grid point of their phase at the final μ (pbest, pq: workspaces).
+bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_checked, std::vector<double>& pbest,
+                       std::vector<size_t>& pq, std::string& why) {
   const int C = run.C;
-  // Newton + outer grid re-scan (§8.5)
   bool ok = false;
-  bool branch_checked = !warm;
-  std::vector<double> pbest;  // warm start: per phase the largest grid driving force at the final μ
-  std::vector<size_t> pq;
-  // passes: Newton + grid re-scans, then the basins of phases with several sublattices (check_basins);
-  // a new basin means one more pass (at most three checks)
-  std::vector<CompSet> certified;  // the converged state before a basin was added
-  std::vector<double> certified_mu;
-  double basin_df = 0;             // the added basin's driving force, J/mol of atoms
-  int basin_phase = -1;
-  constexpr double kBasinKeep = 1.0;
-  for (int pass = 0;; ++pass) {
   for (int outer = 0; outer <= options.max_outer; ++outer) {
     ok = newton(run, options.max_iterations, why);
     if (!ok) break;
@@ -108,30 +98,51 @@ bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why
     s.y.assign(&run.grid.ph[bp].Y[bq * m], &run.grid.ph[bp].Y[bq * m] + m);
     run.sets.push_back(std::move(s));
   }
-  if (!ok && !certified.empty()) {
-    // A basin found by check_basins could not be added: Newton fails with it. Next to a critical point,
-    // where the new set nearly coincides with an existing one, its driving force is a fraction of a J/mol
-    // and the state before, certified by the grid re-scan as every answer without the basin check, stands
-    // (within that much of the minimum). A basin well above the tangent means the state before is not the
-    // equilibrium: not converged, and the reason says which phase.
-    if (basin_df > kBasinKeep) {
-      std::ostringstream os;
-      os << "phase " << run.phases[basin_phase]->name() << " has a state " << basin_df
-         << " J/mol below the tangent of the equilibrium found (a basin between the sampled points), and the"
-            " iteration does not converge with it (" << why << ")";
-      why = os.str();
+  return ok;
+}
+
+}  // namespace
+
+// Newton and the grid re-scans (newton_and_rescan), then check_basins; a new basin means one more pass (at
+// most three checks). Returns true when the state in `run` is certified; false with `why` otherwise.
+bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why) {
+  bool ok = false;
+  bool branch_checked = !warm;
+  std::vector<double> pbest;  // warm start: per phase the largest grid driving force at the final μ
+  std::vector<size_t> pq;
+  // passes: Newton + grid re-scans, then the basins of phases with several sublattices (check_basins);
+  // a new basin means one more pass (at most three checks)
+  std::vector<CompSet> certified;  // the converged state before a basin was added
+  std::vector<double> certified_mu;
+  double basin_df = 0;             // the added basin's driving force, J/mol of atoms
+  int basin_phase = -1;
+  constexpr double kBasinKeep = 1.0;
+  for (int pass = 0;; ++pass) {
+    ok = newton_and_rescan(run, options, branch_checked, pbest, pq, why);
+    if (!ok && !certified.empty()) {
+      // A basin found by check_basins could not be added: Newton fails with it. Next to a critical point,
+      // where the new set nearly coincides with an existing one, its driving force is a fraction of a J/mol
+      // and the state before, certified by the grid re-scan as every answer without the basin check, stands
+      // (within that much of the minimum). A basin well above the tangent means the state before is not the
+      // equilibrium: not converged, and the reason says which phase.
+      if (basin_df > kBasinKeep) {
+        std::ostringstream os;
+        os << "phase " << run.phases[basin_phase]->name() << " has a state " << basin_df
+           << " J/mol below the tangent of the equilibrium found (a basin between the sampled points), and the"
+              " iteration does not converge with it (" << why << ")";
+        why = os.str();
+        break;
+      }
+      run.sets = std::move(certified);
+      run.mu = certified_mu;
+      ok = true;
       break;
     }
-    run.sets = std::move(certified);
-    run.mu = certified_mu;
-    ok = true;
-    break;
-  }
-  if (!ok || pass >= 3) break;
-  const size_t before = run.sets.size();
-  if (!check_basins(run, basin_df, basin_phase)) break;
-  certified.assign(run.sets.begin(), run.sets.begin() + before);
-  certified_mu = run.mu;
+    if (!ok || pass >= 3) break;
+    const size_t before = run.sets.size();
+    if (!check_basins(run, basin_df, basin_phase)) break;
+    certified.assign(run.sets.begin(), run.sets.begin() + before);
+    certified_mu = run.mu;
   }
   return ok;
 }
