@@ -1,12 +1,11 @@
-// Gibbs-energy models of one phase (formula sheet ../shared/design/calphad-formulas.md §0-§7).
-// Each phase is compiled once into flat term lists (poly.hpp) over its site-fraction variables:
+// Compiler of the Gibbs-energy models of one phase (formula sheet ../shared/design/calphad-formulas.md §0-§7):
+// PhaseModel::build turns a phase's parameters into the flat term lists (poly.hpp) of a CompiledModel
+// (compiled_model.hpp, evaluated in compiled_model.cpp) over its site-fraction variables:
 //   G   : reference (1.1) + excess (2.1-2.5) terms, with the order-disorder bracket (5.2) folded in
 //   ID  : ideal configurational terms R T a_s y ln y (1.2, 7.3)
 //   NF  : N_f (1.3, 7.1), MA : M_A per element (1.4)
 //   TC, BM, NT, THETA, GD, V0, VA, VK : raw RK sums of the physical parameters (§3, §4, §6), partitioned
 //   as in (5.3) for an ordered phase.
-// The nonlinear parts (magnetic f(tau), Einstein, two-state, 1/N_f, volume) are applied with dense
-// second-order jets (chain rule) on top.
 #include "models/phase_model.hpp"
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "models/compiled_model.hpp"
 #include "models/poly.hpp"
 
 namespace pd {
@@ -28,8 +28,6 @@ using models::Jet;
 using models::Poly;
 using models::Term;
 
-constexpr double R = kGasConstant;
-constexpr double kP0 = 101325.0;  // §6.2 reference pressure of the volume term
 
 std::string key_of(const Parameter& p) {
   std::ostringstream os;
@@ -72,8 +70,12 @@ char symmetry_option(const PhaseDef& ph) {
 
 }  // namespace
 
-std::vector<Parameter> expanded_parameters(const Database& db) {
-  std::vector<Parameter> out = db.parameters();
+namespace {
+
+// `out` (parameters of the database) with the B/F symmetry copies of each appended (§5.5). A copy only
+// depends on its own parameter and phase, so expanding the parameters of some phases gives exactly the
+// entries of those phases in the expansion of the whole database, in the same order.
+std::vector<Parameter> with_symmetry_copies(std::vector<Parameter> out, const Database& db) {
   std::set<std::string> present;
   for (const auto& p : out) present.insert(key_of(p));
   const size_t n0 = out.size();
@@ -92,6 +94,10 @@ std::vector<Parameter> expanded_parameters(const Database& db) {
   }
   return out;
 }
+
+}  // namespace
+
+std::vector<Parameter> expanded_parameters(const Database& db) { return with_symmetry_copies(db.parameters(), db); }
 
 namespace {
 
@@ -121,366 +127,7 @@ Affine lin_comb(const Affine& a, double ca, const Affine& b, double cb) {
   return r;
 }
 
-class CompiledModel final : public PhaseModel {
- public:
-  struct StateImpl : State {
-    std::vector<TPJet> c;
-  };
-
-  std::string name_, file_;
-  std::vector<std::string> elements_;
-  std::vector<SiteVariable> vars_;
-  std::vector<LinearConstraint> constraints_;
-  int nsub_ = 0;
-  bool charged_ = false, ionic_ = false, gas_ = false, liquid_ = false;
-  std::vector<ExprId> exprs_;  // coef index 2 + k
-  const Database* db_ = nullptr;
-  std::shared_ptr<const Database> keep_;  // not owned when built from a reference
-  Poly G_, ID_, NF_, TC_, BM_, NT_, THETA_, GD_, V0_, VA_, VK_;
-  std::vector<Poly> MA_;
-  std::optional<MagneticType> mag_;
-
-  const std::string& name() const override { return name_; }
-  const std::vector<std::string>& elements() const override { return elements_; }
-  const std::vector<SiteVariable>& variables() const override { return vars_; }
-  const std::vector<LinearConstraint>& constraints() const override { return constraints_; }
-  int num_sublattices() const override { return nsub_; }
-  bool is_charged() const override { return charged_; }
-  bool is_ionic_liquid() const override { return ionic_; }
-  bool is_gas() const override { return gas_; }
-  bool is_liquid() const override { return liquid_; }
-
-  std::unique_ptr<State> prepare(double T, double P) const override {
-    auto st = std::make_unique<StateImpl>();
-    st->T = T; st->P = P;
-    st->c.resize(2 + exprs_.size());
-    st->c[0] = TPJet{1, 0, 0, 0, 0, 0};
-    st->c[1] = TPJet{R * T, R, 0, 0, 0, 0};
-    auto ctx = db_->make_context(T, P);
-    for (size_t k = 0; k < exprs_.size(); ++k) st->c[2 + k] = db_->evaluate(exprs_[k], *ctx);
-    return st;
-  }
-
-  struct Parts {
-    Jet GM, Sf, ID, Nf, magGM, Vnm, vol;
-    bool hasVol = false;
-    double Tstar = 0, beta = 0;
-  };
-
-  // §3.2 IHJ f(tau) with first and second derivatives. Integer powers by multiplication (std::pow was
-  // a fifth of a scan's time on magnetic phases with large sampled grids); the same polynomials.
-  static void ihj(double tau, double p, double& f, double& f1, double& f2) {
-    const double A = 518.0 / 1125.0 + (11692.0 / 15975.0) * (1.0 / p - 1.0);
-    if (tau <= 1) {
-      const double a = 79.0 / (140.0 * p), K = (474.0 / 497.0) * (1.0 / p - 1.0);
-      const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
-      const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau;
-      f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600)) / A;
-      f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40)) / A;
-      f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40)) / A;
-    } else {
-      const double u = 1 / tau, u2 = u * u, u5 = u2 * u2 * u, u6 = u5 * u, u7 = u6 * u;
-      const double u15 = u5 * u5 * u5, u16 = u15 * u, u17 = u16 * u, u25 = u15 * u5 * u5, u26 = u25 * u, u27 = u26 * u;
-      f = -(u5 / 10 + u15 / 315 + u25 / 1500) / A;
-      f1 = -(-u6 / 2 - u16 * 15 / 315 - u26 * 25 / 1500) / A;
-      f2 = -(3 * u7 + u17 * 240 / 315 + u27 * 650 / 1500) / A;
-    }
-  }
-  // §3.3 Xiong et al. f(tau), the paper's parenthesisation (tau^21/1617 inside the (1/p-1) factor).
-  static void xiong(double tau, double p, double& f, double& f1, double& f2) {
-    const double D = 0.33471979 + 0.49649686 * (1.0 / p - 1.0);
-    if (tau <= 0) { f = f1 = f2 = 0; return; }
-    if (tau <= 1) {
-      const double a = 0.38438376 / p, K = 0.63570895 * (1.0 / p - 1.0);
-      const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
-      const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau, t19 = t13 * t6, t20 = t19 * tau, t21 = t20 * tau;
-      f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600 + t21 / 1617)) / D;
-      f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40 + t20 * 21 / 1617)) / D;
-      f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40 + t19 * 420 / 1617)) / D;
-    } else {
-      const double u = 1 / tau, u2 = u * u, u7 = u2 * u2 * u2 * u, u8 = u7 * u, u9 = u8 * u;
-      const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u, u37 = u36 * u;
-      const double u49 = u35 * u14, u50 = u49 * u, u51 = u50 * u;
-      f = -(u7 / 21 + u21 / 630 + u35 / 2975 + u49 / 8232) / D;
-      f1 = -(-u8 / 3 - u22 / 30 - u36 / 85 - u50 * 49 / 8232) / D;
-      f2 = -(u9 * 8 / 3 + u23 * 22 / 30 + u37 * 36 / 85 + u51 * 2450 / 8232) / D;
-    }
-  }
-
-  void compute(const State& state, const double* y, int ord, Parts& o, bool want_parts) const {
-    const auto& st = static_cast<const StateImpl&>(state);
-    const int n = int(vars_.size()) + 2;
-    const double T = st.T, P = st.P;
-    Jet G(n, ord), I(n, ord), Nf(n, ord);
-    G_.eval(st.c, y, G);
-    ID_.eval(st.c, y, I);
-    NF_.eval(st.c, y, Nf);
-    const bool needT = (mag_ && !TC_.empty()) || !THETA_.empty() || !GD_.empty();
-    Jet Tj = needT ? Jet::variable(n, ord, 0, T) : Jet();
-    Jet mag;  // empty unless the phase is magnetic
-    bool hasMag = false, hasExtra = false;
-    o.Tstar = 0; o.beta = 0;
-    if (mag_ && !TC_.empty()) {
-      Jet tc(n, ord), bm(n, ord);
-      TC_.eval(st.c, y, tc);
-      BM_.eval(st.c, y, bm);
-      const double afm = mag_->afm, p = mag_->p;
-      if (afm != 0) {
-        // IHJ (3.2)-(3.6): afm rule on the (partitioned) sums
-        Jet ts = tc.v > 0 ? tc : tc * (1.0 / afm);
-        Jet be = bm.v > 0 ? bm : bm * (1.0 / afm);
-        o.Tstar = ts.v; o.beta = be.v;
-        if (ts.v != 0 && be.v > -1) {
-          Jet tau = Tj / ts;
-          double f, f1, f2;
-          ihj(tau.v, p, f, f1, f2);
-          Jet fj = models::apply(tau, f, f1, f2);
-          Jet lb = models::apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
-          mag = Tj * lb * fj * R;
-          hasMag = true;
-        }
-      } else {
-        // Xiong (3.7)-(3.9): f(tau_C) + f(tau_N), beta used directly
-        Jet nt(n, ord);
-        NT_.eval(st.c, y, nt);
-        o.Tstar = tc.v; o.beta = bm.v;
-        if (bm.v > -1) {
-          Jet fsum(n, ord);
-          for (const Jet* crit : {&tc, &nt}) {
-            if (crit->v == 0) continue;  // tau = 1e10 -> f ~ 0
-            Jet tau = Tj / *crit;
-            double f, f1, f2;
-            xiong(tau.v, p, f, f1, f2);
-            fsum = fsum + models::apply(tau, f, f1, f2);
-          }
-          Jet lb = models::apply(bm, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
-          mag = Tj * lb * fsum * R;
-          hasMag = true;
-        }
-      }
-    }
-    Jet extra;
-    if (!THETA_.empty()) {
-      // §4.1 Einstein: theta = exp(sum of THETA (ln theta)); 1.5 R theta + 3 R T ln(1 - exp(-theta/T))
-      Jet lt(n, ord);
-      THETA_.eval(st.c, y, lt);
-      double th = std::exp(lt.v);
-      Jet theta = models::apply(lt, th, th, th);
-      Jet u = theta / Tj;
-      double em = std::expm1(u.v);  // e^u - 1
-      Jet g = models::apply(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em));
-      extra = theta * (1.5 * R) + Tj * g * (3 * R);
-      hasExtra = true;
-    }
-    if (!GD_.empty()) {
-      // §4.2 two-state: -R T ln(1 + exp(-GD/(R T))), softplus evaluated stably
-      Jet gd(n, ord);
-      GD_.eval(st.c, y, gd);
-      Jet x = (gd / Tj) * (-1.0 / R);
-      double sp = std::max(x.v, 0.0) + std::log1p(std::exp(-std::fabs(x.v)));
-      double sg = 1 / (1 + std::exp(-x.v));
-      Jet s = models::apply(x, sp, sg, sg * (1 - sg));
-      Jet two = Tj * s * (-R);
-      if (hasExtra) extra += two; else extra = std::move(two);
-      hasExtra = true;
-    }
-    // Sum per formula unit (0.1), then G_M = S / N_f with the quotient rule done in place.
-    Jet& S = G;
-    S += I;
-    if (hasMag) S += mag;
-    if (hasExtra) S += extra;
-    o.Sf = S;  // G_f without the volume term
-    Jet GM = std::move(S);
-    models::divide_in_place(GM, Nf);
-    // §6.2 volume: V0/N_f * exp(VA) * (P - 101325), nothing if VK != 0 (pycalphad)
-    o.hasVol = false;
-    if (!V0_.empty()) {
-      Jet inv = models::reciprocal(Nf);
-      Jet v0(n, ord), va(n, ord), vk(n, ord);
-      V0_.eval(st.c, y, v0);
-      VA_.eval(st.c, y, va);
-      VK_.eval(st.c, y, vk);
-      double e = std::exp(va.v);
-      o.Vnm = v0 * inv * models::apply(va, e, e, e);
-      if (vk.v == 0) {
-        Jet dp = Jet::variable(n, ord, 1, P - kP0);
-        o.vol = o.Vnm * dp;
-        GM += o.vol;
-        o.hasVol = true;
-      }
-    } else {
-      o.Vnm = Jet(n, 0);
-    }
-    o.GM = std::move(GM);
-    o.Nf = std::move(Nf);
-    if (want_parts) {
-      o.ID = I;
-      models::divide_in_place(o.ID, o.Nf);
-      o.magGM = hasMag ? mag : Jet(n, ord);
-      models::divide_in_place(o.magGM, o.Nf);
-    }
-  }
-
-  void energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const override {
-    Parts p;
-    compute(state, y, derivative_order, p, false);
-    // G_f = N_f G_M = S_f + N_f G_vol
-    if (p.hasVol) p.Sf += p.vol * p.Nf;
-    out.GM = p.GM.v; out.Gf = p.Sf.v;
-    out.dGM = std::move(p.GM.g); out.d2GM = std::move(p.GM.h);
-    out.dGf = std::move(p.Sf.g); out.d2Gf = std::move(p.Sf.h);
-  }
-
-  using PhaseModel::energies;
-  void energies(const State& state, const double* Y, size_t npoints, double* GM) const override {
-    const size_t m = vars_.size();
-    Parts p;
-    for (size_t k = 0; k < npoints; ++k) {
-      compute(state, Y + k * m, 0, p, false);
-      GM[k] = p.GM.v;
-    }
-  }
-
-  // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
-  // sum_j B[k * cols.size() + j] * c[cols[j]].v (the parameter columns the terms use).
-  struct LinearTable {
-    std::vector<int> cols;
-    std::vector<double> B;
-    bool empty() const { return cols.empty(); }
-    double at(size_t k, const double* cv) const {
-      const size_t nc = cols.size();
-      const double* row = B.data() + k * nc;
-      double s = 0;
-      for (size_t j = 0; j < nc; ++j) s += row[j] * cv[j];
-      return s;
-    }
-    void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
-      cv.resize(cols.size());
-      for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
-    }
-  };
-  struct PointSetImpl final : PointSet {
-    size_t np = 0;
-    LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
-  };
-
-  static void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m,
-                       size_t ncoef, LinearTable& out) {
-    std::vector<char> used(ncoef, 0);
-    for (const Poly* poly : polys)
-      for (const Term& t : poly->terms) used[t.coef] = 1;
-    std::vector<int> col_of(ncoef, -1);
-    for (size_t k = 0; k < ncoef; ++k)
-      if (used[k]) { col_of[k] = int(out.cols.size()); out.cols.push_back(int(k)); }
-    const size_t nc = out.cols.size();
-    out.B.assign(np * nc, 0.0);
-    std::vector<double> dense(ncoef);
-    for (size_t p = 0; p < np; ++p) {
-      std::fill(dense.begin(), dense.end(), 0.0);
-      for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
-      for (size_t j = 0; j < nc; ++j) out.B[p * nc + j] = dense[out.cols[j]];
-    }
-  }
-
-  std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override {
-    // Einstein, two-state and volume terms are nonlinear in their parameters: no table for them.
-    if (!THETA_.empty() || !GD_.empty() || !V0_.empty()) return nullptr;
-    const size_t m = vars_.size(), ncoef = 2 + exprs_.size();
-    auto cols = [&](std::initializer_list<const Poly*> polys) {
-      std::vector<char> used(ncoef, 0);
-      for (const Poly* poly : polys)
-        for (const Term& t : poly->terms) used[t.coef] = 1;
-      return size_t(std::count(used.begin(), used.end(), 1));
-    };
-    const bool magnetic = mag_ && !TC_.empty();
-    size_t width = cols({&G_, &ID_}) + cols({&NF_});
-    if (magnetic) width += cols({&TC_}) + cols({&BM_}) + cols({&NT_});
-    if (double(width) * double(npoints) > 1.6e7) return nullptr;  // keep each table under ~128 MB
-    auto ps = std::make_unique<PointSetImpl>();
-    ps->np = npoints;
-    tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
-    throw_if_cancelled();
-    tabulate({&NF_}, Y, npoints, m, ncoef, ps->NF);
-    if (magnetic) {
-      throw_if_cancelled();
-      tabulate({&TC_}, Y, npoints, m, ncoef, ps->TC);
-      tabulate({&BM_}, Y, npoints, m, ncoef, ps->BM);
-      if (mag_->afm == 0) tabulate({&NT_}, Y, npoints, m, ncoef, ps->NT);
-    }
-    return ps;
-  }
-
-  // Same value as compute(..., ord 0) at each point of the set (magnetic term of §3.2-§3.9 as scalars).
-  void energies(const State& state, const PointSet& points, double* GM) const override {
-    const auto& st = static_cast<const StateImpl&>(state);
-    const auto& q = static_cast<const PointSetImpl&>(points);
-    const double T = st.T;
-    std::vector<double> cS, cN, cTC, cBM, cNT;
-    q.S.gather(st.c, cS);
-    q.NF.gather(st.c, cN);
-    const bool magnetic = mag_ && !TC_.empty();
-    if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
-    for (size_t k = 0; k < q.np; ++k) {
-      double S = q.S.at(k, cS.data());
-      if (magnetic) {
-        const double tc = q.TC.at(k, cTC.data()), bm = q.BM.at(k, cBM.data());
-        const double afm = mag_->afm, p = mag_->p;
-        double f, f1, f2;
-        if (afm != 0) {
-          const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
-          if (ts != 0 && be > -1) {
-            ihj(T / ts, p, f, f1, f2);
-            S += T * std::log1p(be) * f * R;
-          }
-        } else if (bm > -1) {
-          const double nt = q.NT.empty() ? 0.0 : q.NT.at(k, cNT.data());
-          double fsum = 0;
-          for (double crit : {tc, nt}) {
-            if (crit == 0) continue;
-            xiong(T / crit, p, f, f1, f2);
-            fsum += f;
-          }
-          S += T * std::log1p(bm) * fsum * R;
-        }
-      }
-      GM[k] = S / q.NF.at(k, cN.data());
-    }
-  }
-
-  void moles(const double* y, int derivative_order, MolesResult& out) const override {
-    const int m = int(vars_.size()), n = m + 2;
-    std::vector<TPJet> c(1, TPJet{1, 0, 0, 0, 0, 0});
-    const size_t C = elements_.size();
-    out.M.assign(C, 0);
-    out.dM.assign(derivative_order >= 1 ? C * m : 0, 0);
-    out.d2M.assign(derivative_order >= 2 ? C * m * m : 0, 0);
-    out.Nf = 0;
-    for (size_t a = 0; a < C; ++a) {
-      Jet j(n, derivative_order);
-      MA_[a].eval(c, y, j);
-      out.M[a] = j.v;
-      out.Nf += j.v;
-      if (derivative_order >= 1)
-        for (int k = 0; k < m; ++k) out.dM[a * m + k] = j.g[2 + k];
-      if (derivative_order >= 2)
-        for (int k = 0; k < m; ++k)
-          for (int l = 0; l < m; ++l) out.d2M[(a * m + k) * m + l] = j.h[size_t(2 + k) * n + 2 + l];
-    }
-  }
-
-  PhaseProperties properties(const State& state, const double* y) const override {
-    Parts p;
-    compute(state, y, 1, p, true);
-    PhaseProperties r;
-    r.TC = p.Tstar;
-    r.BMAGN = p.beta;
-    r.Nf = p.Nf.v;
-    r.BMAGN_per_atom = p.Nf.v != 0 ? p.beta / p.Nf.v : 0;
-    r.VM = p.Vnm.v + p.magGM.g[1];  // (6.3)
-    r.GM_NO_IDMIX = p.GM.v - p.ID.v;
-    return r;
-  }
-};
+using models::CompiledModel;
 
 // ---------------------------------------------------------------------------------------------
 // Compiler
@@ -700,8 +347,13 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     M->constraints_.push_back(lc);
   }
 
-  const std::vector<Parameter> allp = expanded_parameters(db);
-  Builder B{db, *ph, *M, {}};
+  // Only this phase's parameters and its disordered part's are used below: expanding those alone (not the
+  // whole database for every phase) keeps building the models of a large database linear in its size.
+  std::vector<Parameter> own;
+  for (const auto& p : db.parameters())
+    if (p.phase == phase || p.phase == ph->disordered_part) own.push_back(p);
+  const std::vector<Parameter> allp = with_symmetry_copies(std::move(own), db);
+  Builder B{db, *ph, *M, {}, {}};
   for (const auto& p : allp)
     if (p.phase == phase || p.phase == ph->disordered_part) B.groups[Builder::group_key(p) + p.phase].push_back(&p);
   // group lookup uses the key without the phase suffix; rebuild per phase below

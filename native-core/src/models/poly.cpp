@@ -80,6 +80,23 @@ double Poly::value(const std::vector<TPJet>& c, const double* y) const {
 }
 
 void Poly::accumulate_basis(const double* y, double* B) const {
+  if (compiled_) {
+    // each distinct factor once per point (a factor recurs in many terms; entropy factors take a logarithm),
+    // then the products in the order of each term's factors
+    const size_t nk = kinds_.size();
+    thread_local std::vector<double> val;  // per-thread scratch (tables are built from OpenMP threads too)
+    val.resize(nk);
+    for (size_t q = 0; q < nk; ++q) {
+      double d1, d2;
+      factor_value(kinds_[q], y, val[q], d1, d2);
+    }
+    for (size_t ti = 0; ti < terms.size(); ++ti) {
+      double p = terms[ti].scale;
+      for (int j = term_begin_[ti]; j < term_begin_[ti + 1] && p != 0; ++j) p *= val[kind_of_[j]];
+      B[terms[ti].coef] += p;
+    }
+    return;
+  }
   for (const Term& t : terms) {
     double p = t.scale;
     for (const Factor& f : t.f) {

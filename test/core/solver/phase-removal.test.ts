@@ -1,5 +1,5 @@
-// Phase removal during the Newton iteration (formula sheet §8.4-§8.5; native-core/src/solver/solver_core.inc,
-// newton() and assemblage_feasible()). A stable set whose amount one step would make negative leaves, unless
+// Phase removal during the Newton iteration (formula sheet §8.4-§8.5; native-core/src/solver/newton.cpp and
+// feasibility.cpp, newton() and assemblage_feasible()). A stable set whose amount one step would make negative leaves, unless
 // the sets left behind cannot meet the linear conditions any more. Near the congruent melting of Cu2O in
 // cuo.tdb (about 1500.76 K) the oxide liquid and Cu2O differ by about 0.01 in x(O); the first Newton step
 // with the oxide liquid (added from check_basins, its basin lies between the sampled points) carried the

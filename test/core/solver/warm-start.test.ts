@@ -1,5 +1,5 @@
 // Warm start of the equilibrium solver (options.warmStart of equilibriumBatch, options.start of
-// equilibrium; native-core/src/solver/solver_core.inc, warm_sets): along a line of neighbouring conditions
+// equilibrium; native-core/src/solver/warm_start.cpp, warm_sets): along a line of neighbouring conditions
 // each solve starts Newton from the previous converged state instead of the convex hull (§8.7); the grid
 // re-scan with the final μ (§8.5 outer loop) still certifies every answer. The warm results must be the
 // cold results: the same stable phase sets and the same amounts, compositions, μ and energies within the

@@ -1,0 +1,95 @@
+// The compiled form of one phase's Gibbs energy (the PhaseModel the builder returns): flat term lists
+// (poly.hpp) over the site-fraction variables, with the nonlinear parts (magnetic, Einstein, two-state,
+// 1/N_f, volume) applied on top with second-order jets. Internal to models/: phase_model.cpp fills the
+// term lists (the builder), compiled_model.cpp evaluates them. Failure modes: evaluation never throws
+// for finite inputs (a NaN energy propagates to the solver, which reports it); compile_points throws
+// pd::Cancelled when the call is cancelled.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/phase_model.hpp"
+#include "models/poly.hpp"
+
+namespace pd::models {
+
+inline constexpr double R = kGasConstant;
+inline constexpr double kP0 = 101325.0;  // §6.2 reference pressure of the volume term
+
+class CompiledModel final : public PhaseModel {
+ public:
+  struct StateImpl : State {
+    std::vector<TPJet> c;
+  };
+
+  std::string name_, file_;
+  std::vector<std::string> elements_;
+  std::vector<SiteVariable> vars_;
+  std::vector<LinearConstraint> constraints_;
+  int nsub_ = 0;
+  bool charged_ = false, ionic_ = false, gas_ = false, liquid_ = false;
+  std::vector<ExprId> exprs_;  // coef index 2 + k
+  const Database* db_ = nullptr;
+  std::shared_ptr<const Database> keep_;  // not owned when built from a reference
+  Poly G_, ID_, NF_, TC_, BM_, NT_, THETA_, GD_, V0_, VA_, VK_;
+  std::vector<Poly> MA_;
+  std::optional<MagneticType> mag_;
+
+  const std::string& name() const override { return name_; }
+  const std::vector<std::string>& elements() const override { return elements_; }
+  const std::vector<SiteVariable>& variables() const override { return vars_; }
+  const std::vector<LinearConstraint>& constraints() const override { return constraints_; }
+  int num_sublattices() const override { return nsub_; }
+  bool is_charged() const override { return charged_; }
+  bool is_ionic_liquid() const override { return ionic_; }
+  bool is_gas() const override { return gas_; }
+  bool is_liquid() const override { return liquid_; }
+
+  std::unique_ptr<State> prepare(double T, double P) const override;
+
+  struct Parts {
+    Jet GM, Sf, ID, Nf, magGM, Vnm, vol;
+    bool hasVol = false;
+    double Tstar = 0, beta = 0;
+  };
+
+  // The jets of one point: G_M with its parts (want_parts: also the ideal and magnetic parts per atom).
+  void compute(const State& state, const double* y, int ord, Parts& o, bool want_parts) const;
+  void energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const override;
+  using PhaseModel::energies;
+  void energies(const State& state, const double* Y, size_t npoints, double* GM) const override;
+
+  // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
+  // sum_j B[k * cols.size() + j] * c[cols[j]].v (the parameter columns the terms use).
+  struct LinearTable {
+    std::vector<int> cols;
+    std::vector<double> B;
+    bool empty() const { return cols.empty(); }
+    double at(size_t k, const double* cv) const {
+      const size_t nc = cols.size();
+      const double* row = B.data() + k * nc;
+      double s = 0;
+      for (size_t j = 0; j < nc; ++j) s += row[j] * cv[j];
+      return s;
+    }
+    void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
+      cv.resize(cols.size());
+      for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
+    }
+  };
+  struct PointSetImpl final : PointSet {
+    size_t np = 0;
+    LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+  };
+
+  std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override;
+  // Same value as compute(..., ord 0) at each point of the set (magnetic term of §3.2-§3.9 as scalars).
+  void energies(const State& state, const PointSet& points, double* GM) const override;
+  void moles(const double* y, int derivative_order, MolesResult& out) const override;
+  PhaseProperties properties(const State& state, const double* y) const override;
+};
+
+}  // namespace pd::models

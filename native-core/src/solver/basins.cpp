@@ -1,0 +1,139 @@
+// Maxima of the driving force between the sampled points of phases with several basins.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver::detail {
+
+// Local maxima of the driving force missed by the grid (our addition to §8.7, after the grid re-scan of
+// §8.5 finds no point above the tangent hyperplane). For a phase with several basins (PhaseInfo::
+// several_basins) a narrow one - an ordered state with antisite atoms, a B2 with constitutional vacancies -
+// can fall between the sampled points: no point lies above the hyperplane although the phase's relaxed
+// maximum does, and the metastable set relaxed from the single best point sits in another basin (e.g.
+// alni_tough_chempot, 1560.7 K, X(NI) = 0.8369: the best B2 grid point has DF = -518 J/mol, its basin's
+// maximum +191 J/mol; the cold start gave L12 + L12#2, 170 J/mol above B2 + L12). Here the phase is relaxed
+// at the final μ (Newton on G_f - μ·M, §9.2) from its best mutually distant grid points within kWindow of
+// the hyperplane; a new maximum with DF > kDFAdd gets a composition set (returns true: solve again), and a
+// phase without a stable set keeps its best maximum as its metastable set (its reported DF is the largest
+// found). The relaxations of a phase stop once two in a row end in known maxima (the starts are taken best
+// first; ordering variants of one state count as known: same DF and composition). If Newton then fails
+// with the new set, the caller keeps the converged state from before.
+bool check_basins(Run& run, double& added_df, int& added_phase) {
+  constexpr int kStarts = 6;          // relaxations per phase and solve, at most
+  constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
+  constexpr size_t kCandidates = 64;  // best grid points considered
+  constexpr double kApart = 0.1;      // starts differ by this much in some site fraction
+  constexpr double kWindow = 2000;    // J/mol of atoms: grid points further below the hyperplane are not tried
+  const int C = run.C;
+  bool added = false;
+  added_df = 0;  // the largest driving force of a set added, and its phase
+  added_phase = -1;
+  std::vector<std::pair<double, size_t>> cand;
+  auto ydist = [](const double* a, const double* b, int m) {
+    double d = 0;
+    for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+    return d;
+  };
+  // the same maximum up to symmetry: equal driving force and composition
+  auto same_state = [&](const CompSet& a, double dfa, const CompSet& b, double dfb) {
+    if (std::fabs(dfa - dfb) > 1e-3) return false;
+    for (int A = 0; A < C; ++A)
+      if (std::fabs(a.mo.M[A] / a.Nf - b.mo.M[A] / b.Nf) > 1e-5) return false;
+    return true;
+  };
+  for (size_t p = 0; p < run.phases.size(); ++p) {
+    const PhaseInfo& pi = run.im.info[p];
+    const PhaseGrid& g = run.grid.ph[p];
+    if (!pi.several_basins || pi.charged || g.np == 0) continue;
+    if (run.single_set) {
+      bool stable = false;
+      for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);
+      if (stable) continue;
+    }
+    const int m = g.m;
+    std::vector<const double*> sets_of_phase;
+    for (const auto& s : run.sets)
+      if (s.phase == static_cast<int>(p)) sets_of_phase.push_back(s.y.data());
+    // Grid points next to the phase's own sets are left out before the best are chosen: around a stable
+    // disordered set the best points all lie in its own basin, and an ordered basin a little further down
+    // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
+    cand.clear();
+    for (size_t k = 0; k < g.np; ++k) {
+      double df = -run.im.gridG[p][k];
+      for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
+      if (!(df > -kWindow)) continue;
+      const double* yk = &g.Y[k * m];
+      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return ydist(t, yk, m) < kApart; })) continue;
+      cand.emplace_back(df, k);
+    }
+    const size_t nc = std::min(kCandidates, cand.size());
+    std::partial_sort(cand.begin(), cand.begin() + nc, cand.end(),
+                      [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<const double*> taken;  // the phase's sets and the starts used
+    std::vector<const CompSet*> known;
+    for (const auto& s : run.sets)
+      if (s.phase == static_cast<int>(p)) {
+        taken.push_back(s.y.data());
+        known.push_back(&s);
+      }
+    std::vector<CompSet> found;
+    found.reserve(kStarts);  // `known` points into it
+    int starts = 0, known_in_a_row = 0;
+    for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
+      const double* y0 = &g.Y[cand[c].second * m];
+      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return ydist(t, y0, m) < kApart; })) continue;
+      taken.push_back(y0);
+      ++starts;
+      CompSet s;
+      s.phase = static_cast<int>(p);
+      s.y.assign(y0, y0 + m);
+      // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
+      // (a set that is added is refined by the next pass)
+      relax_at_mu(run, s, 1e-7);
+      s.DF = driving_force(run, s);
+      if (debug_level() >= 2)
+        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f\n", run.phases[p]->name().c_str(), cand[c].first, s.DF);
+      if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
+      bool is_known = false;
+      for (const CompSet* k : known)
+        is_known |= ydist(k->y.data(), s.y.data(), m) < 10 * kCompTol ||
+                    same_state(*k, k->stable ? 0.0 : k->DF, s, s.DF);
+      if (is_known) {
+        ++known_in_a_row;
+        continue;
+      }
+      known_in_a_row = 0;
+      found.push_back(std::move(s));
+      known.push_back(&found.back());
+    }
+    if (found.empty()) continue;
+    auto best = std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
+    if (best->DF > kDFAdd) {
+      if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", run.phases[p]->name().c_str(), best->DF);
+      if (best->DF > added_df) {
+        added_df = best->DF;
+        added_phase = static_cast<int>(p);
+      }
+      run.sets.push_back(std::move(*best));
+      added = true;
+      continue;
+    }
+    // nothing to add: a phase without a stable set reports its best maximum
+    CompSet* meta = nullptr;
+    bool has_stable = false;
+    for (auto& s : run.sets)
+      if (s.phase == static_cast<int>(p)) {
+        has_stable |= s.stable;
+        if (!s.stable && (!meta || s.DF > meta->DF)) meta = &s;
+      }
+    if (!has_stable && meta && best->DF > meta->DF + 1e-9) *meta = std::move(*best);
+  }
+  return added;
+}
+
+}  // namespace pd::solver::detail

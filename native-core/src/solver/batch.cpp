@@ -1,0 +1,73 @@
+// Many condition sets over OpenMP threads, with optional warm starts along a line.
+#include <omp.h>
+
+#include <cstring>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver {
+
+using detail::predict;
+
+std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<Conditions>& conds, int threads,
+                                                              const volatile int32_t* cancel, double* progress) const {
+  std::vector<EquilibriumResult> out(conds.size());
+  if (threads < 1) threads = 1;
+  long done = 0;
+  const long total = static_cast<long>(conds.size());
+  const bool warm = options_.warm_start;
+#pragma omp parallel num_threads(threads)
+  {
+    CancelScope cancel_scope(cancel);  // the flag seen by throw_if_cancelled() on every thread of the team
+    EquilibriumSolver local(*this);
+    // One condition; `start`/`end`: warm-start state in and out (null = cold start, as solve(c)).
+    auto one = [&](long i, const WarmStart* start, WarmStart* end) {
+      if (cancel && *cancel != 0) {
+        out[i].reason = "cancelled";
+        if (end) *end = WarmStart();
+        return;
+      }
+      try {
+        out[i] = local.solve(conds[i], start, end);
+      } catch (const Cancelled&) {
+        out[i] = EquilibriumResult();
+        out[i].reason = "cancelled";
+        if (end) *end = WarmStart();
+      } catch (const std::exception& e) {
+        out[i] = EquilibriumResult();
+        out[i].reason = std::string("error: ") + user_message(e);
+        if (end) *end = WarmStart();
+      }
+      long d;
+#pragma omp atomic capture
+      d = ++done;
+      if (progress) {
+        double frac = static_cast<double>(d) / static_cast<double>(total);
+        uint64_t bits;
+        std::memcpy(&bits, &frac, sizeof bits);
+        __atomic_store_n(reinterpret_cast<uint64_t*>(progress), bits, __ATOMIC_RELAXED);
+      }
+    };
+    if (warm) {
+      // Contiguous chunks per thread (static schedule) so that neighbouring conditions follow each other
+      // and each one after the first of a chunk starts from its predecessor's converged state.
+      const long nt = omp_get_num_threads(), tid = omp_get_thread_num();
+      const long begin = total * tid / nt, end = total * (tid + 1) / nt;
+      WarmStart prev, prev2, next, pred;
+      for (long i = begin; i < end; ++i) {
+        const WarmStart* start = prev.valid() ? &prev : nullptr;
+        if (start && prev2.valid() && i - 2 >= begin && predict(prev2, conds[i - 2], prev, conds[i - 1], conds[i], pred))
+          start = &pred;
+        one(i, start, &next);
+        std::swap(prev2, prev);
+        std::swap(prev, next);
+      }
+    } else {
+#pragma omp for schedule(dynamic, 1)
+      for (long i = 0; i < total; ++i) one(i, nullptr, nullptr);
+    }
+  }
+  return out;
+}
+
+}  // namespace pd::solver

@@ -1,0 +1,150 @@
+// Certification of a Newton answer (§8.5 outer loop and our basin check): the grid is re-scanned with the final
+// μ, and phases with several basins are relaxed from their best grid points, until no sampled point and no
+// relaxed maximum lies above the tangent hyperplane.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver::detail {
+
+namespace {
+
+// Newton from the sets in `run`, then the grid re-scan with the final μ (§8.5 outer loop): a sampled point above
+// the tangent hyperplane (by more than kDFGrid) that no set of its phase covers gets a set and Newton runs
+// again, at most options.max_outer times. After a warm start (branch_checked false) the metastable sets also
+// get one comparison with the best grid point of their phase at the final μ (pbest, pq: workspaces).
+bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_checked, std::vector<double>& pbest,
+                       std::vector<size_t>& pq, std::string& why) {
+  const int C = run.C;
+  bool ok = false;
+  for (int outer = 0; outer <= options.max_outer; ++outer) {
+    ok = newton(run, options.max_iterations, why);
+    if (!ok) break;
+    // scan the grid with the final μ for points below the tangent hyperplane
+    int bp = -1;
+    size_t bq = 0;
+    double bdf = kDFGrid;
+    if (!branch_checked) {
+      pbest.assign(run.phases.size(), -std::numeric_limits<double>::infinity());
+      pq.assign(run.phases.size(), 0);
+    }
+    for (size_t p = 0; p < run.phases.size(); ++p) {
+      const PhaseGrid& g = run.grid.ph[p];
+      for (size_t k = 0; k < g.np; ++k) {
+        double df = -run.im.gridG[p][k];
+        for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
+        if (!branch_checked && df > pbest[p]) {
+          pbest[p] = df;
+          pq[p] = k;
+        }
+        if (!(df > bdf)) continue;
+        bool near = false;
+        if (options.single_set)
+          for (const auto& s : run.sets) near |= s.phase == static_cast<int>(p) && s.stable;
+        for (const auto& s : run.sets) {
+          if (s.phase != static_cast<int>(p)) continue;
+          double d = 0;
+          for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(g.X[k * C + A] - s.mo.M[A] / s.Nf));
+          if (d <= kCompTol && (s.stable || s.DF >= df - 1e-6)) near = true;
+        }
+        if (!near) {
+          bdf = df;
+          bp = static_cast<int>(p);
+          bq = k;
+        }
+      }
+    }
+    if (bp < 0 && !branch_checked) {
+      // Warm start, once: the metastable sets came relaxed from the previous condition and may sit on a
+      // lower local maximum of their driving force (§9.2) than a fresh seed at the final μ finds. A phase
+      // without a stable set whose best grid point beats its relaxed set(s) gets a set there, and Newton
+      // relaxes it (the best set of each phase is reported).
+      branch_checked = true;
+      bool added = false;
+      for (size_t p = 0; p < run.phases.size(); ++p) {
+        if (!std::isfinite(pbest[p])) continue;
+        bool has_stable = false;
+        double have = -std::numeric_limits<double>::infinity();
+        for (const auto& s : run.sets)
+          if (s.phase == static_cast<int>(p)) {
+            has_stable |= s.stable;
+            have = std::max(have, s.DF);
+          }
+        if (has_stable || !(pbest[p] > have + kDFGrid)) continue;
+        const PhaseGrid& g = run.grid.ph[p];
+        CompSet s;
+        s.phase = static_cast<int>(p);
+        s.y.assign(&g.Y[pq[p] * g.m], &g.Y[pq[p] * g.m] + g.m);
+        run.sets.push_back(std::move(s));
+        added = true;
+      }
+      if (added) continue;
+    }
+    if (bp < 0) break;
+    if (outer == options.max_outer) {
+      ok = false;
+      std::ostringstream os;
+      os << "a sampled point of " << run.phases[bp]->name() << " stays below the tangent hyperplane by " << bdf
+         << " J/mol after " << options.max_outer << " re-scans";
+      why = os.str();
+      break;
+    }
+    CompSet s;
+    s.phase = bp;
+    const int m = run.grid.ph[bp].m;
+    s.y.assign(&run.grid.ph[bp].Y[bq * m], &run.grid.ph[bp].Y[bq * m] + m);
+    run.sets.push_back(std::move(s));
+  }
+  return ok;
+}
+
+}  // namespace
+
+// Newton and the grid re-scans (newton_and_rescan), then check_basins; a new basin means one more pass (at
+// most three checks). Returns true when the state in `run` is certified; false with `why` otherwise.
+bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why) {
+  bool ok = false;
+  bool branch_checked = !warm;
+  std::vector<double> pbest;  // warm start: per phase the largest grid driving force at the final μ
+  std::vector<size_t> pq;
+  // passes: Newton + grid re-scans, then the basins of phases with several sublattices (check_basins);
+  // a new basin means one more pass (at most three checks)
+  std::vector<CompSet> certified;  // the converged state before a basin was added
+  std::vector<double> certified_mu;
+  double basin_df = 0;             // the added basin's driving force, J/mol of atoms
+  int basin_phase = -1;
+  constexpr double kBasinKeep = 1.0;
+  for (int pass = 0;; ++pass) {
+    ok = newton_and_rescan(run, options, branch_checked, pbest, pq, why);
+    if (!ok && !certified.empty()) {
+      // A basin found by check_basins could not be added: Newton fails with it. Next to a critical point,
+      // where the new set nearly coincides with an existing one, its driving force is a fraction of a J/mol
+      // and the state before, certified by the grid re-scan as every answer without the basin check, stands
+      // (within that much of the minimum). A basin well above the tangent means the state before is not the
+      // equilibrium: not converged, and the reason says which phase.
+      if (basin_df > kBasinKeep) {
+        std::ostringstream os;
+        os << "phase " << run.phases[basin_phase]->name() << " has a state " << basin_df
+           << " J/mol below the tangent of the equilibrium found (a basin between the sampled points), and the"
+              " iteration does not converge with it (" << why << ")";
+        why = os.str();
+        break;
+      }
+      run.sets = std::move(certified);
+      run.mu = certified_mu;
+      ok = true;
+      break;
+    }
+    if (!ok || pass >= 3) break;
+    const size_t before = run.sets.size();
+    if (!check_basins(run, basin_df, basin_phase)) break;
+    certified.assign(run.sets.begin(), run.sets.begin() + before);
+    certified_mu = run.mu;
+  }
+  return ok;
+}
+
+}  // namespace pd::solver::detail

@@ -1,0 +1,366 @@
+// The linear systems of one Newton iteration: per composition set (§8.2) and global (§8.3, §9.4).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver::detail {
+
+// --------------------------------------------------------------------------------------------
+// Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
+// space of J when not positive definite there (a Newton step towards a maximum is never wanted).
+void linearize(Run& run, CompSet& s, bool need_T) {
+  const PhaseModel& pm = *run.phases[s.phase];
+  const PhaseInfo& pi = run.im.info[s.phase];
+  auto& im = run.im;
+  const int m = pi.m, k = pi.k, n = m + 2, K = m + k, C = run.C;
+  pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
+  pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
+  s.Gf = s.e.Gf;
+  s.GM = s.e.GM;
+  s.Nf = s.mo.Nf;
+  s.dy0.assign(m, 0.0);
+  s.cA.assign(static_cast<size_t>(C) * m, 0.0);
+  s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (below)
+  if (run.mu.size() == static_cast<size_t>(C))
+    for (int A = 0; A < C; ++A)
+      if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
+  s.cT.assign(m, 0.0);
+  if (m == 0) return;
+  // W = Hessian of the Lagrangian (8.1) in y: ∂²G_f/∂y² - sum_A μ_A ∂²M_A/∂y². The second term is zero
+  // for constant site ratios; for the ionic liquid (§7.1, P and Q depend on y) M_A is quadratic in y and
+  // leaving it out (as §8.2 notes pycalphad did before its PR #715) makes Δy of (8.3) the Newton step of
+  // the wrong function: with μ ~ -1e5 J/mol the missing curvature is larger than the ideal-mixing one, and
+  // two liquid sets of a miscibility gap oscillated without converging. μ is the current estimate (the
+  // step (8.3) stays linear in the new μ; the product μ·∂M/∂y is linearised at the current μ and y).
+  std::vector<double>& W = im.W;
+  W.assign(static_cast<size_t>(m) * m, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) W[i * m + j] = s.e.d2Gf[(2 + i) * n + 2 + j];
+  if (pi.variable_ratios && !s.mo.d2M.empty())
+    for (int A = 0; A < C; ++A) {
+      const double muA = s.mu0[A];
+      if (muA == 0) continue;
+      const double* d2 = &s.mo.d2M[static_cast<size_t>(A) * m * m];
+      for (int ij = 0; ij < m * m; ++ij) W[ij] -= muA * d2[ij];
+    }
+  // reduced Hessian test
+  double delta = 0;
+  if (pi.nz > 0) {
+    const int nz = pi.nz;
+    im.Hr.assign(static_cast<size_t>(nz) * nz, 0.0);
+    std::vector<double>& tmp = im.rhs;
+    tmp.assign(static_cast<size_t>(m) * nz, 0.0);  // H Z
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < m; ++j) {
+        double h = W[i * m + j];
+        if (h == 0) continue;
+        for (int c = 0; c < nz; ++c) tmp[i * nz + c] += h * pi.Z[j * nz + c];
+      }
+    for (int a = 0; a < nz; ++a)
+      for (int b = 0; b < nz; ++b) {
+        double v = 0;
+        for (int i = 0; i < m; ++i) v += pi.Z[i * nz + a] * tmp[i * nz + b];
+        im.Hr[a * nz + b] = v;
+      }
+    // The shift starts from the smallest diagonal entry, not the largest: a constituent at y ~ 1e-14 puts
+    // R T / y ~ 1e18 on the diagonal, and a shift relative to that (1e9 J/mol and more) flattened every
+    // other direction as well, so that the set's composition no longer answered μ in (8.3) (the Newton
+    // system then asked for μ of 1e8..1e12 J/mol: a single ionic-liquid set started inside its miscibility
+    // gap, cuo.tdb 1514 K). Starting small and growing by 4 keeps the shift within 4-16 times the most
+    // negative eigenvalue of the reduced Hessian, whatever the spread of its diagonal.
+    double scale = std::numeric_limits<double>::infinity();
+    for (int a = 0; a < nz; ++a) scale = std::min(scale, std::fabs(im.Hr[a * nz + a]));
+    scale = std::isfinite(scale) ? std::max(scale, 1.0) : 1.0;
+    std::vector<double>& trial = im.trial;  // workspace: no allocation per call
+    trial = im.Hr;
+    if (!cholesky(trial.data(), nz)) {
+      delta = 1e-9 * scale;
+      for (int tries = 0; tries < 64; ++tries, delta *= 4) {
+        trial = im.Hr;
+        for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;
+        if (cholesky(trial.data(), nz)) break;
+      }
+      delta *= 4;  // keep a margin so the step stays moderate
+    }
+  }
+  im.Phi.assign(static_cast<size_t>(K) * K, 0.0);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < m; ++j) im.Phi[i * K + j] = W[i * m + j];
+    im.Phi[i * K + i] += delta;
+  }
+  for (int r = 0; r < k; ++r)
+    for (int i = 0; i < m; ++i) {
+      im.Phi[(m + r) * K + i] = pi.J[r * m + i];
+      im.Phi[i * K + m + r] = pi.J[r * m + i];
+    }
+  im.piv.assign(K, 0);
+  if (!lu_factor(im.Phi.data(), K, im.piv.data())) {
+    // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
+    return;
+  }
+  std::vector<double>& b = im.bvec;
+  b.assign(K, 0.0);
+  // base step: Φ [Δy; -λ] = [-(g - sum_A μ0_A ∂M_A/∂y); -r], i.e. c_G of (8.3) taken at the current μ0
+  // instead of μ = 0; then Δy = dy0 + sum_A c_A (μ_A - μ0_A). Same step, but near convergence dy0 and the
+  // μ-terms are small instead of two numbers of order |g|/|H| (tens) that cancel: the rounding of those
+  // (cond(Φ) times eps times tens) was the floor under which Newton could not bring Δy and Δℵ when two
+  // sets of one phase are close (near a critical point the global system amplifies it past the 1e-10 test).
+  for (int i = 0; i < m; ++i) {
+    double gi = s.e.dGf[2 + i];
+    for (int A = 0; A < C; ++A) gi -= s.mu0[A] * s.mo.dM[A * m + i];
+    b[i] = -gi;
+  }
+  for (int r = 0; r < k; ++r) {
+    double v = -pi.rhs[r];
+    for (int i = 0; i < m; ++i) v += pi.J[r * m + i] * s.y[i];
+    b[m + r] = -v;
+  }
+  lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
+  for (int i = 0; i < m; ++i) s.dy0[i] = b[i];
+  for (int A = 0; A < C; ++A) {
+    b.assign(K, 0.0);
+    for (int i = 0; i < m; ++i) b[i] = s.mo.dM[A * m + i];
+    lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
+    for (int i = 0; i < m; ++i) s.cA[A * m + i] = b[i];
+  }
+  if (need_T) {
+    b.assign(K, 0.0);
+    for (int i = 0; i < m; ++i) b[i] = -s.e.d2Gf[(2 + i) * n + 0];
+    lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
+    for (int i = 0; i < m; ++i) s.cT[i] = b[i];
+  }
+}
+
+// Δy of a set for given μ (8.3).
+void set_step(const Run& run, CompSet& s, const std::vector<double>& mu, double dT) {
+  const int m = static_cast<int>(s.y.size());
+  s.dy = s.dy0;
+  for (int A = 0; A < run.C; ++A) {
+    const double d = mu[A] - (s.mu0.empty() ? 0.0 : s.mu0[A]);
+    for (int i = 0; i < m; ++i) s.dy[i] += s.cA[A * m + i] * d;
+  }
+  if (dT != 0)
+    for (int i = 0; i < m; ++i) s.dy[i] += s.cT[i] * dT;
+}
+
+// Driving force per mole of atoms (9.2) at the current linearisation.
+double driving_force(const Run& run, const CompSet& s) {
+  double muM = 0;
+  for (int A = 0; A < run.C; ++A) muM += run.mu[A] * s.mo.M[A];
+  return (muM - s.Gf) / s.Nf;
+}
+
+// Applies Δy with back-tracking to the bounds and clipping (§8.4 step 3). Returns max |change|.
+double apply_step(CompSet& s, double sigma0) {
+  const int m = static_cast<int>(s.y.size());
+  double sigma = sigma0;
+  for (int h = 0; h < 70; ++h) {
+    bool ok = true;
+    for (int i = 0; i < m && ok; ++i) {
+      double v = s.y[i] + sigma * s.dy[i];
+      if (v > 1 + 1e-11 || v < kYMin - 1e-11 || !std::isfinite(v)) ok = false;
+    }
+    if (ok) break;
+    sigma *= 0.5;
+  }
+  // Convergence measure: the absolute change, and the relative change scaled so that a dilute site
+  // fraction creeping up from 1e-14 (Newton on y ln y moves it by a factor per step, i.e. by a tiny
+  // absolute amount) is not mistaken for convergence.
+  double mx = 0;
+  for (int i = 0; i < m; ++i) {
+    double old = s.y[i];
+    double v = old + sigma * s.dy[i];
+    if (!std::isfinite(v)) v = old;
+    if (v > 1) v = 1;
+    if (v < kYMin) v = std::max(old / 100, kYMin);
+    mx = std::max(mx, std::fabs(v - old));
+    mx = std::max(mx, 1e-4 * std::fabs(v - old) / std::max(old, kYMin));
+    s.y[i] = v;
+  }
+  return mx;
+}
+
+// A metastable set's step that would take it below its phase's vacancy floor (PhaseGrid::nf_floor) is cut back
+// to end just above the floor: beyond it the driving force of such a phase grows without bound (an artefact of
+// G(VA:...:VA) = 0, see PhaseGrid), so a relaxation left free would run there. N_f is linear in y for fixed
+// site ratios, so the cut is exact; the ionic liquid (variable ratios) has no pure-vacancy end member.
+void keep_above_vacancy_floor(const Run& run, CompSet& s, const std::vector<double>& yold) {
+  const double floor = run.grid.ph[s.phase].nf_floor;
+  if (!(floor > 0) || run.im.info[s.phase].variable_ratios) return;
+  MolesResult mo;
+  run.phases[s.phase]->moles(s.y.data(), 0, mo);
+  const double nf_new = mo.Nf;
+  const double target = floor * (1 + kVacantFloorMargin);
+  if (nf_new >= target) return;
+  run.phases[s.phase]->moles(yold.data(), 0, mo);
+  const double nf_old = mo.Nf;
+  if (!(nf_old > target)) return;
+  const double t = (nf_old - target) / (nf_old - nf_new);
+  for (size_t i = 0; i < s.y.size(); ++i) s.y[i] = yold[i] + t * (s.y[i] - yold[i]);
+}
+
+// The set lies at its phase's vacancy floor (within the margin kept by keep_above_vacancy_floor): it cannot
+// enter the equilibrium, and its driving force there is no evidence against the equilibrium found.
+bool at_vacancy_floor(const Run& run, const CompSet& s) {
+  return s.Nf < run.grid.ph[s.phase].nf_floor * (1 + 2 * kVacantFloorMargin);
+}
+
+// Relaxes set `s` at the current μ (Newton on G_f - μ·M, the relaxation of a metastable set of §9.2) until
+// a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end.
+void relax_at_mu(Run& run, CompSet& s, double tol) {
+  std::vector<double> yold;
+  for (int its = 0; its < 40; ++its) {
+    linearize(run, s, false);
+    set_step(run, s, run.mu, 0.0);
+    yold.assign(s.y.begin(), s.y.end());
+    const double moved = apply_step(s, 1.0);
+    keep_above_vacancy_floor(run, s, yold);
+    if (moved < tol) break;
+  }
+  linearize(run, s, false);
+}
+
+// Overall composition and residuals of the linear conditions.
+void overall(const Run& run, std::vector<double>& x, double& N) {
+  x.assign(run.C, 0.0);
+  N = 0;
+  for (const auto& s : run.sets)
+    if (s.stable)
+      for (int A = 0; A < run.C; ++A) {
+        x[A] += s.aleph * s.mo.M[A];
+        N += s.aleph * s.mo.M[A];
+      }
+  if (N > 0)
+    for (double& v : x) v /= N;
+}
+
+// The global linear system of §8.3 (mode 0: Newton step) or of §9.4 (mode 1: dT = 1; mode 2: unit
+// change of the condition row `xrow`). Unknowns: μ of free elements, Δℵ of stable sets, [ΔT].
+// Returns false if the system could not be solved.
+bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::vector<double>& dal, double& dT) {
+  const Conds& cd = run.cd;
+  const int C = run.C;
+  std::vector<int>& st = run.im.gst;  // workspaces (no allocation per Newton iteration)
+  st.clear();
+  for (size_t i = 0; i < run.sets.size(); ++i)
+    if (run.sets[i].stable) st.push_back(static_cast<int>(i));
+  const int P = static_cast<int>(st.size());
+  const int nf = static_cast<int>(cd.free_el.size());
+  const int nx = static_cast<int>(cd.a.size());
+  const bool Tfree = mode == 1;
+  const int nU = nf + P + (Tfree ? 1 : 0);
+  const int nR = P + nx + 1 + (Tfree ? 1 : 0);
+  auto& A = run.im.A;
+  auto& b = run.im.bvec;
+  A.assign(static_cast<size_t>(nR) * nU, 0.0);
+  std::vector<double>& rhs = run.im.grhs;
+  rhs.assign(nR, 0.0);
+  std::vector<double>& x = run.im.gx;
+  double N;
+  overall(run, x, N);
+  const bool newton = mode == 0;
+  // Newton mode solves for the chemical potentials as corrections to the current ones (ref): the
+  // minimum-norm least-squares answer of a degenerate system (e.g. a single stoichiometric phase, where μ
+  // is not unique) then stays at the previous μ instead of jumping (which made add/remove cycle), and the
+  // right-hand sides are the small residuals themselves (G_f - μ·M, and Δy at μ = ref from dy0).
+  thread_local std::vector<double> ref;  // per-thread workspace: solve_global runs every iteration
+  ref.assign(C, 0.0);
+  if (newton && run.mu.size() == static_cast<size_t>(C))
+    for (int E = 0; E < C; ++E) ref[E] = std::isfinite(run.mu[E]) ? run.mu[E] : 0.0;
+  if (newton)
+    for (int E = 0; E < C; ++E)
+      if (cd.fixed[E]) ref[E] = cd.mufix[E];
+  int row = 0;
+  // (a) stable rows (8.4)
+  for (int a = 0; a < P; ++a, ++row) {
+    const CompSet& s = run.sets[st[a]];
+    double r = newton ? s.Gf : 0.0;
+    for (int j = 0; j < nf; ++j) A[row * nU + j] = s.mo.M[cd.free_el[j]];
+    if (newton)
+      for (int E = 0; E < C; ++E) r -= s.mo.M[E] * ref[E];  // free: corrections to ref; fixed: ref = the value
+    if (Tfree) A[row * nU + nf + P] = -s.e.dGf[0];
+    rhs[row] = r;
+  }
+  // (b) condition rows (8.5) and (c) the size row (8.6): both are sum_α [w^α·Δy^α + v^α Δℵ^α]
+  for (int c = 0; c <= nx; ++c, ++row) {
+    const bool size_row = c == nx;
+    double target;
+    if (size_row) target = newton ? -(N - 1) : 0.0;
+    else {
+      double res = -cd.b[c];
+      for (int E = 0; E < C; ++E) res += cd.a[c][E] * x[E];
+      target = newton ? -res : (mode == 2 && c == xrow ? 1.0 : 0.0);
+    }
+    double r = target;
+    for (int a = 0; a < P; ++a) {
+      const CompSet& s = run.sets[st[a]];
+      const int m = static_cast<int>(s.y.size());
+      // w_k and v
+      double v = 0;
+      if (size_row) v = s.Nf;
+      else
+        for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
+      A[row * nU + nf + a] = v;
+      for (int i = 0; i < m; ++i) {
+        double w = 0;
+        if (size_row) {
+          for (int E = 0; E < C; ++E) w += s.mo.dM[E * m + i];
+          w *= s.aleph;
+        } else {
+          double dN = 0;
+          for (int E = 0; E < C; ++E) dN += s.mo.dM[E * m + i];
+          for (int E = 0; E < C; ++E) w += cd.a[c][E] * (s.mo.dM[E * m + i] - x[E] * dN);
+          w *= s.aleph / N;
+        }
+        if (w == 0) continue;
+        if (newton) {
+          // Δy at μ = ref (set_step): dy0 + sum_E c_E (ref_E - μ0_E); μ0 = ref after newton's linearize
+          double dyr = s.dy0[i];
+          for (int E = 0; E < C; ++E)
+            if (ref[E] != s.mu0[E]) dyr += s.cA[E * m + i] * (ref[E] - s.mu0[E]);
+          r -= w * dyr;
+        }
+        for (int j = 0; j < nf; ++j) A[row * nU + j] += w * s.cA[cd.free_el[j] * m + i];
+        if (Tfree) A[row * nU + nf + P] += w * s.cT[i];
+      }
+    }
+    rhs[row] = r;
+  }
+  if (Tfree) {
+    A[row * nU + nf + P] = 1;
+    rhs[row] = 1;
+    ++row;
+  }
+  run.im.sol.assign(nU, 0.0);
+  for (double v : A)
+    if (!std::isfinite(v)) return false;
+  for (double v : rhs)
+    if (!std::isfinite(v)) return false;
+  lstsq(A.data(), nR, nU, rhs.data(), run.im.sol.data(), run.im.lw, 1e-14);
+  if (newton)
+    for (int j = 0; j < nf; ++j) run.im.sol[j] += ref[cd.free_el[j]];
+  if (debug_level() >= 2) {
+    for (int i = 0; i < nR; ++i) {
+      for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", A[i * nU + j]);
+      std::fprintf(stderr, " | %12.5e\n", rhs[i]);
+    }
+    std::fprintf(stderr, "sol");
+    for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", run.im.sol[j]);
+    std::fprintf(stderr, "\n");
+  }
+  dmu.assign(C, 0.0);
+  for (int E = 0; E < C; ++E) dmu[E] = (cd.fixed[E] && newton) ? cd.mufix[E] : 0.0;
+  for (int j = 0; j < nf; ++j) dmu[cd.free_el[j]] = run.im.sol[j];
+  dal.assign(run.sets.size(), 0.0);
+  for (int a = 0; a < P; ++a) dal[st[a]] = run.im.sol[nf + a];
+  dT = Tfree ? run.im.sol[nf + P] : 0.0;
+  (void)b;
+  return true;
+}
+
+}  // namespace pd::solver::detail

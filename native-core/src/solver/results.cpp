@@ -1,0 +1,252 @@
+// The result of a solve: composition sets, system quantities and the convergence verdict (§9), and the dot
+// derivatives from the Newton system's sensitivity (§9.4).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver::detail {
+
+// Fills `res` from the final state of `run` (also when not converged: the last state, flagged). `ok`/`why`:
+// certify's verdict; a certified state is converged unless the mass balance, the tangent of a stable set or
+// the driving force of a metastable one says otherwise.
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+                  EquilibriumResult& res) {
+  const Conds& cd = run.cd;
+  const int C = run.C;
+  res.iterations = run.iterations;
+  // ---- results (also filled when not converged: the last state, flagged)
+  // A converged newton() has just linearised every set at its final y (and the grid re-scan changes
+  // nothing), so the sets are only linearised again when derivatives need the T columns (§9.4) or the
+  // last state is a non-converged one.
+  if (!ok || !options.derivatives.empty())
+    for (auto& s : run.sets) linearize(run, s, !options.derivatives.empty());
+  res.mu = run.mu;
+  std::vector<double> xo;
+  double N;
+  overall(run, xo, N);
+  res.x = xo;
+  std::vector<int> setno(run.phases.size(), 0);
+  std::vector<int> vacant_phases;  // phases whose metastable set sits at their vacancy floor
+  double worst_mu = 0;
+  for (auto& s : run.sets) {
+    CompSetResult r;
+    r.phase = run.phases[s.phase]->name();
+    r.phase_index = s.phase;
+    r.y = s.y;
+    r.x.resize(C);
+    for (int A = 0; A < C; ++A) r.x[A] = s.mo.M[A] / s.Nf;
+    r.GM = s.GM;
+    const double T = c.T;
+    const double GT = s.e.dGM[0], GTT = s.e.d2GM[0];
+    r.SM = -GT;
+    r.HM = s.GM - T * GT;
+    r.CPM = -T * GTT;
+    if (s.stable) {
+      r.set_number = ++setno[s.phase];
+      r.NP = s.aleph * s.Nf;
+      double muX = 0;
+      for (int A = 0; A < C; ++A) muX += run.mu[A] * r.x[A];
+      worst_mu = std::max(worst_mu, std::fabs(muX - s.GM));
+      res.GM += r.NP * r.GM;
+      res.HM += r.NP * r.HM;
+      res.SM += r.NP * r.SM;
+      res.CPM += r.NP * r.CPM;
+      res.stable.push_back(std::move(r));
+    } else {
+      r.DF = driving_force(run, s);
+      if (at_vacancy_floor(run, s)) vacant_phases.push_back(s.phase);
+      res.metastable.push_back(std::move(r));
+    }
+  }
+  // keep only the best metastable set of each phase that has no stable set
+  {
+    std::vector<CompSetResult> keep;
+    for (auto& r : res.metastable) {
+      bool has_stable = false;
+      for (const auto& s : res.stable) has_stable |= s.phase_index == r.phase_index;
+      if (has_stable) continue;
+      auto it = std::find_if(keep.begin(), keep.end(), [&](const CompSetResult& k) { return k.phase_index == r.phase_index; });
+      if (it == keep.end()) keep.push_back(r);
+      else if (r.DF > it->DF) *it = r;
+    }
+    res.metastable.swap(keep);
+  }
+  // mass balance
+  double mb = std::fabs(N - 1);
+  for (size_t k = 0; k < cd.a.size(); ++k) {
+    double r = -cd.b[k], sc = 0;
+    for (int A = 0; A < C; ++A) {
+      r += cd.a[k][A] * xo[A];
+      sc = std::max(sc, std::fabs(cd.a[k][A]));
+    }
+    mb = std::max(mb, std::fabs(r) / std::max(1.0, sc));
+  }
+  res.mass_balance_error = mb;
+  double maxdf = 0;
+  for (const auto& r : res.metastable)
+    if (std::find(vacant_phases.begin(), vacant_phases.end(), r.phase_index) == vacant_phases.end()) maxdf = std::max(maxdf, r.DF);
+  if (!ok) {
+    res.converged = false;
+    res.reason = why;
+  } else if (mb > 1e-10) {
+    res.reason = "mass balance not satisfied (" + std::to_string(mb) + ")";
+  } else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6) {
+    res.reason = "a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol";
+  } else if (maxdf > kDFGrid) {
+    res.reason = "a metastable phase has a positive driving force (" + std::to_string(maxdf) + " J/mol)";
+  } else {
+    res.converged = true;
+    res.reason = "converged";
+  }
+}
+
+// The derivatives named in `requests` ("A.B" with B = T or X(EL) of a condition row), appended to
+// res.derivatives; throws std::invalid_argument for a request it cannot parse. Needs every set linearised
+// with its T column (linearize(..., true)).
+void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::string>& elements,
+                     const std::vector<std::string>& requests, EquilibriumResult& res) {
+  const Conds& cd = run.cd;
+  const int C = run.C;
+  // parse "A.B"
+  auto upper = [](std::string s) {
+    for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  for (const auto& req0 : requests) {
+    std::string req = upper(req0);
+    size_t dot = req.rfind('.');
+    // B may be X(EL) which has no '.', A may contain '(' ... find the '.' outside parentheses
+    int depth = 0;
+    dot = std::string::npos;
+    for (size_t i = 0; i < req.size(); ++i) {
+      if (req[i] == '(') ++depth;
+      else if (req[i] == ')') --depth;
+      else if (req[i] == '.' && depth == 0) dot = i;
+    }
+    if (dot == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "' is not of the form A.B");
+    std::string qa = req.substr(0, dot), qb = req.substr(dot + 1);
+    int mode = 0, xrow = -1;
+    if (qb == "T") mode = 1;
+    else if (qb.size() > 3 && qb.rfind("X(", 0) == 0 && qb.back() == ')') {
+      std::string el = qb.substr(2, qb.size() - 3);
+      for (size_t r = 0; r < cd.a.size(); ++r)
+        if (cd.row_is_x[r] && elements[cd.row_element[r]] == el) xrow = static_cast<int>(r);
+      if (xrow < 0) throw std::invalid_argument("derivative '" + req0 + "': X(" + el + ") is not a condition");
+      mode = 2;
+    } else {
+      throw std::invalid_argument("derivative '" + req0 + "': only .T and .X(EL) are supported");
+    }
+    std::vector<double> dmu, dal;
+    double dT = 0;
+    if (!solve_global(run, mode, xrow, dmu, dal, dT)) throw CoreError(ErrorCode::NotConverged, "derivative system not finite");
+    // per-set dy (9.3) and dNP (9.4)
+    std::vector<std::vector<double>> dy(run.sets.size());
+    std::vector<double> dNP(run.sets.size(), 0.0);
+    for (size_t i = 0; i < run.sets.size(); ++i) {
+      CompSet& s = run.sets[i];
+      if (!s.stable) continue;
+      const int m = static_cast<int>(s.y.size());
+      dy[i].assign(m, 0.0);
+      for (int k = 0; k < m; ++k) {
+        double v = s.cT[k] * dT;
+        for (int A = 0; A < C; ++A) v += s.cA[A * m + k] * dmu[A];
+        dy[i][k] = v;
+      }
+      double dNf = 0;
+      for (int k = 0; k < m; ++k)
+        for (int A = 0; A < C; ++A) dNf += s.mo.dM[A * m + k] * dy[i][k];
+      dNP[i] = s.Nf * dal[i] + s.aleph * dNf;
+    }
+    auto prop = [&](const CompSet& s, const std::string& which, double& val, double& dval, const std::vector<double>& d) {
+      const int m = static_cast<int>(s.y.size());
+      const int n = m + 2;
+      const double T = c.T;
+      const auto& g = s.e.dGM;
+      const auto& h = s.e.d2GM;
+      double vT, vY = 0;
+      if (which == "GM") {
+        val = s.GM;
+        vT = g[0];
+        for (int k = 0; k < m; ++k) vY += g[2 + k] * d[k];
+      } else if (which == "SM") {
+        val = -g[0];
+        vT = -h[0];
+        for (int k = 0; k < m; ++k) vY += -h[(2 + k) * n] * d[k];
+      } else {  // HM
+        val = s.GM - T * g[0];
+        vT = -T * h[0];
+        for (int k = 0; k < m; ++k) vY += (g[2 + k] - T * h[(2 + k) * n]) * d[k];
+      }
+      dval = vT * dT + vY;
+    };
+    double out = std::numeric_limits<double>::quiet_NaN();
+    if (qa == "GM" || qa == "HM" || qa == "SM") {
+      out = 0;
+      for (size_t i = 0; i < run.sets.size(); ++i) {
+        const CompSet& s = run.sets[i];
+        if (!s.stable) continue;
+        double v, dv;
+        prop(s, qa, v, dv, dy[i]);
+        out += dNP[i] * v + s.aleph * s.Nf * dv;
+      }
+    } else if (qa.rfind("MU(", 0) == 0 && qa.back() == ')') {
+      std::string el = qa.substr(3, qa.size() - 4);
+      auto it = std::find(elements.begin(), elements.end(), el);
+      if (it == elements.end()) throw std::invalid_argument("derivative '" + req0 + "': unknown element " + el);
+      out = dmu[it - elements.begin()];
+    } else if ((qa.rfind("NP(", 0) == 0 || qa.rfind("X(", 0) == 0) && qa.back() == ')') {
+      bool isNP = qa[0] == 'N';
+      std::string inner = qa.substr(isNP ? 3 : 2, qa.size() - (isNP ? 4 : 3));
+      std::string ph = inner, el;
+      if (!isNP) {
+        size_t comma = inner.find(',');
+        if (comma == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "': use X(PHASE,EL)");
+        ph = inner.substr(0, comma);
+        el = inner.substr(comma + 1);
+      }
+      int want_set = 0;
+      size_t hash = ph.find('#');
+      if (hash != std::string::npos) {
+        want_set = std::atoi(ph.c_str() + hash + 1);
+        ph = ph.substr(0, hash);
+      }
+      int seen = 0;
+      bool found = false;
+      out = 0;
+      for (size_t i = 0; i < run.sets.size(); ++i) {
+        const CompSet& s = run.sets[i];
+        if (!s.stable || run.phases[s.phase]->name() != ph) continue;
+        ++seen;
+        if (want_set && seen != want_set) continue;
+        if (isNP) {
+          out += dNP[i];
+          found = true;
+        } else if (!found) {
+          auto it = std::find(elements.begin(), elements.end(), el);
+          if (it == elements.end()) throw std::invalid_argument("derivative '" + req0 + "': unknown element " + el);
+          const int A = static_cast<int>(it - elements.begin());
+          const int m = static_cast<int>(s.y.size());
+          double dMA = 0, dNf = 0;
+          for (int k = 0; k < m; ++k) {
+            dMA += s.mo.dM[A * m + k] * dy[i][k];
+            for (int E = 0; E < C; ++E) dNf += s.mo.dM[E * m + k] * dy[i][k];
+          }
+          out = (dMA * s.Nf - s.mo.M[A] * dNf) / (s.Nf * s.Nf);
+          found = true;
+        }
+      }
+      if (!found && !isNP) out = std::numeric_limits<double>::quiet_NaN();
+    } else {
+      throw std::invalid_argument("derivative '" + req0 + "': unsupported quantity " + qa);
+    }
+    res.derivatives.emplace_back(req0, out);
+  }
+}
+
+}  // namespace pd::solver::detail

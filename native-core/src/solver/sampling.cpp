@@ -1,0 +1,325 @@
+// Sampling grids of the phases (§8.7) and their energies at one (T,P). See solver_internal.hpp.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#include "solver/solver_internal.hpp"
+
+namespace pd::solver::detail {
+
+PhaseInfo make_info(const PhaseModel& pm) {
+  PhaseInfo pi;
+  const auto& vars = pm.variables();
+  pi.m = static_cast<int>(vars.size());
+  const auto& cons = pm.constraints();
+  pi.k = static_cast<int>(cons.size());
+  pi.J.assign(static_cast<size_t>(pi.k) * pi.m, 0.0);
+  pi.rhs.assign(pi.k, 0.0);
+  for (int r = 0; r < pi.k; ++r) {
+    if (static_cast<int>(cons[r].coeff.size()) != pi.m)
+      throw std::runtime_error("phase " + pm.name() + ": constraint length differs from the number of variables");
+    for (int i = 0; i < pi.m; ++i) pi.J[r * pi.m + i] = cons[r].coeff[i];
+    pi.rhs[r] = cons[r].rhs;
+    if (cons[r].kind == "charge") pi.charged = true;
+  }
+  int ns = 0;
+  for (const auto& v : vars) ns = std::max(ns, v.sublattice + 1);
+  pi.subl.assign(ns, {});
+  for (int i = 0; i < pi.m; ++i) pi.subl[vars[i].sublattice].push_back(i);
+  int mixing = 0;
+  for (const auto& sl : pi.subl) mixing += sl.size() >= 2;
+  pi.several_basins = mixing >= 2;
+  pi.variable_ratios = pm.is_ionic_liquid();
+  // Orthonormal basis Q of the row space of J (modified Gram-Schmidt), then the complement.
+  std::vector<std::vector<double>> basis;
+  // Adds v to the basis after removing its components along the basis (two passes of modified
+  // Gram-Schmidt for stability), unless what is left is shorter than `min_norm`.
+  auto add_orthonormal = [&](std::vector<double> v, double min_norm) {
+    for (int pass = 0; pass < 2; ++pass)
+      for (const auto& q : basis) {
+        double d = 0;
+        for (int i = 0; i < pi.m; ++i) d += q[i] * v[i];
+        for (int i = 0; i < pi.m; ++i) v[i] -= d * q[i];
+      }
+    double nn = 0;
+    for (double a : v) nn += a * a;
+    nn = std::sqrt(nn);
+    if (nn > min_norm) {
+      for (double& a : v) a /= nn;
+      basis.push_back(std::move(v));
+    }
+  };
+  for (int r = 0; r < pi.k; ++r)
+    add_orthonormal(std::vector<double>(pi.J.begin() + r * pi.m, pi.J.begin() + (r + 1) * pi.m), 1e-10);
+  size_t nrow = basis.size();
+  for (int e = 0; e < pi.m && static_cast<int>(basis.size()) < pi.m; ++e) {
+    std::vector<double> v(pi.m, 0.0);
+    v[e] = 1;
+    add_orthonormal(std::move(v), 1e-6);
+  }
+  pi.nz = static_cast<int>(basis.size() - nrow);
+  pi.Z.assign(static_cast<size_t>(pi.m) * pi.nz, 0.0);
+  for (int j = 0; j < pi.nz; ++j)
+    for (int i = 0; i < pi.m; ++i) pi.Z[i * pi.nz + j] = basis[nrow + j][i];
+  return pi;
+}
+
+namespace {
+
+// Halton radical inverse in base b.
+double halton(uint64_t i, int b) {
+  double f = 1, r = 0;
+  while (i > 0) {
+    f /= b;
+    r += f * static_cast<double>(i % b);
+    i /= b;
+  }
+  return r;
+}
+
+const int kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79,
+                       83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173};
+
+// Replaces zeros by kYMin and renormalises each sublattice (§8.7 end members).
+void floor_renormalise(double* y, const PhaseInfo& pi) {
+  for (const auto& s : pi.subl) {
+    double sum = 0;
+    for (int i : s) {
+      if (y[i] < kYMin) y[i] = kYMin;
+      sum += y[i];
+    }
+    for (int i : s) y[i] /= sum;
+  }
+}
+
+}  // namespace
+
+PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens) {
+  const int m = pi.m;
+  std::vector<double> pts;  // rows of m
+  // End members (product over sublattices).
+  std::vector<std::vector<double>> ends;
+  {
+    std::vector<int> idx(pi.subl.size(), 0);
+    size_t count = 1;
+    for (const auto& s : pi.subl) count *= std::max<size_t>(1, s.size());
+    count = std::min<size_t>(count, 20000);
+    for (size_t c = 0; c < count; ++c) {
+      std::vector<double> y(m, 0.0);
+      for (size_t s = 0; s < pi.subl.size(); ++s)
+        if (!pi.subl[s].empty()) y[pi.subl[s][idx[s]]] = 1.0;
+      ends.push_back(y);
+      for (size_t s = 0; s < pi.subl.size(); ++s) {
+        if (++idx[s] < static_cast<int>(pi.subl[s].size())) break;
+        idx[s] = 0;
+      }
+    }
+  }
+  // Charged phases: keep only neutral points (§8.7): neutral end members plus the neutral mixture of
+  // every (positive, negative) pair; every convex combination of neutral points is neutral again.
+  if (pi.charged) {
+    std::vector<std::vector<double>> neutral;
+    std::vector<double> q(ends.size());
+    for (size_t e = 0; e < ends.size(); ++e) {
+      double worst = 0;
+      for (int r = 0; r < pi.k; ++r) {
+        double s = -pi.rhs[r];
+        for (int i = 0; i < m; ++i) s += pi.J[r * m + i] * ends[e][i];
+        // site-sum rows are satisfied by construction; take the charge row's residual
+        if (std::fabs(s) > std::fabs(worst)) worst = s;
+      }
+      q[e] = worst;
+    }
+    for (size_t e = 0; e < ends.size(); ++e)
+      if (std::fabs(q[e]) < 1e-12) neutral.push_back(ends[e]);
+    for (size_t a = 0; a < ends.size(); ++a)
+      for (size_t b = 0; b < ends.size(); ++b)
+        if (q[a] > 1e-12 && q[b] < -1e-12 && neutral.size() < 20000) {
+          double t = -q[b] / (q[a] - q[b]);
+          std::vector<double> y(m);
+          for (int i = 0; i < m; ++i) y[i] = t * ends[a][i] + (1 - t) * ends[b][i];
+          neutral.push_back(y);
+        }
+    ends.swap(neutral);
+  }
+  for (auto& e : ends) pts.insert(pts.end(), e.begin(), e.end());
+  PhaseGrid g;
+  bool has_vacuum = false;  // the phase has a pure-vacancy end member (N_f can reach 0)
+  double nf_end_min = std::numeric_limits<double>::infinity();  // fewest atoms of an end member that has any
+  {
+    // distinct end-member compositions (PhaseGrid::Xv): sorted, neighbours within 1e-9 merged; only the
+    // pure-vacancy configuration (no atoms) has none
+    MolesResult mo;
+    std::vector<std::vector<double>> xe;
+    for (const auto& e : ends) {
+      pm.moles(e.data(), 0, mo);
+      if (!(mo.Nf > 1e-10)) {
+        has_vacuum = true;
+        continue;
+      }
+      nf_end_min = std::min(nf_end_min, mo.Nf);
+      std::vector<double> x(C);
+      for (int A = 0; A < C; ++A) x[A] = mo.M[A] / mo.Nf;
+      xe.push_back(std::move(x));
+    }
+    std::sort(xe.begin(), xe.end());
+    for (const auto& x : xe) {
+      double d = 1;
+      if (g.nv) {
+        d = 0;
+        for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(x[A] - g.Xv[(g.nv - 1) * C + A]));
+      }
+      if (d <= 1e-9) continue;
+      g.Xv.insert(g.Xv.end(), x.begin(), x.end());
+      ++g.nv;
+    }
+  }
+  // Lines between pairs of end members (pdens points each, capped to ~90000 points).
+  size_t E = ends.size();
+  size_t pairs = E * (E - 1) / 2;
+  if (pairs > 0) {
+    int per = pdens;
+    if (pairs * per > 90000) per = std::max<int>(3, static_cast<int>(90000 / pairs));
+    size_t stride = pairs > 5000 ? pairs / 5000 + 1 : 1;
+    size_t pc = 0;
+    for (size_t a = 0; a < E; ++a) {
+      throw_if_cancelled();
+      for (size_t b = a + 1; b < E; ++b, ++pc) {
+        if (pc % stride) continue;
+        for (int j = 1; j < per; ++j) {
+          double t = static_cast<double>(j) / per;
+          for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
+        }
+        // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
+        // minima closer to a pure end than the uniform spacing; issue 4 "extra points near the pure ends")
+        if (pairs <= 400)
+          for (int k = 3; k <= 16; ++k) {
+            double t = std::pow(10.0, -0.5 * k);
+            if (t >= 1.0 / per) continue;
+            for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
+            for (int i = 0; i < m; ++i) pts.push_back((1 - t) * ends[a][i] + t * ends[b][i]);
+          }
+      }
+    }
+  }
+  // Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on
+  // each simplex); for charged phases random convex combinations of the neutral points instead.
+  int dof = 0;
+  for (const auto& s : pi.subl) dof += static_cast<int>(s.size()) - 1;
+  if (pi.charged) dof = std::max(0, dof - 1);
+  // Interior points: pdens per degree of freedom as in §8.7, times 8 when the space has two or more
+  // dimensions (a ternary's shallow miscibility gap or an ordered region is missed at pdens*dof points,
+  // cases pyc-eq-crfeni-shallow-bcc-gap and pyc-eq-issue43-fcc-gp), capped at 30000.
+  size_t nrand = static_cast<size_t>(pdens) * std::max(0, dof) * (pi.charged ? 4 : 1) * (dof >= 2 ? 8 : 1);
+  nrand = std::min<size_t>(nrand, 30000);
+  if (pi.charged && E >= 2) {
+    for (size_t r = 0; r < nrand; ++r) {
+      int nk = std::min<int>(static_cast<int>(E), 4);
+      std::vector<double> y(m, 0.0);
+      double wsum = 0;
+      for (int kk = 0; kk < nk; ++kk) {
+        size_t pick = static_cast<size_t>(halton(r + 1, kPrimes[2 * kk]) * E) % E;
+        double w = -std::log(std::max(1e-300, halton(r + 1, kPrimes[2 * kk + 1])));
+        wsum += w;
+        for (int i = 0; i < m; ++i) y[i] += w * ends[pick][i];
+      }
+      for (double& v : y) v /= wsum;
+      pts.insert(pts.end(), y.begin(), y.end());
+    }
+  } else if (!pi.charged) {
+    // Sublattices with the same constituents (order-disorder models, e.g. B2 (AL,NI,VA)0.5(AL,NI,VA)0.5):
+    // the disordered states (equal site fractions on them) form a thin subspace that random interior
+    // points almost never hit, so every random point also gets a disordered twin.
+    std::vector<int> twin_of(pi.subl.size(), -1);
+    const auto& vars = pm.variables();
+    for (size_t s = 1; s < pi.subl.size(); ++s)
+      for (size_t t = 0; t < s && twin_of[s] < 0; ++t) {
+        if (pi.subl[s].size() != pi.subl[t].size() || pi.subl[s].size() < 2) continue;
+        bool same = true;
+        for (size_t k = 0; k < pi.subl[s].size(); ++k)
+          same &= vars[pi.subl[s][k]].species == vars[pi.subl[t][k]].species;
+        if (same) twin_of[s] = static_cast<int>(twin_of[t] >= 0 ? twin_of[t] : static_cast<int>(t));
+      }
+    bool has_twins = std::any_of(twin_of.begin(), twin_of.end(), [](int v) { return v >= 0; });
+    for (size_t r = 0; r < nrand && has_twins; ++r) {
+      std::vector<double> y(m);
+      for (int i = 0; i < m; ++i) y[i] = -std::log(std::max(halton(r + 1, kPrimes[(i + 7) % 40]), 1e-300));
+      for (size_t s = 0; s < pi.subl.size(); ++s)
+        if (twin_of[s] >= 0)
+          for (size_t k = 0; k < pi.subl[s].size(); ++k) y[pi.subl[s][k]] = y[pi.subl[twin_of[s]][k]];
+      for (const auto& sl : pi.subl) {
+        double sum = 0;
+        for (int i : sl) sum += y[i];
+        for (int i : sl) y[i] /= sum;
+      }
+      pts.insert(pts.end(), y.begin(), y.end());
+    }
+    for (size_t r = 0; r < nrand; ++r) {
+      std::vector<double> y(m);
+      for (int i = 0; i < m; ++i) {
+        double u = halton(r + 1, kPrimes[i % 40]);
+        y[i] = -std::log(std::max(u, 1e-300));
+      }
+      for (const auto& s : pi.subl) {
+        double sum = 0;
+        for (int i : s) sum += y[i];
+        for (int i : s) y[i] /= sum;
+      }
+      pts.insert(pts.end(), y.begin(), y.end());
+    }
+  }
+  // Floor, composition, drop pure-vacancy points.
+  g.m = m;
+  size_t n = m ? pts.size() / m : 0;
+  MolesResult mo;
+  // Points close to the pure-vacancy configuration (N_f -> 0) are not sampled: their amount in formula
+  // units NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
+  double nf_max = 0;
+  throw_if_cancelled();
+  for (size_t p = 0; p < n; ++p) {
+    pm.moles(&pts[p * m], 0, mo);
+    nf_max = std::max(nf_max, mo.Nf);
+  }
+  // A phase that can be emptied of atoms keeps at least half the atoms of its emptiest end member (an ordered
+  // sublattice may be vacant, the crystal may not); others only leave out the near-empty grid points.
+  g.nf_floor = has_vacuum && std::isfinite(nf_end_min) ? kVacantFloorRatio * nf_end_min : kNfFloorRatio * nf_max;
+  for (size_t p = 0; p < n; ++p) {
+    double* y = &pts[p * m];
+    if (!pi.charged) floor_renormalise(y, pi);
+    else
+      for (int i = 0; i < m; ++i) y[i] = std::max(y[i], kYMin);
+    pm.moles(y, 0, mo);
+    if (!(mo.Nf > 1e-10) || mo.Nf < g.nf_floor) continue;
+    g.Y.insert(g.Y.end(), y, y + m);
+    for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
+    ++g.np;
+  }
+  throw_if_cancelled();
+  if (g.np) g.table = pm.compile_points(g.Y.data(), g.np);
+  return g;
+}
+
+// (T,P)-dependent caches: prepared model states and the grid energies (§8.7), reused while T,P repeat.
+void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
+                EquilibriumSolver::Impl& im, double T, double P) {
+  if (im.T == T && im.P == P && im.states.size() == phases.size()) return;
+  im.states.clear();
+  // resize, not reassign: the energy arrays keep their storage from one (T,P) to the next (a line of
+  // temperatures otherwise frees and re-allocates, page by page, a large block per condition)
+  im.gridG.resize(phases.size());
+  for (size_t p = 0; p < phases.size(); ++p) {
+    throw_if_cancelled();  // the grid energies of a large system take a noticeable time per new (T,P)
+    im.states.push_back(phases[p]->prepare(T, P));
+    const PhaseGrid& g = grid.ph[p];
+    im.gridG[p].assign(g.np, 0.0);
+    if (g.np && g.table) phases[p]->energies(*im.states[p], *g.table, im.gridG[p].data());
+    else if (g.np) phases[p]->energies(*im.states[p], g.Y.data(), g.np, im.gridG[p].data());
+  }
+  im.T = T;
+  im.P = P;
+}
+
+}  // namespace pd::solver::detail

@@ -1,0 +1,228 @@
+// Private types and steps of the equilibrium solver, shared by its translation units (solver/*.cpp); not
+// part of the engine's interface (equilibrium.hpp is). The pipeline of one solve and where each step lives:
+//
+//   conditions.cpp   parse_conditions: EquilibriumSolver's Conditions -> linear rows (Conds)
+//   sampling.cpp     make_info, sample_phase (grid of each phase, once per solver), prepare_TP (grid energies
+//                    once per (T,P))
+//   hull.cpp         hull (lower convex hull by a revised simplex) and cold_start (hull vertices -> sets)
+//   warm_start.cpp   warm_sets, seed_metastable (a start from a neighbouring state), predict (line extrapolation)
+//   newton_system.cpp linearize (per-set system), set_step, apply_step, relax_at_mu, overall, solve_global
+//   feasibility.cpp  add_set (phase addition), assemblage_feasible (can the sets left meet the conditions)
+//   newton.cpp       newton: the iteration with phase changes
+//   certify.cpp      certify: Newton, grid re-scan with the final μ and the basin check, until certified
+//   basins.cpp       check_basins: maxima of the driving force between the grid points
+//   results.cpp      fill_results (result, convergence verdict), dot_derivatives
+//   batch.cpp        solve_batch over OpenMP threads
+//   equilibrium.cpp  EquilibriumSolver: construction, solve, solve_impl (the pipeline in order)
+//
+// Conventions: C system elements in EquilibriumSolver::elements() order; site fractions y in
+// PhaseModel::variables() order; a composition set's amount `aleph` is in formula units (NP = aleph * N_f
+// moles of atoms); energies in J per formula unit (G_f) or per mole of atoms (GM, DF). Every step works on
+// one Run (one solve on one thread) and the caller's EquilibriumSolver::Impl workspaces: nothing here is
+// shared between threads except the immutable Grid.
+// Failure modes: a step that cannot go on returns false with the reason in `why` (becomes
+// EquilibriumResult::reason, converged = false); malformed conditions throw std::invalid_argument;
+// cancellation throws pd::Cancelled (throw_if_cancelled, between phases of the grid work).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/equilibrium.hpp"
+#include "solver/linalg.hpp"
+
+namespace pd::solver {
+
+namespace detail {
+inline constexpr double kYMin = 1e-14;        // MIN_SITE_FRACTION (§10)
+inline constexpr double kXClamp = 1e-10;      // condition clamp (§10)
+inline constexpr double kFakeG = 1e10;        // fake hull points (§8.7)
+inline constexpr double kDFAdd = 1e-5;        // J/mol of atoms, add a metastable set (§8.5)
+inline constexpr double kDFGrid = 1e-4;       // J/mol of atoms, grid re-scan (§8.5)
+inline constexpr double kCompTol = 1e-4;      // COMP_DIFFERENCE_TOL (§10)
+inline constexpr double kNfFloorRatio = 0.02; // PhaseGrid::nf_floor relative to the most atoms per formula unit sampled
+inline constexpr double kVacantFloorRatio = 0.5;
+inline constexpr double kVacantFloorMargin = 1e-3;  // relative: metastable sets are held this far above the floor  // ... of a phase with a pure-vacancy end member: relative to the emptiest end member with atoms
+}  // namespace detail
+
+// Sampling (§8.7): the grid of one phase.
+struct PhaseGrid {
+  int m = 0;
+  size_t np = 0;
+  std::vector<double> Y;  // np * m
+  std::vector<double> X;  // np * C (mole fractions per mole of atoms)
+  // Distinct compositions of the phase's end members (neutral end members and neutral pair mixtures for
+  // charged phases, §8.7), nv * C: every composition the phase can take is a convex combination of them.
+  // With fixed site ratios x = M(y)/N_f(y), M and N_f linear in y, maps the vertices of the constituent
+  // polytope onto the vertices of the composition range; in the two-sublattice ionic liquid (§7.1) the
+  // contents M(y) are a combination of the end members' contents with weights >= 0 (products of site
+  // fractions: y_C y_A for C:A, y_C y_Va Q for C:Va, Q y_B for neutrals). Used by newton() to tell whether
+  // a stable assemblage can still meet the linear conditions when a set leaves (§8.5).
+  size_t nv = 0;
+  std::vector<double> Xv;
+  // GM of the points as a linear table in the parameter values (PhaseModel::compile_points): grid
+  // energies at a new (T,P) are then a matrix-vector product; null = evaluate point by point.
+  std::shared_ptr<const PhaseModel::PointSet> table;
+  // Fewest atoms per formula unit a state of the phase may hold (0 when N_f cannot approach 0): the grid
+  // leaves out points closer to the pure-vacancy configuration, and the solver rejects such states too.
+  // Near it G_M = G_f / N_f falls without bound whenever G(VA:...:VA) = 0, as the configurational entropy of a
+  // few atoms spread over a vacant lattice grows like -R ln N_f (e.g. alcocrni's BCC_B2 in Co-rich
+  // systems above 1800 K): the "minimum" there is an artefact of the model, not a phase.
+  double nf_floor = 0;
+};
+
+struct Grid {
+  std::vector<PhaseGrid> ph;
+  size_t total = 0;
+};
+
+namespace detail {
+
+// Static per-phase data: constraint matrix and an orthonormal basis of its null space (used to test
+// the reduced Hessian for positive definiteness, §12 item 10).
+struct PhaseInfo {
+  int m = 0, k = 0, nz = 0;
+  std::vector<double> J, rhs;            // k x m
+  std::vector<std::vector<int>> subl;    // variable indices per sublattice
+  std::vector<double> Z;                 // m x nz (row-major)
+  bool charged = false;
+  // two or more sublattices mixing two or more constituents each (ordered and compound-energy phases):
+  // their driving force has several local maxima (ordering variants, constitutional vacancies), see
+  // check_basins (basins.cpp)
+  bool several_basins = false;
+  // site ratios that depend on y (two-sublattice ionic liquid, §7.1): M_A(y) is not linear, so the
+  // Hessian of the Lagrangian in the per-set matrix carries -sum_A μ_A ∂²M_A/∂y² (§8.2 note)
+  bool variable_ratios = false;
+};
+
+// Parsed conditions: linear rows sum_A a_A x_A = b plus fixed chemical potentials.
+struct Conds {
+  double T = 0, P = 0;
+  std::vector<std::vector<double>> a;  // nx rows of C
+  std::vector<double> b;
+  std::vector<int> row_element;        // element of each X/W row
+  std::vector<char> row_is_x;
+  std::vector<char> fixed;             // per element
+  std::vector<double> mufix;           // per element
+  std::vector<int> free_el;            // elements with free μ
+};
+
+struct CompSet {
+  int phase = 0;
+  std::vector<double> y, ynew;
+  double aleph = 0;
+  bool stable = false;
+  int removed = 0, added = 0;
+  // linearisation at y
+  EnergyResult e;
+  MolesResult mo;
+  double Gf = 0, GM = 0, Nf = 0, DF = 0;
+  std::vector<double> dy0, cA, cT, dy;
+  std::vector<double> mu0;  // μ at which dy0 was computed (linearize): Δy = dy0 + sum_A cA_A (μ_A - μ0_A)
+  // newton(): the state before the last step (site fractions, amount), to go back along it (backtrack)
+  std::vector<double> yprev;
+  double alprev = 0;
+  bool stepped = false;  // took the last step as a stable set
+  int gap_halvings = 0;  // newton(): iterations in a row in which this gap set limited the amounts' step
+};
+
+// Everything one solve needs, bundled so helper functions stay short.
+struct Run {
+  const std::vector<std::shared_ptr<const PhaseModel>>& phases;
+  const Grid& grid;
+  EquilibriumSolver::Impl& im;
+  const Conds& cd;
+  int C;
+  std::vector<CompSet> sets;
+  std::vector<double> mu;
+  int iterations = 0;
+  bool single_set = false;
+};
+
+// A vertex of the lower convex hull (hull.cpp): a grid point of a phase, or a fake point e_A (phase -1,
+// point = element A), with its fraction f of the overall composition.
+struct HullVertex {
+  int phase;     // -1 = fake
+  size_t point;  // index in the phase grid
+  double f;
+};
+
+// Diagnostic traces on stderr for developers: PD_SOLVER_DEBUG=1|2|3 (read once).
+int debug_level();
+
+// conditions.cpp
+Conds parse_conditions(const Conditions& c, const std::vector<std::string>& el, const std::vector<double>& masses);
+
+// sampling.cpp
+PhaseInfo make_info(const PhaseModel& pm);
+PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens);
+void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
+                EquilibriumSolver::Impl& im, double T, double P);
+
+// hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
+bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
+bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
+
+// warm_start.cpp
+bool warm_sets(Run& run, const WarmStart& w);
+void seed_metastable(Run& run);
+bool predict(const WarmStart& a, const Conditions& ca, const WarmStart& b, const Conditions& cb, const Conditions& c,
+             WarmStart& out);
+
+// newton_system.cpp
+void linearize(Run& run, CompSet& s, bool need_T);
+void set_step(const Run& run, CompSet& s, const std::vector<double>& mu, double dT);
+double driving_force(const Run& run, const CompSet& s);
+double apply_step(CompSet& s, double sigma0);
+void keep_above_vacancy_floor(const Run& run, CompSet& s, const std::vector<double>& yold);
+bool at_vacancy_floor(const Run& run, const CompSet& s);
+void relax_at_mu(Run& run, CompSet& s, double tol);
+void overall(const Run& run, std::vector<double>& x, double& N);
+bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::vector<double>& dal, double& dT);
+
+// feasibility.cpp
+void add_set(Run& run, int q);
+bool assemblage_feasible(const Run& run, const std::vector<char>& keep);
+
+// newton.cpp
+bool newton(Run& run, int max_it, std::string& why);
+
+// certify.cpp: true when the state in `run` is the certified equilibrium; false with `why` otherwise
+bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
+
+// basins.cpp
+bool check_basins(Run& run, double& added_df, int& added_phase);
+
+// results.cpp
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+                  EquilibriumResult& res);
+void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::string>& elements,
+                     const std::vector<std::string>& requests, EquilibriumResult& res);
+
+}  // namespace detail
+
+// (T,P) caches and workspaces of one solver (one thread).
+struct EquilibriumSolver::Impl {
+  std::vector<detail::PhaseInfo> info;
+  double T = std::numeric_limits<double>::quiet_NaN(), P = T;
+  std::vector<std::unique_ptr<PhaseModel::State>> states;
+  std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
+  // workspaces
+  std::vector<double> Phi, rhs, Hr, A, bvec, sol;
+  std::vector<double> W;                // linearize's Hessian of the Lagrangian in y (§8.2)
+  std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
+  std::vector<int> gst;                 // solve_global's stable sets
+  std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
+  // ... computed for these (T, P), condition rows and fixed potentials (reused while they repeat)
+  double hull_T = std::numeric_limits<double>::quiet_NaN(), hull_P = hull_T;
+  std::vector<std::vector<double>> hull_a;
+  std::vector<char> hull_fixed;
+  std::vector<double> hull_mufix;
+  std::vector<int> piv;
+  LstsqWork lw;
+};
+
+}  // namespace pd::solver
