@@ -12,7 +12,7 @@ import { binarySystems, type BinarySystem } from './systems.js';
 
 // Al-Fe_sundman2009 takes ~15 s (its 4-sublattice BCC_4SL has thousands of energy terms), the rest
 // 0.02-7 s each. alni_tough_chempot and Al-Fe_sundman2009 were wrong here until the solver relaxed
-// phases with several sublattices from more than one start (check_basins in solver_core.inc: the cold
+// phases with several sublattices from more than one start (check_basins in native-core/src/solver/basins.cpp: the cold
 // start missed a B2 with constitutional vacancies at 1560.7 K, X(NI) = 0.8369, by 170 J/mol, and the
 // D03 + B2 field of Al-Fe at 305 K by 0.05 J/mol).
 
