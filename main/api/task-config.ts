@@ -6,6 +6,7 @@ import { checkOutputElements, validateOutputs } from '../../worker/results/outpu
 export const OPEN_TASK_TYPES = [
   'point_calculation', 'line_calculation', 'binary_equilibrium',
   'thermodynamic_properties_next', 'scheil_solidification', 'binary_cpt_diagram',
+  'isopleth',
 ] as const;
 export type OpenTaskType = (typeof OPEN_TASK_TYPES)[number];
 
@@ -227,6 +228,29 @@ export const binaryCptSchema = z.looseObject({
   }
 });
 
+// ---- isopleth (vertical section; an extension of the spec's task types, README "Task types") ----
+/** Coarse-grid nodes per axis of an isopleth: bounds of condition.resolution. */
+export const ISOPLETH_RESOLUTION = { min: 5, max: 101 } as const;
+export const isoplethSchema = z.looseObject({
+  task_type: z.literal('isopleth'), ...common,
+  condition: z.looseObject({
+    components: z.array(z.string().min(1, 'must not be empty')).min(2, 'must contain at least 2 elements'),
+    activated_phases: phases.optional(),
+    temperature_start: kelvin, temperature_end: kelvin, pressure,
+    composition_start: composition, composition_end: composition,
+    composition_unit: z.enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction').optional(),
+    resolution: z.number().int('must be an integer')
+      .min(ISOPLETH_RESOLUTION.min, `must be at least ${ISOPLETH_RESOLUTION.min}`)
+      .max(ISOPLETH_RESOLUTION.max, `must be at most ${ISOPLETH_RESOLUTION.max}`).optional(),
+  }).superRefine(compositionRule(['composition_start', 'composition_end'])).superRefine((c, ctx) => {
+    if (c.temperature_start === c.temperature_end) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must differ from temperature_start' });
+    if (sameComposition(c.composition_start, c.composition_end)) {
+      ctx.addIssue({ code: 'custom', path: ['composition_end'], message: 'must differ from composition_start (the section needs a composition range)' });
+    }
+  }),
+});
+// ---- end isopleth
+
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
 export const testCalculationSchema = z.looseObject({
   task_type: z.enum(TEST_TASK_TYPES), ...common,
@@ -240,6 +264,7 @@ export const TASK_CONFIG_SCHEMAS: Record<OpenTaskType, z.ZodType> = {
   thermodynamic_properties_next: thermodynamicPropertiesSchema,
   scheil_solidification: scheilSchema,
   binary_cpt_diagram: binaryCptSchema,
+  isopleth: isoplethSchema,
 };
 
 /** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
