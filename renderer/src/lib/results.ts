@@ -101,7 +101,9 @@ export interface CptResult extends ResultBase {
   /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
   components?: [string, string]; pressure_dependent?: boolean;
 }
-export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
+export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult | IsoplethResult;
+export type { IsoplethResult } from '../../../worker/results/isopleth.js';
+import type { IsoplethResult } from '../../../worker/results/isopleth.js';
 
 export { RESULT_TYPES } from './results-types.js';
 
@@ -113,6 +115,7 @@ const REQUIRED: Record<string, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  isopleth: ['axis', 'temperature_range', 'lines', 'regions', 'liquidus', 'solidus', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

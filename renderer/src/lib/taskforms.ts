@@ -30,6 +30,7 @@ export const TASK_LABELS: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic properties',
   scheil_solidification: 'Scheil solidification',
   binary_cpt_diagram: 'Binary C–P–T diagram',
+  isopleth: 'Isopleth (vertical section)',
 };
 
 /** Spec table "Open task types", shown under the type selector. */
@@ -40,6 +41,7 @@ export const TASK_HELP: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
   scheil_solidification: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
   binary_cpt_diagram: 'Three-dimensional phase diagram over composition, temperature and pressure.',
+  isopleth: 'Phase boundaries of a multicomponent alloy in temperature against one composition axis (mole or mass fractions).',
 };
 
 type AnyZ = z.ZodType & { _zod: { def: Record<string, any> }; shape?: Record<string, AnyZ> };
