@@ -12,7 +12,7 @@ import type { CalculationJob, CalculationOutput, JobControl } from '../protocol.
 import { conditionOf, documentBase, numberField, openSystem, pressureOf } from './point_calculation.js';
 
 /** Coarse-grid nodes per axis when the task gives no resolution. */
-export const DEFAULT_RESOLUTION = 17;
+export const DEFAULT_RESOLUTION = 11;
 
 export function isoplethTable(m: IsoplethMap, unitName: string, axisElement: string): ResultTable {
   const rows: ResultTable['rows'] = [];
