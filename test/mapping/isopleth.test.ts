@@ -117,6 +117,10 @@ describe('isopleth sections of three alloys', () => {
     const phases = new Set(doc.lines.map((l) => l.phase));
     for (const p of ['LIQUID', 'L12_FCC', 'L12_FCC#2', 'B2']) expect(phases, p).toContain(p);
     expect(doc.liquidus.length).toBeGreaterThan(0);
+    // the three-phase field B2 + L12_FCC + LIQUID near 1610 K is about 1 K thin: no grid node lies in it, the traced
+    // lines find it and label it beside them
+    const thin = doc.regions.find((r) => r.phases.join('+') === 'B2+L12_FCC+LIQUID');
+    expect(thin?.grid_nodes).toBe(0);
     expect(checkSides('alcrni.tdb', doc, ['AL', 'CR', 'NI', 'VA'])).toBeGreaterThan(8);
   }, 120_000);
 
