@@ -149,3 +149,24 @@ describe('isopleth sections of three alloys', () => {
     expect(existsSync(path.join(tmp, 'cancel', 'result', 'result.json'))).toBe(false);
   }, 60_000);
 });
+
+describe('isopleth invariant-like lines', () => {
+  it('Al-15Cu-xMg (mass %, COST507) crosses the ternary eutectic L -> FCC_A1 + ALCU_THETA + SPHASE as a horizontal line', () => {
+    const { doc } = runIsopleth('COST507.tdb', {
+      components: ['AL', 'CU', 'MG'], temperature_start: 740, temperature_end: 900, composition_unit: 'mass_fraction',
+      composition_start: { CU: 0.15, MG: 0.01 }, composition_end: { CU: 0.15, MG: 0.07 }, resolution: 7,
+    });
+    const inv = doc.invariants.find((v) => v.phases.join('+') === 'ALCU_THETA+FCC_A1+LIQUID+SPHASE');
+    expect(inv, JSON.stringify(doc.invariants)).toBeDefined();
+    // the Al-Cu-Mg ternary eutectic, 507 degrees C in the assessments (about 780 K)
+    expect(Math.abs(inv!.T - 780)).toBeLessThan(10);
+    // point equilibria in the middle of the line: liquid just above, the three solids just below
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'COST507.tdb'));
+    const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
+    const p = compositionPath(doc.components, doc.composition_start, doc.composition_end, doc.composition_unit, masses);
+    const sMid = ((inv!.x[0] + inv!.x[1]) / 2 - doc.axis.range[0]) / (doc.axis.range[1] - doc.axis.range[0]);
+    const at = (T: number) => phaseLabels(equilibrium({ database: db, components: ['AL', 'CU', 'MG', 'VA'], conditions: { T, P: 101325, X: solverX(p, sMid) } }));
+    expect(at(inv!.T + 1)).toContain('LIQUID');
+    expect(at(inv!.T - 1)).toEqual(['ALCU_THETA', 'FCC_A1', 'SPHASE']);
+  }, 120_000);
+});
