@@ -13,15 +13,17 @@
 //    (along its normal) until the bracket is within tolT in T and tolX in the axis fraction. The step grows
 //    on straight stretches and halves where the line turns (more than 25 degrees) or is not bracketed, so
 //    kinks and narrow features between grid nodes are kept where a line is followed. A line ends on the
-//    border of the section or where it closes on itself.
+//    border of the section or where it closes on itself. Tracing runs on one thread: each equilibrium depends
+//    on the last, and starts Newton from a neighbour's result (about half the cost of a cold start, so two
+//    cold equilibria on two threads take as long as two warm ones in a row).
 // 3. Regions: connected grid nodes of one phase set get a label point; a phase set met only beside a line
 //    (narrower than the grid) is labelled there. Horizontal runs shared by two or more lines at one T are
 //    the invariant-like lines (n+1 phases of an n-component system meet at one temperature). The liquidus is
 //    where a solid phase's line borders the field of liquid alone; the solidus is the liquid's own line.
-import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../../core/equilibrium.js';
+import { equilibrium, type EquilibriumResult } from '../../core/equilibrium.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { chunkedBatch } from '../../calculations/batch.js';
-import { CancelledError, CONTROL_BYTES, type JobControl } from '../../protocol.js';
+import { CancelledError, type JobControl } from '../../protocol.js';
 import { axisValue, solverX, type CompositionPath } from './path.js';
 
 export interface IsoplethSetup {
@@ -161,14 +163,6 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     const r = equilibrium({ database: setup.database, components: setup.components, phases: setup.phases,
       conditions: conditionAt(p), options: start ? { start } : undefined });
     return sampleOf(p, r);
-  };
-  /** two equilibria at once on up to two threads (the ends of a bracket) */
-  const pair = (a: UV, b: UV, start?: EquilibriumResult): [Sample, Sample] => {
-    if (setup.threads < 2) return [one(a, start), one(b, start)];
-    checkCancel();
-    const rs = equilibriumBatch({ database: setup.database, components: setup.components, phases: setup.phases,
-      conditions: [conditionAt(a), conditionAt(b)], threads: 2, control: new SharedArrayBuffer(CONTROL_BYTES) });
-    return [sampleOf(a, rs[0]!), sampleOf(b, rs[1]!)];
   };
   const has = (smp: Sample, label: string) => smp.labels.includes(label);
   const closeEnough = (a: UV, b: UV) => Math.abs(a.u - b.u) * axisSpan <= tolX && Math.abs(a.v - b.v) * (T1 - T0) <= tolT;
