@@ -555,11 +555,15 @@ function invariantLines(lines: ZpfLine[]): InvariantLine[] {
   const used = new Set<number>();
   runs.forEach((r, k) => {
     if (used.has(k)) return;
+    // runs at the same T (0.5 K) that overlap any run of the group, transitively
     const group = [r];
-    runs.forEach((q, m) => {
-      if (m <= k || used.has(m)) return;
-      if (Math.abs(q.T - r.T) <= 0.5 && q.x[0] <= r.x[1] + 1e-9 && r.x[0] <= q.x[1] + 1e-9) { group.push(q); used.add(m); }
-    });
+    for (let grown = true; grown;) {
+      grown = false;
+      runs.forEach((q, m) => {
+        if (m <= k || used.has(m)) return;
+        if (group.some((g) => Math.abs(q.T - g.T) <= 0.5 && q.x[0] <= g.x[1] + 1e-9 && g.x[0] <= q.x[1] + 1e-9)) { group.push(q); used.add(m); grown = true; }
+      });
+    }
     const linePhases = [...new Set(group.map((g) => g.linePhase))];
     if (linePhases.length < 2) return;
     out.push({
