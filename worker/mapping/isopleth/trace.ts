@@ -186,7 +186,7 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     }
     if (label !== name) return NaN;
     const m = smp.result.metastable.find((ph) => ph.name === name);
-    return m && m.DF < 0 ? -Math.sqrt(-m.DF / (R * (T0 + smp.v * (T1 - T0)))) : NaN;
+    return m && m.DF < 0 ? m.DF / (R * (T0 + smp.v * (T1 - T0))) : NaN;
   };
 
   /**
@@ -329,9 +329,18 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
             else { near = s2; farSign = 1; }
           }
         }
-        // otherwise: a second point beyond the line, widened three times at most
-        let d = Math.max(0.3 * h, 3 * tl);
+        // otherwise: a second point beyond the line, as far as the measure says (from the slope between the two
+        // samples on this side when there are two, else the last step's), widened three times at most
         const nearIn = has(near, label);
+        const cap = Math.max(0.3 * h, 3 * tl);
+        let d = cap;
+        const gNear = signed(near, label);
+        if (Number.isFinite(gNear)) {
+          const gq = signed(sq, label), dq = len(sub(sq, near));
+          const local = near !== sq && has(sq, label) === nearIn && Number.isFinite(gq) && dq > 0 ? Math.abs(gq - gNear) / dq : 0;
+          const k = local > 0 && Math.abs(gq) > Math.abs(gNear) ? local : slope;
+          if (k > 0) d = Math.min(cap, Math.max(2 * tl, (1.5 * Math.abs(gNear)) / k));
+        }
         for (let tries = 0; tries < 4 && !found; tries++) {
           const far = clamp01(add(near, dir, farSign * d));
           if (len(sub(far, near)) < tl / 4) break;
