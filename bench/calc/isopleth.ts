@@ -2,7 +2,7 @@
 // the whole task (grid, line tracing, result files and preview), Al-4.4Cu-0.5Si-xMg (mass percent, Mg 0-2 %) from
 // COST507 at 650-950 K and the default resolution, on all cores, median of BENCH_ISOPLETH_REPEATS (default 3) runs
 // after one warm-up run (the database opened and its models built: what the 2nd and later tasks on it cost).
-// Goal (issue 16): < 10 s. Databases from $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
+// Goal: < 10 s. Databases from $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
