@@ -1,7 +1,7 @@
 // isopleth (vertical section): the zero-phase-fraction lines of a multicomponent alloy in T against one
 // composition axis, every composition varying linearly from composition_start to composition_end (mole or mass
 // fractions). Mapped by worker/mapping/isopleth/trace.ts (coarse grid + continuation of every line, see the
-// method comment there). Writes result/result.json (IsoplethResult, worker/results/isopleth.ts), result/result.csv
+// method comment there). Writes result/result.json (IsoplethResult, contract/results/isopleth.ts), result/result.csv
 // (the points of every line, of the liquidus and of the solidus) and preview/isopleth.svg/.png.
 import { mapIsopleth, type IsoplethMap } from '../mapping/isopleth/trace.js';
 import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
