@@ -295,9 +295,33 @@ class CptDiagramConfig(_CptConfig, total=False):
     ui_metadata: Dict[str, Any]
 
 
+class _IsoplethCondition(TypedDict):
+    components: List[str]
+    temperature_start: float
+    temperature_end: float
+    pressure: float
+    composition_start: Dict[str, float]  # fractions at both ends; every fraction varies linearly between them
+    composition_end: Dict[str, float]
+
+
+class IsoplethCondition(_IsoplethCondition, total=False):
+    activated_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+    resolution: int  # coarse-grid nodes per axis (5..101)
+
+
+class _IsoplethConfig(_ConfigBase):
+    condition: IsoplethCondition
+
+
+class IsoplethConfig(_IsoplethConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
-    CptDiagramConfig,
+    CptDiagramConfig, IsoplethConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -326,6 +350,8 @@ SCHEMAS: Dict[type, str] = {
     PropertiesConfig: "TaskConfig_thermodynamic_properties_next",
     ScheilConfig: "TaskConfig_scheil_solidification",
     CptDiagramConfig: "TaskConfig_binary_cpt_diagram",
+    IsoplethCondition: "TaskConfig_isopleth.condition",
+    IsoplethConfig: "TaskConfig_isopleth",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

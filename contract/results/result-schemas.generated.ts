@@ -2674,5 +2674,467 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "isopleth": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of isopleth",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "isopleth"
+      },
+      "components": {
+        "description": "elements of the system",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "composition_unit": {
+        "enum": [
+          "mole_fraction",
+          "mass_fraction"
+        ]
+      },
+      "dependent": {
+        "description": "the element given by the balance (1 - the others)",
+        "type": "string"
+      },
+      "axis": {
+        "type": "object",
+        "properties": {
+          "element": {
+            "type": "string"
+          },
+          "range": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "unit": {
+            "enum": [
+              "mole_fraction",
+              "mass_fraction"
+            ]
+          }
+        },
+        "required": [
+          "element",
+          "range",
+          "unit"
+        ]
+      },
+      "composition_start": {
+        "description": "fractions of every element at both ends (composition_unit)",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "composition_end": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "temperature_range": {
+        "type": "array",
+        "prefixItems": [
+          {
+            "type": "number"
+          },
+          {
+            "type": "number"
+          }
+        ],
+        "minItems": 2,
+        "maxItems": 2
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "lines": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/IsoplethLine"
+        }
+      },
+      "regions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/IsoplethRegion"
+        }
+      },
+      "invariants": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/IsoplethInvariant"
+        }
+      },
+      "liquidus": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/IsoplethNamedLine"
+        }
+      },
+      "solidus": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/IsoplethNamedLine"
+        }
+      },
+      "statistics": {
+        "type": "object",
+        "properties": {
+          "equilibria": {
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          },
+          "grid_nodes": {
+            "type": "number"
+          },
+          "wall_time_s": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "equilibria",
+          "not_converged",
+          "grid_nodes",
+          "wall_time_s"
+        ]
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "task_type",
+      "components",
+      "composition_unit",
+      "dependent",
+      "axis",
+      "composition_start",
+      "composition_end",
+      "temperature_range",
+      "pressure",
+      "lines",
+      "regions",
+      "invariants",
+      "liquidus",
+      "solidus",
+      "statistics",
+      "table",
+      "version",
+      "provenance",
+      "config"
+    ],
+    "$defs": {
+      "IsoplethInvariant": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "line_phases": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "T",
+          "x",
+          "phases",
+          "line_phases"
+        ]
+      },
+      "IsoplethLine": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "description": "the phase (label NAME or NAME#2) that appears or vanishes across the line: its amount is zero along it",
+            "type": "string"
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/IsoplethLinePoint"
+            }
+          },
+          "ends": {
+            "description": "how each end stops: on the border of the section, closed on itself, or not followed further ('lost')",
+            "type": "array",
+            "prefixItems": [
+              {
+                "enum": [
+                  "range_edge",
+                  "closed",
+                  "lost",
+                  "length_limit"
+                ]
+              },
+              {
+                "enum": [
+                  "range_edge",
+                  "closed",
+                  "lost",
+                  "length_limit"
+                ]
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "phase",
+          "points",
+          "ends"
+        ]
+      },
+      "IsoplethLinePoint": {
+        "type": "object",
+        "properties": {
+          "s": {
+            "type": "number"
+          },
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "description": "fraction of the axis element (composition_unit)",
+            "type": "number"
+          },
+          "with": {
+            "description": "stable phase labels on the side of the line where its phase is present / absent (sorted)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "without": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "s",
+          "T",
+          "x",
+          "with",
+          "without"
+        ]
+      },
+      "IsoplethNamedLine": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "s": {
+                  "type": "number"
+                },
+                "T": {
+                  "type": "number"
+                },
+                "x": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "s",
+                "T",
+                "x"
+              ]
+            }
+          }
+        },
+        "required": [
+          "phase",
+          "points"
+        ]
+      },
+      "IsoplethRegion": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "s": {
+            "description": "a point inside the region",
+            "type": "number"
+          },
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "number"
+          },
+          "grid_nodes": {
+            "description": "coarse-grid nodes in the region; 0 = narrower than the grid, labelled beside a line",
+            "type": "number"
+          }
+        },
+        "required": [
+          "phases",
+          "s",
+          "T",
+          "x",
+          "grid_nodes"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      }
+    }
   }
 };

@@ -31,7 +31,8 @@ export const common = {
   tdb_file: z.string().optional(),
 };
 
-function sameComposition(a: Record<string, number>, b: Record<string, number>): boolean {
+/** The two composition maps give the same fraction of every key. */
+export function sameComposition(a: Record<string, number>, b: Record<string, number>): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const k of keys) if (a[k] !== b[k]) return false;
   return true;

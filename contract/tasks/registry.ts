@@ -10,6 +10,7 @@ import { binaryEquilibriumSchema, type BinaryEquilibriumResult } from './binary_
 import { thermodynamicPropertiesSchema, type PropertiesDocument } from './thermodynamic_properties_next.js';
 import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
 import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
+import { isoplethSchema, type IsoplethResult } from './isopleth.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -63,6 +64,11 @@ export const TASK_REGISTRY = {
     schema: binaryCptSchema, label: 'Binary C–P–T diagram',
     help: 'Three-dimensional phase diagram over composition, temperature and pressure.',
     stage: 'computing the composition-temperature-pressure grid', result: resultOf<BinaryCptResult>(),
+  }),
+  isopleth: entry({
+    schema: isoplethSchema, label: 'Isopleth (vertical section)',
+    help: 'Phase boundaries of a multicomponent alloy in temperature against one composition axis (mole or mass fractions).',
+    stage: 'tracing the zero-phase-fraction lines', result: resultOf<IsoplethResult>(),
   }),
 } as const;
 

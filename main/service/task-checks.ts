@@ -82,6 +82,10 @@ export function checkTaskConfig(taskType: string, config: Record<string, unknown
     }
   }
 
+  if (taskType === 'isopleth' && typeof c.resolution === 'number' && c.resolution * c.resolution > bounds.max_grid_nodes) {
+    return `${at('resolution')}: a ${c.resolution} x ${c.resolution} grid must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`;
+  }
+
   const pdens = (c.map_options as Condition | undefined)?.GLOBAL_MIN_PDENS;
   if (typeof pdens === 'number' && pdens > bounds.max_sampling_density) {
     return `${at('map_options.GLOBAL_MIN_PDENS')}: must be at most ${bounds.max_sampling_density} (setting max_sampling_density)`;

@@ -32,6 +32,8 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
   binary_cpt_diagram: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], x_component: 'NI', composition_start: 0, composition_end: 1,
     composition_step: 0.25, temperature_start: 1400, temperature_end: 1800, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
     pressure_points: 2, pressure_scale: 'log' } } },
+  isopleth: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], composition_start: { NI: 0.2 }, composition_end: { NI: 0.8 },
+    temperature_start: 1400, temperature_end: 1800, pressure: 101325, resolution: 5 } } },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

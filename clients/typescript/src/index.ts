@@ -288,9 +288,33 @@ export interface CptDiagramConfig {
   ui_metadata?: Record<string, unknown>;
 }
 
+/** @schema TaskConfig_isopleth.condition */
+export interface IsoplethCondition {
+  components: string[];
+  activated_phases?: string[];
+  temperature_start: number;
+  temperature_end: number;
+  pressure: number;
+  /** fractions at both ends; every fraction varies linearly between them */
+  composition_start: Record<string, number>;
+  composition_end: Record<string, number>;
+  composition_unit?: 'mole_fraction' | 'mass_fraction';
+  /** coarse-grid nodes per axis (5..101) */
+  resolution?: number;
+}
+
+/** @schema TaskConfig_isopleth */
+export interface IsoplethConfig {
+  task_type: 'isopleth';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: IsoplethCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig | LineCalculationConfig | BinaryEquilibriumConfig
-  | PropertiesConfig | ScheilConfig | CptDiagramConfig;
+  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

@@ -68,6 +68,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  isopleth: ['axis', 'temperature_range', 'lines', 'regions', 'liquidus', 'solidus', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

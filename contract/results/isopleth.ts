@@ -1,0 +1,80 @@
+// result.json of task_type isopleth (docs/calculations.md). Types and small pure helpers: imported by the renderer,
+// so no node: imports here.
+// Units: T in K; compositions as fractions in the task's composition_unit (mole or mass fraction); the section's
+// horizontal axis is the fraction of `axis.element`, s = 0..1 the path parameter from composition_start to
+// composition_end.
+import type { ResultDocument, ResultTable } from './common.js';
+
+export interface IsoplethLinePoint {
+  s: number;
+  T: number;
+  /** fraction of the axis element (composition_unit) */
+  x: number;
+  /** stable phase labels on the side of the line where its phase is present / absent (sorted) */
+  with: string[];
+  without: string[];
+}
+
+export interface IsoplethLine {
+  /** the phase (label NAME or NAME#2) that appears or vanishes across the line: its amount is zero along it */
+  phase: string;
+  points: IsoplethLinePoint[];
+  /** how each end stops: on the border of the section, closed on itself, or not followed further ('lost') */
+  ends: ['range_edge' | 'closed' | 'lost' | 'length_limit', 'range_edge' | 'closed' | 'lost' | 'length_limit'];
+}
+
+export interface IsoplethRegion {
+  phases: string[];
+  /** a point inside the region */
+  s: number;
+  T: number;
+  x: number;
+  /** coarse-grid nodes in the region; 0 = narrower than the grid, labelled beside a line */
+  grid_nodes: number;
+}
+
+export interface IsoplethInvariant {
+  T: number;
+  x: [number, number];
+  phases: string[];
+  line_phases: string[];
+}
+
+export interface IsoplethNamedLine { phase: string; points: { s: number; T: number; x: number }[] }
+
+export interface IsoplethResult extends ResultDocument {
+  task_type: 'isopleth';
+  /** elements of the system */
+  components: string[];
+  composition_unit: 'mole_fraction' | 'mass_fraction';
+  /** the element given by the balance (1 - the others) */
+  dependent: string;
+  axis: { element: string; range: [number, number]; unit: 'mole_fraction' | 'mass_fraction' };
+  /** fractions of every element at both ends (composition_unit) */
+  composition_start: Record<string, number>;
+  composition_end: Record<string, number>;
+  temperature_range: [number, number];
+  pressure: number;
+  lines: IsoplethLine[];
+  regions: IsoplethRegion[];
+  invariants: IsoplethInvariant[];
+  liquidus: IsoplethNamedLine[];
+  solidus: IsoplethNamedLine[];
+  statistics: { equilibria: number; not_converged: number; grid_nodes: number; wall_time_s: number };
+  table: ResultTable;
+}
+
+/** "Mole percent MG" / "Mass percent MG". */
+export function isoplethAxisLabel(doc: Pick<IsoplethResult, 'axis'>): string {
+  return `${doc.axis.unit === 'mass_fraction' ? 'Mass' : 'Mole'} percent ${doc.axis.element}`;
+}
+
+/** "CU 4.4, SI 0.5, MG 0-2 mass%": the fixed and varying elements of the section (the dependent one left out). */
+export function isoplethCompositionText(doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'>): string {
+  const pct = (v: number) => String(Number((100 * v).toPrecision(4)));
+  const parts = doc.components.filter((e) => e !== doc.dependent).map((e) => {
+    const a = doc.composition_start[e] ?? 0, b = doc.composition_end[e] ?? 0;
+    return Math.abs(a - b) < 1e-12 ? `${e} ${pct(a)}` : `${e} ${pct(a)}-${pct(b)}`;
+  });
+  return `${doc.dependent} - ${parts.join(', ')} ${doc.composition_unit === 'mass_fraction' ? 'mass%' : 'mol%'}`;
+}

@@ -1,0 +1,81 @@
+// isopleth (vertical section): the zero-phase-fraction lines of a multicomponent alloy in T against one
+// composition axis, every composition varying linearly from composition_start to composition_end (mole or mass
+// fractions). Mapped by worker/mapping/isopleth/trace.ts (coarse grid + continuation of every line, see the
+// method comment there). Writes result/result.json (IsoplethResult, contract/results/isopleth.ts), result/result.csv
+// (the points of every line, of the liquidus and of the solidus) and preview/isopleth.svg/.png.
+import { mapIsopleth, type IsoplethMap } from '../mapping/isopleth/trace.js';
+import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
+import { isoplethPreview } from '../plots/isopleth.js';
+import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
+import type { IsoplethResult } from '../results/isopleth.js';
+import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
+import { documentBase, openSystem } from './point_calculation.js';
+
+/** Coarse-grid nodes per axis when the task gives no resolution. */
+export const DEFAULT_RESOLUTION = 11;
+
+export function isoplethTable(m: IsoplethMap, unitName: string, axisElement: string): ResultTable {
+  const rows: ResultTable['rows'] = [];
+  m.lines.forEach((l, k) => {
+    for (const p of l.points) rows.push(['zpf', k + 1, l.phase, p.T, p.x, p.s, p.with.join('+'), p.without.join('+')]);
+  });
+  for (const [kind, list] of [['liquidus', m.liquidus], ['solidus', m.solidus]] as const) {
+    list.forEach((l, k) => { for (const p of l.points) rows.push([kind, k + 1, l.phase, p.T, p.x, p.s, null, null]); });
+  }
+  return {
+    columns: [
+      { name: 'kind', unit: '' }, { name: 'line', unit: '' }, { name: 'phase', unit: '' }, { name: 'T', unit: 'K' },
+      { name: `${unitName === 'mass_fraction' ? 'W' : 'X'}(${axisElement})`, unit: unitName.replace('_', ' ') },
+      { name: 's', unit: '' }, { name: 'phases_with', unit: '' }, { name: 'phases_without', unit: '' },
+    ],
+    rows,
+  };
+}
+
+export function isoplethSummary(m: IsoplethMap): string {
+  const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
+  const parts = [plural(m.lines.length, 'zero-phase-fraction line'), plural(m.regions.length, 'region'),
+    plural(m.invariants.length, 'invariant-like line')];
+  const liq = m.liquidus.flatMap((l) => l.points.map((p) => p.T));
+  const sol = m.solidus.flatMap((l) => l.points.map((p) => p.T));
+  if (liq.length) parts.push(`liquidus ${Math.min(...liq).toFixed(1)}-${Math.max(...liq).toFixed(1)} K`);
+  if (sol.length) parts.push(`solidus ${Math.min(...sol).toFixed(1)}-${Math.max(...sol).toFixed(1)} K`);
+  if (m.stats.notConverged) parts.push(`${m.stats.notConverged} of ${m.stats.equilibria} equilibria not converged`);
+  return parts.join(', ');
+}
+
+export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationOutput {
+  const cond = job.config.condition;
+  const sys = openSystem(job, cond);
+  const info = sys.db.info();
+  const masses = Object.fromEntries(info.elements.map((e) => [e.name.toUpperCase(), e.mass]));
+  const unit: CompositionUnit = cond.composition_unit ?? 'mole_fraction';
+  const path = compositionPath(sys.elements, cond.composition_start, cond.composition_end, unit, masses);
+  const Ta = cond.temperature_start, Tb = cond.temperature_end;
+  const T: [number, number] = [Math.min(Ta, Tb), Math.max(Ta, Tb)];
+  const P = cond.pressure;
+  const resolution = cond.resolution ?? DEFAULT_RESOLUTION;
+  // liquids: the phases the TDB marks with the L option, and LIQUID by name
+  const liquids = new Set(info.phases.filter((p) => p.options.includes('L') || /^LIQUID/i.test(p.name)).map((p) => p.name.toUpperCase()));
+  const m = mapIsopleth({ database: sys.db, components: sys.components, phases: sys.phases, path, T, P, resolution,
+    threads: job.ompThreads, control, liquids });
+  const base = documentBase(job, 'isopleth', sys.tdbFile);
+  const doc: IsoplethResult = {
+    ...base, components: sys.elements, composition_unit: unit, dependent: path.dependent,
+    axis: { element: path.axisElement, range: path.axisRange, unit },
+    composition_start: path.start, composition_end: path.end, temperature_range: T, pressure: P,
+    lines: m.lines, regions: m.regions, invariants: m.invariants, liquidus: m.liquidus, solidus: m.solidus,
+    statistics: { equilibria: m.stats.equilibria, not_converged: m.stats.notConverged, grid_nodes: resolution * resolution, wall_time_s: m.stats.seconds },
+    table: isoplethTable(m, unit, path.axisElement),
+  };
+  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { isopleth: isoplethPreview(doc) } });
+  control.setProgress(1);
+  const logs = [
+    ...sys.logs,
+    `isopleth of ${sys.elements.join('-')} over T ${T[0]}-${T[1]} K, ${path.axisElement} ${path.axisRange[0]}-${path.axisRange[1]} (${unit}): `
+    + `${m.stats.equilibria} equilibria in ${m.stats.seconds.toFixed(2)} s (grid ${resolution} x ${resolution} in ${m.stats.gridSeconds.toFixed(2)} s)`,
+    ...m.logs,
+  ];
+  if (m.stats.notConverged) logs.push(`${m.stats.notConverged} of ${m.stats.equilibria} equilibria did not converge; their phase sets were used as the solver returned them`);
+  return { summary: isoplethSummary(m), logs };
+}
