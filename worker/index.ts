@@ -13,6 +13,7 @@ export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> =
   thermodynamic_properties_next: () => import('./calculations/thermodynamic_properties_next.js'),
   scheil_solidification: () => import('./calculations/scheil_solidification.js'),
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
+  ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
 };
 
 /** The stage a task of each type reports while its calculation runs (GET /task/{id} `stage`). */
@@ -23,6 +24,7 @@ export const CALCULATION_STAGES: Record<string, string> = {
   thermodynamic_properties_next: 'computing properties',
   scheil_solidification: 'solidifying step by step',
   binary_cpt_diagram: 'computing the composition-temperature-pressure grid',
+  ternary_isothermal_section: 'mapping the isothermal section',
 };
 
 export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {

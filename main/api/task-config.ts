@@ -6,6 +6,7 @@ import { checkOutputElements, validateOutputs } from '../../worker/results/outpu
 export const OPEN_TASK_TYPES = [
   'point_calculation', 'line_calculation', 'binary_equilibrium',
   'thermodynamic_properties_next', 'scheil_solidification', 'binary_cpt_diagram',
+  'ternary_isothermal_section',
 ] as const;
 export type OpenTaskType = (typeof OPEN_TASK_TYPES)[number];
 
@@ -227,6 +228,37 @@ export const binaryCptSchema = z.looseObject({
   }
 });
 
+// ---- ternary_isothermal_section (docs/calculations.md "Ternary isothermal sections") ----
+export const ternaryIsothermalSectionSchema = z.looseObject({
+  task_type: z.literal('ternary_isothermal_section'), ...common,
+  condition: z.looseObject({
+    components: z.array(z.string().min(1, 'must not be empty')).length(3, 'must hold exactly 3 components'),
+    temperature: kelvin, pressure, activated_phases: phases.optional(),
+    /** mapped part of the triangle: [min, max] mole fraction of some components (default the whole triangle) */
+    composition_window: z.array(z.strictObject({ component: z.string().min(1), min: fraction, max: fraction })).optional(),
+    composition_unit: z.enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction').optional(),
+    map_options: z.looseObject({
+      GLOBAL_MIN_PDENS: z.number().gt(0, GT0).optional(),
+      /** divisions of each side of the seed grid: (n+1)(n+2)/2 point equilibria, as many again for the self-check */
+      grid_divisions: z.number().int('must be an integer').min(4, 'must be at least 4').max(60, 'must be at most 60').optional(),
+    }).optional(),
+  }).superRefine((c, ctx) => {
+    const up = c.components.map((e) => e.toUpperCase());
+    if (new Set(up).size !== 3 || up.includes('VA')) ctx.addIssue({ code: 'custom', path: ['components'], message: 'must hold 3 different elements (VA is added by the calculation)' });
+    const seen = new Set<string>();
+    let minSum = 0;
+    (c.composition_window ?? []).forEach((w, i) => {
+      const k = w.component.toUpperCase();
+      if (!up.includes(k)) ctx.addIssue({ code: 'custom', path: ['composition_window', i, 'component'], message: 'must be one of condition.components' });
+      if (seen.has(k)) ctx.addIssue({ code: 'custom', path: ['composition_window', i, 'component'], message: 'is given twice' });
+      seen.add(k);
+      if (!(w.max > w.min)) ctx.addIssue({ code: 'custom', path: ['composition_window', i, 'max'], message: 'must be greater than min' });
+      minSum += w.min;
+    });
+    if (minSum >= 1) ctx.addIssue({ code: 'custom', path: ['composition_window'], message: 'the minima must sum to less than 1' });
+  }),
+});
+
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
 export const testCalculationSchema = z.looseObject({
   task_type: z.enum(TEST_TASK_TYPES), ...common,
@@ -240,6 +272,7 @@ export const TASK_CONFIG_SCHEMAS: Record<OpenTaskType, z.ZodType> = {
   thermodynamic_properties_next: thermodynamicPropertiesSchema,
   scheil_solidification: scheilSchema,
   binary_cpt_diagram: binaryCptSchema,
+  ternary_isothermal_section: ternaryIsothermalSectionSchema,
 };
 
 /** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
