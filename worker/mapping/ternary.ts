@@ -63,7 +63,11 @@ export interface TernaryMapRequest {
   control?: Pick<JobControl, 'cancelled' | 'setProgress'>;
   /** divisions of each side of the seed grid (default 16) */
   gridDivisions?: number;
-  /** sampling density of the global minimisation (default SECTION_PDENS) */
+  /**
+   * sampling density of the global minimisation (default: the solver's 60). Ordered phases with several wells
+   * need more: alcrni at 1273 K gives single-phase answers inside the gamma + gamma' field at 60 that 300 corrects
+   * (lower G by 3 J/mol); the self-check reports such points.
+   */
   pdens?: number;
   /** largest continuation step, mole fraction (default 0.02) */
   maxStep?: number;
@@ -100,11 +104,6 @@ export interface TernarySection {
 interface PS { label: string; base: string; x: Vec3 }
 interface Eq { ok: boolean; X: Vec3; phases: PS[]; raw: EquilibriumResult | null }
 
-/**
- * Default sampling density of a section's global minimisations: with the solver's 60, alcrni at 1273 K gave
- * single-phase answers inside the gamma + gamma' field that a denser grid (lower G by 3 J/mol) corrects.
- */
-export const SECTION_PDENS = 300;
 const NP_MIN = 1e-9;
 /** the solver clamps given fractions to [1e-10, 1 - 1e-10]; a dependent fraction of exactly 0 does not converge */
 const EDGE_EPS = 1e-9;
@@ -177,7 +176,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const threads = Math.max(1, req.threads ?? 1);
   const maxStep = req.maxStep ?? 0.02;
   const budget = req.maxEquilibria ?? 6000;
-  const options = { pdens: req.pdens ?? SECTION_PDENS };
+  const options = req.pdens ? { pdens: req.pdens } : {};
   const logs: string[] = [];
   let equilibria = 0, notConverged = 0;
   const control = req.control;
@@ -292,6 +291,31 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   };
 
   interface TraceEnd { kind: TernaryEndKind; tielines: TernaryTieLine[] }
+  /** The triangle's edge of the pair `bases`, its ends matched to the tie-line's by proximity (null: no such edge). */
+  const triangleEdge = (tri: TernaryTriangle, tl: TernaryTieLine, bases: [string, string]): TernaryTieLine | null => {
+    const pick = (target: Vec3, base: string, not?: number) => {
+      let best = -1;
+      tri.corners.forEach((c, k) => {
+        if (k === not || baseName(tri.phases[k]!) !== base) return;
+        if (best < 0 || dist(c, target) < dist(tri.corners[best]!, target)) best = k;
+      });
+      return best;
+    };
+    const i0 = pick(tl.x[0], bases[0]);
+    const i1 = pick(tl.x[1], bases[1], i0);
+    return i0 >= 0 && i1 >= 0 ? { x: [tri.corners[i0]!, tri.corners[i1]!] } : null;
+  };
+  /** A known triangle whose inside the segment from a to b passes through (sampled), if any. */
+  const crossedTriangle = (a: Vec3, b: Vec3): TernaryTriangle | null => {
+    for (const t of triangles) {
+      const poly = t.corners.map(toPlane);
+      for (let k = 1; k <= 8; k++) {
+        const f = k / 8;
+        if (polygonDepth(toPlane([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])]), poly) > 1e-6) return t;
+      }
+    }
+    return null;
+  };
   /** Follows a region from tie-line `seed` (phases labels a/b) along +/- its normal. */
   const traceOne = (labels: [string, string], seed: TernaryTieLine, seedRaw: EquilibriumResult | null, dir: 1 | -1): TraceEnd => {
     const out: TernaryTieLine[] = [];
@@ -312,9 +336,13 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       const reach = windowReach(m, d);
       if (reach < MIN_STEP) return { kind: inWindowEdgeIsBinary(m) ? 'edge' : 'window', tielines: out };
       let accepted = false;
+      let blockedBy: TernaryTriangle | null = null;
       while (h >= MIN_STEP / 2) {
         const s = Math.min(h, reach);
         const X = m.map((v, k) => v + s * d[k]!) as Vec3;
+        // a step across a known tie-triangle would land in the field beyond it (a thin triangle can be stepped over)
+        const crossed = crossedTriangle(m, X);
+        if (crossed) { blockedBy = crossed; h /= 2; continue; }
         const e = solve(X, raw);
         if (e.ok && e.phases.length === 2 && sortedBases(e.phases.map((p) => p.label)) === sortedBases([...labels])) {
           // identity by continuity: the end closer to the previous end of phase 0 continues phase 0
@@ -344,18 +372,8 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
           if (hasPair) {
             const tri = addTriangle(e);
             if (tri) {
-              // the triangle's edge of this pair is the region's exact last tie-line
-              const pick = (target: Vec3, base: string, not?: number) => {
-                let best = -1;
-                tri.corners.forEach((c, k) => {
-                  if (k === not || baseName(tri.phases[k]!) !== base) return;
-                  if (best < 0 || dist(c, target) < dist(tri.corners[best]!, target)) best = k;
-                });
-                return best;
-              };
-              const i0 = pick(tl.x[0], bases[0]!);
-              const i1 = pick(tl.x[1], bases[1]!, i0);
-              if (i0 >= 0 && i1 >= 0) out.push({ x: [tri.corners[i0]!, tri.corners[i1]!] });
+              const edge = triangleEdge(tri, tl, bases as [string, string]);
+              if (edge) out.push(edge);
               return { kind: 'three_phase', tielines: out };
             }
           }
@@ -363,6 +381,8 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         h /= 2;
       }
       if (!accepted) {
+        const edge = blockedBy ? triangleEdge(blockedBy, tl, bases as [string, string]) : null;
+        if (edge) { out.push(edge); return { kind: 'three_phase', tielines: out }; }
         const a2 = toPlane(tl.x[0]), b2 = toPlane(tl.x[1]);
         if (Math.hypot(b2[0] - a2[0], b2[1] - a2[1]) < SHORT_TIELINE) return { kind: 'critical', tielines: out };
         return { kind: 'step_limit', tielines: out };
@@ -471,12 +491,22 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   }
   control?.setProgress?.(0.9);
 
+  // a region traced twice (from seeds on both sides of a thin triangle) is kept once: the longer trace
+  for (let i = regions.length - 1; i >= 0; i--) {
+    const r = regions[i]!;
+    const twin = regions.findIndex((o, k) => k !== i && o.tielines.length >= r.tielines.length && sortedBases(o.phases) === sortedBases(r.phases)
+      && r.tielines.filter((t) => polygonDepth(toPlane(mid(t.x[0], t.x[1])), regionPolys[k]!) > -1e-4).length >= 0.6 * r.tielines.length);
+    if (twin >= 0 && !(regions[twin]!.tielines.length === r.tielines.length && twin > i)) {
+      regions.splice(i, 1);
+      regionPolys.splice(i, 1);
+    }
+  }
+
   // single-phase labels: connected single-phase nodes of one phase; the label sits at the node farthest from others
   const singlePhaseLabels: TernarySection['singlePhaseLabels'] = [];
   const seen = new Set<number>();
   const adj = new Map<number, number[]>();
   for (const [a, b] of neighbours) { (adj.get(a) ?? adj.set(a, []).get(a)!).push(b); (adj.get(b) ?? adj.set(b, []).get(b)!).push(a); }
-  const others = grid.map((e, k) => k).filter((k) => !singleKey(grid[k]!));
   for (let k = 0; k < grid.length; k++) {
     const key = singleKey(grid[k]!);
     if (!key || seen.has(k)) continue;
@@ -488,14 +518,10 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       comp.push(u);
       for (const v of adj.get(u) ?? []) if (!seen.has(v) && singleKey(grid[v]!) === key) { seen.add(v); stack.push(v); }
     }
-    let best = comp[0]!, bestD = -1;
-    for (const u of comp) {
-      let dmin = Infinity;
-      for (const o of others) dmin = Math.min(dmin, dist(grid[u]!.X, grid[o]!.X));
-      for (let o = 0; o < grid.length; o++) if (singleKey(grid[o]!) && singleKey(grid[o]!) !== key) dmin = Math.min(dmin, dist(grid[u]!.X, grid[o]!.X));
-      if (dmin > bestD) { bestD = dmin; best = u; }
-    }
-    singlePhaseLabels.push({ phase: key, x: grid[best]!.X });
+    // the label sits at the field's node nearest to the centroid of its nodes (inside the field, off the corners)
+    const c: Vec3 = [0, 1, 2].map((q) => comp.reduce((a, u) => a + grid[u]!.X[q]!, 0) / comp.length) as Vec3;
+    const best = comp.reduce((b, u) => (dist(grid[u]!.X, c) < dist(grid[b]!.X, c) ? u : b), comp[0]!);
+    singlePhaseLabels.push({ phase: key, x: comp.length <= 3 ? c : grid[best]!.X });
   }
 
   const section: TernarySection = {

@@ -15,6 +15,12 @@ const Y0 = 690;
 type Doc = Pick<TernaryIsothermalSectionResult, 'components' | 'temperature' | 'pressure' | 'two_phase_regions'
   | 'three_phase_triangles' | 'single_phase_regions' | 'critical_points'>;
 
+function polygonArea(p: [number, number][]): number {
+  let a = 0;
+  for (let i = 0, j = p.length - 1; i < p.length; j = i++) a += (p[j]![0] + p[i]![0]) * (p[j]![1] - p[i]![1]);
+  return Math.abs(a) / 2;
+}
+
 /** Pixel point of a plane point of the Gibbs triangle. */
 function px(p: [number, number]): [number, number] { return [X0 + p[0] * SIDE, Y0 - p[1] * SIDE]; }
 
@@ -93,7 +99,8 @@ export function ternarySectionChart(doc: Doc): string {
     const t = r.tielines[Math.floor(r.tielines.length / 2)];
     if (!t) continue;
     const [p, q] = [at(t.x[0]), at(t.x[1])];
-    if (Math.hypot(q[0] - p[0], q[1] - p[1]) < 40 && r.tielines.length < 4) continue;
+    // slivers (between two nearly equal triangles) stay unlabelled: their label would cover the neighbours'
+    if (polygonArea([...r.tielines.map((k) => at(k.x[0])), ...[...r.tielines].reverse().map((k) => at(k.x[1]))]) < 1200) continue;
     label([(p[0] + q[0]) / 2, (p[1] + q[1]) / 2], `${r.phases[0]} + ${r.phases[1]}`, 11, '#303030');
   }
   for (const t of doc.three_phase_triangles) {
