@@ -101,7 +101,8 @@ export interface CptResult extends ResultBase {
   /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
   components?: [string, string]; pressure_dependent?: boolean;
 }
-export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
+export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult | TernaryIsothermalSectionResult;
+import type { TernaryIsothermalSectionResult } from '../../../worker/results/ternary_isothermal_section.js';
 
 export { RESULT_TYPES } from './results-types.js';
 
@@ -113,6 +114,7 @@ const REQUIRED: Record<string, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  ternary_isothermal_section: ['components', 'two_phase_regions', 'three_phase_triangles', 'single_phase_regions', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

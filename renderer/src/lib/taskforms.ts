@@ -30,6 +30,7 @@ export const TASK_LABELS: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic properties',
   scheil_solidification: 'Scheil solidification',
   binary_cpt_diagram: 'Binary C–P–T diagram',
+  ternary_isothermal_section: 'Ternary isothermal section',
 };
 
 /** Spec table "Open task types", shown under the type selector. */
@@ -40,6 +41,7 @@ export const TASK_HELP: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
   scheil_solidification: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
   binary_cpt_diagram: 'Three-dimensional phase diagram over composition, temperature and pressure.',
+  ternary_isothermal_section: 'Phase diagram of a three-element system at one temperature: a Gibbs triangle with tie-lines and tie-triangles.',
 };
 
 type AnyZ = z.ZodType & { _zod: { def: Record<string, any> }; shape?: Record<string, AnyZ> };
@@ -70,6 +72,7 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     }
     case 'record': return [{ ...base, kind: 'composition' }];
     case 'array': {
+      if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];
