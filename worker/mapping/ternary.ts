@@ -179,6 +179,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const options = req.pdens ? { pdens: req.pdens } : {};
   const logs: string[] = [];
   let equilibria = 0, notConverged = 0;
+  let budgetNoted = false;
   const control = req.control;
   const checkCancel = () => { if (control?.cancelled) throw new CancelledError(); };
 
@@ -324,7 +325,11 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     let h = maxStep / 2;
     const bases = labels.map(baseName);
     for (let step = 0; step < MAX_TRACE_STEPS; step++) {
-      if (equilibria > budget) return { kind: 'step_limit', tielines: out };
+      if (equilibria > budget) {
+        if (!budgetNoted) logs.push(`the budget of ${budget} point equilibria was used up: the remaining traces are cut short`);
+        budgetNoted = true;
+        return { kind: 'step_limit', tielines: out };
+      }
       const a = toPlane(tl.x[0]), b = toPlane(tl.x[1]);
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
       const m = mid(tl.x[0], tl.x[1]);
@@ -337,6 +342,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       if (reach < MIN_STEP) return { kind: inWindowEdgeIsBinary(m) ? 'edge' : 'window', tielines: out };
       let accepted = false;
       let blockedBy: TernaryTriangle | null = null;
+      let lastFailed = false;
       while (h >= MIN_STEP / 2) {
         const s = Math.min(h, reach);
         const X = m.map((v, k) => v + s * d[k]!) as Vec3;
@@ -344,6 +350,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         const crossed = crossedTriangle(m, X);
         if (crossed) { blockedBy = crossed; h /= 2; continue; }
         const e = solve(X, raw);
+        lastFailed = !e.ok;
         if (e.ok && e.phases.length === 2 && sortedBases(e.phases.map((p) => p.label)) === sortedBases([...labels])) {
           // identity by continuity: the end closer to the previous end of phase 0 continues phase 0
           const [p, q] = e.phases as [PS, PS];
@@ -385,7 +392,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         if (edge) { out.push(edge); return { kind: 'three_phase', tielines: out }; }
         const a2 = toPlane(tl.x[0]), b2 = toPlane(tl.x[1]);
         if (Math.hypot(b2[0] - a2[0], b2[1] - a2[1]) < SHORT_TIELINE) return { kind: 'critical', tielines: out };
-        return { kind: 'step_limit', tielines: out };
+        return { kind: lastFailed ? 'not_converged' : 'step_limit', tielines: out };
       }
     }
     return { kind: 'step_limit', tielines: out };
@@ -407,6 +414,12 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     }
     const tielines = [...[...back.tielines].reverse(), first, ...fwd.tielines];
     const region: TernaryTwoPhaseRegion = { phases: labels, tielines, ends: [back.kind, fwd.kind] };
+    for (const [end, tl] of [[back.kind, tielines[0]!], [fwd.kind, tielines[tielines.length - 1]!]] as const) {
+      if (end === 'step_limit' || end === 'not_converged') {
+        logs.push(`region ${labels.join('+')}: trace stopped (${end === 'not_converged' ? 'the equilibria beyond did not converge' : 'no further step accepted'}) `
+          + `at the tie-line ${tl.x.map((v) => v.map((q) => q.toFixed(4)).join('/')).join(' - ')} without reaching a triangle, an edge or a critical point`);
+      }
+    }
     for (const [end, tl] of [[back.kind, tielines[0]!], [fwd.kind, tielines[tielines.length - 1]!]] as const) {
       if (end === 'critical' && baseName(labels[0]) === baseName(labels[1])) {
         criticalPoints.push({ phases: labels, x: mid(tl.x[0], tl.x[1]) });
