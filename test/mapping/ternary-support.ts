@@ -9,10 +9,11 @@ export interface SideProbe { x: Vec3; expect: 'inside' | 'outside'; region: stri
  * For every other tie-line of every region (its first and last left out: they end on triangles and edges), a point
  * `delta` (plane units) inside the region beyond each end must give the region's two phases, and a point `delta`
  * outside must give the end's phase without the other one. Points closer than `margin` to a triangle corner, a
- * critical point or the triangle's edges are left out (several fields meet there).
+ * critical point or the triangle's edges are left out (several fields meet there). The middle of every region (also
+ * one of only two tie-lines, between line compounds) must give its two phases.
  */
 export function probeBoundaries(s: TernarySection, db: NativeDatabase, opts: { delta?: number; margin?: number; phases?: string[]; pdens?: number } = {}):
-  { probes: SideProbe[]; failures: SideProbe[] } {
+  { probes: SideProbe[]; failures: SideProbe[]; notConverged: number } {
   const delta = opts.delta ?? 0.004;
   const margin = opts.margin ?? 0.02;
   const comps = s.components;
@@ -35,17 +36,29 @@ export function probeBoundaries(s: TernarySection, db: NativeDatabase, opts: { d
       }
     }
   }
+  // the middle of every region (between its two middle tie-lines, halfway along): the region's two phases
+  for (const r of s.regions) {
+    if (r.tielines.length < 2) continue;
+    const k = Math.floor((r.tielines.length - 1) / 2);
+    const [t0, t1] = [r.tielines[k]!, r.tielines[k + 1]!];
+    // near a critical point the gap is too shallow for a point equilibrium to resolve (as for the side probes)
+    if (dist3(t0.x[0], t0.x[1]) < 8 * delta || dist3(t1.x[0], t1.x[1]) < 8 * delta) continue;
+    const x = [0, 1, 2].map((q) => (t0.x[0][q]! + t0.x[1][q]! + t1.x[0][q]! + t1.x[1][q]!) / 4) as Vec3;
+    if (corners.some((c) => dist3(c, x) < margin / 4)) continue;
+    probes.push({ x, expect: 'inside', region: r.phases.join('+'), phase: r.phases[0] });
+  }
   const elements = new Set(db.info().elements.map((e) => e.name));
   const rs = equilibriumBatch({ database: db, components: elements.has('VA') ? [...comps, 'VA'] : [...comps], phases: opts.phases,
     conditions: probes.map((p) => ({ T: s.T, P: s.P, X: { [comps[1]]: p.x[1], [comps[2]]: p.x[2] } })), threads: 2,
     options: opts.pdens ? { pdens: opts.pdens } : undefined });
   const out: SideProbe[] = probes.map((p, i) => ({ ...p, found: rs[i]!.converged ? rs[i]!.phases.filter((q) => q.NP > 1e-9).map((q) => q.name) : ['not converged'] }));
-  const failures = out.filter((p) => {
+  // a point the solver cannot converge says nothing about the map: counted apart, not a failure
+  const failures = out.filter((p) => p.found[0] !== 'not converged').filter((p) => {
     const want = p.region.split('+').map(baseName).sort().join('+');
     const got = [...p.found].sort().join('+');
     if (p.expect === 'inside') return got !== want;
     // outside: the end's phase alone (or with a third phase of a neighbouring field), never the region's pair
     return got === want || !p.found.includes(baseName(p.phase));
   });
-  return { probes: out, failures };
+  return { probes: out, failures, notConverged: out.filter((p) => p.found[0] === 'not converged').length };
 }
