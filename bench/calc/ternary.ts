@@ -1,5 +1,5 @@
 // Benchmark part of `npm run bench:calc` (section `ternary`): wall time, median of 3 runs, of a ternary isothermal
-// section mapped by worker/mapping/ternary.ts (default seed grid of 16 divisions, tracing, triangle refinement and
+// section mapped by worker/mapping/ternary.ts (default seed grid of 12 divisions, tracing, triangle refinement and
 // the completeness self-check), on all cores, for the shared ternary databases. The database is opened and one
 // point solved before the runs (warm: what the 2nd and later tasks on a database cost); result files are not
 // written. Goal: each < 2 s.
@@ -22,7 +22,7 @@ const SETUPS: { file: string; components: [string, string, string]; T: number; p
 
 export async function benchTernary(): Promise<string[]> {
   const threads = availableParallelism();
-  const lines: string[] = [`ternary isothermal sections, seed grid 16 divisions + self-check, ${threads} threads, median of ${REPEATS} (goal < 2 s each):`];
+  const lines: string[] = [`ternary isothermal sections, default seed grid (12 divisions) + self-check, ${threads} threads, median of ${REPEATS} (goal < 2 s each):`];
   for (const s of SETUPS) {
     const db = openDatabase(path.join(tdbDir(), s.file));
     const elements = new Set(db.info().elements.map((e) => e.name));

@@ -64,6 +64,21 @@ describe('ternary isothermal sections against point equilibria', () => {
     expect(high.s.selfCheck!.disagreements).toEqual([]);
   });
 
+  test('a composition window: seeds and self-check inside it, traces stop at its border', () => {
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'Cr-Fe-Ni_shallow_bcc.tdb'));
+    // x(NI) >= 0.1 cuts off the part of the gap near the Cr-Fe edge, where both ends of a tie-line hold little Ni; every
+    // tie-line with a part inside the window belongs to the section
+    const s = mapTernary({ database: db, components: ['CR', 'FE', 'NI'], T: 800, threads: 2, gridDivisions: 10, window: [[0, 1], [0, 1], [0.1, 1]] });
+    expect(s.regions).toHaveLength(1);
+    expect([...s.regions[0]!.ends].sort()).toEqual(['edge', 'window']);
+    const nickel = s.regions[0]!.tielines.map((t) => Math.max(t.x[0][2], t.x[1][2]));
+    expect(Math.min(...nickel)).toBeGreaterThan(0.1 - 1e-6);
+    expect(Math.min(...nickel)).toBeLessThan(0.12);
+    // the seed and check grids span the window (the simplex x(NI) >= 0.1): 55 cell centroids as without a window
+    expect(s.selfCheck!.points).toBe(55);
+    expect(s.selfCheck!.disagreements).toEqual([]);
+  });
+
   test('Al-Cr-Ni (alcrni, GLOBAL_MIN_PDENS 300) at 1273 K and 1473 K', () => {
     for (const T of [1273, 1473]) {
       // B2 (ordered NiAl, disordered Cr-rich bcc) has several wells: the sections need a denser sampling than 60

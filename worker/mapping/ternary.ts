@@ -61,7 +61,8 @@ export interface TernaryMapRequest {
   window?: [number, number][];
   threads?: number;
   control?: Pick<JobControl, 'cancelled' | 'setProgress'>;
-  /** divisions of each side of the seed grid (default 16) */
+  /** divisions of each side of the seed grid (default 12: 91 nodes; 16 found no further region or triangle in the
+   * tested sections, narrow fields between nodes are found by bisection and from the triangles) */
   gridDivisions?: number;
   /**
    * sampling density of the global minimisation (default: the solver's 60). Ordered phases with several wells
@@ -219,6 +220,26 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     return rs.map((r, i) => { const e = toEq(points[i]!, r); if (!e.ok) notConverged++; return e; });
   };
   const inWindow = (X: Vec3, tol = 1e-12) => X.every((v, i) => v >= window[i]![0] - tol && v <= window[i]![1] + tol);
+  /** Middle of the part of tie-line tl inside the window; null when no part of it is inside. */
+  const windowMiddle = (tl: TernaryTieLine): Vec3 | null => {
+    const [a, b] = tl.x;
+    let t0 = 0, t1 = 1;
+    for (let i = 0; i < 3; i++) {
+      const da = b[i]! - a[i]!;
+      for (const [bound, upper] of [[window[i]![0], false], [window[i]![1], true]] as const) {
+        if (Math.abs(da) < 1e-15) {
+          if (upper ? a[i]! > bound + 1e-12 : a[i]! < bound - 1e-12) return null;
+          continue;
+        }
+        const t = (bound - a[i]!) / da;
+        // the part with a_i + t da on the inner side of the bound
+        if ((da > 0) === upper) t1 = Math.min(t1, t); else t0 = Math.max(t0, t);
+      }
+    }
+    if (t1 < t0) return null;
+    const t = (t0 + t1) / 2;
+    return [0, 1, 2].map((i) => a[i]! + t * (b[i]! - a[i]!)) as Vec3;
+  };
   /** Largest s >= 0 with X + s d inside the window (d sums to 0). */
   const windowReach = (X: Vec3, d: Vec3): number => {
     let s = Infinity;
@@ -230,7 +251,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   };
 
   // ---- (a) seed grid over the window ----
-  const n = Math.max(4, Math.round(req.gridDivisions ?? 16));
+  const n = Math.max(4, Math.round(req.gridDivisions ?? 12));
   const nodeIndex = new Map<string, number>();
   const nodes: Vec3[] = [];
   const lo = window.map((w) => w[0]);
@@ -332,7 +353,9 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       }
       const a = toPlane(tl.x[0]), b = toPlane(tl.x[1]);
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
-      const m = mid(tl.x[0], tl.x[1]);
+      // the point that moves: the middle of the part of the tie-line inside the window (the whole tie-line without one)
+      const m = windowMiddle(tl);
+      if (!m) return { kind: 'window', tielines: out };
       const mp = toPlane(m);
       // unit normal of the tie-line in the plane; for a vanishing tie-line keep moving in the last direction
       const nrm: [number, number] = len > 1e-12 ? [-(b[1] - a[1]) / len * dir, (b[0] - a[0]) / len * dir] : [0, 0];
@@ -455,7 +478,8 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     const a = grid[k]!, b = grid[m2]!;
     const ka = singleKey(a), kb = singleKey(b);
     if (!ka || !kb) continue;
-    // the same phase on both sides can still hide a miscibility gap or an ordered field: compare compositions too
+    // the same phase on both sides: a gap of that phase between them is not looked for here (a wide one shows as a
+    // two-phase node, a narrow one ends at a critical point or a triangle, where its trace starts)
     if (ka === kb) continue;
     let lo2 = a.X, hi2 = b.X, loKey = ka;
     for (let depth = 0; depth < 8; depth++) {
