@@ -7,6 +7,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
 import { validateTaskConfig } from '../../main/api/task-config.js';
+import { DEFAULT_WORK_BOUNDS } from '../../main/config.js';
+import { checkTaskConfig } from '../../main/service/task-checks.js';
 import { run } from '../../worker/calculations/ternary_isothermal_section.js';
 import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { sectionAt, type TernaryIsothermalSectionResult } from '../../worker/results/ternary_isothermal_section.js';
@@ -116,5 +118,13 @@ describe('ternary_isothermal_section task', () => {
     expect(bad({ composition_window: [{ component: 'FE', min: 0, max: 0.5 }] })).toMatchObject({ error: 'task_config.condition.composition_window.0.component: must be one of condition.components' });
     expect(bad({ composition_window: [{ component: 'CR', min: 0.5, max: 0.2 }] })).toMatchObject({ error: 'task_config.condition.composition_window.0.max: must be greater than min' });
     expect(bad({ composition_window: [{ component: 'CR', min: 0, max: 1.5 }] })).toMatchObject({ error: 'task_config.condition.composition_window.0.max: must be between 0 and 1' });
+    // the work bounds at POST (main/service/task-checks.ts), as for the other task types
+    const db = { code: 'ALCRNI', elements: ['AL', 'CR', 'NI', 'VA'], phases: ['LIQUID', 'B2', 'L12_FCC'] };
+    const check = (condition: Record<string, unknown>) => checkTaskConfig('ternary_isothermal_section', { ...base, condition: { ...base.condition, ...condition } }, db, DEFAULT_WORK_BOUNDS);
+    expect(check({})).toBeNull();
+    expect(check({ map_options: { GLOBAL_MIN_PDENS: 5000 } })).toBe('task_config.condition.map_options.GLOBAL_MIN_PDENS: must be at most 2000 (setting max_sampling_density)');
+    expect(check({ temperature: 20000 })).toBe('task_config.condition.temperature: must be at most 10000 K (setting max_temperature)');
+    expect(check({ components: ['AL', 'CR', 'FE'] })).toMatch(/^task_config\.condition\.components: FE is not an element of database 'ALCRNI'/);
+    expect(check({ activated_phases: ['SIGMA'] })).toBe("task_config.condition.activated_phases: SIGMA is not a phase of database 'ALCRNI'");
   });
 });

@@ -60,7 +60,7 @@ export interface TernaryMapRequest {
   /** per component [min, max] mole fraction (default [0, 1]) */
   window?: [number, number][];
   threads?: number;
-  control?: Pick<JobControl, 'cancelled' | 'setProgress'>;
+  control?: Pick<JobControl, 'cancelled' | 'setProgress'> & { setStage?(text: string): void };
   /** divisions of each side of the seed grid (default 12: 91 nodes; 16 found no further region or triangle in the
    * tested sections, narrow fields between nodes are found by bisection and from the triangles) */
   gridDivisions?: number;
@@ -266,7 +266,9 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     }
   }
   const tg = performance.now();
+  control?.setStage?.(`seed grid: ${nodes.length} equilibria`);
   const grid = batch(nodes, 0, 0.25);
+  control?.setStage?.('tracing two-phase regions');
   const gridSeconds = (performance.now() - tg) / 1000;
 
   const regions: TernaryTwoPhaseRegion[] = [];
@@ -574,6 +576,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         if (inWindow(X)) checkPoints.push(X);
       }
     }
+    control?.setStage?.(`self-check: ${checkPoints.length} equilibria`);
     const answers = batch(checkPoints, 0.9, 1);
     section.selfCheck = selfCheck(section, answers);
   }
