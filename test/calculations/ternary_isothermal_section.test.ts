@@ -82,6 +82,9 @@ describe('ternary_isothermal_section task', () => {
     expect(two.phases.map((p) => p.phase)).toEqual(r.phases);
     expect(two.phases[0]!.amount).toBeCloseTo(0.7, 6);
     expect(two.phases[0]!.x.CR).toBeCloseTo(a.CR!, 6);
+    // just beyond phase 0's end of that tie-line (away from phase 1): phase 0's single-phase field
+    const beyond = Object.fromEntries(doc.components.map((c) => [c, a[c]! + 0.01 * (a[c]! - b[c]!)]));
+    expect(sectionAt(doc, beyond)).toMatchObject({ kind: 'single_phase', phases: [{ phase: r.phases[0], amount: 1 }] });
   });
 
   test('a cancel set from another thread during the mapping stops it with CancelledError', () => {

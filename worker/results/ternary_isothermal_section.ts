@@ -98,7 +98,7 @@ export function triangleAmounts(corners: Composition[], X: Composition, componen
 export interface SectionReadout {
   kind: 'three_phase' | 'two_phase' | 'single_phase';
   phases: { phase: string; amount: number; x: Composition }[];
-  /** index in three_phase_triangles / two_phase_regions / single_phase_regions */
+  /** index in three_phase_triangles / two_phase_regions / single_phase_regions (-1: a field without a label point) */
   index: number;
 }
 
@@ -117,7 +117,8 @@ const lerp = (a: Composition, b: Composition, t: number, comps: readonly string[
 /**
  * The section's answer at X: inside a tie-triangle, its three phases (amounts by the barycentric lever rule); inside
  * a two-phase region, the tie-line through X interpolated between the two traced tie-lines around it (amounts by the
- * lever rule); otherwise the single-phase field whose label point is nearest (amount 1, composition X).
+ * lever rule); otherwise the single-phase field of the nearest phase boundary (or, in a section without two-phase
+ * regions, the field whose label point is nearest), amount 1 at composition X.
  */
 export function sectionAt(doc: Pick<TernaryIsothermalSectionResult, 'components' | 'two_phase_regions' | 'three_phase_triangles' | 'single_phase_regions'>,
   X: Composition): SectionReadout | null {
@@ -148,6 +149,27 @@ export function sectionAt(doc: Pick<TernaryIsothermalSectionResult, 'components'
       const f = leverAmounts(xa, xb, X, comps);
       return { kind: 'two_phase', index: i, phases: [{ phase: r.phases[0], amount: f[0], x: xa }, { phase: r.phases[1], amount: f[1], x: xb }] };
     }
+  }
+  // outside every two- and three-phase region: the single-phase field is that of the nearest phase boundary (the
+  // boundary polylines of the regions, segment by segment); the label points only name fields no boundary touches
+  let nearest: { phase: string; d: number } | null = null;
+  for (const r of doc.two_phase_regions) {
+    for (const k of [0, 1] as const) {
+      const line = r.tielines.map((t) => gibbsPoint(t.x[k], comps));
+      for (let i = 0; i < line.length; i++) {
+        const a = line[i]!, b = line[Math.min(i + 1, line.length - 1)]!;
+        const dx = b[0] - a[0], dy = b[1] - a[1];
+        const l2 = dx * dx + dy * dy;
+        const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
+        const d = Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
+        if (!nearest || d < nearest.d) nearest = { phase: r.phases[k], d };
+      }
+    }
+  }
+  if (nearest) {
+    const base = nearest.phase.split('#')[0]!;
+    const index = doc.single_phase_regions.findIndex((s) => s.phase === base || s.phase === nearest!.phase);
+    return { kind: 'single_phase', index, phases: [{ phase: nearest.phase, amount: 1, x: { ...X } }] };
   }
   let best = -1, bestD = Infinity;
   doc.single_phase_regions.forEach((s, i) => {
