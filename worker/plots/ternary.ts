@@ -4,10 +4,11 @@
 // triangle (a composition window only limits what is mapped).
 import { escapeXml, fmt, FONT_FAMILY } from './svg.js';
 import { REGION_FILLS } from './palette.js';
+import { dejaVuMeasure, placeLabels, polylineSegments, type LabelRequest, type Pt, type Segment } from './labels.js';
 import { gibbsPoint, type TernaryIsothermalSectionResult } from '../results/ternary_isothermal_section.js';
 
 const WIDTH = 820;
-const HEIGHT = 780;
+const HEIGHT = 820;
 const SIDE = 640;
 const X0 = (WIDTH - SIDE) / 2;
 const Y0 = 690;
@@ -89,26 +90,57 @@ export function ternarySectionChart(doc: Doc): string {
   out.push(`<text x="${fmt(A[0] - 10)}" y="${fmt(A[1] + 22)}" font-size="16" font-weight="bold" text-anchor="end">${escapeXml(comps[0])}</text>`);
   out.push(`<text x="${fmt(B[0] + 10)}" y="${fmt(B[1] + 22)}" font-size="16" font-weight="bold">${escapeXml(comps[1])}</text>`);
   out.push(`<text x="${fmt(C[0])}" y="${fmt(C[1] - 12)}" font-size="16" font-weight="bold" text-anchor="middle">${escapeXml(comps[2])}</text>`);
-  out.push(`<text x="${WIDTH / 2}" y="${HEIGHT - 20}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`);
+  out.push(`<text x="${WIDTH / 2}" y="${fmt(A[1] + 40)}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`);
 
-  // labels: single-phase fields, two-phase regions at their middle tie-line, triangles at their centroid
-  const label = (p: [number, number], text: string, size: number, color = '#000') =>
-    out.push(`<text x="${fmt(p[0])}" y="${fmt(p[1] + size / 3)}" font-size="${size}" text-anchor="middle" fill="${color}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke">${escapeXml(text)}</text>`);
-  for (const s of doc.single_phase_regions) label(at(s.label_point.x), s.phase, 14);
-  for (const r of doc.two_phase_regions) {
-    const t = r.tielines[Math.floor(r.tielines.length / 2)];
-    if (!t) continue;
-    const [p, q] = [at(t.x[0]), at(t.x[1])];
+  // labels (worker/plots/labels.ts, as the binary preview): single-phase fields at their label points, two-phase
+  // regions at the middles of their tie-lines, triangles at their centroid; none overlaps another or a boundary, and
+  // a label that fits nowhere becomes a number at its field, explained under the triangle
+  const segments: Segment[] = [];
+  for (const r of doc.two_phase_regions) for (const b of r.boundaries) segments.push(...polylineSegments(b.x.map(at)));
+  for (const t of doc.three_phase_triangles) segments.push(...polylineSegments([...t.corners.map((c) => at(c.x)), at(t.corners[0]!.x)]));
+  const requests: LabelRequest[] = [];
+  doc.single_phase_regions.forEach((s, i) => requests.push({ key: `one:${i}`, text: s.phase, size: 14, bold: true, anchor: at(s.label_point.x), priority: 2 }));
+  doc.two_phase_regions.forEach((r, i) => {
+    if (r.tielines.length < 2) return;
     // slivers (between two nearly equal triangles) stay unlabelled: their label would cover the neighbours'
-    if (polygonArea([...r.tielines.map((k) => at(k.x[0])), ...[...r.tielines].reverse().map((k) => at(k.x[1]))]) < 1200) continue;
-    label([(p[0] + q[0]) / 2, (p[1] + q[1]) / 2], `${r.phases[0]} + ${r.phases[1]}`, 11, '#303030');
-  }
-  for (const t of doc.three_phase_triangles) {
+    if (polygonArea([...r.tielines.map((k) => at(k.x[0])), ...[...r.tielines].reverse().map((k) => at(k.x[1]))]) < 1200) return;
+    const mids = r.tielines.map((t) => { const [p, q] = [at(t.x[0]), at(t.x[1])]; return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] as Pt; });
+    const m = mids[Math.floor(mids.length / 2)]!;
+    requests.push({ key: `two:${i}`, text: `${r.phases[0]} + ${r.phases[1]}`, size: 11, anchor: m, inside: mids, priority: 1, shrink: [0.85] });
+  });
+  doc.three_phase_triangles.forEach((t, i) => {
     const c = t.corners.map((k) => at(k.x));
     const area = Math.abs((c[1]![0] - c[0]![0]) * (c[2]![1] - c[0]![1]) - (c[2]![0] - c[0]![0]) * (c[1]![1] - c[0]![1])) / 2;
-    if (area < 1500) continue;
-    label([(c[0]![0] + c[1]![0] + c[2]![0]) / 3, (c[0]![1] + c[1]![1] + c[2]![1]) / 3], t.phases.join(' + '), 11);
+    if (area < 300) return;
+    requests.push({ key: `tri:${i}`, text: t.phases.join(' + '), size: 10.5, anchor: [(c[0]![0] + c[1]![0] + c[2]![0]) / 3, (c[0]![1] + c[1]![1] + c[2]![1]) / 3], priority: 0.5, shrink: [0.85] });
+  });
+  const area = { x: X0 - 10, y: C[1] - 4, width: SIDE + 20, height: A[1] - C[1] + 8 };
+  const first = placeLabels(requests, { area, segments, measure: dejaVuMeasure, maxLeader: 60 });
+  const tags = placeLabels(first.dropped.map((r, k) => ({ key: r.key, text: String(k + 1), size: 10.5, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })),
+    { area, segments: [...segments, ...first.placed.flatMap((l) => (l.leader ? [l.leader] : []))], obstacles: first.placed.map((l) => l.box), measure: dejaVuMeasure, maxLeader: 60 });
+  for (const l of [...first.placed, ...tags.placed]) {
+    if (l.leader) out.push(`<line x1="${fmt(l.leader[0])}" y1="${fmt(l.leader[1])}" x2="${fmt(l.leader[2])}" y2="${fmt(l.leader[3])}" stroke="#667085" stroke-width="0.8"/>`);
+    const color = l.key.startsWith('one:') ? '#000' : '#303030';
+    out.push(`<text x="${fmt(l.x)}" y="${fmt(l.baseline)}" font-size="${l.size}"${l.bold ? ' font-weight="bold"' : ''} text-anchor="middle" fill="${color}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke">${escapeXml(l.text)}</text>`);
+  }
+  let legendLines = 0;
+  if (first.dropped.length) {
+    const legend = first.dropped.map((r, k) => `${tags.placed.some((t) => t.key === r.key) ? k + 1 : '–'} ${r.text}`);
+    // legend lines under the triangle, as many as fit
+    const lines: string[] = [];
+    let line = '';
+    for (const item of legend) {
+      if (line && (line.length + item.length + 3) * 6.2 > WIDTH - 40) { lines.push(line); line = ''; }
+      line = line ? `${line};  ${item}` : item;
+    }
+    if (line) lines.push(line);
+    lines.forEach((t, k) => out.push(`<text x="20" y="${fmt(A[1] + 60 + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`));
+    legendLines = lines.length;
   }
   out.push('</svg>');
+  // the legend of numbered labels makes the picture taller
+  const height = Math.max(HEIGHT, Y0 + 60 + legendLines * 14 + 10);
+  out[0] = out[0]!.replace(`height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}"`, `height="${height}" viewBox="0 0 ${WIDTH} ${height}"`);
+  out[1] = `<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#FFFFFF"/>`;
   return out.join('\n');
 }
