@@ -283,7 +283,14 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     return regions.some((r, k) => sortedBases(r.phases) === key && r.tielines.length > 1 && polygonDepth(p, regionPolys[k]!) > -tol);
   };
 
+  const knownTriangle = (phases: PS[]): TernaryTriangle | undefined => {
+    const key = sortedBases(phases.map((p) => p.label));
+    return triangles.find((t) => sortedBases(t.phases) === key && t.corners.every((c) => phases.some((p) => dist(p.x, c) < 1e-3)));
+  };
   const addTriangle = (e: Eq): TernaryTriangle | null => {
+    // a triangle met again (by another trace or seed) needs no second refinement
+    const seen = knownTriangle(e.phases);
+    if (seen) return seen;
     let cur = e;
     let move = Infinity;
     // F = 0 at fixed T and P: the corners do not depend on where inside the triangle we solve; solving at the
@@ -299,9 +306,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       move = Math.max(...matched.map((q, k) => dist(q.x, cur.phases[k]!.x)));
       cur = { ...next, phases: cur.phases.map((p, k) => ({ ...p, x: matched[k]!.x })) };
     }
-    const key = sortedBases(cur.phases.map((p) => p.label));
-    const existing = triangles.find((t) => sortedBases(t.phases) === key
-      && t.corners.every((c) => cur.phases.some((p) => dist(p.x, c) < 1e-3)));
+    const existing = knownTriangle(cur.phases);
     if (existing) return existing;
     const tri: TernaryTriangle = {
       phases: cur.phases.map((p) => p.label) as [string, string, string],
