@@ -233,6 +233,19 @@ class CptCondition(_CptCondition, total=False):
     map_options: CptMapOptions
 
 
+class _TernarySectionCondition(TypedDict):
+    components: List[str]  # exactly 3 elements: bottom left, bottom right and top corner of the Gibbs triangle
+    temperature: float
+    pressure: float
+
+
+class TernarySectionCondition(_TernarySectionCondition, total=False):
+    activated_phases: List[str]
+    composition_window: List[Dict[str, Any]]  # [{"component": ..., "min": ..., "max": ...}] mole fractions
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+    map_options: Dict[str, Any]  # GLOBAL_MIN_PDENS, grid_divisions
+
+
 class _ConfigBase(TypedDict):
     task_type: str
     tdb_code: str
@@ -295,9 +308,18 @@ class CptDiagramConfig(_CptConfig, total=False):
     ui_metadata: Dict[str, Any]
 
 
+class _TernarySectionConfig(_ConfigBase):
+    condition: TernarySectionCondition
+
+
+class TernarySectionConfig(_TernarySectionConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
-    CptDiagramConfig,
+    CptDiagramConfig, TernarySectionConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -326,6 +348,8 @@ SCHEMAS: Dict[type, str] = {
     PropertiesConfig: "TaskConfig_thermodynamic_properties_next",
     ScheilConfig: "TaskConfig_scheil_solidification",
     CptDiagramConfig: "TaskConfig_binary_cpt_diagram",
+    TernarySectionCondition: "TaskConfig_ternary_isothermal_section.condition",
+    TernarySectionConfig: "TaskConfig_ternary_isothermal_section",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

@@ -10,6 +10,7 @@ import { binaryEquilibriumSchema, type BinaryEquilibriumResult } from './binary_
 import { thermodynamicPropertiesSchema, type PropertiesDocument } from './thermodynamic_properties_next.js';
 import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
 import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
+import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } from './ternary_isothermal_section.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -63,6 +64,11 @@ export const TASK_REGISTRY = {
     schema: binaryCptSchema, label: 'Binary C–P–T diagram',
     help: 'Three-dimensional phase diagram over composition, temperature and pressure.',
     stage: 'computing the composition-temperature-pressure grid', result: resultOf<BinaryCptResult>(),
+  }),
+  ternary_isothermal_section: entry({
+    schema: ternaryIsothermalSectionSchema, label: 'Ternary isothermal section',
+    help: 'Phase diagram of a three-element system at one temperature: a Gibbs triangle with tie-lines and tie-triangles.',
+    stage: 'mapping the isothermal section', result: resultOf<TernaryIsothermalSectionResult>(),
   }),
 } as const;
 

@@ -68,6 +68,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  ternary_isothermal_section: ['components', 'two_phase_regions', 'three_phase_triangles', 'single_phase_regions', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */
