@@ -11,6 +11,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, REPO, SCREENSHOTS, watchErrors } from './harness.js';
 import { run } from '../../worker/calculations/ternary_isothermal_section.js';
 import { JobControl } from '../../worker/protocol.js';
+import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const DIST = join(REPO, 'renderer', 'dist');
@@ -24,9 +25,9 @@ beforeAll(async () => {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('renderer/dist is missing: npm run build:renderer');
   const dir = mkdtempSync(join(tmpdir(), 'ternary-e2e-'));
   const control = new SharedArrayBuffer(128);
-  run({ taskUuid: 't', taskType: 'ternary_isothermal_section', ompThreads: 2, taskDir: dir, control,
-    config: { task_type: 'ternary_isothermal_section', tdb_file: join(SHARED_TDB_DIR, 'alcrni.tdb'),
-      condition: { components: ['AL', 'CR', 'NI'], temperature: 1273, pressure: 101325, map_options: { GLOBAL_MIN_PDENS: 300 } } } },
+  run(parsedJob('ternary_isothermal_section', { taskUuid: 't', ompThreads: 2, taskDir: dir, control,
+    config: { tdb_file: join(SHARED_TDB_DIR, 'alcrni.tdb'),
+      condition: { components: ['AL', 'CR', 'NI'], temperature: 1273, pressure: 101325, map_options: { GLOBAL_MIN_PDENS: 300 } } } }),
   new JobControl(control));
   doc = readFileSync(join(dir, 'result', 'result.json'), 'utf8');
   const mime: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
