@@ -8,7 +8,7 @@ import type { NativeDatabase } from '../core/native.js';
 import { mapTernary, type TernarySection, type Vec3 } from '../mapping/ternary.js';
 import { ternarySectionChart } from '../plots/ternary.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
-import type { Composition, TernaryIsothermalSectionResult } from '../results/ternary_isothermal_section.js';
+import type { Composition, TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 import { openSystem } from './point_calculation.js';
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 

@@ -5,7 +5,7 @@
 import { escapeXml, fmt, FONT_FAMILY } from './svg.js';
 import { REGION_FILLS } from './palette.js';
 import { dejaVuMeasure, placeLabels, polylineSegments, type LabelRequest, type Pt, type Segment } from './labels.js';
-import { gibbsPoint, type TernaryIsothermalSectionResult } from '../results/ternary_isothermal_section.js';
+import { gibbsPoint, type TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 
 const WIDTH = 820;
 const HEIGHT = 820;
