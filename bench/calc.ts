@@ -1,13 +1,14 @@
 // `npm run bench:calc`: wall times of the calculation task types (issue 5 and 6), each printed as the
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
-// threads, (diagrams-all) one diagram of every shared binary database, and a 4-component isopleth. Sections can be selected:
+// threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth) and (diagrams-all) one diagram of every shared binary database. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
 import { benchAllDiagrams, benchDiagrams } from './calc/diagrams.js';
 import { benchCpt } from './calc/cpt.js';
 import { benchIsopleth } from './calc/isopleth.js';
+import { benchTernary } from './calc/ternary.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -16,6 +17,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   'diagrams-all': benchAllDiagrams,
   cpt: benchCpt,
   isopleth: benchIsopleth,
+  ternary: benchTernary,
 };
 
 async function main(): Promise<void> {

@@ -15,6 +15,7 @@ export const CALCULATIONS: CalculationTable = {
   scheil_solidification: () => import('./calculations/scheil_solidification.js'),
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
   isopleth: () => import('./calculations/isopleth.js'),
+  ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

@@ -233,6 +233,19 @@ class CptCondition(_CptCondition, total=False):
     map_options: CptMapOptions
 
 
+class _TernarySectionCondition(TypedDict):
+    components: List[str]  # exactly 3 elements: bottom left, bottom right and top corner of the Gibbs triangle
+    temperature: float
+    pressure: float
+
+
+class TernarySectionCondition(_TernarySectionCondition, total=False):
+    activated_phases: List[str]
+    composition_window: List[Dict[str, Any]]  # [{"component": ..., "min": ..., "max": ...}] mole fractions
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+    map_options: Dict[str, Any]  # GLOBAL_MIN_PDENS, grid_divisions
+
+
 class _ConfigBase(TypedDict):
     task_type: str
     tdb_code: str
@@ -319,9 +332,18 @@ class IsoplethConfig(_IsoplethConfig, total=False):
     tdb_file: str
 
 
+class _TernarySectionConfig(_ConfigBase):
+    condition: TernarySectionCondition
+
+
+class TernarySectionConfig(_TernarySectionConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
-    CptDiagramConfig, IsoplethConfig,
+    CptDiagramConfig, IsoplethConfig, TernarySectionConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -352,6 +374,8 @@ SCHEMAS: Dict[type, str] = {
     CptDiagramConfig: "TaskConfig_binary_cpt_diagram",
     IsoplethCondition: "TaskConfig_isopleth.condition",
     IsoplethConfig: "TaskConfig_isopleth",
+    TernarySectionCondition: "TaskConfig_ternary_isothermal_section.condition",
+    TernarySectionConfig: "TaskConfig_ternary_isothermal_section",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

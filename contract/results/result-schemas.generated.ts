@@ -3136,5 +3136,558 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "ternary_isothermal_section": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of ternary_isothermal_section",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "ternary_isothermal_section"
+      },
+      "components": {
+        "type": "array",
+        "prefixItems": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "string"
+          },
+          {
+            "type": "string"
+          }
+        ],
+        "minItems": 3,
+        "maxItems": 3
+      },
+      "temperature": {
+        "type": "number"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "composition_unit": {
+        "enum": [
+          "mole_fraction",
+          "mass_fraction"
+        ]
+      },
+      "window": {
+        "description": "[min, max] mole fraction per component",
+        "type": "object",
+        "additionalProperties": {
+          "type": "array",
+          "prefixItems": [
+            {
+              "type": "number"
+            },
+            {
+              "type": "number"
+            }
+          ],
+          "minItems": 2,
+          "maxItems": 2
+        }
+      },
+      "two_phase_regions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/TernaryTwoPhaseRecord"
+        }
+      },
+      "three_phase_triangles": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/TernaryTriangleRecord"
+        }
+      },
+      "single_phase_regions": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phase": {
+              "type": "string"
+            },
+            "label_point": {
+              "type": "object",
+              "properties": {
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "w": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                }
+              },
+              "required": [
+                "x"
+              ]
+            }
+          },
+          "required": [
+            "phase",
+            "label_point"
+          ]
+        }
+      },
+      "critical_points": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phases": {
+              "type": "array",
+              "prefixItems": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "string"
+                }
+              ],
+              "minItems": 2,
+              "maxItems": 2
+            },
+            "x": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            },
+            "w": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "required": [
+            "phases",
+            "x"
+          ]
+        }
+      },
+      "self_check": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "$ref": "#/$defs/TernarySelfCheck"
+          }
+        ]
+      },
+      "statistics": {
+        "type": "object",
+        "properties": {
+          "equilibria": {
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          },
+          "wall_time_s": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "equilibria",
+          "not_converged",
+          "wall_time_s"
+        ]
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "task_type",
+      "components",
+      "temperature",
+      "pressure",
+      "composition_unit",
+      "window",
+      "two_phase_regions",
+      "three_phase_triangles",
+      "single_phase_regions",
+      "critical_points",
+      "self_check",
+      "statistics",
+      "table",
+      "version",
+      "provenance",
+      "config"
+    ],
+    "$defs": {
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      },
+      "TernarySelfCheck": {
+        "type": "object",
+        "properties": {
+          "points": {
+            "description": "point equilibria at the centroids of the seed grid's cells",
+            "type": "number"
+          },
+          "agree": {
+            "description": "answers lying in a mapped region of the same phases",
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          },
+          "disagreements": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "found": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "mapped": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                }
+              },
+              "required": [
+                "x",
+                "found",
+                "mapped"
+              ]
+            }
+          }
+        },
+        "required": [
+          "points",
+          "agree",
+          "not_converged",
+          "disagreements"
+        ]
+      },
+      "TernaryTieLineRecord": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "description": "compositions of the region's two phases, in the order of `phases`",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              },
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "w": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              },
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "x"
+        ]
+      },
+      "TernaryTriangleRecord": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 3,
+            "maxItems": 3
+          },
+          "corners": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "phase": {
+                  "type": "string"
+                },
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "w": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                }
+              },
+              "required": [
+                "phase",
+                "x"
+              ]
+            }
+          },
+          "refinement": {
+            "description": "largest corner movement in the last refinement solve, mole fraction (<= 1e-5 when refined)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "phases",
+          "corners",
+          "refinement"
+        ]
+      },
+      "TernaryTwoPhaseRecord": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "description": "phase labels (NAME or NAME#2 for the second set of a miscibility gap)",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "ends": {
+            "description": "how the region ends at its first and last tie-line",
+            "type": "array",
+            "prefixItems": [
+              {
+                "enum": [
+                  "critical",
+                  "not_converged",
+                  "three_phase",
+                  "edge",
+                  "window",
+                  "step_limit"
+                ]
+              },
+              {
+                "enum": [
+                  "critical",
+                  "not_converged",
+                  "three_phase",
+                  "edge",
+                  "window",
+                  "step_limit"
+                ]
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "tielines": {
+            "description": "tie-lines in tracing order: the region is the union of the segments between consecutive tie-lines",
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/TernaryTieLineRecord"
+            }
+          },
+          "boundaries": {
+            "description": "the boundary polyline of each phase (the tie-line ends, in order)",
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "phase": {
+                  "type": "string"
+                },
+                "x": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  }
+                },
+                "w": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  }
+                }
+              },
+              "required": [
+                "phase",
+                "x"
+              ]
+            }
+          }
+        },
+        "required": [
+          "phases",
+          "ends",
+          "tielines",
+          "boundaries"
+        ]
+      }
+    }
   }
 };

@@ -11,6 +11,7 @@ import { thermodynamicPropertiesSchema, type PropertiesDocument } from './thermo
 import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
 import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
 import { isoplethSchema, type IsoplethResult } from './isopleth.js';
+import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } from './ternary_isothermal_section.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -69,6 +70,11 @@ export const TASK_REGISTRY = {
     schema: isoplethSchema, label: 'Isopleth (vertical section)',
     help: 'Phase boundaries of a multicomponent alloy in temperature against one composition axis (mole or mass fractions).',
     stage: 'tracing the zero-phase-fraction lines', result: resultOf<IsoplethResult>(),
+  }),
+  ternary_isothermal_section: entry({
+    schema: ternaryIsothermalSectionSchema, label: 'Ternary isothermal section',
+    help: 'Phase diagram of a three-element system at one temperature: a Gibbs triangle with tie-lines and tie-triangles.',
+    stage: 'mapping the isothermal section', result: resultOf<TernaryIsothermalSectionResult>(),
   }),
 } as const;
 

@@ -17,6 +17,7 @@ import { SHARED_TDB_DIR } from '../support/shared.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ALZN = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
 const CUNI = path.join(ROOT, 'databases/cuni_mey1992.tdb');
+const CRTIV = path.join(SHARED_TDB_DIR, 'crtiv_ghosh.tdb');
 
 /** One small configuration per task type (the registry's list: a new type without one fails below). */
 const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }> = {
@@ -34,6 +35,8 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
     pressure_points: 2, pressure_scale: 'log' } } },
   isopleth: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], composition_start: { NI: 0.2 }, composition_end: { NI: 0.8 },
     temperature_start: 1400, temperature_end: 1800, pressure: 101325, resolution: 5 } } },
+  ternary_isothermal_section: { tdb: CRTIV, config: { condition: { components: ['CR', 'TI', 'V'], temperature: 1400, pressure: 101325,
+    composition_unit: 'mass_fraction', map_options: { grid_divisions: 6 } } } },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -312,9 +312,31 @@ export interface IsoplethConfig {
   condition: IsoplethCondition;
 }
 
+/** @schema TaskConfig_ternary_isothermal_section.condition */
+export interface TernarySectionCondition {
+  /** exactly 3 elements: bottom left, bottom right and top corner of the Gibbs triangle */
+  components: string[];
+  temperature: number;
+  pressure: number;
+  activated_phases?: string[];
+  /** [min, max] mole fraction of some components (default the whole triangle) */
+  composition_window?: { component: string; min: number; max: number }[];
+  composition_unit?: 'mole_fraction' | 'mass_fraction';
+  map_options?: { GLOBAL_MIN_PDENS?: number; grid_divisions?: number };
+}
+
+/** @schema TaskConfig_ternary_isothermal_section */
+export interface TernarySectionConfig {
+  task_type: 'ternary_isothermal_section';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: TernarySectionCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig | LineCalculationConfig | BinaryEquilibriumConfig
-  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig;
+  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig | TernarySectionConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

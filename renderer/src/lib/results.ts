@@ -69,6 +69,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
   isopleth: ['axis', 'temperature_range', 'lines', 'regions', 'liquidus', 'solidus', 'table'],
+  ternary_isothermal_section: ['components', 'two_phase_regions', 'three_phase_triangles', 'single_phase_regions', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

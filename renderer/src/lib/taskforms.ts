@@ -58,6 +58,7 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     }
     case 'record': return [{ ...base, kind: 'composition' }];
     case 'array': {
+      if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];

@@ -15,6 +15,7 @@ export const complete: CalculationTable = {
   scheil_solidification: calculation<'scheil_solidification'>(),
   binary_cpt_diagram: calculation<'binary_cpt_diagram'>(),
   isopleth: calculation<'isopleth'>(),
+  ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -25,6 +26,7 @@ export const missing: CalculationTable = {
   thermodynamic_properties_next: calculation<'thermodynamic_properties_next'>(),
   scheil_solidification: calculation<'scheil_solidification'>(),
   isopleth: calculation<'isopleth'>(),
+  ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
 };
 
 export const mismatched: CalculationTable = {

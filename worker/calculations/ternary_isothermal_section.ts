@@ -1,0 +1,142 @@
+// ternary_isothermal_section: the isothermal section of a ternary system at one T and P, mapped by
+// worker/mapping/ternary.ts (seed grid + tie-line continuation of every two-phase region, tie-triangles refined to
+// 1e-5, completeness self-check). Writes result/result.json (TernaryIsothermalSectionResult,
+// contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
+// preview/isothermal_section.svg/.png.
+import { basename } from 'node:path';
+import type { NativeDatabase } from '../core/native.js';
+import { mapTernary, type TernarySection, type Vec3 } from '../mapping/ternary.js';
+import { ternarySectionChart } from '../plots/ternary.js';
+import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
+import type { Composition, TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
+import { openSystem } from './point_calculation.js';
+import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
+
+export interface TernaryInput {
+  components: [string, string, string];
+  T: number;
+  P: number;
+  window: [number, number][];
+  unit: 'mole_fraction' | 'mass_fraction';
+  pdens?: number;
+  gridDivisions?: number;
+}
+
+/**
+ * The section's input from the condition, which contract/tasks/ternary_isothermal_section.ts has validated: three
+ * different elements in the given order (upper case), the window per component (whole range where none is given).
+ */
+export function ternaryInput(cond: CalculationConfig<'ternary_isothermal_section'>['condition']): TernaryInput {
+  const comps = cond.components.map((c) => c.toUpperCase()) as [string, string, string];
+  const window: [number, number][] = [[0, 1], [0, 1], [0, 1]];
+  for (const w of cond.composition_window ?? []) window[comps.indexOf(w.component.toUpperCase())] = [w.min, w.max];
+  const mo = cond.map_options ?? {};
+  return {
+    components: comps, T: cond.temperature, P: cond.pressure, window,
+    unit: cond.composition_unit ?? 'mole_fraction',
+    pdens: mo.GLOBAL_MIN_PDENS !== undefined ? Math.max(1, Math.round(mo.GLOBAL_MIN_PDENS)) : undefined,
+    gridDivisions: mo.grid_divisions,
+  };
+}
+
+/** Mass fractions from mole fractions with the molar masses of the database's ELEMENT lines (private helper). */
+function massConverter(db: NativeDatabase, comps: readonly string[]): (x: Composition) => Composition {
+  const masses = new Map(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
+  return (x) => {
+    const m = comps.map((c) => (x[c] ?? 0) * (masses.get(c) ?? 0));
+    const s = m.reduce((a, b) => a + b, 0);
+    return Object.fromEntries(comps.map((c, i) => [c, s > 0 ? m[i]! / s : 0]));
+  };
+}
+
+export function sectionDocument(s: TernarySection, unit: TernaryInput['unit'], toMass: ((x: Composition) => Composition) | null,
+  config: Record<string, unknown>, prov: TernaryIsothermalSectionResult['provenance']): TernaryIsothermalSectionResult {
+  const comps = s.components;
+  const obj = (v: Vec3): Composition => Object.fromEntries(comps.map((c, i) => [c, v[i]!]));
+  const withW = (v: Vec3) => (toMass ? { x: obj(v), w: toMass(obj(v)) } : { x: obj(v) });
+  const doc: TernaryIsothermalSectionResult = {
+    version: RESULT_VERSION, task_type: 'ternary_isothermal_section', provenance: prov, config,
+    components: comps, temperature: s.T, pressure: s.P, composition_unit: unit,
+    window: Object.fromEntries(comps.map((c, i) => [c, s.window[i]!])),
+    two_phase_regions: s.regions.map((r) => ({
+      phases: r.phases, ends: r.ends,
+      tielines: r.tielines.map((t) => (toMass
+        ? { x: [obj(t.x[0]), obj(t.x[1])], w: [toMass(obj(t.x[0])), toMass(obj(t.x[1]))] }
+        : { x: [obj(t.x[0]), obj(t.x[1])] })) as TernaryIsothermalSectionResult['two_phase_regions'][number]['tielines'],
+      boundaries: [0, 1].map((k) => ({
+        phase: r.phases[k]!, x: r.tielines.map((t) => obj(t.x[k]!)),
+        ...(toMass ? { w: r.tielines.map((t) => toMass(obj(t.x[k]!))) } : {}),
+      })),
+    })),
+    three_phase_triangles: s.triangles.map((t) => ({
+      phases: t.phases, refinement: t.refinement,
+      corners: t.corners.map((c, k) => ({ phase: t.phases[k]!, ...withW(c) })),
+    })),
+    single_phase_regions: s.singlePhaseLabels.map((l) => ({ phase: l.phase, label_point: withW(l.x) })),
+    critical_points: s.criticalPoints.map((c) => ({ phases: c.phases, ...withW(c.x) })),
+    self_check: s.selfCheck ? { ...s.selfCheck, disagreements: s.selfCheck.disagreements.map((d) => ({ ...d, x: obj(d.x) })) } : null,
+    statistics: { equilibria: s.stats.equilibria, not_converged: s.stats.notConverged, wall_time_s: s.stats.seconds },
+    table: { columns: [], rows: [] },
+  };
+  doc.table = sectionTable(doc);
+  return doc;
+}
+
+/** One row per tie-line and per triangle: kind, index, phases, then each phase with its composition. */
+export function sectionTable(d: TernaryIsothermalSectionResult): ResultTable {
+  const comps = d.components;
+  const mass = d.composition_unit === 'mass_fraction';
+  const phaseCols = (k: number) => [
+    { name: `phase_${k}`, unit: '' },
+    ...comps.map((c) => ({ name: `X${k}(${c})`, unit: 'mole fraction' })),
+    ...(mass ? comps.map((c) => ({ name: `W${k}(${c})`, unit: 'mass fraction' })) : []),
+  ];
+  const cells = (phase: string, x: Composition, w?: Composition) => [phase, ...comps.map((c) => x[c] ?? 0), ...(mass ? comps.map((c) => w?.[c] ?? null) : [])];
+  const blank = () => [null, ...comps.map(() => null), ...(mass ? comps.map(() => null) : [])];
+  const rows: ResultTable['rows'] = [];
+  d.two_phase_regions.forEach((r, i) => r.tielines.forEach((t) => rows.push(['tie_line', i + 1, r.phases.join('+'),
+    ...cells(r.phases[0], t.x[0], t.w?.[0]), ...cells(r.phases[1], t.x[1], t.w?.[1]), ...blank()])));
+  d.three_phase_triangles.forEach((t, i) => rows.push(['triangle', i + 1, t.phases.join('+'),
+    ...t.corners.flatMap((c) => cells(c.phase, c.x, c.w))]));
+  return {
+    columns: [{ name: 'kind', unit: '' }, { name: 'index', unit: '' }, { name: 'phases', unit: '' }, ...phaseCols(1), ...phaseCols(2), ...phaseCols(3)],
+    rows,
+  };
+}
+
+/** "6 two-phase regions, 3 three-phase triangles, 1 critical point; self-check 136/136". */
+export function sectionSummary(s: TernarySection): string {
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const parts = [plural(s.regions.length, 'two-phase region'), plural(s.triangles.length, 'three-phase triangle')];
+  if (s.criticalPoints.length) parts.push(plural(s.criticalPoints.length, 'critical point'));
+  let out = parts.join(', ');
+  if (s.selfCheck) {
+    out += `; self-check ${s.selfCheck.agree} of ${s.selfCheck.points - s.selfCheck.not_converged} points agree`;
+    if (s.selfCheck.disagreements.length) out += ` (${plural(s.selfCheck.disagreements.length, 'disagreement')}, listed in result.json)`;
+  }
+  if (s.stats.notConverged) out += `; ${s.stats.notConverged} of ${s.stats.equilibria} equilibria not converged`;
+  return out;
+}
+
+export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobControl): CalculationOutput {
+  const cond = job.config.condition;
+  const inp = ternaryInput(cond);
+  const sys = openSystem(job, cond);
+  const s = mapTernary({
+    database: sys.db, components: inp.components, phases: sys.phases, T: inp.T, P: inp.P, window: inp.window,
+    threads: job.ompThreads, control, pdens: inp.pdens, gridDivisions: inp.gridDivisions,
+  });
+  control.setStage('writing the section');
+  const toMass = inp.unit === 'mass_fraction' ? massConverter(sys.db, inp.components) : null;
+  const config = { ...job.config, tdb_file: basename(sys.tdbFile) };
+  const doc = sectionDocument(s, inp.unit, toMass, config, provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256));
+  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { isothermal_section: ternarySectionChart(doc) } });
+  const logs = [
+    ...sys.logs,
+    `mapped ${inp.components.join('-')} at ${inp.T} K: ${s.stats.equilibria} equilibria in ${s.stats.seconds.toFixed(2)} s (seed grid ${s.stats.gridSeconds.toFixed(2)} s)`,
+    ...s.logs,
+    ...(s.selfCheck?.disagreements ?? []).slice(0, 20).map((d) => `self-check: at x(${inp.components.join(',')}) = ${d.x.map((v) => v.toFixed(4)).join(', ')} `
+      + `the point equilibrium gives ${d.found.join('+')}, the map ${d.mapped.length ? d.mapped.join('+') : 'a single-phase field'}`),
+  ];
+  return { summary: sectionSummary(s), logs };
+}
