@@ -11,7 +11,7 @@
 // reported without failing, as tsc still writes dist/.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,6 +87,9 @@ function buildAddon() {
 
 const TSCONFIG = path.join(ROOT, 'tsconfig.json');
 const TS_BUILD_INFO = path.join(ROOT, 'dist', 'tsconfig.tsbuildinfo');
+// Written by this script after each successful `tsc -b` and compared with the sources' times. Not the build info
+// itself: any other tsc run on tsconfig.json (an editor's, a `tsc --noEmit` check) rewrites that without emitting.
+const TS_STAMP = path.join(ROOT, 'dist', '.tsc-build-stamp');
 
 /**
  * What the last `tsc -b` left: 'changed' when one of its inputs may have changed (anything under the folders
@@ -96,7 +99,7 @@ const TS_BUILD_INFO = path.join(ROOT, 'dist', 'tsconfig.tsbuildinfo');
  * to load) is not started at all.
  */
 function typeScriptState() {
-  const built = mtime(TS_BUILD_INFO);
+  const built = mtime(TS_STAMP);
   if (built === undefined) return 'changed';
   let config;
   try { config = JSON.parse(readFileSync(TSCONFIG, 'utf8')); } catch { return 'changed'; }
@@ -132,6 +135,8 @@ function buildTypeScript() {
   if (state === 'unchanged') return 'up to date';
   const tsc = require.resolve('typescript/bin/tsc');
   const status = run(process.execPath, [tsc, '-b', path.join(ROOT, 'tsconfig.json'), ...(state === 'outputs missing' ? ['--force'] : [])]);
+  if (status === 0) writeFileSync(TS_STAMP, `${new Date().toISOString()}\n`);
+  else rmSync(TS_STAMP, { force: true });
   if (status === 0) return state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)';
   // the build info of a build with errors must not look current to typeScriptState(): tsc -b reports them again
   if (existsSync(TS_BUILD_INFO)) utimesSync(TS_BUILD_INFO, 0, 0);

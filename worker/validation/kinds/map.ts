@@ -1,5 +1,7 @@
-// Kind "map": phase-diagram topology of a binary (two-phase regions and invariants that must exist)
-// plus single-point checks, from the mapped diagram (worker/mapping/binary.ts) and point equilibria.
+// Kind "map": phase-diagram topology (two- and three-phase regions and invariants that must exist) plus
+// single-point checks: a binary T-X case from the mapped diagram (worker/mapping/binary.ts), a ternary at fixed T
+// from the traced isothermal section (worker/mapping/ternary.ts), any other from global equilibria on the case's
+// grid; point checks from point equilibria.
 // Also exports the diagram cache and helpers the kinds "boundary", "invariant" and "literature" use.
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
@@ -8,6 +10,7 @@ import { vocabularyEntry } from './point.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { baseName, mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
+import { mapTernary, type TernarySection } from '../../mapping/ternary.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 
@@ -60,6 +63,36 @@ export function caseDiagram(c: ValidationCase, ctx: Parameters<KindHandler>[1], 
     diagrams.set(key, d);
   }
   return d;
+}
+
+const sections = new Map<string, TernarySection>();
+
+/**
+ * The isothermal section of a ternary case at its fixed T (cached for the run); a composition condition given as a
+ * range {min, max} limits that component's window.
+ */
+export function caseSection(c: ValidationCase, ctx: Parameters<KindHandler>[1]): TernarySection {
+  const els = caseElements(c);
+  if (els.length !== 3 || typeof c.conditions.T !== 'number') throw new Error(`case ${c.id}: an isothermal section needs 3 elements and one T`);
+  const db = caseDatabase(c, ctx);
+  const window = els.map((e): [number, number] => {
+    const k = Object.keys(c.conditions).find((key) => new RegExp(`^X\\(${e}\\)$`, 'i').test(key));
+    return (k && rangeOf(c.conditions[k])) || [0, 1];
+  });
+  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
+  const key = JSON.stringify([c.tdb, c.parameter_overrides ?? {}, els, c.phases, c.conditions.T, window, P]);
+  let s = sections.get(key);
+  if (!s) {
+    s = mapTernary({ database: db, components: [els[0], els[1], els[2]], phases: c.phases, T: c.conditions.T, P, window, threads: 2 });
+    sections.set(key, s);
+  }
+  return s;
+}
+
+/** Phase sets (base names, sorted) of a section's two-phase regions and tie-triangles. */
+export function sectionSets(s: TernarySection, n: 2 | 3): string[][] {
+  const sets = n === 2 ? s.regions.map((r) => r.phases) : s.triangles.map((t) => t.phases);
+  return sets.map((ps) => ps.map(baseName).sort());
 }
 
 /** Phase sets (base names, sorted) of the diagram's two-phase regions and invariants. */
@@ -139,16 +172,29 @@ export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
 export const map: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const binary = caseElements(c).length === 2 && gridKeys(c.conditions).some((k) => normKey(k) === 'T');
+  const ternary = caseElements(c).length === 3 && typeof c.conditions.T === 'number';
   let grid: GridMap | null = null;
   const G = () => (grid ??= gridMap(c, db));
+  // a ternary section: the traced regions, plus the sets its grid met (a grid set is a real equilibrium too)
+  const sectionOr = (n: 2 | 3) => [...sectionSets(caseSection(c, ctx), n),
+    ...(gridKeys(c.conditions).length ? G().sets.filter((s) => s.length === n) : [])];
   const out: ComputedValue[] = [];
   for (const e of c.expected) {
     const q = e.quantity.trim();
-    if (q === 'two_phase_regions_include') { out.push({ value: binary ? regionSets(caseDiagram(c, ctx)) : G().sets.filter((s) => s.length === 2) }); continue; }
-    if (q === 'three_phase_regions_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : G().sets.filter((s) => s.length === 3) }); continue; }
-    if (q === 'invariants_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : G().invariants }); continue; }
+    if (q === 'two_phase_regions_include') {
+      out.push({ value: binary ? regionSets(caseDiagram(c, ctx)) : ternary ? sectionOr(2) : G().sets.filter((s) => s.length === 2) });
+      continue;
+    }
+    if (q === 'three_phase_regions_include') {
+      out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : ternary ? sectionOr(3) : G().sets.filter((s) => s.length === 3) });
+      continue;
+    }
+    // at fixed T and P a ternary's invariant is a three-phase triangle
+    if (q === 'invariants_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : ternary ? sectionOr(3) : G().invariants }); continue; }
     if (q === 'phase_regions_include') {
-      out.push({ value: binary ? [...G().sets, ...regionSets(caseDiagram(c, ctx)), ...invariantSets(caseDiagram(c, ctx))] : G().sets });
+      const extra = binary ? [...regionSets(caseDiagram(c, ctx)), ...invariantSets(caseDiagram(c, ctx))]
+        : ternary ? [...sectionOr(2), ...sectionOr(3)] : [];
+      out.push({ value: [...G().sets, ...extra] });
       continue;
     }
     if (q === 'boundaries_include') { out.push({ value: G().boundaries }); continue; }
