@@ -22,7 +22,7 @@ export interface TwoPhaseRegion {
 }
 
 /** why a traced two-phase region stops (added field) */
-export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
+export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'tricritical' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
 
 export interface InvariantRecord {
   kind: InvariantKind;
@@ -64,6 +64,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   invariants: InvariantRecord[];
   critical_points: { phase: string; T: number; x: number }[];
   congruent_points: { phases: [string, string]; T: number; x: number }[];
+  /** added: where a two-phase field between two states of one ordered phase closes and a second-order line goes on */
+  tricritical_points?: { phases: [string, string]; T: number; x: number }[];
   single_phase_regions: { label: string; T: number; x: number }[];
   /** added: transition temperatures of the pure components met at x = 0 or 1 */
   pure_element_transitions: { phases: [string, string]; T: number; x: number }[];
