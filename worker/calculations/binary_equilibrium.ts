@@ -95,6 +95,7 @@ export function diagramChart(d: BinaryDiagram): string {
   if (d.orderDisorder.options.plot_boundaries) {
     for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
   }
+  for (const l of d.magneticLines) boundaries.push({ phases: [l.phase, l.phase], points: l.points, kind: 'magnetic' });
   // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
   // the others as further positions (label placement: worker/plots/labels.ts)
   const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
@@ -132,6 +133,7 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
     tricritical_points: d.tricriticalPoints,
     single_phase_regions: d.singlePhaseLabels,
     pure_element_transitions: d.pureTransitions,
+    magnetic_lines: d.magneticLines,
     boundaries: d.regions.flatMap(regionBoundaries),
     order_disorder: {
       options: d.orderDisorder.options, phases: d.orderDisorder.phases,

@@ -70,6 +70,8 @@ export interface BinaryDiagram {
   tricriticalPoints: { phases: [string, string]; T: number; x: number }[];
   pureTransitions: { phases: [string, string]; T: number; x: number }[];
   singlePhaseLabels: { label: string; T: number; x: number }[];
+  /** Curie/Neel lines (T = T_C(x)) of magnetic solution phases inside their single-phase fields */
+  magneticLines: { phase: string; points: { T: number; x: number }[] }[];
   orderDisorder: {
     options: Required<OrderDisorderOptions>;
     phases: { ordered: string; disordered: string }[];

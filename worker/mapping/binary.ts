@@ -21,6 +21,7 @@
 import { BinarySolver } from './binary-solver.js';
 import type { BinaryDiagram, BinaryMapRequest, BinaryState, MapContext } from './binary-types.js';
 import { assembleDiagram } from './invariants.js';
+import { magneticLines } from './magnetic.js';
 import { followSecondOrderLines, OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
 import { singlePhaseAnchors } from './phase-labels.js';
 import { lensTasks, TraceScheduler } from './scheduler.js';
@@ -94,10 +95,21 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const secondOrderLines = od.enabled && od.trace_boundaries
     ? followSecondOrderLines(secondOrder, (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
 
+  const gridLabelAt = (T: number, x: number): string | null => {
+    let best: BinaryState | null = null, bd = Infinity;
+    for (const g of grid) {
+      const d = ((g.T - T) / Math.max(1e-9, Thi - Tlo)) ** 2 + ((g.X - x) / Math.max(1e-9, Xr[1] - Xr[0])) ** 2;
+      if (d < bd) { bd = d; best = g; }
+    }
+    return best && best.ok && best.phases.length === 1 ? best.phases[0].label : null;
+  };
+  const magnetic = magneticLines(db, { phases, components, xComponent: xc, other: xc === c1 ? c2 : c1, P, T: [Tlo, Thi], X: Xr,
+    regions: points.regions, order, fallback: gridLabelAt });
+
   progress(1);
   return {
     components: [c1, c2], xComponent: xc, T: [Tlo, Thi], X: Xr, P,
-    ...points, singlePhaseLabels,
+    ...points, singlePhaseLabels, magneticLines: magnetic,
     orderDisorder: {
       options: od,
       phases: [...order.info].map(([k, v]) => ({ ordered: k, disordered: v.disordered })),

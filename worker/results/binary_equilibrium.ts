@@ -71,6 +71,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   pure_element_transitions: { phases: [string, string]; T: number; x: number }[];
   /** added: the phase-boundary polylines (two per two-phase region) */
   boundaries: BinaryBoundary[];
+  /** added: Curie/Neel lines (T = T_C of the phase) inside the single-phase fields of magnetic solution phases */
+  magnetic_lines?: { phase: string; points: { T: number; x: number }[] }[];
   /** added: order-disorder handling */
   order_disorder: OrderDisorderResult;
   /** added: counts of equilibria and of points the solver could not certify */
