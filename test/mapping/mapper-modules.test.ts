@@ -241,4 +241,15 @@ describe('invariants', () => {
     expect(gap.criticalPoints).toEqual([]);
     expect(gap.tricriticalPoints[0].phases).toEqual(['B2', 'B2#2']);
   });
+  test('one invariant seen with two phases at one composition in either order is merged', () => {
+    // the high- and low-temperature forms of a line compound at its transition (Al8Cr5 at 1398 K in alcocrni)
+    const regions = [region(['AL8CR5_H', 'BCC_A2'], [1398, 1450], [0.3846, 0.57]), region(['AL8CR5_L', 'BCC_A2'], [1300, 1398], [0.3846, 0.57])];
+    const a = [{ base: 'AL8CR5_H', x: 0.38461538 }, { base: 'AL8CR5_L', x: 0.38461539 }, { base: 'BCC_A2', x: 0.5732 }];
+    const b = [a[1], a[0], a[2]];
+    const inv = mergeInvariantEnds([
+      { T: 1398.003, phases: a, facts: [{ xs: [0.3846, 0.57], side: 1 }], region: 0, dir: -1 },
+      { T: 1398.002, phases: b, facts: [{ xs: [0.3846, 0.57], side: -1 }], region: 1, dir: 1 }], regions, () => {});
+    expect(inv).toHaveLength(1);
+    expect(inv[0].T).toBeCloseTo(1398.0025, 9);
+  });
 });

@@ -178,8 +178,8 @@ export function mergeInvariantEnds(cands: readonly InvariantEnd[], regions: Bina
     used[i] = true;
     for (let j = i + 1; j < cands.length; j++) {
       if (used[j] || Math.abs(cands[j].T - cands[i].T) > MERGE_T) continue;
-      const same = cands[j].phases.every((p, k) => p.base === cands[i].phases[k].base && Math.abs(p.x - cands[i].phases[k].x) < 2 * SAME_X);
-      if (same) { group.push(cands[j]); used[j] = true; }
+      const aligned = alignPhases(cands[i].phases, cands[j].phases);
+      if (aligned) { group.push({ ...cands[j], phases: aligned }); used[j] = true; }
     }
     const Ts = group.map((c) => c.T).sort((a, b) => a - b);
     const T = Ts.length % 2 ? Ts[(Ts.length - 1) / 2] : (Ts[Ts.length / 2 - 1] + Ts[Ts.length / 2]) / 2;
@@ -196,6 +196,27 @@ export function mergeInvariantEnds(cands: readonly InvariantEnd[], regions: Bina
   }
   invariants.sort((a, b) => b.T - a.T);
   return invariants;
+}
+
+/**
+ * The phases of `other` in the order of `ref` when both are the same three phases at the same compositions
+ * (2 SAME_X), else null. Matched by name, not by position: two phases at one composition (the high- and
+ * low-temperature forms of a line compound at its transition) come in either order.
+ */
+export function alignPhases<P extends { base: string; x: number }>(ref: readonly P[], other: readonly P[]): P[] | null {
+  if (ref.length !== other.length) return null;
+  const left = [...other];
+  const out: P[] = [];
+  for (const p of ref) {
+    let best = -1;
+    for (let k = 0; k < left.length; k++) {
+      if (left[k].base !== p.base || Math.abs(left[k].x - p.x) >= 2 * SAME_X) continue;
+      if (best < 0 || Math.abs(left[k].x - p.x) < Math.abs(left[best].x - p.x)) best = k;
+    }
+    if (best < 0) return null;
+    out.push(left.splice(best, 1)[0]);
+  }
+  return out;
 }
 
 /** The tie-lines of a region cut at T: dir -1 drops those below T (its low end moves up to T), +1 those
