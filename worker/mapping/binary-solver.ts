@@ -37,6 +37,9 @@ export interface BinarySolverSetup {
 /** Shifts a failed point's composition by this for its one retry (the tie-line does not depend on X inside a field). */
 const RETRY_DX = 1e-4;
 
+/** The solver result behind each converged state, for warm starts (held weakly: states come and go). */
+const rawResults = new WeakMap<BinaryState, EquilibriumResult>();
+
 export class BinarySolver {
   /** equilibria run (every result read, including retries) and how many did not converge */
   count = 0;
@@ -73,12 +76,16 @@ export class BinarySolver {
       else merged.push({ ...p });
     }
     const ps = labelPhases(merged);
-    return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
+    const state: BinaryState = { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
+    rawResults.set(state, r);
+    return state;
   }
 
-  private single(T: number, X: number): EquilibriumResult {
+  private single(T: number, X: number, start?: BinaryState): EquilibriumResult {
     const s = this.s;
-    return equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X), options: { pdens: s.pdens } });
+    const from = start && rawResults.get(start);
+    return equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X),
+      options: from ? { pdens: s.pdens, start: from } : { pdens: s.pdens } });
   }
 
   /** The equilibrium at (T, X) now, with one retry at a slightly shifted composition when it fails. */
@@ -97,7 +104,7 @@ export class BinarySolver {
   /** The requests of a scheduler round, solved together (one thread: a batch call's thread start costs more). */
   solveRound(reqs: StateRequest[]): BinaryState[] {
     const s = this.s;
-    if (reqs.length === 1) return [this.toState(this.single(reqs[0].T, reqs[0].X), reqs[0].T, reqs[0].X)];
+    if (reqs.length === 1) return [this.toState(this.single(reqs[0].T, reqs[0].X, reqs[0].start), reqs[0].T, reqs[0].X)];
     return equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
       conditions: reqs.map((q) => this.conditions(q.T, q.X)), threads: 1, options: { pdens: s.pdens } })
       .map((r, k) => this.toState(r, reqs[k].T, reqs[k].X));
@@ -130,12 +137,15 @@ export class BinarySolver {
 
 /**
  * Generator form of BinarySolver.solve for the tracing coroutines: yields the request and receives its
- * state, with the same one retry at a shifted composition.
+ * state, with the same one retry at a shifted composition. The retry starts from `near` (a converged
+ * state close by, e.g. the last tie-line of a trace) when one is given: inside a field where the cold start
+ * does not converge (the A2 + B2 field of alcfe_b2 between 565 and 620 K) the previous answer is the better
+ * start; the solver falls back to the cold start when it does not fit, and certifies the answer either way.
  */
-export function* solveRequest(T: number, X: number): Generator<StateRequest, BinaryState, BinaryState> {
+export function* solveRequest(T: number, X: number, near?: BinaryState): Generator<StateRequest, BinaryState, BinaryState> {
   const e = yield { T, X };
   if (e.ok) return e;
   const X2 = X + (X < 0.5 ? RETRY_DX : -RETRY_DX);
-  const e2 = yield { T, X: X2 };
+  const e2 = yield near && near.ok ? { T, X: X2, start: near } : { T, X: X2 };
   return e2.ok ? e2 : e;
 }

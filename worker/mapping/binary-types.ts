@@ -90,8 +90,9 @@ export interface PhaseState { base: string; label: string; x: number; NP: number
 /** A binary equilibrium at (T, X): converged or not, its phases in order of x and their label key "A+B". */
 export interface BinaryState { ok: boolean; T: number; X: number; phases: PhaseState[]; key: string }
 
-/** A point to solve at: the tracing coroutines yield these and receive the BinaryState. */
-export interface StateRequest { T: number; X: number }
+/** A point to solve at: the tracing coroutines yield these and receive the BinaryState. `start`: a converged
+ * state nearby whose solver result the point may start from (BinarySolver.solveRound). */
+export interface StateRequest { T: number; X: number; start?: BinaryState }
 
 /** How a two-phase region ends on one side, with the last tie-line and the state met beyond it. */
 export interface RegionEnd {

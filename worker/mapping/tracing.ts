@@ -31,6 +31,8 @@ export function interpolateTieLine(tl: readonly TieLine[], T: number): [number, 
 /** The two-phase regions of one diagram, traced one seed at a time (several at once under the scheduler). */
 export class RegionTracer {
   readonly regions: TracedRegion[] = [];
+  /** the state each traced tie-line came from (a warm start for the next point of its trace) */
+  private readonly stateOf = new WeakMap<TieLine, BinaryState>();
 
   constructor(private readonly ctx: MapContext) {}
 
@@ -70,11 +72,12 @@ export class RegionTracer {
     // the midpoint of the predicted tie-line first; then points across the old one (a region that
     // moves sideways fast can leave the plain midpoint)
     const fracs = [0.5, 0.2, 0.8].slice(0, probes);
+    const near = this.stateOf.get(cur);
     let first: BinaryState | null = null;
     for (const f of fracs) {
       const lo = Math.max(0, Math.min(pred[0], pred[1])), hi = Math.min(1, Math.max(pred[0], pred[1]));
       const X = f === 0.5 ? (lo + hi) / 2 : cur.x[0] + f * (cur.x[1] - cur.x[0]);
-      const e = yield* solveRequest(T, X);
+      const e = yield* solveRequest(T, X, near);
       if (matches(e)) return { ok: true, e };
       first ??= e;
       if (e.ok && e.phases.length === 1 && cur.x[1] - cur.x[0] < SHORT_TIELINE) break; // collapsing: no use probing
@@ -97,18 +100,24 @@ export class RegionTracer {
     return { ok: false, e: first! };
   }
 
+  private tieLine(e: BinaryState): TieLine {
+    const t = tieOf(e);
+    this.stateOf.set(t, e);
+    return t;
+  }
+
   /** Traces the region of a two-phase seed up and down in T to its two ends. */
   *trace(seed: BinaryState): Generator<StateRequest, TracedRegion, BinaryState> {
     const { maxStep, Tlo, Thi, log } = this.ctx;
     const labels = [seed.phases[0].label, seed.phases[1].label] as [string, string];
     const key = seed.key;
-    const tl: TieLine[] = [tieOf(seed)];
+    const tl: TieLine[] = [this.tieLine(seed)];
     const ends: RegionEnd[] = [];
     // registered while in progress so that seeds inside it are recognised (covered())
     const region: TracedRegion = { labels, tl, ends, done: false };
     this.regions.push(region);
     for (const dir of [1, -1] as const) {
-      let cur = tieOf(seed);
+      let cur = this.tieLine(seed);
       let slope: [number, number] = [0, 0];
       let dT = Math.min(5, maxStep);
       let end: RegionEnd | null = null;
@@ -124,7 +133,7 @@ export class RegionTracer {
         const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
         const a = yield* this.attempt(cur, slope, T, key);
         if (a.ok) {
-          const next = tieOf(a.e);
+          const next = this.tieLine(a.e);
           const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
           if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
           const h = next.T - cur.T;
@@ -147,7 +156,7 @@ export class RegionTracer {
           const m = yield* this.attempt(good, gslope, Tm, key, 1, searchFails < searchCap);
           if (!m.ok) searchFails++;
           if (m.ok) {
-            const n = tieOf(m.e);
+            const n = this.tieLine(m.e);
             const h = n.T - good.T;
             if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
             tl.push(n);
@@ -160,7 +169,7 @@ export class RegionTracer {
         // prediction's midpoint suffices)
         const again = yield* this.attempt(good, gslope, badT, key, good === cur ? 3 : 1);
         if (again.ok) {
-          const n = tieOf(again.e);
+          const n = this.tieLine(again.e);
           tl.push(n);
           cur = n;
           slope = gslope;
