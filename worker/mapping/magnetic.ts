@@ -3,7 +3,7 @@
 // contribution to G is a function of tau = T / T_C with T_C(x) the composition-dependent Curie (or,
 // after the antiferromagnetic factor, Neel) temperature; the transition is of second order and is not a
 // boundary between phase fields, so it is drawn as its own (dotted) line. The line is followed across
-// the composition axis in steps of 0.01 with T = T_C(x) (fixed-point iteration for a T-dependent T_C)
+// the composition axis in steps of 0.02 with T = T_C(x) (fixed-point iteration for a T-dependent T_C)
 // from the phase's own model at the site fractions of composition x, which are exact for a solution
 // with one substitutional sublattice (interstitial or single-species sublattices besides); a point is
 // kept where it lies in that phase's single-phase field of the traced diagram, so no equilibrium is
@@ -18,8 +18,8 @@ import { interpolateTieLine } from './tracing.js';
 
 export interface MagneticLine { phase: string; points: { T: number; x: number }[] }
 
-/** Composition step of a magnetic line. */
-const X_STEP = 0.01;
+/** Composition step of a magnetic line (T_C(x) is smooth; each point costs two model evaluations). */
+const X_STEP = 0.02;
 
 /**
  * Site fractions of a phase model at mole fraction x of `xc` in the binary (xc, other): every sublattice
