@@ -955,6 +955,39 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           ]
         }
       },
+      "tricritical_points": {
+        "description": "added: where a two-phase field between two states of one ordered phase closes and a second-order line goes on",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phases": {
+              "type": "array",
+              "prefixItems": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "string"
+                }
+              ],
+              "minItems": 2,
+              "maxItems": 2
+            },
+            "T": {
+              "type": "number"
+            },
+            "x": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "phases",
+            "T",
+            "x"
+          ]
+        }
+      },
       "single_phase_regions": {
         "type": "array",
         "items": {
@@ -1015,6 +1048,40 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "type": "array",
         "items": {
           "$ref": "#/$defs/BinaryBoundary"
+        }
+      },
+      "magnetic_lines": {
+        "description": "added: Curie/Neel lines (T = T_C of the phase) inside the single-phase fields of magnetic solution phases",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phase": {
+              "type": "string"
+            },
+            "points": {
+              "type": "array",
+              "items": {
+                "type": "object",
+                "properties": {
+                  "T": {
+                    "type": "number"
+                  },
+                  "x": {
+                    "type": "number"
+                  }
+                },
+                "required": [
+                  "T",
+                  "x"
+                ]
+              }
+            }
+          },
+          "required": [
+            "phase",
+            "points"
+          ]
         }
       },
       "order_disorder": {
@@ -1441,6 +1508,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                   "invariant",
                   "critical",
                   "congruent",
+                  "tricritical",
                   "pure_element",
                   "range_edge",
                   "unresolved"
@@ -1452,6 +1520,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                   "invariant",
                   "critical",
                   "congruent",
+                  "tricritical",
                   "pure_element",
                   "range_edge",
                   "unresolved"
