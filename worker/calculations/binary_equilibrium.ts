@@ -83,6 +83,7 @@ export function diagramSummary(d: BinaryDiagram): string {
   parts.push(`${plural(d.invariants.length, 'invariant')}${inv.length ? ` (${inv.join(', ')})` : ''}`);
   if (d.criticalPoints.length) parts.push(plural(d.criticalPoints.length, 'critical point'));
   if (d.congruentPoints.length) parts.push(plural(d.congruentPoints.length, 'congruent point'));
+  if (d.tricriticalPoints.length) parts.push(plural(d.tricriticalPoints.length, 'tricritical point'));
   const lines = d.orderDisorder.secondOrderLines.length;
   if (lines) parts.push(plural(lines, 'second-order ordering line'));
   if (d.stats.notConverged) parts.push(`${d.stats.notConverged} of ${d.stats.equilibria} equilibria not converged`);
@@ -92,8 +93,9 @@ export function diagramSummary(d: BinaryDiagram): string {
 export function diagramChart(d: BinaryDiagram): string {
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) => regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })));
   if (d.orderDisorder.options.plot_boundaries) {
-    for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points });
+    for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
   }
+  for (const l of d.magneticLines) boundaries.push({ phases: [l.phase, l.phase], points: l.points, kind: 'magnetic' });
   // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
   // the others as further positions (label placement: worker/plots/labels.ts)
   const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
@@ -128,8 +130,10 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
     invariants: d.invariants,
     critical_points: d.criticalPoints,
     congruent_points: d.congruentPoints,
+    tricritical_points: d.tricriticalPoints,
     single_phase_regions: d.singlePhaseLabels,
     pure_element_transitions: d.pureTransitions,
+    magnetic_lines: d.magneticLines,
     boundaries: d.regions.flatMap(regionBoundaries),
     order_disorder: {
       options: d.orderDisorder.options, phases: d.orderDisorder.phases,

@@ -143,6 +143,11 @@ export function auditBinary(o: AuditOptions): AuditReport {
     if (!ok) failures.topology.push(`congruent point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field whose boundaries meet there`);
     if (c.x < 0.01 || c.x > 0.99) failures.topology.push(`congruent point ${c.phases.join('+')} ${fmtT(c.T)} K at x=${fmtX(c.x)}, next to a pure element`);
   }
+  for (const c of d.tricriticalPoints) {
+    const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - c.T) <= T_TOL && sameSet(r.phases.map(baseName), c.phases.map(baseName))
+      && t.x[1] - t.x[0] <= X_TOL && Math.abs((t.x[0] + t.x[1]) / 2 - c.x) <= X_TOL);
+    if (!ok) failures.topology.push(`tricritical point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field of the two states closes there`);
+  }
   for (let i = 0; i < d.congruentPoints.length; i++)
     for (let j = i + 1; j < d.congruentPoints.length; j++) {
       const a = d.congruentPoints[i], b = d.congruentPoints[j];
@@ -153,6 +158,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
   // ---- audited temperatures: evenly spread, nudged off every special temperature ------------------------
   const special = [
     ...d.invariants.map((v) => v.T), ...d.criticalPoints.map((c) => c.T), ...d.congruentPoints.map((c) => c.T),
+    ...d.tricriticalPoints.map((c) => c.T),
     ...d.pureTransitions.map((p) => p.T), ...regionEnds.map((e) => e.t.T),
   ];
   const nIso = o.isotherms ?? 24;

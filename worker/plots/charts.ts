@@ -252,7 +252,19 @@ export interface BoundaryInput {
   /** The two phases the boundary separates, for example ["LIQUID", "FCC_A1"]. */
   phases?: ReadonlyArray<string>;
   points: ReadonlyArray<XT>;
+  /** a first-order phase boundary (solid, the default), a second-order (order-disorder) transition line
+   * (dashed) or a Curie/Neel line of a magnetic phase (dotted); the last two get a legend entry */
+  kind?: BoundaryKind;
 }
+
+export type BoundaryKind = 'phase_boundary' | 'second_order' | 'magnetic';
+
+/** Line styles and legend texts of the boundary kinds of a binary diagram. */
+export const BOUNDARY_STYLES: Record<BoundaryKind, { dash?: string; width: number; legend?: string }> = {
+  phase_boundary: { width: 2.5 },
+  second_order: { dash: '12 7', width: 2.2, legend: 'second-order (order-disorder) transition' },
+  magnetic: { dash: '2 6', width: 2.2, legend: 'Curie / Neel temperature (magnetic)' },
+};
 
 export interface TieLineInput { T: number; x: readonly [number, number] | ReadonlyArray<number>; phases?: ReadonlyArray<string> }
 
@@ -311,7 +323,8 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   }
   const labels = diagramLabels(input, area, xt, yt);
   // Fields too small for their names are listed under the plot, one row per entry.
-  const legendRows = labels.legend.length ? labels.legend.length + 1 : 0;
+  const lineKinds = (['second_order', 'magnetic'] as const).filter((k) => input.boundaries.some((b) => b.kind === k && b.points.length > 1));
+  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length;
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
@@ -325,7 +338,10 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     panel.segment([num(t.x[0]), num(t.T)], [num(t.x[1]), num(t.T)], { stroke: '#8a8a8a', width: 1 });
   }
   for (const b of input.boundaries) {
-    panel.series(b.points.map((p) => [num(p?.x), num(p?.T)] as const), { stroke: '#000000', width: 2.5 });
+    const style = BOUNDARY_STYLES[b.kind ?? 'phase_boundary'] ?? BOUNDARY_STYLES.phase_boundary;
+    panel.series(b.points.map((p) => [num(p?.x), num(p?.T)] as const), style.dash
+      ? { stroke: '#000000', width: style.width, dash: style.dash }
+      : { stroke: '#000000', width: style.width });
   }
   for (const v of input.invariants ?? []) {
     const xs = (v.x ?? []).map(num).filter(Number.isFinite);
@@ -339,8 +355,14 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     svg.text(l.x, l.baseline, l.text, { size: l.size, anchor: 'middle', halo: true, weight: l.bold ? 'bold' : 'normal' });
   }
   svg.endGroup();
+  // the line styles other than a plain boundary, explained under the plot
+  lineKinds.forEach((k, i) => {
+    const y = baseHeight - 8 + i * LEGEND_ROW + LEGEND_ROW / 2;
+    svg.line(area.x, y, area.x + 48, y, { stroke: '#000000', width: BOUNDARY_STYLES[k].width, dash: BOUNDARY_STYLES[k].dash, linecap: 'round' });
+    svg.text(area.x + 60, y, BOUNDARY_STYLES[k].legend!, { size: 16, valign: 'middle', fill: '#333333' });
+  });
   if (labels.legend.length) {
-    const y0 = baseHeight - 8;
+    const y0 = baseHeight - 8 + lineKinds.length * LEGEND_ROW;
     svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
     labels.legend.forEach((e, i) => svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }));
   }

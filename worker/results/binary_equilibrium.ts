@@ -22,7 +22,7 @@ export interface TwoPhaseRegion {
 }
 
 /** why a traced two-phase region stops (added field) */
-export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
+export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'tricritical' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
 
 export interface InvariantRecord {
   kind: InvariantKind;
@@ -64,11 +64,15 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   invariants: InvariantRecord[];
   critical_points: { phase: string; T: number; x: number }[];
   congruent_points: { phases: [string, string]; T: number; x: number }[];
+  /** added: where a two-phase field between two states of one ordered phase closes and a second-order line goes on */
+  tricritical_points?: { phases: [string, string]; T: number; x: number }[];
   single_phase_regions: { label: string; T: number; x: number }[];
   /** added: transition temperatures of the pure components met at x = 0 or 1 */
   pure_element_transitions: { phases: [string, string]; T: number; x: number }[];
   /** added: the phase-boundary polylines (two per two-phase region) */
   boundaries: BinaryBoundary[];
+  /** added: Curie/Neel lines (T = T_C of the phase) inside the single-phase fields of magnetic solution phases */
+  magnetic_lines?: { phase: string; points: { T: number; x: number }[] }[];
   /** added: order-disorder handling */
   order_disorder: OrderDisorderResult;
   /** added: counts of equilibria and of points the solver could not certify */

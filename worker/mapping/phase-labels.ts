@@ -1,0 +1,62 @@
+// Phase labels of a binary diagram: NAME, NAME#2 for a second composition set (numbered in order of
+// composition), and the anchors of the single-phase field labels on the seed grid.
+import type { PhaseState } from './binary-types.js';
+
+export function isLiquidName(name: string): boolean {
+  return /^LIQ|LIQUID|^IONIC_LIQ/i.test(name);
+}
+
+/** Splits "NAME#2" into NAME. */
+export function baseName(label: string): string {
+  const i = label.indexOf('#');
+  return i < 0 ? label : label.slice(0, i);
+}
+
+/** Sorts the phases by x and labels them: the second set of one phase NAME#2, the third NAME#3, ... */
+export function labelPhases<P extends { base: string; x: number; NP: number }>(list: P[]): (P & PhaseState)[] {
+  const sorted = [...list].sort((a, b) => a.x - b.x);
+  const count = new Map<string, number>();
+  return sorted.map((p) => {
+    const n = (count.get(p.base) ?? 0) + 1;
+    count.set(p.base, n);
+    return { ...p, label: n > 1 ? `${p.base}#${n}` : p.base };
+  });
+}
+
+/** What the label anchors need of a grid node. */
+export interface GridNodeState { ok: boolean; T: number; X: number; key: string; phases: readonly { label: string }[] }
+
+/**
+ * One label anchor per connected single-phase component of the seed grid (row-major, nT rows of nX
+ * nodes, 4-neighbourhood): the member node nearest to the component's centroid in grid units.
+ */
+export function singlePhaseAnchors(grid: readonly GridNodeState[], nT: number, nX: number): { label: string; T: number; x: number }[] {
+  const out: { label: string; T: number; x: number }[] = [];
+  const seen = new Array<boolean>(grid.length).fill(false);
+  for (let s = 0; s < grid.length; s++) {
+    if (seen[s] || !grid[s].ok || grid[s].phases.length !== 1) continue;
+    const comp: number[] = [];
+    const stack = [s];
+    seen[s] = true;
+    while (stack.length) {
+      const k = stack.pop()!;
+      comp.push(k);
+      const i = Math.floor(k / nX), j = k % nX;
+      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+        const ii = i + di, jj = j + dj;
+        if (ii < 0 || jj < 0 || ii >= nT || jj >= nX) continue;
+        const q = ii * nX + jj;
+        if (!seen[q] && grid[q].ok && grid[q].key === grid[s].key) { seen[q] = true; stack.push(q); }
+      }
+    }
+    const ci = comp.reduce((a, k) => a + Math.floor(k / nX), 0) / comp.length;
+    const cj = comp.reduce((a, k) => a + (k % nX), 0) / comp.length;
+    let best = comp[0], bd = Infinity;
+    for (const k of comp) {
+      const d = (Math.floor(k / nX) - ci) ** 2 + ((k % nX) - cj) ** 2;
+      if (d < bd) { bd = d; best = k; }
+    }
+    out.push({ label: grid[s].phases[0].label, T: grid[best].T, x: grid[best].X });
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+// How a traced two-phase region of a binary ends, from its last tie-line and the state just beyond it
+// (located by bisection on T to MIN_STEP): an invariant (the state beyond has a neighbouring two-phase
+// set -> three phases), the critical point of a miscibility gap or a congruent point (the tie-line
+// collapses inside the diagram), a transition of a pure component (it collapses onto x = 0 or 1).
+import { solveRequest } from './binary-solver.js';
+import { SAME_X, SHORT_TIELINE, type BinaryState, type RegionEnd, type StateRequest } from './binary-types.js';
+import type { TieLine } from '../results/binary_equilibrium.js';
+import { baseName } from './phase-labels.js';
+
+/** A collapsed tie-line whose midpoint lies this close to x = 0 or 1 ends at the pure element. */
+const PURE_EDGE_X = 0.005;
+const PURE_EDGE_X_HIGH = 0.995;
+
+/**
+ * Critical temperature of a miscibility gap from its last two tie-lines on the traced side: mean-field
+ * critical behaviour, the tie-line length L obeys L^2 ~ (Tc - T) (Landau expansion of G near the
+ * critical point). Taken only when it lies within 5 K beyond the last tie-line; else the last one's T.
+ */
+export function criticalTemperature(tl: readonly TieLine[], good: TieLine, dir: 1 | -1): number {
+  const side = tl.filter((t) => (dir === 1 ? t.T <= good.T + 1e-9 : t.T >= good.T - 1e-9))
+    .sort((a, b) => Math.abs(b.T - good.T) - Math.abs(a.T - good.T)).slice(-2);
+  let Tc = good.T;
+  if (side.length === 2) {
+    const [a, b] = side;
+    const La = (a.x[1] - a.x[0]) ** 2, Lb = (b.x[1] - b.x[0]) ** 2;
+    const slope = (Lb - La) / (b.T - a.T);
+    const est = b.T - Lb / slope;
+    if (Number.isFinite(est) && Math.abs(est - good.T) < 5 && (est - good.T) * dir >= 0) Tc = est;
+  }
+  return Tc;
+}
+
+/** 'pure_element' when a collapsed tie-line lies at an edge of the composition axis, else 'congruent'. */
+function collapsedKind(good: TieLine): 'pure_element' | 'congruent' {
+  const mid = (good.x[0] + good.x[1]) / 2;
+  return mid < PURE_EDGE_X || mid > PURE_EDGE_X_HIGH ? 'pure_element' : 'congruent';
+}
+
+/**
+ * The end of region `labels` between its last tie-line `good` and the state `bad` beyond (dir +1: the
+ * region lies below). A state beyond that did not converge is replaced by one at another composition
+ * across the last tie-line when one converges.
+ */
+export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1, labels: [string, string], tl: readonly TieLine[],
+  log: (s: string) => void): Generator<StateRequest, RegionEnd, BinaryState> {
+  const len = good.x[1] - good.x[0];
+  const gap = baseName(labels[0]) === baseName(labels[1]);
+  const collapsing = (b: BinaryState) => !b.ok || b.phases.length === 1 || b.key === labels.join('+');
+  if (!bad.ok) {
+    // the solver could not certify the point beyond (e.g. next to a critical point, where the two
+    // sets merge): other compositions across the last tie-line tell what lies beyond
+    for (const f of [0.1, 0.9, 0.3, 0.7]) {
+      const e = yield* solveRequest(bad.T, good.x[0] + f * len);
+      if (e.ok) { bad = e; break; }
+    }
+  }
+  const T = (good.T + bad.T) / 2;
+  if (gap && len < 0.1 && collapsing(bad)) {
+    // close to the critical point of a miscibility gap the solver may fail where the two sets merge
+    const Tc = criticalTemperature(tl, good, dir);
+    if (!bad.ok || bad.key === labels.join('+')) {
+      log(`miscibility gap ${labels.join('+')}: the solver stops converging near T=${good.T.toFixed(2)} K (tie-line length ${len.toFixed(4)}); critical point extrapolated to ${Tc.toFixed(2)} K from L^2 ~ (Tc - T)`);
+    }
+    return { kind: 'congruent', T: Tc, good, bad: bad.ok ? bad : null, dir };
+  }
+  if (!bad.ok) {
+    if (len < SHORT_TIELINE) {
+      // the tie-line has (almost) collapsed; the solver failed just beyond, where the two sets merge
+      log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`);
+      return { kind: collapsedKind(good), T, good, bad: null, dir };
+    }
+    log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
+    return { kind: 'unresolved', T: good.T, good, bad: null, dir };
+  }
+  // two sets of one phase at (nearly) one composition beyond are a spurious split of a single phase; at
+  // different compositions they are a miscibility gap (e.g. gamma' + gamma below an L -> gamma' + gamma
+  // eutectic) and the end is an invariant
+  const spuriousSplit = bad.phases.length === 2 && bad.phases[0].base === bad.phases[1].base
+    && Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
+  if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
+    return { kind: collapsedKind(good), T, good, bad, dir };
+  }
+  return { kind: 'invariant', T, good, bad, dir };
+}

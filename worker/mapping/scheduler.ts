@@ -1,0 +1,146 @@
+// Which regions of a binary diagram get traced, and how the traces share the solver.
+//
+// Seeds are taken in order of T, then x, and skipped when a finished or running trace covers them. The
+// phases met beyond each region end are seeds as well (regions connect through invariants, so a field
+// the grid rows step over is still reached), and every invariant is probed 0.05 K above and below at
+// the midpoints of its three phase pairs (a field too small for the grid, e.g. between a eutectic and a
+// congruent point). When every seed is taken, the lenses next to the pure elements that no region
+// reaches yet are searched for (pure_edges.ts, field_search.ts).
+//
+// Up to `concurrency` seeds are traced at once; each round, the pending requests of the active traces go
+// to the solver together. equilibriumBatch on 2 OpenMP threads costs 10-20 ms per call on top of the
+// equilibria (thread start-up per call), so the few requests of one round are solved on one thread; the
+// threads are used for the seed grid only.
+import { solveRequest } from './binary-solver.js';
+import { EDGE_TOL, LENS_DT, type BinaryState, type MapContext, type StateRequest } from './binary-types.js';
+import { marchToField } from './field_search.js';
+import { invariantPhases } from './invariants.js';
+import { baseName } from './phase-labels.js';
+import { edgeBrackets, edgePhase, narrowEdgeBracket } from './pure_edges.js';
+import type { RegionTracer } from './tracing.js';
+
+/** A transition of a pure element located between two edge states of the seed grid (side 0: x = 0, 1: x = 1). */
+export interface LensTask { side: 0 | 1; lo: BinaryState; hi: BinaryState }
+
+/** The lens searches of the pure edges of the grid: one per change of the edge phase along a pure edge column. */
+export function lensTasks(grid: readonly BinaryState[], nT: number, nX: number, Xr: [number, number]): LensTask[] {
+  const edges = ([[0, Xr[0] === 0], [1, Xr[1] === 1]] as const).filter(([, pure]) => pure).map(([side]) => side);
+  const tasks: LensTask[] = [];
+  for (const side of edges) {
+    const column = side === 0 ? 0 : nX - 1;
+    const states = Array.from({ length: nT }, (_, i) => grid[i * nX + column]);
+    for (const [lo, hi] of edgeBrackets(states)) tasks.push({ side, lo, hi });
+  }
+  return tasks;
+}
+
+export class TraceScheduler {
+  private readonly seeds: BinaryState[];
+  private readonly probedInvariants: number[] = [];
+  private next = 0;
+
+  constructor(private readonly ctx: MapContext, private readonly tracer: RegionTracer, seeds: BinaryState[],
+    private readonly gridSeeds: WeakSet<BinaryState>, private readonly lenses: LensTask[]) {
+    this.seeds = [...seeds].sort((a, b) => a.T - b.T || a.X - b.X);
+  }
+
+  /** One seed: re-solve (grid seeds), trace its region, then queue the phases met beyond its ends. */
+  private *seed(s0: BinaryState): Generator<StateRequest, void, BinaryState> {
+    const { Tlo, Thi } = this.ctx;
+    let s = s0;
+    if (this.gridSeeds.has(s)) {
+      s = yield* solveRequest(s.T, s.X);
+      if (!s.ok || s.phases.length !== 2 || this.tracer.covered(s)) return;
+    }
+    const region = yield* this.tracer.trace(s);
+    for (const e of region.ends) {
+      if (!e.bad || !e.bad.ok) continue;
+      if (e.bad.phases.length === 2) this.seeds.push(e.bad);
+      if (e.kind !== 'invariant') continue;
+      if (this.probedInvariants.some((T) => Math.abs(T - e.T) < 0.1)) continue; // once per invariant
+      this.probedInvariants.push(e.T);
+      const ph = invariantPhases(region.labels, e.good.x, e.bad.phases);
+      if (ph.length !== 3) continue;
+      ph.sort((a, b) => a.x - b.x);
+      for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
+        const T = e.T + dT;
+        if (T < Tlo || T > Thi) continue;
+        const q = yield* solveRequest(T, (ph[a].x + ph[b].x) / 2);
+        if (q.ok && q.phases.length === 2 && !this.tracer.covered(q)) this.seeds.push(q);
+      }
+    }
+  }
+
+  /** A region (finished or running) already ends on this edge between T0 and T1 with these two phases. */
+  private reachesEdge(side: 0 | 1, T0: number, T1: number, pair: (string | null)[]): boolean {
+    return this.tracer.regions.some((r) =>
+      r.ends.some((e) => e.kind === 'pure_element' && e.T >= T0 && e.T <= T1 && ((e.good.x[0] + e.good.x[1]) / 2 < 0.5 ? 0 : 1) === side)
+      && r.labels.every((l) => pair.includes(baseName(l))));
+  }
+
+  /**
+   * The lens of a pure-element transition that no traced region reaches yet: the transition is
+   * bracketed to EDGE_TOL, and LENS_DT on each side of it the field next to the element is searched for
+   * by marching inwards from the edge; what is found is queued as a seed.
+   */
+  private *lens(task: LensTask): Generator<StateRequest, void, BinaryState> {
+    const { Tlo, Thi, Xr } = this.ctx;
+    const edgePhaseOf = (e: BinaryState) => { const p = edgePhase(e); return p === null ? null : baseName(p); };
+    const { side } = task;
+    if (this.reachesEdge(side, task.lo.T, task.hi.T, [edgePhaseOf(task.lo), edgePhaseOf(task.hi)])) return;
+    const brackets = yield* narrowEdgeBracket((T) => solveRequest(T, side), task.lo, task.hi, EDGE_TOL);
+    const inward = side === 0 ? 1 : -1;
+    const limit = side === 0 ? Math.min(Xr[1], 0.1) : Math.max(Xr[0], 0.9);
+    for (const [a, b] of brackets) {
+      if (b.T - a.T > 10 * EDGE_TOL) continue; // the solver failed inside: nothing located
+      if (this.reachesEdge(side, a.T - 0.1, b.T + 0.1, [edgePhaseOf(a), edgePhaseOf(b)])) continue;
+      for (const T of [b.T + LENS_DT, a.T - LENS_DT]) {
+        if (T < Tlo || T > Thi) continue;
+        const start = yield* solveRequest(T, side);
+        if (!start.ok || start.phases.length !== 1) continue;
+        const f = yield* marchToField((X) => solveRequest(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
+        if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !this.tracer.covered(f)) this.seeds.push(f);
+        // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
+        const pair = [edgePhaseOf(a), edgePhaseOf(b)];
+        if (f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base))) break;
+      }
+    }
+  }
+
+  /** Runs every trace to its end (or until the budget is used up; the log says what is left). */
+  run(concurrency: number, progress: (p: number) => void): void {
+    const { Xr, solver, log } = this.ctx;
+    const active: { gen: Generator<StateRequest, void, BinaryState>; req: StateRequest }[] = [];
+    const startNext = (): boolean => {
+      while (this.next < this.seeds.length) {
+        const s = this.seeds[this.next++];
+        if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9 || this.tracer.covered(s)) continue;
+        const gen = this.seed(s);
+        const r = gen.next(undefined as unknown as BinaryState);
+        if (!r.done) { active.push({ gen, req: r.value }); return true; }
+      }
+      // the lens searches when every seed so far is taken (they queue seeds of their own)
+      while (this.lenses.length && !active.length) {
+        const gen = this.lens(this.lenses.shift()!);
+        const r = gen.next(undefined as unknown as BinaryState);
+        if (!r.done) { active.push({ gen, req: r.value }); return true; }
+      }
+      return false;
+    };
+    for (;;) {
+      while (active.length < concurrency && startNext()) { /* fill */ }
+      if (!active.length) break;
+      solver.checkCancel();
+      if (solver.exhausted) {
+        log(`equilibrium budget of ${solver.budget} used up: tracing stopped with ${this.seeds.length - this.next + active.length} seeds and ${this.lenses.length} pure-element lens searches left; the diagram is incomplete`);
+        break;
+      }
+      const results = solver.solveRound(active.map((a) => a.req));
+      for (let k = active.length - 1; k >= 0; k--) {
+        const r = active[k].gen.next(results[k]);
+        if (r.done) active.splice(k, 1); else active[k].req = r.value;
+      }
+      progress(0.3 + (0.65 * this.next) / Math.max(1, this.seeds.length));
+    }
+  }
+}

@@ -1,0 +1,76 @@
+// Seeds of a binary diagram: a coarse grid of global equilibria over T and x (solved over the threads
+// with a coarser sampling), every two-phase node a seed of its region, and between neighbouring
+// single-phase nodes of different phases a bisection for the (narrow) two-phase field in between, or,
+// for the two states of one ordered phase, the located point of a second-order transition.
+import { BudgetExceeded } from './binary-solver.js';
+import { MIN_STEP, type BinaryState, type MapContext, type SecondOrderPoint } from './binary-types.js';
+import type { OrderModel } from './order-disorder.js';
+
+/** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */
+export function gridAxes(T: [number, number], Xr: [number, number], size?: { nT?: number; nX?: number }): { T: number[]; X: number[] } {
+  const [Tlo, Thi] = T;
+  const nT = Math.max(3, size?.nT ?? Math.min(40, Math.max(8, Math.ceil((Thi - Tlo) / 125) + 1)));
+  const nX = Math.max(3, size?.nX ?? 21);
+  return {
+    T: Array.from({ length: nT }, (_, i) => Tlo + ((Thi - Tlo) * i) / (nT - 1)),
+    X: Array.from({ length: nX }, (_, j) => Xr[0] + ((Xr[1] - Xr[0]) * j) / (nX - 1)),
+  };
+}
+
+/** What the bisection between two single-phase states found. */
+export interface BetweenFindings { twoPhase: BinaryState[]; secondOrder: SecondOrderPoint[] }
+
+/**
+ * Bisection along the segment a-b (same T or same X) between single-phase states of different phases:
+ * a two-phase state met on the way is a seed; a third single phase splits the segment; no two-phase
+ * state down to MIN_STEP in T and 1e-7 in x between the ordered and the disordered state of one phase
+ * is a continuous (second-order) transition. A state the solver cannot converge ends the search.
+ */
+export function bisectBetween(solve: (T: number, X: number) => BinaryState, order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
+  a: BinaryState, b: BinaryState, found: BetweenFindings): void {
+  let lo = a, hi = b;
+  for (let k = 0; k < 30; k++) {
+    const T = (lo.T + hi.T) / 2, X = (lo.X + hi.X) / 2;
+    if (Math.abs(hi.T - lo.T) < MIN_STEP && Math.abs(hi.X - lo.X) < 1e-7) break;
+    const m = solve(T, X);
+    if (!m.ok) return;
+    if (m.phases.length >= 2) { if (m.phases.length === 2) found.twoPhase.push(m); return; }
+    if (m.key === lo.key) lo = m;
+    else if (m.key === hi.key) hi = m;
+    else { bisectBetween(solve, order, lo, m, found); bisectBetween(solve, order, m, hi, found); return; }
+  }
+  if (order.isOrderPair(lo.key, hi.key)) {
+    const ord = order.isOrdered(lo.key) ? lo.key : hi.key;
+    found.secondOrder.push({ ordered: ord, disordered: ord === lo.key ? hi.key : lo.key, T: (lo.T + hi.T) / 2, x: (lo.X + hi.X) / 2 });
+  }
+}
+
+/**
+ * The seeds of the grid (row-major, nT rows of nX nodes): its two-phase nodes, then what the bisections
+ * between unlike single-phase neighbours (right and upper neighbour of each node) find. The grid used
+ * the coarser sampling, so both ends are re-solved before bisecting. A used-up budget ends the seeding
+ * with a log line.
+ */
+export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT: number, nX: number): BetweenFindings {
+  const found: BetweenFindings = { twoPhase: grid.filter((g) => g.ok && g.phases.length === 2), secondOrder: [] };
+  const solve = (T: number, X: number) => ctx.solver.solve(T, X);
+  const node = (i: number, j: number) => grid[i * nX + j];
+  try {
+    for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
+      const a = node(i, j);
+      if (!a.ok || a.phases.length !== 1) continue;
+      for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
+        if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
+        const a2 = solve(a.T, a.X), b2 = solve(b.T, b.X);
+        if (!a2.ok || !b2.ok) continue;
+        if (a2.phases.length === 2) found.twoPhase.push(a2);
+        if (b2.phases.length === 2) found.twoPhase.push(b2);
+        if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) bisectBetween(solve, ctx.order, a2, b2, found);
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof BudgetExceeded)) throw e;
+    ctx.log(`equilibrium budget of ${ctx.solver.budget} used up while seeding; the diagram is incomplete`);
+  }
+  return found;
+}
