@@ -146,7 +146,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
   }
 
   const lockMs = Math.round((o.lockSeconds ?? 30) * 1000);
-  const redis = redisConnection(redisUrl);
+  const redis = redisConnection(redisUrl, { blocking: true });
   const worker = new Worker<TaskJobData>(TASK_QUEUE, processTask, {
     connection: redis, concurrency: settings.poolSize,
     lockDuration: lockMs, stalledInterval: lockMs, maxStalledCount: 5,
