@@ -73,7 +73,8 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       }
       if (row.status === 'running') {
         // The job came back: the worker that ran it ended without finishing. Its partial files go; the task runs again.
-        blobs.remove(row.uuid);
+        // A grid's stored stages stay: its flow (the same job ids) goes on from them.
+        if (row.task_type !== 'binary_cpt_diagram') blobs.remove(row.uuid);
         await store.db.updateTable('tasks').set({ logs: `${row.logs ?? ''}\n${logLine(`running again on worker ${me}: the worker that ran it ended`)}`.trimStart(), progress: 0, stage: null })
           .where('id', '=', row.id).where('status', '=', 'running').execute();
         return row;
