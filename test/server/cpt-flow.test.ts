@@ -12,21 +12,26 @@ import { serversMissing } from './servers.js';
 import { startLab, type Lab, type LabProcess } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 import { openStore } from '../../main/db/index.js';
+import { subscribe } from '../../main/console/databases.js';
 import { run as runEmbedded } from '../../worker/calculations/binary_cpt_diagram.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 
 const CHUNK_NODES = 16;
 let lab: Lab | undefined;
 beforeAll(async () => {
-  if (!serversMissing) lab = await startLab({ workers: 3, env: { PHASEDESK_CPT_CHUNK_NODES: String(CHUNK_NODES), PHASEDESK_TEST_CHUNK_MS: '700' } });
+  if (serversMissing) return;
+  lab = await startLab({ workers: 3, env: { PHASEDESK_CPT_CHUNK_NODES: String(CHUNK_NODES), PHASEDESK_TEST_CHUNK_MS: '500' } });
+  // Al-Zn (bundled, imported by the API at its start): a few milliseconds per equilibrium
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
+  try { await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' }); } finally { await store.close(); }
 }, 120_000);
 afterAll(async () => { if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n')); await lab?.stop(); });
 
 // 11 x 16 x 2 = 352 nodes: 22 chunks of 16
 const config = (over: Record<string, unknown> = {}) => ({
-  task_type: 'binary_cpt_diagram', tdb_code: 'ALFE', condition: {
-    components: ['AL', 'FE'], x_component: 'FE', composition_start: 0, composition_end: 1, composition_step: 0.1,
-    temperature_start: 300, temperature_end: 1800, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
+  task_type: 'binary_cpt_diagram', tdb_code: 'ALZN_MEY1993', condition: {
+    components: ['AL', 'ZN'], x_component: 'ZN', composition_start: 0, composition_end: 1, composition_step: 0.1,
+    temperature_start: 300, temperature_end: 900, temperature_step: 40, pressure_start: 1e5, pressure_end: 1e9,
     pressure_points: 2, pressure_scale: 'log', include_tielines: true, ...over,
   },
 });
@@ -83,7 +88,7 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const taskDir = mkdtempSync(join(tmpdir(), 'cpt-embedded-'));
     runEmbedded({ taskUuid: 'e', taskType: 'binary_cpt_diagram', config: lab_doc.config, ompThreads: 1, taskDir, control: control.buffer,
-      database: { code: 'ALFE', sha256: lab_doc.provenance.database.sha256 } }, control);
+      database: { code: 'ALZN_MEY1993', sha256: lab_doc.provenance.database.sha256 } }, control);
     const embedded = JSON.parse(readFileSync(join(taskDir, 'result', 'result.json'), 'utf8'));
     const untimed = (d: any) => ({ ...d, provenance: { ...d.provenance, created_at: undefined } });
     expect(lab_doc.labels.length).toBe(352);
@@ -98,7 +103,7 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     const redis = redisConnection(l.redis.url);
     const queue = new Queue(TASK_QUEUE, { connection: redis });
     try {
-      const created = await api(l.port, 'POST', '/task', { key: l.keyA, body: { title: 'grid', no_cache: true, task_config: config({ temperature_step: 50 }) } });
+      const created = await api(l.port, 'POST', '/task', { key: l.keyA, body: { title: 'grid', no_cache: true, task_config: config({ temperature_step: 20 }) } });
       const id = created.body.id as number;
       await until(() => status(id), (r) => /chunks/.test(r.body?.stage ?? '') && r.body.progress > 0, 50);
       expect(await queue.getActiveCount()).toBeGreaterThan(0);
