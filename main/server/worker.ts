@@ -5,10 +5,10 @@
 // longer running (PATCH cancel or DELETE on any API process) the job gets BullMQ's cancellation signal, which raises
 // the calculation's native cancel flag. A worker that dies (kill -9, a lost machine) stops renewing its job's lock;
 // BullMQ then hands the job to another worker, which runs the task again from the start.
-import { rmSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { FlowProducer, Worker, type Job } from 'bullmq';
+import { FlowProducer, Queue, Worker, type Job } from 'bullmq';
 import type { ServiceSettings } from '../config.js';
 import { openStore, type Store } from '../db/index.js';
 import { CalcHost, type HostOutput, type HostProgress } from '../service/calc-host.js';
@@ -19,7 +19,12 @@ import { storeOutcome } from '../service/task-outcome.js';
 import type { HostJob } from '../../worker/protocol.js';
 import { redisConnection, TASK_QUEUE } from './redis.js';
 import type { TaskJobData } from './job-queue.js';
-import { addCptFlow, chunkNodes, type CptStageJobData } from './cpt-flow.js';
+import { addBisectionParts, addCptFlow, chunkNodes, type CptStageJobData } from './cpt-flow.js';
+
+/** Parts of a grid's bisection, from its plan in the stages folder (1 when unreadable). */
+function bisectParts(stagesDir: string): number {
+  try { return Number(JSON.parse(readFileSync(join(stagesDir, 'bisect-plan.json'), 'utf8')).parts) || 1; } catch { return 1; }
+}
 
 /** How often a running job compares its task's status (cancel) and saves progress. */
 const STATUS_CHECK_MS = 500;
@@ -197,17 +202,31 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       await transition(ctx, row.id, 'running', 'failed', { logs: ['the database file of this task is no longer available'] });
       return 'failed';
     }
-    const name = stage.kind === 'chunk' ? `chunk ${stage.chunk}` : stage.kind;
+    const name = stage.kind === 'chunk' ? `chunk ${stage.chunk}` : stage.kind === 'bisect' ? `bisection part ${stage.chunk}` : stage.kind;
     log(`task ${uuid}: grid ${name} started (attempt ${job.attemptsStarted})`);
+    if (stage.kind === 'bisect-plan') {
+      // no calculation: the stored chunks' changing edges, split into parts of about a chunk's work
+      const { planBisection } = await import('../../worker/calculations/binary_cpt_stage.js');
+      try {
+        const ranges = planBisection(blobs.taskDir(uuid), input.config, stage.chunks, perChunk);
+        await addBisectionParts(stageQueue, job, ranges);
+        log(`task ${uuid}: grid bisection in ${ranges.length} part(s)`);
+        await store.db.updateTable('tasks').set({ stage: `bisecting the boundaries in ${ranges.length} part(s)` }).where('id', '=', row.id).where('status', '=', 'running').execute();
+      } catch (e) {
+        await transition(ctx, row.id, 'running', 'failed', { logs: [`planning the boundary bisection failed: ${(e as Error).message}`] });
+        return 'failed';
+      }
+      return 'planned';
+    }
     const hostJob: HostJob = {
       taskUuid: row.uuid, taskType: 'binary_cpt_diagram_stage', config: { ...input.config, cpt_stage: { ...stage, worker: me } },
       ompThreads: threadsFor(row.omp_threads), taskDir: blobs.taskDir(row.uuid), database: input.database,
     };
     let live: HostProgress = { progress: 0, stage: null };
     const base = stage.kind === 'merge' ? 0.95 : 0;
-    const progressTimer = stage.kind === 'chunk' ? undefined : setInterval(() => {
-      const p = stage.kind === 'bisect' ? live.progress : base + 0.05 * live.progress;
-      void store.db.updateTable('tasks').set({ progress: p, stage: stage.kind === 'bisect' ? 'bisecting the boundaries' : 'writing the result files' })
+    const progressTimer = stage.kind !== 'merge' ? undefined : setInterval(() => {
+      const p = base + 0.05 * live.progress;
+      void store.db.updateTable('tasks').set({ progress: p, stage: 'writing the result files' })
         .where('id', '=', row.id).where('status', '=', 'running').where('progress', '<', p).execute().catch(() => {});
     }, PROGRESS_SAVE_MS);
     let out: HostOutput | 'failed';
@@ -229,7 +248,13 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
         .where('id', '=', row.id).where('status', '=', 'running').where('progress', '<', p).execute();
       return 'stored';
     }
-    if (stage.kind === 'bisect') return 'stored';
+    if (stage.kind === 'bisect') {
+      const stagesDir = join(blobs.taskDir(uuid), 'stages');
+      const parts = readdirSync(stagesDir).filter((f) => /^bisect-\d+\.json$/.test(f)).length;
+      const p = 0.7 + 0.25 * parts / Math.max(parts, bisectParts(stagesDir));
+      await store.db.updateTable('tasks').set({ progress: p }).where('id', '=', row.id).where('status', '=', 'running').where('progress', '<', p).execute();
+      return 'stored';
+    }
     await storeOutcome(ctx, row, { ...out, logs: out.logs }, { progress: 1, stage: null });
     rmSync(join(blobs.taskDir(uuid), 'stages'), { recursive: true, force: true });
     return 'stored';
@@ -238,6 +263,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
   const lockMs = Math.round((o.lockSeconds ?? 30) * 1000);
   const redis = redisConnection(redisUrl, { blocking: true });
   const flows = new FlowProducer({ connection: redis });
+  const stageQueue = new Queue(TASK_QUEUE, { connection: redis });
   const perChunk = chunkNodes();
   const worker = new Worker<TaskJobData>(TASK_QUEUE, processTask, {
     connection: redis, concurrency: settings.poolSize,
@@ -265,6 +291,7 @@ export async function startQueueWorker(settings: ServiceSettings, workerFile: st
       // then go to another worker when their locks lapse).
       await worker.close().catch(() => {});
       await flows.close().catch(() => {});
+      await stageQueue.close().catch(() => {});
       await redis.quit().catch(() => {});
       await Promise.all(slots.map((h) => h.stop()));
       await store.close();

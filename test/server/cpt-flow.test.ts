@@ -1,6 +1,6 @@
-// A binary_cpt_diagram grid as a BullMQ flow over three `phasedesk worker` processes: 22 chunks, a kill -9 of the
-// worker in the middle of a chunk and a replacement started; the task completes, the killed chunk ran again, every
-// stage's results were stored once, and result.json equals the embedded run's (provenance's creation time aside).
+// A binary_cpt_diagram grid as a BullMQ flow over three `phasedesk worker` processes: 22 chunks, the bisection in
+// parts, a kill -9 of the worker in the middle of a chunk and a replacement started; the task completes, the killed
+// chunk ran again, every stage's results were stored once, and result.json equals the embedded run's (provenance's creation time aside).
 // Then cancel: every chunk job ends within 2 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
@@ -77,6 +77,12 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     expect(all.flatMap((w) => lines(w, taskUuid, new RegExp(`grid chunk ${killedChunk} started \\(attempt [2-9]`)))).toHaveLength(1);
     expect(all.flatMap((w) => lines(w, taskUuid, /already stored/))).toEqual([]);
     expect(all.flatMap((w) => lines(w, taskUuid, /grid merge 11x16x2 grid: /))).toHaveLength(1);
+    // the bisection ran in parts over the workers, each part stored once
+    const plan = all.flatMap((w) => lines(w, taskUuid, /grid bisection in \d+ part/)).map((x) => Number(/in (\d+) part/.exec(x)![1]));
+    expect(plan).toHaveLength(1);
+    expect(plan[0]).toBeGreaterThan(1);
+    const parts = all.flatMap((w) => lines(w, taskUuid, /grid bisection part \d+ stored/)).map((x) => Number(/part (\d+)/.exec(x)![1]));
+    expect(parts.sort((a, b) => a - b)).toEqual(Array.from({ length: plan[0]! }, (_, k) => k));
 
     const files = await api(l.port, 'GET', `/task/${id}/result`, { key: l.keyA });
     const names = (files.body.files as string[]).map((u) => new URL(u).pathname.split('/').pop());
