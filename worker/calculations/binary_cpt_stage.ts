@@ -1,7 +1,7 @@
 // One stage of a binary_cpt_diagram grid spread over the lab server's workers (main/server/cpt-flow.ts):
 //  - chunk:  the equilibria of grid nodes [first, end), stored as stages/chunk-<k>.json;
-//  - bisect: the boundary bisection of edges [first, end) of the grid's changing edges (the plan is made from the
-//            stored chunks by the lab worker, bisectionEdges), stored as stages/bisect-<k>.json;
+//  - bisect: the boundary bisection of the grid's changing edges [first, end) (the plan, planBisection, is made by
+//            the lab worker from the stored chunks), stored as stages/bisect-<k>.json;
 //  - merge:  the embedded calculation (binary_cpt_diagram.ts run) with every equilibrium replayed from the stored
 //            stages, so that it writes the same result files as the embedded run.
 // A stage's file is written once: to a private temporary name, then hard-linked to its final name (link fails when
@@ -121,27 +121,20 @@ function readStage(dir: string, stage: Pick<CptStage, 'kind' | 'chunk'>): StageF
 
 /**
  * A solver for computeWith that answers the grid from the stored chunks and each bisection step from `bisection`
- * (one stored list per solve call after the grid) or, when that runs out, from the live solver, recording its answers.
+ * (one stored batch per solve call after the grid), in the order the mapping asks.
  */
-function replaySolver(grid: StoredResult[], bisection: StoredResult[][], xComp: string, live?: ChunkedSolver) {
+function replaySolver(grid: StoredResult[], bisection: StoredResult[][], xComp: string) {
   let call = 0;
-  const recorded: StoredResult[][] = [];
   const solver = {
     count: 0,
-    recorded,
-    solve(n: number, condAt: (i: number) => EquilibriumConditions, onResult: (i: number, r: EquilibriumResult) => void, from: number, to: number): void {
+    solve(n: number, _condAt: (i: number) => EquilibriumConditions, onResult: (i: number, r: EquilibriumResult) => void): void {
       const stored = call === 0 ? grid : bisection[call - 1];
       call++;
       solver.count += n;
-      if (stored) {
-        if (stored.length !== n) throw new Error(`stored grid stage holds ${stored.length} results where ${n} are needed`);
-        stored.forEach((r, i) => onResult(i, expand(r, xComp)));
-        return;
+      if (!stored || stored.length !== n) {
+        throw new Error(`the stored stages hold ${stored?.length ?? 0} results where the mapping's step ${call - 1} needs ${n}`);
       }
-      if (!live) throw new Error('the stored bisection ends before the mapping does');
-      const rec: StoredResult[] = [];
-      live.solve(n, condAt, (i, r) => { rec.push(reduce(r, xComp)); onResult(i, r); }, from, to);
-      recorded.push(rec);
+      stored.forEach((r, i) => onResult(i, expand(r, xComp)));
     },
   };
   return solver;
