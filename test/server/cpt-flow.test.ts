@@ -4,7 +4,7 @@
 // Then cancel: every chunk job ends within 2 s.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
@@ -96,6 +96,7 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     runEmbedded({ taskUuid: 'e', taskType: 'binary_cpt_diagram', config: lab_doc.config, ompThreads: 1, taskDir, control: control.buffer,
       database: { code: 'ALZN_MEY1993', sha256: lab_doc.provenance.database.sha256 } }, control);
     const embedded = JSON.parse(readFileSync(join(taskDir, 'result', 'result.json'), 'utf8'));
+    rmSync(taskDir, { recursive: true, force: true });
     const untimed = (d: any) => ({ ...d, provenance: { ...d.provenance, created_at: undefined } });
     expect(lab_doc.labels.length).toBe(352);
     expect(lab_doc.boundary_points.length).toBeGreaterThan(0);
