@@ -97,3 +97,6 @@ export type Calculation<T extends TaskType = TaskType> =
 
 /** One loader per task type of the registry: a type without its calculation module does not compile. */
 export type CalculationTable = { [T in TaskType]: () => Promise<{ run: Calculation<T> }> };
+
+/** Job type of one stage of a lab server's C-P-T flow (a grid chunk or bisection part): internal, never a task type. */
+export const CPT_STAGE_JOB = 'binary_cpt_diagram_stage';

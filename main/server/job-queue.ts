@@ -3,7 +3,8 @@
 // task to its worker; at start it only adds the jobs of tasks still waiting (the job id is the task's, so a job that
 // exists already is not added twice).
 import { createHash } from 'node:crypto';
-import { Queue, type IRedisClient } from 'bullmq';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import type { ServiceContext } from '../service/context.js';
 import { redisConnection, TASK_QUEUE, taskJobId } from './redis.js';
 
@@ -20,7 +21,7 @@ const SWEEP_INTERVAL_MS = 5000;
 
 export class JobQueue {
   readonly queue: Queue<TaskJobData>;
-  private readonly redis: IRedisClient;
+  private readonly redis: Redis;
   private readonly added = new Set<string>();
   private pumping = false;
   private again = false;

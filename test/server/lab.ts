@@ -42,7 +42,7 @@ function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<
   });
 }
 
-export async function startLab(o: { workers?: number } = {}): Promise<Lab> {
+export async function startLab(o: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Lab> {
   ensureBuilt();
   const pg = await startPostgres();
   const redis = await startRedis();
@@ -54,7 +54,7 @@ export async function startLab(o: { workers?: number } = {}): Promise<Lab> {
   const port = await freePort();
   const env = {
     ...process.env, PHASEDESK_DATABASE_URL: databaseUrl, PHASEDESK_REDIS_URL: redis.url, PHASEDESK_BLOB_DIR: dataDir,
-    PHASEDESK_URL_SECRET: URL_SECRET, PHASEDESK_TEST_CALCULATIONS: '1',
+    PHASEDESK_URL_SECRET: URL_SECRET, PHASEDESK_TEST_CALCULATIONS: '1', ...o.env,
   };
   const lab: Lab = {
     pg, redis, dataDir, databaseUrl, port, keyA: s.keyA, keyB: s.keyB, userA: s.userA,

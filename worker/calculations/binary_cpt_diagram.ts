@@ -196,13 +196,13 @@ function sectionPreview(comp: CptComputation, pressureMatters: boolean): string 
   });
 }
 
-export function run(job: CalculationJob, control: JobControl): CalculationOutput {
+export function run(job: CalculationJob, control: JobControl, compute: typeof computeCpt = computeCpt): CalculationOutput {
   const t0 = performance.now();
   const input = readInput(job);
   const logs = [...input.logs];
   const [nX, nT, nP] = [input.xs.length, input.Ts.length, input.Ps.length];
   logs.push(`grid ${nX} compositions x ${nT} temperatures x ${nP} pressures (${input.logP ? 'log' : 'linear'} scale) = ${nX * nT * nP} nodes, ${job.ompThreads} thread(s)`);
-  const comp = computeCpt(input, job.ompThreads, control);
+  const comp = compute(input, job.ompThreads, control);
   const tCalc = performance.now() - t0;
   logs.push(`${comp.equilibria} equilibria in ${(tCalc / 1000).toFixed(2)} s (${Math.round(comp.equilibria / Math.max(tCalc / 1000, 1e-6))} per s); `
     + `${comp.boundary.length} boundary crossings bisected, ${comp.surface.polys.length} surface polygons`);

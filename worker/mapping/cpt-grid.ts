@@ -93,7 +93,8 @@ export function computeCpt(input: CptInput & { db: NativeDatabase }, threads: nu
   }
 }
 
-function computeWith(input: CptInput, solver: ChunkedSolver, control: JobControl): CptComputation {
+/** The mapping with a given solver (the lab server replays stored chunk results through it: main/server/cpt-flow.ts). */
+export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve' | 'count'>, control: JobControl): CptComputation {
   const { xs, Ts, Ps, elements } = input;
   const [xComp] = elements;
   const nX = xs.length, nT = Ts.length, nP = Ps.length, N = nX * nT * nP;
