@@ -3,7 +3,7 @@
 // not have, grids over the node limit. Each row: the configuration, the 400 and its exact message. A refused
 // configuration creates no task.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, type Fixture, sqliteOf } from '../service/helpers.js';
+import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 import { DEFAULT_WORK_BOUNDS, resolveSettings } from '../../main/config.js';
 import { stepAxisCount } from '../../main/service/task-checks.js';
 
@@ -80,11 +80,12 @@ const ROWS: [string, Record<string, unknown>, string][] = [
 
 describe('POST /task: refusals at the door', () => {
   it.each(ROWS)('%s -> 400', async (_name, cfg, error) => {
-    const before = sqliteOf(f.svc.store).prepare('SELECT COUNT(*) AS n FROM tasks').get() as { n: number };
+    const taskCount = async () => Number((await f.svc.store.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await taskCount();
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'big', task_config: cfg } });
     expect(r.status, r.text).toBe(400);
     expect(r.body).toEqual({ error });
-    expect(sqliteOf(f.svc.store).prepare('SELECT COUNT(*) AS n FROM tasks').get()).toEqual(before);
+    expect(await taskCount()).toBe(before);
   });
 
   it('the database is resolved before the configuration is validated (spec POST /task step 1)', async () => {

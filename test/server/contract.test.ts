@@ -1,5 +1,7 @@
 // The contract suites of test/contract/ against the lab server: the same tests, with the fixture of
 // test/server/lab-fixture.ts (PostgreSQL, the BullMQ queue and a queue worker) instead of the embedded service.
+// robustness.contract (slow clients, fuzzing at the door) exercises the embedded listener's own timeouts and runs
+// there only.
 import { afterAll, describe, expect, it } from 'vitest';
 import { serversMissing } from './servers.js';
 
@@ -10,6 +12,7 @@ if (serversMissing) {
   afterAll(() => { delete process.env.PHASEDESK_TEST_LAB; });
   await import('../contract/api.contract.test.js');
   await import('../contract/task-list.contract.test.js');
+  await import('../contract/door.contract.test.js');
   const { labFixturesStarted } = await import('./lab-fixture.js');
-  it('the suites ran on the lab server', () => { expect(labFixturesStarted()).toBeGreaterThanOrEqual(2); });
+  it('the suites ran on the lab server', () => { expect(labFixturesStarted()).toBeGreaterThanOrEqual(3); });
 }
