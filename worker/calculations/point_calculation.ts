@@ -10,7 +10,9 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
-import { equilibrium, type EquilibriumConditions } from '../core/equilibrium.js';
+import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { alloyTemperatures } from '../results/alloy-temperatures.js';
+import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { pointTable } from '../plots/charts.js';
 import {
   PointConverter, RESULT_VERSION, phaseLabel, provenance, tableToCsv, writeResultFiles,
@@ -18,6 +20,7 @@ import {
 } from '../results/common.js';
 import type { PointCalculationResult } from '../results/point_calculation.js';
 import { buildTable, elementsOf, phaseSetName, selectOutputs, type OutputTaskType } from '../results/outputs.js';
+import { elementMasses, moleFractionCondition } from '../results/units.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
 
 export const CP_DEFINITION = 'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative '
@@ -29,7 +32,14 @@ export type Condition = Record<string, unknown>;
 export function conditionOf(job: CalculationJob): Condition {
   const c = job.config.condition;
   if (!c || typeof c !== 'object') throw new Error('task_config.condition is required');
-  return c as Condition;
+  return inMoleFractions(job, c as Condition);
+}
+
+/** composition_unit "mass_fraction": the composition maps as mole fractions (worker/results/units.ts). */
+function inMoleFractions(job: CalculationJob, cond: Condition): Condition {
+  if ((cond.composition_unit ?? 'mole_fraction') === 'mole_fraction') return cond;
+  const raw = Array.isArray(cond.components) ? (cond.components as unknown[]).map((c) => String(c).toUpperCase()) : [];
+  return moleFractionCondition(cond, [...new Set(elementsOf(raw))], () => elementMasses(cachedDatabase(tdbFileOf(job)).info().elements));
 }
 
 export function tdbFileOf(job: CalculationJob): string {
@@ -201,9 +211,12 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   const conv = new PointConverter(sys.db, sys.components);
   const cpEq = r.derivatives['HM.T'];
   const point = { ...conv.point(r), Cp_equilibrium: typeof cpEq === 'number' && Number.isFinite(cpEq) ? cpEq : null };
-  const table = buildTable([point], names, { components: sys.elements, phases: sys.formable });
+  const further = pointFurtherQuantities(sys, cond, point, r, conditions, control);
+  const table = buildTable([{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }], names,
+    { components: sys.elements, phases: sys.formable });
   const doc: PointCalculationResult = {
     ...documentBase(job, 'point_calculation', sys.tdbFile), point, table, outputs: names, cp_definition: CP_DEFINITION,
+    alloy_temperatures: further.alloy, ...further.fields,
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
@@ -216,9 +229,24 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     `conditions T=${T} K, P=${P} Pa, ${xText}${sys.phases ? `, phases ${sys.phases.join(', ')}` : ''}`,
     `equilibrium ${state} after ${r.iterations} iterations: ${phaseSetText(point)}, GM=${r.GM.toFixed(3)} J/mol`,
     ...(r.converged ? [] : [`warning: the equilibrium did not converge (${r.reason}); the result is written with converged:false`]),
+    ...further.logs,
     `written ${files.join(', ')}`,
   ];
   return { summary, logs };
+}
+
+/**
+ * The further quantities of a point (worker/results/thermo-extra.ts: reference states, formation energies,
+ * magnetic and volume properties, degree of ordering) and the alloy's liquidus and solidus.
+ */
+function pointFurtherQuantities(sys: CalcSystem, cond: Condition, point: EquilibriumPoint, r: EquilibriumResult,
+  conditions: EquilibriumConditions, control: JobControl) {
+  const fields = addFurtherQuantities(sys, cond, [{ point, r }]);
+  const alloy = alloyTemperatures(sys, conditions.X ?? {}, conditions.P ?? 101325, () => control.cancelled);
+  const fmt = (v: number | null) => (v === null ? 'none' : `${v.toFixed(2)} K`);
+  const logs = [`alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
+    ...fields.quantity_notes.map((n) => `note: ${n}`)];
+  return { fields, alloy, logs };
 }
 
 /** Phase table of one point: stable composition sets, then metastable phases with driving forces. */

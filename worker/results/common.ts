@@ -12,6 +12,7 @@ import { PhaseModel } from '../core/models.js';
 import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
 import { PREVIEW_PNG_WIDTH, writePreviewPng } from '../plots/png.js';
+import { elementMasses, massFractionsOrUndefined } from './units.js';
 
 /** Version of the result.json layout; bumped on any incompatible change. */
 export const RESULT_VERSION = 1;
@@ -72,6 +73,8 @@ export interface PhaseRecord {
   amount: number;
   /** mole fractions of the elements in the phase */
   x: Record<string, number>;
+  /** mass fractions of the elements in the phase (absent when an element has no molar mass in the database) */
+  w?: Record<string, number>;
   /** site fractions, one map per sublattice */
   site_fractions: SublatticeFractions[];
   GM: number;
@@ -84,6 +87,15 @@ export interface PhaseRecord {
    * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
    */
   ordering?: OrderingState;
+  /** Curie/Neel temperature (K) and mean magnetic moment per mole of atoms (Bohr magnetons): magnetic phases only */
+  TC?: number;
+  BMAGN?: number;
+  /** molar volume, m^3/mol of atoms: only phases with volume parameters in the database */
+  VM?: number;
+  /** pycalphad's degree of ordering (0 = disordered): phases with a constituent on two or more sublattices */
+  degree_of_ordering?: number;
+  /** GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts) */
+  GM_formation?: number;
 }
 
 export interface MetastableRecord {
@@ -99,6 +111,8 @@ export interface EquilibriumPoint {
   P: number;
   /** overall mole fractions */
   x: Record<string, number>;
+  /** overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none) */
+  w?: Record<string, number>;
   converged: boolean;
   /** why the solver could not certify the answer ('' when converged) */
   reason: string;
@@ -111,6 +125,14 @@ export interface EquilibriumPoint {
   MU: Record<string, number>;
   phases: PhaseRecord[];
   metastable: MetastableRecord[];
+  /** sum NP * VM when every stable phase has volume data, m^3/mol */
+  VM?: number;
+  /** GM - sum_i x_i GM(reference state of i), J/mol of atoms */
+  GM_formation?: number;
+  /** chemical potential relative to the reference state of each element (MU - GM_ref), J/mol of the element */
+  MUR?: Record<string, number>;
+  /** activity relative to the reference state, exp(MUR / RT) */
+  ACR?: Record<string, number>;
 }
 
 /**
@@ -120,6 +142,7 @@ export interface EquilibriumPoint {
 export class PointConverter {
   private readonly models = new Map<string, PhaseModel | null>();
   private orderingModels?: Map<string, OrderingModel | null>;
+  private masses?: Record<string, number>;
   constructor(private readonly db: NativeDatabase, private readonly components: string[]) {}
 
   /** Ordered or not (phases with an order-disorder description only; undefined otherwise). */
@@ -148,12 +171,19 @@ export class PointConverter {
     return o ? { ordering: o } : {};
   }
 
+  /** `w`: mass fractions of x, omitted when an element has no positive molar mass. */
+  private massField(x: Record<string, number>): { w?: Record<string, number> } {
+    this.masses ??= elementMasses(this.db.info().elements);
+    const w = massFractionsOrUndefined(x, this.masses);
+    return w ? { w } : {};
+  }
+
   point(r: EquilibriumResult): EquilibriumPoint {
     return {
-      T: r.T, P: r.P, x: { ...r.x }, converged: r.converged, reason: r.converged ? '' : r.reason,
+      T: r.T, P: r.P, x: { ...r.x }, ...this.massField(r.x), converged: r.converged, reason: r.converged ? '' : r.reason,
       GM: r.GM, HM: r.HM, SM: r.SM, CPM: r.CPM, MU: { ...r.mu },
       phases: r.phases.map((p) => ({
-        name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x },
+        name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x }, ...this.massField(p.x),
         site_fractions: this.siteFractions(p), GM: p.GM, HM: p.HM, SM: p.SM, CPM: p.CPM,
         ...this.orderingField(p),
       })),
