@@ -8,6 +8,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run as runPoint } from '../../worker/calculations/point_calculation.js';
+import { run as runLine } from '../../worker/calculations/line_calculation.js';
+import { run as runProperties } from '../../worker/calculations/thermodynamic_properties_next.js';
+import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
+import type { PropertiesDocument } from '../../worker/results/thermodynamic_properties_next.js';
+import { run as runScheil } from '../../worker/calculations/scheil_solidification.js';
+import type { ScheilDocument } from '../../worker/results/scheil_solidification.js';
 import type { PointCalculationResult } from '../../worker/results/point_calculation.js';
 import { GAS_CONSTANT } from '../../worker/results/outputs.js';
 import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/results/units.js';
@@ -181,5 +187,81 @@ describe('liquidus and solidus of the alloy at a point', () => {
     const j = job({ activated_phases: ['SOLID'] });
     runPoint(j, ctl());
     expect(read(j).alloy_temperatures).toMatchObject({ liquidus: null, solidus: null, note: 'no liquid phase in the system' });
+  });
+});
+
+describe('line and properties results', () => {
+  const EUT = path.join(__dirname, '../validation/tdb/eutectic_ideal.tdb');
+  /** Ideal liquid with pure solids: x_i^L on the liquidus of solid i is exp(-G(LIQUID,i)/RT). */
+  const xL = (dH: number, T: number) => Math.exp(-(dH - 10 * T) / (R * T));
+  const root = (f: (T: number) => number, a: number, b: number) => {
+    for (let k = 0; k < 200; k++) { const m = 0.5 * (a + b); if (f(a) * f(m) <= 0) b = m; else a = m; }
+    return 0.5 * (a + b);
+  };
+  const TE = root((T) => xL(10000, T) + xL(15000, T) - 1, 300, 1000);
+
+  it('a T line through the eutectic: liquidus, solidus and the invariant with its phase compositions, by hand', () => {
+    const j = job({ components: ['A', 'B'], temperature_start: 500, temperature_end: 1500, points: 51, compositions_start: { B: 0.3 },
+      compositions_end: { B: 0.3 }, activated_phases: undefined, compositions: undefined, temperature: undefined }, EUT, 'line_calculation');
+    j.config.task_type = 'line_calculation';
+    runLine(j, ctl());
+    const doc = read<LineCalculationResult>(j);
+    // liquidus: the higher of the two liquidus branches at x(B) = 0.3
+    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000), tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
+    expect(Math.abs(doc.alloy_temperatures!.liquidus! - Math.max(tA, tB))).toBeLessThan(0.01);
+    expect(Math.abs(doc.alloy_temperatures!.solidus! - TE)).toBeLessThan(0.01);
+    expect(doc.invariants).toHaveLength(1);
+    const inv = doc.invariants![0]!;
+    expect(inv.phases).toEqual(['ALPHA', 'BETA', 'LIQUID']);
+    expect(Math.abs(inv.T - TE)).toBeLessThan(0.01);
+    expect(inv.compositions.LIQUID!.x.B).toBeCloseTo(xL(15000, TE), 4);
+    expect(inv.compositions.ALPHA!.x.A).toBeCloseTo(1, 6);
+    // masses A = 20, B = 30
+    expect(inv.compositions.LIQUID!.w!.B).toBeCloseTo((30 * xL(15000, TE)) / (30 * xL(15000, TE) + 20 * xL(10000, TE)), 4);
+  });
+
+  it('Scheil given in mass fractions: liquidus, Scheil end and equilibrium solidus side by side, by hand', () => {
+    const j = job({ components: ['A', 'B'], compositions: { B: 9 / 23 }, composition_unit: 'mass_fraction', start_temperature: 1300,
+      temperature_step: 5, activated_phases: undefined, temperature: undefined }, EUT, 'scheil_solidification');
+    j.config.task_type = 'scheil_solidification';
+    runScheil(j, ctl());
+    const doc = read<ScheilDocument>(j);
+    // w(B) = 9/23 is x(B) = (9/23/30) / (14/23/20 + 9/23/30) = 0.3
+    expect(doc.composition.B).toBeCloseTo(0.3, 12);
+    expect(doc.composition_w!.B).toBeCloseTo(9 / 23, 12);
+    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000), tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
+    expect(Math.abs(doc.alloy_temperatures!.liquidus! - Math.max(tA, tB))).toBeLessThan(0.01);
+    // pure solids: the liquid follows the liquidus down to the eutectic, where both the Scheil path and the
+    // equilibrium solidification end
+    expect(Math.abs(doc.alloy_temperatures!.scheil_end! - TE)).toBeLessThan(0.01);
+    expect(Math.abs(doc.alloy_temperatures!.equilibrium_solidus! - TE)).toBeLessThan(0.01);
+    const head = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]!;
+    expect(head).toContain('"w(LIQUID,B) [-]"');
+  });
+
+  it('a composition line given in mass fractions runs between the converted end points; properties carry mur/acr', () => {
+    const j = job({ temperature_start: 1250, temperature_end: 1250, points: 5, compositions_start: { B: 0.3 }, compositions_end: { B: 0.6 },
+      composition_unit: 'mass_fraction', reference_states: { A: 'LIQUID', B: 'LIQUID' }, compositions: undefined, temperature: undefined,
+      thermo_outputs: ['x(B)', 'w(B)', 'acr(A)'] }, LENS, 'line_calculation');
+    j.config.task_type = 'line_calculation';
+    runLine(j, ctl());
+    const doc = read<LineCalculationResult>(j);
+    const first = doc.points[0]!, last = doc.points[doc.points.length - 1]!;
+    expect(first.w!.B).toBeCloseTo(0.3, 12);
+    expect(last.w!.B).toBeCloseTo(0.6, 12);
+    expect(last.x.B).toBeCloseTo(0.5, 12);
+    // a line at fixed T has no alloy liquidus; acr(A) against pure liquid A
+    expect(doc.alloy_temperatures).toBeUndefined();
+    const l = lens(1250);
+    expect(last.ACR!.A).toBeCloseTo(l.xAL, 6);
+    const jp = job({ temperature_start: 1000, temperature_end: 1100, points: 3, compositions_start: { B: 0.4 }, compositions_end: { B: 0.4 },
+      reference_states: { A: 'REG' }, activated_phases: ['REG'], compositions: undefined, temperature: undefined }, LENS, 'thermodynamic_properties_next');
+    jp.config.task_type = 'thermodynamic_properties_next';
+    runProperties(jp, ctl());
+    const pd = read<PropertiesDocument>(jp);
+    // pure REG A: G = 1000; in REG alone, MU(A) - 1000 = RT ln x_A + L x_B^2 with L = -5000 + 2T
+    const T = pd.points[0]!.T, L0 = -5000 + 2 * T;
+    expect(pd.points[0]!.MUR!.A).toBeCloseTo(R * T * Math.log(0.6) + L0 * 0.16, 4);
+    expect(pd.reference_states).toMatchObject({ A: 'REG' });
   });
 });
