@@ -13,6 +13,7 @@ export const CALCULATIONS: Record<string, () => Promise<{ run: Calculation }>> =
   thermodynamic_properties_next: () => import('./calculations/thermodynamic_properties_next.js'),
   scheil_solidification: () => import('./calculations/scheil_solidification.js'),
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
+  gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
 };
 
 /** The stage a task of each type reports while its calculation runs (GET /task/{id} `stage`). */

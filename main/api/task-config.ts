@@ -6,6 +6,7 @@ import { checkOutputElements, validateOutputs } from '../../worker/results/outpu
 export const OPEN_TASK_TYPES = [
   'point_calculation', 'line_calculation', 'binary_equilibrium',
   'thermodynamic_properties_next', 'scheil_solidification', 'binary_cpt_diagram',
+  'gibbs_energy_curves',
 ] as const;
 export type OpenTaskType = (typeof OPEN_TASK_TYPES)[number];
 
@@ -243,6 +244,22 @@ export const binaryCptSchema = z.looseObject({
   }
 });
 
+// gibbs_energy_curves (extension of the spec's task types, README "Calculations"): GM of every phase alone along a
+// composition line at fixed T and P, with the stable common tangents (worker/calculations/gibbs_energy_curves.ts).
+export const gibbsEnergyCurvesSchema = z.looseObject({
+  task_type: z.literal('gibbs_energy_curves'), ...common,
+  condition: z.looseObject({
+    components: components.min(2, 'must contain at least 2 elements'), temperature: kelvin, pressure,
+    compositions_start: composition, compositions_end: composition,
+    points: points.min(2, 'must be at least 2').max(5001, 'must be at most 5001').optional(),
+    activated_phases: phases.optional(), ...furtherFields,
+  }).superRefine(compositionRule(['compositions_start', 'compositions_end'])).superRefine(referenceStatesRule).superRefine((c, ctx) => {
+    if (sameComposition(c.compositions_start, c.compositions_end)) {
+      ctx.addIssue({ code: 'custom', path: ['compositions_end'], message: 'must differ from compositions_start (the curves run along the line between them)' });
+    }
+  }),
+});
+
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
 export const testCalculationSchema = z.looseObject({
   task_type: z.enum(TEST_TASK_TYPES), ...common,
@@ -256,6 +273,7 @@ export const TASK_CONFIG_SCHEMAS: Record<OpenTaskType, z.ZodType> = {
   thermodynamic_properties_next: thermodynamicPropertiesSchema,
   scheil_solidification: scheilSchema,
   binary_cpt_diagram: binaryCptSchema,
+  gibbs_energy_curves: gibbsEnergyCurvesSchema,
 };
 
 /** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */

@@ -129,6 +129,11 @@ export class ThermoExtras {
     point.ACR = Object.fromEntries(Object.entries(point.MUR).map(([el, v]) => [el, Math.exp(v / (GAS_CONSTANT * T))]));
   }
 
+  /** GM of each element in its reference state at T, P (J/mol; 0 for SER). */
+  referenceEnergies(T: number, P: number): Record<string, number> {
+    return Object.fromEntries(this.elements.map((el) => [el, this.referenceGM(el, this.references[el]!, T, P, '')]));
+  }
+
   /** Degree of ordering of any phase state (for metastable phases, Gibbs energy curves). */
   degreeOfOrdering(state: PhaseState): number | undefined {
     const t = this.traitsOf(state.name);

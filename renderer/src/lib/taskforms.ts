@@ -30,6 +30,7 @@ export const TASK_LABELS: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic properties',
   scheil_solidification: 'Scheil solidification',
   binary_cpt_diagram: 'Binary C–P–T diagram',
+  gibbs_energy_curves: 'Gibbs energy curves',
 };
 
 /** Spec table "Open task types", shown under the type selector. */
@@ -40,6 +41,7 @@ export const TASK_HELP: Record<OpenTaskType, string> = {
   thermodynamic_properties_next: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
   scheil_solidification: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
   binary_cpt_diagram: 'Three-dimensional phase diagram over composition, temperature and pressure.',
+  gibbs_energy_curves: 'Extension: molar Gibbs energy of every phase against composition at one temperature, with the stable common tangents.',
 };
 
 type AnyZ = z.ZodType & { _zod: { def: Record<string, any> }; shape?: Record<string, AnyZ> };
@@ -68,7 +70,8 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       }
       return [f];
     }
-    case 'record': return [{ ...base, kind: 'composition' }];
+    // a record of fractions is a composition; a record of names (reference_states) has no form field (API only)
+    case 'record': return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' ? [] : [{ ...base, kind: 'composition' }];
     case 'array': {
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
