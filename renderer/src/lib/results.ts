@@ -12,13 +12,24 @@ export interface ResultTable {
 export interface PhaseRecord {
   name: string; composition_set: number; amount: number; x: Record<string, number>;
   site_fractions?: Record<string, number>[]; GM: number; HM?: number; SM?: number; CPM?: number;
+  /** added (worker/results/common.ts, thermo-extra.ts): mass fractions, magnetic, volume and ordering properties */
+  w?: Record<string, number>; TC?: number; BMAGN?: number; VM?: number; degree_of_ordering?: number; GM_formation?: number;
+  ordering?: { ordered: boolean; structure: string; label: string };
 }
 export interface MetastableRecord { name: string; driving_force: number; x: Record<string, number>; GM: number }
 export interface EquilibriumPoint {
   T: number; P: number; x: Record<string, number>; converged: boolean; reason: string;
   GM: number; HM: number; SM: number; CPM: number; MU: Record<string, number>;
   phases: PhaseRecord[]; metastable: MetastableRecord[];
+  /** added: mass fractions, molar volume, formation energy, chemical potentials and activities against the reference states */
+  w?: Record<string, number>; VM?: number; GM_formation?: number; MUR?: Record<string, number>; ACR?: Record<string, number>;
 }
+/** added: liquidus and equilibrium solidus of the alloy (worker/results/alloy-temperatures.ts) */
+export interface AlloyTemperatures { liquid_phases: string[]; liquidus: number | null; solidus: number | null; range: [number, number]; note?: string }
+/** added: a transition of a line at which C + 1 phases coexist, with the phase compositions there */
+export interface InvariantCrossing { T: number; s: number; phases: string[]; compositions: Record<string, { x: Record<string, number>; w?: Record<string, number> }> }
+/** added fields of point, line and properties results */
+export interface FurtherFields { reference_states?: Record<string, string>; quantity_notes?: string[] }
 export interface Transition {
   s: number; T: number; x: Record<string, number>; appearing: string[]; disappearing: string[];
   phases_before: string[]; phases_after: string[];
@@ -27,15 +38,17 @@ export interface ResultBase {
   version: number; task_type: string; config: Record<string, unknown>;
   provenance?: { engine?: { name: string; version: string }; database?: { code: string | null; file_name: string; sha256: string }; created_at?: string };
 }
-export interface PointResult extends ResultBase {
+export interface PointResult extends ResultBase, FurtherFields {
   task_type: 'point_calculation'; point: EquilibriumPoint & { Cp_equilibrium?: number | null }; table: ResultTable;
+  alloy_temperatures?: AlloyTemperatures;
 }
 export type ScanPoint = EquilibriumPoint & { s: number; Cp_equilibrium?: number | null; Cp_frozen?: number | null };
-export interface LineResult extends ResultBase {
+export interface LineResult extends ResultBase, FurtherFields {
   task_type: 'line_calculation'; axis?: { variable: string; label: string; unit: string };
   points: ScanPoint[]; transitions: Transition[]; table: ResultTable;
+  invariants?: InvariantCrossing[]; alloy_temperatures?: AlloyTemperatures;
 }
-export interface PropertiesResult extends ResultBase {
+export interface PropertiesResult extends ResultBase, FurtherFields {
   task_type: 'thermodynamic_properties_next'; cp_definition: string; axis?: { variable: string; label: string; unit: string };
   points: ScanPoint[]; transitions: Transition[]; table: ResultTable;
 }
@@ -49,6 +62,21 @@ export interface ScheilResult extends ResultBase {
   lever_rule_solidus_temperature: number | null; table: ResultTable;
   /** added (worker/results/scheil_solidification.ts): the start temperature used and whether it lay below the liquidus */
   start_temperature?: number; started_below_liquidus?: boolean; suggested_start_temperature?: number | null; warnings?: string[];
+  /** added: liquidus, end of the Scheil path and equilibrium solidus side by side; the alloy in mass fractions */
+  alloy_temperatures?: { liquidus: number | null; scheil_end: number | null; equilibrium_solidus: number | null };
+  composition?: Record<string, number>; composition_w?: Record<string, number>;
+}
+/** gibbs_energy_curves (worker/results/gibbs_energy_curves.ts) */
+export interface GibbsCurvesResult extends ResultBase {
+  task_type: 'gibbs_energy_curves'; temperature: number; pressure: number; axis: { variable: string; label: string; unit: string };
+  s: number[]; axis_values: number[]; compositions: Record<string, number>[];
+  curves: { name: string; GM: (number | null)[]; GM_formation: (number | null)[];
+    compound?: { s: number; axis_value: number; x: Record<string, number>; GM: number; GM_formation: number } }[];
+  equilibrium: { GM: (number | null)[]; GM_formation: (number | null)[]; phases: string[][]; converged: boolean[] };
+  tangents: { phases: string[]; mu: Record<string, number>; mu_formation: Record<string, number>;
+    points: { phase: string; x: Record<string, number>; s: number | null; axis_value: number | null; GM: number; GM_formation: number }[];
+    s_range: [number, number]; axis_range: [number, number] }[];
+  reference_states: Record<string, string>; reference_energies: Record<string, number>; table: ResultTable; notes: string[];
 }
 
 /** One run of Scheil steps forming the same phases: temperatures and fractions solid from its start to its end. */
@@ -101,7 +129,7 @@ export interface CptResult extends ResultBase {
   /** added (worker/results/binary_cpt_diagram.ts): both components, x_component first; false when pressure changes nothing */
   components?: [string, string]; pressure_dependent?: boolean;
 }
-export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult;
+export type AnyResult = PointResult | LineResult | PropertiesResult | ScheilResult | BinaryResult | CptResult | GibbsCurvesResult;
 
 export { RESULT_TYPES } from './results-types.js';
 
@@ -113,6 +141,7 @@ const REQUIRED: Record<string, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */
