@@ -178,16 +178,25 @@ function curvesTable(axisValues: number[], xs: Record<string, number>[], element
 /**
  * The preview: GM_formation of every phase against the line's variable, the equilibrium envelope (the common
  * tangents are its straight parts) dashed, the tangent regions marked. Curves far above the envelope are cut
- * (the window spans the envelope plus its own range again, at least 10 kJ/mol), as a textbook figure is.
+ * (the window spans the envelope plus four times its own range, at least 1.5 kJ/mol), as a textbook figure is.
  */
 export function curvesPreview(doc: GibbsEnergyCurvesDocument, title: string): string {
   const env = doc.equilibrium.GM_formation.filter((v): v is number => v !== null);
   const lo = Math.min(...env), hi = Math.max(...env);
-  const top = hi + Math.max(10000, hi - lo);
+  const top = hi + Math.max(1500, 4 * (hi - lo));
   const cut = (v: number | null) => (v === null || v > top ? null : v);
   const series: Series[] = doc.curves.filter((c) => c.GM_formation.some((v) => cut(v) !== null))
     .map((c) => ({ name: c.name, values: c.GM_formation.map(cut) }));
-  series.push({ name: 'equilibrium (common tangents)', values: doc.equilibrium.GM_formation, dash: '8 5' });
+  series.push({ name: 'equilibrium envelope', values: doc.equilibrium.GM_formation, dash: '3 4' });
+  // each tangent on the grid between its touching points (a straight line in the line's variable)
+  doc.tangents.forEach((t, k) => {
+    const on = t.points.filter((p) => p.axis_value !== null).sort((a, b) => a.axis_value! - b.axis_value!);
+    if (on.length < 2) return;
+    const a = on[0]!, b = on[on.length - 1]!;
+    const lo = a.axis_value!, hi = b.axis_value!;
+    const values = doc.axis_values.map((x) => (x < lo || x > hi || hi === lo ? null : a.GM_formation + ((b.GM_formation - a.GM_formation) * (x - lo)) / (hi - lo)));
+    series.push({ name: `tangent ${k + 1}: ${t.phases.join(' + ')}`, values });
+  });
   const refs = Object.entries(doc.reference_states).map(([e, p]) => `${e}: ${p}`).join(', ');
   return propertyChart({
     title, x: doc.axis_values, xLabel: doc.axis.unit && doc.axis.unit !== '-' ? `${doc.axis.label} (${doc.axis.unit})` : doc.axis.label,
