@@ -94,7 +94,7 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     tangents, reference_states: { ...extras.references }, reference_energies: gref,
     table: curvesTable(axisValues, states.map((st) => st.x), sys.elements, curves, eq, eqPhases), notes: [...extras.notes, ...notes],
   };
-  const title = `Gibbs energy curves, ${sys.elements.join('-')} at ${fmt(T)} K (${fmt(T - KELVIN)} °C) (${basename(sys.tdbFile)})`;
+  const title = `Gibbs energy, ${sys.elements.join('-')} at ${fmt(T)} K (${fmt(T - KELVIN)} °C), ${basename(sys.tdbFile)}`;
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { gibbs_energy_curves: curvesPreview(doc, title) } });
   const notConverged = eq.filter((r) => !r.converged).length;
   const summary = `${curves.length} phases, ${n} points at ${fmt(T)} K, ${tangents.length} common tangent${tangents.length === 1 ? '' : 's'}`
@@ -199,8 +199,9 @@ export function curvesPreview(doc: GibbsEnergyCurvesDocument, title: string): st
   });
   const refs = Object.entries(doc.reference_states).map(([e, p]) => `${e}: ${p}`).join(', ');
   return propertyChart({
-    title, x: doc.axis_values, xLabel: doc.axis.unit && doc.axis.unit !== '-' ? `${doc.axis.label} (${doc.axis.unit})` : doc.axis.label,
-    panels: [{ label: `GM - sum x·G(ref) (J/mol; ref ${refs})`, series }],
+    title: `${title}; reference ${refs}`, x: doc.axis_values,
+    xLabel: doc.axis.unit && doc.axis.unit !== '-' ? `${doc.axis.label} (${doc.axis.unit})` : doc.axis.label,
+    panels: [{ label: 'G − Σ x·G(ref) (J/mol)', series }],
     transitions: doc.tangents.flatMap((t) => [{ x: t.axis_range[0], label: t.phases.join('+') }]),
   });
 }
