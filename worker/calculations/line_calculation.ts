@@ -464,7 +464,7 @@ function lineFurtherQuantities(scan: LineScan, cond: Record<string, unknown>, po
     invariants: invariantsCrossed(scan.transitions, scan.edges, conv, sys.elements.length),
   };
   const fixedComposition = sys.elements.every((e) => path.full0[e] === path.full1[e]);
-  if (fixedComposition) fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled);
+  if (fixedComposition) fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled, undefined, undefined, Math.min(path.T0, path.T1));
   const fmt = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toFixed(2)} K` : 'none');
   const logs = [
     ...(fields.alloy_temperatures ? [`alloy: liquidus ${fmt(fields.alloy_temperatures.liquidus)}, solidus ${fmt(fields.alloy_temperatures.solidus)}`
