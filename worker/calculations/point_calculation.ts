@@ -220,7 +220,7 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
-  const preview = pointPreview(point, sys.elements, `Equilibrium at ${fmtT(T)}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
+  const preview = pointPreview(point, sys.elements, `Equilibrium at ${fmtT(T)} (${Number((T - 273.15).toFixed(2))} °C), ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { point: preview } });
   const summary = `${phaseSetText(point)} at ${fmtT(T)} (${state})`;
   const logs = [
