@@ -70,6 +70,26 @@ afterAll(async () => {
   await svc?.stop();
 });
 
+describe('the New task form', () => {
+  it('gibbs_energy_curves: the generated form runs x(B) 0 -> 1 by default and the API accepts it', async () => {
+    const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=ALZN_MEY1993');
+    await page.goto(`${served.url}#/new`);
+    await page.selectOption('#task-type', 'gibbs_energy_curves');
+    await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
+    await page.fill('#f-title', 'Form check gibbs_energy_curves');
+    for (const el of AZ) {
+      const b = page.locator(`#f-components button[data-element="${el}"]`);
+      if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    }
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+    expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
+    const tasks = await apiCall<{ data: { title: string; task_type: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
+    expect(tasks.json.data.some((t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('further quantities in the result views', () => {
   it('point: w beside x, liquidus/solidus, activities against the reference states, phase properties', async () => {
     await openView('point');
