@@ -17,6 +17,7 @@ import type { ScheilDocument } from '../../worker/results/scheil_solidification.
 import type { PointCalculationResult } from '../../worker/results/point_calculation.js';
 import { GAS_CONSTANT } from '../../worker/results/outputs.js';
 import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/results/units.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const LENS = path.join(__dirname, '../validation/tdb/lens_ideal.tdb');
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-further-'));
@@ -166,6 +167,27 @@ describe('magnetic, volume and ordering properties of each phase', () => {
     // -4000 J/mol of A:B pairs at 300 K: strongly ordered
     expect(ord.degree_of_ordering!).toBeGreaterThan(0.5);
     expect(Number(csvRow(j)['DOO(ORD)'])).toBeCloseTo(ord.degree_of_ordering!, 10);
+  });
+});
+
+describe('ordered/disordered state in the outputs (alfe.tdb, B2_BCC)', () => {
+  it('Fe-30Al at 800 K is ordered B2 with a positive degree of order; Fe-5Al at 1000 K is disordered A2 with none', () => {
+    const ALFE = path.join(SHARED_TDB_DIR, 'alfe.tdb');
+    const names = ['ordered(*)', 'structure(*)', 'DOO(*)', 'TC(*)'];
+    const jo = job({ components: ['AL', 'FE'], temperature: 800, compositions: { AL: 0.3 }, activated_phases: ['B2_BCC'], thermo_outputs: names }, ALFE);
+    runPoint(jo, ctl());
+    const ro = csvRow(jo);
+    expect(ro['ordered(B2_BCC)']).toBe('1');
+    expect(ro['structure(B2_BCC)']).toBe('B2 (B2_BCC)');
+    expect(Number(ro['DOO(B2_BCC)'])).toBeGreaterThan(0.05);
+    expect(Number(ro['TC(B2_BCC)'])).toBeGreaterThan(0);
+    const jd = job({ components: ['AL', 'FE'], temperature: 1000, compositions: { AL: 0.05 }, activated_phases: ['B2_BCC'], thermo_outputs: names }, ALFE);
+    runPoint(jd, ctl());
+    const rd = csvRow(jd);
+    expect(rd['ordered(B2_BCC)']).toBe('0');
+    expect(rd['structure(B2_BCC)']).toBe('A2 (B2_BCC)');
+    // equal site fractions on both sublattices: every |y_si - x_i| vanishes
+    expect(Number(rd['DOO(B2_BCC)'])).toBeLessThan(1e-4);
   });
 });
 
