@@ -14,6 +14,7 @@ export const CALCULATIONS: CalculationTable = {
   thermodynamic_properties_next: () => import('./calculations/thermodynamic_properties_next.js'),
   scheil_solidification: () => import('./calculations/scheil_solidification.js'),
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
+  gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

@@ -10,6 +10,7 @@ import { binaryEquilibriumSchema, type BinaryEquilibriumResult } from './binary_
 import { thermodynamicPropertiesSchema, type PropertiesDocument } from './thermodynamic_properties_next.js';
 import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
 import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
+import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs_energy_curves.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -63,6 +64,11 @@ export const TASK_REGISTRY = {
     schema: binaryCptSchema, label: 'Binary C–P–T diagram',
     help: 'Three-dimensional phase diagram over composition, temperature and pressure.',
     stage: 'computing the composition-temperature-pressure grid', result: resultOf<BinaryCptResult>(),
+  }),
+  gibbs_energy_curves: entry({
+    schema: gibbsEnergyCurvesSchema, label: 'Gibbs energy curves',
+    help: 'Extension: molar Gibbs energy of every phase against composition at one temperature, with the stable common tangents.',
+    stage: 'computing the Gibbs energy curves', result: resultOf<GibbsEnergyCurvesDocument>(),
   }),
 } as const;
 

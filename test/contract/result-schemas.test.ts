@@ -32,6 +32,8 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
   binary_cpt_diagram: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], x_component: 'NI', composition_start: 0, composition_end: 1,
     composition_step: 0.25, temperature_start: 1400, temperature_end: 1800, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
     pressure_points: 2, pressure_scale: 'log' } } },
+  gibbs_energy_curves: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, points: 11,
+    compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 } } } },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

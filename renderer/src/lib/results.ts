@@ -14,6 +14,7 @@ import type { PointCalculationResult } from '../../../contract/results/point_cal
 import type { LineCalculationResult } from '../../../contract/results/line_calculation.js';
 import type { PropertiesDocument } from '../../../contract/results/thermodynamic_properties_next.js';
 import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
+import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_energy_curves.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -26,6 +27,7 @@ export type PropertiesResult = PropertiesDocument;
 export type ScheilResult = ScheilDocument;
 export type BinaryResult = BinaryEquilibriumResult;
 export type CptResult = BinaryCptResult;
+export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -68,6 +70,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   scheil_solidification: ['steps', 'lever_rule', 'table'],
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
+  gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

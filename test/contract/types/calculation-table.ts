@@ -14,6 +14,7 @@ export const complete: CalculationTable = {
   thermodynamic_properties_next: calculation<'thermodynamic_properties_next'>(),
   scheil_solidification: calculation<'scheil_solidification'>(),
   binary_cpt_diagram: calculation<'binary_cpt_diagram'>(),
+  gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -23,6 +24,7 @@ export const missing: CalculationTable = {
   binary_equilibrium: calculation<'binary_equilibrium'>(),
   thermodynamic_properties_next: calculation<'thermodynamic_properties_next'>(),
   scheil_solidification: calculation<'scheil_solidification'>(),
+  gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
 };
 
 export const mismatched: CalculationTable = {
