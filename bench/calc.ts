@@ -1,12 +1,14 @@
 // `npm run bench:calc`: wall times of the calculation task types (issue 5 and 6), each printed as the
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
-// threads, and (diagrams-all) one diagram of every shared binary database. Sections can be selected:
+// threads, (diagrams-all) one diagram of every shared binary database, and (alloy-temperatures) the liquidus/solidus
+// scan of a point calculation. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
 import { benchAllDiagrams, benchDiagrams } from './calc/diagrams.js';
 import { benchCpt } from './calc/cpt.js';
+import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -14,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   diagrams: benchDiagrams,
   'diagrams-all': benchAllDiagrams,
   cpt: benchCpt,
+  'alloy-temperatures': benchAlloyTemperatures,
 };
 
 async function main(): Promise<void> {

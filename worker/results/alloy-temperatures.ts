@@ -1,9 +1,10 @@
 // Liquidus and solidus temperatures of an alloy, and the invariants a line crosses (docs/calculations.md
 // "Liquidus, solidus and invariants"). The liquidus is the temperature above which only liquid phases are stable
 // at the alloy's overall composition; the (equilibrium) solidus the temperature below which no liquid is stable.
-// Both come from a T scan of global equilibria (warm-started, 10 K steps from 4000 K, or from the first fully liquid
-// state above a known temperature, down until the solidus is bracketed, at most to 200 K) and a bisection of
-// the highest change of "only liquid" / "any liquid" to 0.01 K: the same definitions as the validation runner's
+// Both come from a T scan of global equilibria (warm-started, 50 K steps from 4000 K, or from the first fully liquid
+// state above a known temperature, found by probes whose step doubles, down until the solidus is bracketed, at most
+// to 200 K) and a bisection of the highest change of "only liquid" / "any liquid" to 0.01 K, each bisection step
+// started from the previous one's state: the same definitions as the validation runner's
 // T_liquidus / T_solidus (worker/validation/alloy.ts). An invariant on a line is a transition at which C + 1
 // phases coexist (C elements, pressure fixed: Gibbs' phase rule leaves no degree of freedom).
 import { equilibrium, equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
@@ -18,10 +19,13 @@ export function isLiquidPhase(name: string): boolean {
 }
 
 export const ALLOY_T_RANGE: [number, number] = [200, 4000];
-export const ALLOY_T_STEP = 10;
+/** step of the downward scan, K: a bracket is bisected to ALLOY_T_TOLERANCE whatever its width */
+export const ALLOY_T_STEP = 50;
 export const ALLOY_T_TOLERANCE = 0.01;
-/** step of the upward probe from a known temperature to the first fully liquid state, K */
-export const ALLOY_T_PROBE = 100;
+/** first step of the upward probe from a known temperature to the first fully liquid state, K (doubled at each probe) */
+export const ALLOY_T_PROBE = 50;
+/** states per warm-started batch of the downward scan (the scan stops at the first batch that brackets the solidus) */
+const SCAN_CHUNK = 4;
 
 export interface AlloyTemperatures {
   /** liquid phases of the system (empty: no liquidus or solidus) */
@@ -58,14 +62,17 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
   // Scanned from the top down, in chunks, until the solidus is bracketed (no liquid below a state with liquid):
   // the highest changes are met first, and the slow low-temperature equilibria of ordered phases are never
   // computed (a quaternary with ordered BCC and L12: 33 s bottom-up, a fraction of that top-down).
-  // With a known state (the point's T): the scan starts at the first temperature at or above it, in steps of
-  // ALLOY_T_PROBE, where only liquid is stable, instead of at the top of the range.
+  // With a known state (the point's T): the scan starts at the first probed temperature at or above it where only
+  // liquid is stable, instead of at the top of the range; the probes go up by ALLOY_T_PROBE, then twice as far at
+  // each further probe (a liquidus 1000 K above the point costs 5 probes, not 10), and the last one is the range's top.
   let top = range[1];
   if (startT !== undefined && startT >= range[0] && startT <= range[1]) {
-    for (let T = startT; T <= range[1]; T += ALLOY_T_PROBE) {
+    let probe = ALLOY_T_PROBE;
+    for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
       if (cancelled()) throw new CancelledError();
       const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
       if (r.converged && onlyLiquid(r)) { top = Math.min(range[1], T + step); break; }
+      if (T >= range[1]) break;
     }
   }
   const down: number[] = [];
@@ -78,10 +85,18 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
     }
     return false;
   };
-  for (let i = 0; i < down.length && !solidusBracketed(); i += 32) {
+  for (let i = 0; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
     if (cancelled()) throw new CancelledError();
-    downResults.push(...equilibriumBatch({ database: sys.db, components: sys.components, phases: sys.phases,
-      conditions: down.slice(i, i + 32).map(at), options: { warmStart: true } }));
+    // each batch starts from the last state of the previous one (the scan's chain of warm starts continues)
+    const chunk = down.slice(i, i + SCAN_CHUNK);
+    const prev = downResults[downResults.length - 1];
+    const first = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(chunk[0]!),
+      options: prev?.converged ? { start: prev } : undefined });
+    downResults.push(first);
+    if (chunk.length > 1) {
+      downResults.push(...equilibriumBatch({ database: sys.db, components: sys.components, phases: sys.phases,
+        conditions: chunk.map(at), options: { warmStart: true } }).slice(1));
+    }
   }
   const Ts = down.slice(0, downResults.length).reverse();
   const results = [...downResults].reverse();
@@ -91,11 +106,15 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
       const lo = results[i]!, hi = results[i + 1]!;
       if (!lo.converged || !hi.converged || pred(lo) || !pred(hi)) continue;
       let a = Ts[i]!, b = Ts[i + 1]!;
+      // each step starts from the state nearest to its midpoint, the previous step's (the solver re-scans the grid
+      // with the final chemical potentials, so a warm start gives the cold start's answer)
+      let near = hi;
       while (b - a > ALLOY_T_TOLERANCE) {
         if (cancelled()) throw new CancelledError();
         const m = 0.5 * (a + b);
-        const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(m) });
+        const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(m), options: { start: near } });
         if (!r.converged) break;
+        near = r;
         if (pred(r)) b = m; else a = m;
       }
       return 0.5 * (a + b);
