@@ -3,11 +3,11 @@
 // at the alloy's overall composition; the (equilibrium) solidus the temperature below which no liquid is stable.
 // Both come from a T scan of global equilibria (warm-started, 50 K steps from 4000 K, or from the first fully liquid
 // state above a known temperature, found by probes whose step doubles, down until the solidus is bracketed, at most
-// to 200 K) and a bisection of the highest change of "only liquid" / "any liquid" to 0.01 K, each bisection step
-// started from the previous one's state: the same definitions as the validation runner's
+// to 200 K) and the highest change of "only liquid" / "any liquid" narrowed to a bracket of 0.01 K (highestFlip):
+// the same definitions as the validation runner's
 // T_liquidus / T_solidus (worker/validation/alloy.ts). An invariant on a line is a transition at which C + 1
 // phases coexist (C elements, pressure fixed: Gibbs' phase rule leaves no degree of freedom).
-import { equilibrium, equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
 import type { PointConverter } from './common.js';
@@ -24,7 +24,7 @@ export const ALLOY_T_STEP = 50;
 export const ALLOY_T_TOLERANCE = 0.01;
 /** first step of the upward probe from a known temperature to the first fully liquid state, K (doubled at each probe) */
 export const ALLOY_T_PROBE = 50;
-/** states per warm-started batch of the downward scan (the scan stops at the first batch that brackets the solidus) */
+/** states of the downward scan between two checks whether the solidus is bracketed */
 const SCAN_CHUNK = 4;
 
 export interface AlloyTemperatures {
@@ -66,18 +66,20 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
   // liquid is stable, instead of at the top of the range; the probes go up by ALLOY_T_PROBE, then twice as far at
   // each further probe (a liquidus 1000 K above the point costs 5 probes, not 10), and the last one is the range's top.
   let top = range[1];
+  let topState: EquilibriumResult | undefined;
   if (startT !== undefined && startT >= range[0] && startT <= range[1]) {
     let probe = ALLOY_T_PROBE;
     for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
       if (cancelled()) throw new CancelledError();
       const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
-      if (r.converged && onlyLiquid(r)) { top = Math.min(range[1], T + step); break; }
+      if (r.converged && onlyLiquid(r)) { top = T; topState = r; break; }
       if (T >= range[1]) break;
     }
   }
   const down: number[] = [];
   for (let T = top; T >= range[0] - 1e-9; T -= step) down.push(T);
-  const downResults: EquilibriumResult[] = [];
+  // the scan starts with the fully liquid probe's state
+  const downResults: EquilibriumResult[] = topState ? [topState] : [];
   const solidusBracketed = () => {
     for (let i = 1; i < downResults.length; i++) {
       const hi = downResults[i - 1]!, lo = downResults[i]!;
@@ -85,44 +87,75 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
     }
     return false;
   };
-  for (let i = 0; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
+  for (let i = downResults.length; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
     if (cancelled()) throw new CancelledError();
-    // each batch starts from the last state of the previous one (the scan's chain of warm starts continues)
-    const chunk = down.slice(i, i + SCAN_CHUNK);
-    const prev = downResults[downResults.length - 1];
-    const first = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(chunk[0]!),
-      options: prev?.converged ? { start: prev } : undefined });
-    downResults.push(first);
-    if (chunk.length > 1) {
-      downResults.push(...equilibriumBatch({ database: sys.db, components: sys.components, phases: sys.phases,
-        conditions: chunk.map(at), options: { warmStart: true } }).slice(1));
+    // each state starts from the one above it (a chain of warm starts, as equilibriumBatch's warmStart)
+    for (const T of down.slice(i, i + SCAN_CHUNK)) {
+      const prev = downResults[downResults.length - 1];
+      downResults.push(equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T),
+        options: prev?.converged ? { start: prev } : undefined }));
     }
   }
   const Ts = down.slice(0, downResults.length).reverse();
   const results = [...downResults].reverse();
-  /** highest grid bracket where pred is false below and true above, bisected on pred (liquidus: only liquid above; solidus: any liquid above, none below) */
-  const highestFlip = (pred: (r: EquilibriumResult) => boolean): number | null => {
+  /** every state computed so far (scan and refinements), so the solidus starts from what the liquidus met */
+  const known: { T: number; r: EquilibriumResult }[] = Ts.map((T, i) => ({ T, r: results[i]! }));
+  /**
+   * Highest grid bracket where pred is false below and true above (liquidus: only liquid above; solidus: any liquid
+   * above, none below), narrowed to ALLOY_T_TOLERANCE keeping a state on each side, from the highest such change
+   * among the states already computed in it. `amount` vanishes at the change on one side of it (liquidus: the
+   * solid phases below; solidus: the liquid above) and is smooth there except at an invariant: the two states
+   * nearest the change on that side extrapolate it linearly to zero, and the next step goes ALLOY_T_TOLERANCE * 0.3
+   * past that estimate, alternately to either side (regula falsi kept bracketed, as in Brent's method); an
+   * estimate outside the bracket, or a step that lands on the side it did not aim at, gives a bisection step
+   * instead. The answer is the middle of the final bracket either way, as the bisection's.
+   */
+  const highestFlip = (pred: (r: EquilibriumResult) => boolean, amount: (r: EquilibriumResult) => number, amountBelow: boolean): number | null => {
     for (let i = Ts.length - 2; i >= 0; i--) {
       const lo = results[i]!, hi = results[i + 1]!;
       if (!lo.converged || !hi.converged || pred(lo) || !pred(hi)) continue;
-      let a = Ts[i]!, b = Ts[i + 1]!;
-      // each step starts from the state nearest to its midpoint, the previous step's (the solver re-scans the grid
-      // with the final chemical potentials, so a warm start gives the cold start's answer)
-      let near = hi;
-      while (b - a > ALLOY_T_TOLERANCE) {
+      const inside = known.filter((k) => k.r.converged && k.T >= Ts[i]! && k.T <= Ts[i + 1]!).sort((x, y) => x.T - y.T);
+      let j = inside.length - 2;
+      while (j > 0 && (pred(inside[j]!.r) || !pred(inside[j + 1]!.r))) j--;
+      let a = inside[j]!.T, b = inside[j + 1]!.T;
+      /** states on the amount's side with a positive amount, the nearest to the change last */
+      const side = (amountBelow ? inside.slice(0, j + 1) : inside.slice(j + 1).reverse())
+        .map((k) => ({ T: k.T, v: amount(k.r) })).filter((k) => k.v > 0);
+      const tol = ALLOY_T_TOLERANCE, towardAmount = amountBelow ? -1 : 1;
+      const within = (t: number) => t > a + 0.05 * tol && t < b - 0.05 * tol;
+      let aimAtAmountSide = true, lastAimMissed = false;
+      // each step starts from the previous step's state (the solver re-scans the grid with the final chemical
+      // potentials, so a warm start gives the cold start's answer)
+      let near = amountBelow ? inside[j]!.r : inside[j + 1]!.r;
+      for (let step = 0; b - a > tol && step < 100; step++) {
         if (cancelled()) throw new CancelledError();
-        const m = 0.5 * (a + b);
+        let m = 0.5 * (a + b);
+        let aimed: boolean | null = null;
+        const p = side[side.length - 2], q = side[side.length - 1];
+        if (p && q && q.v !== p.v && !lastAimMissed) {
+          const zero = q.T - (q.v * (q.T - p.T)) / (q.v - p.v);
+          const toAmount = zero + towardAmount * 0.3 * tol, toOther = zero - towardAmount * 0.3 * tol;
+          const [first, second] = aimAtAmountSide ? [toAmount, toOther] : [toOther, toAmount];
+          if (within(first)) { m = first; aimed = aimAtAmountSide; } else if (within(second)) { m = second; aimed = !aimAtAmountSide; }
+        }
         const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(m), options: { start: near } });
         if (!r.converged) break;
         near = r;
-        if (pred(r)) b = m; else a = m;
+        known.push({ T: m, r });
+        const above = pred(r);
+        if (above) b = m; else a = m;
+        const onAmountSide = above !== amountBelow;
+        if (onAmountSide) { const v = amount(r); if (v > 0) side.push({ T: m, v }); }
+        lastAimMissed = aimed !== null && aimed !== onAmountSide;
+        if (aimed !== null) aimAtAmountSide = !aimed;
       }
       return 0.5 * (a + b);
     }
     return null;
   };
-  const liquidus = highestFlip(onlyLiquid);
-  const solidus = highestFlip(anyLiquid);
+  const isSolid = (p: { name: string }) => !isLiquidPhase(p.name);
+  const liquidus = highestFlip(onlyLiquid, (r) => r.phases.filter(isSolid).reduce((t, p) => t + p.NP, 0), true);
+  const solidus = highestFlip(anyLiquid, (r) => r.phases.filter((p) => isLiquidPhase(p.name)).reduce((t, p) => t + p.NP, 0), false);
   const notes: string[] = [];
   if (liquidus === null) notes.push(`no liquidus between ${range[0]} and ${range[1]} K (the alloy is ${results[results.length - 1] && onlyLiquid(results[results.length - 1]!) ? 'liquid over the whole range' : 'not fully liquid at the top of the range'})`);
   if (solidus === null) notes.push(`no solidus between ${range[0]} and ${range[1]} K`);
