@@ -455,7 +455,10 @@ function lineFurtherQuantities(scan: LineScan, cond: { reference_states?: Record
     invariants: invariantsCrossed(scan.transitions, scan.edges, conv, sys.elements.length),
   };
   const fixedComposition = sys.elements.every((e) => path.full0[e] === path.full1[e]);
-  if (fixedComposition) fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled, undefined, undefined, Math.min(path.T0, path.T1));
+  if (fixedComposition) {
+    const low = path.T0 <= path.T1 ? scan.results[0] : scan.results[scan.results.length - 1];
+    fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled, undefined, undefined, Math.min(path.T0, path.T1), low);
+  }
   const fmt = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toFixed(2)} K` : 'none');
   const logs = [
     ...(fields.alloy_temperatures ? [`alloy: liquidus ${fmt(fields.alloy_temperatures.liquidus)}, solidus ${fmt(fields.alloy_temperatures.solidus)}`

@@ -223,7 +223,7 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
 function pointFurtherQuantities(sys: CalcSystem, cond: { reference_states?: Record<string, string> }, point: EquilibriumPoint,
   r: EquilibriumResult, conditions: EquilibriumConditions, control: JobControl) {
   const fields = addFurtherQuantities(sys, cond, [{ point, r }]);
-  const alloy = alloyTemperatures(sys, conditions.X ?? {}, conditions.P ?? 101325, () => control.cancelled, undefined, undefined, conditions.T);
+  const alloy = alloyTemperatures(sys, conditions.X ?? {}, conditions.P ?? 101325, () => control.cancelled, undefined, undefined, conditions.T, r);
   const fmt = (v: number | null) => (v === null ? 'none' : `${v.toFixed(2)} K`);
   const logs = [`alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
     ...fields.quantity_notes.map((n) => `note: ${n}`)];

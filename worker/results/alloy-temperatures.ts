@@ -19,7 +19,7 @@ export function isLiquidPhase(name: string): boolean {
 }
 
 export const ALLOY_T_RANGE: [number, number] = [200, 4000];
-/** step of the downward scan, K: a bracket is bisected to ALLOY_T_TOLERANCE whatever its width */
+/** step of the downward scan, K: a bracket is narrowed to ALLOY_T_TOLERANCE whatever its width */
 export const ALLOY_T_STEP = 50;
 export const ALLOY_T_TOLERANCE = 0.01;
 /** first step of the upward probe from a known temperature to the first fully liquid state, K (doubled at each probe) */
@@ -50,10 +50,11 @@ export interface AlloySystem {
 
 /**
  * Liquidus and solidus at the overall mole fractions X (all components but one). `cancelled` is polled
- * between the scan's chunks and the bisection steps.
+ * between the scan's chunks and the narrowing steps. `startState`: the caller's converged equilibrium at startT and
+ * X (the point itself), taken as the first probe instead of computing it again.
  */
 export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P: number, cancelled: () => boolean = () => false,
-  range: [number, number] = ALLOY_T_RANGE, step = ALLOY_T_STEP, startT?: number): AlloyTemperatures {
+  range: [number, number] = ALLOY_T_RANGE, step = ALLOY_T_STEP, startT?: number, startState?: EquilibriumResult): AlloyTemperatures {
   const liquids = (sys.phases ?? sys.formable).filter(isLiquidPhase);
   if (liquids.length === 0) return { liquid_phases: [], liquidus: null, solidus: null, range, note: 'no liquid phase in the system' };
   const at = (T: number): EquilibriumConditions => ({ T, P, X });
@@ -71,7 +72,8 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
     let probe = ALLOY_T_PROBE;
     for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
       if (cancelled()) throw new CancelledError();
-      const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
+      const r = T === startT && startState?.converged && startState.T === startT ? startState
+        : equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
       if (r.converged && onlyLiquid(r)) { top = T; topState = r; break; }
       if (T >= range[1]) break;
     }
@@ -105,7 +107,7 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
    * above, none below), narrowed to ALLOY_T_TOLERANCE keeping a state on each side, from the highest such change
    * among the states already computed in it. `amount` vanishes at the change on one side of it (liquidus: the
    * solid phases below; solidus: the liquid above) and is smooth there except at an invariant: the two states
-   * nearest the change on that side extrapolate it linearly to zero, and the next step goes ALLOY_T_TOLERANCE * 0.3
+   * nearest the change on that side extrapolate it linearly to zero, and the next step goes ALLOY_T_TOLERANCE * 0.45
    * past that estimate, alternately to either side (regula falsi kept bracketed, as in Brent's method); an
    * estimate outside the bracket, or a step that lands on the side it did not aim at, gives a bisection step
    * instead. The answer is the middle of the final bracket either way, as the bisection's.
@@ -122,7 +124,7 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
       const side = (amountBelow ? inside.slice(0, j + 1) : inside.slice(j + 1).reverse())
         .map((k) => ({ T: k.T, v: amount(k.r) })).filter((k) => k.v > 0);
       const tol = ALLOY_T_TOLERANCE, towardAmount = amountBelow ? -1 : 1;
-      const within = (t: number) => t > a + 0.05 * tol && t < b - 0.05 * tol;
+      const within = (t: number) => t > a + 0.02 * tol && t < b - 0.02 * tol;
       let aimAtAmountSide = true, lastAimMissed = false;
       // each step starts from the previous step's state (the solver re-scans the grid with the final chemical
       // potentials, so a warm start gives the cold start's answer)
@@ -134,7 +136,7 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
         const p = side[side.length - 2], q = side[side.length - 1];
         if (p && q && q.v !== p.v && !lastAimMissed) {
           const zero = q.T - (q.v * (q.T - p.T)) / (q.v - p.v);
-          const toAmount = zero + towardAmount * 0.3 * tol, toOther = zero - towardAmount * 0.3 * tol;
+          const toAmount = zero + towardAmount * 0.45 * tol, toOther = zero - towardAmount * 0.45 * tol;
           const [first, second] = aimAtAmountSide ? [toAmount, toOther] : [toOther, toAmount];
           if (within(first)) { m = first; aimed = aimAtAmountSide; } else if (within(second)) { m = second; aimed = !aimAtAmountSide; }
         }
