@@ -81,8 +81,10 @@ export interface LineCalculationResult extends ResultDocument {
 /** A transition of a line at which C + 1 phases coexist (worker/results/alloy-temperatures.ts). */
 export interface InvariantCrossing {
   T: number;
+  /** path parameter of the line (0..1) */
   s: number;
   phases: string[];
+  /** phase label -> mole fractions (and mass fractions where the database has molar masses) at the invariant */
   compositions: Record<string, { x: Record<string, number>; w?: Record<string, number> }>;
 }
 

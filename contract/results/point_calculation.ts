@@ -4,10 +4,14 @@ import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js'
 
 /** Liquidus and solidus of the alloy (worker/results/alloy-temperatures.ts), K; null when there is none. */
 export interface AlloyTemperaturesField {
+  /** liquid phases of the system (empty: no liquidus or solidus) */
   liquid_phases: string[];
+  /** K, or null when there is none in the scanned range */
   liquidus: number | null;
   solidus: number | null;
+  /** scanned range, K */
   range: [number, number];
+  /** why a temperature is null */
   note?: string;
 }
 

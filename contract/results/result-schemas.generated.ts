@@ -180,12 +180,14 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "type": "object",
         "properties": {
           "liquid_phases": {
+            "description": "liquid phases of the system (empty: no liquidus or solidus)",
             "type": "array",
             "items": {
               "type": "string"
             }
           },
           "liquidus": {
+            "description": "K, or null when there is none in the scanned range",
             "anyOf": [
               {
                 "type": "null"
@@ -206,6 +208,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ]
           },
           "range": {
+            "description": "scanned range, K",
             "type": "array",
             "prefixItems": [
               {
@@ -219,6 +222,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "maxItems": 2
           },
           "note": {
+            "description": "why a temperature is null",
             "type": "string"
           }
         },
@@ -674,12 +678,14 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "type": "object",
         "properties": {
           "liquid_phases": {
+            "description": "liquid phases of the system (empty: no liquidus or solidus)",
             "type": "array",
             "items": {
               "type": "string"
             }
           },
           "liquidus": {
+            "description": "K, or null when there is none in the scanned range",
             "anyOf": [
               {
                 "type": "null"
@@ -700,6 +706,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ]
           },
           "range": {
+            "description": "scanned range, K",
             "type": "array",
             "prefixItems": [
               {
@@ -713,6 +720,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "maxItems": 2
           },
           "note": {
+            "description": "why a temperature is null",
             "type": "string"
           }
         },
@@ -730,6 +738,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "s": {
+            "description": "path parameter of the line (0..1)",
             "type": "number"
           },
           "phases": {
@@ -739,6 +748,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             }
           },
           "compositions": {
+            "description": "phase label -> mole fractions (and mass fractions where the database has molar masses) at the invariant",
             "type": "object",
             "additionalProperties": {
               "type": "object",

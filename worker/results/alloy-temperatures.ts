@@ -12,6 +12,10 @@ import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
 import type { PointConverter } from './common.js';
 import { phaseLabel } from './common.js';
+import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
+import type { InvariantCrossing } from '../../contract/results/line_calculation.js';
+
+export type { InvariantCrossing };
 
 /** Liquid phases by name, as the diagram mapper and the validation runner tell them (LIQUID, LIQ..., IONIC_LIQ). */
 export function isLiquidPhase(name: string): boolean {
@@ -27,17 +31,8 @@ export const ALLOY_T_PROBE = 50;
 /** states of the downward scan between two checks whether the solidus is bracketed */
 const SCAN_CHUNK = 4;
 
-export interface AlloyTemperatures {
-  /** liquid phases of the system (empty: no liquidus or solidus) */
-  liquid_phases: string[];
-  /** K, or null when there is none in the scanned range */
-  liquidus: number | null;
-  solidus: number | null;
-  /** scanned range, K */
-  range: [number, number];
-  /** why a temperature is null */
-  note?: string;
-}
+/** Liquidus and solidus of an alloy as point and line results give them (contract/results/point_calculation.ts). */
+export type AlloyTemperatures = AlloyTemperaturesField;
 
 export interface AlloySystem {
   db: NativeDatabase;
@@ -162,16 +157,6 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
   if (liquidus === null) notes.push(`no liquidus between ${range[0]} and ${range[1]} K (the alloy is ${results[results.length - 1] && onlyLiquid(results[results.length - 1]!) ? 'liquid over the whole range' : 'not fully liquid at the top of the range'})`);
   if (solidus === null) notes.push(`no solidus between ${range[0]} and ${range[1]} K`);
   return { liquid_phases: liquids, liquidus, solidus, range, ...(notes.length ? { note: notes.join('; ') } : {}) };
-}
-
-/** A transition of a line at which C + 1 phases coexist, with each phase's composition there. */
-export interface InvariantCrossing {
-  T: number;
-  /** path parameter of the line (0..1) */
-  s: number;
-  phases: string[];
-  /** phase label -> mole fractions (and mass fractions where the database has molar masses) at the invariant */
-  compositions: Record<string, { x: Record<string, number>; w?: Record<string, number> }>;
 }
 
 /**
