@@ -1,7 +1,8 @@
 // `npm run bench:calc`: wall times of the calculation task types (issue 5 and 6), each printed as the
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
-// threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth) and (diagrams-all) one diagram of every shared binary database. Sections can be selected:
+// threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth), (diagrams-all) one diagram of every
+// shared binary database, and (alloy-temperatures) the liquidus/solidus scan of a point calculation. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
@@ -9,6 +10,7 @@ import { benchAllDiagrams, benchDiagrams } from './calc/diagrams.js';
 import { benchCpt } from './calc/cpt.js';
 import { benchIsopleth } from './calc/isopleth.js';
 import { benchTernary } from './calc/ternary.js';
+import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -18,6 +20,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   cpt: benchCpt,
   isopleth: benchIsopleth,
   ternary: benchTernary,
+  'alloy-temperatures': benchAlloyTemperatures,
 };
 
 async function main(): Promise<void> {

@@ -16,6 +16,7 @@ export const CALCULATIONS: CalculationTable = {
   binary_cpt_diagram: () => import('./calculations/binary_cpt_diagram.js'),
   isopleth: () => import('./calculations/isopleth.js'),
   ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
+  gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

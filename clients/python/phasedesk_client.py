@@ -163,6 +163,8 @@ class PointCondition(_PointCondition, total=False):
     activated_phases: List[str]
     thermo_outputs: List[str]
     outputs_list_template: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
+    reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
 class _ScanCondition(TypedDict):
@@ -182,6 +184,8 @@ class LineCondition(_LineCondition, total=False):
     activated_phases: List[str]
     thermo_outputs: List[str]
     outputs_list_template: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
+    reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
 class BinaryEquilibriumCondition(_ScanCondition, total=False):
@@ -192,6 +196,8 @@ class PropertiesCondition(_LineCondition, total=False):
     activated_phases: List[str]
     thermo_outputs: List[str]
     outputs_list_template: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
+    reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
 class _ScheilCondition(TypedDict):
@@ -205,6 +211,22 @@ class _ScheilCondition(TypedDict):
 class ScheilCondition(_ScheilCondition, total=False):
     activated_phases: List[str]
     inhibit_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+
+
+class _GibbsEnergyCurvesCondition(TypedDict):
+    components: List[str]
+    temperature: float
+    pressure: float
+    compositions_start: Compositions
+    compositions_end: Compositions
+
+
+class GibbsEnergyCurvesCondition(_GibbsEnergyCurvesCondition, total=False):
+    points: int  # default 101
+    activated_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
+    reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
 class CptMapOptions(TypedDict, total=False):
@@ -341,9 +363,18 @@ class TernarySectionConfig(_TernarySectionConfig, total=False):
     tdb_file: str
 
 
+class _GibbsEnergyCurvesConfig(_ConfigBase):
+    condition: GibbsEnergyCurvesCondition
+
+
+class GibbsEnergyCurvesConfig(_GibbsEnergyCurvesConfig, total=False):
+    task_path: str
+    tdb_file: str
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
-    CptDiagramConfig, IsoplethConfig, TernarySectionConfig,
+    CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -376,6 +407,8 @@ SCHEMAS: Dict[type, str] = {
     IsoplethConfig: "TaskConfig_isopleth",
     TernarySectionCondition: "TaskConfig_ternary_isothermal_section.condition",
     TernarySectionConfig: "TaskConfig_ternary_isothermal_section",
+    GibbsEnergyCurvesCondition: "TaskConfig_gibbs_energy_curves.condition",
+    GibbsEnergyCurvesConfig: "TaskConfig_gibbs_energy_curves",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

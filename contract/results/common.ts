@@ -43,6 +43,8 @@ export interface PhaseRecord {
   amount: number;
   /** mole fractions of the elements in the phase */
   x: Record<string, number>;
+  /** mass fractions of the elements in the phase (absent when an element has no molar mass in the database) */
+  w?: Record<string, number>;
   /** site fractions, one map per sublattice */
   site_fractions: SublatticeFractions[];
   GM: number;
@@ -55,6 +57,15 @@ export interface PhaseRecord {
    * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
    */
   ordering?: OrderingState;
+  /** Curie/Neel temperature (K) and mean magnetic moment per mole of atoms (Bohr magnetons): magnetic phases only */
+  TC?: number;
+  BMAGN?: number;
+  /** molar volume, m^3/mol of atoms: only phases with volume parameters in the database */
+  VM?: number;
+  /** pycalphad's degree of ordering (0 = disordered): phases with a constituent on two or more sublattices */
+  degree_of_ordering?: number;
+  /** GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts) */
+  GM_formation?: number;
 }
 
 export interface MetastableRecord {
@@ -70,6 +81,8 @@ export interface EquilibriumPoint {
   P: number;
   /** overall mole fractions */
   x: Record<string, number>;
+  /** overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none) */
+  w?: Record<string, number>;
   converged: boolean;
   /** why the solver could not certify the answer ('' when converged) */
   reason: string;
@@ -82,6 +95,14 @@ export interface EquilibriumPoint {
   MU: Record<string, number>;
   phases: PhaseRecord[];
   metastable: MetastableRecord[];
+  /** sum NP * VM when every stable phase has volume data, m^3/mol */
+  VM?: number;
+  /** GM - sum_i x_i GM(reference state of i), J/mol of atoms */
+  GM_formation?: number;
+  /** chemical potential relative to the reference state of each element (MU - GM_ref), J/mol of the element */
+  MUR?: Record<string, number>;
+  /** activity relative to the reference state, exp(MUR / RT) */
+  ACR?: Record<string, number>;
 }
 
 /** Phase label of a stable composition set: NAME, or NAME#2 for the second set of a gap. */

@@ -3,6 +3,7 @@
 // Shape (docs/calculations.md): { axis, points, transitions, table } beside the
 // ResultDocument fields; fields may be added, never renamed.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
+import type { AlloyTemperaturesField } from './point_calculation.js';
 
 /** A phase transition located on a scan (phase labels NAME or NAME#2, see phaseLabel()). */
 export interface Transition {
@@ -67,6 +68,24 @@ export interface LineCalculationResult extends ResultDocument {
   cp_definition: string;
   /** number of scan points that did not converge (in `points` with converged:false) */
   not_converged: number;
+  /** added: reference state of each element for mur/acr/GM_formation (a phase, or 'SER') */
+  reference_states?: Record<string, string>;
+  /** added: quantities left out and why */
+  quantity_notes?: string[];
+  /** added: transitions at which C + 1 phases coexist, with the phase compositions there */
+  invariants?: InvariantCrossing[];
+  /** added: liquidus and equilibrium solidus of the alloy (lines at fixed composition only) */
+  alloy_temperatures?: AlloyTemperaturesField;
+}
+
+/** A transition of a line at which C + 1 phases coexist (worker/results/alloy-temperatures.ts). */
+export interface InvariantCrossing {
+  T: number;
+  /** path parameter of the line (0..1) */
+  s: number;
+  phases: string[];
+  /** phase label -> mole fractions (and mass fractions where the database has molar masses) at the invariant */
+  compositions: Record<string, { x: Record<string, number>; w?: Record<string, number> }>;
 }
 
 /**

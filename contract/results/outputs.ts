@@ -11,7 +11,7 @@
 // common.ts). So NP(FCC_A1) is the amount of the first FCC_A1 set; the total over a gap is
 // NP(FCC_A1) + NP(FCC_A1#2). `*` expands over the components (elements, without VA) or over the
 // phase labels met in the result (sorted by name, then composition set).
-import type { EquilibriumPoint, ResultTable } from './common.js';
+import type { EquilibriumPoint, PhaseRecord, ResultTable } from './common.js';
 
 /**
  * Gas constant used for activities, the one of the calculation core (native-core/src/io/database.hpp
@@ -52,10 +52,40 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
   { name: 'ac(EL)', unit: '-', description: 'activity exp(mu/RT) of EL relative to the SER reference state of the database (R = 8.3145)' },
   { name: 'DF(*)', unit: 'J/mol', description: 'driving force of every phase met (0 for stable phases)' },
   { name: 'DF(PHASE)', unit: 'J/mol', description: 'driving force of a phase: 0 when stable, < 0 when metastable; empty when not computed' },
+  { name: 'w(*)', unit: '-', description: 'overall mass fraction of every component (molar masses of the ELEMENT lines)' },
+  { name: 'w(EL)', unit: '-', description: 'overall mass fraction of EL' },
+  { name: 'w(PHASE,*)', unit: '-', description: 'mass fractions of every component in a stable phase (PHASE may be *)' },
+  { name: 'w(PHASE,EL)', unit: '-', description: 'mass fraction of EL in a stable phase; empty when the phase is not stable' },
+  { name: 'mur(*)', unit: 'J/mol', description: 'chemical potential of every component relative to its reference state' },
+  { name: 'mur(EL)', unit: 'J/mol', description: 'chemical potential of EL relative to its reference state (condition.reference_states, else the ELEMENT line\'s phase) at the same T and P: MU - GM(pure EL in that phase)' },
+  { name: 'acr(*)', unit: '-', description: 'activity of every component relative to its reference state' },
+  { name: 'acr(EL)', unit: '-', description: 'activity exp(mur/RT) of EL relative to its reference state' },
+  { name: 'GM_formation', unit: 'J/mol', description: 'Gibbs energy of formation of the system: GM - sum_i x_i GM(reference state of i), same T and P' },
+  { name: 'GM_formation(PHASE)', unit: 'J/mol', description: 'Gibbs energy of formation of a stable phase against the reference states (PHASE may be *)' },
+  { name: 'VM', unit: 'm^3/mol', description: 'molar volume of the system, sum NP*VM; empty unless every stable phase has volume data' },
+  { name: 'VM(PHASE)', unit: 'm^3/mol', description: 'molar volume of a stable phase; empty when the database has no volume data for it' },
+  { name: 'TC(PHASE)', unit: 'K', description: 'Curie/Neel temperature of a stable magnetic phase (PHASE may be *: the magnetic phases met)' },
+  { name: 'BMAGN(PHASE)', unit: 'Bohr magnetons', description: 'mean magnetic moment per atom of a stable magnetic phase (PHASE may be *)' },
+  { name: 'DOO(PHASE)', unit: '-', description: 'degree of ordering of a stable phase (pycalphad\'s definition; 0 = disordered; PHASE may be *)' },
+  { name: 'ordered(PHASE)', unit: '', description: '1 when the stable set of a phase with an order-disorder description is ordered, 0 when disordered (PHASE may be *)' },
+  { name: 'structure(PHASE)', unit: '', description: 'structure of a stable set of a phase with an order-disorder description, e.g. "A2 (BCC_B2)" (PHASE may be *)' },
+  { name: 'T_liquidus', unit: 'K', description: 'liquidus temperature of the alloy at the point\'s composition (point_calculation)' },
+  { name: 'T_solidus', unit: 'K', description: 'equilibrium solidus temperature of the alloy at the point\'s composition (point_calculation)' },
 ];
 
 type Fn = 'T' | 'P' | 'phase_name' | 'converged' | 'NP' | 'x' | 'xph' | 'y' | 'G' | 'H' | 'S' | 'Cp' | 'Cp_frozen'
-  | 'GM' | 'mu' | 'ac' | 'DF';
+  | 'GM' | 'mu' | 'ac' | 'DF' | 'w' | 'wph' | 'mur' | 'acr' | 'GMF' | 'GMFph' | 'VM' | 'VMph' | 'TC' | 'BMAGN' | 'DOO'
+  | 'ordered' | 'structure' | 'T_liquidus' | 'T_solidus';
+
+/** Phase functions whose value is a field of the stable set (PHASE may be *: the labels met that have it). */
+const PHASE_FIELDS: Partial<Record<Fn, (q: PhaseRecord) => number | string | null | undefined>> = {
+  GMFph: (q) => q.GM_formation, VMph: (q) => q.VM, TC: (q) => q.TC, BMAGN: (q) => q.BMAGN, DOO: (q) => q.degree_of_ordering,
+  ordered: (q) => (q.ordering ? (q.ordering.ordered ? 1 : 0) : undefined), structure: (q) => q.ordering?.label,
+};
+const PHASE_FUNCTIONS: Record<string, Fn> = {
+  GM_FORMATION: 'GMFph', VM: 'VMph', TC: 'TC', BMAGN: 'BMAGN', BM: 'BMAGN', DOO: 'DOO', DEGREE_OF_ORDERING: 'DOO',
+  ORDERED: 'ordered', STRUCTURE: 'structure',
+};
 
 /** A parsed output name. `phase`/`element` may be '*'. */
 export interface OutputSpec {
@@ -68,7 +98,7 @@ export interface OutputSpec {
 
 const SCALARS: Record<string, Fn> = {
   T: 'T', P: 'P', PHASE_NAME: 'phase_name', CONVERGED: 'converged', G: 'G', GM: 'G', H: 'H', HM: 'H', S: 'S', SM: 'S',
-  CP: 'Cp', CPM: 'Cp', CP_FROZEN: 'Cp_frozen',
+  CP: 'Cp', CPM: 'Cp', CP_FROZEN: 'Cp_frozen', GM_FORMATION: 'GMF', VM: 'VM', T_LIQUIDUS: 'T_liquidus', T_SOLIDUS: 'T_solidus',
 };
 const ELEMENT_RE = /^(?:\*|[A-Z][A-Z0-9_]*)$/;
 const PHASE_RE = /^(?:\*|[A-Z0-9_]+(?:#[1-9][0-9]*)?)$/;
@@ -98,9 +128,14 @@ export function parseOutputName(raw: string): OutputSpec | string {
     case 'NP': case 'GM': case 'DF':
       if (args.length === 1 && ph(args[0])) return { fn: fname === 'NP' ? 'NP' : fname === 'GM' ? 'GM' : 'DF', phase: args[0] };
       break;
-    case 'X':
-      if (args.length === 1 && el(args[0])) return { fn: 'x', element: args[0] };
-      if (args.length === 2 && ph(args[0]) && el(args[1])) return { fn: 'xph', phase: args[0], element: args[1] };
+    case 'X': case 'W': {
+      const [overall, inPhase] = fname === 'X' ? ['x', 'xph'] as const : ['w', 'wph'] as const;
+      if (args.length === 1 && el(args[0])) return { fn: overall, element: args[0] };
+      if (args.length === 2 && ph(args[0]) && el(args[1])) return { fn: inPhase, phase: args[0], element: args[1] };
+      break;
+    }
+    case 'MUR': case 'ACR':
+      if (args.length === 1 && el(args[0])) return { fn: fname === 'MUR' ? 'mur' : 'acr', element: args[0] };
       break;
     case 'Y':
       if (args.length === 2 && ph(args[0]) && args[1] === '*') return { fn: 'y', phase: args[0], sublattice: '*' };
@@ -111,6 +146,8 @@ export function parseOutputName(raw: string): OutputSpec | string {
     case 'MU': case 'AC':
       if (args.length === 1 && el(args[0])) return { fn: fname === 'MU' ? 'mu' : 'ac', element: args[0] };
       break;
+    default:
+      if (PHASE_FUNCTIONS[fname] && args.length === 1 && ph(args[0])) return { fn: PHASE_FUNCTIONS[fname], phase: args[0] };
   }
   return `unknown output '${raw}'`;
 }
@@ -118,9 +155,14 @@ export function parseOutputName(raw: string): OutputSpec | string {
 /** Canonical spelling of a parsed name (the column name). */
 export function outputName(o: OutputSpec): string {
   switch (o.fn) {
-    case 'NP': case 'GM': case 'DF': return `${o.fn}(${o.phase})`;
-    case 'x': return `x(${o.element})`;
+    case 'NP': case 'GM': case 'DF': case 'TC': case 'BMAGN': case 'DOO': case 'ordered': case 'structure': return `${o.fn}(${o.phase})`;
+    case 'GMF': return 'GM_formation';
+    case 'GMFph': return `GM_formation(${o.phase})`;
+    case 'VMph': return `VM(${o.phase})`;
+    case 'x': case 'w': return `${o.fn}(${o.element})`;
     case 'xph': return `x(${o.phase},${o.element})`;
+    case 'wph': return `w(${o.phase},${o.element})`;
+    case 'mur': case 'acr': return `${o.fn}(${o.element})`;
     case 'y': return o.sublattice === '*' ? `y(${o.phase},*)` : `y(${o.phase},${o.sublattice},${o.species})`;
     case 'mu': case 'ac': return `${o.fn}(${o.element})`;
     default: return o.fn;
@@ -129,12 +171,14 @@ export function outputName(o: OutputSpec): string {
 
 export function outputUnit(o: OutputSpec): string {
   switch (o.fn) {
-    case 'T': return 'K';
+    case 'T': case 'TC': case 'T_liquidus': case 'T_solidus': return 'K';
     case 'P': return 'Pa';
     case 'NP': return 'mol/mol';
-    case 'G': case 'H': case 'GM': case 'mu': case 'DF': return 'J/mol';
+    case 'G': case 'H': case 'GM': case 'mu': case 'DF': case 'mur': case 'GMF': case 'GMFph': return 'J/mol';
     case 'S': case 'Cp': case 'Cp_frozen': return 'J/(mol K)';
-    case 'x': case 'xph': case 'y': case 'ac': return '-';
+    case 'VM': case 'VMph': return 'm^3/mol';
+    case 'BMAGN': return 'Bohr magnetons';
+    case 'x': case 'xph': case 'y': case 'ac': case 'w': case 'wph': case 'acr': case 'DOO': return '-';
     default: return '';
   }
 }
@@ -174,8 +218,9 @@ export type OutputTaskType = 'point_calculation' | 'line_calculation' | 'thermod
 
 /** Columns when a task names neither thermo_outputs nor outputs_list_template. */
 export const DEFAULT_OUTPUTS: Record<OutputTaskType, readonly string[]> = {
-  point_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'x(*,*)', 'G', 'H', 'S', 'Cp', 'mu(*)', 'ac(*)'],
-  line_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'G', 'H', 'S', 'mu(*)'],
+  point_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'w(*)', 'x(*,*)', 'w(*,*)', 'G', 'H', 'S', 'Cp', 'mu(*)', 'ac(*)',
+    'acr(*)', 'GM_formation', 'T_liquidus', 'T_solidus'],
+  line_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'w(*)', 'G', 'H', 'S', 'mu(*)'],
   thermodynamic_properties_next: ['T', 'phase_name', 'converged', 'G', 'H', 'S', 'Cp', 'Cp_frozen', 'mu(*)'],
 };
 
@@ -199,8 +244,11 @@ export function selectOutputs(taskType: OutputTaskType, template?: readonly stri
   return out;
 }
 
-/** A point of a table: an EquilibriumPoint, with the equilibrium Cp when the calculation computed it. */
-export type TablePoint = EquilibriumPoint & { Cp_equilibrium?: number | null };
+/**
+ * A point of a table: an EquilibriumPoint, with the equilibrium Cp when the calculation computed it and the
+ * alloy's liquidus and solidus (point_calculation).
+ */
+export type TablePoint = EquilibriumPoint & { Cp_equilibrium?: number | null; T_liquidus?: number | null; T_solidus?: number | null };
 
 export interface TableContext {
   /** components of the task (VA and /- are ignored) */
@@ -296,6 +344,32 @@ export function resolveColumns(names: readonly string[], points: readonly TableP
       case 'x':
         for (const e of elArgs()) push({ name: `x(${e})`, unit, value: (p) => p.x[e] ?? null });
         break;
+      case 'w':
+        for (const e of elArgs()) push({ name: `w(${e})`, unit, value: (p) => p.w?.[e] ?? null });
+        break;
+      case 'wph':
+        for (const l of phArgs(() => labelsMet(points))) {
+          for (const e of elArgs()) push({ name: `w(${l},${e})`, unit, value: (p) => findSet(p, l)?.w?.[e] ?? null });
+        }
+        break;
+      case 'mur': case 'acr': {
+        const field = o.fn === 'mur' ? 'MUR' : 'ACR';
+        for (const e of elArgs()) push({ name: `${o.fn}(${e})`, unit, value: (p) => p[field]?.[e] ?? null });
+        break;
+      }
+      case 'GMF': push({ name: 'GM_formation', unit, value: (p) => p.GM_formation ?? null }); break;
+      case 'VM': push({ name: 'VM', unit, value: (p) => p.VM ?? null }); break;
+      case 'T_liquidus': push({ name: 'T_liquidus', unit, value: (p) => p.T_liquidus ?? null }); break;
+      case 'T_solidus': push({ name: 'T_solidus', unit, value: (p) => p.T_solidus ?? null }); break;
+      case 'GMFph': case 'VMph': case 'TC': case 'BMAGN': case 'DOO': case 'ordered': case 'structure': {
+        const get = PHASE_FIELDS[o.fn]!;
+        // '*': the labels met whose set carries the quantity somewhere (e.g. TC of the magnetic phases only)
+        const withField = () => labelsMet(points).filter((l) => points.some((p) => { const q = findSet(p, l); return !!q && get(q) !== undefined; }));
+        for (const l of phArgs(withField)) {
+          push({ name: outputName({ fn: o.fn, phase: l }), unit, value: (p) => { const q = findSet(p, l); return q ? get(q) ?? null : null; } });
+        }
+        break;
+      }
       case 'mu':
         for (const e of elArgs()) push({ name: `mu(${e})`, unit, value: (p) => p.MU[e] ?? null });
         break;

@@ -2,6 +2,19 @@
 // Shape (docs/calculations.md): { point, table } beside the ResultDocument fields.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
 
+/** Liquidus and solidus of the alloy (worker/results/alloy-temperatures.ts), K; null when there is none. */
+export interface AlloyTemperaturesField {
+  /** liquid phases of the system (empty: no liquidus or solidus) */
+  liquid_phases: string[];
+  /** K, or null when there is none in the scanned range */
+  liquidus: number | null;
+  solidus: number | null;
+  /** scanned range, K */
+  range: [number, number];
+  /** why a temperature is null */
+  note?: string;
+}
+
 export interface PointCalculationResult extends ResultDocument {
   task_type: 'point_calculation';
   /** the equilibrium; Cp_equilibrium = dHM/dT along the equilibrium (null when the solver gave none) */
@@ -12,4 +25,10 @@ export interface PointCalculationResult extends ResultDocument {
   outputs: string[];
   /** which Cp the `Cp` column holds */
   cp_definition: string;
+  /** added: liquidus and equilibrium solidus of the alloy at the point's composition */
+  alloy_temperatures?: AlloyTemperaturesField;
+  /** added: reference state of each element for MUR, ACR, GM_formation (a phase, or 'SER') */
+  reference_states?: Record<string, string>;
+  /** added: quantities left out and why */
+  quantity_notes?: string[];
 }

@@ -26,6 +26,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             }
           },
+          "w": {
+            "description": "overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
           "converged": {
             "type": "boolean"
           },
@@ -63,6 +70,28 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "array",
             "items": {
               "$ref": "#/$defs/MetastableRecord"
+            }
+          },
+          "VM": {
+            "description": "sum NP * VM when every stable phase has volume data, m^3/mol",
+            "type": "number"
+          },
+          "GM_formation": {
+            "description": "GM - sum_i x_i GM(reference state of i), J/mol of atoms",
+            "type": "number"
+          },
+          "MUR": {
+            "description": "chemical potential relative to the reference state of each element (MU - GM_ref), J/mol of the element",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "ACR": {
+            "description": "activity relative to the reference state, exp(MUR / RT)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
             }
           },
           "Cp_equilibrium": {
@@ -107,6 +136,24 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "description": "which Cp the `Cp` column holds",
         "type": "string"
       },
+      "alloy_temperatures": {
+        "description": "added: liquidus and equilibrium solidus of the alloy at the point's composition",
+        "$ref": "#/$defs/AlloyTemperaturesField"
+      },
+      "reference_states": {
+        "description": "added: reference state of each element for MUR, ACR, GM_formation (a phase, or 'SER')",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "quantity_notes": {
+        "description": "added: quantities left out and why",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "version": {
         "type": "number"
       },
@@ -129,6 +176,63 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config"
     ],
     "$defs": {
+      "AlloyTemperaturesField": {
+        "type": "object",
+        "properties": {
+          "liquid_phases": {
+            "description": "liquid phases of the system (empty: no liquidus or solidus)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "liquidus": {
+            "description": "K, or null when there is none in the scanned range",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "solidus": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "range": {
+            "description": "scanned range, K",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "note": {
+            "description": "why a temperature is null",
+            "type": "string"
+          }
+        },
+        "required": [
+          "liquid_phases",
+          "liquidus",
+          "solidus",
+          "range"
+        ]
+      },
       "MetastableRecord": {
         "type": "object",
         "properties": {
@@ -198,6 +302,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             }
           },
+          "w": {
+            "description": "mass fractions of the elements in the phase (absent when an element has no molar mass in the database)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
           "site_fractions": {
             "description": "site fractions, one map per sublattice",
             "type": "array",
@@ -224,6 +335,25 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "ordering": {
             "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
+          },
+          "TC": {
+            "description": "Curie/Neel temperature (K) and mean magnetic moment per mole of atoms (Bohr magnetons): magnetic phases only",
+            "type": "number"
+          },
+          "BMAGN": {
+            "type": "number"
+          },
+          "VM": {
+            "description": "molar volume, m^3/mol of atoms: only phases with volume parameters in the database",
+            "type": "number"
+          },
+          "degree_of_ordering": {
+            "description": "pycalphad's degree of ordering (0 = disordered): phases with a constituent on two or more sublattices",
+            "type": "number"
+          },
+          "GM_formation": {
+            "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
+            "type": "number"
           }
         },
         "required": [
@@ -370,6 +500,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                 "type": "number"
               }
             },
+            "w": {
+              "description": "overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none)",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            },
             "converged": {
               "type": "boolean"
             },
@@ -407,6 +544,28 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/MetastableRecord"
+              }
+            },
+            "VM": {
+              "description": "sum NP * VM when every stable phase has volume data, m^3/mol",
+              "type": "number"
+            },
+            "GM_formation": {
+              "description": "GM - sum_i x_i GM(reference state of i), J/mol of atoms",
+              "type": "number"
+            },
+            "MUR": {
+              "description": "chemical potential relative to the reference state of each element (MU - GM_ref), J/mol of the element",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            },
+            "ACR": {
+              "description": "activity relative to the reference state, exp(MUR / RT)",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
               }
             },
             "s": {
@@ -465,6 +624,31 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "description": "number of scan points that did not converge (in `points` with converged:false)",
         "type": "number"
       },
+      "reference_states": {
+        "description": "added: reference state of each element for mur/acr/GM_formation (a phase, or 'SER')",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "quantity_notes": {
+        "description": "added: quantities left out and why",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "invariants": {
+        "description": "added: transitions at which C + 1 phases coexist, with the phase compositions there",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/InvariantCrossing"
+        }
+      },
+      "alloy_temperatures": {
+        "description": "added: liquidus and equilibrium solidus of the alloy (lines at fixed composition only)",
+        "$ref": "#/$defs/AlloyTemperaturesField"
+      },
       "version": {
         "type": "number"
       },
@@ -490,6 +674,111 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config"
     ],
     "$defs": {
+      "AlloyTemperaturesField": {
+        "type": "object",
+        "properties": {
+          "liquid_phases": {
+            "description": "liquid phases of the system (empty: no liquidus or solidus)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "liquidus": {
+            "description": "K, or null when there is none in the scanned range",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "solidus": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "range": {
+            "description": "scanned range, K",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "note": {
+            "description": "why a temperature is null",
+            "type": "string"
+          }
+        },
+        "required": [
+          "liquid_phases",
+          "liquidus",
+          "solidus",
+          "range"
+        ]
+      },
+      "InvariantCrossing": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "s": {
+            "description": "path parameter of the line (0..1)",
+            "type": "number"
+          },
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "compositions": {
+            "description": "phase label -> mole fractions (and mass fractions where the database has molar masses) at the invariant",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "properties": {
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "w": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                }
+              },
+              "required": [
+                "x"
+              ]
+            }
+          }
+        },
+        "required": [
+          "T",
+          "s",
+          "phases",
+          "compositions"
+        ]
+      },
       "LineAxis": {
         "type": "object",
         "properties": {
@@ -608,6 +897,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             }
           },
+          "w": {
+            "description": "mass fractions of the elements in the phase (absent when an element has no molar mass in the database)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
           "site_fractions": {
             "description": "site fractions, one map per sublattice",
             "type": "array",
@@ -634,6 +930,25 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "ordering": {
             "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
+          },
+          "TC": {
+            "description": "Curie/Neel temperature (K) and mean magnetic moment per mole of atoms (Bohr magnetons): magnetic phases only",
+            "type": "number"
+          },
+          "BMAGN": {
+            "type": "number"
+          },
+          "VM": {
+            "description": "molar volume, m^3/mol of atoms: only phases with volume parameters in the database",
+            "type": "number"
+          },
+          "degree_of_ordering": {
+            "description": "pycalphad's degree of ordering (0 = disordered): phases with a constituent on two or more sublattices",
+            "type": "number"
+          },
+          "GM_formation": {
+            "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
+            "type": "number"
           }
         },
         "required": [
@@ -1570,6 +1885,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                 "type": "number"
               }
             },
+            "w": {
+              "description": "overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none)",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            },
             "converged": {
               "type": "boolean"
             },
@@ -1607,6 +1929,28 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "array",
               "items": {
                 "$ref": "#/$defs/MetastableRecord"
+              }
+            },
+            "VM": {
+              "description": "sum NP * VM when every stable phase has volume data, m^3/mol",
+              "type": "number"
+            },
+            "GM_formation": {
+              "description": "GM - sum_i x_i GM(reference state of i), J/mol of atoms",
+              "type": "number"
+            },
+            "MUR": {
+              "description": "chemical potential relative to the reference state of each element (MU - GM_ref), J/mol of the element",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            },
+            "ACR": {
+              "description": "activity relative to the reference state, exp(MUR / RT)",
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
               }
             },
             "s": {
@@ -1671,6 +2015,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "not_converged": {
         "description": "added: number of points whose equilibrium did not converge (converged: false in points)",
         "type": "number"
+      },
+      "reference_states": {
+        "description": "added: reference state of each element for mur/acr/GM_formation (a phase, or 'SER')",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "quantity_notes": {
+        "description": "added: quantities left out and why",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
       },
       "version": {
         "type": "number"
@@ -1812,6 +2170,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             }
           },
+          "w": {
+            "description": "mass fractions of the elements in the phase (absent when an element has no molar mass in the database)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
           "site_fractions": {
             "description": "site fractions, one map per sublattice",
             "type": "array",
@@ -1838,6 +2203,25 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "ordering": {
             "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
+          },
+          "TC": {
+            "description": "Curie/Neel temperature (K) and mean magnetic moment per mole of atoms (Bohr magnetons): magnetic phases only",
+            "type": "number"
+          },
+          "BMAGN": {
+            "type": "number"
+          },
+          "VM": {
+            "description": "molar volume, m^3/mol of atoms: only phases with volume parameters in the database",
+            "type": "number"
+          },
+          "degree_of_ordering": {
+            "description": "pycalphad's degree of ordering (0 = disordered): phases with a constituent on two or more sublattices",
+            "type": "number"
+          },
+          "GM_formation": {
+            "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
+            "type": "number"
           }
         },
         "required": [
@@ -2053,6 +2437,54 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       },
       "table": {
         "$ref": "#/$defs/ResultTable"
+      },
+      "alloy_temperatures": {
+        "description": "added: the alloy's temperatures side by side, K: liquidus (first solid), the end of the Scheil path (its last liquid) and the equilibrium (lever-rule) solidus; null where there is none",
+        "type": "object",
+        "properties": {
+          "liquidus": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "scheil_end": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "equilibrium_solidus": {
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          }
+        },
+        "required": [
+          "liquidus",
+          "scheil_end",
+          "equilibrium_solidus"
+        ]
+      },
+      "composition_w": {
+        "description": "added: overall mass fractions of the alloy (absent when an element has no molar mass)",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
       },
       "version": {
         "type": "number"
@@ -3755,6 +4187,484 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "ends",
           "tielines",
           "boundaries"
+        ]
+      }
+    }
+  },
+  "gibbs_energy_curves": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of gibbs_energy_curves",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "gibbs_energy_curves"
+      },
+      "temperature": {
+        "type": "number"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "axis": {
+        "description": "the composition variable of the line (X(EL)), or 'path' when several fractions change",
+        "$ref": "#/$defs/LineAxis"
+      },
+      "s": {
+        "description": "path parameter 0..1, the axis value and the overall mole fractions of every point",
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "axis_values": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "compositions": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "number"
+          }
+        }
+      },
+      "curves": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PhaseCurve"
+        }
+      },
+      "equilibrium": {
+        "description": "the global equilibrium at each point: its GM (the lower convex envelope) and stable phase labels",
+        "type": "object",
+        "properties": {
+          "GM": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          },
+          "GM_formation": {
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          },
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          },
+          "converged": {
+            "type": "array",
+            "items": {
+              "type": "boolean"
+            }
+          }
+        },
+        "required": [
+          "GM",
+          "GM_formation",
+          "phases",
+          "converged"
+        ]
+      },
+      "tangents": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/CommonTangent"
+        }
+      },
+      "reference_states": {
+        "description": "reference state of each element for the GM_formation values (a phase, or 'SER')",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "reference_energies": {
+        "description": "GM of each element's reference state at T, P, J/mol",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "description": "phases without any point (why), and other remarks",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      }
+    },
+    "required": [
+      "task_type",
+      "temperature",
+      "pressure",
+      "axis",
+      "s",
+      "axis_values",
+      "compositions",
+      "curves",
+      "equilibrium",
+      "tangents",
+      "reference_states",
+      "reference_energies",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config"
+    ],
+    "$defs": {
+      "CommonTangent": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "description": "the stable phase labels touching the tangent",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "mu": {
+            "description": "chemical potentials, J/mol: the tangent is GM(x) = sum_i MU_i x_i",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "mu_formation": {
+            "description": "MU_i - GM(reference state of i), the same tangent on the GM_formation scale",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "points": {
+            "description": "the touching points: each phase's composition, its position on the line (null when off the line), its GM",
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "phase": {
+                  "type": "string"
+                },
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                },
+                "s": {
+                  "anyOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "axis_value": {
+                  "anyOf": [
+                    {
+                      "type": "null"
+                    },
+                    {
+                      "type": "number"
+                    }
+                  ]
+                },
+                "GM": {
+                  "type": "number"
+                },
+                "GM_formation": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "phase",
+                "x",
+                "s",
+                "axis_value",
+                "GM",
+                "GM_formation"
+              ]
+            }
+          },
+          "s_range": {
+            "description": "path parameters (and axis values) of the first and last line point inside the region",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "axis_range": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "phases",
+          "mu",
+          "mu_formation",
+          "points",
+          "s_range",
+          "axis_range"
+        ]
+      },
+      "LineAxis": {
+        "type": "object",
+        "properties": {
+          "variable": {
+            "description": "'T' (temperature scan), 'X(EL)' (isothermal composition scan) or 'path' (both vary: s)",
+            "anyOf": [
+              {
+                "const": "path"
+              },
+              {
+                "const": "T"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "label": {
+            "type": "string"
+          },
+          "unit": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "variable",
+          "label",
+          "unit"
+        ]
+      },
+      "PhaseCurve": {
+        "type": "object",
+        "properties": {
+          "name": {
+            "type": "string"
+          },
+          "GM": {
+            "description": "J/mol of atoms at each point (null where the phase cannot take that composition or did not converge)",
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          },
+          "GM_formation": {
+            "description": "GM - sum_i x_i GM(reference state of i), J/mol (reference_states), at each point",
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          },
+          "compound": {
+            "description": "a phase of fixed composition (every sublattice one constituent) lying on the line: its single point",
+            "type": "object",
+            "properties": {
+              "s": {
+                "type": "number"
+              },
+              "axis_value": {
+                "type": "number"
+              },
+              "x": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              },
+              "GM": {
+                "type": "number"
+              },
+              "GM_formation": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "s",
+              "axis_value",
+              "x",
+              "GM",
+              "GM_formation"
+            ]
+          }
+        },
+        "required": [
+          "name",
+          "GM",
+          "GM_formation"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
         ]
       }
     }

@@ -54,4 +54,11 @@ export interface ScheilPath {
 export interface ScheilDocument extends ResultDocument, ScheilPath {
   task_type: 'scheil_solidification';
   table: ResultTable;
+  /**
+   * added: the alloy's temperatures side by side, K: liquidus (first solid), the end of the Scheil path (its last
+   * liquid) and the equilibrium (lever-rule) solidus; null where there is none
+   */
+  alloy_temperatures?: { liquidus: number | null; scheil_end: number | null; equilibrium_solidus: number | null };
+  /** added: overall mass fractions of the alloy (absent when an element has no molar mass) */
+  composition_w?: Record<string, number>;
 }

@@ -34,6 +34,10 @@ export interface PropertiesDocument extends ResultDocument {
   outputs?: string[];
   /** added: number of points whose equilibrium did not converge (converged: false in points) */
   not_converged?: number;
+  /** added: reference state of each element for mur/acr/GM_formation (a phase, or 'SER') */
+  reference_states?: Record<string, string>;
+  /** added: quantities left out and why */
+  quantity_notes?: string[];
 }
 
 export const CP_DEFINITION =

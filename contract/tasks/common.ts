@@ -65,6 +65,7 @@ export function compositionRule(fields: string[], partial = false) {
   return (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
     const elements = [...new Set((c.components as string[]).map((e) => e.toUpperCase()).filter(isElement))];
     const leftOut = new Set<string>();
+    const fractions = c.composition_unit === 'mass_fraction' ? 'mass fractions' : 'mole fractions';
     for (const field of fields) {
       const map = c[field] as Record<string, number>;
       const given = new Map<string, number>();
@@ -81,15 +82,15 @@ export function compositionRule(fields: string[], partial = false) {
       const missing = elements.filter((e) => !given.has(e));
       const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
       if (missing.length > 1 && !partial) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `must give the mole fractions of all components or of all but one (missing ${missing.join(', ')})` });
+        ctx.addIssue({ code: 'custom', path: [field], message: `must give the ${fractions} of all components or of all but one (missing ${missing.join(', ')})` });
         return;
       }
       if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions of all components must sum to 1 (they sum to ${sum})` });
+        ctx.addIssue({ code: 'custom', path: [field], message: `${fractions} of all components must sum to 1 (they sum to ${sum})` });
         return;
       }
       if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `mole fractions must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})` });
+        ctx.addIssue({ code: 'custom', path: [field], message: `${fractions} must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})` });
         return;
       }
       if (missing.length === 1 && !partial) leftOut.add(missing[0]!);
@@ -98,6 +99,22 @@ export function compositionRule(fields: string[], partial = false) {
       ctx.addIssue({ code: 'custom', path: [fields[fields.length - 1]!], message: `${fields.join(' and ')} leave out different components (${[...leftOut].join(', ')}): leave out the same one` });
     }
   };
+}
+
+// Optional fields of point, line, properties and Scheil conditions (docs/calculations.md "Composition units",
+// "Further quantities"): the unit of the composition maps, and the reference state of each element
+// ({EL: PHASE or "SER"}) for mur/acr/GM_formation.
+export const compositionUnit = z.enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction').optional();
+export const furtherFields = {
+  composition_unit: compositionUnit,
+  reference_states: z.record(z.string(), z.string().min(1, 'must name a phase or SER')).optional(),
+};
+/** The keys of reference_states must be components of the condition. */
+export function referenceStatesRule(c: { components: string[]; reference_states?: Record<string, string> }, ctx: z.RefinementCtx) {
+  const els = c.components.map((e) => e.toUpperCase()).filter(isElement);
+  for (const k of Object.keys(c.reference_states ?? {})) {
+    if (!els.includes(k.toUpperCase())) ctx.addIssue({ code: 'custom', path: ['reference_states', k], message: `is not one of condition.components (${els.join(', ')})` });
+  }
 }
 
 export const scanPoints = z.number().int('must be an integer').gt(0, 'must be a positive integer');
@@ -128,5 +145,6 @@ export function formatZodError(err: z.ZodError, prefix: string): string {
 export const scanCondition = z.looseObject({
   components, compositions_start: composition, compositions_end: composition,
   temperature_start: kelvin, temperature_end: kelvin, pressure, points: scanPoints,
-  activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(),
-}).superRefine(pointsRule).superRefine(outputElementsRule).superRefine(compositionRule(['compositions_start', 'compositions_end']));
+  activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(), ...furtherFields,
+}).superRefine(pointsRule).superRefine(outputElementsRule).superRefine(compositionRule(['compositions_start', 'compositions_end']))
+  .superRefine(referenceStatesRule);

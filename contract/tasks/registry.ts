@@ -12,6 +12,7 @@ import { scheilSchema, type ScheilDocument } from './scheil_solidification.js';
 import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
 import { isoplethSchema, type IsoplethResult } from './isopleth.js';
 import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } from './ternary_isothermal_section.js';
+import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs_energy_curves.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -75,6 +76,11 @@ export const TASK_REGISTRY = {
     schema: ternaryIsothermalSectionSchema, label: 'Ternary isothermal section',
     help: 'Phase diagram of a three-element system at one temperature: a Gibbs triangle with tie-lines and tie-triangles.',
     stage: 'mapping the isothermal section', result: resultOf<TernaryIsothermalSectionResult>(),
+  }),
+  gibbs_energy_curves: entry({
+    schema: gibbsEnergyCurvesSchema, label: 'Gibbs energy curves',
+    help: 'Extension: molar Gibbs energy of every phase against composition at one temperature, with the stable common tangents.',
+    stage: 'computing the Gibbs energy curves', result: resultOf<GibbsEnergyCurvesDocument>(),
   }),
 } as const;
 

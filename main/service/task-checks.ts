@@ -52,7 +52,7 @@ export function checkTaskConfig(taskType: string, config: Record<string, unknown
     if (unknown.length > 0) return `${at(f)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not phases' : 'is not a phase'} of database '${db.code}'`;
   }
 
-  if ((taskType === 'line_calculation' || taskType === 'thermodynamic_properties_next') && typeof c.points === 'number' && c.points > bounds.max_scan_points) {
+  if ((taskType === 'line_calculation' || taskType === 'thermodynamic_properties_next' || taskType === 'gibbs_energy_curves') && typeof c.points === 'number' && c.points > bounds.max_scan_points) {
     return `${at('points')}: must be at most ${bounds.max_scan_points} (setting max_scan_points)`;
   }
 

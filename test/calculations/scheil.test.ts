@@ -146,7 +146,8 @@ describe('scheil_solidification', () => {
     expect(doc.lever_rule.length).toBeGreaterThan(10);
     expect(doc.table.rows).toHaveLength(doc.steps.length);
     expect(readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe(
-      'T [K],fraction_solid [-],fraction_liquid [-],solid_increment [-],phases_forming,"x(LIQUID,AL) [-]","x(LIQUID,ZN) [-]"');
+      'T [K],fraction_solid [-],fraction_liquid [-],solid_increment [-],phases_forming,"x(LIQUID,AL) [-]","x(LIQUID,ZN) [-]",'
+      + '"w(LIQUID,AL) [-]","w(LIQUID,ZN) [-]"');
     expect(existsSync(path.join(dir, 'preview', 'scheil.svg'))).toBe(true);
     expect(existsSync(path.join(dir, 'preview', 'scheil.png'))).toBe(true);
   });

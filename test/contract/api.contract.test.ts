@@ -122,7 +122,7 @@ const ROWS: Row[] = [
   { name: 'task_type absent', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { tdb_code: 'ALFE' } }), status: 400, error: 'task_config.task_type is required' },
   { name: 'unsupported engine', method: 'POST', path: () => '/task', key: A, body: () => task({ engine: 'other' }), status: 400, error: "task type 'other' is not supported, supported engines: thermo_next" },
   { name: 'announced-not-open task type', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { task_type: 'aging', tdb_code: 'ALFE' } }), status: 400,
-    error: "task_config.task_type: 'aging' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section" },
+    error: "task_config.task_type: 'aging' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section, gibbs_energy_curves" },
   { name: 'unknown task type', method: 'POST', path: () => '/task', key: A, body: () => task({ task_config: { task_type: 'magic', tdb_code: 'ALFE' } }), status: 400,
     error: /^task_config\.task_type: 'magic' is not a known task type; open task types: point_calculation, /u },
   { name: 'title missing', method: 'POST', path: () => '/task', key: A, body: () => ({ task_config: pointConfig() }), status: 400, error: 'title is required' },

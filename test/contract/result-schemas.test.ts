@@ -37,6 +37,8 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
     temperature_start: 1400, temperature_end: 1800, pressure: 101325, resolution: 5 } } },
   ternary_isothermal_section: { tdb: CRTIV, config: { condition: { components: ['CR', 'TI', 'V'], temperature: 1400, pressure: 101325,
     composition_unit: 'mass_fraction', map_options: { grid_divisions: 6 } } } },
+  gibbs_energy_curves: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, points: 11,
+    compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 } } } },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -11,10 +11,12 @@ import { equilibriumBatch, type CompositionSet, type EquilibriumConditions, type
 import { phaseFractionChart } from '../plots/charts.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../results/outputs.js';
+import { alloyTemperatures, invariantsCrossed } from '../results/alloy-temperatures.js';
+import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { transitionText, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import {
-  CP_DEFINITION, documentBase, openSystem, outputNames, resolveCompositions,
+  CP_DEFINITION, documentBase, inMoleFractions, openSystem, outputNames, resolveCompositions,
   type CalcSystem,
 } from './point_calculation.js';
 
@@ -357,7 +359,7 @@ export type ScanJob = TaskJob<'line_calculation'> | TaskJob<'thermodynamic_prope
  * from the start to the end state, and the number of points.
  */
 export function scanSetup(job: ScanJob) {
-  const cond = job.config.condition;
+  const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
   const { pressure: P, temperature_start: T0, temperature_end: T1, points: n } = cond;
   const comp = resolveCompositions(sys.elements, [
@@ -399,12 +401,13 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     if (wantsCp) { const v = r.derivatives['HM.T']; p.Cp_equilibrium = typeof v === 'number' && Number.isFinite(v) ? v : null; }
     return p;
   });
+  const further = lineFurtherQuantities(scan, job.config.condition, points, conv, control);
   const table = buildTable(points, names, { components: sys.elements, phases: sys.formable });
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: LineCalculationResult = {
     ...documentBase(job, 'line_calculation', sys.tdbFile), axis, points, transitions, table, outputs: names,
-    cp_definition: CP_DEFINITION, not_converged: notConverged,
+    cp_definition: CP_DEFINITION, not_converged: notConverged, ...further.fields,
   };
   // Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked.
   // The states at both ends of each refined transition are drawn too, so the curves bend at the
@@ -434,7 +437,34 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     ...transitions.map((t) => `transition at s=${t.s.toFixed(6)}, T=${t.T.toFixed(3)} K: ${t.phases_before.join('+') || '-'} -> ${t.phases_after.join('+') || '-'}`
       + ` (bracket dT=${t.dT.toExponential(2)} K, dx=${t.dx.toExponential(2)}${t.refined ? '' : ', NOT refined to tolerance'})`),
     ...(notConverged ? [`warning: ${notConverged} of ${points.length} points did not converge (converged:false in result.json)`] : []),
+    ...further.logs,
     `written ${files.join(', ')}`,
   ];
   return { summary, logs };
+}
+
+/**
+ * Further quantities of a line (worker/results/thermo-extra.ts) on its points, the invariants it crosses with the
+ * phase compositions there, and, for a line at fixed composition, the alloy's liquidus and equilibrium solidus
+ * (worker/results/alloy-temperatures.ts; over 200-4000 K, whatever the line's own range).
+ */
+function lineFurtherQuantities(scan: LineScan, cond: { reference_states?: Record<string, string> }, points: LinePoint[], conv: PointConverter, control: JobControl) {
+  const { sys, path } = scan;
+  const fields: Pick<LineCalculationResult, 'reference_states' | 'quantity_notes' | 'invariants' | 'alloy_temperatures'> = {
+    ...addFurtherQuantities(sys, cond, points.map((point, i) => ({ point, r: scan.results[i]! }))),
+    invariants: invariantsCrossed(scan.transitions, scan.edges, conv, sys.elements.length),
+  };
+  const fixedComposition = sys.elements.every((e) => path.full0[e] === path.full1[e]);
+  if (fixedComposition) {
+    const low = path.T0 <= path.T1 ? scan.results[0] : scan.results[scan.results.length - 1];
+    fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled, undefined, undefined, Math.min(path.T0, path.T1), low);
+  }
+  const fmt = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toFixed(2)} K` : 'none');
+  const logs = [
+    ...(fields.alloy_temperatures ? [`alloy: liquidus ${fmt(fields.alloy_temperatures.liquidus)}, solidus ${fmt(fields.alloy_temperatures.solidus)}`
+      + `${fields.alloy_temperatures.note ? ` (${fields.alloy_temperatures.note})` : ''}`] : []),
+    ...fields.invariants!.map((v) => `invariant crossed at ${v.T.toFixed(2)} K: ${v.phases.join(' + ')}`),
+    ...fields.quantity_notes!.map((n) => `note: ${n}`),
+  ];
+  return { fields, logs };
 }

@@ -10,7 +10,9 @@
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
-import { equilibrium, type EquilibriumConditions } from '../core/equilibrium.js';
+import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { alloyTemperatures } from '../results/alloy-temperatures.js';
+import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { pointTable } from '../plots/charts.js';
 import {
   PointConverter, RESULT_VERSION, phaseLabel, provenance, tableToCsv, writeResultFiles,
@@ -18,6 +20,7 @@ import {
 } from '../results/common.js';
 import type { PointCalculationResult } from '../results/point_calculation.js';
 import { buildTable, elementsOf, phaseSetName, selectOutputs, type OutputTaskType } from '../results/outputs.js';
+import { elementMasses, moleFractionCondition, type CompositionUnit } from '../results/units.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 
 export const CP_DEFINITION = 'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative '
@@ -25,6 +28,16 @@ export const CP_DEFINITION = 'Cp = dHM/dT along the equilibrium (phase amounts a
 
 /** What openSystem reads of a condition (every type's schema in contract/tasks/ guarantees these shapes). */
 export interface SystemCondition { components: string[]; activated_phases?: string[] }
+
+/**
+ * The condition with its composition maps in mole fractions: composition_unit "mass_fraction" converted with the
+ * molar masses of the database's ELEMENT lines (worker/results/units.ts); unchanged otherwise.
+ */
+export function inMoleFractions<C extends SystemCondition & { composition_unit?: CompositionUnit } & Record<string, unknown>>(job: CalculationJob, cond: C): C {
+  if ((cond.composition_unit ?? 'mole_fraction') === 'mole_fraction') return cond;
+  const elements = [...new Set(elementsOf(cond.components.map((c) => c.toUpperCase())))];
+  return moleFractionCondition(cond, elements, () => elementMasses(cachedDatabase(tdbFileOf(job)).info().elements));
+}
 
 export function tdbFileOf(job: CalculationJob): string {
   const f = job.config.tdb_file;
@@ -166,7 +179,7 @@ export function phaseSetText(p: EquilibriumPoint): string {
 
 export function run(job: TaskJob<'point_calculation'>, control: JobControl): CalculationOutput {
   if (control.cancelled) throw new CancelledError();
-  const cond = job.config.condition;
+  const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
   const T = cond.temperature, P = cond.pressure;
   const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]);
@@ -179,13 +192,16 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const conv = new PointConverter(sys.db, sys.components);
   const cpEq = r.derivatives['HM.T'];
   const point = { ...conv.point(r), Cp_equilibrium: typeof cpEq === 'number' && Number.isFinite(cpEq) ? cpEq : null };
-  const table = buildTable([point], names, { components: sys.elements, phases: sys.formable });
+  const further = pointFurtherQuantities(sys, cond, point, r, conditions, control);
+  const table = buildTable([{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }], names,
+    { components: sys.elements, phases: sys.formable });
   const doc: PointCalculationResult = {
     ...documentBase(job, 'point_calculation', sys.tdbFile), point, table, outputs: names, cp_definition: CP_DEFINITION,
+    alloy_temperatures: further.alloy, ...further.fields,
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
-  const preview = pointPreview(point, sys.elements, `Equilibrium at ${fmtT(T)}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
+  const preview = pointPreview(point, sys.elements, `Equilibrium at ${fmtT(T)} (${Number((T - 273.15).toFixed(2))} °C), ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { point: preview } });
   const summary = `${phaseSetText(point)} at ${fmtT(T)} (${state})`;
   const logs = [
@@ -194,9 +210,24 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     `conditions T=${T} K, P=${P} Pa, ${xText}${sys.phases ? `, phases ${sys.phases.join(', ')}` : ''}`,
     `equilibrium ${state} after ${r.iterations} iterations: ${phaseSetText(point)}, GM=${r.GM.toFixed(3)} J/mol`,
     ...(r.converged ? [] : [`warning: the equilibrium did not converge (${r.reason}); the result is written with converged:false`]),
+    ...further.logs,
     `written ${files.join(', ')}`,
   ];
   return { summary, logs };
+}
+
+/**
+ * The further quantities of a point (worker/results/thermo-extra.ts: reference states, formation energies,
+ * magnetic and volume properties, degree of ordering) and the alloy's liquidus and solidus.
+ */
+function pointFurtherQuantities(sys: CalcSystem, cond: { reference_states?: Record<string, string> }, point: EquilibriumPoint,
+  r: EquilibriumResult, conditions: EquilibriumConditions, control: JobControl) {
+  const fields = addFurtherQuantities(sys, cond, [{ point, r }]);
+  const alloy = alloyTemperatures(sys, conditions.X ?? {}, conditions.P ?? 101325, () => control.cancelled, undefined, undefined, conditions.T, r);
+  const fmt = (v: number | null) => (v === null ? 'none' : `${v.toFixed(2)} K`);
+  const logs = [`alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
+    ...fields.quantity_notes.map((n) => `note: ${n}`)];
+  return { fields, alloy, logs };
 }
 
 /** Phase table of one point: stable composition sets, then metastable phases with driving forces. */

@@ -29,7 +29,8 @@ import { tableToCsv, writeResultFiles, type ResultTable } from '../results/commo
 import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import { chunkedBatch } from './batch.js';
-import { documentBase, openSystem, resolveCompositions } from './point_calculation.js';
+import { elementMasses, massFractionsOrUndefined } from '../results/units.js';
+import { documentBase, inMoleFractions, openSystem, resolveCompositions } from './point_calculation.js';
 
 interface SolveSetup {
   database: NativeDatabase;
@@ -512,6 +513,26 @@ export function scheilTable(run: ScheilRun): ResultTable {
   };
 }
 
+/** The table with the liquid's mass fractions beside its mole fractions (when every element has a molar mass). */
+function withLiquidMassFractions(table: ResultTable, res: ScheilRun, masses: Record<string, number>): ResultTable {
+  const ws = res.steps.map((st) => massFractionsOrUndefined(st.liquid_x, masses));
+  if (ws.some((w) => !w)) return table;
+  return {
+    columns: [...table.columns, ...res.elements.map((e) => ({ name: `w(${res.liquid_phase},${e})`, unit: '-' }))],
+    rows: table.rows.map((row, i) => [...row, ...res.elements.map((e) => ws[i]![e] ?? null)]),
+  };
+}
+
+/** The alloy's characteristic temperatures side by side, and its composition in mass fractions. */
+function scheilFirstClass(res: ScheilRun, masses: Record<string, number>): Pick<ScheilDocument, 'alloy_temperatures' | 'composition_w'> {
+  const w = massFractionsOrUndefined(res.composition, masses);
+  return {
+    alloy_temperatures: { liquidus: res.liquidus_temperature, scheil_end: res.solidus_temperature,
+      equilibrium_solidus: res.lever_rule_solidus_temperature },
+    ...(w ? { composition_w: w } : {}),
+  };
+}
+
 export function scheilPreview(run: ScheilRun, title = 'Solidification: Scheil-Gulliver and lever rule'): string {
   return scheilChart({
     title,
@@ -535,7 +556,7 @@ export function scheilSummary(run: ScheilRun): string {
 
 export function run(job: TaskJob<'scheil_solidification'>, control: JobControl): CalculationOutput {
   throwIfCancelled(control);
-  const cond = job.config.condition;
+  const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
   const t0 = performance.now();
   const res = scheilSolidification({
@@ -545,7 +566,8 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
     threads: job.ompThreads, control,
   });
   const ms = performance.now() - t0;
-  const table = scheilTable(res);
+  const masses = elementMasses(sys.db.info().elements);
+  const table = withLiquidMassFractions(scheilTable(res), res, masses);
   const doc: ScheilDocument = {
     ...documentBase(job, 'scheil_solidification', sys.tdbFile),
     liquid_phase: res.liquid_phase, liquidus_temperature: res.liquidus_temperature, solidus_temperature: res.solidus_temperature,
@@ -554,6 +576,7 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
     eutectic_phases: res.eutectic_phases, phase_totals: res.phase_totals, composition: res.composition,
     start_temperature: res.start_temperature, started_below_liquidus: res.started_below_liquidus,
     suggested_start_temperature: res.suggested_start_temperature, warnings: res.warnings,
+    ...scheilFirstClass(res, masses),
   };
   throwIfCancelled(control);
   const alloy = Object.entries(res.composition).filter(([, v]) => v > 0).map(([e, v]) => `${e} ${Number(v.toFixed(4))}`).join(', ');

@@ -16,6 +16,8 @@
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable } from '../results/outputs.js';
+import { addFurtherQuantities } from '../results/thermo-extra.js';
+import type { EquilibriumResult } from '../core/equilibrium.js';
 import {
   CP_DEFINITION, type PropertiesDocument, type PropertiesPoint, type Transition,
 } from '../results/thermodynamic_properties_next.js';
@@ -32,6 +34,8 @@ export interface PropertiesScan {
   dependent: string;
   points: PropertiesPoint[];
   transitions: Transition[];
+  /** the solver results of the points, in order */
+  results: EquilibriumResult[];
 }
 
 /**
@@ -60,7 +64,7 @@ export function propertiesScan(job: ScanJob, control: JobControl): PropertiesSca
       Cp_frozen: r.CPM,
     };
   });
-  return { sys, path, dependent, points, transitions };
+  return { sys, path, dependent, points, transitions, results };
 }
 
 function fmt(v: number, d = 1): string { return Number.isFinite(v) ? v.toFixed(d) : 'n/a'; }
@@ -117,14 +121,15 @@ export function propertiesPreview(points: readonly PropertiesPoint[], transition
 export function run(job: TaskJob<'thermodynamic_properties_next'>, control: JobControl): CalculationOutput {
   const names = outputNames('thermodynamic_properties_next', job.config.condition);
   const t0 = performance.now();
-  const { sys, path, dependent, points, transitions } = propertiesScan(job, control);
+  const { sys, path, dependent, points, transitions, results } = propertiesScan(job, control);
+  const further = addFurtherQuantities(sys, job.config.condition, points.map((point, i) => ({ point, r: results[i]! })));
   const ms = performance.now() - t0;
   const table = buildTable(points, names, { components: sys.elements, phases: sys.formable });
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: PropertiesDocument = {
     ...documentBase(job, 'thermodynamic_properties_next', sys.tdbFile),
     cp_definition: CP_DEFINITION, axis: axisOf(path, sys.elements, dependent), points, transitions, table, outputs: names,
-    not_converged: notConverged,
+    not_converged: notConverged, ...further,
   };
   const file = sys.tdbFile.split(/[\\/]/).pop();
   const files = writeResultFiles(job.taskDir, {

@@ -12,6 +12,7 @@ import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
 import { ENGINE_NAME, type EquilibriumPoint, type Provenance, type ResultDocument, type SublatticeFractions } from '../../contract/results/common.js';
 import { PREVIEW_PNG_WIDTH, writePreviewPng } from '../plots/png.js';
+import { elementMasses, massFractionsOrUndefined } from './units.js';
 
 export {
   RESULT_VERSION, ENGINE_NAME, phaseLabel, tableToCsv,
@@ -41,6 +42,7 @@ export function provenance(tdbFile: string, code: string | null, sha256?: string
 export class PointConverter {
   private readonly models = new Map<string, PhaseModel | null>();
   private orderingModels?: Map<string, OrderingModel | null>;
+  private masses?: Record<string, number>;
   constructor(private readonly db: NativeDatabase, private readonly components: string[]) {}
 
   /** Ordered or not (phases with an order-disorder description only; undefined otherwise). */
@@ -69,12 +71,19 @@ export class PointConverter {
     return o ? { ordering: o } : {};
   }
 
+  /** `w`: mass fractions of x, omitted when an element has no positive molar mass. */
+  private massField(x: Record<string, number>): { w?: Record<string, number> } {
+    this.masses ??= elementMasses(this.db.info().elements);
+    const w = massFractionsOrUndefined(x, this.masses);
+    return w ? { w } : {};
+  }
+
   point(r: EquilibriumResult): EquilibriumPoint {
     return {
-      T: r.T, P: r.P, x: { ...r.x }, converged: r.converged, reason: r.converged ? '' : r.reason,
+      T: r.T, P: r.P, x: { ...r.x }, ...this.massField(r.x), converged: r.converged, reason: r.converged ? '' : r.reason,
       GM: r.GM, HM: r.HM, SM: r.SM, CPM: r.CPM, MU: { ...r.mu },
       phases: r.phases.map((p) => ({
-        name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x },
+        name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x }, ...this.massField(p.x),
         site_fractions: this.siteFractions(p), GM: p.GM, HM: p.HM, SM: p.SM, CPM: p.CPM,
         ...this.orderingField(p),
       })),

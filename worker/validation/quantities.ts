@@ -13,6 +13,10 @@ import { compositionKey, conditionValues, expandPoints, gridKeys, normKey, siteF
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { uniqueFeasiblePoint } from './feasible.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
+import { degreeOfOrdering as doo, netCharge, phaseX, siteFractionSpec } from '../results/phase-properties.js';
+import { formationReference } from './references.js';
+
+export { referencePhases } from './references.js';
 
 export class Unsupported extends Error {}
 export class NoResult extends Error {}
@@ -84,144 +88,9 @@ function num(v: unknown, what: string): number {
   return v;
 }
 
-function siteFractionSpec(model: PhaseModel, y: ArrayLike<number>): Array<Record<string, number>> {
-  const out: Array<Record<string, number>> = Array.from({ length: model.info.numSublattices }, () => ({}));
-  model.variables.forEach((v, k) => {
-    out[v.sublattice][v.species] = y[k];
-  });
-  return out;
-}
-
-/** sum_s a_s sum_i y_si q_i per formula unit: the residual of the model's electroneutrality row (§7.4). */
-function netCharge(model: PhaseModel, y: ArrayLike<number>): number {
-  const row = model.constraints.find((k) => k.kind === 'charge');
-  if (!row) return 0;
-  let q = -row.rhs;
-  row.coeff.forEach((a, k) => {
-    q += a * y[k];
-  });
-  return q;
-}
-
-/** Mole fractions of the elements in a phase at y (moles per formula unit / atoms per formula unit). */
-function phaseX(model: PhaseModel, y: ArrayLike<number>): Record<string, number> {
-  const mo = model.moles(Float64Array.from(y), 0);
-  return Object.fromEntries(model.info.elements.map((e, A) => [e, mo.M[A] / mo.Nf]));
-}
-
-/**
- * pycalphad's degree of ordering (Model.degree_of_ordering at the README's commit), written out:
- *   a'_s = a_s / sum_s a_s sum_{i: atoms(i) > 0} y_si        (site ratios per mole of non-vacancy sites)
- *   x_i  = Model.moles(i): the mole fraction of element i in the phase (sum_s a'_s y_si when every species
- *          is one atom; the site-weighted species fraction for a molecular species)
- *   DOO  = (1/n) sum_i sum_{s holding i} a'_s |y_si - x_i| / x_i
- * over the n species with atoms of the phase; 0 for a disordered state, larger for stronger ordering.
- * A species with x_i = 0 contributes nothing (pycalphad would give 0/0 = NaN).
- */
-export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: ArrayLike<number>): number {
-  const info = dbInfo(db);
-  const ph = info.phases.find((p) => p.name === model.name);
-  if (!ph) throw new Unsupported(`phase ${model.name} not in the database`);
-  if (model.info.ionicLiquid) throw new Unsupported('DEGREE_OF_ORDERING of the ionic liquid (variable site ratios)');
-  const atoms = (sp: string) => {
-    const s = info.species.find((x) => x.name.toUpperCase() === sp.toUpperCase());
-    return s ? Object.values(s.composition).reduce((a, b) => a + b, 0) : sp === 'VA' ? 0 : 1;
-  };
-  let norm = 0;
-  model.variables.forEach((v, k) => {
-    if (atoms(v.species) > 0) norm += ph.siteRatios[v.sublattice] * y[k];
-  });
-  const species = [...new Set(model.variables.filter((v) => atoms(v.species) > 0).map((v) => v.species))];
-  const xEl = phaseX(model, y);
-  let total = 0;
-  for (const sp of species) {
-    // Model.moles(i): the element's mole fraction for a pure-element species, else its site-weighted fraction
-    let x = 0;
-    if (sp in xEl) x = xEl[sp];
-    else model.variables.forEach((v, k) => {
-      if (v.species === sp) x += (ph.siteRatios[v.sublattice] / norm) * y[k];
-    });
-    if (!(x > 0)) continue;
-    model.variables.forEach((v, k) => {
-      if (v.species === sp) total += ((ph.siteRatios[v.sublattice] / norm) * Math.abs(y[k] - x)) / x;
-    });
-  }
-  return total / species.length;
-}
-
-// ------------------------------------------------------------------------------- reference phases
-
-/**
- * Reference phase of each element for GM_FORMATION: a field `reference_phases` ({EL: PHASE}, or a list of
- * phase names, one for all elements or one per element in the case's element order) on the expected
- * entry, the case or its `calculation`; else the phases the entry's note or the case's notes name
- * ("FCC_A1 for Al", "Al: FCC_A1", "AL=FCC_A1", "Al in FCC_A1", "FCC_A1 (Al)", "Al(FCC_A1)", "FCC_A1 Al", "relative to FCC_A1");
- * else the reference phase of the database's ELEMENT line (the SER phase) when the database defines it.
- */
-export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: ExpectedEntry): Record<string, string> {
-  const els = caseElements(c);
-  const phases = new Set(dbInfo(db).phases.map((p) => p.name.toUpperCase()));
-  const out: Record<string, string> = {};
-  const field = (o: unknown) => {
-    if (!o || typeof o !== 'object') return undefined;
-    const r = o as Record<string, unknown>;
-    return r.reference_phases ?? r.reference_phase ?? r.reference_states ?? r.references;
-  };
-  const given = field(entry) ?? field(c) ?? field(c.calculation);
-  if (typeof given === 'string') for (const el of els) out[el] = given.toUpperCase();
-  else if (Array.isArray(given)) {
-    const list = given.map((p) => String(p).toUpperCase());
-    els.forEach((el, i) => (out[el] = list.length === 1 ? list[0] : list[i]));
-  } else if (given && typeof given === 'object') {
-    for (const [k, v] of Object.entries(given as Record<string, unknown>)) out[k.toUpperCase()] = String(v).toUpperCase();
-  }
-  const text = [entry?.note ?? '', c.notes ?? ''].join(' \n ');
-  const isEl = (s: string) => els.includes(s.toUpperCase());
-  const isPh = (s: string) => phases.has(s.toUpperCase());
-  const take = (el: string, ph: string) => {
-    if (isEl(el) && isPh(ph) && !out[el.toUpperCase()]) out[el.toUpperCase()] = ph.toUpperCase();
-  };
-  const EL = '([A-Za-z][A-Za-z]?)';
-  const PH = '([A-Za-z][A-Za-z0-9_]*)';
-  for (const [re, elFirst] of [
-    [new RegExp(`\\b${PH}\\s+(?:for|of)\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
-    [new RegExp(`\\b(?:pure\\s+)?${EL}\\s*(?::|=|->|in|as)\\s*${PH}\\b`, 'g'), true],
-    [new RegExp(`\\b${PH}\\s*\\(\\s*(?:pure\\s+)?${EL}\\s*\\)`, 'g'), false],
-    [new RegExp(`\\bpure\\s+${EL}\\s+${PH}\\b`, 'g'), true],
-    [new RegExp(`\\b${EL}\\s*\\(\\s*${PH}\\s*\\)`, 'g'), true],
-    [new RegExp(`\\b${PH}\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
-  ] as Array<[RegExp, boolean]>) {
-    for (const m of text.matchAll(re)) (elFirst ? take(m[1], m[2]) : take(m[2], m[1]));
-  }
-  const single = /\b(?:relative to|reference(?: phase)?s?(?: is| are|:)?)\s+(?:pure\s+)?(?:the\s+)?([A-Za-z][A-Za-z0-9_]*)\b/i.exec(text);
-  if (single && isPh(single[1])) for (const el of els) out[el] ??= single[1].toUpperCase();
-  for (const el of els) {
-    if (out[el]) continue;
-    const ser = dbInfo(db).elements.find((e) => e.name.toUpperCase() === el)?.referencePhase?.toUpperCase();
-    if (ser && phases.has(ser)) out[el] = ser;
-    else throw new Unsupported(`GM_FORMATION: no reference phase for ${el} (name it in reference_phases or the notes)`);
-  }
-  return out;
-}
-
-/** GM of pure `el` in `phase` at T, P (the phase alone, one composition set, the element's own system). */
-function pureGM(s: Scope, el: string, phase: string, T: number, P: number): number {
-  const comps = dbInfo(s.db).elements.some((e) => e.name.toUpperCase() === 'VA') ? [el, 'VA'] : [el];
-  const r = solveCached(s.db, comps, [phase], { T, P }, true, []);
-  if (!r.converged) throw new NoResult(`pure ${el} in ${phase} at T=${T} did not converge: ${r.reason}`);
-  return r.GM;
-}
-
-function formationReference(s: Scope, x: Record<string, number>, T: number, P: number): number {
-  const refs = referencePhases(s.c, s.db, s.entry);
-  let g = 0;
-  for (const [el, xi] of Object.entries(x)) if (xi !== 0) g += xi * pureGM(s, el, refs[el], T, P);
-  return g;
-}
-
 // ------------------------------------------------------------------------------------- equilibria
 
-function solveCached(db: NativeDatabase, components: string[], phases: string[], cond: EquilibriumConditions,
+export function solveCached(db: NativeDatabase, components: string[], phases: string[], cond: EquilibriumConditions,
   singleSet: boolean, derivatives: string[]): EquilibriumResult {
   let m = results.get(db);
   if (!m) results.set(db, (m = new Map()));
@@ -712,4 +581,10 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
   }
   if (best === null) throw new NoResult(`${expr} has no root in ${variable} = [${lo}, ${hi}]`);
   return best;
+}
+
+/** pycalphad's degree of ordering (worker/results/phase-properties.ts); the ionic liquid is not supported. */
+export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: ArrayLike<number>): number {
+  if (model.info.ionicLiquid) throw new Unsupported('DEGREE_OF_ORDERING of the ionic liquid (variable site ratios)');
+  return doo(dbInfo(db), model, y);
 }

@@ -152,7 +152,14 @@ export interface PointCondition {
   compositions: Compositions;
   thermo_outputs?: string[];
   outputs_list_template?: string[];
+  /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
+  composition_unit?: CompositionUnit;
+  /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
+  reference_states?: Record<string, string>;
 }
+
+/** mole_fraction (default) or mass_fraction */
+export type CompositionUnit = 'mole_fraction' | 'mass_fraction';
 
 /** @schema TaskConfig_line_calculation.condition */
 export interface LineCondition {
@@ -166,6 +173,10 @@ export interface LineCondition {
   activated_phases?: string[];
   thermo_outputs?: string[];
   outputs_list_template?: string[];
+  /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
+  composition_unit?: CompositionUnit;
+  /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
+  reference_states?: Record<string, string>;
 }
 
 /** @schema TaskConfig_binary_equilibrium.condition */
@@ -191,6 +202,10 @@ export interface PropertiesCondition {
   activated_phases?: string[];
   thermo_outputs?: string[];
   outputs_list_template?: string[];
+  /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
+  composition_unit?: CompositionUnit;
+  /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
+  reference_states?: Record<string, string>;
 }
 
 /** @schema TaskConfig_scheil_solidification.condition */
@@ -202,6 +217,23 @@ export interface ScheilCondition {
   pressure: number;
   activated_phases?: string[];
   inhibit_phases?: string[];
+  composition_unit?: CompositionUnit;
+}
+
+/** @schema TaskConfig_gibbs_energy_curves.condition */
+export interface GibbsEnergyCurvesCondition {
+  components: string[];
+  temperature: number;
+  pressure: number;
+  compositions_start: Compositions;
+  compositions_end: Compositions;
+  /** default 101 */
+  points?: number;
+  activated_phases?: string[];
+  /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
+  composition_unit?: CompositionUnit;
+  /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
+  reference_states?: Record<string, string>;
 }
 
 /** @schema TaskConfig_binary_cpt_diagram.condition.map_options */
@@ -334,9 +366,18 @@ export interface TernarySectionConfig {
   condition: TernarySectionCondition;
 }
 
+/** @schema TaskConfig_gibbs_energy_curves */
+export interface GibbsEnergyCurvesConfig {
+  task_type: 'gibbs_energy_curves';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  condition: GibbsEnergyCurvesCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig | LineCalculationConfig | BinaryEquilibriumConfig
-  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig | TernarySectionConfig;
+  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig | TernarySectionConfig | GibbsEnergyCurvesConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

@@ -14,6 +14,7 @@ import type { PointCalculationResult } from '../../../contract/results/point_cal
 import type { LineCalculationResult } from '../../../contract/results/line_calculation.js';
 import type { PropertiesDocument } from '../../../contract/results/thermodynamic_properties_next.js';
 import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
+import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_energy_curves.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -26,6 +27,7 @@ export type PropertiesResult = PropertiesDocument;
 export type ScheilResult = ScheilDocument;
 export type BinaryResult = BinaryEquilibriumResult;
 export type CptResult = BinaryCptResult;
+export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -70,6 +72,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
   isopleth: ['axis', 'temperature_range', 'lines', 'regions', 'liquidus', 'solidus', 'table'],
   ternary_isothermal_section: ['components', 'two_phase_regions', 'three_phase_triangles', 'single_phase_regions', 'table'],
+  gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

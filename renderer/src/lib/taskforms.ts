@@ -56,7 +56,8 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       }
       return [f];
     }
-    case 'record': return [{ ...base, kind: 'composition' }];
+    // a record of fractions is a composition; a record of names (reference_states) has no form field (API only)
+    case 'record': return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' ? [] : [{ ...base, kind: 'composition' }];
     case 'array': {
       if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;

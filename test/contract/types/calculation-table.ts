@@ -16,6 +16,7 @@ export const complete: CalculationTable = {
   binary_cpt_diagram: calculation<'binary_cpt_diagram'>(),
   isopleth: calculation<'isopleth'>(),
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
+  gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -27,6 +28,7 @@ export const missing: CalculationTable = {
   scheil_solidification: calculation<'scheil_solidification'>(),
   isopleth: calculation<'isopleth'>(),
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
+  gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
 };
 
 export const mismatched: CalculationTable = {

@@ -1,0 +1,138 @@
+// The quantities of docs/calculations.md "Further quantities" where a researcher looks, end to end: a real service
+// computes small tasks on the bundled databases and the production renderer shows them in headless Chromium.
+//  - point: mass fractions beside mole fractions, liquidus and solidus with °C, activities against the chosen
+//    reference states, the phase-properties table (TC/BMAGN of magnetic FCC, formation energy);
+//  - line: liquidus/solidus and the invariants crossed with their phase compositions, the activity chart;
+//  - Scheil: liquidus, Scheil end and equilibrium solidus side by side, the alloy in x and w;
+//  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table.
+// Screenshots go to docs/screenshots/result-*.png. Any console error fails the run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
+
+const AZ = ['AL', 'ZN'];
+const TASKS: Record<string, { tdb: string; type: string; condition: Record<string, unknown> }> = {
+  point: { tdb: 'CUNI_MEY1992', type: 'point_calculation', condition: { components: ['CU', 'NI'], temperature: 1000, pressure: 1e5,
+    compositions: { NI: 0.5 }, composition_unit: 'mass_fraction', reference_states: { CU: 'LIQUID', NI: 'FCC_A1' } } },
+  line: { tdb: 'ALZN_MEY1993', type: 'line_calculation', condition: { components: AZ, compositions_start: { ZN: 0.8 }, compositions_end: { ZN: 0.8 },
+    temperature_start: 500, temperature_end: 900, pressure: 1e5, points: 41 } },
+  scheil: { tdb: 'ALZN_MEY1993', type: 'scheil_solidification', condition: { components: AZ, compositions: { ZN: 0.3 }, start_temperature: 950,
+    temperature_step: 5, pressure: 1e5 } },
+  curves: { tdb: 'ALZN_MEY1993', type: 'gibbs_energy_curves', condition: { components: AZ, temperature: 600, pressure: 1e5,
+    compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 }, points: 101, activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'] } },
+};
+
+let svc: Service;
+let served: Served;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+const ids: Record<string, number> = {};
+
+async function waitDone(key: string): Promise<void> {
+  const end = Date.now() + 600_000;
+  for (;;) {
+    const t = (await apiCall<{ status: string; result?: string; logs?: string }>(svc, 'GET', `/task/${ids[key]}`)).json;
+    if (t.status === 'completed') return;
+    if (['failed', 'aborted'].includes(t.status)) throw new Error(`${key}: ${t.status} ${t.result ?? ''}\n${t.logs ?? ''}`);
+    if (Date.now() > end) throw new Error(`${key} still ${t.status}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+async function openView(key: string) {
+  await waitDone(key);
+  await page.goto(`${served.url}#/tasks/${ids[key]}`);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') ?? ''),
+    undefined, { timeout: 30_000 });
+  expect(await page.getByTestId('result-view').getAttribute('data-state')).toBe('ready');
+}
+const shot = (name: string) => page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
+  served = await serveRenderer(svc);
+  for (const [key, t] of Object.entries(TASKS)) {
+    const r = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: `Vocabulary: ${key}`, task_config: { task_type: t.type, tdb_code: t.tdb, condition: t.condition } });
+    if (r.status !== 200) throw new Error(`POST /task ${key}: ${r.status} ${JSON.stringify(r.json)}`);
+    ids[key] = r.json.id;
+  }
+  browser = await launch();
+  ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 } }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await served?.close();
+  await svc?.stop();
+});
+
+describe('the New task form', () => {
+  it('gibbs_energy_curves: the generated form runs x(B) 0 -> 1 by default and the API accepts it', async () => {
+    const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=ALZN_MEY1993');
+    await page.goto(`${served.url}#/new`);
+    await page.selectOption('#task-type', 'gibbs_energy_curves');
+    await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
+    await page.fill('#f-title', 'Form check gibbs_energy_curves');
+    for (const el of AZ) {
+      const b = page.locator(`#f-components button[data-element="${el}"]`);
+      if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    }
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+    expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
+    const tasks = await apiCall<{ data: { title: string; task_type: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
+    expect(tasks.json.data.some((t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves')).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('further quantities in the result views', () => {
+  it('point: w beside x, liquidus/solidus, activities against the reference states, phase properties', async () => {
+    await openView('point');
+    expect(await page.getByTestId('point-w').innerText()).toMatch(/w\(NI\) = 0\.5\b/);
+    expect(await page.getByTestId('point-liquidus').innerText()).toMatch(/K \(.* °C\)/);
+    const pot = await page.getByTestId('point-potentials').innerText();
+    expect(pot).toContain('LIQUID');
+    expect(pot).toContain('FCC_A1');
+    const props = await page.getByTestId('point-phase-properties').innerText();
+    expect(props).toContain('TC [K]');
+    expect(props).toContain('ΔfG');
+    await shot('result-point-further');
+    expect(errors).toEqual([]);
+  });
+
+  it('line: liquidus, solidus and the invariants crossed; activities as a chart', async () => {
+    await openView('line');
+    const card = await page.getByTestId('line-alloy').innerText();
+    expect(card).toMatch(/Liquidus\s+\d/);
+    const inv = await page.getByTestId('line-invariants').innerText();
+    expect(inv).toContain('LIQUID');
+    expect(inv).toContain('HCP_A3');
+    await page.selectOption('#prop-select', 'ACR');
+    expect(await page.getByTestId('plot-property').innerText()).toContain('a(AL)');
+    await shot('result-line-invariants');
+    expect(errors).toEqual([]);
+  });
+
+  it('Scheil: liquidus, Scheil end and equilibrium solidus side by side; the alloy in x and w', async () => {
+    await openView('scheil');
+    const summary = await page.getByTestId('scheil-summary').innerText();
+    expect(summary).toMatch(/Equilibrium solidus\s+\d/);
+    expect(await page.getByTestId('scheil-alloy').innerText()).toMatch(/w\(ZN\)/);
+    await shot('result-scheil-temperatures');
+    expect(errors).toEqual([]);
+  });
+
+  it('gibbs_energy_curves: curves, envelope and common tangents', async () => {
+    await openView('curves');
+    const tangents = await page.getByTestId('gibbs-tangents').innerText();
+    expect(tangents).toMatch(/FCC_A1|HCP_A3/);
+    expect(await page.locator('[data-testid="plot-gibbs"] path[data-series="LIQUID"]').count()).toBe(1);
+    await shot('result-gibbs-curves');
+    expect(errors).toEqual([]);
+  });
+});
