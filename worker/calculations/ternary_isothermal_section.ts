@@ -10,6 +10,7 @@ import { ternarySectionChart } from '../plots/ternary.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
 import type { Composition, TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 import { openSystem } from './point_calculation.js';
+import { elementMasses, moleToMassFractions } from '../results/units.js';
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 
 export interface TernaryInput {
@@ -39,14 +40,10 @@ export function ternaryInput(cond: CalculationConfig<'ternary_isothermal_section
   };
 }
 
-/** Mass fractions from mole fractions with the molar masses of the database's ELEMENT lines (private helper). */
+/** Mass fractions of the three components from mole fractions, molar masses from the database's ELEMENT lines. */
 function massConverter(db: NativeDatabase, comps: readonly string[]): (x: Composition) => Composition {
-  const masses = new Map(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
-  return (x) => {
-    const m = comps.map((c) => (x[c] ?? 0) * (masses.get(c) ?? 0));
-    const s = m.reduce((a, b) => a + b, 0);
-    return Object.fromEntries(comps.map((c, i) => [c, s > 0 ? m[i]! / s : 0]));
-  };
+  const masses = elementMasses(db.info().elements);
+  return (x) => moleToMassFractions(Object.fromEntries(comps.map((c) => [c, x[c] ?? 0])), masses);
 }
 
 export function sectionDocument(s: TernarySection, unit: TernaryInput['unit'], toMass: ((x: Composition) => Composition) | null,

@@ -3,7 +3,9 @@
 // fractions (an Al-4.4Cu-xMg alloy in mass percent) and every point is converted to mole fractions for the solver
 // with the molar masses of the database's ELEMENT lines: x_i = (w_i / M_i) / sum_j (w_j / M_j).
 
-export type CompositionUnit = 'mole_fraction' | 'mass_fraction';
+import { massToMoleFractions, type CompositionUnit } from '../../results/units.js';
+
+export type { CompositionUnit };
 
 export interface CompositionPath {
   /** mass-carrying elements, upper case, in the order of condition.components */
@@ -77,17 +79,10 @@ export function fractionsAt(path: CompositionPath, s: number): Record<string, nu
   return Object.fromEntries(path.elements.map((el) => [el, path.start[el]! + s * (path.end[el]! - path.start[el]!)]));
 }
 
-/** Mass fractions to mole fractions with the given molar masses. */
-export function massToMole(w: Record<string, number>, masses: Record<string, number>): Record<string, number> {
-  let total = 0;
-  for (const [el, v] of Object.entries(w)) total += v / masses[el]!;
-  return Object.fromEntries(Object.entries(w).map(([el, v]) => [el, total > 0 ? v / masses[el]! / total : 0]));
-}
-
 /** Mole fractions of every element at s. */
 export function moleFractionsAt(path: CompositionPath, s: number): Record<string, number> {
   const f = fractionsAt(path, s);
-  return path.unit === 'mass_fraction' ? massToMole(f, path.masses) : f;
+  return path.unit === 'mass_fraction' ? massToMoleFractions(f, path.masses) : f;
 }
 
 /** Solver condition X: the mole fractions of all elements but the dependent one. */
