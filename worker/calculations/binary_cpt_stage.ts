@@ -10,7 +10,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibrium.js';
-import { BISECTION_STEPS, computeWith, edgeConditions, nodeConditions, stableLabels } from '../mapping/cpt-grid.js';
+import { BISECTION_STEPS, bisectEdges, computeWith, edgeConditions, nodeConditions, stableLabels } from '../mapping/cpt-grid.js';
 import { phaseLabel } from '../results/common.js';
 import { changingEdges } from './cpt/surface-nets.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
@@ -186,23 +186,15 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     stored.forEach((r, n) => { const l = labels[n]!; if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+'); });
     const edges = changingEdges([nX, nT, nP], labels).slice(first, end);
     const edgeCond = edgeConditions(input, edges);
-    const lo = new Float64Array(edges.length), hi = new Float64Array(edges.length).fill(1);
-    const active = new Uint8Array(edges.length).fill(1);
     const seq: StoredResult[][] = edges.map(() => []);
     const solver = newSolver();
     try {
-      for (let step = 0; step < BISECTION_STEPS; step++) {
-        const todo: number[] = [];
-        for (let e = 0; e < edges.length; e++) if (active[e]) todo.push(e);
-        if (!todo.length) break;
-        solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
-          const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
-          seq[e]!.push(reduce(r, xComp));
-          const labs = stableLabels(r);
-          if (!labs) { active[e] = 0; return; }
-          if (labs.join('+') === names[edges[e]!.a]) lo[e] = mid; else hi[e] = mid;
-        }, step / BISECTION_STEPS, (step + 1) / BISECTION_STEPS);
-      }
+      bisectEdges(edges.length, solver, edgeCond, (e, r) => {
+        seq[e]!.push(reduce(r, xComp));
+        const labs = stableLabels(r);
+        if (!labs) return null;
+        return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
+      }, 0, 1);
     } finally { solver.close(); }
     if (control.cancelled) throw new CancelledError();
     const fresh = writeOnce(own, JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile));

@@ -123,6 +123,31 @@ export function edgeConditions(input: GridAxes, edges: readonly Pick<GridEdge, '
   };
 }
 
+/**
+ * BISECTION_STEPS halvings of the interval [lo, hi] (fractions along the edge, from [0, 1]) of each of `count` edges,
+ * the midpoints of one step solved as one batch (progress from + span * step / BISECTION_STEPS). `side` tells from a
+ * midpoint's result whether the crossing lies beyond it ('lo': the midpoint still has the edge's starting phases) or
+ * before it ('hi'); null, an uncertified midpoint, ends the search for that edge: its crossing stays in [lo, hi].
+ */
+export function bisectEdges(count: number, solver: Pick<ChunkedSolver, 'solve'>, edgeCond: (e: number, t: number) => EquilibriumConditions,
+  side: (e: number, r: EquilibriumResult) => 'lo' | 'hi' | null, from: number, span: number): { lo: Float64Array; hi: Float64Array } {
+  const lo = new Float64Array(count), hi = new Float64Array(count).fill(1);
+  const active = new Uint8Array(count).fill(1);
+  for (let step = 0; step < BISECTION_STEPS; step++) {
+    const todo: number[] = [];
+    for (let e = 0; e < count; e++) if (active[e]) todo.push(e);
+    if (!todo.length) break;
+    solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
+      const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
+      const s = side(e, r);
+      if (s === null) active[e] = 0;
+      else if (s === 'lo') lo[e] = mid;
+      else hi[e] = mid;
+    }, from + span * step / BISECTION_STEPS, from + span * (step + 1) / BISECTION_STEPS);
+  }
+  return { lo, hi };
+}
+
 /** The mapping with a given solver (the lab server replays stored chunk results through it: main/server/cpt-flow.ts). */
 export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve' | 'count'>, control: JobControl): CptComputation {
   const { xs, Ts, Ps, elements } = input;
@@ -151,24 +176,16 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
   // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
   const edges = changingEdges([nX, nT, nP], labels);
   const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))];
-  const lo = new Float64Array(edges.length), hi = new Float64Array(edges.length).fill(1);
   const hiLabel = Int32Array.from(edges.map((e) => e.b));
-  const active = new Uint8Array(edges.length).fill(1);
   const edgeCond = edgeConditions(input, edges);
-  for (let step = 0; step < BISECTION_STEPS; step++) {
-    const todo: number[] = [];
-    for (let e = 0; e < edges.length; e++) if (active[e]) todo.push(e);
-    if (!todo.length) break;
-    solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
-      const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
-      const labs = stableLabels(r);
-      // an uncertified midpoint ends the search for this edge: the crossing stays in [lo, hi]
-      if (!labs) { active[e] = 0; return; }
-      const m = sets.id(labs.join('+'));
-      if (m === edges[e]!.a) lo[e] = mid;
-      else { hi[e] = mid; hiLabel[e] = m; }
-    }, 0.7 + 0.25 * step / BISECTION_STEPS, 0.7 + 0.25 * (step + 1) / BISECTION_STEPS);
-  }
+  const { lo, hi } = bisectEdges(edges.length, solver, edgeCond, (e, r) => {
+    const labs = stableLabels(r);
+    if (!labs) return null;
+    const m = sets.id(labs.join('+'));
+    if (m === edges[e]!.a) return 'lo';
+    hiLabel[e] = m;
+    return 'hi';
+  }, 0.7, 0.25);
   const crossings = new Map<number, number>();
   const boundary: CptBoundaryPoint[] = [];
   const axisNames = ['x', 'T', 'P'] as const;
