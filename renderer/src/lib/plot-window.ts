@@ -2,6 +2,8 @@
 // an x–T window (BinaryDiagram, IsoplethView: a data range per axis, the plot stretched to fill the frame) and a
 // centred window (TernarySection: a data centre and a scale in pixels per unit, one for both axes).
 
+import { linearScale, ticks, type Scale } from './results-plot.js';
+
 export type Range = [number, number];
 /** The data ranges in view along x and T. */
 export interface RangeWindow { x: Range; T: Range }
@@ -82,4 +84,13 @@ export function zoomCentredWindow(win: CentredWindow, width: number, height: num
 /** The window after a drag of (dxPx, dyPx) pixels from a drag that began with the centre `start` at scale k. */
 export function panCentredWindow(start: { cx: number; cy: number }, k: number, dxPx: number, dyPx: number): CentredWindow {
   return { k, cx: start.cx - dxPx / k, cy: start.cy + dyPx / k };
+}
+
+/** Scales and ticks of an x–T window in a width × height frame with margins M: an x tick per 100 px (at least 3), 8 on T. */
+export function rangeFrame(win: RangeWindow, width: number, height: number, M: Margins): { sx: Scale; sy: Scale; nx: number; xt: number[]; yt: number[] } {
+  const nx = Math.max(3, Math.floor(width / 100));
+  return {
+    sx: linearScale(win.x, [M.l, Math.max(M.l + 10, width - M.r)]), sy: linearScale(win.T, [height - M.b, M.t]),
+    nx, xt: ticks(win.x[0], win.x[1], nx), yt: ticks(win.T[0], win.T[1], 8),
+  };
 }
