@@ -1,8 +1,8 @@
 // The pan and zoom arithmetic of the result plots (renderer/src/lib/plot-window.ts), run in Node. Lives with the e2e
 // tests because it imports renderer sources (excluded from the root config).
 import { describe, expect, it } from 'vitest';
-import { centredFromPx, centredToPx, insidePlot, panCentredWindow, panRangeWindow, shiftRangeWindow, zoomCentredWindow,
-  zoomRangeWindow, type RangeWindow } from '../../renderer/src/lib/plot-window.js';
+import { boxContains, centredFromPx, centredToPx, insidePlot, panCentredWindow, panRangeWindow, plotAreaBox, rangeFrame, shiftRangeWindow,
+  zoomCentredWindow, zoomRangeWindow, type RangeWindow } from '../../renderer/src/lib/plot-window.js';
 
 const full: RangeWindow = { x: [0, 1], T: [300, 1300] };
 
@@ -30,6 +30,22 @@ describe('plot window', () => {
     expect(insidePlot(780, 474, 800, 520, M)).toBe(true);
     expect(insidePlot(69, 100, 800, 520, M)).toBe(false);
     expect(insidePlot(100, 475, 800, 520, M)).toBe(false);
+    const area = plotAreaBox(800, 520, M);
+    expect(area).toEqual({ x: 70, y: 16, width: 710, height: 458 });
+    expect(plotAreaBox(50, 520, M).width).toBe(10);
+    expect(boxContains(area, [780, 474])).toBe(true);
+    expect(boxContains(area, [781, 474])).toBe(false);
+  });
+
+  it('scales a window onto the plot area with a tick per 100 px of x and 8 on T', () => {
+    const M = { l: 70, r: 20, t: 16, b: 46 };
+    const f = rangeFrame(full, 800, 520, M);
+    expect([f.sx(0), f.sx(1), f.sy(300), f.sy(1300)]).toEqual([70, 780, 474, 16]);
+    expect(f.nx).toBe(8);
+    expect(f.xt[0]).toBe(0);
+    expect(f.xt[f.xt.length - 1]).toBe(1);
+    expect(f.yt).toContain(1000);
+    expect(rangeFrame(full, 200, 520, M).nx).toBe(3);
   });
 
   it('maps a centred window both ways, zooms about a pixel within the scale bounds and pans', () => {

@@ -94,3 +94,13 @@ export function rangeFrame(win: RangeWindow, width: number, height: number, M: M
     nx, xt: ticks(win.x[0], win.x[1], nx), yt: ticks(win.T[0], win.T[1], 8),
   };
 }
+
+/** The plot area of a width × height frame with margins M (at least 10 px wide), as a box for label placement. */
+export function plotAreaBox(width: number, height: number, M: Margins): { x: number; y: number; width: number; height: number } {
+  return { x: M.l, y: M.t, width: Math.max(10, width - M.l - M.r), height: height - M.t - M.b };
+}
+
+/** Whether the point p lies in the box b (edges included). */
+export function boxContains(b: { x: number; y: number; width: number; height: number }, p: readonly [number, number]): boolean {
+  return p[0] >= b.x && p[0] <= b.x + b.width && p[1] >= b.y && p[1] <= b.y + b.height;
+}
