@@ -2,11 +2,12 @@
 // the production renderer build served on the service's origin (or by `vite preview` proxying /api to it
 // while the listener does not serve renderer/dist yet), and Debian's Chromium driven by playwright-core.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
 
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** Directory holding the compiled service (dist/main/cli.js); override to test a private build. */
@@ -95,18 +96,70 @@ export function watchErrors(page: Page): string[] {
 }
 
 /**
- * A page of a new browser context signed in as the renderer remembers a session (the API key, and the console
- * token where given, in local storage), with its console errors collected.
+ * A new browser context signed in as the renderer remembers a session: the API key, and the console token where
+ * given, in local storage.
  */
-export async function signedInPage(browser: Browser, svc: Service, o: { viewport: { width: number; height: number };
-  acceptDownloads?: boolean; consoleToken?: string }): Promise<{ page: Page; errors: string[] }> {
+export async function signedInContext(browser: Browser, session: { key: string; consoleToken?: string },
+  o: { viewport: { width: number; height: number }; acceptDownloads?: boolean }): Promise<BrowserContext> {
   const ctx = await browser.newContext({ viewport: o.viewport, acceptDownloads: o.acceptDownloads ?? false });
   await ctx.addInitScript(([k, t]) => {
     localStorage.setItem('phasedesk.apiKey', k!);
     if (t) localStorage.setItem('phasedesk.consoleToken', t);
-  }, [svc.key, o.consoleToken ?? '']);
+  }, [session.key, session.consoleToken ?? '']);
+  return ctx;
+}
+
+/** A page of a signed-in context (signedInContext) with the service's key, with its console errors collected. */
+export async function signedInPage(browser: Browser, svc: Service, o: { viewport: { width: number; height: number };
+  acceptDownloads?: boolean; consoleToken?: string }): Promise<{ page: Page; errors: string[] }> {
+  const ctx = await signedInContext(browser, { key: svc.key, consoleToken: o.consoleToken }, o);
   const page = await ctx.newPage();
   return { page, errors: watchErrors(page) };
+}
+
+/** A 200 JSON answer for route.fulfill. */
+export function jsonReply(body: unknown): { status: number; contentType: string; body: string } {
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(body) };
+}
+
+/**
+ * A context signed in with a fixture key whose /api/v2 is mocked by route interception, for renderer tests without a
+ * service: GET /key/info answers for that key, every other request goes to `answer` with its path below /api/v2.
+ */
+export async function mockedApiContext(browser: Browser, key: string, o: { viewport: { width: number; height: number }; acceptDownloads?: boolean },
+  answer: (path: string, route: Route) => Promise<void>): Promise<BrowserContext> {
+  const ctx = await signedInContext(browser, { key }, o);
+  await ctx.route('**/api/v2/**', (route) => {
+    const path = new URL(route.request().url()).pathname.replace(/^.*\/api\/v2/, '');
+    if (path === '/key/info') {
+      return route.fulfill(jsonReply({ id: 1, api_key: key, key_name: 'fixture', is_active: true, created_at: '2026-01-01T00:00:00Z',
+        user: { id: '00000000-0000-4000-8000-000000000001', username: 'fixture', subscription_level: 'local' } }));
+    }
+    return answer(path, route);
+  });
+  return ctx;
+}
+
+/**
+ * renderer/dist served statically on 127.0.0.1 with the listener's CSP (main/api/renderer.ts), so the views are
+ * tested under the policy they ship with; for renderer tests whose API is mocked.
+ */
+export async function serveDist(): Promise<{ url: string; close(): void }> {
+  const dist = join(REPO, 'renderer', 'dist');
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('renderer/dist is missing: npm run build:renderer');
+  const mime: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+    const file = normalize(join(dist, path === '/' ? 'index.html' : path));
+    if (!file.startsWith(dist) || !existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404).end(); return; }
+    res.writeHead(200, {
+      'content-type': mime[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    }).end(readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  return { url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`, close: () => { server.close(); } };
 }
 
 export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');

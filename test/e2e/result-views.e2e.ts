@@ -4,61 +4,32 @@
 // cannot force: CSV export contents, hover read-out, zoom/pan/reset, the pressure slider of the 3D view, the
 // WebGL-less fallback and a malformed result.json. Any console error fails the run. No service is started.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, watchErrors } from './harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, jsonReply, mockedApiContext, serveDist, watchErrors } from './harness.js';
 import { FIXTURES } from './fixtures/results.js';
 
-const DIST = join(REPO, 'renderer', 'dist');
 const KEY = 'tk_fixturefixturefixturefixture';
 const TYPES = Object.keys(FIXTURES);
 const SHOTS = process.env.PHASEDESK_FIXTURE_SHOTS; // optional directory for screenshots of the fixture views
 
-let server: Server;
+let served: { url: string; close(): void } | undefined;
 let url: string;
 let browser: Browser;
 
-function serveDist(): Promise<void> {
-  const mime: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-  server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
-    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404).end(); return; }
-    // The listener's CSP (main/api/renderer.ts), so the views are tested under the policy they ship with.
-    res.writeHead(200, {
-      'content-type': mime[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
-    }).end(readFileSync(file));
-  });
-  return new Promise((r) => server.listen(0, '127.0.0.1', () => {
-    const a = server.address();
-    url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
-    r();
-  }));
-}
-
 /** A context whose /api/v2 and /downloads answer from the fixtures: task N (1-based) is TYPES[N-1]. */
 async function mockedContext(b: Browser, docs: Record<string, unknown> = {}): Promise<BrowserContext> {
-  const ctx = await b.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
-  await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), KEY);
-  const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-  await ctx.route('**/api/v2/**', (route) => {
-    const p = new URL(route.request().url()).pathname.replace(/^.*\/api\/v2/, '');
-    if (p === '/key/info') {
-      return route.fulfill(json({ id: 1, api_key: KEY, key_name: 'fixture', is_active: true, created_at: '2026-01-01T00:00:00Z',
-        user: { id: '00000000-0000-4000-8000-000000000001', username: 'fixture', subscription_level: 'local' } }));
-    }
+  const ctx = await mockedApiContext(b, KEY, { viewport: { width: 1360, height: 900 }, acceptDownloads: true }, (p, route) => {
     const m = /^\/task\/(\d+)(?:\/(result|preview|vtk))?$/.exec(p);
     const type = m ? TYPES[Number(m[1]) - 1] : undefined;
     if (!m || !type) return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"Task not found"}' });
     if (!m[2]) {
-      return route.fulfill(json({ id: Number(m[1]), title: `Fixture ${type}`, description: '{}', status: 'completed', task_type: type,
+      return route.fulfill(jsonReply({ id: Number(m[1]), title: `Fixture ${type}`, description: '{}', status: 'completed', task_type: type,
         result: 'fixture', logs: 'fixture log', user_id: 'u', tdb_code: 'FIXTURE', created_at: '2026-01-01 00:00:00 UTC', updated_at: '2026-01-01 00:00:00 UTC' }));
     }
     const files = m[2] === 'result' ? [`${url}downloads/t${m[1]}/result/result.json?expires=9&signature=x`] : [];
-    return route.fulfill(json({ task_id: m[1], files, total_count: files.length }));
+    return route.fulfill(jsonReply({ task_id: m[1], files, total_count: files.length }));
   });
   await ctx.route('**/downloads/**', (route) => {
     const n = Number(/\/downloads\/t(\d+)\//.exec(route.request().url())?.[1]);
@@ -78,13 +49,13 @@ async function shot(page: Page, name: string) {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('renderer/dist is missing: npm run build:renderer');
-  await serveDist();
+  served = await serveDist();
+  url = served.url;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  served?.close();
 });
 
 describe('result views on fixture documents', () => {

@@ -3,26 +3,25 @@
 // interception as in result-views.e2e.ts: regions and tie-triangles drawn, the hover read-out (phases, amounts,
 // compositions), zoom, pan and reset; any console error fails. Saves docs/screenshots/result-ternary.png.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, REPO, SCREENSHOTS, watchErrors } from './harness.js';
+import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, jsonReply, mockedApiContext, serveDist, watchErrors } from './harness.js';
 import { run } from '../../worker/calculations/ternary_isothermal_section.js';
 import { JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
-const DIST = join(REPO, 'renderer', 'dist');
 const KEY = 'tk_fixturefixturefixturefixture';
-let server: Server;
+let served: { url: string; close(): void } | undefined;
 let url: string;
 let browser: Browser;
 let doc: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('renderer/dist is missing: npm run build:renderer');
+  served = await serveDist();
+  url = served.url;
   const dir = mkdtempSync(join(tmpdir(), 'ternary-e2e-'));
   const control = new SharedArrayBuffer(128);
   run(parsedJob('ternary_isothermal_section', { taskUuid: 't', ompThreads: 2, taskDir: dir, control,
@@ -30,39 +29,19 @@ beforeAll(async () => {
       condition: { components: ['AL', 'CR', 'NI'], temperature: 1273, pressure: 101325, map_options: { GLOBAL_MIN_PDENS: 300 } } } }),
   new JobControl(control));
   doc = readFileSync(join(dir, 'result', 'result.json'), 'utf8');
-  const mime: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-  server = createServer((req, res) => {
-    const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
-    const file = normalize(join(DIST, path === '/' ? 'index.html' : path));
-    if (!file.startsWith(DIST) || !existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404).end(); return; }
-    res.writeHead(200, { 'content-type': mime[extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'" })
-      .end(readFileSync(file));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
-  url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
-afterAll(async () => { await browser?.close(); server?.close(); });
+afterAll(async () => { await browser?.close(); served?.close(); });
 
 describe('ternary isothermal section view', () => {
   it('draws the section, reads out phases under the pointer, zooms, pans and resets', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1360, height: 1000 } });
-    await ctx.addInitScript((k) => localStorage.setItem('phasedesk.apiKey', k), KEY);
-    const json = (body: unknown) => ({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
-    await ctx.route('**/api/v2/**', (route) => {
-      const p = new URL(route.request().url()).pathname.replace(/^.*\/api\/v2/, '');
-      if (p === '/key/info') {
-        return route.fulfill(json({ id: 1, api_key: KEY, key_name: 'fixture', is_active: true, created_at: '2026-01-01T00:00:00Z',
-          user: { id: '00000000-0000-4000-8000-000000000001', username: 'fixture', subscription_level: 'local' } }));
-      }
+    const ctx = await mockedApiContext(browser, KEY, { viewport: { width: 1360, height: 1000 } }, (p, route) => {
       if (p === '/task/1') {
-        return route.fulfill(json({ id: 1, title: 'Al-Cr-Ni at 1273 K', description: '{}', status: 'completed', task_type: 'ternary_isothermal_section',
+        return route.fulfill(jsonReply({ id: 1, title: 'Al-Cr-Ni at 1273 K', description: '{}', status: 'completed', task_type: 'ternary_isothermal_section',
           result: 'section', logs: '', user_id: 'u', tdb_code: 'ALCRNI', created_at: '2026-01-01 00:00:00 UTC', updated_at: '2026-01-01 00:00:00 UTC' }));
       }
-      if (p === '/task/1/result') return route.fulfill(json({ task_id: '1', files: [`${url}downloads/t1/result/result.json?expires=9&signature=x`], total_count: 1 }));
-      if (/^\/task\/1\/(preview|vtk)$/.test(p)) return route.fulfill(json({ task_id: '1', files: [], total_count: 0 }));
+      if (p === '/task/1/result') return route.fulfill(jsonReply({ task_id: '1', files: [`${url}downloads/t1/result/result.json?expires=9&signature=x`], total_count: 1 }));
+      if (/^\/task\/1\/(preview|vtk)$/.test(p)) return route.fulfill(jsonReply({ task_id: '1', files: [], total_count: 0 }));
       return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"Task not found"}' });
     });
     await ctx.route('**/downloads/**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: doc }));

@@ -10,7 +10,7 @@ import { mapBinary } from '../../worker/mapping/binary.js';
 import { diagramChart } from '../../worker/calculations/binary_equilibrium.js';
 import { harmonizeSetNames, baseName } from '../../worker/plots/set-names.js';
 import {
-  boxesIntersect, boxInside, dejaVuMeasure, placeLabels, segmentHitsBox, segmentsCross, type Box, type Segment,
+  boxesIntersect, boxInside, dejaVuMeasure, placeLabels, segmentHitsBox, segmentsCross, tagDropped, type Box, type Segment,
 } from '../../worker/plots/labels.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { findAll, parseXml, type XmlElement } from './xml.js';
@@ -136,6 +136,22 @@ describe('placeLabels', () => {
     ], { area, segments: [] });
     expect(placed).toHaveLength(2);
     expect(boxesIntersect(placed[0]!.box, placed[1]!.box)).toBe(false);
+  });
+
+  it('numbers the labels that were dropped, among those placed, and explains the numbers in a legend', () => {
+    const cell: Segment[] = [[190, 140, 230, 140], [230, 140, 230, 180], [230, 180, 190, 180], [190, 180, 190, 140]];
+    const opts = { area, segments: cell };
+    const first = placeLabels([
+      { key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [210, 160], leader: false },
+      { key: 'b', text: 'LIQUID', size: 16, anchor: [100, 100] },
+    ], opts);
+    expect(first.dropped.map((r) => r.key)).toEqual(['a']);
+    const { tags, legend } = tagDropped(first.dropped, first.placed, opts, 11);
+    expect(tags.map((t) => [t.key, t.text])).toEqual([['a', '1']]);
+    expect(legend).toEqual([{ tag: '1', text: 'FCC_A1 + HCP_A3' }]);
+    expect(boxesIntersect(tags[0]!.box, first.placed[0]!.box)).toBe(false);
+    expect(cell.some((s) => segmentHitsBox(s, tags[0]!.box))).toBe(false);
+    expect(tagDropped([], first.placed, opts, 11)).toEqual({ tags: [], legend: [] });
   });
 
   it('segment tests', () => {

@@ -10,7 +10,7 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibrium.js';
-import { BISECTION_STEPS, computeWith, pressureCoordinate, stableLabels } from '../mapping/cpt-grid.js';
+import { BISECTION_STEPS, bisectEdges, computeWith, edgeConditions, nodeConditions, stableLabels } from '../mapping/cpt-grid.js';
 import { phaseLabel } from '../results/common.js';
 import { changingEdges } from './cpt/surface-nets.js';
 import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
@@ -165,10 +165,7 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
 
   if (stage.kind === 'chunk') {
     // The node numbering and conditions of worker/mapping/cpt-grid.ts (x fastest, then T, then P).
-    const nodeCond = (n: number): EquilibriumConditions => {
-      const iX = n % nX, iT = Math.floor(n / nX) % nT, iP = Math.floor(n / (nX * nT));
-      return { T: Ts[iT]!, P: Ps[iP]!, X: { [xComp]: xs[iX]! } };
-    };
+    const nodeCond = nodeConditions(input);
     const results: StoredResult[] = [];
     const solver = newSolver();
     try {
@@ -188,33 +185,16 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     const names: string[] = [];
     stored.forEach((r, n) => { const l = labels[n]!; if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+'); });
     const edges = changingEdges([nX, nT, nP], labels).slice(first, end);
-    const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))];
-    const edgeCond = (e: number, t: number): EquilibriumConditions => {
-      const { axis, node } = edges[e]!;
-      const idx = [node % nX, Math.floor(node / nX) % nT, Math.floor(node / (nX * nT))];
-      const v = idx.map((i, a) => axisValues[a]![i]!);
-      const a0 = axisValues[axis]![idx[axis]!]!, a1 = axisValues[axis]![idx[axis]! + 1]!;
-      v[axis] = a0 + t * (a1 - a0);
-      const P = axis === 2 ? (input.logP ? 10 ** v[2]! : v[2]!) : Ps[idx[2]!]!;
-      return { T: v[1]!, P, X: { [xComp]: v[0]! } };
-    };
-    const lo = new Float64Array(edges.length), hi = new Float64Array(edges.length).fill(1);
-    const active = new Uint8Array(edges.length).fill(1);
+    const edgeCond = edgeConditions(input, edges);
     const seq: StoredResult[][] = edges.map(() => []);
     const solver = newSolver();
     try {
-      for (let step = 0; step < BISECTION_STEPS; step++) {
-        const todo: number[] = [];
-        for (let e = 0; e < edges.length; e++) if (active[e]) todo.push(e);
-        if (!todo.length) break;
-        solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
-          const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
-          seq[e]!.push(reduce(r, xComp));
-          const labs = stableLabels(r);
-          if (!labs) { active[e] = 0; return; }
-          if (labs.join('+') === names[edges[e]!.a]) lo[e] = mid; else hi[e] = mid;
-        }, step / BISECTION_STEPS, (step + 1) / BISECTION_STEPS);
-      }
+      bisectEdges(edges.length, solver, edgeCond, (e, r) => {
+        seq[e]!.push(reduce(r, xComp));
+        const labs = stableLabels(r);
+        if (!labs) return null;
+        return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
+      }, 0, 1);
     } finally { solver.close(); }
     if (control.cancelled) throw new CancelledError();
     const fresh = writeOnce(own, JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile));

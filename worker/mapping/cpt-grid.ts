@@ -23,7 +23,7 @@ import { CancelledError, type JobControl } from '../protocol.js';
 import { phaseLabel } from '../results/common.js';
 import type { CptAxisConfig, CptBoundaryPoint, CptTieLine } from '../results/binary_cpt_diagram.js';
 import { ChunkedSolver } from '../calculations/cpt/chunked.js';
-import { changingEdges, edgeKey, surfaceNets, type BoundarySurface } from '../calculations/cpt/surface-nets.js';
+import { changingEdges, edgeKey, surfaceNets, type BoundarySurface, type GridEdge } from '../calculations/cpt/surface-nets.js';
 
 /** Equilibria per bisected edge: the crossing is known to 1/2^6 = 1/64 of the grid step. */
 export const BISECTION_STEPS = 6;
@@ -93,6 +93,61 @@ export function computeCpt(input: CptInput & { db: NativeDatabase }, threads: nu
   }
 }
 
+type GridAxes = Pick<CptInput, 'xs' | 'Ts' | 'Ps' | 'logP' | 'elements'>;
+
+/** The conditions of grid node n (x fastest, then T, then P): the numbering every stage of the mapping shares. */
+export function nodeConditions({ xs, Ts, Ps, elements: [xComp] }: GridAxes): (n: number) => EquilibriumConditions {
+  const nX = xs.length, nT = Ts.length;
+  return (n) => {
+    const iX = n % nX, iT = Math.floor(n / nX) % nT, iP = Math.floor(n / (nX * nT));
+    return { T: Ts[iT]!, P: Ps[iP]!, X: { [xComp]: xs[iX]! } };
+  };
+}
+
+/**
+ * The conditions at fraction t along edges[e], from its node toward the next node on its axis; along the pressure
+ * axis t is linear in the pressure coordinate (log10 P on a log axis), as the grid itself is.
+ */
+export function edgeConditions(input: GridAxes, edges: readonly Pick<GridEdge, 'axis' | 'node'>[]): (e: number, t: number) => EquilibriumConditions {
+  const { xs, Ts, Ps, logP, elements: [xComp] } = input;
+  const nX = xs.length, nT = Ts.length;
+  const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, logP))];
+  return (e, t) => {
+    const { axis, node } = edges[e]!;
+    const idx = [node % nX, Math.floor(node / nX) % nT, Math.floor(node / (nX * nT))];
+    const v = idx.map((i, a) => axisValues[a]![i]!);
+    const a0 = axisValues[axis]![idx[axis]!]!, a1 = axisValues[axis]![idx[axis]! + 1]!;
+    v[axis] = a0 + t * (a1 - a0);
+    const P = axis === 2 ? (logP ? 10 ** v[2]! : v[2]!) : Ps[idx[2]!]!;
+    return { T: v[1]!, P, X: { [xComp]: v[0]! } };
+  };
+}
+
+/**
+ * BISECTION_STEPS halvings of the interval [lo, hi] (fractions along the edge, from [0, 1]) of each of `count` edges,
+ * the midpoints of one step solved as one batch (progress from + span * step / BISECTION_STEPS). `side` tells from a
+ * midpoint's result whether the crossing lies beyond it ('lo': the midpoint still has the edge's starting phases) or
+ * before it ('hi'); null, an uncertified midpoint, ends the search for that edge: its crossing stays in [lo, hi].
+ */
+export function bisectEdges(count: number, solver: Pick<ChunkedSolver, 'solve'>, edgeCond: (e: number, t: number) => EquilibriumConditions,
+  side: (e: number, r: EquilibriumResult) => 'lo' | 'hi' | null, from: number, span: number): { lo: Float64Array; hi: Float64Array } {
+  const lo = new Float64Array(count), hi = new Float64Array(count).fill(1);
+  const active = new Uint8Array(count).fill(1);
+  for (let step = 0; step < BISECTION_STEPS; step++) {
+    const todo: number[] = [];
+    for (let e = 0; e < count; e++) if (active[e]) todo.push(e);
+    if (!todo.length) break;
+    solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
+      const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
+      const s = side(e, r);
+      if (s === null) active[e] = 0;
+      else if (s === 'lo') lo[e] = mid;
+      else hi[e] = mid;
+    }, from + span * step / BISECTION_STEPS, from + span * (step + 1) / BISECTION_STEPS);
+  }
+  return { lo, hi };
+}
+
 /** The mapping with a given solver (the lab server replays stored chunk results through it: main/server/cpt-flow.ts). */
 export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve' | 'count'>, control: JobControl): CptComputation {
   const { xs, Ts, Ps, elements } = input;
@@ -105,10 +160,7 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
   const onTieRow = (iT: number) => input.includeTielines && iT % input.tielineStride === 0;
   let notConverged = 0;
 
-  const nodeCond = (n: number): EquilibriumConditions => {
-    const iX = n % nX, iT = Math.floor(n / nX) % nT, iP = Math.floor(n / (nX * nT));
-    return { T: Ts[iT]!, P: Ps[iP]!, X: { [xComp]: xs[iX]! } };
-  };
+  const nodeCond = nodeConditions(input);
   // 1. grid: progress 0 .. 0.7
   solver.solve(N, nodeCond, (n, r) => {
     const labs = stableLabels(r);
@@ -124,32 +176,16 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
   // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
   const edges = changingEdges([nX, nT, nP], labels);
   const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))];
-  const lo = new Float64Array(edges.length), hi = new Float64Array(edges.length).fill(1);
   const hiLabel = Int32Array.from(edges.map((e) => e.b));
-  const active = new Uint8Array(edges.length).fill(1);
-  const edgeCond = (e: number, t: number): EquilibriumConditions => {
-    const { axis, node } = edges[e]!;
-    const idx = [node % nX, Math.floor(node / nX) % nT, Math.floor(node / (nX * nT))];
-    const v = idx.map((i, a) => axisValues[a]![i]!);
-    const a0 = axisValues[axis]![idx[axis]!]!, a1 = axisValues[axis]![idx[axis]! + 1]!;
-    v[axis] = a0 + t * (a1 - a0);
-    const P = axis === 2 ? (input.logP ? 10 ** v[2]! : v[2]!) : Ps[idx[2]!]!;
-    return { T: v[1]!, P, X: { [xComp]: v[0]! } };
-  };
-  for (let step = 0; step < BISECTION_STEPS; step++) {
-    const todo: number[] = [];
-    for (let e = 0; e < edges.length; e++) if (active[e]) todo.push(e);
-    if (!todo.length) break;
-    solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
-      const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
-      const labs = stableLabels(r);
-      // an uncertified midpoint ends the search for this edge: the crossing stays in [lo, hi]
-      if (!labs) { active[e] = 0; return; }
-      const m = sets.id(labs.join('+'));
-      if (m === edges[e]!.a) lo[e] = mid;
-      else { hi[e] = mid; hiLabel[e] = m; }
-    }, 0.7 + 0.25 * step / BISECTION_STEPS, 0.7 + 0.25 * (step + 1) / BISECTION_STEPS);
-  }
+  const edgeCond = edgeConditions(input, edges);
+  const { lo, hi } = bisectEdges(edges.length, solver, edgeCond, (e, r) => {
+    const labs = stableLabels(r);
+    if (!labs) return null;
+    const m = sets.id(labs.join('+'));
+    if (m === edges[e]!.a) return 'lo';
+    hiLabel[e] = m;
+    return 'hi';
+  }, 0.7, 0.25);
   const crossings = new Map<number, number>();
   const boundary: CptBoundaryPoint[] = [];
   const axisNames = ['x', 'T', 'P'] as const;

@@ -281,3 +281,16 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
   }
   return { placed, dropped };
 }
+
+/**
+ * The labels a placement dropped, as numbers 1, 2, … at their fields, placed among the labels already `placed` (their
+ * boxes are obstacles, their leader lines segments); `legend` explains each number under the plot ('–' where even
+ * the number fits nowhere).
+ */
+export function tagDropped(dropped: ReadonlyArray<LabelRequest>, placed: ReadonlyArray<PlacedLabel>, opts: PlacementOptions,
+  size: number): { tags: PlacedLabel[]; legend: { tag: string; text: string }[] } {
+  if (!dropped.length) return { tags: [], legend: [] };
+  const tags = placeLabels(dropped.map((r, k) => ({ key: r.key, text: String(k + 1), size, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })),
+    { ...opts, segments: [...opts.segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: [...(opts.obstacles ?? []), ...placed.map((p) => p.box)] });
+  return { tags: tags.placed, legend: dropped.map((r, k) => ({ tag: tags.placed.some((t) => t.key === r.key) ? String(k + 1) : '–', text: r.text })) };
+}

@@ -303,7 +303,6 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
           parent[find(static_cast<int>(i))] = find(static_cast<int>(j));
       }
   }
-  std::vector<int> used(run.phases.size(), 0);
   for (size_t i = 0; i < real.size(); ++i) {
     if (find(static_cast<int>(i)) != static_cast<int>(i)) continue;
     const int p = real[i].phase;
@@ -323,7 +322,6 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
     s.stable = true;
     s.aleph = std::max(ftot, 1e-6);  // NP for now
     run.sets.push_back(std::move(s));
-    used[p] = 1;
   }
   {
     double tot = 0;
@@ -335,29 +333,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
     }
   }
   // every other phase gets a metastable set at its grid point of largest driving force
-  auto best_point = [&](int p, size_t& q) {
-    const PhaseGrid& g = run.grid.ph[p];
-    double best = -std::numeric_limits<double>::infinity();
-    for (size_t k = 0; k < g.np; ++k) {
-      double df = -run.im.gridG[p][k];
-      for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
-      if (df > best && std::isfinite(df)) {
-        best = df;
-        q = k;
-      }
-    }
-    return best;
-  };
-  for (size_t p = 0; p < run.phases.size(); ++p) {
-    if (used[p] || run.grid.ph[p].np == 0) continue;
-    size_t q = 0;
-    if (!std::isfinite(best_point(static_cast<int>(p), q))) continue;
-    CompSet s;
-    s.phase = static_cast<int>(p);
-    const int m = run.grid.ph[p].m;
-    s.y.assign(&run.grid.ph[p].Y[q * m], &run.grid.ph[p].Y[q * m] + m);
-    run.sets.push_back(std::move(s));
-  }
+  seed_metastable(run);
   return true;
 }
 
