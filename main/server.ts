@@ -137,6 +137,12 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   app.addHook('onRequest', async (req, reply) => {
     if (req.headers.host === undefined || req.headers.host === '') return reply.code(400).send({ error: 'Host header is required' });
     if (!hostAllowed(req.headers.host, settings.lab.allowedHosts)) return reply.code(403).send({ error: 'Host not allowed' });
+    // U+0000 in a path or query value: PostgreSQL's text cannot hold it and no parameter means it (bodies: json-body.ts)
+    if (/%00/.test(req.url)) {
+      const param = Object.entries((req.query ?? {}) as Record<string, unknown>)
+        .find(([k, v]) => k.includes('\u0000') || [v].flat().some((x) => String(x).includes('\u0000')))?.[0];
+      return reply.code(400).send({ error: `${param ?? 'URL path'}: must not contain the NUL character (U+0000)` });
+    }
   });
   app.setErrorHandler((error: FastifyError | HttpError | Error, _req, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send(error.body());

@@ -12,6 +12,8 @@ export const MAX_JSON_ENTRIES = 10_000;
 export const MAX_JSON_VALUES = 100_000;
 
 const OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b, CLOSE_OBJECT = 0x7d, CLOSE_ARRAY = 0x5d, COMMA = 0x2c, QUOTE = 0x22, BACKSLASH = 0x5c;
+/** The JSON escape of U+0000: PostgreSQL's text cannot hold that character, and no field of the API means it. */
+const NUL_ESCAPE = /\\u0000/i;
 
 /**
  * "<what>: <bound>" when the JSON text exceeds a bound, null otherwise. The text is not validated as JSON here
@@ -46,13 +48,40 @@ export function jsonShapeProblem(text: string, what = 'request body'): string | 
   return null;
 }
 
-/** JSON.parse behind the shape bounds; both failures are 400s. */
+/**
+ * The path ("task_config.tdb_code", "components[2]") of the first string or key holding U+0000 in a parsed body,
+ * or null. Iterative: the body has passed the shape bounds, so the walk is bounded too.
+ */
+export function nulCharacterPath(value: unknown): string | null {
+  const stack: { v: unknown; path: string }[] = [{ v: value, path: '' }];
+  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  while (stack.length) {
+    const { v, path } = stack.pop()!;
+    if (typeof v === 'string') { if (v.includes('\u0000')) return path || '(body)'; continue; }
+    if (Array.isArray(v)) { v.forEach((x, i) => stack.push({ v: x, path: `${path}[${i}]` })); continue; }
+    if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k.includes('\u0000')) return `${join(path, k.replace(/\u0000/g, '\\u0000'))} (a key)`;
+        stack.push({ v: x, path: join(path, k) });
+      }
+    }
+  }
+  return null;
+}
+
+/** JSON.parse behind the shape bounds; both failures are 400s, and so is a string holding U+0000. */
 export function parseJsonBody(text: string, what = 'request body'): unknown {
   const problem = jsonShapeProblem(text, what);
   if (problem) throw new HttpError(400, problem);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw new HttpError(400, `Invalid JSON body: ${(e as Error).message}`);
   }
+  if (NUL_ESCAPE.test(text)) {
+    const path = nulCharacterPath(value);
+    if (path) throw new HttpError(400, `${path}: must not contain the NUL character (U+0000)`);
+  }
+  return value;
 }

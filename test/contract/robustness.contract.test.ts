@@ -50,6 +50,26 @@ function rawRequest(data: string): Promise<string> {
   });
 }
 
+describe('the NUL character (U+0000): no field means it, and PostgreSQL text cannot hold it', () => {
+  it('in a body string or key, a query value or the path: a 400 naming where', async () => {
+    const nul = '\u0000';
+    const r1 = await post(JSON.stringify({ title: 'x', task_config: { ...pointConfig(), tdb_code: `AL${nul}FE` } }));
+    expect([r1.status, r1.body]).toEqual([400, { error: 'task_config.tdb_code: must not contain the NUL character (U+0000)' }]);
+    const r2 = await post(JSON.stringify({ title: `a${nul}`, task_config: pointConfig() }));
+    expect([r2.status, r2.body]).toEqual([400, { error: 'title: must not contain the NUL character (U+0000)' }]);
+    const r3 = await post(JSON.stringify({ title: 'x', task_config: { ...pointConfig(), [`k${nul}`]: 1 } }));
+    expect(r3.status).toBe(400);
+    expect(r3.body.error).toMatch(/^task_config\.k\\u0000 \(a key\): must not contain the NUL character/);
+    const r4 = await http(f.svc.port, 'GET', '/api/v2/task/list?search=a%00b', { key: f.keyA });
+    expect([r4.status, r4.body]).toEqual([400, { error: 'search: must not contain the NUL character (U+0000)' }]);
+    const r5 = await http(f.svc.port, 'GET', '/api/v2/task/%00', { key: f.keyA });
+    expect([r5.status, r5.body]).toEqual([400, { error: 'URL path: must not contain the NUL character (U+0000)' }]);
+    // the escaped backslash "\\u0000" is six ordinary characters, not U+0000
+    const r6 = await post(JSON.stringify({ title: 'back\\u0000slash', task_config: pointConfig() }));
+    expect(r6.status).not.toBe(400);
+  });
+});
+
 describe('JSON shape bounds (before any walk of the parsed value)', () => {
   it('the scanner: depth, entries, strings skipped, no recursion', () => {
     expect(jsonShapeProblem(nested(MAX_JSON_DEPTH))).toBeNull();

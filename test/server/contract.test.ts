@@ -1,7 +1,5 @@
 // The contract suites of test/contract/ against the lab server: the same tests, with the fixture of
 // test/server/lab-fixture.ts (PostgreSQL, the BullMQ queue and a queue worker) instead of the embedded service.
-// robustness.contract (slow clients, fuzzing at the door) exercises the embedded listener's own timeouts and runs
-// there only.
 import { afterAll, describe, expect, it } from 'vitest';
 import { serversMissing } from './servers.js';
 
@@ -13,6 +11,7 @@ if (serversMissing) {
   await import('../contract/api.contract.test.js');
   await import('../contract/task-list.contract.test.js');
   await import('../contract/door.contract.test.js');
+  await import('../contract/robustness.contract.test.js');
   const { labFixturesStarted } = await import('./lab-fixture.js');
-  it('the suites ran on the lab server', () => { expect(labFixturesStarted()).toBeGreaterThanOrEqual(3); });
+  it('the suites ran on the lab server', () => { expect(labFixturesStarted()).toBeGreaterThanOrEqual(4); });
 }
