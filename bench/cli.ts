@@ -8,11 +8,12 @@
 // (fastify, Kysely, SQLite and the console) preloaded. "Before" of start: the former script (full `tsc -p`, full
 // `vite build`, then the service). Sections can be selected: `npm run bench:cli -- help calc`.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from './support.js';
+import { LOCK_FILE } from '../main/service/data-dir-lock.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(ROOT, 'bin', 'phasedesk.js');
@@ -101,8 +102,18 @@ async function benchNpm(): Promise<string[]> {
     line('npx phasedesk --help, first call in this clone', npxFirst, null)];
 }
 
-/** Spawns a shell command that starts the service; resolves with the ms until it prints that it listens. */
-function timeUntilListening(command: string): Promise<number> {
+/**
+ * Spawns a shell command that starts the service; resolves with the ms until it prints that it listens, once the
+ * stopped service has released its data directory (the next start would otherwise find it in use).
+ */
+async function timeUntilListening(command: string, dataDir: string): Promise<number> {
+  const ms = await timeUntilListeningOnce(command);
+  const lock = path.join(dataDir, LOCK_FILE);
+  for (let i = 0; i < 200 && existsSync(lock); i++) await new Promise((r) => setTimeout(r, 50));
+  return ms;
+}
+
+function timeUntilListeningOnce(command: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(command, { cwd: ROOT, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -129,15 +140,15 @@ async function benchStart(): Promise<string[]> {
   // directory, which is then reused, so the timed starts below do not import the bundled databases).
   const tsc = JSON.stringify(path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'));
   const vite = JSON.stringify(path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'));
-  const before = await timeUntilListening(`node ${tsc} -p tsconfig.json --incremental false && node ${vite} build --config renderer/vite.config.ts --logLevel error && node dist/main/cli.js start ${flags}`);
-  await timeUntilListening(`npm start --silent -- ${flags}`); // not counted: the file cache warms up after the full build
+  const before = await timeUntilListening(`node ${tsc} -p tsconfig.json --incremental false && node ${vite} build --config renderer/vite.config.ts --logLevel error && node dist/main/cli.js start ${flags}`, dataDir);
+  await timeUntilListening(`npm start --silent -- ${flags}`, dataDir); // not counted: the file cache warms up after the full build
   const runs: number[] = [];
-  for (let i = 0; i < 3; i++) runs.push(await timeUntilListening(`npm start --silent -- ${flags}`));
+  for (let i = 0; i < 3; i++) runs.push(await timeUntilListening(`npm start --silent -- ${flags}`, dataDir));
   const service: number[] = [];
   const serviceCpu: number[] = [];
   for (let i = 0; i < 3; i++) {
     writeFileSync(cpuLog, '');
-    service.push(await timeUntilListening(`node --import ${JSON.stringify(cpuHook)} dist/main/cli.js start ${flags}`));
+    service.push(await timeUntilListening(`node --import ${JSON.stringify(cpuHook)} dist/main/cli.js start ${flags}`, dataDir));
     serviceCpu.push(Number(readFileSync(cpuLog, 'utf8').trim().split('\n').pop()));
   }
   return [line('npm start, nothing changed, until listening', median(runs), 3, before),
