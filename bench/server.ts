@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../main/server.js';
 import { run as runEmbedded } from '../worker/calculations/binary_cpt_diagram.js';
+import { TASK_REGISTRY } from '../contract/tasks/registry.js';
 import { CONTROL_BYTES, JobControl } from '../worker/protocol.js';
 import { createDatabase, freePort, serversMissing, startPostgres, startRedis } from './lab-servers.js';
 import { median } from './support.js';
@@ -66,7 +67,7 @@ function embedded(threads: number): number {
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const t0 = performance.now();
     runEmbedded({ taskUuid: 'bench', taskType: 'binary_cpt_diagram', ompThreads: threads, taskDir, control: control.buffer,
-      config: { ...CONFIG, tdb_code: undefined, tdb_file: join(PACKAGE_ROOT, 'databases', 'alzn_mey1993.tdb') } }, control);
+      config: { ...TASK_REGISTRY.binary_cpt_diagram.schema.parse(CONFIG), tdb_file: join(PACKAGE_ROOT, 'databases', 'alzn_mey1993.tdb') } }, control);
     return (performance.now() - t0) / 1000;
   } finally { rmSync(taskDir, { recursive: true, force: true }); }
 }

@@ -8,6 +8,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../../worker/calculations/binary_cpt_diagram.js';
+import { TASK_REGISTRY } from '../../contract/tasks/registry.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 
 const REPEATS = Number(process.env.BENCH_CPT_REPEATS ?? 3);
@@ -39,7 +40,9 @@ function once(threads: number): { ms: number; equilibria: number; summary: strin
     const t0 = performance.now();
     const out = run({
       taskUuid: 'bench', taskType: 'binary_cpt_diagram', ompThreads: threads, taskDir: dir, control: control.buffer,
-      config: { task_type: 'binary_cpt_diagram', tdb_code: 'ALZN_MEY1993', tdb_file: bundledTdb('alzn_mey1993.tdb'), condition: CPT_BENCH_CONDITION },
+      // the configuration as the service hands it over: parsed by the task type's schema
+      config: { ...TASK_REGISTRY.binary_cpt_diagram.schema.parse({ task_type: 'binary_cpt_diagram', tdb_code: 'ALZN_MEY1993', condition: CPT_BENCH_CONDITION }),
+        tdb_file: bundledTdb('alzn_mey1993.tdb') },
     }, control);
     const ms = performance.now() - t0;
     // the calculation logs "<n> equilibria in <s> s ..."

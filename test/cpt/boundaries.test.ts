@@ -2,6 +2,7 @@
 // bisected boundary point has its two phase sets on either side (point equilibria 1/128 of the
 // grid step before and after the crossing), on composition, temperature and pressure edges alike.
 import { describe, expect, it } from 'vitest';
+import { parsedJob } from '../support/jobs.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,14 +20,14 @@ describe.each(CASES)('boundaries of $file', ({ file, components, x }) => {
   it('every boundary point lies between its two phase sets', () => {
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const tdb = resolve(__dirname, '../../databases', file);
-    const input = readInput({
-      taskUuid: 't', taskType: 'binary_cpt_diagram', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-b-')), control: control.buffer,
-      config: { task_type: 'binary_cpt_diagram', tdb_file: tdb, condition: {
+    const input = readInput(parsedJob('binary_cpt_diagram', {
+      taskUuid: 't', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-b-')), control: control.buffer,
+      config: { tdb_file: tdb, condition: {
         components, x_component: x, composition_start: 0.02, composition_end: 0.98, composition_step: 0.12,
         temperature_start: 400, temperature_end: 1800, temperature_step: 100,
         pressure_start: 1e5, pressure_end: 1e9, pressure_points: 2, pressure_scale: 'linear',
       } },
-    });
+    }));
     const comp = computeCpt(input, 2, control);
     expect(comp.notConverged).toBe(0);
     expect(comp.boundary.length).toBeGreaterThan(10);

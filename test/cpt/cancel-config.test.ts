@@ -1,12 +1,13 @@
 // binary_cpt_diagram: cancel during the grid, refusal of a bad ui_metadata.axis_config by the task
 // schema, and a grid with a degenerate axis (one composition) computed without failure.
 import { describe, expect, it } from 'vitest';
+import { parsedJob } from '../support/jobs.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { computeCpt, readInput, run, stepAxis } from '../../worker/calculations/binary_cpt_diagram.js';
-import { CancelledError, CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { CancelledError, CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 import { validateTaskConfig } from '../../main/api/task-config.js';
 
 const TDB = resolve(__dirname, '../../databases/cuni_mey1992.tdb');
@@ -17,11 +18,11 @@ const condition = {
   pressure_start: 1e5, pressure_end: 1e6, pressure_points: 2, pressure_scale: 'linear',
 };
 
-function job(cond: Record<string, unknown>, control: JobControl, extra: Record<string, unknown> = {}): CalculationJob {
-  return {
-    taskUuid: 't', taskType: 'binary_cpt_diagram', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-cancel-')),
-    control: control.buffer, config: { task_type: 'binary_cpt_diagram', tdb_code: 'CUNI', tdb_file: TDB, condition: cond, ...extra },
-  };
+function job(cond: Record<string, unknown>, control: JobControl, extra: Record<string, unknown> = {}) {
+  return parsedJob('binary_cpt_diagram', {
+    taskUuid: 't', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-cancel-')),
+    control: control.buffer, config: { tdb_code: 'CUNI', tdb_file: TDB, condition: cond, ...extra },
+  });
 }
 
 describe('binary_cpt_diagram cancel', () => {

@@ -1,11 +1,12 @@
 // binary_cpt_diagram on a database without molar volumes: result.json says pressure_dependent: false and the
 // preview carries the note that pressure changes nothing; a database with V0 parameters gets neither.
 import { describe, expect, it } from 'vitest';
+import { parsedJob } from '../support/jobs.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NO_VOLUME_NOTE, pressureDependent, readInput, run } from '../../worker/calculations/binary_cpt_diagram.js';
-import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 import { escapeXml } from '../../worker/plots/svg.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -15,11 +16,11 @@ const condition = {
   temperature_start: 1400, temperature_end: 1800, temperature_step: 100,
   pressure_start: 1e5, pressure_end: 1e9, pressure_points: 2, pressure_scale: 'log',
 };
-function job(tdb: string, cond: Record<string, unknown>, dir: string): CalculationJob {
-  return {
-    taskUuid: 't', taskType: 'binary_cpt_diagram', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(CONTROL_BYTES),
-    config: { task_type: 'binary_cpt_diagram', tdb_code: 'X', tdb_file: tdb, condition: cond },
-  };
+function job(tdb: string, cond: Record<string, unknown>, dir: string) {
+  return parsedJob('binary_cpt_diagram', {
+    taskUuid: 't', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(CONTROL_BYTES),
+    config: { tdb_code: 'X', tdb_file: tdb, condition: cond },
+  });
 }
 
 describe('C-P-T pressure note', () => {

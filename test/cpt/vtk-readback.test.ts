@@ -4,6 +4,7 @@
 // with point equilibria at sampled grid nodes, the bisected boundaries checked by equilibria on
 // both sides, tie-lines against point equilibria, and the result.json / result.csv / preview files.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parsedJob } from '../support/jobs.js';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -55,10 +56,10 @@ const solve = (x: number, T: number, P: number) => equilibrium({ database: db, c
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'cpt-test-'));
   const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
-  const out = run({
-    taskUuid: 't', taskType: 'binary_cpt_diagram', ompThreads: 2, taskDir: dir, control: control.buffer,
-    config: { task_type: 'binary_cpt_diagram', tdb_file: TDB, condition, ui_metadata: { axis_config: { x: { variable: 'temperature' }, y: { variable: 'composition', component: 'ZN' }, z: { variable: 'pressure' } } } },
-  }, control);
+  const out = run(parsedJob('binary_cpt_diagram', {
+    taskUuid: 't', ompThreads: 2, taskDir: dir, control: control.buffer,
+    config: { tdb_file: TDB, condition, ui_metadata: { axis_config: { x: { variable: 'temperature' }, y: { variable: 'composition', component: 'ZN' }, z: { variable: 'pressure' } } } },
+  }), control);
   expect(out.summary).toMatch(/10x10x3 grid/);
   doc = JSON.parse(readFileSync(join(dir, 'result', 'result.json'), 'utf8')) as BinaryCptResult;
   // independent reader of the archive (written with fflate)

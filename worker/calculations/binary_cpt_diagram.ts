@@ -15,7 +15,7 @@ import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumOptions } from '../core/equilibrium.js';
 import { computeCpt, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
 import { isobaricSections } from '../plots/sections.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import { CancelledError, type CalculationConfig, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles } from '../results/common.js';
 import { defaultCptAxisConfig, type BinaryCptResult, type CptAxisConfig } from '../results/binary_cpt_diagram.js';
 import { VTK_FOLDER, buildVtk, fractionArrays, regionsPerPressure, resultTable } from '../results/binary_cpt_output.js';
@@ -60,43 +60,26 @@ export function pressureAxis(start: number, end: number, points: number, log: bo
   return out;
 }
 
-function num(c: Record<string, unknown>, key: string): number {
-  const v = c[key];
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`condition.${key} must be a number`);
-  return v;
+/** The viewer's axes of the task (the schema checked their variables and components); upper-case components. */
+function parseAxisConfig(cfg: CalculationConfig<'binary_cpt_diagram'>): CptAxisConfig | null {
+  const ac = cfg.ui_metadata?.axis_config;
+  if (!ac) return null;
+  const axis = (a: typeof ac.x) => (a.variable === 'composition'
+    ? { variable: 'composition' as const, component: a.component!.toUpperCase() }
+    : { variable: a.variable });
+  return { x: axis(ac.x), y: axis(ac.y), z: axis(ac.z) };
 }
 
-function parseAxisConfig(cfg: Record<string, unknown>): CptAxisConfig | null {
-  const ui = cfg.ui_metadata as Record<string, unknown> | undefined;
-  const ac = ui && typeof ui === 'object' ? ui.axis_config as Record<string, unknown> | undefined : undefined;
-  if (!ac || typeof ac !== 'object') return null;
-  const axis = (k: string) => {
-    const a = ac[k] as { variable?: unknown; component?: unknown } | undefined;
-    if (!a || !['composition', 'temperature', 'pressure'].includes(String(a.variable))) {
-      throw new Error(`ui_metadata.axis_config.${k}.variable must be one of: composition, temperature, pressure`);
-    }
-    if (a.variable === 'composition' && (typeof a.component !== 'string' || !a.component)) {
-      throw new Error(`ui_metadata.axis_config.${k}.component is required for a composition axis`);
-    }
-    return a.variable === 'composition'
-      ? { variable: 'composition' as const, component: String(a.component).toUpperCase() }
-      : { variable: a.variable as 'temperature' | 'pressure' };
-  };
-  return { x: axis('x'), y: axis('y'), z: axis('z') };
-}
-
-/** Reads and checks the task's condition (already validated by main/api/task-config.ts). */
-export function readInput(job: CalculationJob): CptInput & { db: ReturnType<typeof openDatabase>; logs: string[] } {
+/** The database-dependent part of the task's input: elements and phases checked against the TDB (the schema
+ * checked the numbers when the task was created). */
+export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'> }): CptInput & { db: ReturnType<typeof openDatabase>; logs: string[] } {
   const cfg = job.config;
   const tdbFile = cfg.tdb_file;
-  if (typeof tdbFile !== 'string' || !tdbFile) throw new Error('task_config.tdb_file is missing (the database file of the task)');
-  const c = cfg.condition as Record<string, unknown> | undefined;
-  if (!c || typeof c !== 'object') throw new Error('task_config.condition is required');
-  const comps = Array.isArray(c.components) ? (c.components as unknown[]).map((s) => String(s).toUpperCase()) : [];
-  const elements = [...new Set(comps.filter((s) => s !== 'VA'))];
+  const c = cfg.condition;
+  // the schema gives two components and x_component among them; VA is not an element of the diagram
+  const elements = [...new Set(c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA'))];
   if (elements.length !== 2) throw new Error('condition.components must hold exactly 2 elements');
-  const xComp = String(c.x_component ?? '').toUpperCase();
-  if (!elements.includes(xComp)) throw new Error(`condition.x_component: ${xComp} is not one of ${elements.join(', ')}`);
+  const xComp = c.x_component.toUpperCase();
   const other = elements.find((e) => e !== xComp)!;
 
   const db = openDatabase(tdbFile);
@@ -106,7 +89,7 @@ export function readInput(job: CalculationJob): CptInput & { db: ReturnType<type
   const components = dbElements.has('VA') ? [xComp, other, 'VA'] : [xComp, other];
   const logs: string[] = [];
   let phases: string[] | undefined;
-  const act = Array.isArray(c.activated_phases) ? (c.activated_phases as unknown[]).map((p) => String(p).toUpperCase()) : [];
+  const act = (c.activated_phases ?? []).map((p) => p.toUpperCase());
   if (act.length) {
     const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
     const unknown = act.filter((p) => !defined.has(p));
@@ -118,25 +101,16 @@ export function readInput(job: CalculationJob): CptInput & { db: ReturnType<type
     if (!phases.length) throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${xComp}-${other}`);
   }
 
-  const xs = stepAxis(num(c, 'composition_start'), num(c, 'composition_end'), num(c, 'composition_step'), 'condition.composition');
-  if (xs[0]! < 0 || xs[xs.length - 1]! > 1) throw new Error('condition.composition_start/end must be between 0 and 1');
-  const Ts = stepAxis(num(c, 'temperature_start'), num(c, 'temperature_end'), num(c, 'temperature_step'), 'condition.temperature');
-  if (!(Ts[0]! > 0)) throw new Error('condition.temperature_start must be greater than 0');
-  const scale = String(c.pressure_scale ?? 'linear');
-  if (scale !== 'linear' && scale !== 'log') throw new Error('condition.pressure_scale must be one of: linear, log');
-  const Ps = pressureAxis(num(c, 'pressure_start'), num(c, 'pressure_end'), num(c, 'pressure_points'), scale === 'log');
+  const xs = stepAxis(c.composition_start, c.composition_end, c.composition_step, 'condition.composition');
+  const Ts = stepAxis(c.temperature_start, c.temperature_end, c.temperature_step, 'condition.temperature');
+  const Ps = pressureAxis(c.pressure_start, c.pressure_end, c.pressure_points, c.pressure_scale === 'log');
   const total = xs.length * Ts.length * Ps.length;
   if (total > MAX_NODES) throw new Error(`the grid has ${xs.length} x ${Ts.length} x ${Ps.length} = ${total} nodes; at most ${MAX_NODES} are allowed (use larger steps)`);
 
   const options: EquilibriumOptions = {};
-  const mo = c.map_options as Record<string, unknown> | undefined;
-  const pdens = mo && typeof mo === 'object' ? mo.GLOBAL_MIN_PDENS : undefined;
-  if (pdens !== undefined) {
-    if (typeof pdens !== 'number' || !Number.isFinite(pdens) || pdens <= 0) throw new Error('condition.map_options.GLOBAL_MIN_PDENS must be a positive number');
-    options.pdens = Math.max(1, Math.round(pdens));
-  }
-  const stride = c.tieline_stride === undefined ? 1 : Number(c.tieline_stride);
-  if (!(stride > 0)) throw new Error('condition.tieline_stride must be greater than 0');
+  const pdens = c.map_options?.GLOBAL_MIN_PDENS;
+  if (pdens !== undefined) options.pdens = Math.max(1, Math.round(pdens));
+  const stride = c.tieline_stride ?? 1;
   const axisConfig = parseAxisConfig(cfg);
   if (axisConfig) {
     // The task schema accepts these; they are stored as given, with a log line for the viewer's sake.
@@ -148,7 +122,7 @@ export function readInput(job: CalculationJob): CptInput & { db: ReturnType<type
     if (vars.size < 3) logs.push('ui_metadata.axis_config maps two viewer axes to the same variable');
   }
   return {
-    db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: scale === 'log', options,
+    db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: c.pressure_scale === 'log', options,
     includeTielines: c.include_tielines === true, tielineStride: Math.max(1, Math.round(stride)),
     axisConfig,
   };
@@ -196,7 +170,7 @@ function sectionPreview(comp: CptComputation, pressureMatters: boolean): string 
   });
 }
 
-export function run(job: CalculationJob, control: JobControl, compute: typeof computeCpt = computeCpt): CalculationOutput {
+export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, compute: typeof computeCpt = computeCpt): CalculationOutput {
   const t0 = performance.now();
   const input = readInput(job);
   const logs = [...input.logs];

@@ -13,7 +13,7 @@ import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibri
 import { BISECTION_STEPS, bisectEdges, computeWith, edgeConditions, nodeConditions, stableLabels } from '../mapping/cpt-grid.js';
 import { phaseLabel } from '../results/common.js';
 import { changingEdges } from './cpt/surface-nets.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { ChunkedSolver } from './cpt/chunked.js';
 import { pressureAxis, readInput, run as runDiagram, stepAxis } from './binary_cpt_diagram.js';
 
@@ -154,7 +154,8 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   const own = join(dir, stageFileName(stage));
   const name = stage.kind === 'chunk' ? `chunk ${stage.chunk} of ${stage.chunks}` : stage.kind === 'bisect' ? `bisection part ${stage.chunk}` : stage.kind;
   if (stage.kind !== 'merge' && existsSync(own)) return { summary: 'already stored', logs: [`${name}: results already stored`] };
-  const diagramJob: CalculationJob = { ...job, taskType: 'binary_cpt_diagram', config };
+  // a stage job carries its task's configuration as the schema parsed it when the task was created, plus cpt_stage
+  const diagramJob = { ...job, taskType: 'binary_cpt_diagram', config } as unknown as TaskJob<'binary_cpt_diagram'>;
   const input = readInput(diagramJob);
   const xComp = input.elements[0];
   const grid = () => readGrid(dir, stage.chunks);
