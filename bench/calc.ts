@@ -1,4 +1,4 @@
-// `npm run bench:calc`: wall times of the calculation task types (issue 5 and 6), each printed as the
+// `npm run bench:calc`: wall times of the calculation task types, each printed as the
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
 // threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth), (diagrams-all) one diagram of every

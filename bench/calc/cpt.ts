@@ -1,4 +1,4 @@
-// bench:calc part for binary_cpt_diagram (issue 6): wall time of a 20 x 50 x 10 composition x
+// bench:calc part for binary_cpt_diagram: wall time of a 20 x 50 x 10 composition x
 // temperature x pressure grid of Al-Zn (bundled alzn_mey1993.tdb) through the whole task (grid
 // equilibria, boundary bisection, surfaces, result files, VTK zip, previews), with 1 OpenMP thread
 // and with all (os.availableParallelism()), median of BENCH_CPT_REPEATS (default 3) runs, plus the

@@ -1,4 +1,4 @@
-// `phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]` (issue 5 "Outputs"): runs one
+// `phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]`: runs one
 // task_config without the service, for scripts and batch work. The configuration is validated with
 // the same zod schemas as POST /task (main/api/task-config.ts), the same worker/calculations/<task_type>
 // module runs in this process with a JobControl, and it writes the same files the service would:

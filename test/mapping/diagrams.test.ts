@@ -1,7 +1,7 @@
 // Binary phase diagrams of every binary system available (bundled databases/*.tdb and the binary files
 // of ../shared/tdb, discovered by test/mapping/systems.ts): each diagram is computed without failure,
-// and its boundaries agree with independent point equilibria sampled on each side of each boundary
-// (issue 6 "Done when"): at the T of a traced tie-line, X slightly inside the two-phase field gives
+// and its boundaries agree with independent point equilibria sampled on each side of each boundary:
+// at the T of a traced tie-line, X slightly inside the two-phase field gives
 // the same two phases with the same compositions (to 1e-4), X slightly outside gives another phase
 // set that still holds the boundary's phase.
 import { describe, expect, test } from 'vitest';

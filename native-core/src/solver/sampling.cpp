@@ -194,7 +194,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
           for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
         }
         // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
-        // minima closer to a pure end than the uniform spacing; issue 4 "extra points near the pure ends")
+        // minima closer to a pure end than the uniform spacing)
         if (pairs <= 400)
           for (int k = 3; k <= 16; ++k) {
             double t = std::pow(10.0, -0.5 * k);
