@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
+import { SCREENSHOTS, apiCall, launch, openResultView, postTasks, waitCompleted, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
 import { checkDiagramLabels } from './labels-dom.js';
 import { scheilSequence, type ScheilStep } from '../../renderer/src/lib/results.js';
 import { colorMap } from '../../renderer/src/lib/results-plot.js';
@@ -47,24 +47,14 @@ let errors: string[];
 const ids: Record<string, number> = {};
 
 async function result<T>(key: string): Promise<T> {
-  const end = Date.now() + 600_000;
-  for (;;) {
-    const t = (await apiCall<{ status: string; result?: string; logs?: string }>(svc, 'GET', `/task/${ids[key]}`)).json;
-    if (t.status === 'completed') break;
-    if (['failed', 'aborted'].includes(t.status)) throw new Error(`${key}: ${t.status} ${t.result ?? ''}\n${t.logs ?? ''}`);
-    if (Date.now() > end) throw new Error(`${key} still ${t.status}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await waitCompleted(svc, ids[key]!, key);
   const files = (await apiCall<{ files: string[] }>(svc, 'GET', `/task/${ids[key]}/result`)).json.files;
   const url = files.find((u) => new URL(u, svc.origin).pathname.endsWith('/result.json'))!;
   return (await (await fetch(new URL(url, svc.origin))).json()) as T;
 }
 
 async function openView(key: string) {
-  await page.goto(`${served.url}#/tasks/${ids[key]}`);
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') ?? ''),
-    undefined, { timeout: 30_000 });
-  expect(await page.getByTestId('result-view').getAttribute('data-state')).toBe('ready');
+  await openResultView(page, served.url, ids[key]!);
 }
 const shot = (name: string) => page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
@@ -72,11 +62,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
-  for (const [key, t] of Object.entries(TASKS)) {
-    const r = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: `Charts: ${key}`, task_config: { task_type: t.type, tdb_code: t.tdb, condition: t.condition } });
-    if (r.status !== 200) throw new Error(`POST /task ${key}: ${r.status} ${JSON.stringify(r.json)}`);
-    ids[key] = r.json.id;
-  }
+  Object.assign(ids, await postTasks(svc, TASKS, 'Charts'));
   browser = await launch();
   ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 }, acceptDownloads: true }));
 });

@@ -164,3 +164,36 @@ export async function serveDist(): Promise<{ url: string; close(): void }> {
 
 export const SCREENSHOTS = join(REPO, 'docs', 'screenshots');
 
+
+/** Creates one task per entry through the API; returns the ids by key. */
+export async function postTasks(svc: Service, tasks: Record<string, { type: string; tdb: string; condition: unknown }>,
+  titlePrefix: string): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
+  for (const [key, t] of Object.entries(tasks)) {
+    const r = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: `${titlePrefix}: ${key}`, task_config: { task_type: t.type, tdb_code: t.tdb, condition: t.condition } });
+    if (r.status !== 200) throw new Error(`POST /task ${key}: ${r.status} ${JSON.stringify(r.json)}`);
+    ids[key] = r.json.id;
+  }
+  return ids;
+}
+
+/** Waits (up to 10 minutes) until the task is completed; a failed or aborted task throws with its result and logs. */
+export async function waitCompleted(svc: Service, id: number, name: string): Promise<void> {
+  const end = Date.now() + 600_000;
+  for (;;) {
+    const t = (await apiCall<{ status: string; result?: string; logs?: string }>(svc, 'GET', `/task/${id}`)).json;
+    if (t.status === 'completed') return;
+    if (['failed', 'aborted'].includes(t.status)) throw new Error(`${name}: ${t.status} ${t.result ?? ''}\n${t.logs ?? ''}`);
+    if (Date.now() > end) throw new Error(`${name} still ${t.status}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Opens a task's page in the renderer and waits until its result view is ready (an error state fails). */
+export async function openResultView(page: Page, rendererUrl: string, id: number): Promise<void> {
+  await page.goto(`${rendererUrl}#/tasks/${id}`);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') ?? ''),
+    undefined, { timeout: 30_000 });
+  const state = await page.getByTestId('result-view').getAttribute('data-state');
+  if (state !== 'ready') throw new Error(`task ${id}: result view ${state}`);
+}

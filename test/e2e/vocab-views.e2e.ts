@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
+import { SCREENSHOTS, apiCall, launch, openResultView, postTasks, waitCompleted, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
 
 const AZ = ['AL', 'ZN'];
 const TASKS: Record<string, { tdb: string; type: string; condition: Record<string, unknown> }> = {
@@ -31,23 +31,9 @@ let page: Page;
 let errors: string[];
 const ids: Record<string, number> = {};
 
-async function waitDone(key: string): Promise<void> {
-  const end = Date.now() + 600_000;
-  for (;;) {
-    const t = (await apiCall<{ status: string; result?: string; logs?: string }>(svc, 'GET', `/task/${ids[key]}`)).json;
-    if (t.status === 'completed') return;
-    if (['failed', 'aborted'].includes(t.status)) throw new Error(`${key}: ${t.status} ${t.result ?? ''}\n${t.logs ?? ''}`);
-    if (Date.now() > end) throw new Error(`${key} still ${t.status}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
 async function openView(key: string) {
-  await waitDone(key);
-  await page.goto(`${served.url}#/tasks/${ids[key]}`);
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') ?? ''),
-    undefined, { timeout: 30_000 });
-  expect(await page.getByTestId('result-view').getAttribute('data-state')).toBe('ready');
+  await waitCompleted(svc, ids[key]!, key);
+  await openResultView(page, served.url, ids[key]!);
 }
 const shot = (name: string) => page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 
@@ -55,11 +41,7 @@ beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
-  for (const [key, t] of Object.entries(TASKS)) {
-    const r = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: `Vocabulary: ${key}`, task_config: { task_type: t.type, tdb_code: t.tdb, condition: t.condition } });
-    if (r.status !== 200) throw new Error(`POST /task ${key}: ${r.status} ${JSON.stringify(r.json)}`);
-    ids[key] = r.json.id;
-  }
+  Object.assign(ids, await postTasks(svc, TASKS, 'Vocabulary'));
   browser = await launch();
   ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 } }));
 });
