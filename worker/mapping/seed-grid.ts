@@ -45,6 +45,30 @@ export function bisectBetween(solve: (T: number, X: number) => BinaryState, orde
   }
 }
 
+/** The phase a state has on its side towards larger x (`side` 1) or smaller x (0): its last or first phase by x. */
+const sidePhase = (s: BinaryState, side: 0 | 1) => s.phases[side ? s.phases.length - 1 : 0];
+
+/**
+ * Between X-neighbours a (smaller x) and b at one T of which at least one is two-phase: a's phase towards b
+ * and b's phase towards a must be the same phase for nothing to lie between them (a two-phase field ends in
+ * the single-phase field of its own phase, Gibbs phase rule at fixed T and P). When they differ, the
+ * composition interval between those two phases' compositions holds at least one more field, which a grid
+ * of 0.05 in x steps over (narrow compounds: Al-Cu eta, epsilon and zeta lie within 0.05). The interval is
+ * halved until every neighbouring pair agrees; each two-phase state met is a seed.
+ */
+export function searchBetweenUnlike(solve: (T: number, X: number) => BinaryState, a: BinaryState, b: BinaryState,
+  found: BetweenFindings, depth = 0): void {
+  const right = sidePhase(a, 1), left = sidePhase(b, 0);
+  if (right.label === left.label || depth > 12) return;
+  const lo = Math.max(a.X, right.x), hi = Math.min(b.X, left.x);
+  if (!(hi - lo > 1e-5)) return;
+  const m = solve(a.T, (lo + hi) / 2);
+  if (!m.ok || m.phases.length > 2) return;
+  if (m.phases.length === 2 && m.key !== a.key && m.key !== b.key) found.twoPhase.push(m);
+  if (m.key !== a.key) searchBetweenUnlike(solve, a, m, found, depth + 1);
+  if (m.key !== b.key) searchBetweenUnlike(solve, m, b, found, depth + 1);
+}
+
 /**
  * The seeds of the grid (row-major, nT rows of nX nodes): its two-phase nodes, then what the bisections
  * between unlike single-phase neighbours (right and upper neighbour of each node) find. The grid used
@@ -58,7 +82,14 @@ export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT:
   try {
     for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
       const a = node(i, j);
-      if (!a.ok || a.phases.length !== 1) continue;
+      if (!a.ok) continue;
+      const right = j + 1 < nX ? node(i, j + 1) : null;
+      if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
+        && a.phases.length <= 2 && right.phases.length <= 2 && sidePhase(a, 1).label !== sidePhase(right, 0).label) {
+        const a2 = solve(a.T, a.X), b2 = solve(right.T, right.X);
+        if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) searchBetweenUnlike(solve, a2, b2, found);
+      }
+      if (a.phases.length !== 1) continue;
       for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
         if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
         const a2 = solve(a.T, a.X), b2 = solve(b.T, b.X);
