@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
+import { mapTernary } from '../../worker/mapping/ternary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 describe('Fe-O diagram next to pure Fe (alfeo.tdb)', () => {
@@ -27,5 +28,18 @@ describe('Fe-O diagram next to pure Fe (alfeo.tdb)', () => {
     const Ts = lens!.tielines.map((t) => t.T);
     expect(Math.min(...Ts)).toBeCloseTo(1184.81, 1);
     expect(Math.max(...Ts)).toBeCloseTo(1184.91, 1);
+  });
+});
+
+describe('Al-Fe-O section with CORUNDUM next to the metals (alfeo.tdb, 1473 K)', () => {
+  it('converges every point equilibrium and finds the corundum + intermetallic triangles', () => {
+    // with corundum's Fe defects at 1e-14 a fifth of the section's equilibria ran to the Newton iteration limit,
+    // and the triangles of corundum with AL5FE2 were lost (test/core/solver/oxide-convergence.test.ts)
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'alfeo.tdb'));
+    const s = mapTernary({ database: db, components: ['AL', 'FE', 'O'], T: 1473, threads: 2, gridDivisions: 8 });
+    expect(s.stats.notConverged).toBe(0);
+    const triangles = s.triangles.map((t) => [...t.phases].sort().join('+'));
+    expect(triangles).toContain('AL13FE4+AL5FE2+CORUNDUM');
+    expect(triangles).toContain('AL5FE2+AL5FE4+CORUNDUM');
   });
 });
