@@ -13,6 +13,7 @@ const CASES: { file: string; components: [string, string, string]; T: [number, n
   { file: 'alcocrni.tdb', components: ['CO', 'CR', 'NI'], T: [1273, 1473], minRegions: 2 },
   { file: 'COST507.tdb', components: ['AL', 'MG', 'SI'], T: [700, 800], minRegions: 4 },
   { file: 'CrFeNb_Jacob2016.tdb', components: ['CR', 'FE', 'NB'], T: [1273, 1473], minRegions: 5 },
+  { file: 'alfeo.tdb', components: ['AL', 'FE', 'O'], T: [1173, 1473], minRegions: 10 },
 ];
 
 describe('ternary isothermal sections of further systems', () => {

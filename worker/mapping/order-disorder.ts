@@ -11,6 +11,7 @@ import type { NativeDatabase } from '../core/native.js';
 import { BudgetExceeded } from './binary-solver.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
 import { baseName } from './phase-labels.js';
+import { orderingModelOf } from '../results/ordering.js';
 
 /** An ordered phase whose largest site-fraction difference between equivalent sublattices is below this is disordered. */
 export const ORDER_EPS = 1e-4;
@@ -79,7 +80,10 @@ export class OrderModel {
       try { model = PhaseModel.build(db, ph.name, components); } catch { model = null; }
       if (!model) continue;
       const groups = orderingGroups(model.variables);
-      if (!groups.length) continue;
+      // ordering sublattices that hold a single constituent in this system (BCC_B2 (AL,FE)(AL,FE)(O,VA) in
+      // Fe-O) leave the phase nothing but its disordered state: labelled so, as the results name it
+      // (worker/results/ordering.ts); with no groups its order parameter is 0
+      if (!groups.length && !(ph.disorderedPart && orderingModelOf(ph))) continue;
       const disordered = ph.disorderedPart ? ph.disorderedPart.toUpperCase() : `${ph.name.toUpperCase()}_DIS`;
       m.add(ph.name.toUpperCase(), disordered, groups);
     }

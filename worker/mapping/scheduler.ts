@@ -94,15 +94,22 @@ export class TraceScheduler {
     for (const [a, b] of brackets) {
       if (b.T - a.T > 10 * EDGE_TOL) continue; // the solver failed inside: nothing located
       if (this.reachesEdge(side, a.T - 0.1, b.T + 0.1, [edgePhaseOf(a), edgePhaseOf(b)])) continue;
-      for (const T of [b.T + LENS_DT, a.T - LENS_DT]) {
-        if (T < Tlo || T > Thi) continue;
-        const start = yield* solveRequest(T, side);
-        if (!start.ok || start.phases.length !== 1) continue;
-        const f = yield* marchToField((X) => solveRequest(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
-        if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !this.tracer.covered(f)) this.seeds.push(f);
-        // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
-        const pair = [edgePhaseOf(a), edgePhaseOf(b)];
-        if (f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base))) break;
+      // a lens cut short by an invariant less than LENS_DT from the transition is met only closer to it (Fe-O:
+      // alpha/gamma of Fe at 1184.81 K, FCC + BCC + HALITE 0.1 K above): looked for again at LENS_DT / 10
+      let lensFound = false;
+      for (const dT of [LENS_DT, LENS_DT / 10]) {
+        for (const T of [b.T + dT, a.T - dT]) {
+          if (T < Tlo || T > Thi) continue;
+          const start = yield* solveRequest(T, side);
+          if (!start.ok || start.phases.length !== 1) continue;
+          const f = yield* marchToField((X) => solveRequest(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
+          if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !this.tracer.covered(f)) this.seeds.push(f);
+          // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
+          const pair = [edgePhaseOf(a), edgePhaseOf(b)];
+          lensFound = !!f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base));
+          if (lensFound) break;
+        }
+        if (lensFound) break;
       }
     }
   }

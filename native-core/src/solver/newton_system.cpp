@@ -170,7 +170,13 @@ double apply_step(CompSet& s, double sigma0) {
   }
   // Convergence measure: the absolute change, and the relative change scaled so that a dilute site
   // fraction creeping up from 1e-14 (Newton on y ln y moves it by a factor per step, i.e. by a tiny
-  // absolute amount) is not mistaken for convergence.
+  // absolute amount) is not mistaken for convergence. A change within the rounding of a sublattice's sum
+  // (kYRoundoff) is no change, however dilute the fraction: the sublattice and electroneutrality rows pass
+  // the rounding of the majority constituents' steps on to the minority ones. In alfeo's CORUNDUM next to a
+  // metal ((AL+3,FE+2,FE+3)2(FE+3,VA)1(O-2)3 at low oxygen potential) electroneutrality with the sublattice
+  // sums leaves -2 y(FE+2) + 3 y(FE+3, interstitial) = 0 for two defects at y ~ 1e-14, which moved by 1e-16
+  // (a relative 1e-2) in every iteration, and Newton ran to its iteration limit on a converged state.
+  constexpr double kYRoundoff = 8 * std::numeric_limits<double>::epsilon();
   double mx = 0;
   for (int i = 0; i < m; ++i) {
     double old = s.y[i];
@@ -179,7 +185,7 @@ double apply_step(CompSet& s, double sigma0) {
     if (v > 1) v = 1;
     if (v < kYMin) v = std::max(old / 100, kYMin);
     mx = std::max(mx, std::fabs(v - old));
-    mx = std::max(mx, 1e-4 * std::fabs(v - old) / std::max(old, kYMin));
+    if (std::fabs(v - old) > kYRoundoff) mx = std::max(mx, 1e-4 * std::fabs(v - old) / std::max(old, kYMin));
     s.y[i] = v;
   }
   return mx;
