@@ -97,3 +97,16 @@ export function moleFractionCondition<C extends Record<string, unknown>>(cond: C
   }
   return out as C;
 }
+
+/**
+ * Binary: mass fraction of an element at its mole fraction x, given its molar mass and that of the other element
+ * (w = x M / (x M + (1 - x) M_other)); the inverse below. Both are monotonic, so a range maps onto a range.
+ */
+export function binaryMassFraction(x: number, mass: number, otherMass: number): number {
+  const a = x * mass, b = (1 - x) * otherMass;
+  return a + b > 0 ? a / (a + b) : x;
+}
+export function binaryMoleFraction(w: number, mass: number, otherMass: number): number {
+  const a = w / mass, b = (1 - w) / otherMass;
+  return a + b > 0 ? a / (a + b) : w;
+}
