@@ -2854,6 +2854,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "maxItems": 2
       },
       "axes": {
+        "description": "grid nodes; x in mole fraction, and (added) w: the same nodes as mass fractions",
         "type": "object",
         "properties": {
           "x": {
@@ -2873,6 +2874,12 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "items": {
               "type": "number"
             }
+          },
+          "w": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
           }
         },
         "required": [
@@ -2880,6 +2887,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "T",
           "P"
         ]
+      },
+      "composition_unit": {
+        "description": "added field: the unit of composition_start/end/step (the grid is equally spaced in it) and of the preview's composition axis; x stays a mole fraction everywhere, w its mass fraction",
+        "enum": [
+          "mole_fraction",
+          "mass_fraction"
+        ]
+      },
+      "molar_masses": {
+        "description": "added field: molar masses (g/mol) of the two elements, the database's ELEMENT lines",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
       },
       "pressure_scale": {
         "enum": [
@@ -3086,6 +3107,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "T",
               "P"
             ]
+          },
+          "w": {
+            "description": "added field: x as a mass fraction (absent when an element has no molar mass)",
+            "type": "number"
           }
         },
         "required": [
@@ -3151,6 +3176,23 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           },
           "x_overall": {
             "description": "added field: overall composition of the grid node the tie-line goes through",
+            "type": "number"
+          },
+          "w": {
+            "description": "added fields: `x` and `x_overall` as mass fractions",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "w_overall": {
             "type": "number"
           }
         },

@@ -12,7 +12,7 @@ import {
   RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
 } from '../results/common.js';
 import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult, type MassPoint } from '../results/binary_equilibrium.js';
-import { binaryMassFraction, binaryMoleFraction, elementMasses, type CompositionUnit } from '../results/units.js';
+import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
 
 export { compositionAxis };
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
@@ -45,7 +45,7 @@ export function binaryInput(config: CalculationConfig<'binary_equilibrium'>, mas
   const xc = axis.xComponent;
   let X = axis.X;
   if (unit === 'mass_fraction') {
-    const toMole = massConverter(xc, comps.find((k) => k !== xc) ?? xc, masses, 'condition.composition_unit mass_fraction');
+    const toMole = binaryMassConverter(xc, comps.find((k) => k !== xc) ?? xc, masses, 'condition.composition_unit mass_fraction');
     X = [toMole.toX(X[0]), toMole.toX(X[1])];
   }
   const T0 = c.temperature_start, T1 = c.temperature_end;
@@ -56,29 +56,9 @@ export function binaryInput(config: CalculationConfig<'binary_equilibrium'>, mas
   };
 }
 
-/** Conversions between the mole and mass fraction of the x component of a binary. */
-export interface MassConverter { toW(x: number): number; toX(w: number): number; masses: Record<string, number> }
-
-/**
- * The converter of a binary with x component `xc`, or an error naming `what` and the element without a positive
- * molar mass (undefined instead when `what` is not given).
- */
-function massConverter(xc: string, other: string, masses: Record<string, number> | undefined, what: string): MassConverter;
-function massConverter(xc: string, other: string, masses: Record<string, number> | undefined): MassConverter | undefined;
-function massConverter(xc: string, other: string, masses: Record<string, number> | undefined, what?: string): MassConverter | undefined {
-  const mX = masses?.[xc], mO = masses?.[other];
-  for (const [el, m] of [[xc, mX], [other, mO]] as const) {
-    if (typeof m !== 'number' || !(m > 0)) {
-      if (what === undefined) return undefined;
-      throw new Error(`${what}: ${el} has ${m === undefined ? 'no ELEMENT line' : `molar mass ${m}`} in the database: mass fractions of ${el} cannot be converted (give mole fractions)`);
-    }
-  }
-  return { toW: (x) => binaryMassFraction(x, mX!, mO!), toX: (w) => binaryMoleFraction(w, mX!, mO!), masses: { [xc]: mX!, [other]: mO! } };
-}
-
 /** The mass converter of a mapped diagram (undefined when an element has no positive molar mass). */
 export function diagramMassConverter(d: Pick<BinaryDiagram, 'components' | 'xComponent'>, masses: Record<string, number>): MassConverter | undefined {
-  return massConverter(d.xComponent, d.components.find((k) => k !== d.xComponent) ?? d.xComponent, masses);
+  return binaryMassConverter(d.xComponent, d.components.find((k) => k !== d.xComponent) ?? d.xComponent, masses);
 }
 
 /** The diagram with every composition mapped by f (the preview in mass fractions draws this copy). */
