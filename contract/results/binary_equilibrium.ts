@@ -130,3 +130,24 @@ export function compositionAxis(components: [string, string], start: Record<stri
   for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
   return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
 }
+
+/**
+ * The document with every composition x replaced by its mass fraction w (a view of the diagram in mass fractions;
+ * lever-rule amounts read from it are mass fractions of the phases). null when the result carries no w.
+ */
+export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriumResult | null {
+  if (!doc.composition_range_w) return null;
+  const pt = <P extends MassPoint>(p: P): P => ({ ...p, x: p.w ?? NaN });
+  const line = <L extends { points: MassPoint[] }>(l: L): L => ({ ...l, points: l.points.map(pt) });
+  return {
+    ...doc,
+    composition_range: doc.composition_range_w,
+    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, x: t.w ?? [NaN, NaN] })) })),
+    invariants: doc.invariants.map((v) => ({ ...v, phases: v.phases.map((p) => ({ ...p, x: p.w ?? NaN })) })),
+    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    pure_element_transitions: doc.pure_element_transitions.map(pt),
+    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+  };
+}
