@@ -15,6 +15,7 @@ import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumOptions } from '../core/equilibrium.js';
 import { computeCpt, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
 import { isobaricSections } from '../plots/sections.js';
+import type { TemperatureUnit } from '../plots/panel.js';
 import { CancelledError, type CalculationConfig, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles } from '../results/common.js';
 import { defaultCptAxisConfig, type BinaryCptResult, type CptAxisConfig } from '../results/binary_cpt_diagram.js';
@@ -166,7 +167,7 @@ export function pressureDependent(input: Pick<CptInput, 'phases' | 'elements' | 
 export const NO_VOLUME_NOTE = 'This database has no molar-volume (V0) parameters: pressure changes no Gibbs energy, so every isobaric section is the same diagram.';
 
 /** The isobaric sections; composition axis in mass percent when `mass` is given. */
-function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: MassConverter): string {
+function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
   const [nX, nT, nP] = comp.dims;
   const picks = [...new Set([0, Math.floor((nP - 1) / 2), nP - 1])];
   const { Ts, Ps, elements } = comp.input;
@@ -175,7 +176,7 @@ function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: M
     title: `${elements[0]}-${elements[1]}: isobaric sections`,
     note: pressureMatters ? undefined : NO_VOLUME_NOTE,
     xLabel: `${mass ? 'Mass percent' : 'Mole fraction'} ${elements[0]}`,
-    xs: Array.from(comp.input.xs, f), Ts, phaseSets: comp.phaseSets,
+    xs: Array.from(comp.input.xs, f), Ts, phaseSets: comp.phaseSets, temperatureUnit,
     sections: picks.map((iP) => ({
       P: Ps[iP]!,
       labels: comp.labels.subarray(iP * nX * nT, (iP + 1) * nX * nT),
@@ -238,7 +239,7 @@ export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, com
   };
   writeResultFiles(job.taskDir, {
     json: doc, csv: tableToCsv(withMassColumn(resultTable(comp, fractions), input.elements[0], w)),
-    previews: { isobaric_sections: sectionPreview(comp, pressureMatters, input.unit === 'mass_fraction' ? input.mass : undefined) },
+    previews: { isobaric_sections: sectionPreview(comp, pressureMatters, input.unit === 'mass_fraction' ? input.mass : undefined, job.config.preview_temperature_unit) },
   });
   logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
   control.setProgress(1);

@@ -8,6 +8,7 @@ import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
+import type { TemperatureUnit } from '../plots/panel.js';
 import {
   RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
 } from '../results/common.js';
@@ -116,7 +117,7 @@ export function diagramSummary(d: BinaryDiagram): string {
  * The preview: composition axis in mole fraction, or in mass percent for composition_unit mass_fraction (`mass`
  * then converts every composition of the diagram).
  */
-export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mole_fraction', mass?: MassConverter): string {
+export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mole_fraction', mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) => regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })));
@@ -145,7 +146,7 @@ export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mo
     yLabel: 'Temperature (K)',
     xRange: d.X,
     TRange: d.T,
-    celsiusAxis: true,
+    celsiusAxis: true, temperatureUnit,
   });
 }
 
@@ -206,7 +207,7 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
   const config = { ...job.config, tdb_file: basename(inp.tdbFile) };
   const mass = diagramMassConverter(d, masses);
   const doc = diagramDocument(d, config, provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256), inp.unit, mass);
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { phase_diagram: diagramChart(d, inp.unit, mass) } });
+  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) } });
   const logs = [
     `mapped ${inp.components.join('-')} over T ${inp.T[0]}-${inp.T[1]} K, X(${inp.xComponent}) ${inp.X[0]}-${inp.X[1]}: ` +
     `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,

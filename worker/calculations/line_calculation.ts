@@ -464,7 +464,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     title: `Phase fractions, ${sys.elements.join('-')} (${basename(sys.tdbFile)})`,
     x: xs, xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label, series,
     transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: transitionText(t) })),
-    yLabel: 'Phase fraction (mol/mol)', celsiusAxis: axis.variable === 'T',
+    yLabel: 'Phase fraction (mol/mol)', celsiusAxis: axis.variable === 'T', temperatureUnit: job.config.preview_temperature_unit,
   });
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { phase_fractions: chart } });
   const where = (t: RefinedTransition) => (axis.variable === 'T' || axis.variable === 'path' ? `${fmt(t.T)} K` : `${axis.variable}=${fmt(axisValue(axis, t), 6)}`);
