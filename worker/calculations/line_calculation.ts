@@ -442,7 +442,13 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     return p;
   });
   const further = lineFurtherQuantities(scan, job.config.condition, points, conv, control);
-  const table = buildTable(points, names, { components: sys.elements, phases: sys.formable });
+  // a line at fixed composition has the alloy's liquidus and solidus: the T_liquidus/T_solidus outputs on every row,
+  // and in the default columns
+  const alloy = further.fields.alloy_temperatures;
+  const defaults = job.config.condition.thermo_outputs === undefined && job.config.condition.outputs_list_template === undefined;
+  if (alloy && defaults) names.push('T_liquidus', 'T_solidus');
+  const tablePoints = alloy ? points.map((p) => ({ ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus })) : points;
+  const table = buildTable(tablePoints, names, { components: sys.elements, phases: sys.formable });
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: LineCalculationResult = {

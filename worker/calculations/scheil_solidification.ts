@@ -514,6 +514,18 @@ export function scheilTable(run: ScheilRun): ResultTable {
   };
 }
 
+/**
+ * The table with the alloy's liquidus, Scheil end and equilibrium (lever-rule) solidus on every row (empty where
+ * not found), so result.csv carries them as result.json's alloy_temperatures does.
+ */
+function withAlloyTemperatures(table: ResultTable, res: ScheilRun): ResultTable {
+  const values = [res.liquidus_temperature, res.solidus_temperature, res.lever_rule_solidus_temperature];
+  return {
+    columns: [...table.columns, { name: 'T_liquidus', unit: 'K' }, { name: 'T_scheil_end', unit: 'K' }, { name: 'T_equilibrium_solidus', unit: 'K' }],
+    rows: table.rows.map((row) => [...row, ...values]),
+  };
+}
+
 /** The table with the liquid's mass fractions beside its mole fractions (when every element has a molar mass). */
 function withLiquidMassFractions(table: ResultTable, res: ScheilRun, masses: Record<string, number>): ResultTable {
   const ws = res.steps.map((st) => massFractionsOrUndefined(st.liquid_x, masses));
@@ -568,7 +580,7 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   });
   const ms = performance.now() - t0;
   const masses = elementMasses(sys.db.info().elements);
-  const table = withLiquidMassFractions(scheilTable(res), res, masses);
+  const table = withAlloyTemperatures(withLiquidMassFractions(scheilTable(res), res, masses), res);
   const doc: ScheilDocument = {
     ...documentBase(job, 'scheil_solidification', sys.tdbFile),
     liquid_phase: res.liquid_phase, liquidus_temperature: res.liquidus_temperature, solidus_temperature: res.solidus_temperature,
