@@ -151,3 +151,20 @@ export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriu
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
   };
 }
+
+/** The document with every temperature moved by dT (the diagram view in degrees Celsius: dT = -273.15). */
+export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): BinaryEquilibriumResult {
+  const pt = <P extends { T: number }>(p: P): P => ({ ...p, T: p.T + dT });
+  const line = <L extends { points: { T: number }[] }>(l: L): L => ({ ...l, points: l.points.map(pt) });
+  return {
+    ...doc,
+    temperature_range: [doc.temperature_range[0] + dT, doc.temperature_range[1] + dT],
+    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map(pt) })),
+    invariants: doc.invariants.map(pt),
+    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    pure_element_transitions: doc.pure_element_transitions.map(pt),
+    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+  };
+}

@@ -152,6 +152,12 @@ describe('further quantities in the result views', () => {
     await page.getByTestId('binary-unit').click();
     expect(await svg.innerHTML()).toContain('Mole fraction ZN');
     expect(await page.getByTestId('invariants').innerText()).toMatch(/LIQUID 0\.883/);
+    // degrees Celsius as a display choice: the T axis and the invariant labels in °C (654.0 K = 380.8 °C)
+    await page.getByTestId('binary-celsius').check();
+    await page.locator('[data-testid="binary-svg"][data-labels="placed"]').waitFor();
+    const html = await svg.innerHTML();
+    expect(html).toContain('Temperature [°C]');
+    expect(html).toMatch(/eutectic 380\.8\d* °C/);
     expect(errors).toEqual([]);
   });
 
