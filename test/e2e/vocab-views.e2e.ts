@@ -24,6 +24,9 @@ const TASKS: Record<string, { tdb: string; type: string; condition: Record<strin
     temperature_step: 5, pressure: 1e5 } },
   binary_mass: { tdb: 'ALZN_MEY1993', type: 'binary_equilibrium', condition: { components: AZ, compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 },
     composition_unit: 'mass_fraction', temperature_start: 400, temperature_end: 1000, pressure: 1e5 } },
+  cpt_mass: { tdb: 'ALZN_MEY1993', type: 'binary_cpt_diagram', condition: { components: AZ, x_component: 'ZN', composition_unit: 'mass_fraction',
+    composition_start: 0, composition_end: 1, composition_step: 0.1, temperature_start: 500, temperature_end: 900, temperature_step: 50,
+    pressure_start: 1e5, pressure_end: 2e5, pressure_points: 2, pressure_scale: 'linear' } },
   curves: { tdb: 'ALZN_MEY1993', type: 'gibbs_energy_curves', condition: { components: AZ, temperature: 600, pressure: 1e5,
     compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 }, points: 101, activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'] } },
 };
@@ -158,6 +161,14 @@ describe('further quantities in the result views', () => {
     const html = await svg.innerHTML();
     expect(html).toContain('Temperature [°C]');
     expect(html).toMatch(/eutectic 380\.8\d* °C/);
+    expect(errors).toEqual([]);
+  });
+
+  it('binary_cpt_diagram in mass fractions: the isobaric slice runs in w', async () => {
+    await openView('cpt_mass');
+    const slice = page.getByTestId('cpt-slice');
+    await slice.waitFor();
+    expect(await slice.innerHTML()).toContain('Mass fraction ZN');
     expect(errors).toEqual([]);
   });
 
