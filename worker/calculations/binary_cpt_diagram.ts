@@ -238,7 +238,7 @@ export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, com
     pressure_dependent: pressureMatters,
   };
   writeResultFiles(job.taskDir, {
-    json: doc, csv: tableToCsv(withMassColumn(resultTable(comp, fractions), input.elements[0], w)),
+    json: doc, csv: tableToCsv(withMassColumn(resultTable(comp, fractions), input.elements[0], input.unit === 'mass_fraction' ? w : undefined)),
     previews: { isobaric_sections: sectionPreview(comp, pressureMatters, input.unit === 'mass_fraction' ? input.mass : undefined, job.config.preview_temperature_unit) },
   });
   logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
