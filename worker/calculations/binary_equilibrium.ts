@@ -169,7 +169,8 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
       second_order_lines: d.orderDisorder.secondOrderLines, notes: d.orderDisorder.notes,
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
-    table: tielineTable(d, mass),
+    // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
+    table: tielineTable(d, unit === 'mass_fraction' ? mass : undefined),
     composition_unit: unit,
   };
   return mass ? withMassFractions(doc, mass) : doc;
