@@ -190,6 +190,7 @@ class LineCondition(_LineCondition, total=False):
 
 class BinaryEquilibriumCondition(_ScanCondition, total=False):
     activated_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
 
 
 class PropertiesCondition(_LineCondition, total=False):
@@ -250,6 +251,7 @@ class _CptCondition(TypedDict):
 
 class CptCondition(_CptCondition, total=False):
     activated_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]  # grid equally spaced in it; default mole_fraction
     include_tielines: bool
     tieline_stride: float
     map_options: CptMapOptions
@@ -280,6 +282,7 @@ class _PointConfig(_ConfigBase):
 class PointCalculationConfig(_PointConfig, total=False):
     task_path: str
     tdb_file: str  # legacy: the code is derived from the file name; the path itself is never used
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _LineConfig(_ConfigBase):
@@ -289,6 +292,7 @@ class _LineConfig(_ConfigBase):
 class LineCalculationConfig(_LineConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _BinaryConfig(_ConfigBase):
@@ -298,6 +302,7 @@ class _BinaryConfig(_ConfigBase):
 class BinaryEquilibriumConfig(_BinaryConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     activated_elements: List[str]  # must equal condition["components"]
     order_disorder: Dict[str, Any]
 
@@ -309,6 +314,7 @@ class _PropertiesConfig(_ConfigBase):
 class PropertiesConfig(_PropertiesConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _ScheilConfig(_ConfigBase):
@@ -318,6 +324,7 @@ class _ScheilConfig(_ConfigBase):
 class ScheilConfig(_ScheilConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _CptConfig(_ConfigBase):
@@ -327,6 +334,7 @@ class _CptConfig(_ConfigBase):
 class CptDiagramConfig(_CptConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     ui_metadata: Dict[str, Any]
 
 
@@ -352,6 +360,7 @@ class _IsoplethConfig(_ConfigBase):
 class IsoplethConfig(_IsoplethConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _TernarySectionConfig(_ConfigBase):
@@ -361,6 +370,7 @@ class _TernarySectionConfig(_ConfigBase):
 class TernarySectionConfig(_TernarySectionConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 class _GibbsEnergyCurvesConfig(_ConfigBase):
@@ -370,6 +380,7 @@ class _GibbsEnergyCurvesConfig(_ConfigBase):
 class GibbsEnergyCurvesConfig(_GibbsEnergyCurvesConfig, total=False):
     task_path: str
     tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
 TaskConfig = Union[

@@ -28,6 +28,8 @@ export interface CptBoundaryPoint {
   between: [string, string];
   /** added field: the grid axis of the edge ('x', 'T' or 'P') */
   axis?: 'x' | 'T' | 'P';
+  /** added field: x as a mass fraction (absent when an element has no molar mass) */
+  w?: number;
 }
 
 export interface CptTieLine {
@@ -39,6 +41,9 @@ export interface CptTieLine {
   phases: [string, string];
   /** added field: overall composition of the grid node the tie-line goes through */
   x_overall?: number;
+  /** added fields: `x` and `x_overall` as mass fractions */
+  w?: [number, number];
+  w_overall?: number;
 }
 
 export interface BinaryCptResult extends ResultDocument {
@@ -46,7 +51,15 @@ export interface BinaryCptResult extends ResultDocument {
   x_component: string;
   /** added field: both components, x_component first */
   components?: [string, string];
-  axes: { x: number[]; T: number[]; P: number[] };
+  /** grid nodes; x in mole fraction, and (added) w: the same nodes as mass fractions */
+  axes: { x: number[]; T: number[]; P: number[]; w?: number[] };
+  /**
+   * added field: the unit of composition_start/end/step (the grid is equally spaced in it) and of the preview's
+   * composition axis; x stays a mole fraction everywhere, w its mass fraction
+   */
+  composition_unit?: 'mole_fraction' | 'mass_fraction';
+  /** added field: molar masses (g/mol) of the two elements, the database's ELEMENT lines */
+  molar_masses?: Record<string, number>;
   pressure_scale: 'linear' | 'log';
   /** index -> "FCC_A1+LIQUID" (sorted phase labels NAME or NAME#2 joined by '+') */
   phase_sets: string[];

@@ -10,6 +10,8 @@ export interface TieLine {
   T: number;
   /** compositions of the left (lower x) and right phase */
   x: [number, number];
+  /** added: the same as mass fractions of x_component (absent when an element has no molar mass) */
+  w?: [number, number];
 }
 
 export interface TwoPhaseRegion {
@@ -28,7 +30,7 @@ export interface InvariantRecord {
   kind: InvariantKind;
   T: number;
   /** the three phases, in order of composition */
-  phases: { name: string; x: number }[];
+  phases: { name: string; x: number; /** added: mass fraction */ w?: number }[];
   /** reaction on cooling, e.g. "LIQUID -> FCC_A1 + HCP_A3" */
   reaction: string;
 }
@@ -38,8 +40,11 @@ export interface BinaryBoundary {
   region: [string, string];
   /** the phase whose composition the line gives (one of region) */
   phase: string;
-  points: { T: number; x: number }[];
+  points: MassPoint[];
 }
+
+/** A point of a line in T and mole fraction x of x_component, with the mass fraction w (added) where known. */
+export interface MassPoint { T: number; x: number; w?: number }
 
 export interface OrderDisorderResult {
   /** effective options after defaults */
@@ -50,7 +55,7 @@ export interface OrderDisorderResult {
   /** ordered phases considered: ordered label -> disordered label */
   phases: { ordered: string; disordered: string }[];
   /** second-order (continuous) ordering transitions, each a polyline of located points */
-  second_order_lines: { ordered: string; disordered: string; points: { T: number; x: number }[] }[];
+  second_order_lines: { ordered: string; disordered: string; points: MassPoint[] }[];
   notes: string[];
 }
 
@@ -62,17 +67,26 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   composition_range: [number, number];
   two_phase_regions: TwoPhaseRegion[];
   invariants: InvariantRecord[];
-  critical_points: { phase: string; T: number; x: number }[];
-  congruent_points: { phases: [string, string]; T: number; x: number }[];
+  critical_points: ({ phase: string } & MassPoint)[];
+  congruent_points: ({ phases: [string, string] } & MassPoint)[];
   /** added: where a two-phase field between two states of one ordered phase closes and a second-order line goes on */
-  tricritical_points?: { phases: [string, string]; T: number; x: number }[];
-  single_phase_regions: { label: string; T: number; x: number }[];
+  tricritical_points?: ({ phases: [string, string] } & MassPoint)[];
+  single_phase_regions: ({ label: string } & MassPoint)[];
   /** added: transition temperatures of the pure components met at x = 0 or 1 */
-  pure_element_transitions: { phases: [string, string]; T: number; x: number }[];
+  pure_element_transitions: ({ phases: [string, string] } & MassPoint)[];
   /** added: the phase-boundary polylines (two per two-phase region) */
   boundaries: BinaryBoundary[];
   /** added: Curie/Neel lines (T = T_C of the phase) inside the single-phase fields of magnetic solution phases */
-  magnetic_lines?: { phase: string; points: { T: number; x: number }[] }[];
+  magnetic_lines?: { phase: string; points: MassPoint[] }[];
+  /**
+   * added: the unit of the configuration's compositions and of the preview's composition axis; every x of the
+   * result stays a mole fraction, and each has its mass fraction w beside it when both elements have a molar mass
+   */
+  composition_unit?: 'mole_fraction' | 'mass_fraction';
+  /** added: molar masses (g/mol) of the two elements from the database's ELEMENT lines, as used for w */
+  molar_masses?: Record<string, number>;
+  /** added: composition_range as mass fractions */
+  composition_range_w?: [number, number];
   /** added: order-disorder handling */
   order_disorder: OrderDisorderResult;
   /** added: counts of equilibria and of points the solver could not certify */
@@ -115,4 +129,42 @@ export function compositionAxis(components: [string, string], start: Record<stri
   if (x0 === x1) { x0 = 0; x1 = 1; }
   for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
   return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
+}
+
+/**
+ * The document with every composition x replaced by its mass fraction w (a view of the diagram in mass fractions;
+ * lever-rule amounts read from it are mass fractions of the phases). null when the result carries no w.
+ */
+export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriumResult | null {
+  if (!doc.composition_range_w) return null;
+  const pt = <P extends MassPoint>(p: P): P => ({ ...p, x: p.w ?? NaN });
+  const line = <L extends { points: MassPoint[] }>(l: L): L => ({ ...l, points: l.points.map(pt) });
+  return {
+    ...doc,
+    composition_range: doc.composition_range_w,
+    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, x: t.w ?? [NaN, NaN] })) })),
+    invariants: doc.invariants.map((v) => ({ ...v, phases: v.phases.map((p) => ({ ...p, x: p.w ?? NaN })) })),
+    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    pure_element_transitions: doc.pure_element_transitions.map(pt),
+    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+  };
+}
+
+/** The document with every temperature moved by dT (the diagram view in degrees Celsius: dT = -273.15). */
+export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): BinaryEquilibriumResult {
+  const pt = <P extends { T: number }>(p: P): P => ({ ...p, T: p.T + dT });
+  const line = <L extends { points: { T: number }[] }>(l: L): L => ({ ...l, points: l.points.map(pt) });
+  return {
+    ...doc,
+    temperature_range: [doc.temperature_range[0] + dT, doc.temperature_range[1] + dT],
+    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map(pt) })),
+    invariants: doc.invariants.map(pt),
+    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    pure_element_transitions: doc.pure_element_transitions.map(pt),
+    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+  };
 }

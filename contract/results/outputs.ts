@@ -69,8 +69,8 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
   { name: 'DOO(PHASE)', unit: '-', description: 'degree of ordering of a stable phase (pycalphad\'s definition; 0 = disordered; PHASE may be *)' },
   { name: 'ordered(PHASE)', unit: '', description: '1 when the stable set of a phase with an order-disorder description is ordered, 0 when disordered (PHASE may be *)' },
   { name: 'structure(PHASE)', unit: '', description: 'structure of a stable set of a phase with an order-disorder description, e.g. "A2 (BCC_B2)" (PHASE may be *)' },
-  { name: 'T_liquidus', unit: 'K', description: 'liquidus temperature of the alloy at the point\'s composition (point_calculation)' },
-  { name: 'T_solidus', unit: 'K', description: 'equilibrium solidus temperature of the alloy at the point\'s composition (point_calculation)' },
+  { name: 'T_liquidus', unit: 'K', description: 'liquidus temperature of the alloy at the point\'s composition (point_calculation; line_calculation at fixed composition)' },
+  { name: 'T_solidus', unit: 'K', description: 'equilibrium solidus temperature of the alloy at the point\'s composition (point_calculation; line_calculation at fixed composition)' },
 ];
 
 type Fn = 'T' | 'P' | 'phase_name' | 'converged' | 'NP' | 'x' | 'xph' | 'y' | 'G' | 'H' | 'S' | 'Cp' | 'Cp_frozen'

@@ -1229,6 +1229,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             },
             "x": {
               "type": "number"
+            },
+            "w": {
+              "type": "number"
             }
           },
           "required": [
@@ -1260,6 +1263,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             },
             "x": {
+              "type": "number"
+            },
+            "w": {
               "type": "number"
             }
           },
@@ -1294,6 +1300,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             },
             "x": {
               "type": "number"
+            },
+            "w": {
+              "type": "number"
             }
           },
           "required": [
@@ -1315,6 +1324,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "number"
             },
             "x": {
+              "type": "number"
+            },
+            "w": {
               "type": "number"
             }
           },
@@ -1349,6 +1361,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             },
             "x": {
               "type": "number"
+            },
+            "w": {
+              "type": "number"
             }
           },
           "required": [
@@ -1377,19 +1392,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "points": {
               "type": "array",
               "items": {
-                "type": "object",
-                "properties": {
-                  "T": {
-                    "type": "number"
-                  },
-                  "x": {
-                    "type": "number"
-                  }
-                },
-                "required": [
-                  "T",
-                  "x"
-                ]
+                "$ref": "#/$defs/MassPoint"
               }
             }
           },
@@ -1398,6 +1401,34 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "points"
           ]
         }
+      },
+      "composition_unit": {
+        "description": "added: the unit of the configuration's compositions and of the preview's composition axis; every x of the result stays a mole fraction, and each has its mass fraction w beside it when both elements have a molar mass",
+        "enum": [
+          "mole_fraction",
+          "mass_fraction"
+        ]
+      },
+      "molar_masses": {
+        "description": "added: molar masses (g/mol) of the two elements from the database's ELEMENT lines, as used for w",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "composition_range_w": {
+        "description": "added: composition_range as mass fractions",
+        "type": "array",
+        "prefixItems": [
+          {
+            "type": "number"
+          },
+          {
+            "type": "number"
+          }
+        ],
+        "minItems": 2,
+        "maxItems": 2
       },
       "order_disorder": {
         "description": "added: order-disorder handling",
@@ -1482,19 +1513,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "points": {
             "type": "array",
             "items": {
-              "type": "object",
-              "properties": {
-                "T": {
-                  "type": "number"
-                },
-                "x": {
-                  "type": "number"
-                }
-              },
-              "required": [
-                "T",
-                "x"
-              ]
+              "$ref": "#/$defs/MassPoint"
             }
           }
         },
@@ -1533,6 +1552,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                 },
                 "x": {
                   "type": "number"
+                },
+                "w": {
+                  "type": "number"
                 }
               },
               "required": [
@@ -1551,6 +1573,24 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "T",
           "phases",
           "reaction"
+        ]
+      },
+      "MassPoint": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "number"
+          },
+          "w": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "T",
+          "x"
         ]
       },
       "OrderDisorderResult": {
@@ -1625,19 +1665,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                 "points": {
                   "type": "array",
                   "items": {
-                    "type": "object",
-                    "properties": {
-                      "T": {
-                        "type": "number"
-                      },
-                      "x": {
-                        "type": "number"
-                      }
-                    },
-                    "required": [
-                      "T",
-                      "x"
-                    ]
+                    "$ref": "#/$defs/MassPoint"
                   }
                 }
               },
@@ -1771,6 +1799,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           },
           "x": {
             "description": "compositions of the left (lower x) and right phase",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "w": {
+            "description": "added: the same as mass fractions of x_component (absent when an element has no molar mass)",
             "type": "array",
             "prefixItems": [
               {
@@ -2812,6 +2854,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "maxItems": 2
       },
       "axes": {
+        "description": "grid nodes; x in mole fraction, and (added) w: the same nodes as mass fractions",
         "type": "object",
         "properties": {
           "x": {
@@ -2831,6 +2874,12 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "items": {
               "type": "number"
             }
+          },
+          "w": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
           }
         },
         "required": [
@@ -2838,6 +2887,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "T",
           "P"
         ]
+      },
+      "composition_unit": {
+        "description": "added field: the unit of composition_start/end/step (the grid is equally spaced in it) and of the preview's composition axis; x stays a mole fraction everywhere, w its mass fraction",
+        "enum": [
+          "mole_fraction",
+          "mass_fraction"
+        ]
+      },
+      "molar_masses": {
+        "description": "added field: molar masses (g/mol) of the two elements, the database's ELEMENT lines",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
       },
       "pressure_scale": {
         "enum": [
@@ -3044,6 +3107,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "T",
               "P"
             ]
+          },
+          "w": {
+            "description": "added field: x as a mass fraction (absent when an element has no molar mass)",
+            "type": "number"
           }
         },
         "required": [
@@ -3109,6 +3176,23 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           },
           "x_overall": {
             "description": "added field: overall composition of the grid node the tie-line goes through",
+            "type": "number"
+          },
+          "w": {
+            "description": "added fields: `x` and `x_overall` as mass fractions",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "w_overall": {
             "type": "number"
           }
         },

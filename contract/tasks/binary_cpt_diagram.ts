@@ -1,6 +1,6 @@
 // binary_cpt_diagram: a composition x temperature x pressure grid of a binary system, with its viewer axes.
 import { z } from 'zod';
-import { GT0, common, fraction, kelvin, phases, pressure } from './common.js';
+import { GT0, common, compositionUnit, fraction, kelvin, phases, pressure } from './common.js';
 export type { BinaryCptResult } from '../results/binary_cpt_diagram.js';
 
 const axis = z.strictObject({
@@ -19,6 +19,8 @@ export const binaryCptSchema = z.looseObject({
     activated_phases: phases.optional(),
     x_component: z.string().min(1),
     composition_start: fraction, composition_end: fraction, composition_step: z.number().gt(0, GT0),
+    // the unit of composition_start/end/step: the grid is equally spaced in it (docs/calculations.md)
+    composition_unit: compositionUnit,
     temperature_start: kelvin, temperature_end: kelvin, temperature_step: z.number().gt(0, GT0),
     pressure_start: pressure, pressure_end: pressure,
     pressure_points: z.number().int('must be an integer').min(2, 'must be at least 2'),

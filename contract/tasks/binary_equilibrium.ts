@@ -1,6 +1,6 @@
 // binary_equilibrium: the whole binary phase diagram by tie-line continuation, with order-disorder lines.
 import { z } from 'zod';
-import { common, composition, compositionRule, kelvin, phases, pressure } from './common.js';
+import { common, composition, compositionRule, compositionUnit, kelvin, phases, pressure } from './common.js';
 export type { BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
 
 // Strict: an unknown option key is refused with a 400 naming it, not silently ignored.
@@ -21,6 +21,8 @@ export const binaryEquilibriumSchema = z.looseObject({
     components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
     compositions_start: composition, compositions_end: composition,
     temperature_start: kelvin, temperature_end: kelvin, pressure, activated_phases: phases.optional(),
+    // the unit of compositions_start/end and of the preview's composition axis (docs/calculations.md)
+    composition_unit: compositionUnit,
   }).superRefine(compositionRule(['compositions_start', 'compositions_end'], true)).superRefine((c, ctx) => {
     if (c.temperature_start === c.temperature_end) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must differ from temperature_start' });
   }),

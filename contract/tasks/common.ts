@@ -29,6 +29,9 @@ export const common = {
   task_path: z.string().optional(),
   // Legacy field; the client's path itself is never used (the server substitutes its own file).
   tdb_file: z.string().optional(),
+  // The unit of the temperature axes and temperatures in the previews (SVG/PNG); data stay in kelvin
+  // (docs/calculations.md "Preview temperatures").
+  preview_temperature_unit: z.enum(['kelvin', 'celsius'], 'must be one of: kelvin, celsius').optional(),
 };
 
 /** The two composition maps give the same fraction of every key. */

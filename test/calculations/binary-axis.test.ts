@@ -62,4 +62,49 @@ describe('binary_equilibrium composition axis', () => {
     expect(svg).toContain('Mole fraction ZN');
     expect(svg).toContain('AL-ZN phase diagram');
   });
+
+  test('composition_unit mass_fraction: the range is converted, every x has its w, the CSV both, the preview mass percent', async () => {
+    // molar masses read straight from the TDB's ELEMENT lines (not through the database parser)
+    const tdb = readFileSync(path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'), 'utf8');
+    const mass = (el: string) => Number(new RegExp(`ELEMENT\\s+${el}\\s+\\S+\\s+(\\S+)`).exec(tdb)![1]);
+    const [mAl, mZn] = [mass('AL'), mass('ZN')];
+    expect([mAl, mZn]).toEqual([26.982, 65.39]);
+    const wOf = (x: number) => (x * mZn) / (x * mZn + (1 - x) * mAl);
+    const xOf = (w: number) => (w / mZn) / (w / mZn + (1 - w) / mAl);
+    const dir = mkdtempSync(path.join(tmpdir(), 'binary-mass-'));
+    const job = parsedJob('binary_equilibrium', {
+      taskUuid: 't', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(16), database: { code: 'ALZN', sha256: 'abc' },
+      config: config({ ...condition(['AL', 'ZN'], { ZN: 0.8 }, { ZN: 1 }, [600, 700]), composition_unit: 'mass_fraction' }),
+    });
+    await run(job, new JobControl(job.control));
+    const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as BinaryEquilibriumResult;
+    expect(doc.composition_unit).toBe('mass_fraction');
+    expect(doc.composition_range[0]).toBeCloseTo(xOf(0.8), 12);
+    expect(doc.composition_range[1]).toBe(1);
+    expect(doc.composition_range_w![0]).toBeCloseTo(0.8, 12);
+    expect(doc.molar_masses).toEqual({ ZN: mZn, AL: mAl });
+    // the Al-Zn eutectic near 95 mass % Zn: each phase's w from its x by hand
+    const eut = doc.invariants.find((v) => v.kind === 'eutectic')!;
+    for (const p of eut.phases) expect(p.w).toBeCloseTo(wOf(p.x), 12);
+    expect(eut.phases.find((p) => p.name === 'LIQUID')!.w).toBeGreaterThan(0.94);
+    for (const r of doc.two_phase_regions) for (const t of r.tielines) for (const k of [0, 1]) expect(t.w![k]).toBeCloseTo(wOf(t.x[k]), 12);
+    for (const b of doc.boundaries) for (const q of b.points) expect(q.w).toBeCloseTo(wOf(q.x), 12);
+    for (const q of doc.single_phase_regions) expect(q.w).toBeCloseTo(wOf(q.x), 12);
+    const lines = readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8').trim().split('\r\n');
+    const head = lines[0]!.split(',');
+    const iX = head.indexOf('X_left(ZN) [mole fraction]'), iW = head.indexOf('W_left(ZN) [mass fraction]');
+    expect(iW).toBeGreaterThan(0);
+    for (const l of lines.slice(1)) { const c = l.split(','); expect(Number(c[iW])).toBeCloseTo(wOf(Number(c[iX])), 12); }
+    const svg = readFileSync(path.join(dir, 'preview', 'phase_diagram.svg'), 'utf8');
+    expect(svg).toContain('Mass percent ZN');
+    // the axis runs 80..100 mass percent
+    expect(svg).toMatch(/>80</);
+    expect(svg).toMatch(/>100</);
+  });
+
+  test('composition_unit is checked at the schema: an unknown unit is refused naming the field', () => {
+    const bad = () => config({ ...condition(['AL', 'ZN'], { ZN: 0 }, { ZN: 1 }), composition_unit: 'atom_percent' });
+    expect(bad).toThrow(/"composition_unit"/);
+    expect(bad).toThrow(/must be one of: mole_fraction, mass_fraction/);
+  });
 });

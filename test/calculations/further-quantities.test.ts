@@ -234,6 +234,10 @@ describe('line and properties results', () => {
     const tA = root((T) => xL(10000, T) - 0.7, 300, 1000), tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
     expect(Math.abs(doc.alloy_temperatures!.liquidus! - Math.max(tA, tB))).toBeLessThan(0.01);
     expect(Math.abs(doc.alloy_temperatures!.solidus! - TE)).toBeLessThan(0.01);
+    // and in result.csv: T_liquidus / T_solidus columns of the default outputs of a fixed-composition line
+    const row = csvRow(j);
+    expect(Math.abs(Number(row.T_liquidus) - Math.max(tA, tB))).toBeLessThan(0.01);
+    expect(Math.abs(Number(row.T_solidus) - TE)).toBeLessThan(0.01);
     expect(doc.invariants).toHaveLength(1);
     const inv = doc.invariants![0]!;
     expect(inv.phases).toEqual(['ALPHA', 'BETA', 'LIQUID']);
@@ -260,6 +264,11 @@ describe('line and properties results', () => {
     expect(Math.abs(doc.alloy_temperatures!.equilibrium_solidus! - TE)).toBeLessThan(0.01);
     const head = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]!;
     expect(head).toContain('"w(LIQUID,B) [-]"');
+    // result.csv carries the three temperatures on every row
+    const row = csvRow(j);
+    expect(Math.abs(Number(row.T_liquidus) - Math.max(tA, tB))).toBeLessThan(0.01);
+    expect(Math.abs(Number(row.T_scheil_end) - TE)).toBeLessThan(0.01);
+    expect(Math.abs(Number(row.T_equilibrium_solidus) - TE)).toBeLessThan(0.01);
   });
 
   it('a composition line given in mass fractions runs between the converted end points; properties carry mur/acr', () => {

@@ -74,6 +74,30 @@ describe('line_calculation', () => {
     checkTransitions(scan, 0.02 / 200);
   });
 
+  it('a jump of composition sets with the same phase names on both sides is an invariant (Al-Zn monotectoid at X(ZN)=0.8)', () => {
+    // FCC_A1 + HCP_A3 below and above 550 K; the FCC set jumps from the Al-rich to the Zn-rich side of the gap
+    const j = job(alznT(400, 700, 61, 0.8));
+    run(j, new JobControl(j.control));
+    const doc = JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as LineCalculationResult;
+    const inv = doc.invariants!.find((v) => v.phases.join('+') === 'FCC_A1+FCC_A1#2+HCP_A3');
+    expect(inv, JSON.stringify(doc.invariants)).toBeDefined();
+    const t = doc.transitions.find((q) => Math.abs(q.T - inv!.T) < 1e-9)!;
+    expect(t).toMatchObject({ phases_before: ['FCC_A1', 'HCP_A3'], phases_after: ['FCC_A1#2', 'HCP_A3'], appearing: ['FCC_A1#2'], disappearing: ['FCC_A1'] });
+    // the same monotectoid, crossed at X(ZN)=0.4 by a change of the number of FCC sets
+    const at04 = scanLine(job(alznT(500, 600, 11)), new JobControl(new SharedArrayBuffer(16))).transitions.find((q) => q.appearing.includes('FCC_A1#2'))!;
+    expect(Math.abs(inv!.T - at04.T)).toBeLessThan(0.02);
+    // independent point equilibria 0.05 K either side: the FCC set at each side is the one the invariant names
+    const db = openDatabase(ALZN);
+    const fccAt = (T: number) => {
+      const r = equilibrium({ database: db, components: ['AL', 'ZN', 'VA'], conditions: { T, P: 101325, X: { ZN: 0.8 } } });
+      expect(names(labels(r))).toEqual(['FCC_A1', 'HCP_A3']);
+      return r.phases.find((p) => p.name === 'FCC_A1')!.x.ZN;
+    };
+    expect(fccAt(inv!.T - 0.05)).toBeCloseTo(inv!.compositions.FCC_A1!.x.ZN, 2);
+    expect(fccAt(inv!.T + 0.05)).toBeCloseTo(inv!.compositions['FCC_A1#2']!.x.ZN, 2);
+    expect(inv!.compositions['FCC_A1#2']!.x.ZN - inv!.compositions.FCC_A1!.x.ZN).toBeGreaterThan(0.3);
+  });
+
   it('an isothermal composition scan (800 K): FCC_A1 / FCC_A1+LIQUID / LIQUID boundaries to 1e-5 in X(ZN)', () => {
     const scan = scanLine(job({ components: ['AL', 'ZN'], temperature_start: 800, temperature_end: 800, points: 19,
       compositions_start: { ZN: 0.05 }, compositions_end: { ZN: 0.95 } }), new JobControl(new SharedArrayBuffer(16)));

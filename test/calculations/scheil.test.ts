@@ -147,7 +147,7 @@ describe('scheil_solidification', () => {
     expect(doc.table.rows).toHaveLength(doc.steps.length);
     expect(readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe(
       'T [K],fraction_solid [-],fraction_liquid [-],solid_increment [-],phases_forming,"x(LIQUID,AL) [-]","x(LIQUID,ZN) [-]",'
-      + '"w(LIQUID,AL) [-]","w(LIQUID,ZN) [-]"');
+      + '"w(LIQUID,AL) [-]","w(LIQUID,ZN) [-]",T_liquidus [K],T_scheil_end [K],T_equilibrium_solidus [K]');
     expect(existsSync(path.join(dir, 'preview', 'scheil.svg'))).toBe(true);
     expect(existsSync(path.join(dir, 'preview', 'scheil.png'))).toBe(true);
   });

@@ -4,7 +4,9 @@
 //    reference states, the phase-properties table (TC/BMAGN of magnetic FCC, formation energy);
 //  - line: liquidus/solidus and the invariants crossed with their phase compositions, the activity chart;
 //  - Scheil: liquidus, Scheil end and equilibrium solidus side by side, the alloy in x and w;
-//  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table.
+//  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table;
+//  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
+//    the New task form with composition_unit.
 // Screenshots go to docs/screenshots/result-*.png. Any console error fails the run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -20,6 +22,11 @@ const TASKS: Record<string, { tdb: string; type: string; condition: Record<strin
     temperature_start: 500, temperature_end: 900, pressure: 1e5, points: 41 } },
   scheil: { tdb: 'ALZN_MEY1993', type: 'scheil_solidification', condition: { components: AZ, compositions: { ZN: 0.3 }, start_temperature: 950,
     temperature_step: 5, pressure: 1e5 } },
+  binary_mass: { tdb: 'ALZN_MEY1993', type: 'binary_equilibrium', condition: { components: AZ, compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 },
+    composition_unit: 'mass_fraction', temperature_start: 400, temperature_end: 1000, pressure: 1e5 } },
+  cpt_mass: { tdb: 'ALZN_MEY1993', type: 'binary_cpt_diagram', condition: { components: AZ, x_component: 'ZN', composition_unit: 'mass_fraction',
+    composition_start: 0, composition_end: 1, composition_step: 0.1, temperature_start: 500, temperature_end: 900, temperature_step: 50,
+    pressure_start: 1e5, pressure_end: 2e5, pressure_points: 2, pressure_scale: 'linear' } },
   curves: { tdb: 'ALZN_MEY1993', type: 'gibbs_energy_curves', condition: { components: AZ, temperature: 600, pressure: 1e5,
     compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 }, points: 101, activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'] } },
 };
@@ -72,6 +79,30 @@ describe('the New task form', () => {
   });
 });
 
+describe('the New task form in mass fractions', () => {
+  it('binary_equilibrium: composition_unit mass_fraction labels the fractions w and reaches the API', async () => {
+    const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=ALZN_MEY1993');
+    await page.goto(`${served.url}#/new`);
+    await page.selectOption('#task-type', 'binary_equilibrium');
+    await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
+    await page.fill('#f-title', 'Form check binary in mass');
+    for (const el of AZ) {
+      const b = page.locator(`#f-components button[data-element="${el}"]`);
+      if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    }
+    await page.selectOption('#f-composition_unit', 'mass_fraction');
+    expect(await page.locator('#f-compositions_start legend').innerText()).toContain('mass fractions');
+    expect(await page.getByTestId('binary-mapping').innerText()).toContain('w(ZN)');
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+    expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
+    const tasks = await apiCall<{ data: { title: string; description: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
+    const t = tasks.json.data.find((q) => q.title === 'Form check binary in mass');
+    expect(JSON.parse(t!.description).condition.composition_unit).toBe('mass_fraction');
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('further quantities in the result views', () => {
   it('point: w beside x, liquidus/solidus, activities against the reference states, phase properties', async () => {
     await openView('point');
@@ -94,6 +125,8 @@ describe('further quantities in the result views', () => {
     const inv = await page.getByTestId('line-invariants').innerText();
     expect(inv).toContain('LIQUID');
     expect(inv).toContain('HCP_A3');
+    // the monotectoid at 550 K: FCC_A1 + HCP_A3 on both sides, the FCC set jumps (FCC_A1 -> FCC_A1#2)
+    expect(inv).toContain('FCC_A1#2');
     await page.selectOption('#prop-select', 'ACR');
     expect(await page.getByTestId('plot-property').innerText()).toContain('a(AL)');
     await shot('result-line-invariants');
@@ -106,6 +139,36 @@ describe('further quantities in the result views', () => {
     expect(summary).toMatch(/Equilibrium solidus\s+\d/);
     expect(await page.getByTestId('scheil-alloy').innerText()).toMatch(/w\(ZN\)/);
     await shot('result-scheil-temperatures');
+    expect(errors).toEqual([]);
+  });
+
+  it('binary_equilibrium in mass fractions: the axis in w, invariants in w, switchable to x', async () => {
+    await openView('binary_mass');
+    const svg = page.getByTestId('binary-svg');
+    await page.locator('[data-testid="binary-svg"][data-labels="placed"]').waitFor();
+    expect(await svg.innerHTML()).toContain('Mass fraction ZN');
+    const table = await page.getByTestId('invariants').innerText();
+    expect(table).toContain('w(ZN)');
+    // the Al-Zn eutectic liquid near 94.8 mass % Zn (x = 0.8835)
+    expect(table).toMatch(/LIQUID 0\.94[78]/);
+    await shot('result-binary-mass');
+    await page.getByTestId('binary-unit').click();
+    expect(await svg.innerHTML()).toContain('Mole fraction ZN');
+    expect(await page.getByTestId('invariants').innerText()).toMatch(/LIQUID 0\.883/);
+    // degrees Celsius as a display choice: the T axis and the invariant labels in °C (654.0 K = 380.8 °C)
+    await page.getByTestId('binary-celsius').check();
+    await page.locator('[data-testid="binary-svg"][data-labels="placed"]').waitFor();
+    const html = await svg.innerHTML();
+    expect(html).toContain('Temperature [°C]');
+    expect(html).toMatch(/eutectic 380\.8\d* °C/);
+    expect(errors).toEqual([]);
+  });
+
+  it('binary_cpt_diagram in mass fractions: the isobaric slice runs in w', async () => {
+    await openView('cpt_mass');
+    const slice = page.getByTestId('cpt-slice');
+    await slice.waitFor();
+    expect(await slice.innerHTML()).toContain('Mass fraction ZN');
     expect(errors).toEqual([]);
   });
 

@@ -15,10 +15,13 @@ import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumOptions } from '../core/equilibrium.js';
 import { computeCpt, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
 import { isobaricSections } from '../plots/sections.js';
+import type { TemperatureUnit } from '../plots/panel.js';
 import { CancelledError, type CalculationConfig, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles } from '../results/common.js';
 import { defaultCptAxisConfig, type BinaryCptResult, type CptAxisConfig } from '../results/binary_cpt_diagram.js';
 import { VTK_FOLDER, buildVtk, fractionArrays, regionsPerPressure, resultTable } from '../results/binary_cpt_output.js';
+import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
+import type { ResultTable } from '../results/common.js';
 
 export { BISECTION_STEPS, computeCpt, pressureCoordinate, stableLabels, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
 export { VTK_FOLDER, buildVtk, fractionArrays, resultTable, type VtkBundle } from '../results/binary_cpt_output.js';
@@ -72,7 +75,11 @@ function parseAxisConfig(cfg: CalculationConfig<'binary_cpt_diagram'>): CptAxisC
 
 /** The database-dependent part of the task's input: elements and phases checked against the TDB (the schema
  * checked the numbers when the task was created). */
-export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'> }): CptInput & { db: ReturnType<typeof openDatabase>; logs: string[] } {
+export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'> }): CptInput & {
+  db: ReturnType<typeof openDatabase>; logs: string[];
+  /** the unit of composition_start/end/step; `mass` converts (absent when an element has no molar mass) */
+  unit: CompositionUnit; mass: MassConverter | undefined;
+} {
   const cfg = job.config;
   const tdbFile = cfg.tdb_file;
   const c = cfg.condition;
@@ -101,7 +108,14 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
     if (!phases.length) throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${xComp}-${other}`);
   }
 
-  const xs = stepAxis(c.composition_start, c.composition_end, c.composition_step, 'condition.composition');
+  // with mass fractions the grid is equally spaced in w; the equilibria run at the nodes' mole fractions
+  const unit = c.composition_unit ?? 'mole_fraction';
+  const masses = elementMasses(info.elements);
+  const mass = unit === 'mass_fraction'
+    ? binaryMassConverter(xComp, other, masses, 'condition.composition_unit mass_fraction')
+    : binaryMassConverter(xComp, other, masses);
+  const steps = stepAxis(c.composition_start, c.composition_end, c.composition_step, 'condition.composition');
+  const xs = unit === 'mass_fraction' ? steps.map((w) => mass!.toX(w)) : steps;
   const Ts = stepAxis(c.temperature_start, c.temperature_end, c.temperature_step, 'condition.temperature');
   const Ps = pressureAxis(c.pressure_start, c.pressure_end, c.pressure_points, c.pressure_scale === 'log');
   const total = xs.length * Ts.length * Ps.length;
@@ -122,7 +136,7 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
     if (vars.size < 3) logs.push('ui_metadata.axis_config maps two viewer axes to the same variable');
   }
   return {
-    db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: c.pressure_scale === 'log', options,
+    db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: c.pressure_scale === 'log', options, unit, mass,
     includeTielines: c.include_tielines === true, tielineStride: Math.max(1, Math.round(stride)),
     axisConfig,
   };
@@ -152,22 +166,33 @@ export function pressureDependent(input: Pick<CptInput, 'phases' | 'elements' | 
 /** The note shown with a grid whose database has no pressure dependence (result view and preview). */
 export const NO_VOLUME_NOTE = 'This database has no molar-volume (V0) parameters: pressure changes no Gibbs energy, so every isobaric section is the same diagram.';
 
-function sectionPreview(comp: CptComputation, pressureMatters: boolean): string {
+/** The isobaric sections; composition axis in mass percent when `mass` is given. */
+function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
   const [nX, nT, nP] = comp.dims;
   const picks = [...new Set([0, Math.floor((nP - 1) / 2), nP - 1])];
-  const { xs, Ts, Ps, elements } = comp.input;
+  const { Ts, Ps, elements } = comp.input;
+  const f = mass ? (x: number) => 100 * mass.toW(x) : (x: number) => x;
   return isobaricSections({
     title: `${elements[0]}-${elements[1]}: isobaric sections`,
     note: pressureMatters ? undefined : NO_VOLUME_NOTE,
-    xLabel: `Mole fraction ${elements[0]}`,
-    xs, Ts, phaseSets: comp.phaseSets,
+    xLabel: `${mass ? 'Mass percent' : 'Mole fraction'} ${elements[0]}`,
+    xs: Array.from(comp.input.xs, f), Ts, phaseSets: comp.phaseSets, temperatureUnit,
     sections: picks.map((iP) => ({
       P: Ps[iP]!,
       labels: comp.labels.subarray(iP * nX * nT, (iP + 1) * nX * nT),
-      boundary: comp.boundary.filter((b) => b.axis !== 'P' && b.P === Ps[iP]).map((b) => ({ x: b.x, T: b.T })),
-      tielines: comp.tielines.filter((t) => t.P === Ps[iP]).map((t) => ({ T: t.T, x: t.x })),
+      boundary: comp.boundary.filter((b) => b.axis !== 'P' && b.P === Ps[iP]).map((b) => ({ x: f(b.x), T: b.T })),
+      tielines: comp.tielines.filter((t) => t.P === Ps[iP]).map((t) => ({ T: t.T, x: [f(t.x[0]), f(t.x[1])] as const })),
     })),
   });
+}
+
+/** The grid table with the mass fraction of the x component after its mole fraction (when `w` converts). */
+function withMassColumn(table: ResultTable, xComponent: string, w: ((x: number) => number) | undefined): ResultTable {
+  if (!w) return table;
+  return {
+    columns: [table.columns[0]!, { name: `w(${xComponent})`, unit: '-' }, ...table.columns.slice(1)],
+    rows: table.rows.map((r) => [r[0]!, w(r[0] as number), ...r.slice(1)]),
+  };
 }
 
 export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, compute: typeof computeCpt = computeCpt): CalculationOutput {
@@ -192,17 +217,20 @@ export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, com
   if (control.cancelled) throw new CancelledError();
 
   const pressureMatters = pressureDependent(input);
+  const w = input.mass?.toW;
   if (!pressureMatters) logs.push(`pressure: ${NO_VOLUME_NOTE}`);
   const doc: BinaryCptResult = {
     version: RESULT_VERSION, task_type: 'binary_cpt_diagram',
     provenance: provenance(input.tdbFile, job.database?.code ?? null, job.database?.sha256),
     config: job.config,
     x_component: input.elements[0], components: input.elements,
-    axes: { x: input.xs, T: input.Ts, P: input.Ps }, pressure_scale: input.logP ? 'log' : 'linear',
+    axes: { x: input.xs, T: input.Ts, P: input.Ps, ...(w ? { w: input.xs.map(w) } : {}) }, pressure_scale: input.logP ? 'log' : 'linear',
     phase_sets: comp.phaseSets, labels: Array.from(comp.labels),
     regions_per_pressure: regionsPerPressure(comp),
-    boundary_points: comp.boundary,
-    tielines: comp.tielines.map(({ node: _node, ...t }) => t),
+    boundary_points: w ? comp.boundary.map((b) => ({ ...b, w: w(b.x) })) : comp.boundary,
+    tielines: comp.tielines.map(({ node: _node, ...t }) => (w ? { ...t, w: [w(t.x[0]), w(t.x[1])] as [number, number], ...(t.x_overall !== undefined ? { w_overall: w(t.x_overall) } : {}) } : t)),
+    composition_unit: input.unit,
+    ...(input.mass ? { molar_masses: input.mass.masses } : {}),
     axis_config: input.axisConfig ?? defaultCptAxisConfig(input.elements[0]),
     vtk_files: [VTK_ZIP_NAME], vtk_archive_entries: vtk.entries,
     not_converged: comp.notConverged,
@@ -210,7 +238,8 @@ export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, com
     pressure_dependent: pressureMatters,
   };
   writeResultFiles(job.taskDir, {
-    json: doc, csv: tableToCsv(resultTable(comp, fractions)), previews: { isobaric_sections: sectionPreview(comp, pressureMatters) },
+    json: doc, csv: tableToCsv(withMassColumn(resultTable(comp, fractions), input.elements[0], input.unit === 'mass_fraction' ? w : undefined)),
+    previews: { isobaric_sections: sectionPreview(comp, pressureMatters, input.unit === 'mass_fraction' ? input.mass : undefined, job.config.preview_temperature_unit) },
   });
   logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
   control.setProgress(1);

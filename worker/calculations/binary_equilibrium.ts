@@ -8,10 +8,12 @@ import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
+import type { TemperatureUnit } from '../plots/panel.js';
 import {
   RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
 } from '../results/common.js';
-import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
+import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult, type MassPoint } from '../results/binary_equilibrium.js';
+import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
 
 export { compositionAxis };
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
@@ -25,35 +27,72 @@ interface BinaryInput {
   P: number;
   phases: string[] | undefined;
   orderDisorder: OrderDisorderOptions | undefined;
+  unit: CompositionUnit;
 }
 
-/** The mapping input of a task; the axis as compositionAxis says (the schema guarantees the shapes and bounds). */
-export function binaryInput(config: CalculationConfig<'binary_equilibrium'>): BinaryInput {
+/**
+ * The mapping input of a task; the axis as compositionAxis says (the schema guarantees the shapes and bounds). With
+ * composition_unit mass_fraction the maps are mass fractions: the axis range is converted to the mole fractions the
+ * mapping runs in with `masses` (g/mol by element, the database's ELEMENT lines).
+ */
+export function binaryInput(config: CalculationConfig<'binary_equilibrium'>, masses?: Record<string, number>): BinaryInput {
   const c = config.condition;
   const comps = c.components.map((s) => s.toUpperCase());
   if (comps[0] === comps[1]) throw new Error('condition.components must hold exactly 2 different components');
   const up = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v]));
   const s = up(c.compositions_start), e = up(c.compositions_end);
-  const { xComponent: xc, X } = compositionAxis([comps[0]!, comps[1]!], s, e);
+  const unit = c.composition_unit ?? 'mole_fraction';
+  const axis = compositionAxis([comps[0]!, comps[1]!], s, e);
+  const xc = axis.xComponent;
+  let X = axis.X;
+  if (unit === 'mass_fraction') {
+    const toMole = binaryMassConverter(xc, comps.find((k) => k !== xc) ?? xc, masses, 'condition.composition_unit mass_fraction');
+    X = [toMole.toX(X[0]), toMole.toX(X[1])];
+  }
   const T0 = c.temperature_start, T1 = c.temperature_end;
   const phases = c.activated_phases?.length ? c.activated_phases.map((p) => p.toUpperCase()) : undefined;
   return {
     tdbFile: config.tdb_file, components: [comps[0]!, comps[1]!], xComponent: xc,
-    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P: c.pressure, phases, orderDisorder: config.order_disorder,
+    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P: c.pressure, phases, orderDisorder: config.order_disorder, unit,
   };
 }
 
-export function tielineTable(d: BinaryDiagram): ResultTable {
+/** The mass converter of a mapped diagram (undefined when an element has no positive molar mass). */
+export function diagramMassConverter(d: Pick<BinaryDiagram, 'components' | 'xComponent'>, masses: Record<string, number>): MassConverter | undefined {
+  return binaryMassConverter(d.xComponent, d.components.find((k) => k !== d.xComponent) ?? d.xComponent, masses);
+}
+
+/** The diagram with every composition mapped by f (the preview in mass fractions draws this copy). */
+function mapCompositions(d: BinaryDiagram, f: (x: number) => number): BinaryDiagram {
+  const pt = <P extends { x: number }>(p: P): P => ({ ...p, x: f(p.x) });
+  return {
+    ...d,
+    X: [f(d.X[0]), f(d.X[1])],
+    regions: d.regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, x: [f(t.x[0]), f(t.x[1])] as [number, number] })) })),
+    invariants: d.invariants.map((v) => ({ ...v, phases: v.phases.map(pt) })),
+    criticalPoints: d.criticalPoints.map(pt), congruentPoints: d.congruentPoints.map(pt),
+    tricriticalPoints: d.tricriticalPoints.map(pt), pureTransitions: d.pureTransitions.map(pt),
+    singlePhaseLabels: d.singlePhaseLabels.map(pt),
+    magneticLines: d.magneticLines.map((l) => ({ ...l, points: l.points.map(pt) })),
+    orderDisorder: { ...d.orderDisorder, secondOrderLines: d.orderDisorder.secondOrderLines.map((l) => ({ ...l, points: l.points.map(pt) })) },
+  };
+}
+
+/** The tie-lines, with their ends as mass fractions too when `mass` is given. */
+export function tielineTable(d: BinaryDiagram, mass?: MassConverter): ResultTable {
   const xc = d.xComponent;
   const rows: ResultTable['rows'] = [];
   d.regions.forEach((r, i) => {
-    for (const t of r.tielines) rows.push([i + 1, r.phases.join('+'), t.T, r.phases[0], t.x[0], r.phases[1], t.x[1]]);
+    for (const t of r.tielines) {
+      rows.push([i + 1, r.phases.join('+'), t.T, r.phases[0], t.x[0], r.phases[1], t.x[1], ...(mass ? [mass.toW(t.x[0]), mass.toW(t.x[1])] : [])]);
+    }
   });
   return {
     columns: [
       { name: 'region', unit: '' }, { name: 'phases', unit: '' }, { name: 'T', unit: 'K' },
       { name: 'phase_left', unit: '' }, { name: `X_left(${xc})`, unit: 'mole fraction' },
       { name: 'phase_right', unit: '' }, { name: `X_right(${xc})`, unit: 'mole fraction' },
+      ...(mass ? [{ name: `W_left(${xc})`, unit: 'mass fraction' }, { name: `W_right(${xc})`, unit: 'mass fraction' }] : []),
     ],
     rows,
   };
@@ -74,7 +113,13 @@ export function diagramSummary(d: BinaryDiagram): string {
   return parts.join(', ');
 }
 
-export function diagramChart(d: BinaryDiagram): string {
+/**
+ * The preview: composition axis in mole fraction, or in mass percent for composition_unit mass_fraction (`mass`
+ * then converts every composition of the diagram).
+ */
+export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mole_fraction', mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
+  const inMass = unit === 'mass_fraction' && mass !== undefined;
+  const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) => regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })));
   if (d.orderDisorder.options.plot_boundaries) {
     for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
@@ -97,17 +142,17 @@ export function diagramChart(d: BinaryDiagram): string {
     tieLines: d.regions.flatMap((r) => r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases }))),
     invariants: d.invariants.map((v) => ({ T: v.T, phases: v.phases.map((p) => p.name), x: v.phases.map((p) => p.x), kind: v.kind })),
     regionLabels: labels,
-    xLabel: `Mole fraction ${d.xComponent}`,
+    xLabel: inMass ? `Mass percent ${d.xComponent}` : `Mole fraction ${d.xComponent}`,
     yLabel: 'Temperature (K)',
     xRange: d.X,
     TRange: d.T,
-    celsiusAxis: true,
+    celsiusAxis: true, temperatureUnit,
   });
 }
 
 export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown>,
-  prov: BinaryEquilibriumResult['provenance']): BinaryEquilibriumResult {
-  return {
+  prov: BinaryEquilibriumResult['provenance'], unit: CompositionUnit = 'mole_fraction', mass?: MassConverter): BinaryEquilibriumResult {
+  const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION, task_type: 'binary_equilibrium', provenance: prov, config,
     components: d.components, x_component: d.xComponent, temperature_range: d.T, composition_range: d.X,
     two_phase_regions: d.regions.map((r) => ({ phases: r.phases, tielines: r.tielines, ends: r.ends })),
@@ -124,13 +169,36 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
       second_order_lines: d.orderDisorder.secondOrderLines, notes: d.orderDisorder.notes,
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
-    table: tielineTable(d),
+    // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
+    table: tielineTable(d, unit === 'mass_fraction' ? mass : undefined),
+    composition_unit: unit,
+  };
+  return mass ? withMassFractions(doc, mass) : doc;
+}
+
+/** Every composition of the document with its mass fraction w beside x. */
+function withMassFractions(doc: BinaryEquilibriumResult, mass: MassConverter): BinaryEquilibriumResult {
+  const w = <P extends { x: number }>(p: P): P & MassPoint => ({ ...p, w: mass.toW(p.x) }) as P & MassPoint;
+  const line = <L extends { points: { T: number; x: number }[] }>(l: L): L => ({ ...l, points: l.points.map(w) });
+  return {
+    ...doc,
+    molar_masses: mass.masses,
+    composition_range_w: [mass.toW(doc.composition_range[0]), mass.toW(doc.composition_range[1])],
+    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, w: [mass.toW(t.x[0]), mass.toW(t.x[1])] as [number, number] })) })),
+    invariants: doc.invariants.map((v) => ({ ...v, phases: v.phases.map(w) })),
+    critical_points: doc.critical_points.map(w), congruent_points: doc.congruent_points.map(w),
+    tricritical_points: doc.tricritical_points?.map(w), single_phase_regions: doc.single_phase_regions.map(w),
+    pure_element_transitions: doc.pure_element_transitions.map(w),
+    magnetic_lines: doc.magnetic_lines?.map(line),
+    boundaries: doc.boundaries.map(line),
+    order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
   };
 }
 
 export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): CalculationOutput {
-  const inp = binaryInput(job.config);
-  const db = openDatabase(inp.tdbFile);
+  const db = openDatabase(job.config.tdb_file);
+  const masses = elementMasses(db.info().elements);
+  const inp = binaryInput(job.config, masses);
   // one name per composition set in regions, invariants and labels (worker/plots/set-names.ts)
   const d = harmonizeSetNames(mapBinary({
     database: db, components: inp.components, xComponent: inp.xComponent, phases: inp.phases,
@@ -138,8 +206,9 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
   }));
   // config keeps the file name of the database, not the server's path (as point_calculation does)
   const config = { ...job.config, tdb_file: basename(inp.tdbFile) };
-  const doc = diagramDocument(d, config, provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256));
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { phase_diagram: diagramChart(d) } });
+  const mass = diagramMassConverter(d, masses);
+  const doc = diagramDocument(d, config, provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256), inp.unit, mass);
+  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) } });
   const logs = [
     `mapped ${inp.components.join('-')} over T ${inp.T[0]}-${inp.T[1]} K, X(${inp.xComponent}) ${inp.X[0]}-${inp.X[1]}: ` +
     `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,

@@ -103,7 +103,7 @@ export type StructureOf = (p: CompositionSet) => string | undefined;
  * Al-rich set #1 is the one that disappears). New sets take the smallest free numbers. Phase-set changes (the
  * transitions) are keyed by the number of sets per phase and do not depend on the numbering.
  */
-export function relabelCompositionSets(results: EquilibriumResult[], structureOf?: StructureOf): void {
+export function relabelCompositionSets(results: EquilibriumResult[], structureOf?: StructureOf, jumps?: ReadonlySet<EquilibriumResult>): void {
   const prev = new Map<string, { num: number; x: Record<string, number>; structure?: string }[]>();
   for (const r of results) {
     if (!r.converged) continue;
@@ -133,11 +133,18 @@ export function relabelCompositionSets(results: EquilibriumResult[], structureOf
             if (c < best - 1e-15) { best = c; pick = { items, slots }; }
           }
         }
-        pick.items.forEach((i, q) => { nums[i] = before[pick.slots[q]].num; });
+        // past a jump of composition sets (setJump) a set far from every previous one is a new set: it takes a
+        // number none of the previous sets had, so the transition names the set that appears and the one that goes
+        const jumped = jumps?.has(r) === true;
+        pick.items.forEach((i, q) => {
+          const prevSet = before[pick.slots[q]];
+          if (!(jumped && xDistance(sets[i].x, prevSet.x) > SET_JUMP)) nums[i] = prevSet.num;
+        });
+        const taken = jumped ? before.map((b) => b.num) : [];
         let free = 1;
         for (let i = 0; i < sets.length; i++) {
           if (nums[i] !== 0) continue;
-          while (nums.includes(free)) free++;
+          while (nums.includes(free) || taken.includes(free)) free++;
           nums[i] = free;
         }
       }
@@ -192,6 +199,36 @@ export function phaseSetKey(r: EquilibriumResult, structureOf?: StructureOf): st
   return [...by.keys()].sort().map((n) => `${n}:${by.get(n)!.sort().join(',')}`).join('+');
 }
 
+/**
+ * Smallest composition change (sum over elements of |dx|) that is a jump of a composition set, not its continuous
+ * change: a set replaced by another of the same phase at an invariant whose two sides hold the same phase names
+ * (Al-Zn at X(ZN) = 0.8: FCC_A1 + HCP_A3 on both sides of the 550.4 K monotectoid, the FCC set at X(ZN) = 0.14 below
+ * and 0.62 above). Neighbouring scan points further apart than this are bisected like a change of phase set; a
+ * continuous change falls below it as the bracket shrinks and drops out, a jump keeps its size down to 0.01 K.
+ */
+export const SET_JUMP = 0.05;
+
+/**
+ * Largest composition change of a composition set between two states with the same phase-set key: the sets of
+ * each phase are paired so that the total change is least.
+ */
+export function setJump(a: EquilibriumResult, b: EquilibriumResult): number {
+  let jump = 0;
+  const setsOf = (r: EquilibriumResult, name: string) => r.phases.filter((p) => p.name === name);
+  for (const name of new Set(a.phases.map((p) => p.name))) {
+    const sa = setsOf(a, name), sb = setsOf(b, name);
+    if (sa.length !== sb.length || sa.length === 0 || sa.length > 5) continue;
+    let best = Infinity, worst = 0;
+    for (const slots of injections(sa.length, sb.length)) {
+      const d = sa.map((p, i) => xDistance(p.x, sb[slots[i]].x));
+      const total = d.reduce((u, v) => u + v, 0);
+      if (total < best) { best = total; worst = Math.max(...d); }
+    }
+    jump = Math.max(jump, worst);
+  }
+  return jump;
+}
+
 function labelsOf(r: EquilibriumResult): string[] {
   return r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort();
 }
@@ -225,10 +262,12 @@ const MAX_ROUNDS = 60;
 export function refineTransitions(path: ScanPath, s: number[], results: EquilibriumResult[], o: RefineOptions,
   edges?: { s: number; r: EquilibriumResult }[]): RefinedTransition[] {
   const key = (r: EquilibriumResult) => phaseSetKey(r, o.structureOf);
+  // a change of the phase set, or of the composition sets of the same phases (a set jumps: setJump)
+  const differ = (ra: EquilibriumResult, rb: EquilibriumResult) => key(ra) !== key(rb) || setJump(ra, rb) > SET_JUMP;
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
-    if (key(conv[i].r) !== key(conv[i + 1].r)) active.push({ a: conv[i].s, b: conv[i + 1].s, ra: conv[i].r, rb: conv[i + 1].r, rounds: 0 });
+    if (differ(conv[i].r, conv[i + 1].r)) active.push({ a: conv[i].s, b: conv[i + 1].s, ra: conv[i].r, rb: conv[i + 1].r, rounds: 0 });
   }
   const done: Bracket[] = [];
   const unrefined = new Set<Bracket>();
@@ -274,7 +313,7 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
       // every interior point failed to converge: the bracket cannot be narrowed (reported refined:false)
       if (chain.length === 2) { unrefined.add(br); done.push(br); continue; }
       for (let j = 0; j + 1 < chain.length; j++) {
-        if (key(chain[j].r) !== key(chain[j + 1].r)) {
+        if (differ(chain[j].r, chain[j + 1].r)) {
           after.push({ a: chain[j].s, b: chain[j + 1].s, ra: chain[j].r, rb: chain[j + 1].r, rounds: br.rounds + 1 });
         }
       }
@@ -287,7 +326,8 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
   // one numbering of the composition sets along the whole line, bracket ends included, so that the labels of
   // a transition are those of the scan points on either side
   const along = [...results.map((r, i) => ({ s: s[i], r })), ...done.flatMap((br) => [{ s: br.a, r: br.ra }, { s: br.b, r: br.rb }])];
-  relabelCompositionSets(along.sort((x, y) => x.s - y.s).map((q) => q.r), o.structureOf);
+  const jumps = new Set(done.filter((br) => key(br.ra) === key(br.rb)).map((br) => br.rb));
+  relabelCompositionSets(along.sort((x, y) => x.s - y.s).map((q) => q.r), o.structureOf, jumps);
   return done.map((br) => {
     const before = labelsOf(br.ra), afterL = labelsOf(br.rb);
     const sm = (br.a + br.b) / 2;
@@ -402,7 +442,13 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     return p;
   });
   const further = lineFurtherQuantities(scan, job.config.condition, points, conv, control);
-  const table = buildTable(points, names, { components: sys.elements, phases: sys.formable });
+  // a line at fixed composition has the alloy's liquidus and solidus: the T_liquidus/T_solidus outputs on every row,
+  // and in the default columns
+  const alloy = further.fields.alloy_temperatures;
+  const defaults = job.config.condition.thermo_outputs === undefined && job.config.condition.outputs_list_template === undefined;
+  if (alloy && defaults) names.push('T_liquidus', 'T_solidus');
+  const tablePoints = alloy ? points.map((p) => ({ ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus })) : points;
+  const table = buildTable(tablePoints, names, { components: sys.elements, phases: sys.formable });
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: LineCalculationResult = {
@@ -424,7 +470,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     title: `Phase fractions, ${sys.elements.join('-')} (${basename(sys.tdbFile)})`,
     x: xs, xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label, series,
     transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: transitionText(t) })),
-    yLabel: 'Phase fraction (mol/mol)', celsiusAxis: axis.variable === 'T',
+    yLabel: 'Phase fraction (mol/mol)', celsiusAxis: axis.variable === 'T', temperatureUnit: job.config.preview_temperature_unit,
   });
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { phase_fractions: chart } });
   const where = (t: RefinedTransition) => (axis.variable === 'T' || axis.variable === 'path' ? `${fmt(t.T)} K` : `${axis.variable}=${fmt(axisValue(axis, t), 6)}`);

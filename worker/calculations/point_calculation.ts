@@ -201,7 +201,9 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
-  const preview = pointPreview(point, sys.elements, `Equilibrium at ${fmtT(T)} (${Number((T - 273.15).toFixed(2))} °C), ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
+  const tC = `${Number((T - 273.15).toFixed(2))} °C`;
+  const tText = job.config.preview_temperature_unit === 'celsius' ? `${tC} (${fmtT(T)})` : `${fmtT(T)} (${tC})`;
+  const preview = pointPreview(point, sys.elements, `Equilibrium at ${tText}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { point: preview } });
   const summary = `${phaseSetText(point)} at ${fmtT(T)} (${state})`;
   const logs = [

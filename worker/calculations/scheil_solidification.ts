@@ -28,6 +28,7 @@ import { CancelledError, type CalculationOutput, type JobControl, type TaskJob }
 import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
 import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
+import type { TemperatureUnit } from '../plots/panel.js';
 import { chunkedBatch } from './batch.js';
 import { elementMasses, massFractionsOrUndefined } from '../results/units.js';
 import { documentBase, inMoleFractions, openSystem, resolveCompositions } from './point_calculation.js';
@@ -513,6 +514,18 @@ export function scheilTable(run: ScheilRun): ResultTable {
   };
 }
 
+/**
+ * The table with the alloy's liquidus, Scheil end and equilibrium (lever-rule) solidus on every row (empty where
+ * not found), so result.csv carries them as result.json's alloy_temperatures does.
+ */
+function withAlloyTemperatures(table: ResultTable, res: ScheilRun): ResultTable {
+  const values = [res.liquidus_temperature, res.solidus_temperature, res.lever_rule_solidus_temperature];
+  return {
+    columns: [...table.columns, { name: 'T_liquidus', unit: 'K' }, { name: 'T_scheil_end', unit: 'K' }, { name: 'T_equilibrium_solidus', unit: 'K' }],
+    rows: table.rows.map((row) => [...row, ...values]),
+  };
+}
+
 /** The table with the liquid's mass fractions beside its mole fractions (when every element has a molar mass). */
 function withLiquidMassFractions(table: ResultTable, res: ScheilRun, masses: Record<string, number>): ResultTable {
   const ws = res.steps.map((st) => massFractionsOrUndefined(st.liquid_x, masses));
@@ -533,14 +546,14 @@ function scheilFirstClass(res: ScheilRun, masses: Record<string, number>): Pick<
   };
 }
 
-export function scheilPreview(run: ScheilRun, title = 'Solidification: Scheil-Gulliver and lever rule'): string {
+export function scheilPreview(run: ScheilRun, title = 'Solidification: Scheil-Gulliver and lever rule', temperatureUnit?: TemperatureUnit): string {
   return scheilChart({
     title,
     scheil: { T: run.steps.map((s) => s.T), fs: run.steps.map((s) => s.fraction_solid) },
     lever: run.lever_rule.length ? { T: run.lever_rule.map((p) => p.T), fs: run.lever_rule.map((p) => p.fraction_solid) } : undefined,
     liquidusT: run.liquidus_temperature ?? undefined,
     eutecticT: run.end_reason === 'eutectic' && run.solidus_temperature !== null ? run.solidus_temperature : undefined,
-    celsiusAxis: true,
+    celsiusAxis: true, temperatureUnit,
   });
 }
 
@@ -567,7 +580,7 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   });
   const ms = performance.now() - t0;
   const masses = elementMasses(sys.db.info().elements);
-  const table = withLiquidMassFractions(scheilTable(res), res, masses);
+  const table = withAlloyTemperatures(withLiquidMassFractions(scheilTable(res), res, masses), res);
   const doc: ScheilDocument = {
     ...documentBase(job, 'scheil_solidification', sys.tdbFile),
     liquid_phase: res.liquid_phase, liquidus_temperature: res.liquidus_temperature, solidus_temperature: res.solidus_temperature,
@@ -581,7 +594,7 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   throwIfCancelled(control);
   const alloy = Object.entries(res.composition).filter(([, v]) => v > 0).map(([e, v]) => `${e} ${Number(v.toFixed(4))}`).join(', ');
   const title = `Scheil and lever-rule solidification, x: ${alloy} (${sys.tdbFile.split(/[\\/]/).pop()})`;
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { scheil: scheilPreview(res, title) } });
+  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { scheil: scheilPreview(res, title, job.config.preview_temperature_unit) } });
   return {
     summary: scheilSummary(res),
     logs: [...sys.logs, ...res.logs, `Scheil: ${res.steps.length} steps, end ${res.end_reason}, in ${ms.toFixed(0)} ms`,

@@ -22,6 +22,7 @@ import {
   CP_DEFINITION, type PropertiesDocument, type PropertiesPoint, type Transition,
 } from '../results/thermodynamic_properties_next.js';
 import { propertyChart, type Series } from '../plots/charts.js';
+import { formatTemperature, type TemperatureUnit } from '../plots/panel.js';
 import { CancelledError } from '../protocol.js';
 import { chunkedBatch } from './batch.js';
 import { axisOf, conditionsAt, refineTransitions, scanSetup, type ScanJob, type ScanPath } from './line_calculation.js';
@@ -70,7 +71,8 @@ export function propertiesScan(job: ScanJob, control: JobControl): PropertiesSca
 function fmt(v: number, d = 1): string { return Number.isFinite(v) ? v.toFixed(d) : 'n/a'; }
 
 /** The preview: Cp (equilibrium and frozen), H and S versus T (or the changing mole fraction), transitions marked. */
-export function propertiesPreview(points: readonly PropertiesPoint[], transitions: readonly Transition[], elements: string[], title: string): string {
+export function propertiesPreview(points: readonly PropertiesPoint[], transitions: readonly Transition[], elements: string[], title: string,
+  temperatureUnit?: TemperatureUnit): string {
   const varyT = points.length > 1 && points[0].T !== points[points.length - 1].T;
   // A composition-only scan is drawn against the mole fraction of the component that changes most.
   let el = elements[0];
@@ -113,8 +115,8 @@ export function propertiesPreview(points: readonly PropertiesPoint[], transition
       { label: 'H (J/mol)', values: rows.map((r) => r.H) },
       { label: 'S (J/(mol·K))', values: rows.map((r) => r.S) },
     ],
-    transitions: transitions.map((t) => ({ x: xOf(t), label: varyT ? `${fmt(t.T, 1)} K` : fmt(t.x[el], 4) })),
-    celsiusAxis: varyT,
+    transitions: transitions.map((t) => ({ x: xOf(t), label: varyT ? formatTemperature(Number(t.T.toFixed(1)), temperatureUnit) : fmt(t.x[el], 4) })),
+    celsiusAxis: varyT, temperatureUnit,
   });
 }
 
@@ -134,7 +136,7 @@ export function run(job: TaskJob<'thermodynamic_properties_next'>, control: JobC
   const file = sys.tdbFile.split(/[\\/]/).pop();
   const files = writeResultFiles(job.taskDir, {
     json: doc, csv: tableToCsv(table),
-    previews: { properties: propertiesPreview(points, transitions, sys.elements, `Thermodynamic properties, ${sys.elements.join('-')} (${file})`) },
+    previews: { properties: propertiesPreview(points, transitions, sys.elements, `Thermodynamic properties, ${sys.elements.join('-')} (${file})`, job.config.preview_temperature_unit) },
   });
   const cps = points.map((p) => p.Cp_equilibrium).filter((v): v is number => v !== null);
   const summary = `${points.length} points ${fmt(points[0].T)}-${fmt(points[points.length - 1].T)} K` +

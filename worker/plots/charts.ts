@@ -8,7 +8,8 @@
 import { placeLabels, polylineSegments, type LabelRequest, type PlacedLabel, type Segment } from './labels.js';
 import {
   LinearScale, Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
-  finiteExtent, formatNumber, REGION_FILLS, type Cell, type LegendItem, type Point, type Rect, type Ticks,
+  finiteExtent, formatNumber, formatTemperature, temperatureLabel, temperatureTicks, REGION_FILLS,
+  type Cell, type LegendItem, type Point, type Rect, type TemperatureUnit, type Ticks,
 } from './svg.js';
 
 export const DEFAULT_WIDTH = 1200;
@@ -17,6 +18,8 @@ interface CommonOptions {
   title?: string;
   width?: number;
   height?: number;
+  /** The unit a temperature axis (data in kelvin) and temperatures in labels are shown in (default kelvin). */
+  temperatureUnit?: TemperatureUnit;
 }
 
 export interface Series {
@@ -86,7 +89,8 @@ export function phaseFractionChart(input: PhaseFractionChartInput): string {
   const area = layout(width, height, { title: !!input.title, celsiusTop: input.celsiusAxis, legend: legendWidth(names) });
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Phase fractions' });
   drawTitle(svg, input.title);
-  const xt = resolveAxis({ label: input.xLabel, maxTicks: 10 }, input.x.map(num));
+  const unit = input.celsiusAxis ? input.temperatureUnit : undefined;
+  const xt = temperatureTicks({ label: input.xLabel, maxTicks: 10 }, input.x.map(num), unit);
   // Phase fractions live in [0, 1]; the axis is fixed so charts of different scans compare directly.
   // Amounts in moles of a non-normalised system can exceed 1: then the axis follows the data.
   const ext = finiteExtent(series.flatMap((s) => s.values.map(num)));
@@ -94,7 +98,7 @@ export function phaseFractionChart(input: PhaseFractionChartInput): string {
     ? resolveAxis({ label: '', maxTicks: 6 }, [0, 1, ...ext])
     : resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
   const panel = new Panel(svg, area, xt, yt);
-  panel.drawAxes(input.xLabel, input.yLabel ?? 'Phase fraction', { celsius: input.celsiusAxis ? 'x' : undefined });
+  panel.drawAxes(temperatureLabel(input.xLabel, unit), input.yLabel ?? 'Phase fraction', { celsius: input.celsiusAxis ? 'x' : undefined, temperatureUnit: unit });
   for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), t.label);
   const legend: LegendItem[] = [];
   series.forEach((s, i) => {
@@ -152,8 +156,9 @@ export function propertyChart(input: PropertyChartInput): string {
   const outer = layout(width, height, { title: !!input.title, celsiusTop: input.celsiusAxis, legend: lw });
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Thermodynamic properties' });
   drawTitle(svg, input.title);
-  const xLabel = input.xLabel ?? 'Temperature (K)';
-  const xt = resolveAxis({ label: xLabel, maxTicks: 10 }, input.x.map(num));
+  const unit = input.celsiusAxis ? input.temperatureUnit : undefined;
+  const xLabel = temperatureLabel(input.xLabel ?? 'Temperature (K)', unit);
+  const xt = temperatureTicks({ label: xLabel, maxTicks: 10 }, input.x.map(num), unit);
   const ph = (outer.height - gap * (panels.length - 1)) / panels.length;
   // Colours keyed by series name so a phase keeps its colour across panels.
   const colorOf = new Map<string, number>();
@@ -164,7 +169,7 @@ export function propertyChart(input: PropertyChartInput): string {
     const yt = resolveAxis({ label: p.label, maxTicks: 6 }, series.flatMap((s) => s.values.map(num)));
     const panel = new Panel(svg, area, xt, yt);
     const last = k === panels.length - 1;
-    panel.drawAxes(xLabel, p.label, { celsius: input.celsiusAxis && k === 0 ? 'x' : undefined, showXTickLabels: last });
+    panel.drawAxes(xLabel, p.label, { celsius: input.celsiusAxis && k === 0 ? 'x' : undefined, temperatureAxis: input.celsiusAxis ? 'x' : undefined, temperatureUnit: unit, showXTickLabels: last });
     for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), k === 0 ? t.label : '');
     series.forEach((s, i) => {
       const key = series.length > 1 ? s.name : `\u0000single${k}`;
@@ -231,11 +236,13 @@ export function scheilChart(input: ScheilChartInput): string {
   // 3 % head-room below the lowest temperature so the eutectic plateau does not sit on the axis.
   const ext = temps.filter(Number.isFinite);
   if (ext.length) { const lo = Math.min(...ext), hi = Math.max(...ext); temps.push(lo - 0.03 * Math.max(hi - lo, 1)); }
-  const yt = resolveAxis({ label: '', maxTicks: 8 }, temps);
+  const unit = input.temperatureUnit;
+  const yt = temperatureTicks({ label: '', maxTicks: 8 }, temps, unit);
   const panel = new Panel(svg, area, xt, yt);
-  panel.drawAxes(input.xLabel ?? 'Fraction solid', input.yLabel ?? 'Temperature (K)', { celsius: input.celsiusAxis ? 'y' : undefined });
-  if (input.liquidusT !== undefined) panel.horizontalLine(num(input.liquidusT), undefined, undefined, `Liquidus ${formatNumber(num(input.liquidusT), 5)} K`, { stroke: '#555555', width: 1.5, dash: '8 6' });
-  if (input.eutecticT !== undefined) panel.horizontalLine(num(input.eutecticT), undefined, undefined, `Eutectic ${formatNumber(num(input.eutecticT), 5)} K`, { stroke: '#555555', width: 1.5, dash: '8 6' });
+  panel.drawAxes(input.xLabel ?? 'Fraction solid', temperatureLabel(input.yLabel ?? 'Temperature (K)', unit),
+    { celsius: input.celsiusAxis ? 'y' : undefined, temperatureAxis: 'y', temperatureUnit: unit });
+  if (input.liquidusT !== undefined) panel.horizontalLine(num(input.liquidusT), undefined, undefined, `Liquidus ${formatTemperature(num(input.liquidusT), unit)}`, { stroke: '#555555', width: 1.5, dash: '8 6' });
+  if (input.eutecticT !== undefined) panel.horizontalLine(num(input.eutecticT), undefined, undefined, `Eutectic ${formatTemperature(num(input.eutecticT), unit)}`, { stroke: '#555555', width: 1.5, dash: '8 6' });
   paths.forEach(({ p }, i) => {
     panel.series(p.fs.map((f, j) => [num(f), num(p.T[j])] as const), { stroke: legend[i].color, dash: legend[i].dash || undefined, width: 3 });
   });
@@ -312,14 +319,15 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   const xr = input.xRange ?? [0, 1];
   const xt = resolveAxis({ label: input.xLabel, min: xr[0], max: xr[1], maxTicks: 11 }, []);
   let yt: Ticks;
-  if (input.TRange) yt = resolveAxis({ label: '', min: input.TRange[0], max: input.TRange[1], maxTicks: 10 }, []);
+  const unit = input.temperatureUnit;
+  if (input.TRange) yt = temperatureTicks({ label: '', min: input.TRange[0], max: input.TRange[1], maxTicks: 10 }, [], unit);
   else {
     const temps: number[] = [];
     for (const b of input.boundaries) for (const p of b.points) temps.push(num(p?.T));
     for (const t of input.tieLines ?? []) temps.push(num(t?.T));
     for (const v of input.invariants ?? []) temps.push(num(v?.T));
     // Region labels do not widen the range: a label outside the mapped diagram is dropped, not chased.
-    yt = resolveAxis({ label: '', maxTicks: 10 }, temps);
+    yt = temperatureTicks({ label: '', maxTicks: 10 }, temps, unit);
   }
   const labels = diagramLabels(input, area, xt, yt);
   // Fields too small for their names are listed under the plot, one row per entry.
@@ -332,7 +340,8 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   (input.regions ?? []).forEach((r, i) => {
     panel.region((r.points ?? []).map((p) => [num(p.x), num(p.T)] as const), { fill: r.fill ?? REGION_FILLS[i % REGION_FILLS.length] });
   });
-  panel.drawAxes(input.xLabel, input.yLabel ?? 'Temperature (K)', { celsius: input.celsiusAxis ? 'y' : undefined, grid: false });
+  panel.drawAxes(input.xLabel, temperatureLabel(input.yLabel ?? 'Temperature (K)', unit),
+    { celsius: input.celsiusAxis ? 'y' : undefined, temperatureAxis: 'y', temperatureUnit: unit, grid: false });
   for (const t of input.tieLines ?? []) {
     if (!t || !isArr(t.x) || t.x.length < 2) continue;
     panel.segment([num(t.x[0]), num(t.T)], [num(t.x[1]), num(t.T)], { stroke: '#8a8a8a', width: 1 });
@@ -394,7 +403,7 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
     if (!xs.length || !Number.isFinite(num(v.T))) return;
     const [a, Y] = px(Math.min(...xs), num(v.T)), [b] = px(Math.max(...xs), num(v.T));
     segments.push([a, Y, b, Y]);
-    const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatNumber(num(v.T), 5)} K`;
+    const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatTemperature(num(v.T), input.temperatureUnit)}`;
     const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
     // below the line first (the boundaries meet it from above), then above; centred on the line, then shifted
     // sideways in 20 px steps (a label longer than its line may overhang one end)
@@ -402,7 +411,7 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
     const inside: Array<readonly [number, number]> = [...xsAlong.map((X) => [X, Y + h / 2 + 2] as const), ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const)];
     if (!Number.isFinite(Y) || Y < area.y || Y > area.y + area.height) return;
     requests.push({ key: `invariant:${i}`, text, size: INVARIANT_LABEL_SIZE, anchor: [(a + b) / 2, Y], inside, priority: 2, spiral: false, maxLeader: 90 });
-    shortText.set(`invariant:${i}`, `${v.kind ?? 'invariant'} ${formatNumber(num(v.T), 5)} K`);
+    shortText.set(`invariant:${i}`, `${v.kind ?? 'invariant'} ${formatTemperature(num(v.T), input.temperatureUnit)}`);
   });
   const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> = [];
   for (const r of input.regions ?? []) {

@@ -3,6 +3,7 @@
 // mass percent of the axis element and T in K (degrees Celsius on the right).
 import { binaryPhaseDiagram, type BoundaryInput, type InvariantInput, type RegionLabelInput } from './charts.js';
 import { isoplethAxisLabel, isoplethCompositionText, type IsoplethResult } from '../results/isopleth.js';
+import { previewTemperatureUnit } from './panel.js';
 
 export function isoplethPreview(doc: IsoplethResult): string {
   const pct = (x: number) => 100 * x;
@@ -19,6 +20,6 @@ export function isoplethPreview(doc: IsoplethResult): string {
     yLabel: 'Temperature (K)',
     xRange: [pct(Math.min(a, b)), pct(Math.max(a, b))],
     TRange: doc.temperature_range,
-    celsiusAxis: true,
+    celsiusAxis: true, temperatureUnit: previewTemperatureUnit(doc.config),
   });
 }

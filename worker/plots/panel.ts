@@ -1,12 +1,50 @@
 // One plot area with linear x and y scales, its axes and the drawing methods in data coordinates.
 import { CLIP_MARGIN, clipPolygon, clipPolyline, clipSegment, grow, type Point } from './clip.js';
 import {
-  LinearScale, SvgBuilder, formatTick, niceTicks, textWidth, ticksWithin,
+  LinearScale, SvgBuilder, formatNumber, formatTick, niceTicks, textWidth, ticksWithin,
   type Rect, type StrokeStyle, type TextStyle, type Ticks,
 } from './svg-builder.js';
 
 /** Degrees Celsius from kelvin (ITS-90 offset). */
 export const KELVIN_OFFSET = 273.15;
+
+/**
+ * The unit temperatures are shown in (task_config.preview_temperature_unit, docs/calculations.md "Preview
+ * temperatures"): the data stay in kelvin, the axis ticks and labels follow the unit.
+ */
+export type TemperatureUnit = 'kelvin' | 'celsius';
+
+/** Ticks of a temperature axis whose data are in kelvin, at round values of the unit shown (positions in kelvin). */
+export function temperatureTicks(opts: AxisOptions, dataK: Iterable<number>, unit: TemperatureUnit = 'kelvin'): Ticks {
+  if (unit === 'kelvin') return resolveAxis(opts, dataK);
+  const off = KELVIN_OFFSET;
+  const shift = (v: number | undefined) => (v === undefined ? undefined : v - off);
+  const t = resolveAxis({ ...opts, min: shift(opts.min), max: shift(opts.max) }, [...dataK].map((v) => v - off));
+  return { min: t.min + off, max: t.max + off, step: t.step, ticks: t.ticks.map((v) => v + off) };
+}
+
+/** Ticks inside the fixed kelvin range [lo, hi], at round values of the unit shown. */
+export function temperatureTicksWithin(lo: number, hi: number, maxTicks: number, unit: TemperatureUnit = 'kelvin'): Ticks {
+  if (unit === 'kelvin') return ticksWithin(lo, hi, maxTicks);
+  const t = ticksWithin(lo - KELVIN_OFFSET, hi - KELVIN_OFFSET, maxTicks);
+  return { min: lo, max: hi, step: t.step, ticks: t.ticks.map((v) => v + KELVIN_OFFSET) };
+}
+
+/** task_config.preview_temperature_unit of a stored configuration (kelvin when absent or unknown). */
+export function previewTemperatureUnit(config: unknown): TemperatureUnit {
+  const u = (config as { preview_temperature_unit?: unknown } | null | undefined)?.preview_temperature_unit;
+  return u === 'celsius' ? 'celsius' : 'kelvin';
+}
+
+/** A temperature given in kelvin as text in the unit shown, e.g. "654.0 K" or "380.8 °C". */
+export function formatTemperature(T: number, unit: TemperatureUnit = 'kelvin', digits = 5): string {
+  return unit === 'celsius' ? `${formatNumber(T - KELVIN_OFFSET, digits)} °C` : `${formatNumber(T, digits)} K`;
+}
+
+/** An axis label written for kelvin ("Temperature (K)") in the unit shown. */
+export function temperatureLabel(label: string, unit: TemperatureUnit = 'kelvin'): string {
+  return unit === 'celsius' ? label.replace(/\(K\)|\[K\]/, (m) => (m[0] === '(' ? '(°C)' : '[°C]')) : label;
+}
 
 export interface AxisOptions {
   label: string;
@@ -19,8 +57,15 @@ export interface AxisOptions {
 export interface AxesOptions {
   /** Draw light grid lines at the major ticks. */
   grid?: boolean;
-  /** Secondary axis in degrees Celsius for a kelvin axis: the top axis for 'x', the right axis for 'y'. */
+  /**
+   * The temperature axis (data in kelvin) with a secondary axis in the other unit: the top axis for 'x', the right
+   * axis for 'y'. Degrees Celsius beside kelvin, or kelvin beside degrees Celsius when `temperatureUnit` is celsius.
+   */
   celsius?: 'x' | 'y';
+  /** The unit the temperature axis (`celsius`, or `temperatureAxis` without a secondary axis) is labelled in. */
+  temperatureUnit?: TemperatureUnit;
+  /** The temperature axis when no secondary axis is drawn (isobaric sections). */
+  temperatureAxis?: 'x' | 'y';
   tickSize?: number;
   labelSize?: number;
 }
@@ -96,53 +141,61 @@ export class Panel {
     }
     svg.rect(area.x, area.y, area.width, area.height, { stroke: '#000000', width: 1.5 });
     const showX = opts.showXTickLabels !== false;
+    // tick labels of a temperature axis shown in degrees Celsius: its data (and tick positions) are kelvin
+    const tAxis = opts.celsius ?? opts.temperatureAxis;
+    const inC = opts.temperatureUnit === 'celsius';
+    const xOff = inC && tAxis === 'x' ? KELVIN_OFFSET : 0, yOff = inC && tAxis === 'y' ? KELVIN_OFFSET : 0;
+    const xTick = (t: number) => formatTick(t - xOff, this.xTicks.step), yTick = (t: number) => formatTick(t - yOff, this.yTicks.step);
     for (const t of this.xTicks.ticks) {
       const X = this.px(t);
       svg.line(X, bottom, X, bottom + 8, { stroke: '#000000', width: 1.5 });
       if (opts.celsius !== 'x') svg.line(X, area.y, X, area.y - 5, { stroke: '#000000', width: 1 });
-      if (showX) svg.text(X, bottom + 12, formatTick(t, this.xTicks.step), { size: ts, anchor: 'middle', valign: 'top' });
+      if (showX) svg.text(X, bottom + 12, xTick(t), { size: ts, anchor: 'middle', valign: 'top' });
     }
     for (const t of this.yTicks.ticks) {
       const Y = this.py(t);
       svg.line(area.x - 8, Y, area.x, Y, { stroke: '#000000', width: 1.5 });
       if (opts.celsius !== 'y') svg.line(right, Y, right + 5, Y, { stroke: '#000000', width: 1 });
-      svg.text(area.x - 12, Y, formatTick(t, this.yTicks.step), { size: ts, anchor: 'end', valign: 'middle' });
+      svg.text(area.x - 12, Y, yTick(t), { size: ts, anchor: 'end', valign: 'middle' });
     }
     if (showX && xLabel) svg.text(area.x + area.width / 2, bottom + 12 + ts * 1.3 + 10, xLabel, { size: ls, anchor: 'middle', valign: 'top' });
     if (yLabel) {
-      const yTickW = Math.max(0, ...this.yTicks.ticks.map((t) => textWidth(formatTick(t, this.yTicks.step), ts)));
+      const yTickW = Math.max(0, ...this.yTicks.ticks.map((t) => textWidth(yTick(t), ts)));
       const lx = area.x - 12 - yTickW - 14;
       svg.text(lx, area.y + area.height / 2, yLabel, { size: ls, anchor: 'middle', rotate: -90 });
     }
-    if (opts.celsius === 'x') this.drawCelsiusTop(ts, ls);
-    if (opts.celsius === 'y') this.drawCelsiusRight(ts, ls);
+    // the secondary axis shows the other unit: degrees Celsius beside kelvin, kelvin beside degrees Celsius
+    const other = inC ? 0 : KELVIN_OFFSET;
+    if (opts.celsius === 'x') this.drawCelsiusTop(ts, ls, other);
+    if (opts.celsius === 'y') this.drawCelsiusRight(ts, ls, other);
   }
 
-  private drawCelsiusTop(ts: number, ls: number): void {
+  /** Secondary top axis: values t - offset at position t (offset 273.15: degrees Celsius; 0: kelvin). */
+  private drawCelsiusTop(ts: number, ls: number, offset: number): void {
     const { svg, area } = this;
-    const c = ticksWithin(this.xTicks.min - KELVIN_OFFSET, this.xTicks.max - KELVIN_OFFSET, 8);
+    const c = ticksWithin(this.xTicks.min - offset, this.xTicks.max - offset, 8);
     for (const t of c.ticks) {
-      const X = this.px(t + KELVIN_OFFSET);
+      const X = this.px(t + offset);
       svg.line(X, area.y - 8, X, area.y, { stroke: '#000000', width: 1.5 });
       svg.text(X, area.y - 12, formatTick(t, c.step), { size: ts, anchor: 'middle', valign: 'bottom' });
     }
-    svg.text(area.x + area.width / 2, area.y - 12 - ts * 1.2 - 10, 'Temperature (°C)', { size: ls, anchor: 'middle', valign: 'bottom' });
+    svg.text(area.x + area.width / 2, area.y - 12 - ts * 1.2 - 10, offset ? 'Temperature (°C)' : 'Temperature (K)', { size: ls, anchor: 'middle', valign: 'bottom' });
   }
 
-  private drawCelsiusRight(ts: number, ls: number): void {
+  private drawCelsiusRight(ts: number, ls: number, offset: number): void {
     const { svg, area } = this;
     const right = area.x + area.width;
-    const c = ticksWithin(this.yTicks.min - KELVIN_OFFSET, this.yTicks.max - KELVIN_OFFSET, 8);
+    const c = ticksWithin(this.yTicks.min - offset, this.yTicks.max - offset, 8);
     let w = 0;
     for (const t of c.ticks) {
-      const Y = this.py(t + KELVIN_OFFSET);
+      const Y = this.py(t + offset);
       const s = formatTick(t, c.step);
       w = Math.max(w, textWidth(s, ts));
       svg.line(right, Y, right + 8, Y, { stroke: '#000000', width: 1.5 });
       svg.text(right + 12, Y, s, { size: ts, anchor: 'start', valign: 'middle' });
     }
     const lx = right + 12 + w + 14 + ls * 0.75;
-    svg.text(lx, area.y + area.height / 2, 'Temperature (°C)', { size: ls, anchor: 'middle', rotate: -90 });
+    svg.text(lx, area.y + area.height / 2, offset ? 'Temperature (°C)' : 'Temperature (K)', { size: ls, anchor: 'middle', rotate: -90 });
   }
 
   /** Splits at non-finite points so gaps in the data (phase absent, no convergence) stay gaps. */

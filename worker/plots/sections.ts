@@ -3,7 +3,7 @@
 // the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
 // boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
 import {
-  Panel, SvgBuilder, formatNumber, textWidth, ticksWithin, type Rect,
+  Panel, SvgBuilder, formatNumber, temperatureLabel, temperatureTicksWithin, textWidth, ticksWithin, type Rect, type TemperatureUnit,
 } from './svg.js';
 import { phaseSetFill } from './palette.js';
 
@@ -26,6 +26,8 @@ export interface IsobaricSectionsInput {
   phaseSets: string[];
   sections: IsobaricSection[];
   width?: number;
+  /** the unit of the temperature axis (Ts stay in kelvin; default kelvin) */
+  temperatureUnit?: TemperatureUnit;
 }
 
 export { SECTION_FILLS, phaseSetFill } from './palette.js';
@@ -73,7 +75,7 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
 
   const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
   const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(5, Math.min(8, Math.floor(panelW / 55))));
-  const yTicks = ticksWithin(Ts[0]!, Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1, 8);
+  const yTicks = temperatureTicksWithin(Ts[0]!, Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1, 8, input.temperatureUnit);
   const xe = cellEdges(xs), te = cellEdges(Ts);
 
   sections.forEach((s, p) => {
@@ -95,7 +97,8 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
     for (const t of s.tielines ?? []) svg.line(panel.px(t.x[0]), panel.py(t.T), panel.px(t.x[1]), panel.py(t.T), { stroke: '#777777', width: 1 });
     for (const b of s.boundary ?? []) svg.circle(panel.px(b.x), panel.py(b.T), 2.2, { stroke: 'none', fill: '#000000' });
     svg.endGroup();
-    panel.drawAxes(input.xLabel, p === 0 ? 'Temperature (K)' : '', { grid: false, tickSize: 16, labelSize: 20 });
+    panel.drawAxes(input.xLabel, p === 0 ? temperatureLabel('Temperature (K)', input.temperatureUnit) : '',
+      { grid: false, tickSize: 16, labelSize: 20, temperatureAxis: 'y', temperatureUnit: input.temperatureUnit });
     svg.text(area.x + area.width / 2, area.y - 10, `P = ${pressureText(s.P)}`, { size: 20, anchor: 'middle', weight: 'bold' });
   });
 

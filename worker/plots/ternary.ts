@@ -2,7 +2,7 @@
 // top) with the two-phase regions (lightly filled, boundaries drawn, a selection of tie-lines), the three-phase
 // tie-triangles shaded, region labels and critical points. Mole fractions; the preview always shows the whole
 // triangle (a composition window only limits what is mapped).
-import { escapeXml, fmt, FONT_FAMILY } from './svg.js';
+import { escapeXml, fmt, FONT_FAMILY, previewTemperatureUnit } from './svg.js';
 import { REGION_FILLS } from './palette.js';
 import { dejaVuMeasure, placeLabels, polylineSegments, type LabelRequest, type Pt, type Segment } from './labels.js';
 import { gibbsPoint, type TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
@@ -14,7 +14,7 @@ const X0 = (WIDTH - SIDE) / 2;
 const Y0 = 690;
 
 type Doc = Pick<TernaryIsothermalSectionResult, 'components' | 'temperature' | 'pressure' | 'two_phase_regions'
-  | 'three_phase_triangles' | 'single_phase_regions' | 'critical_points'>;
+  | 'three_phase_triangles' | 'single_phase_regions' | 'critical_points'> & { config?: unknown };
 
 function polygonArea(p: [number, number][]): number {
   let a = 0;
@@ -32,8 +32,9 @@ export function ternarySectionChart(doc: Doc): string {
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${escapeXml(FONT_FAMILY)}">`);
   out.push(`<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`);
-  const TC = doc.temperature - 273.15;
-  out.push(`<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${comps.join('-')} isothermal section, T = ${doc.temperature} K (${TC.toFixed(1)} °C), P = ${doc.pressure} Pa`)}</text>`);
+  const TC = `${(doc.temperature - 273.15).toFixed(1)} °C`, TK = `${doc.temperature} K`;
+  const tText = previewTemperatureUnit(doc.config) === 'celsius' ? `${TC} (${TK})` : `${TK} (${TC})`;
+  out.push(`<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${comps.join('-')} isothermal section, T = ${tText}, P = ${doc.pressure} Pa`)}</text>`);
 
   const corner = (k: number): [number, number] => px(gibbsPoint({ [comps[k]!]: 1 }, comps));
   const [A, B, C] = [corner(0), corner(1), corner(2)];

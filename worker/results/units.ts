@@ -97,3 +97,36 @@ export function moleFractionCondition<C extends Record<string, unknown>>(cond: C
   }
   return out as C;
 }
+
+/**
+ * Binary: mass fraction of an element at its mole fraction x, given its molar mass and that of the other element
+ * (w = x M / (x M + (1 - x) M_other)); the inverse below. Both are monotonic, so a range maps onto a range.
+ */
+export function binaryMassFraction(x: number, mass: number, otherMass: number): number {
+  const a = x * mass, b = (1 - x) * otherMass;
+  return a + b > 0 ? a / (a + b) : x;
+}
+export function binaryMoleFraction(w: number, mass: number, otherMass: number): number {
+  const a = w / mass, b = (1 - w) / otherMass;
+  return a + b > 0 ? a / (a + b) : w;
+}
+
+/** Conversions between the mole and mass fraction of the x component of a binary. */
+export interface MassConverter { toW(x: number): number; toX(w: number): number; masses: Record<string, number> }
+
+/**
+ * The converter of a binary with x component `xc`, or an error naming `what` and the element without a positive
+ * molar mass (undefined instead when `what` is not given).
+ */
+export function binaryMassConverter(xc: string, other: string, masses: Record<string, number> | undefined, what: string): MassConverter;
+export function binaryMassConverter(xc: string, other: string, masses: Record<string, number> | undefined): MassConverter | undefined;
+export function binaryMassConverter(xc: string, other: string, masses: Record<string, number> | undefined, what?: string): MassConverter | undefined {
+  const mX = masses?.[xc], mO = masses?.[other];
+  for (const [el, m] of [[xc, mX], [other, mO]] as const) {
+    if (typeof m !== 'number' || !(m > 0)) {
+      if (what === undefined) return undefined;
+      throw new Error(`${what}: ${el} has ${m === undefined ? 'no ELEMENT line' : `molar mass ${m}`} in the database: mass fractions of ${el} cannot be converted (give mole fractions)`);
+    }
+  }
+  return { toW: (x) => binaryMassFraction(x, mX!, mO!), toX: (w) => binaryMoleFraction(w, mX!, mO!), masses: { [xc]: mX!, [other]: mO! } };
+}

@@ -188,6 +188,7 @@ export interface BinaryEquilibriumCondition {
   temperature_end: number;
   pressure: number;
   activated_phases?: string[];
+  composition_unit?: CompositionUnit;
 }
 
 /** @schema TaskConfig_thermodynamic_properties_next.condition */
@@ -256,6 +257,8 @@ export interface CptCondition {
   pressure_end: number;
   pressure_points: number;
   pressure_scale: 'linear' | 'log';
+  /** unit of composition_start/end/step (the grid is equally spaced in it) */
+  composition_unit?: CompositionUnit;
   include_tielines?: boolean;
   tieline_stride?: number;
   map_options?: CptMapOptions;
@@ -268,6 +271,8 @@ export interface PointCalculationConfig {
   task_path?: string;
   /** legacy: the code is derived from the file name; the path itself is never used */
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: PointCondition;
 }
 
@@ -277,6 +282,8 @@ export interface LineCalculationConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: LineCondition;
 }
 
@@ -286,6 +293,8 @@ export interface BinaryEquilibriumConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   /** must equal condition.components */
   activated_elements?: string[];
   order_disorder?: Record<string, unknown>;
@@ -298,6 +307,8 @@ export interface PropertiesConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: PropertiesCondition;
 }
 
@@ -307,6 +318,8 @@ export interface ScheilConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: ScheilCondition;
 }
 
@@ -316,6 +329,8 @@ export interface CptDiagramConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: CptCondition;
   ui_metadata?: Record<string, unknown>;
 }
@@ -341,6 +356,8 @@ export interface IsoplethConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: IsoplethCondition;
 }
 
@@ -363,6 +380,8 @@ export interface TernarySectionConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: TernarySectionCondition;
 }
 
@@ -372,6 +391,8 @@ export interface GibbsEnergyCurvesConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: GibbsEnergyCurvesCondition;
 }
 

@@ -82,7 +82,8 @@ export function conditionFields(t: OpenTaskType): FieldSpec[] {
 /** Top-level optional objects of the schema other than condition/ui_metadata (binary_equilibrium.order_disorder). */
 export function advancedFields(t: OpenTaskType): FieldSpec[] {
   const shape = (TASK_REGISTRY[t].schema as unknown as AnyZ).shape ?? {};
-  const skip = new Set(['task_type', 'tdb_code', 'task_path', 'tdb_file', 'condition', 'ui_metadata', 'activated_elements']);
+  // preview_temperature_unit is every type's: the form offers it with the execution options
+  const skip = new Set(['task_type', 'tdb_code', 'task_path', 'tdb_file', 'condition', 'ui_metadata', 'activated_elements', 'preview_temperature_unit']);
   return Object.entries(shape).filter(([k]) => !skip.has(k)).flatMap(([k, v]) => describe(k, v as AnyZ));
 }
 
