@@ -54,7 +54,7 @@ export interface AuditReport {
   mapSeconds: number;
 }
 
-interface DrawnBoundary { x: number; phases: [string, string]; phase: string }
+interface DrawnBoundary { x: number; phases: [string, string]; phase: string; /** the field's other boundary */ other: number }
 
 const fmtT = (T: number) => T.toFixed(2);
 const fmtX = (x: number) => x.toFixed(4);
@@ -195,6 +195,22 @@ export function auditBinary(o: AuditOptions): AuditReport {
     return refineTransitions(path, s, results, { sys, threads, control }).some((t) => Math.abs(t.x[xc] - x) <= X_TOL);
   };
 
+  // A single-phase range narrower than the local scan's step between two fields of one phase pair (a line
+  // compound with the same neighbour on both sides: zeta between two epsilon + zeta fields of Al-Cu, Laves
+  // C15 between two bcc + C15 fields of Cr-Nb at 335 K) changes no phase set along a scan, so no scan
+  // finds its boundaries. The equilibrium just inside the drawn field tells the boundary instead: its
+  // tie-line does not depend on the overall composition (Gibbs phase rule, F = 1 at fixed T and P), and a
+  // field traced on a metastable branch or drawn off a curved boundary gives other phases or compositions.
+  const tieLineConfirms = (Tk: number, b: DrawnBoundary) => {
+    const inward = Math.sign(b.other - b.x);
+    const X = Math.min(xhi, Math.max(xlo, b.x + inward * Math.min(X_TOL / 2, Math.abs(b.other - b.x) / 2)));
+    const r = equilibrium({ database: db, components, conditions: { T: Tk, X: { [xc]: X } } });
+    if (!r.converged) return false;
+    const stable = r.phases.filter((p) => p.NP > 1e-9);
+    return stable.length === 2 && sameSet(stable.map(drawnName), b.phases.map(baseName))
+      && stable.some((p) => drawnName(p) === baseName(b.phase) && Math.abs((p.x[xc] ?? 0) - b.x) <= X_TOL);
+  };
+
   // ---- (b) completeness against isothermal scans ---------------------------------------------------------
   const nPts = o.scanPoints ?? 121;
   const xlo = 1e-6, xhi = 1 - 1e-6;
@@ -210,7 +226,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const transitions = refineTransitions(path, s, results, { sys, threads, control, structureOf }, edges);
     const xOf = (t: RefinedTransition) => t.x[xc];
     const drawn: DrawnBoundary[] = fieldsAt(d, Tk).flatMap((f) => [
-      { x: f.x[0], phases: f.phases, phase: f.phases[0] }, { x: f.x[1], phases: f.phases, phase: f.phases[1] }]);
+      { x: f.x[0], phases: f.phases, phase: f.phases[0], other: f.x[1] }, { x: f.x[1], phases: f.phases, phase: f.phases[1], other: f.x[0] }]);
     const od = d.orderDisorder.secondOrderLines.flatMap((l) => polylineAt(l.points, Tk).map((x) => ({ x, line: l })));
     // names on each side of a transition, as the diagram labels them
     // (edges holds the states before and after each transition, in the order of `transitions`)
@@ -237,7 +253,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
     for (const b of drawn) {
       if (b.x <= xlo + X_TOL || b.x >= xhi - X_TOL) continue;
       // a field or single-phase range narrower than the scan step is looked for again by a dense local scan
-      const hit = transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL) || localScanFinds(Tk, b.x);
+      const hit = transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL) || localScanFinds(Tk, b.x) || tieLineConfirms(Tk, b);
       if (!hit) failures.completeness.push(`${fmtT(Tk)} K: drawn boundary of ${b.phases.join('+')} (${b.phase} side) at x=${fmtX(b.x)} is not found by the scan`);
     }
   }
