@@ -3,6 +3,9 @@
 // so the test stays short:
 //  - Cr-Nb (CrFeNb_Jacob2016): Laves C15 at 335 K is 5e-5 wide with bcc + C15 on both sides; no scan sees
 //    its boundaries change a phase set, the equilibrium just inside each drawn field confirms them;
+//  - Cu-Mg (cumg_parameters): hcp Mg dissolves ~1e-7 Cu, so a temperature scan 1e-7 from pure Mg meets
+//    the hcp solvus at 912.7 K (a trace of liquid at x(Mg) 0.991 appears): not a transition of Mg, which
+//    melts at 922.2 K;
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
@@ -15,6 +18,12 @@ describe('narrow ranges and pure-element edges (2)', () => {
   test('Cr-Nb: the boundaries of a line compound between two fields of one phase pair are confirmed', () => {
     const r = auditBinary({ database: db('CrFeNb_Jacob2016.tdb'), elements: ['CR', 'NB'], T: [300, 400], isotherms: 3, scanPoints: 61, threads: 2 });
     expect(r.regions).toBeGreaterThanOrEqual(2);
+    expect(r.failures.completeness).toEqual([]);
+  }, 60_000);
+
+  test('Cu-Mg: a solvus crossing next to pure Mg is not a transition of the element', () => {
+    const r = auditBinary({ database: db('cumg_parameters.tdb'), elements: ['CU', 'MG'], T: [880, 940], isotherms: 2, scanPoints: 41, threads: 2 });
+    expect(r.failures.pureElements).toEqual([]);
     expect(r.failures.completeness).toEqual([]);
   }, 60_000);
 });

@@ -259,6 +259,20 @@ export function auditBinary(o: AuditOptions): AuditReport {
   }
 
   // ---- (c) pure-element transitions -------------------------------------------------------------------
+  // A transition of the element itself changes the phase that holds it (the one of largest amount) 100 times
+  // closer to the edge too, within PURE_T_TOL; a solvus of a phase dissolving ~1e-7 of the other element
+  // crossing the scan's composition does not (pure Mg of Cu-Mg: hcp + a trace of liquid at x(Mg) 0.991 from
+  // 912.7 K, while Mg melts at 922.2 K).
+  const elementChangesPhase = (edge: number, Tt: number) => {
+    const x = edge === 0 ? 1e-9 : 1 - 1e-9;
+    const main = (Tk: number) => {
+      const r = equilibrium({ database: db, components, conditions: { T: Tk, X: { [xc]: x } } });
+      if (!r.converged || !r.phases.length) return null;
+      return drawnName(r.phases.reduce((a, p) => (p.NP > a.NP ? p : a)));
+    };
+    const below = main(Tt - PURE_T_TOL), above = main(Tt + PURE_T_TOL);
+    return below === null || above === null || below !== above;
+  };
   for (const [el, x] of [[c1, 1e-7], [c2, 1 - 1e-7]] as const) {
     const n = 160;
     const path: ScanPath = { T0: T[0], T1: T[1], P: 101325, X0: { [xc]: x }, X1: { [xc]: x },
@@ -275,6 +289,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const temps2: number[] = [];
     trs.forEach((t, i) => {
       if (t.kind === 'order_disorder' || !atEdge(edges[2 * i].r) || !atEdge(edges[2 * i + 1].r)) return;
+      if (!elementChangesPhase(edge, t.T)) return;
       if (!temps2.some((v) => Math.abs(v - t.T) < 1)) temps2.push(t.T);
     });
     for (const Tt of temps2) {
