@@ -6,6 +6,8 @@
 //  - Cu-Mg (cumg_parameters): hcp Mg dissolves ~1e-7 Cu, so a temperature scan 1e-7 from pure Mg meets
 //    the hcp solvus at 912.7 K (a trace of liquid at x(Mg) 0.991 appears): not a transition of Mg, which
 //    melts at 922.2 K;
+//  - Al-Ni (alni_tough_chempot): the fcc liquidus peaks at 1732.1 K, x(Ni) 0.991, 4 K above the melting
+//    point of Ni: a real congruent maximum next to the element, closed by a lens on each side;
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
@@ -25,5 +27,10 @@ describe('narrow ranges and pure-element edges (2)', () => {
     const r = auditBinary({ database: db('cumg_parameters.tdb'), elements: ['CU', 'MG'], T: [880, 940], isotherms: 2, scanPoints: 41, threads: 2 });
     expect(r.failures.pureElements).toEqual([]);
     expect(r.failures.completeness).toEqual([]);
+  }, 60_000);
+
+  test('Al-Ni: a congruent maximum next to pure Ni with a field on each side is one', () => {
+    const r = auditBinary({ database: db('alni_tough_chempot.tdb'), elements: ['AL', 'NI'], T: [1725, 1740], isotherms: 2, scanPoints: 41, threads: 2 });
+    expect(r.failures.topology).toEqual([]);
   }, 60_000);
 });
