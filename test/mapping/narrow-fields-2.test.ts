@@ -8,10 +8,16 @@
 //    melts at 922.2 K;
 //  - Al-Ni (alni_tough_chempot): the fcc liquidus peaks at 1732.1 K, x(Ni) 0.991, 4 K above the melting
 //    point of Ni: a real congruent maximum next to the element, closed by a lens on each side;
+//  - Al-Cr (issue43): the disordered state of GAMMA_PRIME (an L1_2 phase without a disordered part) has the
+//    Gibbs energy of FCC_A1, so the solver splits one state into both at one composition: no field; and
+//    the label of a single-phase field names what the full-sampling point equilibrium there finds, not the
+//    seed grid's coarser choice.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
+import { equilibrium } from '../../worker/core/equilibrium.js';
 import { auditBinary } from '../../worker/mapping/audit.js';
+import { mapBinary } from '../../worker/mapping/binary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const db = (file: string) => openDatabase(path.join(SHARED_TDB_DIR, file));
@@ -32,5 +38,18 @@ describe('narrow ranges and pure-element edges (2)', () => {
   test('Al-Ni: a congruent maximum next to pure Ni with a field on each side is one', () => {
     const r = auditBinary({ database: db('alni_tough_chempot.tdb'), elements: ['AL', 'NI'], T: [1725, 1740], isotherms: 2, scanPoints: 41, threads: 2 });
     expect(r.failures.topology).toEqual([]);
+  }, 60_000);
+
+  test('Al-Cr (issue43): labels say what the point equilibrium says; a split at one composition is no field', () => {
+    const database = db('issue43.tdb');
+    const d = mapBinary({ database, components: ['AL', 'CR'], T: [1100, 1700], threads: 2 });
+    const inside = d.singlePhaseLabels.filter((l) => l.x > 2e-3 && l.x < 1 - 2e-3);
+    expect(inside.length).toBeGreaterThan(0);
+    for (const l of inside) {
+      const r = equilibrium({ database, components: ['AL', 'CR', 'VA'], phases: database.phasesFor(['AL', 'CR']), conditions: { T: l.T, X: { CR: l.x } } });
+      expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name)).toEqual([l.label]);
+    }
+    const a = auditBinary({ database, elements: ['AL', 'CR'], T: [500, 600], isotherms: 2, scanPoints: 61, threads: 2 });
+    expect(a.failures.completeness).toEqual([]);
   }, 60_000);
 });

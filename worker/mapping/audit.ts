@@ -241,6 +241,25 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const od = d.orderDisorder.secondOrderLines.flatMap((l) => polylineAt(l.points, Tk).map((x) => ({ x, line: l })));
     // names on each side of a transition, as the diagram labels them
     // (edges holds the states before and after each transition, in the order of `transitions`)
+    // two sets at one composition are one state, not a field (a binary field at fixed T and P is bounded by two
+    // compositions: Gibbs phase rule): two phases whose Gibbs energies coincide there, e.g. fcc and the
+    // disordered state of an L1_2 phase without a disordered part (issue43.tdb Al-Cr), split in any ratio
+    const splitAtOneComposition = (r: EquilibriumResult) => {
+      const st = r.phases.filter((p) => p.NP > 1e-9);
+      return st.length === 2 && Math.abs((st[0].x[xc] ?? 0) - (st[1].x[xc] ?? 0)) < 1e-6;
+    };
+    // and a switch from one such phase to the other with no field between them is no transition: the two have
+    // one Gibbs energy not only there but 0.01 on either side (two phases that cross there differ by their
+    // slopes' difference times 0.01, many J/mol)
+    const twinSwitch = (Tk: number, x: number, a: EquilibriumResult, b: EquilibriumResult) => {
+      const sa = a.phases.filter((p) => p.NP > 1e-9), sb = b.phases.filter((p) => p.NP > 1e-9);
+      if (sa.length !== 1 || sb.length !== 1 || sa[0].name === sb[0].name) return false;
+      const gm = (name: string, X: number) => {
+        const r = equilibrium({ database: db, components, phases: [name], conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, X)) } } });
+        return r.converged ? r.GM : NaN;
+      };
+      return [x - 0.01, x + 0.01].every((X) => Math.abs(gm(sa[0].name, X) - gm(sb[0].name, X)) < 1e-3);
+    };
     const sideNames = (i: number, side: 'before' | 'after') =>
       edges[2 * i + (side === 'before' ? 0 : 1)].r.phases.filter((p) => p.NP > 1e-9).map(drawnName);
     for (const [i, t] of transitions.entries()) {
@@ -254,6 +273,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
         continue;
       }
+      if (splitAtOneComposition(edges[2 * i].r) || splitAtOneComposition(edges[2 * i + 1].r)) continue;
+      if (twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)) continue;
       const names = new Set([...sideNames(i, 'before'), ...sideNames(i, 'after')]);
       const hit = drawn.some((b) => Math.abs(b.x - x) <= X_TOL && b.phases.every((p) => names.has(baseName(p))));
       if (!hit) {
