@@ -273,11 +273,10 @@ export function auditBinary(o: AuditOptions): AuditReport {
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
         continue;
       }
-      if (splitAtOneComposition(edges[2 * i].r) || splitAtOneComposition(edges[2 * i + 1].r)) continue;
-      if (twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)) continue;
       const names = new Set([...sideNames(i, 'before'), ...sideNames(i, 'after')]);
       const hit = drawn.some((b) => Math.abs(b.x - x) <= X_TOL && b.phases.every((p) => names.has(baseName(p))));
-      if (!hit) {
+      if (!hit && !splitAtOneComposition(edges[2 * i].r) && !splitAtOneComposition(edges[2 * i + 1].r)
+        && !twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)) {
         const near = drawn.filter((b) => Math.abs(b.x - x) < 0.05).map((b) => `${b.phases.join('+')}@${fmtX(b.x)}`);
         failures.completeness.push(`${fmtT(Tk)} K: scan transition ${sideNames(i, 'before').join('+') || '-'} -> ${sideNames(i, 'after').join('+') || '-'} at x=${fmtX(x)} is on no drawn boundary${near.length ? ` (nearest: ${near.join(', ')})` : ''}`);
       }
