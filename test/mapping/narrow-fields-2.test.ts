@@ -9,7 +9,8 @@
 //  - Al-Ni (alni_tough_chempot): the fcc liquidus peaks at 1732.1 K, x(Ni) 0.991, 4 K above the melting
 //    point of Ni: a real congruent maximum next to the element, closed by a lens on each side;
 //  - Al-Cr (issue43): the disordered state of GAMMA_PRIME (an L1_2 phase without a disordered part) has the
-//    Gibbs energy of FCC_A1, so the solver splits one state into both at one composition: no field; and
+//    Gibbs energy of FCC_A1, so the solver splits one state into both at one composition: no field (none
+//    traced, none demanded by the audit); and
 //    the label of a single-phase field names what the full-sampling point equilibrium there finds, not the
 //    seed grid's coarser choice.
 import path from 'node:path';
@@ -43,6 +44,9 @@ describe('narrow ranges and pure-element edges (2)', () => {
   test('Al-Cr (issue43): labels say what the point equilibrium says; a split at one composition is no field', () => {
     const database = db('issue43.tdb');
     const d = mapBinary({ database, components: ['AL', 'CR'], T: [1100, 1700], threads: 2 });
+    // fcc and disordered GAMMA_PRIME are one state: no field between them, no "transition" of pure Al
+    expect(d.regions.map((r) => r.phases.join('+'))).toEqual([]);
+    expect(d.pureTransitions).toEqual([]);
     const inside = d.singlePhaseLabels.filter((l) => l.x > 2e-3 && l.x < 1 - 2e-3);
     expect(inside.length).toBeGreaterThan(0);
     for (const l of inside) {
