@@ -239,8 +239,6 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const drawn: DrawnBoundary[] = fieldsAt(d, Tk).flatMap((f) => [
       { x: f.x[0], phases: f.phases, phase: f.phases[0], other: f.x[1] }, { x: f.x[1], phases: f.phases, phase: f.phases[1], other: f.x[0] }]);
     const od = d.orderDisorder.secondOrderLines.flatMap((l) => polylineAt(l.points, Tk).map((x) => ({ x, line: l })));
-    // names on each side of a transition, as the diagram labels them
-    // (edges holds the states before and after each transition, in the order of `transitions`)
     // two sets at one composition are one state, not a field (a binary field at fixed T and P is bounded by two
     // compositions: Gibbs phase rule): two phases whose Gibbs energies coincide there, e.g. fcc and the
     // disordered state of an L1_2 phase without a disordered part (issue43.tdb Al-Cr), split in any ratio
@@ -260,6 +258,8 @@ export function auditBinary(o: AuditOptions): AuditReport {
       };
       return [x - 0.01, x + 0.01].every((X) => Math.abs(gm(sa[0].name, X) - gm(sb[0].name, X)) < 1e-3);
     };
+    // names on each side of a transition, as the diagram labels them
+    // (edges holds the states before and after each transition, in the order of `transitions`)
     const sideNames = (i: number, side: 'before' | 'after') =>
       edges[2 * i + (side === 'before' ? 0 : 1)].r.phases.filter((p) => p.NP > 1e-9).map(drawnName);
     for (const [i, t] of transitions.entries()) {
