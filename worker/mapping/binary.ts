@@ -23,7 +23,7 @@ import type { BinaryDiagram, BinaryMapRequest, BinaryState, MapContext } from '.
 import { assembleDiagram } from './invariants.js';
 import { magneticLines } from './magnetic.js';
 import { followSecondOrderLines, OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
-import { singlePhaseAnchors } from './phase-labels.js';
+import { confirmAnchors, singlePhaseAnchors } from './phase-labels.js';
 import { lensTasks, TraceScheduler } from './scheduler.js';
 import { gridAxes, seedsFromGrid } from './seed-grid.js';
 import { mergeOverlappingTraces, RegionTracer } from './tracing.js';
@@ -91,7 +91,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const points = assembleDiagram(regions, order, secondOrder, log);
 
   // (d) labels and second-order lines
-  const singlePhaseLabels = singlePhaseAnchors(grid, nT, nX);
+  const singlePhaseLabels = confirmAnchors(singlePhaseAnchors(grid, nT, nX), (T, x) => (solver.exhausted ? null : solver.solve(T, x)));
   const secondOrderLines = od.enabled && od.trace_boundaries
     ? followSecondOrderLines(secondOrder, (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
 

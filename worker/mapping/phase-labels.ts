@@ -60,3 +60,18 @@ export function singlePhaseAnchors(grid: readonly GridNodeState[], nT: number, n
   }
   return out;
 }
+
+/**
+ * The label anchors with the phase the full-sampling equilibrium finds there: the seed grid's coarser
+ * sampling can pick the other of two phases whose Gibbs energies (nearly) coincide (the disordered state of
+ * a two-sublattice L1_2 phase without a disordered part is fcc: GAMMA_PRIME and FCC_A1 of Al-Cr in
+ * issue43.tdb), and a label must say what a point calculation there says. An anchor whose equilibrium is
+ * not single-phase (or does not converge, or null: the budget is used up) keeps the grid's label.
+ */
+export function confirmAnchors(anchors: { label: string; T: number; x: number }[],
+  solve: (T: number, x: number) => { ok: boolean; phases: readonly { label: string }[] } | null): { label: string; T: number; x: number }[] {
+  return anchors.map((a) => {
+    const s = solve(a.T, a.x);
+    return s && s.ok && s.phases.length === 1 ? { ...a, label: s.phases[0].label } : a;
+  });
+}

@@ -17,6 +17,17 @@ export function gridAxes(T: [number, number], Xr: [number, number], size?: { nT?
   };
 }
 
+/**
+ * A two-phase state that seeds a field: its two sets lie at two compositions (a binary field at fixed T and P
+ * is bounded by two: Gibbs phase rule). Two phases whose Gibbs energies coincide split one state in any
+ * ratio at one composition (fcc and the disordered state of an L1_2 phase without a disordered part, Al-Cr
+ * of issue43.tdb): no field to trace.
+ */
+export function isField(s: BinaryState): boolean {
+  return s.ok && s.phases.length === 2 && Math.abs(s.phases[1].x - s.phases[0].x) >= ONE_COMPOSITION;
+}
+const ONE_COMPOSITION = 1e-9;
+
 /** What the bisection between two single-phase states found. */
 export interface BetweenFindings { twoPhase: BinaryState[]; secondOrder: SecondOrderPoint[] }
 
@@ -34,7 +45,7 @@ export function bisectBetween(solve: (T: number, X: number) => BinaryState, orde
     if (Math.abs(hi.T - lo.T) < MIN_STEP && Math.abs(hi.X - lo.X) < 1e-7) break;
     const m = solve(T, X);
     if (!m.ok) return;
-    if (m.phases.length >= 2) { if (m.phases.length === 2) found.twoPhase.push(m); return; }
+    if (m.phases.length >= 2) { if (isField(m)) found.twoPhase.push(m); return; }
     if (m.key === lo.key) lo = m;
     else if (m.key === hi.key) hi = m;
     else { bisectBetween(solve, order, lo, m, found); bisectBetween(solve, order, m, hi, found); return; }
@@ -76,7 +87,7 @@ export function searchBetweenUnlike(solve: (T: number, X: number) => BinaryState
  * with a log line.
  */
 export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT: number, nX: number): BetweenFindings {
-  const found: BetweenFindings = { twoPhase: grid.filter((g) => g.ok && g.phases.length === 2), secondOrder: [] };
+  const found: BetweenFindings = { twoPhase: grid.filter(isField), secondOrder: [] };
   const solve = (T: number, X: number) => ctx.solver.solve(T, X);
   const node = (i: number, j: number) => grid[i * nX + j];
   try {
@@ -94,8 +105,8 @@ export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT:
         if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
         const a2 = solve(a.T, a.X), b2 = solve(b.T, b.X);
         if (!a2.ok || !b2.ok) continue;
-        if (a2.phases.length === 2) found.twoPhase.push(a2);
-        if (b2.phases.length === 2) found.twoPhase.push(b2);
+        if (isField(a2)) found.twoPhase.push(a2);
+        if (isField(b2)) found.twoPhase.push(b2);
         if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) bisectBetween(solve, ctx.order, a2, b2, found);
       }
     }
