@@ -75,7 +75,7 @@ export function searchBetweenUnlike(solve: (T: number, X: number) => BinaryState
   if (!(hi - lo > 1e-5)) return;
   const m = solve(a.T, (lo + hi) / 2);
   if (!m.ok || m.phases.length > 2) return;
-  if (m.phases.length === 2 && m.key !== a.key && m.key !== b.key) found.twoPhase.push(m);
+  if (isField(m) && m.key !== a.key && m.key !== b.key) found.twoPhase.push(m);
   if (m.key !== a.key) searchBetweenUnlike(solve, a, m, found, depth + 1);
   if (m.key !== b.key) searchBetweenUnlike(solve, m, b, found, depth + 1);
 }
