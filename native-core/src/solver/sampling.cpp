@@ -193,7 +193,12 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     // the interior of the constitution space that the quasi-random points below already cover. Those
     // diagonals get a quarter of the points; the edges (pairs differing on one sublattice: binary mixing on
     // that sublattice, where gaps and dilute minima lie) keep the full density. Smaller phases are unchanged.
-    const bool sparse_diagonals = !pi.charged && pairs > kSparseDiagonalPairs;
+    // (ordered phases of ternaries and quaternaries, e.g. a 4-sublattice FCC of three or four elements,
+    // keep every line: their partially ordered states lie on the diagonals)
+    bool wide_sublattices = true;
+    for (const auto& sl : pi.subl)
+      if (sl.size() >= 2 && sl.size() < 5) wide_sublattices = false;
+    const bool sparse_diagonals = !pi.charged && pairs > kSparseDiagonalPairs && wide_sublattices;
     const int per_diagonal = std::max(3, per / 4);
     // room for every line point at once (an upper bound; pages never written are never touched): growing
     // the array by doubling copied and faulted in the large grids several times over
