@@ -2,7 +2,8 @@
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
 // threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth), (diagrams-all) one diagram of every
-// shared binary database, and (alloy-temperatures) the liquidus/solidus scan of a point calculation. Sections can be selected:
+// shared binary database, (alloy-temperatures) the liquidus/solidus scan of a point calculation, and (alloy7) the first
+// equilibrium, a 200-point line and Scheil of the 7-component Al alloy of the speed goals. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
@@ -11,6 +12,7 @@ import { benchCpt } from './calc/cpt.js';
 import { benchIsopleth } from './calc/isopleth.js';
 import { benchTernary } from './calc/ternary.js';
 import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
+import { benchAlloy7 } from './calc/alloy7.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -21,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   isopleth: benchIsopleth,
   ternary: benchTernary,
   'alloy-temperatures': benchAlloyTemperatures,
+  alloy7: benchAlloy7,
 };
 
 async function main(): Promise<void> {

@@ -26,10 +26,11 @@ const CHUNK_MS = 100;
 /**
  * Equilibria of all conditions, in order, `threads` OpenMP threads per chunk. Throws CancelledError
  * when the job's cancel flag is set (checked before every chunk and at the end); reports progress
- * done/total mapped into [p0, p1].
+ * done/total mapped into [p0, p1]. `start`: a result the first condition continues from (the scan's
+ * previous point, e.g. the previous batch of the lever rule).
  */
 export function chunkedBatch(setup: BatchSetup, conditions: ConditionSource, threads: number, control?: JobControl,
-  p0 = 0, p1 = 1): EquilibriumResult[] {
+  p0 = 0, p1 = 1, start?: EquilibriumResult): EquilibriumResult[] {
   const at = Array.isArray(conditions) ? (i: number) => conditions[i] : conditions.at.bind(conditions);
   const n = conditions.length;
   const out: EquilibriumResult[] = [];
@@ -40,10 +41,13 @@ export function chunkedBatch(setup: BatchSetup, conditions: ConditionSource, thr
     const chunk: EquilibriumConditions[] = [];
     for (let i = out.length; i < Math.min(n, out.length + size); i++) chunk.push(at(i));
     const t0 = performance.now();
+    // the chunk's first point continues from the last point before it (`start` for the first chunk)
+    const last = out.length ? out[out.length - 1] : start;
     const rs = equilibriumBatch({ database: setup.database, components: setup.components, phases: setup.phases,
       // neighbouring conditions of a scan: each point starts from the previous one (the solver still
       // certifies every answer by its grid re-scan, and redoes a failed warm start cold)
-      conditions: chunk, options: { warmStart: true, ...setup.options }, threads: th, control: new SharedArrayBuffer(CONTROL_BYTES) });
+      conditions: chunk, options: { warmStart: true, ...setup.options, ...(last?.converged ? { start: last } : {}) },
+      threads: th, control: new SharedArrayBuffer(CONTROL_BYTES) });
     for (const r of rs) out.push(r);
     control?.setProgress(p0 + ((p1 - p0) * out.length) / n);
     // next chunk: about CHUNK_MS, at most twice the last one, at least one point per thread

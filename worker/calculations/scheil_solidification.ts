@@ -463,11 +463,16 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     let lastLiquid: { T: number; r: EquilibriumResult } | null = null;
     let done = false;
     if (liquidus !== null && liquidus > T0) lever.push({ T: liquidus, fraction_solid: 0 });
+    // Batches of 16 temperatures per thread: the points of a batch beyond the lever solidus are wasted
+    // (tens of ms each in a multicomponent alloy); each batch continues from the last point before it.
+    const perBatch = 16 * threads;
+    let lastResult: EquilibriumResult | undefined;
     while (!done && Ttop >= bottom) {
       const Ts: number[] = [];
-      for (let k = 0; k < 64 && Ttop - k * step >= bottom; k++) Ts.push(Ttop - k * step);
+      for (let k = 0; k < perBatch && Ttop - k * step >= bottom; k++) Ts.push(Ttop - k * step);
       const prog = control?.getProgress() ?? 0;
-      const rs = chunkedBatch(setup, Ts.map((T) => ({ T, P, X: xConditions(x0) })), threads, control, prog, prog);
+      const rs = chunkedBatch(setup, Ts.map((T) => ({ T, P, X: xConditions(x0) })), threads, control, prog, prog, lastResult);
+      lastResult = rs[rs.length - 1];
       throwIfCancelled(control);
       for (let k = 0; k < rs.length; k++) {
         const r = rs[k];
@@ -487,7 +492,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
         lever.push({ T: Ts[k], fraction_solid: 1 - q.fL });
         lastLiquid = { T: Ts[k], r };
       }
-      Ttop -= 64 * step;
+      Ttop -= perBatch * step;
       control?.setProgress(0.8 + 0.2 * Math.min(1, (T0 - Ttop) / Math.max(step, T0 - bottom)));
     }
     if (leverSolidus === null) logs.push(`lever rule: liquid remains down to ${bottom.toFixed(2)} K`);

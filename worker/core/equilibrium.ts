@@ -38,9 +38,10 @@ export interface EquilibriumOptions {
    */
   warmStart?: boolean;
   /**
-   * equilibrium only: a previous converged result of the same system (same components and phases) to
-   * start from instead of the convex hull (e.g. the previous step of a Scheil simulation). Falls back to
-   * the cold start if it does not fit or does not converge.
+   * A previous converged result of the same system (same components and phases) to start from instead
+   * of the convex hull (e.g. the previous step of a Scheil simulation). Falls back to the cold start if it
+   * does not fit or does not converge. equilibriumBatch uses it with warmStart only, for the first
+   * condition (a scan cut into batches: each batch continues from the last result of the one before).
    */
   start?: EquilibriumResult;
 }

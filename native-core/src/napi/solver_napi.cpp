@@ -401,7 +401,10 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   cm.solver->options().max_iterations = cm.max_iterations;
   cm.solver->options().single_set = cm.single_set;
   cm.solver->options().warm_start = cm.warm_start;
-  auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress);
+  // options.start (with warmStart): the first condition continues from that result
+  pd::solver::WarmStart start;
+  if (cm.warm_start && info.Length() > 4 && info[4].IsObject()) start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+  auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress, start.valid() ? &start : nullptr);
   ResultWriter w(env);
   for (size_t i = 0; i < rs.size(); ++i) w.Add(rs[i], conds[i]);
   return Napi::Value(env, w.Build());

@@ -10,7 +10,8 @@ namespace pd::solver {
 using detail::predict;
 
 std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<Conditions>& conds, int threads,
-                                                              const volatile int32_t* cancel, double* progress) const {
+                                                              const volatile int32_t* cancel, double* progress,
+                                                              const WarmStart* first) const {
   std::vector<EquilibriumResult> out(conds.size());
   if (threads < 1) threads = 1;
   long done = 0;
@@ -54,6 +55,8 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
       const long nt = omp_get_num_threads(), tid = omp_get_thread_num();
       const long begin = total * tid / nt, end = total * (tid + 1) / nt;
       WarmStart prev, prev2, next, pred;
+      // the chunk that begins the batch continues from the caller's state (a scan cut into batches)
+      if (tid == 0 && first && first->valid()) prev = *first;
       for (long i = begin; i < end; ++i) {
         const WarmStart* start = prev.valid() ? &prev : nullptr;
         if (start && prev2.valid() && i - 2 >= begin && predict(prev2, conds[i - 2], prev, conds[i - 1], conds[i], pred))

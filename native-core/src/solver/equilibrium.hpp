@@ -112,8 +112,11 @@ class EquilibriumSolver {
 
   // Many independent condition sets over OpenMP threads. cancel (may be null): Int32 flag, non-zero =
   // stop; the remaining results get reason "cancelled". progress (may be null): fraction done.
+  // first (may be null, used with options().warm_start): the state the first condition starts from,
+  // e.g. the last result of the previous chunk of a scan.
   std::vector<EquilibriumResult> solve_batch(const std::vector<Conditions>& conds, int threads,
-                                             const volatile int32_t* cancel, double* progress) const;
+                                             const volatile int32_t* cancel, double* progress,
+                                             const WarmStart* first = nullptr) const;
 
   size_t grid_points() const;
 

@@ -80,6 +80,10 @@ double halton(uint64_t i, int b) {
   return r;
 }
 
+// Pairs of end members above which the lines between end members that differ on two or more sublattices
+// are sampled sparsely (sample_phase); the same count above which the dilute-end points are left out.
+constexpr size_t kSparseDiagonalPairs = 400;
+
 const int kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79,
                        83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173};
 
@@ -184,18 +188,40 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     int per = pdens;
     if (pairs * per > 90000) per = std::max<int>(3, static_cast<int>(90000 / pairs));
     size_t stride = pairs > 5000 ? pairs / 5000 + 1 : 1;
+    // Many end members (five or more constituents on each of two mixing sublattices, e.g. BCC_B2 or the
+    // Laves phases of a 7-component alloy): most pairs differ on several sublattices, and their lines cross
+    // the interior of the constitution space that the quasi-random points below already cover. Those
+    // diagonals get a quarter of the points; the edges (pairs differing on one sublattice: binary mixing on
+    // that sublattice, where gaps and dilute minima lie) keep the full density. Smaller phases are unchanged.
+    // (ordered phases of ternaries and quaternaries, e.g. a 4-sublattice FCC of three or four elements,
+    // keep every line: their partially ordered states lie on the diagonals)
+    bool wide_sublattices = true;
+    for (const auto& sl : pi.subl)
+      if (sl.size() >= 2 && sl.size() < 5) wide_sublattices = false;
+    const bool sparse_diagonals = !pi.charged && pairs > kSparseDiagonalPairs && wide_sublattices;
+    const int per_diagonal = std::max(3, per / 4);
+    // room for every line point at once (an upper bound; pages never written are never touched): growing
+    // the array by doubling copied and faulted in the large grids several times over
+    pts.reserve(pts.size() + (pairs / stride + 1) * static_cast<size_t>(per + 28) * m);
     size_t pc = 0;
     for (size_t a = 0; a < E; ++a) {
       throw_if_cancelled();
       for (size_t b = a + 1; b < E; ++b, ++pc) {
         if (pc % stride) continue;
-        for (int j = 1; j < per; ++j) {
-          double t = static_cast<double>(j) / per;
+        int along = per;
+        if (sparse_diagonals) {
+          // end members are one-hot per sublattice: two differing entries per differing sublattice
+          int differing = 0;
+          for (int i = 0; i < m; ++i) differing += ends[a][i] != ends[b][i];
+          if (differing > 2) along = per_diagonal;
+        }
+        for (int j = 1; j < along; ++j) {
+          double t = static_cast<double>(j) / along;
           for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
         }
         // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
         // minima closer to a pure end than the uniform spacing)
-        if (pairs <= 400)
+        if (pairs <= kSparseDiagonalPairs)
           for (int k = 3; k <= 16; ++k) {
             double t = std::pow(10.0, -0.5 * k);
             if (t >= 1.0 / per) continue;
@@ -215,6 +241,7 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   // cases pyc-eq-crfeni-shallow-bcc-gap and pyc-eq-issue43-fcc-gp), capped at 30000.
   size_t nrand = static_cast<size_t>(pdens) * std::max(0, dof) * (pi.charged ? 4 : 1) * (dof >= 2 ? 8 : 1);
   nrand = std::min<size_t>(nrand, 30000);
+  pts.reserve(pts.size() + 2 * nrand * m);
   if (pi.charged && E >= 2) {
     for (size_t r = 0; r < nrand; ++r) {
       int nk = std::min<int>(static_cast<int>(E), 4);
@@ -279,12 +306,23 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   // units NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
   double nf_max = 0;
   throw_if_cancelled();
-  for (size_t p = 0; p < n; ++p) {
-    pm.moles(&pts[p * m], 0, mo);
-    nf_max = std::max(nf_max, mo.Nf);
+  if (!pi.variable_ratios && !pi.charged) {
+    // N_f is linear in y with fixed site ratios, and every point is a convex combination of end members
+    // (per sublattice): its largest value is an end member's
+    for (const auto& e : ends) {
+      pm.moles(e.data(), 0, mo);
+      nf_max = std::max(nf_max, mo.Nf);
+    }
+  } else {
+    for (size_t p = 0; p < n; ++p) {
+      pm.moles(&pts[p * m], 0, mo);
+      nf_max = std::max(nf_max, mo.Nf);
+    }
   }
   // A phase that can be emptied of atoms keeps at least half the atoms of its emptiest end member (an ordered
   // sublattice may be vacant, the crystal may not); others only leave out the near-empty grid points.
+  g.Y.reserve(n * m);
+  g.X.reserve(n * C);
   g.nf_floor = has_vacuum && std::isfinite(nf_end_min) ? kVacantFloorRatio * nf_end_min : kNfFloorRatio * nf_max;
   for (size_t p = 0; p < n; ++p) {
     double* y = &pts[p * m];
