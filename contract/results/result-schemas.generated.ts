@@ -3512,6 +3512,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "string"
             }
           },
+          "labels": {
+            "description": "display labels of `phases`: a set of a phase with an order-disorder description by its state, as point results name it (\"L12 (L12_FCC)\", \"A1 (L12_FCC)\"), other phases as in `phases`",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "s": {
             "description": "a point inside the region",
             "type": "number"
@@ -3529,6 +3536,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         },
         "required": [
           "phases",
+          "labels",
           "s",
           "T",
           "x",

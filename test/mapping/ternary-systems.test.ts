@@ -32,6 +32,6 @@ describe('ternary isothermal sections of further systems', () => {
         expect(s.selfCheck!.disagreements, `${T} K`).toEqual([]);
         expect(s.selfCheck!.overlaps, `${T} K`).toEqual([]);
       }
-    });
+    }, 180_000);
   }
 });

@@ -37,6 +37,23 @@ export class StateLabeller {
   }
 }
 
+/**
+ * Display labels of every stable set of r, in the order of the set labels NAME, NAME#2, ... sorted (the isopleth's
+ * phaseLabels): the ordering state where the phase has one, else the set label.
+ */
+export function resultStateLabels(labeller: StateLabeller, r: EquilibriumResult): string[] {
+  const count = new Map<string, number>();
+  const sets = r.phases.map((p) => {
+    const k = (count.get(p.name) ?? 0) + 1;
+    count.set(p.name, k);
+    const label = k === 1 ? p.name : `${p.name}#${k}`;
+    const state = labeller.stateOf(p);
+    return { label, display: state === p.name ? label : state };
+  });
+  sets.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+  return numberRepeats(sets.map((s) => s.display));
+}
+
 /** The second and later occurrences of one label get #2, #3, ... (set labels that already carry #k are left as they are). */
 export function numberRepeats(labels: string[]): string[] {
   const count = new Map<string, number>();
