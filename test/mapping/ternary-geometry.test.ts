@@ -39,6 +39,19 @@ describe('overlapping fields', () => {
     expect(found[0]!.x[2]).toBeCloseTo(0.2, 12);
   });
 
+  test('a two-phase answer on the edge two triangles share agrees (the tie-line between two line compounds)', () => {
+    // COST507 Al-Cu-Mg at 700 K: S and Q phases at fixed compositions, between S + Q + tau and S + Q + Laves
+    const a = tri(['SPHASE', 'QPHASE', 'TAU'], [[0.5, 0.25, 0.25], [0.4375, 0.1875, 0.375], [0.5193, 0.0865, 0.3942]]);
+    const b = tri(['QPHASE', 'SPHASE', 'LAVES_C14'], [[0.4375, 0.1875, 0.375], [0.5, 0.25, 0.25], [0.4066, 0.2601, 0.3334]]);
+    const X: Vec3 = [0.4444444444444444, 0.19444444444444445, 0.3611111111111111];
+    const c = selfCheck({ regions: [], triangles: [a, b] }, [{ ok: true, X, labels: ['SPHASE', 'QPHASE'] }]);
+    expect(c.disagreements).toEqual([]);
+    expect(c.agree).toBe(1);
+    // the same answer away from the edge disagrees
+    const inside = selfCheck({ regions: [], triangles: [a, b] }, [{ ok: true, X: [0.44, 0.22, 0.34], labels: ['SPHASE', 'QPHASE'] }]);
+    expect(inside.disagreements).toHaveLength(1);
+  });
+
   test('the self-check reports overlaps beside its point answers', () => {
     const c = selfCheck({ regions: [], triangles: [stable, metastable] }, [{ ok: true, X: [0.62, 0.23, 0.15], labels: ['LIQUID', 'B2', 'B2#2'] }]);
     expect(c.agree).toBe(1);

@@ -181,6 +181,15 @@ export function overlapsBetween(s: MappedRegions, tol = INSIDE_TOL): { kind: Ove
   return out;
 }
 
+/** X lies within INSIDE_TOL of the triangle's edge between the corners of the two given phases. */
+function onEdgeOf(t: TernaryTriangle, pair: string[], X: Vec3): boolean {
+  const bases = t.phases.map(baseName);
+  const i = bases.indexOf(baseName(pair[0]!));
+  const j = bases.findIndex((b, k) => k !== i && b === baseName(pair[1]!));
+  if (i < 0 || j < 0) return false;
+  return segmentDistance(toPlane(X), toPlane(t.corners[i]!), toPlane(t.corners[j]!)) < INSIDE_TOL;
+}
+
 /**
  * Every answer must lie in a mapped region of the same phases (single-phase answers: in no region, or on its rim);
  * and no two mapped fields may overlap (findOverlaps).
@@ -195,7 +204,10 @@ export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckRe
     const hits = regionsAt(s, e.X);
     const ok = found.length === 1
       ? hits.every((h) => h.depth < INSIDE_TOL)
-      : hits.some((h) => sortedBases(h.phases) === key);
+      : hits.some((h) => sortedBases(h.phases) === key)
+        // two phases on the edge of a triangle that holds both: the tie-line between two triangles that share it
+        // (two line compounds: no region of its own)
+        || (found.length === 2 && s.triangles.some((t) => onEdgeOf(t, found, e.X)));
     if (ok) agree++;
     else {
       const inner = hits.sort((a, b) => b.depth - a.depth)[0];
