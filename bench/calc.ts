@@ -1,9 +1,10 @@
 // `npm run bench:calc`: wall times of the calculation task types, each printed as the
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
-// threads, ternary isothermal sections (ternary), a 4-component isopleth (isopleth), (diagrams-all) one diagram of every
-// shared binary database, (alloy-temperatures) the liquidus/solidus scan of a point calculation, and (alloy7) the first
-// equilibrium, a 200-point line and Scheil of the 7-component Al alloy of the speed goals. Sections can be selected:
+// threads, ternary isothermal sections of every ternary system at two temperatures (ternary), four isopleths, one of
+// 4 components (isopleth), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
+// liquidus/solidus scan of a point calculation, and (alloy7) the first equilibrium, a 200-point line and Scheil of the
+// 7-component Al alloy of the speed goals. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';

@@ -25,6 +25,9 @@ export interface IsoplethLine {
 
 export interface IsoplethRegion {
   phases: string[];
+  /** display labels of `phases`: a set of a phase with an order-disorder description by its state, as point results
+   * name it ("L12 (L12_FCC)", "A1 (L12_FCC)"), other phases as in `phases` */
+  labels: string[];
   /** a point inside the region */
   s: number;
   T: number;

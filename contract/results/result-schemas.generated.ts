@@ -3596,6 +3596,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "string"
             }
           },
+          "labels": {
+            "description": "display labels of `phases`: a set of a phase with an order-disorder description by its state, as point results name it (\"L12 (L12_FCC)\", \"A1 (L12_FCC)\"), other phases as in `phases`",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
           "s": {
             "description": "a point inside the region",
             "type": "number"
@@ -3613,6 +3620,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         },
         "required": [
           "phases",
+          "labels",
           "s",
           "T",
           "x",
@@ -3788,11 +3796,15 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "single_phase_regions": {
+        "description": "`label`: the display label (the ordering state where the phase has one, as for two-phase regions)",
         "type": "array",
         "items": {
           "type": "object",
           "properties": {
             "phase": {
+              "type": "string"
+            },
+            "label": {
               "type": "string"
             },
             "label_point": {
@@ -3818,6 +3830,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           },
           "required": [
             "phase",
+            "label",
             "label_point"
           ]
         }
@@ -4066,13 +4079,64 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                 "mapped"
               ]
             }
+          },
+          "metastable_answers": {
+            "description": "answers inside a mapped field that the map's own state undercuts (re-solved warm-started from the field's equilibrium: the map's phases at a lower Gibbs energy): the point solver's answer there was metastable",
+            "type": "number"
+          },
+          "overlaps": {
+            "description": "mapped fields sharing area (a stable section's fields meet only along edges): two tie-triangles, or a tie-triangle and a two-phase region (`phases`: the triangle's, then the other field's), at a point x inside both",
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "kind": {
+                  "enum": [
+                    "triangles",
+                    "triangle_region"
+                  ]
+                },
+                "phases": {
+                  "type": "array",
+                  "prefixItems": [
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    },
+                    {
+                      "type": "array",
+                      "items": {
+                        "type": "string"
+                      }
+                    }
+                  ],
+                  "minItems": 2,
+                  "maxItems": 2
+                },
+                "x": {
+                  "type": "object",
+                  "additionalProperties": {
+                    "type": "number"
+                  }
+                }
+              },
+              "required": [
+                "kind",
+                "phases",
+                "x"
+              ]
+            }
           }
         },
         "required": [
           "points",
           "agree",
           "not_converged",
-          "disagreements"
+          "disagreements",
+          "metastable_answers",
+          "overlaps"
         ]
       },
       "TernaryTieLineRecord": {
@@ -4141,6 +4205,23 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "minItems": 3,
             "maxItems": 3
           },
+          "labels": {
+            "description": "display labels, as for two-phase regions",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 3,
+            "maxItems": 3
+          },
           "corners": {
             "type": "array",
             "items": {
@@ -4175,6 +4256,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         },
         "required": [
           "phases",
+          "labels",
           "corners",
           "refinement"
         ]
@@ -4184,6 +4266,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "properties": {
           "phases": {
             "description": "phase labels (NAME or NAME#2 for the second set of a miscibility gap)",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "labels": {
+            "description": "display labels of the two phases: a set of a phase with an order-disorder description by its state, as point results name it (\"L12 (L12_FCC)\", \"A1 (L12_FCC)\"), other phases as in `phases`",
             "type": "array",
             "prefixItems": [
               {
@@ -4268,6 +4364,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         },
         "required": [
           "phases",
+          "labels",
           "ends",
           "tielines",
           "boundaries"

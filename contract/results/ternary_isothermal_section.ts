@@ -18,6 +18,9 @@ export interface TernaryTieLineRecord {
 export interface TernaryTwoPhaseRecord {
   /** phase labels (NAME or NAME#2 for the second set of a miscibility gap) */
   phases: [string, string];
+  /** display labels of the two phases: a set of a phase with an order-disorder description by its state, as point
+   * results name it ("L12 (L12_FCC)", "A1 (L12_FCC)"), other phases as in `phases` */
+  labels: [string, string];
   /** how the region ends at its first and last tie-line */
   ends: [TernaryRegionEnd, TernaryRegionEnd];
   /** tie-lines in tracing order: the region is the union of the segments between consecutive tie-lines */
@@ -28,6 +31,8 @@ export interface TernaryTwoPhaseRecord {
 
 export interface TernaryTriangleRecord {
   phases: [string, string, string];
+  /** display labels, as for two-phase regions */
+  labels: [string, string, string];
   corners: { phase: string; x: Composition; w?: Composition }[];
   /** largest corner movement in the last refinement solve, mole fraction (<= 1e-5 when refined) */
   refinement: number;
@@ -40,6 +45,12 @@ export interface TernarySelfCheck {
   agree: number;
   not_converged: number;
   disagreements: { x: Composition; found: string[]; mapped: string[] }[];
+  /** answers inside a mapped field that the map's own state undercuts (re-solved warm-started from the field's
+   * equilibrium: the map's phases at a lower Gibbs energy): the point solver's answer there was metastable */
+  metastable_answers: number;
+  /** mapped fields sharing area (a stable section's fields meet only along edges): two tie-triangles, or a
+   * tie-triangle and a two-phase region (`phases`: the triangle's, then the other field's), at a point x inside both */
+  overlaps: { kind: 'triangles' | 'triangle_region'; phases: [string[], string[]]; x: Composition }[];
 }
 
 export interface TernaryIsothermalSectionResult extends ResultDocument {
@@ -52,7 +63,8 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
   window: Record<string, [number, number]>;
   two_phase_regions: TernaryTwoPhaseRecord[];
   three_phase_triangles: TernaryTriangleRecord[];
-  single_phase_regions: { phase: string; label_point: { x: Composition; w?: Composition } }[];
+  /** `label`: the display label (the ordering state where the phase has one, as for two-phase regions) */
+  single_phase_regions: { phase: string; label: string; label_point: { x: Composition; w?: Composition } }[];
   critical_points: { phases: [string, string]; x: Composition; w?: Composition }[];
   self_check: TernarySelfCheck | null;
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };

@@ -122,6 +122,10 @@ describe('isopleth sections of three alloys', () => {
     // lines find it and label it beside them
     const thin = doc.regions.find((r) => r.phases.join('+') === 'B2+L12_FCC+LIQUID');
     expect(thin?.grid_nodes).toBe(0);
+    // gamma + gamma' are two states of one L12 model: the region names them by their ordering, not NAME#2
+    const gammas = doc.regions.find((r) => r.phases.join('+') === 'L12_FCC+L12_FCC#2');
+    expect([...gammas!.labels].sort()).toEqual(['A1 (L12_FCC)', 'L12 (L12_FCC)']);
+    expect(doc.regions.find((r) => r.phases.join('+') === 'LIQUID')!.labels).toEqual(['LIQUID']);
     expect(checkSides('alcrni.tdb', doc, ['AL', 'CR', 'NI', 'VA'])).toBeGreaterThan(8);
   }, 120_000);
 

@@ -56,7 +56,7 @@ export function sectionDocument(s: TernarySection, unit: TernaryInput['unit'], t
     components: comps, temperature: s.T, pressure: s.P, composition_unit: unit,
     window: Object.fromEntries(comps.map((c, i) => [c, s.window[i]!])),
     two_phase_regions: s.regions.map((r) => ({
-      phases: r.phases, ends: r.ends,
+      phases: r.phases, labels: r.labels ?? r.phases, ends: r.ends,
       tielines: r.tielines.map((t) => (toMass
         ? { x: [obj(t.x[0]), obj(t.x[1])], w: [toMass(obj(t.x[0])), toMass(obj(t.x[1]))] }
         : { x: [obj(t.x[0]), obj(t.x[1])] })) as TernaryIsothermalSectionResult['two_phase_regions'][number]['tielines'],
@@ -66,12 +66,13 @@ export function sectionDocument(s: TernarySection, unit: TernaryInput['unit'], t
       })),
     })),
     three_phase_triangles: s.triangles.map((t) => ({
-      phases: t.phases, refinement: t.refinement,
+      phases: t.phases, labels: t.labels ?? t.phases, refinement: t.refinement,
       corners: t.corners.map((c, k) => ({ phase: t.phases[k]!, ...withW(c) })),
     })),
-    single_phase_regions: s.singlePhaseLabels.map((l) => ({ phase: l.phase, label_point: withW(l.x) })),
+    single_phase_regions: s.singlePhaseLabels.map((l) => ({ phase: l.phase, label: l.label ?? l.phase, label_point: withW(l.x) })),
     critical_points: s.criticalPoints.map((c) => ({ phases: c.phases, ...withW(c.x) })),
-    self_check: s.selfCheck ? { ...s.selfCheck, disagreements: s.selfCheck.disagreements.map((d) => ({ ...d, x: obj(d.x) })) } : null,
+    self_check: s.selfCheck ? { ...s.selfCheck, disagreements: s.selfCheck.disagreements.map((d) => ({ ...d, x: obj(d.x) })),
+      overlaps: s.selfCheck.overlaps.map((o) => ({ ...o, x: obj(o.x) })) } : null,
     statistics: { equilibria: s.stats.equilibria, not_converged: s.stats.notConverged, wall_time_s: s.stats.seconds },
     table: { columns: [], rows: [] },
   };
@@ -110,6 +111,7 @@ export function sectionSummary(s: TernarySection): string {
   if (s.selfCheck) {
     out += `; self-check ${s.selfCheck.agree} of ${s.selfCheck.points - s.selfCheck.not_converged} points agree`;
     if (s.selfCheck.disagreements.length) out += ` (${plural(s.selfCheck.disagreements.length, 'disagreement')}, listed in result.json)`;
+    if (s.selfCheck.overlaps.length) out += `; ${plural(s.selfCheck.overlaps.length, 'overlap')} of mapped fields (listed in result.json)`;
   }
   if (s.stats.notConverged) out += `; ${s.stats.notConverged} of ${s.stats.equilibria} equilibria not converged`;
   return out;
@@ -134,6 +136,8 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
     ...s.logs,
     ...(s.selfCheck?.disagreements ?? []).slice(0, 20).map((d) => `self-check: at x(${inp.components.join(',')}) = ${d.x.map((v) => v.toFixed(4)).join(', ')} `
       + `the point equilibrium gives ${d.found.join('+')}, the map ${d.mapped.length ? d.mapped.join('+') : 'a single-phase field'}`),
+    ...(s.selfCheck?.overlaps ?? []).slice(0, 20).map((o) => `self-check: the triangle ${o.phases[0].join('+')} overlaps the ${o.kind === 'triangles' ? 'triangle' : 'two-phase region'} `
+      + `${o.phases[1].join('+')} at x(${inp.components.join(',')}) = ${o.x.map((v) => v.toFixed(4)).join(', ')}`),
   ];
   return { summary: sectionSummary(s), logs };
 }

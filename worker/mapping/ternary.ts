@@ -26,8 +26,9 @@ import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { chunkedBatch } from '../calculations/batch.js';
 import { CancelledError, type JobControl } from '../protocol.js';
+import { StateLabeller } from './ternary_labels.js';
 import {
-  INSIDE_TOL, baseName, dist3, fromPlane, mid, polygonDepth, regionPolygon, selfCheck, sortedBases, toPlane,
+  INSIDE_TOL, baseName, dist3, fromPlane, mid, overlapsBetween, polygonDepth, regionPolygon, selfCheck, sortedBases, tielineInside, toPlane,
   type SelfCheckResult, type TernaryEndKind, type TernaryTieLine, type TernaryTriangle, type TernaryTwoPhaseRegion, type Vec3,
 } from './ternary_geometry.js';
 
@@ -48,11 +49,7 @@ export interface TernaryMapRequest {
   /** divisions of each side of the seed grid (default 12: 91 nodes; 16 found no further region or triangle in the
    * tested sections, narrow fields between nodes are found by bisection and from the triangles) */
   gridDivisions?: number;
-  /**
-   * sampling density of the global minimisation (default: the solver's 60). Ordered phases with several wells
-   * need more: alcrni at 1273 K gives single-phase answers inside the gamma + gamma' field at 60 that 300 corrects
-   * (lower G by 3 J/mol); the self-check reports such points.
-   */
+  /** sampling density of the global minimisation (default: the solver's 60) */
   pdens?: number;
   /** largest continuation step, mole fraction (default 0.02) */
   maxStep?: number;
@@ -72,7 +69,8 @@ export interface TernarySection {
   window: [number, number][];
   regions: TernaryTwoPhaseRegion[];
   triangles: TernaryTriangle[];
-  singlePhaseLabels: { phase: string; x: Vec3 }[];
+  /** `label`: the display label (the ordering state where the phase has one) */
+  singlePhaseLabels: { phase: string; x: Vec3; label?: string }[];
   criticalPoints: { phases: [string, string]; x: Vec3 }[];
   selfCheck: SelfCheckResult | null;
   stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number };
@@ -90,6 +88,8 @@ const MIN_STEP = 2e-4;
 const SHORT_TIELINE = 0.02;
 const TRIANGLE_TOL = 1e-5;
 const MAX_TRACE_STEPS = 600;
+/** J/mol: of a warm and a cold answer at one composition, the cold one replaces the warm one when lower by more */
+const GM_TOL = 1e-4;
 
 
 export function mapTernary(req: TernaryMapRequest): TernarySection {
@@ -138,6 +138,20 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     const eq = toEq(X, r);
     if (!eq.ok) notConverged++;
     return eq;
+  };
+  /**
+   * The stable answer at X when a warm start is at hand: a warm start keeps the basin of the answer it starts
+   * from, and where the sampling grid has no point near the stable state's (B2 of alcrni near NiAl at 1273 K and
+   * the default density) the solver's re-scan cannot tell a metastable branch from the stable one. The cold
+   * answer is solved too, and of two converged answers at one composition the lower Gibbs energy is the stable.
+   */
+  const solveStable = (X: Vec3, start: EquilibriumResult | null): Eq => {
+    const warm = start ? solve(X, start) : null;
+    const cold = solve(X);
+    if (!warm || !warm.ok) return cold;
+    // a cold solve that fails beside a converged warm one is no failure of the map
+    if (!cold.ok) { notConverged--; return warm; }
+    return cold.raw!.GM < warm.raw!.GM - GM_TOL ? cold : warm;
   };
   const batch = (points: Vec3[], p0: number, p1: number): Eq[] => {
     const rs = chunkedBatch({ database: req.database, components: solverComponents, phases: req.phases, options: { ...options, warmStart: req.warmGrid ?? false } },
@@ -201,6 +215,12 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const regionPolys: [number, number][][] = [];
   const triangles: TernaryTriangle[] = [];
   const criticalPoints: TernarySection['criticalPoints'] = [];
+  const labeller = new StateLabeller(req.database, solverComponents);
+  const composition = (X: Vec3): Record<string, number> => Object.fromEntries(comps.map((c, k) => [c, X[k]!]));
+  /** the equilibrium behind each triangle and tie-line: its chemical potentials give the field's tangent plane */
+  const potentials = new WeakMap<object, EquilibriumResult>();
+  /** G (J/mol) at X of the tangent plane of equilibrium r: which of two overlapping fields is stable */
+  const planeG = (r: EquilibriumResult | undefined, X: Vec3) => (r ? comps.reduce((a, c, k) => a + (r.mu[c] ?? NaN) * X[k]!, 0) : NaN);
 
   /** e lies in a traced region of its phases (`tol` > 0: or that close to one; < 0: at least that deep inside) */
   const covered = (e: Eq, tol = INSIDE_TOL): boolean => {
@@ -224,7 +244,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     for (let it = 0; it < 4 && move > TRIANGLE_TOL; it++) {
       const c = cur.phases.map((p) => p.x);
       const centroid: Vec3 = [0, 1, 2].map((k) => (c[0]![k]! + c[1]![k]! + c[2]![k]!) / 3) as Vec3;
-      const next = solve(centroid, cur.raw);
+      const next = it === 0 ? solveStable(centroid, cur.raw) : solve(centroid, cur.raw);
       if (!next.ok || next.phases.length !== 3 || sortedBases(next.phases.map((p) => p.label)) !== sortedBases(cur.phases.map((p) => p.label))) break;
       // match corners by proximity (set numbers may swap)
       const matched = cur.phases.map((p) => next.phases.reduce((b, q) => (dist(q.x, p.x) < dist(b.x, p.x) ? q : b)));
@@ -241,6 +261,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     };
     if (!Number.isFinite(move) || move > TRIANGLE_TOL) logs.push(`three-phase triangle ${tri.phases.join('+')}: corners refined to ${Number.isFinite(move) ? move.toExponential(1) : 'no second solve'} only`);
     tri.refinement = Number.isFinite(move) ? move : 1;
+    if (cur.raw) potentials.set(tri, cur.raw);
     triangles.push(tri);
     return tri;
   };
@@ -318,6 +339,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
           if (jump > Math.max(0.08, 6 * s)) { h /= 2; continue; }
           tl = { x: [u.x, v.x] };
           raw = e.raw;
+          if (e.raw) potentials.set(tl, e.raw);
           out.push(tl);
           accepted = true;
           h = Math.min(maxStep, h * 1.5);
@@ -336,7 +358,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
             const tri = addTriangle(e);
             if (tri) {
               const edge = triangleEdge(tri, tl, bases as [string, string]);
-              if (edge) out.push(edge);
+              if (edge) { potentials.set(edge, potentials.get(tri)!); out.push(edge); }
               return { kind: 'three_phase', tielines: out };
             }
           }
@@ -345,7 +367,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       }
       if (!accepted) {
         const edge = blockedBy ? triangleEdge(blockedBy, tl, bases as [string, string]) : null;
-        if (edge) { out.push(edge); return { kind: 'three_phase', tielines: out }; }
+        if (edge) { potentials.set(edge, potentials.get(blockedBy!)!); out.push(edge); return { kind: 'three_phase', tielines: out }; }
         const a2 = toPlane(tl.x[0]), b2 = toPlane(tl.x[1]);
         if (Math.hypot(b2[0] - a2[0], b2[1] - a2[1]) < SHORT_TIELINE) return { kind: 'critical', tielines: out };
         return { kind: lastFailed ? 'not_converged' : 'step_limit', tielines: out };
@@ -360,6 +382,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     const [p, q] = e.phases as [PS, PS];
     const labels: [string, string] = seed ? [p.label, q.label] : [p.label, q.label];
     const first: TernaryTieLine = seed ? seed.tl : { x: [p.x, q.x] };
+    if (e.raw && !potentials.has(first)) potentials.set(first, e.raw);
     let back: TraceEnd, fwd: TraceEnd;
     if (seed) {
       back = { kind: seed.end, tielines: [] };
@@ -472,6 +495,68 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     }
   }
 
+  // Overlapping fields: the point solver's answer can be metastable (a basin its sampling grid misses, reached by a
+  // warm start or not), and two such answers give fields that share area. Of two tangent planes over one
+  // composition the lower is the stable one: the field of the higher plane is dropped (a region only for its
+  // tie-lines inside the triangle; it then ends on the triangle's edge).
+  for (let pass = 0; pass < 8; pass++) {
+    const found = overlapsBetween({ regions, triangles }).find((o) => {
+      const gt = planeG(potentials.get(triangles[o.triangle]!), o.x);
+      const go = planeG(potentials.get(o.kind === 'triangles' ? triangles[o.other]! : regions[o.other]!.tielines[o.tieline]!), o.x);
+      return Number.isFinite(gt) && Number.isFinite(go) && Math.abs(gt - go) > GM_TOL;
+    });
+    if (!found) break;
+    const tri = triangles[found.triangle]!;
+    const gt = planeG(potentials.get(tri), found.x);
+    if (found.kind === 'triangles') {
+      const other = triangles[found.other]!;
+      const drop = planeG(potentials.get(other), found.x) > gt ? found.other : found.triangle;
+      logs.push(`three-phase triangle ${triangles[drop]!.phases.join('+')} dropped: it overlaps ${triangles[drop === found.other ? found.triangle : found.other]!.phases.join('+')}, `
+        + `whose tangent plane lies lower (the point solver's answer there was metastable)`);
+      triangles.splice(drop, 1);
+      continue;
+    }
+    const r = regions[found.other]!;
+    if (planeG(potentials.get(r.tielines[found.tieline]!), found.x) < gt) {
+      logs.push(`three-phase triangle ${tri.phases.join('+')} dropped: it overlaps the two-phase region ${r.phases.join('+')}, whose tangent plane lies lower`);
+      triangles.splice(found.triangle, 1);
+      continue;
+    }
+    const poly = tri.corners.map(toPlane);
+    const keep = r.tielines.map((t) => !tielineInside(t, poly));
+    // keep the longest run of tie-lines outside the triangle; the run ends on the triangle's edge
+    let best: [number, number] = [0, -1];
+    for (let a = 0; a < keep.length; a++) {
+      if (!keep[a]) continue;
+      let b = a;
+      while (b + 1 < keep.length && keep[b + 1]) b++;
+      if (b - a > best[1] - best[0]) best = [a, b];
+      a = b;
+    }
+    logs.push(`two-phase region ${r.phases.join('+')}: ${keep.filter((k) => !k).length} tie-lines inside the triangle ${tri.phases.join('+')} dropped (their tangent planes lie higher)`);
+    if (best[1] - best[0] < 1) {
+      regions.splice(found.other, 1);
+      regionPolys.splice(found.other, 1);
+      continue;
+    }
+    const bases = r.phases.map(baseName) as [string, string];
+    const tielines = r.tielines.slice(best[0], best[1] + 1);
+    const ends: [TernaryEndKind, TernaryEndKind] = [...r.ends];
+    if (best[0] > 0) {
+      const edge = triangleEdge(tri, tielines[0]!, bases);
+      if (edge) tielines.unshift(edge);
+      ends[0] = 'three_phase';
+    }
+    if (best[1] < r.tielines.length - 1) {
+      const edge = triangleEdge(tri, tielines[tielines.length - 1]!, bases);
+      if (edge) tielines.push(edge);
+      ends[1] = 'three_phase';
+    }
+    for (const t of tielines) if (!potentials.has(t)) potentials.set(t, potentials.get(tri)!);
+    regions[found.other] = { ...r, tielines, ends };
+    regionPolys[found.other] = regionPolygon(regions[found.other]!);
+  }
+
   // single-phase labels: connected single-phase nodes of one phase; the label sits at the node farthest from others
   const singlePhaseLabels: TernarySection['singlePhaseLabels'] = [];
   const seen = new Set<number>();
@@ -491,7 +576,20 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     // the label sits at the field's node nearest to the centroid of its nodes (inside the field, off the corners)
     const c: Vec3 = [0, 1, 2].map((q) => comp.reduce((a, u) => a + grid[u]!.X[q]!, 0) / comp.length) as Vec3;
     const best = comp.reduce((b, u) => (dist(grid[u]!.X, c) < dist(grid[b]!.X, c) ? u : b), comp[0]!);
-    singlePhaseLabels.push({ phase: key, x: comp.length <= 3 ? c : grid[best]!.X });
+    const raw = grid[best]!.raw;
+    singlePhaseLabels.push({ phase: key, x: comp.length <= 3 ? c : grid[best]!.X,
+      ...(raw ? { label: labeller.labels(raw, [{ label: key, x: composition(grid[best]!.X) }])[0] } : {}) });
+  }
+
+  // display labels: the ordering state of each set where its phase has an order-disorder description
+  for (const r of regions) {
+    const tl = r.tielines[Math.floor(r.tielines.length / 2)]!;
+    const raw = potentials.get(tl);
+    if (raw) r.labels = labeller.labels(raw, r.phases.map((label, k) => ({ label, x: composition(tl.x[k as 0 | 1]) }))) as [string, string];
+  }
+  for (const t of triangles) {
+    const raw = potentials.get(t);
+    if (raw) t.labels = labeller.labels(raw, t.phases.map((label, k) => ({ label, x: composition(t.corners[k as 0 | 1 | 2]) }))) as [string, string, string];
   }
 
   const section: TernarySection = {
@@ -509,7 +607,29 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     }
     control?.setStage?.(`self-check: ${checkPoints.length} equilibria`);
     const answers = batch(checkPoints, 0.9, 1);
-    section.selfCheck = selfCheck(section, answers.map((e) => ({ ok: e.ok, X: e.X, labels: e.phases.map((p) => p.label) })));
+    const check = selfCheck(section, answers.map((e) => ({ ok: e.ok, X: e.X, labels: e.phases.map((p) => p.label) })));
+    // A disagreement inside a mapped two- or three-phase field is re-solved warm-started from that field's
+    // equilibrium (the triangle's, or the region's nearest tie-line's): when this gives the map's phases at a
+    // lower Gibbs energy than the cold answer, the cold answer was metastable and the map stands.
+    const byX = new Map(answers.map((e) => [e.X, e]));
+    check.disagreements = check.disagreements.filter((d) => {
+      const cold = byX.get(d.x);
+      if (!d.mapped.length || !cold?.raw) return true;
+      const key = sortedBases(d.mapped);
+      const tri = triangles.find((t) => sortedBases(t.phases) === key && polygonDepth(toPlane(d.x), t.corners.map(toPlane)) > -INSIDE_TOL);
+      let start = tri ? potentials.get(tri) : undefined;
+      if (!start) {
+        const near = regions.filter((r) => sortedBases(r.phases) === key).flatMap((r) => r.tielines)
+          .reduce<{ t: TernaryTieLine | null; d: number }>((b, t) => { const dd = dist(mid(t.x[0], t.x[1]), d.x); return dd < b.d ? { t, d: dd } : b; }, { t: null, d: Infinity });
+        start = near.t ? potentials.get(near.t) : undefined;
+      }
+      if (!start) return true;
+      const warm = solve(d.x, start);
+      const undercut = warm.ok && sortedBases(warm.phases.map((p) => p.label)) === key && warm.raw!.GM < cold.raw.GM - GM_TOL;
+      if (undercut) check.metastable_answers++;
+      return !undercut;
+    });
+    section.selfCheck = check;
   }
   section.stats = { equilibria, notConverged, seconds: (performance.now() - t0) / 1000, gridSeconds };
   if (notConverged) logs.push(`${notConverged} of ${equilibria} point equilibria did not converge`);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 #include "solver/solver_internal.hpp"
@@ -83,6 +84,8 @@ double halton(uint64_t i, int b) {
 // Pairs of end members above which the lines between end members that differ on two or more sublattices
 // are sampled sparsely (sample_phase); the same count above which the dilute-end points are left out.
 constexpr size_t kSparseDiagonalPairs = 400;
+// Points on the faces of one mixing sublattice, per phase (see sample_phase).
+const size_t kFacePointsMax = 10000;
 
 const int kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79,
                        83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173};
@@ -231,6 +234,31 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
       }
     }
   }
+  // Faces of one mixing sublattice: every other sublattice held at one constituent, that sublattice quasi-random
+  // (pdens points per face). Pair lines give a face of two constituents only, and random interior points seldom
+  // have the other sublattices that pure: alcrni's B2 at 1273 K, Al on one sublattice and Al, Cr, Ni on the
+  // other, lies 75-125 J/mol below the states both grids found before.
+  if (!pi.charged && pi.subl.size() >= 2 && E >= 2) {
+    size_t added = 0;
+    for (size_t s = 0; s < pi.subl.size() && added < kFacePointsMax; ++s) {
+      if (pi.subl[s].size() < 3) continue;
+      const int first = pi.subl[s][0];
+      for (size_t e = 0; e < E && added < kFacePointsMax; ++e) {
+        if (ends[e][first] != 1.0) continue;  // one end member per choice of the other sublattices
+        for (int r = 0; r < pdens && added < kFacePointsMax; ++r, ++added) {
+          std::vector<double> y(ends[e]);
+          double sum = 0;
+          for (size_t k = 0; k < pi.subl[s].size(); ++k) {
+            const double u = halton(static_cast<uint64_t>(r) + 1, kPrimes[k % 40]);
+            y[pi.subl[s][k]] = -std::log(std::max(u, 1e-300));
+            sum += y[pi.subl[s][k]];
+          }
+          for (int i : pi.subl[s]) y[i] /= sum;
+          pts.insert(pts.end(), y.begin(), y.end());
+        }
+      }
+    }
+  }
   // Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on
   // each simplex); for charged phases random convex combinations of the neutral points instead.
   int dof = 0;
@@ -348,13 +376,29 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
   // resize, not reassign: the energy arrays keep their storage from one (T,P) to the next (a line of
   // temperatures otherwise frees and re-allocates, page by page, a large block per condition)
   im.gridG.resize(phases.size());
+  bool shared = false;
+  {
+    std::lock_guard<std::mutex> lock(grid.energies_mutex);
+    if (grid.energies_T == T && grid.energies_P == P && grid.energies.size() == phases.size()) {
+      for (size_t p = 0; p < phases.size(); ++p) im.gridG[p].assign(grid.energies[p].begin(), grid.energies[p].end());
+      shared = true;
+    }
+  }
   for (size_t p = 0; p < phases.size(); ++p) {
     throw_if_cancelled();  // the grid energies of a large system take a noticeable time per new (T,P)
     im.states.push_back(phases[p]->prepare(T, P));
+    if (shared) continue;
     const PhaseGrid& g = grid.ph[p];
     im.gridG[p].assign(g.np, 0.0);
     if (g.np && g.table) phases[p]->energies(*im.states[p], *g.table, im.gridG[p].data());
     else if (g.np) phases[p]->energies(*im.states[p], g.Y.data(), g.np, im.gridG[p].data());
+  }
+  if (!shared) {
+    std::lock_guard<std::mutex> lock(grid.energies_mutex);
+    grid.energies.resize(phases.size());
+    for (size_t p = 0; p < phases.size(); ++p) grid.energies[p].assign(im.gridG[p].begin(), im.gridG[p].end());
+    grid.energies_T = T;
+    grid.energies_P = P;
   }
   im.T = T;
   im.P = P;

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,11 @@ struct PhaseGrid {
 struct Grid {
   std::vector<PhaseGrid> ph;
   size_t total = 0;
+  // The grid energies at the last (T,P) any solver sharing this grid computed (prepare_TP): the per-thread
+  // copies of a batch start with empty caches, and a large grid's energies cost about a second per copy.
+  mutable std::mutex energies_mutex;
+  mutable double energies_T = std::numeric_limits<double>::quiet_NaN(), energies_P = energies_T;
+  mutable std::vector<std::vector<double>> energies;
 };
 
 namespace detail {

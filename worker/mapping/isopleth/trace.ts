@@ -25,6 +25,7 @@ import type { NativeDatabase } from '../../core/native.js';
 import { chunkedBatch } from '../../calculations/batch.js';
 import { CancelledError, type JobControl } from '../../protocol.js';
 import { axisValue, solverX, type CompositionPath } from './path.js';
+import { resultStateLabels, StateLabeller } from '../ternary_labels.js';
 
 export interface IsoplethSetup {
   database: NativeDatabase;
@@ -67,6 +68,8 @@ export interface ZpfLine {
 
 export interface RegionLabel {
   phases: string[];
+  /** display labels of `phases`: a set of a phase with an order-disorder description by its state (L12 (L12_FCC)) */
+  labels: string[];
   s: number;
   T: number;
   x: number;
@@ -465,10 +468,17 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
       }
       for (const [key, ps] of seen) {
         const m = ps[Math.floor(ps.length / 2)]!;
-        regions.push({ phases: key ? key.split('+') : [], s: m.s, T: m.T, x: m.x, grid_nodes: 0 });
+        regions.push({ phases: key ? key.split('+') : [], labels: key ? key.split('+') : [], s: m.s, T: m.T, x: m.x, grid_nodes: 0 });
         gridSets.add(key);
       }
     }
+  }
+  // display labels: the ordering state of each set, from an equilibrium at the region's label point
+  const labeller = new StateLabeller(setup.database, setup.components);
+  for (const r of regions) {
+    if (!r.phases.length) continue;
+    const smp = one({ u: r.s, v: (r.T - T0) / (T1 - T0) });
+    if (smp.result.converged && smp.labels.join('+') === r.phases.join('+')) r.labels = resultStateLabels(labeller, smp.result);
   }
   const invariants = invariantLines(lines);
   const isLiquid = (label: string) => setup.liquids.has(baseName(label));
@@ -530,7 +540,7 @@ function regionLabels(grid: Sample[], n: number, T0: number, T1: number, path: C
     };
     const best = members.reduce((a, m) => (score(m) > score(a) ? m : a), members[0]!);
     const g = grid[best]!;
-    out.push({ phases: g.labels, s: g.u, T: T0 + g.v * (T1 - T0), x: axisValue(path, g.u), grid_nodes: members.length });
+    out.push({ phases: g.labels, labels: g.labels, s: g.u, T: T0 + g.v * (T1 - T0), x: axisValue(path, g.u), grid_nodes: members.length });
     c++;
   }
   return out;
