@@ -125,6 +125,11 @@ describe('basins between the sampled points', () => {
     expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.636 }), [['L10', 0.5908], ['L12', 0.6414]]);
   });
 
+  test('Al-Fe (alfe): B2 next to its second-order transition, where the A2 state is a saddle, not a maximum', () => {
+    // B2 lies 0.26 J/mol below A2 here; a straight path from a B2 grid point to A2 rises all the way
+    expectSets(sets('alfe.tdb', ['AL', 'FE', 'VA'], 1539.58, { FE: 0.6575 }), [['B2', 0.6575]]);
+  });
+
   test('Co-Cr (alcocrni): the magnetic HCP + HCP gap next to Co, 692.7-727.9 K', () => {
     expectSets(sets('alcocrni.tdb', ['CO', 'CR', 'VA'], 723.91, { CR: 0.015 }), [['HCP_A3', 0.0071], ['HCP_A3', 0.3624]]);
     const d = map('alcocrni.tdb', ['CO', 'CR'], [680, 760]);
