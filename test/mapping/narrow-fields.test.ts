@@ -15,6 +15,9 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
+import { equilibrium } from '../../worker/core/equilibrium.js';
+import { PointConverter } from '../../worker/results/common.js';
+import { auditBinary } from '../../worker/mapping/audit.js';
 import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -93,4 +96,59 @@ describe('narrow fields next to invariants and pure elements', () => {
     const solvus = d.regions.filter((r) => r.phases.join('+') === 'BCC_B2+FCC_A1');
     expect(solvus).toHaveLength(2);
   }, 120_000);
+});
+
+// Fields the audit's scans found and the diagram did not draw because the point solver certified a state above
+// the global minimum (native-core/src/solver/basins.cpp): an ordered basin of a four-sublattice FCC behind
+// slightly ordered grid points of the disordered set's own basin, or behind the other ordering variants of
+// an ordered set (Ni-Pt); a magnetic basin of a one-sublattice HCP between its sampled points (Co-Cr).
+describe('basins between the sampled points', () => {
+  const sets = (file: string, comps: string[], T: number, X: Record<string, number>) => {
+    const db = openDatabase(path.join(SHARED_TDB_DIR, file));
+    const r = equilibrium({ database: db, components: comps, conditions: { T, P: 101325, X } });
+    expect(r.converged, r.reason).toBe(true);
+    const xc = Object.keys(X)[0];
+    return new PointConverter(db, comps).point(r).phases
+      .map((p) => ({ structure: p.ordering?.structure ?? p.name, x: p.x[xc] })).sort((a, b) => a.x - b.x);
+  };
+  // the stable sets in order of x: their structures, and their compositions within 5e-4
+  const expectSets = (got: { structure: string; x: number }[], want: [string, number][]) => {
+    expect(got.map((p) => p.structure)).toEqual(want.map(([s]) => s));
+    got.forEach((p, i) => expect(Math.abs(p.x - want[i][1]), `x of ${p.structure}`).toBeLessThan(5e-4));
+  };
+
+  test('Ni-Pt (alnipt): A1 + L12, A1 + L10 and L10 + L12 where the single A1 or L12 was certified', () => {
+    // each single state lay 0.7 to 1.4 J/mol above the two-phase tangent (the L10 maximum at 894.46 K 21.6 J/mol)
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.196 }), [['A1', 0.1927], ['L12', 0.2329]]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 894.46, { PT: 0.4431 }), [['A1', 0.4335], ['L10', 0.4526]]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 831.25, { PT: 0.6 }), [['L10', 0.5654], ['A1', 0.6057]]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.636 }), [['L10', 0.5908], ['L12', 0.6414]]);
+  });
+
+  test('Al-Fe (alfe): B2 next to its second-order transition, where the A2 state is a saddle, not a maximum', () => {
+    // B2 lies 0.26 J/mol below A2 here; a straight path from a B2 grid point to A2 rises all the way
+    expectSets(sets('alfe.tdb', ['AL', 'FE', 'VA'], 1539.58, { FE: 0.6575 }), [['B2', 0.6575]]);
+  });
+
+  test('Co-Cr (alcocrni): the magnetic HCP + HCP gap next to Co, 692.7-727.9 K', () => {
+    expectSets(sets('alcocrni.tdb', ['CO', 'CR', 'VA'], 723.91, { CR: 0.015 }), [['HCP_A3', 0.0071], ['HCP_A3', 0.3624]]);
+    const d = map('alcocrni.tdb', ['CO', 'CR'], [680, 760]);
+    const gap = field(d, 'HCP_A3', 'HCP_A3#2');
+    expect(gap).toHaveLength(1);
+    expect(gap[0].ends).toEqual({ low: 'invariant', high: 'invariant' });
+    expect(span(gap[0])[0]).toBeCloseTo(692.68, 1);
+    expect(span(gap[0])[1]).toBeCloseTo(727.88, 1);
+    // FCC + HCP from pure Co's allotropic transition up to the peritectoid at the top of the gap
+    expect(d.regions.filter((r) => r.phases.join('+') === 'FCC_A1+HCP_A3').map((r) => r.ends.low).sort()).toEqual(['invariant', 'pure_element']);
+  }, 60_000);
+});
+
+describe('the audit names the phases of a transition in any amount', () => {
+  test('Cr-Ni (alcocrni) at 1256.25 K: the BCC_A2 + FCC_A1 solvus, FCC_A1 at 4e-10 at the refined bracket end', () => {
+    const database = openDatabase(path.join(SHARED_TDB_DIR, 'alcocrni.tdb'));
+    // one isotherm at 1256.25 K (the middle of the range)
+    const r = auditBinary({ database, elements: ['CR', 'NI'], T: [1255.25, 1257.25], isotherms: 1, threads: 2 });
+    expect(r.failures.completeness).toEqual([]);
+    expect(r.transitionsCompared).toBeGreaterThan(0);
+  }, 60_000);
 });

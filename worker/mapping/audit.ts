@@ -260,8 +260,10 @@ export function auditBinary(o: AuditOptions): AuditReport {
     };
     // names on each side of a transition, as the diagram labels them
     // (edges holds the states before and after each transition, in the order of `transitions`)
-    const sideNames = (i: number, side: 'before' | 'after') =>
-      edges[2 * i + (side === 'before' ? 0 : 1)].r.phases.filter((p) => p.NP > 1e-9).map(drawnName);
+    // (the phase that appears at a transition is in the state just after it in any amount: the refined
+    // bracket ends within 1e-5 of the boundary, and its amount there can be below 1e-9, Cr-Ni at 1256.25 K)
+    const sideNames = (i: number, side: 'before' | 'after', minNP = 1e-9) =>
+      edges[2 * i + (side === 'before' ? 0 : 1)].r.phases.filter((p) => p.NP > minNP).map(drawnName);
     for (const [i, t] of transitions.entries()) {
       if (!t.refined) continue;
       compared++;
@@ -273,7 +275,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
         continue;
       }
-      const names = new Set([...sideNames(i, 'before'), ...sideNames(i, 'after')]);
+      const names = new Set([...sideNames(i, 'before', 0), ...sideNames(i, 'after', 0)]);
       const hit = drawn.some((b) => Math.abs(b.x - x) <= X_TOL && b.phases.every((p) => names.has(baseName(p))));
       if (!hit && !splitAtOneComposition(edges[2 * i].r) && !splitAtOneComposition(edges[2 * i + 1].r)
         && !twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)) {

@@ -23,6 +23,70 @@ namespace pd::solver::detail {
 // found). The relaxations of a phase stop once two in a row end in known maxima (the starts are taken best
 // first; ordering variants of one state count as known: same DF and composition). If Newton then fails
 // with the new set, the caller keeps the converged state from before.
+//
+// A start from which the driving force rises all the way to a maximum that a relaxation has ended in lies in
+// that maximum's basin and is not relaxed (uphill_to_known): the best grid points around a disordered set are
+// slightly ordered states of its own basin, and an ordered basin behind them was never tried (Ni-Pt, 760.4 K,
+// x(PT) = 0.196: the L12 maximum, 0.7 J/mol above the tangent of the single A1, came after three of them; 894.5
+// K, x(PT) = 0.443: L10, 21.6 J/mol, after four). A set Newton converged to is not taken for a maximum before a
+// relaxation ends in it: it can be a saddle (the A2 state of B2_BCC next to its second-order transition, Al-Fe
+// at 1539.6 K, x(FE) = 0.6575, where B2 is 0.26 J/mol lower and a straight path from a B2 grid point to A2
+// rises). A relaxation that ends in another ordering variant of a known state does not count as ending in a
+// known maximum. Solution phases with one mixing sublattice have one basin from their excess energy, but a
+// magnetic contribution can add a narrow one where the Curie temperature changes steeply with composition (a
+// magnetically induced miscibility gap: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817): Co-Cr at 723.9 K,
+// x(CR) = 0.015 has HCP + HCP (ferromagnetic, x = 0.007) 2 J/mol below the FCC + HCP found from the grid, whose
+// points miss that basin. Such phases are checked too when they carry a magnetic moment.
+namespace {
+
+// The phase's model has a magnetic contribution: one of its first grid points (the end members come first,
+// sample_phase) has a magnetic moment.
+bool magnetic_end_member(const Run& run, size_t p) {
+  const PhaseGrid& g = run.grid.ph[p];
+  const int m = g.m;
+  const size_t ends = std::min<size_t>(g.np, static_cast<size_t>(run.C) + 2);
+  for (size_t k = 0; k < ends; ++k)
+    if (run.phases[p]->properties(*run.im.states[p], &g.Y[k * m]).BMAGN != 0) return true;
+  return false;
+}
+
+// The driving force of the phase at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
+double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo) {
+  run.phases[p]->energy(*run.im.states[p], y, 0, e);
+  run.phases[p]->moles(y, 0, mo);
+  if (!(mo.Nf > 1e-12)) return -std::numeric_limits<double>::infinity();
+  double df = -e.GM;
+  for (int A = 0; A < run.C; ++A) df += run.mu[A] * mo.M[A] / mo.Nf;
+  return df;
+}
+
+// A start lies in the basin of a maximum of its phase (one a relaxation has ended in) when the driving force
+// rises along the straight path from it to that maximum (at a quarter, half and three quarters of the way): its
+// relaxation would end there, so it is not tried. A start in another basin has a dip of the driving force on
+// the way.
+bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
+                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo) {
+  const int m = run.grid.ph[p].m;
+  ymid.resize(m);
+  for (const CompSet* k : maxima) {
+    double prev = df0;
+    bool rising = true;
+    for (double t : {0.25, 0.5, 0.75}) {
+      for (int i = 0; i < m; ++i) ymid[i] = (1 - t) * y0[i] + t * k->y[i];
+      const double df = df_at(run, p, ymid.data(), e, mo);
+      if (!(df > prev)) {
+        rising = false;
+        break;
+      }
+      prev = df;
+    }
+    if (rising) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool check_basins(Run& run, double& added_df, int& added_phase) {
   constexpr int kStarts = 6;          // relaxations per phase and solve, at most
   constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
@@ -34,6 +98,9 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   added_df = 0;  // the largest driving force of a set added, and its phase
   added_phase = -1;
   std::vector<std::pair<double, size_t>> cand;
+  std::vector<double> ymid;  // uphill_to_known's workspaces
+  EnergyResult e_mid;
+  MolesResult mo_mid;
   auto ydist = [](const double* a, const double* b, int m) {
     double d = 0;
     for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
@@ -49,7 +116,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   for (size_t p = 0; p < run.phases.size(); ++p) {
     const PhaseInfo& pi = run.im.info[p];
     const PhaseGrid& g = run.grid.ph[p];
-    if (!pi.several_basins || pi.charged || g.np == 0) continue;
+    if (pi.charged || g.np == 0) continue;
+    if (!pi.several_basins && !magnetic_end_member(run, p)) continue;
     if (run.single_set) {
       bool stable = false;
       for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);
@@ -76,17 +144,20 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
                       [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<const double*> taken;  // the phase's sets and the starts used
     std::vector<const CompSet*> known;
+    std::vector<const CompSet*> reached;  // the known maxima a relaxation has ended in
     for (const auto& s : run.sets)
       if (s.phase == static_cast<int>(p)) {
         taken.push_back(s.y.data());
         known.push_back(&s);
       }
-    std::vector<CompSet> found;
-    found.reserve(kStarts);  // `known` points into it
+    std::vector<CompSet> found, variants;  // new maxima; ordering variants of known ones
+    found.reserve(kStarts);  // `known` points into both
+    variants.reserve(kStarts);
     int starts = 0, known_in_a_row = 0;
     for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
       const double* y0 = &g.Y[cand[c].second * m];
       if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return ydist(t, y0, m) < kApart; })) continue;
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid)) continue;
       taken.push_back(y0);
       ++starts;
       CompSet s;
@@ -99,17 +170,31 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       if (debug_level() >= 2)
         std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f\n", run.phases[p]->name().c_str(), cand[c].first, s.DF);
       if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
-      bool is_known = false;
-      for (const CompSet* k : known)
-        is_known |= ydist(k->y.data(), s.y.data(), m) < 10 * kCompTol ||
-                    same_state(*k, k->stable ? 0.0 : k->DF, s, s.DF);
+      bool is_known = false, is_variant = false;
+      for (const CompSet* k : known) {
+        const bool same_y = ydist(k->y.data(), s.y.data(), m) < 10 * kCompTol;
+        if (same_y && std::find(reached.begin(), reached.end(), k) == reached.end()) reached.push_back(k);
+        is_known |= same_y;
+        is_variant |= !same_y && same_state(*k, k->stable ? 0.0 : k->DF, s, s.DF);
+      }
       if (is_known) {
         ++known_in_a_row;
+        continue;
+      }
+      if (is_variant) {
+        // another ordering variant of a known state (the sublattices permuted): known from now on, so that
+        // the starts in its basin are left out, but not a sign that the phase has no other basin (around an
+        // ordered L12 set the best grid points are its other variants; Ni-Pt, 760.4 K, x(PT) = 0.636: L10,
+        // 1.4 J/mol above the tangent, comes after two of them)
+        variants.push_back(std::move(s));
+        known.push_back(&variants.back());
+        reached.push_back(&variants.back());
         continue;
       }
       known_in_a_row = 0;
       found.push_back(std::move(s));
       known.push_back(&found.back());
+      reached.push_back(&found.back());
     }
     if (found.empty()) continue;
     auto best = std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
