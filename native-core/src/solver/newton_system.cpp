@@ -23,6 +23,7 @@ void linearize(Run& run, CompSet& s, bool need_T) {
   s.Gf = s.e.Gf;
   s.GM = s.e.GM;
   s.Nf = s.mo.Nf;
+  s.ylin.assign(s.y.begin(), s.y.end());
   s.dy0.assign(m, 0.0);
   s.cA.assign(static_cast<size_t>(C) * m, 0.0);
   s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (below)

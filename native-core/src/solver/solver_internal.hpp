@@ -127,6 +127,10 @@ struct CompSet {
   double alprev = 0;
   bool stepped = false;  // took the last step as a stable set
   int gap_halvings = 0;  // newton(): iterations in a row in which this gap set limited the amounts' step
+  // y of the last linearize(): while y is unchanged, e, mo, Gf and Nf still hold and the driving force at a new
+  // μ needs no model evaluation
+  std::vector<double> ylin;
+  bool idle = false;  // newton(): a metastable set far below the tangent, neither linearised nor stepped
 };
 
 // Everything one solve needs, bundled so helper functions stay short.
