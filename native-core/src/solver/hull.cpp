@@ -254,17 +254,24 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
   // pair that passes is confirmed by relaxing both vertices at the hull's μ (Newton on G_f - μ·M, the
   // relaxation of §9.2): one basin ends in one state; two distinct end states are two composition sets
   // (§8.7 step 3: several vertices of one phase = candidate miscibility gap).
-  auto same_basin = [&](int p, const double* ya, const double* yb) {
-    const int m = run.grid.ph[p].m;
-    CompSet s[2];
-    for (int k = 0; k < 2; ++k) {
-      s[k].phase = p;
-      s[k].y.assign(k == 0 ? ya : yb, (k == 0 ? ya : yb) + m);
-      relax_at_mu(run, s[k], 1e-9);
+  // Each vertex is relaxed once (μ does not change here) however many pairs it is tested in.
+  std::vector<CompSet> relaxed(real.size());
+  auto relaxed_vertex = [&](size_t i) -> const CompSet& {
+    CompSet& s = relaxed[i];
+    if (s.y.empty()) {
+      const int p = real[i].phase;
+      const int m = run.grid.ph[p].m;
+      s.phase = p;
+      s.y.assign(&run.grid.ph[p].Y[real[i].point * m], &run.grid.ph[p].Y[real[i].point * m] + m);
+      relax_at_mu(run, s, 1e-9);
     }
+    return s;
+  };
+  auto same_basin = [&](size_t i, size_t j) {
+    const CompSet* s[2] = {&relaxed_vertex(i), &relaxed_vertex(j)};
     double dx = 0;
     for (int A = 0; A < C; ++A)
-      dx = std::max(dx, std::fabs(s[0].mo.M[A] / s[0].Nf - s[1].mo.M[A] / s[1].Nf));
+      dx = std::max(dx, std::fabs(s[0]->mo.M[A] / s[0]->Nf - s[1]->mo.M[A] / s[1]->Nf));
     if (debug_level() >= 1)
       std::fprintf(stderr, "  relaxed at the hull mu: composition difference %.3e\n", dx);
     return !(dx > 10 * kCompTol);
@@ -282,6 +289,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
           parent[find(static_cast<int>(i))] = find(static_cast<int>(j));
           continue;
         }
+        if (find(static_cast<int>(i)) == find(static_cast<int>(j))) continue;  // joined through other vertices
         const int p = real[i].phase;
         const int m = run.grid.ph[p].m;
         std::vector<double> ym(m);
@@ -299,7 +307,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
         if (debug_level() >= 1)
           std::fprintf(stderr, "  merge test %s: d(mid) %.6f d(i) %.6f d(j) %.6f (J per formula unit)\n",
                        run.phases[p]->name().c_str(), dm, di, dj);
-        if (dm <= 0.5 * (di + dj) + 1e-3 && same_basin(p, yi, yj))
+        if (dm <= 0.5 * (di + dj) + 1e-3 && same_basin(i, j))
           parent[find(static_cast<int>(i))] = find(static_cast<int>(j));
       }
   }
