@@ -77,6 +77,9 @@ struct PhaseGrid {
 struct Grid {
   std::vector<PhaseGrid> ph;
   size_t total = 0;
+  // The points (global index over the phases in order) sorted by composition cell, phase by phase: the order
+  // in which hull() lays out its columns (sort_for_hull)
+  std::vector<uint32_t> hull_order;
 };
 
 namespace detail {
@@ -168,6 +171,7 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
 
 // hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
+void sort_for_hull(Grid& grid, int C);
 bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
 
 // warm_start.cpp
@@ -220,6 +224,10 @@ struct EquilibriumSolver::Impl {
   std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
   std::vector<int> gst;                 // solve_global's stable sets
   std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
+  // ... stored in the order of Grid::hull_order (so that a block of them spans a small range of every column
+  // and its reduced costs can be bounded, see hull()); per block the range of each column row, the smallest
+  // cost and the largest |cost|
+  std::vector<double> hull_block_lo, hull_block_hi, hull_block_cmin, hull_block_cmax;
   // ... computed for these (T, P), condition rows and fixed potentials (reused while they repeat)
   double hull_T = std::numeric_limits<double>::quiet_NaN(), hull_P = hull_T;
   std::vector<std::vector<double>> hull_a;
