@@ -4,10 +4,13 @@
 // 7-component alloy (models and grids built) and an Al-Zn grid of equilibria. Prints medians of several
 // repetitions. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb next to the
 // repository (the shared test databases are not part of the repo). BENCH_SECTIONS=models,equilibrium,grid
-// (default all) runs only the named sections.
+// (default all) runs only the named sections. PHASEDESK_BENCH_BEFORE=path/to/phasedesk_core.node (an addon
+// built from an earlier revision) times the warm points with that addon too, interleaved with this one in the
+// same run, and prints both with the difference of their Gibbs energies.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { loadCore } from '../worker/core/native.js';
+import { loadCore, type CoreAddon } from '../worker/core/native.js';
 import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
 import { equilibrium, equilibriumBatch, type EquilibriumConditions } from '../worker/core/equilibrium.js';
 import { tdbDir, median } from './support.js';
@@ -136,21 +139,39 @@ function verdict(value: number, goal: number): string {
   return `goal < ${goal} ms: ${value < goal ? 'met' : 'not met'}`;
 }
 
+/** The addon named by PHASEDESK_BENCH_BEFORE (the "before" figures), or null. */
+function beforeCore(): CoreAddon | null {
+  const file = process.env.PHASEDESK_BENCH_BEFORE;
+  if (!file) return null;
+  return createRequire(import.meta.url)(path.resolve(file)) as CoreAddon;
+}
+
 function benchEquilibria(dir: string): void {
   const core = loadCore();
-  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms');
+  const before = beforeCore();
+  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms' +
+    (before ? `; before = ${process.env.PHASEDESK_BENCH_BEFORE}, timed alternately in this run` : ''));
   for (const s of POINT_SETUPS) {
     const file = path.join(dir, s.file);
     if (!existsSync(file)) { console.log(`${s.label}: ${s.file} not found`); continue; }
     const database = core.Database.fromFile(file);
     const req = { database, components: s.components, phases: s.phases, conditions: s.conditions };
     let r = equilibrium(req);
+    const beforeDb = before?.Database.fromFile(file);
+    const phaseList = s.phases && s.phases.length ? s.phases : null;
+    let rb = before && beforeDb ? before.equilibrium(beforeDb, s.components, phaseList, s.conditions) : null;
     const times: number[] = [];
-    for (let i = 0; i < s.repeats; i++) times.push(timeMs(() => { r = equilibrium(req); }));
+    const beforeTimes: number[] = [];
+    for (let i = 0; i < s.repeats; i++) {
+      times.push(timeMs(() => { r = equilibrium(req); }));
+      if (before && beforeDb) beforeTimes.push(timeMs(() => { rb = before.equilibrium(beforeDb, s.components, phaseList, s.conditions); }));
+    }
     const batch = timeMs(() => equilibriumBatch({ ...req, conditions: Array.from({ length: 100 }, () => s.conditions), threads: 1 }));
     const phases = r.phases.map((p) => p.name).join('+');
     const t = median(times);
-    console.log(`${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)}); 100 in one call ${batch.toFixed(1)} ms`);
+    const was = rb ? `; before ${median(beforeTimes).toFixed(3)} ms (${rb.phases.map((p) => p.name).join('+')}, ` +
+      `G now - before ${(r.GM - rb.GM).toExponential(1)} J/mol)` : '';
+    console.log(`${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)})${was}; 100 in one call ${batch.toFixed(1)} ms`);
   }
   const file = path.join(dir, AL_ALLOY.file);
   if (!existsSync(file)) { console.log(`${AL_ALLOY.label}: ${AL_ALLOY.file} not found`); return; }

@@ -285,7 +285,7 @@ bool newton(Run& run, int max_it, std::string& why) {
   // left idle, neither linearised nor stepped, until the μ of a later iteration brings it within kIdleDF; its
   // driving force at a new μ comes from the energy and moles of its last linearisation (y unchanged). The
   // relaxation of these sets (§9.2) is finished at the converged μ, from where they were left (the starting
-  // point only: the same maximum was reached in every comparison on random points of six systems, with the
+  // point only: the same maximum was reached in every comparison on random points of four systems, with the
   // bound as low as 100 J/mol). In a many-phase system most sets are far below (Al-Co-Cr-Ni at 1523 K: 19 of
   // 22 by more than 1 kJ/mol), and their model evaluations were most of Newton's time.
   const double kIdleDF = std::max(200.0, 0.02 * 8.314462618 * run.cd.T);  // J/mol of atoms
