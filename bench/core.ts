@@ -3,10 +3,11 @@
 // all cores; then warm point equilibria with the goal of each next to it, the first equilibrium of a
 // 7-component alloy (models and grids built) and an Al-Zn grid of equilibria. Prints medians of several
 // repetitions. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb next to the
-// repository (the shared test databases are not part of the repo). BENCH_SECTIONS=models,equilibrium,grid
+// repository (the shared test databases are not part of the repo). BENCH_SECTIONS=models,equilibrium,grid,compare
 // (default all) runs only the named sections. PHASEDESK_BENCH_BEFORE=path/to/phasedesk_core.node (an addon
 // built from an earlier revision) times the warm points with that addon too, interleaved with this one in the
-// same run, and prints both with the difference of their Gibbs energies.
+// same run, and prints both with the difference of their Gibbs energies; the section `compare` (with it) solves
+// random points of each of those systems with both addons and prints the largest difference.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -27,7 +28,7 @@ const SETUPS: Setup[] = [
 ];
 const POINTS = Number(process.env.BENCH_POINTS ?? 20000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid').split(',').map((s) => s.trim()));
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid,compare').split(',').map((s) => s.trim()));
 
 function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
   let s = seed >>> 0;
@@ -211,6 +212,50 @@ function benchGrid(dir: string, threads: number): void {
   }
 }
 
+// With PHASEDESK_BENCH_BEFORE: both addons at the same random points of each system of the warm points (random
+// T and composition; a fixed seed), and the largest difference of the Gibbs energies and of the phase sets.
+function compareWithBefore(dir: string): void {
+  const before = beforeCore();
+  if (!before) return;
+  const core = loadCore();
+  const points = Number(process.env.BENCH_COMPARE_POINTS ?? 200);
+  console.log(`\nthis addon against ${process.env.PHASEDESK_BENCH_BEFORE}: ${points} random points per system`);
+  const seen = new Set<string>();
+  for (const s of POINT_SETUPS) {
+    const key = `${s.file}:${s.components.join(',')}:${(s.phases ?? []).join(',')}`;
+    const file = path.join(dir, s.file);
+    if (seen.has(key) || !existsSync(file)) continue;
+    seen.add(key);
+    const db = core.Database.fromFile(file);
+    const dbBefore = before.Database.fromFile(file);
+    const phases = s.phases && s.phases.length ? s.phases : null;
+    const free = Object.keys(s.conditions.X ?? {});
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) + 0.5) / 4294967296;
+    let maxDG = 0, differ = 0, convergence = 0, compared = 0;
+    let worst = '';
+    for (let i = 0; i < points; i++) {
+      const w = s.components.filter((c) => c !== 'VA').map(() => -Math.log(rand()));
+      const sum = w.reduce((a, b) => a + b, 0);
+      const X: Record<string, number> = {};
+      free.forEach((el, k) => { X[el] = Math.max(1e-3, w[k]! / sum); });
+      const conditions = { T: 500 + 1400 * rand(), P: 101325, X };
+      const now = core.equilibrium(db, s.components, phases, conditions);
+      const was = before.equilibrium(dbBefore, s.components, phases, conditions);
+      if (now.converged !== was.converged) convergence++;
+      if (!now.converged || !was.converged) continue;
+      compared++;
+      const dG = Math.abs(now.GM - was.GM);
+      if (dG > maxDG) { maxDG = dG; worst = JSON.stringify(conditions); }
+      const names = (r: typeof now) => r.phases.map((p) => p.name).sort().join('+');
+      if (names(now) !== names(was)) differ++;
+    }
+    console.log(`${s.file} (${s.components.filter((c) => c !== 'VA').join('-')}): ${compared} compared, largest |dG| ` +
+      `${maxDG.toExponential(1)} J/mol${worst ? ` at ${worst}` : ''}, phase sets differ at ${differ}, convergence differs at ${convergence}`);
+  }
+}
+
 if (SECTIONS.has('models')) main();
 if (SECTIONS.has('equilibrium')) benchEquilibria(tdbDir());
 if (SECTIONS.has('grid')) benchGrid(tdbDir(), coreMaxThreads());
+if (SECTIONS.has('compare')) compareWithBefore(tdbDir());
