@@ -222,7 +222,7 @@ int converged_candidate(Run& run, double maxdy_meta) {
     for (size_t i = 0; i < run.sets.size(); ++i) {
       CompSet& s = run.sets[i];
       if (s.stable || relaxed[i]) continue;
-      linearize(run, s, false);
+      linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
       set_step(run, s, run.mu, 0.0);
       s.yprev.assign(s.y.begin(), s.y.end());
       const double moved = apply_step(s, 1.0);

@@ -181,7 +181,8 @@ bool predict(const WarmStart& a, const Conditions& ca, const WarmStart& b, const
              WarmStart& out);
 
 // newton_system.cpp
-void linearize(Run& run, CompSet& s, bool need_T);
+// need_mu = false leaves the μ columns cA at zero: enough for a step at the μ of the linearisation (relaxations)
+void linearize(Run& run, CompSet& s, bool need_T, bool need_mu = true);
 void set_step(const Run& run, CompSet& s, const std::vector<double>& mu, double dT);
 double driving_force(const Run& run, const CompSet& s);
 double apply_step(CompSet& s, double sigma0);
