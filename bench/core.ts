@@ -3,11 +3,15 @@
 // all cores; then warm point equilibria with the goal of each next to it, the first equilibrium of a
 // 7-component alloy (models and grids built) and an Al-Zn grid of equilibria. Prints medians of several
 // repetitions. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb next to the
-// repository (the shared test databases are not part of the repo). BENCH_SECTIONS=models,equilibrium,grid
-// (default all) runs only the named sections.
+// repository (the shared test databases are not part of the repo). BENCH_SECTIONS=models,equilibrium,grid,compare
+// (default all) runs only the named sections. PHASEDESK_BENCH_BEFORE=path/to/phasedesk_core.node (an addon
+// built from an earlier revision) times the warm points with that addon too, interleaved with this one in the
+// same run, and prints both with the difference of their Gibbs energies; the section `compare` (with it) solves
+// random points of each of those systems with both addons and prints the largest difference.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { loadCore } from '../worker/core/native.js';
+import { loadCore, type CoreAddon } from '../worker/core/native.js';
 import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
 import { equilibrium, equilibriumBatch, type EquilibriumConditions } from '../worker/core/equilibrium.js';
 import { tdbDir, median } from './support.js';
@@ -24,7 +28,7 @@ const SETUPS: Setup[] = [
 ];
 const POINTS = Number(process.env.BENCH_POINTS ?? 20000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid').split(',').map((s) => s.trim()));
+const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid,compare').split(',').map((s) => s.trim()));
 
 function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
   let s = seed >>> 0;
@@ -136,21 +140,39 @@ function verdict(value: number, goal: number): string {
   return `goal < ${goal} ms: ${value < goal ? 'met' : 'not met'}`;
 }
 
+/** The addon named by PHASEDESK_BENCH_BEFORE (the "before" figures), or null. */
+function beforeCore(): CoreAddon | null {
+  const file = process.env.PHASEDESK_BENCH_BEFORE;
+  if (!file) return null;
+  return createRequire(import.meta.url)(path.resolve(file)) as CoreAddon;
+}
+
 function benchEquilibria(dir: string): void {
   const core = loadCore();
-  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms');
+  const before = beforeCore();
+  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms' +
+    (before ? `; before = ${process.env.PHASEDESK_BENCH_BEFORE}, timed alternately in this run` : ''));
   for (const s of POINT_SETUPS) {
     const file = path.join(dir, s.file);
     if (!existsSync(file)) { console.log(`${s.label}: ${s.file} not found`); continue; }
     const database = core.Database.fromFile(file);
     const req = { database, components: s.components, phases: s.phases, conditions: s.conditions };
     let r = equilibrium(req);
+    const beforeDb = before?.Database.fromFile(file);
+    const phaseList = s.phases && s.phases.length ? s.phases : null;
+    let rb = before && beforeDb ? before.equilibrium(beforeDb, s.components, phaseList, s.conditions) : null;
     const times: number[] = [];
-    for (let i = 0; i < s.repeats; i++) times.push(timeMs(() => { r = equilibrium(req); }));
+    const beforeTimes: number[] = [];
+    for (let i = 0; i < s.repeats; i++) {
+      times.push(timeMs(() => { r = equilibrium(req); }));
+      if (before && beforeDb) beforeTimes.push(timeMs(() => { rb = before.equilibrium(beforeDb, s.components, phaseList, s.conditions); }));
+    }
     const batch = timeMs(() => equilibriumBatch({ ...req, conditions: Array.from({ length: 100 }, () => s.conditions), threads: 1 }));
     const phases = r.phases.map((p) => p.name).join('+');
     const t = median(times);
-    console.log(`${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)}); 100 in one call ${batch.toFixed(1)} ms`);
+    const was = rb ? `; before ${median(beforeTimes).toFixed(3)} ms (${rb.phases.map((p) => p.name).join('+')}, ` +
+      `G now - before ${(r.GM - rb.GM).toExponential(1)} J/mol)` : '';
+    console.log(`${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)})${was}; 100 in one call ${batch.toFixed(1)} ms`);
   }
   const file = path.join(dir, AL_ALLOY.file);
   if (!existsSync(file)) { console.log(`${AL_ALLOY.label}: ${AL_ALLOY.file} not found`); return; }
@@ -190,6 +212,50 @@ function benchGrid(dir: string, threads: number): void {
   }
 }
 
+// With PHASEDESK_BENCH_BEFORE: both addons at the same random points of each system of the warm points (random
+// T and composition; a fixed seed), and the largest difference of the Gibbs energies and of the phase sets.
+function compareWithBefore(dir: string): void {
+  const before = beforeCore();
+  if (!before) return;
+  const core = loadCore();
+  const points = Number(process.env.BENCH_COMPARE_POINTS ?? 200);
+  console.log(`\nthis addon against ${process.env.PHASEDESK_BENCH_BEFORE}: ${points} random points per system`);
+  const seen = new Set<string>();
+  for (const s of POINT_SETUPS) {
+    const key = `${s.file}:${s.components.join(',')}:${(s.phases ?? []).join(',')}`;
+    const file = path.join(dir, s.file);
+    if (seen.has(key) || !existsSync(file)) continue;
+    seen.add(key);
+    const db = core.Database.fromFile(file);
+    const dbBefore = before.Database.fromFile(file);
+    const phases = s.phases && s.phases.length ? s.phases : null;
+    const free = Object.keys(s.conditions.X ?? {});
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) + 0.5) / 4294967296;
+    let maxDG = 0, differ = 0, convergence = 0, compared = 0;
+    let worst = '';
+    for (let i = 0; i < points; i++) {
+      const w = s.components.filter((c) => c !== 'VA').map(() => -Math.log(rand()));
+      const sum = w.reduce((a, b) => a + b, 0);
+      const X: Record<string, number> = {};
+      free.forEach((el, k) => { X[el] = Math.max(1e-3, w[k]! / sum); });
+      const conditions = { T: 500 + 1400 * rand(), P: 101325, X };
+      const now = core.equilibrium(db, s.components, phases, conditions);
+      const was = before.equilibrium(dbBefore, s.components, phases, conditions);
+      if (now.converged !== was.converged) convergence++;
+      if (!now.converged || !was.converged) continue;
+      compared++;
+      const dG = Math.abs(now.GM - was.GM);
+      if (dG > maxDG) { maxDG = dG; worst = JSON.stringify(conditions); }
+      const names = (r: typeof now) => r.phases.map((p) => p.name).sort().join('+');
+      if (names(now) !== names(was)) differ++;
+    }
+    console.log(`${s.file} (${s.components.filter((c) => c !== 'VA').join('-')}): ${compared} compared, largest |dG| ` +
+      `${maxDG.toExponential(1)} J/mol${worst ? ` at ${worst}` : ''}, phase sets differ at ${differ}, convergence differs at ${convergence}`);
+  }
+}
+
 if (SECTIONS.has('models')) main();
 if (SECTIONS.has('equilibrium')) benchEquilibria(tdbDir());
 if (SECTIONS.has('grid')) benchGrid(tdbDir(), coreMaxThreads());
+if (SECTIONS.has('compare')) compareWithBefore(tdbDir());

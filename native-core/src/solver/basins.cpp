@@ -131,9 +131,12 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // disordered set the best points all lie in its own basin, and an ordered basin a little further down
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
+    const double* gG = run.im.gridG[p].data();  // local pointers: the loop keeps df in a register
+    const double* gX = g.X.data();
+    const double* mu = run.mu.data();
     for (size_t k = 0; k < g.np; ++k) {
-      double df = -run.im.gridG[p][k];
-      for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
+      double df = -gG[k];
+      for (int A = 0; A < C; ++A) df += mu[A] * gX[k * C + A];
       if (!(df > -kWindow)) continue;
       const double* yk = &g.Y[k * m];
       if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return ydist(t, yk, m) < kApart; })) continue;

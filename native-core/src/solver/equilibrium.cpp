@@ -28,6 +28,7 @@ EquilibriumSolver::EquilibriumSolver(std::vector<std::shared_ptr<const PhaseMode
     grid->ph.push_back(sample_phase(*p, impl_->info.back(), C, options_.pdens));
     grid->total += grid->ph.back().np;
   }
+  sort_for_hull(*grid, C);
   grid_ = grid;
 }
 

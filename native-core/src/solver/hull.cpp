@@ -16,6 +16,38 @@ namespace pd::solver::detail {
 // Lower convex hull by a revised simplex on the sampled points (§8.7). Rows: sum f = 1 and each linear
 // condition; columns: grid points (per mole of atoms) and fake points e_A of the free elements.
 
+// The order of the grid points in hull()'s columns (Grid::hull_order): phase by phase (a phase far above the
+// tangent is then skipped block by block), and within a phase by cells of a uniform partition of the first
+// C - 1 mole fractions (2^L per fraction, a few dozen points of the grid per cell on average) numbered along a
+// Z-order curve (the bits of the cell coordinates interleaved), so that consecutive cells, and so the points
+// of one block, lie close together in every direction. Once per grid: solver copies share it.
+void sort_for_hull(Grid& grid, int C) {
+  const size_t total = grid.total;
+  const int D = std::max(1, C - 1);
+  const double cells = std::max(1.0, static_cast<double>(total) / 32);
+  const int L = std::max(1, std::min(63 / D, static_cast<int>(std::ceil(std::log2(cells) / D))));
+  const uint64_t nb = uint64_t(1) << L;
+  std::vector<std::pair<uint64_t, uint32_t>> key;  // (cell, global index)
+  key.reserve(total);
+  grid.hull_order.clear();
+  grid.hull_order.reserve(total);
+  uint32_t k = 0;
+  for (const PhaseGrid& g : grid.ph) {
+    key.clear();
+    for (size_t q = 0; q < g.np; ++q, ++k) {
+      uint64_t kk = 0;
+      for (int A = 0; A < std::min(C - 1, D); ++A) {
+        const double x = g.X[q * C + A];
+        const uint64_t cell = std::isfinite(x) ? std::min<uint64_t>(nb - 1, static_cast<uint64_t>(std::max(0.0, x) * nb)) : 0;
+        for (int bit = 0; bit < L; ++bit) kk |= ((cell >> bit) & 1u) << (bit * D + A);
+      }
+      key.emplace_back(kk, k);
+    }
+    std::sort(key.begin(), key.end());
+    for (const auto& e : key) grid.hull_order.push_back(e.second);
+  }
+}
+
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   const Conds& cd = run.cd;
   const int C = run.C;
@@ -39,29 +71,58 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
       if (cd.fixed[A]) c -= cd.mufix[A] * x[A];
     return c;
   };
-  // Rows a_c·x (row r of the column (1, a_c·x) at cols[(r - 1) * total + k], the constant first row left
-  // out) and cost of every grid point k, row after row so that the pricing below runs over contiguous arrays;
+  // Cost and rows a_c·x of every grid point (the constant first row of the column (1, a_c·x) left out), block
+  // by block and in a block row after row (cost at cols[b * S * kHullBlock + j], row r at
+  // cols[(b * S + r) * kHullBlock + j] for position i = b * kHullBlock + j), so that the pricing below runs over
+  // contiguous memory;
   // non-finite energies never enter. They depend only on the grid energies (T, P), the condition rows and the
   // fixed potentials, so a solve at the same (T, P) with the same kinds of conditions (a scan in composition,
-  // or the same point again) reuses them.
+  // or the same point again) reuses them. Position i holds grid point Grid::hull_order[i]: the points sorted by
+  // composition cell, so that each block of kHullBlock positions spans a small range of every row, which bounds
+  // the reduced costs of the whole block (pricing below).
+  constexpr size_t kHullBlock = 64;
   std::vector<double>& cols = run.im.hull_cols;  // workspaces kept between solves
   std::vector<double>& costs = run.im.hull_costs;
   const size_t total = run.grid.total;
+  const int R = S - 1;
+  const size_t nblk = (total + kHullBlock - 1) / kHullBlock;
   auto& im = run.im;
+  std::vector<size_t> offs(run.grid.ph.size() + 1, 0);  // first global index of each phase
+  for (size_t p = 0; p < run.grid.ph.size(); ++p) offs[p + 1] = offs[p] + run.grid.ph[p].np;
+  const std::vector<uint32_t>& order = run.grid.hull_order;
+  if (order.size() != total) {
+    why = "the grid has no hull order (sort_for_hull)";
+    return false;
+  }
   const bool reuse = im.hull_T == cd.T && im.hull_P == cd.P && im.hull_a == cd.a && im.hull_fixed == cd.fixed &&
-                     im.hull_mufix == cd.mufix && costs.size() == total && cols.size() == total * (S - 1);
+                     im.hull_mufix == cd.mufix && costs.size() == total && cols.size() == nblk * S * kHullBlock &&
+                     im.hull_block_cmin.size() == nblk;
   if (!reuse) {
-    cols.resize(total * (S - 1));
+    cols.assign(nblk * S * kHullBlock, 0.0);
     costs.resize(total);
+    im.hull_block_lo.assign(nblk * R, std::numeric_limits<double>::infinity());
+    im.hull_block_hi.assign(nblk * R, -std::numeric_limits<double>::infinity());
+    im.hull_block_cmin.assign(nblk, std::numeric_limits<double>::infinity());
+    im.hull_block_cmax.assign(nblk, 0.0);
     std::vector<double> col(S);
-    size_t k = 0;
-    for (size_t p = 0; p < run.grid.ph.size(); ++p) {
+    for (size_t i = 0; i < total; ++i) {
+      const size_t k = order[i];
+      const size_t p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
+      const size_t q = k - offs[p];
       const PhaseGrid& g = run.grid.ph[p];
-      for (size_t q = 0; q < g.np; ++q, ++k) {
-        const double G = run.im.gridG[p][q];
-        column(&g.X[q * C], col.data());
-        for (int r = 1; r < S; ++r) cols[(r - 1) * total + k] = col[r];
-        costs[k] = std::isfinite(G) ? cost_of(&g.X[q * C], G) : std::numeric_limits<double>::infinity();
+      const double G = run.im.gridG[p][q];
+      const size_t b = i / kHullBlock;
+      column(&g.X[q * C], col.data());
+      for (int r = 1; r < S; ++r) {
+        cols[(b * S + r) * kHullBlock + i % kHullBlock] = col[r];
+        im.hull_block_lo[b * R + r - 1] = std::min(im.hull_block_lo[b * R + r - 1], col[r]);
+        im.hull_block_hi[b * R + r - 1] = std::max(im.hull_block_hi[b * R + r - 1], col[r]);
+      }
+      costs[i] = std::isfinite(G) ? cost_of(&g.X[q * C], G) : std::numeric_limits<double>::infinity();
+      cols[b * S * kHullBlock + i % kHullBlock] = costs[i];
+      if (std::isfinite(costs[i])) {
+        im.hull_block_cmin[b] = std::min(im.hull_block_cmin[b], costs[i]);
+        im.hull_block_cmax[b] = std::max(im.hull_block_cmax[b], std::fabs(costs[i]));
       }
     }
     im.hull_T = cd.T;
@@ -70,6 +131,12 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     im.hull_fixed = cd.fixed;
     im.hull_mufix = cd.mufix;
   }
+  // Pricing bounds: per block the smallest reduced cost when it was last priced, and how far the reduced
+  // costs may have moved since (the change of π times the block's range of each row).
+  std::vector<double> blk_min(nblk, -std::numeric_limits<double>::infinity()), blk_drift(nblk, 0.0), pi_prev;
+  std::vector<double> blk_bound(nblk), blk_margin(nblk);
+  std::vector<uint32_t> blk_seq(nblk);
+  size_t priced = 0;  // blocks priced (debug trace)
   std::vector<HullVertex> basis(S);
   std::vector<std::vector<double>> bx(S, std::vector<double>(C, 0.0));
   std::vector<double> bc(S);
@@ -102,49 +169,83 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     lu_factor(BT.data(), S, piv2.data());
     pi = bc;
     lu_solve(BT.data(), S, piv2.data(), pi.data());
-    // most negative reduced cost over every grid point (columns and costs precomputed above), in blocks that
-    // stay in the first-level cache: the reduced costs of a block row after row (loops the compiler
-    // vectorises; each point's sum is taken in the same order as a point-by-point loop), then the first
-    // point of the smallest one below -1e-8
+    // most negative reduced cost over every grid point (columns and costs precomputed above), block by block
+    // (a block stays in the first-level cache): the reduced costs of a block row after row (loops the compiler
+    // vectorises), then the smallest one below -1e-8, the first grid point of it on a tie. Each block has a lower
+    // bound of its reduced costs: its smallest cost less the largest π·column over its ranges, and its
+    // smallest reduced cost when last priced less the largest change since. The block of the smallest bound is
+    // priced first, then the others in order, and a block whose bound stays above the best found is not priced: none of its points can
+    // be chosen, so the pivots are those of pricing every point.
     double best = -1e-8;
     int bp = -1;
     size_t bq = 0;
     {
-      constexpr size_t kBlock = 512;
-      double red[kBlock];
+      for (size_t b = 0; b < nblk; ++b) {
+        const double* lo = &im.hull_block_lo[b * R];
+        const double* hi = &im.hull_block_hi[b * R];
+        if (!pi_prev.empty()) {
+          double c = pi[0] - pi_prev[0], h = 0;
+          for (int r = 1; r < S; ++r) {
+            const double dr = pi[r] - pi_prev[r];
+            c += dr * 0.5 * (lo[r - 1] + hi[r - 1]);
+            h += std::fabs(dr) * 0.5 * (hi[r - 1] - lo[r - 1]);
+          }
+          blk_drift[b] += std::fabs(c) + h;
+        }
+        double bound = im.hull_block_cmin[b] - pi[0];
+        double scale = im.hull_block_cmax[b] + std::fabs(pi[0]) + blk_drift[b];
+        for (int r = 1; r < S; ++r) {
+          bound -= std::max(pi[r] * lo[r - 1], pi[r] * hi[r - 1]);
+          scale += std::fabs(pi[r]) * std::max(std::fabs(lo[r - 1]), std::fabs(hi[r - 1]));
+        }
+        blk_bound[b] = std::max(bound, blk_min[b] - blk_drift[b]);
+        blk_margin[b] = 1e-9 * scale;
+        if (!(blk_bound[b] == blk_bound[b])) blk_bound[b] = -std::numeric_limits<double>::infinity();  // NaN: price it
+      }
+      pi_prev = pi;
+      // the block of the smallest bound first (it sets a low best at once), then the others in order
+      size_t first = 0;
+      for (size_t b = 1; b < nblk; ++b)
+        if (blk_bound[b] < blk_bound[first]) first = b;
+      blk_seq[0] = static_cast<uint32_t>(first);
+      for (size_t b = 0, j = 1; b < nblk; ++b)
+        if (b != first) blk_seq[j++] = static_cast<uint32_t>(b);
+      double red[kHullBlock];
       size_t bk = total;
-      for (size_t k0 = 0; k0 < total; k0 += kBlock) {
-        const size_t n = std::min(kBlock, total - k0);
-        const double* co = &costs[k0];
+      for (const uint32_t b : blk_seq) {
+        if (blk_bound[b] > best + blk_margin[b]) continue;
+        const size_t k0 = b * kHullBlock;
+        const size_t n = std::min(kHullBlock, total - k0);
+        const double* co = &cols[b * S * kHullBlock];
         const double pi0 = pi[0];
         for (size_t q = 0; q < n; ++q) red[q] = co[q] - pi0;
         for (int r = 1; r < S; ++r) {
           const double pr = pi[r];
-          const double* cr = &cols[(r - 1) * total + k0];
+          const double* cr = &cols[(b * S + r) * kHullBlock];
           for (size_t q = 0; q < n; ++q) red[q] -= pr * cr[q];
         }
-        for (size_t q = 0; q < n; ++q)
-          if (red[q] < best) {
-            best = red[q];
-            bk = k0 + q;
-          }
+        double bmin = std::numeric_limits<double>::infinity();
+        for (size_t q = 0; q < n; ++q) bmin = red[q] < bmin ? red[q] : bmin;
+        if (bmin < best || (bmin == best && bk < total))
+          for (size_t q = 0; q < n; ++q)
+            if (red[q] < best || (red[q] == best && bk < total && order[k0 + q] < order[bk])) {
+              best = red[q];
+              bk = k0 + q;
+            }
+        blk_min[b] = bmin;
+        blk_drift[b] = 0;
+        ++priced;
       }
       if (bk < total) {
-        size_t off = 0;
-        for (size_t p = 0; p < run.grid.ph.size(); ++p) {
-          const size_t np = run.grid.ph[p].np;
-          if (bk < off + np) {
-            bp = static_cast<int>(p);
-            bq = bk - off;
-            break;
-          }
-          off += np;
-        }
+        const size_t k = order[bk];
+        bp = static_cast<int>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
+        bq = k - offs[bp];
       }
     }
     if (bp < 0) {
       if (debug_level() >= 1)
-        std::fprintf(stderr, "hull: %d simplex iterations over %zu grid points\n", it + 1, run.grid.total);
+        std::fprintf(stderr, "hull: %d simplex iterations over %zu grid points (%zu of %zu blocks priced)\n", it + 1,
+                     run.grid.total, priced, static_cast<size_t>(it + 1) * nblk);
       verts.clear();
       for (int j = 0; j < S; ++j) verts.push_back({basis[j].phase, basis[j].point, f[j]});
       // μ of the free elements from π (x-rows expressed per element, §8.7 step 2)
@@ -254,17 +355,24 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
   // pair that passes is confirmed by relaxing both vertices at the hull's μ (Newton on G_f - μ·M, the
   // relaxation of §9.2): one basin ends in one state; two distinct end states are two composition sets
   // (§8.7 step 3: several vertices of one phase = candidate miscibility gap).
-  auto same_basin = [&](int p, const double* ya, const double* yb) {
-    const int m = run.grid.ph[p].m;
-    CompSet s[2];
-    for (int k = 0; k < 2; ++k) {
-      s[k].phase = p;
-      s[k].y.assign(k == 0 ? ya : yb, (k == 0 ? ya : yb) + m);
-      relax_at_mu(run, s[k], 1e-9);
+  // Each vertex is relaxed once (μ does not change here) however many pairs it is tested in.
+  std::vector<CompSet> relaxed(real.size());
+  auto relaxed_vertex = [&](size_t i) -> const CompSet& {
+    CompSet& s = relaxed[i];
+    if (s.y.empty()) {
+      const int p = real[i].phase;
+      const int m = run.grid.ph[p].m;
+      s.phase = p;
+      s.y.assign(&run.grid.ph[p].Y[real[i].point * m], &run.grid.ph[p].Y[real[i].point * m] + m);
+      relax_at_mu(run, s, 1e-9);
     }
+    return s;
+  };
+  auto same_basin = [&](size_t i, size_t j) {
+    const CompSet* s[2] = {&relaxed_vertex(i), &relaxed_vertex(j)};
     double dx = 0;
     for (int A = 0; A < C; ++A)
-      dx = std::max(dx, std::fabs(s[0].mo.M[A] / s[0].Nf - s[1].mo.M[A] / s[1].Nf));
+      dx = std::max(dx, std::fabs(s[0]->mo.M[A] / s[0]->Nf - s[1]->mo.M[A] / s[1]->Nf));
     if (debug_level() >= 1)
       std::fprintf(stderr, "  relaxed at the hull mu: composition difference %.3e\n", dx);
     return !(dx > 10 * kCompTol);
@@ -282,6 +390,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
           parent[find(static_cast<int>(i))] = find(static_cast<int>(j));
           continue;
         }
+        if (find(static_cast<int>(i)) == find(static_cast<int>(j))) continue;  // joined through other vertices
         const int p = real[i].phase;
         const int m = run.grid.ph[p].m;
         std::vector<double> ym(m);
@@ -299,7 +408,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
         if (debug_level() >= 1)
           std::fprintf(stderr, "  merge test %s: d(mid) %.6f d(i) %.6f d(j) %.6f (J per formula unit)\n",
                        run.phases[p]->name().c_str(), dm, di, dj);
-        if (dm <= 0.5 * (di + dj) + 1e-3 && same_basin(p, yi, yj))
+        if (dm <= 0.5 * (di + dj) + 1e-3 && same_basin(i, j))
           parent[find(static_cast<int>(i))] = find(static_cast<int>(j));
       }
   }

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -168,6 +169,10 @@ bool step_amounts(Run& run, const std::vector<double>& dal, const std::vector<ch
 // The site-fraction step of every set at the new μ (8.3): stable sets with σ_ℵ, metastable ones in full.
 void step_site_fractions(Run& run, const std::vector<double>& mu, double sig_al, double& maxdy, double& maxdy_meta) {
   for (auto& s : run.sets) {
+    if (s.idle) {
+      s.stepped = false;
+      continue;
+    }
     set_step(run, s, mu, 0.0);
     s.stepped = s.stable;
     if (s.stable) s.yprev.assign(s.y.begin(), s.y.end());
@@ -206,17 +211,27 @@ bool merge_coincident_sets(Run& run) {
 // linearised at its final y, and the metastable set with the largest driving force above kDFAdd is returned
 // (-1: none, the equilibrium is found).
 int converged_candidate(Run& run, double maxdy_meta) {
+  // Sets left idle during the iteration (far below the tangent, see newton) relax here from where they were
+  // left; each set stops once its own step is below 1e-10.
+  thread_local std::vector<char> relaxed;  // per-thread workspace
+  relaxed.assign(run.sets.size(), 0);
+  for (auto& s : run.sets)
+    if (s.idle) maxdy_meta = std::numeric_limits<double>::infinity();
   for (int r = 0; r < 60 && maxdy_meta > 1e-10; ++r) {
     maxdy_meta = 0;
-    for (auto& s : run.sets) {
-      if (s.stable) continue;
-      linearize(run, s, false);
+    for (size_t i = 0; i < run.sets.size(); ++i) {
+      CompSet& s = run.sets[i];
+      if (s.stable || relaxed[i]) continue;
+      linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
       set_step(run, s, run.mu, 0.0);
       s.yprev.assign(s.y.begin(), s.y.end());
-      maxdy_meta = std::max(maxdy_meta, apply_step(s, 1.0));
+      const double moved = apply_step(s, 1.0);
       keep_above_vacancy_floor(run, s, s.yprev);
+      relaxed[i] = !(moved > 1e-10);
+      maxdy_meta = std::max(maxdy_meta, moved);
     }
   }
+  for (auto& s : run.sets) s.idle = false;
   for (auto& s : run.sets) linearize(run, s, false);
   // candidate with the largest driving force per mole of atoms
   int best = -1;
@@ -265,8 +280,27 @@ bool newton(Run& run, int max_it, std::string& why) {
   std::vector<double> mu_prev;
   bool have_prev = false;  // the stable sets took the last step together (no phase change since)
   int backtracks = 0;
+  // A metastable set whose driving force lies more than kIdleDF below the tangent cannot become a candidate in
+  // this iteration (candidates are chosen only when the stable sets have converged, converged_candidate): it is
+  // left idle, neither linearised nor stepped, until the μ of a later iteration brings it within kIdleDF; its
+  // driving force at a new μ comes from the energy and moles of its last linearisation (y unchanged). The
+  // relaxation of these sets (§9.2) is finished at the converged μ, from where they were left (the starting
+  // point only: the same maximum was reached in every comparison on random points of four systems, with the
+  // bound as low as 100 J/mol). In a many-phase system most sets are far below (Al-Co-Cr-Ni at 1523 K: 19 of
+  // 22 by more than 1 kJ/mol), and their model evaluations were most of Newton's time.
+  const double kIdleDF = std::max(200.0, 0.02 * 8.314462618 * run.cd.T);  // J/mol of atoms
   for (int it = 0; it < max_it; ++it, ++run.iterations, ++since_change) {
-    for (auto& s : run.sets) linearize(run, s, false);
+    const bool mu_known = run.mu.size() == static_cast<size_t>(run.C) &&
+                          std::all_of(run.mu.begin(), run.mu.end(), [](double v) { return std::isfinite(v); });
+    for (auto& s : run.sets) {
+      s.idle = false;
+      if (!s.stable && mu_known && s.ylin == s.y && driving_force(run, s) < -kIdleDF) {
+        s.idle = true;
+        continue;
+      }
+      linearize(run, s, false);
+      if (!s.stable && mu_known && driving_force(run, s) < -kIdleDF) s.idle = true;
+    }
     const double res = condition_residual(run, x);
     double dT;
     if (!solve_global(run, 0, -1, mu, dal, dT)) {

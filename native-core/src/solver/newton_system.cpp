@@ -13,7 +13,7 @@ namespace pd::solver::detail {
 // --------------------------------------------------------------------------------------------
 // Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
 // space of J when not positive definite there (a Newton step towards a maximum is never wanted).
-void linearize(Run& run, CompSet& s, bool need_T) {
+void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
   const PhaseModel& pm = *run.phases[s.phase];
   const PhaseInfo& pi = run.im.info[s.phase];
   auto& im = run.im;
@@ -23,6 +23,7 @@ void linearize(Run& run, CompSet& s, bool need_T) {
   s.Gf = s.e.Gf;
   s.GM = s.e.GM;
   s.Nf = s.mo.Nf;
+  s.ylin.assign(s.y.begin(), s.y.end());
   s.dy0.assign(m, 0.0);
   s.cA.assign(static_cast<size_t>(C) * m, 0.0);
   s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (below)
@@ -122,7 +123,8 @@ void linearize(Run& run, CompSet& s, bool need_T) {
   }
   lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
   for (int i = 0; i < m; ++i) s.dy0[i] = b[i];
-  for (int A = 0; A < C; ++A) {
+  // A step at μ = μ0 (a relaxation at fixed μ) is dy0 itself: the columns cA multiply μ - μ0 = 0 there
+  for (int A = 0; A < C && need_mu; ++A) {
     b.assign(K, 0.0);
     for (int i = 0; i < m; ++i) b[i] = s.mo.dM[A * m + i];
     lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
@@ -221,7 +223,7 @@ bool at_vacancy_floor(const Run& run, const CompSet& s) {
 void relax_at_mu(Run& run, CompSet& s, double tol) {
   std::vector<double> yold;
   for (int its = 0; its < 40; ++its) {
-    linearize(run, s, false);
+    linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
     set_step(run, s, run.mu, 0.0);
     yold.assign(s.y.begin(), s.y.end());
     const double moved = apply_step(s, 1.0);

@@ -83,6 +83,9 @@ struct Grid {
   mutable std::mutex energies_mutex;
   mutable double energies_T = std::numeric_limits<double>::quiet_NaN(), energies_P = energies_T;
   mutable std::vector<std::vector<double>> energies;
+  // The points (global index over the phases in order) sorted by composition cell, phase by phase: the order
+  // in which hull() lays out its columns (sort_for_hull)
+  std::vector<uint32_t> hull_order;
 };
 
 namespace detail {
@@ -133,6 +136,10 @@ struct CompSet {
   double alprev = 0;
   bool stepped = false;  // took the last step as a stable set
   int gap_halvings = 0;  // newton(): iterations in a row in which this gap set limited the amounts' step
+  // y of the last linearize(): while y is unchanged, e, mo, Gf and Nf still hold and the driving force at a new
+  // μ needs no model evaluation
+  std::vector<double> ylin;
+  bool idle = false;  // newton(): a metastable set far below the tangent, neither linearised nor stepped
 };
 
 // Everything one solve needs, bundled so helper functions stay short.
@@ -170,6 +177,7 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
 
 // hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
+void sort_for_hull(Grid& grid, int C);
 bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
 
 // warm_start.cpp
@@ -179,7 +187,8 @@ bool predict(const WarmStart& a, const Conditions& ca, const WarmStart& b, const
              WarmStart& out);
 
 // newton_system.cpp
-void linearize(Run& run, CompSet& s, bool need_T);
+// need_mu = false leaves the μ columns cA at zero: enough for a step at the μ of the linearisation (relaxations)
+void linearize(Run& run, CompSet& s, bool need_T, bool need_mu = true);
 void set_step(const Run& run, CompSet& s, const std::vector<double>& mu, double dT);
 double driving_force(const Run& run, const CompSet& s);
 double apply_step(CompSet& s, double sigma0);
@@ -222,6 +231,10 @@ struct EquilibriumSolver::Impl {
   std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
   std::vector<int> gst;                 // solve_global's stable sets
   std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
+  // ... stored in the order of Grid::hull_order (so that a block of them spans a small range of every column
+  // and its reduced costs can be bounded, see hull()); per block the range of each column row, the smallest
+  // cost and the largest |cost|
+  std::vector<double> hull_block_lo, hull_block_hi, hull_block_cmin, hull_block_cmax;
   // ... computed for these (T, P), condition rows and fixed potentials (reused while they repeat)
   double hull_T = std::numeric_limits<double>::quiet_NaN(), hull_P = hull_T;
   std::vector<std::vector<double>> hull_a;

@@ -84,9 +84,12 @@ void seed_metastable(Run& run) {
     if (used[p] || g.np == 0) continue;
     double best = -std::numeric_limits<double>::infinity();
     size_t q = 0;
+    const double* gG = run.im.gridG[p].data();  // local pointers: the loop keeps df in a register
+    const double* gX = g.X.data();
+    const double* mu = run.mu.data();
     for (size_t k = 0; k < g.np; ++k) {
-      double df = -run.im.gridG[p][k];
-      for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
+      double df = -gG[k];
+      for (int A = 0; A < C; ++A) df += mu[A] * gX[k * C + A];
       if (df > best && std::isfinite(df)) {
         best = df;
         q = k;
