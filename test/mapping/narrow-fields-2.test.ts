@@ -56,4 +56,31 @@ describe('narrow ranges and pure-element edges (2)', () => {
     const a = auditBinary({ database, elements: ['AL', 'CR'], T: [500, 600], isotherms: 2, scanPoints: 61, threads: 2 });
     expect(a.failures.completeness).toEqual([]);
   }, 60_000);
+
+  test('C-Si and Cu-Li (COST507): an invariant with two phases at the element is the element\'s transition too', () => {
+    const csi = mapBinary({ database: db('COST507.tdb'), components: ['C', 'SI'], T: [1600, 1750], threads: 2 });
+    expect(csi.invariants.map((v) => Math.round(v.T))).toEqual([1687]);
+    expect(csi.pureTransitions.filter((p) => p.x === 1).map((p) => Math.round(p.T))).toEqual([1687]);
+    const culi = mapBinary({ database: db('COST507.tdb'), components: ['CU', 'LI'], T: [400, 500], threads: 2 });
+    expect(culi.pureTransitions.filter((p) => p.x === 1).map((p) => p.T.toFixed(1))).toEqual(['453.6']);
+  }, 60_000);
+
+  test('Mg-Zn (COST507): L + Mg7Zn3 between invariants 0.04 K apart is traced', () => {
+    const d = mapBinary({ database: db('COST507.tdb'), components: ['MG', 'ZN'], T: [600, 630], threads: 2 });
+    const f = d.regions.filter((r) => r.phases.includes('LIQUID') && r.phases.includes('MG7ZN3'));
+    expect(f).toHaveLength(1);
+    expect(f[0].ends).toEqual({ low: 'invariant', high: 'invariant' });
+    const near = d.invariants.filter((v) => v.T > 614 && v.T < 614.3).map((v) => v.T).sort();
+    expect(near).toHaveLength(2);
+    expect(f[0].tielines[0].T).toBeCloseTo(near[0], 1);
+    expect(f[0].tielines[f[0].tielines.length - 1].T).toBeCloseTo(near[1], 1);
+  }, 60_000);
+
+  test('Ni-V (COST507): the lens under a liquidus maximum 0.02 K above the melting point of Ni is traced', () => {
+    const d = mapBinary({ database: db('COST507.tdb'), components: ['V', 'NI'], T: [1700, 1750], threads: 2 });
+    expect(d.congruentPoints).toHaveLength(1);
+    const lens = d.regions.filter((r) => r.ends.low === 'pure_element' && r.phases.includes('LIQUID') && r.phases.includes('FCC_A1'));
+    expect(lens).toHaveLength(1);
+    expect(d.pureTransitions.filter((p) => p.x === 1).length).toBe(1);
+  }, 60_000);
 });

@@ -37,6 +37,9 @@ export interface DiagramPoints {
  * state beyond (a phase of the far side is new unless the same phase lies at that composition: the three
  * phases of an invariant can lie closer than SAME_X, e.g. delta and gamma Fe at the C-Fe peritectic).
  */
+/** Composition distance from an element below which an invariant's phase lies at the element. */
+const DEGENERATE_EDGE_X = 1e-4;
+
 export function invariantPhases(labels: readonly [string, string], good: readonly [number, number], beyond: readonly { base: string; x: number }[]): { base: string; x: number }[] {
   const ph: { base: string; x: number }[] = [{ base: baseName(labels[0]), x: good[0] }, { base: baseName(labels[1]), x: good[1] }];
   for (const p of beyond) if (!ph.some((q) => q.base === p.base && Math.abs(q.x - p.x) < SAME_X)) ph.push({ base: p.base, x: p.x });
@@ -119,6 +122,17 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
     } else congruentPoints.push({ phases: p.phases, T: p.T, x: p.x });
   }
   const invariants = mergeInvariantEnds(cands, outRegions, log);
+  // An invariant with two phases at the pure element (the solute dissolves in neither: Si in the eutectic of C-Si,
+  // Li in the peritectic of Cu-Li) is the element's own transition too, degenerate with the invariant: the lens
+  // between them is narrower in T than the invariant can be told from the element's transition.
+  for (const v of invariants) {
+    for (const edge of [0, 1] as const) {
+      const atEdge = v.phases.filter((p) => Math.abs(p.x - edge) <= DEGENERATE_EDGE_X);
+      if (atEdge.length !== 2 || atEdge[0].name === atEdge[1].name) continue;
+      if (pureTransitions.some((t) => t.x === edge && Math.abs(t.T - v.T) < 0.5)) continue;
+      pureTransitions.push({ phases: [atEdge[0].name, atEdge[1].name], T: v.T, x: edge });
+    }
+  }
   dedupePoints(criticalPoints, (a, b) => a.phase === b.phase);
   dedupePoints(congruentPoints, (a, b) => a.phases.join() === b.phases.join() || a.phases.join() === [...b.phases].reverse().join());
   dedupePoints(tricriticalPoints, (a, b) => new Set([...a.phases, ...b.phases].map(baseName)).size <= 2);

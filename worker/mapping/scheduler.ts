@@ -2,8 +2,8 @@
 //
 // Seeds are taken in order of T, then x, and skipped when a finished or running trace covers them. The
 // phases met beyond each region end are seeds as well (regions connect through invariants, so a field
-// the grid rows step over is still reached), and every invariant is probed 0.05 K above and below at
-// the midpoints of its three phase pairs (a field too small for the grid, e.g. between a eutectic and a
+// the grid rows step over is still reached), and every invariant is probed 0.05 K (then 0.01 and 0.002 K) above
+// and below at the midpoints of its three phase pairs (a field too small for the grid, e.g. between a eutectic and a
 // congruent point). When every seed is taken, the lenses next to the pure elements that no region
 // reaches yet are searched for (pure_edges.ts, field_search.ts).
 //
@@ -34,6 +34,9 @@ export function lensTasks(grid: readonly BinaryState[], nT: number, nX: number, 
   return tasks;
 }
 
+/** Distances in T from an invariant at which the field of each pair of its phases is looked for, nearest last. */
+const INVARIANT_PROBES_DT = [0.05, 0.01, 0.002];
+
 export class TraceScheduler {
   private readonly seeds: BinaryState[];
   private readonly probedInvariants: number[] = [];
@@ -62,11 +65,14 @@ export class TraceScheduler {
       const ph = invariantPhases(region.labels, e.good.x, e.bad.phases);
       if (ph.length !== 3) continue;
       ph.sort((a, b) => a.x - b.x);
-      for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const dT of [0.05, -0.05]) {
-        const T = e.T + dT;
+      // nearer the invariant where the pair's field is not met 0.05 K away: two invariants 0.04 K apart bound a
+      // field that short (Mg-Zn of COST507: L + Mg7Zn3 between 614.14 and 614.18 K)
+      for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const side of [1, -1]) for (const dT of INVARIANT_PROBES_DT) {
+        const T = e.T + side * dT;
         if (T < Tlo || T > Thi) continue;
         const q = yield* solveRequest(T, (ph[a].x + ph[b].x) / 2);
         if (q.ok && q.phases.length === 2 && !this.tracer.covered(q)) this.seeds.push(q);
+        if (q.ok && q.phases.length === 2 && q.phases.every((p) => p.base === ph[a].base || p.base === ph[b].base)) break;
       }
     }
   }
@@ -84,34 +90,46 @@ export class TraceScheduler {
    * by marching inwards from the edge; what is found is queued as a seed.
    */
   private *lens(task: LensTask): Generator<StateRequest, void, BinaryState> {
-    const { Tlo, Thi, Xr } = this.ctx;
     const edgePhaseOf = (e: BinaryState) => { const p = edgePhase(e); return p === null ? null : baseName(p); };
     const { side } = task;
     if (this.reachesEdge(side, task.lo.T, task.hi.T, [edgePhaseOf(task.lo), edgePhaseOf(task.hi)])) return;
     const brackets = yield* narrowEdgeBracket((T) => solveRequest(T, side), task.lo, task.hi, EDGE_TOL);
-    const inward = side === 0 ? 1 : -1;
-    const limit = side === 0 ? Math.min(Xr[1], 0.1) : Math.max(Xr[0], 0.9);
     for (const [a, b] of brackets) {
       if (b.T - a.T > 10 * EDGE_TOL) continue; // the solver failed inside: nothing located
       if (this.reachesEdge(side, a.T - 0.1, b.T + 0.1, [edgePhaseOf(a), edgePhaseOf(b)])) continue;
       // a lens cut short by an invariant less than LENS_DT from the transition is met only closer to it (Fe-O:
-      // alpha/gamma of Fe at 1184.81 K, FCC + BCC + HALITE 0.1 K above): looked for again at LENS_DT / 10
-      let lensFound = false;
-      for (const dT of [LENS_DT, LENS_DT / 10]) {
-        for (const T of [b.T + dT, a.T - dT]) {
-          if (T < Tlo || T > Thi) continue;
-          const start = yield* solveRequest(T, side);
-          if (!start.ok || start.phases.length !== 1) continue;
-          const f = yield* marchToField((X) => solveRequest(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
-          if (f && f.phases.length === 2 && (f.X - side) * inward > 0 && !this.tracer.covered(f)) this.seeds.push(f);
-          // the lens of a transition opens on one side of it only (its limiting slopes: van 't Hoff)
-          const pair = [edgePhaseOf(a), edgePhaseOf(b)];
-          lensFound = !!f && f.phases.length === 2 && f.phases.every((p) => pair.includes(p.base));
-          if (lensFound) break;
-        }
-        if (lensFound) break;
-      }
+      // alpha/gamma of Fe at 1184.81 K, FCC + BCC + HALITE 0.1 K above): looked for again at LENS_DT / 10, and
+      // then LENS_DT / 100 from the transition bracketed 100 times narrower (Ni-V of COST507: the fcc liquidus
+      // peaks 0.02 K above the melting point of Ni)
+      const pair = [edgePhaseOf(a), edgePhaseOf(b)];
+      if ((yield* this.lensAt(side, a.T, b.T, LENS_DT, pair)) || (yield* this.lensAt(side, a.T, b.T, LENS_DT / 10, pair))) continue;
+      for (const [a2, b2] of yield* narrowEdgeBracket((T) => solveRequest(T, side), a, b, EDGE_TOL / 100))
+        if (yield* this.lensAt(side, a2.T, b2.T, LENS_DT / 100, pair)) break;
     }
+  }
+
+  /**
+   * From the edge dT above and below a transition bracketed by [Ta, Tb], a march inwards for the field next to the
+   * element; a field found is queued as a seed. True when it is the lens of the transition's two phases (the lens
+   * of a transition opens on one side of it only: its limiting slopes, van 't Hoff).
+   */
+  private *lensAt(side: 0 | 1, Ta: number, Tb: number, dT: number, pair: (string | null)[]): Generator<StateRequest, boolean, BinaryState> {
+    const { Tlo, Thi, Xr } = this.ctx;
+    const inward = side === 0 ? 1 : -1;
+    const limit = side === 0 ? Math.min(Xr[1], 0.1) : Math.max(Xr[0], 0.9);
+    for (const T of [Tb + dT, Ta - dT]) {
+      if (T < Tlo || T > Thi) continue;
+      const start = yield* solveRequest(T, side);
+      if (!start.ok || start.phases.length !== 1) continue;
+      const f = yield* marchToField((X) => solveRequest(T, X), start, { limit, firstStep: 1e-6, growth: 4 });
+      if (!(f && f.phases.length === 2 && (f.X - side) * inward > 0)) continue;
+      const known = this.tracer.covered(f);
+      if (!known) this.seeds.push(f);
+      // a field of the pair already traced that does not reach the element lies beyond a maximum of the
+      // transition's own lens (Ni-V: the fcc liquidus peaks 0.02 K above the melting point of Ni): not the lens
+      if (f.phases.every((p) => pair.includes(p.base)) && (!known || this.reachesEdge(side, T - 1, T + 1, pair))) return true;
+    }
+    return false;
   }
 
   /** Runs every trace to its end (or until the budget is used up; the log says what is left). */
