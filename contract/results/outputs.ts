@@ -71,11 +71,12 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
   { name: 'structure(PHASE)', unit: '', description: 'structure of a stable set of a phase with an order-disorder description, e.g. "A2 (BCC_B2)" (PHASE may be *)' },
   { name: 'T_liquidus', unit: 'K', description: 'liquidus temperature of the alloy at the point\'s composition (point_calculation; line_calculation at fixed composition)' },
   { name: 'T_solidus', unit: 'K', description: 'equilibrium solidus temperature of the alloy at the point\'s composition (point_calculation; line_calculation at fixed composition)' },
+  { name: 'invariants_crossed', unit: '', description: 'the invariants a line crosses, each "T K: PHASE (EL x, ...) + ..." with the mole fractions of its C + 1 phases, joined by "; " (line_calculation; the same text on every row)' },
 ];
 
 type Fn = 'T' | 'P' | 'phase_name' | 'converged' | 'NP' | 'x' | 'xph' | 'y' | 'G' | 'H' | 'S' | 'Cp' | 'Cp_frozen'
   | 'GM' | 'mu' | 'ac' | 'DF' | 'w' | 'wph' | 'mur' | 'acr' | 'GMF' | 'GMFph' | 'VM' | 'VMph' | 'TC' | 'BMAGN' | 'DOO'
-  | 'ordered' | 'structure' | 'T_liquidus' | 'T_solidus';
+  | 'ordered' | 'structure' | 'T_liquidus' | 'T_solidus' | 'invariants_crossed';
 
 /** Phase functions whose value is a field of the stable set (PHASE may be *: the labels met that have it). */
 const PHASE_FIELDS: Partial<Record<Fn, (q: PhaseRecord) => number | string | null | undefined>> = {
@@ -99,6 +100,7 @@ export interface OutputSpec {
 const SCALARS: Record<string, Fn> = {
   T: 'T', P: 'P', PHASE_NAME: 'phase_name', CONVERGED: 'converged', G: 'G', GM: 'G', H: 'H', HM: 'H', S: 'S', SM: 'S',
   CP: 'Cp', CPM: 'Cp', CP_FROZEN: 'Cp_frozen', GM_FORMATION: 'GMF', VM: 'VM', T_LIQUIDUS: 'T_liquidus', T_SOLIDUS: 'T_solidus',
+  INVARIANTS_CROSSED: 'invariants_crossed',
 };
 const ELEMENT_RE = /^(?:\*|[A-Z][A-Z0-9_]*)$/;
 const PHASE_RE = /^(?:\*|[A-Z0-9_]+(?:#[1-9][0-9]*)?)$/;
@@ -248,7 +250,9 @@ export function selectOutputs(taskType: OutputTaskType, template?: readonly stri
  * A point of a table: an EquilibriumPoint, with the equilibrium Cp when the calculation computed it and the
  * alloy's liquidus and solidus (point_calculation).
  */
-export type TablePoint = EquilibriumPoint & { Cp_equilibrium?: number | null; T_liquidus?: number | null; T_solidus?: number | null };
+export type TablePoint = EquilibriumPoint & {
+  Cp_equilibrium?: number | null; T_liquidus?: number | null; T_solidus?: number | null; invariants_crossed?: string | null;
+};
 
 export interface TableContext {
   /** components of the task (VA and /- are ignored) */
@@ -361,6 +365,7 @@ export function resolveColumns(names: readonly string[], points: readonly TableP
       case 'VM': push({ name: 'VM', unit, value: (p) => p.VM ?? null }); break;
       case 'T_liquidus': push({ name: 'T_liquidus', unit, value: (p) => p.T_liquidus ?? null }); break;
       case 'T_solidus': push({ name: 'T_solidus', unit, value: (p) => p.T_solidus ?? null }); break;
+      case 'invariants_crossed': push({ name: 'invariants_crossed', unit, value: (p) => p.invariants_crossed ?? null }); break;
       case 'GMFph': case 'VMph': case 'TC': case 'BMAGN': case 'DOO': case 'ordered': case 'structure': {
         const get = PHASE_FIELDS[o.fn]!;
         // '*': the labels met whose set carries the quantity somewhere (e.g. TC of the magnetic phases only)

@@ -96,6 +96,13 @@ describe('line_calculation', () => {
     expect(fccAt(inv!.T - 0.05)).toBeCloseTo(inv!.compositions.FCC_A1!.x.ZN, 2);
     expect(fccAt(inv!.T + 0.05)).toBeCloseTo(inv!.compositions['FCC_A1#2']!.x.ZN, 2);
     expect(inv!.compositions['FCC_A1#2']!.x.ZN - inv!.compositions.FCC_A1!.x.ZN).toBeGreaterThan(0.3);
+    // result.csv: the invariants crossed, with those compositions, on every row of the default columns
+    const csv = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').trim().split('\r\n');
+    const col = csv[0].split(',').indexOf('invariants_crossed');
+    expect(col).toBeGreaterThan(0);
+    const zn = (ph: string) => inv!.compositions[ph]!.x.ZN.toFixed(4).replace(/0+$/, '');
+    const text = `${Number(inv!.T.toFixed(2))} K: FCC_A1 (AL ${inv!.compositions.FCC_A1!.x.AL.toFixed(4).replace(/0+$/, '')}, ZN ${zn('FCC_A1')})`;
+    for (const row of csv.slice(1)) expect(row).toContain(text);
   });
 
   it('an isothermal composition scan (800 K): FCC_A1 / FCC_A1+LIQUID / LIQUID boundaries to 1e-5 in X(ZN)', () => {

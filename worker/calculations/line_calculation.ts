@@ -13,7 +13,7 @@ import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.
 import { buildTable, stableLabels } from '../results/outputs.js';
 import { alloyTemperatures, invariantsCrossed } from '../results/alloy-temperatures.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
-import { transitionText, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
+import { transitionText, type InvariantCrossing, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import {
   CP_DEFINITION, documentBase, inMoleFractions, openSystem, outputNames, resolveCompositions,
@@ -444,6 +444,14 @@ export function scanLine(job: ScanJob, control: JobControl, derivatives?: string
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
 
+/** "T K: PHASE (EL x, ...) + ...; ..." of the invariants a line crosses (the invariants_crossed output). */
+export function invariantsText(invariants: readonly InvariantCrossing[]): string {
+  return invariants.map((v) => `${fmt(v.T)} K: ${v.phases.map((ph) => {
+    const x = v.compositions[ph]?.x ?? {};
+    return `${ph} (${Object.entries(x).map(([el, f]) => `${el} ${fmt(f, 4)}`).join(', ')})`;
+  }).join(' + ')}`).join('; ');
+}
+
 export function run(job: TaskJob<'line_calculation'>, control: JobControl): CalculationOutput {
   const names = outputNames('line_calculation', job.config.condition);
   const wantsCp = names.some((n) => /^\s*cpm?\s*$/i.test(n));
@@ -461,7 +469,12 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
   const alloy = further.fields.alloy_temperatures;
   const defaults = job.config.condition.thermo_outputs === undefined && job.config.condition.outputs_list_template === undefined;
   if (alloy && defaults) names.push('T_liquidus', 'T_solidus');
-  const tablePoints = alloy ? points.map((p) => ({ ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus })) : points;
+  // and the invariants it crosses, with their phases' compositions, as one text on every row (the table has a row per
+  // scan point; the invariants lie between them)
+  const invariants = further.fields.invariants ?? [];
+  if (invariants.length && defaults) names.push('invariants_crossed');
+  const crossed = invariants.length ? invariantsText(invariants) : null;
+  const tablePoints = points.map((p) => ({ ...p, ...(alloy ? { T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : {}), invariants_crossed: crossed }));
   const table = buildTable(tablePoints, names, { components: sys.elements, phases: sys.formable });
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
