@@ -9,7 +9,7 @@
 //            run, 1 thread, one run (it is the slow one), goal < 5 s
 // Each figure is the wall time and, in brackets, the CPU time of this process (the machines these run on
 // are often shared: the CPU time is the steadier figure of a single-thread run).
-// With PHASEDESK_BENCH_BEFORE_ADDON=<path of an older phasedesk_core.node> the same figures are measured
+// With PHASEDESK_BENCH_BEFORE=<path of an older phasedesk_core.node> the same figures are measured
 // again in a child process that loads that addon, and printed as "before" in the same run.
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
 import { execFileSync } from 'node:child_process';
@@ -102,7 +102,7 @@ export async function benchAlloy7(): Promise<string[]> {
   if (!existsSync(path.join(tdbDir(), FILE))) return [`7-component Al alloy: ${FILE} not found in ${tdbDir()}`];
   const lines = [`7-component Al alloy on ${FILE} (${ELEMENTS.join('-')}, X = ${Object.entries(X).map(([e, v]) => `${v} ${e}`).join(', ')}), 1 thread`];
   const now = measureAlloy7();
-  const beforeAddon = process.env.PHASEDESK_BENCH_BEFORE_ADDON;
+  const beforeAddon = process.env.PHASEDESK_BENCH_BEFORE;
   let before: Figures | null = null;
   if (beforeAddon) {
     const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--json'],
