@@ -89,11 +89,15 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   // (c) invariants, critical and congruent points
   const secondOrder = found.secondOrder;
   const points = assembleDiagram(regions, order, secondOrder, log);
+  // two ordered states of one phase (B2 and D03): the more ordered one is the line's ordered side
+  for (const c of points.tricriticalPoints) if (order.rank(c.phases[0]) < order.rank(c.phases[1])) c.phases.reverse();
+  // a tricritical point ends its second-order line (the line goes on from where the two-phase field closes)
+  for (const c of points.tricriticalPoints) secondOrder.push({ ordered: c.phases[0], disordered: c.phases[1], T: c.T, x: c.x });
 
   // (d) labels and second-order lines
   const singlePhaseLabels = singlePhaseAnchors(grid, nT, nX);
   const secondOrderLines = od.enabled && od.trace_boundaries
-    ? followSecondOrderLines(secondOrder, (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
+    ? followSecondOrderLines(secondOrder.map((p) => order.orient(p)), (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
 
   const gridLabelAt = (T: number, x: number): string | null => {
     let best: BinaryState | null = null, bd = Infinity;
