@@ -326,8 +326,11 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
           for (let k = 0; k < 40; k++) {
             const T = last.T + dir * dT;
             if (T < Tlo || T > Thi) break;
+            // a bracket on one side as well: next to a two-phase field (or a narrow pocket of the ordered
+            // state) one end of the symmetric bracket falls outside the single-phase range
             let x: number | null = null;
-            for (const w of [3e-3, 1e-2]) if ((x = xcAt(T, Math.max(0, last.x - w), Math.min(1, last.x + w))) !== null) break;
+            for (const [l, r] of [[3e-3, 3e-3], [1e-2, 1e-2], [0, 5e-3], [5e-3, 0]])
+              if ((x = xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
             if (x === null) break;
             last = { T, x };
             pts.push(last);
