@@ -18,7 +18,8 @@
 //      and congruent points, pure-element transitions;
 //  (d) order-disorder.ts: the disordered state of an ordered phase labelled by its own name and the
 //      second-order lines followed in x; phase-labels.ts: labels and the single-phase label anchors.
-import { BinarySolver } from './binary-solver.js';
+import { equilibriumBatch } from '../core/equilibrium.js';
+import { BinarySolver, BudgetExceeded } from './binary-solver.js';
 import type { BinaryDiagram, BinaryMapRequest, BinaryState, MapContext } from './binary-types.js';
 import { assembleDiagram } from './invariants.js';
 import { magneticLines } from './magnetic.js';
@@ -96,8 +97,15 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
 
   // (d) labels and second-order lines
   const singlePhaseLabels = singlePhaseAnchors(grid, nT, nX);
+  // the points of a line are solved together over the threads
+  const solveMany = (reqs: { T: number; x: number }[]): BinaryState[] => {
+    solver.checkCancel();
+    if (solver.count + reqs.length > solver.budget) throw new BudgetExceeded();
+    return equilibriumBatch({ database: db, components, phases, conditions: reqs.map((q) => solver.conditions(q.T, q.x)),
+      threads: Math.max(1, Math.floor(req.threads ?? 1)), options: { pdens: req.pdens } }).map((r, k) => solver.toState(r, reqs[k].T, reqs[k].x));
+  };
   const secondOrderLines = od.enabled && od.trace_boundaries
-    ? followSecondOrderLines(secondOrder.map((p) => order.orient(p)), (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
+    ? followSecondOrderLines(secondOrder.map((p) => order.orient(p)), (T, x) => solver.solve(T, x), { Tlo, Thi }, log, solveMany) : [];
 
   const gridLabelAt = (T: number, x: number): string | null => {
     let best: BinaryState | null = null, bd = Infinity;

@@ -224,6 +224,23 @@ export function landauTc(T1: number, eta1: number, eta2: number, dT: number): nu
   return T1 - eta1 ** 2 / slope;
 }
 
+/** A point equilibrium asked for by a line follower. */
+export interface PointRequest { T: number; x: number }
+
+/** Runs the generators round by round: each round's requests are solved together. */
+export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const out = new Array<R>(gens.length);
+  let pending = gens.map((g, i) => ({ i, r: g.next() }));
+  while (pending.length) {
+    const active: { i: number; r: IteratorYieldResult<PointRequest> }[] = [];
+    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    if (!active.length) break;
+    const states = solveMany(active.map((p) => p.r.value));
+    pending = active.map((p, k) => ({ i: p.i, r: gens[p.i].next(states[k]) }));
+  }
+  return out;
+}
+
 /** K: a second-order transition temperature is bisected to this at fixed x. */
 export const TC_TOL = 0.05;
 /** Mole fraction: the transition is bisected to this (0.05 K on a line of slope 1000 K per unit x) at fixed T where the line is steep. */
@@ -247,7 +264,8 @@ const STEEP_DT = 80;
  * located meeting points end it.
  */
 export function followSecondOrderLines(points: readonly SecondOrderPoint[], solve: (T: number, x: number) => BinaryState,
-  range: { Tlo: number; Thi: number }, log: (s: string) => void): SecondOrderLine[] {
+  range: { Tlo: number; Thi: number }, log: (s: string) => void,
+  solveMany?: (reqs: PointRequest[]) => BinaryState[]): SecondOrderLine[] {
   const { Tlo, Thi } = range;
   const lines: SecondOrderLine[] = [];
   const byPair = new Map<string, SecondOrderPoint[]>();
@@ -265,25 +283,32 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
       return e.key === disordered ? { s: 'd', eta: 0 } : null;
     };
-    const tcAt = (x: number, guess: number): number | null => {
+    const classify = (e: BinaryState): { s: 'o' | 'd'; eta: number } | null => {
+      if (!e.ok || e.phases.length !== 1) return null;
+      if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
+      return e.key === disordered ? { s: 'd', eta: 0 } : null;
+    };
+    // T_c at x: bracketed around the guess (half width w, widened while both ends agree), bisected, then
+    // the Landau estimate; a generator of its point requests so that many x can be solved together
+    function* tcGen(x: number, guess: number, w0: number): Generator<PointRequest, number | null, BinaryState> {
       const g = Math.min(Thi, Math.max(Tlo, guess));
-      let lo = Math.max(Tlo, g - 3), hi = Math.min(Thi, g + 3);
-      let sl = stateAt(lo, x), sh = stateAt(hi, x);
-      for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - w); sl = stateAt(lo, x); }
-      for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) { lo = hi; sl = sh; hi = Math.min(Thi, hi + w); sh = stateAt(hi, x); }
+      let lo = Math.max(Tlo, g - w0), hi = Math.min(Thi, g + w0);
+      let sl = classify(yield { T: lo, x }), sh = classify(yield { T: hi, x });
+      for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - w); sl = classify(yield { T: lo, x }); }
+      for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) { lo = hi; sl = sh; hi = Math.min(Thi, hi + w); sh = classify(yield { T: hi, x }); }
       if (!sl || !sh || sl.s !== 'o' || sh.s !== 'd') return null;
       while (hi - lo > TC_TOL) {
-        const m = (lo + hi) / 2, sm = stateAt(m, x);
+        const m = (lo + hi) / 2, sm = classify(yield { T: m, x });
         if (!sm) return null;
         if (sm.s === 'o') lo = m; else hi = m;
       }
-      const e1 = stateAt(lo - 1, x), e2 = stateAt(lo - 6, x);
+      const e1 = classify(yield { T: lo - 1, x }), e2 = classify(yield { T: lo - 6, x });
       if (e1?.s === 'o' && e2?.s === 'o') {
         const tc = landauTc(lo - 1, e1.eta, e2.eta, 5);
         if (tc !== null && tc >= lo && tc <= hi + 20) return tc;
       }
       return (lo + hi) / 2;
-    };
+    }
     /** x of the transition at T between xa and xb (states of the two kinds there), or null. */
     const xcAt = (T: number, xa: number, xb: number): number | null => {
       let sa = stateAt(T, xa);
@@ -342,13 +367,19 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         continue;
       }
       const n = Math.max(1, Math.ceil((x1 - x0) / X_STEP));
-      for (let k = 0; k <= n; k++) {
-        const x = x0 + ((x1 - x0) * k) / n;
-        const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
-        const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
-          ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
-        const tc = tcAt(x, guess);
-        if (tc !== null) pts.push({ T: tc, x });
+      const xs = Array.from({ length: n + 1 }, (_, k) => x0 + ((x1 - x0) * k) / n);
+      if (solveMany) {
+        // all x together (the batch runs over the threads), each bracketed around the located line
+        const tcs = lockstep(xs.map((x) => tcGen(x, interpolateLine(located, x), 10)), solveMany);
+        xs.forEach((x, k) => { const tc = tcs[k]; if (tc !== null) pts.push({ T: tc, x }); });
+      } else {
+        for (const x of xs) {
+          const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
+          const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
+            ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
+          const tc = lockstep([tcGen(x, guess, 3)], (reqs) => reqs.map((q) => solve(q.T, q.x)))[0];
+          if (tc !== null) pts.push({ T: tc, x });
+        }
       }
       // located points outside the followed range are kept (the meeting points with two-phase fields); inside
       // it they are superseded: they carry the solver's early jump
