@@ -227,7 +227,10 @@ export function auditBinary(o: AuditOptions): AuditReport {
       compared++;
       const x = xOf(t);
       if (x <= xlo + X_TOL || x >= xhi - X_TOL) continue;
-      if (t.kind === 'order_disorder') {
+      // a set changing its ordering between two two-phase states is no second-order line (at fixed T a binary
+      // two-phase field has fixed compositions): the sets jump across a stoichiometric phase, a field boundary
+      const fieldToField = sideNames(i, 'before').length >= 2 && sideNames(i, 'after').length >= 2;
+      if (t.kind === 'order_disorder' && !fieldToField) {
         if (!confirmedOrdering(Tk, x)) continue;
         if (!od.some((l) => Math.abs(l.x - x) <= X_TOL))
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
