@@ -309,6 +309,23 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       }
       return (lo + hi) / 2;
     }
+    /** x of the transition at T near the guess: the first of the brackets [guess - l, guess + r] whose ends differ, bisected. */
+    function* xcGen(T: number, guess: number, brackets: number[][]): Generator<PointRequest, number | null, BinaryState> {
+      for (const [l, r] of brackets) {
+        let a = Math.max(0, guess - l), b = Math.min(1, guess + r);
+        let sa = classify(yield { T, x: a });
+        const sb = classify(yield { T, x: b });
+        if (!sa || !sb || sa.s === sb.s) continue;
+        let failed = false;
+        while (Math.abs(b - a) > XC_TOL) {
+          const m = (a + b) / 2, sm = classify(yield { T, x: m });
+          if (!sm) { failed = true; break; }
+          if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
+        }
+        return failed ? null : (a + b) / 2;
+      }
+      return null;
+    }
     /** x of the transition at T between xa and xb (states of the two kinds there), or null. */
     const xcAt = (T: number, xa: number, xb: number): number | null => {
       let sa = stateAt(T, xa);
@@ -329,19 +346,17 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       const T0 = byT[0].T, T1 = byT[byT.length - 1].T;
       if (T1 - T0 > STEEP_DT && (T1 - T0) / Math.max(x1 - x0, 1e-9) > STEEP_DT / X_STEP) {
         // a steep line (an ordering at a nearly fixed composition): followed in T, bisected in x at each T
-        const n = Math.min(40, Math.ceil((T1 - T0) / (STEEP_DT / 2)));
-        for (let k = 0; k <= n; k++) {
-          const T = T0 + ((T1 - T0) * k) / n;
+        const n = Math.min(30, Math.ceil((T1 - T0) / (STEEP_DT * 0.75)));
+        const Ts = Array.from({ length: n + 1 }, (_, k) => T0 + ((T1 - T0) * k) / n);
+        const guesses = Ts.map((T) => {
           let j = 0;
           while (j < byT.length - 2 && byT[j + 1].T < T) j++;
           const a = byT[j], b = byT[Math.min(j + 1, byT.length - 1)];
-          const xg = b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
-          const p1 = pts[pts.length - 1];
-          const guess = p1 ? p1.x + (xg - p1.x) / 2 : xg;
-          let x: number | null = null;
-          for (const w of [3e-3, 1e-2, 3e-2]) if ((x = xcAt(T, Math.max(0, guess - w), Math.min(1, guess + w))) !== null) break;
-          if (x !== null) pts.push({ T, x });
-        }
+          return b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
+        });
+        const brackets = [[3e-3, 3e-3], [1e-2, 1e-2], [3e-2, 3e-2]];
+        const xs = lockstep(Ts.map((T, k) => xcGen(T, guesses[k], brackets)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+        Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
         // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
         // bisections locate a nearly vertical line only at some of its rows)
         const dT = (T1 - T0) / n;
