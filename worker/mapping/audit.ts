@@ -227,9 +227,13 @@ export function auditBinary(o: AuditOptions): AuditReport {
       compared++;
       const x = xOf(t);
       if (x <= xlo + X_TOL || x >= xhi - X_TOL) continue;
-      // a set changing its ordering between two two-phase states is no second-order line (at fixed T a binary
-      // two-phase field has fixed compositions): the sets jump across a stoichiometric phase, a field boundary
-      const fieldToField = sideNames(i, 'before').length >= 2 && sideNames(i, 'after').length >= 2;
+      // a set changing its ordering between two two-phase states whose compositions differ is no second-order
+      // line (at fixed T a binary two-phase field has fixed compositions): the sets jump across a stoichiometric
+      // phase, a field boundary
+      const setXs = (side: 'before' | 'after') => edges[2 * i + (side === 'before' ? 0 : 1)].r.phases
+        .filter((p) => p.NP > 1e-9).map((p) => p.x[xc] ?? 0).sort((a, b) => a - b);
+      const xb = setXs('before'), xa = setXs('after');
+      const fieldToField = xb.length >= 2 && xa.length === xb.length && xb.some((v, k) => Math.abs(v - xa[k]) > X_TOL);
       if (t.kind === 'order_disorder' && !fieldToField) {
         if (!confirmedOrdering(Tk, x)) continue;
         if (!od.some((l) => Math.abs(l.x - x) <= X_TOL))
