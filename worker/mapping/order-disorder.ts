@@ -363,15 +363,20 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         const ends = [pts[0] ?? byT[0], pts[pts.length - 1] ?? byT[byT.length - 1]];
         for (const dir of [-1, 1]) {
           let last = ends[dir < 0 ? 0 : 1];
-          for (let k = 0; k < 40; k++) {
-            const T = last.T + dir * dT;
+          // the step is halved (down to 1/8) where the line stops: it ends on a field between two steps
+          for (let k = 0, step = dT; k < 40; k++) {
+            const T = last.T + dir * step;
             if (T < Tlo || T > Thi) break;
             // a bracket on one side as well: next to a two-phase field (or a narrow pocket of the ordered
             // state) one end of the symmetric bracket falls outside the single-phase range
             let x: number | null = null;
             for (const [l, r] of [[3e-3, 3e-3], [1e-2, 1e-2], [0, 5e-3], [5e-3, 0]])
               if ((x = xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
-            if (x === null) break;
+            if (x === null) {
+              if (step < dT / 6) break;
+              step /= 2;
+              continue;
+            }
             last = { T, x };
             pts.push(last);
           }
