@@ -189,9 +189,9 @@ export class OrderModel {
     if (od.enabled && this.size) {
       notes.push(`ordered phases: ${[...this.info].map(([k, v]) => `${k} (disordered state labelled ${v.disordered}${v.variants ? '; ordered variants labelled by structure, e.g. B2 / D03 / L12 (' + k + ')' : ''})`).join(', ')}`);
       notes.push('second-order transitions are located where grid neighbours differ only in the ordering state and where ' +
-        'the line meets a two-phase field, then followed with each point bisected to 0.05 K in T at fixed x (or to 5e-5 ' +
-        'in x at fixed T where the line is steep), T_c taken from the mean-field law eta^2 ~ (T_c - T) of the ordered ' +
-        'states next to the transition');
+        'the line meets a two-phase field, then followed: at fixed x bisected in T to 1 K with T_c from the mean-field law ' +
+        'eta^2 ~ (T_c - T) of the ordered states next to the transition (to 0.05 K where that law gives none), or where ' +
+        'the line is steep bisected in x to 5e-5 at fixed T');
     }
     if (!od.enabled) notes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
     if (!od.stability_filter) notes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
@@ -254,11 +254,12 @@ const STEEP_DT = 80;
  * Follows the second-order lines through the located transition points (grouped by ordered/disordered
  * pair: the A2/B2 and the B2/D03 line of a four-sublattice BCC are two lines). A line T_c(x) is followed in
  * x (step 0.01 from the first to the last located point): at each x the transition is bracketed around the
- * value predicted from the last two points (ordered below, disordered above) and bisected in T to 0.05 K,
- * then T_c is taken from the ordered side with the mean-field law (landauTc) through two ordered states 1
- * and 6 K below the bracket: next to T_c the less ordered state is a stationary point of G by symmetry and
- * the solver may stop there although the ordered state is lower, so the plain bisection can come out a few
- * K low. Where the line is steep (more than 80 K between neighbouring points, or an x where no bracket was
+ * value interpolated from the located points (or, one x at a time, predicted from the last two points;
+ * ordered below, disordered above) and bisected in T to 1 K, then T_c is taken from the ordered side with
+ * the mean-field law (landauTc) through two ordered states 1 and 6 K below the bracket: next to T_c the
+ * less ordered state is a stationary point of G by symmetry and the solver may stop there although the
+ * ordered state is lower, so the plain bisection can come out a few K low. Where that law gives no T_c in
+ * the bracket, the bisection goes on to 0.05 K. Where the line is steep (more than 80 K between neighbouring points, or an x where no bracket was
  * found, as next to the field where it meets a two-phase region) it is followed in T instead: at fixed T
  * the transition is bisected in x between its neighbours. Where the line meets a two-phase field, the
  * located meeting points end it.
@@ -297,16 +298,24 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - w); sl = classify(yield { T: lo, x }); }
       for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) { lo = hi; sl = sh; hi = Math.min(Thi, hi + w); sh = classify(yield { T: hi, x }); }
       if (!sl || !sh || sl.s !== 'o' || sh.s !== 'd') return null;
-      while (hi - lo > TC_TOL) {
-        const m = (lo + hi) / 2, sm = classify(yield { T: m, x });
-        if (!sm) return null;
-        if (sm.s === 'o') lo = m; else hi = m;
-      }
+      // to 1 K, then the Landau estimate from the ordered side; where it does not apply, on to 0.05 K (right
+      // next to T_c the solver is slow and its answer is the one the estimate corrects, so it is not asked there
+      // when the estimate holds)
+      const bisect = function* (tol: number): Generator<PointRequest, boolean, BinaryState> {
+        while (hi - lo > tol) {
+          const m = (lo + hi) / 2, sm = classify(yield { T: m, x });
+          if (!sm) return false;
+          if (sm.s === 'o') lo = m; else hi = m;
+        }
+        return true;
+      };
+      if (!(yield* bisect(1))) return null;
       const e1 = classify(yield { T: lo - 1, x }), e2 = classify(yield { T: lo - 6, x });
       if (e1?.s === 'o' && e2?.s === 'o') {
         const tc = landauTc(lo - 1, e1.eta, e2.eta, 5);
         if (tc !== null && tc >= lo && tc <= hi + 20) return tc;
       }
+      if (!(yield* bisect(TC_TOL))) return null;
       return (lo + hi) / 2;
     }
     /** x of the transition at T near the guess: the first of the brackets [guess - l, guess + r] whose ends differ, bisected. */
