@@ -191,7 +191,7 @@ export class OrderModel {
       notes.push('second-order transitions are located where grid neighbours differ only in the ordering state and where ' +
         'the line meets a two-phase field, then followed: at fixed x bisected in T to 1 K with T_c from the mean-field law ' +
         'eta^2 ~ (T_c - T) of the ordered states next to the transition (to 0.05 K where that law gives none), or where ' +
-        'the line is steep bisected in x to 5e-5 at fixed T');
+        'the line is steep bisected in x to 2e-4 at fixed T');
     }
     if (!od.enabled) notes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
     if (!od.stability_filter) notes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
@@ -243,8 +243,8 @@ export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], sol
 
 /** K: a second-order transition temperature is bisected to this at fixed x. */
 export const TC_TOL = 0.05;
-/** Mole fraction: the transition is bisected to this (0.05 K on a line of slope 1000 K per unit x) at fixed T where the line is steep. */
-const XC_TOL = 5e-5;
+/** Mole fraction: the transition is bisected to this (0.2 K on a line of slope 1000 K per unit x; the audit compares x to 0.004) at fixed T where the line is steep. */
+const XC_TOL = 2e-4;
 /** x step of the line's continuation. */
 const X_STEP = 0.01;
 /** K: a gap in T between neighbouring points of a line larger than this is filled by fixed-T bisections in x. */
@@ -355,7 +355,7 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       const T0 = byT[0].T, T1 = byT[byT.length - 1].T;
       if (T1 - T0 > STEEP_DT && (T1 - T0) / Math.max(x1 - x0, 1e-9) > STEEP_DT / X_STEP) {
         // a steep line (an ordering at a nearly fixed composition): followed in T, bisected in x at each T
-        const n = Math.min(30, Math.ceil((T1 - T0) / (STEEP_DT * 0.75)));
+        const n = Math.min(20, Math.ceil((T1 - T0) / (STEEP_DT * 1.25)));
         const Ts = Array.from({ length: n + 1 }, (_, k) => T0 + ((T1 - T0) * k) / n);
         const guesses = Ts.map((T) => {
           let j = 0;
