@@ -38,8 +38,8 @@ export function checkCoverage(o: CoverageOptions): { failures: string[]; checked
   const failures: string[] = [];
   let checked = 0;
   // the solver names an ordered phase by its model name; the mapping labels its disordered state with
-  // the DIS_PART name (order_disorder.phases)
-  const matches = (raw: string, label: string) => raw === baseName(label) ||
+  // the DIS_PART name (order_disorder.phases), the ordered variants of a 4SL phase with their structure (B2 (BCC_4SL))
+  const matches = (raw: string, label: string) => raw === baseName(label) || baseName(label).endsWith(` (${raw})`) ||
     d.orderDisorder.phases.some((ph) => ph.ordered === raw && ph.disordered === baseName(label));
   for (const T of o.temperatures)
     for (const X of o.compositions) {

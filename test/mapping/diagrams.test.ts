@@ -64,8 +64,9 @@ describe.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
           const names = p.phases.map((q) => q.name);
           const want = r.phases.map(baseName);
           // the solver names an ordered phase by its model name; the mapping labels its disordered state
-          // with the DIS_PART name (order_disorder.phases)
-          const matches = (raw: string, label: string) => raw === label ||
+          // with the DIS_PART name (order_disorder.phases), the ordered variants of a 4SL phase with their
+          // structure (B2 (BCC_4SL))
+          const matches = (raw: string, label: string) => raw === label || label.endsWith(` (${raw})`) ||
             d.orderDisorder.phases.some((o) => o.ordered === raw && o.disordered === label);
           const ok = names.length === 2 && names.every((n, k) => matches(n, want[k]));
           const same = names.length === 2 && Math.abs(p.phases[0].x - t.x[0]) < 1e-4 && Math.abs(p.phases[1].x - t.x[1]) < 1e-4;

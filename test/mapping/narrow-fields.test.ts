@@ -75,7 +75,7 @@ describe('narrow fields next to invariants and pure elements', () => {
 
   test('alnifcc4sl: the gamma\' + gamma eutectic is one invariant ending three fields', () => {
     const d = map('alnifcc4sl.tdb', ['AL', 'NI'], [1250, 1266]);
-    const eut = d.invariants.filter((v) => v.phases.map((p) => p.name).join() === 'FCC_L12,LIQUID,FCC_L12#2');
+    const eut = d.invariants.filter((v) => v.phases.map((p) => p.name).join() === 'L12 (FCC_L12),LIQUID,FCC_L12');
     expect(eut).toHaveLength(1);
     const ends = d.regions.flatMap((r) => [r.tielines[0], r.tielines[r.tielines.length - 1]]).filter((t) => Math.abs(t.T - eut[0].T) < 0.05);
     expect(ends.length).toBeGreaterThanOrEqual(3);

@@ -3,11 +3,12 @@
 // is checked against point equilibria below (20 K, see the comment in the test) and 2 K above, which
 // must differ in the ordering state (site fractions of the two bcc sublattices equal = disordered).
 import path from 'node:path';
-import { expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { PhaseModel } from '../../worker/core/models.js';
-import { mapBinary } from '../../worker/mapping/binary.js';
+import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { PointConverter } from '../../worker/results/common.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 test('alfe: B2/A2 second-order line located and confirmed by point equilibria', () => {
@@ -52,3 +53,57 @@ test('alfe: B2/A2 second-order line located and confirmed by point equilibria', 
     expect(names.includes('B2_BCC') && names.includes('BCC_A2')).toBe(false);
   }
 }, 120_000);
+
+// Four-sublattice BCC (Al-Fe, Sundman et al., Acta Mater. 57 (2009) 2896): one phase, BCC_4SL, with
+// three states A2 (the DIS_PART BCC_A2), B2 and D03. The diagram draws both second-order lines, the
+// A2/B2 one down to where it meets the A2 + B2 field (941 K) and the D03/B2 one up to where it meets
+// the A2 + D03 / A2 + B2 fields (838 K), and labels the ordered fields by their structure. Each line
+// point is confirmed by cold point equilibria at the same x: the more ordered state 20 K below (see the
+// alfe test), the less ordered one 2 K above.
+describe('four-sublattice ordering: Al-Fe (Sundman 2009)', () => {
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'Al-Fe_sundman2009.tdb'));
+  const comps = ['AL', 'FE', 'VA'];
+  const conv = new PointConverter(db, comps);
+  const structureAt = (T: number, x: number) => {
+    const r = equilibrium({ database: db, components: comps, conditions: { T, X: { FE: x } } });
+    const sets = r.phases.filter((p) => p.NP > 1e-9);
+    if (!r.converged || sets.length !== 1) return null; // only single bcc points decide
+    return sets[0].name === 'BCC_A2' ? 'A2' : conv.ordering(sets[0])?.structure ?? null;
+  };
+  let d: BinaryDiagram;
+  beforeAll(() => {
+    d = mapBinary({ database: db, components: ['AL', 'FE'], T: [800, 1000], X: [0.7, 0.78], grid: { nT: 5, nX: 9 }, threads: 2 });
+  }, 120_000);
+
+  test('the D03/B2 and the A2/B2 lines are traced and confirmed by point equilibria on both sides', () => {
+    for (const [ordered, disordered, below, above, Tmin, Tmax] of [
+      ['D03 (BCC_4SL)', 'B2 (BCC_4SL)', 'D03', 'B2', 830, 855],
+      ['B2 (BCC_4SL)', 'BCC_A2', 'B2', 'A2', 945, 995],
+    ] as const) {
+      const line = d.orderDisorder.secondOrderLines.find((l) => l.ordered === ordered && l.disordered === disordered);
+      expect(line, `${ordered}/${disordered} line`).toBeDefined();
+      // the line spans its range without gaps (A2/B2: down to the tricritical point at 941 K)
+      expect(Math.min(...line!.points.map((p) => p.T))).toBeLessThan(Tmin);
+      expect(Math.max(...line!.points.map((p) => p.T))).toBeGreaterThan(Tmax);
+      for (let i = 1; i < line!.points.length; i++) expect(Math.abs(line!.points[i].T - line!.points[i - 1].T)).toBeLessThan(60);
+      let checked = 0;
+      for (const p of line!.points) {
+        const lo = structureAt(p.T - 20, p.x), hi = structureAt(p.T + 2, p.x);
+        if (!lo || !hi) continue;
+        checked++;
+        expect(`${lo}/${hi}`, `T=${p.T.toFixed(2)} x=${p.x.toFixed(4)}`).toBe(`${below}/${above}`);
+      }
+      expect(checked).toBeGreaterThan(1);
+    }
+  }, 60_000);
+
+  test('fields and single-phase labels are named by the ordering (B2, D03), not BCC_4SL / BCC_4SL#2', () => {
+    const regions = d.regions.map((r) => [...r.phases].sort().join('+'));
+    expect(regions).toContain('BCC_A2+D03 (BCC_4SL)');
+    expect(regions).toContain('B2 (BCC_4SL)+BCC_A2');
+    expect(d.singlePhaseLabels.map((l) => l.label)).toEqual(expect.arrayContaining(['B2 (BCC_4SL)', 'D03 (BCC_4SL)', 'BCC_A2']));
+    expect([...regions, ...d.singlePhaseLabels.map((l) => l.label)].some((l) => /BCC_4SL(#|\+|$)/.test(l))).toBe(false);
+    // the A2 + B2 field closes at a tricritical point, ordered state first
+    expect(d.tricriticalPoints.map((c) => c.phases)).toContainEqual(['B2 (BCC_4SL)', 'BCC_A2']);
+  });
+});

@@ -19,6 +19,8 @@ import { chunkedScan, refineTransitions, type RefinedTransition, type ScanPath }
 import { PointConverter } from '../results/common.js';
 import { CONTROL_BYTES, JobControl } from '../protocol.js';
 import { baseName, mapBinary, type BinaryDiagram } from './binary.js';
+import { disorderedLabel, hasOrderedVariants, orderedStateLabel } from './order-disorder.js';
+import { orderingModelOf } from '../results/ordering.js';
 
 /** Largest distance in mole fraction between a scan transition and the drawn boundary it is matched to. */
 export const X_TOL = 0.004;
@@ -98,12 +100,16 @@ export function auditBinary(o: AuditOptions): AuditReport {
   const mapSeconds = o.diagram ? 0 : (performance.now() - t0) / 1000;
   const failures: AuditReport['failures'] = { topology: [], completeness: [], pureElements: [], fields: [] };
   const conv = new PointConverter(db, components);
-  const disorderedName = new Map(db.info().phases.filter((p) => p.disorderedPart).map((p) => [p.name, p.disorderedPart]));
+  const orderingOf = new Map(db.info().phases.map((p) => {
+    const m = orderingModelOf(p);
+    return [p.name, m ? { disordered: disorderedLabel(p.name, p.disorderedPart, m), variants: hasOrderedVariants(m) } : null] as const;
+  }));
   const structureOf = (p: CompositionSet) => conv.ordering(p)?.structure;
-  // the label a set gets on the diagram: the disordered state of a phase with a DIS_PART carries that name
+  // the label a set gets on the diagram (order-disorder.ts): the disordered state of an ordered phase carries
+  // its disordered name, the ordered variants of a four-sublattice phase their structure
   const drawnName = (p: CompositionSet) => {
-    const dis = disorderedName.get(p.name);
-    return dis && conv.ordering(p)?.ordered === false ? dis : p.name;
+    const o = orderingOf.get(p.name), st = o && conv.ordering(p);
+    return o && st ? orderedStateLabel(p.name, o.disordered, o.variants, st) : p.name;
   };
   const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
   const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
@@ -269,7 +275,14 @@ export function auditBinary(o: AuditOptions): AuditReport {
       compared++;
       const x = xOf(t);
       if (x <= xlo + X_TOL || x >= xhi - X_TOL) continue;
-      if (t.kind === 'order_disorder') {
+      // a set changing its ordering between two two-phase states whose compositions differ is no second-order
+      // line (at fixed T a binary two-phase field has fixed compositions): the sets jump across a stoichiometric
+      // phase, a field boundary
+      const setXs = (side: 'before' | 'after') => edges[2 * i + (side === 'before' ? 0 : 1)].r.phases
+        .filter((p) => p.NP > 1e-9).map((p) => p.x[xc] ?? 0).sort((a, b) => a - b);
+      const xb = setXs('before'), xa = setXs('after');
+      const fieldToField = xb.length >= 2 && xa.length === xb.length && xb.some((v, k) => Math.abs(v - xa[k]) > X_TOL);
+      if (t.kind === 'order_disorder' && !fieldToField) {
         if (!confirmedOrdering(Tk, x)) continue;
         if (!od.some((l) => Math.abs(l.x - x) <= X_TOL))
           failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);

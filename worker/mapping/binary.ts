@@ -18,7 +18,8 @@
 //      and congruent points, pure-element transitions;
 //  (d) order-disorder.ts: the disordered state of an ordered phase labelled by its own name and the
 //      second-order lines followed in x; phase-labels.ts: labels and the single-phase label anchors.
-import { BinarySolver } from './binary-solver.js';
+import { equilibriumBatch } from '../core/equilibrium.js';
+import { BinarySolver, BudgetExceeded } from './binary-solver.js';
 import type { BinaryDiagram, BinaryMapRequest, BinaryState, MapContext } from './binary-types.js';
 import { assembleDiagram } from './invariants.js';
 import { magneticLines } from './magnetic.js';
@@ -89,11 +90,22 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   // (c) invariants, critical and congruent points
   const secondOrder = found.secondOrder;
   const points = assembleDiagram(regions, order, secondOrder, log);
+  // two ordered states of one phase (B2 and D03): the more ordered one is the line's ordered side
+  for (const c of points.tricriticalPoints) if (order.rank(c.phases[0]) < order.rank(c.phases[1])) c.phases.reverse();
+  // a tricritical point ends its second-order line (the line goes on from where the two-phase field closes)
+  for (const c of points.tricriticalPoints) secondOrder.push({ ordered: c.phases[0], disordered: c.phases[1], T: c.T, x: c.x });
 
   // (d) labels and second-order lines
   const singlePhaseLabels = confirmAnchors(singlePhaseAnchors(grid, nT, nX), (T, x) => (solver.exhausted ? null : solver.solve(T, x)));
+  // the points of a line are solved together over the threads
+  const solveMany = (reqs: { T: number; x: number }[]): BinaryState[] => {
+    solver.checkCancel();
+    if (solver.count + reqs.length > solver.budget) throw new BudgetExceeded();
+    return equilibriumBatch({ database: db, components, phases, conditions: reqs.map((q) => solver.conditions(q.T, q.x)),
+      threads: Math.max(1, Math.floor(req.threads ?? 1)), options: { pdens: req.pdens } }).map((r, k) => solver.toState(r, reqs[k].T, reqs[k].x));
+  };
   const secondOrderLines = od.enabled && od.trace_boundaries
-    ? followSecondOrderLines(secondOrder, (T, x) => solver.solve(T, x), { Tlo, Thi }, log) : [];
+    ? followSecondOrderLines(secondOrder.map((p) => order.orient(p)), (T, x) => solver.solve(T, x), { Tlo, Thi }, log, solveMany) : [];
 
   const gridLabelAt = (T: number, x: number): string | null => {
     let best: BinaryState | null = null, bd = Infinity;

@@ -11,7 +11,9 @@ import type { NativeDatabase } from '../core/native.js';
 import { BudgetExceeded } from './binary-solver.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
 import { baseName } from './phase-labels.js';
-import { orderingModelOf } from '../results/ordering.js';
+import { classifyOrdering, equalClasses, maxDifference, ORDER_TOLERANCE, orderingModelOf, type OrderingModel, type OrderingState } from '../results/ordering.js';
+
+const DISORDERED_STRUCTURE = { BCC: 'A2', FCC: 'A1', HCP: 'A3' } as const;
 
 /** An ordered phase whose largest site-fraction difference between equivalent sublattices is below this is disordered. */
 export const ORDER_EPS = 1e-4;
@@ -65,17 +67,53 @@ export function orderParameter(groups: readonly number[][][], y: ArrayLike<numbe
   return m;
 }
 
+/** Name of the disordered state of an ordered phase: its DIS_PART, else the structure (A1 (FCC_L12)), else NAME_DIS. */
+export function disorderedLabel(phase: string, disorderedPart: string, ordering: OrderingModel | null): string {
+  if (disorderedPart) return disorderedPart.toUpperCase();
+  const lattice = ordering?.lattice;
+  return lattice ? `${DISORDERED_STRUCTURE[lattice]} (${phase.toUpperCase()})` : `${phase.toUpperCase()}_DIS`;
+}
+
+/**
+ * The diagram's label of one state of an ordered phase: the disordered name, the phase name for a phase with a
+ * single ordered variant, and the structure for a phase with several (a four-sublattice BCC is B2, D03 or L21,
+ * a four-sublattice FCC L12 or L10): "D03 (BCC_4SL)", so the B2 + D03 field is not BCC_4SL + BCC_4SL#2.
+ */
+export function orderedStateLabel(phase: string, disordered: string, variants: boolean, state: OrderingState): string {
+  if (!state.ordered) return disordered;
+  return variants && state.structure !== 'ordered' ? `${state.structure} (${phase.toUpperCase()})` : phase.toUpperCase();
+}
+
+/** A phase has several ordered variants when it has three or more equivalent sublattices (the 4SL models). */
+export function hasOrderedVariants(m: OrderingModel | null): boolean {
+  return !!m && m.sublattices.length >= 3;
+}
+
+interface OrderedPhase {
+  disordered: string;
+  groups: number[][][];
+  /** the sublattice model of the results' classification (worker/results/ordering.ts) */
+  ordering: OrderingModel | null;
+  variants: boolean;
+  variables: readonly SiteVariable[];
+}
+
 /** The ordered phases of a diagram with their disordered names and sublattice groups. */
 export class OrderModel {
-  readonly info = new Map<string, { disordered: string; groups: number[][][] }>();
+  readonly info = new Map<string, OrderedPhase>();
   readonly disorderedOf = new Map<string, string>();
+  /** every label of an ordered state seen so far: its phase and ordering rank */
+  private readonly states = new Map<string, { phase: string; rank: number }>();
 
   static build(db: NativeDatabase, phases: readonly string[], components: string[], od: Required<OrderDisorderOptions>): OrderModel {
     const m = new OrderModel();
     if (!od.enabled) return m;
     for (const ph of db.info().phases) {
       if (!phases.includes(ph.name.toUpperCase())) continue;
-      if (od.phase_scope === 'order_disorder' && !ph.disorderedPart) continue;
+      // an order-disorder description: a DIS_PART, a B/F symmetry option or a lattice name (self-ordering
+      // phases such as a 4SL FCC_L12 without a disordered part), as the results classify it
+      const ordering = orderingModelOf(ph);
+      if (od.phase_scope === 'order_disorder' && !ph.disorderedPart && !ordering) continue;
       let model: PhaseModel | null = null;
       try { model = PhaseModel.build(db, ph.name, components); } catch { model = null; }
       if (!model) continue;
@@ -83,42 +121,80 @@ export class OrderModel {
       // ordering sublattices that hold a single constituent in this system (BCC_B2 (AL,FE)(AL,FE)(O,VA) in
       // Fe-O) leave the phase nothing but its disordered state: labelled so, as the results name it
       // (worker/results/ordering.ts); with no groups its order parameter is 0
-      if (!groups.length && !(ph.disorderedPart && orderingModelOf(ph))) continue;
-      const disordered = ph.disorderedPart ? ph.disorderedPart.toUpperCase() : `${ph.name.toUpperCase()}_DIS`;
-      m.add(ph.name.toUpperCase(), disordered, groups);
+      if (!groups.length && !(ph.disorderedPart && ordering)) continue;
+      m.add(ph.name.toUpperCase(), disorderedLabel(ph.name, ph.disorderedPart, ordering), groups,
+        { ordering, variables: model.variables });
     }
     return m;
   }
 
-  add(ordered: string, disordered: string, groups: number[][][]): void {
-    this.info.set(ordered, { disordered, groups });
+  add(ordered: string, disordered: string, groups: number[][][],
+    extra: { ordering?: OrderingModel | null; variables?: readonly SiteVariable[] } = {}): void {
+    const ordering = extra.ordering ?? null;
+    this.info.set(ordered, { disordered, groups, ordering, variants: hasOrderedVariants(ordering), variables: extra.variables ?? [] });
     this.disorderedOf.set(ordered, disordered);
+    // a phase with one ordered variant has one ordered state; the variants of a 4SL phase are ranked as met
+    if (!hasOrderedVariants(ordering)) this.states.set(ordered, { phase: ordered, rank: 1 });
   }
 
   get size(): number { return this.info.size; }
 
-  /** The label of a set of phase `name` with site fractions y: the disordered name when its order parameter vanishes. */
+  /**
+   * The label of a set of phase `name` with site fractions y: the disordered name when its order parameter
+   * vanishes, the structure for a phase with several ordered variants. eta is the order parameter against
+   * the next less ordered state (for D03: the split of the pairs that B2 keeps equal).
+   */
   stateName(name: string, y: ArrayLike<number>): { name: string; eta: number | undefined } {
     const oi = this.info.get(name);
     if (!oi) return { name, eta: undefined };
     const eta = orderParameter(oi.groups, y);
-    return { name: eta < ORDER_EPS ? oi.disordered : name, eta };
+    if (eta < ORDER_EPS) return { name: oi.disordered, eta };
+    if (!oi.variants || !oi.ordering) return { name, eta };
+    const fractions: Record<string, number>[] = [];
+    oi.variables.forEach((v, k) => { (fractions[v.sublattice] ??= {})[v.species] = y[k]; });
+    const state = classifyOrdering(oi.ordering, fractions);
+    const label = orderedStateLabel(name, oi.disordered, true, state);
+    if (!state.ordered) return { name: label, eta };
+    // rank: the number of classes of equal sublattices less one (A2 0, B2 1, D03 2 on the 4SL BCC); the
+    // order parameter against the next less ordered state is the smallest difference between two classes
+    // (merging those two gives that state: for D03 the split of the pair that B2 keeps equal)
+    const ys = oi.ordering.sublattices.map((s) => fractions[s] ?? {});
+    const classes = equalClasses(ys, ORDER_TOLERANCE);
+    let split = Infinity;
+    for (let i = 0; i < classes.length; i++) for (let j = i + 1; j < classes.length; j++)
+      split = Math.min(split, maxDifference(ys[classes[i][0]], ys[classes[j][0]]));
+    if (!this.states.has(label)) this.states.set(label, { phase: name, rank: classes.length - 1 });
+    return { name: label, eta: Number.isFinite(split) ? split : eta };
   }
 
-  /** The two labels are the ordered and the disordered state of one phase (either way round). */
+  /** The two labels are two ordering states of one phase of different rank (either way round). */
   isOrderPair(a: string, b: string): boolean {
-    return this.disorderedOf.get(baseName(a)) === baseName(b) || this.disorderedOf.get(baseName(b)) === baseName(a);
+    const A = baseName(a), B = baseName(b);
+    const sa = this.states.get(A), sb = this.states.get(B);
+    if (sa && sb) return sa.phase === sb.phase && sa.rank !== sb.rank;
+    if (sa) return this.disorderedOf.get(sa.phase) === B;
+    if (sb) return this.disorderedOf.get(sb.phase) === A;
+    return false;
   }
 
-  isOrdered(label: string): boolean { return this.disorderedOf.has(baseName(label)); }
+  isOrdered(label: string): boolean { return this.states.has(baseName(label)); }
+
+  /** Ordering rank of a label (0: disordered or not an ordered phase's state). */
+  rank(label: string): number { return this.states.get(baseName(label))?.rank ?? 0; }
+
+  /** The pair with the more ordered state first. */
+  orient<P extends { ordered: string; disordered: string }>(p: P): P {
+    return this.rank(p.ordered) >= this.rank(p.disordered) ? p : { ...p, ordered: p.disordered, disordered: p.ordered };
+  }
 
   notes(od: Required<OrderDisorderOptions>): string[] {
     const notes: string[] = [];
     if (od.enabled && this.size) {
-      notes.push(`ordered phases: ${[...this.info].map(([k, v]) => `${k} (disordered state labelled ${v.disordered})`).join(', ')}`);
-      notes.push('second-order transitions are located (to 0.01 K / 1e-6 in x) where grid neighbours differ only in the ordering ' +
-        'state and where the line meets a two-phase field, then followed in x (step 0.01) with T_c from the mean-field ' +
-        'law eta^2 ~ (T_c - T) of the ordered states next to the transition');
+      notes.push(`ordered phases: ${[...this.info].map(([k, v]) => `${k} (disordered state labelled ${v.disordered}${v.variants ? '; ordered variants labelled by structure, e.g. B2 / D03 / L12 (' + k + ')' : ''})`).join(', ')}`);
+      notes.push('second-order transitions are located where grid neighbours differ only in the ordering state and where ' +
+        'the line meets a two-phase field, then followed: at fixed x bisected in T to 1 K with T_c from the mean-field law ' +
+        'eta^2 ~ (T_c - T) of the ordered states next to the transition (to 0.05 K where that law gives none), or where ' +
+        'the line is steep bisected in x to 2e-4 at fixed T');
     }
     if (!od.enabled) notes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
     if (!od.stability_filter) notes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
@@ -151,18 +227,49 @@ export function landauTc(T1: number, eta1: number, eta2: number, dT: number): nu
   return T1 - eta1 ** 2 / slope;
 }
 
+/** A point equilibrium asked for by a line follower. */
+export interface PointRequest { T: number; x: number }
+
+/** Runs the generators round by round: each round's requests are solved together. */
+export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const out = new Array<R>(gens.length);
+  let pending = gens.map((g, i) => ({ i, r: g.next() }));
+  while (pending.length) {
+    const active: { i: number; r: IteratorYieldResult<PointRequest> }[] = [];
+    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    if (!active.length) break;
+    const states = solveMany(active.map((p) => p.r.value));
+    pending = active.map((p, k) => ({ i: p.i, r: gens[p.i].next(states[k]) }));
+  }
+  return out;
+}
+
+/** K: a second-order transition temperature is bisected to this at fixed x. */
+export const TC_TOL = 0.05;
+/** Mole fraction: the transition is bisected to this (0.2 K on a line of slope 1000 K per unit x; the audit compares x to 0.004) at fixed T where the line is steep. */
+const XC_TOL = 2e-4;
+/** x step of the line's continuation. */
+const X_STEP = 0.01;
+/** K: a gap in T between neighbouring points of a line larger than this is filled by fixed-T bisections in x. */
+const STEEP_DT = 80;
+
 /**
  * Follows the second-order lines through the located transition points (grouped by ordered/disordered
- * pair). A line T_c(x) is single-valued in x (a dome or a monotonic line), so it is followed in x
- * (branch continuation, step 0.01 from the first to the last located point). At each x: bracket the
- * transition in T around the interpolated T_c (ordered below, disordered above), bisect to 1 K, then
- * take T_c from the ordered side with the mean-field law (landauTc) through two ordered states 1 and
- * 6 K below the bracket: next to T_c the disordered state is a stationary point of G by symmetry and the
- * solver may stop there although the ordered state is lower, so the plain bisection can come out a few
- * K low. Where the line meets a two-phase field, the located meeting points end it.
+ * pair: the A2/B2 and the B2/D03 line of a four-sublattice BCC are two lines). A line T_c(x) is followed in
+ * x (step 0.01 from the first to the last located point): at each x the transition is bracketed around the
+ * value interpolated from the located points (or, one x at a time, predicted from the last two points;
+ * ordered below, disordered above) and bisected in T to 1 K, then T_c is taken from the ordered side with
+ * the mean-field law (landauTc) through two ordered states 1 and 6 K below the bracket: next to T_c the
+ * less ordered state is a stationary point of G by symmetry and the solver may stop there although the
+ * ordered state is lower, so the plain bisection can come out a few K low. Where that law gives no T_c in
+ * the bracket, the bisection goes on to 0.05 K. Where the line is steep (more than 80 K between neighbouring points, or an x where no bracket was
+ * found, as next to the field where it meets a two-phase region) it is followed in T instead: at fixed T
+ * the transition is bisected in x between its neighbours. Where the line meets a two-phase field, the
+ * located meeting points end it.
  */
 export function followSecondOrderLines(points: readonly SecondOrderPoint[], solve: (T: number, x: number) => BinaryState,
-  range: { Tlo: number; Thi: number }, log: (s: string) => void): SecondOrderLine[] {
+  range: { Tlo: number; Thi: number }, log: (s: string) => void,
+  solveMany?: (reqs: PointRequest[]) => BinaryState[]): SecondOrderLine[] {
   const { Tlo, Thi } = range;
   const lines: SecondOrderLine[] = [];
   const byPair = new Map<string, SecondOrderPoint[]>();
@@ -174,51 +281,169 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
   for (const list of byPair.values()) {
     const { ordered, disordered } = list[0];
     const located = orderPolyline(list.map((p) => ({ T: p.T, x: p.x })));
-    const etaAt = (T: number, x: number): { s: 'o' | 'd'; eta: number } | null => {
+    const stateAt = (T: number, x: number): { s: 'o' | 'd'; eta: number } | null => {
       const e = solve(T, x);
       if (!e.ok || e.phases.length !== 1) return null;
       if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
       return e.key === disordered ? { s: 'd', eta: 0 } : null;
     };
-    const tcAt = (x: number): number | null => {
-      const g = Math.min(Thi, Math.max(Tlo, interpolateLine(located, x)));
-      let lo = Math.max(Tlo, g - 15), hi = Math.min(Thi, g + 15);
-      let sl = etaAt(lo, x), sh = etaAt(hi, x);
-      for (let k = 0; k < 4 && sl?.s === 'd'; k++) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - 40); sl = etaAt(lo, x); }
-      for (let k = 0; k < 4 && sh?.s === 'o'; k++) { lo = hi; sl = sh; hi = Math.min(Thi, hi + 40); sh = etaAt(hi, x); }
+    const classify = (e: BinaryState): { s: 'o' | 'd'; eta: number } | null => {
+      if (!e.ok || e.phases.length !== 1) return null;
+      if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
+      return e.key === disordered ? { s: 'd', eta: 0 } : null;
+    };
+    // T_c at x: bracketed around the guess (half width w, widened while both ends agree), bisected, then
+    // the Landau estimate; a generator of its point requests so that many x can be solved together
+    function* tcGen(x: number, guess: number, w0: number): Generator<PointRequest, number | null, BinaryState> {
+      const g = Math.min(Thi, Math.max(Tlo, guess));
+      let lo = Math.max(Tlo, g - w0), hi = Math.min(Thi, g + w0);
+      let sl = classify(yield { T: lo, x }), sh = classify(yield { T: hi, x });
+      for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - w); sl = classify(yield { T: lo, x }); }
+      for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) { lo = hi; sl = sh; hi = Math.min(Thi, hi + w); sh = classify(yield { T: hi, x }); }
       if (!sl || !sh || sl.s !== 'o' || sh.s !== 'd') return null;
-      while (hi - lo > 1) {
-        const m = (lo + hi) / 2, sm = etaAt(m, x);
-        if (!sm) return null;
-        if (sm.s === 'o') lo = m; else hi = m;
-      }
-      const e1 = etaAt(lo - 1, x), e2 = etaAt(lo - 6, x);
+      // to 1 K, then the Landau estimate from the ordered side; where it does not apply, on to 0.05 K (right
+      // next to T_c the solver is slow and its answer is the one the estimate corrects, so it is not asked there
+      // when the estimate holds)
+      const bisect = function* (tol: number): Generator<PointRequest, boolean, BinaryState> {
+        while (hi - lo > tol) {
+          const m = (lo + hi) / 2, sm = classify(yield { T: m, x });
+          if (!sm) return false;
+          if (sm.s === 'o') lo = m; else hi = m;
+        }
+        return true;
+      };
+      if (!(yield* bisect(1))) return null;
+      const e1 = classify(yield { T: lo - 1, x }), e2 = classify(yield { T: lo - 6, x });
       if (e1?.s === 'o' && e2?.s === 'o') {
         const tc = landauTc(lo - 1, e1.eta, e2.eta, 5);
-        if (tc !== null && tc >= lo - 1 && tc <= hi + 20) return tc;
+        if (tc !== null && tc >= lo && tc <= hi + 20) return tc;
       }
+      if (!(yield* bisect(TC_TOL))) return null;
       return (lo + hi) / 2;
+    }
+    /** x of the transition at T near the guess: the first of the brackets [guess - l, guess + r] whose ends differ, bisected. */
+    function* xcGen(T: number, guess: number, brackets: number[][]): Generator<PointRequest, number | null, BinaryState> {
+      for (const [l, r] of brackets) {
+        let a = Math.max(0, guess - l), b = Math.min(1, guess + r);
+        let sa = classify(yield { T, x: a });
+        const sb = classify(yield { T, x: b });
+        if (!sa || !sb || sa.s === sb.s) continue;
+        let failed = false;
+        while (Math.abs(b - a) > XC_TOL) {
+          const m = (a + b) / 2, sm = classify(yield { T, x: m });
+          if (!sm) { failed = true; break; }
+          if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
+        }
+        return failed ? null : (a + b) / 2;
+      }
+      return null;
+    }
+    /** x of the transition at T between xa and xb (states of the two kinds there), or null. */
+    const xcAt = (T: number, xa: number, xb: number): number | null => {
+      let sa = stateAt(T, xa);
+      const sb = stateAt(T, xb);
+      if (!sa || !sb || sa.s === sb.s) return null;
+      let a = xa, b = xb;
+      while (Math.abs(b - a) > XC_TOL) {
+        const m = (a + b) / 2, sm = stateAt(T, m);
+        if (!sm) return null;
+        if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
+      }
+      return (a + b) / 2;
     };
     let pts: { T: number; x: number }[] = [];
     try {
       const x0 = located[0].x, x1 = located[located.length - 1].x;
-      const n = Math.max(1, Math.ceil((x1 - x0) / 0.01));
-      for (let k = 0; k <= n; k++) {
-        const x = x0 + ((x1 - x0) * k) / n;
-        const tc = tcAt(x);
-        if (tc !== null) pts.push({ T: tc, x });
+      const byT = [...located].sort((a, b) => a.T - b.T);
+      const T0 = byT[0].T, T1 = byT[byT.length - 1].T;
+      if (T1 - T0 > STEEP_DT && (T1 - T0) / Math.max(x1 - x0, 1e-9) > STEEP_DT / X_STEP) {
+        // a steep line (an ordering at a nearly fixed composition): followed in T, bisected in x at each T
+        const n = Math.min(20, Math.ceil((T1 - T0) / (STEEP_DT * 1.25)));
+        const Ts = Array.from({ length: n + 1 }, (_, k) => T0 + ((T1 - T0) * k) / n);
+        const guesses = Ts.map((T) => {
+          let j = 0;
+          while (j < byT.length - 2 && byT[j + 1].T < T) j++;
+          const a = byT[j], b = byT[Math.min(j + 1, byT.length - 1)];
+          return b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
+        });
+        const brackets = [[3e-3, 3e-3], [1e-2, 1e-2], [3e-2, 3e-2]];
+        const xs = lockstep(Ts.map((T, k) => xcGen(T, guesses[k], brackets)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+        Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
+        // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
+        // bisections locate a nearly vertical line only at some of its rows)
+        const dT = (T1 - T0) / n;
+        const ends = [pts[0] ?? byT[0], pts[pts.length - 1] ?? byT[byT.length - 1]];
+        for (const dir of [-1, 1]) {
+          let last = ends[dir < 0 ? 0 : 1];
+          // the step is halved (down to 1/8) where the line stops: it ends on a field between two steps
+          for (let k = 0, step = dT; k < 40; k++) {
+            const T = last.T + dir * step;
+            if (T < Tlo || T > Thi) break;
+            // a bracket on one side as well: next to a two-phase field (or a narrow pocket of the ordered
+            // state) one end of the symmetric bracket falls outside the single-phase range
+            let x: number | null = null;
+            for (const [l, r] of [[3e-3, 3e-3], [1e-2, 1e-2], [0, 5e-3], [5e-3, 0]])
+              if ((x = xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
+            if (x === null) {
+              if (step < dT / 6) break;
+              step /= 2;
+              continue;
+            }
+            last = { T, x };
+            pts.push(last);
+          }
+        }
+        // ordered by T: along a nearly vertical line the bisected x scatter by up to the tolerance
+        pts = [...pts, ...located.filter((p) => p.T < T0 + 1e-9 || p.T > T1 - 1e-9)].sort((a, b) => a.T - b.T);
+        lines.push({ ordered, disordered, points: dedupeLine(pts) });
+        continue;
       }
+      const n = Math.max(1, Math.ceil((x1 - x0) / X_STEP));
+      const xs = Array.from({ length: n + 1 }, (_, k) => x0 + ((x1 - x0) * k) / n);
+      if (solveMany) {
+        // all x together (the batch runs over the threads), each bracketed around the located line
+        const tcs = lockstep(xs.map((x) => tcGen(x, interpolateLine(located, x), 10)), solveMany);
+        xs.forEach((x, k) => { const tc = tcs[k]; if (tc !== null) pts.push({ T: tc, x }); });
+      } else {
+        for (const x of xs) {
+          const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
+          const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
+            ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
+          const tc = lockstep([tcGen(x, guess, 3)], (reqs) => reqs.map((q) => solve(q.T, q.x)))[0];
+          if (tc !== null) pts.push({ T: tc, x });
+        }
+      }
+      // located points outside the followed range are kept (the meeting points with two-phase fields); inside
+      // it they are superseded: they carry the solver's early jump
+      if (pts.length) {
+        const a = pts[0].x, b = pts[pts.length - 1].x;
+        pts = orderPolyline([...pts, ...located.filter((p) => p.x < a - 1e-9 || p.x > b + 1e-9)]);
+      } else pts = [...located];
+      // steep parts and gaps: followed in T
+      const filled: { T: number; x: number }[] = [];
+      for (let i = 0; i + 1 < pts.length; i++) {
+        const a = pts[i], b = pts[i + 1];
+        const gap = Math.abs(b.x - a.x) > 1.5 * X_STEP;
+        if (!(Math.abs(b.T - a.T) > STEEP_DT || (gap && Math.abs(b.T - a.T) > 2))) continue;
+        const m = Math.min(40, Math.ceil(Math.abs(b.T - a.T) / (STEEP_DT / 4)));
+        const xl = Math.min(a.x, b.x) - 2e-3, xr = Math.max(a.x, b.x) + 2e-3;
+        for (let k = 1; k < m; k++) {
+          const T = a.T + ((b.T - a.T) * k) / m;
+          const x = xcAt(T, xl, xr);
+          if (x !== null) filled.push({ T, x });
+        }
+      }
+      pts = orderPolyline([...pts, ...filled]);
     } catch (e) {
       if (!(e instanceof BudgetExceeded)) throw e;
       log('equilibrium budget used up while following a second-order line');
+      if (!pts.length) pts = [...located];
     }
-    // located points inside the followed range are superseded: they carry the solver's early jump
-    if (pts.length) {
-      const a = pts[0].x, b = pts[pts.length - 1].x;
-      pts = orderPolyline([...pts, ...located.filter((p) => p.x < a - 1e-9 || p.x > b + 1e-9)]);
-    } else pts = located;
-    pts = pts.filter((p, k) => k === 0 || Math.abs(p.x - pts[k - 1].x) > 1e-6 || Math.abs(p.T - pts[k - 1].T) > 1e-3);
-    lines.push({ ordered, disordered, points: orderPolyline(pts) });
+    lines.push({ ordered, disordered, points: dedupeLine(orderPolyline(pts)) });
   }
   return lines;
+}
+
+function dedupeLine(pts: { T: number; x: number }[]): { T: number; x: number }[] {
+  return pts.filter((p, k) => k === 0 || Math.abs(p.x - pts[k - 1].x) > 1e-6 || Math.abs(p.T - pts[k - 1].T) > 1e-3);
 }

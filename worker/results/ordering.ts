@@ -88,7 +88,7 @@ function sameFractions(a: Record<string, number>, b: Record<string, number>, tol
   return true;
 }
 
-function maxDifference(a: Record<string, number>, b: Record<string, number>): number {
+export function maxDifference(a: Record<string, number>, b: Record<string, number>): number {
   let d = 0;
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) d = Math.max(d, Math.abs((a[k] ?? 0) - (b[k] ?? 0)));
   return d;
@@ -100,7 +100,7 @@ function maxDifference(a: Record<string, number>, b: Record<string, number>): nu
  * energy is flat in the directions that keep the ordering pattern, so symmetry-equivalent sublattices of an
  * ordered state converge less tightly (alnifcc4sl, 1223.5 K: L10 pairs 0.0418 / 0.0416 beside 0.0103 / 0.0104).
  */
-function equalClasses(y: Record<string, number>[], tol: number): number[][] {
+export function equalClasses(y: Record<string, number>[], tol: number): number[][] {
   let spread = 0;
   for (let i = 0; i < y.length; i++) for (let j = i + 1; j < y.length; j++) spread = Math.max(spread, maxDifference(y[i], y[j]));
   tol = Math.max(tol, ORDER_RELATIVE_TOLERANCE * spread);
