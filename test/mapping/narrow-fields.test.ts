@@ -18,15 +18,8 @@ import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { PointConverter } from '../../worker/results/common.js';
 import { auditBinary } from '../../worker/mapping/audit.js';
-import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { field, mapWindow as map, span } from './windows.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
-
-const map = (file: string, components: [string, string], T: [number, number]) =>
-  mapBinary({ database: openDatabase(path.join(SHARED_TDB_DIR, file)), components, T, threads: 2 });
-
-const field = (d: BinaryDiagram, a: string, b: string) => d.regions.filter((r) => new Set(r.phases).size === 2
-  && r.phases.includes(a) && r.phases.includes(b));
-const span = (r: BinaryDiagram['regions'][number]) => [r.tielines[0].T, r.tielines[r.tielines.length - 1].T];
 
 describe('narrow fields next to invariants and pure elements', () => {
   test('C-Fe: delta + gamma from pure Fe at 1667.5 K up to the peritectic', () => {

@@ -10,18 +10,10 @@
 //  - Nb-Re (nbre_liu): the bcc + liquid lens next to pure Nb ends at Nb's melting point, not in a congruent point;
 //  - Al-Cu and Al-Cr: a real liquidus maximum next to the element, with the lens on the element's side;
 //  - Co-Cr (alcocrni): the hcp monotectoid is one invariant, not two 0.4 K apart.
-import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { openDatabase } from '../../worker/core/database.js';
-import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
-import { SHARED_TDB_DIR } from '../support/shared.js';
+import { type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { field, mapWindow as map, span } from './windows.js';
 
-const map = (file: string, components: [string, string], T: [number, number]) =>
-  mapBinary({ database: openDatabase(path.join(SHARED_TDB_DIR, file)), components, T, threads: 2 });
-
-const field = (d: BinaryDiagram, a: string, b: string) => d.regions.filter((r) => r.phases.length === 2
-  && r.phases.includes(a) && r.phases.includes(b));
-const span = (r: BinaryDiagram['regions'][number]) => [r.tielines[0].T, r.tielines[r.tielines.length - 1].T];
 const kinds = (d: BinaryDiagram, kind: string) => d.invariants.filter((v) => v.kind === kind);
 
 describe('defects of the diagram review', () => {
