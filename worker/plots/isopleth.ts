@@ -10,7 +10,7 @@ export function isoplethPreview(doc: IsoplethResult): string {
   const boundaries: BoundaryInput[] = doc.lines.map((l) => ({ phases: [l.phase], points: l.points.map((p) => ({ x: pct(p.x), T: p.T })) }));
   const invariants: InvariantInput[] = doc.invariants.map((v) => ({ T: v.T, phases: v.phases, x: [pct(v.x[0]), pct(v.x[1])] }));
   const regionLabels: RegionLabelInput[] = doc.regions.filter((r) => r.grid_nodes > 0).map((r) => ({
-    x: pct(r.x), T: r.T, label: r.phases.length ? r.phases.join(' + ') : 'no stable phase',
+    x: pct(r.x), T: r.T, label: r.phases.length ? (r.labels ?? r.phases).join(' + ') : 'no stable phase',
   }));
   const [a, b] = doc.axis.range;
   return binaryPhaseDiagram({

@@ -107,13 +107,13 @@ export function ternarySectionChart(doc: Doc): string {
     if (polygonArea([...r.tielines.map((k) => at(k.x[0])), ...[...r.tielines].reverse().map((k) => at(k.x[1]))]) < 1200) return;
     const mids = r.tielines.map((t) => { const [p, q] = [at(t.x[0]), at(t.x[1])]; return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] as Pt; });
     const m = mids[Math.floor(mids.length / 2)]!;
-    requests.push({ key: `two:${i}`, text: `${r.phases[0]} + ${r.phases[1]}`, size: 11, anchor: m, inside: mids, priority: 1, shrink: [0.85] });
+    requests.push({ key: `two:${i}`, text: (r.labels ?? r.phases).join(' + '), size: 11, anchor: m, inside: mids, priority: 1, shrink: [0.85] });
   });
   doc.three_phase_triangles.forEach((t, i) => {
     const c = t.corners.map((k) => at(k.x));
     const area = Math.abs((c[1]![0] - c[0]![0]) * (c[2]![1] - c[0]![1]) - (c[2]![0] - c[0]![0]) * (c[1]![1] - c[0]![1])) / 2;
     if (area < 300) return;
-    requests.push({ key: `tri:${i}`, text: t.phases.join(' + '), size: 10.5, anchor: [(c[0]![0] + c[1]![0] + c[2]![0]) / 3, (c[0]![1] + c[1]![1] + c[2]![1]) / 3], priority: 0.5, shrink: [0.85] });
+    requests.push({ key: `tri:${i}`, text: (t.labels ?? t.phases).join(' + '), size: 10.5, anchor: [(c[0]![0] + c[1]![0] + c[2]![0]) / 3, (c[0]![1] + c[1]![1] + c[2]![1]) / 3], priority: 0.5, shrink: [0.85] });
   });
   const area = { x: X0 - 10, y: C[1] - 4, width: SIDE + 20, height: A[1] - C[1] + 8 };
   const first = placeLabels(requests, { area, segments, measure: dejaVuMeasure, maxLeader: 60 });
