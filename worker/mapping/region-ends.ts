@@ -6,6 +6,7 @@ import { solveRequest } from './binary-solver.js';
 import { SAME_X, SHORT_TIELINE, type BinaryState, type RegionEnd, type StateRequest } from './binary-types.js';
 import type { TieLine } from '../results/binary_equilibrium.js';
 import { baseName } from './phase-labels.js';
+import { edgePhase } from './pure_edges.js';
 
 /** A collapsed tie-line whose midpoint lies this close to x = 0 or 1 ends at the pure element. */
 const PURE_EDGE_X = 0.005;
@@ -30,11 +31,26 @@ export function criticalTemperature(tl: readonly TieLine[], good: TieLine, dir: 
   return Tc;
 }
 
-/** 'pure_element' when a collapsed tie-line lies at an edge of the composition axis, else 'congruent'. */
-function collapsedKind(good: TieLine): 'pure_element' | 'congruent' {
-  const mid = (good.x[0] + good.x[1]) / 2;
-  return mid < PURE_EDGE_X || mid > PURE_EDGE_X_HIGH ? 'pure_element' : 'congruent';
+/**
+ * 'pure_element' when a collapsed tie-line lies at an edge of the composition axis and ends there, else
+ * 'congruent': a lens that opens at an element's transition can close, within PURE_EDGE_X of the element, in a
+ * liquidus maximum (Ni-V of COST507: the maximum 0.02 K above the melting point of Ni, at x(NI) 0.992). A trace
+ * moving away from the element ends in such a maximum; a trace with no tie-line before its last one (started next
+ * to its end) is told by the element itself: its phase EDGE_DT inside and beyond the end is the same at a maximum.
+ */
+function* collapsedKind(good: TieLine, beyondT: number, tl: readonly TieLine[], dir: 1 | -1): Generator<StateRequest, 'pure_element' | 'congruent', BinaryState> {
+  const mid = (t: TieLine) => (t.x[0] + t.x[1]) / 2;
+  const m = mid(good);
+  if (!(m < PURE_EDGE_X || m > PURE_EDGE_X_HIGH)) return 'congruent';
+  const edge = m < 0.5 ? 0 : 1;
+  let prev: TieLine | null = null;
+  for (const t of tl) if ((good.T - t.T) * dir > 1e-9 && (!prev || (t.T - prev.T) * dir > 0)) prev = t;
+  if (prev) return Math.abs(mid(prev) - edge) < Math.abs(m - edge) ? 'congruent' : 'pure_element';
+  const inside = edgePhase(yield* solveRequest(good.T - dir * EDGE_DT, edge));
+  const beyond = edgePhase(yield* solveRequest(beyondT + dir * EDGE_DT, edge));
+  return inside !== null && beyond !== null && inside === beyond ? 'congruent' : 'pure_element';
 }
+const EDGE_DT = 0.005;
 
 /**
  * The end of region `labels` between its last tie-line `good` and the state `bad` beyond (dir +1: the
@@ -67,7 +83,7 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
     if (len < SHORT_TIELINE) {
       // the tie-line has (almost) collapsed; the solver failed just beyond, where the two sets merge
       log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`);
-      return { kind: collapsedKind(good), T, good, bad: null, dir };
+      return { kind: yield* collapsedKind(good, bad.T, tl, dir), T, good, bad: null, dir };
     }
     log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
     return { kind: 'unresolved', T: good.T, good, bad: null, dir };
@@ -78,7 +94,7 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
   const spuriousSplit = bad.phases.length === 2 && bad.phases[0].base === bad.phases[1].base
     && Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
   if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
-    return { kind: collapsedKind(good), T, good, bad, dir };
+    return { kind: yield* collapsedKind(good, bad.T, tl, dir), T, good, bad, dir };
   }
   return { kind: 'invariant', T, good, bad, dir };
 }

@@ -204,10 +204,11 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
       }
       pi_prev = pi;
       // the block of the smallest bound first (it sets a low best at once), then the others in order
+      // (no block at all when no phase can hold the system's elements: only the fake points price)
       size_t first = 0;
       for (size_t b = 1; b < nblk; ++b)
         if (blk_bound[b] < blk_bound[first]) first = b;
-      blk_seq[0] = static_cast<uint32_t>(first);
+      if (nblk) blk_seq[0] = static_cast<uint32_t>(first);
       for (size_t b = 0, j = 1; b < nblk; ++b)
         if (b != first) blk_seq[j++] = static_cast<uint32_t>(b);
       double red[kHullBlock];
