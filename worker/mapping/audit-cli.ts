@@ -1,4 +1,4 @@
-// `npm run audit:diagrams -- [--all] [--threads N] [NAME-SUBSTRING ...]`: the diagram self-audit
+// `npm run audit:diagrams -- [--threads N] [NAME-SUBSTRING ...]`: the diagram self-audit
 // (worker/mapping/audit.ts) of every binary system at hand (audit-systems.ts), one table row per system
 // and every disagreement below it. Exit status 1 when any system disagrees.
 import path from 'node:path';
@@ -19,13 +19,12 @@ function repoRoot(): string {
 
 function main(): void {
   const args = process.argv.slice(2);
-  const all = args.includes('--all');
   const ti = args.indexOf('--threads');
   const threads = ti >= 0 ? Number(args[ti + 1]) : 2;
   const filters = args.filter((a, i) => !a.startsWith('--') && !(ti >= 0 && i === ti + 1));
   const root = repoRoot();
   const shared = process.env.PHASEDESK_TDB_DIR ?? path.resolve(root, '..', 'shared', 'tdb');
-  const { systems, unreadable } = auditSystems([path.join(root, 'databases'), shared], { all });
+  const { systems, unreadable } = auditSystems([path.join(root, 'databases'), shared]);
   for (const u of unreadable) console.log(`unreadable: ${u.file}: ${u.error}`);
   let bad = 0;
   console.log('| system | regions | invariants | isotherms | transitions | points | topology | completeness | pure elements | fields | s |');

@@ -1,10 +1,8 @@
 // The binary systems the diagram self-audit covers: every database file with exactly two elements
-// (besides the vacancy VA and the electron), and the assessed binary subsystems of the multicomponent
-// files: each pair of elements for which the file has at least one Gibbs-energy parameter mixing exactly
-// those two (an assessed binary, so its diagram has fields of its own). The very large multicomponent
-// files (more than MAX_ELEMENTS elements: COST507, mc_fecocrnbti, diffusion) are audited on their
-// subsystems named in LARGE_FILE_PAIRS, the ternaries the multicomponent diagrams are built on; `all`
-// takes every assessed pair of them too.
+// (besides the vacancy VA and the electron), and the assessed binary subsystems of every multicomponent
+// file, the large ones (COST507, mc_fecocrnbti) included: each pair of elements for which the file has at
+// least one Gibbs-energy parameter mixing exactly those two (an assessed binary, so its diagram has fields
+// of its own).
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
@@ -16,12 +14,6 @@ export interface AuditSystem {
   db: NativeDatabase;
   elements: [string, string];
 }
-
-const MAX_ELEMENTS = 6;
-const LARGE_FILE_PAIRS: Record<string, string[]> = {
-  'COST507.tdb': ['AL-CU', 'AL-MG', 'AL-SI', 'AL-ZN', 'CU-MG', 'MG-SI', 'AL-FE', 'CU-ZN'],
-  'mc_fecocrnbti.tdb': ['CO-CR', 'CR-FE', 'FE-NB', 'FE-TI', 'CO-FE'],
-};
 
 function elementsOf(db: NativeDatabase): string[] {
   return db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
@@ -41,7 +33,7 @@ export function assessedPairs(db: NativeDatabase): string[] {
   return [...pairs].sort();
 }
 
-export function auditSystems(dirs: string[], opts: { all?: boolean } = {}): { systems: AuditSystem[]; unreadable: { file: string; error: string }[] } {
+export function auditSystems(dirs: string[]): { systems: AuditSystem[]; unreadable: { file: string; error: string }[] } {
   const systems: AuditSystem[] = [];
   const unreadable: { file: string; error: string }[] = [];
   const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.toLowerCase().endsWith('.tdb')).map((f) => path.join(d, f))).sort();
@@ -52,9 +44,7 @@ export function auditSystems(dirs: string[], opts: { all?: boolean } = {}): { sy
     const els = elementsOf(db);
     if (els.length < 2) continue;
     if (els.length === 2) { systems.push({ name: base, file, db, elements: [els[0], els[1]] }); continue; }
-    const large = els.length > MAX_ELEMENTS && !opts.all;
     for (const pair of assessedPairs(db)) {
-      if (large && !(LARGE_FILE_PAIRS[path.basename(file)] ?? []).includes(pair)) continue;
       const [a, b] = pair.split('-') as [string, string];
       systems.push({ name: `${base}:${pair}`, file, db, elements: [a, b] });
     }

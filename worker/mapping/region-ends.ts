@@ -35,17 +35,16 @@ export function criticalTemperature(tl: readonly TieLine[], good: TieLine, dir: 
  * 'pure_element' when a collapsed tie-line lies at an edge of the composition axis and ends there, else
  * 'congruent': a lens that opens at an element's transition can close, within PURE_EDGE_X of the element, in a
  * liquidus maximum (Ni-V of COST507: the maximum 0.02 K above the melting point of Ni, at x(NI) 0.992). A trace
- * moving away from the element ends in such a maximum; a trace with no tie-line before its last one (started next
- * to its end) is told by the element itself: its phase EDGE_DT inside and beyond the end is the same at a maximum.
+ * with no tie-line before its last one (the lens search starts it next to its end) is told by the element itself:
+ * its phase EDGE_DT inside and beyond the end is the same at such a maximum.
  */
 function* collapsedKind(good: TieLine, beyondT: number, tl: readonly TieLine[], dir: 1 | -1): Generator<StateRequest, 'pure_element' | 'congruent', BinaryState> {
-  const mid = (t: TieLine) => (t.x[0] + t.x[1]) / 2;
-  const m = mid(good);
+  const m = (good.x[0] + good.x[1]) / 2;
   if (!(m < PURE_EDGE_X || m > PURE_EDGE_X_HIGH)) return 'congruent';
   const edge = m < 0.5 ? 0 : 1;
   let prev: TieLine | null = null;
   for (const t of tl) if ((good.T - t.T) * dir > 1e-9 && (!prev || (t.T - prev.T) * dir > 0)) prev = t;
-  if (prev) return Math.abs(mid(prev) - edge) < Math.abs(m - edge) ? 'congruent' : 'pure_element';
+  if (prev) return 'pure_element';
   const inside = edgePhase(yield* solveRequest(good.T - dir * EDGE_DT, edge));
   const beyond = edgePhase(yield* solveRequest(beyondT + dir * EDGE_DT, edge));
   return inside !== null && beyond !== null && inside === beyond ? 'congruent' : 'pure_element';

@@ -46,3 +46,16 @@ describe('a vanishing miscibility-gap set', () => {
     expect(r.phases.reduce((s, p) => s + p.NP, 0)).toBeCloseTo(1, 10);
   });
 });
+
+describe('a second liquid across a narrow barrier', () => {
+  it('Cu-O (cuo.tdb) at 1610.42 K, X(O)=0.18: two ionic liquids (0.175 and 0.249), below the single liquid', () => {
+    const cuo = openDatabase(path.join(TDB, 'cuo.tdb'));
+    const r = equilibrium({ database: cuo, components: ['CU', 'O', 'VA'], conditions: { T: 1610.42, X: { O: 0.18 } } });
+    expect(r.converged).toBe(true);
+    const liquids = r.phases.filter((p) => p.NP > 1e-9 && p.name === 'IONIC_LIQ').map((p) => p.x.O).sort();
+    expect(liquids).toHaveLength(2);
+    expect(liquids[0]).toBeCloseTo(0.1752, 3);
+    expect(liquids[1]).toBeCloseTo(0.2493, 3);
+    expect(r.GM).toBeLessThan(-120268.65);
+  });
+});
