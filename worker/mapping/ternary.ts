@@ -26,9 +26,9 @@ import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { chunkedBatch } from '../calculations/batch.js';
 import { CancelledError, type JobControl } from '../protocol.js';
-import { StateLabeller } from './ternary_labels.js';
+import { StateLabeller, labelSets, singlePhaseFieldLabels } from './ternary_labels.js';
 import {
-  INSIDE_TOL, baseName, dist3, fromPlane, mid, overlapsBetween, polygonDepth, regionPolygon, selfCheck, sortedBases, tielineInside, toPlane,
+  INSIDE_TOL, baseName, dist3, upwardCellCentroids, fromPlane, mid, overlapsBetween, polygonDepth, regionPolygon, selfCheck, sortedBases, tielineInside, toPlane,
   type SelfCheckResult, type TernaryEndKind, type TernaryTieLine, type TernaryTriangle, type TernaryTwoPhaseRegion, type Vec3,
 } from './ternary_geometry.js';
 
@@ -95,8 +95,7 @@ const GM_TOL = 1e-4;
 export function mapTernary(req: TernaryMapRequest): TernarySection {
   const t0 = performance.now();
   const comps = req.components;
-  const P = req.P ?? 101325;
-  const T = req.T;
+  const P = req.P ?? 101325, T = req.T;
   const window = req.window ?? [[0, 1], [0, 1], [0, 1]];
   const elements = new Set(req.database.info().elements.map((e) => e.name.toUpperCase()));
   const solverComponents = elements.has('VA') ? [...comps, 'VA'] : [...comps];
@@ -105,8 +104,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const budget = req.maxEquilibria ?? 6000;
   const options = req.pdens ? { pdens: req.pdens } : {};
   const logs: string[] = [];
-  let equilibria = 0, notConverged = 0;
-  let budgetNoted = false;
+  let equilibria = 0, notConverged = 0, budgetNoted = false;
   const control = req.control;
   const checkCancel = () => { if (control?.cancelled) throw new CancelledError(); };
 
@@ -557,40 +555,11 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     regionPolys[found.other] = regionPolygon(regions[found.other]!);
   }
 
-  // single-phase labels: connected single-phase nodes of one phase; the label sits at the node farthest from others
-  const singlePhaseLabels: TernarySection['singlePhaseLabels'] = [];
-  const seen = new Set<number>();
-  const adj = new Map<number, number[]>();
-  for (const [a, b] of neighbours) { (adj.get(a) ?? adj.set(a, []).get(a)!).push(b); (adj.get(b) ?? adj.set(b, []).get(b)!).push(a); }
-  for (let k = 0; k < grid.length; k++) {
-    const key = singleKey(grid[k]!);
-    if (!key || seen.has(k)) continue;
-    const comp: number[] = [];
-    const stack = [k];
-    seen.add(k);
-    while (stack.length) {
-      const u = stack.pop()!;
-      comp.push(u);
-      for (const v of adj.get(u) ?? []) if (!seen.has(v) && singleKey(grid[v]!) === key) { seen.add(v); stack.push(v); }
-    }
-    // the label sits at the field's node nearest to the centroid of its nodes (inside the field, off the corners)
-    const c: Vec3 = [0, 1, 2].map((q) => comp.reduce((a, u) => a + grid[u]!.X[q]!, 0) / comp.length) as Vec3;
-    const best = comp.reduce((b, u) => (dist(grid[u]!.X, c) < dist(grid[b]!.X, c) ? u : b), comp[0]!);
-    const raw = grid[best]!.raw;
-    singlePhaseLabels.push({ phase: key, x: comp.length <= 3 ? c : grid[best]!.X,
-      ...(raw ? { label: labeller.labels(raw, [{ label: key, x: composition(grid[best]!.X) }])[0] } : {}) });
-  }
-
-  // display labels: the ordering state of each set where its phase has an order-disorder description
-  for (const r of regions) {
-    const tl = r.tielines[Math.floor(r.tielines.length / 2)]!;
-    const raw = potentials.get(tl);
-    if (raw) r.labels = labeller.labels(raw, r.phases.map((label, k) => ({ label, x: composition(tl.x[k as 0 | 1]) }))) as [string, string];
-  }
-  for (const t of triangles) {
-    const raw = potentials.get(t);
-    if (raw) t.labels = labeller.labels(raw, t.phases.map((label, k) => ({ label, x: composition(t.corners[k as 0 | 1 | 2]) }))) as [string, string, string];
-  }
+  const singlePhaseLabels = singlePhaseFieldLabels(grid, neighbours, (k) => singleKey(grid[k]!), (k, key) => {
+    const raw = grid[k]!.raw;
+    return raw ? labeller.labels(raw, [{ label: key, x: composition(grid[k]!.X) }])[0] : undefined;
+  });
+  labelSets(regions, triangles, potentials, labeller, composition);
 
   const section: TernarySection = {
     components: comps, T, P, window, regions, triangles, singlePhaseLabels, criticalPoints, selfCheck: null,
@@ -598,13 +567,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   };
   if (req.selfCheck !== false) {
     // centroids of the seed grid's upward cells: no node in common with the seed grid
-    const checkPoints: Vec3[] = [];
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n - i; j++) {
-        const X: Vec3 = [lo[0]! + span * (n - i - j - 2 / 3) / n, lo[1]! + span * (i + 1 / 3) / n, lo[2]! + span * (j + 1 / 3) / n];
-        if (inWindow(X)) checkPoints.push(X);
-      }
-    }
+    const checkPoints = upwardCellCentroids(n, lo as Vec3, span).filter((X) => inWindow(X));
     control?.setStage?.(`self-check: ${checkPoints.length} equilibria`);
     const answers = batch(checkPoints, 0.9, 1);
     const check = selfCheck(section, answers.map((e) => ({ ok: e.ok, X: e.X, labels: e.phases.map((p) => p.label) })));

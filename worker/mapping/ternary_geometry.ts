@@ -217,3 +217,15 @@ export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckRe
   return { points: answers.length, agree, not_converged: nc, disagreements, metastable_answers: 0, overlaps: findOverlaps(s) };
 }
 
+
+/**
+ * Centroids of the upward cells of a triangular grid of n divisions over a window with lower bounds lo and span
+ * 1 - sum(lo): no point in common with the grid's nodes (the section's self-check).
+ */
+export function upwardCellCentroids(n: number, lo: Vec3, span: number): Vec3[] {
+  const out: Vec3[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n - i; j++) out.push([lo[0] + span * (n - i - j - 2 / 3) / n, lo[1] + span * (i + 1 / 3) / n, lo[2] + span * (j + 1 / 3) / n]);
+  }
+  return out;
+}

@@ -6,6 +6,7 @@
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { PointConverter } from '../results/common.js';
+import { dist3, type TernaryTieLine, type TernaryTriangle, type TernaryTwoPhaseRegion, type Vec3 } from './ternary_geometry.js';
 
 export class StateLabeller {
   private readonly converter: PointConverter;
@@ -62,4 +63,48 @@ export function numberRepeats(labels: string[]): string[] {
     count.set(l, n);
     return n > 1 && !/#\d+$/.test(l) ? `${l}#${n}` : l;
   });
+}
+
+/**
+ * One label per connected field of single-phase seed-grid nodes of one phase (`keyOf` a node: its phase, null
+ * when it is not single-phase): at the field's node nearest to the centroid of its nodes (inside the field, off the
+ * corners), or at the centroid for a field of three nodes or fewer; `stateLabel` names the node's set by its state.
+ */
+export function singlePhaseFieldLabels(grid: readonly { X: Vec3 }[], neighbours: readonly [number, number][],
+  keyOf: (node: number) => string | null, stateLabel: (node: number, phase: string) => string | undefined): { phase: string; x: Vec3; label?: string }[] {
+  const out: { phase: string; x: Vec3; label?: string }[] = [];
+  const seen = new Set<number>();
+  const adj = new Map<number, number[]>();
+  for (const [a, b] of neighbours) { (adj.get(a) ?? adj.set(a, []).get(a)!).push(b); (adj.get(b) ?? adj.set(b, []).get(b)!).push(a); }
+  for (let k = 0; k < grid.length; k++) {
+    const phase = keyOf(k);
+    if (!phase || seen.has(k)) continue;
+    const comp: number[] = [];
+    const stack = [k];
+    seen.add(k);
+    while (stack.length) {
+      const u = stack.pop()!;
+      comp.push(u);
+      for (const v of adj.get(u) ?? []) if (!seen.has(v) && keyOf(v) === phase) { seen.add(v); stack.push(v); }
+    }
+    const c: Vec3 = [0, 1, 2].map((q) => comp.reduce((a, u) => a + grid[u]!.X[q]!, 0) / comp.length) as Vec3;
+    const best = comp.reduce((b, u) => (dist3(grid[u]!.X, c) < dist3(grid[b]!.X, c) ? u : b), comp[0]!);
+    const label = stateLabel(best, phase);
+    out.push({ phase, x: comp.length <= 3 ? c : grid[best]!.X, ...(label ? { label } : {}) });
+  }
+  return out;
+}
+
+/** Display labels of the regions (at their middle tie-line) and triangles whose equilibrium is known. */
+export function labelSets(regions: TernaryTwoPhaseRegion[], triangles: TernaryTriangle[], potentials: WeakMap<object, EquilibriumResult>,
+  labeller: StateLabeller, composition: (X: Vec3) => Record<string, number>): void {
+  for (const r of regions) {
+    const tl: TernaryTieLine = r.tielines[Math.floor(r.tielines.length / 2)]!;
+    const raw = potentials.get(tl);
+    if (raw) r.labels = labeller.labels(raw, r.phases.map((label, k) => ({ label, x: composition(tl.x[k as 0 | 1]) }))) as [string, string];
+  }
+  for (const t of triangles) {
+    const raw = potentials.get(t);
+    if (raw) t.labels = labeller.labels(raw, t.phases.map((label, k) => ({ label, x: composition(t.corners[k as 0 | 1 | 2]) }))) as [string, string, string];
+  }
 }
