@@ -25,13 +25,14 @@ import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/eq
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
-import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
+import { tableToCsv, writeResultFiles } from '../results/common.js';
 import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
 import { chunkedBatch } from './batch.js';
-import { elementMasses, massFractionsOrUndefined } from '../results/units.js';
+import { elementMasses } from '../results/units.js';
 import { documentBase, inMoleFractions, openSystem, resolveCompositions } from './point_calculation.js';
+import { scheilFirstClass, scheilTable, withAlloyTemperatures, withLiquidMassFractions } from './scheil-table.js';
 
 interface SolveSetup {
   database: NativeDatabase;
@@ -503,51 +504,6 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     steps, lever_rule: lever, lever_rule_solidus_temperature: leverSolidus, eutectic_phases: eutecticPhases,
     phase_totals: totals, composition: x0, elements, logs,
     start_temperature: T0, started_below_liquidus: startedBelow, suggested_start_temperature: suggested, warnings,
-  };
-}
-
-/** The result table: one row per Scheil step. */
-export function scheilTable(run: ScheilRun): ResultTable {
-  return {
-    columns: [
-      { name: 'T', unit: 'K' }, { name: 'fraction_solid', unit: '-' }, { name: 'fraction_liquid', unit: '-' },
-      { name: 'solid_increment', unit: '-' }, { name: 'phases_forming', unit: '' },
-      ...run.elements.map((e) => ({ name: `x(${run.liquid_phase},${e})`, unit: '-' })),
-    ],
-    rows: run.steps.map((s) => [s.T, s.fraction_solid, s.fraction_liquid, s.solid_increment, s.phases_forming.join('+'),
-      ...run.elements.map((e) => s.liquid_x[e] ?? null)]),
-  };
-}
-
-/**
- * The table with the alloy's liquidus, Scheil end and equilibrium (lever-rule) solidus on every row (empty where
- * not found), so result.csv carries them as result.json's alloy_temperatures does.
- */
-function withAlloyTemperatures(table: ResultTable, res: ScheilRun): ResultTable {
-  const values = [res.liquidus_temperature, res.solidus_temperature, res.lever_rule_solidus_temperature];
-  return {
-    columns: [...table.columns, { name: 'T_liquidus', unit: 'K' }, { name: 'T_scheil_end', unit: 'K' }, { name: 'T_equilibrium_solidus', unit: 'K' }],
-    rows: table.rows.map((row) => [...row, ...values]),
-  };
-}
-
-/** The table with the liquid's mass fractions beside its mole fractions (when every element has a molar mass). */
-function withLiquidMassFractions(table: ResultTable, res: ScheilRun, masses: Record<string, number>): ResultTable {
-  const ws = res.steps.map((st) => massFractionsOrUndefined(st.liquid_x, masses));
-  if (ws.some((w) => !w)) return table;
-  return {
-    columns: [...table.columns, ...res.elements.map((e) => ({ name: `w(${res.liquid_phase},${e})`, unit: '-' }))],
-    rows: table.rows.map((row, i) => [...row, ...res.elements.map((e) => ws[i]![e] ?? null)]),
-  };
-}
-
-/** The alloy's characteristic temperatures side by side, and its composition in mass fractions. */
-function scheilFirstClass(res: ScheilRun, masses: Record<string, number>): Pick<ScheilDocument, 'alloy_temperatures' | 'composition_w'> {
-  const w = massFractionsOrUndefined(res.composition, masses);
-  return {
-    alloy_temperatures: { liquidus: res.liquidus_temperature, scheil_end: res.solidus_temperature,
-      equilibrium_solidus: res.lever_rule_solidus_temperature },
-    ...(w ? { composition_w: w } : {}),
   };
 }
 
