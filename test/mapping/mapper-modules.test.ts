@@ -165,7 +165,14 @@ describe('region ends', () => {
     expect(runSync(classifyRegionEnd(good, bad, -1, ['A', 'B'], [good], () => {}), () => bad).kind).toBe('invariant');
     const edge = { T: 500, x: [0.001, 0.003] as [number, number] };
     const one = state(500.01, 0.002, [{ base: 'A', x: 0.002 }]);
-    expect(runSync(classifyRegionEnd(edge, one, 1, ['A', 'B'], [edge], () => {}), () => one).kind).toBe('pure_element');
+    // traced towards the edge: the element's transition
+    const before = { T: 499, x: [0.002, 0.006] as [number, number] };
+    expect(runSync(classifyRegionEnd(edge, one, 1, ['A', 'B'], [before, edge], () => {}), () => one).kind).toBe('pure_element');
+    // a trace with no tie-line before its last one is told by the element: its phase changes across the end
+    // (a transition of the element) or not (a liquidus maximum next to it, Ni-V of COST507)
+    const element = (Tm: number) => (q: { T: number; X: number }) => (q.X === 0 ? state(q.T, 0, [{ base: q.T < Tm ? 'A' : 'B', x: 0 }]) : one);
+    expect(runSync(classifyRegionEnd(edge, one, 1, ['A', 'B'], [edge], () => {}), element(500.005)).kind).toBe('pure_element');
+    expect(runSync(classifyRegionEnd(edge, one, 1, ['A', 'B'], [edge], () => {}), element(499)).kind).toBe('congruent');
     const mid = { T: 500, x: [0.499, 0.501] as [number, number] };
     expect(runSync(classifyRegionEnd(mid, one, 1, ['A', 'B'], [mid], () => {}), () => one).kind).toBe('congruent');
   });
