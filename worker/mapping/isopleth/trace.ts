@@ -26,6 +26,7 @@ import { chunkedBatch } from '../../calculations/batch.js';
 import { CancelledError, type JobControl } from '../../protocol.js';
 import { axisValue, solverX, type CompositionPath } from './path.js';
 import { resultStateLabels, StateLabeller } from '../ternary_labels.js';
+import type { IsoplethRegion } from '../../results/isopleth.js';
 
 export interface IsoplethSetup {
   database: NativeDatabase;
@@ -66,16 +67,8 @@ export interface ZpfLine {
   ends: [LineEnd, LineEnd];
 }
 
-export interface RegionLabel {
-  phases: string[];
-  /** display labels of `phases`: a set of a phase with an order-disorder description by its state (L12 (L12_FCC)) */
-  labels: string[];
-  s: number;
-  T: number;
-  x: number;
-  /** grid nodes of the region (0 = found only beside a line, narrower than the grid) */
-  grid_nodes: number;
-}
+/** A labelled region of the section, as the result document has it. */
+export type RegionLabel = IsoplethRegion;
 
 export interface InvariantLine {
   T: number;
