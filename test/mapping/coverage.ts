@@ -5,11 +5,10 @@
 // a traced region (a region that does not exist); a point that does not converge must say that no
 // equilibrium exists (a model without a lower bound, a composition no phase can take), anything else is
 // a solver failure the diagram may hide.
-import { equilibrium } from '../../worker/core/equilibrium.js';
+import { equilibrium, saysNoEquilibrium } from '../../worker/core/equilibrium.js';
 import { baseName, type BinaryDiagram } from '../../worker/mapping/binary.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
 
-const NO_EQUILIBRIUM = /no equilibrium exists|cannot be reached with the allowed phases/;
 const X_TOL = 0.02;   // interpolating between traced tie-lines (steps up to 15 K) stays well within this
 const T_MARGIN = 1;   // K: near a region's end the neighbour region may already hold
 
@@ -46,7 +45,7 @@ export function checkCoverage(o: CoverageOptions): { failures: string[]; checked
       const r = equilibrium({ database: o.db, components: o.components, conditions: { T, X: { [d.xComponent]: X } } });
       const at = `T=${T.toFixed(2)} X=${X.toFixed(4)}`;
       if (!r.converged) {
-        if (!NO_EQUILIBRIUM.test(r.reason)) failures.push(`${at}: not converged (${r.reason})`);
+        if (!saysNoEquilibrium(r)) failures.push(`${at}: not converged (${r.reason})`);
         continue;
       }
       checked++;

@@ -93,6 +93,13 @@ export interface EquilibriumResult {
   derivatives: Record<string, number>;
 }
 
+/** The reasons of an unconverged answer that say no equilibrium exists at these conditions (a phase whose Gibbs
+ *  energy per mole of atoms has no lower bound, a composition no allowed phase can take), as opposed to a solver
+ *  that did not find one (native-core/src/solver: hull.cpp, newton.cpp). */
+export function saysNoEquilibrium(r: Pick<EquilibriumResult, 'converged' | 'reason'>): boolean {
+  return !r.converged && /no equilibrium exists|cannot be reached with the allowed phases/.test(r.reason);
+}
+
 export interface EquilibriumRequest {
   database: NativeDatabase;
   /** elements (and VA where the database uses it) */

@@ -11,9 +11,11 @@
 //      each drawn boundary is found by the scan, within X_TOL in mole fraction;
 //  (c) the transitions of each pure element (melting, allotropic) are on the diagram's edges;
 //  (d) point equilibria inside each two-phase field give its two phases, and at each single-phase label
-//      its phase.
+//      its phase;
+//  (e) convergence: every point of the isothermal scans converges or says that no equilibrium exists there
+//      (a diagram drawn around points the solver gave up on would pass (b) without having been checked).
 // Every disagreement is one line of text; nothing is filtered here (the caller decides what is known).
-import { equilibrium, type CompositionSet, type EquilibriumResult } from '../core/equilibrium.js';
+import { equilibrium, saysNoEquilibrium, type CompositionSet, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { chunkedScan, refineTransitions, type RefinedTransition, type ScanPath } from '../calculations/line_calculation.js';
 import { PointConverter } from '../results/common.js';
@@ -51,7 +53,7 @@ export interface AuditReport {
   /** scan transitions compared with the drawn boundaries */
   transitionsCompared: number;
   pointsChecked: number;
-  failures: { topology: string[]; completeness: string[]; pureElements: string[]; fields: string[] };
+  failures: { topology: string[]; completeness: string[]; pureElements: string[]; fields: string[]; convergence: string[] };
   seconds: number;
   mapSeconds: number;
 }
@@ -98,7 +100,7 @@ export function auditBinary(o: AuditOptions): AuditReport {
   const components = elementNames.includes('VA') ? [c1, c2, 'VA'] : [c1, c2];
   const d = o.diagram ?? mapBinary({ database: db, components: [c1, c2], xComponent: xc, T, threads });
   const mapSeconds = o.diagram ? 0 : (performance.now() - t0) / 1000;
-  const failures: AuditReport['failures'] = { topology: [], completeness: [], pureElements: [], fields: [] };
+  const failures: AuditReport['failures'] = { topology: [], completeness: [], pureElements: [], fields: [], convergence: [] };
   const conv = new PointConverter(db, components);
   const orderingOf = new Map(db.info().phases.map((p) => {
     const m = orderingModelOf(p);
@@ -239,6 +241,9 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const s = Array.from({ length: nPts }, (_, i) => i / (nPts - 1));
     const conds = s.map((v) => ({ T: Tk, P: 101325, X: { [xc]: xlo + (xhi - xlo) * v } }));
     const results = chunkedScan(sys, conds, threads, control);
+    const failed = results.flatMap((r, k) => (r.converged || saysNoEquilibrium(r) ? [] : [k]));
+    if (failed.length)
+      failures.convergence.push(`${fmtT(Tk)} K: ${failed.length} of ${nPts} scan points did not converge (x=${fmtX(conds[failed[0]].X[xc])}: ${results[failed[0]].reason})`);
     const edges: { s: number; r: EquilibriumResult }[] = [];
     const transitions = refineTransitions(path, s, results, { sys, threads, control, structureOf }, edges);
     const xOf = (t: RefinedTransition) => t.x[xc];

@@ -70,14 +70,52 @@ std::shared_ptr<pd::solver::EquilibriumSolver> GetSolver(std::shared_ptr<const p
   auto it = tl_cache.find(key);
   if (it != tl_cache.end()) return it->second.solver;
   // Phases the database does not define, or that cannot form, are ignored (validation README); the
-  // DIS_PART phase of an ordered phase in the list is not a separate candidate (§5.1, §12 item 6).
+  // DIS_PART phase of an ordered phase in the list is not a separate candidate (§5.1, §12 item 6) when the
+  // ordered phase contains it: every constituent the disordered phase can take with these elements is also
+  // on the ordered phase's corresponding sublattices (substitutional ones, then the interstitial ones in
+  // order, §5.2). COST507's BCC_B2 (...)0.5(...)0.5(VA)3 does not contain BCC_A2 (...)1(B,C,N,VA)3 in
+  // Al-N or Ti-C: left out, the nitride- and carbide-forming bcc solution disappeared from those systems
+  // and the answer was up to 9 kJ/mol above the equilibrium (Al-N at 1528 K, X(N) = 0.7: ALN + LIQUID
+  // instead of ALN + BCC_A2).
   std::set<std::string> listed(sorted_phases.begin(), sorted_phases.end());
+  std::set<std::string> chosen(elements.begin(), elements.end());
+  chosen.insert("VA");
+  auto active = [&](const std::string& sp) {
+    auto it = db->species().find(sp);
+    if (it == db->species().end()) return false;
+    for (const auto& [el, n] : it->second.composition)
+      if (!chosen.count(el)) return false;
+    return true;
+  };
+  auto contained_in = [&](const pd::PhaseDef& dis, const pd::PhaseDef& ord) {
+    const size_t nd = dis.constituents.size(), no = ord.constituents.size();
+    if (nd == 0 || no < nd) return true;  // not a layout of §5.2: the phase model reports it
+    const size_t nsub = no - nd + 1;      // ordered sublattices that merge into the disordered sublattice 0
+    auto has = [&](size_t o, const std::string& sp) {
+      const auto& c = ord.constituents[o];
+      return std::find(c.begin(), c.end(), sp) != c.end();
+    };
+    for (size_t k = 0; k < nd; ++k)
+      for (const auto& sp : dis.constituents[k]) {
+        if (!active(sp)) continue;
+        if (k == 0) {
+          for (size_t o = 0; o < nsub; ++o)
+            if (!has(o, sp)) return false;
+        } else if (!has(nsub + k - 1, sp)) {
+          return false;
+        }
+      }
+    return true;
+  };
   std::vector<std::shared_ptr<const pd::PhaseModel>> models;
   for (const auto& ph : sorted_phases) {
     pd::throw_if_cancelled();
     const pd::PhaseDef* def = db->phase(ph);
     if (!def) continue;
-    if (!def->ordered_parent.empty() && listed.count(Upper(def->ordered_parent))) continue;
+    if (!def->ordered_parent.empty() && listed.count(Upper(def->ordered_parent))) {
+      const pd::PhaseDef* parent = db->phase(Upper(def->ordered_parent));
+      if (!parent || contained_in(*def, *parent)) continue;
+    }
     auto m = pd::PhaseModel::build(*db, ph, comps);
     if (m) models.push_back(m);
   }

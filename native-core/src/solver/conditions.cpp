@@ -20,6 +20,13 @@ int debug_level() {
   return level;
 }
 
+double mass_balance_tolerance(const Conds& cd) {
+  double tol = 1e-9;
+  for (double v : cd.b)
+    if (v != 0) tol = std::min(tol, 1e-4 * std::fabs(v));
+  return std::max(tol, 1e-10);
+}
+
 Conds parse_conditions(const Conditions& c, const std::vector<std::string>& el, const std::vector<double>& masses) {
   const int C = static_cast<int>(el.size());
   Conds cd;

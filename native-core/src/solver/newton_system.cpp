@@ -80,7 +80,7 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
     std::vector<double>& trial = im.trial;  // workspace: no allocation per call
     trial = im.Hr;
     if (!cholesky(trial.data(), nz)) {
-      delta = 1e-9 * scale;
+      delta = std::min(1e-9 * scale, 1.0);
       for (int tries = 0; tries < 64; ++tries, delta *= 4) {
         trial = im.Hr;
         for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;

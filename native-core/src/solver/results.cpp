@@ -94,7 +94,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   if (!ok) {
     res.converged = false;
     res.reason = why;
-  } else if (mb > 1e-10) {
+  } else if (mb > mass_balance_tolerance(cd)) {
     res.reason = "mass balance not satisfied (" + std::to_string(mb) + ")";
   } else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6) {
     res.reason = "a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol";

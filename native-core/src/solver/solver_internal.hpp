@@ -169,6 +169,13 @@ int debug_level();
 // conditions.cpp
 Conds parse_conditions(const Conditions& c, const std::vector<std::string>& el, const std::vector<double>& masses);
 
+// The largest residual of the conditions a converged answer may keep (the result's mass balance): 1e-9, and
+// at most 1e-4 of the smallest non-zero condition value so that a dilute condition keeps its relative accuracy,
+// but never below 1e-10. Newton stops below 2e-11 where it can; the rest of the margin is for states whose last
+// digits the site-fraction floor decides (newton.cpp, the stalled residual). pycalphad bounds its allowed mass
+// residual the same way (at most 1e-8, and a tenth of the smallest condition).
+double mass_balance_tolerance(const Conds& cd);
+
 // sampling.cpp
 PhaseInfo make_info(const PhaseModel& pm);
 PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens);
