@@ -96,4 +96,26 @@ describe('alnifcc4sl: the L10 band next to the L12 solvus of Ni-rich fcc', () =>
     expect(state(low - 15, 0.9905)).toEqual(['A1']);
     expect(state(low - 15, 0.985)).toEqual(['L12', 'A1']);
   }, 60_000);
+
+  test('alni_tough_chempot: the A1/L10 line runs to the low end of a window whose grid columns miss the L10 band', () => {
+    const tough = openDatabase(path.join(SHARED_TDB_DIR, 'alni_tough_chempot.tdb'));
+    const toughConv = new PointConverter(tough, components);
+    const structures = (T: number, x: number) => {
+      const r = equilibrium({ database: tough, components, conditions: { T, X: { NI: x } } });
+      expect(r.converged).toBe(true);
+      return r.phases.filter((p) => p.NP > 1e-9).sort((a, b) => a.x.NI - b.x.NI).map((p) => toughConv.ordering(p)?.structure ?? p.name);
+    };
+    const d = mapBinary({ database: tough, components: ['AL', 'NI'], xComponent: 'NI', T: [300, 700], threads: 2 });
+    const line = d.orderDisorder.secondOrderLines.find((l) => l.ordered === 'L10 (FCC_L12)' && l.disordered === 'A1 (FCC_L12)');
+    expect(line, 'the A1/L10 line').toBeDefined();
+    const pts = [...line!.points].sort((a, b) => a.T - b.T);
+    expect(pts[0].T).toBeLessThan(300.01);
+    for (const T of [300, 350]) {
+      const k = pts.findIndex((p) => p.T >= T);
+      const a = pts[Math.max(0, k - 1)], b = pts[k];
+      const x = b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : b.x;
+      expect(structures(T, x - 4e-4), `${T} K, below the line at ${x}`).toEqual(['L10']);
+      expect(structures(T, x + 4e-4), `${T} K, above the line at ${x}`).toEqual(['A1']);
+    }
+  }, 60_000);
 });
