@@ -48,7 +48,8 @@ describe('alnifcc4sl: the L10 band next to the L12 solvus of Ni-rich fcc', () =>
     expect(stable.map((p) => conv.ordering(p)?.structure)).toEqual(['L10']);
     // the disordered state at the same composition, from the model: equal site fractions on the four sublattices
     const model = PhaseModel.build(database, 'FCC_L12', components)!;
-    const y = model.siteFractions([0, 1, 2, 3].map(() => ({ AL: 1 - x, NI: x })).concat([{ VA: 1 }]));
+    const fcc: Record<string, number>[] = [0, 1, 2, 3].map(() => ({ AL: 1 - x, NI: x }));
+    const y = model.siteFractions([...fcc, { VA: 1 }]);
     const gDisordered = model.evaluate(T, 101325, y, 0).GM;
     expect(gDisordered - r.GM).toBeGreaterThan(0.5);
   });
