@@ -281,9 +281,19 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
   for (const list of byPair.values()) {
     const { ordered, disordered } = list[0];
     const located = orderPolyline(list.map((p) => ({ T: p.T, x: p.x })));
+    // a two-phase state counts on the side of the one state of the pair it holds: along an isotherm the line lies
+    // between the fields of its two states, and next to a two-phase field the single-phase range of one state
+    // can be narrower than any bracket (the L10 band of Ni-rich fcc between L12 + L10 and A1, alnifcc4sl
+    // below 500 K, 0.001-0.003 wide)
     const stateAt = (T: number, x: number): { s: 'o' | 'd'; eta: number } | null => {
       const e = solve(T, x);
-      if (!e.ok || e.phases.length !== 1) return null;
+      if (!e.ok) return null;
+      if (e.phases.length === 2) {
+        const labels = e.phases.map((p) => p.label);
+        const o = labels.includes(ordered), d = labels.includes(disordered);
+        return o === d ? null : { s: o ? 'o' : 'd', eta: 0 };
+      }
+      if (e.phases.length !== 1) return null;
       if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
       return e.key === disordered ? { s: 'd', eta: 0 } : null;
     };
@@ -356,10 +366,13 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       const x0 = located[0].x, x1 = located[located.length - 1].x;
       const byT = [...located].sort((a, b) => a.T - b.T);
       const T0 = byT[0].T, T1 = byT[byT.length - 1].T;
-      if (T1 - T0 > STEEP_DT && (T1 - T0) / Math.max(x1 - x0, 1e-9) > STEEP_DT / X_STEP) {
+      // a line located at one point only (where it meets a two-phase field, in a window of the diagram whose
+      // grid misses a narrow band of the ordered state) is followed in T from there like a steep one
+      const single = T1 - T0 < 1 && x1 - x0 < 1e-3;
+      if (single || (T1 - T0 > STEEP_DT && (T1 - T0) / Math.max(x1 - x0, 1e-9) > STEEP_DT / X_STEP)) {
         // a steep line (an ordering at a nearly fixed composition): followed in T, bisected in x at each T
-        const n = Math.min(20, Math.ceil((T1 - T0) / (STEEP_DT * 1.25)));
-        const Ts = Array.from({ length: n + 1 }, (_, k) => T0 + ((T1 - T0) * k) / n);
+        const n = single ? 0 : Math.min(20, Math.ceil((T1 - T0) / (STEEP_DT * 1.25)));
+        const Ts = single ? [] : Array.from({ length: n + 1 }, (_, k) => T0 + ((T1 - T0) * k) / n);
         const guesses = Ts.map((T) => {
           let j = 0;
           while (j < byT.length - 2 && byT[j + 1].T < T) j++;
@@ -371,14 +384,16 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
         // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
         // bisections locate a nearly vertical line only at some of its rows)
-        const dT = (T1 - T0) / n;
+        const dT = single ? STEEP_DT / 4 : (T1 - T0) / n;
         const ends = [pts[0] ?? byT[0], pts[pts.length - 1] ?? byT[byT.length - 1]];
         for (const dir of [-1, 1]) {
           let last = ends[dir < 0 ? 0 : 1];
           // the step is halved (down to 1/8) where the line stops: it ends on a field between two steps
           for (let k = 0, step = dT; k < 40; k++) {
-            const T = last.T + dir * step;
-            if (T < Tlo || T > Thi) break;
+            // a step beyond the diagram's edge ends at the edge: a line that reaches it is drawn to it
+            const edge = dir < 0 ? Tlo : Thi;
+            if (Math.abs(last.T - edge) < 1e-9) break;
+            const T = dir < 0 ? Math.max(Tlo, last.T - step) : Math.min(Thi, last.T + step);
             // a bracket on one side as well: next to a two-phase field (or a narrow pocket of the ordered
             // state) one end of the symmetric bracket falls outside the single-phase range
             let x: number | null = null;

@@ -68,16 +68,22 @@ const sidePhase = (s: BinaryState, side: 0 | 1) => s.phases[side ? s.phases.leng
  * halved until every neighbouring pair agrees; each two-phase state met is a seed.
  */
 export function searchBetweenUnlike(solve: (T: number, X: number) => BinaryState, a: BinaryState, b: BinaryState,
-  found: BetweenFindings, depth = 0): void {
+  found: BetweenFindings, depth = 0, order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>): void {
   const right = sidePhase(a, 1), left = sidePhase(b, 0);
   if (right.label === left.label || depth > 12) return;
+  // the single-phase ranges of the two states of one ordered phase meet on a second-order line (the L10 band of
+  // Ni-rich fcc between L12 + L10 and A1 in alni_tough_chempot, 0.001-0.003 wide, between two grid columns)
+  if (order && a.phases.length === 1 && b.phases.length === 1 && order.isOrderPair(a.key, b.key)) {
+    bisectBetween(solve, order, a, b, found);
+    return;
+  }
   const lo = Math.max(a.X, right.x), hi = Math.min(b.X, left.x);
   if (!(hi - lo > 1e-5)) return;
   const m = solve(a.T, (lo + hi) / 2);
   if (!m.ok || m.phases.length > 2) return;
   if (isField(m) && m.key !== a.key && m.key !== b.key) found.twoPhase.push(m);
-  if (m.key !== a.key) searchBetweenUnlike(solve, a, m, found, depth + 1);
-  if (m.key !== b.key) searchBetweenUnlike(solve, m, b, found, depth + 1);
+  if (m.key !== a.key) searchBetweenUnlike(solve, a, m, found, depth + 1, order);
+  if (m.key !== b.key) searchBetweenUnlike(solve, m, b, found, depth + 1, order);
 }
 
 /**
@@ -98,7 +104,7 @@ export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT:
       if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
         && a.phases.length <= 2 && right.phases.length <= 2 && sidePhase(a, 1).label !== sidePhase(right, 0).label) {
         const a2 = solve(a.T, a.X), b2 = solve(right.T, right.X);
-        if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) searchBetweenUnlike(solve, a2, b2, found);
+        if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) searchBetweenUnlike(solve, a2, b2, found, 0, ctx.order);
       }
       if (a.phases.length !== 1) continue;
       for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
