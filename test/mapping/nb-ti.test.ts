@@ -1,8 +1,9 @@
 // COST507 Nb-Ti: its BCC_B2 (DIS_PART BCC_A2) has G(BCC_B2,TI:NB;0) = 11000 J/mol and no NB:TI counterpart, so the
 // two sublattices are not equivalent in this binary. The state with equal sublattices is no stationary point of G
-// (its slope along the ordering coordinate is 11000 J/mol), and the bcc orders partly at every composition: by a
-// sublattice difference of ~x(1-x) 22000 / RT (0.65 / 0.35 at x = 0.5, 1500 K; 8e-4 / 2e-4 at x(TI) = 0.9995 next to
-// the melting point of Ti, 1.7 J/mol below the equal-sublattice state), with no transition anywhere. Judged by an
+// (its slope along the ordering coordinate is 11000 J/mol), and the bcc orders partly at every composition, with no
+// transition anywhere: 0.65 / 0.35 at x = 0.5, 1500 K (833 J/mol below the equal-sublattice state); next to an element
+// the dilute constituent's fractions on the two sublattices stand in the ratio exp(22000 / RT) (8.0e-4 / 2.0e-4 at
+// x(TI) = 0.9995 next to the melting point of Ti, 1.7 J/mol below the equal-sublattice state). Judged by an
 // absolute site-fraction tolerance, the bcc within ~1e-4 of either element was called A2 and the rest B2: second-order
 // lines along both edges, and the lens under the melting point of Ti closed as a "congruent point" where its label
 // changed. Judged relative to the constituent's fraction (worker/results/ordering.ts), it is one state throughout.

@@ -33,9 +33,10 @@ export const ORDER_FLOOR = 1e-12;
  * (2 min(mean, 1 - mean), all of it on one sublattice), so the order parameter is judged relative to the
  * composition. An absolute tolerance calls the same state disordered within ~tol of an element and ordered beyond:
  * where the sublattices are not equivalent in a system (COST507's BCC_B2 in Nb-Ti: G(TI:NB) = 11000 J/mol with no
- * NB:TI counterpart), the order is induced at every composition, growing as x(1 - x) from either element, with no
- * transition anywhere, and a label switching 1e-4 from the element drew second-order lines along both edges. A
- * symmetric model's order vanishes identically towards an element (the disordered set is a stationary point there).
+ * NB:TI counterpart), the order is induced at every composition, in proportion to the dilute constituent next to
+ * either element, with no transition anywhere, and a label switching 1e-4 from the element drew second-order lines
+ * along both edges. A symmetric model has no order at all next to an element (there the disordered set, a stationary
+ * point by symmetry, is the minimum).
  */
 export function differenceTolerance(mean: number, tol = ORDER_TOLERANCE): number {
   return Math.max(ORDER_FLOOR, tol * Math.min(1, 2 * Math.min(mean, 1 - mean)));
