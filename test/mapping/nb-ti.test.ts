@@ -13,6 +13,12 @@ import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
+import type { BinaryState, StateRequest, TracedRegion } from '../../worker/mapping/binary-types.js';
+import { runSync } from '../../worker/mapping/field_search.js';
+import { assembleDiagram } from '../../worker/mapping/invariants.js';
+import { OrderModel } from '../../worker/mapping/order-disorder.js';
+import { labelPhases } from '../../worker/mapping/phase-labels.js';
+import { classifyRegionEnd } from '../../worker/mapping/region-ends.js';
 import { PointConverter } from '../../worker/results/common.js';
 import { classifyOrdering, type OrderingModel } from '../../worker/results/ordering.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
@@ -56,4 +62,37 @@ test('ordering criterion: a site-fraction difference counts relative to the cons
   // in the middle the tolerance is the absolute one of a second-order transition (1e-4)
   expect(classifyOrdering(b2, [{ NB: 0.5 + 4e-5, TI: 0.5 - 4e-5 }, { NB: 0.5 - 4e-5, TI: 0.5 + 4e-5 }]).ordered).toBe(false);
   expect(classifyOrdering(b2, [{ NB: 0.5 + 1e-4, TI: 0.5 - 1e-4 }, { NB: 0.5 - 1e-4, TI: 0.5 + 1e-4 }]).ordered).toBe(true);
+});
+
+// The region end as the absolute tolerance made it (the states as the mapper met them at 1941.04-1941.05 K): the lens
+// BCC_A2 + LIQUID, 1.9e-5 wide, goes on as BCC_B2 + LIQUID 2e-5 lower in x, so the midpoint of its last tie-line is
+// liquid beyond, and pure Ti is liquid on both sides of the end: it was taken for a congruent point. A field that
+// goes on beyond under another label of one phase ends on the second-order line, whatever labels a state.
+test('a lens going on beyond as the ordered state of its solid ends on a second-order line, not at a congruent point', () => {
+  const state = (T: number, X: number, phases: { base: string; x: number }[]): BinaryState => {
+    const ps = labelPhases(phases.map((p) => ({ ...p, NP: 1 / phases.length })));
+    return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
+  };
+  // beyond the end: B2 below x 0.99990, the B2 + LIQUID lens up to 0.99992, liquid above (pure Ti included)
+  const beyond = (q: StateRequest) => (q.X < 0.9999 ? state(q.T, q.X, [{ base: 'BCC_B2', x: q.X }])
+    : q.X <= 0.99992 ? state(q.T, q.X, [{ base: 'BCC_B2', x: 0.9999 }, { base: 'LIQUID', x: 0.99992 }])
+      : state(q.T, q.X, [{ base: 'LIQUID', x: q.X }]));
+  const good = { T: 1941.0407, x: [0.999918, 0.999937] as [number, number] };
+  const bad = beyond({ T: 1941.0507, X: 0.9999275 });
+  const end = runSync(classifyRegionEnd(good, bad, 1, ['BCC_A2', 'LIQUID'], [good], () => {}), beyond);
+  expect(end.kind).toBe('invariant');
+  expect(end.bad?.key).toBe('BCC_B2+LIQUID');
+  const order = new OrderModel();
+  order.add('BCC_B2', 'BCC_A2', [[[0, 2], [1, 3]]]);
+  const lens: TracedRegion = {
+    labels: ['BCC_A2', 'LIQUID'], tl: [{ T: 1940.99, x: [0.99998, 0.99999] }, good], done: true,
+    ends: [{ kind: 'pure_element', T: 1940.985, good: { T: 1940.99, x: [0.99998, 0.99999] }, bad: null, dir: -1 }, end],
+  };
+  const secondOrder: { ordered: string; disordered: string; T: number; x: number }[] = [];
+  const points = assembleDiagram([lens], order, secondOrder, () => {});
+  expect(points.congruentPoints).toEqual([]);
+  expect(points.invariants).toEqual([]);
+  expect(points.regions[0].ends.high).toBe('order_disorder');
+  expect(secondOrder).toHaveLength(1);
+  expect(secondOrder[0]).toMatchObject({ ordered: 'BCC_B2', disordered: 'BCC_A2' });
 });
