@@ -11,12 +11,15 @@ import type { NativeDatabase } from '../core/native.js';
 import { BudgetExceeded } from './binary-solver.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
 import { baseName } from './phase-labels.js';
-import { classifyOrdering, equalClasses, maxDifference, ORDER_TOLERANCE, orderingModelOf, type OrderingModel, type OrderingState } from '../results/ordering.js';
+import { classifyOrdering, differenceTolerance, equalClasses, maxDifference, ORDER_TOLERANCE, orderingModelOf, type OrderingModel, type OrderingState } from '../results/ordering.js';
 
 const DISORDERED_STRUCTURE = { BCC: 'A2', FCC: 'A1', HCP: 'A3' } as const;
 
-/** An ordered phase whose largest site-fraction difference between equivalent sublattices is below this is disordered. */
-export const ORDER_EPS = 1e-4;
+/**
+ * An ordered phase is disordered when no species' site fractions on equivalent sublattices differ by more than
+ * this share of the largest difference its mean fraction allows (differenceTolerance, as the results judge it).
+ */
+export const ORDER_EPS = ORDER_TOLERANCE;
 
 export function resolveOrderDisorderOptions(o: OrderDisorderOptions | undefined): Required<OrderDisorderOptions> {
   return {
@@ -65,6 +68,16 @@ export function orderParameter(groups: readonly number[][][], y: ArrayLike<numbe
     m = Math.max(m, hi - lo);
   }
   return m;
+}
+
+/** Whether some species' site fractions on equivalent sublattices differ beyond differenceTolerance of their mean. */
+export function exceedsOrderTolerance(groups: readonly number[][][], y: ArrayLike<number>): boolean {
+  for (const g of groups) for (const idx of g) {
+    let lo = Infinity, hi = -Infinity, sum = 0;
+    for (const k of idx) { lo = Math.min(lo, y[k]); hi = Math.max(hi, y[k]); sum += y[k]; }
+    if (hi - lo > differenceTolerance(sum / idx.length, ORDER_EPS)) return true;
+  }
+  return false;
 }
 
 /** Name of the disordered state of an ordered phase: its DIS_PART, else the structure (A1 (FCC_L12)), else NAME_DIS. */
@@ -148,7 +161,7 @@ export class OrderModel {
     const oi = this.info.get(name);
     if (!oi) return { name, eta: undefined };
     const eta = orderParameter(oi.groups, y);
-    if (eta < ORDER_EPS) return { name: oi.disordered, eta };
+    if (!exceedsOrderTolerance(oi.groups, y)) return { name: oi.disordered, eta };
     if (!oi.variants || !oi.ordering) return { name, eta };
     const fractions: Record<string, number>[] = [];
     oi.variables.forEach((v, k) => { (fractions[v.sublattice] ??= {})[v.species] = y[k]; });

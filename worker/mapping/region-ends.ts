@@ -52,6 +52,29 @@ function* collapsedKind(good: TieLine, beyondT: number, tl: readonly TieLine[], 
 const EDGE_DT = 0.005;
 
 /**
+ * The two-phase state beyond a collapsing tie-line when the field goes on there under another label of one of its
+ * phases, else null: probed at T just outside the last tie-line (half its length, then twice it, on either side),
+ * one phase beyond is the region's own within SAME_X of its end, the other another label within SAME_X of the other
+ * end. A congruent point is where the two phases' compositions meet and nothing of the field lies beyond; a lens
+ * narrower than its shift in x over the last step, whose solid changes its ordering state there (a second-order
+ * line meeting it), otherwise looks the same at the midpoint of its last tie-line. The caller hands the state on as
+ * an invariant's, and assembleDiagram makes an ordered/disordered pair of one phase a second-order end.
+ */
+function* fieldGoesOn(good: TieLine, T: number, labels: [string, string]): Generator<StateRequest, BinaryState | null, BinaryState> {
+  const w = Math.max(good.x[1] - good.x[0], 1e-9);
+  const own = labels.map(baseName);
+  for (const x of [good.x[0] - w / 2, good.x[1] + w / 2, good.x[0] - 2 * w, good.x[1] + 2 * w]) {
+    if (x <= 0 || x >= 1) continue;
+    const e = yield* solveRequest(T, x);
+    if (!e.ok || e.phases.length !== 2 || e.key === labels.join('+')) continue;
+    const [p, q] = e.phases;
+    if (!(q.x - p.x > 1e-9 && Math.abs(p.x - good.x[0]) < SAME_X && Math.abs(q.x - good.x[1]) < SAME_X)) continue;
+    if ((p.base === own[0]) !== (q.base === own[1])) return e;
+  }
+  return null;
+}
+
+/**
  * The end of region `labels` between its last tie-line `good` and the state `bad` beyond (dir +1: the
  * region lies below). A state beyond that did not converge is replaced by one at another composition
  * across the last tie-line when one converges.
@@ -93,7 +116,15 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
   const spuriousSplit = bad.phases.length === 2 && bad.phases[0].base === bad.phases[1].base
     && Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
   if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
-    return { kind: yield* collapsedKind(good, bad.T, tl, dir), T, good, bad, dir };
+    const kind = yield* collapsedKind(good, bad.T, tl, dir);
+    if (kind === 'congruent') {
+      const onward = yield* fieldGoesOn(good, bad.T, labels);
+      if (onward) {
+        log(`region ${labels.join('+')} near T=${T.toFixed(2)} K goes on beyond as ${onward.key}: one phase changes its label, no congruent point`);
+        return { kind: 'invariant', T, good, bad: onward, dir };
+      }
+    }
+    return { kind, T, good, bad, dir };
   }
   return { kind: 'invariant', T, good, bad, dir };
 }

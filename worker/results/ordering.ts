@@ -14,12 +14,33 @@
 import type { NativePhaseInfo } from '../core/native.js';
 
 /**
- * Two sublattices count as equal when no constituent's site fraction differs by more than this. The solver
- * converges site fractions to ~1e-10, and near a second-order transition the order parameter grows like
+ * Two sublattices count as equal when no constituent's long-range order parameter (Bragg-Williams: its site-fraction
+ * difference as a share of the largest difference its mean fraction allows, see differenceTolerance) exceeds this.
+ * The solver converges site fractions to ~1e-10, and near a second-order transition the order parameter grows like
  * sqrt(Tc - T), so a state ordered by 1e-4 lies within ~1e-8 Tc of the transition: the threshold moves a
  * reported transition temperature by far less than the 0.01 K to which transitions are refined.
  */
 export const ORDER_TOLERANCE = 1e-4;
+/**
+ * Site-fraction differences below this never count: the rounding of a majority constituent's 1 - x (1e-16) and the
+ * solver's residual on a symmetric model's disordered set next to an element (< 1e-20) lie far below it.
+ */
+export const ORDER_FLOOR = 1e-12;
+
+/**
+ * The largest difference of one constituent's site fractions on two equivalent sublattices that still counts as
+ * equal, for its mean fraction `mean` over them: `tol` times the largest difference that mean allows
+ * (2 min(mean, 1 - mean), all of it on one sublattice), so the order parameter is judged relative to the
+ * composition. An absolute tolerance calls the same state disordered within ~tol of an element and ordered beyond:
+ * where the sublattices are not equivalent in a system (COST507's BCC_B2 in Nb-Ti: G(TI:NB) = 11000 J/mol with no
+ * NB:TI counterpart), the order is induced at every composition, in proportion to the dilute constituent next to
+ * either element, with no transition anywhere, and a label switching 1e-4 from the element drew second-order lines
+ * along both edges. A symmetric model has no order at all next to an element (there the disordered set, a stationary
+ * point by symmetry, is the minimum).
+ */
+export function differenceTolerance(mean: number, tol = ORDER_TOLERANCE): number {
+  return Math.max(ORDER_FLOOR, tol * Math.min(1, 2 * Math.min(mean, 1 - mean)));
+}
 /** Relative part of the tolerance for an ordered set (see equalClasses). */
 export const ORDER_RELATIVE_TOLERANCE = 0.02;
 
@@ -81,9 +102,11 @@ export function orderingModelOf(phase: Pick<NativePhaseInfo, 'name' | 'options' 
     sublattices: best, ratios: best.map((s) => phase.siteRatios[s]) };
 }
 
-function sameFractions(a: Record<string, number>, b: Record<string, number>, tol: number): boolean {
+/** Equal sublattices: every constituent within differenceTolerance of its mean, or within `spreadTol`. */
+function sameFractions(a: Record<string, number>, b: Record<string, number>, tol: number, spreadTol: number): boolean {
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (Math.abs((a[k] ?? 0) - (b[k] ?? 0)) > tol) return false;
+    const ya = a[k] ?? 0, yb = b[k] ?? 0;
+    if (Math.abs(ya - yb) > Math.max(spreadTol, differenceTolerance((ya + yb) / 2, tol))) return false;
   }
   return true;
 }
@@ -103,10 +126,10 @@ export function maxDifference(a: Record<string, number>, b: Record<string, numbe
 export function equalClasses(y: Record<string, number>[], tol: number): number[][] {
   let spread = 0;
   for (let i = 0; i < y.length; i++) for (let j = i + 1; j < y.length; j++) spread = Math.max(spread, maxDifference(y[i], y[j]));
-  tol = Math.max(tol, ORDER_RELATIVE_TOLERANCE * spread);
+  const spreadTol = ORDER_RELATIVE_TOLERANCE * spread;
   const classes: number[][] = [];
   y.forEach((fr, i) => {
-    const c = classes.find((cl) => sameFractions(y[cl[0]], fr, tol));
+    const c = classes.find((cl) => sameFractions(y[cl[0]], fr, tol, spreadTol));
     if (c) c.push(i); else classes.push([i]);
   });
   return classes;
