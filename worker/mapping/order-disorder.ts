@@ -232,14 +232,51 @@ export interface PointRequest { T: number; x: number }
 
 /** Runs the generators round by round: each round's requests are solved together. */
 export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const rounds = together(gens);
+  let r = rounds.next();
+  while (!r.done) r = rounds.next(solveMany(r.value));
+  return r.value;
+}
+
+/** The rounds of lockstep as a generator: each round's requests are yielded together and their states received. */
+export function* together<R>(gens: Generator<PointRequest, R, BinaryState>[]): Generator<PointRequest[], R[], BinaryState[]> {
   const out = new Array<R>(gens.length);
   let pending = gens.map((g, i) => ({ i, r: g.next() }));
   while (pending.length) {
     const active: { i: number; r: IteratorYieldResult<PointRequest> }[] = [];
     for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
     if (!active.length) break;
-    const states = solveMany(active.map((p) => p.r.value));
+    const states = yield active.map((p) => p.r.value);
     pending = active.map((p, k) => ({ i: p.i, r: gens[p.i].next(states[k]) }));
+  }
+  return out;
+}
+
+/**
+ * Runs generators of rounds (together) side by side: the requests of a round of each go to the solver as one
+ * batch. A used-up budget is thrown into each of them, so that each ends its own way.
+ */
+function driveRounds<R>(gens: Generator<PointRequest[], R, BinaryState[]>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const out = new Array<R>(gens.length);
+  let pending = gens.map((g, i) => ({ i, r: g.next() }));
+  while (pending.length) {
+    const active: { i: number; r: IteratorYieldResult<PointRequest[]> }[] = [];
+    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    if (!active.length) break;
+    let states: BinaryState[];
+    try {
+      states = solveMany(active.flatMap((p) => p.r.value));
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      pending = active.map((p) => ({ i: p.i, r: gens[p.i].throw(e) }));
+      continue;
+    }
+    let at = 0;
+    pending = active.map((p) => {
+      const mine = states.slice(at, at + p.r.value.length);
+      at += p.r.value.length;
+      return { i: p.i, r: gens[p.i].next(mine) };
+    });
   }
   return out;
 }
@@ -289,20 +326,19 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
   range: { Tlo: number; Thi: number }, log: (s: string) => void,
   solveMany?: (reqs: PointRequest[]) => BinaryState[]): SecondOrderLine[] {
   const { Tlo, Thi } = range;
-  const lines: SecondOrderLine[] = [];
   const byPair = new Map<string, SecondOrderPoint[]>();
   for (const p of points) {
     const k = `${p.ordered}|${p.disordered}`;
     if (!byPair.has(k)) byPair.set(k, []);
     byPair.get(k)!.push(p);
   }
-  for (const list of byPair.values()) {
+  // the lines are followed side by side, and the point requests of their bisections go to the solver together
+  // (over the threads); without solveMany one at a time
+  return driveRounds([...byPair.values()].map((list) => followLine(list)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+
+  function* followLine(list: SecondOrderPoint[]): Generator<PointRequest[], SecondOrderLine, BinaryState[]> {
     const { ordered, disordered } = list[0];
     const located = orderPolyline(list.map((p) => ({ T: p.T, x: p.x })));
-    // the point requests of several bisections go to the solver together (over the threads); without solveMany
-    // one at a time
-    const run = <R>(gens: Generator<PointRequest, R, BinaryState>[]): R[] =>
-      lockstep(gens, solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
     const classify = (e: BinaryState): { s: 'o' | 'd'; eta: number } | null => {
       if (!e.ok || e.phases.length !== 1) return null;
       if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
@@ -385,7 +421,7 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
           return b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
         });
         const brackets = [[3e-3, 3e-3], [1e-2, 1e-2], [3e-2, 3e-2]];
-        const xs = lockstep(Ts.map((T, k) => xcGen(T, guesses[k], brackets)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+        const xs = yield* together(Ts.map((T, k) => xcGen(T, guesses[k], brackets)));
         Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
         // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
         // bisections locate a nearly vertical line only at some of its rows)
@@ -414,11 +450,10 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
           }
           return found;
         }
-        for (const found of run([extend(-1), extend(1)])) pts.push(...found);
+        for (const found of yield* together([extend(-1), extend(1)])) pts.push(...found);
         // ordered by T: along a nearly vertical line the bisected x scatter by up to the tolerance
         pts = [...pts, ...located.filter((p) => p.T < T0 + 1e-9 || p.T > T1 - 1e-9)].sort((a, b) => a.T - b.T);
-        lines.push({ ordered, disordered, points: dedupeLine(pts) });
-        continue;
+        return { ordered, disordered, points: dedupeLine(pts) };
       }
       const n = Math.max(1, Math.ceil((x1 - x0) / X_STEP));
       const xs = Array.from({ length: n + 1 }, (_, k) => x0 + ((x1 - x0) * k) / n);
@@ -428,11 +463,11 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         // every other x first, then the ones between where needed; all x of a pass together (the batch runs
         // over the threads), each bracketed around the located line
         const tcs = new Array<number | null>(n + 1).fill(null);
-        const pass = (ks: number[]) => {
-          const got = lockstep(ks.map((k) => tcGen(xs[k], interpolateLine(located, xs[k]), 10)), solveMany);
+        const pass = function* (ks: number[]): Generator<PointRequest[], void, BinaryState[]> {
+          const got = yield* together(ks.map((k) => tcGen(xs[k], interpolateLine(located, xs[k]), 10)));
           ks.forEach((k, i) => { tcs[k] = got[i]; });
         };
-        pass(xs.map((_, k) => k).filter((k) => k % 2 === 0 || k === n));
+        yield* pass(xs.map((_, k) => k).filter((k) => k % 2 === 0 || k === n));
         const tAt = (k: number) => (k >= 0 && k <= n ? tcs[k] : null);
         const needed = (k: number): boolean => {
           const a = tAt(k - 1), b = tAt(k + 1);
@@ -447,7 +482,7 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         };
         const odd = xs.map((_, k) => k).filter((k) => k % 2 === 1 && k < n);
         const refine = odd.filter(needed);
-        pass(refine);
+        yield* pass(refine);
         for (const k of odd) if (!refine.includes(k)) skipped.push(xs[k]);
         xs.forEach((x, k) => { const tc = tcs[k]; if (tc !== null) pts.push({ T: tc, x }); });
       } else {
@@ -455,7 +490,7 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
           const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
           const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
             ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
-          const tc = lockstep([tcGen(x, guess, 3)], (reqs) => reqs.map((q) => solve(q.T, q.x)))[0];
+          const tc = (yield* together([tcGen(x, guess, 3)]))[0];
           if (tc !== null) pts.push({ T: tc, x });
         }
       }
@@ -477,7 +512,7 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         const xl = Math.min(a.x, b.x) - 2e-3, xr = Math.max(a.x, b.x) + 2e-3;
         for (let k = 1; k < m; k++) fills.push({ T: a.T + ((b.T - a.T) * k) / m, xl, xr });
       }
-      const xf = run(fills.map((f) => xcAt(f.T, f.xl, f.xr)));
+      const xf = yield* together(fills.map((f) => xcAt(f.T, f.xl, f.xr)));
       const filled = fills.flatMap((f, k) => (xf[k] === null ? [] : [{ T: f.T, x: xf[k]! }]));
       pts = orderPolyline([...pts, ...filled]);
     } catch (e) {
@@ -485,9 +520,8 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       log('equilibrium budget used up while following a second-order line');
       if (!pts.length) pts = [...located];
     }
-    lines.push({ ordered, disordered, points: dedupeLine(orderPolyline(pts)) });
+    return { ordered, disordered, points: dedupeLine(orderPolyline(pts)) };
   }
-  return lines;
 }
 
 function dedupeLine(pts: { T: number; x: number }[]): { T: number; x: number }[] {
