@@ -311,7 +311,7 @@ function* solvePoint(T: number, x: number): Generator<PointRequest, BinaryState,
 /**
  * Follows the second-order lines through the located transition points (grouped by ordered/disordered
  * pair: the A2/B2 and the B2/D03 line of a four-sublattice BCC are two lines). A line T_c(x) is followed in
- * x (step 0.01 from the first to the last located point): at each x the transition is bracketed around the
+ * x (step 0.01 from the first to the last located point, every other x first: REFINE_ERR_T): at each x the transition is bracketed around the
  * value interpolated from the located points (or, one x at a time, predicted from the last two points;
  * ordered below, disordered above) and bisected in T to 1 K, then T_c is taken from the ordered side with
  * the mean-field law (landauTc) through two ordered states 1 and 6 K below the bracket: next to T_c the
