@@ -6,9 +6,18 @@
 // Section `diagrams-all` (benchAllDiagrams): one diagram of every binary database in ../shared/tdb
 // (exactly two elements besides VA and the electron), default phases, after one warm-up call per file.
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
+// PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and native-core addon built): diagrams-all
+// times every diagram with this checkout's code and with that one's in the same run, each in a child process
+// of its own (bench/calc/diagram-child.ts, kept alive, database opened and warmed up once), the two alternately
+// and in alternating order, PHASEDESK_BENCH_REPEATS times (default 3), and prints per diagram the median of
+// both, and the ratio now / before. PHASEDESK_BENCH_DIAGRAMS=a,b (substrings of file names) limits
+// diagrams-all to those databases.
+import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DiagramAnswer, DiagramRequest } from './diagram-child.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
 import { tdbDir, median } from '../support.js';
@@ -41,17 +50,29 @@ export async function benchDiagrams(): Promise<string[]> {
   return lines;
 }
 
-export async function benchAllDiagrams(): Promise<string[]> {
-  const threads = availableParallelism();
-  const dir = tdbDir();
-  const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, one run each after a warm-up point:`];
-  const times: number[] = [];
+/** The binary databases of the shared folder (exactly two elements besides VA and the electron), optionally filtered. */
+function allBinaries(dir: string): { file: string; components: [string, string] }[] {
+  const only = (process.env.PHASEDESK_BENCH_DIAGRAMS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const out: { file: string; components: [string, string] }[] = [];
   for (const file of readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.tdb')).sort()) {
+    if (only.length && !only.some((w) => file.toLowerCase().includes(w))) continue;
     let db;
     try { db = openDatabase(path.join(dir, file)); } catch { continue; }
     const els = db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
     if (els.length !== 2) continue;
-    const components: [string, string] = [els[0]!, els[1]!];
+    out.push({ file, components: [els[0]!, els[1]!] });
+  }
+  return out;
+}
+
+export async function benchAllDiagrams(): Promise<string[]> {
+  if (process.env.PHASEDESK_BENCH_BEFORE_TREE) return benchAllDiagramsAgainst(process.env.PHASEDESK_BENCH_BEFORE_TREE);
+  const threads = availableParallelism();
+  const dir = tdbDir();
+  const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, one run each after a warm-up point:`];
+  const times: number[] = [];
+  for (const { file, components } of allBinaries(dir)) {
+    const db = openDatabase(path.join(dir, file));
     // warm-up: models and the sampled grid are built once per database (what a second task costs)
     mapBinary({ database: db, components, T: [1000, 1010], X: [0.4, 0.6], threads: 1 });
     const t0 = performance.now();
@@ -64,5 +85,68 @@ export async function benchAllDiagrams(): Promise<string[]> {
   const under = times.filter((t) => t < 0.5).length;
   lines.push(`  ${times.length} diagrams, median ${median(times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s, ` +
     `${under}/${times.length} under 0.5 s`);
+  return lines;
+}
+
+/** A child process mapping diagrams with one checkout's code (diagram-child.ts), one request at a time. */
+class DiagramChild {
+  private readonly proc: ChildProcess;
+  private readonly ready: Promise<void>;
+  private pending: ((a: DiagramAnswer) => void) | null = null;
+
+  constructor(readonly tree: string) {
+    const env = { ...process.env };
+    delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
+    this.proc = fork(fileURLToPath(new URL('./diagram-child.js', import.meta.url)), [tree], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    this.ready = new Promise((resolve, reject) => {
+      this.proc.once('message', () => resolve());
+      this.proc.once('exit', (code) => reject(new Error(`diagram child for ${tree} exited with ${code}`)));
+    });
+    this.proc.on('message', (m: DiagramAnswer) => { const p = this.pending; this.pending = null; p?.(m); });
+  }
+
+  async map(q: DiagramRequest): Promise<DiagramAnswer> {
+    await this.ready;
+    return new Promise((resolve) => { this.pending = resolve; this.proc.send(q); });
+  }
+
+  close(): void { this.proc.kill(); }
+}
+
+/** diagrams-all for this checkout and an older one, timed alternately in child processes (see the header). */
+async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
+  const threads = availableParallelism();
+  const repeats = Math.max(1, Math.floor(Number(process.env.PHASEDESK_BENCH_REPEATS ?? 3)) || 3);
+  const dir = tdbDir();
+  const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
+  const now = new DiagramChild(thisTree), before = new DiagramChild(path.resolve(beforeTree));
+  const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, median of ${repeats} runs ` +
+    `after a warm-up diagram, this checkout against ${path.resolve(beforeTree)} (before), timed alternately:`];
+  const ratios: number[] = [];
+  let sumNow = 0, sumBefore = 0;
+  try {
+    for (const { file, components } of allBinaries(dir)) {
+      const q: DiagramRequest = { file: path.join(dir, file), components, threads };
+      const tNow: number[] = [], tBefore: number[] = [];
+      let aNow: DiagramAnswer | null = null, aBefore: DiagramAnswer | null = null;
+      for (let r = 0; r < repeats; r++) {
+        for (const child of r % 2 === 0 ? [now, before] : [before, now]) {
+          const a = await child.map(q);
+          if (child === now) { aNow = a; tNow.push(a.seconds); } else { aBefore = a; tBefore.push(a.seconds); }
+        }
+      }
+      const mNow = median(tNow), mBefore = median(tBefore);
+      const failed = [aNow?.error && `now: ${aNow.error}`, aBefore?.error && `before: ${aBefore.error}`].filter(Boolean).join('; ');
+      if (Number.isFinite(mNow) && Number.isFinite(mBefore)) { ratios.push(mNow / mBefore); sumNow += mNow; sumBefore += mBefore; }
+      lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${mNow.toFixed(3)} s  before ${mBefore.toFixed(3)} s  ` +
+        `ratio ${(mNow / mBefore).toFixed(2)}  (equilibria ${aNow?.equilibria ?? '-'} / ${aBefore?.equilibria ?? '-'}` +
+        `${failed ? `; failed: ${failed}` : ''})`);
+    }
+  } finally {
+    now.close();
+    before.close();
+  }
+  lines.push(`  ${ratios.length} diagrams, total now ${sumNow.toFixed(2)} s, before ${sumBefore.toFixed(2)} s, ` +
+    `median ratio ${ratios.length ? median(ratios).toFixed(2) : '-'}, max ratio ${ratios.length ? Math.max(...ratios).toFixed(2) : '-'}`);
   return lines;
 }

@@ -37,6 +37,9 @@ export interface BinarySolverSetup {
 /** Shifts a failed point's composition by this for its one retry (the tie-line does not depend on X inside a field). */
 const RETRY_DX = 1e-4;
 
+/** Points of a batch from which it is solved over the threads (solveCold). */
+const MIN_THREADED_BATCH = 6;
+
 /** The solver result behind each converged state, for warm starts (held weakly: states come and go). */
 const rawResults = new WeakMap<BinaryState, EquilibriumResult>();
 
@@ -81,11 +84,23 @@ export class BinarySolver {
     return state;
   }
 
+  /**
+   * Cold-start results by (T, X): the mapper asks for some points more than once (a grid node re-solved for
+   * each of its unlike neighbours, a bracket end met again by another bisection); a cold start is deterministic,
+   * so the answer is the one solved before. Warm-started results are not kept.
+   */
+  private readonly cold = new Map<string, EquilibriumResult>();
+  private static key(T: number, X: number): string { return `${T}|${X}`; }
+
   private single(T: number, X: number, start?: BinaryState): EquilibriumResult {
     const s = this.s;
     const from = start && rawResults.get(start);
-    return equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X),
+    const key = BinarySolver.key(T, X);
+    if (!from) { const known = this.cold.get(key); if (known) return known; }
+    const r = equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X),
       options: from ? { pdens: s.pdens, start: from } : { pdens: s.pdens } });
+    if (!from) this.cold.set(key, r);
+    return r;
   }
 
   /** The equilibrium at (T, X) now, with one retry at a slightly shifted composition when it fails. */
@@ -105,9 +120,29 @@ export class BinarySolver {
   solveRound(reqs: StateRequest[]): BinaryState[] {
     const s = this.s;
     if (reqs.length === 1) return [this.toState(this.single(reqs[0].T, reqs[0].X, reqs[0].start), reqs[0].T, reqs[0].X)];
-    return equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
-      conditions: reqs.map((q) => this.conditions(q.T, q.X)), threads: 1, options: { pdens: s.pdens } })
-      .map((r, k) => this.toState(r, reqs[k].T, reqs[k].X));
+    // a round of several is solved cold (the batch takes no start)
+    return this.solveCold(reqs, 1);
+  }
+
+  /**
+   * Cold-start equilibria of many points, the ones not solved before together: over `threads` threads when
+   * there are at least MIN_THREADED_BATCH of them (starting the threads of a batch costs about as much as a
+   * few equilibria), else on one.
+   */
+  solveCold(reqs: readonly { T: number; X: number }[], threads: number): BinaryState[] {
+    const s = this.s;
+    const results = reqs.map((q) => this.cold.get(BinarySolver.key(q.T, q.X)));
+    const todo = reqs.flatMap((q, k) => (results[k] ? [] : [k]));
+    if (todo.length === 1) {
+      const q = reqs[todo[0]];
+      results[todo[0]] = this.single(q.T, q.X);
+    } else if (todo.length) {
+      const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
+        conditions: todo.map((k) => this.conditions(reqs[k].T, reqs[k].X)),
+        threads: todo.length >= MIN_THREADED_BATCH ? threads : 1, options: { pdens: s.pdens } });
+      todo.forEach((k, i) => { results[k] = rs[i]; this.cold.set(BinarySolver.key(reqs[k].T, reqs[k].X), rs[i]); });
+    }
+    return results.map((r, k) => this.toState(r!, reqs[k].T, reqs[k].X));
   }
 
   /**

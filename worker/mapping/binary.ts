@@ -18,7 +18,6 @@
 //      and congruent points, pure-element transitions;
 //  (d) order-disorder.ts: the disordered state of an ordered phase labelled by its own name and the
 //      second-order lines followed in x; phase-labels.ts: labels and the single-phase label anchors.
-import { equilibriumBatch } from '../core/equilibrium.js';
 import { BinarySolver, BudgetExceeded } from './binary-solver.js';
 import type { BinaryDiagram, BinaryMapRequest, BinaryState, MapContext } from './binary-types.js';
 import { assembleDiagram } from './invariants.js';
@@ -101,8 +100,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   const solveMany = (reqs: { T: number; x: number }[]): BinaryState[] => {
     solver.checkCancel();
     if (solver.count + reqs.length > solver.budget) throw new BudgetExceeded();
-    return equilibriumBatch({ database: db, components, phases, conditions: reqs.map((q) => solver.conditions(q.T, q.x)),
-      threads: Math.max(1, Math.floor(req.threads ?? 1)), options: { pdens: req.pdens } }).map((r, k) => solver.toState(r, reqs[k].T, reqs[k].x));
+    return solver.solveCold(reqs.map((q) => ({ T: q.T, X: q.x })), Math.max(1, Math.floor(req.threads ?? 1)));
   };
   const secondOrderLines = od.enabled && od.trace_boundaries
     ? followSecondOrderLines(secondOrder.map((p) => order.orient(p)), (T, x) => solver.solve(T, x), { Tlo, Thi }, log, solveMany) : [];

@@ -245,14 +245,51 @@ export interface PointRequest { T: number; x: number }
 
 /** Runs the generators round by round: each round's requests are solved together. */
 export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const rounds = together(gens);
+  let r = rounds.next();
+  while (!r.done) r = rounds.next(solveMany(r.value));
+  return r.value;
+}
+
+/** The rounds of lockstep as a generator: each round's requests are yielded together and their states received. */
+export function* together<R>(gens: Generator<PointRequest, R, BinaryState>[]): Generator<PointRequest[], R[], BinaryState[]> {
   const out = new Array<R>(gens.length);
   let pending = gens.map((g, i) => ({ i, r: g.next() }));
   while (pending.length) {
     const active: { i: number; r: IteratorYieldResult<PointRequest> }[] = [];
     for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
     if (!active.length) break;
-    const states = solveMany(active.map((p) => p.r.value));
+    const states = yield active.map((p) => p.r.value);
     pending = active.map((p, k) => ({ i: p.i, r: gens[p.i].next(states[k]) }));
+  }
+  return out;
+}
+
+/**
+ * Runs generators of rounds (together) side by side: the requests of a round of each go to the solver as one
+ * batch. A used-up budget is thrown into each of them, so that each ends its own way.
+ */
+function driveRounds<R>(gens: Generator<PointRequest[], R, BinaryState[]>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+  const out = new Array<R>(gens.length);
+  let pending = gens.map((g, i) => ({ i, r: g.next() }));
+  while (pending.length) {
+    const active: { i: number; r: IteratorYieldResult<PointRequest[]> }[] = [];
+    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    if (!active.length) break;
+    let states: BinaryState[];
+    try {
+      states = solveMany(active.flatMap((p) => p.r.value));
+    } catch (e) {
+      if (!(e instanceof BudgetExceeded)) throw e;
+      pending = active.map((p) => ({ i: p.i, r: gens[p.i].throw(e) }));
+      continue;
+    }
+    let at = 0;
+    pending = active.map((p) => {
+      const mine = states.slice(at, at + p.r.value.length);
+      at += p.r.value.length;
+      return { i: p.i, r: gens[p.i].next(mine) };
+    });
   }
   return out;
 }
@@ -265,11 +302,29 @@ const XC_TOL = 2e-4;
 const X_STEP = 0.01;
 /** K: a gap in T between neighbouring points of a line larger than this is filled by fixed-T bisections in x. */
 const STEEP_DT = 80;
+/**
+ * A line followed in x is solved at every other x first; a point in between is solved only where the line is not
+ * straight enough there to be drawn without it: where a neighbour failed, where the neighbours differ by more
+ * than STEEP_DT (the line is followed in T there), or where the second differences of the points around it put
+ * the point more than REFINE_ERR_T off the chord, or more than REFINE_ERR_X in x at the line's slope (a quarter of
+ * what the audit allows). A point solved is the one the full step solves (its guess depends on x only), so the
+ * line is the full-step line less points that lie that close to its chords.
+ */
+const REFINE_ERR_T = 2;
+const REFINE_ERR_X = 1e-3;
+
+/** The request sequence of BinarySolver.solve: the point, and once more 1e-4 further inside when it fails. */
+function* solvePoint(T: number, x: number): Generator<PointRequest, BinaryState, BinaryState> {
+  const e = yield { T, x };
+  if (e.ok) return e;
+  const e2 = yield { T, x: x + (x < 0.5 ? 1e-4 : -1e-4) };
+  return e2.ok ? e2 : e;
+}
 
 /**
  * Follows the second-order lines through the located transition points (grouped by ordered/disordered
  * pair: the A2/B2 and the B2/D03 line of a four-sublattice BCC are two lines). A line T_c(x) is followed in
- * x (step 0.01 from the first to the last located point): at each x the transition is bracketed around the
+ * x (step 0.01 from the first to the last located point, every other x first: REFINE_ERR_T): at each x the transition is bracketed around the
  * value interpolated from the located points (or, one x at a time, predicted from the last two points;
  * ordered below, disordered above) and bisected in T to 1 K, then T_c is taken from the ordered side with
  * the mean-field law (landauTc) through two ordered states 1 and 6 K below the bracket: next to T_c the
@@ -284,22 +339,24 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
   range: { Tlo: number; Thi: number }, log: (s: string) => void,
   solveMany?: (reqs: PointRequest[]) => BinaryState[]): SecondOrderLine[] {
   const { Tlo, Thi } = range;
-  const lines: SecondOrderLine[] = [];
   const byPair = new Map<string, SecondOrderPoint[]>();
   for (const p of points) {
     const k = `${p.ordered}|${p.disordered}`;
     if (!byPair.has(k)) byPair.set(k, []);
     byPair.get(k)!.push(p);
   }
-  for (const list of byPair.values()) {
+  // the lines are followed side by side, and the point requests of their bisections go to the solver together
+  // (over the threads); without solveMany one at a time
+  return driveRounds([...byPair.values()].map((list) => followLine(list)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+
+  function* followLine(list: SecondOrderPoint[]): Generator<PointRequest[], SecondOrderLine, BinaryState[]> {
     const { ordered, disordered } = list[0];
     const located = orderPolyline(list.map((p) => ({ T: p.T, x: p.x })));
     // a two-phase state counts on the side of the one state of the pair it holds: along an isotherm the line lies
     // between the fields of its two states, and next to a two-phase field the single-phase range of one state
     // can be narrower than any bracket (the L10 band of Ni-rich fcc between L12 + L10 and A1, alnifcc4sl
     // below 500 K, 0.001-0.003 wide)
-    const stateAt = (T: number, x: number): { s: 'o' | 'd'; eta: number } | null => {
-      const e = solve(T, x);
+    const classify = (e: BinaryState): { s: 'o' | 'd'; eta: number } | null => {
       if (!e.ok) return null;
       if (e.phases.length === 2) {
         const labels = e.phases.map((p) => p.label);
@@ -307,11 +364,6 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         return o === d ? null : { s: o ? 'o' : 'd', eta: 0 };
       }
       if (e.phases.length !== 1) return null;
-      if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
-      return e.key === disordered ? { s: 'd', eta: 0 } : null;
-    };
-    const classify = (e: BinaryState): { s: 'o' | 'd'; eta: number } | null => {
-      if (!e.ok || e.phases.length !== 1) return null;
       if (e.key === ordered) return { s: 'o', eta: e.phases[0].eta ?? 0 };
       return e.key === disordered ? { s: 'd', eta: 0 } : null;
     };
@@ -349,8 +401,9 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       for (const [l, r] of brackets) {
         let a = Math.max(0, guess - l), b = Math.min(1, guess + r);
         let sa = classify(yield { T, x: a });
+        if (!sa) continue;
         const sb = classify(yield { T, x: b });
-        if (!sa || !sb || sa.s === sb.s) continue;
+        if (!sb || sa.s === sb.s) continue;
         let failed = false;
         while (Math.abs(b - a) > XC_TOL) {
           const m = (a + b) / 2, sm = classify(yield { T, x: m });
@@ -362,18 +415,19 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       return null;
     }
     /** x of the transition at T between xa and xb (states of the two kinds there), or null. */
-    const xcAt = (T: number, xa: number, xb: number): number | null => {
-      let sa = stateAt(T, xa);
-      const sb = stateAt(T, xb);
-      if (!sa || !sb || sa.s === sb.s) return null;
+    function* xcAt(T: number, xa: number, xb: number): Generator<PointRequest, number | null, BinaryState> {
+      let sa = classify(yield* solvePoint(T, xa));
+      if (!sa) return null; // (the other end cannot make a bracket of it)
+      const sb = classify(yield* solvePoint(T, xb));
+      if (!sb || sa.s === sb.s) return null;
       let a = xa, b = xb;
       while (Math.abs(b - a) > XC_TOL) {
-        const m = (a + b) / 2, sm = stateAt(T, m);
+        const m = (a + b) / 2, sm = classify(yield* solvePoint(T, m));
         if (!sm) return null;
         if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
       }
       return (a + b) / 2;
-    };
+    }
     let pts: { T: number; x: number }[] = [];
     try {
       const x0 = located[0].x, x1 = located[located.length - 1].x;
@@ -393,13 +447,15 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
           return b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
         });
         const brackets = [[3e-3, 3e-3], [1e-2, 1e-2], [3e-2, 3e-2]];
-        const xs = lockstep(Ts.map((T, k) => xcGen(T, guesses[k], brackets)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+        const xs = yield* together(Ts.map((T, k) => xcGen(T, guesses[k], brackets)));
         Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
         // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
         // bisections locate a nearly vertical line only at some of its rows)
         const dT = single ? STEEP_DT / 4 : (T1 - T0) / n;
         const ends = [pts[0] ?? byT[0], pts[pts.length - 1] ?? byT[byT.length - 1]];
-        for (const dir of [-1, 1]) {
+        // the two directions side by side
+        function* extend(dir: -1 | 1): Generator<PointRequest, { T: number; x: number }[], BinaryState> {
+          const found: { T: number; x: number }[] = [];
           let last = ends[dir < 0 ? 0 : 1];
           // the step is halved (down to 1/8) where the line stops: it ends on a field between two steps
           for (let k = 0, step = dT; k < 40; k++) {
@@ -411,33 +467,58 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
             // state) one end of the symmetric bracket falls outside the single-phase range
             let x: number | null = null;
             for (const [l, r] of [[3e-3, 3e-3], [1e-2, 1e-2], [0, 5e-3], [5e-3, 0]])
-              if ((x = xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
+              if ((x = yield* xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
             if (x === null) {
               if (step < dT / 6) break;
               step /= 2;
               continue;
             }
             last = { T, x };
-            pts.push(last);
+            found.push(last);
           }
+          return found;
         }
+        for (const found of yield* together([extend(-1), extend(1)])) pts.push(...found);
         // ordered by T: along a nearly vertical line the bisected x scatter by up to the tolerance
         pts = [...pts, ...located.filter((p) => p.T < T0 + 1e-9 || p.T > T1 - 1e-9)].sort((a, b) => a.T - b.T);
-        lines.push({ ordered, disordered, points: dedupeLine(pts) });
-        continue;
+        return { ordered, disordered, points: dedupeLine(pts) };
       }
       const n = Math.max(1, Math.ceil((x1 - x0) / X_STEP));
       const xs = Array.from({ length: n + 1 }, (_, k) => x0 + ((x1 - x0) * k) / n);
+      // x between two solved points that is left out (the line is straight enough there: REFINE_DT)
+      const skipped: number[] = [];
       if (solveMany) {
-        // all x together (the batch runs over the threads), each bracketed around the located line
-        const tcs = lockstep(xs.map((x) => tcGen(x, interpolateLine(located, x), 10)), solveMany);
+        // every other x first, then the ones between where needed; all x of a pass together (the batch runs
+        // over the threads), each bracketed around the located line
+        const tcs = new Array<number | null>(n + 1).fill(null);
+        const pass = function* (ks: number[]): Generator<PointRequest[], void, BinaryState[]> {
+          const got = yield* together(ks.map((k) => tcGen(xs[k], interpolateLine(located, xs[k]), 10)));
+          ks.forEach((k, i) => { tcs[k] = got[i]; });
+        };
+        yield* pass(xs.map((_, k) => k).filter((k) => k % 2 === 0 || k === n));
+        const tAt = (k: number) => (k >= 0 && k <= n ? tcs[k] : null);
+        const needed = (k: number): boolean => {
+          const a = tAt(k - 1), b = tAt(k + 1);
+          if (a === null || b === null || Math.abs(b - a) > STEEP_DT) return true;
+          // the second differences on either side (h = 2 steps): the chord is off the line by about |d| / 8
+          const aa = tAt(k - 3), bb = tAt(k + 3);
+          const d = [aa === null ? null : aa - 2 * a + b, bb === null ? null : a - 2 * b + bb].filter((v): v is number => v !== null);
+          if (!d.length) return true;
+          const err = Math.max(...d.map(Math.abs)) / 8;
+          const slope = Math.abs(b - a) / Math.max(1e-12, xs[k + 1] - xs[k - 1]);
+          return err > REFINE_ERR_T || err > REFINE_ERR_X * slope;
+        };
+        const odd = xs.map((_, k) => k).filter((k) => k % 2 === 1 && k < n);
+        const refine = odd.filter(needed);
+        yield* pass(refine);
+        for (const k of odd) if (!refine.includes(k)) skipped.push(xs[k]);
         xs.forEach((x, k) => { const tc = tcs[k]; if (tc !== null) pts.push({ T: tc, x }); });
       } else {
         for (const x of xs) {
           const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
           const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
             ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
-          const tc = lockstep([tcGen(x, guess, 3)], (reqs) => reqs.map((q) => solve(q.T, q.x)))[0];
+          const tc = (yield* together([tcGen(x, guess, 3)]))[0];
           if (tc !== null) pts.push({ T: tc, x });
         }
       }
@@ -448,28 +529,27 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         pts = orderPolyline([...pts, ...located.filter((p) => p.x < a - 1e-9 || p.x > b + 1e-9)]);
       } else pts = [...located];
       // steep parts and gaps: followed in T
-      const filled: { T: number; x: number }[] = [];
+      // (a gap: more than one step between two points, not counting the x left out as straight)
+      const fills: { T: number; xl: number; xr: number }[] = [];
       for (let i = 0; i + 1 < pts.length; i++) {
         const a = pts[i], b = pts[i + 1];
-        const gap = Math.abs(b.x - a.x) > 1.5 * X_STEP;
+        const between = skipped.filter((x) => x > a.x + 1e-12 && x < b.x - 1e-12).length;
+        const gap = Math.abs(b.x - a.x) > (1.5 + between) * X_STEP;
         if (!(Math.abs(b.T - a.T) > STEEP_DT || (gap && Math.abs(b.T - a.T) > 2))) continue;
         const m = Math.min(40, Math.ceil(Math.abs(b.T - a.T) / (STEEP_DT / 4)));
         const xl = Math.min(a.x, b.x) - 2e-3, xr = Math.max(a.x, b.x) + 2e-3;
-        for (let k = 1; k < m; k++) {
-          const T = a.T + ((b.T - a.T) * k) / m;
-          const x = xcAt(T, xl, xr);
-          if (x !== null) filled.push({ T, x });
-        }
+        for (let k = 1; k < m; k++) fills.push({ T: a.T + ((b.T - a.T) * k) / m, xl, xr });
       }
+      const xf = yield* together(fills.map((f) => xcAt(f.T, f.xl, f.xr)));
+      const filled = fills.flatMap((f, k) => (xf[k] === null ? [] : [{ T: f.T, x: xf[k]! }]));
       pts = orderPolyline([...pts, ...filled]);
     } catch (e) {
       if (!(e instanceof BudgetExceeded)) throw e;
       log('equilibrium budget used up while following a second-order line');
       if (!pts.length) pts = [...located];
     }
-    lines.push({ ordered, disordered, points: dedupeLine(orderPolyline(pts)) });
+    return { ordered, disordered, points: dedupeLine(orderPolyline(pts)) };
   }
-  return lines;
 }
 
 function dedupeLine(pts: { T: number; x: number }[]): { T: number; x: number }[] {
