@@ -90,7 +90,7 @@ describe('seed grid', () => {
   });
   test('bisection between unlike neighbours lands in the narrow field between them', () => {
     const found: BetweenFindings = { twoPhase: [], secondOrder: [] };
-    bisectBetween(lens, new OrderModel(), lens(999.9, 0), lens(999.9, 0.5), found);
+    runSync(bisectBetween(new OrderModel(), lens(999.9, 0), lens(999.9, 0.5), found), (q) => lens(q.T, q.X));
     expect(found.twoPhase).toHaveLength(1);
     expect(found.twoPhase[0].key).toBe('SOLID+LIQUID');
   });
@@ -99,7 +99,7 @@ describe('seed grid', () => {
     order.add('B2', 'A2', [[[0, 1]]]);
     const solve = (T: number, X: number) => state(T, X, [{ base: X < 0.3 ? 'A2' : 'B2', x: X }]);
     const found: BetweenFindings = { twoPhase: [], secondOrder: [] };
-    bisectBetween(solve, order, solve(700, 0.1), solve(700, 0.5), found);
+    runSync(bisectBetween(order, solve(700, 0.1), solve(700, 0.5), found), (q) => solve(q.T, q.X));
     expect(found.twoPhase).toEqual([]);
     expect(found.secondOrder).toHaveLength(1);
     expect(found.secondOrder[0]).toMatchObject({ ordered: 'B2', disordered: 'A2', T: 700 });

@@ -37,8 +37,16 @@ export interface BinarySolverSetup {
 /** Shifts a failed point's composition by this for its one retry (the tie-line does not depend on X inside a field). */
 const RETRY_DX = 1e-4;
 
-/** Points of a batch from which it is solved over the threads (solveCold). */
-const MIN_THREADED_BATCH = 6;
+/** Points of a batch from which it is solved over the threads (solveCold): two already pay (the core keeps its
+ * per-thread solvers from one batch to the next, so a batch costs no more than its equilibria)... */
+const MIN_THREADED_BATCH = 2;
+/**
+ * ... unless an equilibrium costs less than this (ms of one thread, measured on the seed grid): then a batch of a
+ * few points (fewer than two per thread) runs on one thread. Each batch over the threads ends in a barrier that
+ * waits for the slowest thread, and on a busy machine a thread the system has not scheduled holds it up for a
+ * time slice: a few milliseconds, against a few tenths of one for the equilibria of a cheap system.
+ */
+const CHEAP_EQUILIBRIUM_MS = 0.3;
 
 /** The solver result behind each converged state, for warm starts (held weakly: states come and go). */
 const rawResults = new WeakMap<BinaryState, EquilibriumResult>();
@@ -47,6 +55,8 @@ export class BinarySolver {
   /** equilibria run (every result read, including retries) and how many did not converge */
   count = 0;
   notConverged = 0;
+  /** ms of one thread per equilibrium, as measured on the seed grid (solveGrid) */
+  private msPerEquilibrium = Infinity;
 
   constructor(private readonly s: BinarySolverSetup) {}
 
@@ -116,40 +126,71 @@ export class BinarySolver {
     return this.toState(r, T, X);
   }
 
-  /** The requests of a scheduler round, solved together (one thread: a batch call's thread start costs more). */
+  /**
+   * The requests of a scheduler round: the cold ones together over the threads, each one with a start on its own
+   * from that start (the batch takes none), so that every request gets the answer it would get alone.
+   */
   solveRound(reqs: StateRequest[]): BinaryState[] {
-    const s = this.s;
-    if (reqs.length === 1) return [this.toState(this.single(reqs[0].T, reqs[0].X, reqs[0].start), reqs[0].T, reqs[0].X)];
-    // a round of several is solved cold (the batch takes no start)
-    return this.solveCold(reqs, 1);
+    const out = new Array<BinaryState>(reqs.length);
+    const cold = reqs.flatMap((q, k) => (q.start && rawResults.get(q.start) ? [] : [k]));
+    const solved = this.solveCold(cold.map((k) => reqs[k]), this.s.threads);
+    cold.forEach((k, i) => { out[k] = solved[i]; });
+    reqs.forEach((q, k) => { out[k] ??= this.toState(this.single(q.T, q.X, q.start), q.T, q.X); });
+    return out;
+  }
+
+  /**
+   * Coroutines of point requests run side by side until every one is done: each round, the pending request of
+   * each is solved together with the others' (solveRound). Throws BudgetExceeded when the budget is used up (the
+   * coroutines stay where they are) and CancelledError on a cancel.
+   */
+  runTogether(searches: Generator<StateRequest, void, BinaryState>[]): void {
+    let active = searches.map((g) => ({ g, r: g.next(undefined as unknown as BinaryState) }));
+    for (;;) {
+      active = active.filter((a) => !a.r.done);
+      if (!active.length) return;
+      this.checkCancel();
+      if (this.exhausted) throw new BudgetExceeded();
+      const states = this.solveRound(active.map((a) => a.r.value as StateRequest));
+      active.forEach((a, k) => { a.r = a.g.next(states[k]); });
+    }
   }
 
   /**
    * Cold-start equilibria of many points, the ones not solved before together: over `threads` threads when
-   * there are at least MIN_THREADED_BATCH of them (starting the threads of a batch costs about as much as a
-   * few equilibria), else on one.
+   * there are at least MIN_THREADED_BATCH of them, else on one.
    */
   solveCold(reqs: readonly { T: number; X: number }[], threads: number): BinaryState[] {
     const s = this.s;
     const results = reqs.map((q) => this.cold.get(BinarySolver.key(q.T, q.X)));
-    const todo = reqs.flatMap((q, k) => (results[k] ? [] : [k]));
+    // each point not solved before once (several searches of a round can ask for the same grid node)
+    const first = new Map<string, number>();
+    const todo = reqs.flatMap((q, k) => {
+      if (results[k]) return [];
+      const key = BinarySolver.key(q.T, q.X);
+      if (first.has(key)) return [];
+      first.set(key, k);
+      return [k];
+    });
     if (todo.length === 1) {
       const q = reqs[todo[0]];
       results[todo[0]] = this.single(q.T, q.X);
     } else if (todo.length) {
+      const few = todo.length < 2 * threads && this.msPerEquilibrium < CHEAP_EQUILIBRIUM_MS;
       const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
         conditions: todo.map((k) => this.conditions(reqs[k].T, reqs[k].X)),
-        threads: todo.length >= MIN_THREADED_BATCH ? threads : 1, options: { pdens: s.pdens } });
+        threads: todo.length >= MIN_THREADED_BATCH && !few ? threads : 1, options: { pdens: s.pdens } });
       todo.forEach((k, i) => { results[k] = rs[i]; this.cold.set(BinarySolver.key(reqs[k].T, reqs[k].X), rs[i]); });
     }
+    reqs.forEach((q, k) => { results[k] ??= this.cold.get(BinarySolver.key(q.T, q.X)); });
     return results.map((r, k) => this.toState(r!, reqs[k].T, reqs[k].X));
   }
 
   /**
    * Many points over the threads with the seed grid's sampling density, in chunks sized to ~0.3 s from
    * the measured cost per equilibrium, so that a cancel (checked between chunks) is honoured within a
-   * second even for slow databases; a batch call has a fixed cost of 10-20 ms for starting the threads,
-   * so chunks are not made smaller than 32.
+   * second even for slow databases; chunks are not made smaller than 32 (the cancel check and the progress
+   * between chunks need no more).
    */
   solveGrid(pts: StateRequest[]): BinaryState[] {
     const s = this.s;
@@ -164,6 +205,7 @@ export class BinarySolver {
         conditions: part.map((p) => this.conditions(p.T, p.X)), threads: s.threads, options: { pdens: s.gridPdens } });
       rs.forEach((r, k) => out.push(this.toState(r, part[k].T, part[k].X)));
       const perEq = (performance.now() - t) / part.length;
+      this.msPerEquilibrium = perEq * Math.min(s.threads, part.length);
       chunk = Math.max(32, Math.min(1024, Math.floor(300 / Math.max(perEq, 1e-3))));
     }
     return out;

@@ -41,7 +41,7 @@ export interface BinaryMapRequest {
   /** sampling density of the global minimisation (solver default 60) for tracing / for the seed grid */
   pdens?: number;
   gridPdens?: number;
-  /** traces run at once, their requests solved together (default 1; see the scheduler) */
+  /** traces run at once, their requests solved together over the threads (default: as many as threads; see the scheduler) */
   traceConcurrency?: number;
   /** safety budget of point equilibria for the whole diagram (default 20000); when it is used up the
    * remaining regions are not traced and the logs say so */

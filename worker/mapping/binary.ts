@@ -81,7 +81,7 @@ export function mapBinary(req: BinaryMapRequest): BinaryDiagram {
   // (b) tracing
   const tracer = new RegionTracer(ctx);
   new TraceScheduler(ctx, tracer, found.twoPhase, fromGrid, lensTasks(grid, nT, nX, Xr))
-    .run(Math.max(1, Math.floor(req.traceConcurrency ?? 1)), progress);
+    .run(Math.max(1, Math.floor(req.traceConcurrency ?? req.threads ?? 1)), progress);
   // an incomplete trace (budget) is dropped
   const regions = tracer.regions.filter((r) => r.done);
   mergeOverlappingTraces(regions);

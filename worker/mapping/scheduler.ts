@@ -7,10 +7,8 @@
 // congruent point). When every seed is taken, the lenses next to the pure elements that no region
 // reaches yet are searched for (pure_edges.ts, field_search.ts).
 //
-// Up to `concurrency` seeds are traced at once; each round, the pending requests of the active traces go
-// to the solver together. equilibriumBatch on 2 OpenMP threads costs 10-20 ms per call on top of the
-// equilibria (thread start-up per call), so the few requests of one round are solved on one thread; the
-// threads are used for the seed grid only.
+// Up to `concurrency` seeds are traced at once (one per thread by default); each round, the pending requests of
+// the active traces go to the solver together, over the threads (BinarySolver.solveRound).
 import { solveRequest } from './binary-solver.js';
 import { EDGE_TOL, LENS_DT, type BinaryState, type MapContext, type StateRequest } from './binary-types.js';
 import { marchToField } from './field_search.js';
@@ -135,20 +133,26 @@ export class TraceScheduler {
   /** Runs every trace to its end (or until the budget is used up; the log says what is left). */
   run(concurrency: number, progress: (p: number) => void): void {
     const { Xr, solver, log } = this.ctx;
-    const active: { gen: Generator<StateRequest, void, BinaryState>; req: StateRequest }[] = [];
+    const active: { gen: Generator<StateRequest, void, BinaryState>; req: StateRequest; key: string }[] = [];
     const startNext = (): boolean => {
       while (this.next < this.seeds.length) {
-        const s = this.seeds[this.next++];
+        // a seed of the phase pair of a running trace waits for it (it most likely lies on that trace's region,
+        // which covered() can tell only once the trace has got there): the first other seed goes first
+        const k = this.seeds.findIndex((s, i) => i >= this.next && !active.some((a) => a.key === s.key));
+        if (k < 0) return false;
+        const s = this.seeds[k];
+        this.seeds.splice(k, 1);
+        this.seeds.splice(this.next++, 0, s);
         if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9 || this.tracer.covered(s)) continue;
         const gen = this.seed(s);
         const r = gen.next(undefined as unknown as BinaryState);
-        if (!r.done) { active.push({ gen, req: r.value }); return true; }
+        if (!r.done) { active.push({ gen, req: r.value, key: s.key }); return true; }
       }
       // the lens searches when every seed so far is taken (they queue seeds of their own)
       while (this.lenses.length && !active.length) {
         const gen = this.lens(this.lenses.shift()!);
         const r = gen.next(undefined as unknown as BinaryState);
-        if (!r.done) { active.push({ gen, req: r.value }); return true; }
+        if (!r.done) { active.push({ gen, req: r.value, key: '' }); return true; }
       }
       return false;
     };

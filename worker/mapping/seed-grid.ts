@@ -2,8 +2,8 @@
 // with a coarser sampling), every two-phase node a seed of its region, and between neighbouring
 // single-phase nodes of different phases a bisection for the (narrow) two-phase field in between, or,
 // for the two states of one ordered phase, the located point of a second-order transition.
-import { BudgetExceeded } from './binary-solver.js';
-import { MIN_STEP, type BinaryState, type MapContext, type SecondOrderPoint } from './binary-types.js';
+import { BudgetExceeded, solveRequest } from './binary-solver.js';
+import { MIN_STEP, type BinaryState, type MapContext, type SecondOrderPoint, type StateRequest } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
 
 /** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */
@@ -31,24 +31,27 @@ const ONE_COMPOSITION = 1e-9;
 /** What the bisection between two single-phase states found. */
 export interface BetweenFindings { twoPhase: BinaryState[]; secondOrder: SecondOrderPoint[] }
 
+/** A coroutine of point requests (the state of each is sent back), run side by side with others (runTogether). */
+type Search = Generator<StateRequest, void, BinaryState>;
+
 /**
  * Bisection along the segment a-b (same T or same X) between single-phase states of different phases:
  * a two-phase state met on the way is a seed; a third single phase splits the segment; no two-phase
  * state down to MIN_STEP in T and 1e-7 in x between the ordered and the disordered state of one phase
  * is a continuous (second-order) transition. A state the solver cannot converge ends the search.
  */
-export function bisectBetween(solve: (T: number, X: number) => BinaryState, order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
-  a: BinaryState, b: BinaryState, found: BetweenFindings): void {
+export function* bisectBetween(order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
+  a: BinaryState, b: BinaryState, found: BetweenFindings): Search {
   let lo = a, hi = b;
   for (let k = 0; k < 30; k++) {
     const T = (lo.T + hi.T) / 2, X = (lo.X + hi.X) / 2;
     if (Math.abs(hi.T - lo.T) < MIN_STEP && Math.abs(hi.X - lo.X) < 1e-7) break;
-    const m = solve(T, X);
+    const m = yield* solveRequest(T, X);
     if (!m.ok) return;
     if (m.phases.length >= 2) { if (isField(m)) found.twoPhase.push(m); return; }
     if (m.key === lo.key) lo = m;
     else if (m.key === hi.key) hi = m;
-    else { bisectBetween(solve, order, lo, m, found); bisectBetween(solve, order, m, hi, found); return; }
+    else { yield* bisectBetween(order, lo, m, found); yield* bisectBetween(order, m, hi, found); return; }
   }
   if (order.isOrderPair(lo.key, hi.key)) {
     const ord = order.isOrdered(lo.key) ? lo.key : hi.key;
@@ -67,58 +70,72 @@ const sidePhase = (s: BinaryState, side: 0 | 1) => s.phases[side ? s.phases.leng
  * of 0.05 in x steps over (narrow compounds: Al-Cu eta, epsilon and zeta lie within 0.05). The interval is
  * halved until every neighbouring pair agrees; each two-phase state met is a seed.
  */
-export function searchBetweenUnlike(solve: (T: number, X: number) => BinaryState, a: BinaryState, b: BinaryState,
-  found: BetweenFindings, depth = 0, order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>): void {
+export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: BetweenFindings, depth = 0,
+  order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>): Search {
   const right = sidePhase(a, 1), left = sidePhase(b, 0);
   if (right.label === left.label || depth > 12) return;
   // the single-phase ranges of the two states of one ordered phase meet on a second-order line (the L10 band of
   // Ni-rich fcc between L12 + L10 and A1 in alni_tough_chempot, 0.001-0.003 wide, between two grid columns)
   if (order && a.phases.length === 1 && b.phases.length === 1 && order.isOrderPair(a.key, b.key)) {
-    bisectBetween(solve, order, a, b, found);
+    yield* bisectBetween(order, a, b, found);
     return;
   }
   const lo = Math.max(a.X, right.x), hi = Math.min(b.X, left.x);
   if (!(hi - lo > 1e-5)) return;
-  const m = solve(a.T, (lo + hi) / 2);
+  const m = yield* solveRequest(a.T, (lo + hi) / 2);
   if (!m.ok || m.phases.length > 2) return;
   if (isField(m) && m.key !== a.key && m.key !== b.key) found.twoPhase.push(m);
-  if (m.key !== a.key) searchBetweenUnlike(solve, a, m, found, depth + 1, order);
-  if (m.key !== b.key) searchBetweenUnlike(solve, m, b, found, depth + 1, order);
+  if (m.key !== a.key) yield* searchBetweenUnlike(a, m, found, depth + 1, order);
+  if (m.key !== b.key) yield* searchBetweenUnlike(m, b, found, depth + 1, order);
 }
 
 /**
- * The seeds of the grid (row-major, nT rows of nX nodes): its two-phase nodes, then what the bisections
- * between unlike single-phase neighbours (right and upper neighbour of each node) find. The grid used
- * the coarser sampling, so both ends are re-solved before bisecting. A used-up budget ends the seeding
- * with a log line.
+ * The searches between one grid node and its right and upper neighbours: between X-neighbours of which one is
+ * two-phase, searchBetweenUnlike; between unlike single-phase neighbours, bisectBetween. The grid used the
+ * coarser sampling, so both ends are re-solved (full sampling) before they are compared.
+ */
+function* searchesAt(order: OrderModel, a: BinaryState, right: BinaryState | null, up: BinaryState | null, found: BetweenFindings): Search {
+  if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
+    && a.phases.length <= 2 && right.phases.length <= 2 && sidePhase(a, 1).label !== sidePhase(right, 0).label) {
+    const a2 = yield* solveRequest(a.T, a.X), b2 = yield* solveRequest(right.T, right.X);
+    if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) yield* searchBetweenUnlike(a2, b2, found, 0, order);
+  }
+  if (a.phases.length !== 1) return;
+  for (const b of [right, up]) {
+    if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
+    const a2 = yield* solveRequest(a.T, a.X), b2 = yield* solveRequest(b.T, b.X);
+    if (!a2.ok || !b2.ok) continue;
+    if (isField(a2)) found.twoPhase.push(a2);
+    if (isField(b2)) found.twoPhase.push(b2);
+    if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) yield* bisectBetween(order, a2, b2, found);
+  }
+}
+
+/**
+ * The seeds of the grid (row-major, nT rows of nX nodes): its two-phase nodes, then what the searches between
+ * unlike neighbours (right and upper neighbour of each node) find, in the order of the nodes. The searches are
+ * independent: they run side by side, their requests solved together over the threads (a point is solved cold,
+ * so each search finds what it would find alone). A used-up budget ends the seeding with a log line.
  */
 export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT: number, nX: number): BetweenFindings {
-  const found: BetweenFindings = { twoPhase: grid.filter(isField), secondOrder: [] };
-  const solve = (T: number, X: number) => ctx.solver.solve(T, X);
   const node = (i: number, j: number) => grid[i * nX + j];
+  const perNode: BetweenFindings[] = [];
+  const searches: Search[] = [];
+  for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
+    const a = node(i, j);
+    if (!a.ok) continue;
+    const f: BetweenFindings = { twoPhase: [], secondOrder: [] };
+    perNode.push(f);
+    searches.push(searchesAt(ctx.order, a, j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null, f));
+  }
   try {
-    for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
-      const a = node(i, j);
-      if (!a.ok) continue;
-      const right = j + 1 < nX ? node(i, j + 1) : null;
-      if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
-        && a.phases.length <= 2 && right.phases.length <= 2 && sidePhase(a, 1).label !== sidePhase(right, 0).label) {
-        const a2 = solve(a.T, a.X), b2 = solve(right.T, right.X);
-        if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) searchBetweenUnlike(solve, a2, b2, found, 0, ctx.order);
-      }
-      if (a.phases.length !== 1) continue;
-      for (const b of [j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null]) {
-        if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
-        const a2 = solve(a.T, a.X), b2 = solve(b.T, b.X);
-        if (!a2.ok || !b2.ok) continue;
-        if (isField(a2)) found.twoPhase.push(a2);
-        if (isField(b2)) found.twoPhase.push(b2);
-        if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) bisectBetween(solve, ctx.order, a2, b2, found);
-      }
-    }
+    ctx.solver.runTogether(searches);
   } catch (e) {
     if (!(e instanceof BudgetExceeded)) throw e;
     ctx.log(`equilibrium budget of ${ctx.solver.budget} used up while seeding; the diagram is incomplete`);
   }
-  return found;
+  return {
+    twoPhase: [...grid.filter(isField), ...perNode.flatMap((f) => f.twoPhase)],
+    secondOrder: perNode.flatMap((f) => f.secondOrder),
+  };
 }

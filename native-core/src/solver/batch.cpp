@@ -1,7 +1,9 @@
 // Many condition sets over OpenMP threads, with optional warm starts along a line.
 #include <omp.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "solver/solver_internal.hpp"
 
@@ -11,16 +13,19 @@ using detail::predict;
 
 std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<Conditions>& conds, int threads,
                                                               const volatile int32_t* cancel, double* progress,
-                                                              const WarmStart* first) const {
+                                                              const WarmStart* first) {
   std::vector<EquilibriumResult> out(conds.size());
   if (threads < 1) threads = 1;
+  if (threads > static_cast<int>(conds.size())) threads = static_cast<int>(std::max<size_t>(1, conds.size()));
+  while (static_cast<int>(team_.size()) < threads - 1) team_.push_back(std::make_unique<EquilibriumSolver>(*this));
+  for (auto& member : team_) member->options_ = options_;  // set per call by the caller
   long done = 0;
   const long total = static_cast<long>(conds.size());
   const bool warm = options_.warm_start;
 #pragma omp parallel num_threads(threads)
   {
     CancelScope cancel_scope(cancel);  // the flag seen by throw_if_cancelled() on every thread of the team
-    EquilibriumSolver local(*this);
+    EquilibriumSolver& local = omp_get_thread_num() == 0 ? *this : *team_[omp_get_thread_num() - 1];
     // One condition; `start`/`end`: warm-start state in and out (null = cold start, as solve(c)).
     auto one = [&](long i, const WarmStart* start, WarmStart* end) {
       if (cancel && *cancel != 0) {
@@ -65,6 +70,11 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
         std::swap(prev2, prev);
         std::swap(prev, next);
       }
+    } else if (total <= 2L * omp_get_num_threads()) {
+      // a few conditions (the traces of a mapper, side by side): condition k on thread k mod n, so that each
+      // thread keeps meeting the temperatures of the same trace and its (T,P) caches hold
+      const long nt = omp_get_num_threads();
+      for (long i = omp_get_thread_num(); i < total; i += nt) one(i, nullptr, nullptr);
     } else {
 #pragma omp for schedule(dynamic, 1)
       for (long i = 0; i < total; ++i) one(i, nullptr, nullptr);

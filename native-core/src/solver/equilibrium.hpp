@@ -113,10 +113,11 @@ class EquilibriumSolver {
   // Many independent condition sets over OpenMP threads. cancel (may be null): Int32 flag, non-zero =
   // stop; the remaining results get reason "cancelled". progress (may be null): fraction done.
   // first (may be null, used with options().warm_start): the state the first condition starts from,
-  // e.g. the last result of the previous chunk of a scan.
+  // e.g. the last result of the previous chunk of a scan. The first thread solves with this solver, the others
+  // with copies kept for the next batch (not thread-safe: one batch or solve at a time per solver object).
   std::vector<EquilibriumResult> solve_batch(const std::vector<Conditions>& conds, int threads,
                                              const volatile int32_t* cancel, double* progress,
-                                             const WarmStart* first = nullptr) const;
+                                             const WarmStart* first = nullptr);
 
   size_t grid_points() const;
 
@@ -129,6 +130,9 @@ class EquilibriumSolver {
   SolverOptions options_;
   std::shared_ptr<const Grid> grid_;
   std::unique_ptr<Impl> impl_;  // (T,P)-dependent caches
+  // The other threads' solvers of solve_batch, kept from one batch to the next: a fresh copy allocates and first
+  // touches workspaces sized by the grid (milliseconds per call for a large grid) and starts with cold (T,P) caches.
+  std::vector<std::unique_ptr<EquilibriumSolver>> team_;
 
   // One solve from the hull (start = null) or from a warm start (no fallback).
   EquilibriumResult solve_impl(const Conditions& c, const WarmStart* start);
