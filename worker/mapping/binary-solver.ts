@@ -61,6 +61,7 @@ export class BinarySolver {
   constructor(private readonly s: BinarySolverSetup) {}
 
   get budget(): number { return this.s.budget; }
+  get threads(): number { return this.s.threads; }
   get exhausted(): boolean { return this.count >= this.s.budget; }
 
   checkCancel(): void { if (this.s.cancelled?.()) throw new CancelledError(); }

@@ -35,6 +35,19 @@ export function lensTasks(grid: readonly BinaryState[], nT: number, nX: number, 
 /** Distances in T from an invariant at which the field of each pair of its phases is looked for, nearest last. */
 const INVARIANT_PROBES_DT = [0.05, 0.01, 0.002];
 
+/** What the coroutines of the scheduler yield: the point they need next, or parts to run side by side (a fork). */
+type Step = StateRequest | { together: Generator<StateRequest, void, BinaryState>[] };
+
+/** A coroutine of the scheduler: its pending request, or the number of its parts still running (a fork). */
+interface Running {
+  gen: Generator<Step, void, BinaryState>;
+  req: StateRequest | null;
+  /** the phase pair of the seed it traces ('' for a lens search) */
+  key: string;
+  parent: Running | null;
+  waiting: number;
+}
+
 export class TraceScheduler {
   private readonly seeds: BinaryState[];
   private readonly probedInvariants: number[] = [];
@@ -45,15 +58,17 @@ export class TraceScheduler {
     this.seeds = [...seeds].sort((a, b) => a.T - b.T || a.X - b.X);
   }
 
-  /** One seed: re-solve (grid seeds), trace its region, then queue the phases met beyond its ends. */
-  private *seed(s0: BinaryState): Generator<StateRequest, void, BinaryState> {
+  /** One seed: re-solve (grid seeds), trace its region (its two halves side by side), then queue the phases met beyond its ends. */
+  private *seed(s0: BinaryState): Generator<Step, void, BinaryState> {
     const { Tlo, Thi } = this.ctx;
     let s = s0;
     if (this.gridSeeds.has(s)) {
       s = yield* solveRequest(s.T, s.X);
       if (!s.ok || s.phases.length !== 2 || this.tracer.covered(s)) return;
     }
-    const region = yield* this.tracer.trace(s);
+    const region = this.tracer.begin(s);
+    yield { together: [this.tracer.half(region, s, 1), this.tracer.half(region, s, -1)] };
+    this.tracer.finish(region);
     for (const e of region.ends) {
       if (!e.bad || !e.bad.ok) continue;
       if (e.bad.phases.length === 2) this.seeds.push(e.bad);
@@ -133,7 +148,35 @@ export class TraceScheduler {
   /** Runs every trace to its end (or until the budget is used up; the log says what is left). */
   run(concurrency: number, progress: (p: number) => void): void {
     const { Xr, solver, log } = this.ctx;
-    const active: { gen: Generator<StateRequest, void, BinaryState>; req: StateRequest; key: string }[] = [];
+    // the coroutines waiting for the state of a point, in a stable order (the solver gives the k-th request of a
+    // round the same thread each time)
+    let active: Running[] = [];
+    // runs a coroutine to its next request (appended to `out`), into the parts of a fork, or to its end (then on
+    // with its parent when that was the last of the parent's parts)
+    const advance = (e: Running, value: BinaryState | undefined, out: Running[]): void => {
+      for (;;) {
+        const r = e.gen.next(value as BinaryState);
+        if (r.done) {
+          if (!e.parent || --e.parent.waiting > 0) return;
+          e = e.parent;
+          value = undefined;
+        } else if ('together' in r.value) {
+          e.waiting = r.value.together.length;
+          if (!e.waiting) { value = undefined; continue; }
+          for (const gen of r.value.together) advance({ gen, req: null, key: e.key, parent: e, waiting: 0 }, undefined, out);
+          return;
+        } else {
+          e.req = r.value;
+          out.push(e);
+          return;
+        }
+      }
+    };
+    const start = (gen: Generator<Step, void, BinaryState>, key: string): boolean => {
+      const n = active.length;
+      advance({ gen, req: null, key, parent: null, waiting: 0 }, undefined, active);
+      return active.length > n;
+    };
     const startNext = (): boolean => {
       while (this.next < this.seeds.length) {
         // a seed of the phase pair of a running trace waits for it (it most likely lies on that trace's region,
@@ -144,16 +187,10 @@ export class TraceScheduler {
         this.seeds.splice(k, 1);
         this.seeds.splice(this.next++, 0, s);
         if (s.X < Xr[0] - 1e-9 || s.X > Xr[1] + 1e-9 || this.tracer.covered(s)) continue;
-        const gen = this.seed(s);
-        const r = gen.next(undefined as unknown as BinaryState);
-        if (!r.done) { active.push({ gen, req: r.value, key: s.key }); return true; }
+        if (start(this.seed(s), s.key)) return true;
       }
       // the lens searches when every seed so far is taken (they queue seeds of their own)
-      while (this.lenses.length && !active.length) {
-        const gen = this.lens(this.lenses.shift()!);
-        const r = gen.next(undefined as unknown as BinaryState);
-        if (!r.done) { active.push({ gen, req: r.value, key: '' }); return true; }
-      }
+      while (this.lenses.length && !active.length) if (start(this.lens(this.lenses.shift()!), '')) return true;
       return false;
     };
     for (;;) {
@@ -164,11 +201,12 @@ export class TraceScheduler {
         log(`equilibrium budget of ${solver.budget} used up: tracing stopped with ${this.seeds.length - this.next + active.length} seeds and ${this.lenses.length} pure-element lens searches left; the diagram is incomplete`);
         break;
       }
-      const results = solver.solveRound(active.map((a) => a.req));
-      for (let k = active.length - 1; k >= 0; k--) {
-        const r = active[k].gen.next(results[k]);
-        if (r.done) active.splice(k, 1); else active[k].req = r.value;
-      }
+      // a round of one request per thread: the others wait for the next round, first in line
+      const served = active.slice(0, solver.threads);
+      const results = solver.solveRound(served.map((a) => a.req!));
+      const waiting = active.slice(served.length);
+      served.forEach((e, k) => advance(e, results[k], waiting));
+      active = waiting;
       progress(0.3 + (0.65 * this.next) / Math.max(1, this.seeds.length));
     }
   }

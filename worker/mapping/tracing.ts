@@ -106,88 +106,103 @@ export class RegionTracer {
     return t;
   }
 
-  /** Traces the region of a two-phase seed up and down in T to its two ends. */
+  /** Traces the region of a two-phase seed up and down in T to its two ends (one direction after the other). */
   *trace(seed: BinaryState): Generator<StateRequest, TracedRegion, BinaryState> {
-    const { maxStep, Tlo, Thi, log } = this.ctx;
-    const labels = [seed.phases[0].label, seed.phases[1].label] as [string, string];
-    const key = seed.key;
-    const tl: TieLine[] = [this.tieLine(seed)];
-    const ends: RegionEnd[] = [];
-    // registered while in progress so that seeds inside it are recognised (covered())
-    const region: TracedRegion = { labels, tl, ends, done: false };
+    const region = this.begin(seed);
+    for (const dir of [1, -1] as const) yield* this.half(region, seed, dir);
+    return this.finish(region);
+  }
+
+  /**
+   * The region of a seed, registered while it is traced so that seeds inside it are recognised (covered()); its
+   * two halves (half(), up and down from the seed) are independent and may be traced side by side; finish() when
+   * both have ended.
+   */
+  begin(seed: BinaryState): TracedRegion {
+    const region: TracedRegion = { labels: [seed.phases[0].label, seed.phases[1].label], tl: [this.tieLine(seed)], ends: [], done: false };
     this.regions.push(region);
-    for (const dir of [1, -1] as const) {
-      let cur = this.tieLine(seed);
-      let slope: [number, number] = [0, 0];
-      let dT = Math.min(5, maxStep);
-      let end: RegionEnd | null = null;
-      let hard = false;
-      for (let guard = 0; !end; guard++) {
-        if (guard > 4000) {
-          log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
-          end = { kind: 'unresolved', T: cur.T, good: cur, bad: null, dir };
-          break;
-        }
-        const edge = dir > 0 ? Thi : Tlo;
-        if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
-        const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
-        const a = yield* this.attempt(cur, slope, T, key);
-        if (a.ok) {
-          const next = this.tieLine(a.e);
-          const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
-          if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
-          const h = next.T - cur.T;
-          if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
-          tl.push(next);
-          cur = next;
-          // aim at ~0.015 in x per step: smaller where the boundaries move fast, bigger where smooth
-          dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, 0.015 / Math.max(dx, 1e-9)))));
-          continue;
-        }
-        // the region ends between cur.T and T: bisection on T
-        let good = cur, badT = T;
-        let gslope = slope;
-        let searchFails = 0;
-        const searchCap = hard ? Infinity : 2;
-        while (Math.abs(badT - good.T) > MIN_STEP) {
-          const Tm = (good.T + badT) / 2;
-          // cheap inside the bracket: one probe, and the composition search only until it has failed
-          // twice (beyond a true end it fails every time; the final re-check probes and searches again)
-          const m = yield* this.attempt(good, gslope, Tm, key, 1, searchFails < searchCap);
-          if (!m.ok) searchFails++;
-          if (m.ok) {
-            const n = this.tieLine(m.e);
-            const h = n.T - good.T;
-            if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
-            tl.push(n);
-            good = n;
-          } else badT = Tm;
-        }
-        // the first failure may come from a poor X guess (e.g. the seed's zero slope), not from the
-        // end of the region: re-check the bad side from the last good tie-line and resume if it holds
-        // (all three probes only when no tie-line was found inside the bracket, else the fresh
-        // prediction's midpoint suffices)
-        const again = yield* this.attempt(good, gslope, badT, key, good === cur ? 3 : 1);
-        if (again.ok) {
-          const n = this.tieLine(again.e);
-          tl.push(n);
-          cur = n;
-          slope = gslope;
-          dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
-          // the search found the field going on past a point the bisection took for its end: the
-          // prediction is poor here (a boundary running almost level in T, a congruent point ahead), so
-          // from now on the bisection searches at every point instead of stopping short again and again
-          if (again.searched) hard = true;
-          continue;
-        }
-        if (good !== cur) cur = good;
-        end = yield* classifyRegionEnd(good, again.e, dir, labels, tl, log);
-      }
-      ends.push(end!);
-    }
-    tl.sort((a, b) => a.T - b.T);
+    return region;
+  }
+
+  finish(region: TracedRegion): TracedRegion {
+    region.tl.sort((a, b) => a.T - b.T);
+    region.ends.sort((a, b) => b.dir - a.dir); // the upper end first, whichever half ended first
     region.done = true;
     return region;
+  }
+
+  /** Traces a region from its seed in one direction of T (1: up, -1: down) to its end. */
+  *half(region: TracedRegion, seed: BinaryState, dir: 1 | -1): Generator<StateRequest, void, BinaryState> {
+    const { maxStep, Tlo, Thi, log } = this.ctx;
+    const { labels, tl, ends } = region;
+    const key = seed.key;
+    let cur = this.tieLine(seed);
+    let slope: [number, number] = [0, 0];
+    let dT = Math.min(5, maxStep);
+    let end: RegionEnd | null = null;
+    let hard = false;
+    for (let guard = 0; !end; guard++) {
+      if (guard > 4000) {
+        log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
+        end = { kind: 'unresolved', T: cur.T, good: cur, bad: null, dir };
+        break;
+      }
+      const edge = dir > 0 ? Thi : Tlo;
+      if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
+      const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
+      const a = yield* this.attempt(cur, slope, T, key);
+      if (a.ok) {
+        const next = this.tieLine(a.e);
+        const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
+        if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
+        const h = next.T - cur.T;
+        if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
+        tl.push(next);
+        cur = next;
+        // aim at ~0.015 in x per step: smaller where the boundaries move fast, bigger where smooth
+        dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, 0.015 / Math.max(dx, 1e-9)))));
+        continue;
+      }
+      // the region ends between cur.T and T: bisection on T
+      let good = cur, badT = T;
+      let gslope = slope;
+      let searchFails = 0;
+      const searchCap = hard ? Infinity : 2;
+      while (Math.abs(badT - good.T) > MIN_STEP) {
+        const Tm = (good.T + badT) / 2;
+        // cheap inside the bracket: one probe, and the composition search only until it has failed
+        // twice (beyond a true end it fails every time; the final re-check probes and searches again)
+        const m = yield* this.attempt(good, gslope, Tm, key, 1, searchFails < searchCap);
+        if (!m.ok) searchFails++;
+        if (m.ok) {
+          const n = this.tieLine(m.e);
+          const h = n.T - good.T;
+          if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
+          tl.push(n);
+          good = n;
+        } else badT = Tm;
+      }
+      // the first failure may come from a poor X guess (e.g. the seed's zero slope), not from the
+      // end of the region: re-check the bad side from the last good tie-line and resume if it holds
+      // (all three probes only when no tie-line was found inside the bracket, else the fresh
+      // prediction's midpoint suffices)
+      const again = yield* this.attempt(good, gslope, badT, key, good === cur ? 3 : 1);
+      if (again.ok) {
+        const n = this.tieLine(again.e);
+        tl.push(n);
+        cur = n;
+        slope = gslope;
+        dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
+        // the search found the field going on past a point the bisection took for its end: the
+        // prediction is poor here (a boundary running almost level in T, a congruent point ahead), so
+        // from now on the bisection searches at every point instead of stopping short again and again
+        if (again.searched) hard = true;
+        continue;
+      }
+      if (good !== cur) cur = good;
+      end = yield* classifyRegionEnd(good, again.e, dir, labels, tl, log);
+    }
+    ends.push(end!);
   }
 }
 
