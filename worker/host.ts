@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CONTROL_BYTES, JobControl, type CalculationJob, type CalculationOutput, type HostJob, type HostReport, type HostRequest, type HostSettings } from './protocol.js';
+import { preferSleepingOpenMpThreads } from './core/native.js';
 import { PreviewRenderer } from './host-png.js';
 import { PREVIEW_PNG_WIDTH } from './plots/png.js';
 
@@ -18,6 +19,8 @@ const PROGRESS_INTERVAL_MS = 200;
 
 // The calculation writes preview SVGs only; this host renders their PNGs in its renderer process.
 process.env.PHASEDESK_PREVIEW_PNG = 'host';
+// before the calculation thread loads the core (a worker thread cannot set the process's environment)
+preferSleepingOpenMpThreads();
 const pool = new Piscina<CalculationJob, CalculationOutput & { cancelled?: boolean }>({
   filename: join(here, 'index.js'), minThreads: 1, maxThreads: 1, idleTimeout: Infinity,
   // Memory guard: a calculation whose heap outgrows the bound fails with ERR_WORKER_OUT_OF_MEMORY
