@@ -11,7 +11,7 @@ import {
 import { interpolateLine, landauTc, OrderModel, orderingGroups, orderParameter } from '../../worker/mapping/order-disorder.js';
 import { labelPhases, singlePhaseAnchors } from '../../worker/mapping/phase-labels.js';
 import { classifyRegionEnd, criticalTemperature } from '../../worker/mapping/region-ends.js';
-import { lensTasks } from '../../worker/mapping/scheduler.js';
+import { lensTasks, TraceScheduler } from '../../worker/mapping/scheduler.js';
 import { bisectBetween, gridAxes, type BetweenFindings } from '../../worker/mapping/seed-grid.js';
 import { interpolateTieLine, mergeOverlappingTraces, RegionTracer } from '../../worker/mapping/tracing.js';
 import type { BinaryRegion } from '../../worker/mapping/binary-types.js';
@@ -115,6 +115,25 @@ describe('seed grid', () => {
 });
 
 describe('tracing', () => {
+  test('side by side on two threads: the two halves of a region give the region traced one after the other, each round one point per thread', () => {
+    const alone = runSync(new RegionTracer(context()).trace(lens(900, 0.5)), (q) => lens(q.T, q.X));
+    const rounds: number[] = [];
+    const solver = {
+      threads: 2, exhausted: false, budget: 1e9, checkCancel: () => {},
+      solveRound: (reqs: { T: number; X: number }[]) => { rounds.push(reqs.length); return reqs.map((q) => lens(q.T, q.X)); },
+    };
+    const ctx = { ...context(), solver: solver as never };
+    const tracer = new RegionTracer(ctx);
+    // a second seed on the same region waits for the first trace and is then covered by it
+    new TraceScheduler(ctx, tracer, [lens(900, 0.5), lens(950, 0.5)], new WeakSet(), []).run(2, () => {});
+    expect(tracer.regions).toHaveLength(1);
+    const [r] = tracer.regions;
+    expect(r.done).toBe(true);
+    expect(r.ends.map((e) => [e.dir, e.kind, e.T])).toEqual(alone.ends.map((e) => [e.dir, e.kind, e.T]));
+    expect(r.tl).toEqual(alone.tl);
+    expect(Math.max(...rounds)).toBe(2);
+    expect(rounds.filter((n) => n === 2).length).toBeGreaterThan(rounds.length / 2);
+  });
   test('a lens is traced from one seed to both pure-element ends, located to 0.01 K', () => {
     const tracer = new RegionTracer(context());
     const r = runSync(tracer.trace(lens(900, 0.5)), (q) => lens(q.T, q.X));

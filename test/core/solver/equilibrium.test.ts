@@ -162,6 +162,22 @@ describe('equilibrium solver on shared databases', () => {
     expect(cancelled.every((r) => !r.converged && r.reason === 'cancelled')).toBe(true);
   });
 
+  it('the other threads of a batch keep their solvers from one call to the next, with each call\'s options', () => {
+    const gap = [600, 602].map((T) => ({ T, P: 101325, X: { ZN: 0.4 } })); // inside the fcc miscibility gap
+    const batch = (singleSet: boolean) => equilibriumBatch({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
+      conditions: gap, threads: 2, options: { singleSet } });
+    const fccSets = (r: EquilibriumResult) => r.phases.filter((p) => p.name.startsWith('FCC_A1')).length;
+    expect(batch(false).map(fccSets)).toEqual([2, 2]);
+    // the second condition is solved by the second thread's solver, made in the call before
+    expect(batch(true).map(fccSets)).toEqual([1, 1]);
+    const again = batch(false);
+    again.forEach((r, i) => {
+      const single = equilibrium({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases, conditions: gap[i] });
+      expect(Math.abs(r.GM - single.GM)).toBeLessThan(1e-9);
+      expect(fccSets(r)).toBe(2);
+    });
+  });
+
   it('rejects bad conditions with an Error instead of crashing', () => {
     expect(() => equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: alznPhases,
       conditions: { T: 600, X: { CU: 0.3 } } })).toThrow(/CU/);
