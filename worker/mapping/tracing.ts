@@ -134,8 +134,12 @@ export class RegionTracer {
   /** Traces a region from its seed in one direction of T (1: up, -1: down) to its end. */
   *half(region: TracedRegion, seed: BinaryState, dir: 1 | -1): Generator<StateRequest, void, BinaryState> {
     const { maxStep, Tlo, Thi, log } = this.ctx;
-    const { labels, tl, ends } = region;
+    const { labels, ends } = region;
     const key = seed.key;
+    // the tie-lines of this half, from the seed on: an end is classified on its own trace (the other half may be
+    // under way, and a trace with no tie-line before its last one is told by the element itself: region-ends.ts)
+    const path: TieLine[] = [this.tieLine(seed)];
+    const keep = (t: TieLine) => { region.tl.push(t); path.push(t); };
     let cur = this.tieLine(seed);
     let slope: [number, number] = [0, 0];
     let dT = Math.min(5, maxStep);
@@ -157,7 +161,7 @@ export class RegionTracer {
         if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
         const h = next.T - cur.T;
         if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
-        tl.push(next);
+        keep(next);
         cur = next;
         // aim at ~0.015 in x per step: smaller where the boundaries move fast, bigger where smooth
         dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, 0.015 / Math.max(dx, 1e-9)))));
@@ -178,7 +182,7 @@ export class RegionTracer {
           const n = this.tieLine(m.e);
           const h = n.T - good.T;
           if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
-          tl.push(n);
+          keep(n);
           good = n;
         } else badT = Tm;
       }
@@ -189,7 +193,7 @@ export class RegionTracer {
       const again = yield* this.attempt(good, gslope, badT, key, good === cur ? 3 : 1);
       if (again.ok) {
         const n = this.tieLine(again.e);
-        tl.push(n);
+        keep(n);
         cur = n;
         slope = gslope;
         dT = Math.max(10 * MIN_STEP, Math.min(maxStep, 0.5));
@@ -200,7 +204,7 @@ export class RegionTracer {
         continue;
       }
       if (good !== cur) cur = good;
-      end = yield* classifyRegionEnd(good, again.e, dir, labels, tl, log);
+      end = yield* classifyRegionEnd(good, again.e, dir, labels, path, log);
     }
     ends.push(end!);
   }
