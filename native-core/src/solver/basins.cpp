@@ -190,7 +190,7 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
   out = CompSet();
   out.phase = static_cast<int>(p);
   out.y = std::move(ybest);
-  relax_at_mu(run, out, 1e-7);
+  relax_at_mu(run, out, 1e-7, false);  // linearised by check_basins if it is the phase's best
   out.DF = driving_force(run, out);
   if (debug_level() >= 2)
     std::fprintf(stderr, "saddle of %s: best DF on its descent line %.4g, relaxed DF %.4g\n", run.phases[p]->name().c_str(), best,
@@ -289,8 +289,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       s.phase = static_cast<int>(p);
       s.y.assign(y0, y0 + m);
       // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
-      // (a set that is added is refined by the next pass)
-      relax_at_mu(run, s, 1e-7);
+      // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
+      relax_at_mu(run, s, 1e-7, false);
       s.DF = driving_force(run, s);
       if (debug_level() >= 2)
         std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f\n", run.phases[p]->name().c_str(), cand[c].first, s.DF);
@@ -323,6 +323,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     }
     if (found.empty()) continue;
     auto best = std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
+    linearize(run, *best, false);
     if (best->DF > kDFAdd) {
       if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", run.phases[p]->name().c_str(), best->DF);
       if (best->DF > added_df) {

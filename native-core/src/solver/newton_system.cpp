@@ -277,8 +277,10 @@ bool lift_dilute(const Run& run, CompSet& s, const std::vector<double>& yold, st
 }  // namespace
 
 // Relaxes set `s` at the current μ (Newton on G_f - μ·M, the relaxation of a metastable set of §9.2) until
-// a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end.
-void relax_at_mu(Run& run, CompSet& s, double tol) {
+// a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end; with
+// linearize_end false only its energy and contents there (Gf, GM, Nf, mo.M: its driving force), as for a
+// basin start that is compared and then dropped, unless it wins (the caller linearises the winner).
+void relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end) {
   std::vector<double> yold, ylift;
   for (int its = 0; its < 40; ++its) {
     linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
@@ -292,7 +294,15 @@ void relax_at_mu(Run& run, CompSet& s, double tol) {
       break;
     }
   }
-  linearize(run, s, false);
+  if (linearize_end) {
+    linearize(run, s, false);
+    return;
+  }
+  run.phases[s.phase]->energy(*run.im.states[s.phase], s.y.data(), 0, s.e);
+  run.phases[s.phase]->moles(s.y.data(), 0, s.mo);
+  s.Gf = s.e.Gf;
+  s.GM = s.e.GM;
+  s.Nf = s.mo.Nf;
 }
 
 // Overall composition and residuals of the linear conditions.
