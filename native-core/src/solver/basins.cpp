@@ -198,6 +198,70 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
   return std::isfinite(out.DF) && out.DF > kDFAdd && !at_vacancy_floor(run, out);
 }
 
+// Permutations of a phase's equivalent sublattices (the same constituents in the same order), as maps of the
+// site-fraction indices (variable i goes to sigma[i]); the identity left out, none beyond kMaxPerms. Whether
+// the model is invariant under one is tested by symmetric_under.
+std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, const PhaseInfo& pi) {
+  constexpr size_t kMaxPerms = 48;
+  const auto& vars = pm.variables();
+  const int ns = static_cast<int>(pi.subl.size());
+  auto same_constituents = [&](int a, int b) {
+    if (pi.subl[a].size() != pi.subl[b].size()) return false;
+    for (size_t j = 0; j < pi.subl[a].size(); ++j)
+      if (vars[pi.subl[a][j]].species != vars[pi.subl[b][j]].species) return false;
+    return true;
+  };
+  std::vector<std::vector<int>> out;
+  std::vector<int> perm(ns);
+  for (int a = 0; a < ns; ++a) perm[a] = a;
+  // all permutations of the sublattice indices (ns is small: the mixing sublattices of one phase), kept
+  // where each sublattice goes to an equivalent one
+  if (ns > 8) return out;
+  do {
+    bool ok = true, identity = true;
+    for (int a = 0; a < ns && ok; ++a) {
+      ok = pi.subl[a].size() >= 2 ? same_constituents(a, perm[a]) : perm[a] == a;
+      identity &= perm[a] == a;
+    }
+    if (!ok || identity) continue;
+    std::vector<int> sigma(pi.m);
+    for (int a = 0; a < ns; ++a)
+      for (size_t j = 0; j < pi.subl[a].size(); ++j) sigma[pi.subl[a][j]] = pi.subl[perm[a]][j];
+    out.push_back(std::move(sigma));
+    if (out.size() > kMaxPerms) return {};
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return out;
+}
+
+// The model of phase p at the current (T, P) is invariant under sigma: energy and contents agree at a generic
+// interior point and its image (an asymmetric parameter shows there; rounding is far below the tolerance).
+bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma) {
+  const PhaseInfo& pi = run.im.info[p];
+  std::vector<double> y(pi.m), ys(pi.m);
+  uint32_t seed = 12345;
+  for (const auto& sl : pi.subl) {
+    double sum = 0;
+    for (int i : sl) {
+      seed = seed * 1664525u + 1013904223u;
+      y[i] = 0.2 + 0.8 * (seed >> 8) / 16777216.0;
+      sum += y[i];
+    }
+    for (int i : sl) y[i] /= sum;
+  }
+  for (int i = 0; i < pi.m; ++i) ys[sigma[i]] = y[i];
+  EnergyResult e1, e2;
+  MolesResult m1, m2;
+  run.phases[p]->energy(*run.im.states[p], y.data(), 0, e1);
+  run.phases[p]->energy(*run.im.states[p], ys.data(), 0, e2);
+  run.phases[p]->moles(y.data(), 0, m1);
+  run.phases[p]->moles(ys.data(), 0, m2);
+  if (!std::isfinite(e1.GM) || !(std::fabs(e1.GM - e2.GM) <= 1e-7 + 1e-12 * std::fabs(e1.GM))) return false;
+  if (!(std::fabs(m1.Nf - m2.Nf) <= 1e-12 * std::fabs(m1.Nf))) return false;
+  for (int A = 0; A < run.C; ++A)
+    if (!(std::fabs(m1.M[A] - m2.M[A]) <= 1e-12 * std::fabs(m1.Nf))) return false;
+  return true;
+}
+
 }  // namespace
 
 bool check_basins(Run& run, double& added_df, int& added_phase) {
@@ -278,6 +342,43 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       known.push_back(&found.back());
       reached.push_back(&found.back());
     }
+    // Starts relaxed so far, and where they ended: a start that is an earlier one with its equivalent
+    // sublattices permuted (the ordering variants of a grid point: three of the four L12 variants of a
+    // 4-sublattice fcc are starts) ends in the same permutation of that one's maximum when the model is
+    // invariant under it, which is taken without relaxing (perms: the phase's sublattice permutations, found
+    // when first needed; perm_ok: per permutation 0 untested, 1 the model is invariant, -1 not).
+    struct RelaxedStart {
+      const double* y0;
+      double df0;
+      std::vector<double> y;
+    };
+    std::vector<RelaxedStart> relaxed;
+    std::vector<std::vector<int>> perms;
+    std::vector<signed char> perm_ok;
+    bool perms_made = false;
+    std::vector<double> ys_perm;
+    auto permuted_start = [&](const double* y0, double df0) -> const std::vector<double>* {
+      for (const RelaxedStart& r : relaxed) {
+        if (!(std::fabs(r.df0 - df0) <= 1e-9 * (1 + std::fabs(df0)))) continue;
+        if (!perms_made) {
+          perms = sublattice_permutations(*run.phases[p], pi);
+          perm_ok.assign(perms.size(), 0);
+          perms_made = true;
+        }
+        for (size_t q = 0; q < perms.size(); ++q) {
+          const std::vector<int>& sigma = perms[q];
+          bool image = true;
+          for (int i = 0; i < m && image; ++i) image = std::fabs(y0[sigma[i]] - r.y0[i]) <= 1e-13;
+          if (!image) continue;
+          if (perm_ok[q] == 0) perm_ok[q] = symmetric_under(run, p, sigma) ? 1 : -1;
+          if (perm_ok[q] < 0) continue;
+          ys_perm.assign(m, 0.0);
+          for (int i = 0; i < m; ++i) ys_perm[sigma[i]] = r.y[i];
+          return &ys_perm;
+        }
+      }
+      return nullptr;
+    };
     int starts = 0, known_in_a_row = 0;
     for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
       const double* y0 = &g.Y[cand[c].second * m];
@@ -287,13 +388,25 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       ++starts;
       CompSet s;
       s.phase = static_cast<int>(p);
-      s.y.assign(y0, y0 + m);
-      // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
-      // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
-      relax_at_mu(run, s, 1e-7, false);
+      const std::vector<double>* ys = permuted_start(y0, cand[c].first);
+      if (ys) {
+        s.y = *ys;
+        run.phases[p]->energy(*run.im.states[p], s.y.data(), 0, s.e);
+        run.phases[p]->moles(s.y.data(), 0, s.mo);
+        s.Gf = s.e.Gf;
+        s.GM = s.e.GM;
+        s.Nf = s.mo.Nf;
+      } else {
+        s.y.assign(y0, y0 + m);
+        // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
+        // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
+        relax_at_mu(run, s, 1e-7, false);
+        relaxed.push_back({y0, cand[c].first, s.y});
+      }
       s.DF = driving_force(run, s);
       if (debug_level() >= 2)
-        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f\n", run.phases[p]->name().c_str(), cand[c].first, s.DF);
+        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", run.phases[p]->name().c_str(), cand[c].first, s.DF,
+                     ys ? " (a permuted start)" : "");
       if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
       bool is_known = false, is_variant = false;
       for (const CompSet* k : known) {
