@@ -64,24 +64,49 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
 // rises along the straight path from it to that maximum (at every eighth of the way: a coarser test takes a start
 // across a narrow barrier for one in the basin, the second ionic liquid of Cu-O at 1610 K): its
 // relaxation would end there, so it is not tried. A start in another basin has a dip of the driving force on
-// the way.
+// the way. With fixed site ratios the contents M and N_f are linear in y: along the path they are interpolated
+// between its ends, and only the energy is evaluated at each point.
 bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
-                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo) {
-  const int m = run.grid.ph[p].m;
+                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
+  const int m = run.grid.ph[p].m, C = run.C;
+  const bool linear_contents = !run.im.info[p].variable_ratios;
   ymid.resize(m);
+  double mu_M0 = 0, Nf0 = 0;  // μ·M and N_f at y0
+  if (linear_contents) {
+    run.phases[p]->moles(y0, 0, mo);
+    for (int A = 0; A < C; ++A) mu_M0 += run.mu[A] * mo.M[A];
+    Nf0 = mo.Nf;
+  }
   for (const CompSet* k : maxima) {
     double prev = df0;
     bool rising = true;
+    double mu_Mk = 0, Nfk = 0;
+    if (linear_contents) {
+      run.phases[p]->moles(k->y.data(), 0, mo);
+      for (int A = 0; A < C; ++A) mu_Mk += run.mu[A] * mo.M[A];
+      Nfk = mo.Nf;
+    }
     for (double t : {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875}) {
       for (int i = 0; i < m; ++i) ymid[i] = (1 - t) * y0[i] + t * k->y[i];
-      const double df = df_at(run, p, ymid.data(), e, mo);
+      double df;
+      if (linear_contents) {
+        const double Nf = (1 - t) * Nf0 + t * Nfk;
+        double GM;
+        run.phases[p]->energies(*run.im.states[p], ymid.data(), 1, &GM);
+        df = Nf > 1e-12 ? ((1 - t) * mu_M0 + t * mu_Mk) / Nf - GM : -std::numeric_limits<double>::infinity();
+      } else {
+        df = df_at(run, p, ymid.data(), e, mo);
+      }
       if (!(df > prev)) {
         rising = false;
         break;
       }
       prev = df;
     }
-    if (rising) return true;
+    if (rising) {
+      *rose_to = k;
+      return true;
+    }
   }
   return false;
 }
@@ -357,33 +382,69 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     std::vector<signed char> perm_ok;
     bool perms_made = false;
     std::vector<double> ys_perm;
+    // the index of a permutation under which the model is invariant and which maps the start `from` (DF
+    // df_from) onto y0 (DF df0); -1 if there is none
+    auto symmetry_between = [&](const double* from, double df_from, const double* y0, double df0) -> int {
+      if (!(std::fabs(df_from - df0) <= 1e-9 * (1 + std::fabs(df0)))) return -1;
+      if (!perms_made) {
+        perms = sublattice_permutations(*run.phases[p], pi);
+        perm_ok.assign(perms.size(), 0);
+        perms_made = true;
+      }
+      for (size_t q = 0; q < perms.size(); ++q) {
+        const std::vector<int>& sigma = perms[q];
+        bool image = true;
+        for (int i = 0; i < m && image; ++i) image = std::fabs(y0[sigma[i]] - from[i]) <= 1e-13;
+        if (!image) continue;
+        if (perm_ok[q] == 0) perm_ok[q] = symmetric_under(run, p, sigma) ? 1 : -1;
+        if (perm_ok[q] > 0) return static_cast<int>(q);
+      }
+      return -1;
+    };
     auto permuted_start = [&](const double* y0, double df0) -> const std::vector<double>* {
       for (const RelaxedStart& r : relaxed) {
-        if (!(std::fabs(r.df0 - df0) <= 1e-9 * (1 + std::fabs(df0)))) continue;
-        if (!perms_made) {
-          perms = sublattice_permutations(*run.phases[p], pi);
-          perm_ok.assign(perms.size(), 0);
-          perms_made = true;
-        }
-        for (size_t q = 0; q < perms.size(); ++q) {
-          const std::vector<int>& sigma = perms[q];
-          bool image = true;
-          for (int i = 0; i < m && image; ++i) image = std::fabs(y0[sigma[i]] - r.y0[i]) <= 1e-13;
-          if (!image) continue;
-          if (perm_ok[q] == 0) perm_ok[q] = symmetric_under(run, p, sigma) ? 1 : -1;
-          if (perm_ok[q] < 0) continue;
-          ys_perm.assign(m, 0.0);
-          for (int i = 0; i < m; ++i) ys_perm[sigma[i]] = r.y[i];
-          return &ys_perm;
-        }
+        const int q = symmetry_between(r.y0, r.df0, y0, df0);
+        if (q < 0) continue;
+        ys_perm.assign(m, 0.0);
+        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = r.y[i];
+        return &ys_perm;
       }
       return nullptr;
+    };
+    // Starts found uphill to a known maximum (uphill_to_known), with that maximum: a start that is one of them
+    // with its sublattices permuted rises the same way to the permuted maximum, and where a relaxation has
+    // ended in that one too (within 1e-6 in every site fraction) the start is left out without evaluating the
+    // path (the ordering variants of a grid point around an ordered set).
+    struct UphillStart {
+      const double* y0;
+      double df0;
+      const CompSet* to;
+    };
+    std::vector<UphillStart> uphill;
+    auto uphill_by_symmetry = [&](const double* y0, double df0) {
+      for (const UphillStart& u : uphill) {
+        const int q = symmetry_between(u.y0, u.df0, y0, df0);
+        if (q < 0) continue;
+        ys_perm.assign(m, 0.0);
+        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = u.to->y[i];
+        for (const CompSet* k : reached)
+          if (ydist(k->y.data(), ys_perm.data(), m) < 1e-6) return true;
+      }
+      return false;
     };
     int starts = 0, known_in_a_row = 0;
     for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
       const double* y0 = &g.Y[cand[c].second * m];
       if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return ydist(t, y0, m) < kApart; })) continue;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid)) continue;
+      if (uphill_by_symmetry(y0, cand[c].first)) {
+        if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), cand[c].first);
+        continue;
+      }
+      const CompSet* rose_to = nullptr;
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid, &rose_to)) {
+        uphill.push_back({y0, cand[c].first, rose_to});
+        continue;
+      }
       taken.push_back(y0);
       ++starts;
       CompSet s;
