@@ -163,10 +163,12 @@ double lowest_eigenpair(std::vector<double>& A, int n, std::vector<double>& vec)
 // eigenvector of its lowest eigenvalue (both ways, steps halving from the largest that keeps the site
 // fractions in range) and the set relaxed at μ from the best point (Newton with the Hessian shifted to
 // positive definite, linearize(), goes uphill in DF). Returns false when the set is a minimum or no point
-// above the tangent is found.
-bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
+// above the tangent is found; `minimum` tells whether the set is a minimum (its reduced Hessian positive
+// definite).
+bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& minimum) {
   const PhaseInfo& pi = run.im.info[p];
   const int m = pi.m, nz = pi.nz, n = m + 2;
+  minimum = false;
   if (nz < 1 || pi.variable_ratios) return false;
   EnergyResult e;
   run.phases[p]->energy(*run.im.states[p], s.y.data(), 2, e);
@@ -184,7 +186,8 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
       Hr[a * nz + b] = v;
     }
   std::vector<double> trial = Hr;
-  if (cholesky(trial.data(), nz)) return false;
+  minimum = cholesky(trial.data(), nz);
+  if (minimum) return false;
   std::vector<double> u;
   if (!(lowest_eigenpair(Hr, nz, u) < 0)) return false;
   std::vector<double> v(m, 0.0);
@@ -303,6 +306,12 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   std::vector<double> ymid;  // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
+  // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
+  auto within = [](const double* a, const double* b, int m, double tol) {
+    for (int i = 0; i < m; ++i)
+      if (!(std::fabs(a[i] - b[i]) < tol)) return false;
+    return true;
+  };
   auto ydist = [](const double* a, const double* b, int m) {
     double d = 0;
     for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
@@ -341,7 +350,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       for (int A = 0; A < C; ++A) df += mu[A] * gX[k * C + A];
       if (!(df > -kWindow)) continue;
       const double* yk = &g.Y[k * m];
-      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return ydist(t, yk, m) < kApart; })) continue;
+      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
       cand.emplace_back(df, k);
     }
     const size_t nc = std::min(kCandidates, cand.size());
@@ -359,9 +368,14 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     found.reserve(kStarts + run.sets.size());  // `known` points into both
     variants.reserve(kStarts);
     // stable sets at a saddle (escape_saddle): the state below them is a new maximum
+    std::vector<const CompSet*> minima;  // stable sets of the phase that are minima of G - μ·M (not saddles)
     for (const auto& s : run.sets) {
       CompSet below;
-      if (s.phase != static_cast<int>(p) || !s.stable || !escape_saddle(run, p, s, below)) continue;
+      bool minimum = false;
+      if (s.phase != static_cast<int>(p) || !s.stable) continue;
+      const bool escaped = escape_saddle(run, p, s, below, minimum);
+      if (minimum) minima.push_back(&s);
+      if (!escaped) continue;
       if (ydist(below.y.data(), s.y.data(), m) < 10 * kCompTol) continue;
       found.push_back(std::move(below));
       known.push_back(&found.back());
@@ -432,10 +446,11 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
       }
       return false;
     };
+    std::vector<const CompSet*> ends;
     int starts = 0, known_in_a_row = 0;
     for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
       const double* y0 = &g.Y[cand[c].second * m];
-      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return ydist(t, y0, m) < kApart; })) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return within(t, y0, m, kApart); })) continue;
       if (uphill_by_symmetry(y0, cand[c].first)) {
         if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), cand[c].first);
         continue;
@@ -461,7 +476,10 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
         s.y.assign(y0, y0 + m);
         // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
         // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
-        relax_at_mu(run, s, 1e-7, false);
+        // a relaxation that comes next to a stable minimum or a maximum a relaxation has ended in ends there
+        ends.assign(minima.begin(), minima.end());
+        ends.insert(ends.end(), reached.begin(), reached.end());
+        relax_at_mu(run, s, 1e-7, false, &ends);
         relaxed.push_back({y0, cand[c].first, s.y});
       }
       s.DF = driving_force(run, s);

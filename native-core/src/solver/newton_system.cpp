@@ -280,7 +280,12 @@ bool lift_dilute(const Run& run, CompSet& s, const std::vector<double>& yold, st
 // a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end; with
 // linearize_end false only its energy and contents there (Gf, GM, Nf, mo.M: its driving force), as for a
 // basin start that is compared and then dropped, unless it wins (the caller linearises the winner).
-void relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end) {
+// `maxima` (optional): maxima of the phase that relaxations have ended in; once a step below kSmallStep (in
+// Newton's quadratic range, the next one would be about its square) leaves s within kNear of one of them in
+// every site fraction, s ends there: the steps that would only refine it are left out, and that maximum is
+// returned (s keeps the energy and contents of its last linearisation). nullptr otherwise.
+const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end, const std::vector<const CompSet*>* maxima) {
+  constexpr double kNear = 1e-5, kSmallStep = 1e-4;
   std::vector<double> yold, ylift;
   for (int its = 0; its < 40; ++its) {
     linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
@@ -289,6 +294,15 @@ void relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end) {
     const double moved = apply_step(s, 1.0);
     keep_above_vacancy_floor(run, s, yold);
     if (lift_dilute(run, s, yold, ylift)) continue;
+    if (maxima && moved < kSmallStep && moved >= tol)
+      for (const CompSet* k : *maxima) {
+        bool near = k->y.size() == s.y.size();
+        for (size_t i = 0; i < s.y.size() && near; ++i) near = std::fabs(s.y[i] - k->y[i]) < kNear;
+        if (near) {
+          if (debug_level() >= 3) std::fprintf(stderr, "relaxation of %s ends in a known maximum after %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
+          return k;
+        }
+      }
     if (moved < tol) {
       if (debug_level() >= 3) std::fprintf(stderr, "relaxed %s in %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
       break;
@@ -296,13 +310,14 @@ void relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end) {
   }
   if (linearize_end) {
     linearize(run, s, false);
-    return;
+    return nullptr;
   }
   run.phases[s.phase]->energy(*run.im.states[s.phase], s.y.data(), 0, s.e);
   run.phases[s.phase]->moles(s.y.data(), 0, s.mo);
   s.Gf = s.e.Gf;
   s.GM = s.e.GM;
   s.Nf = s.mo.Nf;
+  return nullptr;
 }
 
 // Overall composition and residuals of the linear conditions.
