@@ -290,6 +290,18 @@ bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma) {
   return true;
 }
 
+// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df: one pass
+// without branches (the compiler vectorises it; each point's sum in the same order as the grid re-scan's).
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
+  df.resize(np);
+  double* out = df.data();
+  for (size_t k = 0; k < np; ++k) out[k] = -gG[k];
+  for (int A = 0; A < C; ++A) {
+    const double muA = mu[A];
+    for (size_t k = 0; k < np; ++k) out[k] += muA * X[k * C + A];
+  }
+}
+
 }  // namespace
 
 bool check_basins(Run& run, double& added_df, int& added_phase) {
@@ -303,7 +315,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   added_df = 0;  // the largest driving force of a set added, and its phase
   added_phase = -1;
   std::vector<std::pair<double, size_t>> cand;
-  std::vector<double> ymid;  // uphill_to_known's workspaces
+  std::vector<double> df_all;  // the driving force of every grid point of a phase
+  std::vector<double> ymid;    // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
   // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
@@ -342,12 +355,9 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // disordered set the best points all lie in its own basin, and an ordered basin a little further down
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
-    const double* gG = run.im.gridG[p].data();  // local pointers: the loop keeps df in a register
-    const double* gX = g.X.data();
-    const double* mu = run.mu.data();
+    grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
     for (size_t k = 0; k < g.np; ++k) {
-      double df = -gG[k];
-      for (int A = 0; A < C; ++A) df += mu[A] * gX[k * C + A];
+      const double df = df_all[k];
       if (!(df > -kWindow)) continue;
       const double* yk = &g.Y[k * m];
       if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
