@@ -64,24 +64,49 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
 // rises along the straight path from it to that maximum (at every eighth of the way: a coarser test takes a start
 // across a narrow barrier for one in the basin, the second ionic liquid of Cu-O at 1610 K): its
 // relaxation would end there, so it is not tried. A start in another basin has a dip of the driving force on
-// the way.
+// the way. With fixed site ratios the contents M and N_f are linear in y: along the path they are interpolated
+// between its ends, and only the energy is evaluated at each point.
 bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
-                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo) {
-  const int m = run.grid.ph[p].m;
+                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
+  const int m = run.grid.ph[p].m, C = run.C;
+  const bool linear_contents = !run.im.info[p].variable_ratios;
   ymid.resize(m);
+  double mu_M0 = 0, Nf0 = 0;  // μ·M and N_f at y0
+  if (linear_contents) {
+    run.phases[p]->moles(y0, 0, mo);
+    for (int A = 0; A < C; ++A) mu_M0 += run.mu[A] * mo.M[A];
+    Nf0 = mo.Nf;
+  }
   for (const CompSet* k : maxima) {
     double prev = df0;
     bool rising = true;
+    double mu_Mk = 0, Nfk = 0;
+    if (linear_contents) {
+      run.phases[p]->moles(k->y.data(), 0, mo);
+      for (int A = 0; A < C; ++A) mu_Mk += run.mu[A] * mo.M[A];
+      Nfk = mo.Nf;
+    }
     for (double t : {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875}) {
       for (int i = 0; i < m; ++i) ymid[i] = (1 - t) * y0[i] + t * k->y[i];
-      const double df = df_at(run, p, ymid.data(), e, mo);
+      double df;
+      if (linear_contents) {
+        const double Nf = (1 - t) * Nf0 + t * Nfk;
+        double GM;
+        run.phases[p]->energies(*run.im.states[p], ymid.data(), 1, &GM);
+        df = Nf > 1e-12 ? ((1 - t) * mu_M0 + t * mu_Mk) / Nf - GM : -std::numeric_limits<double>::infinity();
+      } else {
+        df = df_at(run, p, ymid.data(), e, mo);
+      }
       if (!(df > prev)) {
         rising = false;
         break;
       }
       prev = df;
     }
-    if (rising) return true;
+    if (rising) {
+      *rose_to = k;
+      return true;
+    }
   }
   return false;
 }
@@ -138,10 +163,12 @@ double lowest_eigenpair(std::vector<double>& A, int n, std::vector<double>& vec)
 // eigenvector of its lowest eigenvalue (both ways, steps halving from the largest that keeps the site
 // fractions in range) and the set relaxed at μ from the best point (Newton with the Hessian shifted to
 // positive definite, linearize(), goes uphill in DF). Returns false when the set is a minimum or no point
-// above the tangent is found.
-bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
+// above the tangent is found; `minimum` tells whether the set is a minimum (its reduced Hessian positive
+// definite).
+bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& minimum) {
   const PhaseInfo& pi = run.im.info[p];
   const int m = pi.m, nz = pi.nz, n = m + 2;
+  minimum = false;
   if (nz < 1 || pi.variable_ratios) return false;
   EnergyResult e;
   run.phases[p]->energy(*run.im.states[p], s.y.data(), 2, e);
@@ -159,7 +186,8 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
       Hr[a * nz + b] = v;
     }
   std::vector<double> trial = Hr;
-  if (cholesky(trial.data(), nz)) return false;
+  minimum = cholesky(trial.data(), nz);
+  if (minimum) return false;
   std::vector<double> u;
   if (!(lowest_eigenpair(Hr, nz, u) < 0)) return false;
   std::vector<double> v(m, 0.0);
@@ -190,12 +218,88 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out) {
   out = CompSet();
   out.phase = static_cast<int>(p);
   out.y = std::move(ybest);
-  relax_at_mu(run, out, 1e-7);
+  relax_at_mu(run, out, 1e-7, false);  // linearised by check_basins if it is the phase's best
   out.DF = driving_force(run, out);
   if (debug_level() >= 2)
     std::fprintf(stderr, "saddle of %s: best DF on its descent line %.4g, relaxed DF %.4g\n", run.phases[p]->name().c_str(), best,
                  out.DF);
   return std::isfinite(out.DF) && out.DF > kDFAdd && !at_vacancy_floor(run, out);
+}
+
+// Permutations of a phase's equivalent sublattices (the same constituents in the same order), as maps of the
+// site-fraction indices (variable i goes to sigma[i]); the identity left out, none beyond kMaxPerms. Whether
+// the model is invariant under one is tested by symmetric_under.
+std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, const PhaseInfo& pi) {
+  constexpr size_t kMaxPerms = 48;
+  const auto& vars = pm.variables();
+  const int ns = static_cast<int>(pi.subl.size());
+  auto same_constituents = [&](int a, int b) {
+    if (pi.subl[a].size() != pi.subl[b].size()) return false;
+    for (size_t j = 0; j < pi.subl[a].size(); ++j)
+      if (vars[pi.subl[a][j]].species != vars[pi.subl[b][j]].species) return false;
+    return true;
+  };
+  std::vector<std::vector<int>> out;
+  std::vector<int> perm(ns);
+  for (int a = 0; a < ns; ++a) perm[a] = a;
+  // all permutations of the sublattice indices (ns is small: the mixing sublattices of one phase), kept
+  // where each sublattice goes to an equivalent one
+  if (ns > 8) return out;
+  do {
+    bool ok = true, identity = true;
+    for (int a = 0; a < ns && ok; ++a) {
+      ok = pi.subl[a].size() >= 2 ? same_constituents(a, perm[a]) : perm[a] == a;
+      identity &= perm[a] == a;
+    }
+    if (!ok || identity) continue;
+    std::vector<int> sigma(pi.m);
+    for (int a = 0; a < ns; ++a)
+      for (size_t j = 0; j < pi.subl[a].size(); ++j) sigma[pi.subl[a][j]] = pi.subl[perm[a]][j];
+    out.push_back(std::move(sigma));
+    if (out.size() > kMaxPerms) return {};
+  } while (std::next_permutation(perm.begin(), perm.end()));
+  return out;
+}
+
+// The model of phase p at the current (T, P) is invariant under sigma: energy and contents agree at a generic
+// interior point and its image (an asymmetric parameter shows there; rounding is far below the tolerance).
+bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma) {
+  const PhaseInfo& pi = run.im.info[p];
+  std::vector<double> y(pi.m), ys(pi.m);
+  uint32_t seed = 12345;
+  for (const auto& sl : pi.subl) {
+    double sum = 0;
+    for (int i : sl) {
+      seed = seed * 1664525u + 1013904223u;
+      y[i] = 0.2 + 0.8 * (seed >> 8) / 16777216.0;
+      sum += y[i];
+    }
+    for (int i : sl) y[i] /= sum;
+  }
+  for (int i = 0; i < pi.m; ++i) ys[sigma[i]] = y[i];
+  EnergyResult e1, e2;
+  MolesResult m1, m2;
+  run.phases[p]->energy(*run.im.states[p], y.data(), 0, e1);
+  run.phases[p]->energy(*run.im.states[p], ys.data(), 0, e2);
+  run.phases[p]->moles(y.data(), 0, m1);
+  run.phases[p]->moles(ys.data(), 0, m2);
+  if (!std::isfinite(e1.GM) || !(std::fabs(e1.GM - e2.GM) <= 1e-7 + 1e-12 * std::fabs(e1.GM))) return false;
+  if (!(std::fabs(m1.Nf - m2.Nf) <= 1e-12 * std::fabs(m1.Nf))) return false;
+  for (int A = 0; A < run.C; ++A)
+    if (!(std::fabs(m1.M[A] - m2.M[A]) <= 1e-12 * std::fabs(m1.Nf))) return false;
+  return true;
+}
+
+// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df: one pass
+// without branches (the compiler vectorises it; each point's sum in the same order as the grid re-scan's).
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
+  df.resize(np);
+  double* out = df.data();
+  for (size_t k = 0; k < np; ++k) out[k] = -gG[k];
+  for (int A = 0; A < C; ++A) {
+    const double muA = mu[A];
+    for (size_t k = 0; k < np; ++k) out[k] += muA * X[k * C + A];
+  }
 }
 
 }  // namespace
@@ -211,9 +315,16 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   added_df = 0;  // the largest driving force of a set added, and its phase
   added_phase = -1;
   std::vector<std::pair<double, size_t>> cand;
-  std::vector<double> ymid;  // uphill_to_known's workspaces
+  std::vector<double> df_all;  // the driving force of every grid point of a phase
+  std::vector<double> ymid;    // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
+  // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
+  auto within = [](const double* a, const double* b, int m, double tol) {
+    for (int i = 0; i < m; ++i)
+      if (!(std::fabs(a[i] - b[i]) < tol)) return false;
+    return true;
+  };
   auto ydist = [](const double* a, const double* b, int m) {
     double d = 0;
     for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
@@ -244,15 +355,12 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // disordered set the best points all lie in its own basin, and an ordered basin a little further down
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
-    const double* gG = run.im.gridG[p].data();  // local pointers: the loop keeps df in a register
-    const double* gX = g.X.data();
-    const double* mu = run.mu.data();
+    grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
     for (size_t k = 0; k < g.np; ++k) {
-      double df = -gG[k];
-      for (int A = 0; A < C; ++A) df += mu[A] * gX[k * C + A];
+      const double df = df_all[k];
       if (!(df > -kWindow)) continue;
       const double* yk = &g.Y[k * m];
-      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return ydist(t, yk, m) < kApart; })) continue;
+      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
       cand.emplace_back(df, k);
     }
     const size_t nc = std::min(kCandidates, cand.size());
@@ -270,30 +378,124 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     found.reserve(kStarts + run.sets.size());  // `known` points into both
     variants.reserve(kStarts);
     // stable sets at a saddle (escape_saddle): the state below them is a new maximum
+    std::vector<const CompSet*> minima;  // stable sets of the phase that are minima of G - μ·M (not saddles)
     for (const auto& s : run.sets) {
       CompSet below;
-      if (s.phase != static_cast<int>(p) || !s.stable || !escape_saddle(run, p, s, below)) continue;
+      bool minimum = false;
+      if (s.phase != static_cast<int>(p) || !s.stable) continue;
+      const bool escaped = escape_saddle(run, p, s, below, minimum);
+      if (minimum) minima.push_back(&s);
+      if (!escaped) continue;
       if (ydist(below.y.data(), s.y.data(), m) < 10 * kCompTol) continue;
       found.push_back(std::move(below));
       known.push_back(&found.back());
       reached.push_back(&found.back());
     }
+    // Starts relaxed so far, and where they ended: a start that is an earlier one with its equivalent
+    // sublattices permuted (the ordering variants of a grid point: three of the four L12 variants of a
+    // 4-sublattice fcc are starts) ends in the same permutation of that one's maximum when the model is
+    // invariant under it, which is taken without relaxing (perms: the phase's sublattice permutations, found
+    // when first needed; perm_ok: per permutation 0 untested, 1 the model is invariant, -1 not).
+    struct RelaxedStart {
+      const double* y0;
+      double df0;
+      std::vector<double> y;
+    };
+    std::vector<RelaxedStart> relaxed;
+    std::vector<std::vector<int>> perms;
+    std::vector<signed char> perm_ok;
+    bool perms_made = false;
+    std::vector<double> ys_perm;
+    // the index of a permutation under which the model is invariant and which maps the start `from` (DF
+    // df_from) onto y0 (DF df0); -1 if there is none
+    auto symmetry_between = [&](const double* from, double df_from, const double* y0, double df0) -> int {
+      if (!(std::fabs(df_from - df0) <= 1e-9 * (1 + std::fabs(df0)))) return -1;
+      if (!perms_made) {
+        perms = sublattice_permutations(*run.phases[p], pi);
+        perm_ok.assign(perms.size(), 0);
+        perms_made = true;
+      }
+      for (size_t q = 0; q < perms.size(); ++q) {
+        const std::vector<int>& sigma = perms[q];
+        bool image = true;
+        for (int i = 0; i < m && image; ++i) image = std::fabs(y0[sigma[i]] - from[i]) <= 1e-13;
+        if (!image) continue;
+        if (perm_ok[q] == 0) perm_ok[q] = symmetric_under(run, p, sigma) ? 1 : -1;
+        if (perm_ok[q] > 0) return static_cast<int>(q);
+      }
+      return -1;
+    };
+    auto permuted_start = [&](const double* y0, double df0) -> const std::vector<double>* {
+      for (const RelaxedStart& r : relaxed) {
+        const int q = symmetry_between(r.y0, r.df0, y0, df0);
+        if (q < 0) continue;
+        ys_perm.assign(m, 0.0);
+        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = r.y[i];
+        return &ys_perm;
+      }
+      return nullptr;
+    };
+    // Starts found uphill to a known maximum (uphill_to_known), with that maximum: a start that is one of them
+    // with its sublattices permuted rises the same way to the permuted maximum, and where a relaxation has
+    // ended in that one too (within 1e-6 in every site fraction) the start is left out without evaluating the
+    // path (the ordering variants of a grid point around an ordered set).
+    struct UphillStart {
+      const double* y0;
+      double df0;
+      const CompSet* to;
+    };
+    std::vector<UphillStart> uphill;
+    auto uphill_by_symmetry = [&](const double* y0, double df0) {
+      for (const UphillStart& u : uphill) {
+        const int q = symmetry_between(u.y0, u.df0, y0, df0);
+        if (q < 0) continue;
+        ys_perm.assign(m, 0.0);
+        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = u.to->y[i];
+        for (const CompSet* k : reached)
+          if (ydist(k->y.data(), ys_perm.data(), m) < 1e-6) return true;
+      }
+      return false;
+    };
+    std::vector<const CompSet*> ends;
     int starts = 0, known_in_a_row = 0;
     for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
       const double* y0 = &g.Y[cand[c].second * m];
-      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return ydist(t, y0, m) < kApart; })) continue;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid)) continue;
+      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return within(t, y0, m, kApart); })) continue;
+      if (uphill_by_symmetry(y0, cand[c].first)) {
+        if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), cand[c].first);
+        continue;
+      }
+      const CompSet* rose_to = nullptr;
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid, &rose_to)) {
+        uphill.push_back({y0, cand[c].first, rose_to});
+        continue;
+      }
       taken.push_back(y0);
       ++starts;
       CompSet s;
       s.phase = static_cast<int>(p);
-      s.y.assign(y0, y0 + m);
-      // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
-      // (a set that is added is refined by the next pass)
-      relax_at_mu(run, s, 1e-7);
+      const std::vector<double>* ys = permuted_start(y0, cand[c].first);
+      if (ys) {
+        s.y = *ys;
+        run.phases[p]->energy(*run.im.states[p], s.y.data(), 0, s.e);
+        run.phases[p]->moles(s.y.data(), 0, s.mo);
+        s.Gf = s.e.Gf;
+        s.GM = s.e.GM;
+        s.Nf = s.mo.Nf;
+      } else {
+        s.y.assign(y0, y0 + m);
+        // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
+        // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
+        // a relaxation that comes next to a stable minimum or a maximum a relaxation has ended in ends there
+        ends.assign(minima.begin(), minima.end());
+        ends.insert(ends.end(), reached.begin(), reached.end());
+        relax_at_mu(run, s, 1e-7, false, &ends);
+        relaxed.push_back({y0, cand[c].first, s.y});
+      }
       s.DF = driving_force(run, s);
       if (debug_level() >= 2)
-        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f\n", run.phases[p]->name().c_str(), cand[c].first, s.DF);
+        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", run.phases[p]->name().c_str(), cand[c].first, s.DF,
+                     ys ? " (a permuted start)" : "");
       if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
       bool is_known = false, is_variant = false;
       for (const CompSet* k : known) {
@@ -323,6 +525,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     }
     if (found.empty()) continue;
     auto best = std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
+    linearize(run, *best, false);
     if (best->DF > kDFAdd) {
       if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", run.phases[p]->name().c_str(), best->DF);
       if (best->DF > added_df) {

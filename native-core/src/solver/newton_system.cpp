@@ -218,19 +218,106 @@ bool at_vacancy_floor(const Run& run, const CompSet& s) {
   return s.Nf < run.grid.ph[s.phase].nf_floor * (1 + 2 * kVacantFloorMargin);
 }
 
+namespace {
+
+// The driving force (J/mol of atoms) of set s's phase at site fractions y and the current μ.
+double df_at_y(const Run& run, const CompSet& s, const double* y, EnergyResult& e, MolesResult& mo) {
+  run.phases[s.phase]->energy(*run.im.states[s.phase], y, 0, e);
+  run.phases[s.phase]->moles(y, 0, mo);
+  if (!(mo.Nf > 1e-12)) return -std::numeric_limits<double>::infinity();
+  double muM = 0;
+  for (int A = 0; A < run.C; ++A) muM += run.mu[A] * mo.M[A];
+  return (muM - e.Gf) / mo.Nf;
+}
+
+// A constituent far below its maximum's value creeps up under Newton's step: near y = 0 the Hessian is
+// dominated by RT/y, so the step of y ln y multiplies y by 1 + ln(y*/y) only (from the floor 1e-14 to 1e-3 that
+// is ten steps: most of a basin start's relaxation). The same step read in ln y (where RT/y is constant) gives
+// the target itself, y* = y exp(Δy/y). For constituents below kDilute whose step more than triples them, s.y
+// (after the plain step from yold) is lifted to that target (at most kLiftCap, the majority constituent of the
+// sublattice giving way), kept only where the driving force there exceeds the plain step's: the relaxation
+// ends at the same maximum in fewer steps. Returns true when s.y was lifted. Fixed site ratios without charge
+// only (the sublattice sums are then the only constraints).
+bool lift_dilute(const Run& run, CompSet& s, const std::vector<double>& yold, std::vector<double>& ylift) {
+  constexpr double kDilute = 1e-6, kLiftCap = 1e-3;
+  const PhaseInfo& pi = run.im.info[s.phase];
+  if (pi.charged || pi.variable_ratios) return false;
+  bool lifted = false;
+  ylift.assign(s.y.begin(), s.y.end());
+  for (const auto& sl : pi.subl) {
+    if (sl.size() < 2) continue;
+    int major = sl[0];
+    for (int i : sl)
+      if (s.y[i] > s.y[major]) major = i;
+    double gain = 0;
+    for (int i : sl) {
+      if (i == major || !(yold[i] < kDilute) || !(s.y[i] > 3 * yold[i])) continue;
+      const double r = (s.y[i] - yold[i]) / yold[i];
+      const double target = std::min(yold[i] * std::exp(std::min(r, 60.0)), kLiftCap);
+      if (!(target > s.y[i])) continue;
+      gain += target - s.y[i];
+      ylift[i] = target;
+    }
+    if (gain == 0) continue;
+    if (!(ylift[major] - gain > 0.5 * ylift[major])) return false;
+    ylift[major] -= gain;
+    lifted = true;
+  }
+  if (!lifted) return false;
+  const double floor = run.grid.ph[s.phase].nf_floor;
+  EnergyResult e;
+  MolesResult mo;
+  const double df_lift = df_at_y(run, s, ylift.data(), e, mo);
+  if (floor > 0 && !(mo.Nf > floor * (1 + kVacantFloorMargin))) return false;
+  if (!(df_lift > df_at_y(run, s, s.y.data(), e, mo))) return false;
+  s.y.swap(ylift);
+  return true;
+}
+
+}  // namespace
+
 // Relaxes set `s` at the current μ (Newton on G_f - μ·M, the relaxation of a metastable set of §9.2) until
-// a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end.
-void relax_at_mu(Run& run, CompSet& s, double tol) {
-  std::vector<double> yold;
+// a step moves no site fraction by more than `tol` (at most 40 steps), and linearises it at the end; with
+// linearize_end false only its energy and contents there (Gf, GM, Nf, mo.M: its driving force), as for a
+// basin start that is compared and then dropped, unless it wins (the caller linearises the winner).
+// `maxima` (optional): maxima of the phase that relaxations have ended in; once a step below kSmallStep (in
+// Newton's quadratic range, the next one would be about its square) leaves s within kNear of one of them in
+// every site fraction, s ends there: the steps that would only refine it are left out, and that maximum is
+// returned (s keeps the energy and contents of its last linearisation). nullptr otherwise.
+const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end, const std::vector<const CompSet*>* maxima) {
+  constexpr double kNear = 1e-5, kSmallStep = 1e-4;
+  std::vector<double> yold, ylift;
   for (int its = 0; its < 40; ++its) {
     linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
     set_step(run, s, run.mu, 0.0);
     yold.assign(s.y.begin(), s.y.end());
     const double moved = apply_step(s, 1.0);
     keep_above_vacancy_floor(run, s, yold);
-    if (moved < tol) break;
+    if (lift_dilute(run, s, yold, ylift)) continue;
+    if (maxima && moved < kSmallStep && moved >= tol)
+      for (const CompSet* k : *maxima) {
+        bool near = k->y.size() == s.y.size();
+        for (size_t i = 0; i < s.y.size() && near; ++i) near = std::fabs(s.y[i] - k->y[i]) < kNear;
+        if (near) {
+          if (debug_level() >= 3) std::fprintf(stderr, "relaxation of %s ends in a known maximum after %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
+          return k;
+        }
+      }
+    if (moved < tol) {
+      if (debug_level() >= 3) std::fprintf(stderr, "relaxed %s in %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
+      break;
+    }
   }
-  linearize(run, s, false);
+  if (linearize_end) {
+    linearize(run, s, false);
+    return nullptr;
+  }
+  run.phases[s.phase]->energy(*run.im.states[s.phase], s.y.data(), 0, s.e);
+  run.phases[s.phase]->moles(s.y.data(), 0, s.mo);
+  s.Gf = s.e.Gf;
+  s.GM = s.e.GM;
+  s.Nf = s.mo.Nf;
+  return nullptr;
 }
 
 // Overall composition and residuals of the linear conditions.

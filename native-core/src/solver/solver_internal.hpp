@@ -201,7 +201,8 @@ double driving_force(const Run& run, const CompSet& s);
 double apply_step(CompSet& s, double sigma0);
 void keep_above_vacancy_floor(const Run& run, CompSet& s, const std::vector<double>& yold);
 bool at_vacancy_floor(const Run& run, const CompSet& s);
-void relax_at_mu(Run& run, CompSet& s, double tol);
+const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end = true,
+                           const std::vector<const CompSet*>* maxima = nullptr);
 void overall(const Run& run, std::vector<double>& x, double& N);
 bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::vector<double>& dal, double& dT);
 
