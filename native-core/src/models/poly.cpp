@@ -119,16 +119,19 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   const int n = out.n, ord = out.ord;
   const size_t nk = kinds_.size();
   // per-thread scratch (evaluated from OpenMP threads): factor values and derivatives, u-space gradient
-  // (with the v, T and P parts of the coefficients) and Hessian
+  // (with the v, T and P parts of the coefficients), the curvature of the entropy factors (diagonal) and
+  // the Hessian of the products, accumulated on one side only (H[qi][qj] for the pair i < j of a term)
+  // and made symmetric once at the end
   thread_local std::vector<double> buf;
-  buf.assign(nk * (6 + (ord >= 2 ? nk : 0)), 0.0);
+  buf.assign(nk * (7 + (ord >= 2 ? nk : 0)), 0.0);
   double* val = buf.data();
   double* d1 = val + nk;
   double* d2 = d1 + nk;
   double* gv = d2 + nk;  // d(sum c.v s P)/du_q
   double* gt = gv + nk;  // the same with c.t (-> d2/dT du)
   double* gp = gt + nk;  // and c.p
-  double* H = gp + nk;   // nk x nk, c.v part
+  double* Hd = gp + nk;  // c.v part of s P'' of the entropy factors
+  double* H = Hd + nk;   // nk x nk, c.v part, pairs of distinct factor positions
   for (size_t q = 0; q < nk; ++q) factor_value(kinds_[q], y, val[q], d1[q], d2[q]);
   if (ord < 1) {
     // values only (grid energies evaluated point by point): each factor once, then the products
@@ -141,7 +144,11 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     }
     return;
   }
-  double vals[64], excl1[64];
+  // vals: the term's factor values; pre[j] = prod_{l<j} vals[l], suf[j] = prod_{l>=j} vals[l], so that the
+  // product without position j is pre[j] suf[j+1] and without positions i < j is
+  // pre[i] (prod_{i<l<j} vals[l]) suf[j+1]: every derivative of the product in O(k^2) without divisions
+  // (a factor may be exactly 0)
+  double vals[64], pre[65], suf[65];
   for (size_t ti = 0; ti < terms.size(); ++ti) {
     const Term& t = terms[ti];
     const int* kq = &kind_of_[term_begin_[ti]];
@@ -149,8 +156,11 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     if (k > 64) continue;  // never produced by the compiler (checked at build)
     const TPJet& cj = c[t.coef];
     const double sc = t.scale;
-    double P = 1;
-    for (size_t j = 0; j < k; ++j) P *= (vals[j] = val[kq[j]]);
+    pre[0] = 1;
+    for (size_t j = 0; j < k; ++j) pre[j + 1] = pre[j] * (vals[j] = val[kq[j]]);
+    suf[k] = 1;
+    for (size_t j = k; j-- > 0;) suf[j] = suf[j + 1] * vals[j];
+    const double P = pre[k];
     out.v += sc * cj.v * P;
     out.g[0] += sc * cj.t * P;
     out.g[1] += sc * cj.p * P;
@@ -160,39 +170,31 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       out.h[size_t(n)] += sc * cj.tp * P;
       out.h[size_t(n) + 1] += sc * cj.pp * P;
     }
-    {
-      double pre = 1;
-      for (size_t j = 0; j < k; ++j) { excl1[j] = pre; pre *= vals[j]; }
-      double suf = 1;
-      for (size_t j = k; j-- > 0;) { excl1[j] *= suf; suf *= vals[j]; }
-    }
+    const double cvs = sc * cj.v, cts = sc * cj.t, cps = sc * cj.p;
     for (size_t j = 0; j < k; ++j) {
-      const double w = excl1[j] * d1[kq[j]];
-      if (w == 0) continue;
-      gv[kq[j]] += sc * cj.v * w;
-      gt[kq[j]] += sc * cj.t * w;
-      gp[kq[j]] += sc * cj.p * w;
+      const double w = pre[j] * suf[j + 1] * d1[kq[j]];
+      gv[kq[j]] += cvs * w;
+      gt[kq[j]] += cts * w;
+      gp[kq[j]] += cps * w;
     }
-    if (ord < 2) continue;
-    const double cv = sc * cj.v;
-    if (cv == 0) continue;
+    if (ord < 2 || cvs == 0) continue;
     for (size_t i = 0; i < k; ++i) {
       const int qi = kq[i];
-      if (d2[qi] != 0 && excl1[i] != 0) H[qi * nk + qi] += cv * excl1[i] * d2[qi];
-      if (d1[qi] == 0) continue;
+      Hd[qi] += cvs * pre[i] * suf[i + 1] * d2[qi];
+      double run = cvs * d1[qi] * pre[i];  // times the values strictly between i and j
+      double* Hrow = H + size_t(qi) * nk;
       for (size_t j = i + 1; j < k; ++j) {
-        const int qj = kq[j];
-        if (d1[qj] == 0) continue;
-        double pij = 1;
-        for (size_t l = 0; l < k; ++l)
-          if (l != i && l != j) pij *= vals[l];
-        if (pij == 0) continue;
-        const double w = cv * pij * d1[qi] * d1[qj];
-        H[qi * nk + qj] += w;
-        H[qj * nk + qi] += w;
+        Hrow[kq[j]] += run * suf[j + 1] * d1[kq[j]];
+        run *= vals[j];
       }
     }
   }
+  if (ord >= 2)
+    for (size_t q = 0; q < nk; ++q) {
+      double* Hq = H + q * nk;
+      Hq[q] = 2 * Hq[q] + Hd[q];
+      for (size_t r = q + 1; r < nk; ++r) Hq[r] = H[r * nk + q] = Hq[r] + H[r * nk + q];
+    }
   // chain rule to y: u_q = c0_q + sum_(i,a) a y_i
   for (size_t q = 0; q < nk; ++q)
     for (const auto& [idx, a] : kinds_[q].a.lin) {
