@@ -61,13 +61,15 @@ void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t 
   std::vector<int> col_of(ncoef, -1);
   for (size_t k = 0; k < ncoef; ++k)
     if (used[k]) { col_of[k] = int(out.cols.size()); out.cols.push_back(int(k)); }
-  const size_t nc = out.cols.size();
-  out.B.assign(np * nc, 0.0);
+  const size_t nc = out.cols.size(), kB = CompiledModel::LinearTable::kBlock;
+  const size_t nblocks = (np + kB - 1) / kB;
+  out.B.assign(nblocks * nc * kB, 0.0);
   std::vector<double> dense(ncoef);
   for (size_t p = 0; p < np; ++p) {
     std::fill(dense.begin(), dense.end(), 0.0);
     for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
-    for (size_t j = 0; j < nc; ++j) out.B[p * nc + j] = dense[out.cols[j]];
+    double* Bb = out.B.data() + (p / kB) * nc * kB + p % kB;
+    for (size_t j = 0; j < nc; ++j) Bb[j * kB] = dense[out.cols[j]];
   }
 }
 
@@ -254,10 +256,22 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   q.NF.gather(st.c, cN);
   const bool magnetic = mag_ && !TC_.empty();
   if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
+  constexpr size_t kB = LinearTable::kBlock;
+  double Sb[kB], Nb[kB], TCb[kB], BMb[kB], NTb[kB] = {};
   for (size_t k = 0; k < q.np; ++k) {
-    double S = q.S.at(k, cS.data());
+    const size_t i = k % kB;
+    if (i == 0) {
+      q.S.block_values(k / kB, cS.data(), Sb);
+      q.NF.block_values(k / kB, cN.data(), Nb);
+      if (magnetic) {
+        q.TC.block_values(k / kB, cTC.data(), TCb);
+        q.BM.block_values(k / kB, cBM.data(), BMb);
+        if (!q.NT.empty()) q.NT.block_values(k / kB, cNT.data(), NTb);
+      }
+    }
+    double S = Sb[i];
     if (magnetic) {
-      const double tc = q.TC.at(k, cTC.data()), bm = q.BM.at(k, cBM.data());
+      const double tc = TCb[i], bm = BMb[i];
       const double afm = mag_->afm, p = mag_->p;
       double f, f1, f2;
       if (afm != 0) {
@@ -267,7 +281,7 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
           S += T * std::log1p(be) * f * R;
         }
       } else if (bm > -1) {
-        const double nt = q.NT.empty() ? 0.0 : q.NT.at(k, cNT.data());
+        const double nt = NTb[i];
         double fsum = 0;
         for (double crit : {tc, nt}) {
           if (crit == 0) continue;
@@ -277,7 +291,7 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
         S += T * std::log1p(bm) * fsum * R;
       }
     }
-    GM[k] = S / q.NF.at(k, cN.data());
+    GM[k] = S / Nb[i];
   }
 }
 

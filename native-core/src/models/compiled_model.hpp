@@ -63,17 +63,26 @@ class CompiledModel final : public PhaseModel {
   void energies(const State& state, const double* Y, size_t npoints, double* GM) const override;
 
   // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
-  // sum_j B[k * cols.size() + j] * c[cols[j]].v (the parameter columns the terms use).
+  // sum_j B_kj * c[cols[j]].v (the parameter columns the terms use). B is stored by blocks of kBlock
+  // points, column after column within a block (the last block padded with zeros): the kBlock sums of a
+  // block are independent and vectorise, while each is still added up in column order, as a row-by-row
+  // dot product would (one chain of dependent additions per point was the cost of the row layout).
   struct LinearTable {
+    static constexpr size_t kBlock = 8;
     std::vector<int> cols;
-    std::vector<double> B;
+    std::vector<double> B;  // [block][column][point within the block]
     bool empty() const { return cols.empty(); }
-    double at(size_t k, const double* cv) const {
+    // out[i] = value at point block * kBlock + i, for every i < kBlock (0 on the padding)
+    void block_values(size_t block, const double* cv, double* out) const {
       const size_t nc = cols.size();
-      const double* row = B.data() + k * nc;
-      double s = 0;
-      for (size_t j = 0; j < nc; ++j) s += row[j] * cv[j];
-      return s;
+      const double* Bb = B.data() + block * nc * kBlock;
+      double s[kBlock] = {};
+      for (size_t j = 0; j < nc; ++j) {
+        const double c = cv[j];
+        const double* col = Bb + j * kBlock;
+        for (size_t i = 0; i < kBlock; ++i) s[i] += col[i] * c;
+      }
+      for (size_t i = 0; i < kBlock; ++i) out[i] = s[i];
     }
     void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
       cv.resize(cols.size());
