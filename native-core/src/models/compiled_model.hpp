@@ -68,22 +68,12 @@ class CompiledModel final : public PhaseModel {
   // block are independent and vectorise, while each is still added up in column order, as a row-by-row
   // dot product would (one chain of dependent additions per point was the cost of the row layout).
   struct LinearTable {
-    static constexpr size_t kBlock = 8;
+    static constexpr size_t kBlock = 16;
     std::vector<int> cols;
     std::vector<double> B;  // [block][column][point within the block]
     bool empty() const { return cols.empty(); }
     // out[i] = value at point block * kBlock + i, for every i < kBlock (0 on the padding)
-    void block_values(size_t block, const double* cv, double* out) const {
-      const size_t nc = cols.size();
-      const double* Bb = B.data() + block * nc * kBlock;
-      double s[kBlock] = {};
-      for (size_t j = 0; j < nc; ++j) {
-        const double c = cv[j];
-        const double* col = Bb + j * kBlock;
-        for (size_t i = 0; i < kBlock; ++i) s[i] += col[i] * c;
-      }
-      for (size_t i = 0; i < kBlock; ++i) out[i] = s[i];
-    }
+    void block_values(size_t block, const double* cv, double* out) const;
     void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
       cv.resize(cols.size());
       for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
