@@ -274,12 +274,51 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   q.NF.gather(st.c, cN);
   const bool magnetic = mag_ && !TC_.empty();
   if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
+  // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
+  const size_t nc = cS.size();
+  std::vector<int> group_of(nc, -1);
+  std::vector<double> cG;
+  for (size_t j = 0; j < nc; ++j) {
+    if (cS[j] == 0) continue;
+    for (size_t l = 0; l < j && group_of[j] < 0; ++l)
+      if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
+    if (group_of[j] < 0) { group_of[j] = int(cG.size()); cG.push_back(cS[j]); }
+  }
+  std::shared_ptr<const MergedColumns> merged;
+  if (cG.size() < nc) {
+    {
+      std::lock_guard<std::mutex> lock(q.merged_mutex);
+      merged = q.merged;
+    }
+    if (!merged || merged->group_of != group_of) {
+      auto fresh = std::make_shared<MergedColumns>();
+      fresh->group_of = group_of;
+      LinearTable& t = fresh->table;
+      const size_t ng = cG.size(), kB = LinearTable::kBlock, nblocks = (q.np + kB - 1) / kB;
+      t.cols.assign(ng, -1);
+      for (size_t j = 0; j < nc; ++j)
+        if (group_of[j] >= 0 && t.cols[group_of[j]] < 0) t.cols[group_of[j]] = q.S.cols[j];
+      t.B.assign(nblocks * ng * kB, 0.0);
+      for (size_t b = 0; b < nblocks; ++b)
+        for (size_t j = 0; j < nc; ++j) {
+          if (group_of[j] < 0) continue;
+          const double* from = q.S.B.data() + (b * nc + j) * kB;
+          double* to = t.B.data() + (b * ng + group_of[j]) * kB;
+          for (size_t i = 0; i < kB; ++i) to[i] += from[i];
+        }
+      merged = std::move(fresh);
+      std::lock_guard<std::mutex> lock(q.merged_mutex);
+      q.merged = merged;
+    }
+  }
+  const LinearTable& S = merged ? merged->table : q.S;
+  const double* cSv = merged ? cG.data() : cS.data();
   constexpr size_t kB = LinearTable::kBlock;
   double Sb[kB], Nb[kB], TCb[kB], BMb[kB], NTb[kB] = {};
   for (size_t k = 0; k < q.np; ++k) {
     const size_t i = k % kB;
     if (i == 0) {
-      q.S.block_values(k / kB, cS.data(), Sb);
+      S.block_values(k / kB, cSv, Sb);
       q.NF.block_values(k / kB, cN.data(), Nb);
       if (magnetic) {
         q.TC.block_values(k / kB, cTC.data(), TCb);

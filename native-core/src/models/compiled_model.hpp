@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,9 +80,21 @@ class CompiledModel final : public PhaseModel {
       for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
     }
   };
+  // S with the columns whose parameter values are equal at a (T,P) added together and the columns whose
+  // value is 0 left out. Databases that write out every B/F symmetry copy of an ordered phase's parameter
+  // (alnifcc4sl: 64 columns, 20 distinct values) give the same value to many columns at every T, so one
+  // grouping serves a whole calculation; group_of is the grouping it was built for (per column of S, its
+  // group, -1 for a zero value).
+  struct MergedColumns {
+    std::vector<int> group_of;
+    LinearTable table;  // table.cols[g] = the first column of S in group g
+  };
   struct PointSetImpl final : PointSet {
     size_t np = 0;
     LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+    // the grouping last used (shared by the solver threads evaluating this grid)
+    mutable std::mutex merged_mutex;
+    mutable std::shared_ptr<const MergedColumns> merged;
   };
 
   std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override;
