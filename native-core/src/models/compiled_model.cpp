@@ -53,6 +53,84 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
 }
 
 
+// A jet over at most four inputs (T and the magnetic sums T*, beta, T_N). The magnetic contribution is a
+// function of these few quantities, so its chain rule is carried in this small space and taken to
+// z = (T, P, y) once (compose) instead of one dense n x n jet per arithmetic operation.
+struct SmallJet {
+  double v = 0, g[4] = {}, h[16] = {};
+};
+SmallJet small_variable(int i, double v, double slope) {
+  SmallJet s;
+  s.v = v;
+  s.g[i] = slope;
+  return s;
+}
+SmallJet operator*(const SmallJet& a, const SmallJet& b) {
+  SmallJet r;
+  r.v = a.v * b.v;
+  for (int i = 0; i < 4; ++i) r.g[i] = a.g[i] * b.v + a.v * b.g[i];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      r.h[i * 4 + j] = a.h[i * 4 + j] * b.v + a.v * b.h[i * 4 + j] + a.g[i] * b.g[j] + a.g[j] * b.g[i];
+  return r;
+}
+SmallJet operator*(const SmallJet& a, double s) {
+  SmallJet r = a;
+  r.v *= s;
+  for (double& x : r.g) x *= s;
+  for (double& x : r.h) x *= s;
+  return r;
+}
+SmallJet operator+(const SmallJet& a, const SmallJet& b) {
+  SmallJet r = a;
+  r.v += b.v;
+  for (int i = 0; i < 4; ++i) r.g[i] += b.g[i];
+  for (int i = 0; i < 16; ++i) r.h[i] += b.h[i];
+  return r;
+}
+// f(a) given f, f', f'' at a.v
+SmallJet apply(const SmallJet& a, double f0, double f1, double f2) {
+  SmallJet r;
+  r.v = f0;
+  for (int i = 0; i < 4; ++i) r.g[i] = f1 * a.g[i];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) r.h[i * 4 + j] = f1 * a.h[i * 4 + j] + f2 * a.g[i] * a.g[j];
+  return r;
+}
+SmallJet reciprocal(const SmallJet& a) { return apply(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v)); }
+// out = F(in[0..3]) over z by the chain rule: dF = sum_i F_i d in_i,
+// d2F = sum_i F_i d2 in_i + sum_ij F_ij d in_i d in_j^T (in[i] null: F does not depend on input i).
+void compose(const SmallJet& F, const Jet* const in[4], Jet& out) {
+  const int n = out.n, ord = out.ord;
+  out.v = F.v;
+  if (ord < 1) return;
+  for (int i = 0; i < 4; ++i)
+    if (in[i] && F.g[i] != 0)
+      for (int k = 0; k < n; ++k) out.g[k] += F.g[i] * in[i]->g[k];
+  if (ord < 2) return;
+  std::vector<double> w(n);
+  for (int i = 0; i < 4; ++i) {
+    if (!in[i]) continue;
+    if (F.g[i] != 0)
+      for (size_t kl = 0; kl < out.h.size(); ++kl) out.h[kl] += F.g[i] * in[i]->h[kl];
+    std::fill(w.begin(), w.end(), 0.0);
+    bool any = false;
+    for (int j = 0; j < 4; ++j) {
+      const double fij = F.h[i * 4 + j];
+      if (!in[j] || fij == 0) continue;
+      any = true;
+      for (int l = 0; l < n; ++l) w[l] += fij * in[j]->g[l];
+    }
+    if (!any) continue;
+    const std::vector<double>& gi = in[i]->g;
+    for (int k = 0; k < n; ++k) {
+      if (gi[k] == 0) continue;
+      double* row = &out.h[size_t(k) * n];
+      for (int l = 0; l < n; ++l) row[l] += gi[k] * w[l];
+    }
+  }
+}
+
 void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m,
                      size_t ncoef, CompiledModel::LinearTable& out) {
   std::vector<char> used(ncoef, 0);
@@ -124,16 +202,21 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
     const double afm = mag_->afm, p = mag_->p;
     if (afm != 0) {
       // IHJ (3.2)-(3.6): afm rule on the (partitioned) sums
-      Jet ts = tc.v > 0 ? tc : tc * (1.0 / afm);
-      Jet be = bm.v > 0 ? bm : bm * (1.0 / afm);
+      // inputs of the small jet: 0 = T, 1 = the sum TC, 2 = the sum BMAGN
+      const double tscale = tc.v > 0 ? 1.0 : 1.0 / afm, bscale = bm.v > 0 ? 1.0 : 1.0 / afm;
+      const SmallJet ts = small_variable(1, tc.v > 0 ? tc.v : tc.v * (1.0 / afm), tscale);
+      const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
       o.Tstar = ts.v; o.beta = be.v;
       if (ts.v != 0 && be.v > -1) {
-        Jet tau = Tj / ts;
+        const SmallJet Ts = small_variable(0, T, 1.0);
+        SmallJet tau = Ts * reciprocal(ts);
         double f, f1, f2;
         ihj(tau.v, p, f, f1, f2);
-        Jet fj = models::apply(tau, f, f1, f2);
-        Jet lb = models::apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
-        mag = Tj * lb * fj * R;
+        SmallJet fj = apply(tau, f, f1, f2);
+        SmallJet lb = apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
+        const Jet* in[4] = {&Tj, &tc, &bm, nullptr};
+        mag = Jet(n, ord);
+        compose(Ts * lb * fj * R, in, mag);
         hasMag = true;
       }
     } else {
@@ -142,16 +225,22 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       NT_.eval(st.c, y, nt);
       o.Tstar = tc.v; o.beta = bm.v;
       if (bm.v > -1) {
-        Jet fsum(n, ord);
-        for (const Jet* crit : {&tc, &nt}) {
-          if (crit->v == 0) continue;  // tau = 1e10 -> f ~ 0
-          Jet tau = Tj / *crit;
+        // inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN
+        const SmallJet Ts = small_variable(0, T, 1.0);
+        SmallJet fsum;
+        for (int i : {1, 2}) {
+          const double crit = i == 1 ? tc.v : nt.v;
+          if (crit == 0) continue;  // tau = 1e10 -> f ~ 0
+          SmallJet tau = Ts * reciprocal(small_variable(i, crit, 1.0));
           double f, f1, f2;
           xiong(tau.v, p, f, f1, f2);
-          fsum = fsum + models::apply(tau, f, f1, f2);
+          fsum = fsum + apply(tau, f, f1, f2);
         }
-        Jet lb = models::apply(bm, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
-        mag = Tj * lb * fsum * R;
+        const SmallJet b = small_variable(3, bm.v, 1.0);
+        SmallJet lb = apply(b, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
+        const Jet* in[4] = {&Tj, &tc, &nt, &bm};
+        mag = Jet(n, ord);
+        compose(Ts * lb * fsum * R, in, mag);
         hasMag = true;
       }
     }
