@@ -14,6 +14,8 @@ namespace {
 
 // §3.2 IHJ f(tau) with first and second derivatives. Integer powers by multiplication (std::pow was
 // a fifth of a scan's time on magnetic phases with large sampled grids); the same polynomials.
+// kDerivatives = false: f only (the grid energies), f1 and f2 left unset.
+template <bool kDerivatives = true>
 void ihj(double tau, double p, double& f, double& f1, double& f2) {
   const double A = 518.0 / 1125.0 + (11692.0 / 15975.0) * (1.0 / p - 1.0);
   if (tau <= 1) {
@@ -21,17 +23,20 @@ void ihj(double tau, double p, double& f, double& f1, double& f2) {
     const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
     const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau;
     f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600)) / A;
+    if constexpr (!kDerivatives) return;
     f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40)) / A;
     f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40)) / A;
   } else {
     const double u = 1 / tau, u2 = u * u, u5 = u2 * u2 * u, u6 = u5 * u, u7 = u6 * u;
     const double u15 = u5 * u5 * u5, u16 = u15 * u, u17 = u16 * u, u25 = u15 * u5 * u5, u26 = u25 * u, u27 = u26 * u;
     f = -(u5 / 10 + u15 / 315 + u25 / 1500) / A;
+    if constexpr (!kDerivatives) return;
     f1 = -(-u6 / 2 - u16 * 15 / 315 - u26 * 25 / 1500) / A;
     f2 = -(3 * u7 + u17 * 240 / 315 + u27 * 650 / 1500) / A;
   }
 }
 // §3.3 Xiong et al. f(tau), the paper's parenthesisation (tau^21/1617 inside the (1/p-1) factor).
+template <bool kDerivatives = true>
 void xiong(double tau, double p, double& f, double& f1, double& f2) {
   const double D = 0.33471979 + 0.49649686 * (1.0 / p - 1.0);
   if (tau <= 0) { f = f1 = f2 = 0; return; }
@@ -40,6 +45,7 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
     const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau, t19 = t13 * t6, t20 = t19 * tau, t21 = t20 * tau;
     f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600 + t21 / 1617)) / D;
+    if constexpr (!kDerivatives) return;
     f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40 + t20 * 21 / 1617)) / D;
     f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40 + t19 * 420 / 1617)) / D;
   } else {
@@ -47,6 +53,7 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u, u37 = u36 * u;
     const double u49 = u35 * u14, u50 = u49 * u, u51 = u50 * u;
     f = -(u7 / 21 + u21 / 630 + u35 / 2975 + u49 / 8232) / D;
+    if constexpr (!kDerivatives) return;
     f1 = -(-u8 / 3 - u22 / 30 - u36 / 85 - u50 * 49 / 8232) / D;
     f2 = -(u9 * 8 / 3 + u23 * 22 / 30 + u37 * 36 / 85 + u51 * 2450 / 8232) / D;
   }
@@ -423,7 +430,7 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
       if (afm != 0) {
         const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
         if (ts != 0 && be > -1) {
-          ihj(T / ts, p, f, f1, f2);
+          ihj<false>(T / ts, p, f, f1, f2);
           S += T * std::log1p(be) * f * R;
         }
       } else if (bm > -1) {
@@ -431,7 +438,7 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
         double fsum = 0;
         for (double crit : {tc, nt}) {
           if (crit == 0) continue;
-          xiong(T / crit, p, f, f1, f2);
+          xiong<false>(T / crit, p, f, f1, f2);
           fsum += f;
         }
         S += T * std::log1p(bm) * fsum * R;
