@@ -260,8 +260,18 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   }
   if (ord >= 2)
     for (size_t pi = 0; pi < pair_a_.size(); ++pi) {
-      double sum = 0;
-      for (int l = pair_begin_[pi]; l < pair_begin_[pi + 1]; ++l) sum += Tv[pair_term_[l]];
+      // four partial sums: the lists are long (a pair of site fractions recurs in many terms)
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int l = pair_begin_[pi];
+      const int e = pair_begin_[pi + 1];
+      for (; l + 4 <= e; l += 4) {
+        s0 += Tv[pair_term_[l]];
+        s1 += Tv[pair_term_[l + 1]];
+        s2 += Tv[pair_term_[l + 2]];
+        s3 += Tv[pair_term_[l + 3]];
+      }
+      for (; l < e; ++l) s0 += Tv[pair_term_[l]];
+      const double sum = (s0 + s1) + (s2 + s3);
       H[size_t(pair_a_[pi]) * nk + pair_b_[pi]] += sum * invd1[pair_a_[pi]] * invd1[pair_b_[pi]];
     }
   out.v += sv;
