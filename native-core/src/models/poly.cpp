@@ -62,6 +62,8 @@ void Poly::consolidate() {
     }
     term_begin_.push_back(static_cast<int>(kind_of_.size()));
   }
+  max_factors_ = 0;
+  for (size_t ti = 0; ti < terms.size(); ++ti) max_factors_ = std::max(max_factors_, term_begin_[ti + 1] - term_begin_[ti]);
   std::vector<std::vector<int>> by_kind(kinds_.size());
   std::map<std::pair<int, int>, std::vector<int>> by_pair;
   for (size_t ti = 0; ti < terms.size(); ++ti) {
@@ -151,7 +153,8 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   // the Hessian of the products, accumulated on one side only (H[qi][qj] for the pair i < j of a term)
   // and made symmetric once at the end
   thread_local std::vector<double> buf;
-  buf.assign(nk * (9 + (ord >= 2 ? nk : 0)), 0.0);
+  const bool pairs = ord >= 2 && max_factors_ >= 2;  // else no H: the u-space Hessian is diag(Hd)
+  buf.assign(nk * (9 + (pairs ? nk : 0)), 0.0);
   double* val = buf.data();
   double* d1 = val + nk;
   double* d2 = d1 + nk;
@@ -237,9 +240,8 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       const int qi = kq[i];
       Hd[qi] += cvs * pre[i] * suf[i + 1] * d2[qi];
       double run = cvs * d1[qi] * pre[i];  // times the values strictly between i and j
-      double* Hrow = H + size_t(qi) * nk;
       for (size_t j = i + 1; j < k; ++j) {
-        Hrow[kq[j]] += run * suf[j + 1] * d1[kq[j]];
+        H[size_t(qi) * nk + kq[j]] += run * suf[j + 1] * d1[kq[j]];
         run *= vals[j];
       }
     }
@@ -283,7 +285,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     out.h[size_t(n)] += stp;
     out.h[size_t(n) + 1] += spp;
   }
-  if (ord >= 2)
+  if (pairs)
     for (size_t q = 0; q < nk; ++q) {
       double* Hq = H + q * nk;
       Hq[q] = 2 * Hq[q] + Hd[q];
@@ -301,6 +303,15 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       }
     }
   if (ord < 2) return;
+  if (!pairs) {
+    // H_y += A^T diag(Hd) A
+    for (size_t q = 0; q < nk; ++q) {
+      if (Hd[q] == 0) continue;
+      for (const auto& [a, ca] : kinds_[q].a.lin)
+        for (const auto& [b, cb] : kinds_[q].a.lin) out.h[size_t(2 + a) * n + 2 + b] += ca * cb * Hd[q];
+    }
+    return;
+  }
   const int m = n - 2;
   // HA = H_u A (nk x m), then H_y += A^T HA
   thread_local std::vector<double> HA;

@@ -154,6 +154,7 @@ class Poly {
   // none of a term's factors is 0 (a sum per list entry instead of a scattered update per term).
   std::vector<int> by_kind_begin_, by_kind_term_;
   std::vector<int> pair_a_, pair_b_, pair_begin_, pair_term_;
+  int max_factors_ = 0;  // 0 or 1 (ideal mixing, N_f, ...): the Hessian over the factors is diagonal
 };
 
 }  // namespace pd::models
