@@ -214,7 +214,14 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       const SmallJet ts = small_variable(1, tc.v > 0 ? tc.v : tc.v * (1.0 / afm), tscale);
       const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
       o.Tstar = ts.v; o.beta = be.v;
-      if (ts.v != 0 && be.v > -1) {
+      if (ts.v != 0 && be.v > -1 && ord == 0) {
+        // the value alone, by the same operations as the small jet's value below
+        double f, f1, f2;
+        ihj<false>(T * (1 / ts.v), p, f, f1, f2);
+        mag = Jet(n, ord);
+        mag.v = T * std::log1p(be.v) * f * R;
+        hasMag = true;
+      } else if (ts.v != 0 && be.v > -1) {
         const SmallJet Ts = small_variable(0, T, 1.0);
         SmallJet tau = Ts * reciprocal(ts);
         double f, f1, f2;
@@ -231,7 +238,19 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       Jet nt(n, ord);
       NT_.eval(st.c, y, nt);
       o.Tstar = tc.v; o.beta = bm.v;
-      if (bm.v > -1) {
+      if (bm.v > -1 && ord == 0) {
+        // the value alone, by the same operations as the small jet's value below
+        double fsum = 0;
+        for (double crit : {tc.v, nt.v}) {
+          if (crit == 0) continue;
+          double f, f1, f2;
+          xiong<false>(T * (1 / crit), p, f, f1, f2);
+          fsum = fsum + f;
+        }
+        mag = Jet(n, ord);
+        mag.v = T * std::log1p(bm.v) * fsum * R;
+        hasMag = true;
+      } else if (bm.v > -1) {
         // inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN
         const SmallJet Ts = small_variable(0, T, 1.0);
         SmallJet fsum;
