@@ -180,10 +180,13 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     out.v += sv;
     return;
   }
-  for (size_t q = 0; q < nk; ++q) {
-    inv[q] = std::fabs(val[q]) > 1e-250 ? 1 / val[q] : 0.0;
-    invd1[q] = inv[q] * d1[q];
-  }
+  // terms of three or more factors: the invertible path (else nothing below uses inv, invd1, Tv, Tt, Tp)
+  const bool lists = max_factors_ >= 3;
+  if (lists)
+    for (size_t q = 0; q < nk; ++q) {
+      inv[q] = std::fabs(val[q]) > 1e-250 ? 1 / val[q] : 0.0;
+      invd1[q] = inv[q] * d1[q];
+    }
   // Products without one or two of a term's factors. Where none of its factors is 0 (invertible), they are
   // P / u_a and P / (u_a u_b): per term only c P, summed over the by-kind and by-pair lists after the loop
   // and scaled there by 1/u (the same values to a few ulps). Otherwise, and for terms of one or two
@@ -192,7 +195,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   // positions i < j pre[i] (prod_{i<l<j} vals[l]) suf[j+1], every derivative in O(k^2) without divisions.
   double vals[64], pre[65], suf[65];
   thread_local std::vector<double> Tbuf;  // per term: c.v P, c.t P, c.p P (terms on the invertible path)
-  Tbuf.assign(3 * terms.size(), 0.0);
+  if (lists) Tbuf.assign(3 * terms.size(), 0.0);
   double* Tv = Tbuf.data();
   double* Tt = Tv + terms.size();
   double* Tp = Tt + terms.size();
@@ -247,7 +250,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     }
   }
   // the invertible terms: the product without the factor at one position is P / u_q, without two P / (u_a u_b)
-  for (size_t q = 0; q < nk; ++q) {
+  for (size_t q = 0; q < nk && lists; ++q) {
     double sum_v = 0, sum_t = 0, sum_p = 0;
     for (int l = by_kind_begin_[q]; l < by_kind_begin_[q + 1]; ++l) {
       const int t = by_kind_term_[l];
@@ -260,7 +263,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     gp[q] += invd1[q] * sum_p;
     if (ord >= 2) Hd[q] += d2[q] * inv[q] * sum_v;
   }
-  if (ord >= 2)
+  if (ord >= 2 && lists)
     for (size_t pi = 0; pi < pair_a_.size(); ++pi) {
       // four partial sums: the lists are long (a pair of site fractions recurs in many terms)
       double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
