@@ -391,16 +391,19 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
   // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
   const size_t nc = cS.size();
-  std::vector<int> group_of(nc, -1);
+  std::vector<int> group_of;
   std::vector<double> cG;
-  for (size_t j = 0; j < nc; ++j) {
-    if (cS[j] == 0) continue;
-    for (size_t l = 0; l < j && group_of[j] < 0; ++l)
-      if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
-    if (group_of[j] < 0) { group_of[j] = int(cG.size()); cG.push_back(cS[j]); }
+  if (nc >= 8) {  // a narrower table is summed as it is: grouping its columns would cost more than it saves
+    group_of.assign(nc, -1);
+    for (size_t j = 0; j < nc; ++j) {
+      if (cS[j] == 0) continue;
+      for (size_t l = 0; l < j && group_of[j] < 0; ++l)
+        if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
+      if (group_of[j] < 0) { group_of[j] = int(cG.size()); cG.push_back(cS[j]); }
+    }
   }
   std::shared_ptr<const MergedColumns> merged;
-  if (cG.size() < nc) {
+  if (!group_of.empty() && cG.size() < nc) {
     {
       std::lock_guard<std::mutex> lock(q.merged_mutex);
       merged = q.merged;
