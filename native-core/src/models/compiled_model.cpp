@@ -14,6 +14,8 @@ namespace {
 
 // §3.2 IHJ f(tau) with first and second derivatives. Integer powers by multiplication (std::pow was
 // a fifth of a scan's time on magnetic phases with large sampled grids); the same polynomials.
+// kDerivatives = false: f only (the grid energies), f1 and f2 left unset.
+template <bool kDerivatives = true>
 void ihj(double tau, double p, double& f, double& f1, double& f2) {
   const double A = 518.0 / 1125.0 + (11692.0 / 15975.0) * (1.0 / p - 1.0);
   if (tau <= 1) {
@@ -21,17 +23,20 @@ void ihj(double tau, double p, double& f, double& f1, double& f2) {
     const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
     const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau;
     f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600)) / A;
+    if constexpr (!kDerivatives) return;
     f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40)) / A;
     f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40)) / A;
   } else {
     const double u = 1 / tau, u2 = u * u, u5 = u2 * u2 * u, u6 = u5 * u, u7 = u6 * u;
     const double u15 = u5 * u5 * u5, u16 = u15 * u, u17 = u16 * u, u25 = u15 * u5 * u5, u26 = u25 * u, u27 = u26 * u;
     f = -(u5 / 10 + u15 / 315 + u25 / 1500) / A;
+    if constexpr (!kDerivatives) return;
     f1 = -(-u6 / 2 - u16 * 15 / 315 - u26 * 25 / 1500) / A;
     f2 = -(3 * u7 + u17 * 240 / 315 + u27 * 650 / 1500) / A;
   }
 }
 // §3.3 Xiong et al. f(tau), the paper's parenthesisation (tau^21/1617 inside the (1/p-1) factor).
+template <bool kDerivatives = true>
 void xiong(double tau, double p, double& f, double& f1, double& f2) {
   const double D = 0.33471979 + 0.49649686 * (1.0 / p - 1.0);
   if (tau <= 0) { f = f1 = f2 = 0; return; }
@@ -40,6 +45,7 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
     const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau, t19 = t13 * t6, t20 = t19 * tau, t21 = t20 * tau;
     f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600 + t21 / 1617)) / D;
+    if constexpr (!kDerivatives) return;
     f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40 + t20 * 21 / 1617)) / D;
     f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40 + t19 * 420 / 1617)) / D;
   } else {
@@ -47,11 +53,90 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u, u37 = u36 * u;
     const double u49 = u35 * u14, u50 = u49 * u, u51 = u50 * u;
     f = -(u7 / 21 + u21 / 630 + u35 / 2975 + u49 / 8232) / D;
+    if constexpr (!kDerivatives) return;
     f1 = -(-u8 / 3 - u22 / 30 - u36 / 85 - u50 * 49 / 8232) / D;
     f2 = -(u9 * 8 / 3 + u23 * 22 / 30 + u37 * 36 / 85 + u51 * 2450 / 8232) / D;
   }
 }
 
+
+// A jet over at most four inputs (T and the magnetic sums T*, beta, T_N). The magnetic contribution is a
+// function of these few quantities, so its chain rule is carried in this small space and taken to
+// z = (T, P, y) once (compose) instead of one dense n x n jet per arithmetic operation.
+struct SmallJet {
+  double v = 0, g[4] = {}, h[16] = {};
+};
+SmallJet small_variable(int i, double v, double slope) {
+  SmallJet s;
+  s.v = v;
+  s.g[i] = slope;
+  return s;
+}
+SmallJet operator*(const SmallJet& a, const SmallJet& b) {
+  SmallJet r;
+  r.v = a.v * b.v;
+  for (int i = 0; i < 4; ++i) r.g[i] = a.g[i] * b.v + a.v * b.g[i];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      r.h[i * 4 + j] = a.h[i * 4 + j] * b.v + a.v * b.h[i * 4 + j] + a.g[i] * b.g[j] + a.g[j] * b.g[i];
+  return r;
+}
+SmallJet operator*(const SmallJet& a, double s) {
+  SmallJet r = a;
+  r.v *= s;
+  for (double& x : r.g) x *= s;
+  for (double& x : r.h) x *= s;
+  return r;
+}
+SmallJet operator+(const SmallJet& a, const SmallJet& b) {
+  SmallJet r = a;
+  r.v += b.v;
+  for (int i = 0; i < 4; ++i) r.g[i] += b.g[i];
+  for (int i = 0; i < 16; ++i) r.h[i] += b.h[i];
+  return r;
+}
+// f(a) given f, f', f'' at a.v
+SmallJet apply(const SmallJet& a, double f0, double f1, double f2) {
+  SmallJet r;
+  r.v = f0;
+  for (int i = 0; i < 4; ++i) r.g[i] = f1 * a.g[i];
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) r.h[i * 4 + j] = f1 * a.h[i * 4 + j] + f2 * a.g[i] * a.g[j];
+  return r;
+}
+SmallJet reciprocal(const SmallJet& a) { return apply(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v)); }
+// out = F(in[0..3]) over z by the chain rule: dF = sum_i F_i d in_i,
+// d2F = sum_i F_i d2 in_i + sum_ij F_ij d in_i d in_j^T (in[i] null: F does not depend on input i).
+void compose(const SmallJet& F, const Jet* const in[4], Jet& out) {
+  const int n = out.n, ord = out.ord;
+  out.v = F.v;
+  if (ord < 1) return;
+  for (int i = 0; i < 4; ++i)
+    if (in[i] && F.g[i] != 0)
+      for (int k = 0; k < n; ++k) out.g[k] += F.g[i] * in[i]->g[k];
+  if (ord < 2) return;
+  std::vector<double> w(n);
+  for (int i = 0; i < 4; ++i) {
+    if (!in[i]) continue;
+    if (F.g[i] != 0)
+      for (size_t kl = 0; kl < out.h.size(); ++kl) out.h[kl] += F.g[i] * in[i]->h[kl];
+    std::fill(w.begin(), w.end(), 0.0);
+    bool any = false;
+    for (int j = 0; j < 4; ++j) {
+      const double fij = F.h[i * 4 + j];
+      if (!in[j] || fij == 0) continue;
+      any = true;
+      for (int l = 0; l < n; ++l) w[l] += fij * in[j]->g[l];
+    }
+    if (!any) continue;
+    const std::vector<double>& gi = in[i]->g;
+    for (int k = 0; k < n; ++k) {
+      if (gi[k] == 0) continue;
+      double* row = &out.h[size_t(k) * n];
+      for (int l = 0; l < n; ++l) row[l] += gi[k] * w[l];
+    }
+  }
+}
 
 void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m,
                      size_t ncoef, CompiledModel::LinearTable& out) {
@@ -61,17 +146,37 @@ void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t 
   std::vector<int> col_of(ncoef, -1);
   for (size_t k = 0; k < ncoef; ++k)
     if (used[k]) { col_of[k] = int(out.cols.size()); out.cols.push_back(int(k)); }
-  const size_t nc = out.cols.size();
-  out.B.assign(np * nc, 0.0);
+  const size_t nc = out.cols.size(), kB = CompiledModel::LinearTable::kBlock;
+  const size_t nblocks = (np + kB - 1) / kB;
+  out.B.assign(nblocks * nc * kB, 0.0);
   std::vector<double> dense(ncoef);
   for (size_t p = 0; p < np; ++p) {
     std::fill(dense.begin(), dense.end(), 0.0);
     for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
-    for (size_t j = 0; j < nc; ++j) out.B[p * nc + j] = dense[out.cols[j]];
+    double* Bb = out.B.data() + (p / kB) * nc * kB + p % kB;
+    for (size_t j = 0; j < nc; ++j) Bb[j * kB] = dense[out.cols[j]];
   }
 }
 
 }  // namespace
+
+// The kBlock sums over the columns stay in registers and are added in pairs (SSE2). GCC's loop
+// vectoriser would rather vectorise over the columns (the loop with the unknown trip count), which
+// costs a shuffle per product: twice the time per point with the table in the L3 cache.
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-tree-loop-vectorize")))
+#endif
+void CompiledModel::LinearTable::block_values(size_t block, const double* cv, double* out) const {
+  const size_t nc = cols.size();
+  const double* Bb = B.data() + block * nc * kBlock;
+  double s[kBlock] = {};
+  for (size_t j = 0; j < nc; ++j) {
+    const double c = cv[j];
+    const double* col = Bb + j * kBlock;
+    for (size_t i = 0; i < kBlock; ++i) s[i] += col[i] * c;
+  }
+  for (size_t i = 0; i < kBlock; ++i) out[i] = s[i];
+}
 
 std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) const {
   auto st = std::make_unique<StateImpl>();
@@ -104,16 +209,28 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
     const double afm = mag_->afm, p = mag_->p;
     if (afm != 0) {
       // IHJ (3.2)-(3.6): afm rule on the (partitioned) sums
-      Jet ts = tc.v > 0 ? tc : tc * (1.0 / afm);
-      Jet be = bm.v > 0 ? bm : bm * (1.0 / afm);
+      // inputs of the small jet: 0 = T, 1 = the sum TC, 2 = the sum BMAGN
+      const double tscale = tc.v > 0 ? 1.0 : 1.0 / afm, bscale = bm.v > 0 ? 1.0 : 1.0 / afm;
+      const SmallJet ts = small_variable(1, tc.v > 0 ? tc.v : tc.v * (1.0 / afm), tscale);
+      const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
       o.Tstar = ts.v; o.beta = be.v;
-      if (ts.v != 0 && be.v > -1) {
-        Jet tau = Tj / ts;
+      if (ts.v != 0 && be.v > -1 && ord == 0) {
+        // the value alone, by the same operations as the small jet's value below
+        double f, f1, f2;
+        ihj<false>(T * (1 / ts.v), p, f, f1, f2);
+        mag = Jet(n, ord);
+        mag.v = T * std::log1p(be.v) * f * R;
+        hasMag = true;
+      } else if (ts.v != 0 && be.v > -1) {
+        const SmallJet Ts = small_variable(0, T, 1.0);
+        SmallJet tau = Ts * reciprocal(ts);
         double f, f1, f2;
         ihj(tau.v, p, f, f1, f2);
-        Jet fj = models::apply(tau, f, f1, f2);
-        Jet lb = models::apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
-        mag = Tj * lb * fj * R;
+        SmallJet fj = apply(tau, f, f1, f2);
+        SmallJet lb = apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
+        const Jet* in[4] = {&Tj, &tc, &bm, nullptr};
+        mag = Jet(n, ord);
+        compose(Ts * lb * fj * R, in, mag);
         hasMag = true;
       }
     } else {
@@ -121,17 +238,35 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       Jet nt(n, ord);
       NT_.eval(st.c, y, nt);
       o.Tstar = tc.v; o.beta = bm.v;
-      if (bm.v > -1) {
-        Jet fsum(n, ord);
-        for (const Jet* crit : {&tc, &nt}) {
-          if (crit->v == 0) continue;  // tau = 1e10 -> f ~ 0
-          Jet tau = Tj / *crit;
+      if (bm.v > -1 && ord == 0) {
+        // the value alone, by the same operations as the small jet's value below
+        double fsum = 0;
+        for (double crit : {tc.v, nt.v}) {
+          if (crit == 0) continue;
+          double f, f1, f2;
+          xiong<false>(T * (1 / crit), p, f, f1, f2);
+          fsum = fsum + f;
+        }
+        mag = Jet(n, ord);
+        mag.v = T * std::log1p(bm.v) * fsum * R;
+        hasMag = true;
+      } else if (bm.v > -1) {
+        // inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN
+        const SmallJet Ts = small_variable(0, T, 1.0);
+        SmallJet fsum;
+        for (int i : {1, 2}) {
+          const double crit = i == 1 ? tc.v : nt.v;
+          if (crit == 0) continue;  // tau = 1e10 -> f ~ 0
+          SmallJet tau = Ts * reciprocal(small_variable(i, crit, 1.0));
           double f, f1, f2;
           xiong(tau.v, p, f, f1, f2);
-          fsum = fsum + models::apply(tau, f, f1, f2);
+          fsum = fsum + apply(tau, f, f1, f2);
         }
-        Jet lb = models::apply(bm, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
-        mag = Tj * lb * fsum * R;
+        const SmallJet b = small_variable(3, bm.v, 1.0);
+        SmallJet lb = apply(b, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
+        const Jet* in[4] = {&Tj, &tc, &nt, &bm};
+        mag = Jet(n, ord);
+        compose(Ts * lb * fsum * R, in, mag);
         hasMag = true;
       }
     }
@@ -254,30 +389,84 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   q.NF.gather(st.c, cN);
   const bool magnetic = mag_ && !TC_.empty();
   if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
+  // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
+  const size_t nc = cS.size();
+  std::vector<int> group_of;
+  std::vector<double> cG;
+  if (nc >= 8) {  // a narrower table is summed as it is: grouping its columns would cost more than it saves
+    group_of.assign(nc, -1);
+    for (size_t j = 0; j < nc; ++j) {
+      if (cS[j] == 0) continue;
+      for (size_t l = 0; l < j && group_of[j] < 0; ++l)
+        if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
+      if (group_of[j] < 0) { group_of[j] = int(cG.size()); cG.push_back(cS[j]); }
+    }
+  }
+  std::shared_ptr<const MergedColumns> merged;
+  if (!group_of.empty() && cG.size() < nc) {
+    {
+      std::lock_guard<std::mutex> lock(q.merged_mutex);
+      merged = q.merged;
+    }
+    if (!merged || merged->group_of != group_of) {
+      auto fresh = std::make_shared<MergedColumns>();
+      fresh->group_of = group_of;
+      LinearTable& t = fresh->table;
+      const size_t ng = cG.size(), kB = LinearTable::kBlock, nblocks = (q.np + kB - 1) / kB;
+      t.cols.assign(ng, -1);
+      for (size_t j = 0; j < nc; ++j)
+        if (group_of[j] >= 0 && t.cols[group_of[j]] < 0) t.cols[group_of[j]] = q.S.cols[j];
+      t.B.assign(nblocks * ng * kB, 0.0);
+      for (size_t b = 0; b < nblocks; ++b)
+        for (size_t j = 0; j < nc; ++j) {
+          if (group_of[j] < 0) continue;
+          const double* from = q.S.B.data() + (b * nc + j) * kB;
+          double* to = t.B.data() + (b * ng + group_of[j]) * kB;
+          for (size_t i = 0; i < kB; ++i) to[i] += from[i];
+        }
+      merged = std::move(fresh);
+      std::lock_guard<std::mutex> lock(q.merged_mutex);
+      q.merged = merged;
+    }
+  }
+  const LinearTable& S = merged ? merged->table : q.S;
+  const double* cSv = merged ? cG.data() : cS.data();
+  constexpr size_t kB = LinearTable::kBlock;
+  double Sb[kB], Nb[kB], TCb[kB], BMb[kB], NTb[kB] = {};
   for (size_t k = 0; k < q.np; ++k) {
-    double S = q.S.at(k, cS.data());
+    const size_t i = k % kB;
+    if (i == 0) {
+      S.block_values(k / kB, cSv, Sb);
+      q.NF.block_values(k / kB, cN.data(), Nb);
+      if (magnetic) {
+        q.TC.block_values(k / kB, cTC.data(), TCb);
+        q.BM.block_values(k / kB, cBM.data(), BMb);
+        if (!q.NT.empty()) q.NT.block_values(k / kB, cNT.data(), NTb);
+      }
+    }
+    double S = Sb[i];
     if (magnetic) {
-      const double tc = q.TC.at(k, cTC.data()), bm = q.BM.at(k, cBM.data());
+      const double tc = TCb[i], bm = BMb[i];
       const double afm = mag_->afm, p = mag_->p;
       double f, f1, f2;
       if (afm != 0) {
         const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
         if (ts != 0 && be > -1) {
-          ihj(T / ts, p, f, f1, f2);
+          ihj<false>(T / ts, p, f, f1, f2);
           S += T * std::log1p(be) * f * R;
         }
       } else if (bm > -1) {
-        const double nt = q.NT.empty() ? 0.0 : q.NT.at(k, cNT.data());
+        const double nt = NTb[i];
         double fsum = 0;
         for (double crit : {tc, nt}) {
           if (crit == 0) continue;
-          xiong(T / crit, p, f, f1, f2);
+          xiong<false>(T / crit, p, f, f1, f2);
           fsum += f;
         }
         S += T * std::log1p(bm) * fsum * R;
       }
     }
-    GM[k] = S / q.NF.at(k, cN.data());
+    GM[k] = S / Nb[i];
   }
 }
 

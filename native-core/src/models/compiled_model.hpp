@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,26 +64,37 @@ class CompiledModel final : public PhaseModel {
   void energies(const State& state, const double* Y, size_t npoints, double* GM) const override;
 
   // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
-  // sum_j B[k * cols.size() + j] * c[cols[j]].v (the parameter columns the terms use).
+  // sum_j B_kj * c[cols[j]].v (the parameter columns the terms use). B is stored by blocks of kBlock
+  // points, column after column within a block (the last block padded with zeros): the kBlock sums of a
+  // block are independent and vectorise, while each is still added up in column order, as a row-by-row
+  // dot product would (one chain of dependent additions per point was the cost of the row layout).
   struct LinearTable {
+    static constexpr size_t kBlock = 16;
     std::vector<int> cols;
-    std::vector<double> B;
+    std::vector<double> B;  // [block][column][point within the block]
     bool empty() const { return cols.empty(); }
-    double at(size_t k, const double* cv) const {
-      const size_t nc = cols.size();
-      const double* row = B.data() + k * nc;
-      double s = 0;
-      for (size_t j = 0; j < nc; ++j) s += row[j] * cv[j];
-      return s;
-    }
+    // out[i] = value at point block * kBlock + i, for every i < kBlock (0 on the padding)
+    void block_values(size_t block, const double* cv, double* out) const;
     void gather(const std::vector<TPJet>& c, std::vector<double>& cv) const {
       cv.resize(cols.size());
       for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
     }
   };
+  // S with the columns whose parameter values are equal at a (T,P) added together and the columns whose
+  // value is 0 left out. Databases that write out every B/F symmetry copy of an ordered phase's parameter
+  // (alnifcc4sl: 64 columns, 20 distinct values) give the same value to many columns at every T, so one
+  // grouping serves a whole calculation; group_of is the grouping it was built for (per column of S, its
+  // group, -1 for a zero value).
+  struct MergedColumns {
+    std::vector<int> group_of;
+    LinearTable table;  // table.cols[g] = the first column of S in group g
+  };
   struct PointSetImpl final : PointSet {
     size_t np = 0;
     LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+    // the grouping last used (shared by the solver threads evaluating this grid)
+    mutable std::mutex merged_mutex;
+    mutable std::shared_ptr<const MergedColumns> merged;
   };
 
   std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override;

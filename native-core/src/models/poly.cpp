@@ -4,6 +4,7 @@
 #include "models/poly.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <stdexcept>
 
@@ -60,6 +61,35 @@ void Poly::consolidate() {
       kind_of_.push_back(it->second);
     }
     term_begin_.push_back(static_cast<int>(kind_of_.size()));
+  }
+  max_factors_ = 0;
+  for (size_t ti = 0; ti < terms.size(); ++ti) max_factors_ = std::max(max_factors_, term_begin_[ti + 1] - term_begin_[ti]);
+  std::vector<std::vector<int>> by_kind(kinds_.size());
+  std::map<std::pair<int, int>, std::vector<int>> by_pair;
+  for (size_t ti = 0; ti < terms.size(); ++ti) {
+    const int b = term_begin_[ti], e = term_begin_[ti + 1];
+    if (e - b < 3) continue;
+    for (int i = b; i < e; ++i) {
+      by_kind[kind_of_[i]].push_back(int(ti));
+      for (int j = i + 1; j < e; ++j)
+        by_pair[{std::min(kind_of_[i], kind_of_[j]), std::max(kind_of_[i], kind_of_[j])}].push_back(int(ti));
+    }
+  }
+  by_kind_begin_.assign(1, 0);
+  by_kind_term_.clear();
+  for (const auto& list : by_kind) {
+    by_kind_term_.insert(by_kind_term_.end(), list.begin(), list.end());
+    by_kind_begin_.push_back(int(by_kind_term_.size()));
+  }
+  pair_a_.clear();
+  pair_b_.clear();
+  pair_begin_.assign(1, 0);
+  pair_term_.clear();
+  for (const auto& [ab, list] : by_pair) {
+    pair_a_.push_back(ab.first);
+    pair_b_.push_back(ab.second);
+    pair_term_.insert(pair_term_.end(), list.begin(), list.end());
+    pair_begin_.push_back(int(pair_term_.size()));
   }
   compiled_ = true;
 }
@@ -119,17 +149,25 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   const int n = out.n, ord = out.ord;
   const size_t nk = kinds_.size();
   // per-thread scratch (evaluated from OpenMP threads): factor values and derivatives, u-space gradient
-  // (with the v, T and P parts of the coefficients) and Hessian
+  // (with the v, T and P parts of the coefficients), the curvature of the entropy factors (diagonal) and
+  // the Hessian of the products, accumulated on one side only (H[qi][qj] for the pair i < j of a term)
+  // and made symmetric once at the end
   thread_local std::vector<double> buf;
-  buf.assign(nk * (6 + (ord >= 2 ? nk : 0)), 0.0);
+  const bool pairs = ord >= 2 && max_factors_ >= 2;  // else no H: the u-space Hessian is diag(Hd)
+  buf.assign(nk * (9 + (pairs ? nk : 0)), 0.0);
   double* val = buf.data();
   double* d1 = val + nk;
   double* d2 = d1 + nk;
   double* gv = d2 + nk;  // d(sum c.v s P)/du_q
   double* gt = gv + nk;  // the same with c.t (-> d2/dT du)
   double* gp = gt + nk;  // and c.p
-  double* H = gp + nk;   // nk x nk, c.v part
+  double* Hd = gp + nk;  // c.v part of s P'' of the entropy factors
+  double* inv = Hd + nk;     // 1 / val (0 where val is 0 or too small to invert safely)
+  double* invd1 = inv + nk;  // d1 / val
+  double* H = invd1 + nk;    // nk x nk, c.v part, pairs of distinct factor positions
   for (size_t q = 0; q < nk; ++q) factor_value(kinds_[q], y, val[q], d1[q], d2[q]);
+  // the sums of the T,P part in registers (out is written once at the end)
+  double sv = 0, st = 0, sp = 0, stt = 0, stp = 0, spp = 0;
   if (ord < 1) {
     // values only (grid energies evaluated point by point): each factor once, then the products
     for (size_t ti = 0; ti < terms.size(); ++ti) {
@@ -137,11 +175,30 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       if (cv == 0) continue;
       double P = cv;
       for (int j = term_begin_[ti]; j < term_begin_[ti + 1] && P != 0; ++j) P *= val[kind_of_[j]];
-      out.v += P;
+      sv += P;
     }
+    out.v += sv;
     return;
   }
-  double vals[64], excl1[64];
+  // terms of three or more factors: the invertible path (else nothing below uses inv, invd1, Tv, Tt, Tp)
+  const bool lists = max_factors_ >= 3;
+  if (lists)
+    for (size_t q = 0; q < nk; ++q) {
+      inv[q] = std::fabs(val[q]) > 1e-250 ? 1 / val[q] : 0.0;
+      invd1[q] = inv[q] * d1[q];
+    }
+  // Products without one or two of a term's factors. Where none of its factors is 0 (invertible), they are
+  // P / u_a and P / (u_a u_b): per term only c P, summed over the by-kind and by-pair lists after the loop
+  // and scaled there by 1/u (the same values to a few ulps). Otherwise, and for terms of one or two
+  // factors, from vals (the term's factor values), pre[j] = prod_{l<j} vals[l] and
+  // suf[j] = prod_{l>=j} vals[l]: the product without position j is pre[j] suf[j+1] and without
+  // positions i < j pre[i] (prod_{i<l<j} vals[l]) suf[j+1], every derivative in O(k^2) without divisions.
+  double vals[64], pre[65], suf[65];
+  thread_local std::vector<double> Tbuf;  // per term: c.v P, c.t P, c.p P (terms on the invertible path)
+  if (lists) Tbuf.assign(3 * terms.size(), 0.0);
+  double* Tv = Tbuf.data();
+  double* Tt = Tv + terms.size();
+  double* Tp = Tt + terms.size();
   for (size_t ti = 0; ti < terms.size(); ++ti) {
     const Term& t = terms[ti];
     const int* kq = &kind_of_[term_begin_[ti]];
@@ -150,49 +207,93 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
     const TPJet& cj = c[t.coef];
     const double sc = t.scale;
     double P = 1;
-    for (size_t j = 0; j < k; ++j) P *= (vals[j] = val[kq[j]]);
-    out.v += sc * cj.v * P;
-    out.g[0] += sc * cj.t * P;
-    out.g[1] += sc * cj.p * P;
-    if (ord >= 2) {
-      out.h[0] += sc * cj.tt * P;
-      out.h[1] += sc * cj.tp * P;
-      out.h[size_t(n)] += sc * cj.tp * P;
-      out.h[size_t(n) + 1] += sc * cj.pp * P;
-    }
-    {
-      double pre = 1;
-      for (size_t j = 0; j < k; ++j) { excl1[j] = pre; pre *= vals[j]; }
-      double suf = 1;
-      for (size_t j = k; j-- > 0;) { excl1[j] *= suf; suf *= vals[j]; }
-    }
+    bool invertible = k >= 3;
     for (size_t j = 0; j < k; ++j) {
-      const double w = excl1[j] * d1[kq[j]];
-      if (w == 0) continue;
-      gv[kq[j]] += sc * cj.v * w;
-      gt[kq[j]] += sc * cj.t * w;
-      gp[kq[j]] += sc * cj.p * w;
+      P *= (vals[j] = val[kq[j]]);
+      invertible = invertible && inv[kq[j]] != 0;
     }
-    if (ord < 2) continue;
-    const double cv = sc * cj.v;
-    if (cv == 0) continue;
+    sv += sc * cj.v * P;
+    st += sc * cj.t * P;
+    sp += sc * cj.p * P;
+    if (ord >= 2) {
+      stt += sc * cj.tt * P;
+      stp += sc * cj.tp * P;
+      spp += sc * cj.pp * P;
+    }
+    const double cvs = sc * cj.v, cts = sc * cj.t, cps = sc * cj.p;
+    if (k >= 3) {
+      // by the lists below when invertible; otherwise 0 there and by the positions here
+      Tv[ti] = invertible ? cvs * P : 0.0;
+      Tt[ti] = invertible ? cts * P : 0.0;
+      Tp[ti] = invertible ? cps * P : 0.0;
+      if (invertible) continue;
+    }
+    pre[0] = 1;
+    for (size_t j = 0; j < k; ++j) pre[j + 1] = pre[j] * vals[j];
+    suf[k] = 1;
+    for (size_t j = k; j-- > 0;) suf[j] = suf[j + 1] * vals[j];
+    for (size_t j = 0; j < k; ++j) {
+      const double w = pre[j] * suf[j + 1] * d1[kq[j]];
+      gv[kq[j]] += cvs * w;
+      gt[kq[j]] += cts * w;
+      gp[kq[j]] += cps * w;
+    }
+    if (ord < 2 || cvs == 0) continue;
     for (size_t i = 0; i < k; ++i) {
       const int qi = kq[i];
-      if (d2[qi] != 0 && excl1[i] != 0) H[qi * nk + qi] += cv * excl1[i] * d2[qi];
-      if (d1[qi] == 0) continue;
+      Hd[qi] += cvs * pre[i] * suf[i + 1] * d2[qi];
+      double run = cvs * d1[qi] * pre[i];  // times the values strictly between i and j
       for (size_t j = i + 1; j < k; ++j) {
-        const int qj = kq[j];
-        if (d1[qj] == 0) continue;
-        double pij = 1;
-        for (size_t l = 0; l < k; ++l)
-          if (l != i && l != j) pij *= vals[l];
-        if (pij == 0) continue;
-        const double w = cv * pij * d1[qi] * d1[qj];
-        H[qi * nk + qj] += w;
-        H[qj * nk + qi] += w;
+        H[size_t(qi) * nk + kq[j]] += run * suf[j + 1] * d1[kq[j]];
+        run *= vals[j];
       }
     }
   }
+  // the invertible terms: the product without the factor at one position is P / u_q, without two P / (u_a u_b)
+  for (size_t q = 0; q < nk && lists; ++q) {
+    double sum_v = 0, sum_t = 0, sum_p = 0;
+    for (int l = by_kind_begin_[q]; l < by_kind_begin_[q + 1]; ++l) {
+      const int t = by_kind_term_[l];
+      sum_v += Tv[t];
+      sum_t += Tt[t];
+      sum_p += Tp[t];
+    }
+    gv[q] += invd1[q] * sum_v;
+    gt[q] += invd1[q] * sum_t;
+    gp[q] += invd1[q] * sum_p;
+    if (ord >= 2) Hd[q] += d2[q] * inv[q] * sum_v;
+  }
+  if (ord >= 2 && lists)
+    for (size_t pi = 0; pi < pair_a_.size(); ++pi) {
+      // four partial sums: the lists are long (a pair of site fractions recurs in many terms)
+      double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+      int l = pair_begin_[pi];
+      const int e = pair_begin_[pi + 1];
+      for (; l + 4 <= e; l += 4) {
+        s0 += Tv[pair_term_[l]];
+        s1 += Tv[pair_term_[l + 1]];
+        s2 += Tv[pair_term_[l + 2]];
+        s3 += Tv[pair_term_[l + 3]];
+      }
+      for (; l < e; ++l) s0 += Tv[pair_term_[l]];
+      const double sum = (s0 + s1) + (s2 + s3);
+      H[size_t(pair_a_[pi]) * nk + pair_b_[pi]] += sum * invd1[pair_a_[pi]] * invd1[pair_b_[pi]];
+    }
+  out.v += sv;
+  out.g[0] += st;
+  out.g[1] += sp;
+  if (ord >= 2) {
+    out.h[0] += stt;
+    out.h[1] += stp;
+    out.h[size_t(n)] += stp;
+    out.h[size_t(n) + 1] += spp;
+  }
+  if (pairs)
+    for (size_t q = 0; q < nk; ++q) {
+      double* Hq = H + q * nk;
+      Hq[q] = 2 * Hq[q] + Hd[q];
+      for (size_t r = q + 1; r < nk; ++r) Hq[r] = H[r * nk + q] = Hq[r] + H[r * nk + q];
+    }
   // chain rule to y: u_q = c0_q + sum_(i,a) a y_i
   for (size_t q = 0; q < nk; ++q)
     for (const auto& [idx, a] : kinds_[q].a.lin) {
@@ -205,6 +306,15 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
       }
     }
   if (ord < 2) return;
+  if (!pairs) {
+    // H_y += A^T diag(Hd) A
+    for (size_t q = 0; q < nk; ++q) {
+      if (Hd[q] == 0) continue;
+      for (const auto& [a, ca] : kinds_[q].a.lin)
+        for (const auto& [b, cb] : kinds_[q].a.lin) out.h[size_t(2 + a) * n + 2 + b] += ca * cb * Hd[q];
+    }
+    return;
+  }
   const int m = n - 2;
   // HA = H_u A (nk x m), then H_y += A^T HA
   thread_local std::vector<double> HA;

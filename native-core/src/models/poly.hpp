@@ -149,6 +149,12 @@ class Poly {
   bool compiled_ = false;
   std::vector<Factor> kinds_;                   // distinct factors
   std::vector<int> kind_of_, term_begin_;       // per term: its factors' kind indices (flattened)
+  // The terms of three or more factors listed by factor (once per occurrence) and by pair of factor
+  // positions (the pair's kinds a <= b): eval() sums c P per list and scales by 1/u_a (1/u_b) once, where
+  // none of a term's factors is 0 (a sum per list entry instead of a scattered update per term).
+  std::vector<int> by_kind_begin_, by_kind_term_;
+  std::vector<int> pair_a_, pair_b_, pair_begin_, pair_term_;
+  int max_factors_ = 0;  // 0 or 1 (ideal mixing, N_f, ...): the Hessian over the factors is diagonal
 };
 
 }  // namespace pd::models
