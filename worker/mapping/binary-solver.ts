@@ -165,12 +165,11 @@ export class BinarySolver {
     const s = this.s;
     const results = reqs.map((q) => this.cold.get(BinarySolver.key(q.T, q.X)));
     // each point not solved before once (several searches of a round can ask for the same grid node)
-    const first = new Map<string, number>();
+    const asked = new Set<string>();
     const todo = reqs.flatMap((q, k) => {
-      if (results[k]) return [];
       const key = BinarySolver.key(q.T, q.X);
-      if (first.has(key)) return [];
-      first.set(key, k);
+      if (results[k] || asked.has(key)) return [];
+      asked.add(key);
       return [k];
     });
     if (todo.length === 1) {

@@ -140,7 +140,7 @@ export class RegionTracer {
     // under way, and a trace with no tie-line before its last one is told by the element itself: region-ends.ts)
     const path: TieLine[] = [this.tieLine(seed)];
     const keep = (t: TieLine) => { region.tl.push(t); path.push(t); };
-    let cur = this.tieLine(seed);
+    let cur = path[0];
     let slope: [number, number] = [0, 0];
     let dT = Math.min(5, maxStep);
     let end: RegionEnd | null = null;
