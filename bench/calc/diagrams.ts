@@ -9,8 +9,10 @@
 // PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and native-core addon built): diagrams-all
 // times every diagram with this checkout's code and with that one's in the same run, each in a child process
 // of its own (bench/calc/diagram-child.ts, kept alive, database opened and warmed up once), the two alternately
-// and in alternating order, PHASEDESK_BENCH_REPEATS times (default 3), and prints per diagram the median of
-// both, and the ratio now / before. PHASEDESK_BENCH_DIAGRAMS=a,b (substrings of file names) limits
+// and in alternating order, PHASEDESK_BENCH_REPEATS times (default 3), a diagram of a few milliseconds more often
+// (until each checkout's runs of it add up to a second, at most 51 times: one run of such a diagram varies by
+// tens of percent with what else the machine does), and prints per diagram the median of both, and the ratio
+// now / before. PHASEDESK_BENCH_DIAGRAMS=a,b (substrings of file names) limits
 // diagrams-all to those databases.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -23,6 +25,10 @@ import { mapBinary } from '../../worker/mapping/binary.js';
 import { tdbDir, median } from '../support.js';
 
 const REPEATS = 5;
+/** diagrams-all against an older checkout: short diagrams are run until each side's runs add up to this (s) ... */
+const MIN_TIMED_SECONDS = 1;
+/** ... at most this many times */
+const MAX_REPEATS = 51;
 
 const SETUPS: { file: string; components: [string, string] }[] = [
   { file: 'alzn_mey.tdb', components: ['AL', 'ZN'] },
@@ -121,6 +127,7 @@ async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
   const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
   const now = new DiagramChild(thisTree), before = new DiagramChild(path.resolve(beforeTree));
   const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, median of ${repeats} runs ` +
+    `(diagrams under ${MIN_TIMED_SECONDS / repeats} s: until each side has run for ${MIN_TIMED_SECONDS} s, at most ${MAX_REPEATS} runs) ` +
     `after a warm-up diagram, this checkout against ${path.resolve(beforeTree)} (before), timed alternately:`];
   const ratios: number[] = [];
   let sumNow = 0, sumBefore = 0;
@@ -129,7 +136,8 @@ async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
       const q: DiagramRequest = { file: path.join(dir, file), components, threads };
       const tNow: number[] = [], tBefore: number[] = [];
       let aNow: DiagramAnswer | null = null, aBefore: DiagramAnswer | null = null;
-      for (let r = 0; r < repeats; r++) {
+      const total = (t: number[]) => t.reduce((a, b) => a + b, 0);
+      for (let r = 0; r < repeats || (r < MAX_REPEATS && Math.min(total(tNow), total(tBefore)) < MIN_TIMED_SECONDS); r++) {
         for (const child of r % 2 === 0 ? [now, before] : [before, now]) {
           const a = await child.map(q);
           if (child === now) { aNow = a; tNow.push(a.seconds); } else { aBefore = a; tBefore.push(a.seconds); }
@@ -139,7 +147,7 @@ async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
       const failed = [aNow?.error && `now: ${aNow.error}`, aBefore?.error && `before: ${aBefore.error}`].filter(Boolean).join('; ');
       if (Number.isFinite(mNow) && Number.isFinite(mBefore)) { ratios.push(mNow / mBefore); sumNow += mNow; sumBefore += mBefore; }
       lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${mNow.toFixed(3)} s  before ${mBefore.toFixed(3)} s  ` +
-        `ratio ${(mNow / mBefore).toFixed(2)}  (equilibria ${aNow?.equilibria ?? '-'} / ${aBefore?.equilibria ?? '-'}` +
+        `ratio ${(mNow / mBefore).toFixed(2)}  (${tNow.length} runs; equilibria ${aNow?.equilibria ?? '-'} / ${aBefore?.equilibria ?? '-'}` +
         `${failed ? `; failed: ${failed}` : ''})`);
     }
   } finally {

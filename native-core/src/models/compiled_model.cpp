@@ -115,7 +115,8 @@ void compose(const SmallJet& F, const Jet* const in[4], Jet& out) {
     if (in[i] && F.g[i] != 0)
       for (int k = 0; k < n; ++k) out.g[k] += F.g[i] * in[i]->g[k];
   if (ord < 2) return;
-  std::vector<double> w(n);
+  thread_local std::vector<double> w;
+  w.resize(n);
   for (int i = 0; i < 4; ++i) {
     if (!in[i]) continue;
     if (F.g[i] != 0)
@@ -189,21 +190,48 @@ std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) co
   return st;
 }
 
+namespace {
+// the jets of one point in CompiledModel::compute
+struct PointJets {
+  Jet G, I, Nf, Tj, tc, bm, nt, mag;
+  Jet extra, a, b, c, d, e;  // the Einstein and two-state terms and their intermediates
+};
+PointJets& per_thread_jets() {
+  thread_local PointJets jets;
+  return jets;
+}
+}  // namespace
+
 void CompiledModel::compute(const State& state, const double* y, int ord, Parts& o, bool want_parts) const {
   const auto& st = static_cast<const StateImpl&>(state);
   const int n = int(vars_.size()) + 2;
   const double T = st.T, P = st.P;
-  Jet G(n, ord), I(n, ord), Nf(n, ord);
+  // The jets of this point in per-thread scratch that keeps its storage from call to call: at order 2 each
+  // holds an n x n Hessian, and allocating them took a tenth of a small system's equilibrium. At order 0 they
+  // hold no vectors: a local set, without the lookup of a thread_local.
+  PointJets local;
+  PointJets& w = ord >= 1 ? per_thread_jets() : local;
+  Jet &G = w.G, &I = w.I, &Nf = w.Nf;
+  G.reset(n, ord);
+  I.reset(n, ord);
+  Nf.reset(n, ord);
   G_.eval(st.c, y, G);
   ID_.eval(st.c, y, I);
   NF_.eval(st.c, y, Nf);
   const bool needT = (mag_ && !TC_.empty()) || !THETA_.empty() || !GD_.empty();
-  Jet Tj = needT ? Jet::variable(n, ord, 0, T) : Jet();
-  Jet mag;  // empty unless the phase is magnetic
+  Jet& Tj = w.Tj;
+  if (needT) {
+    Tj.reset(n, ord);
+    Tj.v = T;
+    if (ord >= 1) Tj.g[0] = 1.0;
+  }
+  Jet& mag = w.mag;  // set only if the phase is magnetic
   bool hasMag = false, hasExtra = false;
   o.Tstar = 0; o.beta = 0;
   if (mag_ && !TC_.empty()) {
-    Jet tc(n, ord), bm(n, ord);
+    Jet &tc = w.tc, &bm = w.bm;
+    tc.reset(n, ord);
+    bm.reset(n, ord);
     TC_.eval(st.c, y, tc);
     BM_.eval(st.c, y, bm);
     const double afm = mag_->afm, p = mag_->p;
@@ -218,7 +246,7 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
         // the value alone, by the same operations as the small jet's value below
         double f, f1, f2;
         ihj<false>(T * (1 / ts.v), p, f, f1, f2);
-        mag = Jet(n, ord);
+        mag.reset(n, ord);
         mag.v = T * std::log1p(be.v) * f * R;
         hasMag = true;
       } else if (ts.v != 0 && be.v > -1) {
@@ -229,13 +257,14 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
         SmallJet fj = apply(tau, f, f1, f2);
         SmallJet lb = apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
         const Jet* in[4] = {&Tj, &tc, &bm, nullptr};
-        mag = Jet(n, ord);
+        mag.reset(n, ord);
         compose(Ts * lb * fj * R, in, mag);
         hasMag = true;
       }
     } else {
       // Xiong (3.7)-(3.9): f(tau_C) + f(tau_N), beta used directly
-      Jet nt(n, ord);
+      Jet& nt = w.nt;
+      nt.reset(n, ord);
       NT_.eval(st.c, y, nt);
       o.Tstar = tc.v; o.beta = bm.v;
       if (bm.v > -1 && ord == 0) {
@@ -247,7 +276,7 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
           xiong<false>(T * (1 / crit), p, f, f1, f2);
           fsum = fsum + f;
         }
-        mag = Jet(n, ord);
+        mag.reset(n, ord);
         mag.v = T * std::log1p(bm.v) * fsum * R;
         hasMag = true;
       } else if (bm.v > -1) {
@@ -265,35 +294,48 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
         const SmallJet b = small_variable(3, bm.v, 1.0);
         SmallJet lb = apply(b, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
         const Jet* in[4] = {&Tj, &tc, &nt, &bm};
-        mag = Jet(n, ord);
+        mag.reset(n, ord);
         compose(Ts * lb * fsum * R, in, mag);
         hasMag = true;
       }
     }
   }
-  Jet extra;
+  Jet& extra = w.extra;  // set only if the phase has Einstein or two-state terms
   if (!THETA_.empty()) {
     // §4.1 Einstein: theta = exp(sum of THETA (ln theta)); 1.5 R theta + 3 R T ln(1 - exp(-theta/T))
-    Jet lt(n, ord);
+    // (in w's jets, by the operations of theta / Tj = theta * (1 / Tj) and theta (1.5 R) + (Tj g) (3 R))
+    Jet &lt = w.a, &theta = w.b, &inv_T = w.c, &u = w.d, &g = w.e;
+    lt.reset(n, ord);
     THETA_.eval(st.c, y, lt);
     double th = std::exp(lt.v);
-    Jet theta = models::apply(lt, th, th, th);
-    Jet u = theta / Tj;
+    models::apply_into(lt, th, th, th, theta);
+    models::reciprocal_into(Tj, inv_T);
+    models::multiply_into(theta, inv_T, u);
     double em = std::expm1(u.v);  // e^u - 1
-    Jet g = models::apply(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em));
-    extra = theta * (1.5 * R) + Tj * g * (3 * R);
+    models::apply_into(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em), g);
+    Jet& Tg = lt;  // lt is no longer needed
+    models::multiply_into(Tj, g, Tg);
+    Tg *= 3 * R;
+    extra = theta;
+    extra *= 1.5 * R;
+    extra += Tg;
     hasExtra = true;
   }
   if (!GD_.empty()) {
     // §4.2 two-state: -R T ln(1 + exp(-GD/(R T))), softplus evaluated stably
-    Jet gd(n, ord);
+    // (x = (GD / Tj) (-1 / R), as GD * (1 / Tj) scaled, and two = (Tj s) (-R))
+    Jet &gd = w.a, &inv_T = w.c, &x = w.d, &s = w.e, &two = w.b;
+    gd.reset(n, ord);
     GD_.eval(st.c, y, gd);
-    Jet x = (gd / Tj) * (-1.0 / R);
+    models::reciprocal_into(Tj, inv_T);
+    models::multiply_into(gd, inv_T, x);
+    x *= -1.0 / R;
     double sp = std::max(x.v, 0.0) + std::log1p(std::exp(-std::fabs(x.v)));
     double sg = 1 / (1 + std::exp(-x.v));
-    Jet s = models::apply(x, sp, sg, sg * (1 - sg));
-    Jet two = Tj * s * (-R);
-    if (hasExtra) extra += two; else extra = std::move(two);
+    models::apply_into(x, sp, sg, sg * (1 - sg), s);
+    models::multiply_into(Tj, s, two);
+    two *= -R;
+    if (hasExtra) extra += two; else std::swap(extra, two);
     hasExtra = true;
   }
   // Sum per formula unit (0.1), then G_M = S / N_f with the quotient rule done in place.
@@ -302,7 +344,9 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
   if (hasMag) S += mag;
   if (hasExtra) S += extra;
   o.Sf = S;  // G_f without the volume term
-  Jet GM = std::move(S);
+  // swapped rather than moved: both the scratch and o keep storage for the next call
+  std::swap(o.GM, S);
+  Jet& GM = o.GM;
   models::divide_in_place(GM, Nf);
   // §6.2 volume: V0/N_f * exp(VA) * (P - 101325), nothing if VK != 0 (pycalphad)
   o.hasVol = false;
@@ -321,10 +365,9 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       o.hasVol = true;
     }
   } else {
-    o.Vnm = Jet(n, 0);
+    o.Vnm.reset(n, 0);
   }
-  o.GM = std::move(GM);
-  o.Nf = std::move(Nf);
+  std::swap(o.Nf, Nf);
   if (want_parts) {
     o.ID = I;
     models::divide_in_place(o.ID, o.Nf);
@@ -334,13 +377,16 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
 }
 
 void CompiledModel::energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const {
-  Parts p;
+  // its jets keep their storage; swapped with out's vectors, which a caller that reuses its result hands back
+  thread_local Parts p;
   compute(state, y, derivative_order, p, false);
   // G_f = N_f G_M = S_f + N_f G_vol
   if (p.hasVol) p.Sf += p.vol * p.Nf;
   out.GM = p.GM.v; out.Gf = p.Sf.v;
-  out.dGM = std::move(p.GM.g); out.d2GM = std::move(p.GM.h);
-  out.dGf = std::move(p.Sf.g); out.d2Gf = std::move(p.Sf.h);
+  std::swap(out.dGM, p.GM.g);
+  std::swap(out.d2GM, p.GM.h);
+  std::swap(out.dGf, p.Sf.g);
+  std::swap(out.d2Gf, p.Sf.h);
 }
 
 void CompiledModel::energies(const State& state, const double* Y, size_t npoints, double* GM) const {

@@ -145,16 +145,45 @@ void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
   eval_compiled(c, y, out);
 }
 
+double Poly::values_only(const std::vector<TPJet>& c, const double* val) const {
+  double sv = 0;
+  for (size_t ti = 0; ti < terms.size(); ++ti) {
+    const double cv = terms[ti].scale * c[terms[ti].coef].v;
+    if (cv == 0) continue;
+    double P = cv;
+    for (int j = term_begin_[ti]; j < term_begin_[ti + 1] && P != 0; ++j) P *= val[kind_of_[j]];
+    sv += P;
+  }
+  return sv;
+}
+
 void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const {
   const int n = out.n, ord = out.ord;
   const size_t nk = kinds_.size();
-  // per-thread scratch (evaluated from OpenMP threads): factor values and derivatives, u-space gradient
-  // (with the v, T and P parts of the coefficients), the curvature of the entropy factors (diagonal) and
-  // the Hessian of the products, accumulated on one side only (H[qi][qj] for the pair i < j of a term)
-  // and made symmetric once at the end
-  thread_local std::vector<double> buf;
+  if (ord < 1 && nk <= kValuesOnStack) {
+    // values only (grid energies and single points evaluated point by point): each factor once, then the
+    // products; on the stack, without the per-thread scratch
+    double val[kValuesOnStack];
+    for (size_t q = 0; q < nk; ++q) {
+      double d1, d2;
+      factor_value(kinds_[q], y, val[q], d1, d2);
+    }
+    out.v += values_only(c, val);
+    return;
+  }
+  // Per-thread scratch (evaluated from OpenMP threads), one thread_local as each is looked up by a call in a
+  // shared library. buf: factor values and derivatives, u-space gradient (with the v, T and P parts of the
+  // coefficients), the curvature of the entropy factors (diagonal) and the Hessian of the products,
+  // accumulated on one side only (H[qi][qj] for the pair i < j of a term) and made symmetric once at the end;
+  // T: per-term products on the invertible path; HA: H_u A.
+  struct Scratch {
+    std::vector<double> buf, T, HA;
+  };
+  thread_local Scratch scratch;
+  std::vector<double>& buf = scratch.buf;
   const bool pairs = ord >= 2 && max_factors_ >= 2;  // else no H: the u-space Hessian is diag(Hd)
-  buf.assign(nk * (9 + (pairs ? nk : 0)), 0.0);
+  const size_t width = nk * (9 + (pairs ? nk : 0));
+  if (buf.size() < width) buf.resize(width);
   double* val = buf.data();
   double* d1 = val + nk;
   double* d2 = d1 + nk;
@@ -165,19 +194,16 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   double* inv = Hd + nk;     // 1 / val (0 where val is 0 or too small to invert safely)
   double* invd1 = inv + nk;  // d1 / val
   double* H = invd1 + nk;    // nk x nk, c.v part, pairs of distinct factor positions
+  // gv, gt, gp, Hd and H are sums; the other parts are written before they are read
+  if (ord >= 1) {
+    std::fill(gv, inv, 0.0);
+    if (pairs) std::fill(H, H + nk * nk, 0.0);
+  }
   for (size_t q = 0; q < nk; ++q) factor_value(kinds_[q], y, val[q], d1[q], d2[q]);
   // the sums of the T,P part in registers (out is written once at the end)
   double sv = 0, st = 0, sp = 0, stt = 0, stp = 0, spp = 0;
   if (ord < 1) {
-    // values only (grid energies evaluated point by point): each factor once, then the products
-    for (size_t ti = 0; ti < terms.size(); ++ti) {
-      const double cv = terms[ti].scale * c[terms[ti].coef].v;
-      if (cv == 0) continue;
-      double P = cv;
-      for (int j = term_begin_[ti]; j < term_begin_[ti + 1] && P != 0; ++j) P *= val[kind_of_[j]];
-      sv += P;
-    }
-    out.v += sv;
+    out.v += values_only(c, val);
     return;
   }
   // terms of three or more factors: the invertible path (else nothing below uses inv, invd1, Tv, Tt, Tp)
@@ -194,7 +220,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   // suf[j] = prod_{l>=j} vals[l]: the product without position j is pre[j] suf[j+1] and without
   // positions i < j pre[i] (prod_{i<l<j} vals[l]) suf[j+1], every derivative in O(k^2) without divisions.
   double vals[64], pre[65], suf[65];
-  thread_local std::vector<double> Tbuf;  // per term: c.v P, c.t P, c.p P (terms on the invertible path)
+  std::vector<double>& Tbuf = scratch.T;  // per term: c.v P, c.t P, c.p P (terms on the invertible path)
   if (lists) Tbuf.assign(3 * terms.size(), 0.0);
   double* Tv = Tbuf.data();
   double* Tt = Tv + terms.size();
@@ -317,7 +343,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   }
   const int m = n - 2;
   // HA = H_u A (nk x m), then H_y += A^T HA
-  thread_local std::vector<double> HA;
+  std::vector<double>& HA = scratch.HA;
   HA.assign(nk * static_cast<size_t>(m), 0.0);
   for (size_t q = 0; q < nk; ++q)
     for (size_t r = 0; r < nk; ++r) {

@@ -45,6 +45,14 @@ struct Jet {
     if (ord >= 1) g.assign(n, 0.0);
     if (ord >= 2) h.assign(size_t(n) * n, 0.0);
   }
+  // Zero of size n and order ord, keeping the storage already held (scratch jets reused from call to call).
+  void reset(int n_, int ord_) {
+    n = n_;
+    ord = ord_;
+    v = 0;
+    if (ord >= 1) g.assign(n, 0.0); else g.clear();
+    if (ord >= 2) h.assign(size_t(n) * n, 0.0); else h.clear();
+  }
   static Jet constant(int n, int ord, double c) { Jet j(n, ord); j.v = c; return j; }
   static Jet variable(int n, int ord, int idx, double val) {
     Jet j(n, ord); j.v = val; if (ord >= 1) j.g[idx] = 1.0; return j;
@@ -63,14 +71,26 @@ inline Jet operator-(const Jet& a, const Jet& b) {
   for (size_t i = 0; i < r.h.size(); ++i) r.h[i] -= b.h[i];
   return r;
 }
-inline Jet operator*(const Jet& a, double s) {
-  Jet r = a; r.v *= s;
-  for (auto& x : r.g) x *= s;
-  for (auto& x : r.h) x *= s;
-  return r;
+inline Jet& operator*=(Jet& a, double s) {
+  a.v *= s;
+  for (auto& x : a.g) x *= s;
+  for (auto& x : a.h) x *= s;
+  return a;
 }
-inline Jet operator*(const Jet& a, const Jet& b) {
-  Jet r(a.n, a.ord);
+inline Jet operator*(const Jet& a, double s) {
+  Jet r = a;
+  return r *= s;
+}
+// The "_into" forms write a result into r, keeping the storage r holds (scratch jets reused from call to call);
+// every entry of r is written. r must not be a or b.
+inline void shape_like(const Jet& a, Jet& r) {
+  r.n = a.n;
+  r.ord = a.ord;
+  r.g.resize(a.ord >= 1 ? a.n : 0);
+  r.h.resize(a.ord >= 2 ? size_t(a.n) * a.n : 0);
+}
+inline void multiply_into(const Jet& a, const Jet& b, Jet& r) {
+  shape_like(a, r);
   r.v = a.v * b.v;
   if (a.ord >= 1)
     for (int i = 0; i < a.n; ++i) r.g[i] = a.g[i] * b.v + a.v * b.g[i];
@@ -80,11 +100,15 @@ inline Jet operator*(const Jet& a, const Jet& b) {
         size_t k = size_t(i) * a.n + j;
         r.h[k] = a.h[k] * b.v + a.v * b.h[k] + a.g[i] * b.g[j] + a.g[j] * b.g[i];
       }
+}
+inline Jet operator*(const Jet& a, const Jet& b) {
+  Jet r;
+  multiply_into(a, b, r);
   return r;
 }
 // f(a) given f, f', f'' at a.v (chain rule).
-inline Jet apply(const Jet& a, double f0, double f1, double f2) {
-  Jet r(a.n, a.ord);
+inline void apply_into(const Jet& a, double f0, double f1, double f2, Jet& r) {
+  shape_like(a, r);
   r.v = f0;
   if (a.ord >= 1)
     for (int i = 0; i < a.n; ++i) r.g[i] = f1 * a.g[i];
@@ -94,6 +118,10 @@ inline Jet apply(const Jet& a, double f0, double f1, double f2) {
         size_t k = size_t(i) * a.n + j;
         r.h[k] = f1 * a.h[k] + f2 * a.g[i] * a.g[j];
       }
+}
+inline Jet apply(const Jet& a, double f0, double f1, double f2) {
+  Jet r;
+  apply_into(a, f0, f1, f2, r);
   return r;
 }
 inline Jet& operator+=(Jet& a, const Jet& b) {
@@ -116,7 +144,12 @@ inline void divide_in_place(Jet& a, const Jet& b) {
         a.h[k] = (a.h[k] - a.g[i] * b.g[j] - b.g[i] * a.g[j] - q * b.h[k]) * ib;
       }
 }
-inline Jet reciprocal(const Jet& a) { return apply(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v)); }
+inline void reciprocal_into(const Jet& a, Jet& r) { apply_into(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v), r); }
+inline Jet reciprocal(const Jet& a) {
+  Jet r;
+  reciprocal_into(a, r);
+  return r;
+}
 inline Jet operator/(const Jet& a, const Jet& b) { return a * reciprocal(b); }
 
 // Sum of terms; evaluation adds into a jet over z = (T, P, y).
@@ -146,6 +179,10 @@ class Poly {
 
  private:
   void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+  // sum over terms of scale * c.v * the product of its factors' values val (per distinct factor)
+  double values_only(const std::vector<TPJet>& c, const double* val) const;
+  // distinct factors up to which a value-only evaluation keeps their values on the stack
+  static constexpr size_t kValuesOnStack = 256;
   bool compiled_ = false;
   std::vector<Factor> kinds_;                   // distinct factors
   std::vector<int> kind_of_, term_begin_;       // per term: its factors' kind indices (flattened)

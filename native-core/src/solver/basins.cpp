@@ -31,12 +31,15 @@ namespace pd::solver::detail {
 // K, x(PT) = 0.443: L10, 21.6 J/mol, after four). A set Newton converged to is not taken for a maximum before a
 // relaxation ends in it: it can be a saddle (the A2 state of B2_BCC next to its second-order transition, Al-Fe
 // at 1539.6 K, x(FE) = 0.6575, where B2 is 0.26 J/mol lower and a straight path from a B2 grid point to A2
-// rises). A relaxation that ends in another ordering variant of a known state does not count as ending in a
+// rises), nor when it is a minimum of G - μ·M: a single set inside a narrow miscibility gap is one (Cr-Fe,
+// crfe_bcc_magnetic, 852.44 K, x(FE) = 0.8631: the path from a start far away rises at every grid point to that
+// set, but the relaxation from it ends in the basin of x = 0.8645 next to the set and adds the gap, 1.2 mJ/mol
+// lower). A relaxation that ends in another ordering variant of a known state does not count as ending in a
 // known maximum. Solution phases with one mixing sublattice have one basin from their excess energy, but a
 // magnetic contribution can add a narrow one where the Curie temperature changes steeply with composition (a
-// magnetically induced miscibility gap: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817): Co-Cr at 723.9 K,
-// x(CR) = 0.015 has HCP + HCP (ferromagnetic, x = 0.007) 2 J/mol below the FCC + HCP found from the grid, whose
-// points miss that basin. Such phases are checked too when they carry a magnetic moment.
+// magnetically induced miscibility gap: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817): Co-Cr at 723.9
+// K, x(CR) = 0.015 has HCP + HCP (ferromagnetic, x = 0.007) 2 J/mol below the FCC + HCP found from the grid,
+// whose points miss that basin. Such phases are checked too when they carry a magnetic moment.
 namespace {
 
 // The phase's model has a magnetic contribution: one of its first grid points (the end members come first,
@@ -60,48 +63,109 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
   return df;
 }
 
-// A start lies in the basin of a maximum of its phase (one a relaxation has ended in) when the driving force
-// rises along the straight path from it to that maximum (at every eighth of the way: a coarser test takes a start
-// across a narrow barrier for one in the basin, the second ionic liquid of Cu-O at 1610 K): its
-// relaxation would end there, so it is not tried. A start in another basin has a dip of the driving force on
-// the way. With fixed site ratios the contents M and N_f are linear in y: along the path they are interpolated
-// between its ends, and only the energy is evaluated at each point.
-bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
-                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
-  const int m = run.grid.ph[p].m, C = run.C;
-  const bool linear_contents = !run.im.info[p].variable_ratios;
-  ymid.resize(m);
-  double mu_M0 = 0, Nf0 = 0;  // μ·M and N_f at y0
-  if (linear_contents) {
-    run.phases[p]->moles(y0, 0, mo);
-    for (int A = 0; A < C; ++A) mu_M0 += run.mu[A] * mo.M[A];
-    Nf0 = mo.Nf;
+// The grid points of a phase whose site fractions have one degree of freedom (PhaseInfo::nz = 1, fixed site
+// ratios: a binary solution on one mixing sublattice). All of them lie on one line in y, at the coordinate
+// s = Z.y, so the straight path of uphill_to_known from a grid point to a maximum passes through the grid points
+// between them, whose driving forces the check has already computed.
+struct GridLine {
+  std::vector<double> s;      // per grid point
+  std::vector<size_t> order;  // grid points by s
+  std::vector<size_t> rank;   // position of each grid point in order
+};
+
+void make_grid_line(const PhaseInfo& pi, const PhaseGrid& g, GridLine& line) {
+  const int m = g.m;
+  line.s.resize(g.np);
+  for (size_t k = 0; k < g.np; ++k) {
+    double v = 0;
+    for (int i = 0; i < m; ++i) v += pi.Z[i] * g.Y[k * m + i];
+    line.s[k] = v;
   }
+  line.order.resize(g.np);
+  for (size_t k = 0; k < g.np; ++k) line.order[k] = k;
+  std::sort(line.order.begin(), line.order.end(), [&](size_t a, size_t b) { return line.s[a] < line.s[b]; });
+  line.rank.resize(g.np);
+  for (size_t r = 0; r < g.np; ++r) line.rank[line.order[r]] = r;
+}
+
+// A start lies in the basin of a maximum of its phase (one a relaxation has ended in) when the driving force
+// rises along the straight path from it to that maximum, tested at points no further apart than an eighth of
+// the way (a coarser test takes a start across a narrow barrier for one in the basin, the second ionic liquid of
+// Cu-O at 1610 K): its relaxation would end there, so it is not tried. A start in another basin has a dip of the
+// driving force on the way. With fixed site ratios the contents M and N_f are linear in y: along the path they
+// are interpolated between its ends, and only the energy is evaluated at each point. The points are the
+// eighths, or, on a phase with one degree of freedom (line != null, the start is grid point `start`), the grid
+// points on the path, whose driving forces df_all are known, with evaluated points only where two of them lie
+// further apart than an eighth.
+bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
+                     const GridLine* line, size_t start, const std::vector<double>& df_all,
+                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
+  constexpr double kEighth = 0.125;
+  constexpr double kSame = 1e-12;  // grid points closer than this in t are one point
+  const int m = run.grid.ph[p].m, C = run.C;
+  const PhaseInfo& pi = run.im.info[p];
+  const bool linear_contents = !pi.variable_ratios;
+  ymid.resize(m);
+  double mu_M0 = 0, Nf0 = 0;  // μ·M and N_f at y0, once a point is evaluated
+  bool at_y0 = false;
   for (const CompSet* k : maxima) {
-    double prev = df0;
-    bool rising = true;
     double mu_Mk = 0, Nfk = 0;
-    if (linear_contents) {
-      run.phases[p]->moles(k->y.data(), 0, mo);
-      for (int A = 0; A < C; ++A) mu_Mk += run.mu[A] * mo.M[A];
-      Nfk = mo.Nf;
-    }
-    for (double t : {0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875}) {
+    bool at_k = false;
+    // the driving force at fraction t of the way from y0 to the maximum
+    auto df_along = [&](double t) {
       for (int i = 0; i < m; ++i) ymid[i] = (1 - t) * y0[i] + t * k->y[i];
-      double df;
-      if (linear_contents) {
-        const double Nf = (1 - t) * Nf0 + t * Nfk;
-        double GM;
-        run.phases[p]->energies(*run.im.states[p], ymid.data(), 1, &GM);
-        df = Nf > 1e-12 ? ((1 - t) * mu_M0 + t * mu_Mk) / Nf - GM : -std::numeric_limits<double>::infinity();
-      } else {
-        df = df_at(run, p, ymid.data(), e, mo);
+      if (!linear_contents) return df_at(run, p, ymid.data(), e, mo);
+      if (!at_y0) {
+        run.phases[p]->moles(y0, 0, mo);
+        for (int A = 0; A < C; ++A) mu_M0 += run.mu[A] * mo.M[A];
+        Nf0 = mo.Nf;
+        at_y0 = true;
       }
-      if (!(df > prev)) {
-        rising = false;
-        break;
+      if (!at_k) {
+        run.phases[p]->moles(k->y.data(), 0, mo);
+        for (int A = 0; A < C; ++A) mu_Mk += run.mu[A] * mo.M[A];
+        Nfk = mo.Nf;
+        at_k = true;
       }
-      prev = df;
+      const double Nf = (1 - t) * Nf0 + t * Nfk;
+      double GM;
+      run.phases[p]->energies(*run.im.states[p], ymid.data(), 1, &GM);
+      return Nf > 1e-12 ? ((1 - t) * mu_M0 + t * mu_Mk) / Nf - GM : -std::numeric_limits<double>::infinity();
+    };
+    double prev_t = 0, prev = df0;
+    // the path rises at the evaluated points strictly between prev_t and t (as many as keep them an eighth apart)
+    auto rises_to = [&](double t) {
+      const int n = static_cast<int>(std::ceil((t - prev_t) / kEighth - 1e-9)) - 1;
+      const double from = prev_t;
+      for (int j = 1; j <= n; ++j) {
+        const double tj = from + (t - from) * j / (n + 1);
+        const double df = df_along(tj);
+        if (!(df > prev)) return false;
+        prev_t = tj;
+        prev = df;
+      }
+      return true;
+    };
+    bool rising = true;
+    if (line) {
+      double s_max = 0;
+      for (int i = 0; i < m; ++i) s_max += pi.Z[i] * k->y[i];
+      const double s0 = line->s[start];
+      const long dir = s_max > s0 ? 1 : -1;
+      const long np = static_cast<long>(line->order.size());
+      for (long r = static_cast<long>(line->rank[start]) + dir; rising && r >= 0 && r < np; r += dir) {
+        const size_t g = line->order[r];
+        const double t = (line->s[g] - s0) / (s_max - s0);
+        if (!(t < 1 - kSame)) break;  // at or past the maximum
+        if (t - prev_t <= kSame) continue;
+        rising = rises_to(t) && df_all[g] > prev;
+        prev_t = t;
+        prev = df_all[g];
+      }
+      // the last point tested lies within an eighth of the maximum, as with the eighths alone
+      rising = rising && rises_to(1);
+    } else {
+      rising = rises_to(1);
     }
     if (rising) {
       *rose_to = k;
@@ -317,6 +381,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   std::vector<std::pair<double, size_t>> cand;
   std::vector<double> df_all;  // the driving force of every grid point of a phase
   std::vector<double> ymid;    // uphill_to_known's workspaces
+  GridLine line;
   EnergyResult e_mid;
   MolesResult mo_mid;
   // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
@@ -356,6 +421,11 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
     grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
+    const GridLine* line_of_phase = nullptr;
+    if (pi.nz == 1 && !pi.variable_ratios) {
+      make_grid_line(pi, g, line);
+      line_of_phase = &line;
+    }
     for (size_t k = 0; k < g.np; ++k) {
       const double df = df_all[k];
       if (!(df > -kWindow)) continue;
@@ -466,7 +536,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
         continue;
       }
       const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, ymid, e_mid, mo_mid, &rose_to)) {
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, line_of_phase, cand[c].second, df_all, ymid, e_mid, mo_mid,
+                          &rose_to)) {
         uphill.push_back({y0, cand[c].first, rose_to});
         continue;
       }
