@@ -79,7 +79,8 @@ inline Jet& operator*=(Jet& a, double s) {
 }
 inline Jet operator*(const Jet& a, double s) {
   Jet r = a;
-  return r *= s;
+  r *= s;
+  return r;
 }
 // The "_into" forms write a result into r, keeping the storage r holds (scratch jets reused from call to call);
 // every entry of r is written. r must not be a or b.
