@@ -163,27 +163,19 @@ export class BinarySolver {
    */
   solveCold(reqs: readonly { T: number; X: number }[], threads: number): BinaryState[] {
     const s = this.s;
-    const results = reqs.map((q) => this.cold.get(BinarySolver.key(q.T, q.X)));
-    // each point not solved before once (several searches of a round can ask for the same grid node)
-    const asked = new Set<string>();
-    const todo = reqs.flatMap((q, k) => {
-      const key = BinarySolver.key(q.T, q.X);
-      if (results[k] || asked.has(key)) return [];
-      asked.add(key);
-      return [k];
-    });
+    // each point not solved before, once (several searches of a round can ask for the same grid node)
+    const todo = [...new Map(reqs.map((q) => [BinarySolver.key(q.T, q.X), q] as const)).entries()]
+      .filter(([key]) => !this.cold.has(key));
     if (todo.length === 1) {
-      const q = reqs[todo[0]];
-      results[todo[0]] = this.single(q.T, q.X);
+      this.single(todo[0][1].T, todo[0][1].X);  // kept in this.cold
     } else if (todo.length) {
       const few = todo.length < 2 * threads && this.msPerEquilibrium < CHEAP_EQUILIBRIUM_MS;
       const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
-        conditions: todo.map((k) => this.conditions(reqs[k].T, reqs[k].X)),
+        conditions: todo.map(([, q]) => this.conditions(q.T, q.X)),
         threads: todo.length >= MIN_THREADED_BATCH && !few ? threads : 1, options: { pdens: s.pdens } });
-      todo.forEach((k, i) => { results[k] = rs[i]; this.cold.set(BinarySolver.key(reqs[k].T, reqs[k].X), rs[i]); });
+      todo.forEach(([key], i) => { this.cold.set(key, rs[i]); });
     }
-    reqs.forEach((q, k) => { results[k] ??= this.cold.get(BinarySolver.key(q.T, q.X)); });
-    return results.map((r, k) => this.toState(r!, reqs[k].T, reqs[k].X));
+    return reqs.map((q) => this.toState(this.cold.get(BinarySolver.key(q.T, q.X))!, q.T, q.X));
   }
 
   /**

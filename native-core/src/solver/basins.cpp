@@ -63,46 +63,22 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
   return df;
 }
 
-// The grid points of a phase whose site fractions have one degree of freedom (PhaseInfo::nz = 1, fixed site
-// ratios: a binary solution on one mixing sublattice). All of them lie on one line in y, at the coordinate
-// s = Z.y, so the straight path of uphill_to_known from a grid point to a maximum passes through the grid points
-// between them, whose driving forces the check has already computed.
-struct GridLine {
-  std::vector<double> s;      // per grid point
-  std::vector<size_t> order;  // grid points by s
-  std::vector<size_t> rank;   // position of each grid point in order
-};
-
-void make_grid_line(const PhaseInfo& pi, const PhaseGrid& g, GridLine& line) {
-  const int m = g.m;
-  line.s.resize(g.np);
-  for (size_t k = 0; k < g.np; ++k) {
-    double v = 0;
-    for (int i = 0; i < m; ++i) v += pi.Z[i] * g.Y[k * m + i];
-    line.s[k] = v;
-  }
-  line.order.resize(g.np);
-  for (size_t k = 0; k < g.np; ++k) line.order[k] = k;
-  std::sort(line.order.begin(), line.order.end(), [&](size_t a, size_t b) { return line.s[a] < line.s[b]; });
-  line.rank.resize(g.np);
-  for (size_t r = 0; r < g.np; ++r) line.rank[line.order[r]] = r;
-}
-
 // A start lies in the basin of a maximum of its phase (one a relaxation has ended in) when the driving force
 // rises along the straight path from it to that maximum, tested at points no further apart than an eighth of
 // the way (a coarser test takes a start across a narrow barrier for one in the basin, the second ionic liquid of
 // Cu-O at 1610 K): its relaxation would end there, so it is not tried. A start in another basin has a dip of the
 // driving force on the way. With fixed site ratios the contents M and N_f are linear in y: along the path they
 // are interpolated between its ends, and only the energy is evaluated at each point. The points are the
-// eighths, or, on a phase with one degree of freedom (line != null, the start is grid point `start`), the grid
-// points on the path, whose driving forces df_all are known, with evaluated points only where two of them lie
-// further apart than an eighth.
+// eighths, or, on a phase with one degree of freedom (PhaseGrid::line_order not empty; the start is grid point
+// `start`), the grid points on the path, whose driving forces df_all are known, with evaluated points only where
+// two of them lie further apart than an eighth.
 bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
-                     const GridLine* line, size_t start, const std::vector<double>& df_all,
+                     size_t start, const std::vector<double>& df_all,
                      std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
   constexpr double kEighth = 0.125;
   constexpr double kSame = 1e-12;  // grid points closer than this in t are one point
-  const int m = run.grid.ph[p].m, C = run.C;
+  const PhaseGrid& grid = run.grid.ph[p];
+  const int m = grid.m, C = run.C;
   const PhaseInfo& pi = run.im.info[p];
   const bool linear_contents = !pi.variable_ratios;
   ymid.resize(m);
@@ -147,15 +123,15 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
       return true;
     };
     bool rising = true;
-    if (line) {
+    if (!grid.line_order.empty()) {
       double s_max = 0;
       for (int i = 0; i < m; ++i) s_max += pi.Z[i] * k->y[i];
-      const double s0 = line->s[start];
+      const double s0 = grid.line_s[start];
       const long dir = s_max > s0 ? 1 : -1;
-      const long np = static_cast<long>(line->order.size());
-      for (long r = static_cast<long>(line->rank[start]) + dir; rising && r >= 0 && r < np; r += dir) {
-        const size_t g = line->order[r];
-        const double t = (line->s[g] - s0) / (s_max - s0);
+      const long np = static_cast<long>(grid.line_order.size());
+      for (long r = static_cast<long>(grid.line_rank[start]) + dir; rising && r >= 0 && r < np; r += dir) {
+        const size_t g = grid.line_order[r];
+        const double t = (grid.line_s[g] - s0) / (s_max - s0);
         if (!(t < 1 - kSame)) break;  // at or past the maximum
         if (t - prev_t <= kSame) continue;
         rising = rises_to(t) && df_all[g] > prev;
@@ -381,7 +357,6 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   std::vector<std::pair<double, size_t>> cand;
   std::vector<double> df_all;  // the driving force of every grid point of a phase
   std::vector<double> ymid;    // uphill_to_known's workspaces
-  GridLine line;
   EnergyResult e_mid;
   MolesResult mo_mid;
   // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
@@ -421,11 +396,6 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
     grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
-    const GridLine* line_of_phase = nullptr;
-    if (pi.nz == 1 && !pi.variable_ratios) {
-      make_grid_line(pi, g, line);
-      line_of_phase = &line;
-    }
     for (size_t k = 0; k < g.np; ++k) {
       const double df = df_all[k];
       if (!(df > -kWindow)) continue;
@@ -536,8 +506,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
         continue;
       }
       const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, line_of_phase, cand[c].second, df_all, ymid, e_mid, mo_mid,
-                          &rose_to)) {
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, cand[c].second, df_all, ymid, e_mid, mo_mid, &rose_to)) {
         uphill.push_back({y0, cand[c].first, rose_to});
         continue;
       }

@@ -376,6 +376,19 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   }
   throw_if_cancelled();
   if (g.np) g.table = pm.compile_points(g.Y.data(), g.np);
+  if (pi.nz == 1 && !pi.variable_ratios) {
+    g.line_s.resize(g.np);
+    for (size_t k = 0; k < g.np; ++k) {
+      double v = 0;
+      for (int i = 0; i < m; ++i) v += pi.Z[i] * g.Y[k * m + i];
+      g.line_s[k] = v;
+    }
+    g.line_order.resize(g.np);
+    for (size_t k = 0; k < g.np; ++k) g.line_order[k] = k;
+    std::sort(g.line_order.begin(), g.line_order.end(), [&](size_t a, size_t b) { return g.line_s[a] < g.line_s[b]; });
+    g.line_rank.resize(g.np);
+    for (size_t r = 0; r < g.np; ++r) g.line_rank[g.line_order[r]] = r;
+  }
   return g;
 }
 

@@ -54,6 +54,12 @@ struct PhaseGrid {
   int m = 0;
   size_t np = 0;
   std::vector<double> Y;  // np * m
+  // A phase whose site fractions have one degree of freedom (PhaseInfo::nz = 1, fixed site ratios: a binary
+  // solution on one mixing sublattice): its points lie on one line in y, at the coordinate s = Z.y (line_s);
+  // line_order lists them by s, line_rank gives each point's place in that list. The basin check's uphill
+  // test reads the grid along the line (basins.cpp). Empty for other phases.
+  std::vector<double> line_s;
+  std::vector<size_t> line_order, line_rank;
   std::vector<double> X;  // np * C (mole fractions per mole of atoms)
   // Distinct compositions of the phase's end members (neutral end members and neutral pair mixtures for
   // charged phases, §8.7), nv * C: every composition the phase can take is a convex combination of them.
