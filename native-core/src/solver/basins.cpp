@@ -71,10 +71,17 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
 // are interpolated between its ends, and only the energy is evaluated at each point. The points are the
 // eighths, or, on a phase with one degree of freedom (PhaseGrid::line_order not empty; the start is grid point
 // `start`), the grid points on the path, whose driving forces df_all are known, with evaluated points only where
-// two of them lie further apart than an eighth.
+// two of them lie further apart than an eighth. There the walk ends at a grid point found uphill to the same
+// maximum as a start before (rises_from[point] == that maximum): the rest of the path is that start's path,
+// tested at points an eighth of its own, shorter, length apart. A start found uphill is recorded in rises_from.
+struct ContentsAt {  // μ·M and N_f of a maximum's site fractions, computed once per check of a phase
+  const CompSet* k;
+  double mu_M, Nf;
+};
 bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, const std::vector<const CompSet*>& maxima,
-                     size_t start, const std::vector<double>& df_all,
-                     std::vector<double>& ymid, EnergyResult& e, MolesResult& mo, const CompSet** rose_to) {
+                     size_t start, const std::vector<double>& df_all, std::vector<const CompSet*>& rises_from,
+                     std::vector<ContentsAt>& contents_at, std::vector<double>& ymid, EnergyResult& e, MolesResult& mo,
+                     const CompSet** rose_to) {
   constexpr double kEighth = 0.125;
   constexpr double kSame = 1e-12;  // grid points closer than this in t are one point
   const PhaseGrid& grid = run.grid.ph[p];
@@ -98,9 +105,16 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
         at_y0 = true;
       }
       if (!at_k) {
-        run.phases[p]->moles(k->y.data(), 0, mo);
-        for (int A = 0; A < C; ++A) mu_Mk += run.mu[A] * mo.M[A];
-        Nfk = mo.Nf;
+        auto known = std::find_if(contents_at.begin(), contents_at.end(), [&](const ContentsAt& c) { return c.k == k; });
+        if (known == contents_at.end()) {
+          run.phases[p]->moles(k->y.data(), 0, mo);
+          double mu_M = 0;
+          for (int A = 0; A < C; ++A) mu_M += run.mu[A] * mo.M[A];
+          contents_at.push_back({k, mu_M, mo.Nf});
+          known = contents_at.end() - 1;
+        }
+        mu_Mk = known->mu_M;
+        Nfk = known->Nf;
         at_k = true;
       }
       const double Nf = (1 - t) * Nf0 + t * Nfk;
@@ -124,6 +138,7 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
     };
     bool rising = true;
     if (!grid.line_order.empty()) {
+      bool joined = false;  // the walk reached a start found uphill to k before
       double s_max = 0;
       for (int i = 0; i < m; ++i) s_max += pi.Z[i] * k->y[i];
       const double s0 = grid.line_s[start];
@@ -137,9 +152,12 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
         rising = rises_to(t) && df_all[g] > prev;
         prev_t = t;
         prev = df_all[g];
+        joined = rising && rises_from[g] == k;
+        if (joined) break;
       }
       // the last point tested lies within an eighth of the maximum, as with the eighths alone
-      rising = rising && rises_to(1);
+      rising = rising && (joined || rises_to(1));
+      if (rising) rises_from[start] = k;
     } else {
       rising = rises_to(1);
     }
@@ -356,6 +374,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
   added_phase = -1;
   std::vector<std::pair<double, size_t>> cand;
   std::vector<double> df_all;  // the driving force of every grid point of a phase
+  std::vector<const CompSet*> rises_from;  // per grid point of a one-dimensional phase: the maximum it rises to
+  std::vector<ContentsAt> contents_at;     // of the maxima a path has been tested to
   std::vector<double> ymid;    // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
@@ -396,6 +416,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
     grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
+    if (!g.line_order.empty()) rises_from.assign(g.np, nullptr);
+    contents_at.clear();
     for (size_t k = 0; k < g.np; ++k) {
       const double df = df_all[k];
       if (!(df > -kWindow)) continue;
@@ -506,7 +528,8 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
         continue;
       }
       const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, cand[c].second, df_all, ymid, e_mid, mo_mid, &rose_to)) {
+      if (uphill_to_known(run, p, y0, cand[c].first, reached, cand[c].second, df_all, rises_from, contents_at, ymid,
+                          e_mid, mo_mid, &rose_to)) {
         uphill.push_back({y0, cand[c].first, rose_to});
         continue;
       }
