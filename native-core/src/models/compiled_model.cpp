@@ -377,6 +377,16 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
 }
 
 void CompiledModel::energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const {
+  if (derivative_order == 0 && value_only_path()) {
+    double Nf;
+    out.Gf = gf_value(static_cast<const StateImpl&>(state), y, Nf);
+    out.GM = out.Gf / Nf;
+    out.dGM.clear();
+    out.d2GM.clear();
+    out.dGf.clear();
+    out.d2Gf.clear();
+    return;
+  }
   // its jets keep their storage; swapped with out's vectors, which a caller that reuses its result hands back
   thread_local Parts p;
   compute(state, y, derivative_order, p, false);
@@ -389,8 +399,50 @@ void CompiledModel::energy(const State& state, const double* y, int derivative_o
   std::swap(out.d2Gf, p.Sf.h);
 }
 
+double CompiledModel::gf_value(const StateImpl& st, const double* y, double& Nf) const {
+  const double T = st.T;
+  // the order of compute(): S = G + I (+ the magnetic term)
+  double S = G_.eval_value(st.c, y);
+  S += ID_.eval_value(st.c, y);
+  Nf = NF_.eval_value(st.c, y);
+  if (mag_ && !TC_.empty()) {
+    const double tc = TC_.eval_value(st.c, y), bm = BM_.eval_value(st.c, y);
+    const double afm = mag_->afm, p = mag_->p;
+    if (afm != 0) {
+      const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
+      if (ts != 0 && be > -1) {
+        double f, f1, f2;
+        ihj<false>(T * (1 / ts), p, f, f1, f2);
+        S += T * std::log1p(be) * f * R;
+      }
+    } else {
+      const double nt = NT_.eval_value(st.c, y);
+      if (bm > -1) {
+        double fsum = 0;
+        for (double crit : {tc, nt}) {
+          if (crit == 0) continue;
+          double f, f1, f2;
+          xiong<false>(T * (1 / crit), p, f, f1, f2);
+          fsum = fsum + f;
+        }
+        S += T * std::log1p(bm) * fsum * R;
+      }
+    }
+  }
+  return S;
+}
+
 void CompiledModel::energies(const State& state, const double* Y, size_t npoints, double* GM) const {
   const size_t m = vars_.size();
+  if (value_only_path()) {
+    const auto& st = static_cast<const StateImpl&>(state);
+    for (size_t k = 0; k < npoints; ++k) {
+      double Nf;
+      const double Sf = gf_value(st, Y + k * m, Nf);
+      GM[k] = Sf / Nf;
+    }
+    return;
+  }
   Parts p;
   for (size_t k = 0; k < npoints; ++k) {
     compute(state, Y + k * m, 0, p, false);

@@ -62,6 +62,11 @@ class CompiledModel final : public PhaseModel {
   void energy(const State& state, const double* y, int derivative_order, EnergyResult& out) const override;
   using PhaseModel::energies;
   void energies(const State& state, const double* Y, size_t npoints, double* GM) const override;
+  // G_f (without the volume term) and N_f of one point as compute(..., ord 0) gives them, by the same scalar
+  // operations without jets (G_M = G_f / N_f); only for a model without Einstein, two-state and volume terms
+  // (value_only_path()).
+  double gf_value(const StateImpl& st, const double* y, double& Nf) const;
+  bool value_only_path() const { return THETA_.empty() && GD_.empty() && V0_.empty(); }
 
   // One Poly (or a sum of Polys) tabulated over a PointSet: at point k the value is
   // sum_j B_kj * c[cols[j]].v (the parameter columns the terms use). B is stored by blocks of kBlock

@@ -139,6 +139,22 @@ void Poly::accumulate_basis(const double* y, double* B) const {
   }
 }
 
+double Poly::eval_value(const std::vector<TPJet>& c, const double* y) const {
+  if (!compiled_) throw std::logic_error("Poly evaluated before consolidate()");
+  const size_t nk = kinds_.size();
+  if (nk > kValuesOnStack) {
+    Jet out(0, 0);
+    eval_compiled(c, y, out);
+    return out.v;
+  }
+  double val[kValuesOnStack];
+  for (size_t q = 0; q < nk; ++q) {
+    double d1, d2;
+    factor_value(kinds_[q], y, val[q], d1, d2);
+  }
+  return 0.0 + values_only(c, val);  // as eval_compiled adds it to the zero of a reset jet
+}
+
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
   // every Poly of a phase model is consolidated when the model is built (PhaseModel::build)
   if (!compiled_) throw std::logic_error("Poly evaluated before consolidate()");

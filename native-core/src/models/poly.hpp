@@ -177,6 +177,8 @@ class Poly {
   // B[t.coef] += t.scale * prod f(y) for every term: value() = sum_k c[k].v * B[k] (PointSet tables).
   void accumulate_basis(const double* y, double* B) const;
   void eval(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+  // The value alone, the same number as eval() into a jet of order 0 (by the same operations), without one.
+  double eval_value(const std::vector<TPJet>& c, const double* y) const;
 
  private:
   void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
