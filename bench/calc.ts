@@ -4,11 +4,12 @@
 // threads, ternary isothermal sections of every ternary system at two temperatures (ternary), four isopleths, one of
 // 4 components (isopleth), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
 // liquidus/solidus scan of a point calculation, and (alloy7) the first equilibrium, a 200-point line and Scheil of the
-// 7-component Al alloy of the speed goals. Sections can be selected:
+// 7-component Al alloy of the speed goals; (diagrams-work, only when named) the instructions of every shared binary
+// diagram, counted under valgrind. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
-import { benchAllDiagrams, benchDiagrams } from './calc/diagrams.js';
+import { benchAllDiagrams, benchDiagrams, benchDiagramsWork } from './calc/diagrams.js';
 import { benchCpt } from './calc/cpt.js';
 import { benchIsopleth } from './calc/isopleth.js';
 import { benchTernary } from './calc/ternary.js';
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   'properties-scheil': benchPropertiesScheil,
   diagrams: benchDiagrams,
   'diagrams-all': benchAllDiagrams,
+  'diagrams-work': benchDiagramsWork,
   cpt: benchCpt,
   isopleth: benchIsopleth,
   ternary: benchTernary,
@@ -27,12 +29,15 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   alloy7: benchAlloy7,
 };
 
+/** Sections run only when named: diagrams-work runs under valgrind, some 50 times slower than natively. */
+const NAMED_ONLY = new Set(['diagrams-work']);
+
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !(w in SECTIONS));
   if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
   for (const [name, run] of Object.entries(SECTIONS)) {
-    if (wanted.length && !wanted.includes(name)) continue;
+    if (wanted.length ? !wanted.includes(name) : NAMED_ONLY.has(name)) continue;
     console.log(`== ${name}`);
     for (const line of await run()) console.log(line);
   }

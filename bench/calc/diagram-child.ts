@@ -4,6 +4,9 @@
 // { file, components, threads }) is answered with the wall time of mapBinary and the diagram's counts; the
 // database stays open and is warmed up with one small diagram when it is first named (what a second task on
 // it costs), as the bench does in-process.
+// With `--count FILE A,B RUNS THREADS` instead (diagrams-work, run under valgrind): maps the diagram twice to warm
+// up, then RUNS more times, and exits; the difference of two such runs' instruction counts is the work of RUNS
+// diagrams.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -27,9 +30,21 @@ async function load(tree: string): Promise<MapperModules> {
   return { openDatabase: database.openDatabase, mapBinary: binary.mapBinary };
 }
 
+/** The `--count` mode: the warm-ups and `runs` diagrams of one database, nothing timed or sent. */
+function mapForCount(m: MapperModules, file: string, components: string[], runs: number, threads: number): void {
+  const db = m.openDatabase(file);
+  m.mapBinary({ database: db, components, T: [1000, 1010], X: [0.4, 0.6], threads: 1 });
+  for (let r = 0; r < 2 + runs; r++) m.mapBinary({ database: db, components, T: [300, 2000], threads });
+}
+
 async function main(): Promise<void> {
   const tree = path.resolve(process.argv[2] ?? '.');
   const m = await load(tree);
+  if (process.argv[3] === '--count') {
+    const [file, components, runs, threads] = process.argv.slice(4);
+    mapForCount(m, file!, components!.split(','), Number(runs), Number(threads));
+    return;
+  }
   const open = new Map<string, Database>();
   process.on('message', (q: DiagramRequest) => {
     let answer: DiagramAnswer;

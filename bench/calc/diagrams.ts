@@ -13,8 +13,16 @@
 // (until each checkout's runs of it add up to a second, at most 51 times: one run of such a diagram varies by
 // tens of percent with what else the machine does), and prints per diagram the median of both, and the ratio
 // now / before. PHASEDESK_BENCH_DIAGRAMS=a,b (substrings of file names) limits
-// diagrams-all to those databases.
-import { fork, type ChildProcess } from 'node:child_process';
+// diagrams-all (and diagrams-work) to those databases.
+// Section `diagrams-work` (benchDiagramsWork, run only when named): the instructions one diagram executes, counted
+// by valgrind (callgrind; `valgrind` on the PATH), for this checkout and, with PHASEDESK_BENCH_BEFORE_TREE, the older
+// one: a count does not move with what else the machine does, where the times of a diagram of a few milliseconds
+// move by tens of percent. Each count is the difference of two child processes (diagram-child.ts --count), one
+// mapping the diagram PHASEDESK_BENCH_WORK_RUNS times (default 2; more, up to 20, until the runs add up to 1e9
+// instructions) after two warm-ups and one mapping the warm-ups only, divided by the runs. One thread: valgrind runs a program's threads one at a time, so the count with two
+// would add the hand-overs between them to the work. Under valgrind a diagram runs some 50 times slower than
+// natively (Al-Fe_sundman2009: several minutes per run).
+import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -156,5 +164,61 @@ async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
   }
   lines.push(`  ${ratios.length} diagrams, total now ${sumNow.toFixed(2)} s, before ${sumBefore.toFixed(2)} s, ` +
     `median ratio ${ratios.length ? median(ratios).toFixed(2) : '-'}, max ratio ${ratios.length ? Math.max(...ratios).toFixed(2) : '-'}`);
+  return lines;
+}
+
+/** diagrams-work: the counted runs of a diagram add up to at least this many instructions ... */
+const MIN_COUNTED = 1e9;
+/** ... with at most this many runs */
+const MAX_COUNTED_RUNS = 20;
+
+/** Instructions (callgrind's count) per diagram, of `runs` or more diagrams of one database with one checkout's code, one thread. */
+function diagramInstructions(tree: string, file: string, components: [string, string], runs: number): number {
+  const child = fileURLToPath(new URL('./diagram-child.js', import.meta.url));
+  const env = { ...process.env };
+  delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
+  const count = (n: number): number => {
+    const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, child, tree,
+      '--count', file, components.join(','), String(n), '1'], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
+    if (r.error) throw new Error(`valgrind could not be started (${r.error.message}); diagrams-work needs it on the PATH`);
+    const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? '');
+    if (r.status !== 0 || !m) throw new Error(`counting ${path.basename(file)} with ${tree} failed: ${(r.stderr ?? '').slice(-400)}`);
+    return Number(m[1]);
+  };
+  const base = count(0);
+  const per = (count(runs) - base) / runs;
+  // a diagram of a few million instructions is repeated until the counted runs add up to MIN_COUNTED: the
+  // collections and compilations of the JavaScript engine fall into one run or another
+  const enough = Math.min(MAX_COUNTED_RUNS, Math.ceil(MIN_COUNTED / Math.max(per, 1)));
+  return enough > runs ? (count(enough) - base) / enough : per;
+}
+
+/** diagrams-work: instructions per diagram, this checkout and optionally an older one (see the header). */
+export async function benchDiagramsWork(): Promise<string[]> {
+  const runs = Math.max(1, Math.floor(Number(process.env.PHASEDESK_BENCH_WORK_RUNS ?? 2)) || 2);
+  const beforeTree = process.env.PHASEDESK_BENCH_BEFORE_TREE ? path.resolve(process.env.PHASEDESK_BENCH_BEFORE_TREE) : null;
+  const dir = tdbDir();
+  const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
+  const lines: string[] = [`instructions per diagram (callgrind, one thread, mean of ${runs} or more runs after two warm-ups), every binary ` +
+    `database of ${dir}, 300-2000 K, X 0-1${beforeTree ? `, this checkout against ${beforeTree} (before)` : ''}:`];
+  const ratios: number[] = [];
+  let sumNow = 0, sumBefore = 0, count = 0;
+  for (const { file, components } of allBinaries(dir)) {
+    const full = path.join(dir, file);
+    const now = diagramInstructions(thisTree, full, components, runs);
+    sumNow += now;
+    count++;
+    let tail = '';
+    if (beforeTree) {
+      const before = diagramInstructions(beforeTree, full, components, runs);
+      sumBefore += before;
+      ratios.push(now / before);
+      tail = `  before ${(before / 1e6).toFixed(1)} M  ratio ${(now / before).toFixed(3)}`;
+    }
+    lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${(now / 1e6).toFixed(1)} M${tail}`);
+  }
+  lines.push(`  ${count} diagrams, total now ${(sumNow / 1e9).toFixed(3)} G` + (beforeTree
+    ? `, before ${(sumBefore / 1e9).toFixed(3)} G, median ratio ${ratios.length ? median(ratios).toFixed(3) : '-'}, ` +
+      `max ratio ${ratios.length ? Math.max(...ratios).toFixed(3) : '-'}` : ''));
   return lines;
 }

@@ -3,6 +3,7 @@
 // and errors (never crashes) on bad input.
 import { describe, expect, it } from 'vitest';
 import { PhaseModel, expandedParameterCount } from '../../../worker/core/models.js';
+import { loadCore } from '../../../worker/core/native.js';
 import { db, haveTdb, interiorPoint, model } from './helpers.js';
 
 describe.skipIf(!haveTdb)('phase models', () => {
@@ -97,6 +98,42 @@ describe.skipIf(!haveTdb)('phase models', () => {
     for (let k = 0; k < pts.length; k++) {
       expect(fast[k]).toBeCloseTo(single[k], 9);
       expect(batch[k]).toBeCloseTo(single[k], 9);
+    }
+  });
+
+  // The value-only path sums G, the ideal part and the magnetic term as scalars (CompiledModel::gf_value); the
+  // energies with derivatives go through the jets. Both must give one G_M for every kind of model: IHJ magnetic
+  // (BCC factor -1, others -3), Xiong (factor 0, Curie and Neel temperatures), an ordered phase with its
+  // disordered part, and one with Einstein and two-state terms (which keeps the jets).
+  it('gives the jets\' G_M on the scalar value path for every kind of magnetic and ordered model', () => {
+    const xiong = loadCore().Database.fromString([
+      'ELEMENT VA VACUUM 0 0 0 !', 'ELEMENT FE BCC_A2 55.847 0 0 !', 'ELEMENT MN CBCC_A12 54.938 0 0 !',
+      'TYPE_DEFINITION % SEQ * !', 'TYPE_DEFINITION & GES A_P_D BCC_A2 MAGNETIC 0.0 0.37 !',
+      'PHASE BCC_A2 %& 2 1 3 !', 'CONSTITUENT BCC_A2 :FE,MN:VA: !',
+      'PARAMETER G(BCC_A2,FE:VA;0) 298.15 -1000-20*T; 6000 N !', 'PARAMETER G(BCC_A2,MN:VA;0) 298.15 -3000-18*T; 6000 N !',
+      'PARAMETER L(BCC_A2,FE,MN:VA;0) 298.15 -2000+T; 6000 N !',
+      'PARAMETER TC(BCC_A2,FE:VA;0) 298.15 1043; 6000 N !', 'PARAMETER NT(BCC_A2,MN:VA;0) 298.15 580; 6000 N !',
+      'PARAMETER BMAGN(BCC_A2,FE:VA;0) 298.15 2.22; 6000 N !', 'PARAMETER BMAGN(BCC_A2,MN:VA;0) 298.15 0.27; 6000 N !',
+      'PARAMETER TC(BCC_A2,FE,MN:VA;0) 298.15 -400; 6000 N !',
+    ].join('\n'), 'xiong-inline.tdb');
+    const cases: [PhaseModel, string][] = [
+      [model('crfe_bcc_magnetic.tdb', 'BCC_A2', ['CR', 'FE', 'VA']), 'IHJ, BCC'],
+      [model('alcocrni.tdb', 'L12_FCC', ['AL', 'CO', 'CR', 'NI', 'VA']), 'IHJ, ordered with its disordered part'],
+      [model('Al-Fe_sundman2009.tdb', 'BCC_4SL', ['AL', 'FE', 'VA']), 'IHJ, 4-sublattice BCC'],
+      [PhaseModel.build(xiong, 'BCC_A2', ['FE', 'MN', 'VA'])!, 'Xiong'],
+      [model('femn.tdb', 'LIQUID', ['FE', 'MN', 'VA']), 'Xiong with Einstein and two-state terms'],
+      [model('pycalphad_inline_extrapolate_T.tdb', 'ORDERED', ['A', 'B', 'VA']), 'two sublattices, disordered part'],
+    ];
+    for (const [m, what] of cases) {
+      for (const T of [300, 700, 1100, 1800]) {
+        const pts = [1, 2, 3, 5, 8, 13].map((seed) => interiorPoint(m, seed));
+        const fast = m.energies(T, 101325, Float64Array.from(pts.flatMap((p) => Array.from(p))));
+        pts.forEach((p, k) => {
+          const jets = m.evaluate(T, 101325, p, 2).GM;
+          expect(Math.abs(fast[k]! - jets), `${what} at ${T} K, point ${k}`).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(jets)));
+          expect(m.evaluate(T, 101325, p, 0).GM, `${what} at ${T} K, order 0`).toBe(fast[k]);
+        });
+      }
     }
   });
 
