@@ -191,6 +191,24 @@ std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) co
 }
 
 namespace {
+// The magnetic term's value alone (§3.2 IHJ with the partitioned T* and beta; §3.3 Xiong with T_C, T_N and beta),
+// by the same operations as the value of the small jets in CompiledModel::compute.
+double ihj_value(double T, double tstar, double beta, double p) {
+  double f, f1, f2;
+  ihj<false>(T * (1 / tstar), p, f, f1, f2);
+  return T * std::log1p(beta) * f * R;
+}
+double xiong_value(double T, double tc, double nt, double beta, double p) {
+  double fsum = 0;
+  for (double crit : {tc, nt}) {
+    if (crit == 0) continue;
+    double f, f1, f2;
+    xiong<false>(T * (1 / crit), p, f, f1, f2);
+    fsum = fsum + f;
+  }
+  return T * std::log1p(beta) * fsum * R;
+}
+
 // the jets of one point in CompiledModel::compute
 struct PointJets {
   Jet G, I, Nf, Tj, tc, bm, nt, mag;
@@ -243,11 +261,8 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
       o.Tstar = ts.v; o.beta = be.v;
       if (ts.v != 0 && be.v > -1 && ord == 0) {
-        // the value alone, by the same operations as the small jet's value below
-        double f, f1, f2;
-        ihj<false>(T * (1 / ts.v), p, f, f1, f2);
         mag.reset(n, ord);
-        mag.v = T * std::log1p(be.v) * f * R;
+        mag.v = ihj_value(T, ts.v, be.v, p);
         hasMag = true;
       } else if (ts.v != 0 && be.v > -1) {
         const SmallJet Ts = small_variable(0, T, 1.0);
@@ -268,16 +283,8 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       NT_.eval(st.c, y, nt);
       o.Tstar = tc.v; o.beta = bm.v;
       if (bm.v > -1 && ord == 0) {
-        // the value alone, by the same operations as the small jet's value below
-        double fsum = 0;
-        for (double crit : {tc.v, nt.v}) {
-          if (crit == 0) continue;
-          double f, f1, f2;
-          xiong<false>(T * (1 / crit), p, f, f1, f2);
-          fsum = fsum + f;
-        }
         mag.reset(n, ord);
-        mag.v = T * std::log1p(bm.v) * fsum * R;
+        mag.v = xiong_value(T, tc.v, nt.v, bm.v, p);
         hasMag = true;
       } else if (bm.v > -1) {
         // inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN
@@ -410,23 +417,10 @@ double CompiledModel::gf_value(const StateImpl& st, const double* y, double& Nf)
     const double afm = mag_->afm, p = mag_->p;
     if (afm != 0) {
       const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
-      if (ts != 0 && be > -1) {
-        double f, f1, f2;
-        ihj<false>(T * (1 / ts), p, f, f1, f2);
-        S += T * std::log1p(be) * f * R;
-      }
+      if (ts != 0 && be > -1) S += ihj_value(T, ts, be, p);
     } else {
       const double nt = NT_.eval_value(st.c, y);
-      if (bm > -1) {
-        double fsum = 0;
-        for (double crit : {tc, nt}) {
-          if (crit == 0) continue;
-          double f, f1, f2;
-          xiong<false>(T * (1 / crit), p, f, f1, f2);
-          fsum = fsum + f;
-        }
-        S += T * std::log1p(bm) * fsum * R;
-      }
+      if (bm > -1) S += xiong_value(T, tc, nt, bm, p);
     }
   }
   return S;

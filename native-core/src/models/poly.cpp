@@ -141,18 +141,21 @@ void Poly::accumulate_basis(const double* y, double* B) const {
 
 double Poly::eval_value(const std::vector<TPJet>& c, const double* y) const {
   if (!compiled_) throw std::logic_error("Poly evaluated before consolidate()");
-  const size_t nk = kinds_.size();
-  if (nk > kValuesOnStack) {
+  if (kinds_.size() > kValuesOnStack) {
     Jet out(0, 0);
     eval_compiled(c, y, out);
     return out.v;
   }
+  return 0.0 + values_on_stack(c, y);  // as eval_compiled adds it to the zero of a reset jet
+}
+
+double Poly::values_on_stack(const std::vector<TPJet>& c, const double* y) const {
   double val[kValuesOnStack];
-  for (size_t q = 0; q < nk; ++q) {
+  for (size_t q = 0; q < kinds_.size(); ++q) {
     double d1, d2;
     factor_value(kinds_[q], y, val[q], d1, d2);
   }
-  return 0.0 + values_only(c, val);  // as eval_compiled adds it to the zero of a reset jet
+  return values_only(c, val);
 }
 
 void Poly::eval(const std::vector<TPJet>& c, const double* y, Jet& out) const {
@@ -179,12 +182,7 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   if (ord < 1 && nk <= kValuesOnStack) {
     // values only (grid energies and single points evaluated point by point): each factor once, then the
     // products; on the stack, without the per-thread scratch
-    double val[kValuesOnStack];
-    for (size_t q = 0; q < nk; ++q) {
-      double d1, d2;
-      factor_value(kinds_[q], y, val[q], d1, d2);
-    }
-    out.v += values_only(c, val);
+    out.v += values_on_stack(c, y);
     return;
   }
   // Per-thread scratch (evaluated from OpenMP threads), one thread_local as each is looked up by a call in a

@@ -184,6 +184,8 @@ class Poly {
   void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
   // sum over terms of scale * c.v * the product of its factors' values val (per distinct factor)
   double values_only(const std::vector<TPJet>& c, const double* val) const;
+  // values_only of the factor values at y, kept on the stack (at most kValuesOnStack distinct factors)
+  double values_on_stack(const std::vector<TPJet>& c, const double* y) const;
   // distinct factors up to which a value-only evaluation keeps their values on the stack
   static constexpr size_t kValuesOnStack = 256;
   bool compiled_ = false;
