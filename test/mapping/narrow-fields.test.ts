@@ -123,6 +123,15 @@ describe('basins between the sampled points', () => {
     expectSets(sets('alfe.tdb', ['AL', 'FE', 'VA'], 1539.58, { FE: 0.6575 }), [['B2', 0.6575]]);
   });
 
+  test('Fe-Mg and Cu-Fe (COST507): a solution basin a few J/mol above its best sampled point decides the assemblage', () => {
+    // the best grid point of the Fe-rich liquid has DF = -0.44 J/mol, its maximum +0.76 J/mol: BCC + LIQUID
+    // was certified 0.39 J/mol above the monotectic's LIQUID + LIQUID (the liquid has no magnetic term)
+    expectSets(sets('COST507.tdb', ['FE', 'MG', 'VA'], 1791.4788, { MG: 0.497515 }), [['LIQUID', 0.0185], ['LIQUID', 0.9874]]);
+    // the Fe-rich FCC (-3.3 and +6.1 J/mol) 4 K above the eutectoid, where the FCC's Curie and Neel
+    // temperatures (below 70 K) leave no narrow magnetic basin
+    expectSets(sets('COST507.tdb', ['CU', 'FE', 'VA'], 1120, { FE: 0.498349 }), [['FCC_A1', 0.0129], ['FCC_A1', 0.9748]]);
+  });
+
   test('Co-Cr (alcocrni): the magnetic HCP + HCP gap next to Co, 692.7-727.9 K', () => {
     expectSets(sets('alcocrni.tdb', ['CO', 'CR', 'VA'], 723.91, { CR: 0.015 }), [['HCP_A3', 0.0071], ['HCP_A3', 0.3624]]);
     const d = map('alcocrni.tdb', ['CO', 'CR'], [680, 760]);

@@ -159,6 +159,19 @@ export class PhaseModel {
     return this.native.energiesTabulated(T, P, Y);
   }
 
+  /**
+   * The magnetic ordering temperature (K) of each row: T* after the antiferromagnetic rule (IHJ), the larger of
+   * T_C and T_N (Xiong); 0 where the phase has no magnetic moment.
+   */
+  orderingTemperatures(T: number, P: number, Y: Numbers): Float64Array {
+    return this.native.orderingTemperatures(T, P, Y);
+  }
+
+  /** The largest of orderingTemperatures through the linear tables of the solver's grid; null without a table. */
+  orderingTemperatureMaxTabulated(T: number, P: number, Y: Numbers): number | null {
+    return this.native.orderingTemperatureMaxTabulated(T, P, Y);
+  }
+
   /** Full evaluation (values + derivatives up to `order`) of many points on `threads` OpenMP threads; returns GM. */
   evaluateBatch(T: number, P: number, Y: Numbers, order: 0 | 1 | 2 = 2, threads = 1): Float64Array {
     return this.native.evaluateBatch(T, P, Y, order, threads);

@@ -109,6 +109,8 @@ export interface NativePhaseModel {
   moles(y: Float64Array | number[], order: number): MolesEvaluation;
   energies(T: number, P: number, Y: Float64Array | number[]): Float64Array;
   energiesTabulated(T: number, P: number, Y: Float64Array | number[]): Float64Array | null;
+  orderingTemperatures(T: number, P: number, Y: Float64Array | number[]): Float64Array;
+  orderingTemperatureMaxTabulated(T: number, P: number, Y: Float64Array | number[]): number | null;
   evaluateBatch(T: number, P: number, Y: Float64Array | number[], order: number, threads: number): Float64Array;
 }
 

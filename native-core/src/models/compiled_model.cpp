@@ -596,4 +596,43 @@ PhaseProperties CompiledModel::properties(const State& state, const double* y) c
   return r;
 }
 
+double CompiledModel::ordering_temperature_of(double tc, double bm, double nt) const {
+  const double afm = mag_->afm;
+  if (afm != 0) {  // IHJ: the afm rule on the sums, as in compute()
+    const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
+    return be != 0 && be > -1 ? ts : 0;
+  }
+  return bm != 0 && bm > -1 ? std::max(tc, nt) : 0;
+}
+
+double CompiledModel::magnetic_ordering_temperature(const State& state, const double* y) const {
+  if (!magnetic()) return 0;
+  const auto& st = static_cast<const StateImpl&>(state);
+  return ordering_temperature_of(TC_.eval_value(st.c, y), BM_.eval_value(st.c, y),
+                                 mag_->afm == 0 ? NT_.eval_value(st.c, y) : 0.0);
+}
+
+double CompiledModel::magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
+  if (!magnetic()) return 0;
+  const auto& st = static_cast<const StateImpl&>(state);
+  const auto& q = static_cast<const PointSetImpl&>(points);
+  std::vector<double> cTC, cBM, cNT;
+  q.TC.gather(st.c, cTC);
+  q.BM.gather(st.c, cBM);
+  q.NT.gather(st.c, cNT);
+  constexpr size_t kB = LinearTable::kBlock;
+  double TCb[kB], BMb[kB], NTb[kB] = {};
+  double best = 0;
+  for (size_t k = 0; k < q.np; ++k) {
+    const size_t i = k % kB;
+    if (i == 0) {
+      q.TC.block_values(k / kB, cTC.data(), TCb);
+      q.BM.block_values(k / kB, cBM.data(), BMb);
+      if (!q.NT.empty()) q.NT.block_values(k / kB, cNT.data(), NTb);
+    }
+    best = std::max(best, ordering_temperature_of(TCb[i], BMb[i], NTb[i]));
+  }
+  return best;
+}
+
 }  // namespace pd::models

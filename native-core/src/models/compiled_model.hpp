@@ -107,6 +107,11 @@ class CompiledModel final : public PhaseModel {
   void energies(const State& state, const PointSet& points, double* GM) const override;
   void moles(const double* y, int derivative_order, MolesResult& out) const override;
   PhaseProperties properties(const State& state, const double* y) const override;
+  bool magnetic() const override { return mag_ && !TC_.empty(); }
+  double magnetic_ordering_temperature(const State& state, const double* y) const override;
+  double magnetic_ordering_temperature_max(const State& state, const PointSet& points) const override;
+  // The ordering temperature of the sums T_C, beta and T_N at one point (magnetic_ordering_temperature).
+  double ordering_temperature_of(double tc, double bm, double nt) const;
 };
 
 }  // namespace pd::models

@@ -111,6 +111,20 @@ class PhaseModel {
   }
   virtual void moles(const double* y, int derivative_order, MolesResult& out) const = 0;
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;
+  // The model has a magnetic contribution (§3).
+  virtual bool magnetic() const { return false; }
+  // The magnetic ordering temperature at y, K, where the phase carries a magnetic moment there: T* after the
+  // afm rule of the IHJ model (§3.2), the larger of T_C and T_N of Xiong's (§3.3); 0 without a moment
+  // (beta = 0 gives no magnetic energy) or without a magnetic contribution. Value only, no derivatives.
+  virtual double magnetic_ordering_temperature(const State& state, const double* y) const {
+    (void)state; (void)y;
+    return 0;
+  }
+  // The largest magnetic_ordering_temperature over the points of a PointSet made by this model's compile_points.
+  virtual double magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
+    (void)state; (void)points;
+    return 0;
+  }
 };
 
 }  // namespace pd

@@ -6,6 +6,8 @@
 //   model.moles(y, order)              -> {M, dM, d2M, Nf}
 //   model.energies(T, P, Y)            -> Float64Array of GM (value-only fast path, rows of Y)
 //   model.energiesTabulated(T, P, Y)   -> the same through the solver's linear tables, or null
+//   model.orderingTemperatures(T, P, Y) -> Float64Array of the magnetic ordering temperature per row of Y
+//   model.orderingTemperatureMaxTabulated(T, P, Y) -> their largest through the linear tables, or null
 //   model.evaluateBatch(T, P, Y, order, threads) -> Float64Array of GM; computes full derivatives
 //                                          for every row with OpenMP (benchmarks / sampling)
 //   expandedParameterCount(db)         -> number of parameters after the B/F expansion (§5.5)
@@ -76,6 +78,8 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
                         InstanceMethod<&JsPhaseModel::Moles>("moles"),
                         InstanceMethod<&JsPhaseModel::Energies>("energies"),
                         InstanceMethod<&JsPhaseModel::EnergiesTabulated>("energiesTabulated"),
+                        InstanceMethod<&JsPhaseModel::OrderingTemperatures>("orderingTemperatures"),
+                        InstanceMethod<&JsPhaseModel::OrderingTemperatureMaxTabulated>("orderingTemperatureMaxTabulated"),
                         InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
   }
   explicit JsPhaseModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsPhaseModel>(info) {}
@@ -221,9 +225,9 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
     return Y;
   }
 
-  // GM of the rows of Y (arguments T, P, Y): point by point, or through PhaseModel::compile_points (the
-  // solver's grid path; null when the model has no tabulated form), so tests can hold the two equal.
-  Napi::Value GridEnergies(const Napi::CallbackInfo& info, bool tabulated) {
+  // A method on the rows of Y (arguments T, P, Y, ...): answer(env, T, P, Y, number of rows), guarded and locked.
+  template <class Answer>
+  Napi::Value OnRows(const Napi::CallbackInfo& info, Answer&& answer) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       Napi::Env env = info.Env();
       M(env);
@@ -231,6 +235,14 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
       size_t n = 0;
       auto Y = Rows(info, 2, n);
+      return answer(env, T, P, Y, n);
+    });
+  }
+
+  // GM of the rows of Y: point by point, or through PhaseModel::compile_points (the solver's grid path; null
+  // when the model has no tabulated form), so tests can hold the two equal.
+  Napi::Value GridEnergies(const Napi::CallbackInfo& info, bool tabulated) {
+    return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {
       std::vector<double> out(n);
       if (!tabulated) {
         model->energies(St(T, P), Y.data(), n, out.data());
@@ -245,14 +257,27 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
   Napi::Value Energies(const Napi::CallbackInfo& info) { return GridEnergies(info, false); }
   Napi::Value EnergiesTabulated(const Napi::CallbackInfo& info) { return GridEnergies(info, true); }
 
+  // The magnetic ordering temperature of each row of Y (PhaseModel::magnetic_ordering_temperature), or their
+  // largest as the basin check computes it from the grid's linear tables (null without a table), so tests can
+  // hold the two equal.
+  Napi::Value GridOrderingTemperatures(const Napi::CallbackInfo& info, bool tabulated_max) {
+    return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {
+      if (tabulated_max) {
+        auto table = model->compile_points(Y.data(), n);
+        if (!table) return env.Null();
+        return Napi::Number::New(env, model->magnetic_ordering_temperature_max(St(T, P), *table));
+      }
+      const size_t m = model->variables().size();
+      std::vector<double> out(n);
+      for (size_t k = 0; k < n; ++k) out[k] = model->magnetic_ordering_temperature(St(T, P), &Y[k * m]);
+      return ToF64(env, out);
+    });
+  }
+  Napi::Value OrderingTemperatures(const Napi::CallbackInfo& info) { return GridOrderingTemperatures(info, false); }
+  Napi::Value OrderingTemperatureMaxTabulated(const Napi::CallbackInfo& info) { return GridOrderingTemperatures(info, true); }
+
   Napi::Value EvaluateBatch(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
-      Napi::Env env = info.Env();
-      M(env);
-      std::lock_guard<std::mutex> lock(mu);
-      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
-      size_t n = 0;
-      auto Y = Rows(info, 2, n);
+    return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {
       int order = info.Length() > 3 && info[3].IsNumber() ? info[3].As<Napi::Number>().Int32Value() : 2;
       if (order < 0 || order > 2) throw Napi::RangeError::New(env, "derivative order must be 0, 1 or 2");
       int threads = info.Length() > 4 && info[4].IsNumber() ? info[4].As<Napi::Number>().Int32Value() : 1;

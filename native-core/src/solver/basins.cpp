@@ -17,7 +17,7 @@ namespace pd::solver::detail {
 // maximum does, and the metastable set relaxed from the single best point sits in another basin (e.g.
 // alni_tough_chempot, 1560.7 K, X(NI) = 0.8369: the best B2 grid point has DF = -518 J/mol, its basin's
 // maximum +191 J/mol; the cold start gave L12 + L12#2, 170 J/mol above B2 + L12). Here the phase is relaxed
-// at the final μ (Newton on G_f - μ·M, §9.2) from its best mutually distant grid points within kWindow of
+// at the final μ (Newton on G_f - μ·M, §9.2) from its best mutually distant grid points within a window of
 // the hyperplane; a new maximum with DF > kDFAdd gets a composition set (returns true: solve again), and a
 // phase without a stable set keeps its best maximum as its metastable set (its reported DF is the largest
 // found). The relaxations of a phase stop once two in a row end in known maxima (the starts are taken best
@@ -35,22 +35,46 @@ namespace pd::solver::detail {
 // crfe_bcc_magnetic, 852.44 K, x(FE) = 0.8631: the path from a start far away rises at every grid point to that
 // set, but the relaxation from it ends in the basin of x = 0.8645 next to the set and adds the gap, 1.2 mJ/mol
 // lower). A relaxation that ends in another ordering variant of a known state does not count as ending in a
-// known maximum. Solution phases with one mixing sublattice have one basin from their excess energy, but a
-// magnetic contribution can add a narrow one where the Curie temperature changes steeply with composition (a
-// magnetically induced miscibility gap: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817): Co-Cr at 723.9
-// K, x(CR) = 0.015 has HCP + HCP (ferromagnetic, x = 0.007) 2 J/mol below the FCC + HCP found from the grid,
-// whose points miss that basin. Such phases are checked too when they carry a magnetic moment.
+// known maximum. Solution phases with one mixing sublattice have one basin per miscibility gap of their excess
+// energy, but a magnetic contribution can add a narrow one where the Curie temperature changes steeply with
+// composition (a magnetically induced miscibility gap: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817):
+// Co-Cr at 723.9 K, x(CR) = 0.015 has HCP + HCP (ferromagnetic, x = 0.007) 2 J/mol below the FCC + HCP found
+// from the grid, whose points miss that basin. Those phases get the window kWindow where that can happen
+// (magnetic_basin_possible). Every other phase is checked too, within a window of the grid's interpolation
+// error (smooth_window): a basin as wide as the excess energy makes it still has its maximum between two grid
+// points, up to that much above the better of them, and next to a stable phase of nearly the same energy that
+// decides the assemblage (COST507, Fe-Mg at 1791.48 K, x(MG) = 0.4975: the best grid point of the Fe-rich
+// liquid has DF = -0.44 J/mol and its basin's maximum +0.76 J/mol, while the grid gave BCC + LIQUID, 0.39
+// J/mol above LIQUID + LIQUID; Cu-Fe at 1120 K, x(FE) = 0.4983, with the FCC's magnetic terms far below T:
+// the Fe-rich FCC at -3.3 and +6.1 J/mol).
 namespace {
 
-// The phase's model has a magnetic contribution: one of its first grid points (the end members come first,
-// sample_phase) has a magnetic moment.
-bool magnetic_end_member(const Run& run, size_t p) {
-  const PhaseGrid& g = run.grid.ph[p];
-  const int m = g.m;
-  const size_t ends = std::min<size_t>(g.np, static_cast<size_t>(run.C) + 2);
-  for (size_t k = 0; k < ends; ++k)
-    if (run.phases[p]->properties(*run.im.states[p], &g.Y[k * m]).BMAGN != 0) return true;
-  return false;
+// The phase's magnetic contribution can make a basin narrower than its grid at this temperature: some grid
+// point carries a magnetic moment with an ordering temperature T* above T / kAboveOrdering. The contribution
+// changes sharply with composition only where T is near T*(x) (a magnetically induced miscibility gap ends
+// close to the Curie temperature: Nishizawa, Hasebe and Ko, Acta Metall. 27 (1979) 817). Above T*, the
+// Inden-Hillert-Jarl term R T ln(1+β) f(τ) (Inden, Proc. CALPHAD V (1976); Hillert and Jarl, Calphad 2 (1978)
+// 227), τ = T/T*(x), adds to the curvature in composition -R ln(1+β) [2τ^-3 + (2/3)τ^-13 + (2/5)τ^-23]
+// T*'(x)² / (D T) and a term in T*''(x): smooth powers of τ, at τ = 1.2 some 40% of the value at T*. There the
+// phase is like any solution phase with one basin per miscibility gap of its excess energy (checked within the
+// smooth window of check_basins). The largest T* of the grid points is computed once per (T,P), from the grid's
+// linear tables where it has them.
+bool magnetic_basin_possible(const Run& run, size_t p) {
+  constexpr double kAboveOrdering = 1.2;
+  const PhaseModel& model = *run.phases[p];
+  if (!model.magnetic()) return false;
+  double& highest = run.im.ordering_T_max[p];
+  if (std::isnan(highest)) {
+    const PhaseGrid& g = run.grid.ph[p];
+    const PhaseModel::State& state = *run.im.states[p];
+    if (g.table) {
+      highest = model.magnetic_ordering_temperature_max(state, *g.table);
+    } else {
+      highest = 0;
+      for (size_t k = 0; k < g.np; ++k) highest = std::max(highest, model.magnetic_ordering_temperature(state, &g.Y[k * g.m]));
+    }
+  }
+  return run.cd.T < kAboveOrdering * highest;
 }
 
 // The driving force of the phase at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
@@ -362,12 +386,17 @@ void grid_df(const double* gG, const double* X, const double* mu, int C, size_t 
 
 }  // namespace
 
-bool check_basins(Run& run, double& added_df, int& added_phase) {
+bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   constexpr int kStarts = 6;          // relaxations per phase and solve, at most
   constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
   constexpr size_t kCandidates = 64;  // best grid points considered
   constexpr double kApart = 0.1;      // starts differ by this much in some site fraction
   constexpr double kWindow = 2000;    // J/mol of atoms: grid points further below the hyperplane are not tried
+  // ... on a phase without narrow basins: a basin's maximum lies within half a grid spacing h = 1/pdens of a
+  // grid point and at most G'' h² / 8 above it. The ideal mixing term gives at most R T / (8 pdens) (its
+  // curvature R T / x at x = h; the log-spaced points nearer the ends err less); twice that leaves as much again
+  // for an excess energy whose curvature is up to R T pdens.
+  const double smooth_window = 8.314462618 * run.cd.T / (4.0 * std::max(pdens, 1));
   const int C = run.C;
   bool added = false;
   added_df = 0;  // the largest driving force of a set added, and its phase
@@ -401,7 +430,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     const PhaseInfo& pi = run.im.info[p];
     const PhaseGrid& g = run.grid.ph[p];
     if (pi.charged || g.np == 0) continue;
-    if (!pi.several_basins && !magnetic_end_member(run, p)) continue;
+    const double window = pi.several_basins || magnetic_basin_possible(run, p) ? kWindow : smooth_window;
     if (run.single_set) {
       bool stable = false;
       for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);
@@ -420,7 +449,7 @@ bool check_basins(Run& run, double& added_df, int& added_phase) {
     contents_at.clear();
     for (size_t k = 0; k < g.np; ++k) {
       const double df = df_all[k];
-      if (!(df > -kWindow)) continue;
+      if (!(df > -window)) continue;
       const double* yk = &g.Y[k * m];
       if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
       cand.emplace_back(df, k);

@@ -140,7 +140,7 @@ bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why
     }
     if (!ok || pass >= 3) break;
     const size_t before = run.sets.size();
-    if (!check_basins(run, basin_df, basin_phase)) break;
+    if (!check_basins(run, options.pdens, basin_df, basin_phase)) break;
     certified.assign(run.sets.begin(), run.sets.begin() + before);
     certified_mu = run.mu;
   }

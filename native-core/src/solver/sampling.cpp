@@ -400,6 +400,7 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
   // resize, not reassign: the energy arrays keep their storage from one (T,P) to the next (a line of
   // temperatures otherwise frees and re-allocates, page by page, a large block per condition)
   im.gridG.resize(phases.size());
+  im.ordering_T_max.assign(phases.size(), std::numeric_limits<double>::quiet_NaN());
   bool shared = false;
   {
     std::lock_guard<std::mutex> lock(grid.energies_mutex);

@@ -223,7 +223,7 @@ bool newton(Run& run, int max_it, std::string& why);
 bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
 
 // basins.cpp
-bool check_basins(Run& run, double& added_df, int& added_phase);
+bool check_basins(Run& run, int pdens, double& added_df, int& added_phase);
 
 // results.cpp
 void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
@@ -239,6 +239,9 @@ struct EquilibriumSolver::Impl {
   double T = std::numeric_limits<double>::quiet_NaN(), P = T;
   std::vector<std::unique_ptr<PhaseModel::State>> states;
   std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
+  // per phase the largest magnetic ordering temperature of its grid points at (T,P), NaN until the basin check
+  // first asks (magnetic_basin_possible)
+  std::vector<double> ordering_T_max;
   // workspaces
   std::vector<double> Phi, rhs, Hr, A, bvec, sol;
   std::vector<double> W;                // linearize's Hessian of the Lagrangian in y (§8.2)
