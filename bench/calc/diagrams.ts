@@ -21,7 +21,10 @@
 // mapping the diagram PHASEDESK_BENCH_WORK_RUNS times (default 2; more, up to 20, until the runs add up to 1e9
 // instructions) after two warm-ups and one mapping the warm-ups only, divided by the runs. One thread: valgrind runs a program's threads one at a time, so the count with two
 // would add the hand-overs between them to the work. Under valgrind a diagram runs some 50 times slower than
-// natively (Al-Fe_sundman2009: several minutes per run).
+// natively (Al-Fe_sundman2009: several minutes per run). The count of the whole process includes the JavaScript
+// engine's collections and compilations, which move a small diagram's count by several percent from one process
+// to the next; PHASEDESK_BENCH_WORK_SCOPE=solver counts only what runs inside the native solver's
+// EquilibriumSolver::solve (every equilibrium, without the mapper's JavaScript), the same from run to run.
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -173,12 +176,13 @@ const MIN_COUNTED = 1e9;
 const MAX_COUNTED_RUNS = 20;
 
 /** Instructions (callgrind's count) per diagram, of `runs` or more diagrams of one database with one checkout's code, one thread. */
-function diagramInstructions(tree: string, file: string, components: [string, string], runs: number): number {
+function diagramInstructions(tree: string, file: string, components: [string, string], runs: number, solverOnly: boolean): number {
   const child = fileURLToPath(new URL('./diagram-child.js', import.meta.url));
   const env = { ...process.env };
   delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
+  const scope = solverOnly ? ['--collect-atstart=no', '--toggle-collect=pd::solver::EquilibriumSolver::solve(*'] : [];
   const count = (n: number): number => {
-    const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, child, tree,
+    const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...scope, process.execPath, child, tree,
       '--count', file, components.join(','), String(n), '1'], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
     if (r.error) throw new Error(`valgrind could not be started (${r.error.message}); diagrams-work needs it on the PATH`);
     const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? '');
@@ -199,18 +203,20 @@ export async function benchDiagramsWork(): Promise<string[]> {
   const beforeTree = process.env.PHASEDESK_BENCH_BEFORE_TREE ? path.resolve(process.env.PHASEDESK_BENCH_BEFORE_TREE) : null;
   const dir = tdbDir();
   const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
-  const lines: string[] = [`instructions per diagram (callgrind, one thread, mean of ${runs} or more runs after two warm-ups), every binary ` +
+  const solverOnly = process.env.PHASEDESK_BENCH_WORK_SCOPE === 'solver';
+  const lines: string[] = [`instructions per diagram (callgrind, ${solverOnly ? 'inside the native solver only' : 'whole process'}, ` +
+    `one thread, mean of ${runs} or more runs after two warm-ups), every binary ` +
     `database of ${dir}, 300-2000 K, X 0-1${beforeTree ? `, this checkout against ${beforeTree} (before)` : ''}:`];
   const ratios: number[] = [];
   let sumNow = 0, sumBefore = 0, count = 0;
   for (const { file, components } of allBinaries(dir)) {
     const full = path.join(dir, file);
-    const now = diagramInstructions(thisTree, full, components, runs);
+    const now = diagramInstructions(thisTree, full, components, runs, solverOnly);
     sumNow += now;
     count++;
     let tail = '';
     if (beforeTree) {
-      const before = diagramInstructions(beforeTree, full, components, runs);
+      const before = diagramInstructions(beforeTree, full, components, runs, solverOnly);
       sumBefore += before;
       ratios.push(now / before);
       tail = `  before ${(before / 1e6).toFixed(1)} M  ratio ${(now / before).toFixed(3)}`;
