@@ -396,7 +396,7 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   // grid point and at most G'' h² / 8 above it. The ideal mixing term gives at most R T / (8 pdens) (its
   // curvature R T / x at x = h; the log-spaced points nearer the ends err less); twice that leaves as much again
   // for an excess energy whose curvature is up to R T pdens.
-  const double smooth_window = 8.314462618 * run.cd.T / (4.0 * std::max(pdens, 1));
+  const double smooth_window = kGasConstant * run.cd.T / (4.0 * std::max(pdens, 1));
   const int C = run.C;
   bool added = false;
   added_df = 0;  // the largest driving force of a set added, and its phase
@@ -430,12 +430,12 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
     const PhaseInfo& pi = run.im.info[p];
     const PhaseGrid& g = run.grid.ph[p];
     if (pi.charged || g.np == 0) continue;
-    const double window = pi.several_basins || magnetic_basin_possible(run, p) ? kWindow : smooth_window;
     if (run.single_set) {
       bool stable = false;
       for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);
       if (stable) continue;
     }
+    const double window = pi.several_basins || magnetic_basin_possible(run, p) ? kWindow : smooth_window;
     const int m = g.m;
     std::vector<const double*> sets_of_phase;
     for (const auto& s : run.sets)
