@@ -17,7 +17,7 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
   const PhaseModel& pm = *run.phases[s.phase];
   const PhaseInfo& pi = run.im.info[s.phase];
   auto& im = run.im;
-  const int m = pi.m, k = pi.k, n = m + 2, K = m + k, C = run.C;
+  const int m = pi.m, k = pi.kr, n = m + 2, K = m + k, C = run.C;
   pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
   pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
   s.Gf = s.e.Gf;
@@ -96,8 +96,8 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
   }
   for (int r = 0; r < k; ++r)
     for (int i = 0; i < m; ++i) {
-      im.Phi[(m + r) * K + i] = pi.J[r * m + i];
-      im.Phi[i * K + m + r] = pi.J[r * m + i];
+      im.Phi[(m + r) * K + i] = pi.Jr[r * m + i];
+      im.Phi[i * K + m + r] = pi.Jr[r * m + i];
     }
   im.piv.assign(K, 0);
   if (!lu_factor(im.Phi.data(), K, im.piv.data())) {
@@ -117,8 +117,8 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
     b[i] = -gi;
   }
   for (int r = 0; r < k; ++r) {
-    double v = -pi.rhs[r];
-    for (int i = 0; i < m; ++i) v += pi.J[r * m + i] * s.y[i];
+    double v = -pi.rhsr[r];
+    for (int i = 0; i < m; ++i) v += pi.Jr[r * m + i] * s.y[i];
     b[m + r] = -v;
   }
   lu_solve(im.Phi.data(), K, im.piv.data(), b.data());

@@ -64,8 +64,14 @@ PhaseInfo make_info(const PhaseModel& pm) {
       basis.push_back(std::move(v));
     }
   };
-  for (int r = 0; r < pi.k; ++r)
+  for (int r = 0; r < pi.k; ++r) {
+    const size_t before = basis.size();
     add_orthonormal(std::vector<double>(pi.J.begin() + r * pi.m, pi.J.begin() + (r + 1) * pi.m), 1e-10);
+    if (basis.size() == before) continue;  // a combination of the rows before it
+    pi.Jr.insert(pi.Jr.end(), pi.J.begin() + r * pi.m, pi.J.begin() + (r + 1) * pi.m);
+    pi.rhsr.push_back(pi.rhs[r]);
+    ++pi.kr;
+  }
   size_t nrow = basis.size();
   for (int e = 0; e < pi.m && static_cast<int>(basis.size()) < pi.m; ++e) {
     std::vector<double> v(pi.m, 0.0);

@@ -101,6 +101,13 @@ namespace detail {
 struct PhaseInfo {
   int m = 0, k = 0, nz = 0;
   std::vector<double> J, rhs;            // k x m
+  // The linearly independent rows of J (kr of them, in order) and their right-hand sides: the per-set KKT matrix
+  // of linearize needs constraints of full row rank. A dependent row (the charge balance of an ionic phase whose
+  // sublattices each hold ions of one charge, implied by the site sums: CORUNDUM (AL+3)2(VA)1(O-2)3 of Al-O)
+  // makes that matrix singular; elimination then divides by a rounding-sized pivot, and the step it returns is
+  // rounding noise times 1e16.
+  int kr = 0;
+  std::vector<double> Jr, rhsr;          // kr x m
   std::vector<std::vector<int>> subl;    // variable indices per sublattice
   std::vector<double> Z;                 // m x nz (row-major)
   bool charged = false;

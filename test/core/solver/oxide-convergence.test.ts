@@ -48,3 +48,27 @@ describe('oxide next to a metal (Al-Fe-O, CORUNDUM)', () => {
     expect(rs.filter((r) => !r.converged).map((r) => `${r.T} K ${JSON.stringify(r.x)}: ${r.reason}`)).toEqual([]);
   });
 });
+
+// CORUNDUM in the Al-O subsystem is (AL+3)2(VA)1(O-2)3, one ion on each sublattice: its charge balance,
+// 6 y(AL+3) - 6 y(O-2) = 0, is implied by the site sums. With that row in the per-set KKT matrix the matrix was
+// singular, and elimination divided by a pivot of rounding size: at 831.25 K the corundum step became -48..+305
+// in site fractions, the global system removed the corundum, and Newton cycled between FCC_A1 alone and
+// FCC_A1 + CORUNDUM (then SPINEL_B) until it gave up.
+describe('an ionic compound whose charge balance the site sums imply (Al-O, CORUNDUM)', () => {
+  const components = ['AL', 'O', 'VA'];
+  const phases = db.phasesFor(['AL', 'O']);
+
+  it('the point that cycled converges to FCC_A1 + CORUNDUM', () => {
+    const r = equilibrium({ database: db, components, phases, conditions: { T: 831.25, P: 101325, X: { O: 0.03333426666666667 } } });
+    expect(r.converged, r.reason).toBe(true);
+    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual(['CORUNDUM', 'FCC_A1']);
+  });
+
+  it('a dense isotherm warm-started point to point converges everywhere', () => {
+    // the self-audit's scan at 831.25 K: 9 of these 121 points failed on one thread before the fix
+    const n = 121, lo = 1e-6, hi = 1 - 1e-6;
+    const conditions = Array.from({ length: n }, (_, i) => ({ T: 831.25, P: 101325, X: { O: lo + ((hi - lo) * i) / (n - 1) } }));
+    const rs = equilibriumBatch({ database: db, components, phases, conditions, threads: 1, options: { warmStart: true } });
+    expect(rs.flatMap((r, i) => (r.converged ? [] : [`X(O)=${conditions[i].X.O}: ${r.reason}`]))).toEqual([]);
+  });
+});
