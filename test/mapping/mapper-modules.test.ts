@@ -12,7 +12,7 @@ import { interpolateLine, landauTc, OrderModel, orderingGroups, orderParameter }
 import { labelPhases, singlePhaseAnchors } from '../../worker/mapping/phase-labels.js';
 import { classifyRegionEnd, criticalTemperature } from '../../worker/mapping/region-ends.js';
 import { lensTasks, TraceScheduler } from '../../worker/mapping/scheduler.js';
-import { bisectBetween, gridAxes, type BetweenFindings } from '../../worker/mapping/seed-grid.js';
+import { bisectBetween, gridAxes, searchBetweenUnlike, type BetweenFindings } from '../../worker/mapping/seed-grid.js';
 import { interpolateTieLine, mergeOverlappingTraces, RegionTracer } from '../../worker/mapping/tracing.js';
 import type { BinaryRegion } from '../../worker/mapping/binary-types.js';
 
@@ -104,6 +104,21 @@ describe('seed grid', () => {
     expect(found.secondOrder).toHaveLength(1);
     expect(found.secondOrder[0]).toMatchObject({ ordered: 'B2', disordered: 'A2', T: 700 });
     expect(found.secondOrder[0].x).toBeCloseTo(0.3, 6);
+  });
+  test('a miscibility gap next to its own single-phase field: nothing to search between them', () => {
+    // BCC + BCC#2 (x = 0.1 and 0.6) at X = 0.45 and single BCC at X = 0.7: the gap's second set ends in that field
+    const gap = (T: number, X: number) => (X >= 0.1 && X <= 0.6
+      ? state(T, X, [{ base: 'BCC', x: 0.1 }, { base: 'BCC', x: 0.6 }]) : state(T, X, [{ base: 'BCC', x: X }]));
+    const asked: number[] = [];
+    const found: BetweenFindings = { twoPhase: [], secondOrder: [] };
+    runSync(searchBetweenUnlike(gap(800, 0.45), gap(800, 0.7), found), (q) => { asked.push(q.X); return gap(q.T, q.X); });
+    expect(gap(800, 0.45).key).toBe('BCC+BCC#2');
+    expect(asked).toEqual([]);
+    // a field of another phase between them is still searched for
+    const compound = (T: number, X: number) => (X > 0.69 ? state(T, X, [{ base: 'SIGMA', x: X }])
+      : X >= 0.61 ? state(T, X, [{ base: 'BCC', x: 0.61 }, { base: 'SIGMA', x: 0.69 }]) : gap(T, X));
+    runSync(searchBetweenUnlike(compound(800, 0.45), state(800, 0.7, [{ base: 'SIGMA', x: 0.7 }]), found), (q) => compound(q.T, q.X));
+    expect(found.twoPhase.map((f) => f.key)).toEqual(['BCC+SIGMA']);
   });
   test('lens searches: one per change of the phase along a pure edge column', () => {
     const Ts = [700, 900, 1100];

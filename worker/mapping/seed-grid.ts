@@ -5,6 +5,7 @@
 import { BudgetExceeded, solveRequest } from './binary-solver.js';
 import { MIN_STEP, type BinaryState, type MapContext, type SecondOrderPoint, type StateRequest } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
+import { baseName } from './phase-labels.js';
 
 /** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */
 export function gridAxes(T: [number, number], Xr: [number, number], size?: { nT?: number; nX?: number }): { T: number[]; X: number[] } {
@@ -63,6 +64,12 @@ export function* bisectBetween(order: Pick<OrderModel, 'isOrderPair' | 'isOrdere
 const sidePhase = (s: BinaryState, side: 0 | 1) => s.phases[side ? s.phases.length - 1 : 0];
 
 /**
+ * Two labels name one phase whatever their composition-set numbers: the Fe-rich set of a miscibility gap is
+ * NAME#2 (sets are numbered by composition), and the single-phase field it ends in is NAME.
+ */
+const onePhase = (p: { label: string }, q: { label: string }) => baseName(p.label) === baseName(q.label);
+
+/**
  * Between X-neighbours a (smaller x) and b at one T of which at least one is two-phase: a's phase towards b
  * and b's phase towards a must be the same phase for nothing to lie between them (a two-phase field ends in
  * the single-phase field of its own phase, Gibbs phase rule at fixed T and P). When they differ, the
@@ -73,7 +80,7 @@ const sidePhase = (s: BinaryState, side: 0 | 1) => s.phases[side ? s.phases.leng
 export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: BetweenFindings, depth = 0,
   order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>): Search {
   const right = sidePhase(a, 1), left = sidePhase(b, 0);
-  if (right.label === left.label || depth > 12) return;
+  if (onePhase(right, left) || depth > 12) return;
   // the single-phase ranges of the two states of one ordered phase meet on a second-order line (the L10 band of
   // Ni-rich fcc between L12 + L10 and A1 in alni_tough_chempot, 0.001-0.003 wide, between two grid columns)
   if (order && a.phases.length === 1 && b.phases.length === 1 && order.isOrderPair(a.key, b.key)) {
@@ -96,7 +103,7 @@ export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: Betw
  */
 function* searchesAt(order: OrderModel, a: BinaryState, right: BinaryState | null, up: BinaryState | null, found: BetweenFindings): Search {
   if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
-    && a.phases.length <= 2 && right.phases.length <= 2 && sidePhase(a, 1).label !== sidePhase(right, 0).label) {
+    && a.phases.length <= 2 && right.phases.length <= 2 && !onePhase(sidePhase(a, 1), sidePhase(right, 0))) {
     const a2 = yield* solveRequest(a.T, a.X), b2 = yield* solveRequest(right.T, right.X);
     if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) yield* searchBetweenUnlike(a2, b2, found, 0, order);
   }
