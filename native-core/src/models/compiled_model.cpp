@@ -564,15 +564,18 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
 
 void CompiledModel::moles(const double* y, int derivative_order, MolesResult& out) const {
   const int m = int(vars_.size()), n = m + 2;
-  std::vector<TPJet> c(1, TPJet{1, 0, 0, 0, 0, 0});
+  static const std::vector<TPJet> unit(1, TPJet{1, 0, 0, 0, 0, 0});  // every term's coefficient is 1
+  // per-thread scratch that keeps its storage from call to call (moles runs on OpenMP threads, as often as the
+  // energy: a jet allocated per element and call was most of a small phase's allocations)
+  thread_local Jet j;
   const size_t C = elements_.size();
-  out.M.assign(C, 0);
-  out.dM.assign(derivative_order >= 1 ? C * m : 0, 0);
-  out.d2M.assign(derivative_order >= 2 ? C * m * m : 0, 0);
+  Jet::zero(out.M, C);
+  Jet::zero(out.dM, derivative_order >= 1 ? C * m : 0);
+  Jet::zero(out.d2M, derivative_order >= 2 ? C * m * m : 0);
   out.Nf = 0;
   for (size_t a = 0; a < C; ++a) {
-    Jet j(n, derivative_order);
-    MA_[a].eval(c, y, j);
+    j.reset(n, derivative_order);
+    MA_[a].eval(unit, y, j);
     out.M[a] = j.v;
     out.Nf += j.v;
     if (derivative_order >= 1)
