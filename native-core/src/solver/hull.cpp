@@ -87,7 +87,9 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   const int R = S - 1;
   const size_t nblk = (total + kHullBlock - 1) / kHullBlock;
   auto& im = run.im;
-  std::vector<size_t> offs(run.grid.ph.size() + 1, 0);  // first global index of each phase
+  auto& w = im.hull;
+  std::vector<size_t>& offs = w.offs;  // first global index of each phase
+  offs.assign(run.grid.ph.size() + 1, 0);
   for (size_t p = 0; p < run.grid.ph.size(); ++p) offs[p + 1] = offs[p] + run.grid.ph[p].np;
   const std::vector<uint32_t>& order = run.grid.hull_order;
   if (order.size() != total) {
@@ -104,7 +106,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     im.hull_block_hi.assign(nblk * R, -std::numeric_limits<double>::infinity());
     im.hull_block_cmin.assign(nblk, std::numeric_limits<double>::infinity());
     im.hull_block_cmax.assign(nblk, 0.0);
-    std::vector<double> col(S);
+    std::vector<double>& col = w.col;
+    col.assign(S, 0.0);
     for (size_t i = 0; i < total; ++i) {
       const size_t k = order[i];
       const size_t p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
@@ -133,25 +136,37 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   }
   // Pricing bounds: per block the smallest reduced cost when it was last priced, and how far the reduced
   // costs may have moved since (the change of π times the block's range of each row).
-  std::vector<double> blk_min(nblk, -std::numeric_limits<double>::infinity()), blk_drift(nblk, 0.0), pi_prev;
-  std::vector<double> blk_bound(nblk), blk_margin(nblk);
-  std::vector<uint32_t> blk_seq(nblk);
+  std::vector<double>&blk_min = w.blk_min, &blk_drift = w.blk_drift, &pi_prev = w.pi_prev;
+  std::vector<double>&blk_bound = w.blk_bound, &blk_margin = w.blk_margin;
+  std::vector<uint32_t>& blk_seq = w.blk_seq;
+  blk_min.assign(nblk, -std::numeric_limits<double>::infinity());
+  blk_drift.assign(nblk, 0.0);
+  pi_prev.clear();
+  blk_bound.assign(nblk, 0.0);
+  blk_margin.assign(nblk, 0.0);
+  blk_seq.assign(nblk, 0);
   size_t priced = 0;  // blocks priced (debug trace)
-  std::vector<HullVertex> basis(S);
-  std::vector<std::vector<double>> bx(S, std::vector<double>(C, 0.0));
-  std::vector<double> bc(S);
+  std::vector<HullVertex>& basis = w.basis;
+  std::vector<double>&bx = w.bx, &bc = w.bc;  // bx: row j the composition of basis point j
+  basis.assign(S, HullVertex{});
+  bx.assign(static_cast<size_t>(S) * C, 0.0);
+  bc.assign(S, 0.0);
   for (int j = 0; j < S; ++j) {
     basis[j] = {-1, static_cast<size_t>(cd.free_el[j]), 0.0};
-    bx[j][cd.free_el[j]] = 1;
+    bx[j * C + cd.free_el[j]] = 1;
     bc[j] = kFakeG;
   }
-  std::vector<double> rhs(S), B(S * S), LU(S * S), f(S), pi(S), d(S), col(S);
-  std::vector<int> piv(S);
+  std::vector<double>&rhs = w.rhs, &B = w.B, &LU = w.LU, &BT = w.BT, &f = w.f, &pi = w.pi, &d = w.d, &col = w.col;
+  std::vector<int>&piv = w.piv, &piv2 = w.piv2;
+  for (auto* v : {&rhs, &f, &pi, &d, &col}) v->assign(S, 0.0);
+  for (auto* v : {&B, &LU, &BT}) v->assign(static_cast<size_t>(S) * S, 0.0);
+  piv.assign(S, 0);
+  piv2.assign(S, 0);
   rhs[0] = 1;
   for (int r = 0; r + 1 < S; ++r) rhs[r + 1] = cd.b[r];
   for (int it = 0; it < 1000; ++it) {
     for (int j = 0; j < S; ++j) {
-      column(bx[j].data(), col.data());
+      column(&bx[j * C], col.data());
       for (int i = 0; i < S; ++i) B[i * S + j] = col[i];
     }
     LU = B;
@@ -162,10 +177,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     f = rhs;
     lu_solve(LU.data(), S, piv.data(), f.data());
     // π: B^T π = c_B (transpose solve via a second factorisation; S is tiny)
-    std::vector<double> BT(S * S);
     for (int i = 0; i < S; ++i)
       for (int j = 0; j < S; ++j) BT[i * S + j] = B[j * S + i];
-    std::vector<int> piv2(S);
     lu_factor(BT.data(), S, piv2.data());
     pi = bc;
     lu_solve(BT.data(), S, piv2.data(), pi.data());
@@ -280,7 +293,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
       return false;
     }
     basis[leave] = {bp, bq, 0.0};
-    bx[leave].assign(xq, xq + C);
+    std::copy(xq, xq + C, &bx[static_cast<size_t>(leave) * C]);
     bc[leave] = cost_of(xq, run.im.gridG[bp][bq]);
   }
   why = "convex hull iteration limit";

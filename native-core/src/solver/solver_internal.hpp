@@ -266,6 +266,16 @@ struct EquilibriumSolver::Impl {
   std::vector<double> hull_mufix;
   std::vector<int> piv;
   LstsqWork lw;
+  // hull()'s simplex: the phases' first global grid indices, the pricing bounds per block and the basis with its
+  // factors (S = number of condition rows + 1, a few), kept so that a cold start of a small system allocates none
+  struct HullWork {
+    std::vector<size_t> offs;
+    std::vector<double> blk_min, blk_drift, blk_bound, blk_margin, pi_prev;
+    std::vector<uint32_t> blk_seq;
+    std::vector<detail::HullVertex> basis;
+    std::vector<double> bx, bc, rhs, B, LU, BT, f, pi, d, col;  // bx: S x C, the basis' compositions
+    std::vector<int> piv, piv2;
+  } hull;
 };
 
 }  // namespace pd::solver
