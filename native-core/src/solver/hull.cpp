@@ -136,8 +136,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   }
   // Pricing bounds: per block the smallest reduced cost when it was last priced, and how far the reduced
   // costs may have moved since (the change of π times the block's range of each row).
-  std::vector<double>&blk_min = w.blk_min, &blk_drift = w.blk_drift, &pi_prev = w.pi_prev;
-  std::vector<double>&blk_bound = w.blk_bound, &blk_margin = w.blk_margin;
+  std::vector<double> &blk_min = w.blk_min, &blk_drift = w.blk_drift, &pi_prev = w.pi_prev;
+  std::vector<double> &blk_bound = w.blk_bound, &blk_margin = w.blk_margin;
   std::vector<uint32_t>& blk_seq = w.blk_seq;
   blk_min.assign(nblk, -std::numeric_limits<double>::infinity());
   blk_drift.assign(nblk, 0.0);
@@ -147,7 +147,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   blk_seq.assign(nblk, 0);
   size_t priced = 0;  // blocks priced (debug trace)
   std::vector<HullVertex>& basis = w.basis;
-  std::vector<double>&bx = w.bx, &bc = w.bc;  // bx: row j the composition of basis point j
+  std::vector<double> &bx = w.bx, &bc = w.bc;  // bx: row j the composition of basis point j
   basis.assign(S, HullVertex{});
   bx.assign(static_cast<size_t>(S) * C, 0.0);
   bc.assign(S, 0.0);
@@ -156,8 +156,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     bx[j * C + cd.free_el[j]] = 1;
     bc[j] = kFakeG;
   }
-  std::vector<double>&rhs = w.rhs, &B = w.B, &LU = w.LU, &BT = w.BT, &f = w.f, &pi = w.pi, &d = w.d, &col = w.col;
-  std::vector<int>&piv = w.piv, &piv2 = w.piv2;
+  std::vector<double> &rhs = w.rhs, &B = w.B, &LU = w.LU, &BT = w.BT, &f = w.f, &pi = w.pi, &d = w.d, &col = w.col;
+  std::vector<int> &piv = w.piv, &piv2 = w.piv2;
   for (auto* v : {&rhs, &f, &pi, &d, &col}) v->assign(S, 0.0);
   for (auto* v : {&B, &LU, &BT}) v->assign(static_cast<size_t>(S) * S, 0.0);
   piv.assign(S, 0);
