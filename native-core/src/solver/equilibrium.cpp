@@ -42,7 +42,46 @@ EquilibriumSolver::~EquilibriumSolver() = default;
 
 size_t EquilibriumSolver::grid_points() const { return grid_->total; }
 
-EquilibriumResult EquilibriumSolver::solve(const Conditions& c) { return solve_impl(c, nullptr); }
+EquilibriumResult EquilibriumSolver::solve(const Conditions& c) {
+  EquilibriumResult res = solve_impl(c, nullptr);
+  return res.converged ? res : from_nearby(c, std::move(res));
+}
+
+// At the exact composition of a stoichiometric phase the hull can give that phase alone where it is not stable
+// (its grid points lie above the true tangent by less than the grid misses it by). Its chemical potentials are then
+// not unique, and the phases that replace it enter one at a time: each takes no amount at that composition, leaves,
+// and the next one enters (cuo.tdb, 1386.45 K, X(O) = 0.5: CUO alone; IONIC_LIQ and GAS in turn until the
+// iteration limit, while IONIC_LIQ + GAS lies 38 J/mol lower). A hair away from that composition the cold start
+// converges, and its sets start Newton at the composition asked for, where the certification checks the answer
+// as any other.
+EquilibriumResult EquilibriumSolver::from_nearby(const Conditions& c, EquilibriumResult failed) {
+  constexpr double kNearbyDX = 1e-6;
+  // the answers that no equilibrium exists here (a phase without a lower bound: newton.cpp's
+  // pure_vacancy_reason; a composition no allowed phase can take: hull.cpp) stand as they are
+  if (failed.reason.find("no equilibrium exists") != std::string::npos ||
+      failed.reason.find("cannot be reached with the allowed phases") != std::string::npos)
+    return failed;
+  Conditions nearby = c;
+  bool moved = false;
+  for (Condition& k : nearby.conds)
+    if (k.kind == Condition::X) {
+      k.value += k.value > 2 * kNearbyDX ? -kNearbyDX : kNearbyDX;
+      moved = true;
+    }
+  if (!moved) return failed;
+  try {
+    const EquilibriumResult near = solve_impl(nearby, nullptr);
+    if (!near.converged) return failed;
+    const WarmStart start = WarmStart::from_result(near);
+    if (!start.valid()) return failed;
+    EquilibriumResult res = solve_impl(c, &start);
+    return res.converged ? res : failed;
+  } catch (const Cancelled&) {
+    throw;
+  } catch (const std::exception&) {
+    return failed;  // the shifted conditions are no answer to give; the first reason stands
+  }
+}
 
 EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart* start, WarmStart* end) {
   EquilibriumResult res;
@@ -57,7 +96,10 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
       done = false;
     }
   }
-  if (!done) res = solve_impl(c, nullptr);
+  if (!done) {
+    res = solve_impl(c, nullptr);
+    if (!res.converged) res = from_nearby(c, std::move(res));
+  }
   if (end) *end = WarmStart::from_result(res);
   return res;
 }

@@ -136,6 +136,9 @@ class EquilibriumSolver {
 
   // One solve from the hull (start = null) or from a warm start (no fallback).
   EquilibriumResult solve_impl(const Conditions& c, const WarmStart* start);
+  // After a cold start that did not converge: the equilibrium a hair inside the composition range (every X
+  // condition moved by kNearbyDX), and from its state a warm start at c. Returns `failed` unless that converges.
+  EquilibriumResult from_nearby(const Conditions& c, EquilibriumResult failed);
 };
 
 }  // namespace pd::solver

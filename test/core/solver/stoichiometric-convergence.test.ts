@@ -42,6 +42,15 @@ describe('exact stoichiometric compositions', () => {
     expect(mid.mu.S).toBeLessThan(hi.mu.S);
   });
 
+  it('a stoichiometric phase the hull gives alone where it decomposes: Cu-O at X(O) = 0.5, 1386.45 K', () => {
+    // the hull's answer is CUO alone; IONIC_LIQ and GAS entered in turn, took no amount and left, until the
+    // iteration limit. The cold start 1e-6 away converges, and Newton from its sets at X(O) = 0.5 gives the answer.
+    const r = at('cuo.tdb', ['CU', 'O'], 1386.45, 0.5);
+    expect(r.converged, r.reason).toBe(true);
+    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual(['GAS', 'IONIC_LIQ']);
+    expect(Math.abs(r.x.O - 0.5)).toBeLessThan(1e-9);
+  });
+
   it('a phase running into its pure-vacancy configuration says so at the iteration limit too (V-O, HALITE)', () => {
     const r = at('pycalphad_inline_V_O_gas_halite.tdb', ['O', 'V'], 335.6, 1e-6);
     expect(r.converged).toBe(false);
