@@ -347,7 +347,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
   }
   for (const auto& v : verts)
     if (v.phase < 0 && v.f > 1e-9) {
-      why = "the conditions cannot be reached with the allowed phases (element " + elements[v.point] +
+      why = "the conditions " + std::string(kOutOfReach) + " (element " + elements[v.point] +
                    " is in none of them, or the composition is outside their range)";
       return false;
     }

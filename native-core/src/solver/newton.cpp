@@ -132,7 +132,7 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
 std::string pure_vacancy_reason(const Run& run, const CompSet& s) {
   return "phase " + run.phases[s.phase]->name() +
          " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
-         "there): no equilibrium exists with this phase";
+         "there): " + std::string(kNoLowerBound) + " with this phase";
 }
 
 // The amounts' step (§8.4-§8.5): a stable set whose amount would become negative leaves (`changed`), one held

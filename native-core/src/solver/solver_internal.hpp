@@ -195,6 +195,15 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
 void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
                 EquilibriumSolver::Impl& im, double T, double P);
 
+// The two answers that no equilibrium exists at the conditions (not that the solver failed to find one): a phase
+// whose Gibbs energy per mole of atoms has no lower bound (newton.cpp), and a composition no allowed phase can take
+// (hull.cpp). The reasons carry these phrases; worker/core/equilibrium.ts's saysNoEquilibrium reads the same.
+inline constexpr const char* kNoLowerBound = "no equilibrium exists";
+inline constexpr const char* kOutOfReach = "cannot be reached with the allowed phases";
+inline bool says_no_equilibrium(const std::string& reason) {
+  return reason.find(kNoLowerBound) != std::string::npos || reason.find(kOutOfReach) != std::string::npos;
+}
+
 // hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
 void sort_for_hull(Grid& grid, int C);
