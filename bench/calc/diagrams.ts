@@ -8,7 +8,8 @@
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.
 // PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and native-core addon built): diagrams-all
 // times every diagram with this checkout's code and with that one's in the same run, each in a child process
-// of its own (bench/calc/diagram-child.ts, kept alive, database opened and warmed up once), the two alternately
+// of its own (bench/calc/diagram-child.ts, kept alive, database opened and warmed up once; both with this checkout's
+// OpenMP wait policy, so that neither one's idle threads spin on a core while the other is timed), the two alternately
 // and in alternating order, PHASEDESK_BENCH_REPEATS times (default 3), a diagram of a few milliseconds more often
 // (until each checkout's runs of it add up to a second, at most 51 times: one run of such a diagram varies by
 // tens of percent with what else the machine does), and prints per diagram the median of both, and the ratio
@@ -34,6 +35,7 @@ import type { DiagramAnswer, DiagramRequest } from './diagram-child.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
 import { tdbDir, median } from '../support.js';
+import { SERVICE_OMP_WAIT_POLICY } from '../../worker/core/native.js';
 
 const REPEATS = 5;
 /** diagrams-all against an older checkout: short diagrams are run until each side's runs add up to this (s) ... */
@@ -114,6 +116,10 @@ class DiagramChild {
   constructor(readonly tree: string) {
     const env = { ...process.env };
     delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
+    // Both checkouts with the OpenMP wait policy of this one's service (sleeping waiters unless the caller set one):
+    // a checkout that leaves its waiters spinning keeps a core busy after each of its diagrams, and the other
+    // checkout's diagram, timed next, then runs its two threads on one core (spinel_gas_zr_o 6 ms instead of 4).
+    env.OMP_WAIT_POLICY ??= SERVICE_OMP_WAIT_POLICY;
     this.proc = fork(fileURLToPath(new URL('./diagram-child.js', import.meta.url)), [tree], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     this.ready = new Promise((resolve, reject) => {
       this.proc.once('message', () => resolve());

@@ -168,6 +168,9 @@ export function coreAddonPath(): string {
   return env && env.length > 0 ? path.resolve(env) : findRepoAddon();
 }
 
+/** The OpenMP wait policy the calculation threads run with unless the user set OMP_WAIT_POLICY (see below). */
+export const SERVICE_OMP_WAIT_POLICY = 'PASSIVE';
+
 /**
  * OpenMP threads waiting for work sleep instead of spinning (libgomp reads OMP_WAIT_POLICY once, when the core
  * loads it; a value the user set is kept). The mappers solve many short batches over the threads; on a busy
@@ -178,7 +181,7 @@ export function coreAddonPath(): string {
  * thread's is a copy), so the calculation host calls this before it starts its calculation thread.
  */
 export function preferSleepingOpenMpThreads(): void {
-  if (isMainThread && process.env.OMP_WAIT_POLICY === undefined) process.env.OMP_WAIT_POLICY = 'PASSIVE';
+  if (isMainThread && process.env.OMP_WAIT_POLICY === undefined) process.env.OMP_WAIT_POLICY = SERVICE_OMP_WAIT_POLICY;
 }
 
 /** Loads (once) and returns the calculation core. Throws one actionable Error if it is not built. */
