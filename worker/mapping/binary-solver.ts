@@ -48,6 +48,20 @@ const MIN_THREADED_BATCH = 2;
  */
 const CHEAP_EQUILIBRIUM_MS = 0.3;
 
+/**
+ * Values by (T, X), a map of maps keyed by the numbers themselves: a key string made of the two costs two
+ * number-to-text conversions per look-up, more than the look-up itself, and the mapper looks up every point it asks.
+ */
+class ColdResults<V = EquilibriumResult> {
+  private readonly byT = new Map<number, Map<number, V>>();
+  get(T: number, X: number): V | undefined { return this.byT.get(T)?.get(X); }
+  set(T: number, X: number, v: V): void {
+    let row = this.byT.get(T);
+    if (!row) this.byT.set(T, (row = new Map()));
+    row.set(X, v);
+  }
+}
+
 /** The solver result behind each converged state, for warm starts (held weakly: states come and go). */
 const rawResults = new WeakMap<BinaryState, EquilibriumResult>();
 
@@ -100,17 +114,15 @@ export class BinarySolver {
    * each of its unlike neighbours, a bracket end met again by another bisection); a cold start is deterministic,
    * so the answer is the one solved before. Warm-started results are not kept.
    */
-  private readonly cold = new Map<string, EquilibriumResult>();
-  private static key(T: number, X: number): string { return `${T}|${X}`; }
+  private readonly cold = new ColdResults();
 
   private single(T: number, X: number, start?: BinaryState): EquilibriumResult {
     const s = this.s;
     const from = start && rawResults.get(start);
-    const key = BinarySolver.key(T, X);
-    if (!from) { const known = this.cold.get(key); if (known) return known; }
+    if (!from) { const known = this.cold.get(T, X); if (known) return known; }
     const r = equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X),
       options: from ? { pdens: s.pdens, start: from } : { pdens: s.pdens } });
-    if (!from) this.cold.set(key, r);
+    if (!from) this.cold.set(T, X, r);
     return r;
   }
 
@@ -164,18 +176,22 @@ export class BinarySolver {
   solveCold(reqs: readonly { T: number; X: number }[], threads: number): BinaryState[] {
     const s = this.s;
     // each point not solved before, once (several searches of a round can ask for the same grid node)
-    const todo = [...new Map(reqs.map((q) => [BinarySolver.key(q.T, q.X), q] as const)).entries()]
-      .filter(([key]) => !this.cold.has(key));
+    const asked = new ColdResults<true>();
+    const todo = reqs.filter((q) => {
+      if (this.cold.get(q.T, q.X) || asked.get(q.T, q.X)) return false;
+      asked.set(q.T, q.X, true);
+      return true;
+    });
     if (todo.length === 1) {
-      this.single(todo[0][1].T, todo[0][1].X);  // kept in this.cold
+      this.single(todo[0].T, todo[0].X);  // kept in this.cold
     } else if (todo.length) {
       const few = todo.length < 2 * threads && this.msPerEquilibrium < CHEAP_EQUILIBRIUM_MS;
       const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
-        conditions: todo.map(([, q]) => this.conditions(q.T, q.X)),
+        conditions: todo.map((q) => this.conditions(q.T, q.X)),
         threads: todo.length >= MIN_THREADED_BATCH && !few ? threads : 1, options: { pdens: s.pdens } });
-      todo.forEach(([key], i) => { this.cold.set(key, rs[i]); });
+      todo.forEach((q, i) => { this.cold.set(q.T, q.X, rs[i]); });
     }
-    return reqs.map((q) => this.toState(this.cold.get(BinarySolver.key(q.T, q.X))!, q.T, q.X));
+    return reqs.map((q) => this.toState(this.cold.get(q.T, q.X)!, q.T, q.X));
   }
 
   /**
