@@ -253,11 +253,15 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& min
   minimum = false;
   if (nz < 1 || pi.variable_ratios) return false;
   EnergyResult e;
-  run.phases[p]->energy(*run.im.states[p], s.y.data(), 2, e);
+  // the Hessian at s.y: the one of the set's last linearisation when that was at s.y (Newton linearises every set
+  // at its final site fractions before it returns a converged state)
+  const bool linearised_here = s.ylin == s.y && s.e.d2Gf.size() >= static_cast<size_t>(n) * n;
+  if (!linearised_here) run.phases[p]->energy(*run.im.states[p], s.y.data(), 2, e);
+  const std::vector<double>& d2Gf = linearised_here ? s.e.d2Gf : e.d2Gf;
   std::vector<double> HZ(static_cast<size_t>(m) * nz, 0.0), Hr(static_cast<size_t>(nz) * nz, 0.0);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) {
-      const double h = e.d2Gf[(2 + i) * n + 2 + j];
+      const double h = d2Gf[(2 + i) * n + 2 + j];
       if (h != 0)
         for (int c = 0; c < nz; ++c) HZ[i * nz + c] += h * pi.Z[j * nz + c];
     }
@@ -372,8 +376,9 @@ bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma) {
   return true;
 }
 
-// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df: one pass
-// without branches (the compiler vectorises it; each point's sum in the same order as the grid re-scan's).
+}  // namespace
+
+// One pass without branches (the compiler vectorises it), each point's sum taken -G + Σ μ_A x_A in the order of A.
 void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
   df.resize(np);
   double* out = df.data();
@@ -383,8 +388,6 @@ void grid_df(const double* gG, const double* X, const double* mu, int C, size_t 
     for (size_t k = 0; k < np; ++k) out[k] += muA * X[k * C + A];
   }
 }
-
-}  // namespace
 
 bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   constexpr int kStarts = 6;          // relaxations per phase and solve, at most
@@ -402,7 +405,6 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   added_df = 0;  // the largest driving force of a set added, and its phase
   added_phase = -1;
   std::vector<std::pair<double, size_t>> cand;
-  std::vector<double> df_all;  // the driving force of every grid point of a phase
   std::vector<const CompSet*> rises_from;  // per grid point of a one-dimensional phase: the maximum it rises to
   std::vector<ContentsAt> contents_at;     // of the maxima a path has been tested to
   std::vector<double> ymid;    // uphill_to_known's workspaces
@@ -444,7 +446,7 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
     // disordered set the best points all lie in its own basin, and an ordered basin a little further down
     // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
     cand.clear();
-    grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, df_all);
+    const std::vector<double>& df_all = run.im.grid_df[p];  // the driving force of every grid point of the phase
     if (!g.line_order.empty()) rises_from.assign(g.np, nullptr);
     contents_at.clear();
     for (size_t k = 0; k < g.np; ++k) {

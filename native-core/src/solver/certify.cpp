@@ -31,11 +31,13 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
       pbest.assign(run.phases.size(), -std::numeric_limits<double>::infinity());
       pq.assign(run.phases.size(), 0);
     }
+    run.im.grid_df.resize(run.phases.size());
     for (size_t p = 0; p < run.phases.size(); ++p) {
       const PhaseGrid& g = run.grid.ph[p];
+      std::vector<double>& dfs = run.im.grid_df[p];  // kept for check_basins, which runs at this μ
+      grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, dfs);
       for (size_t k = 0; k < g.np; ++k) {
-        double df = -run.im.gridG[p][k];
-        for (int A = 0; A < C; ++A) df += run.mu[A] * g.X[k * C + A];
+        const double df = dfs[k];
         if (!branch_checked && df > pbest[p]) {
           pbest[p] = df;
           pq[p] = k;

@@ -239,6 +239,9 @@ bool newton(Run& run, int max_it, std::string& why);
 bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
 
 // basins.cpp
+// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
+// Relaxes phases from their best grid points at the μ of the last grid re-scan (its driving forces, Impl::grid_df).
 bool check_basins(Run& run, int pdens, double& added_df, int& added_phase);
 
 // results.cpp
@@ -255,6 +258,9 @@ struct EquilibriumSolver::Impl {
   double T = std::numeric_limits<double>::quiet_NaN(), P = T;
   std::vector<std::unique_ptr<PhaseModel::State>> states;
   std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
+  // per phase the driving force of each grid point at the μ of the last grid re-scan (certify.cpp), which the basin
+  // check that follows it reads at that μ
+  std::vector<std::vector<double>> grid_df;
   // per phase the largest magnetic ordering temperature of its grid points at (T,P), NaN until the basin check
   // first asks (magnetic_basin_possible)
   std::vector<double> ordering_T_max;
