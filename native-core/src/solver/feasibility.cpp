@@ -10,6 +10,12 @@
 
 namespace pd::solver::detail {
 
+namespace {
+// Two sets of different phases whose mole fractions all differ by less than this are taken for one composition
+// when the second one enters (add_set).
+constexpr double kCoincidentPhases = 0.01;
+}  // namespace
+
 // Adds metastable set `q` to the stable assemblage. If the phase rule is saturated, the set leaving
 // is chosen by a simplex ratio test on the phase amounts (atoms), which keeps them non-negative.
 void add_set(Run& run, int q) {
@@ -63,6 +69,40 @@ void add_set(Run& run, int q) {
         sq.aleph = std::max(theta, 1e-6) / sq.Nf;
         return;
       }
+    }
+  }
+  // Below saturation, a set entering for the first time at the composition of a stable set of another phase takes
+  // that set's place. With both, their columns all but coincide and the amounts are all but undetermined: Newton's
+  // next step moves them by orders of magnitude and the iteration leaves the solution (Cr-Ti-V, crtiv_ghosh, 1093.6
+  // K, x(TI) = 0.2156, x(V) = 0.1652: LAVES_C15 entered next to LAVES_C36 of BCC_A2 + LAVES_C36, 0.001 apart, and
+  // 0.3 of its 0.7 atoms' amount went to 13, until LIQUID was stable at 1094 K). The set that leaves comes back in
+  // the usual way if it still lies above the tangent; the second time a set enters, it is added as above.
+  if (sq.added == 1) {
+    int nearest = -1;
+    double nearest_d = kCoincidentPhases;
+    for (int j : st) {
+      const CompSet& sj = run.sets[j];
+      if (sj.phase == sq.phase) continue;  // sets of one phase: merge_coincident_sets
+      double d = 0;
+      for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(sq.mo.M[A] / sq.Nf - sj.mo.M[A] / sj.Nf));
+      if (d < nearest_d) {
+        nearest_d = d;
+        nearest = j;
+      }
+    }
+    std::vector<char> keep(run.sets.size(), 0);
+    for (int j : st) keep[j] = j != nearest;
+    keep[q] = 1;
+    // ... when the sets then present can meet the conditions (near the congruent melting of Cu2O the oxide liquid
+    // and Cu2O lie 0.005 apart, and Cu2O alone cannot take X(O) = 0.34)
+    if (nearest >= 0 && assemblage_feasible(run, keep)) {
+      CompSet& sj = run.sets[nearest];
+      sq.stable = true;
+      sq.aleph = sj.aleph * sj.Nf / sq.Nf;
+      sj.stable = false;
+      sj.aleph = 0;
+      sj.removed++;
+      return;
     }
   }
   sq.stable = true;
