@@ -76,6 +76,18 @@ EquilibriumResult EquilibriumSolver::from_nearby(const Conditions& c, Equilibriu
   }
 }
 
+// Newton's first step after a phase enters with a driving force of several hundred J/mol can move one amount far
+// beyond the atoms of the system; the sets that should stay then leave and the iteration cycles between assemblages
+// (Cr-Fe-Nb at 1916.5 K: LIQUID added to BCC_A2 + LAVES_C14 was to take 11 moles of atoms in a one-mole system).
+// Limiting that step in every solve changed the path, and with it the answer, at 4 % of random points (once to a
+// state 8 J/mol above the one found without it, which the certification passed: Al-Ni-Pt at 723.6 K); so it is
+// the last retry of a cold start that did not converge, and every answer found without it stays as it was.
+EquilibriumResult EquilibriumSolver::with_amounts_limited(const Conditions& c, EquilibriumResult failed) {
+  if (says_no_equilibrium(failed.reason)) return failed;
+  EquilibriumResult res = solve_impl(c, nullptr, true);
+  return res.converged ? res : failed;
+}
+
 EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart* start, WarmStart* end) {
   EquilibriumResult res;
   bool done = false;
@@ -92,18 +104,19 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
   if (!done) {
     res = solve_impl(c, nullptr);
     if (!res.converged) res = from_nearby(c, std::move(res));
+    if (!res.converged) res = with_amounts_limited(c, std::move(res));
   }
   if (end) *end = WarmStart::from_result(res);
   return res;
 }
 
-EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmStart* start) {
+EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmStart* start, bool limit_amounts) {
   EquilibriumResult res;
   res.elements = elements_;
   const int C = static_cast<int>(elements_.size());
   Conds cd = parse_conditions(c, elements_, masses_);
   prepare_TP(phases_, *grid_, *impl_, c.T, c.P);
-  Run run{phases_, *grid_, *impl_, cd, C, {}, {}, 0, options_.single_set};
+  Run run{phases_, *grid_, *impl_, cd, C, {}, {}, 0, options_.single_set, limit_amounts};
   std::string why;
   const bool warm = start != nullptr;
   if (warm) {

@@ -68,6 +68,26 @@ double gap_step_limit(Run& run, const std::vector<double>& dal) {
   return sig_al;
 }
 
+// Amounts that meet the conditions are non-negative and add up to the atoms of the system, N, so no set holds more
+// than N. A step that takes one beyond N lies outside the range of the linear model, typically the first step after
+// a phase entered with a large driving force (Cr-Fe-Nb at 1916.5 K: LIQUID added to BCC_A2 + LAVES_C14 was to take
+// 11 moles of atoms in a one-mole system; the two others left and the iteration cycled between assemblages). With
+// Run::limit_amounts (a retry, equilibrium.cpp) the amounts' step, and the stable sets' site-fraction step with it, is
+// shortened so that no set goes beyond N.
+double overshoot_step_limit(const Run& run, const std::vector<double>& dal) {
+  double N = 0;
+  for (const auto& s : run.sets)
+    if (s.stable) N += s.aleph * s.Nf;
+  double sig = 1.0;
+  for (size_t i = 0; i < run.sets.size(); ++i) {
+    const CompSet& s = run.sets[i];
+    if (!s.stable || !(dal[i] > 0)) continue;
+    const double now = s.aleph * s.Nf, step = dal[i] * s.Nf;
+    if (now + step > N && N > now) sig = std::min(sig, (N - now) / step);
+  }
+  return sig;
+}
+
 // What newton() does when a set would leave an assemblage that cannot meet the conditions without it.
   // A set leaves when one step makes its amount negative, but only if the sets left behind can still meet
   // the linear conditions (assemblage_feasible). Otherwise its amount is needed, and the negative value
@@ -383,7 +403,8 @@ bool newton(Run& run, int max_it, std::string& why) {
     int nstable = 0;
     for (auto& s : run.sets) nstable += s.stable;
     bool changed = false;
-    const double sig_al = gap_step_limit(run, dal);
+    const double sig_al = run.limit_amounts ? std::min(gap_step_limit(run, dal), overshoot_step_limit(run, dal))
+                                            : gap_step_limit(run, dal);
     thread_local std::vector<char> hold;  // per-thread workspace (every iteration)
     hold.assign(run.sets.size(), 0);
     double sig_amt = 1.0;  // amounts only

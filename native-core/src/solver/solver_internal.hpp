@@ -166,6 +166,7 @@ struct Run {
   std::vector<double> mu;
   int iterations = 0;
   bool single_set = false;
+  bool limit_amounts = false;  // newton(): no set's amount beyond the atoms of the system in one step
 };
 
 // A vertex of the lower convex hull (hull.cpp): a grid point of a phase, or a fake point e_A (phase -1,

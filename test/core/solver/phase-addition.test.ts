@@ -38,3 +38,27 @@ describe('a phase entering at the composition of a stable one', () => {
     expect(check.violations).toEqual([]);
   });
 });
+
+// Newton's first step after a phase enters with a large driving force can take one amount far beyond the atoms of the
+// system (Cr-Fe-Nb at 1916.5 K: LIQUID added to BCC_A2 + LAVES_C14 was to take 11 moles of atoms of one); the sets
+// that should stay left and the iteration cycled. A cold start that does not converge is retried with that step
+// limited (equilibrium.cpp, with_amounts_limited).
+describe('a step beyond the atoms of the system: the retry with the amounts limited', () => {
+  it.each([
+    ['CrFeNb_Jacob2016.tdb', ['CR', 'FE', 'NB'], 1916.5136337280273, { FE: 0.29297767460346225, NB: 0.23231028834029857 }, ['LAVES_C14', 'LIQUID']],
+    ['CrFeNb_Jacob2016.tdb', ['CR', 'FE', 'NB'], 1939.7053241729736, { FE: 0.27007498490810394, NB: 0.2425127259320834 }, ['LAVES_C14', 'LIQUID']],
+    ['CrFeNb_Jacob2016.tdb', ['CR', 'FE', 'NB'], 1435.8901977539062, { FE: 0.853838719367981, NB: 0.11749166757264963 }, ['FCC_A1', 'LAVES_C14']],
+    ['alfeo.tdb', ['AL', 'FE', 'O'], 1714.8279190063477, { FE: 0.23422744166851045, O: 0.7370983961597556 }, ['GAS', 'SPINEL_B']],
+  ] as const)('%s %j at %s K, %j converges to the global minimum', (file, els, T, X, phases) => {
+    const db = openDatabase(path.join(SHARED_TDB_DIR, file));
+    const elements = [...els];
+    const r = equilibrium({ database: db, components: [...elements, 'VA'], phases: db.phasesFor(elements),
+      conditions: { T, P: 101325, X } });
+    expect(r.converged, r.reason).toBe(true);
+    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual(phases);
+    for (const [e, x] of Object.entries(X)) expect(Math.abs(r.x[e] - x)).toBeLessThan(1e-9);
+    const check = checkGlobalMinima({ db, elements, temperatures: [T], compositions: [X], samples: 4000, seed: 5, tolerance: 1 });
+    expect(check.checked).toBe(1);
+    expect(check.violations).toEqual([]);
+  });
+});
