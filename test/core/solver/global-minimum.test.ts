@@ -11,16 +11,12 @@ import { openDatabase } from '../../../worker/core/database.js';
 import { auditSystems } from '../../../worker/mapping/audit-systems.js';
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 import { checkGlobalMinima } from './global-minimum.js';
+import { MULTICOMPONENT, rng } from './random-points.js';
 
 const ROOT = path.resolve(__dirname, '../../..');
 /** J/mol of atoms. The solver keeps a state within 1 J/mol of a basin it cannot converge with next to a
  *  critical point (certify.cpp, kBasinKeep); anything further below the tangent is a missed minimum. */
 const TOLERANCE = 1;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) + 0.5) / 4294967296;
-}
 
 /** temperatures in 300-2000 K and compositions (mole fractions of all elements but the first, each >= 0.005) */
 function points(elements: string[], nT: number, nX: number, seed: number) {
@@ -35,24 +31,6 @@ function points(elements: string[], nT: number, nX: number, seed: number) {
 }
 
 const { systems } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR]);
-
-/** Multicomponent databases with their elements (the larger ones: the subsystem of the alloy they serve). */
-const MULTICOMPONENT: [string, string[]][] = [
-  ['alcrni.tdb', ['AL', 'CR', 'NI']],
-  ['alnipt.tdb', ['AL', 'NI', 'PT']],
-  ['crtiv_ghosh.tdb', ['CR', 'TI', 'V']],
-  ['Cr-Fe-Ni_shallow_bcc.tdb', ['CR', 'FE', 'NI']],
-  ['CrFeNb_Jacob2016.tdb', ['CR', 'FE', 'NB']],
-  ['alcfe_b2.tdb', ['AL', 'C', 'FE']],
-  ['alfeo.tdb', ['AL', 'FE', 'O']],
-  ['femns.tdb', ['FE', 'MN', 'S']],
-  ['issue43.tdb', ['AL', 'CR', 'NI']],
-  ['sl_chen.tdb', ['A', 'B', 'C']],
-  ['alcocrni.tdb', ['AL', 'CO', 'CR', 'NI']],
-  ['pycalphad_inline_reciprocal.tdb', ['AL', 'C', 'CR', 'MO', 'NB', 'TA']],
-  ['mc_fecocrnbti.tdb', ['FE', 'CO', 'CR', 'NB', 'TI']],
-  ['COST507.tdb', ['AL', 'CU', 'FE', 'MG', 'MN', 'SI', 'ZN']],
-];
 
 describe('no sampled state lies below the tangent of an equilibrium', () => {
   test.each(systems.map((s, i) => [s.name, s, i] as const))('%s', (name, s, i) => {
