@@ -25,7 +25,7 @@
 // natively (Al-Fe_sundman2009: several minutes per run). The count of the whole process includes the JavaScript
 // engine's collections and compilations, which move a small diagram's count by several percent from one process
 // to the next; PHASEDESK_BENCH_WORK_SCOPE=solver counts only what runs inside the native solver's
-// EquilibriumSolver::solve (every equilibrium, without the mapper's JavaScript), the same from run to run.
+// EquilibriumSolver::solve_impl (every equilibrium, without the mapper's JavaScript), the same from run to run.
 import { fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -186,7 +186,10 @@ function diagramInstructions(tree: string, file: string, components: [string, st
   const child = fileURLToPath(new URL('./diagram-child.js', import.meta.url));
   const env = { ...process.env };
   delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
-  const scope = solverOnly ? ['--collect-atstart=no', '--toggle-collect=pd::solver::EquilibriumSolver::solve(*'] : [];
+  // solve_impl, the one solve of a condition (once, or once per retry), never runs inside itself: callgrind toggles
+  // collection at each entry and exit of a matching function, so a pattern matching nested calls (solve(c) calling
+  // solve(c, start, end)) counts none of the inner one's work
+  const scope = solverOnly ? ['--collect-atstart=no', '--toggle-collect=pd::solver::EquilibriumSolver::solve_impl(*'] : [];
   const count = (n: number): number => {
     const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...scope, process.execPath, child, tree,
       '--count', file, components.join(','), String(n), '1'], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
