@@ -75,8 +75,8 @@ void add_set(Run& run, int q) {
   // that set's place. With both, their columns all but coincide and the amounts are all but undetermined: Newton's
   // next step moves them by orders of magnitude and the iteration leaves the solution (Cr-Ti-V, crtiv_ghosh, 1093.6
   // K, x(TI) = 0.2156, x(V) = 0.1652: LAVES_C15 entered next to LAVES_C36 of BCC_A2 + LAVES_C36, 0.001 apart, and
-  // 0.3 of its 0.7 atoms' amount went to 13, until LIQUID was stable at 1094 K). The set that leaves comes back in
-  // the usual way if it still lies above the tangent; the second time a set enters, it is added as above.
+  // one step gave it 13 moles of atoms in a one-mole system, until LIQUID was stable at 1094 K). The set that leaves
+  // comes back in the usual way if it still lies above the tangent; the second time a set enters, it is added below.
   if (sq.added == 1) {
     int nearest = -1;
     double nearest_d = kCoincidentPhases;
@@ -90,11 +90,14 @@ void add_set(Run& run, int q) {
         nearest = j;
       }
     }
-    std::vector<char> keep(run.sets.size(), 0);
-    for (int j : st) keep[j] = j != nearest;
-    keep[q] = 1;
     // ... when the sets then present can meet the conditions (near the congruent melting of Cu2O the oxide liquid
     // and Cu2O lie 0.005 apart, and Cu2O alone cannot take X(O) = 0.34)
+    std::vector<char> keep;
+    if (nearest >= 0) {
+      keep.assign(run.sets.size(), 0);
+      for (int j : st) keep[j] = j != nearest;
+      keep[q] = 1;
+    }
     if (nearest >= 0 && assemblage_feasible(run, keep)) {
       CompSet& sj = run.sets[nearest];
       sq.stable = true;
