@@ -53,7 +53,6 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c) { return solve(c
 // as any other.
 EquilibriumResult EquilibriumSolver::from_nearby(const Conditions& c, EquilibriumResult failed) {
   constexpr double kNearbyDX = 1e-6;
-  if (says_no_equilibrium(failed.reason)) return failed;  // an answer, not a failure to find one
   Conditions nearby = c;
   bool moved = false;
   for (Condition& k : nearby.conds)
@@ -83,7 +82,6 @@ EquilibriumResult EquilibriumSolver::from_nearby(const Conditions& c, Equilibriu
 // state 8 J/mol above the one found without it, which the certification passed: Al-Ni-Pt at 723.6 K); so it is
 // the last retry of a cold start that did not converge, and every answer found without it stays as it was.
 EquilibriumResult EquilibriumSolver::with_amounts_limited(const Conditions& c, EquilibriumResult failed) {
-  if (says_no_equilibrium(failed.reason)) return failed;
   EquilibriumResult res = solve_impl(c, nullptr, true);
   return res.converged ? res : failed;
 }
@@ -103,8 +101,11 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
   }
   if (!done) {
     res = solve_impl(c, nullptr);
-    if (!res.converged) res = from_nearby(c, std::move(res));
-    if (!res.converged) res = with_amounts_limited(c, std::move(res));
+    // the retries, for a failure to find the equilibrium (an answer that none exists is not retried)
+    if (!res.converged && !says_no_equilibrium(res.reason)) {
+      res = from_nearby(c, std::move(res));
+      if (!res.converged) res = with_amounts_limited(c, std::move(res));
+    }
   }
   if (end) *end = WarmStart::from_result(res);
   return res;
