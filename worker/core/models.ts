@@ -140,6 +140,14 @@ export class PhaseModel {
     return { ...p, GM: e.GM, SM, HM: e.GM + T * SM, CPM: -T * e.d2GM[0 * n + 0] };
   }
 
+  /**
+   * The Curie (or, after the antiferromagnetic factor, Neel) temperature at y, K: properties().TC without the
+   * energy's derivatives, for callers that ask it at many points (a diagram's magnetic lines).
+   */
+  curieTemperature(T: number, P: number, y: Numbers): number {
+    return this.native.properties(T, P, y).TC;
+  }
+
   /** M_A per formula unit (elements in info.elements order), N_f, and their y-derivatives. */
   moles(y: Numbers, order: 0 | 1 | 2 = 1): MolesEvaluation {
     return this.native.moles(y, order);

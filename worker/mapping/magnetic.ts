@@ -96,7 +96,7 @@ export function magneticLines(db: NativeDatabase, o: {
       if (y) {
         let t = (o.T[0] + o.T[1]) / 2;
         for (let it = 0; it < 4; it++) {
-          const tc = model.properties(t, o.P, y).TC;
+          const tc = model.curieTemperature(t, o.P, y);
           if (!(tc > 0) || !Number.isFinite(tc)) { t = NaN; break; }
           if (Math.abs(tc - t) < 1e-6) break;
           t = tc;

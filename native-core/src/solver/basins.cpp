@@ -456,9 +456,13 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
       if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
       cand.emplace_back(df, k);
     }
-    const size_t nc = std::min(kCandidates, cand.size());
-    std::partial_sort(cand.begin(), cand.begin() + nc, cand.end(),
-                      [](const auto& a, const auto& b) { return a.first > b.first; });
+    // taken best first (of equal ones the lower grid index), and rarely more than a few: a heap gives the
+    // next on demand
+    auto worse = [](const std::pair<double, size_t>& a, const std::pair<double, size_t>& b) {
+      return a.first < b.first || (a.first == b.first && a.second > b.second);
+    };
+    std::make_heap(cand.begin(), cand.end(), worse);
+    size_t heap_end = cand.size();
     std::vector<const double*> taken;  // the phase's sets and the starts used
     std::vector<const CompSet*> known;
     std::vector<const CompSet*> reached;  // the known maxima a relaxation has ended in
@@ -469,7 +473,7 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
       }
     std::vector<CompSet> found, variants;  // new maxima; ordering variants of known ones
     found.reserve(kStarts + run.sets.size());  // `known` points into both
-    variants.reserve(kStarts);
+    variants.reserve(kCandidates);  // at most one per candidate taken
     // stable sets at a saddle (escape_saddle): the state below them is a new maximum
     std::vector<const CompSet*> minima;  // stable sets of the phase that are minima of G - μ·M (not saddles)
     for (const auto& s : run.sets) {
@@ -551,24 +555,25 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
     };
     std::vector<const CompSet*> ends;
     int starts = 0, known_in_a_row = 0;
-    for (size_t c = 0; c < nc && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
-      const double* y0 = &g.Y[cand[c].second * m];
+    for (size_t c = 0; c < kCandidates && heap_end > 0 && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
+      std::pop_heap(cand.begin(), cand.begin() + heap_end, worse);
+      const auto [df0, k0] = cand[--heap_end];
+      const double* y0 = &g.Y[k0 * m];
       if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return within(t, y0, m, kApart); })) continue;
-      if (uphill_by_symmetry(y0, cand[c].first)) {
-        if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), cand[c].first);
+      if (uphill_by_symmetry(y0, df0)) {
+        if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), df0);
         continue;
       }
       const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, cand[c].first, reached, cand[c].second, df_all, rises_from, contents_at, ymid,
+      if (uphill_to_known(run, p, y0, df0, reached, k0, df_all, rises_from, contents_at, ymid,
                           e_mid, mo_mid, &rose_to)) {
-        uphill.push_back({y0, cand[c].first, rose_to});
+        uphill.push_back({y0, df0, rose_to});
         continue;
       }
       taken.push_back(y0);
-      ++starts;
       CompSet s;
       s.phase = static_cast<int>(p);
-      const std::vector<double>* ys = permuted_start(y0, cand[c].first);
+      const std::vector<double>* ys = permuted_start(y0, df0);
       if (ys) {
         s.y = *ys;
         run.phases[p]->energy(*run.im.states[p], s.y.data(), 0, s.e);
@@ -584,11 +589,13 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
         ends.assign(minima.begin(), minima.end());
         ends.insert(ends.end(), reached.begin(), reached.end());
         relax_at_mu(run, s, 1e-7, false, &ends);
-        relaxed.push_back({y0, cand[c].first, s.y});
+        relaxed.push_back({y0, df0, s.y});
+        ++starts;  // only relaxations count: a permuted start costs one energy (the ordering variants of one grid
+                   // point used up the starts of Ni-Pt's 4-sublattice FCC_L12 before another basin was tried)
       }
       s.DF = driving_force(run, s);
       if (debug_level() >= 2)
-        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", run.phases[p]->name().c_str(), cand[c].first, s.DF,
+        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", run.phases[p]->name().c_str(), df0, s.DF,
                      ys ? " (a permuted start)" : "");
       if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
       bool is_known = false, is_variant = false;

@@ -149,12 +149,6 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
   return backtrack;
 }
 
-std::string pure_vacancy_reason(const Run& run, const CompSet& s) {
-  return "phase " + run.phases[s.phase]->name() +
-         " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
-         "there): " + std::string(kNoLowerBound) + " with this phase";
-}
-
 // The amounts' step (§8.4-§8.5): a stable set whose amount would become negative leaves (`changed`), one held
 // (guard_infeasible_removal) stays at a tiny amount. maxdal: the largest change in moles of atoms. Returns
 // false with `why` when a set runs into its pure-vacancy configuration.
@@ -342,6 +336,12 @@ std::string iteration_limit_reason(const Run& run) {
 }
 
 }  // namespace
+
+std::string pure_vacancy_reason(const Run& run, const CompSet& s) {
+  return "phase " + run.phases[s.phase]->name() +
+         " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
+         "there): " + std::string(kNoLowerBound) + " with this phase";
+}
 
 // Newton iteration on the Lagrangian with phase changes (§8.3-§8.5). Returns true when converged.
 bool newton(Run& run, int max_it, std::string& why) {

@@ -33,6 +33,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   res.x = xo;
   std::vector<int> setno(run.phases.size(), 0);
   std::vector<int> vacant_phases;  // phases whose metastable set sits at their vacancy floor
+  const CompSet* vacant_stable = nullptr;  // a stable set on its way to the pure-vacancy configuration
   double worst_mu = 0;
   for (auto& s : run.sets) {
     CompSetResult r;
@@ -48,6 +49,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
     r.HM = s.GM - T * GT;
     r.CPM = -T * GTT;
     if (s.stable) {
+      if (s.Nf < kCondensedNfMin) vacant_stable = &s;
       r.set_number = ++setno[s.phase];
       r.NP = s.aleph * s.Nf;
       double muX = 0;
@@ -104,6 +106,11 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
     res.converged = true;
     res.reason = "converged";
   }
+  // A state that failed with a stable set at almost no atoms per formula unit failed because that phase has no
+  // lower bound: pycalphad_inline_V_O_gas_halite at X(V) = 1e-9, where HALITE takes the V at N_f = 3e-12 (1200
+  // formula units in 3.7e-9 moles of atoms) and the tangent check fails by 0.3 J/mol. Said so, it is an answer
+  // and not a failure to find one: the cold start's retries are not run for it.
+  if (!res.converged && vacant_stable) res.reason = pure_vacancy_reason(run, *vacant_stable);
 }
 
 // The derivatives named in `requests` ("A.B" with B = T or X(EL) of a condition row), appended to

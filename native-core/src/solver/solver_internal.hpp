@@ -204,6 +204,11 @@ inline constexpr const char* kOutOfReach = "cannot be reached with the allowed p
 inline bool says_no_equilibrium(const std::string& reason) {
   return reason.find(kNoLowerBound) != std::string::npos || reason.find(kOutOfReach) != std::string::npos;
 }
+// The reason given for a stable set that runs into its phase's pure-vacancy configuration (N_f -> 0 with G_f < 0:
+// G_M = G_f / N_f has no lower bound), newton.cpp.
+std::string pure_vacancy_reason(const Run& run, const CompSet& s);
+// A stable set with fewer atoms per formula unit than this is on its way to that configuration: no condensed state.
+inline constexpr double kCondensedNfMin = 1e-4;
 
 // hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);

@@ -70,6 +70,17 @@ describe.skipIf(!haveTdb)('phase models', () => {
     expect(e.dGM[1]).toBeCloseTo(p.VM, 12);
   });
 
+  it('gives the Curie temperature alone as properties() does, on both sides of the afm rule (IHJ §3.2)', () => {
+    const m = model('crfe_bcc_magnetic.tdb', 'BCC_A2', ['CR', 'FE', 'VA']);
+    for (const x of [0, 0.05, 0.2, 0.5, 0.8, 1]) {
+      const y = [1 - x, x, 1];
+      expect(m.curieTemperature(700, 101325, y)).toBe(m.properties(700, 101325, y).TC);
+    }
+    // Fe's Curie temperature, and Cr's Neel temperature: its negative T_C divided by the afm factor -1
+    expect(m.curieTemperature(700, 101325, [0, 1, 1])).toBeCloseTo(1043, 9);
+    expect(m.curieTemperature(700, 101325, [1, 0, 1])).toBeCloseTo(311.5, 9);
+  });
+
   it('has a zero order-disorder bracket at disordered configurations (5.2)', () => {
     const ord = model('alcocrni.tdb', 'BCC_B2', ['AL', 'CO', 'CR', 'NI', 'VA']);
     const dis = model('alcocrni.tdb', 'BCC_A2', ['AL', 'CO', 'CR', 'NI', 'VA']);

@@ -57,4 +57,13 @@ describe('exact stoichiometric compositions', () => {
     expect(saysNoEquilibrium(r), r.reason).toBe(true);
     expect(r.reason).toMatch(/HALITE runs into its pure-vacancy configuration/);
   });
+
+  it('... and where a tiny amount of it fails the tangent check (V-O at X(V) = 1e-9: HALITE takes the V at N_f ~ 1e-12)', () => {
+    for (const T of [300, 900, 1500]) {
+      const r = at('pycalphad_inline_V_O_gas_halite.tdb', ['V', 'O'], T, 1 - 1e-9);
+      expect(r.converged).toBe(false);
+      expect(saysNoEquilibrium(r), `${T} K: ${r.reason}`).toBe(true);
+      expect(r.reason).toMatch(/HALITE runs into its pure-vacancy configuration/);
+    }
+  });
 });
