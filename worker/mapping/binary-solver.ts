@@ -7,9 +7,9 @@
 import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
-import { NP_MIN, XCLAMP, type BinaryState, type StateRequest } from './binary-types.js';
+import { NP_MIN, XCLAMP, type BinaryState, type PhaseState, type StateRequest } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
-import { labelPhases } from './phase-labels.js';
+import { numberSets } from './phase-labels.js';
 
 /** Thrown when the equilibrium budget of a diagram is used up (the caller logs what is left undone). */
 export class BudgetExceeded extends Error {}
@@ -92,18 +92,21 @@ export class BinarySolver {
       this.notConverged++;
       return { ok: false, T, X, phases: [], key: '' };
     }
-    const order = this.s.order;
-    const list = r.phases.filter((p) => p.NP > NP_MIN).map((p) => {
+    const order = this.s.order, xc = this.s.xComponent;
+    const list: PhaseState[] = [];
+    for (const p of r.phases) {
+      if (!(p.NP > NP_MIN)) continue;
       const { name, eta } = order.stateName(p.name.toUpperCase(), p.y);
-      return { base: name, x: p.x[this.s.xComponent] ?? 0, NP: p.NP, eta };
-    });
-    const merged: typeof list = [];
-    for (const p of list.sort((a, b) => a.x - b.x)) {
-      const prev = merged[merged.length - 1];
-      if (prev && prev.base === p.base && Math.abs(prev.x - p.x) < 1e-6) prev.NP += p.NP;
-      else merged.push({ ...p });
+      list.push({ base: name, x: p.x[xc] ?? 0, NP: p.NP, eta, label: name });
     }
-    const ps = labelPhases(merged);
+    list.sort((a, b) => a.x - b.x);
+    const ps: PhaseState[] = [];
+    for (const p of list) {
+      const prev = ps[ps.length - 1];
+      if (prev && prev.base === p.base && Math.abs(prev.x - p.x) < 1e-6) prev.NP += p.NP;
+      else ps.push(p);
+    }
+    numberSets(ps);
     const state: BinaryState = { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
     rawResults.set(state, r);
     return state;
@@ -144,6 +147,7 @@ export class BinarySolver {
    * from that start (the batch takes none), so that every request gets the answer it would get alone.
    */
   solveRound(reqs: StateRequest[]): BinaryState[] {
+    if (!reqs.some((q) => q.start && rawResults.has(q.start))) return this.solveCold(reqs, this.s.threads);  // the usual round
     const out = new Array<BinaryState>(reqs.length);
     const cold = reqs.flatMap((q, k) => (q.start && rawResults.get(q.start) ? [] : [k]));
     const solved = this.solveCold(cold.map((k) => reqs[k]), this.s.threads);
@@ -175,6 +179,7 @@ export class BinarySolver {
    */
   solveCold(reqs: readonly { T: number; X: number }[], threads: number): BinaryState[] {
     const s = this.s;
+    if (reqs.length === 1) return [this.toState(this.single(reqs[0].T, reqs[0].X), reqs[0].T, reqs[0].X)];
     // each point not solved before, once (several searches of a round can ask for the same grid node)
     const asked = new ColdResults<true>();
     const todo = reqs.filter((q) => {

@@ -14,13 +14,18 @@ export function baseName(label: string): string {
 
 /** Sorts the phases by x and labels them: the second set of one phase NAME#2, the third NAME#3, ... */
 export function labelPhases<P extends { base: string; x: number; NP: number }>(list: P[]): (P & PhaseState)[] {
-  const sorted = [...list].sort((a, b) => a.x - b.x);
-  const count = new Map<string, number>();
-  return sorted.map((p) => {
-    const n = (count.get(p.base) ?? 0) + 1;
-    count.set(p.base, n);
-    return { ...p, label: n > 1 ? `${p.base}#${n}` : p.base };
-  });
+  const labelled = [...list].sort((a, b) => a.x - b.x).map((p) => ({ ...p, label: p.base }));
+  numberSets(labelled);
+  return labelled;
+}
+
+/** Labels phases already in order of x in place: the second set of one phase NAME#2, the third NAME#3, ... */
+export function numberSets(sorted: { base: string; label: string }[]): void {
+  for (let i = 0; i < sorted.length; i++) {
+    let n = 1;
+    for (let j = 0; j < i; j++) if (sorted[j].base === sorted[i].base) n++;
+    sorted[i].label = n > 1 ? `${sorted[i].base}#${n}` : sorted[i].base;
+  }
 }
 
 /** What the label anchors need of a grid node. */

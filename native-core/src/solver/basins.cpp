@@ -449,13 +449,18 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
     const std::vector<double>& df_all = run.im.grid_df[p];  // the driving force of every grid point of the phase
     if (!g.line_order.empty()) rises_from.assign(g.np, nullptr);
     contents_at.clear();
-    for (size_t k = 0; k < g.np; ++k) {
-      const double df = df_all[k];
-      if (!(df > -window)) continue;
-      const double* yk = &g.Y[k * m];
-      if (std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); })) continue;
-      cand.emplace_back(df, k);
+    {
+      // the points within the window first, in a loop of its own (most of a phase's grid lies below it)
+      const double* df = df_all.data();
+      const double lowest = -window;
+      for (size_t k = 0, np = g.np; k < np; ++k)
+        if (df[k] > lowest) cand.emplace_back(df[k], k);
     }
+    if (!sets_of_phase.empty())
+      cand.erase(std::remove_if(cand.begin(), cand.end(), [&](const std::pair<double, size_t>& c) {
+                   const double* yk = &g.Y[c.second * m];
+                   return std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); });
+                 }), cand.end());
     // taken best first (of equal ones the lower grid index), and rarely more than a few: a heap gives the
     // next on demand
     auto worse = [](const std::pair<double, size_t>& a, const std::pair<double, size_t>& b) {

@@ -108,25 +108,42 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     im.hull_block_cmax.assign(nblk, 0.0);
     std::vector<double>& col = w.col;
     col.assign(S, 0.0);
+    size_t p = 0;  // the phase of position i: hull_order keeps the phases in order, each one's points together
     for (size_t i = 0; i < total; ++i) {
       const size_t k = order[i];
-      const size_t p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
+      if (k < offs[p] || k >= offs[p + 1])
+        p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
       const size_t q = k - offs[p];
       const PhaseGrid& g = run.grid.ph[p];
       const double G = run.im.gridG[p][q];
       const size_t b = i / kHullBlock;
       column(&g.X[q * C], col.data());
-      for (int r = 1; r < S; ++r) {
-        cols[(b * S + r) * kHullBlock + i % kHullBlock] = col[r];
-        im.hull_block_lo[b * R + r - 1] = std::min(im.hull_block_lo[b * R + r - 1], col[r]);
-        im.hull_block_hi[b * R + r - 1] = std::max(im.hull_block_hi[b * R + r - 1], col[r]);
-      }
+      for (int r = 1; r < S; ++r) cols[(b * S + r) * kHullBlock + i % kHullBlock] = col[r];
       costs[i] = std::isfinite(G) ? cost_of(&g.X[q * C], G) : std::numeric_limits<double>::infinity();
       cols[b * S * kHullBlock + i % kHullBlock] = costs[i];
-      if (std::isfinite(costs[i])) {
-        im.hull_block_cmin[b] = std::min(im.hull_block_cmin[b], costs[i]);
-        im.hull_block_cmax[b] = std::max(im.hull_block_cmax[b], std::fabs(costs[i]));
+    }
+    // per block the range of each row and of the finite costs, from the block's contiguous rows
+    for (size_t b = 0; b < nblk; ++b) {
+      const size_t n = std::min(kHullBlock, total - b * kHullBlock);
+      for (int r = 1; r < S; ++r) {
+        const double* cr = &cols[(b * S + r) * kHullBlock];
+        double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+        for (size_t j = 0; j < n; ++j) {
+          lo = std::min(lo, cr[j]);
+          hi = std::max(hi, cr[j]);
+        }
+        im.hull_block_lo[b * R + r - 1] = lo;
+        im.hull_block_hi[b * R + r - 1] = hi;
       }
+      const double* co = &costs[b * kHullBlock];
+      double cmin = std::numeric_limits<double>::infinity(), cmax = 0;
+      for (size_t j = 0; j < n; ++j)
+        if (std::isfinite(co[j])) {
+          cmin = std::min(cmin, co[j]);
+          cmax = std::max(cmax, std::fabs(co[j]));
+        }
+      im.hull_block_cmin[b] = cmin;
+      im.hull_block_cmax[b] = cmax;
     }
     im.hull_T = cd.T;
     im.hull_P = cd.P;
@@ -254,8 +271,14 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
           const double* cr = &cols[(b * S + r) * kHullBlock];
           for (size_t q = 0; q < n; ++q) red[q] -= pr * cr[q];
         }
-        double bmin = std::numeric_limits<double>::infinity();
-        for (size_t q = 0; q < n; ++q) bmin = red[q] < bmin ? red[q] : bmin;
+        // the smallest in four independent minima (one chain of n dependent minsd waits on each one's latency)
+        double m4[4] = {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity(),
+                        std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+        size_t q4 = 0;
+        for (; q4 + 4 <= n; q4 += 4)
+          for (int l = 0; l < 4; ++l) m4[l] = red[q4 + l] < m4[l] ? red[q4 + l] : m4[l];
+        for (; q4 < n; ++q4) m4[0] = red[q4] < m4[0] ? red[q4] : m4[0];
+        double bmin = std::min(std::min(m4[0], m4[1]), std::min(m4[2], m4[3]));
         // a basis point does not enter again; Bland's rule after a run of pivots that do not move (above)
         if (bland) {
           const double negative = -std::max(1e-8, blk_margin[b]);
