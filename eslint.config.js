@@ -26,7 +26,12 @@ export default tseslint.config(
       // `_name` marks a parameter or binding kept for its position or to drop a key from a rest object
       '@typescript-eslint/no-unused-vars': [
         'error',
-        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
       ],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'prefer-const': 'error',

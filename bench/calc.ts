@@ -35,7 +35,8 @@ const NAMED_ONLY = new Set(['diagrams-work']);
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
   const unknown = wanted.filter((w) => !(w in SECTIONS));
-  if (unknown.length) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
   for (const [name, run] of Object.entries(SECTIONS)) {
     if (wanted.length ? !wanted.includes(name) : NAMED_ONLY.has(name)) continue;
     console.log(`== ${name}`);
@@ -43,4 +44,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error((e as Error).message); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error((e as Error).message);
+  process.exit(1);
+});

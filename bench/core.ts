@@ -28,7 +28,9 @@ const SETUPS: Setup[] = [
 ];
 const POINTS = Number(process.env.BENCH_POINTS ?? 20000);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 5);
-const SECTIONS = new Set((process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid,compare').split(',').map((s) => s.trim()));
+const SECTIONS = new Set(
+  (process.env.BENCH_SECTIONS ?? 'models,equilibrium,grid,compare').split(',').map((s) => s.trim()),
+);
 
 function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
   let s = seed >>> 0;
@@ -39,7 +41,7 @@ function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
     for (let sub = 0; sub < m.info.numSublattices; sub++) {
       let sum = 0;
       vars.forEach((v, k) => {
-        if (v.sublattice === sub) sum += (Y[p * vars.length + k] = -Math.log(rand()));
+        if (v.sublattice === sub) sum += Y[p * vars.length + k] = -Math.log(rand());
       });
       vars.forEach((v, k) => {
         if (v.sublattice === sub) Y[p * vars.length + k] /= sum;
@@ -50,7 +52,7 @@ function randomPoints(m: PhaseModel, n: number, seed: number): Float64Array {
 }
 
 function rate(m: PhaseModel, T: number, Y: Float64Array, n: number, threads: number): number {
-  m.evaluateBatch(T, 101325, Y.subarray(0, Math.min(n, 100) * m.variables.length), 2, threads);  // warm-up
+  m.evaluateBatch(T, 101325, Y.subarray(0, Math.min(n, 100) * m.variables.length), 2, threads); // warm-up
   const rates: number[] = [];
   for (let r = 0; r < REPEATS; r++) {
     const t0 = process.hrtime.bigint();
@@ -65,7 +67,9 @@ function main(): void {
   const core = loadCore();
   const threads = coreMaxThreads();
   const dir = tdbDir();
-  console.log(`phase models: energy + gradient + Hessian evaluations per second (median of ${REPEATS}, ${POINTS} points)`);
+  console.log(
+    `phase models: energy + gradient + Hessian evaluations per second (median of ${REPEATS}, ${POINTS} points)`,
+  );
   console.log(`threads: 1 and ${threads} (OpenMP)`);
   for (const s of SETUPS) {
     const file = path.join(dir, s.file);
@@ -76,7 +80,9 @@ function main(): void {
     const db = core.Database.fromFile(file);
     const phases = db.phasesFor(s.components.filter((c) => c !== 'VA'));
     console.log(`\n${s.file} (${s.components.join(',')}, T = ${s.T} K)`);
-    console.log(`${'phase'.padEnd(16)} ${'vars'.padStart(4)} ${'1 thread /s'.padStart(14)} ${`${threads} threads /s`.padStart(14)}`);
+    console.log(
+      `${'phase'.padEnd(16)} ${'vars'.padStart(4)} ${'1 thread /s'.padStart(14)} ${`${threads} threads /s`.padStart(14)}`,
+    );
     for (const name of phases) {
       let m: PhaseModel | null;
       try {
@@ -89,7 +95,9 @@ function main(): void {
       const Y = randomPoints(m, POINTS, 42);
       const r1 = rate(m, s.T, Y, POINTS, 1);
       const rN = rate(m, s.T, Y, POINTS, threads);
-      console.log(`${name.padEnd(16)} ${String(m.variables.length).padStart(4)} ${r1.toExponential(3).padStart(14)} ${rN.toExponential(3).padStart(14)}`);
+      console.log(
+        `${name.padEnd(16)} ${String(m.variables.length).padStart(4)} ${r1.toExponential(3).padStart(14)} ${rN.toExponential(3).padStart(14)}`,
+      );
     }
   }
 }
@@ -109,24 +117,60 @@ interface PointSetup {
 // (Al-Fe), 4.6 ms (Cr-Ti-V) and 14-17 ms (Al-Co-Cr-Ni) per point on these machines; the goal is a tenth.
 const ALCOCRNI = ['AL', 'CO', 'CR', 'NI', 'VA'];
 const POINT_SETUPS: PointSetup[] = [
-  { label: 'Al-Zn 600 K X(ZN)=0.3', file: 'alzn_mey.tdb', components: ['AL', 'ZN', 'VA'], phases: ['FCC_A1', 'HCP_A3', 'LIQUID'],
-    conditions: { T: 600, P: 101325, X: { ZN: 0.3 } }, repeats: 200, goal: 0.022 },
-  { label: 'Al-Fe 1000 K X(AL)=0.3 (every phase)', file: 'alfe.tdb', components: ['AL', 'FE', 'VA'],
-    conditions: { T: 1000, P: 101325, X: { AL: 0.3 } }, repeats: 100, goal: 0.33 },
-  { label: 'Cr-Ti-V 1000 K X(CR)=0.2 X(TI)=0.3 (every phase)', file: 'crtiv_ghosh.tdb', components: ['CR', 'TI', 'V', 'VA'],
-    conditions: { T: 1000, P: 101325, X: { CR: 0.2, TI: 0.3 } }, repeats: 50, goal: 0.46 },
-  { label: 'Al-Co-Cr-Ni 1523 K equal fractions (every phase)', file: 'alcocrni.tdb', components: ALCOCRNI,
-    conditions: { T: 1523, P: 101325, X: { AL: 0.25, CO: 0.25, CR: 0.25 } }, repeats: 20, goal: 1.5 },
-  { label: 'Ni-10Al-10Co-15Cr 1523 K (every phase)', file: 'alcocrni.tdb', components: ALCOCRNI,
-    conditions: { T: 1523, P: 101325, X: { AL: 0.10, CO: 0.10, CR: 0.15 } }, repeats: 20, goal: 1.5 },
+  {
+    label: 'Al-Zn 600 K X(ZN)=0.3',
+    file: 'alzn_mey.tdb',
+    components: ['AL', 'ZN', 'VA'],
+    phases: ['FCC_A1', 'HCP_A3', 'LIQUID'],
+    conditions: { T: 600, P: 101325, X: { ZN: 0.3 } },
+    repeats: 200,
+    goal: 0.022,
+  },
+  {
+    label: 'Al-Fe 1000 K X(AL)=0.3 (every phase)',
+    file: 'alfe.tdb',
+    components: ['AL', 'FE', 'VA'],
+    conditions: { T: 1000, P: 101325, X: { AL: 0.3 } },
+    repeats: 100,
+    goal: 0.33,
+  },
+  {
+    label: 'Cr-Ti-V 1000 K X(CR)=0.2 X(TI)=0.3 (every phase)',
+    file: 'crtiv_ghosh.tdb',
+    components: ['CR', 'TI', 'V', 'VA'],
+    conditions: { T: 1000, P: 101325, X: { CR: 0.2, TI: 0.3 } },
+    repeats: 50,
+    goal: 0.46,
+  },
+  {
+    label: 'Al-Co-Cr-Ni 1523 K equal fractions (every phase)',
+    file: 'alcocrni.tdb',
+    components: ALCOCRNI,
+    conditions: { T: 1523, P: 101325, X: { AL: 0.25, CO: 0.25, CR: 0.25 } },
+    repeats: 20,
+    goal: 1.5,
+  },
+  {
+    label: 'Ni-10Al-10Co-15Cr 1523 K (every phase)',
+    file: 'alcocrni.tdb',
+    components: ALCOCRNI,
+    conditions: { T: 1523, P: 101325, X: { AL: 0.1, CO: 0.1, CR: 0.15 } },
+    repeats: 20,
+    goal: 1.5,
+  },
 ];
 
 // The 7-component Al alloy of the speed goals (COST507, every phase): first equilibrium after the database is
 // loaded (phase models and sampling grids built in the call), then warm points.
 const AL_ALLOY = {
-  label: 'Al-Zn-Mg-Cu-Si-Fe-Mn 900 K (COST507, every phase)', file: 'COST507.tdb',
+  label: 'Al-Zn-Mg-Cu-Si-Fe-Mn 900 K (COST507, every phase)',
+  file: 'COST507.tdb',
   components: ['AL', 'ZN', 'MG', 'CU', 'SI', 'FE', 'MN', 'VA'],
-  conditions: { T: 900, P: 101325, X: { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 } } as EquilibriumConditions,
+  conditions: {
+    T: 900,
+    P: 101325,
+    X: { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 },
+  } as EquilibriumConditions,
   firstGoal: 200,
 };
 
@@ -150,11 +194,16 @@ function beforeCore(): CoreAddon | null {
 function benchEquilibria(dir: string): void {
   const core = loadCore();
   const before = beforeCore();
-  console.log('\nequilibrium: one point, warm (database loaded, models built), median ms' +
-    (before ? `; before = ${process.env.PHASEDESK_BENCH_BEFORE}, timed alternately in this run` : ''));
+  console.log(
+    '\nequilibrium: one point, warm (database loaded, models built), median ms' +
+      (before ? `; before = ${process.env.PHASEDESK_BENCH_BEFORE}, timed alternately in this run` : ''),
+  );
   for (const s of POINT_SETUPS) {
     const file = path.join(dir, s.file);
-    if (!existsSync(file)) { console.log(`${s.label}: ${s.file} not found`); continue; }
+    if (!existsSync(file)) {
+      console.log(`${s.label}: ${s.file} not found`);
+      continue;
+    }
     const database = core.Database.fromFile(file);
     const req = { database, components: s.components, phases: s.phases, conditions: s.conditions };
     let r = equilibrium(req);
@@ -164,31 +213,60 @@ function benchEquilibria(dir: string): void {
     const times: number[] = [];
     const beforeTimes: number[] = [];
     for (let i = 0; i < s.repeats; i++) {
-      times.push(timeMs(() => { r = equilibrium(req); }));
-      if (before && beforeDb) beforeTimes.push(timeMs(() => { rb = before.equilibrium(beforeDb, s.components, phaseList, s.conditions); }));
+      times.push(
+        timeMs(() => {
+          r = equilibrium(req);
+        }),
+      );
+      if (before && beforeDb)
+        beforeTimes.push(
+          timeMs(() => {
+            rb = before.equilibrium(beforeDb, s.components, phaseList, s.conditions);
+          }),
+        );
     }
-    const batch = timeMs(() => equilibriumBatch({ ...req, conditions: Array.from({ length: 100 }, () => s.conditions), threads: 1 }));
+    const batch = timeMs(() =>
+      equilibriumBatch({ ...req, conditions: Array.from({ length: 100 }, () => s.conditions), threads: 1 }),
+    );
     const phases = r.phases.map((p) => p.name).join('+');
     const t = median(times);
-    const was = rb ? `; before ${median(beforeTimes).toFixed(3)} ms (${rb.phases.map((p) => p.name).join('+')}, ` +
-      `G now - before ${(r.GM - rb.GM).toExponential(1)} J/mol)` : '';
-    console.log(`${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)})${was}; 100 in one call ${batch.toFixed(1)} ms`);
+    const was = rb
+      ? `; before ${median(beforeTimes).toFixed(3)} ms (${rb.phases.map((p) => p.name).join('+')}, ` +
+        `G now - before ${(r.GM - rb.GM).toExponential(1)} J/mol)`
+      : '';
+    console.log(
+      `${s.label}: ${t.toFixed(3)} ms (converged ${r.converged}, ${phases}; ${verdict(t, s.goal)})${was}; 100 in one call ${batch.toFixed(1)} ms`,
+    );
   }
   const file = path.join(dir, AL_ALLOY.file);
-  if (!existsSync(file)) { console.log(`${AL_ALLOY.label}: ${AL_ALLOY.file} not found`); return; }
+  if (!existsSync(file)) {
+    console.log(`${AL_ALLOY.label}: ${AL_ALLOY.file} not found`);
+    return;
+  }
   const alloy = { components: AL_ALLOY.components, conditions: AL_ALLOY.conditions };
   const firsts: number[] = [];
   let database = core.Database.fromFile(file);
   let r = equilibrium({ database, ...alloy });
   for (let k = 0; k < 3; k++) {
-    database = core.Database.fromFile(file);  // a new database: models and grids are built again
-    firsts.push(timeMs(() => { r = equilibrium({ database, ...alloy }); }));
+    database = core.Database.fromFile(file); // a new database: models and grids are built again
+    firsts.push(
+      timeMs(() => {
+        r = equilibrium({ database, ...alloy });
+      }),
+    );
   }
   const warm: number[] = [];
-  for (let i = 0; i < 10; i++) warm.push(timeMs(() => { r = equilibrium({ database, ...alloy }); }));
+  for (let i = 0; i < 10; i++)
+    warm.push(
+      timeMs(() => {
+        r = equilibrium({ database, ...alloy });
+      }),
+    );
   const first = median(firsts);
-  console.log(`${AL_ALLOY.label}: first ${first.toFixed(1)} ms (${verdict(first, AL_ALLOY.firstGoal)}), warm ` +
-    `${median(warm).toFixed(3)} ms (converged ${r.converged}, ${r.phases.map((p) => p.name).join('+')})`);
+  console.log(
+    `${AL_ALLOY.label}: first ${first.toFixed(1)} ms (${verdict(first, AL_ALLOY.firstGoal)}), warm ` +
+      `${median(warm).toFixed(3)} ms (converged ${r.converged}, ${r.phases.map((p) => p.name).join('+')})`,
+  );
 }
 
 function benchGrid(dir: string, threads: number): void {
@@ -197,18 +275,27 @@ function benchGrid(dir: string, threads: number): void {
   if (!existsSync(file)) return;
   const database = core.Database.fromFile(file);
   const grid: EquilibriumConditions[] = [];
-  for (let i = 0; i < 100; i++) for (let j = 0; j < 100; j++) grid.push({ T: 300 + 6 * i, P: 101325, X: { ZN: 0.005 + 0.0099 * j } });
+  for (let i = 0; i < 100; i++)
+    for (let j = 0; j < 100; j++) grid.push({ T: 300 + 6 * i, P: 101325, X: { ZN: 0.005 + 0.0099 * j } });
   console.log('\nequilibrium: Al-Zn 100 x 100 temperature-composition grid (300-894 K, X(ZN) 0.005-0.985)');
   for (const th of [...new Set([1, threads])]) {
     const runs: number[] = [];
     let converged = 0;
     for (let rep = 0; rep < 3; rep++) {
       const t0 = process.hrtime.bigint();
-      const rs = equilibriumBatch({ database, components: ['AL', 'ZN', 'VA'], phases: ['FCC_A1', 'HCP_A3', 'LIQUID'], conditions: grid, threads: th });
+      const rs = equilibriumBatch({
+        database,
+        components: ['AL', 'ZN', 'VA'],
+        phases: ['FCC_A1', 'HCP_A3', 'LIQUID'],
+        conditions: grid,
+        threads: th,
+      });
       runs.push(grid.length / (Number(process.hrtime.bigint() - t0) / 1e9));
       converged = rs.filter((x) => x.converged).length;
     }
-    console.log(`${th} thread(s): ${median(runs).toFixed(0)} equilibria/s (median of 3; ${converged}/${grid.length} converged)`);
+    console.log(
+      `${th} thread(s): ${median(runs).toFixed(0)} equilibria/s (median of 3; ${converged}/${grid.length} converged)`,
+    );
   }
 }
 
@@ -232,13 +319,18 @@ function compareWithBefore(dir: string): void {
     const free = Object.keys(s.conditions.X ?? {});
     let seed = 7;
     const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) + 0.5) / 4294967296;
-    let maxDG = 0, differ = 0, convergence = 0, compared = 0;
+    let maxDG = 0,
+      differ = 0,
+      convergence = 0,
+      compared = 0;
     let worst = '';
     for (let i = 0; i < points; i++) {
       const w = s.components.filter((c) => c !== 'VA').map(() => -Math.log(rand()));
       const sum = w.reduce((a, b) => a + b, 0);
       const X: Record<string, number> = {};
-      free.forEach((el, k) => { X[el] = Math.max(1e-3, w[k]! / sum); });
+      free.forEach((el, k) => {
+        X[el] = Math.max(1e-3, w[k]! / sum);
+      });
       const conditions = { T: 500 + 1400 * rand(), P: 101325, X };
       const now = core.equilibrium(db, s.components, phases, conditions);
       const was = before.equilibrium(dbBefore, s.components, phases, conditions);
@@ -246,12 +338,21 @@ function compareWithBefore(dir: string): void {
       if (!now.converged || !was.converged) continue;
       compared++;
       const dG = Math.abs(now.GM - was.GM);
-      if (dG > maxDG) { maxDG = dG; worst = JSON.stringify(conditions); }
-      const names = (r: typeof now) => r.phases.map((p) => p.name).sort().join('+');
+      if (dG > maxDG) {
+        maxDG = dG;
+        worst = JSON.stringify(conditions);
+      }
+      const names = (r: typeof now) =>
+        r.phases
+          .map((p) => p.name)
+          .sort()
+          .join('+');
       if (names(now) !== names(was)) differ++;
     }
-    console.log(`${s.file} (${s.components.filter((c) => c !== 'VA').join('-')}): ${compared} compared, largest |dG| ` +
-      `${maxDG.toExponential(1)} J/mol${worst ? ` at ${worst}` : ''}, phase sets differ at ${differ}, convergence differs at ${convergence}`);
+    console.log(
+      `${s.file} (${s.components.filter((c) => c !== 'VA').join('-')}): ${compared} compared, largest |dG| ` +
+        `${maxDG.toExponential(1)} J/mol${worst ? ` at ${worst}` : ''}, phase sets differ at ${differ}, convergence differs at ${convergence}`,
+    );
   }
 }
 

@@ -7,22 +7,40 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const PG_BIN = process.env.PHASEDESK_PG_BIN
-  ?? (existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => join('/usr/lib/postgresql', v, 'bin')).find((d) => existsSync(join(d, 'initdb'))) : undefined);
-const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/bin/valkey-server'].find((p) => existsSync(p));
+const PG_BIN =
+  process.env.PHASEDESK_PG_BIN ??
+  (existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .sort()
+        .reverse()
+        .map((v) => join('/usr/lib/postgresql', v, 'bin'))
+        .find((d) => existsSync(join(d, 'initdb')))
+    : undefined);
+const REDIS_BIN = ['/usr/bin/redis-server', '/usr/local/bin/redis-server', '/usr/bin/valkey-server'].find((p) =>
+  existsSync(p),
+);
 
 /** Why the server tests cannot run here, or null when both servers' binaries are installed. */
-export const serversMissing: string | null = !PG_BIN || !existsSync(join(PG_BIN, 'initdb')) ? 'PostgreSQL binaries (Debian package postgresql) not found'
-  : !REDIS_BIN ? 'redis-server (Debian package redis-server) not found' : null;
+export const serversMissing: string | null =
+  !PG_BIN || !existsSync(join(PG_BIN, 'initdb'))
+    ? 'PostgreSQL binaries (Debian package postgresql) not found'
+    : !REDIS_BIN
+      ? 'redis-server (Debian package redis-server) not found'
+      : null;
 if (serversMissing) {
-  console.warn(`\n!!!!! LAB SERVER TESTS SKIPPED: ${serversMissing}. CI must install postgresql and redis-server (.ci/run). !!!!!\n`);
+  console.warn(
+    `\n!!!!! LAB SERVER TESTS SKIPPED: ${serversMissing}. CI must install postgresql and redis-server (.ci/run). !!!!!\n`,
+  );
 }
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
   });
 }
 
@@ -34,35 +52,69 @@ async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise
   }
 }
 
-export interface RunningServer { url: string; pid: number; stop(): Promise<void> }
+export interface RunningServer {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
 
 /** As root, PostgreSQL runs as the `postgres` user (it refuses root). */
 function asPostgres(cmd: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
 }
 
-function pidAlive(pid: number): boolean { try { process.kill(pid, 0); return true; } catch { return false; } }
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function startPostgres(): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'phasedesk-pg-'));
   if (process.getuid?.() === 0) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
+      gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(dir, uid, gid);
   }
   const data = join(dir, 'data');
   const port = await freePort();
-  execFileSync(...asPostgres(join(PG_BIN!, 'initdb'), ['-D', data, '-U', 'phasedesk', '--auth=trust', '-E', 'UTF8', '--no-sync']), { stdio: 'ignore' });
+  execFileSync(
+    ...asPostgres(join(PG_BIN!, 'initdb'), ['-D', data, '-U', 'phasedesk', '--auth=trust', '-E', 'UTF8', '--no-sync']),
+    { stdio: 'ignore' },
+  );
   // Test settings: no fsync (the server's data is thrown away), sockets in the temp dir, loopback only.
-  const [cmd, args] = asPostgres(join(PG_BIN!, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`, 'start']);
+  const [cmd, args] = asPostgres(join(PG_BIN!, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+    'start',
+  ]);
   execFileSync(cmd, args, { stdio: 'ignore' });
   const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
-    url: `postgres://phasedesk@127.0.0.1:${port}/postgres`, pid,
+    url: `postgres://phasedesk@127.0.0.1:${port}/postgres`,
+    pid,
     async stop() {
       // SIGQUIT: immediate shutdown of the postmaster and its children.
-      try { process.kill(pid, 'SIGQUIT'); } catch { /* already gone */ }
-      await waitFor(() => !pidAlive(pid), 'postgres shutdown', 15_000).catch(() => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
+      try {
+        process.kill(pid, 'SIGQUIT');
+      } catch {
+        /* already gone */
+      }
+      await waitFor(() => !pidAlive(pid), 'postgres shutdown', 15_000).catch(() => {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      });
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -73,22 +125,45 @@ export async function createDatabase(server: RunningServer, name: string): Promi
   const { default: pg } = await import('pg');
   const c = new pg.Client({ connectionString: server.url });
   await c.connect();
-  try { await c.query(`CREATE DATABASE ${name}`); } finally { await c.end(); }
+  try {
+    await c.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await c.end();
+  }
   return server.url.replace(/\/postgres$/, `/${name}`);
 }
 
 export async function startRedis(): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'phasedesk-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_BIN!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-    '--dir', dir, '--maxmemory-policy', 'noeviction'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    REDIS_BIN!,
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
   await waitFor(() => /Ready to accept connections/.test(out) || child.exitCode !== null, 'redis-server');
   if (child.exitCode !== null) throw new Error(`redis-server ended: ${out.slice(-500)}`);
   const pid = child.pid!;
   return {
-    url: `redis://127.0.0.1:${port}`, pid,
+    url: `redis://127.0.0.1:${port}`,
+    pid,
     async stop() {
       if (child.exitCode === null) {
         const ended = new Promise((r) => child.once('exit', r));

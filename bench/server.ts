@@ -18,37 +18,81 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CODE = 'ALZN_MEY1993';
 // 40 compositions x 50 temperatures x 10 pressures = 20,000 nodes
 const CONFIG = {
-  task_type: 'binary_cpt_diagram', tdb_code: CODE, condition: {
-    components: ['AL', 'ZN'], x_component: 'ZN', composition_start: 0, composition_end: 0.975, composition_step: 0.025,
-    temperature_start: 300, temperature_end: 790, temperature_step: 10, pressure_start: 1e5, pressure_end: 1e9,
-    pressure_points: 10, pressure_scale: 'log',
+  task_type: 'binary_cpt_diagram',
+  tdb_code: CODE,
+  condition: {
+    components: ['AL', 'ZN'],
+    x_component: 'ZN',
+    composition_start: 0,
+    composition_end: 0.975,
+    composition_step: 0.025,
+    temperature_start: 300,
+    temperature_end: 790,
+    temperature_step: 10,
+    pressure_start: 1e5,
+    pressure_end: 1e9,
+    pressure_points: 10,
+    pressure_scale: 'log',
   },
 };
 
 function call(port: number, method: string, path: string, key: string, body?: unknown): Promise<any> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request({ host: '127.0.0.1', port, method, path: `/api/v2${path}`, headers: {
-      authorization: `Bearer ${key}`, connection: 'close', ...(payload ? { 'content-type': 'application/json' } : {}),
-    } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8').on('data', (c: string) => { text += c; }).on('end', () => {
-        if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`)); else resolve(JSON.parse(text));
-      });
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: `/api/v2${path}`,
+        headers: {
+          authorization: `Bearer ${key}`,
+          connection: 'close',
+          ...(payload ? { 'content-type': 'application/json' } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res
+          .setEncoding('utf8')
+          .on('data', (c: string) => {
+            text += c;
+          })
+          .on('end', () => {
+            if ((res.statusCode ?? 0) >= 300) reject(new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`));
+            else resolve(JSON.parse(text));
+          });
+      },
+    );
     req.on('error', reject);
     if (payload) req.write(payload);
     req.end();
   });
 }
 
-function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; out: () => string }> {
-  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist', 'main', 'cli.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; out: () => string }> {
+  const child = spawn(process.execPath, [join(PACKAGE_ROOT, 'dist', 'main', 'cli.js'), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
   return new Promise((resolve, reject) => {
-    const check = () => { if (ready.test(out)) { child.stdout!.off('data', check); resolve({ child, out: () => out }); } };
+    const check = () => {
+      if (ready.test(out)) {
+        child.stdout!.off('data', check);
+        resolve({ child, out: () => out });
+      }
+    };
     child.stdout!.on('data', check);
     child.once('exit', (code) => reject(new Error(`phasedesk ${args[0]} ended (${code}):\n${out}`)));
   });
@@ -66,10 +110,24 @@ function embedded(threads: number): number {
   try {
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const t0 = performance.now();
-    runEmbedded({ taskUuid: 'bench', taskType: 'binary_cpt_diagram', ompThreads: threads, taskDir, control: control.buffer,
-      config: { ...TASK_REGISTRY.binary_cpt_diagram.schema.parse(CONFIG), tdb_file: join(PACKAGE_ROOT, 'databases', 'alzn_mey1993.tdb') } }, control);
+    runEmbedded(
+      {
+        taskUuid: 'bench',
+        taskType: 'binary_cpt_diagram',
+        ompThreads: threads,
+        taskDir,
+        control: control.buffer,
+        config: {
+          ...TASK_REGISTRY.binary_cpt_diagram.schema.parse(CONFIG),
+          tdb_file: join(PACKAGE_ROOT, 'databases', 'alzn_mey1993.tdb'),
+        },
+      },
+      control,
+    );
     return (performance.now() - t0) / 1000;
-  } finally { rmSync(taskDir, { recursive: true, force: true }); }
+  } finally {
+    rmSync(taskDir, { recursive: true, force: true });
+  }
 }
 
 async function main() {
@@ -83,8 +141,13 @@ async function main() {
   const pg = await startPostgres();
   const redis = await startRedis();
   const dataDir = mkdtempSync(join(tmpdir(), 'phasedesk-bench-lab-'));
-  const env = { ...process.env, PHASEDESK_DATABASE_URL: await createDatabase(pg, 'bench'), PHASEDESK_REDIS_URL: redis.url,
-    PHASEDESK_BLOB_DIR: dataDir, PHASEDESK_URL_SECRET: 'bench-server-url-secret-0123456789abcdef' };
+  const env = {
+    ...process.env,
+    PHASEDESK_DATABASE_URL: await createDatabase(pg, 'bench'),
+    PHASEDESK_REDIS_URL: redis.url,
+    PHASEDESK_BLOB_DIR: dataDir,
+    PHASEDESK_URL_SECRET: 'bench-server-url-secret-0123456789abcdef',
+  };
   const port = await freePort();
   const workers: ChildProcess[] = [];
   const api = await launch(['server', '--port', String(port)], env, /listening on/);
@@ -92,7 +155,8 @@ async function main() {
     const key = /API key: (\S+)/.exec(api.out())?.[1];
     if (!key) throw new Error(`the lab server printed no API key:\n${api.out()}`);
     for (const n of [1, 2, 3]) {
-      while (workers.length < n) workers.push((await launch(['worker', '--slots', '1', '--threads', '1'], env, /PhaseDesk worker/)).child);
+      while (workers.length < n)
+        workers.push((await launch(['worker', '--slots', '1', '--threads', '1'], env, /PhaseDesk worker/)).child);
       const times: number[] = [];
       for (let r = 0; r < RUNS; r++) {
         const t0 = performance.now();
@@ -115,9 +179,18 @@ async function main() {
     await pg.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\nC-P-T grid 40 x 50 x 10 (Al-Zn, ${CODE}, 20,000 nodes; chunks of ${process.env.PHASEDESK_CPT_CHUNK_NODES ?? 1000} nodes), median of ${RUNS}:`);
+  console.log(
+    `\nC-P-T grid 40 x 50 x 10 (Al-Zn, ${CODE}, 20,000 nodes; chunks of ${process.env.PHASEDESK_CPT_CHUNK_NODES ?? 1000} nodes), median of ${RUNS}:`,
+  );
   const base = rows[0]![1];
-  for (const [what, s] of rows) console.log(`  ${what.padEnd(48)} ${s.toFixed(2).padStart(7)} s   ${(base / s).toFixed(2)}x`);
+  for (const [what, s] of rows)
+    console.log(`  ${what.padEnd(48)} ${s.toFixed(2).padStart(7)} s   ${(base / s).toFixed(2)}x`);
 }
 
-main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

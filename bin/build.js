@@ -22,15 +22,20 @@ const require = createRequire(path.join(ROOT, 'package.json'));
 const STEPS = { addon: buildAddon, tsc: buildTypeScript, renderer: buildRenderer };
 
 function mtime(file) {
-  try { return statSync(file).mtimeMs; } catch { return undefined; }
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
 }
 
 function filesUnder(dir, keep = () => true, out = []) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     // build outputs (build/, private build-*/ folders) and packages are not sources
-    if (e.isDirectory()) { if (!/^(build|build-.*|node_modules)$/.test(e.name)) filesUnder(p, keep, out); }
-    else if (keep(p)) out.push(p);
+    if (e.isDirectory()) {
+      if (!/^(build|build-.*|node_modules)$/.test(e.name)) filesUnder(p, keep, out);
+    } else if (keep(p)) out.push(p);
   }
   return out;
 }
@@ -44,7 +49,9 @@ function run(cmd, args, opts = {}) {
 // ---- addon -------------------------------------------------------------------------------------------------
 
 const CORE = path.join(ROOT, 'native-core');
-const ADDONS = ['phasedesk_core.node', 'phasedesk_core_testing.node'].map((f) => path.join(CORE, 'build', 'Release', f));
+const ADDONS = ['phasedesk_core.node', 'phasedesk_core_testing.node'].map((f) =>
+  path.join(CORE, 'build', 'Release', f),
+);
 const ADDON_STAMP = path.join(CORE, 'build', '.sources-sha256');
 
 function coreSources() {
@@ -59,10 +66,23 @@ function sourcesHash(files) {
 
 /** node-gyp: npm gives its path to scripts (npm_config_node_gyp); otherwise the copy bundled with npm beside node. */
 function nodeGyp() {
-  const candidates = [process.env.npm_config_node_gyp,
-    path.join(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
+  const candidates = [
+    process.env.npm_config_node_gyp,
+    path.join(
+      path.dirname(process.execPath),
+      '..',
+      'lib',
+      'node_modules',
+      'npm',
+      'node_modules',
+      'node-gyp',
+      'bin',
+      'node-gyp.js',
+    ),
+  ];
   const found = candidates.find((c) => c && existsSync(c));
-  if (!found) throw new Error('node-gyp not found: run this through npm (npm run build:core) or install npm beside node');
+  if (!found)
+    throw new Error('node-gyp not found: run this through npm (npm run build:core) or install npm beside node');
   return found;
 }
 
@@ -73,7 +93,8 @@ function buildAddon() {
     const oldest = Math.min(...built);
     if (sources.every((f) => mtime(f) <= oldest)) return 'up to date';
     // touched but identical (a checkout, a copied tree): the hash of the last build decides
-    if (existsSync(ADDON_STAMP) && readFileSync(ADDON_STAMP, 'utf8').trim() === sourcesHash(sources)) return 'up to date (sources unchanged)';
+    if (existsSync(ADDON_STAMP) && readFileSync(ADDON_STAMP, 'utf8').trim() === sourcesHash(sources))
+      return 'up to date (sources unchanged)';
   }
   const configured = mtime(path.join(CORE, 'build', 'config.gypi'));
   const gypChanged = configured === undefined || mtime(path.join(CORE, 'binding.gyp')) > configured;
@@ -102,12 +123,21 @@ function typeScriptState() {
   const built = mtime(TS_STAMP);
   if (built === undefined) return 'changed';
   let config;
-  try { config = JSON.parse(readFileSync(TSCONFIG, 'utf8')); } catch { return 'changed'; }
+  try {
+    config = JSON.parse(readFileSync(TSCONFIG, 'utf8'));
+  } catch {
+    return 'changed';
+  }
   if (!Array.isArray(config.include)) return 'changed';
   // the first folder of every include pattern, and the folder of every referenced project (tsc -b builds those too)
-  const dirs = new Set([...config.include.map((g) => String(g).split('/')[0]),
-    ...(config.references ?? []).map((r) => path.relative(ROOT, path.resolve(ROOT, String(r.path))).split(path.sep)[0])]
-    .filter((d) => d && d !== '..' && !d.includes('*')));
+  const dirs = new Set(
+    [
+      ...config.include.map((g) => String(g).split('/')[0]),
+      ...(config.references ?? []).map(
+        (r) => path.relative(ROOT, path.resolve(ROOT, String(r.path))).split(path.sep)[0],
+      ),
+    ].filter((d) => d && d !== '..' && !d.includes('*')),
+  );
   const outDir = path.resolve(ROOT, config.compilerOptions?.outDir ?? 'dist');
   const newer = (p) => (mtime(p) ?? Infinity) > built;
   if (newer(TSCONFIG) || newer(path.join(ROOT, 'package-lock.json'))) return 'changed';
@@ -116,10 +146,14 @@ function typeScriptState() {
     if (newer(dir)) return true;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
-      if (e.isDirectory()) { if (walk(p)) return true; continue; }
+      if (e.isDirectory()) {
+        if (walk(p)) return true;
+        continue;
+      }
       if (newer(p)) return true;
       const js = /^(?!.*\.d\.c?ts$).*\.(c?)ts$/.exec(e.name);
-      if (js && !missing) missing = !existsSync(path.join(outDir, path.relative(ROOT, p)).replace(/\.(c?)ts$/, '.$1js'));
+      if (js && !missing)
+        missing = !existsSync(path.join(outDir, path.relative(ROOT, p)).replace(/\.(c?)ts$/, '.$1js'));
     }
     return false;
   };
@@ -134,15 +168,22 @@ function buildTypeScript() {
   const state = typeScriptState();
   if (state === 'unchanged') return 'up to date';
   const tsc = require.resolve('typescript/bin/tsc');
-  const status = run(process.execPath, [tsc, '-b', path.join(ROOT, 'tsconfig.json'), ...(state === 'outputs missing' ? ['--force'] : [])]);
+  const status = run(process.execPath, [
+    tsc,
+    '-b',
+    path.join(ROOT, 'tsconfig.json'),
+    ...(state === 'outputs missing' ? ['--force'] : []),
+  ]);
   if (status === 0) writeFileSync(TS_STAMP, `${new Date().toISOString()}\n`);
   else rmSync(TS_STAMP, { force: true });
-  if (status === 0) return state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)';
+  if (status === 0)
+    return state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)';
   // the build info of a build with errors must not look current to typeScriptState(): tsc -b reports them again
   if (existsSync(TS_BUILD_INFO)) utimesSync(TS_BUILD_INFO, 0, 0);
   // tsc writes every file even when some do not type-check; `npm install` reports the errors but still succeeds, so
   // that the clone is usable and `npm test` names them
-  if (flags.has('--type-errors-warn') && existsSync(path.join(ROOT, 'dist', 'main', 'cli.js'))) return 'done, with type errors (above)';
+  if (flags.has('--type-errors-warn') && existsSync(path.join(ROOT, 'dist', 'main', 'cli.js')))
+    return 'done, with type errors (above)';
   return fail('tsc', status);
 }
 
@@ -157,8 +198,17 @@ function rendererStale() {
   const stamp = mtime(RENDERER_INPUTS);
   if (stamp === undefined || mtime(RENDERER_OUT) === undefined) return 'no previous build';
   let inputs;
-  try { inputs = JSON.parse(readFileSync(RENDERER_INPUTS, 'utf8')); } catch { return 'unreadable input list'; }
-  for (const f of [...inputs.map((i) => path.resolve(ROOT, i)), path.join(ROOT, 'package-lock.json'), path.join(RENDERER, 'vite.config.ts'), path.join(RENDERER, 'index.html')]) {
+  try {
+    inputs = JSON.parse(readFileSync(RENDERER_INPUTS, 'utf8'));
+  } catch {
+    return 'unreadable input list';
+  }
+  for (const f of [
+    ...inputs.map((i) => path.resolve(ROOT, i)),
+    path.join(ROOT, 'package-lock.json'),
+    path.join(RENDERER, 'vite.config.ts'),
+    path.join(RENDERER, 'index.html'),
+  ]) {
     const t = mtime(f);
     if (t === undefined || t > stamp) return `${path.relative(ROOT, f)} changed`;
   }
@@ -175,7 +225,8 @@ async function buildRenderer() {
     generateBundle() {
       for (const id of this.getModuleIds()) {
         const file = id.split('?')[0];
-        if (path.isAbsolute(file) && !file.includes(`${path.sep}node_modules${path.sep}`) && existsSync(file)) inputs.add(file);
+        if (path.isAbsolute(file) && !file.includes(`${path.sep}node_modules${path.sep}`) && existsSync(file))
+          inputs.add(file);
       }
     },
   };
@@ -189,15 +240,23 @@ async function buildRenderer() {
 // ---- driver ------------------------------------------------------------------------------------------------
 
 class StepFailed extends Error {}
-function fail(step, status) { throw new StepFailed(`${step} failed (exit code ${status})`); }
+function fail(step, status) {
+  throw new StepFailed(`${step} failed (exit code ${status})`);
+}
 
 const flags = new Set(process.argv.slice(2).filter((a) => a.startsWith('--')));
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 for (const f of flags) {
-  if (f !== '--type-errors-warn') { console.error(`bin/build.js: unknown option ${f} (known: --type-errors-warn)`); process.exit(2); }
+  if (f !== '--type-errors-warn') {
+    console.error(`bin/build.js: unknown option ${f} (known: --type-errors-warn)`);
+    process.exit(2);
+  }
 }
 for (const w of wanted) {
-  if (!(w in STEPS)) { console.error(`usage: node bin/build.js [${Object.keys(STEPS).join('] [')}]   (unknown step '${w}')`); process.exit(2); }
+  if (!(w in STEPS)) {
+    console.error(`usage: node bin/build.js [${Object.keys(STEPS).join('] [')}]   (unknown step '${w}')`);
+    process.exit(2);
+  }
 }
 const quiet = process.env.PHASEDESK_BUILD_QUIET === '1';
 for (const step of wanted.length ? Object.keys(STEPS).filter((s) => wanted.includes(s)) : Object.keys(STEPS)) {
@@ -206,7 +265,9 @@ for (const step of wanted.length ? Object.keys(STEPS).filter((s) => wanted.inclu
     const what = await STEPS[step]();
     if (!quiet) console.error(`build ${step}: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
   } catch (e) {
-    console.error(`build ${step}: ${e instanceof StepFailed ? e.message : e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    console.error(
+      `build ${step}: ${e instanceof StepFailed ? e.message : e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    );
     process.exit(1);
   }
 }

@@ -1,7 +1,16 @@
 // Task states and the state machine: exactly the spec's "Permitted moves between states" table
 // (service spec, "States and transitions"). Everything else throws. Shared by the service and the renderer.
 
-export const TASK_STATES = ['created', 'pending', 'queued', 'running', 'uploading', 'completed', 'failed', 'aborted'] as const;
+export const TASK_STATES = [
+  'created',
+  'pending',
+  'queued',
+  'running',
+  'uploading',
+  'completed',
+  'failed',
+  'aborted',
+] as const;
 export type TaskState = (typeof TASK_STATES)[number];
 
 export const PERMITTED: Readonly<Record<TaskState, readonly TaskState[]>> = {
@@ -20,13 +29,18 @@ export const CANCELLABLE: readonly TaskState[] = ['pending', 'queued', 'running'
 export const TERMINAL: readonly TaskState[] = ['completed', 'failed', 'aborted'];
 
 export class IllegalTransitionError extends Error {
-  constructor(public readonly from: string, public readonly to: string) {
+  constructor(
+    public readonly from: string,
+    public readonly to: string,
+  ) {
     super(`illegal task state transition ${from} -> ${to}`);
     this.name = 'IllegalTransitionError';
   }
 }
 
-export function isTaskState(s: string): s is TaskState { return (TASK_STATES as readonly string[]).includes(s); }
+export function isTaskState(s: string): s is TaskState {
+  return (TASK_STATES as readonly string[]).includes(s);
+}
 
 export function canTransition(from: string, to: string): boolean {
   return isTaskState(from) && isTaskState(to) && PERMITTED[from].includes(to);

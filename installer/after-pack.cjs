@@ -33,13 +33,19 @@ function resourcesDir(context) {
 function linkedRuntime(platform, core, run, arch) {
   if (process.env.PHASEDESK_OPENMP_RUNTIME) return { path: process.env.PHASEDESK_OPENMP_RUNTIME, reference: undefined };
   if (platform === 'linux') {
-    const line = run('ldd', [core]).split('\n').find((l) => l.trim().startsWith('libgomp.so'));
+    const line = run('ldd', [core])
+      .split('\n')
+      .find((l) => l.trim().startsWith('libgomp.so'));
     const m = line && /=>\s*(\S+)/.exec(line);
-    if (!m || m[1] === 'not') throw new Error(`the core does not resolve libgomp.so.1 here (ldd: ${line ?? 'not linked'})`);
+    if (!m || m[1] === 'not')
+      throw new Error(`the core does not resolve libgomp.so.1 here (ldd: ${line ?? 'not linked'})`);
     return { path: m[1], reference: undefined };
   }
   if (platform === 'darwin') {
-    const ref = run('otool', ['-L', core]).split('\n').map((l) => l.trim().split(' ')[0]).find((l) => /libomp\.dylib$/.test(l));
+    const ref = run('otool', ['-L', core])
+      .split('\n')
+      .map((l) => l.trim().split(' ')[0])
+      .find((l) => /libomp\.dylib$/.test(l));
     if (!ref) throw new Error('the core does not link libomp.dylib (otool -L)');
     if (!ref.startsWith('@')) return { path: ref, reference: ref };
     const prefix = run('brew', ['--prefix', 'libomp']).trim();
@@ -53,11 +59,14 @@ function findVcomp(arch) {
   const redist = process.env.VCToolsRedistDir;
   if (redist && existsSync(join(redist, msvcArch))) {
     const dir = readdirSync(join(redist, msvcArch)).find((d) => /^Microsoft\.VC\d+\.OpenMP$/.test(d));
-    if (dir && existsSync(join(redist, msvcArch, dir, 'vcomp140.dll'))) return join(redist, msvcArch, dir, 'vcomp140.dll');
+    if (dir && existsSync(join(redist, msvcArch, dir, 'vcomp140.dll')))
+      return join(redist, msvcArch, dir, 'vcomp140.dll');
   }
   const system = join(process.env.SystemRoot ?? 'C:\\Windows', 'System32', 'vcomp140.dll');
   if (existsSync(system)) return system;
-  throw new Error('vcomp140.dll not found: build from a Visual Studio Developer prompt (VCToolsRedistDir) or set PHASEDESK_OPENMP_RUNTIME');
+  throw new Error(
+    'vcomp140.dll not found: build from a Visual Studio Developer prompt (VCToolsRedistDir) or set PHASEDESK_OPENMP_RUNTIME',
+  );
 }
 
 /**
@@ -70,7 +79,8 @@ function bundleOpenMpRuntime(context, run = (cmd, args) => execFileSync(cmd, arg
   if (!name) throw new Error(`no OpenMP runtime known for platform ${platform}`);
   const coreDir = join(resourcesDir(context), ...CORE_DIR);
   const core = join(coreDir, CORE_FILE);
-  if (!existsSync(core)) throw new Error(`${core} is missing: is native-core/build/Release/${CORE_FILE} in asarUnpack?`);
+  if (!existsSync(core))
+    throw new Error(`${core} is missing: is native-core/build/Release/${CORE_FILE} in asarUnpack?`);
   const found = linkedRuntime(platform, core, run, context.arch);
   if (!existsSync(found.path)) throw new Error(`OpenMP runtime ${found.path} does not exist`);
   const target = join(coreDir, name);

@@ -5,7 +5,9 @@
 // and `--help` loads nothing but node:util (test/cli/lazy-loading.test.ts checks both).
 import { parseConsoleArgs, USAGE } from './cli/options.js';
 
-interface Command { run(argv: string[]): Promise<number> }
+interface Command {
+  run(argv: string[]): Promise<number>;
+}
 
 const CONSOLE_COMMAND = () => import('./cli/console.js');
 
@@ -27,17 +29,34 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
   // The lab server's commands parse their own options (main/server/commands.ts).
   if (argv[0] === 'server' || argv[0] === 'worker') return (await COMMANDS[argv[0]]()).run(argv);
-  if (argv.length === 1 && (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h')) { console.log(USAGE); return 0; }
+  if (argv.length === 1 && (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   const { values, positionals } = parseConsoleArgs(argv);
   const name = positionals[0];
-  if (values.help) { console.log(USAGE); return 0; }
-  if (name === undefined) { console.error(USAGE); return 2; }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (name === undefined) {
+    console.error(USAGE);
+    return 2;
+  }
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) { console.error(`unknown command '${name}'\n${USAGE}`); return 2; }
+  if (!load) {
+    console.error(`unknown command '${name}'\n${USAGE}`);
+    return 2;
+  }
   return (await load()).run(argv);
 }
 
-main(process.argv.slice(2)).then((code) => { if (code >= 0) process.exitCode = code; }, (e: Error) => {
-  console.error(`error: ${e.message}`);
-  process.exitCode = 1;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (e: Error) => {
+    console.error(`error: ${e.message}`);
+    process.exitCode = 1;
+  },
+);

@@ -3,10 +3,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Default data directory: the per-OS application-data folder. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'PhaseDesk');
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'PhaseDesk');
-  return join(env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share'), 'PhaseDesk');
+  return join(
+    env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share'),
+    'PhaseDesk',
+  );
 }
 
 export interface ServiceSettings {
@@ -66,11 +72,15 @@ export const WORK_BOUND_SETTINGS = {
 export type WorkBoundName = keyof typeof WORK_BOUND_SETTINGS;
 export type WorkBounds = Record<WorkBoundName, number>;
 export const DEFAULT_WORK_BOUNDS = Object.fromEntries(
-  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, v[2]])) as WorkBounds;
+  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, v[2]]),
+) as WorkBounds;
 const workBoundRanges = Object.fromEntries(
-  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, [v[0], v[1]] as const])) as { [K in WorkBoundName]: readonly [number, number] };
+  Object.entries(WORK_BOUND_SETTINGS).map(([k, v]) => [k, [v[0], v[1]] as const]),
+) as { [K in WorkBoundName]: readonly [number, number] };
 /** PHASEDESK_MAX_SCAN_POINTS, ... */
-export function envNameOf(setting: string): string { return `PHASEDESK_${setting.toUpperCase()}`; }
+export function envNameOf(setting: string): string {
+  return `PHASEDESK_${setting.toUpperCase()}`;
+}
 
 // ---- Calculation processes ("calculation hosts", main/service/calc-host.ts) ----
 /** Limits of the child processes that run calculations and render previews. */
@@ -86,12 +96,24 @@ export interface CalcHostSettings {
 }
 /** Inclusive bounds of the calculation-host settings (settings.json keys; PHASEDESK_<KEY upper case> in the environment). */
 export const CALC_HOST_SETTING_BOUNDS = {
-  host_max_tasks: [1, 1_000_000], host_max_rss_mb: [128, 1_048_576], calc_heap_mb: [64, 1_048_576], preview_timeout_seconds: [1, 3600],
+  host_max_tasks: [1, 1_000_000],
+  host_max_rss_mb: [128, 1_048_576],
+  calc_heap_mb: [64, 1_048_576],
+  preview_timeout_seconds: [1, 3600],
 } as const;
-export const CALC_HOST_DEFAULTS = { host_max_tasks: 500, host_max_rss_mb: 2048, calc_heap_mb: 4096, preview_timeout_seconds: 60 } as const;
+export const CALC_HOST_DEFAULTS = {
+  host_max_tasks: 500,
+  host_max_rss_mb: 2048,
+  calc_heap_mb: 4096,
+  preview_timeout_seconds: 60,
+} as const;
 type CalcHostKey = keyof typeof CALC_HOST_SETTING_BOUNDS;
 
-function resolveCalcHost(over: Partial<CalcHostSettings> | undefined, env: NodeJS.ProcessEnv, saved: Partial<Record<CalcHostKey, number>>): CalcHostSettings {
+function resolveCalcHost(
+  over: Partial<CalcHostSettings> | undefined,
+  env: NodeJS.ProcessEnv,
+  saved: Partial<Record<CalcHostKey, number>>,
+): CalcHostSettings {
   const pick = (k: CalcHostKey): number => {
     const fromEnv = intEnv(env[`PHASEDESK_${k.toUpperCase()}`]);
     const b = CALC_HOST_SETTING_BOUNDS[k];
@@ -111,7 +133,10 @@ function resolveCalcHost(over: Partial<CalcHostSettings> | undefined, env: NodeJ
 export const SETTINGS_FILE = 'settings.json';
 /** Inclusive bounds of the saved settings; the console validates with the same numbers. */
 export const SETTING_BOUNDS = {
-  pool_size: [1, 64], thread_budget: [1, 1024], port: [0, 65535], max_pending_tasks: [0, 100_000],
+  pool_size: [1, 64],
+  thread_budget: [1, 1024],
+  port: [0, 65535],
+  max_pending_tasks: [0, 100_000],
   request_timeout_seconds: [1, 3600],
   ...workBoundRanges,
 } as const;
@@ -122,13 +147,21 @@ export function readSettingsFile(dataDir: string): { saved: SavedSettings; probl
   const p = join(dataDir, SETTINGS_FILE);
   if (!existsSync(p)) return { saved: {} };
   let raw: unknown;
-  try { raw = JSON.parse(readFileSync(p, 'utf8')); } catch (e) { return { saved: {}, problem: `${p}: ${(e as Error).message}` }; }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { saved: {}, problem: `${p}: expected a JSON object` };
+  try {
+    raw = JSON.parse(readFileSync(p, 'utf8'));
+  } catch (e) {
+    return { saved: {}, problem: `${p}: ${(e as Error).message}` };
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return { saved: {}, problem: `${p}: expected a JSON object` };
   const saved: SavedSettings = {};
   const bad: string[] = [];
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     const b = SETTING_BOUNDS[k as keyof typeof SETTING_BOUNDS] ?? CALC_HOST_SETTING_BOUNDS[k as CalcHostKey];
-    if (!b) { bad.push(`${k}: unknown setting`); continue; }
+    if (!b) {
+      bad.push(`${k}: unknown setting`);
+      continue;
+    }
     if (typeof v === 'number' && Number.isInteger(v) && v >= b[0] && v <= b[1]) saved[k as keyof SavedSettings] = v;
     else bad.push(`${k}: must be an integer between ${b[0]} and ${b[1]}`);
   }
@@ -144,7 +177,9 @@ function intEnv(v: string | undefined): number | undefined {
 /** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
 /** What a caller (CLI flags, the desktop shell, tests) sets explicitly. */
 export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources' | 'lab'>> & {
-  workBounds?: Partial<WorkBounds>; sources?: Partial<ServiceSettings['sources']>; lab?: Partial<LabServerSettings>;
+  workBounds?: Partial<WorkBounds>;
+  sources?: Partial<ServiceSettings['sources']>;
+  lab?: Partial<LabServerSettings>;
 };
 
 // ---- Lab server (`phasedesk server` / `phasedesk worker`, main/server/) ----
@@ -168,35 +203,58 @@ function resolveLabServer(over: Partial<LabServerSettings> | undefined, env: Nod
     redisUrl: over?.redisUrl ?? nonEmpty(env.PHASEDESK_REDIS_URL),
     urlSecret: over?.urlSecret ?? nonEmpty(env.PHASEDESK_URL_SECRET),
     publicUrl: (over?.publicUrl ?? nonEmpty(env.PHASEDESK_PUBLIC_URL))?.replace(/\/+$/, ''),
-    allowedHosts: over?.allowedHosts ?? (env.PHASEDESK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    allowedHosts:
+      over?.allowedHosts ??
+      (env.PHASEDESK_ALLOWED_HOSTS ?? '')
+        .split(',')
+        .map((h) => h.trim().toLowerCase())
+        .filter(Boolean),
   };
 }
 // ---- end of the lab-server block ----
 
 export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.ProcessEnv = process.env): ServiceSettings {
   const dataDir = over.dataDir ?? (env.PHASEDESK_DATA_DIR || defaultDataDir(env));
-  const dataDirSource: SettingSource = over.dataDir !== undefined ? 'flag' : env.PHASEDESK_DATA_DIR ? 'environment' : 'default';
+  const dataDirSource: SettingSource =
+    over.dataDir !== undefined ? 'flag' : env.PHASEDESK_DATA_DIR ? 'environment' : 'default';
   const file = readSettingsFile(dataDir);
   const envPort = intEnv(env.PHASEDESK_PORT);
-  const portSource: SettingSource = over.port !== undefined ? 'flag' : envPort !== undefined ? 'environment'
-    : file.saved.port !== undefined ? 'settings file' : 'default';
+  const portSource: SettingSource =
+    over.port !== undefined
+      ? 'flag'
+      : envPort !== undefined
+        ? 'environment'
+        : file.saved.port !== undefined
+          ? 'settings file'
+          : 'default';
   const workBounds = { ...DEFAULT_WORK_BOUNDS };
   for (const k of Object.keys(WORK_BOUND_SETTINGS) as WorkBoundName[]) {
     const [lo, hi] = workBoundRanges[k];
     const fromEnv = intEnv(env[envNameOf(k)]);
-    const v = over.workBounds?.[k] ?? (fromEnv !== undefined && fromEnv >= lo && fromEnv <= hi ? fromEnv : undefined) ?? file.saved[k];
+    const v =
+      over.workBounds?.[k] ??
+      (fromEnv !== undefined && fromEnv >= lo && fromEnv <= hi ? fromEnv : undefined) ??
+      file.saved[k];
     if (v !== undefined) workBounds[k] = v;
   }
   return {
     dataDir,
     workBounds,
-    requestTimeoutSeconds: over.requestTimeoutSeconds ?? intEnv(env.PHASEDESK_REQUEST_TIMEOUT_SECONDS) ?? file.saved.request_timeout_seconds ?? 30,
+    requestTimeoutSeconds:
+      over.requestTimeoutSeconds ??
+      intEnv(env.PHASEDESK_REQUEST_TIMEOUT_SECONDS) ??
+      file.saved.request_timeout_seconds ??
+      30,
     sources: { port: over.sources?.port ?? portSource, dataDir: over.sources?.dataDir ?? dataDirSource },
     port: over.port ?? envPort ?? file.saved.port ?? 7431,
     host: over.host ?? '127.0.0.1',
     poolSize: Math.max(1, over.poolSize ?? intEnv(env.PHASEDESK_POOL_SIZE) ?? file.saved.pool_size ?? 1),
-    threadBudget: Math.max(1, over.threadBudget ?? intEnv(env.PHASEDESK_THREAD_BUDGET) ?? file.saved.thread_budget ?? availableParallelism()),
-    maxPendingTasks: over.maxPendingTasks ?? intEnv(env.PHASEDESK_MAX_PENDING_TASKS) ?? file.saved.max_pending_tasks ?? 20,
+    threadBudget: Math.max(
+      1,
+      over.threadBudget ?? intEnv(env.PHASEDESK_THREAD_BUDGET) ?? file.saved.thread_budget ?? availableParallelism(),
+    ),
+    maxPendingTasks:
+      over.maxPendingTasks ?? intEnv(env.PHASEDESK_MAX_PENDING_TASKS) ?? file.saved.max_pending_tasks ?? 20,
     urlExpirySeconds: over.urlExpirySeconds ?? 15 * 60,
     workerFile: over.workerFile,
     lab: resolveLabServer(over.lab, env),

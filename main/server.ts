@@ -31,7 +31,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const PACKAGE_ROOT = here.split(sep).includes('dist') ? resolve(here, '..', '..') : resolve(here, '..');
 
 /** The calculation hosts need compiled JS: dist/worker/index.js (and host.js beside it) next to the compiled main, or the repo's dist under vitest. */
-export function defaultWorkerFile(): string { return join(PACKAGE_ROOT, 'dist', 'worker', 'index.js'); }
+export function defaultWorkerFile(): string {
+  return join(PACKAGE_ROOT, 'dist', 'worker', 'index.js');
+}
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 const HOST_RE = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?$/i;
@@ -60,14 +62,23 @@ export function hostAllowed(host: string | undefined, allowed: readonly string[]
 
 export interface RunningService {
   /** The embedded scheduler, or on a lab server (PHASEDESK_REDIS_URL) the job queue the workers take tasks from. */
-  app: FastifyInstance; ctx: ServiceContext; scheduler: Scheduler | JobQueue; store: Store;
-  port: number; baseUrl: string; firstKey?: string;
+  app: FastifyInstance;
+  ctx: ServiceContext;
+  scheduler: Scheduler | JobQueue;
+  store: Store;
+  port: number;
+  baseUrl: string;
+  firstKey?: string;
   /** Token of the local console API (/console/v1), kept in <dataDir>/console-token. */
-  consoleToken: string; consoleTokenCreated: boolean;
+  consoleToken: string;
+  consoleTokenCreated: boolean;
   close(): Promise<void>;
 }
 
-export async function startService(over: SettingsOverrides = {}, log: (l: string) => void = (l) => console.log(l)): Promise<RunningService> {
+export async function startService(
+  over: SettingsOverrides = {},
+  log: (l: string) => void = (l) => console.log(l),
+): Promise<RunningService> {
   const settings = resolveSettings(over);
   prepareDataDir(settings.dataDir);
   // one service per data directory (main/service/data-dir-lock.ts), given back when the service closes or fails to
@@ -77,7 +88,11 @@ export async function startService(over: SettingsOverrides = {}, log: (l: string
     const svc = await startInDataDir(settings, log);
     const close = svc.close.bind(svc);
     svc.close = async () => {
-      try { await close(); } finally { release(); }
+      try {
+        await close();
+      } finally {
+        release();
+      }
     };
     return svc;
   } catch (e) {
@@ -89,20 +104,33 @@ export async function startService(over: SettingsOverrides = {}, log: (l: string
 async function startInDataDir(settings: ServiceSettings, log: (l: string) => void): Promise<RunningService> {
   const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl });
   protectStoreFiles(settings.dataDir);
-  const secret = settings.lab.urlSecret ? sharedUrlSecret(settings.lab.urlSecret) : loadOrCreateSecret(settings.dataDir);
+  const secret = settings.lab.urlSecret
+    ? sharedUrlSecret(settings.lab.urlSecret)
+    : loadOrCreateSecret(settings.dataDir);
   const consoleToken = loadOrCreateConsoleToken(settings.dataDir);
   let firstKey: string | undefined;
   if (settings.bootstrap) {
-    firstKey = await bootstrapIfEmpty(store, settings.dataDir, settings.catalogFile ?? join(PACKAGE_ROOT, 'databases', 'catalog.json'), log);
+    firstKey = await bootstrapIfEmpty(
+      store,
+      settings.dataDir,
+      settings.catalogFile ?? join(PACKAGE_ROOT, 'databases', 'catalog.json'),
+      log,
+    );
   }
   let scheduler: Scheduler | JobQueue | undefined;
   const ctx: ServiceContext = {
-    store, settings, secret, origin: '', blobs: directoryBlobStore(settings.dataDir),
+    store,
+    settings,
+    secret,
+    origin: '',
+    blobs: directoryBlobStore(settings.dataDir),
     kick: () => scheduler?.kick(),
     requestStop: (uuid) => scheduler?.requestStop(uuid),
     log,
   };
-  scheduler = settings.lab.redisUrl ? new JobQueue(ctx, settings.lab.redisUrl) : new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
+  scheduler = settings.lab.redisUrl
+    ? new JobQueue(ctx, settings.lab.redisUrl)
+    : new Scheduler(ctx, settings.workerFile ?? defaultWorkerFile());
   await scheduler.recover();
 
   // Slow clients: a request (headers and body) must arrive within requestTimeoutSeconds or the connection is
@@ -111,15 +139,19 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   const requestTimeoutMs = Math.round(settings.requestTimeoutSeconds * 1000);
   const headersTimeoutMs = Math.min(requestTimeoutMs, 20_000);
   const app = Fastify({
-    logger: false, bodyLimit: 4 * 1024 * 1024,
+    logger: false,
+    bodyLimit: 4 * 1024 * 1024,
     serverFactory: (handler) => {
-      const server = createServer({
-        requireHostHeader: false,
-        requestTimeout: requestTimeoutMs,
-        headersTimeout: headersTimeoutMs,
-        connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 4))),
-        keepAliveTimeout: 5_000,
-      }, handler);
+      const server = createServer(
+        {
+          requireHostHeader: false,
+          requestTimeout: requestTimeoutMs,
+          headersTimeout: headersTimeoutMs,
+          connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.round(requestTimeoutMs / 4))),
+          keepAliveTimeout: 5_000,
+        },
+        handler,
+      );
       // node's request timers do not cover a connection that never sends a byte: the first request's headers must
       // arrive within headersTimeout of the connection, or it is closed. (Listening to the request, not to the
       // socket's data, keeps node's parser on its fast path.)
@@ -130,24 +162,30 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
         firstRequest.set(socket, silent);
         socket.once('close', () => clearTimeout(silent));
       });
-      server.on('request', (req) => { clearTimeout(firstRequest.get(req.socket)); });
+      server.on('request', (req) => {
+        clearTimeout(firstRequest.get(req.socket));
+      });
       return server;
     },
   });
   app.addHook('onRequest', async (req, reply) => {
-    if (req.headers.host === undefined || req.headers.host === '') return reply.code(400).send({ error: 'Host header is required' });
-    if (!hostAllowed(req.headers.host, settings.lab.allowedHosts)) return reply.code(403).send({ error: 'Host not allowed' });
+    if (req.headers.host === undefined || req.headers.host === '')
+      return reply.code(400).send({ error: 'Host header is required' });
+    if (!hostAllowed(req.headers.host, settings.lab.allowedHosts))
+      return reply.code(403).send({ error: 'Host not allowed' });
     // U+0000 in a path or query value: PostgreSQL's text cannot hold it and no parameter means it (bodies: json-body.ts)
     if (/%00/.test(req.url)) {
-      const param = Object.entries((req.query ?? {}) as Record<string, unknown>)
-        .find(([k, v]) => k.includes('\u0000') || [v].flat().some((x) => String(x).includes('\u0000')))?.[0];
+      const param = Object.entries((req.query ?? {}) as Record<string, unknown>).find(
+        ([k, v]) => k.includes('\u0000') || [v].flat().some((x) => String(x).includes('\u0000')),
+      )?.[0];
       return reply.code(400).send({ error: `${param ?? 'URL path'}: must not contain the NUL character (U+0000)` });
     }
   });
   app.setErrorHandler((error: FastifyError | HttpError | Error, _req, reply) => {
     if (error instanceof HttpError) return reply.code(error.status).send(error.body());
     const status = (error as FastifyError).statusCode;
-    if (typeof status === 'number' && status >= 400 && status < 500) return reply.code(status).send({ error: error.message });
+    if (typeof status === 'number' && status >= 400 && status < 500)
+      return reply.code(status).send({ error: error.message });
     log(`internal error: ${error.stack ?? error.message}`);
     return reply.code(500).send({ error: 'Internal server error' });
   });
@@ -155,22 +193,32 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
-    if (text.trim() === '') { done(null, undefined); return; }
-    try { done(null, parseJsonBody(text)); } catch (e) { done(e as HttpError, undefined); }
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, parseJsonBody(text));
+    } catch (e) {
+      done(e as HttpError, undefined);
+    }
   });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'Not found' }));
 
-  await app.register(async (api) => {
-    api.get('/openapi.json', async () => buildOpenApi(`${ctx.origin}${API_PREFIX}`));
-    registerResultSchemaRoutes(api);
-    await api.register(async (authed) => {
-      // onRequest: authentication runs before body parsing, so a bad body never masks a 401/403.
-      authed.addHook('onRequest', authHook(ctx));
-      registerKeyRoutes(authed, ctx);
-      registerTaskRoutes(authed, ctx);
-      registerDatabaseRoutes(authed, ctx);
-    });
-  }, { prefix: API_PREFIX });
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', async () => buildOpenApi(`${ctx.origin}${API_PREFIX}`));
+      registerResultSchemaRoutes(api);
+      await api.register(async (authed) => {
+        // onRequest: authentication runs before body parsing, so a bad body never masks a 401/403.
+        authed.addHook('onRequest', authHook(ctx));
+        registerKeyRoutes(authed, ctx);
+        registerTaskRoutes(authed, ctx);
+        registerDatabaseRoutes(authed, ctx);
+      });
+    },
+    { prefix: API_PREFIX },
+  );
   await registerConsoleRoutes(app, ctx, consoleToken.token);
   registerDownloadRoutes(app, ctx);
   await registerRendererRoutes(app, PACKAGE_ROOT, log);
@@ -181,8 +229,15 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   scheduler.kick();
   let closed = false;
   return {
-    app, ctx, scheduler, store, port, baseUrl: `${ctx.origin}${API_PREFIX}`, firstKey,
-    consoleToken: consoleToken.token, consoleTokenCreated: consoleToken.created,
+    app,
+    ctx,
+    scheduler,
+    store,
+    port,
+    baseUrl: `${ctx.origin}${API_PREFIX}`,
+    firstKey,
+    consoleToken: consoleToken.token,
+    consoleTokenCreated: consoleToken.created,
     async close() {
       if (closed) return;
       closed = true;

@@ -99,7 +99,8 @@ async function cppParserOnce(): Promise<Parser> {
 function cppFunctionName(node: SyntaxNode): string {
   if (node.type === 'lambda_expression') return '(lambda)';
   let declarator = node.childForFieldName('declarator');
-  while (declarator && declarator.childForFieldName('declarator')) declarator = declarator.childForFieldName('declarator');
+  while (declarator && declarator.childForFieldName('declarator'))
+    declarator = declarator.childForFieldName('declarator');
   return declarator?.text ?? '(anonymous)';
 }
 
@@ -152,7 +153,10 @@ export function formatReport(report: SizeReport, top: number): string {
   ];
   return [
     ...rows(`longest functions (cap ${FUNCTION_LINE_CAP} lines):`, report.functions),
-    ...rows(`longest files (cap ${FILE_LINE_CAP} lines):`, report.files.map((f) => ({ ...f, name: '' }))),
+    ...rows(
+      `longest files (cap ${FILE_LINE_CAP} lines):`,
+      report.files.map((f) => ({ ...f, name: '' })),
+    ),
   ].join('\n');
 }
 

@@ -36,10 +36,14 @@ function clangFormatBinary(): string {
 
 /** The formatted text of one file (relative to the repository root). */
 export function formatted(file: string, root = ROOT): string {
-  return execFileSync(clangFormatBinary(), [`--style=file:${path.join(root, '.clang-format')}`, path.join(root, file)], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 26,
-  });
+  return execFileSync(
+    clangFormatBinary(),
+    [`--style=file:${path.join(root, '.clang-format')}`, path.join(root, file)],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    },
+  );
 }
 
 /** Files whose text differs from clang-format's. */

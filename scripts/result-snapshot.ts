@@ -35,7 +35,9 @@ export interface SnapshotCase {
 
 function binaryDatabases(): { file: string; components: [string, string] }[] {
   const out: { file: string; components: [string, string] }[] = [];
-  for (const file of readdirSync(TDB_DIR).filter((f) => f.toLowerCase().endsWith('.tdb')).sort()) {
+  for (const file of readdirSync(TDB_DIR)
+    .filter((f) => f.toLowerCase().endsWith('.tdb'))
+    .sort()) {
     let elements: string[];
     try {
       elements = openDatabase(path.join(TDB_DIR, file))
@@ -222,23 +224,21 @@ function otherCases(): SnapshotCase[] {
 }
 
 export function snapshotCorpus(): SnapshotCase[] {
-  const binaries = binaryDatabases().map(
-    ({ file, components }): SnapshotCase => ({
-      name: `binary ${file}`,
-      tdb: file,
-      config: {
-        task_type: 'binary_equilibrium',
-        condition: {
-          components,
-          compositions_start: { [components[1]]: 0 },
-          compositions_end: { [components[1]]: 1 },
-          temperature_start: 300,
-          temperature_end: 2000,
-          pressure: P,
-        },
+  const binaries = binaryDatabases().map(({ file, components }): SnapshotCase => ({
+    name: `binary ${file}`,
+    tdb: file,
+    config: {
+      task_type: 'binary_equilibrium',
+      condition: {
+        components,
+        compositions_start: { [components[1]]: 0 },
+        compositions_end: { [components[1]]: 1 },
+        temperature_start: 300,
+        temperature_end: 2000,
+        pressure: P,
       },
-    }),
-  );
+    },
+  }));
   return [...binaries, ...otherCases()];
 }
 
@@ -284,7 +284,9 @@ function fileHashes(dir: string): Record<string, string> {
         out[`${r}~9`] = sha256(rounded(normal));
       } else if (entry.endsWith('.zip')) {
         // a zip's entries carry their write times: hash what they hold
-        for (const [name, bytes] of Object.entries(unzipSync(readFileSync(full))).sort(([a], [b]) => a.localeCompare(b)))
+        for (const [name, bytes] of Object.entries(unzipSync(readFileSync(full))).sort(([a], [b]) =>
+          a.localeCompare(b),
+        ))
           out[`${r}:${name}`] = sha256(Buffer.from(bytes));
       } else out[r] = sha256(readFileSync(full));
     }
@@ -300,7 +302,17 @@ async function runCase(c: SnapshotCase, dir: string, threads: number): Promise<R
   const run = (await loadCalculation(type))!;
   const tdb_file = path.join(TDB_DIR, c.tdb);
   try {
-    const out = await run({ taskUuid: 'snapshot', taskType: type, config: { ...config, tdb_file }, ompThreads: threads, taskDir: dir, control: control.buffer }, control);
+    const out = await run(
+      {
+        taskUuid: 'snapshot',
+        taskType: type,
+        config: { ...config, tdb_file },
+        ompThreads: threads,
+        taskDir: dir,
+        control: control.buffer,
+      },
+      control,
+    );
     const hashes = fileHashes(dir);
     const texts = JSON.stringify({ summary: out.summary, logs: out.logs })
       .replace(/\d+(\.\d+)? m?s\b/g, '<t> s')
@@ -358,7 +370,9 @@ async function main(): Promise<number> {
     for (const [i, c] of cases.entries()) {
       const t0 = performance.now();
       manifest[c.name] = caseInChild(c.name, path.join(scratch, String(i)), threads);
-      console.log(`${c.name}: ${Object.keys(manifest[c.name]!).length} files, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(
+        `${c.name}: ${Object.keys(manifest[c.name]!).length} files, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+      );
     }
   } finally {
     if (!values.keep) rmSync(scratch, { recursive: true, force: true });

@@ -5,8 +5,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { svgToPng } from './plots/png.js';
 
-export interface RenderRequest { id: number; svgPath: string; pngPath: string; width: number }
-export interface RenderReply { id: number; ok: boolean; error?: string; rssMb: number }
+export interface RenderRequest {
+  id: number;
+  svgPath: string;
+  pngPath: string;
+  width: number;
+}
+export interface RenderReply {
+  id: number;
+  ok: boolean;
+  error?: string;
+  rssMb: number;
+}
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

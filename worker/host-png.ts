@@ -24,10 +24,16 @@ export class PreviewRenderer {
     const dir = join(taskDir, 'preview');
     if (!existsSync(dir)) return [];
     const problems: string[] = [];
-    for (const f of readdirSync(dir).filter((n) => n.endsWith('.svg')).sort()) {
+    for (const f of readdirSync(dir)
+      .filter((n) => n.endsWith('.svg'))
+      .sort()) {
       const png = join(dir, `${f.slice(0, -4)}.png`);
       if (existsSync(png)) continue;
-      try { await this.render(join(dir, f), png, width); } catch (e) { problems.push(`preview ${f.slice(0, -4)}.png not rendered: ${(e as Error).message}`); }
+      try {
+        await this.render(join(dir, f), png, width);
+      } catch (e) {
+        problems.push(`preview ${f.slice(0, -4)}.png not rendered: ${(e as Error).message}`);
+      }
     }
     return problems;
   }
@@ -36,13 +42,18 @@ export class PreviewRenderer {
     const child = this.spawn();
     const id = this.nextId++;
     return new Promise<void>((resolve, reject) => {
-      const cleanup = () => { clearTimeout(timer); child.off('message', onMessage); child.off('exit', onExit); };
+      const cleanup = () => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
       const onMessage = (r: RenderReply) => {
         if (r.id !== id) return;
         cleanup();
         this.images++;
         if (this.images >= RENDERER_MAX_IMAGES || r.rssMb > RENDERER_MAX_RSS_MB) this.retire();
-        if (r.ok) resolve(); else reject(new Error(r.error ?? 'rendering failed'));
+        if (r.ok) resolve();
+        else reject(new Error(r.error ?? 'rendering failed'));
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
         cleanup();
@@ -64,7 +75,11 @@ export class PreviewRenderer {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null) return this.child;
     this.images = 0;
     // --expose-gc: the renderer collects after each image (see host-png-child.ts).
-    this.child = fork(CHILD_FILE, [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: process.env });
+    this.child = fork(CHILD_FILE, [], {
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env: process.env,
+    });
     this.child.stderr?.resume(); // a panic's message is not needed: the exit signal is reported
     return this.child;
   }
@@ -73,10 +88,15 @@ export class PreviewRenderer {
     const c = this.child;
     this.child = undefined;
     if (!c) return;
-    if (signal === 'SIGKILL') c.kill('SIGKILL'); else c.disconnect();
+    if (signal === 'SIGKILL') c.kill('SIGKILL');
+    else c.disconnect();
   }
 
-  pid(): number | undefined { return this.child?.pid; }
+  pid(): number | undefined {
+    return this.child?.pid;
+  }
 
-  close(): void { this.retire('SIGKILL'); }
+  close(): void {
+    this.retire('SIGKILL');
+  }
 }

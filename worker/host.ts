@@ -6,7 +6,16 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { CONTROL_BYTES, JobControl, type CalculationJob, type CalculationOutput, type HostJob, type HostReport, type HostRequest, type HostSettings } from './protocol.js';
+import {
+  CONTROL_BYTES,
+  JobControl,
+  type CalculationJob,
+  type CalculationOutput,
+  type HostJob,
+  type HostReport,
+  type HostRequest,
+  type HostSettings,
+} from './protocol.js';
 import { preferSleepingOpenMpThreads } from './core/native.js';
 import { PreviewRenderer } from './host-png.js';
 import { PREVIEW_PNG_WIDTH } from './plots/png.js';
@@ -22,16 +31,23 @@ process.env.PHASEDESK_PREVIEW_PNG = 'host';
 // before the calculation thread loads the core (a worker thread cannot set the process's environment)
 preferSleepingOpenMpThreads();
 const pool = new Piscina<CalculationJob, CalculationOutput & { cancelled?: boolean }>({
-  filename: join(here, 'index.js'), minThreads: 1, maxThreads: 1, idleTimeout: Infinity,
+  filename: join(here, 'index.js'),
+  minThreads: 1,
+  maxThreads: 1,
+  idleTimeout: Infinity,
   // Memory guard: a calculation whose heap outgrows the bound fails with ERR_WORKER_OUT_OF_MEMORY
   // instead of V8 aborting the process.
   resourceLimits: { maxOldGenerationSizeMb: heapMb },
 });
-pool.on('error', () => { /* a dead thread rejects its job, reported below */ });
+pool.on('error', () => {
+  /* a dead thread rejects its job, reported below */
+});
 const renderer = new PreviewRenderer((settings.previewTimeoutSeconds ?? 60) * 1000);
 let control: JobControl | undefined;
 
-function send(r: HostReport): void { if (process.connected) process.send!(r); }
+function send(r: HostReport): void {
+  if (process.connected) process.send!(r);
+}
 const rssMb = () => process.memoryUsage.rss() / 2 ** 20;
 
 function failureText(e: unknown): string {
@@ -47,9 +63,13 @@ async function run(job: HostJob): Promise<void> {
   control = c;
   let last = '';
   const relay = () => {
-    const progress = c.getProgress(), stage = c.getStage();
+    const progress = c.getProgress(),
+      stage = c.getStage();
     const key = `${progress}\u0000${stage}`;
-    if (key !== last) { last = key; send({ type: 'progress', progress, stage }); }
+    if (key !== last) {
+      last = key;
+      send({ type: 'progress', progress, stage });
+    }
   };
   const timer = setInterval(relay, PROGRESS_INTERVAL_MS);
   try {
@@ -74,8 +94,14 @@ async function run(job: HostJob): Promise<void> {
 process.on('message', (m: HostRequest) => {
   if (m.type === 'run') void run(m.job);
   else if (m.type === 'cancel') control?.cancel();
-  else if (m.type === 'stop') { renderer.close(); void pool.destroy().finally(() => process.exit(0)); }
+  else if (m.type === 'stop') {
+    renderer.close();
+    void pool.destroy().finally(() => process.exit(0));
+  }
 });
 // The service went away (even by kill -9): stop, so no host outlives it.
-process.on('disconnect', () => { renderer.close(); process.exit(0); });
+process.on('disconnect', () => {
+  renderer.close();
+  process.exit(0);
+});
 send({ type: 'ready' });

@@ -1,7 +1,14 @@
 // Piscina worker entry: dispatches a job to worker/calculations/<task_type>.ts.
 // The shared control block is passed through so native code can poll the cancel flag; this worker is
 // never terminated from outside while native code runs (cancellation is cooperative).
-import { CancelledError, CPT_STAGE_JOB, JobControl, type CalculationJob, type CalculationOutput, type CalculationTable } from './protocol.js';
+import {
+  CancelledError,
+  CPT_STAGE_JOB,
+  JobControl,
+  type CalculationJob,
+  type CalculationOutput,
+  type CalculationTable,
+} from './protocol.js';
 import { TASK_REGISTRY, isTaskType } from '../contract/tasks/registry.js';
 import { withCancelFlag } from './core/cancel.js';
 import { isCoreError } from './core/errors.js';
@@ -28,8 +35,10 @@ type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<Calculat
 export async function loadCalculation(taskType: string): Promise<UntypedRun | undefined> {
   if (isTaskType(taskType)) return (await CALCULATIONS[taskType]()).run as unknown as UntypedRun;
   // a stage of a lab server's C-P-T flow (grid chunk, bisection part): an internal job, never a task type
-  if (taskType === CPT_STAGE_JOB) return (await import('./calculations/binary_cpt_stage.js')).run as unknown as UntypedRun;
-  if (taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1') return (await import('./calculations/test-only.js')).run;
+  if (taskType === CPT_STAGE_JOB)
+    return (await import('./calculations/binary_cpt_stage.js')).run as unknown as UntypedRun;
+  if (taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1')
+    return (await import('./calculations/test-only.js')).run;
   return undefined;
 }
 
@@ -45,7 +54,8 @@ export default async function runJob(job: CalculationJob): Promise<CalculationOu
     control.setProgress(1);
     return out;
   } catch (e) {
-    if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled) return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
+    if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)
+      return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
     throw e;
   }
 }

@@ -3,7 +3,12 @@
 import type { TaskConfig, TaskType } from '../contract/tasks/registry.js';
 
 import {
-  CANCEL_INDEX, CONTROL_BYTES, PROGRESS_BYTE_OFFSET, STAGE_BYTE_OFFSET, STAGE_LENGTH_INDEX, STAGE_MAX_BYTES,
+  CANCEL_INDEX,
+  CONTROL_BYTES,
+  PROGRESS_BYTE_OFFSET,
+  STAGE_BYTE_OFFSET,
+  STAGE_LENGTH_INDEX,
+  STAGE_MAX_BYTES,
 } from '../contract/control-block.js';
 
 /** Byte layout of the per-job SharedArrayBuffer control block: contract/control-block.ts. */
@@ -13,8 +18,9 @@ export * from '../contract/control-block.js';
  * The task_config a calculation of type T receives: the output of the type's zod schema (validated by POST /task
  * or `phasedesk calc` before the task is stored), with tdb_code replaced by the server-managed tdb_file.
  */
-export type CalculationConfig<T extends TaskType> =
-  { [K in keyof TaskConfig<T> as K extends 'tdb_code' ? never : K]: TaskConfig<T>[K] } & { tdb_file: string };
+export type CalculationConfig<T extends TaskType> = {
+  [K in keyof TaskConfig<T> as K extends 'tdb_code' ? never : K]: TaskConfig<T>[K];
+} & { tdb_file: string };
 
 export interface CalculationJob<C extends object = Record<string, unknown>> {
   taskUuid: string;
@@ -48,10 +54,18 @@ export class JobControl {
     this.progress = new Float64Array(buffer, PROGRESS_BYTE_OFFSET, 1);
     if (buffer.byteLength >= CONTROL_BYTES) this.stage = new Uint8Array(buffer, STAGE_BYTE_OFFSET, STAGE_MAX_BYTES);
   }
-  get cancelled(): boolean { return Atomics.load(this.flags, CANCEL_INDEX) !== 0; }
-  cancel(): void { Atomics.store(this.flags, CANCEL_INDEX, 1); }
-  setProgress(p: number): void { this.progress[0] = Math.min(1, Math.max(0, p)); }
-  getProgress(): number { return this.progress[0] ?? 0; }
+  get cancelled(): boolean {
+    return Atomics.load(this.flags, CANCEL_INDEX) !== 0;
+  }
+  cancel(): void {
+    Atomics.store(this.flags, CANCEL_INDEX, 1);
+  }
+  setProgress(p: number): void {
+    this.progress[0] = Math.min(1, Math.max(0, p));
+  }
+  getProgress(): number {
+    return this.progress[0] ?? 0;
+  }
   /** Short text of what the calculation is doing; cut to STAGE_MAX_BYTES at a character boundary. */
   setStage(text: string): void {
     if (!this.stage) return;
@@ -72,28 +86,33 @@ export class JobControl {
 // ---- Messages between the scheduler (main/service/calc-host.ts) and a calculation host (worker/host.ts) ----
 /** A job as sent to a host: the host makes the control block, which cannot cross processes. */
 export type HostJob = Omit<CalculationJob, 'control'>;
-export type HostRequest =
-  | { type: 'run'; job: HostJob }
-  | { type: 'cancel' }
-  | { type: 'stop' };
+export type HostRequest = { type: 'run'; job: HostJob } | { type: 'cancel' } | { type: 'stop' };
 export type HostReport =
   | { type: 'ready' }
   | { type: 'progress'; progress: number; stage: string | null }
   | { type: 'done'; output: CalculationOutput & { cancelled?: boolean }; rssMb: number }
   | { type: 'failed'; message: string; rssMb: number };
 /** Settings a host reads from PHASEDESK_HOST_SETTINGS (JSON) at start. */
-export interface HostSettings { heapMb: number; previewTimeoutSeconds: number }
+export interface HostSettings {
+  heapMb: number;
+  previewTimeoutSeconds: number;
+}
 
 export class CancelledError extends Error {
-  constructor() { super('calculation cancelled'); this.name = 'CancelledError'; }
+  constructor() {
+    super('calculation cancelled');
+    this.name = 'CancelledError';
+  }
 }
 
 /** The job of a task of type T: its configuration typed by the type's schema. */
 export type TaskJob<T extends TaskType> = CalculationJob<CalculationConfig<T>>;
 
 /** A calculation of task type T (worker/calculations/<T>.ts exports it as `run`). */
-export type Calculation<T extends TaskType = TaskType> =
-  (job: TaskJob<T>, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
+export type Calculation<T extends TaskType = TaskType> = (
+  job: TaskJob<T>,
+  control: JobControl,
+) => Promise<CalculationOutput> | CalculationOutput;
 
 /** One loader per task type of the registry: a type without its calculation module does not compile. */
 export type CalculationTable = { [T in TaskType]: () => Promise<{ run: Calculation<T> }> };

@@ -15,8 +15,18 @@ const START_T = 1000;
 
 const ALLOYS: { label: string; file: string; elements: string[]; X: Record<string, number> }[] = [
   { label: 'Al-30Zn (alzn_mey.tdb)', file: 'alzn_mey.tdb', elements: ['AL', 'ZN'], X: { ZN: 0.3 } },
-  { label: 'Cr-30Ti-30V (crtiv_ghosh.tdb)', file: 'crtiv_ghosh.tdb', elements: ['CR', 'TI', 'V'], X: { TI: 0.3, V: 0.3 } },
-  { label: 'Ni-10Al-10Co-10Cr (alcocrni.tdb)', file: 'alcocrni.tdb', elements: ['NI', 'AL', 'CO', 'CR'], X: { AL: 0.1, CO: 0.1, CR: 0.1 } },
+  {
+    label: 'Cr-30Ti-30V (crtiv_ghosh.tdb)',
+    file: 'crtiv_ghosh.tdb',
+    elements: ['CR', 'TI', 'V'],
+    X: { TI: 0.3, V: 0.3 },
+  },
+  {
+    label: 'Ni-10Al-10Co-10Cr (alcocrni.tdb)',
+    file: 'alcocrni.tdb',
+    elements: ['NI', 'AL', 'CO', 'CR'],
+    X: { AL: 0.1, CO: 0.1, CR: 0.1 },
+  },
 ];
 
 export async function benchAlloyTemperatures(): Promise<string[]> {
@@ -35,7 +45,9 @@ export async function benchAlloyTemperatures(): Promise<string[]> {
       found = `liquidus ${r.liquidus?.toFixed(2) ?? 'none'} K, solidus ${r.solidus?.toFixed(2) ?? 'none'} K`;
       return performance.now() - t0;
     });
-    lines.push(`alloy liquidus/solidus from ${START_T} K, ${a.label}: median ${median(ms).toFixed(0)} ms of ${ms.map((m) => m.toFixed(0)).join(', ')} (${found})`);
+    lines.push(
+      `alloy liquidus/solidus from ${START_T} K, ${a.label}: median ${median(ms).toFixed(0)} ms of ${ms.map((m) => m.toFixed(0)).join(', ')} (${found})`,
+    );
   }
   return lines;
 }

@@ -32,8 +32,15 @@ const ELEMENTS = ['AL', 'ZN', 'MG', 'CU', 'SI', 'FE', 'MN'];
 const X = { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 };
 const GOALS = { first: 200, line: 2000, scheil: 5000 };
 
-interface Timed { wall: number; cpu: number }
-interface Figures { first: Timed & { info: string }; line: Timed & { info: string }; scheil: Timed & { info: string } }
+interface Timed {
+  wall: number;
+  cpu: number;
+}
+interface Figures {
+  first: Timed & { info: string };
+  line: Timed & { info: string };
+  scheil: Timed & { info: string };
+}
 
 function timed<T>(f: () => T): { value: T } & Timed {
   const c0 = process.cpuUsage();
@@ -56,7 +63,7 @@ export function measureAlloy7(): Figures {
   const firsts: Timed[] = [];
   let info = '';
   for (let k = 0; k < REPEATS; k++) {
-    const database = core.Database.fromFile(file);  // a new database: models and grids are built again
+    const database = core.Database.fromFile(file); // a new database: models and grids are built again
     const r = timed(() => equilibrium({ database, components, conditions: { T: 900, P: 101325, X } }));
     firsts.push(r);
     info = `converged ${r.value.converged}, ${r.value.phases.map((p) => p.name).join('+')}, GM ${r.value.GM.toFixed(4)} J/mol`;
@@ -67,11 +74,24 @@ export function measureAlloy7(): Figures {
   let line: Figures['line'];
   try {
     const job: TaskJob<'line_calculation'> = {
-      taskUuid: 'bench', taskType: 'line_calculation', ompThreads: 1, taskDir: tmp, control: new SharedArrayBuffer(CONTROL_BYTES),
-      config: { task_type: 'line_calculation', tdb_file: file, condition: {
-        components: ELEMENTS, temperature_start: 950, temperature_end: 550, pressure: 101325, points: 200,
-        compositions_start: X, compositions_end: X,
-      } },
+      taskUuid: 'bench',
+      taskType: 'line_calculation',
+      ompThreads: 1,
+      taskDir: tmp,
+      control: new SharedArrayBuffer(CONTROL_BYTES),
+      config: {
+        task_type: 'line_calculation',
+        tdb_file: file,
+        condition: {
+          components: ELEMENTS,
+          temperature_start: 950,
+          temperature_end: 550,
+          pressure: 101325,
+          points: 200,
+          compositions_start: X,
+          compositions_end: X,
+        },
+      },
     };
     const runs: Timed[] = [];
     for (let k = 0; k < REPEATS; k++) {
@@ -86,27 +106,48 @@ export function measureAlloy7(): Figures {
     rmSync(tmp, { recursive: true, force: true });
   }
 
-  const s = timed(() => scheilSolidification({ database: openDatabase(file), components: ELEMENTS, composition: X,
-    startTemperature: 950, temperatureStep: 1, threads: 1 }));
+  const s = timed(() =>
+    scheilSolidification({
+      database: openDatabase(file),
+      components: ELEMENTS,
+      composition: X,
+      startTemperature: 950,
+      temperatureStep: 1,
+      threads: 1,
+    }),
+  );
   const q = s.value;
-  const scheil = { wall: s.wall, cpu: s.cpu, info: `${q.steps.length} steps, liquidus ${q.liquidus_temperature?.toFixed(2)} K, `
-    + `end ${q.solidus_temperature?.toFixed(2)} K (${q.end_reason}), lever solidus ${q.lever_rule_solidus_temperature?.toFixed(2)} K` };
+  const scheil = {
+    wall: s.wall,
+    cpu: s.cpu,
+    info:
+      `${q.steps.length} steps, liquidus ${q.liquidus_temperature?.toFixed(2)} K, ` +
+      `end ${q.solidus_temperature?.toFixed(2)} K (${q.end_reason}), lever solidus ${q.lever_rule_solidus_temperature?.toFixed(2)} K`,
+  };
   return { first, line, scheil };
 }
 
 const fmtT = (t: Timed) => `${(t.wall / 1000).toFixed(2)} s (cpu ${(t.cpu / 1000).toFixed(2)} s)`;
-const verdict = (t: Timed, goal: number) => `goal < ${goal / 1000} s: ${t.wall < goal ? 'met' : t.cpu < goal ? 'met in cpu time' : 'not met'}`;
+const verdict = (t: Timed, goal: number) =>
+  `goal < ${goal / 1000} s: ${t.wall < goal ? 'met' : t.cpu < goal ? 'met in cpu time' : 'not met'}`;
 
 /** Printed lines: each figure with its goal, and the "before" figures when an older addon is named. */
 export async function benchAlloy7(): Promise<string[]> {
   if (!existsSync(path.join(tdbDir(), FILE))) return [`7-component Al alloy: ${FILE} not found in ${tdbDir()}`];
-  const lines = [`7-component Al alloy on ${FILE} (${ELEMENTS.join('-')}, X = ${Object.entries(X).map(([e, v]) => `${v} ${e}`).join(', ')}), 1 thread`];
+  const lines = [
+    `7-component Al alloy on ${FILE} (${ELEMENTS.join('-')}, X = ${Object.entries(X)
+      .map(([e, v]) => `${v} ${e}`)
+      .join(', ')}), 1 thread`,
+  ];
   const now = measureAlloy7();
   const beforeAddon = process.env.PHASEDESK_BENCH_BEFORE;
   let before: Figures | null = null;
   if (beforeAddon) {
-    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--json'],
-      { env: { ...process.env, PHASEDESK_CORE_ADDON: beforeAddon }, encoding: 'utf8', maxBuffer: 1 << 20 });
+    const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--json'], {
+      env: { ...process.env, PHASEDESK_CORE_ADDON: beforeAddon },
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     before = JSON.parse(out.trim().split('\n').pop()!) as Figures;
   }
   const row = (label: string, key: keyof Figures) => {
@@ -122,5 +163,14 @@ export async function benchAlloy7(): Promise<string[]> {
 // `node dist/bench/calc/alloy7.js` runs this part alone; with --json it prints the raw figures (the "before" child).
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--json')) console.log(JSON.stringify(measureAlloy7()));
-  else benchAlloy7().then((l) => { for (const s of l) console.log(s); }, (e) => { console.error(e); process.exitCode = 1; });
+  else
+    benchAlloy7().then(
+      (l) => {
+        for (const s of l) console.log(s);
+      },
+      (e) => {
+        console.error(e);
+        process.exitCode = 1;
+      },
+    );
 }

@@ -10,16 +10,27 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export interface DiagramRequest { file: string; components: [string, string]; threads: number }
+export interface DiagramRequest {
+  file: string;
+  components: [string, string];
+  threads: number;
+}
 export interface DiagramAnswer {
-  seconds: number; equilibria: number; notConverged: number; regions: number; invariants: number; error?: string;
+  seconds: number;
+  equilibria: number;
+  notConverged: number;
+  regions: number;
+  invariants: number;
+  error?: string;
 }
 
 type Database = unknown;
 interface MapperModules {
   openDatabase: (file: string) => Database;
   mapBinary: (req: Record<string, unknown>) => {
-    stats: { equilibria: number; notConverged: number }; regions: unknown[]; invariants: unknown[];
+    stats: { equilibria: number; notConverged: number };
+    regions: unknown[];
+    invariants: unknown[];
   };
 }
 
@@ -57,8 +68,13 @@ async function main(): Promise<void> {
       }
       const t0 = performance.now();
       const d = m.mapBinary({ database: db, components: q.components, T: [300, 2000], threads: q.threads });
-      answer = { seconds: (performance.now() - t0) / 1000, equilibria: d.stats.equilibria,
-        notConverged: d.stats.notConverged, regions: d.regions.length, invariants: d.invariants.length };
+      answer = {
+        seconds: (performance.now() - t0) / 1000,
+        equilibria: d.stats.equilibria,
+        notConverged: d.stats.notConverged,
+        regions: d.regions.length,
+        invariants: d.invariants.length,
+      };
     } catch (e) {
       answer = { seconds: NaN, equilibria: 0, notConverged: 0, regions: 0, invariants: 0, error: (e as Error).message };
     }
@@ -67,4 +83,7 @@ async function main(): Promise<void> {
   process.send!({ ready: true });
 }
 
-main().catch((e: unknown) => { console.error((e as Error).message); process.exit(1); });
+main().catch((e: unknown) => {
+  console.error((e as Error).message);
+  process.exit(1);
+});

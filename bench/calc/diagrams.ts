@@ -51,7 +51,9 @@ const SETUPS: { file: string; components: [string, string] }[] = [
 
 export async function benchDiagrams(): Promise<string[]> {
   const threads = availableParallelism();
-  const lines: string[] = [`binary phase diagrams, 300-2000 K, X 0-1, ${threads} threads, median of ${REPEATS} (goal < 0.5 s each):`];
+  const lines: string[] = [
+    `binary phase diagrams, 300-2000 K, X 0-1, ${threads} threads, median of ${REPEATS} (goal < 0.5 s each):`,
+  ];
   for (const s of SETUPS) {
     const db = openDatabase(path.join(tdbDir(), s.file));
     const times: number[] = [];
@@ -62,22 +64,36 @@ export async function benchDiagrams(): Promise<string[]> {
       times.push((performance.now() - t0) / 1000);
     }
     const d = last!;
-    lines.push(`  ${s.file.padEnd(14)} ${s.components.join('-').padEnd(6)} ${median(times).toFixed(3)} s  ` +
-      `(${d.stats.equilibria} equilibria, ${d.regions.length} two-phase regions, ${d.invariants.length} invariants, ` +
-      `min ${Math.min(...times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s)`);
+    lines.push(
+      `  ${s.file.padEnd(14)} ${s.components.join('-').padEnd(6)} ${median(times).toFixed(3)} s  ` +
+        `(${d.stats.equilibria} equilibria, ${d.regions.length} two-phase regions, ${d.invariants.length} invariants, ` +
+        `min ${Math.min(...times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s)`,
+    );
   }
   return lines;
 }
 
 /** The binary databases of the shared folder (exactly two elements besides VA and the electron), optionally filtered. */
 function allBinaries(dir: string): { file: string; components: [string, string] }[] {
-  const only = (process.env.PHASEDESK_BENCH_DIAGRAMS ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const only = (process.env.PHASEDESK_BENCH_DIAGRAMS ?? '')
+    .split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   const out: { file: string; components: [string, string] }[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.toLowerCase().endsWith('.tdb')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith('.tdb'))
+    .sort()) {
     if (only.length && !only.some((w) => file.toLowerCase().includes(w))) continue;
     let db;
-    try { db = openDatabase(path.join(dir, file)); } catch { continue; }
-    const els = db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
+    try {
+      db = openDatabase(path.join(dir, file));
+    } catch {
+      continue;
+    }
+    const els = db
+      .info()
+      .elements.map((e) => e.name.toUpperCase())
+      .filter((n) => n !== 'VA' && n !== '/-');
     if (els.length !== 2) continue;
     out.push({ file, components: [els[0]!, els[1]!] });
   }
@@ -88,7 +104,9 @@ export async function benchAllDiagrams(): Promise<string[]> {
   if (process.env.PHASEDESK_BENCH_BEFORE_TREE) return benchAllDiagramsAgainst(process.env.PHASEDESK_BENCH_BEFORE_TREE);
   const threads = availableParallelism();
   const dir = tdbDir();
-  const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, one run each after a warm-up point:`];
+  const lines: string[] = [
+    `every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, one run each after a warm-up point:`,
+  ];
   const times: number[] = [];
   for (const { file, components } of allBinaries(dir)) {
     const db = openDatabase(path.join(dir, file));
@@ -98,12 +116,16 @@ export async function benchAllDiagrams(): Promise<string[]> {
     const d = mapBinary({ database: db, components, T: [300, 2000], threads });
     const s = (performance.now() - t0) / 1000;
     times.push(s);
-    lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} ${s.toFixed(3)} s  (${d.stats.equilibria} equilibria, ` +
-      `${d.stats.notConverged} not converged, ${d.regions.length} regions, ${d.invariants.length} invariants)`);
+    lines.push(
+      `  ${file.padEnd(40)} ${components.join('-').padEnd(6)} ${s.toFixed(3)} s  (${d.stats.equilibria} equilibria, ` +
+        `${d.stats.notConverged} not converged, ${d.regions.length} regions, ${d.invariants.length} invariants)`,
+    );
   }
   const under = times.filter((t) => t < 0.5).length;
-  lines.push(`  ${times.length} diagrams, median ${median(times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s, ` +
-    `${under}/${times.length} under 0.5 s`);
+  lines.push(
+    `  ${times.length} diagrams, median ${median(times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s, ` +
+      `${under}/${times.length} under 0.5 s`,
+  );
   return lines;
 }
 
@@ -120,20 +142,32 @@ class DiagramChild {
     // a checkout that leaves its waiters spinning keeps a core busy after each of its diagrams, and the other
     // checkout's diagram, timed next, then runs its two threads on one core (spinel_gas_zr_o 6 ms instead of 4).
     env.OMP_WAIT_POLICY ??= SERVICE_OMP_WAIT_POLICY;
-    this.proc = fork(fileURLToPath(new URL('./diagram-child.js', import.meta.url)), [tree], { env, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    this.proc = fork(fileURLToPath(new URL('./diagram-child.js', import.meta.url)), [tree], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     this.ready = new Promise((resolve, reject) => {
       this.proc.once('message', () => resolve());
       this.proc.once('exit', (code) => reject(new Error(`diagram child for ${tree} exited with ${code}`)));
     });
-    this.proc.on('message', (m: DiagramAnswer) => { const p = this.pending; this.pending = null; p?.(m); });
+    this.proc.on('message', (m: DiagramAnswer) => {
+      const p = this.pending;
+      this.pending = null;
+      p?.(m);
+    });
   }
 
   async map(q: DiagramRequest): Promise<DiagramAnswer> {
     await this.ready;
-    return new Promise((resolve) => { this.pending = resolve; this.proc.send(q); });
+    return new Promise((resolve) => {
+      this.pending = resolve;
+      this.proc.send(q);
+    });
   }
 
-  close(): void { this.proc.kill(); }
+  close(): void {
+    this.proc.kill();
+  }
 }
 
 /** diagrams-all for this checkout and an older one, timed alternately in child processes (see the header). */
@@ -142,37 +176,64 @@ async function benchAllDiagramsAgainst(beforeTree: string): Promise<string[]> {
   const repeats = Math.max(1, Math.floor(Number(process.env.PHASEDESK_BENCH_REPEATS ?? 3)) || 3);
   const dir = tdbDir();
   const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
-  const now = new DiagramChild(thisTree), before = new DiagramChild(path.resolve(beforeTree));
-  const lines: string[] = [`every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, median of ${repeats} runs ` +
-    `(diagrams under ${MIN_TIMED_SECONDS / repeats} s: until each side has run for ${MIN_TIMED_SECONDS} s, at most ${MAX_REPEATS} runs) ` +
-    `after a warm-up diagram, this checkout against ${path.resolve(beforeTree)} (before), timed alternately:`];
+  const now = new DiagramChild(thisTree),
+    before = new DiagramChild(path.resolve(beforeTree));
+  const lines: string[] = [
+    `every binary database of ${dir}, 300-2000 K, X 0-1, ${threads} threads, median of ${repeats} runs ` +
+      `(diagrams under ${MIN_TIMED_SECONDS / repeats} s: until each side has run for ${MIN_TIMED_SECONDS} s, at most ${MAX_REPEATS} runs) ` +
+      `after a warm-up diagram, this checkout against ${path.resolve(beforeTree)} (before), timed alternately:`,
+  ];
   const ratios: number[] = [];
-  let sumNow = 0, sumBefore = 0;
+  let sumNow = 0,
+    sumBefore = 0;
   try {
     for (const { file, components } of allBinaries(dir)) {
       const q: DiagramRequest = { file: path.join(dir, file), components, threads };
-      const tNow: number[] = [], tBefore: number[] = [];
-      let aNow: DiagramAnswer | null = null, aBefore: DiagramAnswer | null = null;
+      const tNow: number[] = [],
+        tBefore: number[] = [];
+      let aNow: DiagramAnswer | null = null,
+        aBefore: DiagramAnswer | null = null;
       const total = (t: number[]) => t.reduce((a, b) => a + b, 0);
-      for (let r = 0; r < repeats || (r < MAX_REPEATS && Math.min(total(tNow), total(tBefore)) < MIN_TIMED_SECONDS); r++) {
+      for (
+        let r = 0;
+        r < repeats || (r < MAX_REPEATS && Math.min(total(tNow), total(tBefore)) < MIN_TIMED_SECONDS);
+        r++
+      ) {
         for (const child of r % 2 === 0 ? [now, before] : [before, now]) {
           const a = await child.map(q);
-          if (child === now) { aNow = a; tNow.push(a.seconds); } else { aBefore = a; tBefore.push(a.seconds); }
+          if (child === now) {
+            aNow = a;
+            tNow.push(a.seconds);
+          } else {
+            aBefore = a;
+            tBefore.push(a.seconds);
+          }
         }
       }
-      const mNow = median(tNow), mBefore = median(tBefore);
-      const failed = [aNow?.error && `now: ${aNow.error}`, aBefore?.error && `before: ${aBefore.error}`].filter(Boolean).join('; ');
-      if (Number.isFinite(mNow) && Number.isFinite(mBefore)) { ratios.push(mNow / mBefore); sumNow += mNow; sumBefore += mBefore; }
-      lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${mNow.toFixed(3)} s  before ${mBefore.toFixed(3)} s  ` +
-        `ratio ${(mNow / mBefore).toFixed(2)}  (${tNow.length} runs; equilibria ${aNow?.equilibria ?? '-'} / ${aBefore?.equilibria ?? '-'}` +
-        `${failed ? `; failed: ${failed}` : ''})`);
+      const mNow = median(tNow),
+        mBefore = median(tBefore);
+      const failed = [aNow?.error && `now: ${aNow.error}`, aBefore?.error && `before: ${aBefore.error}`]
+        .filter(Boolean)
+        .join('; ');
+      if (Number.isFinite(mNow) && Number.isFinite(mBefore)) {
+        ratios.push(mNow / mBefore);
+        sumNow += mNow;
+        sumBefore += mBefore;
+      }
+      lines.push(
+        `  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${mNow.toFixed(3)} s  before ${mBefore.toFixed(3)} s  ` +
+          `ratio ${(mNow / mBefore).toFixed(2)}  (${tNow.length} runs; equilibria ${aNow?.equilibria ?? '-'} / ${aBefore?.equilibria ?? '-'}` +
+          `${failed ? `; failed: ${failed}` : ''})`,
+      );
     }
   } finally {
     now.close();
     before.close();
   }
-  lines.push(`  ${ratios.length} diagrams, total now ${sumNow.toFixed(2)} s, before ${sumBefore.toFixed(2)} s, ` +
-    `median ratio ${ratios.length ? median(ratios).toFixed(2) : '-'}, max ratio ${ratios.length ? Math.max(...ratios).toFixed(2) : '-'}`);
+  lines.push(
+    `  ${ratios.length} diagrams, total now ${sumNow.toFixed(2)} s, before ${sumBefore.toFixed(2)} s, ` +
+      `median ratio ${ratios.length ? median(ratios).toFixed(2) : '-'}, max ratio ${ratios.length ? Math.max(...ratios).toFixed(2) : '-'}`,
+  );
   return lines;
 }
 
@@ -182,20 +243,45 @@ const MIN_COUNTED = 1e9;
 const MAX_COUNTED_RUNS = 20;
 
 /** Instructions (callgrind's count) per diagram, of `runs` or more diagrams of one database with one checkout's code, one thread. */
-function diagramInstructions(tree: string, file: string, components: [string, string], runs: number, solverOnly: boolean): number {
+function diagramInstructions(
+  tree: string,
+  file: string,
+  components: [string, string],
+  runs: number,
+  solverOnly: boolean,
+): number {
   const child = fileURLToPath(new URL('./diagram-child.js', import.meta.url));
   const env = { ...process.env };
   delete env.PHASEDESK_CORE_ADDON; // each checkout loads its own addon
   // solve_impl, the one solve of a condition (once, or once per retry), never runs inside itself: callgrind toggles
   // collection at each entry and exit of a matching function, so a pattern matching nested calls (solve(c) calling
   // solve(c, start, end)) counts none of the inner one's work
-  const scope = solverOnly ? ['--collect-atstart=no', '--toggle-collect=pd::solver::EquilibriumSolver::solve_impl(*'] : [];
+  const scope = solverOnly
+    ? ['--collect-atstart=no', '--toggle-collect=pd::solver::EquilibriumSolver::solve_impl(*']
+    : [];
   const count = (n: number): number => {
-    const r = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', ...scope, process.execPath, child, tree,
-      '--count', file, components.join(','), String(n), '1'], { env, encoding: 'utf8', maxBuffer: 1 << 26 });
-    if (r.error) throw new Error(`valgrind could not be started (${r.error.message}); diagrams-work needs it on the PATH`);
+    const r = spawnSync(
+      'valgrind',
+      [
+        '--tool=callgrind',
+        '--callgrind-out-file=/dev/null',
+        ...scope,
+        process.execPath,
+        child,
+        tree,
+        '--count',
+        file,
+        components.join(','),
+        String(n),
+        '1',
+      ],
+      { env, encoding: 'utf8', maxBuffer: 1 << 26 },
+    );
+    if (r.error)
+      throw new Error(`valgrind could not be started (${r.error.message}); diagrams-work needs it on the PATH`);
     const m = /Collected\s*:\s*(\d+)/.exec(r.stderr ?? '');
-    if (r.status !== 0 || !m) throw new Error(`counting ${path.basename(file)} with ${tree} failed: ${(r.stderr ?? '').slice(-400)}`);
+    if (r.status !== 0 || !m)
+      throw new Error(`counting ${path.basename(file)} with ${tree} failed: ${(r.stderr ?? '').slice(-400)}`);
     return Number(m[1]);
   };
   const base = count(0);
@@ -209,15 +295,21 @@ function diagramInstructions(tree: string, file: string, components: [string, st
 /** diagrams-work: instructions per diagram, this checkout and optionally an older one (see the header). */
 export async function benchDiagramsWork(): Promise<string[]> {
   const runs = Math.max(1, Math.floor(Number(process.env.PHASEDESK_BENCH_WORK_RUNS ?? 2)) || 2);
-  const beforeTree = process.env.PHASEDESK_BENCH_BEFORE_TREE ? path.resolve(process.env.PHASEDESK_BENCH_BEFORE_TREE) : null;
+  const beforeTree = process.env.PHASEDESK_BENCH_BEFORE_TREE
+    ? path.resolve(process.env.PHASEDESK_BENCH_BEFORE_TREE)
+    : null;
   const dir = tdbDir();
   const thisTree = fileURLToPath(new URL('../../../', import.meta.url));
   const solverOnly = process.env.PHASEDESK_BENCH_WORK_SCOPE === 'solver';
-  const lines: string[] = [`instructions per diagram (callgrind, ${solverOnly ? 'inside the native solver only' : 'whole process'}, ` +
-    `one thread, mean of ${runs} or more runs after two warm-ups), every binary ` +
-    `database of ${dir}, 300-2000 K, X 0-1${beforeTree ? `, this checkout against ${beforeTree} (before)` : ''}:`];
+  const lines: string[] = [
+    `instructions per diagram (callgrind, ${solverOnly ? 'inside the native solver only' : 'whole process'}, ` +
+      `one thread, mean of ${runs} or more runs after two warm-ups), every binary ` +
+      `database of ${dir}, 300-2000 K, X 0-1${beforeTree ? `, this checkout against ${beforeTree} (before)` : ''}:`,
+  ];
   const ratios: number[] = [];
-  let sumNow = 0, sumBefore = 0, count = 0;
+  let sumNow = 0,
+    sumBefore = 0,
+    count = 0;
   for (const { file, components } of allBinaries(dir)) {
     const full = path.join(dir, file);
     const now = diagramInstructions(thisTree, full, components, runs, solverOnly);
@@ -232,8 +324,12 @@ export async function benchDiagramsWork(): Promise<string[]> {
     }
     lines.push(`  ${file.padEnd(40)} ${components.join('-').padEnd(6)} now ${(now / 1e6).toFixed(1)} M${tail}`);
   }
-  lines.push(`  ${count} diagrams, total now ${(sumNow / 1e9).toFixed(3)} G` + (beforeTree
-    ? `, before ${(sumBefore / 1e9).toFixed(3)} G, median ratio ${ratios.length ? median(ratios).toFixed(3) : '-'}, ` +
-      `max ratio ${ratios.length ? Math.max(...ratios).toFixed(3) : '-'}` : ''));
+  lines.push(
+    `  ${count} diagrams, total now ${(sumNow / 1e9).toFixed(3)} G` +
+      (beforeTree
+        ? `, before ${(sumBefore / 1e9).toFixed(3)} G, median ratio ${ratios.length ? median(ratios).toFixed(3) : '-'}, ` +
+          `max ratio ${ratios.length ? Math.max(...ratios).toFixed(3) : '-'}`
+        : ''),
+  );
   return lines;
 }

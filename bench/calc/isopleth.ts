@@ -14,23 +14,63 @@ import { median, tdbDir } from '../support.js';
 const REPEATS = Number(process.env.BENCH_ISOPLETH_REPEATS ?? 3);
 
 export const ISOPLETH_BENCH_CONDITION = {
-  components: ['AL', 'CU', 'MG', 'SI'], temperature_start: 650, temperature_end: 950, pressure: 101325,
-  composition_unit: 'mass_fraction' as const, composition_start: { CU: 0.044, SI: 0.005, MG: 0 }, composition_end: { CU: 0.044, SI: 0.005, MG: 0.02 },
+  components: ['AL', 'CU', 'MG', 'SI'],
+  temperature_start: 650,
+  temperature_end: 950,
+  pressure: 101325,
+  composition_unit: 'mass_fraction' as const,
+  composition_start: { CU: 0.044, SI: 0.005, MG: 0 },
+  composition_end: { CU: 0.044, SI: 0.005, MG: 0.02 },
 };
 
 type Condition = TaskJob<'isopleth'>['config']['condition'];
 
 const ISOPLETHS: { name: string; file: string; condition: Condition }[] = [
-  { name: 'Al-4.4Cu-0.5Si-xMg (mass %, Mg 0-2 %), 650-950 K, default resolution', file: 'COST507.tdb', condition: ISOPLETH_BENCH_CONDITION },
-  { name: 'Al-4.4Cu-xMg (mass %, Mg 0-2 %), 650-950 K, resolution 7', file: 'COST507.tdb', condition: {
-    components: ['AL', 'CU', 'MG'], temperature_start: 650, temperature_end: 950, pressure: 101325, composition_unit: 'mass_fraction',
-    composition_start: { CU: 0.044, MG: 0 }, composition_end: { CU: 0.044, MG: 0.02 }, resolution: 7 } },
-  { name: 'Ni-8Cr-xAl (x(AL) 0.05-0.21, alcrni), 1100-1800 K, resolution 7', file: 'alcrni.tdb', condition: {
-    components: ['NI', 'AL', 'CR'], temperature_start: 1100, temperature_end: 1800, pressure: 101325,
-    composition_start: { CR: 0.08, AL: 0.05 }, composition_end: { CR: 0.08, AL: 0.21 }, resolution: 7 } },
-  { name: 'Fe-18Cr-xNi (x(NI) 0-0.12, Cr-Fe-Ni_shallow_bcc), 400-1000 K, resolution 7', file: 'Cr-Fe-Ni_shallow_bcc.tdb', condition: {
-    components: ['FE', 'CR', 'NI'], temperature_start: 400, temperature_end: 1000, pressure: 101325,
-    composition_start: { CR: 0.18, NI: 0 }, composition_end: { CR: 0.18, NI: 0.12 }, resolution: 7 } },
+  {
+    name: 'Al-4.4Cu-0.5Si-xMg (mass %, Mg 0-2 %), 650-950 K, default resolution',
+    file: 'COST507.tdb',
+    condition: ISOPLETH_BENCH_CONDITION,
+  },
+  {
+    name: 'Al-4.4Cu-xMg (mass %, Mg 0-2 %), 650-950 K, resolution 7',
+    file: 'COST507.tdb',
+    condition: {
+      components: ['AL', 'CU', 'MG'],
+      temperature_start: 650,
+      temperature_end: 950,
+      pressure: 101325,
+      composition_unit: 'mass_fraction',
+      composition_start: { CU: 0.044, MG: 0 },
+      composition_end: { CU: 0.044, MG: 0.02 },
+      resolution: 7,
+    },
+  },
+  {
+    name: 'Ni-8Cr-xAl (x(AL) 0.05-0.21, alcrni), 1100-1800 K, resolution 7',
+    file: 'alcrni.tdb',
+    condition: {
+      components: ['NI', 'AL', 'CR'],
+      temperature_start: 1100,
+      temperature_end: 1800,
+      pressure: 101325,
+      composition_start: { CR: 0.08, AL: 0.05 },
+      composition_end: { CR: 0.08, AL: 0.21 },
+      resolution: 7,
+    },
+  },
+  {
+    name: 'Fe-18Cr-xNi (x(NI) 0-0.12, Cr-Fe-Ni_shallow_bcc), 400-1000 K, resolution 7',
+    file: 'Cr-Fe-Ni_shallow_bcc.tdb',
+    condition: {
+      components: ['FE', 'CR', 'NI'],
+      temperature_start: 400,
+      temperature_end: 1000,
+      pressure: 101325,
+      composition_start: { CR: 0.18, NI: 0 },
+      composition_end: { CR: 0.18, NI: 0.12 },
+      resolution: 7,
+    },
+  },
 ];
 
 function once(file: string, condition: Condition, threads: number): { s: number; out: ReturnType<typeof run> } {
@@ -39,7 +79,11 @@ function once(file: string, condition: Condition, threads: number): { s: number;
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const t0 = performance.now();
     const job: TaskJob<'isopleth'> = {
-      taskUuid: 'bench', taskType: 'isopleth', ompThreads: threads, taskDir: dir, control: control.buffer,
+      taskUuid: 'bench',
+      taskType: 'isopleth',
+      ompThreads: threads,
+      taskDir: dir,
+      control: control.buffer,
       config: { task_type: 'isopleth', tdb_file: path.join(tdbDir(), file), condition },
     };
     const out = run(job, control);
@@ -57,8 +101,10 @@ export async function benchIsopleth(): Promise<string[]> {
     const runs = Array.from({ length: REPEATS }, () => once(iso.file, iso.condition, threads));
     const times = runs.map((r) => r.s);
     const last = runs[runs.length - 1]!.out;
-    lines.push(`  ${iso.name} (${iso.file}): ${median(times).toFixed(2)} s (min ${Math.min(...times).toFixed(2)} s, max ${Math.max(...times).toFixed(2)} s)`
-      + `${median(times) < 10 ? '' : '  OVER the 10 s goal'}: ${last.summary}`);
+    lines.push(
+      `  ${iso.name} (${iso.file}): ${median(times).toFixed(2)} s (min ${Math.min(...times).toFixed(2)} s, max ${Math.max(...times).toFixed(2)} s)` +
+        `${median(times) < 10 ? '' : '  OVER the 10 s goal'}: ${last.summary}`,
+    );
     lines.push(...last.logs.filter((l) => /equilibria in/.test(l)).map((l) => `    ${l}`));
   }
   return lines;

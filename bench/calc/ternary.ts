@@ -24,17 +24,25 @@ const SYSTEMS: { file: string; components: [string, string, string]; T: [number,
   { file: 'alnipt.tdb', components: ['AL', 'NI', 'PT'], T: [1273, 1473] },
   { file: 'alfeo.tdb', components: ['AL', 'FE', 'O'], T: [1273, 1473] },
 ];
-const SETUPS = SYSTEMS.flatMap((s) => s.T.map((T) => ({ file: s.file, components: s.components, T, pdens: undefined as number | undefined })));
+const SETUPS = SYSTEMS.flatMap((s) =>
+  s.T.map((T) => ({ file: s.file, components: s.components, T, pdens: undefined as number | undefined })),
+);
 
 export async function benchTernary(): Promise<string[]> {
   const threads = availableParallelism();
-  const lines: string[] = [`ternary isothermal sections, default seed grid (12 divisions) + self-check, ${threads} threads, median of ${REPEATS} (goal < 2 s each):`];
+  const lines: string[] = [
+    `ternary isothermal sections, default seed grid (12 divisions) + self-check, ${threads} threads, median of ${REPEATS} (goal < 2 s each):`,
+  ];
   let over = 0;
   for (const s of SETUPS) {
     const db = openDatabase(path.join(tdbDir(), s.file));
     const elements = new Set(db.info().elements.map((e) => e.name));
-    equilibrium({ database: db, components: elements.has('VA') ? [...s.components, 'VA'] : [...s.components],
-      conditions: { T: s.T, X: { [s.components[1]]: 1 / 3, [s.components[2]]: 1 / 3 } }, options: s.pdens ? { pdens: s.pdens } : {} });
+    equilibrium({
+      database: db,
+      components: elements.has('VA') ? [...s.components, 'VA'] : [...s.components],
+      conditions: { T: s.T, X: { [s.components[1]]: 1 / 3, [s.components[2]]: 1 / 3 } },
+      options: s.pdens ? { pdens: s.pdens } : {},
+    });
     const times: number[] = [];
     let last = null as ReturnType<typeof mapTernary> | null;
     for (let i = 0; i < REPEATS; i++) {
@@ -43,10 +51,12 @@ export async function benchTernary(): Promise<string[]> {
       times.push((performance.now() - t0) / 1000);
     }
     const d = last!;
-    lines.push(`  ${s.file.padEnd(25)} ${s.components.join('-').padEnd(9)} ${String(s.T).padStart(5)} K${s.pdens ? ` pdens ${s.pdens}` : ''}  ${median(times).toFixed(3)} s  `
-      + `(${d.stats.equilibria} equilibria, grid ${d.stats.gridSeconds.toFixed(3)} s, ${d.regions.length} two-phase regions, ${d.triangles.length} triangles, `
-      + `self-check ${d.selfCheck?.agree}/${d.selfCheck?.points}${d.selfCheck?.disagreements.length ? ` ${d.selfCheck.disagreements.length} disagreeing` : ''}, `
-      + `min ${Math.min(...times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s)${median(times) < 2 ? '' : '  OVER the 2 s goal'}`);
+    lines.push(
+      `  ${s.file.padEnd(25)} ${s.components.join('-').padEnd(9)} ${String(s.T).padStart(5)} K${s.pdens ? ` pdens ${s.pdens}` : ''}  ${median(times).toFixed(3)} s  ` +
+        `(${d.stats.equilibria} equilibria, grid ${d.stats.gridSeconds.toFixed(3)} s, ${d.regions.length} two-phase regions, ${d.triangles.length} triangles, ` +
+        `self-check ${d.selfCheck?.agree}/${d.selfCheck?.points}${d.selfCheck?.disagreements.length ? ` ${d.selfCheck.disagreements.length} disagreeing` : ''}, ` +
+        `min ${Math.min(...times).toFixed(3)} s, max ${Math.max(...times).toFixed(3)} s)${median(times) < 2 ? '' : '  OVER the 2 s goal'}`,
+    );
     if (median(times) >= 2) over++;
   }
   lines.push(`  ${SETUPS.length - over} of ${SETUPS.length} sections within the 2 s goal`);

@@ -4,36 +4,78 @@ import { z } from 'zod';
 import { TASK_STATES } from '../task-states.js';
 
 export const errorResponse = z.object({
-  error: z.string(), details: z.string().optional(),
-  current_pending_tasks: z.number().int().optional(), max_pending_tasks: z.number().int().optional(),
+  error: z.string(),
+  details: z.string().optional(),
+  current_pending_tasks: z.number().int().optional(),
+  max_pending_tasks: z.number().int().optional(),
 });
 export const keyInfoResponse = z.object({
-  id: z.number().int(), api_key: z.string(), key_name: z.string(), is_active: z.boolean(), created_at: z.string(),
-  last_used_at: z.string().nullable().optional(), expires_at: z.string().nullable().optional(),
+  id: z.number().int(),
+  api_key: z.string(),
+  key_name: z.string(),
+  is_active: z.boolean(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable().optional(),
+  expires_at: z.string().nullable().optional(),
   user: z.object({
-    id: z.string().uuid(), username: z.string(), email: z.string().nullable(), subscription_level: z.string(),
+    id: z.string().uuid(),
+    username: z.string(),
+    email: z.string().nullable(),
+    subscription_level: z.string(),
     subscription_expires_at: z.string().nullable().optional(),
   }),
 });
 export const dbItemResponse = z.object({
-  id: z.string().uuid(), code: z.string(), name: z.string(), description: z.string(), type: z.string(),
-  version: z.string(), level: z.string(), element_list: z.array(z.string()), phase_list: z.array(z.string()),
-  support_task_list: z.array(z.string()), sp_id: z.string().uuid().nullable().optional(), price: z.number(),
-  user_status: z.string(), created_at: z.string(), updated_at: z.string(),
+  id: z.string().uuid(),
+  code: z.string(),
+  name: z.string(),
+  description: z.string(),
+  type: z.string(),
+  version: z.string(),
+  level: z.string(),
+  element_list: z.array(z.string()),
+  phase_list: z.array(z.string()),
+  support_task_list: z.array(z.string()),
+  sp_id: z.string().uuid().nullable().optional(),
+  price: z.number(),
+  user_status: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
 });
-export const listDbResponse = z.object({ items: z.array(dbItemResponse), total: z.number().int(), page: z.number().int(), size: z.number().int() });
+export const listDbResponse = z.object({
+  items: z.array(dbItemResponse),
+  total: z.number().int(),
+  page: z.number().int(),
+  size: z.number().int(),
+});
 export const taskStatusResponse = z.object({
-  id: z.number().int(), title: z.string(), description: z.string(), status: z.enum(TASK_STATES), task_type: z.string(),
-  result: z.string().nullable().optional(), logs: z.string().nullable().optional(), user_id: z.string().uuid(),
-  tdb_code: z.string().nullable().optional(), created_at: z.string(), updated_at: z.string(),
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  status: z.enum(TASK_STATES),
+  task_type: z.string(),
+  result: z.string().nullable().optional(),
+  logs: z.string().nullable().optional(),
+  user_id: z.string().uuid(),
+  tdb_code: z.string().nullable().optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
   // Extensions (spec clients ignore them): progress 0..1 and what a running task is doing.
-  progress: z.number().min(0).max(1), stage: z.string().nullable(),
+  progress: z.number().min(0).max(1),
+  stage: z.string().nullable(),
 });
 export const taskListResponse = z.object({
-  data: z.array(taskStatusResponse), total: z.number().int(), total_pages: z.number().int(),
-  page: z.number().int(), items_per_page: z.number().int(),
+  data: z.array(taskStatusResponse),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+  page: z.number().int(),
+  items_per_page: z.number().int(),
 });
-export const fileListResponse = z.object({ task_id: z.string().uuid(), files: z.array(z.string()), total_count: z.number().int() });
+export const fileListResponse = z.object({
+  task_id: z.string().uuid(),
+  files: z.array(z.string()),
+  total_count: z.number().int(),
+});
 export const phasesResponse = z.object({ phase_list: z.array(z.string()) });
 export const userStatusResponse = z.object({ status: z.string() });
 

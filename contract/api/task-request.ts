@@ -9,24 +9,42 @@ import { TASK_STATES } from '../task-states.js';
 /** Calculation engines a task may name in `engine` (absent or null = the default). */
 export const ENGINES = ['thermo_next'] as const;
 
-const unsupportedEngine = (input: unknown) => `task type '${String(input)}' is not supported, supported engines: ${ENGINES.join(', ')}`;
+const unsupportedEngine = (input: unknown) =>
+  `task type '${String(input)}' is not supported, supported engines: ${ENGINES.join(', ')}`;
 
-export const taskCreateBody = z.object({
-  title: z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'title is required' : 'title: must be a string') }),
-  // absent or null: a description holding the JSON text of an object is used instead (README decision)
-  task_config: z.record(z.string(), z.unknown(), { error: 'task_config must be a JSON object' }).nullable().optional(),
-  description: z.string({ error: 'description: must be a string' }).nullable().optional(),
-  engine: z.enum(ENGINES, { error: (iss) => unsupportedEngine(iss.input) }).nullable().optional(),
-  omp_threads: z.number({ error: 'omp_threads: must be a positive integer' })
-    .int({ error: 'omp_threads: must be a positive integer' }).min(1, { error: 'omp_threads: must be a positive integer' })
-    .nullable().optional(),
-  no_cache: z.boolean({ error: 'no_cache: must be a boolean' }).nullable().optional(),
-}, { error: 'request body must be a JSON object' });
+export const taskCreateBody = z.object(
+  {
+    title: z.string({
+      error: (iss) => (iss.input === undefined || iss.input === null ? 'title is required' : 'title: must be a string'),
+    }),
+    // absent or null: a description holding the JSON text of an object is used instead (README decision)
+    task_config: z
+      .record(z.string(), z.unknown(), { error: 'task_config must be a JSON object' })
+      .nullable()
+      .optional(),
+    description: z.string({ error: 'description: must be a string' }).nullable().optional(),
+    engine: z
+      .enum(ENGINES, { error: (iss) => unsupportedEngine(iss.input) })
+      .nullable()
+      .optional(),
+    omp_threads: z
+      .number({ error: 'omp_threads: must be a positive integer' })
+      .int({ error: 'omp_threads: must be a positive integer' })
+      .min(1, { error: 'omp_threads: must be a positive integer' })
+      .nullable()
+      .optional(),
+    no_cache: z.boolean({ error: 'no_cache: must be a boolean' }).nullable().optional(),
+  },
+  { error: 'request body must be a JSON object' },
+);
 export type TaskCreateBody = z.output<typeof taskCreateBody>;
 
 /** The answer of POST /task. */
 export const taskCreateResponse = z.object({
-  id: z.number().int(), status: z.enum(TASK_STATES), task_type: z.string(), tdb_code: z.string().nullable(),
+  id: z.number().int(),
+  status: z.enum(TASK_STATES),
+  task_type: z.string(),
+  tdb_code: z.string().nullable(),
 });
 export type TaskCreateResponse = z.output<typeof taskCreateResponse>;
 
@@ -43,6 +61,8 @@ export function taskTypeProblem(taskType: unknown, extra: readonly string[] = []
   if (taskType === undefined || taskType === null || taskType === '') return 'task_config.task_type is required';
   const t = String(taskType);
   if (isTaskType(t) || extra.includes(t)) return null;
-  const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(t) ? 'is announced but not open yet' : 'is not a known task type';
+  const why = (ANNOUNCED_TASK_TYPES as readonly string[]).includes(t)
+    ? 'is announced but not open yet'
+    : 'is not a known task type';
   return `task_config.task_type: '${t}' ${why}; open task types: ${TASK_TYPES.join(', ')}`;
 }

@@ -10,7 +10,11 @@ export interface CptAxis {
   component?: string;
 }
 
-export interface CptAxisConfig { x: CptAxis; y: CptAxis; z: CptAxis }
+export interface CptAxisConfig {
+  x: CptAxis;
+  y: CptAxis;
+  z: CptAxis;
+}
 
 export interface CptRegionCount {
   /** phase set, e.g. "FCC_A1+LIQUID" */
@@ -90,12 +94,21 @@ export function cptIndex(nX: number, nT: number, iX: number, iT: number, iP: num
 }
 
 /** Phase set name at a node, or null when it did not converge. */
-export function cptLabelAt(r: Pick<BinaryCptResult, 'axes' | 'labels' | 'phase_sets'>, iX: number, iT: number, iP: number): string | null {
+export function cptLabelAt(
+  r: Pick<BinaryCptResult, 'axes' | 'labels' | 'phase_sets'>,
+  iX: number,
+  iT: number,
+  iP: number,
+): string | null {
   const k = r.labels[cptIndex(r.axes.x.length, r.axes.T.length, iX, iT, iP)];
   return k === undefined || k < 0 ? null : (r.phase_sets[k] ?? null);
 }
 
 /** Default viewer axes when ui_metadata.axis_config is absent. */
 export function defaultCptAxisConfig(xComponent: string): CptAxisConfig {
-  return { x: { variable: 'composition', component: xComponent }, y: { variable: 'temperature' }, z: { variable: 'pressure' } };
+  return {
+    x: { variable: 'composition', component: xComponent },
+    y: { variable: 'temperature' },
+    z: { variable: 'pressure' },
+  };
 }

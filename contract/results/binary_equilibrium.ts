@@ -24,7 +24,15 @@ export interface TwoPhaseRegion {
 }
 
 /** why a traced two-phase region stops (added field) */
-export type RegionEndKind = 'invariant' | 'critical' | 'congruent' | 'tricritical' | 'pure_element' | 'range_edge' | 'order_disorder' | 'unresolved';
+export type RegionEndKind =
+  | 'invariant'
+  | 'critical'
+  | 'congruent'
+  | 'tricritical'
+  | 'pure_element'
+  | 'range_edge'
+  | 'order_disorder'
+  | 'unresolved';
 
 export interface InvariantRecord {
   kind: InvariantKind;
@@ -44,13 +52,21 @@ export interface BinaryBoundary {
 }
 
 /** A point of a line in T and mole fraction x of x_component, with the mass fraction w (added) where known. */
-export interface MassPoint { T: number; x: number; w?: number }
+export interface MassPoint {
+  T: number;
+  x: number;
+  w?: number;
+}
 
 export interface OrderDisorderResult {
   /** effective options after defaults */
   options: {
-    enabled: boolean; trace_boundaries: boolean; stability_filter: boolean; plot_boundaries: boolean;
-    phase_scope: 'order_disorder' | 'all'; trace_method: 'branch_continuation';
+    enabled: boolean;
+    trace_boundaries: boolean;
+    stability_filter: boolean;
+    plot_boundaries: boolean;
+    phase_scope: 'order_disorder' | 'all';
+    trace_method: 'branch_continuation';
   };
   /** ordered phases considered: ordered label -> disordered label */
   phases: { ordered: string; disordered: string }[];
@@ -97,7 +113,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
 /** Boundary polylines of a region: x[0](T) and x[1](T). */
 export function regionBoundaries(r: TwoPhaseRegion): BinaryBoundary[] {
   return [0, 1].map((k) => ({
-    region: r.phases, phase: r.phases[k],
+    region: r.phases,
+    phase: r.phases[k],
     points: r.tielines.map((t) => ({ T: t.T, x: t.x[k] })),
   }));
 }
@@ -112,21 +129,31 @@ export function regionBoundaries(r: TwoPhaseRegion): BinaryBoundary[] {
  * - start equal to end: no range was given; the whole range 0..1 of the second component of condition.components
  *   (x(B) of an A-B diagram) is mapped.
  */
-export function compositionAxis(components: [string, string], start: Record<string, number>, end: Record<string, number>):
-  { xComponent: string; X: [number, number] } {
+export function compositionAxis(
+  components: [string, string],
+  start: Record<string, number>,
+  end: Record<string, number>,
+): { xComponent: string; X: [number, number] } {
   const named = components.filter((k) => k in start || k in end);
   const other = (k: string) => components.find((q) => q !== k)!;
   // the fraction of k on one side: given, else the complement of the other component, else the edge default
-  const valueAt = (o: Record<string, number>, k: string, edge: number) => (k in o ? o[k]! : other(k) in o ? 1 - o[other(k)]! : edge);
+  const valueAt = (o: Record<string, number>, k: string, edge: number) =>
+    k in o ? o[k]! : other(k) in o ? 1 - o[other(k)]! : edge;
   const range = (k: string): [number, number] => [valueAt(start, k, 0), valueAt(end, k, 1)];
   let xc: string;
   if (named.length === 1) xc = named[0]!;
   else {
-    const growth = components.map((k) => { const [a, b] = range(k); return b - a; });
+    const growth = components.map((k) => {
+      const [a, b] = range(k);
+      return b - a;
+    });
     xc = growth[0]! > growth[1]! ? components[0] : components[1];
   }
   let [x0, x1] = range(xc);
-  if (x0 === x1) { x0 = 0; x1 = 1; }
+  if (x0 === x1) {
+    x0 = 0;
+    x1 = 1;
+  }
   for (const x of [x0, x1]) if (!(x >= 0 && x <= 1)) throw new Error(`composition of ${xc} must lie in [0, 1]`);
   return { xComponent: xc, X: [Math.min(x0, x1), Math.max(x0, x1)] };
 }
@@ -142,12 +169,18 @@ export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriu
   return {
     ...doc,
     composition_range: doc.composition_range_w,
-    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, x: t.w ?? [NaN, NaN] })) })),
+    two_phase_regions: doc.two_phase_regions.map((r) => ({
+      ...r,
+      tielines: r.tielines.map((t) => ({ ...t, x: t.w ?? [NaN, NaN] })),
+    })),
     invariants: doc.invariants.map((v) => ({ ...v, phases: v.phases.map((p) => ({ ...p, x: p.w ?? NaN })) })),
-    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
-    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    critical_points: doc.critical_points.map(pt),
+    congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt),
+    single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
-    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    magnetic_lines: doc.magnetic_lines?.map(line),
+    boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
   };
 }
@@ -161,10 +194,13 @@ export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): Bin
     temperature_range: [doc.temperature_range[0] + dT, doc.temperature_range[1] + dT],
     two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map(pt) })),
     invariants: doc.invariants.map(pt),
-    critical_points: doc.critical_points.map(pt), congruent_points: doc.congruent_points.map(pt),
-    tricritical_points: doc.tricritical_points?.map(pt), single_phase_regions: doc.single_phase_regions.map(pt),
+    critical_points: doc.critical_points.map(pt),
+    congruent_points: doc.congruent_points.map(pt),
+    tricritical_points: doc.tricritical_points?.map(pt),
+    single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
-    magnetic_lines: doc.magnetic_lines?.map(line), boundaries: doc.boundaries.map(line),
+    magnetic_lines: doc.magnetic_lines?.map(line),
+    boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
   };
 }

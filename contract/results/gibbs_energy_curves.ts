@@ -24,7 +24,14 @@ export interface CommonTangent {
   /** MU_i - GM(reference state of i), the same tangent on the GM_formation scale */
   mu_formation: Record<string, number>;
   /** the touching points: each phase's composition, its position on the line (null when off the line), its GM */
-  points: { phase: string; x: Record<string, number>; s: number | null; axis_value: number | null; GM: number; GM_formation: number }[];
+  points: {
+    phase: string;
+    x: Record<string, number>;
+    s: number | null;
+    axis_value: number | null;
+    GM: number;
+    GM_formation: number;
+  }[];
   /** path parameters (and axis values) of the first and last line point inside the region */
   s_range: [number, number];
   axis_range: [number, number];

@@ -43,7 +43,10 @@ export interface IsoplethInvariant {
   line_phases: string[];
 }
 
-export interface IsoplethNamedLine { phase: string; points: { s: number; T: number; x: number }[] }
+export interface IsoplethNamedLine {
+  phase: string;
+  points: { s: number; T: number; x: number }[];
+}
 
 export interface IsoplethResult extends ResultDocument {
   task_type: 'isopleth';
@@ -73,11 +76,16 @@ export function isoplethAxisLabel(doc: Pick<IsoplethResult, 'axis'>): string {
 }
 
 /** "CU 4.4, SI 0.5, MG 0-2 mass%": the fixed and varying elements of the section (the dependent one left out). */
-export function isoplethCompositionText(doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'>): string {
+export function isoplethCompositionText(
+  doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'>,
+): string {
   const pct = (v: number) => String(Number((100 * v).toPrecision(4)));
-  const parts = doc.components.filter((e) => e !== doc.dependent).map((e) => {
-    const a = doc.composition_start[e] ?? 0, b = doc.composition_end[e] ?? 0;
-    return Math.abs(a - b) < 1e-12 ? `${e} ${pct(a)}` : `${e} ${pct(a)}-${pct(b)}`;
-  });
+  const parts = doc.components
+    .filter((e) => e !== doc.dependent)
+    .map((e) => {
+      const a = doc.composition_start[e] ?? 0,
+        b = doc.composition_end[e] ?? 0;
+      return Math.abs(a - b) < 1e-12 ? `${e} ${pct(a)}` : `${e} ${pct(a)}-${pct(b)}`;
+    });
   return `${doc.dependent} - ${parts.join(', ')} ${doc.composition_unit === 'mass_fraction' ? 'mass%' : 'mol%'}`;
 }

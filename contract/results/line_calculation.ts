@@ -94,8 +94,11 @@ export interface InvariantCrossing {
  */
 export function transitionText(t: Transition): string {
   const st = (l: string) => (t.structures?.[l] ? ` (${t.structures[l]})` : '');
-  const parts = [...t.appearing.map((l) => `+${l}${st(l)}`), ...t.disappearing.map((l) => `-${l}${st(l)}`),
-    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`)];
+  const parts = [
+    ...t.appearing.map((l) => `+${l}${st(l)}`),
+    ...t.disappearing.map((l) => `-${l}${st(l)}`),
+    ...(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`),
+  ];
   return parts.join(' ');
 }
 

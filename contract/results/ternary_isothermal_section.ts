@@ -73,7 +73,8 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
 
 /** Cartesian point of the Gibbs triangle: components[0] at (0,0), [1] at (1,0), [2] at (1/2, sqrt(3)/2). */
 export function gibbsPoint(c: Composition, components: readonly string[]): [number, number] {
-  const b = c[components[1]!] ?? 0, t = c[components[2]!] ?? 0;
+  const b = c[components[1]!] ?? 0,
+    t = c[components[2]!] ?? 0;
   return [b + t / 2, (t * Math.sqrt(3)) / 2];
 }
 
@@ -85,17 +86,33 @@ export function gibbsComposition(p: [number, number], components: readonly strin
 }
 
 /** Lever rule on a tie-line: amounts of the two phases at overall composition X (projected onto the tie-line). */
-export function leverAmounts(x0: Composition, x1: Composition, X: Composition, components: readonly string[]): [number, number] {
-  const a = gibbsPoint(x0, components), b = gibbsPoint(x1, components), p = gibbsPoint(X, components);
-  const dx = b[0] - a[0], dy = b[1] - a[1];
+export function leverAmounts(
+  x0: Composition,
+  x1: Composition,
+  X: Composition,
+  components: readonly string[],
+): [number, number] {
+  const a = gibbsPoint(x0, components),
+    b = gibbsPoint(x1, components),
+    p = gibbsPoint(X, components);
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1];
   const l2 = dx * dx + dy * dy;
   const f = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0.5;
   return [1 - f, f];
 }
 
 /** Barycentric amounts of the three corner phases at X (clamped at 0 and renormalised). */
-export function triangleAmounts(corners: Composition[], X: Composition, components: readonly string[]): [number, number, number] {
-  const [a, b, c] = corners.map((k) => gibbsPoint(k, components)) as [[number, number], [number, number], [number, number]];
+export function triangleAmounts(
+  corners: Composition[],
+  X: Composition,
+  components: readonly string[],
+): [number, number, number] {
+  const [a, b, c] = corners.map((k) => gibbsPoint(k, components)) as [
+    [number, number],
+    [number, number],
+    [number, number],
+  ];
   const p = gibbsPoint(X, components);
   const det = (b[1] - c[1]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[1] - c[1]);
   if (Math.abs(det) < 1e-15) return [1 / 3, 1 / 3, 1 / 3];
@@ -117,8 +134,9 @@ export interface SectionReadout {
 function inPolygon(p: [number, number], poly: [number, number][]): boolean {
   let inside = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const a = poly[i]!, b = poly[j]!;
-    if ((a[1] > p[1]) !== (b[1] > p[1]) && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
+    const a = poly[i]!,
+      b = poly[j]!;
+    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
   }
   return inside;
 }
@@ -132,34 +150,68 @@ const lerp = (a: Composition, b: Composition, t: number, comps: readonly string[
  * lever rule); otherwise the single-phase field of the nearest phase boundary (or, in a section without two-phase
  * regions, the field whose label point is nearest), amount 1 at composition X.
  */
-export function sectionAt(doc: Pick<TernaryIsothermalSectionResult, 'components' | 'two_phase_regions' | 'three_phase_triangles' | 'single_phase_regions'>,
-  X: Composition): SectionReadout | null {
+export function sectionAt(
+  doc: Pick<
+    TernaryIsothermalSectionResult,
+    'components' | 'two_phase_regions' | 'three_phase_triangles' | 'single_phase_regions'
+  >,
+  X: Composition,
+): SectionReadout | null {
   const comps = doc.components;
   const p = gibbsPoint(X, comps);
   for (let i = 0; i < doc.three_phase_triangles.length; i++) {
     const t = doc.three_phase_triangles[i]!;
-    if (!inPolygon(p, t.corners.map((c) => gibbsPoint(c.x, comps)))) continue;
-    const f = triangleAmounts(t.corners.map((c) => c.x), X, comps);
-    return { kind: 'three_phase', index: i, phases: t.corners.map((c, k) => ({ phase: c.phase, amount: f[k]!, x: c.x })) };
+    if (
+      !inPolygon(
+        p,
+        t.corners.map((c) => gibbsPoint(c.x, comps)),
+      )
+    )
+      continue;
+    const f = triangleAmounts(
+      t.corners.map((c) => c.x),
+      X,
+      comps,
+    );
+    return {
+      kind: 'three_phase',
+      index: i,
+      phases: t.corners.map((c, k) => ({ phase: c.phase, amount: f[k]!, x: c.x })),
+    };
   }
   for (let i = 0; i < doc.two_phase_regions.length; i++) {
     const r = doc.two_phase_regions[i]!;
     for (let k = 0; k + 1 < r.tielines.length; k++) {
-      const t0 = r.tielines[k]!, t1 = r.tielines[k + 1]!;
+      const t0 = r.tielines[k]!,
+        t1 = r.tielines[k + 1]!;
       const quad = [t0.x[0], t1.x[0], t1.x[1], t0.x[1]].map((c) => gibbsPoint(c, comps));
       if (!inPolygon(p, quad)) continue;
       // the tie-line through p: side(s) changes sign between the two traced tie-lines; bisection on s
       const side = (s: number) => {
-        const a = gibbsPoint(lerp(t0.x[0], t1.x[0], s, comps), comps), b = gibbsPoint(lerp(t0.x[1], t1.x[1], s, comps), comps);
+        const a = gibbsPoint(lerp(t0.x[0], t1.x[0], s, comps), comps),
+          b = gibbsPoint(lerp(t0.x[1], t1.x[1], s, comps), comps);
         return (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
       };
-      let lo = 0, hi = 1;
+      let lo = 0,
+        hi = 1;
       const s0 = side(0);
-      for (let it = 0; it < 40; it++) { const m = (lo + hi) / 2; if (Math.sign(side(m)) === Math.sign(s0)) lo = m; else hi = m; }
+      for (let it = 0; it < 40; it++) {
+        const m = (lo + hi) / 2;
+        if (Math.sign(side(m)) === Math.sign(s0)) lo = m;
+        else hi = m;
+      }
       const s = (lo + hi) / 2;
-      const xa = lerp(t0.x[0], t1.x[0], s, comps), xb = lerp(t0.x[1], t1.x[1], s, comps);
+      const xa = lerp(t0.x[0], t1.x[0], s, comps),
+        xb = lerp(t0.x[1], t1.x[1], s, comps);
       const f = leverAmounts(xa, xb, X, comps);
-      return { kind: 'two_phase', index: i, phases: [{ phase: r.phases[0], amount: f[0], x: xa }, { phase: r.phases[1], amount: f[1], x: xb }] };
+      return {
+        kind: 'two_phase',
+        index: i,
+        phases: [
+          { phase: r.phases[0], amount: f[0], x: xa },
+          { phase: r.phases[1], amount: f[1], x: xb },
+        ],
+      };
     }
   }
   // outside every two- and three-phase region: the single-phase field is that of the nearest phase boundary (the
@@ -169,8 +221,10 @@ export function sectionAt(doc: Pick<TernaryIsothermalSectionResult, 'components'
     for (const k of [0, 1] as const) {
       const line = r.tielines.map((t) => gibbsPoint(t.x[k], comps));
       for (let i = 0; i < line.length; i++) {
-        const a = line[i]!, b = line[Math.min(i + 1, line.length - 1)]!;
-        const dx = b[0] - a[0], dy = b[1] - a[1];
+        const a = line[i]!,
+          b = line[Math.min(i + 1, line.length - 1)]!;
+        const dx = b[0] - a[0],
+          dy = b[1] - a[1];
         const l2 = dx * dx + dy * dy;
         const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
         const d = Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
@@ -183,12 +237,20 @@ export function sectionAt(doc: Pick<TernaryIsothermalSectionResult, 'components'
     const index = doc.single_phase_regions.findIndex((s) => s.phase === base || s.phase === nearest!.phase);
     return { kind: 'single_phase', index, phases: [{ phase: nearest.phase, amount: 1, x: { ...X } }] };
   }
-  let best = -1, bestD = Infinity;
+  let best = -1,
+    bestD = Infinity;
   doc.single_phase_regions.forEach((s, i) => {
     const q = gibbsPoint(s.label_point.x, comps);
     const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
-    if (d < bestD) { bestD = d; best = i; }
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
   });
   if (best < 0) return null;
-  return { kind: 'single_phase', index: best, phases: [{ phase: doc.single_phase_regions[best]!.phase, amount: 1, x: { ...X } }] };
+  return {
+    kind: 'single_phase',
+    index: best,
+    phases: [{ phase: doc.single_phase_regions[best]!.phase, amount: 1, x: { ...X } }],
+  };
 }

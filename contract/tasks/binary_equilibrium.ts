@@ -13,24 +13,39 @@ export const orderDisorderSchema = z.strictObject({
   trace_method: z.literal('branch_continuation', 'only branch_continuation is supported').optional(),
 });
 
-export const binaryEquilibriumSchema = z.looseObject({
-  task_type: z.literal('binary_equilibrium'), ...common,
-  activated_elements: z.array(z.string()).optional(),
-  order_disorder: orderDisorderSchema.optional(),
-  condition: z.looseObject({
-    components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
-    compositions_start: composition, compositions_end: composition,
-    temperature_start: kelvin, temperature_end: kelvin, pressure, activated_phases: phases.optional(),
-    // the unit of compositions_start/end and of the preview's composition axis (docs/calculations.md)
-    composition_unit: compositionUnit,
-  }).superRefine(compositionRule(['compositions_start', 'compositions_end'], true)).superRefine((c, ctx) => {
-    if (c.temperature_start === c.temperature_end) ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must differ from temperature_start' });
-  }),
-}).superRefine((v, ctx) => {
-  if (v.activated_elements === undefined) return;
-  const a = [...v.activated_elements].sort();
-  const c = [...v.condition.components].sort();
-  if (a.length !== 2 || a.join('\u0000') !== c.join('\u0000')) {
-    ctx.addIssue({ code: 'custom', path: ['activated_elements'], message: 'must equal condition.components and hold 2 elements' });
-  }
-});
+export const binaryEquilibriumSchema = z
+  .looseObject({
+    task_type: z.literal('binary_equilibrium'),
+    ...common,
+    activated_elements: z.array(z.string()).optional(),
+    order_disorder: orderDisorderSchema.optional(),
+    condition: z
+      .looseObject({
+        components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
+        compositions_start: composition,
+        compositions_end: composition,
+        temperature_start: kelvin,
+        temperature_end: kelvin,
+        pressure,
+        activated_phases: phases.optional(),
+        // the unit of compositions_start/end and of the preview's composition axis (docs/calculations.md)
+        composition_unit: compositionUnit,
+      })
+      .superRefine(compositionRule(['compositions_start', 'compositions_end'], true))
+      .superRefine((c, ctx) => {
+        if (c.temperature_start === c.temperature_end)
+          ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must differ from temperature_start' });
+      }),
+  })
+  .superRefine((v, ctx) => {
+    if (v.activated_elements === undefined) return;
+    const a = [...v.activated_elements].sort();
+    const c = [...v.condition.components].sort();
+    if (a.length !== 2 || a.join('\u0000') !== c.join('\u0000')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['activated_elements'],
+        message: 'must equal condition.components and hold 2 elements',
+      });
+    }
+  });

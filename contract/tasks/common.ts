@@ -17,7 +17,10 @@ export const outputs = z.array(z.string()).superRefine((names, ctx) => {
   if (err) ctx.addIssue({ code: 'custom', message: err });
 });
 /** Element arguments of the outputs (x(EL), mu(EL), ...) must be components of the condition. */
-export function outputElementsRule(c: { components: string[]; thermo_outputs?: string[]; outputs_list_template?: string[] }, ctx: z.RefinementCtx) {
+export function outputElementsRule(
+  c: { components: string[]; thermo_outputs?: string[]; outputs_list_template?: string[] },
+  ctx: z.RefinementCtx,
+) {
   for (const field of ['outputs_list_template', 'thermo_outputs'] as const) {
     const err = checkOutputElements(c[field] ?? [], c.components);
     if (err) ctx.addIssue({ code: 'custom', path: [field], message: err });
@@ -42,15 +45,27 @@ export function sameComposition(a: Record<string, number>, b: Record<string, num
 }
 
 /** Spec "Scan points": positive integer; at least 2 when a variable's range changes, 1 when nothing changes. */
-export function pointsRule(c: { points: number; temperature_start: number; temperature_end: number;
-  compositions_start: Record<string, number>; compositions_end: Record<string, number> }, ctx: z.RefinementCtx) {
-  const changes = c.temperature_start !== c.temperature_end || !sameComposition(c.compositions_start, c.compositions_end);
+export function pointsRule(
+  c: {
+    points: number;
+    temperature_start: number;
+    temperature_end: number;
+    compositions_start: Record<string, number>;
+    compositions_end: Record<string, number>;
+  },
+  ctx: z.RefinementCtx,
+) {
+  const changes =
+    c.temperature_start !== c.temperature_end || !sameComposition(c.compositions_start, c.compositions_end);
   if (changes && c.points < 2) {
-    ctx.addIssue({ code: 'custom', path: ['points'], message: 'must be at least 2 when a variable\'s range changes' });
+    ctx.addIssue({ code: 'custom', path: ['points'], message: "must be at least 2 when a variable's range changes" });
   }
   if (!changes && c.points > 1) {
-    ctx.addIssue({ code: 'custom', path: ['temperature_end'],
-      message: `equals temperature_start and compositions_end equals compositions_start: nothing changes along the ${c.points} points (change a range or set points to 1)` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['temperature_end'],
+      message: `equals temperature_start and compositions_end equals compositions_start: nothing changes along the ${c.points} points (change a range or set points to 1)`,
+    });
   }
 }
 
@@ -76,7 +91,11 @@ export function compositionRule(fields: string[], partial = false) {
         const el = k.toUpperCase();
         if (el === 'VA') continue;
         if (!elements.includes(el)) {
-          ctx.addIssue({ code: 'custom', path: [field, k], message: `is not one of condition.components (${elements.join(', ')})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [field, k],
+            message: `is not one of condition.components (${elements.join(', ')})`,
+          });
           return;
         }
         given.set(el, v);
@@ -85,21 +104,37 @@ export function compositionRule(fields: string[], partial = false) {
       const missing = elements.filter((e) => !given.has(e));
       const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
       if (missing.length > 1 && !partial) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `must give the ${fractions} of all components or of all but one (missing ${missing.join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `must give the ${fractions} of all components or of all but one (missing ${missing.join(', ')})`,
+        });
         return;
       }
       if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `${fractions} of all components must sum to 1 (they sum to ${sum})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${fractions} of all components must sum to 1 (they sum to ${sum})`,
+        });
         return;
       }
       if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({ code: 'custom', path: [field], message: `${fractions} must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `${fractions} must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})`,
+        });
         return;
       }
       if (missing.length === 1 && !partial) leftOut.add(missing[0]!);
     }
     if (leftOut.size > 1) {
-      ctx.addIssue({ code: 'custom', path: [fields[fields.length - 1]!], message: `${fields.join(' and ')} leave out different components (${[...leftOut].join(', ')}): leave out the same one` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [fields[fields.length - 1]!],
+        message: `${fields.join(' and ')} leave out different components (${[...leftOut].join(', ')}): leave out the same one`,
+      });
     }
   };
 }
@@ -107,23 +142,39 @@ export function compositionRule(fields: string[], partial = false) {
 // Optional fields of point, line, properties and Scheil conditions (docs/calculations.md "Composition units",
 // "Further quantities"): the unit of the composition maps, and the reference state of each element
 // ({EL: PHASE or "SER"}) for mur/acr/GM_formation.
-export const compositionUnit = z.enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction').optional();
+export const compositionUnit = z
+  .enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction')
+  .optional();
 export const furtherFields = {
   composition_unit: compositionUnit,
   reference_states: z.record(z.string(), z.string().min(1, 'must name a phase or SER')).optional(),
 };
 /** The keys of reference_states must be components of the condition. */
-export function referenceStatesRule(c: { components: string[]; reference_states?: Record<string, string> }, ctx: z.RefinementCtx) {
+export function referenceStatesRule(
+  c: { components: string[]; reference_states?: Record<string, string> },
+  ctx: z.RefinementCtx,
+) {
   const els = c.components.map((e) => e.toUpperCase()).filter(isElement);
   for (const k of Object.keys(c.reference_states ?? {})) {
-    if (!els.includes(k.toUpperCase())) ctx.addIssue({ code: 'custom', path: ['reference_states', k], message: `is not one of condition.components (${els.join(', ')})` });
+    if (!els.includes(k.toUpperCase()))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reference_states', k],
+        message: `is not one of condition.components (${els.join(', ')})`,
+      });
   }
 }
 
 export const scanPoints = z.number().int('must be an integer').gt(0, 'must be a positive integer');
 
 /** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
-export function zodErrorMap(iss: { code: string; input?: unknown; expected?: unknown; message?: string; values?: unknown[] }): string | undefined {
+export function zodErrorMap(iss: {
+  code: string;
+  input?: unknown;
+  expected?: unknown;
+  message?: string;
+  values?: unknown[];
+}): string | undefined {
   if (iss.code === 'invalid_type') {
     if (iss.input === undefined) return 'is required';
     const expected = iss.expected === 'record' ? 'object' : String(iss.expected);
@@ -145,9 +196,21 @@ export function formatZodError(err: z.ZodError, prefix: string): string {
 }
 
 /** Condition of a scan in T and/or composition (line_calculation, thermodynamic_properties_next). */
-export const scanCondition = z.looseObject({
-  components, compositions_start: composition, compositions_end: composition,
-  temperature_start: kelvin, temperature_end: kelvin, pressure, points: scanPoints,
-  activated_phases: phases.optional(), thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(), ...furtherFields,
-}).superRefine(pointsRule).superRefine(outputElementsRule).superRefine(compositionRule(['compositions_start', 'compositions_end']))
+export const scanCondition = z
+  .looseObject({
+    components,
+    compositions_start: composition,
+    compositions_end: composition,
+    temperature_start: kelvin,
+    temperature_end: kelvin,
+    pressure,
+    points: scanPoints,
+    activated_phases: phases.optional(),
+    thermo_outputs: outputs.optional(),
+    outputs_list_template: outputs.optional(),
+    ...furtherFields,
+  })
+  .superRefine(pointsRule)
+  .superRefine(outputElementsRule)
+  .superRefine(compositionRule(['compositions_start', 'compositions_end']))
   .superRefine(referenceStatesRule);

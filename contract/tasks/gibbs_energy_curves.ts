@@ -2,8 +2,17 @@
 // composition line at fixed T and P, with the stable common tangents (worker/calculations/gibbs_energy_curves.ts).
 import { z } from 'zod';
 import {
-  common, components, composition, compositionRule, furtherFields, kelvin, phases, pressure, referenceStatesRule,
-  sameComposition, scanPoints,
+  common,
+  components,
+  composition,
+  compositionRule,
+  furtherFields,
+  kelvin,
+  phases,
+  pressure,
+  referenceStatesRule,
+  sameComposition,
+  scanPoints,
 } from './common.js';
 export type { GibbsEnergyCurvesDocument } from '../results/gibbs_energy_curves.js';
 
@@ -11,15 +20,28 @@ export type { GibbsEnergyCurvesDocument } from '../results/gibbs_energy_curves.j
 export const GIBBS_CURVES_DEFAULT_POINTS = 101;
 
 export const gibbsEnergyCurvesSchema = z.looseObject({
-  task_type: z.literal('gibbs_energy_curves'), ...common,
-  condition: z.looseObject({
-    components: components.min(2, 'must contain at least 2 elements'), temperature: kelvin, pressure,
-    compositions_start: composition, compositions_end: composition,
-    points: scanPoints.min(2, 'must be at least 2').max(5001, 'must be at most 5001').optional(),
-    activated_phases: phases.optional(), ...furtherFields,
-  }).superRefine(compositionRule(['compositions_start', 'compositions_end'])).superRefine(referenceStatesRule).superRefine((c, ctx) => {
-    if (sameComposition(c.compositions_start, c.compositions_end)) {
-      ctx.addIssue({ code: 'custom', path: ['compositions_end'], message: 'must differ from compositions_start (the curves run along the line between them)' });
-    }
-  }),
+  task_type: z.literal('gibbs_energy_curves'),
+  ...common,
+  condition: z
+    .looseObject({
+      components: components.min(2, 'must contain at least 2 elements'),
+      temperature: kelvin,
+      pressure,
+      compositions_start: composition,
+      compositions_end: composition,
+      points: scanPoints.min(2, 'must be at least 2').max(5001, 'must be at most 5001').optional(),
+      activated_phases: phases.optional(),
+      ...furtherFields,
+    })
+    .superRefine(compositionRule(['compositions_start', 'compositions_end']))
+    .superRefine(referenceStatesRule)
+    .superRefine((c, ctx) => {
+      if (sameComposition(c.compositions_start, c.compositions_end)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['compositions_end'],
+          message: 'must differ from compositions_start (the curves run along the line between them)',
+        });
+      }
+    }),
 });

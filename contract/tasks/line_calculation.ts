@@ -4,5 +4,7 @@ import { common, scanCondition } from './common.js';
 export type { LineCalculationResult } from '../results/line_calculation.js';
 
 export const lineCalculationSchema = z.looseObject({
-  task_type: z.literal('line_calculation'), ...common, condition: scanCondition,
+  task_type: z.literal('line_calculation'),
+  ...common,
+  condition: scanCondition,
 });

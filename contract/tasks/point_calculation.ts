@@ -1,12 +1,35 @@
 // point_calculation: one global equilibrium at the condition's T, P and composition.
 import { z } from 'zod';
-import { common, components, composition, compositionRule, furtherFields, kelvin, outputElementsRule, outputs, phases, pressure, referenceStatesRule } from './common.js';
+import {
+  common,
+  components,
+  composition,
+  compositionRule,
+  furtherFields,
+  kelvin,
+  outputElementsRule,
+  outputs,
+  phases,
+  pressure,
+  referenceStatesRule,
+} from './common.js';
 export type { PointCalculationResult } from '../results/point_calculation.js';
 
 export const pointCalculationSchema = z.looseObject({
-  task_type: z.literal('point_calculation'), ...common,
-  condition: z.looseObject({
-    components, activated_phases: phases.optional(), temperature: kelvin, pressure,
-    compositions: composition, thermo_outputs: outputs.optional(), outputs_list_template: outputs.optional(), ...furtherFields,
-  }).superRefine(outputElementsRule).superRefine(compositionRule(['compositions'])).superRefine(referenceStatesRule),
+  task_type: z.literal('point_calculation'),
+  ...common,
+  condition: z
+    .looseObject({
+      components,
+      activated_phases: phases.optional(),
+      temperature: kelvin,
+      pressure,
+      compositions: composition,
+      thermo_outputs: outputs.optional(),
+      outputs_list_template: outputs.optional(),
+      ...furtherFields,
+    })
+    .superRefine(outputElementsRule)
+    .superRefine(compositionRule(['compositions']))
+    .superRefine(referenceStatesRule),
 });

@@ -19,7 +19,9 @@ import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs
  * undefined and never read.
  */
 export type ResultMarker<R> = { readonly __result?: R };
-function resultOf<R>(): ResultMarker<R> { return {}; }
+function resultOf<R>(): ResultMarker<R> {
+  return {};
+}
 
 export interface TaskTypeEntry<S extends z.ZodType = z.ZodType, R = unknown> {
   /** zod schema of task_config for this type (input as the client sends it, output as the worker receives it) */
@@ -34,53 +36,73 @@ export interface TaskTypeEntry<S extends z.ZodType = z.ZodType, R = unknown> {
   result: ResultMarker<R>;
 }
 
-function entry<S extends z.ZodType, R>(e: TaskTypeEntry<S, R>): TaskTypeEntry<S, R> { return e; }
+function entry<S extends z.ZodType, R>(e: TaskTypeEntry<S, R>): TaskTypeEntry<S, R> {
+  return e;
+}
 
 export const TASK_REGISTRY = {
   point_calculation: entry({
-    schema: pointCalculationSchema, label: 'Point calculation',
+    schema: pointCalculationSchema,
+    label: 'Point calculation',
     help: 'Equilibrium phase composition at one temperature, pressure and composition.',
-    stage: 'computing the equilibrium', result: resultOf<PointCalculationResult>(),
+    stage: 'computing the equilibrium',
+    result: resultOf<PointCalculationResult>(),
   }),
   line_calculation: entry({
-    schema: lineCalculationSchema, label: 'Line calculation',
+    schema: lineCalculationSchema,
+    label: 'Line calculation',
     help: 'Scan along temperature or composition; phase changes and phase fractions.',
-    stage: 'scanning the line', result: resultOf<LineCalculationResult>(),
+    stage: 'scanning the line',
+    result: resultOf<LineCalculationResult>(),
   }),
   binary_equilibrium: entry({
-    schema: binaryEquilibriumSchema, label: 'Binary phase diagram',
+    schema: binaryEquilibriumSchema,
+    label: 'Binary phase diagram',
     help: 'Binary phase diagram in temperature–composition space.',
-    stage: 'mapping two-phase regions', result: resultOf<BinaryEquilibriumResult>(),
+    stage: 'mapping two-phase regions',
+    result: resultOf<BinaryEquilibriumResult>(),
   }),
   thermodynamic_properties_next: entry({
-    schema: thermodynamicPropertiesSchema, label: 'Thermodynamic properties',
+    schema: thermodynamicPropertiesSchema,
+    label: 'Thermodynamic properties',
     help: 'Thermodynamic functions (heat capacity, enthalpy, entropy, chemical potentials).',
-    stage: 'computing properties', result: resultOf<PropertiesDocument>(),
+    stage: 'computing properties',
+    result: resultOf<PropertiesDocument>(),
   }),
   scheil_solidification: entry({
-    schema: scheilSchema, label: 'Scheil solidification',
+    schema: scheilSchema,
+    label: 'Scheil solidification',
     help: 'Non-equilibrium solidification path by the Scheil–Gulliver model.',
-    stage: 'solidifying step by step', result: resultOf<ScheilDocument>(),
+    stage: 'solidifying step by step',
+    result: resultOf<ScheilDocument>(),
   }),
   binary_cpt_diagram: entry({
-    schema: binaryCptSchema, label: 'Binary C–P–T diagram',
+    schema: binaryCptSchema,
+    label: 'Binary C–P–T diagram',
     help: 'Three-dimensional phase diagram over composition, temperature and pressure.',
-    stage: 'computing the composition-temperature-pressure grid', result: resultOf<BinaryCptResult>(),
+    stage: 'computing the composition-temperature-pressure grid',
+    result: resultOf<BinaryCptResult>(),
   }),
   isopleth: entry({
-    schema: isoplethSchema, label: 'Isopleth (vertical section)',
+    schema: isoplethSchema,
+    label: 'Isopleth (vertical section)',
     help: 'Phase boundaries of a multicomponent alloy in temperature against one composition axis (mole or mass fractions).',
-    stage: 'tracing the zero-phase-fraction lines', result: resultOf<IsoplethResult>(),
+    stage: 'tracing the zero-phase-fraction lines',
+    result: resultOf<IsoplethResult>(),
   }),
   ternary_isothermal_section: entry({
-    schema: ternaryIsothermalSectionSchema, label: 'Ternary isothermal section',
+    schema: ternaryIsothermalSectionSchema,
+    label: 'Ternary isothermal section',
     help: 'Phase diagram of a three-element system at one temperature: a Gibbs triangle with tie-lines and tie-triangles.',
-    stage: 'mapping the isothermal section', result: resultOf<TernaryIsothermalSectionResult>(),
+    stage: 'mapping the isothermal section',
+    result: resultOf<TernaryIsothermalSectionResult>(),
   }),
   gibbs_energy_curves: entry({
-    schema: gibbsEnergyCurvesSchema, label: 'Gibbs energy curves',
+    schema: gibbsEnergyCurvesSchema,
+    label: 'Gibbs energy curves',
     help: 'Extension: molar Gibbs energy of every phase against composition at one temperature, with the stable common tangents.',
-    stage: 'computing the Gibbs energy curves', result: resultOf<GibbsEnergyCurvesDocument>(),
+    stage: 'computing the Gibbs energy curves',
+    result: resultOf<GibbsEnergyCurvesDocument>(),
   }),
 } as const;
 
@@ -94,10 +116,17 @@ export type TaskConfigInput<T extends TaskType> = z.input<(typeof TASK_REGISTRY)
 /** The result.json document of a task of type T. */
 export type TaskResult<T extends TaskType> = NonNullable<(typeof TASK_REGISTRY)[T]['result']['__result']>;
 
-export function isTaskType(t: string): t is TaskType { return Object.hasOwn(TASK_REGISTRY, t); }
+export function isTaskType(t: string): t is TaskType {
+  return Object.hasOwn(TASK_REGISTRY, t);
+}
 
 /** Task types the spec announces but that are not open yet (POST /task names them as such). */
 export const ANNOUNCED_TASK_TYPES = [
-  'physical_vapor_deposition', 'cutting_process', 'spinodal_decomposition', 'solidification',
-  'solution_treatment', 'aging', 'directional_solidification',
+  'physical_vapor_deposition',
+  'cutting_process',
+  'spinodal_decomposition',
+  'solidification',
+  'solution_treatment',
+  'aging',
+  'directional_solidification',
 ] as const;

@@ -1,13 +1,31 @@
 // scheil_solidification: Scheil-Gulliver solidification from the liquidus, beside the lever rule.
 import { z } from 'zod';
-import { GT0, common, components, composition, compositionRule, compositionUnit, kelvin, phases, pressure } from './common.js';
+import {
+  GT0,
+  common,
+  components,
+  composition,
+  compositionRule,
+  compositionUnit,
+  kelvin,
+  phases,
+  pressure,
+} from './common.js';
 export type { ScheilDocument } from '../results/scheil_solidification.js';
 
 export const scheilSchema = z.looseObject({
-  task_type: z.literal('scheil_solidification'), ...common,
-  condition: z.looseObject({
-    components, compositions: composition, start_temperature: kelvin,
-    temperature_step: z.number().gt(0, GT0), pressure,
-    activated_phases: phases.optional(), inhibit_phases: phases.optional(), composition_unit: compositionUnit,
-  }).superRefine(compositionRule(['compositions'])),
+  task_type: z.literal('scheil_solidification'),
+  ...common,
+  condition: z
+    .looseObject({
+      components,
+      compositions: composition,
+      start_temperature: kelvin,
+      temperature_step: z.number().gt(0, GT0),
+      pressure,
+      activated_phases: phases.optional(),
+      inhibit_phases: phases.optional(),
+      composition_unit: compositionUnit,
+    })
+    .superRefine(compositionRule(['compositions'])),
 });

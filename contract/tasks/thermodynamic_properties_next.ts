@@ -4,5 +4,7 @@ import { common, scanCondition } from './common.js';
 export type { PropertiesDocument } from '../results/thermodynamic_properties_next.js';
 
 export const thermodynamicPropertiesSchema = z.looseObject({
-  task_type: z.literal('thermodynamic_properties_next'), ...common, condition: scanCondition,
+  task_type: z.literal('thermodynamic_properties_next'),
+  ...common,
+  condition: scanCondition,
 });

@@ -11,7 +11,13 @@ export const MAX_JSON_ENTRIES = 10_000;
 /** Most arrays, objects and entries in a whole body. */
 export const MAX_JSON_VALUES = 100_000;
 
-const OPEN_OBJECT = 0x7b, OPEN_ARRAY = 0x5b, CLOSE_OBJECT = 0x7d, CLOSE_ARRAY = 0x5d, COMMA = 0x2c, QUOTE = 0x22, BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b,
+  OPEN_ARRAY = 0x5b,
+  CLOSE_OBJECT = 0x7d,
+  CLOSE_ARRAY = 0x5d,
+  COMMA = 0x2c,
+  QUOTE = 0x22,
+  BACKSLASH = 0x5c;
 /** The JSON escape of U+0000: PostgreSQL's text cannot hold that character, and no field of the API means it. */
 const NUL_ESCAPE = /\\u0000/i;
 
@@ -41,7 +47,8 @@ export function jsonShapeProblem(text: string, what = 'request body'): string | 
     } else if (ch === CLOSE_OBJECT || ch === CLOSE_ARRAY) {
       if (depth > 0) depth--;
     } else if (ch === COMMA && depth > 0) {
-      if (++entries[depth - 1]! >= MAX_JSON_ENTRIES) return `${what}: an array or object with more than ${MAX_JSON_ENTRIES} entries`;
+      if (++entries[depth - 1]! >= MAX_JSON_ENTRIES)
+        return `${what}: an array or object with more than ${MAX_JSON_ENTRIES} entries`;
       if (++values > MAX_JSON_VALUES) return `${what}: more than ${MAX_JSON_VALUES} JSON values`;
     }
   }
@@ -57,8 +64,14 @@ export function nulCharacterPath(value: unknown): string | null {
   const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
   while (stack.length) {
     const { v, path } = stack.pop()!;
-    if (typeof v === 'string') { if (v.includes('\u0000')) return path || '(body)'; continue; }
-    if (Array.isArray(v)) { v.forEach((x, i) => stack.push({ v: x, path: `${path}[${i}]` })); continue; }
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) return path || '(body)';
+      continue;
+    }
+    if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push({ v: x, path: `${path}[${i}]` }));
+      continue;
+    }
     if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
         if (k.includes('\u0000')) return `${join(path, k.replace(/\u0000/g, '\\u0000'))} (a key)`;

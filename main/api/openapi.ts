@@ -29,7 +29,12 @@ function js(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string
 
 function queryParams(schema: z.ZodObject, required: string[] = []) {
   const props = (js(schema, 'input').properties ?? {}) as Record<string, unknown>;
-  return Object.entries(props).map(([name, s]) => ({ name, in: 'query', required: required.includes(name), schema: s }));
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    schema: s,
+  }));
 }
 
 const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
@@ -41,25 +46,48 @@ const AUTH = { 401: err('Authentication failed'), 403: err('Key disabled/expired
 
 export function buildOpenApi(serverUrl: string): Record<string, unknown> {
   const schemas: Record<string, unknown> = {
-    Error: js(S.errorResponse), KeyInfo: js(S.keyInfoResponse), DbItemResponse: js(S.dbItemResponse),
-    ListDbResponse: js(S.listDbResponse), TaskStatusResponse: js(S.taskStatusResponse), TaskList: js(S.taskListResponse),
-    TaskCreateRequest: js(S.taskCreateRequest, 'input'), TaskCreateResponse: js(S.taskCreateResponse),
-    FileListResponse: js(S.fileListResponse), PhasesRequest: js(S.phasesRequest, 'input'),
-    PhasesResponse: js(S.phasesResponse), UserDbStatus: js(S.userStatusResponse),
+    Error: js(S.errorResponse),
+    KeyInfo: js(S.keyInfoResponse),
+    DbItemResponse: js(S.dbItemResponse),
+    ListDbResponse: js(S.listDbResponse),
+    TaskStatusResponse: js(S.taskStatusResponse),
+    TaskList: js(S.taskListResponse),
+    TaskCreateRequest: js(S.taskCreateRequest, 'input'),
+    TaskCreateResponse: js(S.taskCreateResponse),
+    FileListResponse: js(S.fileListResponse),
+    PhasesRequest: js(S.phasesRequest, 'input'),
+    PhasesResponse: js(S.phasesResponse),
+    UserDbStatus: js(S.userStatusResponse),
   };
   for (const t of TASK_TYPES) schemas[`TaskConfig_${t}`] = js(TASK_REGISTRY[t].schema, 'input');
   // task_config is one of the open types' configurations, told apart by task_type
   const createRequest = schemas.TaskCreateRequest as { properties: Record<string, unknown> };
   createRequest.properties.task_config = {
     description: 'The configuration of the task; absent or null: a description holding its JSON text is used',
-    anyOf: [{
-      oneOf: TASK_TYPES.map((t) => ref(`TaskConfig_${t}`)),
-      discriminator: { propertyName: 'task_type', mapping: Object.fromEntries(TASK_TYPES.map((t) => [t, `#/components/schemas/TaskConfig_${t}`])) },
-    }, { type: 'null' }],
+    anyOf: [
+      {
+        oneOf: TASK_TYPES.map((t) => ref(`TaskConfig_${t}`)),
+        discriminator: {
+          propertyName: 'task_type',
+          mapping: Object.fromEntries(TASK_TYPES.map((t) => [t, `#/components/schemas/TaskConfig_${t}`])),
+        },
+      },
+      { type: 'null' },
+    ],
   };
   const intId = pathId('id', { type: 'integer', minimum: 1 });
-  const fileOp = (what: string) => ({ get: { summary: `${what} files of a completed task`, parameters: [intId],
-    responses: { 200: ok('FileListResponse'), ...AUTH, 404: err('Task not found'), 409: err('Task is not completed') } } });
+  const fileOp = (what: string) => ({
+    get: {
+      summary: `${what} files of a completed task`,
+      parameters: [intId],
+      responses: {
+        200: ok('FileListResponse'),
+        ...AUTH,
+        404: err('Task not found'),
+        409: err('Task is not completed'),
+      },
+    },
+  });
   const dbList = queryParams(S.dbListQuery);
   return {
     openapi: '3.1.0',
@@ -68,33 +96,102 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     // of `paths`: the files are documents about the API, as this one is.
     'x-result-schemas': Object.fromEntries(TASK_TYPES.map((t) => [t, `${serverUrl}${RESULT_SCHEMA_PATH}/${t}.json`])),
     servers: [{ url: serverUrl }],
-    components: { schemas, securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tk_ + 32 alphanumerics' } } },
+    components: {
+      schemas,
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tk_ + 32 alphanumerics' } },
+    },
     security: [{ bearer: [] }],
     paths: {
       '/key/info': { get: { summary: 'Key info', responses: { 200: ok('KeyInfo'), ...AUTH } } },
-      '/task': { post: { summary: 'Create a task', requestBody: { required: true, ...json('TaskCreateRequest') },
-        responses: { 200: ok('TaskCreateResponse'), 400: err('Validation error'), ...AUTH } } },
-      '/task/list': { get: { summary: 'List own tasks', parameters: queryParams(S.taskListQuery),
-        responses: { 200: ok('TaskList'), 400: err('Out-of-range paging'), ...AUTH } } },
-      '/task/{id}': {
-        get: { summary: 'Task status', parameters: [intId], responses: { 200: ok('TaskStatusResponse'), ...AUTH, 404: err('Task not found') } },
-        delete: { summary: 'Stop if needed, then delete', parameters: [pathId('id', { anyOf: [{ type: 'integer' }, { type: 'string', format: 'uuid' }] })],
-          responses: { 200: { description: 'Deleted (empty body)' }, 400: err('id must be an integer or uuid'), ...AUTH, 404: err('Task not found') } },
+      '/task': {
+        post: {
+          summary: 'Create a task',
+          requestBody: { required: true, ...json('TaskCreateRequest') },
+          responses: { 200: ok('TaskCreateResponse'), 400: err('Validation error'), ...AUTH },
+        },
       },
-      '/task/{id}/cancel': { patch: { summary: 'Cancel', parameters: [intId],
-        responses: { 200: ok('TaskStatusResponse'), ...AUTH, 404: err('Task not found'), 409: err('Not cancellable') } } },
-      '/task/{id}/result': fileOp('Result'), '/task/{id}/preview': fileOp('Preview'), '/task/{id}/vtk': fileOp('VTK'),
-      '/database': { get: { summary: 'Enabled databases', parameters: dbList, responses: { 200: ok('ListDbResponse'), 400: err('Bad paging'), ...AUTH } } },
-      '/database/users': { get: { summary: 'Databases linked to the caller', parameters: dbList, responses: { 200: ok('ListDbResponse'), ...AUTH } } },
-      '/database/by-task': { get: { summary: 'Databases supporting a task type', parameters: queryParams(S.dbByTaskQuery, ['task_type']),
-        responses: { 200: ok('ListDbResponse'), 400: err('task_type missing'), ...AUTH } } },
-      '/database/user/status': { get: { summary: 'Subscription status', parameters: queryParams(S.dbUserStatusQuery, ['user_id', 'topdb_id']),
-        responses: { 200: ok('UserDbStatus'), ...AUTH, 404: err('Db not found') } } },
-      '/database/{db_id}': { get: { summary: 'One database', parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
-        responses: { 200: ok('DbItemResponse'), ...AUTH, 404: err('Db not found') } } },
-      '/database/{db_id}/phases': { post: { summary: 'Phases for elements', parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
-        requestBody: { required: true, ...json('PhasesRequest') },
-        responses: { 200: ok('PhasesResponse'), 400: err('Bad element_list'), ...AUTH, 404: err('Db not found') } } },
+      '/task/list': {
+        get: {
+          summary: 'List own tasks',
+          parameters: queryParams(S.taskListQuery),
+          responses: { 200: ok('TaskList'), 400: err('Out-of-range paging'), ...AUTH },
+        },
+      },
+      '/task/{id}': {
+        get: {
+          summary: 'Task status',
+          parameters: [intId],
+          responses: { 200: ok('TaskStatusResponse'), ...AUTH, 404: err('Task not found') },
+        },
+        delete: {
+          summary: 'Stop if needed, then delete',
+          parameters: [pathId('id', { anyOf: [{ type: 'integer' }, { type: 'string', format: 'uuid' }] })],
+          responses: {
+            200: { description: 'Deleted (empty body)' },
+            400: err('id must be an integer or uuid'),
+            ...AUTH,
+            404: err('Task not found'),
+          },
+        },
+      },
+      '/task/{id}/cancel': {
+        patch: {
+          summary: 'Cancel',
+          parameters: [intId],
+          responses: {
+            200: ok('TaskStatusResponse'),
+            ...AUTH,
+            404: err('Task not found'),
+            409: err('Not cancellable'),
+          },
+        },
+      },
+      '/task/{id}/result': fileOp('Result'),
+      '/task/{id}/preview': fileOp('Preview'),
+      '/task/{id}/vtk': fileOp('VTK'),
+      '/database': {
+        get: {
+          summary: 'Enabled databases',
+          parameters: dbList,
+          responses: { 200: ok('ListDbResponse'), 400: err('Bad paging'), ...AUTH },
+        },
+      },
+      '/database/users': {
+        get: {
+          summary: 'Databases linked to the caller',
+          parameters: dbList,
+          responses: { 200: ok('ListDbResponse'), ...AUTH },
+        },
+      },
+      '/database/by-task': {
+        get: {
+          summary: 'Databases supporting a task type',
+          parameters: queryParams(S.dbByTaskQuery, ['task_type']),
+          responses: { 200: ok('ListDbResponse'), 400: err('task_type missing'), ...AUTH },
+        },
+      },
+      '/database/user/status': {
+        get: {
+          summary: 'Subscription status',
+          parameters: queryParams(S.dbUserStatusQuery, ['user_id', 'topdb_id']),
+          responses: { 200: ok('UserDbStatus'), ...AUTH, 404: err('Db not found') },
+        },
+      },
+      '/database/{db_id}': {
+        get: {
+          summary: 'One database',
+          parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+          responses: { 200: ok('DbItemResponse'), ...AUTH, 404: err('Db not found') },
+        },
+      },
+      '/database/{db_id}/phases': {
+        post: {
+          summary: 'Phases for elements',
+          parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+          requestBody: { required: true, ...json('PhasesRequest') },
+          responses: { 200: ok('PhasesResponse'), 400: err('Bad element_list'), ...AUTH, 404: err('Db not found') },
+        },
+      },
     },
   };
 }

@@ -6,7 +6,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 
-export async function registerRendererRoutes(app: FastifyInstance, packageRoot: string, log: (line: string) => void): Promise<boolean> {
+export async function registerRendererRoutes(
+  app: FastifyInstance,
+  packageRoot: string,
+  log: (line: string) => void,
+): Promise<boolean> {
   const root = join(packageRoot, 'renderer', 'dist');
   if (!existsSync(join(root, 'index.html'))) {
     log('renderer not built (run `npm run build:renderer`); serving the API only');
@@ -18,7 +22,10 @@ export async function registerRendererRoutes(app: FastifyInstance, packageRoot: 
     index: ['index.html'],
     // The page talks only to its own origin; nothing else may be loaded or framed.
     setHeaders: (res) => {
-      res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'");
+      res.setHeader(
+        'Content-Security-Policy',
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+      );
       res.setHeader('X-Content-Type-Options', 'nosniff');
     },
   });

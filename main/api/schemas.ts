@@ -12,15 +12,26 @@ const intParam = (msg: string, min: number, max?: number) => {
 };
 
 /** Comma-separated list of known values: "a,b" -> ['a', 'b']; an unknown value is a 400 naming it and the known ones. */
-const csvOf = (known: readonly string[]) => z.string({ error: 'must be a comma-separated list' }).transform((s, ctx) => {
-  const values = [...new Set(s.split(',').map((v) => v.trim()).filter((v) => v !== ''))];
-  const unknown = values.filter((v) => !known.includes(v));
-  if (unknown.length > 0 || values.length === 0) {
-    ctx.addIssue({ code: 'custom', message: `${unknown.length ? `has unknown value(s) ${unknown.join(', ')}` : 'must not be empty'}; known: ${known.join(', ')}` });
-    return z.NEVER;
-  }
-  return values;
-});
+const csvOf = (known: readonly string[]) =>
+  z.string({ error: 'must be a comma-separated list' }).transform((s, ctx) => {
+    const values = [
+      ...new Set(
+        s
+          .split(',')
+          .map((v) => v.trim())
+          .filter((v) => v !== ''),
+      ),
+    ];
+    const unknown = values.filter((v) => !known.includes(v));
+    if (unknown.length > 0 || values.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${unknown.length ? `has unknown value(s) ${unknown.join(', ')}` : 'must not be empty'}; known: ${known.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return values;
+  });
 
 export const taskListQuery = z.object({
   page: intParam('must be an integer >= 1', 1).default(1),
@@ -28,14 +39,24 @@ export const taskListQuery = z.object({
   sort_order: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).default('asc'),
   // Extension (optional filters, applied in SQL to all of the user's tasks before paging).
   status: csvOf(TASK_STATES).optional(),
-  task_type: z.string().optional().transform((s, ctx) => {
-    if (s === undefined) return undefined;
-    const known = [...OPEN_TASK_TYPES, ...(testCalculationsEnabled() ? TEST_TASK_TYPES : [])];
-    const r = csvOf(known).safeParse(s);
-    if (!r.success) { ctx.addIssue({ code: 'custom', message: r.error.issues[0]!.message }); return z.NEVER; }
-    return r.data;
-  }),
-  tdb_code: z.string().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }).optional(),
+  task_type: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      if (s === undefined) return undefined;
+      const known = [...OPEN_TASK_TYPES, ...(testCalculationsEnabled() ? TEST_TASK_TYPES : [])];
+      const r = csvOf(known).safeParse(s);
+      if (!r.success) {
+        ctx.addIssue({ code: 'custom', message: r.error.issues[0]!.message });
+        return z.NEVER;
+      }
+      return r.data;
+    }),
+  tdb_code: z
+    .string()
+    .min(1, { error: 'must not be empty' })
+    .max(200, { error: 'must be at most 200 characters' })
+    .optional(),
   search: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
 });
 export type TaskListQuery = z.output<typeof taskListQuery>;
@@ -46,15 +67,23 @@ const dbPaging = {
   size: intParam('must be an integer between 1 and 100', 1, 100).default(10),
 };
 export const dbListQuery = z.object({
-  type: z.string().optional(), level: z.string().optional(), search: z.string().optional(), ...dbPaging,
+  type: z.string().optional(),
+  level: z.string().optional(),
+  search: z.string().optional(),
+  ...dbPaging,
 });
-export const dbByTaskQuery = z.object({ task_type: z.string({ error: 'is required' }).min(1, { error: 'is required' }), ...dbPaging });
+export const dbByTaskQuery = z.object({
+  task_type: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
+  ...dbPaging,
+});
 export const dbUserStatusQuery = z.object({
   user_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
   topdb_id: z.string({ error: 'is required' }).min(1, { error: 'is required' }),
 });
 export const phasesRequest = z.object({
-  element_list: z.array(z.string().min(1), { error: 'must be an array of strings' }).min(1, { error: 'must not be empty' }),
+  element_list: z
+    .array(z.string().min(1), { error: 'must be an array of strings' })
+    .min(1, { error: 'must not be empty' }),
 });
 export { phasesResponse, userStatusResponse } from '../../contract/api/responses.js';
 
@@ -64,14 +93,21 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown): z.
   if (r.success) return r.data;
   const iss = r.error.issues[0]!;
   const path = iss.path.map(String).join('.');
-  const missing = iss.code === 'invalid_type' && iss.path.length > 0 && (iss as { input?: unknown }).input === undefined;
+  const missing =
+    iss.code === 'invalid_type' && iss.path.length > 0 && (iss as { input?: unknown }).input === undefined;
   const msg = missing ? 'is required' : iss.message;
   throw new HttpError(400, path ? `${path} ${msg}` : msg);
 }
 
 // Response shapes: in the contract (contract/api/responses.ts), shared with the renderer.
 export {
-  errorResponse, keyInfoResponse, dbItemResponse, listDbResponse, taskStatusResponse, taskListResponse, fileListResponse,
+  errorResponse,
+  keyInfoResponse,
+  dbItemResponse,
+  listDbResponse,
+  taskStatusResponse,
+  taskListResponse,
+  fileListResponse,
 } from '../../contract/api/responses.js';
 // POST /task: the body and its answer are defined in the contract (contract/api/task-request.ts).
 export { taskCreateBody as taskCreateRequest, taskCreateResponse } from '../../contract/api/task-request.js';

@@ -2,7 +2,13 @@
 // (contract/tasks/registry.ts, shared with the worker and the renderer); this module adds what only the
 // service has: the test-only calculation types behind PHASEDESK_TEST_CALCULATIONS.
 import { z } from 'zod';
-import { TASK_REGISTRY, TASK_TYPES, ANNOUNCED_TASK_TYPES, isTaskType, type TaskType } from '../../contract/tasks/registry.js';
+import {
+  TASK_REGISTRY,
+  TASK_TYPES,
+  ANNOUNCED_TASK_TYPES,
+  isTaskType,
+  type TaskType,
+} from '../../contract/tasks/registry.js';
 import { common, formatZodError, zodErrorMap } from '../../contract/tasks/common.js';
 
 export { ANNOUNCED_TASK_TYPES, zodErrorMap, formatZodError };
@@ -11,24 +17,29 @@ export type OpenTaskType = TaskType;
 
 /** Test-only calculation types, reachable only when PHASEDESK_TEST_CALCULATIONS=1. */
 export const TEST_TASK_TYPES = ['__test_sleep', '__test_crash', '__test_throw', '__test_write', '__test_heap'] as const;
-export function testCalculationsEnabled(): boolean { return process.env.PHASEDESK_TEST_CALCULATIONS === '1'; }
+export function testCalculationsEnabled(): boolean {
+  return process.env.PHASEDESK_TEST_CALCULATIONS === '1';
+}
 
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
 export const testCalculationSchema = z.looseObject({
-  task_type: z.enum(TEST_TASK_TYPES), ...common,
+  task_type: z.enum(TEST_TASK_TYPES),
+  ...common,
   seconds: z.number().optional(),
 });
 
 /** The configuration schema of each open task type (the registry's, by type). */
-export const TASK_CONFIG_SCHEMAS = Object.fromEntries(TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].schema])) as
-  { [T in TaskType]: (typeof TASK_REGISTRY)[T]['schema'] };
+export const TASK_CONFIG_SCHEMAS = Object.fromEntries(TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].schema])) as {
+  [T in TaskType]: (typeof TASK_REGISTRY)[T]['schema'];
+};
 
 export type ValidationResult = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
 /** Validate a task_config whose task_type is already known to be open (or test-enabled). */
 export function validateTaskConfig(taskType: string, cfg: unknown): ValidationResult {
   let schema: z.ZodType | undefined = isTaskType(taskType) ? TASK_REGISTRY[taskType].schema : undefined;
-  if (!schema && testCalculationsEnabled() && (TEST_TASK_TYPES as readonly string[]).includes(taskType)) schema = testCalculationSchema;
+  if (!schema && testCalculationsEnabled() && (TEST_TASK_TYPES as readonly string[]).includes(taskType))
+    schema = testCalculationSchema;
   if (!schema) return { ok: false, error: `task_config.task_type: unsupported task type '${taskType}'` };
   const r = schema.safeParse(cfg, { error: zodErrorMap as never });
   if (!r.success) return { ok: false, error: formatZodError(r.error, 'task_config') };

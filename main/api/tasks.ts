@@ -20,6 +20,7 @@ export function registerTaskRoutes(app: FastifyInstance, ctx: ServiceContext): v
   });
   for (const kind of ['result', 'preview', 'vtk'] as FileKind[]) {
     app.get<{ Params: { id: string } }>(`/task/:id/${kind}`, async (req) =>
-      taskFiles(ctx, auth(req), req.params.id, kind, (uuid, name) => signedUrl(ctx, uuid, kind, name)));
+      taskFiles(ctx, auth(req), req.params.id, kind, (uuid, name) => signedUrl(ctx, uuid, kind, name)),
+    );
   }
 }

@@ -16,10 +16,21 @@ export const USAGE = `usage: phasedesk <command> [--data-dir DIR]
   server | worker                           lab server: the API on PostgreSQL + Redis, and its workers (--help)`;
 
 const CONSOLE_OPTIONS = {
-  port: { type: 'string' }, 'data-dir': { type: 'string' }, plan: { type: 'string' }, email: { type: 'string' },
-  limit: { type: 'string' }, name: { type: 'string' }, expires: { type: 'string' }, status: { type: 'string' },
-  code: { type: 'string' }, level: { type: 'string' }, type: { type: 'string' }, version: { type: 'string' },
-  description: { type: 'string' }, 'support-tasks': { type: 'string' }, replace: { type: 'boolean' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  plan: { type: 'string' },
+  email: { type: 'string' },
+  limit: { type: 'string' },
+  name: { type: 'string' },
+  expires: { type: 'string' },
+  status: { type: 'string' },
+  code: { type: 'string' },
+  level: { type: 'string' },
+  type: { type: 'string' },
+  version: { type: 'string' },
+  description: { type: 'string' },
+  'support-tasks': { type: 'string' },
+  replace: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

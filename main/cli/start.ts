@@ -14,7 +14,11 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`PhaseDesk listening on ${svc.baseUrl}`);
   console.log(`Open ${svc.ctx.origin}/ in a browser`);
   let stopping = false;
-  const stop = () => { if (stopping) return; stopping = true; void svc.close().then(() => process.exit(0)); };
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void svc.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return -1; // keep running

@@ -7,30 +7,67 @@ import { availableParallelism } from 'node:os';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Store } from '../db/index.js';
-import { envNameOf, readSettingsFile, resolveSettings, SETTING_BOUNDS, SETTINGS_FILE, type SavedSettings, type ServiceSettings } from '../config.js';
+import {
+  envNameOf,
+  readSettingsFile,
+  resolveSettings,
+  SETTING_BOUNDS,
+  SETTINGS_FILE,
+  type SavedSettings,
+  type ServiceSettings,
+} from '../config.js';
 import { effectiveStatus } from '../service/databases.js';
 import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
 import { registerDatabase, subscribe, type DbMeta } from './databases.js';
 import { parseTdbForImport } from './tdb-import.js';
-import type { ConsoleDb, ConsoleKey, ConsoleUser, DbState, ImportReport, SettingsView } from '../../contract/api/console.js';
+import type {
+  ConsoleDb,
+  ConsoleKey,
+  ConsoleUser,
+  DbState,
+  ImportReport,
+  SettingsView,
+} from '../../contract/api/console.js';
 
 // ---------------------------------------------------------------- users and keys
 
 export async function listUsers(store: Store): Promise<ConsoleUser[]> {
-  return store.db.selectFrom('users').innerJoin('plans', 'plans.id', 'users.plan_id')
-    .select(['users.id', 'users.username', 'users.email', 'plans.name as plan', 'users.created_at']).orderBy('users.username').execute();
+  return store.db
+    .selectFrom('users')
+    .innerJoin('plans', 'plans.id', 'users.plan_id')
+    .select(['users.id', 'users.username', 'users.email', 'plans.name as plan', 'users.created_at'])
+    .orderBy('users.username')
+    .execute();
 }
 
 /** Every key of every user; the clear key is never stored, only its display prefix. */
 export async function listAllKeys(store: Store, now = Date.now()): Promise<ConsoleKey[]> {
-  const rows = await store.db.selectFrom('api_keys').innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.key_prefix', 'api_keys.key_name', 'api_keys.is_active', 'api_keys.created_at',
-      'api_keys.last_used_at', 'api_keys.expires_at', 'users.username'])
-    .orderBy('api_keys.id').execute();
+  const rows = await store.db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.key_prefix',
+      'api_keys.key_name',
+      'api_keys.is_active',
+      'api_keys.created_at',
+      'api_keys.last_used_at',
+      'api_keys.expires_at',
+      'users.username',
+    ])
+    .orderBy('api_keys.id')
+    .execute();
   return rows.map((r) => ({
-    id: r.id, key_prefix: r.key_prefix, key_name: r.key_name, is_active: r.is_active === 1, created_at: r.created_at,
-    last_used_at: r.last_used_at, expires_at: r.expires_at, expired: isPast(r.expires_at, now), username: r.username,
+    id: r.id,
+    key_prefix: r.key_prefix,
+    key_name: r.key_name,
+    is_active: r.is_active === 1,
+    created_at: r.created_at,
+    last_used_at: r.last_used_at,
+    expires_at: r.expires_at,
+    expired: isPast(r.expires_at, now),
+    username: r.username,
   }));
 }
 
@@ -43,17 +80,34 @@ export async function keyExists(store: Store, id: number): Promise<boolean> {
 /** All database records whatever their enablement state, with every subscription record of each. */
 export async function listAllDatabases(store: Store): Promise<ConsoleDb[]> {
   const rows = await store.db.selectFrom('databases').selectAll().orderBy('code').execute();
-  const subs = await store.db.selectFrom('subscriptions').innerJoin('users', 'users.id', 'subscriptions.user_id')
-    .select(['subscriptions.database_id', 'subscriptions.status', 'subscriptions.expires_at', 'users.username']).execute();
+  const subs = await store.db
+    .selectFrom('subscriptions')
+    .innerJoin('users', 'users.id', 'subscriptions.user_id')
+    .select(['subscriptions.database_id', 'subscriptions.status', 'subscriptions.expires_at', 'users.username'])
+    .execute();
   return rows.map((r) => ({
-    id: r.id, code: r.code, name: r.name, description: r.description, type: r.type, version: r.version, level: r.level,
+    id: r.id,
+    code: r.code,
+    name: r.name,
+    description: r.description,
+    type: r.type,
+    version: r.version,
+    level: r.level,
     state: r.state as DbState,
-    element_list: JSON.parse(r.element_list) as string[], phase_list: JSON.parse(r.phase_list) as string[],
+    element_list: JSON.parse(r.element_list) as string[],
+    phase_list: JSON.parse(r.phase_list) as string[],
     support_task_list: JSON.parse(r.support_task_list) as string[],
-    file_sha256: r.file_sha256, created_at: r.created_at, updated_at: r.updated_at,
-    subscriptions: subs.filter((s) => s.database_id === r.id).map((s) => ({
-      username: s.username, status: effectiveStatus(s), stored_status: s.status, expires_at: s.expires_at,
-    })),
+    file_sha256: r.file_sha256,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+    subscriptions: subs
+      .filter((s) => s.database_id === r.id)
+      .map((s) => ({
+        username: s.username,
+        status: effectiveStatus(s),
+        stored_status: s.status,
+        expires_at: s.expires_at,
+      })),
   }));
 }
 
@@ -86,13 +140,21 @@ export type { ImportReport };
  */
 export async function importUploadedDatabase(store: Store, dataDir: string, req: ImportRequest): Promise<ImportReport> {
   const existing = await store.db.selectFrom('databases').select('id').where('code', '=', req.code).executeTakeFirst();
-  if (existing && !req.replace) throw new HttpError(409, `code: a database with code '${req.code}' already exists (set replace to overwrite it)`);
+  if (existing && !req.replace)
+    throw new HttpError(409, `code: a database with code '${req.code}' already exists (set replace to overwrite it)`);
   if (req.subscribe_user) {
-    const u = await store.db.selectFrom('users').select('id').where('username', '=', req.subscribe_user).executeTakeFirst();
+    const u = await store.db
+      .selectFrom('users')
+      .select('id')
+      .where('username', '=', req.subscribe_user)
+      .executeTakeFirst();
     if (!u) throw new HttpError(400, `subscribe_user: user '${req.subscribe_user}' does not exist`);
   }
   const tdb = withLfLineEndings(req.tdb);
-  const { info, parameterCount } = await parseTdbForImport(typeof tdb === 'string' ? tdb : tdb.toString('utf8'), req.file_name);
+  const { info, parameterCount } = await parseTdbForImport(
+    typeof tdb === 'string' ? tdb : tdb.toString('utf8'),
+    req.file_name,
+  );
   // The record keeps the server-managed copy (<dataDir>/databases/<code>.tdb); the upload goes through a temp file.
   const dir = join(dataDir, 'databases');
   mkdirSync(dir, { recursive: true });
@@ -106,34 +168,57 @@ export async function importUploadedDatabase(store: Store, dataDir: string, req:
   } finally {
     rmSync(tmp, { force: true });
   }
-  if (req.subscribe_user) await subscribe(store, { username: req.subscribe_user, code: req.code, status: 'active', expiresAt: null });
+  if (req.subscribe_user)
+    await subscribe(store, { username: req.subscribe_user, code: req.code, status: 'active', expiresAt: null });
   const refused = new Set(info.refusals.map((r) => r.phase));
   return {
-    id, code: req.code, file_name: req.file_name, replaced: existing !== undefined,
-    elements: info.elements, phases_loaded: info.phases.filter((p) => !refused.has(p)), phases_refused: info.refusals,
-    warnings: info.warnings, parameter_count: parameterCount, subscribed: req.subscribe_user,
+    id,
+    code: req.code,
+    file_name: req.file_name,
+    replaced: existing !== undefined,
+    elements: info.elements,
+    phases_loaded: info.phases.filter((p) => !refused.has(p)),
+    phases_refused: info.refusals,
+    warnings: info.warnings,
+    parameter_count: parameterCount,
+    subscribed: req.subscribe_user,
   };
 }
 
 // ---------------------------------------------------------------- settings
 
-const ENV_NAMES = Object.fromEntries(Object.keys(SETTING_BOUNDS).map((k) => [k, envNameOf(k)])) as Record<keyof typeof SETTING_BOUNDS, string>;
+const ENV_NAMES = Object.fromEntries(Object.keys(SETTING_BOUNDS).map((k) => [k, envNameOf(k)])) as Record<
+  keyof typeof SETTING_BOUNDS,
+  string
+>;
 
 function asSaved(s: ServiceSettings): Required<SavedSettings> {
   return {
-    pool_size: s.poolSize, thread_budget: s.threadBudget, port: s.port, max_pending_tasks: s.maxPendingTasks,
-    request_timeout_seconds: s.requestTimeoutSeconds, ...s.workBounds,
+    pool_size: s.poolSize,
+    thread_budget: s.threadBudget,
+    port: s.port,
+    max_pending_tasks: s.maxPendingTasks,
+    request_timeout_seconds: s.requestTimeoutSeconds,
+    ...s.workBounds,
   };
 }
 
 /** What runs now, what is saved, what the next start will use (env vars still win over the file). */
-export function settingsView(current: ServiceSettings, actualPort: number, origin: string, env: NodeJS.ProcessEnv = process.env): SettingsView {
+export function settingsView(
+  current: ServiceSettings,
+  actualPort: number,
+  origin: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SettingsView {
   const file = readSettingsFile(current.dataDir);
   const next = resolveSettings({ dataDir: current.dataDir }, env);
   const running = { ...asSaved(current), port: actualPort };
   const nextStart = asSaved(next);
-  const envOverrides = Object.fromEntries(Object.entries(ENV_NAMES).filter(([, v]) => env[v] !== undefined && env[v] !== '')
-    .map(([k, v]) => [k, v]));
+  const envOverrides = Object.fromEntries(
+    Object.entries(ENV_NAMES)
+      .filter(([, v]) => env[v] !== undefined && env[v] !== '')
+      .map(([k, v]) => [k, v]),
+  );
   const keys = Object.keys(SETTING_BOUNDS) as (keyof typeof SETTING_BOUNDS)[];
   // Port 0 means "any free port": a running ephemeral port is not a pending change.
   const differs = keys.filter((k) => !(k === 'port' && nextStart.port === 0) && running[k] !== nextStart[k]);
@@ -146,7 +231,10 @@ export function settingsView(current: ServiceSettings, actualPort: number, origi
     host: current.host,
     cpu_count: availableParallelism(),
     bounds: SETTING_BOUNDS,
-    running, saved: file.saved, next_start: nextStart, env_overrides: envOverrides,
+    running,
+    saved: file.saved,
+    next_start: nextStart,
+    env_overrides: envOverrides,
     restart_required: differs,
     in_use: {
       port: { value: actualPort, source: current.sources.port },
@@ -156,12 +244,16 @@ export function settingsView(current: ServiceSettings, actualPort: number, origi
 }
 
 /** Merges a change into settings.json (null removes a value: back to the default) and writes it atomically. */
-export function saveSettings(dataDir: string, change: Partial<Record<keyof SavedSettings, number | null>>): SavedSettings {
+export function saveSettings(
+  dataDir: string,
+  change: Partial<Record<keyof SavedSettings, number | null>>,
+): SavedSettings {
   const { saved } = readSettingsFile(dataDir);
   const out: SavedSettings = { ...saved };
   for (const [k, v] of Object.entries(change) as [keyof SavedSettings, number | null | undefined][]) {
     if (v === undefined) continue;
-    if (v === null) delete out[k]; else out[k] = v;
+    if (v === null) delete out[k];
+    else out[k] = v;
   }
   const p = join(dataDir, SETTINGS_FILE);
   const tmp = `${p}.${process.pid}.tmp`;
@@ -170,4 +262,6 @@ export function saveSettings(dataDir: string, change: Partial<Record<keyof Saved
   return out;
 }
 
-export function settingsFileExists(dataDir: string): boolean { return existsSync(join(dataDir, SETTINGS_FILE)); }
+export function settingsFileExists(dataDir: string): boolean {
+  return existsSync(join(dataDir, SETTINGS_FILE));
+}

@@ -11,7 +11,12 @@ export const LOCAL_USER = 'local';
  * First start with an empty data directory: user "local" on plan "local" (task_using_limit 100000) and one
  * key, returned so the caller prints it once. The bundled databases are imported by syncCatalog().
  */
-export async function bootstrapIfEmpty(store: Store, dataDir: string, catalogFile: string, log: (l: string) => void): Promise<string | undefined> {
+export async function bootstrapIfEmpty(
+  store: Store,
+  dataDir: string,
+  catalogFile: string,
+  log: (l: string) => void,
+): Promise<string | undefined> {
   const any = await store.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) {
     await syncCatalog(store, dataDir, catalogFile, log);
@@ -28,18 +33,34 @@ export async function bootstrapIfEmpty(store: Store, dataDir: string, catalogFil
  * Imports every catalog.json entry not yet in the catalog and subscribes "local" to it (active, no expiry).
  * Runs at every start, so a database whose import failed (e.g. native core not built yet) is retried.
  */
-export async function syncCatalog(store: Store, dataDir: string, catalogFile: string, log: (l: string) => void): Promise<void> {
+export async function syncCatalog(
+  store: Store,
+  dataDir: string,
+  catalogFile: string,
+  log: (l: string) => void,
+): Promise<void> {
   const cat = readCatalog(catalogFile);
-  if (!cat) { log(`no database catalog at ${catalogFile}: no databases imported`); return; }
+  if (!cat) {
+    log(`no database catalog at ${catalogFile}: no databases imported`);
+    return;
+  }
   const local = await store.db.selectFrom('users').select('id').where('username', '=', LOCAL_USER).executeTakeFirst();
   for (const e of cat.entries) {
     const known = await store.db.selectFrom('databases').select('id').where('code', '=', e.code).executeTakeFirst();
     if (known) continue;
     const file = resolve(cat.baseDir, e.file);
-    if (!existsSync(file)) { log(`database ${e.code} not imported: ${file} does not exist`); continue; }
+    if (!existsSync(file)) {
+      log(`database ${e.code} not imported: ${file} does not exist`);
+      continue;
+    }
     try {
       const r = await importDatabase(store, dataDir, file, {
-        code: e.code, name: e.name, description: e.description, type: e.type, version: e.version, level: e.level,
+        code: e.code,
+        name: e.name,
+        description: e.description,
+        type: e.type,
+        version: e.version,
+        level: e.level,
         support_task_list: e.support_task_list,
       });
       if (local) await subscribe(store, { username: LOCAL_USER, code: e.code, status: 'active', expiresAt: null });

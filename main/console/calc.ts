@@ -23,7 +23,6 @@ export const CALC_USAGE = `usage: phasedesk calc CONFIG.json --tdb FILE --out DI
   DIR/result/result.csv and DIR/preview/*.svg|png. task_type: ${OPEN_TASK_TYPES.join(', ')}.
   tdb_code may be omitted (the database is FILE). --threads: OpenMP threads (default: all cores).`;
 
-
 /** Bad input (usage, configuration): exit code 2. */
 export class CalcInputError extends Error {}
 
@@ -44,23 +43,30 @@ export interface CalcRun {
 /** Validates and runs one configuration; throws CalcInputError for bad input, Error for a failed calculation. */
 export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   let text: string;
-  try { text = readFileSync(o.config, 'utf8'); } catch (e) {
+  try {
+    text = readFileSync(o.config, 'utf8');
+  } catch (e) {
     throw new CalcInputError(`cannot read ${o.config}: ${(e as Error).message}`);
   }
   let cfg: unknown;
-  try { cfg = JSON.parse(text); } catch (e) {
+  try {
+    cfg = JSON.parse(text);
+  } catch (e) {
     throw new CalcInputError(`${o.config} is not valid JSON: ${(e as Error).message}`);
   }
   // A file holding a whole POST /task body ({title, task_config, ...}) is accepted too.
   if (cfg && typeof cfg === 'object' && !Array.isArray(cfg) && 'task_config' in cfg && !('task_type' in cfg)) {
     cfg = (cfg as { task_config: unknown }).task_config;
   }
-  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg)) throw new CalcInputError('task_config must be a JSON object');
+  if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
+    throw new CalcInputError('task_config must be a JSON object');
   const c = { ...(cfg as Record<string, unknown>) };
   const taskType = c.task_type;
   if (typeof taskType !== 'string') throw new CalcInputError('task_config.task_type is required');
   if (!(OPEN_TASK_TYPES as readonly string[]).includes(taskType)) {
-    throw new CalcInputError(`task_config.task_type: unsupported task type '${taskType}' (one of ${OPEN_TASK_TYPES.join(', ')})`);
+    throw new CalcInputError(
+      `task_config.task_type: unsupported task type '${taskType}' (one of ${OPEN_TASK_TYPES.join(', ')})`,
+    );
   }
   if (!o.tdb) throw new CalcInputError('--tdb FILE is required');
   const tdb = path.resolve(o.tdb);
@@ -70,12 +76,17 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   if (!v.ok) throw new CalcInputError(v.error);
   if (!o.out) throw new CalcInputError('--out DIR is required');
   const out = path.resolve(o.out);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new CalcInputError(`--out ${o.out} exists and is not a directory`);
+  if (existsSync(out) && !statSync(out).isDirectory())
+    throw new CalcInputError(`--out ${o.out} exists and is not a directory`);
   const threads = o.threads ?? availableParallelism();
   if (!Number.isInteger(threads) || threads < 1) throw new CalcInputError('--threads must be a positive integer');
   const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
   const job: CalculationJob = {
-    taskUuid: randomUUID(), taskType, config: { ...v.value, tdb_file: tdb }, ompThreads: threads, taskDir: out,
+    taskUuid: randomUUID(),
+    taskType,
+    config: { ...v.value, tdb_file: tdb },
+    ompThreads: threads,
+    taskDir: out,
     control: control.buffer,
   };
   const run = await loadCalculation(taskType);
@@ -89,15 +100,25 @@ export async function calcCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv, allowPositionals: true, strict: true,
-      options: { tdb: { type: 'string' }, out: { type: 'string' }, threads: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        tdb: { type: 'string' },
+        out: { type: 'string' },
+        threads: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     });
   } catch (e) {
     console.error(`phasedesk calc: ${(e as Error).message}\n${CALC_USAGE}`);
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help) { console.log(CALC_USAGE); return 0; }
+  if (values.help) {
+    console.log(CALC_USAGE);
+    return 0;
+  }
   if (positionals.length !== 1) {
     console.error(`phasedesk calc: give exactly one CONFIG.json\n${CALC_USAGE}`);
     return 2;

@@ -12,10 +12,15 @@ import type { ParseReply } from './tdb-parse-thread.js';
 const here = dirname(fileURLToPath(import.meta.url));
 /** The compiled thread script: next to this file under dist/, or the repository's dist/ when run from sources (vitest). */
 export function parseThreadFile(): string {
-  return here.split(sep).includes('dist') ? join(here, 'tdb-parse-thread.js') : resolve(here, '..', '..', 'dist', 'main', 'console', 'tdb-parse-thread.js');
+  return here.split(sep).includes('dist')
+    ? join(here, 'tdb-parse-thread.js')
+    : resolve(here, '..', '..', 'dist', 'main', 'console', 'tdb-parse-thread.js');
 }
 
-export interface ParsedTdb { info: TdbInfo; parameterCount: number }
+export interface ParsedTdb {
+  info: TdbInfo;
+  parameterCount: number;
+}
 
 /**
  * Parses TDB text in a worker thread. A malformed file is a 400 "tdb: FILE:LINE: message"; a file that defines
@@ -23,13 +28,20 @@ export interface ParsedTdb { info: TdbInfo; parameterCount: number }
  */
 export async function parseTdbForImport(text: string, fileName: string): Promise<ParsedTdb> {
   const script = parseThreadFile();
-  if (!existsSync(script)) throw new HttpError(503, `the TDB reader thread (${script}) is not built: run npm run build`);
+  if (!existsSync(script))
+    throw new HttpError(503, `the TDB reader thread (${script}) is not built: run npm run build`);
   const reply = await new Promise<ParseReply>((resolveP, reject) => {
     const w = new Worker(script, { workerData: { text, name: fileName } });
     let answered = false;
-    w.once('message', (m: ParseReply) => { answered = true; resolveP(m); void w.terminate(); });
+    w.once('message', (m: ParseReply) => {
+      answered = true;
+      resolveP(m);
+      void w.terminate();
+    });
     w.once('error', (e) => reject(new HttpError(400, `tdb: ${fileName}: the reader failed: ${e.message}`)));
-    w.once('exit', (code) => { if (!answered) reject(new HttpError(400, `tdb: ${fileName}: the reader stopped (exit code ${code})`)); });
+    w.once('exit', (code) => {
+      if (!answered) reject(new HttpError(400, `tdb: ${fileName}: the reader stopped (exit code ${code})`));
+    });
   });
   if (!reply.ok) throw new HttpError(400, `tdb: ${reply.message}`);
   if (reply.info.elements.length === 0) throw new HttpError(400, `tdb: ${fileName}: the file defines no element`);

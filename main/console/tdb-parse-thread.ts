@@ -3,10 +3,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabaseFromString, summarize } from '../../worker/core/database.js';
 
-export interface ParseRequest { text: string; name: string }
+export interface ParseRequest {
+  text: string;
+  name: string;
+}
 export type ParseReply =
-  | { ok: true; info: ReturnType<typeof summarize>; parameterCount: number }
-  | { ok: false; message: string };
+  { ok: true; info: ReturnType<typeof summarize>; parameterCount: number } | { ok: false; message: string };
 
 const { text, name } = workerData as ParseRequest;
 let reply: ParseReply;

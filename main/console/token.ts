@@ -8,7 +8,9 @@ import { join } from 'node:path';
 export const CONSOLE_HEADER = 'x-phasedesk-console';
 const PREFIX = 'pdc_';
 
-export function consoleTokenPath(dataDir: string): string { return join(dataDir, 'console-token'); }
+export function consoleTokenPath(dataDir: string): string {
+  return join(dataDir, 'console-token');
+}
 
 /**
  * <dataDir>/console-token: "pdc_" + 64 hex characters (32 random bytes), created at first start with mode 0600.
@@ -20,7 +22,11 @@ export function loadOrCreateConsoleToken(dataDir: string): { token: string; crea
   if (existsSync(p)) {
     const t = readFileSync(p, 'utf8').trim();
     if (/^pdc_[0-9a-f]{64}$/.test(t)) {
-      try { chmodSync(p, 0o600); } catch { /* e.g. read-only mount: keep going with the token as is */ }
+      try {
+        chmodSync(p, 0o600);
+      } catch {
+        /* e.g. read-only mount: keep going with the token as is */
+      }
       return { token: t, created: false };
     }
   }

@@ -15,7 +15,9 @@ export type { StoreDialect } from './dialect.js';
 const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002 };
 
 class StaticProvider implements MigrationProvider {
-  async getMigrations(): Promise<Record<string, Migration>> { return MIGRATIONS; }
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
 }
 
 export interface Store {
@@ -35,7 +37,11 @@ export interface StoreOptions {
 const PG_POOL_SIZE = 10;
 
 export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<Store> {
-  if (o.databaseUrl) return migrated({ dialect: 'postgres', db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(o.databaseUrl) }) }) });
+  if (o.databaseUrl)
+    return migrated({
+      dialect: 'postgres',
+      db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(o.databaseUrl) }) }),
+    });
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(join(dataDir, 'phasedesk.sqlite'));
   sqlite.pragma('journal_mode = WAL');
@@ -43,7 +49,11 @@ export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return migrated({ dialect: 'sqlite', sqlite, db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }) });
+  return migrated({
+    dialect: 'sqlite',
+    sqlite,
+    db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }),
+  });
 }
 
 /**
@@ -53,8 +63,14 @@ export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<
 function postgresPool(url: string): pg.Pool {
   const INT8_OID = 20;
   return new pg.Pool({
-    connectionString: url, max: PG_POOL_SIZE,
-    types: { getTypeParser: ((oid: number, format?: 'text' | 'binary') => oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser },
+    connectionString: url,
+    max: PG_POOL_SIZE,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
   });
 }
 
@@ -64,8 +80,18 @@ async function migrated(s: Omit<Store, 'close'>): Promise<Store> {
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
     await s.db.destroy();
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`);
+    throw new Error(
+      `database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message ?? String(error)}`,
+    );
   }
   let closed = false;
-  return { ...s, async close() { if (!closed) { closed = true; await s.db.destroy(); } } };
+  return {
+    ...s,
+    async close() {
+      if (!closed) {
+        closed = true;
+        await s.db.destroy();
+      }
+    },
+  };
 }

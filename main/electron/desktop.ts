@@ -26,7 +26,10 @@ export interface DesktopHandle {
   stopped: Promise<void>;
 }
 
-export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string; env?: NodeJS.ProcessEnv } = {}): DesktopHandle {
+export function runDesktop(
+  electron: ElectronMain,
+  opts: { preloadPath?: string; env?: NodeJS.ProcessEnv } = {},
+): DesktopHandle {
   const { app, BrowserWindow, ipcMain, shell, dialog } = electron;
   const preloadPath = opts.preloadPath ?? join(here, 'preload.cjs');
   const env = opts.env ?? process.env;
@@ -38,7 +41,13 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
   function log(line: string): void {
     const stamped = `${new Date().toISOString()} ${line}`;
     console.log(stamped);
-    if (logFile) { try { appendFileSync(logFile, stamped + '\n'); } catch { /* logging must never stop the app */ } }
+    if (logFile) {
+      try {
+        appendFileSync(logFile, stamped + '\n');
+      } catch {
+        /* logging must never stop the app */
+      }
+    }
   }
 
   /** True when 127.0.0.1:port can be bound now (the listener then takes it; port 0 is always free). */
@@ -58,11 +67,19 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
    */
   async function desktopKey(s: RunningService, dataDir: string): Promise<string | null> {
     const file = join(dataDir, 'desktop-key');
-    const save = (k: string) => { writeFileSync(file, k + '\n', { mode: 0o600 }); chmodSync(file, 0o600); return k; };
+    const save = (k: string) => {
+      writeFileSync(file, k + '\n', { mode: 0o600 });
+      chmodSync(file, 0o600);
+      return k;
+    };
     if (s.firstKey) return save(s.firstKey);
     if (existsSync(file)) {
       const k = readFileSync(file, 'utf8').trim();
-      const row = await s.store.db.selectFrom('api_keys').select(['is_active', 'expires_at']).where('key_hash', '=', hashApiKey(k)).executeTakeFirst();
+      const row = await s.store.db
+        .selectFrom('api_keys')
+        .select(['is_active', 'expires_at'])
+        .where('key_hash', '=', hashApiKey(k))
+        .executeTakeFirst();
       if (row && row.is_active === 1 && !isPast(row.expires_at)) return k;
     }
     try {
@@ -75,10 +92,28 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
 
   function createWindow(origin: string): void {
     win = new BrowserWindow({
-      width: 1360, height: 900, minWidth: 900, minHeight: 600, show: false, title: 'PhaseDesk', backgroundColor: '#f5f6f8',
-      webPreferences: { preload: preloadPath, contextIsolation: true, sandbox: true, nodeIntegration: false, spellcheck: false },
+      width: 1360,
+      height: 900,
+      minWidth: 900,
+      minHeight: 600,
+      show: false,
+      title: 'PhaseDesk',
+      backgroundColor: '#f5f6f8',
+      webPreferences: {
+        preload: preloadPath,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        spellcheck: false,
+      },
     });
-    const sameOrigin = (url: string) => { try { return new URL(url).origin === origin; } catch { return false; } };
+    const sameOrigin = (url: string) => {
+      try {
+        return new URL(url).origin === origin;
+      } catch {
+        return false;
+      }
+    };
     // The window only ever shows the service's origin; anything else opens in the user's browser.
     win.webContents.on('will-navigate', (e, url) => {
       if (sameOrigin(url)) return;
@@ -87,12 +122,20 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     });
     win.webContents.setWindowOpenHandler(({ url }) => {
       // Same-origin pages (downloads, openapi.json) open without the preload: they get no session.
-      if (sameOrigin(url)) return { action: 'allow', overrideBrowserWindowOptions: { webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false } } };
+      if (sameOrigin(url))
+        return {
+          action: 'allow',
+          overrideBrowserWindowOptions: {
+            webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false },
+          },
+        };
       if (/^https?:/.test(url)) void shell.openExternal(url);
       return { action: 'deny' };
     });
     win.once('ready-to-show', () => win?.show());
-    win.on('closed', () => { win = undefined; });
+    win.on('closed', () => {
+      win = undefined;
+    });
     void win.loadURL(`${origin}/`);
   }
 
@@ -106,14 +149,22 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     // Earlier builds kept the service data in Electron's userData folder (on Linux not the CLI's folder): say where
     // it is rather than silently starting empty; nothing is moved or deleted.
     const electronFolder = app.getPath('userData');
-    if (electronFolder !== dataDir && existsSync(join(electronFolder, 'phasedesk.sqlite')) && !existsSync(join(dataDir, 'phasedesk.sqlite'))) {
-      log(`earlier PhaseDesk data found in ${electronFolder}; this start uses ${dataDir} (start with PHASEDESK_DATA_DIR=${electronFolder} to keep using it)`);
+    if (
+      electronFolder !== dataDir &&
+      existsSync(join(electronFolder, 'phasedesk.sqlite')) &&
+      !existsSync(join(dataDir, 'phasedesk.sqlite'))
+    ) {
+      log(
+        `earlier PhaseDesk data found in ${electronFolder}; this start uses ${dataDir} (start with PHASEDESK_DATA_DIR=${electronFolder} to keep using it)`,
+      );
     }
     // Packaged app: the native core sits in the unpacked app folder next to dist/ (electron-builder.yml).
     // Inside app.asar the unpacked copy (asarUnpack in electron-builder.yml) is named explicitly, so the workers'
     // dlopen never depends on asar path redirection.
-    const addon = join(PACKAGE_ROOT, 'native-core', 'build', 'Release', 'phasedesk_core.node')
-      .replace(/app\.asar([\\/])/, 'app.asar.unpacked$1');
+    const addon = join(PACKAGE_ROOT, 'native-core', 'build', 'Release', 'phasedesk_core.node').replace(
+      /app\.asar([\\/])/,
+      'app.asar.unpacked$1',
+    );
     if (!process.env.PHASEDESK_CORE_ADDON && existsSync(addon)) process.env.PHASEDESK_CORE_ADDON = addon;
     const wanted = resolveSettings({ dataDir }, env).port;
     const port = (await portFree(wanted)) ? wanted : 0;
@@ -126,15 +177,26 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     ipcMain.on(SESSION_CHANNEL, (e) => {
       const url = e.senderFrame?.url ?? '';
       let ok = false;
-      try { ok = new URL(url).origin === origin; } catch { ok = false; }
+      try {
+        ok = new URL(url).origin === origin;
+      } catch {
+        ok = false;
+      }
       e.returnValue = ok ? session : null;
     });
     createWindow(origin);
   }
 
   let resolveStopped!: () => void;
-  const stoppedP = new Promise<void>((r) => { resolveStopped = r; });
-  const handle = (started: Promise<void>): DesktopHandle => ({ started, service: () => svc, window: () => win, stopped: stoppedP });
+  const stoppedP = new Promise<void>((r) => {
+    resolveStopped = r;
+  });
+  const handle = (started: Promise<void>): DesktopHandle => ({
+    started,
+    service: () => svc,
+    window: () => win,
+    stopped: stoppedP,
+  });
 
   if (!app.requestSingleInstanceLock()) {
     // Another PhaseDesk owns the data directory (SQLite store, worker pool): hand over to it.
@@ -148,7 +210,9 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     if (win.isMinimized()) win.restore();
     win.focus();
   });
-  app.on('activate', () => { if (!win && svc) createWindow(svc.ctx.origin); });
+  app.on('activate', () => {
+    if (!win && svc) createWindow(svc.ctx.origin);
+  });
   app.on('window-all-closed', () => app.quit());
   let stopping = false;
   let stopped = false;
@@ -159,13 +223,22 @@ export function runDesktop(electron: ElectronMain, opts: { preloadPath?: string;
     if (stopping) return;
     stopping = true;
     log('stopping the service (running calculations are cancelled)');
-    svc.close().catch((err: Error) => log(`service close failed: ${err.message}`))
-      .finally(() => { stopped = true; resolveStopped(); app.quit(); });
+    svc
+      .close()
+      .catch((err: Error) => log(`service close failed: ${err.message}`))
+      .finally(() => {
+        stopped = true;
+        resolveStopped();
+        app.quit();
+      });
   });
-  const started = app.whenReady().then(start).catch((err: Error) => {
-    log(`PhaseDesk could not start: ${err.stack ?? err.message}`);
-    dialog.showErrorBox('PhaseDesk could not start', `${err.message}\n\nDetails are in ${logFile ?? 'the console'}.`);
-    app.exit(1);
-  });
+  const started = app
+    .whenReady()
+    .then(start)
+    .catch((err: Error) => {
+      log(`PhaseDesk could not start: ${err.stack ?? err.message}`);
+      dialog.showErrorBox('PhaseDesk could not start', `${err.message}\n\nDetails are in ${logFile ?? 'the console'}.`);
+      app.exit(1);
+    });
   return handle(started);
 }

@@ -5,14 +5,29 @@
 
 export interface WebContentsLike {
   on(event: 'will-navigate', listener: (event: { preventDefault(): void }, url: string) => void): void;
-  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'allow' | 'deny'; overrideBrowserWindowOptions?: BrowserWindowOptions }): void;
+  setWindowOpenHandler(
+    handler: (details: { url: string }) => {
+      action: 'allow' | 'deny';
+      overrideBrowserWindowOptions?: BrowserWindowOptions;
+    },
+  ): void;
   openDevTools(): void;
 }
 
 export interface BrowserWindowOptions {
-  width?: number; height?: number; minWidth?: number; minHeight?: number; show?: boolean; title?: string; backgroundColor?: string;
+  width?: number;
+  height?: number;
+  minWidth?: number;
+  minHeight?: number;
+  show?: boolean;
+  title?: string;
+  backgroundColor?: string;
   webPreferences?: {
-    preload?: string; contextIsolation?: boolean; sandbox?: boolean; nodeIntegration?: boolean; webSecurity?: boolean;
+    preload?: string;
+    contextIsolation?: boolean;
+    sandbox?: boolean;
+    nodeIntegration?: boolean;
+    webSecurity?: boolean;
     spellcheck?: boolean;
   };
 }
@@ -21,7 +36,11 @@ export interface BrowserWindowLike {
   loadURL(url: string): Promise<void>;
   once(event: 'ready-to-show', listener: () => void): void;
   on(event: 'closed', listener: () => void): void;
-  show(): void; focus(): void; restore(): void; isMinimized(): boolean; isDestroyed(): boolean;
+  show(): void;
+  focus(): void;
+  restore(): void;
+  isMinimized(): boolean;
+  isDestroyed(): boolean;
   webContents: WebContentsLike;
 }
 
@@ -36,7 +55,8 @@ export interface ElectronMain {
     whenReady(): Promise<void>;
     on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): void;
     on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): void;
-    quit(): void; exit(code?: number): void;
+    quit(): void;
+    exit(code?: number): void;
     getPath(name: 'userData' | 'logs'): string;
     isPackaged: boolean;
     setAppUserModelId?(id: string): void;

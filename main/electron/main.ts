@@ -12,10 +12,16 @@ const require = createRequire(import.meta.url);
 function loadElectron(): ElectronMain {
   // Outside Electron, require('electron') is the npm package's path string (or missing): say how to start instead.
   let m: unknown;
-  try { m = require('electron'); } catch { m = undefined; }
+  try {
+    m = require('electron');
+  } catch {
+    m = undefined;
+  }
   if (!m || typeof m !== 'object' || !('app' in m)) {
-    console.error('dist/main/electron/main.js is the Electron entry: run it with `npx electron .` (Electron is an optional dependency).\n' +
-      'Without Electron, start the service with `phasedesk start` and open the printed address in a browser.');
+    console.error(
+      'dist/main/electron/main.js is the Electron entry: run it with `npx electron .` (Electron is an optional dependency).\n' +
+        'Without Electron, start the service with `phasedesk start` and open the printed address in a browser.',
+    );
     process.exit(1);
   }
   return m as ElectronMain;

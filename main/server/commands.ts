@@ -15,8 +15,16 @@ const WORKER_USAGE = `usage: phasedesk worker [--data-dir DIR] [--database-url U
 
 function common(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }>) {
   const { values } = parseArgs({
-    args: argv, allowPositionals: false, strict: true,
-    options: { 'data-dir': { type: 'string' }, 'database-url': { type: 'string' }, 'redis-url': { type: 'string' }, help: { type: 'boolean' }, ...extra },
+    args: argv,
+    allowPositionals: false,
+    strict: true,
+    options: {
+      'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
+      'redis-url': { type: 'string' },
+      help: { type: 'boolean' },
+      ...extra,
+    },
   });
   return values as Record<string, string | boolean | undefined>;
 }
@@ -41,13 +49,24 @@ function labOverrides(o: Record<string, string | boolean | undefined>): Settings
 }
 
 function requireLab(s: ReturnType<typeof resolveSettings>, cmd: string): void {
-  if (!s.lab.databaseUrl) throw new Error(`phasedesk ${cmd} needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)`);
+  if (!s.lab.databaseUrl)
+    throw new Error(
+      `phasedesk ${cmd} needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)`,
+    );
   if (!s.lab.redisUrl) throw new Error(`phasedesk ${cmd} needs PHASEDESK_REDIS_URL or --redis-url (redis://host:6379)`);
 }
 
 export async function serverCommand(argv: string[]): Promise<number> {
-  const o = common(argv, { host: { type: 'string' }, port: { type: 'string' }, 'allowed-hosts': { type: 'string' }, 'public-url': { type: 'string' } });
-  if (o.help) { console.log(SERVER_USAGE); return 0; }
+  const o = common(argv, {
+    host: { type: 'string' },
+    port: { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'public-url': { type: 'string' },
+  });
+  if (o.help) {
+    console.log(SERVER_USAGE);
+    return 0;
+  }
   const base = labOverrides(o);
   const over: SettingsOverrides = {
     ...base,
@@ -55,7 +74,14 @@ export async function serverCommand(argv: string[]): Promise<number> {
     ...(o.port !== undefined ? { port: intFlag(o.port, '--port', 0, 65535) } : {}),
     lab: {
       ...base.lab,
-      ...(o['allowed-hosts'] !== undefined ? { allowedHosts: String(o['allowed-hosts']).split(',').map((h) => h.trim().toLowerCase()).filter(Boolean) } : {}),
+      ...(o['allowed-hosts'] !== undefined
+        ? {
+            allowedHosts: String(o['allowed-hosts'])
+              .split(',')
+              .map((h) => h.trim().toLowerCase())
+              .filter(Boolean),
+          }
+        : {}),
       ...(o['public-url'] !== undefined ? { publicUrl: String(o['public-url']).replace(/\/+$/, '') } : {}),
     },
   };
@@ -66,15 +92,26 @@ export async function serverCommand(argv: string[]): Promise<number> {
   console.log(`Console token: ${svc.consoleToken} (also in ${join(svc.ctx.settings.dataDir, 'console-token')})`);
   console.log(`PhaseDesk lab server listening on ${svc.ctx.settings.host}:${svc.port} (${svc.baseUrl})`);
   let stopping = false;
-  const stop = () => { if (stopping) return; stopping = true; void svc.close().then(() => process.exit(0)); };
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void svc.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return -1;
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
-  const o = common(argv, { slots: { type: 'string' }, threads: { type: 'string' }, 'lock-seconds': { type: 'string' } });
-  if (o.help) { console.log(WORKER_USAGE); return 0; }
+  const o = common(argv, {
+    slots: { type: 'string' },
+    threads: { type: 'string' },
+    'lock-seconds': { type: 'string' },
+  });
+  if (o.help) {
+    console.log(WORKER_USAGE);
+    return 0;
+  }
   const over: SettingsOverrides = {
     ...labOverrides(o),
     ...(o.slots !== undefined ? { poolSize: intFlag(o.slots, '--slots', 1, 64) } : {}),
@@ -82,12 +119,21 @@ export async function workerCommand(argv: string[]): Promise<number> {
   };
   const settings = resolveSettings(over);
   requireLab(settings, 'worker');
-  const lockSeconds = intFlag(o['lock-seconds'] ?? (process.env.PHASEDESK_JOB_LOCK_SECONDS || undefined), '--lock-seconds', 2, 3600);
+  const lockSeconds = intFlag(
+    o['lock-seconds'] ?? (process.env.PHASEDESK_JOB_LOCK_SECONDS || undefined),
+    '--lock-seconds',
+    2,
+    3600,
+  );
   const { startQueueWorker } = await import('./worker.js');
   const { defaultWorkerFile } = await import('../server.js');
   const w = await startQueueWorker(settings, defaultWorkerFile(), (l) => console.log(l), { lockSeconds });
   let stopping = false;
-  const stop = () => { if (stopping) return; stopping = true; void w.close().then(() => process.exit(0)); };
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void w.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   return -1;

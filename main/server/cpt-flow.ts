@@ -16,11 +16,15 @@ export function chunkNodes(): number {
   const v = process.env.PHASEDESK_CPT_CHUNK_NODES;
   if (v === undefined || v === '') return DEFAULT_CHUNK_NODES;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new Error('PHASEDESK_CPT_CHUNK_NODES must be an integer between 1 and 1000000');
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
+    throw new Error('PHASEDESK_CPT_CHUNK_NODES must be an integer between 1 and 1000000');
   return n;
 }
 
-export interface CptStageJobData { uuid: string; stage: CptStage }
+export interface CptStageJobData {
+  uuid: string;
+  stage: CptStage;
+}
 
 export function cptJobId(uuid: string, stage: Pick<CptStage, 'kind' | 'chunk'>): string {
   return `cpt-${uuid}-${stage.kind}${stage.kind === 'chunk' || stage.kind === 'bisect' ? `-${stage.chunk}` : ''}`;
@@ -30,21 +34,38 @@ export function cptJobId(uuid: string, stage: Pick<CptStage, 'kind' | 'chunk'>):
 export async function addCptFlow(flows: FlowProducer, uuid: string, nodes: number, perChunk: number): Promise<number> {
   const chunks = Math.max(1, Math.ceil(nodes / perChunk));
   const job = (stage: CptStage) => ({
-    name: `cpt-${stage.kind}`, queueName: TASK_QUEUE, data: { uuid, stage } satisfies CptStageJobData,
+    name: `cpt-${stage.kind}`,
+    queueName: TASK_QUEUE,
+    data: { uuid, stage } satisfies CptStageJobData,
     opts: { jobId: cptJobId(uuid, stage), removeOnComplete: true, removeOnFail: 1000 },
   });
-  const children = Array.from({ length: chunks }, (_, k) => job({ kind: 'chunk', chunks, chunk: k, first: k * perChunk, end: Math.min(nodes, (k + 1) * perChunk) }));
-  await flows.add({ ...job({ kind: 'merge', chunks }), children: [{ ...job({ kind: 'bisect-plan', chunks }), children }] });
+  const children = Array.from({ length: chunks }, (_, k) =>
+    job({ kind: 'chunk', chunks, chunk: k, first: k * perChunk, end: Math.min(nodes, (k + 1) * perChunk) }),
+  );
+  await flows.add({
+    ...job({ kind: 'merge', chunks }),
+    children: [{ ...job({ kind: 'bisect-plan', chunks }), children }],
+  });
   return chunks;
 }
 
 /** Adds the bisection's parts (edge ranges) as children of the merge job that is the plan job's parent. */
-export async function addBisectionParts(queue: Queue, plan: Job<CptStageJobData>, ranges: [number, number][]): Promise<void> {
+export async function addBisectionParts(
+  queue: Queue,
+  plan: Job<CptStageJobData>,
+  ranges: [number, number][],
+): Promise<void> {
   const { uuid, stage } = plan.data;
   if (!plan.parent?.id) throw new Error(`job ${plan.id} has no parent merge job`);
   const parent = { id: plan.parent.id, queue: plan.parent.queueKey };
-  await queue.addBulk(ranges.map(([first, end], k) => {
-    const part: CptStage = { kind: 'bisect', chunks: stage.chunks, chunk: k, first, end };
-    return { name: 'cpt-bisect', data: { uuid, stage: part }, opts: { jobId: cptJobId(uuid, part), parent, removeOnComplete: true, removeOnFail: 1000 } };
-  }));
+  await queue.addBulk(
+    ranges.map(([first, end], k) => {
+      const part: CptStage = { kind: 'bisect', chunks: stage.chunks, chunk: k, first, end };
+      return {
+        name: 'cpt-bisect',
+        data: { uuid, stage: part },
+        opts: { jobId: cptJobId(uuid, part), parent, removeOnComplete: true, removeOnFail: 1000 },
+      };
+    }),
+  );
 }

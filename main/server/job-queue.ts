@@ -9,11 +9,14 @@ import type { ServiceContext } from '../service/context.js';
 import { redisConnection, TASK_QUEUE, taskJobId } from './redis.js';
 
 /** The data of a task's job; everything else the worker reads from the task record. */
-export interface TaskJobData { uuid: string }
+export interface TaskJobData {
+  uuid: string;
+}
 
 /** Signing key of the download URLs from PHASEDESK_URL_SECRET, the same in every API process. */
 export function sharedUrlSecret(text: string): Buffer {
-  if (text.length < 32) throw new Error('PHASEDESK_URL_SECRET must be at least 32 characters (for example: openssl rand -hex 32)');
+  if (text.length < 32)
+    throw new Error('PHASEDESK_URL_SECRET must be at least 32 characters (for example: openssl rand -hex 32)');
   return createHash('sha256').update(text).digest();
 }
 
@@ -27,35 +30,56 @@ export class JobQueue {
   private again = false;
   private closing = false;
 
-  constructor(private readonly ctx: ServiceContext, redisUrl: string) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    redisUrl: string,
+  ) {
     this.redis = redisConnection(redisUrl);
     this.queue = new Queue<TaskJobData>(TASK_QUEUE, { connection: this.redis });
     this.queue.on('error', (e) => ctx.log(`job queue: ${e.message}`));
     // Tasks another API process created but could not hand over (it ended in between) are picked up here.
     // Every sweep adds the job of every waiting task again (a no-op for a job that exists), so a job lost with a Redis
     // that kept no data comes back too.
-    this.timer = setInterval(() => { this.added.clear(); this.kick(); }, SWEEP_INTERVAL_MS);
+    this.timer = setInterval(() => {
+      this.added.clear();
+      this.kick();
+    }, SWEEP_INTERVAL_MS);
     this.timer.unref();
   }
 
   private readonly timer: NodeJS.Timeout;
 
   /** Tasks left running stay with their workers; waiting ones get their job (again) at the next kick. */
-  async recover(): Promise<void> { await this.queue.waitUntilReady(); }
+  async recover(): Promise<void> {
+    await this.queue.waitUntilReady();
+  }
 
   kick(): void {
     if (this.closing) return;
-    if (this.pumping) { this.again = true; return; }
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
     this.pumping = true;
-    void this.pump().catch((e) => this.ctx.log(`job queue error: ${(e as Error).message}`)).finally(() => {
-      this.pumping = false;
-      if (this.again) { this.again = false; this.kick(); }
-    });
+    void this.pump()
+      .catch((e) => this.ctx.log(`job queue error: ${(e as Error).message}`))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
   /** Adds a job for every pending or queued task this process has not added yet. */
   private async pump(): Promise<void> {
-    const waiting = await this.ctx.store.db.selectFrom('tasks').select(['uuid']).where('status', 'in', ['pending', 'queued']).orderBy('id').execute();
+    const waiting = await this.ctx.store.db
+      .selectFrom('tasks')
+      .select(['uuid'])
+      .where('status', 'in', ['pending', 'queued'])
+      .orderBy('id')
+      .execute();
     const still = new Set(waiting.map((w) => w.uuid));
     for (const uuid of this.added) if (!still.has(uuid)) this.added.delete(uuid);
     for (const { uuid } of waiting) {
@@ -70,7 +94,9 @@ export class JobQueue {
    * second) and raises the calculation's cancel flag. A job still waiting is dropped here.
    */
   requestStop(uuid: string): void {
-    void this.queue.remove(taskJobId(uuid)).catch(() => { /* running: its worker stops it */ });
+    void this.queue.remove(taskJobId(uuid)).catch(() => {
+      /* running: its worker stops it */
+    });
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,9 @@ import { Redis } from 'ioredis';
 export const TASK_QUEUE = 'phasedesk-tasks';
 
 /** The BullMQ job of a task: one per task, so adding it twice (a restarted API, a retried kick) is harmless. */
-export function taskJobId(uuid: string): string { return `task-${uuid}`; }
+export function taskJobId(uuid: string): string {
+  return `task-${uuid}`;
+}
 
 /**
  * An ioredis connection for BullMQ. The URL's user name and password become AUTH, its path the database (SELECT),
@@ -15,10 +17,16 @@ export function taskJobId(uuid: string): string { return `task-${uuid}`; }
  */
 export function redisConnection(url: string, o: { blocking?: boolean } = {}): Redis {
   let u: URL;
-  try { u = new URL(url); } catch { throw new Error(`PHASEDESK_REDIS_URL '${url}' is not a URL (redis://host:port/db)`); }
-  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new Error(`PHASEDESK_REDIS_URL must start with redis:// or rediss:// (got ${u.protocol})`);
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`PHASEDESK_REDIS_URL '${url}' is not a URL (redis://host:port/db)`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:')
+    throw new Error(`PHASEDESK_REDIS_URL must start with redis:// or rediss:// (got ${u.protocol})`);
   const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new Error(`PHASEDESK_REDIS_URL: database '${u.pathname.slice(1)}' must be an integer >= 0`);
+  if (!Number.isInteger(db) || db < 0)
+    throw new Error(`PHASEDESK_REDIS_URL: database '${u.pathname.slice(1)}' must be an integer >= 0`);
   return new Redis({
     host: u.hostname.replace(/^\[|\]$/g, ''),
     port: u.port ? Number(u.port) : 6379,

@@ -6,16 +6,26 @@ import type { CalcHostSettings } from '../config.js';
 import type { CalculationOutput, HostJob, HostReport, HostRequest, HostSettings } from '../../worker/protocol.js';
 
 export type HostOutput = CalculationOutput & { cancelled?: boolean };
-export interface HostProgress { progress: number; stage: string | null }
+export interface HostProgress {
+  progress: number;
+  stage: string | null;
+}
 
 export class CalculationProcessCrash extends Error {
-  constructor(readonly how: string, detail?: string) {
+  constructor(
+    readonly how: string,
+    detail?: string,
+  ) {
     super(`the calculation process crashed (${how}); the service is unaffected${detail ? ` [${detail}]` : ''}`);
     this.name = 'CalculationProcessCrash';
   }
 }
 
-interface Current { resolve(o: HostOutput): void; reject(e: Error): void; onProgress(p: HostProgress): void }
+interface Current {
+  resolve(o: HostOutput): void;
+  reject(e: Error): void;
+  onProgress(p: HostProgress): void;
+}
 
 export class CalcHost {
   readonly child: ChildProcess;
@@ -33,7 +43,10 @@ export class CalcHost {
   private readonly exitWaiters: (() => void)[] = [];
 
   constructor(hostFile: string, settings: CalcHostSettings, onExit: (host: CalcHost, how: string) => void) {
-    const hostSettings: HostSettings = { heapMb: settings.heapMb, previewTimeoutSeconds: settings.previewTimeoutSeconds };
+    const hostSettings: HostSettings = {
+      heapMb: settings.heapMb,
+      previewTimeoutSeconds: settings.previewTimeoutSeconds,
+    };
     this.child = fork(hostFile, [], {
       // No inherited flags (test runners' loaders); Electron runs the script as plain Node.
       execArgv: [],
@@ -42,28 +55,42 @@ export class CalcHost {
       serialization: 'advanced',
     });
     // The last lines of stderr say what a native crash was (a Rust panic, a V8 fatal error).
-    this.child.stderr?.setEncoding('utf8').on('data', (d: string) => { this.stderrTail = (this.stderrTail + d).slice(-2000); });
+    this.child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      this.stderrTail = (this.stderrTail + d).slice(-2000);
+    });
     let readyResolve!: () => void;
-    this.ready = new Promise((r) => { readyResolve = r; });
+    this.ready = new Promise((r) => {
+      readyResolve = r;
+    });
     this.child.on('message', (m: HostReport) => {
-      if (m.type === 'ready') { this.started = true; readyResolve(); }
-      else if (m.type === 'progress') this.current?.onProgress({ progress: m.progress, stage: m.stage });
+      if (m.type === 'ready') {
+        this.started = true;
+        readyResolve();
+      } else if (m.type === 'progress') this.current?.onProgress({ progress: m.progress, stage: m.stage });
       else if (m.type === 'done' || m.type === 'failed') {
         const c = this.current;
         this.current = undefined;
         this.busy = false;
         this.rssMb = m.rssMb;
-        if (m.type === 'done') c?.resolve(m.output); else c?.reject(new Error(m.message));
+        if (m.type === 'done') c?.resolve(m.output);
+        else c?.reject(new Error(m.message));
       }
     });
-    this.child.on('error', () => { /* reported by exit */ });
+    this.child.on('error', () => {
+      /* reported by exit */
+    });
     this.child.on('exit', (code, signal) => {
       this.exited = true;
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const c = this.current;
       this.current = undefined;
       this.busy = false;
-      const last = this.stderrTail.trim().split('\n').filter((l) => /panic|fatal|error|abort/i.test(l)).pop()?.trim();
+      const last = this.stderrTail
+        .trim()
+        .split('\n')
+        .filter((l) => /panic|fatal|error|abort/i.test(l))
+        .pop()
+        ?.trim();
       c?.reject(new CalculationProcessCrash(how, last));
       readyResolve();
       for (const w of this.exitWaiters.splice(0)) w();
@@ -71,7 +98,9 @@ export class CalcHost {
     });
   }
 
-  get pid(): number | undefined { return this.child.pid; }
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
 
   /** Runs one job; progress reports arrive through onProgress until the promise settles. */
   async run(job: HostJob, onProgress: (p: HostProgress) => void): Promise<HostOutput> {
@@ -79,7 +108,10 @@ export class CalcHost {
     this.cancelBeforeStart = false;
     this.tasksRun++;
     await this.ready;
-    if (this.exited) { this.busy = false; throw new CalculationProcessCrash('it had ended before the task started'); }
+    if (this.exited) {
+      this.busy = false;
+      throw new CalculationProcessCrash('it had ended before the task started');
+    }
     return new Promise<HostOutput>((resolve, reject) => {
       this.current = { resolve, reject, onProgress };
       this.send({ type: 'run', job });
@@ -98,7 +130,12 @@ export class CalcHost {
   }
 
   private send(m: HostRequest): void {
-    if (!this.exited && this.child.connected) this.child.send(m, (e) => { if (e) { /* the exit handler reports a dead host */ } });
+    if (!this.exited && this.child.connected)
+      this.child.send(m, (e) => {
+        if (e) {
+          /* the exit handler reports a dead host */
+        }
+      });
   }
 
   /** Asks the host to end; kills it if it has not ended after graceMs. */
@@ -111,5 +148,7 @@ export class CalcHost {
     clearTimeout(t);
   }
 
-  kill(): void { if (!this.exited) this.child.kill('SIGKILL'); }
+  kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
 }

@@ -9,13 +9,23 @@ import { join } from 'node:path';
 
 export const LOCK_FILE = 'service.lock';
 
-interface LockRecord { pid: number; host: string; started_at: string }
+interface LockRecord {
+  pid: number;
+  host: string;
+  started_at: string;
+}
 
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly holder: LockRecord, readonly lockFile: string) {
-    super(`the data directory ${dataDir} is in use by another PhaseDesk service (process ${holder.pid} on ${holder.host}, ` +
-      `started ${holder.started_at}): stop that one first, or start this one with --data-dir DIR` +
-      (holder.host === hostname() ? '' : ` (if that service no longer runs, delete ${lockFile})`));
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockRecord,
+    readonly lockFile: string,
+  ) {
+    super(
+      `the data directory ${dataDir} is in use by another PhaseDesk service (process ${holder.pid} on ${holder.host}, ` +
+        `started ${holder.started_at}): stop that one first, or start this one with --data-dir DIR` +
+        (holder.host === hostname() ? '' : ` (if that service no longer runs, delete ${lockFile})`),
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -32,7 +42,9 @@ function processAlive(pid: number): boolean {
 function readLock(file: string): LockRecord | undefined {
   try {
     const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockRecord>;
-    return typeof v.pid === 'number' && typeof v.host === 'string' ? { pid: v.pid, host: v.host, started_at: String(v.started_at ?? '') } : undefined;
+    return typeof v.pid === 'number' && typeof v.host === 'string'
+      ? { pid: v.pid, host: v.host, started_at: String(v.started_at ?? '') }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -48,11 +60,19 @@ export function acquireDataDirLock(dataDir: string): () => void {
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      try { writeSync(fd, JSON.stringify(mine)); } finally { closeSync(fd); }
+      try {
+        writeSync(fd, JSON.stringify(mine));
+      } finally {
+        closeSync(fd);
+      }
       return () => {
         const held = readLock(file);
         if (held && held.pid === mine.pid && held.host === mine.host) {
-          try { unlinkSync(file); } catch { /* already gone */ }
+          try {
+            unlinkSync(file);
+          } catch {
+            /* already gone */
+          }
         }
       };
     } catch (e) {
@@ -62,7 +82,11 @@ export function acquireDataDirLock(dataDir: string): () => void {
       if (held && held.host === mine.host && held.pid === mine.pid) return () => undefined;
       if (held && (held.host !== mine.host || processAlive(held.pid))) throw new DataDirInUseError(dataDir, held, file);
       // stale: its process is gone, or the file is unreadable (a crash while it was written)
-      try { unlinkSync(file); } catch { /* another start took it over meanwhile: try again */ }
+      try {
+        unlinkSync(file);
+      } catch {
+        /* another start took it over meanwhile: try again */
+      }
     }
   }
   throw new Error(`could not take ${file}`);

@@ -23,17 +23,32 @@ export function subscriptionAllowsTasks(sub: SubRow | undefined): boolean {
 
 export function toDbItem(row: DbRow, userStatus: string): DbItemResponse {
   return {
-    id: row.id, code: row.code, name: row.name, description: row.description, type: row.type,
-    version: row.version, level: row.level,
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    version: row.version,
+    level: row.level,
     element_list: JSON.parse(row.element_list) as string[],
     phase_list: JSON.parse(row.phase_list) as string[],
     support_task_list: JSON.parse(row.support_task_list) as string[],
-    sp_id: row.sp_id, price: row.price, user_status: userStatus,
-    created_at: row.created_at, updated_at: row.updated_at,
+    sp_id: row.sp_id,
+    price: row.price,
+    user_status: userStatus,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
-export interface DbFilter { type?: string; level?: string; search?: string; task_type?: string; page: number; size: number }
+export interface DbFilter {
+  type?: string;
+  level?: string;
+  search?: string;
+  task_type?: string;
+  page: number;
+  size: number;
+}
 
 function matches(row: DbRow, f: DbFilter): boolean {
   if (f.type !== undefined && row.type !== f.type) return false;
@@ -42,7 +57,12 @@ function matches(row: DbRow, f: DbFilter): boolean {
   if (f.search !== undefined && f.search !== '') {
     const q = f.search.toLowerCase();
     const els = JSON.parse(row.element_list) as string[];
-    if (!row.code.toLowerCase().includes(q) && !row.name.toLowerCase().includes(q) && !els.some((e) => e.toLowerCase() === q)) return false;
+    if (
+      !row.code.toLowerCase().includes(q) &&
+      !row.name.toLowerCase().includes(q) &&
+      !els.some((e) => e.toLowerCase() === q)
+    )
+      return false;
   }
   return true;
 }
@@ -53,20 +73,42 @@ async function subsByDb(ctx: ServiceContext, userId: string): Promise<Map<string
 }
 
 /** GET /database, /database/by-task and (linkedOnly) /database/users. Enabled records only. */
-export async function listDatabases(ctx: ServiceContext, userId: string, f: DbFilter, linkedOnly = false): Promise<ListDbResponse> {
-  const rows = await ctx.store.db.selectFrom('databases').selectAll().where('state', '=', 'enable').orderBy('code').execute();
+export async function listDatabases(
+  ctx: ServiceContext,
+  userId: string,
+  f: DbFilter,
+  linkedOnly = false,
+): Promise<ListDbResponse> {
+  const rows = await ctx.store.db
+    .selectFrom('databases')
+    .selectAll()
+    .where('state', '=', 'enable')
+    .orderBy('code')
+    .execute();
   const subs = await subsByDb(ctx, userId);
   const all = rows.filter((r) => matches(r, f) && (!linkedOnly || subs.has(r.id)));
-  const items = all.slice((f.page - 1) * f.size, f.page * f.size).map((r) => toDbItem(r, effectiveStatus(subs.get(r.id))));
+  const items = all
+    .slice((f.page - 1) * f.size, f.page * f.size)
+    .map((r) => toDbItem(r, effectiveStatus(subs.get(r.id))));
   return { items, total: all.length, page: f.page, size: f.size };
 }
 
 export async function enabledDatabase(ctx: ServiceContext, id: string): Promise<DbRow | undefined> {
-  return ctx.store.db.selectFrom('databases').selectAll().where('id', '=', id).where('state', '=', 'enable').executeTakeFirst();
+  return ctx.store.db
+    .selectFrom('databases')
+    .selectAll()
+    .where('id', '=', id)
+    .where('state', '=', 'enable')
+    .executeTakeFirst();
 }
 
 export async function subscriptionFor(ctx: ServiceContext, userId: string, dbId: string): Promise<SubRow | undefined> {
-  return ctx.store.db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).where('database_id', '=', dbId).executeTakeFirst();
+  return ctx.store.db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('database_id', '=', dbId)
+    .executeTakeFirst();
 }
 
 export async function getDatabase(ctx: ServiceContext, userId: string, id: string) {
@@ -76,7 +118,12 @@ export async function getDatabase(ctx: ServiceContext, userId: string, id: strin
 }
 
 interface TdbModule {
-  readTdbInfo(path: string): { elements: string[]; phases: string[]; warnings: string[]; refusals: { phase: string; reason: string }[] };
+  readTdbInfo(path: string): {
+    elements: string[];
+    phases: string[];
+    warnings: string[];
+    refusals: { phase: string; reason: string }[];
+  };
   phasesFor(path: string, elements: string[]): string[];
 }
 
@@ -95,7 +142,8 @@ export async function phasesForElements(ctx: ServiceContext, userId: string, id:
   const row = await enabledDatabase(ctx, id);
   if (!row) throw new HttpError(404, 'Db not found');
   const st = effectiveStatus(await subscriptionFor(ctx, userId, id));
-  if (st !== 'active' && st !== 'trail') throw new HttpError(403, 'You do not have access to this Db or your access has expired');
+  if (st !== 'active' && st !== 'trail')
+    throw new HttpError(403, 'You do not have access to this Db or your access has expired');
   const known = new Set((JSON.parse(row.element_list) as string[]).map((e) => e.toUpperCase()));
   const unknown = elements.filter((e) => !known.has(e.toUpperCase()));
   if (unknown.length > 0) throw new HttpError(400, `element_list: unknown elements for this Db: ${unknown.join(', ')}`);

@@ -1,12 +1,24 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { ServiceContext } from './context.js';
 
 export const FILE_KINDS = ['result', 'preview', 'vtk'] as const;
 export type FileKind = (typeof FILE_KINDS)[number];
 
-export function taskDir(dataDir: string, uuid: string): string { return join(dataDir, 'tasks', uuid); }
+export function taskDir(dataDir: string, uuid: string): string {
+  return join(dataDir, 'tasks', uuid);
+}
 
 /** Files and folders of the data directory are the owner's alone: keys' hashes, the URL secret, results. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -27,7 +39,11 @@ export function protectStoreFiles(dataDir: string): void {
 }
 
 function chmodPrivate(path: string, mode: number): void {
-  try { chmodSync(path, mode); } catch { /* a file system without modes (FAT, some mounts): nothing to tighten */ }
+  try {
+    chmodSync(path, mode);
+  } catch {
+    /* a file system without modes (FAT, some mounts): nothing to tighten */
+  }
 }
 
 /** <dataDir>/secret: 32 random bytes, created at first start with mode 600. */
@@ -40,7 +56,9 @@ export function loadOrCreateSecret(dataDir: string): Buffer {
   return s;
 }
 
-export function sha256File(path: string): string { return createHash('sha256').update(readFileSync(path)).digest('hex'); }
+export function sha256File(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
 
 function sign(secret: Buffer, path: string, expires: number): string {
   return createHmac('sha256', secret).update(`${path}\n${expires}`).digest('hex');
@@ -53,7 +71,13 @@ export function signedUrl(ctx: ServiceContext, uuid: string, kind: FileKind, nam
   return `${ctx.origin}${path}?expires=${expires}&signature=${sign(ctx.secret, path, expires)}`;
 }
 
-export function verifySignature(secret: Buffer, path: string, expires: string | undefined, signature: string | undefined, nowMs = Date.now()): boolean {
+export function verifySignature(
+  secret: Buffer,
+  path: string,
+  expires: string | undefined,
+  signature: string | undefined,
+  nowMs = Date.now(),
+): boolean {
   if (!expires || !signature || !/^\d+$/.test(expires) || !/^[0-9a-f]{64}$/.test(signature)) return false;
   const exp = Number(expires);
   if (exp * 1000 <= nowMs) return false;
@@ -61,7 +85,13 @@ export function verifySignature(secret: Buffer, path: string, expires: string | 
   return timingSafeEqual(want, Buffer.from(signature, 'hex'));
 }
 
-export interface FoundFile { kind: FileKind; name: string; relPath: string; size: number; sha256: string }
+export interface FoundFile {
+  kind: FileKind;
+  name: string;
+  relPath: string;
+  size: number;
+  sha256: string;
+}
 
 /** Files the calculation left in <taskDir>/{result,preview,vtk}/ (flat, one level). */
 export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
@@ -78,7 +108,13 @@ export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
       const st = statSync(full);
       if (!st.isFile()) continue;
       chmodPrivate(full, PRIVATE_FILE_MODE);
-      out.push({ kind, name, relPath: relative(dataDir, full).split(sep).join('/'), size: st.size, sha256: sha256File(full) });
+      out.push({
+        kind,
+        name,
+        relPath: relative(dataDir, full).split(sep).join('/'),
+        size: st.size,
+        sha256: sha256File(full),
+      });
     }
   }
   return out;

@@ -16,7 +16,9 @@ export function generateApiKey(): string {
 }
 
 /** Keys are stored only as this hash (plus a short display prefix). */
-export function hashApiKey(key: string): string { return createHash('sha256').update(key, 'utf8').digest('hex'); }
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
 
 export interface AuthContext {
   key: Selectable<ApiKeysTable>;
@@ -32,7 +34,11 @@ export async function authenticate(ctx: ServiceContext, header: string | undefin
   const key = m[1]!.trim();
   if (!key.startsWith('tk_')) throw new HttpError(401, "API key must start with 'tk_' prefix");
   if (key.length < 10) throw new HttpError(401, 'API key is too short');
-  const row = await ctx.store.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hashApiKey(key)).executeTakeFirst();
+  const row = await ctx.store.db
+    .selectFrom('api_keys')
+    .selectAll()
+    .where('key_hash', '=', hashApiKey(key))
+    .executeTakeFirst();
   if (!row) throw new HttpError(401, 'invalid API key', { details: 'no key with this value exists' });
   if (!row.is_active) throw new HttpError(403, 'API key is disabled');
   if (isPast(row.expires_at)) throw new HttpError(403, 'API key has expired');
@@ -45,14 +51,23 @@ export async function authenticate(ctx: ServiceContext, header: string | undefin
 
 /** GET /key/info body. Optional null fields are omitted ("absent means never used / no expiry"). */
 export async function keyInfo(ctx: ServiceContext, auth: AuthContext): Promise<KeyInfoResponse> {
-  const plan = await ctx.store.db.selectFrom('plans').select('name').where('id', '=', auth.user.plan_id).executeTakeFirst();
+  const plan = await ctx.store.db
+    .selectFrom('plans')
+    .select('name')
+    .where('id', '=', auth.user.plan_id)
+    .executeTakeFirst();
   const user: KeyInfoResponse['user'] = {
-    id: auth.user.id, username: auth.user.username, email: auth.user.email,
+    id: auth.user.id,
+    username: auth.user.username,
+    email: auth.user.email,
     subscription_level: plan?.name ?? 'none',
   };
   if (auth.user.subscription_expires_at) user.subscription_expires_at = auth.user.subscription_expires_at;
   return {
-    id: auth.key.id, api_key: auth.presentedKey, key_name: auth.key.key_name, is_active: auth.key.is_active === 1,
+    id: auth.key.id,
+    api_key: auth.presentedKey,
+    key_name: auth.key.key_name,
+    is_active: auth.key.is_active === 1,
     created_at: auth.key.created_at,
     ...(auth.key.last_used_at ? { last_used_at: auth.key.last_used_at } : {}),
     ...(auth.key.expires_at ? { expires_at: auth.key.expires_at } : {}),

@@ -11,7 +11,12 @@ import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress }
 import type { HostJob } from '../../worker/protocol.js';
 import { storeOutcome } from './task-outcome.js';
 
-interface InFlight { taskId: number; host: CalcHost; progress: HostProgress; done: Promise<void> }
+interface InFlight {
+  taskId: number;
+  host: CalcHost;
+  progress: HostProgress;
+  done: Promise<void>;
+}
 
 export class Scheduler {
   private readonly hostFile: string;
@@ -21,12 +26,17 @@ export class Scheduler {
   private again = false;
   private closing = false;
 
-  constructor(private readonly ctx: ServiceContext, workerFile: string) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    workerFile: string,
+  ) {
     // The host script sits next to the piscina worker file it runs (dist/worker/).
     this.hostFile = join(dirname(workerFile), 'host.js');
     for (let i = 0; i < ctx.settings.poolSize; i++) this.hosts.push(this.newHost());
     // Progress and stage relayed by the hosts are copied to the task rows once a second.
-    this.progressTimer = setInterval(() => { void this.saveProgress(); }, 1000);
+    this.progressTimer = setInterval(() => {
+      void this.saveProgress();
+    }, 1000);
     this.progressTimer.unref();
   }
 
@@ -48,7 +58,8 @@ export class Scheduler {
       this.kick();
     };
     // A host that could not even start (a broken installation) is retried once a second, not in a busy loop.
-    if (host.started) replace(); else setTimeout(replace, 1000).unref();
+    if (host.started) replace();
+    else setTimeout(replace, 1000).unref();
   }
 
   /** Replaces a host that ran its share of tasks or grew too large (native memory is returned with the process). */
@@ -58,18 +69,26 @@ export class Scheduler {
     const i = this.hosts.indexOf(host);
     if (i < 0) return;
     this.hosts[i] = this.newHost();
-    this.ctx.log(`calculation process ${host.pid} replaced after ${host.tasksRun} task(s), resident size ${Math.round(host.rssMb)} MB`);
+    this.ctx.log(
+      `calculation process ${host.pid} replaced after ${host.tasksRun} task(s), resident size ${Math.round(host.rssMb)} MB`,
+    );
     void host.stop();
   }
 
   /** Process ids of the calculation hosts (for memory checks). */
-  hostPids(): number[] { return this.hosts.map((h) => h.pid).filter((p): p is number => p !== undefined); }
+  hostPids(): number[] {
+    return this.hosts.map((h) => h.pid).filter((p): p is number => p !== undefined);
+  }
 
   private async saveProgress(): Promise<void> {
     try {
       for (const [uuid, f] of this.inflight) {
-        await this.ctx.store.db.updateTable('tasks').set({ progress: f.progress.progress, stage: f.progress.stage })
-          .where('uuid', '=', uuid).where('status', '=', 'running').execute();
+        await this.ctx.store.db
+          .updateTable('tasks')
+          .set({ progress: f.progress.progress, stage: f.progress.stage })
+          .where('uuid', '=', uuid)
+          .where('status', '=', 'running')
+          .execute();
       }
     } catch (e) {
       this.ctx.log(`progress update failed: ${(e as Error).message}`);
@@ -84,7 +103,11 @@ export class Scheduler {
 
   /** Recovery at start: pending/queued are picked up by pump(); running/uploading are failed. */
   async recover(): Promise<void> {
-    const stuck = await this.ctx.store.db.selectFrom('tasks').selectAll().where('status', 'in', ['running', 'uploading']).execute();
+    const stuck = await this.ctx.store.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('status', 'in', ['running', 'uploading'])
+      .execute();
     for (const t of stuck) {
       await transition(this.ctx, t.id, t.status, 'failed', { logs: ['interrupted by a service restart'] });
       this.ctx.log(`task ${t.id} (${t.uuid}) failed: interrupted by a service restart`);
@@ -93,23 +116,39 @@ export class Scheduler {
 
   kick(): void {
     if (this.closing) return;
-    if (this.pumping) { this.again = true; return; }
+    if (this.pumping) {
+      this.again = true;
+      return;
+    }
     this.pumping = true;
-    void this.pump().catch((e) => this.ctx.log(`scheduler error: ${(e as Error).message}`)).finally(() => {
-      this.pumping = false;
-      if (this.again) { this.again = false; this.kick(); }
-    });
+    void this.pump()
+      .catch((e) => this.ctx.log(`scheduler error: ${(e as Error).message}`))
+      .finally(() => {
+        this.pumping = false;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
   }
 
-  requestStop(uuid: string): void { this.inflight.get(uuid)?.host.cancel(); }
+  requestStop(uuid: string): void {
+    this.inflight.get(uuid)?.host.cancel();
+  }
 
   /** Progress 0..1 of a running calculation, if it is in flight. */
-  progressOf(uuid: string): number | undefined { return this.inflight.get(uuid)?.progress.progress; }
+  progressOf(uuid: string): number | undefined {
+    return this.inflight.get(uuid)?.progress.progress;
+  }
 
   /** Progress and stage of a running calculation, if it is in flight. */
-  liveProgress(uuid: string): HostProgress | undefined { return this.inflight.get(uuid)?.progress; }
+  liveProgress(uuid: string): HostProgress | undefined {
+    return this.inflight.get(uuid)?.progress;
+  }
 
-  private idleHost(): CalcHost | undefined { return this.hosts.find((h) => !h.busy && !h.exited); }
+  private idleHost(): CalcHost | undefined {
+    return this.hosts.find((h) => !h.busy && !h.exited);
+  }
 
   private async pump(): Promise<void> {
     while (!this.closing && this.idleHost()) {
@@ -125,30 +164,57 @@ export class Scheduler {
   private async dispatch(row: TaskRow): Promise<void> {
     if (row.status === 'pending' && !(await transition(this.ctx, row.id, 'pending', 'queued'))) return;
     const db = row.database_id
-      ? await this.ctx.store.db.selectFrom('databases').select(['file_path', 'code', 'file_sha256']).where('id', '=', row.database_id).executeTakeFirst()
+      ? await this.ctx.store.db
+          .selectFrom('databases')
+          .select(['file_path', 'code', 'file_sha256'])
+          .where('id', '=', row.database_id)
+          .executeTakeFirst()
       : undefined;
     if (!db) {
-      await transition(this.ctx, row.id, 'queued', 'failed', { logs: ['the database file of this task is no longer available'] });
+      await transition(this.ctx, row.id, 'queued', 'failed', {
+        logs: ['the database file of this task is no longer available'],
+      });
       return;
     }
     const ompThreads = this.threadsFor(row.omp_threads);
-    if (!(await transition(this.ctx, row.id, 'queued', 'running', { logs: [`started with ${ompThreads} OpenMP thread(s)`] }))) return;
+    if (
+      !(await transition(this.ctx, row.id, 'queued', 'running', {
+        logs: [`started with ${ompThreads} OpenMP thread(s)`],
+      }))
+    )
+      return;
     const config = JSON.parse(row.task_config) as Record<string, unknown>;
     // The code is replaced by the server-managed file path before the config reaches the worker.
     delete config.tdb_code;
     config.tdb_file = db.file_path;
     const job: HostJob = {
-      taskUuid: row.uuid, taskType: row.task_type, config, ompThreads,
+      taskUuid: row.uuid,
+      taskType: row.task_type,
+      config,
+      ompThreads,
       taskDir: this.ctx.blobs.taskDir(row.uuid),
       database: { code: db.code, sha256: db.file_sha256 },
     };
     const host = this.idleHost();
-    if (!host) { await transition(this.ctx, row.id, 'running', 'failed', { logs: ['no calculation process was available'] }); return; }
+    if (!host) {
+      await transition(this.ctx, row.id, 'running', 'failed', { logs: ['no calculation process was available'] });
+      return;
+    }
     const entry: InFlight = { taskId: row.id, host, progress: { progress: 0, stage: null }, done: Promise.resolve() };
-    entry.done = host.run(job, (p) => { entry.progress = p; })
-      .then((out) => this.finish(row, out, entry.progress), (err: unknown) => this.fail(row, err))
+    entry.done = host
+      .run(job, (p) => {
+        entry.progress = p;
+      })
+      .then(
+        (out) => this.finish(row, out, entry.progress),
+        (err: unknown) => this.fail(row, err),
+      )
       .catch((e) => this.ctx.log(`task ${row.id}: bookkeeping error: ${(e as Error).message}`))
-      .finally(() => { this.inflight.delete(row.uuid); this.recycleIfDue(host); this.kick(); });
+      .finally(() => {
+        this.inflight.delete(row.uuid);
+        this.recycleIfDue(host);
+        this.kick();
+      });
     this.inflight.set(row.uuid, entry);
   }
 
@@ -159,7 +225,10 @@ export class Scheduler {
   private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
     const now = await this.current(row);
-    if (!now) { this.ctx.blobs.remove(row.uuid); return; } // deleted meanwhile
+    if (!now) {
+      this.ctx.blobs.remove(row.uuid);
+      return;
+    } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
     await storeOutcome(this.ctx, row, out, live);
@@ -172,7 +241,10 @@ export class Scheduler {
     if (this.closing && err instanceof CalculationProcessCrash) return;
     if (this.closing) return;
     const now = await this.current(row);
-    if (!now) { this.ctx.blobs.remove(row.uuid); return; }
+    if (!now) {
+      this.ctx.blobs.remove(row.uuid);
+      return;
+    }
     if (now.status === 'running') await transition(this.ctx, row.id, 'running', 'failed', { logs: [msg] });
   }
 

@@ -4,7 +4,11 @@
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import type { WorkBounds } from '../config.js';
 
-export interface DatabaseLists { code: string; elements: string[]; phases: string[] }
+export interface DatabaseLists {
+  code: string;
+  elements: string[];
+  phases: string[];
+}
 
 type Condition = Record<string, unknown>;
 const isElement = (c: string) => c !== 'VA' && c !== '/-';
@@ -13,7 +17,8 @@ const TEMPERATURE_FIELDS = ['temperature', 'temperature_start', 'temperature_end
 export const SCHEIL_MINIMUM_TEMPERATURE = 1;
 
 const at = (field: string) => `task_config.condition.${field}`;
-const fmt = (n: number) => (Number.isInteger(n) && Math.abs(n) < 1e15 ? String(n) : n.toPrecision(6).replace(/\.?0+(e|$)/, '$1'));
+const fmt = (n: number) =>
+  Number.isInteger(n) && Math.abs(n) < 1e15 ? String(n) : n.toPrecision(6).replace(/\.?0+(e|$)/, '$1');
 
 /** Nodes of an axis from start to end by step, counted as worker/calculations/binary_cpt_diagram.ts stepAxis builds it. */
 export function stepAxisCount(start: number, end: number, step: number): number {
@@ -23,13 +28,19 @@ export function stepAxisCount(start: number, end: number, step: number): number 
 }
 
 /** The first refusal as "<field>: <message>", or null when the configuration is within the database and the bounds. */
-export function checkTaskConfig(taskType: string, config: Record<string, unknown>, db: DatabaseLists, bounds: WorkBounds): string | null {
+export function checkTaskConfig(
+  taskType: string,
+  config: Record<string, unknown>,
+  db: DatabaseLists,
+  bounds: WorkBounds,
+): string | null {
   const c = config.condition as Condition | undefined;
   if (!c || typeof c !== 'object') return null; // test-only calculations carry no condition
 
   for (const f of TEMPERATURE_FIELDS) {
     const T = c[f];
-    if (typeof T === 'number' && T > bounds.max_temperature) return `${at(f)}: must be at most ${bounds.max_temperature} K (setting max_temperature)`;
+    if (typeof T === 'number' && T > bounds.max_temperature)
+      return `${at(f)}: must be at most ${bounds.max_temperature} K (setting max_temperature)`;
   }
 
   if (Array.isArray(c.components)) {
@@ -49,18 +60,31 @@ export function checkTaskConfig(taskType: string, config: Record<string, unknown
   for (const f of ['activated_phases', 'inhibit_phases']) {
     if (!Array.isArray(c[f])) continue;
     const unknown = (c[f] as string[]).map((p) => String(p).toUpperCase()).filter((p) => !phases.has(p));
-    if (unknown.length > 0) return `${at(f)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not phases' : 'is not a phase'} of database '${db.code}'`;
+    if (unknown.length > 0)
+      return `${at(f)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not phases' : 'is not a phase'} of database '${db.code}'`;
   }
 
-  if ((taskType === 'line_calculation' || taskType === 'thermodynamic_properties_next' || taskType === 'gibbs_energy_curves') && typeof c.points === 'number' && c.points > bounds.max_scan_points) {
+  if (
+    (taskType === 'line_calculation' ||
+      taskType === 'thermodynamic_properties_next' ||
+      taskType === 'gibbs_energy_curves') &&
+    typeof c.points === 'number' &&
+    c.points > bounds.max_scan_points
+  ) {
     return `${at('points')}: must be at most ${bounds.max_scan_points} (setting max_scan_points)`;
   }
 
-  if (taskType === 'scheil_solidification' && typeof c.start_temperature === 'number' && typeof c.temperature_step === 'number') {
+  if (
+    taskType === 'scheil_solidification' &&
+    typeof c.start_temperature === 'number' &&
+    typeof c.temperature_step === 'number'
+  ) {
     const steps = Math.ceil((c.start_temperature - SCHEIL_MINIMUM_TEMPERATURE) / c.temperature_step);
     if (steps > bounds.max_scheil_steps) {
-      return `${at('temperature_step')}: gives ${fmt(steps)} steps from start_temperature down to ${SCHEIL_MINIMUM_TEMPERATURE} K; `
-        + `must give at most ${bounds.max_scheil_steps} steps (setting max_scheil_steps)`;
+      return (
+        `${at('temperature_step')}: gives ${fmt(steps)} steps from start_temperature down to ${SCHEIL_MINIMUM_TEMPERATURE} K; ` +
+        `must give at most ${bounds.max_scheil_steps} steps (setting max_scheil_steps)`
+      );
     }
   }
 
@@ -77,12 +101,18 @@ export function checkTaskConfig(taskType: string, config: Record<string, unknown
     const total = axes.reduce((a, [, k]) => a * k, 1);
     if (!(total <= bounds.max_grid_nodes)) {
       const widest = axes.reduce((a, b) => (b[1] > a[1] ? b : a));
-      return `${at(widest[0])}: the grid of ${axes.map(([, k]) => fmt(k)).join(' x ')} = ${fmt(total)} composition x temperature x pressure nodes `
-        + `must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`;
+      return (
+        `${at(widest[0])}: the grid of ${axes.map(([, k]) => fmt(k)).join(' x ')} = ${fmt(total)} composition x temperature x pressure nodes ` +
+        `must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`
+      );
     }
   }
 
-  if (taskType === 'isopleth' && typeof c.resolution === 'number' && c.resolution * c.resolution > bounds.max_grid_nodes) {
+  if (
+    taskType === 'isopleth' &&
+    typeof c.resolution === 'number' &&
+    c.resolution * c.resolution > bounds.max_grid_nodes
+  ) {
     return `${at('resolution')}: a ${c.resolution} x ${c.resolution} grid must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`;
   }
 

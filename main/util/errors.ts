@@ -1,7 +1,13 @@
 /** An error that maps to an HTTP response: body is always {"error": message, ...extra}. */
 export class HttpError extends Error {
-  constructor(public readonly status: number, message: string, public readonly extra: Record<string, unknown> = {}) {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly extra: Record<string, unknown> = {},
+  ) {
     super(message);
   }
-  body(): Record<string, unknown> { return { error: this.message, ...this.extra }; }
+  body(): Record<string, unknown> {
+    return { error: this.message, ...this.extra };
+  }
 }

@@ -1,5 +1,7 @@
 /** RFC 3339 time used in key and database records. */
-export function rfc3339(d: Date = new Date()): string { return d.toISOString(); }
+export function rfc3339(d: Date = new Date()): string {
+  return d.toISOString();
+}
 
 /** Task timestamps: 'YYYY-MM-DD HH:MM:SS UTC' as the spec's TaskStatusResponse shows. */
 export function taskTime(d: Date = new Date()): string {

@@ -28,20 +28,42 @@ let n = 0;
 const R = GAS_CONSTANT;
 
 /** A job of `taskType` (point_calculation by default) with its configuration parsed by the type's schema. */
-function job<T extends TaskType = 'point_calculation'>(condition: Record<string, unknown>, tdb = LENS, taskType = 'point_calculation' as T) {
+function job<T extends TaskType = 'point_calculation'>(
+  condition: Record<string, unknown>,
+  tdb = LENS,
+  taskType = 'point_calculation' as T,
+) {
   return parsedJob(taskType, {
-    taskUuid: 'f', ompThreads: 1, taskDir: path.join(tmp, `t${n++}`), control: new SharedArrayBuffer(16),
+    taskUuid: 'f',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
     database: { code: 'LENS', sha256: 'abc' },
-    config: { tdb_file: tdb,
-      condition: { components: ['A', 'B'], pressure: 101325, temperature: 1250, compositions: { B: 0.5 }, activated_phases: ['LIQUID', 'SOLID'], ...condition } },
+    config: {
+      tdb_file: tdb,
+      condition: {
+        components: ['A', 'B'],
+        pressure: 101325,
+        temperature: 1250,
+        compositions: { B: 0.5 },
+        activated_phases: ['LIQUID', 'SOLID'],
+        ...condition,
+      },
+    },
   });
 }
 const ctl = () => new JobControl(new SharedArrayBuffer(16));
-const read = <T = PointCalculationResult>(j: CalculationJob) => JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as T;
+const read = <T = PointCalculationResult>(j: CalculationJob) =>
+  JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as T;
 /** RFC 4180 cells of one line (quoted cells may hold commas). */
-const cells = (line: string) => [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) => m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!);
+const cells = (line: string) =>
+  [...line.matchAll(/(?:^|,)(?:"((?:[^"]|"")*)"|([^,]*))/g)].map((m) =>
+    m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!,
+  );
 const csvRow = (j: CalculationJob) => {
-  const [head, row] = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').trim().split('\r\n');
+  const [head, row] = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8')
+    .trim()
+    .split('\r\n');
   const names = cells(head!).map((h) => h.replace(/ \[.*\]$/, ''));
   const vals = cells(row!);
   return Object.fromEntries(names.map((h, i) => [h, vals[i]]));
@@ -49,8 +71,10 @@ const csvRow = (j: CalculationJob) => {
 
 /** Ideal lens, G(SOLID,i) = 0, G(LIQUID,i) = dH_i - 10 T: equal MU gives x_i^S / x_i^L = exp(G(LIQUID,i)/RT). */
 function lens(T: number) {
-  const eA = Math.exp((10000 - 10 * T) / (R * T)), eB = Math.exp((15000 - 10 * T) / (R * T));
-  const xBL = (1 - eA) / (eB - eA), xBS = eB * xBL;
+  const eA = Math.exp((10000 - 10 * T) / (R * T)),
+    eB = Math.exp((15000 - 10 * T) / (R * T));
+  const xBL = (1 - eA) / (eB - eA),
+    xBS = eB * xBL;
   return { xBL, xBS, xAL: 1 - xBL, xAS: 1 - xBS, muA: R * T * Math.log(1 - xBS), muB: R * T * Math.log(xBS) };
 }
 
@@ -59,15 +83,19 @@ describe('composition units (worker/results/units.ts)', () => {
     // masses A = 20, B = 30: w(B) = 0.6 is x(B) = (0.6/30) / (0.4/20 + 0.6/30) = 0.5
     expect(massToMoleFractions({ A: 0.4, B: 0.6 }, { A: 20, B: 30 }).B).toBeCloseTo(0.5, 15);
     expect(moleToMassFractions({ A: 0.5, B: 0.5 }, { A: 20, B: 30 }).B).toBeCloseTo(0.6, 15);
-    expect(massMapToMoleFractions('c', { B: 0.6 }, ['A', 'B'], { A: 20, B: 30 })).toEqual({ B: expect.closeTo(0.5, 14) });
+    expect(massMapToMoleFractions('c', { B: 0.6 }, ['A', 'B'], { A: 20, B: 30 })).toEqual({
+      B: expect.closeTo(0.5, 14),
+    });
     // Al-4.5 wt% Cu (M = 26.9815, 63.546): x(Cu) = (4.5/63.546) / (95.5/26.9815 + 4.5/63.546) = 0.0196123...
     const x = massToMoleFractions({ AL: 0.955, CU: 0.045 }, { AL: 26.9815, CU: 63.546 });
-    expect(x.CU).toBeCloseTo((0.045 / 63.546) / (0.955 / 26.9815 + 0.045 / 63.546), 15);
+    expect(x.CU).toBeCloseTo(0.045 / 63.546 / (0.955 / 26.9815 + 0.045 / 63.546), 15);
   });
 
   it('refuses an element without molar mass with a message naming it', () => {
     expect(() => massToMoleFractions({ A: 0.5, X: 0.5 }, { A: 20, X: 0 })).toThrow(/X has molar mass 0/);
-    expect(() => massMapToMoleFractions('condition.compositions', { B: 1.2 }, ['A', 'B'], { A: 20, B: 30 })).toThrow(/condition.compositions.B/);
+    expect(() => massMapToMoleFractions('condition.compositions', { B: 1.2 }, ['A', 'B'], { A: 20, B: 30 })).toThrow(
+      /condition.compositions.B/,
+    );
   });
 
   it('a point given in mass fractions is the same equilibrium, and gives x and w of the system and of each phase', () => {
@@ -77,7 +105,8 @@ describe('composition units (worker/results/units.ts)', () => {
     expect(doc.point.x.B).toBeCloseTo(0.5, 12);
     expect(doc.point.w!.B).toBeCloseTo(0.6, 12);
     const l = lens(1250);
-    const liq = doc.point.phases.find((q) => q.name === 'LIQUID')!, sol = doc.point.phases.find((q) => q.name === 'SOLID')!;
+    const liq = doc.point.phases.find((q) => q.name === 'LIQUID')!,
+      sol = doc.point.phases.find((q) => q.name === 'SOLID')!;
     expect(liq.x.B).toBeCloseTo(l.xBL, 7);
     expect(sol.x.B).toBeCloseTo(l.xBS, 7);
     // w of a phase by hand: x_B 30 / (x_A 20 + x_B 30)
@@ -93,7 +122,10 @@ describe('composition units (worker/results/units.ts)', () => {
 describe('reference states and formation energies', () => {
   it('activities against a chosen phase are the Raoultian ones of the ideal lens; GM_formation by hand', () => {
     const T = 1250;
-    const j = job({ reference_states: { A: 'LIQUID', B: 'SOLID' }, thermo_outputs: ['acr(*)', 'mur(*)', 'GM_formation', 'GM_formation(*)'] });
+    const j = job({
+      reference_states: { A: 'LIQUID', B: 'SOLID' },
+      thermo_outputs: ['acr(*)', 'mur(*)', 'GM_formation', 'GM_formation(*)'],
+    });
     runPoint(j, ctl());
     const doc = read(j);
     const l = lens(T);
@@ -106,14 +138,15 @@ describe('reference states and formation energies', () => {
     // GM_formation = GM - x_A G(LIQUID,A) - x_B G(SOLID,B)
     expect(doc.point.GM_formation!).toBeCloseTo(doc.point.GM - 0.5 * (10000 - 10 * T), 6);
     const liq = doc.point.phases.find((q) => q.name === 'LIQUID')!;
-    const gLiq = (10000 - 10 * T) * l.xAL + (15000 - 10 * T) * l.xBL + R * T * (l.xAL * Math.log(l.xAL) + l.xBL * Math.log(l.xBL));
+    const gLiq =
+      (10000 - 10 * T) * l.xAL + (15000 - 10 * T) * l.xBL + R * T * (l.xAL * Math.log(l.xAL) + l.xBL * Math.log(l.xBL));
     expect(liq.GM_formation!).toBeCloseTo(gLiq - l.xAL * (10000 - 10 * T), 4);
     const row = csvRow(j);
     expect(Number(row['acr(A)'])).toBeCloseTo(l.xAL, 7);
     expect(Number(row['GM_formation(LIQUID)'])).toBeCloseTo(liq.GM_formation!, 6);
   });
 
-  it('defaults to the ELEMENT line\'s reference phase (SOLID here) and refuses a phase that does not exist', () => {
+  it("defaults to the ELEMENT line's reference phase (SOLID here) and refuses a phase that does not exist", () => {
     const j = job({});
     runPoint(j, ctl());
     const doc = read(j);
@@ -122,13 +155,20 @@ describe('reference states and formation energies', () => {
     // against pure solid (G = 0): acr = exp(mu/RT) = x^S
     expect(doc.point.ACR!.A).toBeCloseTo(l.xAS, 7);
     expect(doc.point.GM_formation!).toBeCloseTo(doc.point.GM, 8);
-    expect(() => runPoint(job({ reference_states: { A: 'NOPE' } }), ctl())).toThrow(/condition.reference_states.A: NOPE is not a phase/);
+    expect(() => runPoint(job({ reference_states: { A: 'NOPE' } }), ctl())).toThrow(
+      /condition.reference_states.A: NOPE is not a phase/,
+    );
   });
 });
 
 describe('magnetic, volume and ordering properties of each phase', () => {
-  it('TC and BMAGN of a magnetic phase from the TDB\'s Redlich-Kister terms', () => {
-    const j = job({ temperature: 1500, compositions: { B: 0.4 }, activated_phases: ['BCC_A2'], thermo_outputs: ['TC(*)', 'BMAGN(*)', 'VM'] });
+  it("TC and BMAGN of a magnetic phase from the TDB's Redlich-Kister terms", () => {
+    const j = job({
+      temperature: 1500,
+      compositions: { B: 0.4 },
+      activated_phases: ['BCC_A2'],
+      thermo_outputs: ['TC(*)', 'BMAGN(*)', 'VM'],
+    });
     runPoint(j, ctl());
     const doc = read(j);
     const bcc = doc.point.phases.find((q) => q.name === 'BCC_A2')!;
@@ -154,8 +194,13 @@ describe('magnetic, volume and ordering properties of each phase', () => {
     expect(reg.TC).toBeUndefined();
   });
 
-  it('degree of ordering recomputed from the written site fractions (pycalphad\'s definition)', () => {
-    const j = job({ temperature: 300, compositions: { B: 0.5 }, activated_phases: ['ORD'], thermo_outputs: ['DOO(*)'] });
+  it("degree of ordering recomputed from the written site fractions (pycalphad's definition)", () => {
+    const j = job({
+      temperature: 300,
+      compositions: { B: 0.5 },
+      activated_phases: ['ORD'],
+      thermo_outputs: ['DOO(*)'],
+    });
     runPoint(j, ctl());
     const doc = read(j);
     const ord = doc.point.phases.find((q) => q.name === 'ORD')!;
@@ -177,14 +222,32 @@ describe('ordered/disordered state in the outputs (alfe.tdb, B2_BCC)', () => {
   it('Fe-30Al at 800 K is ordered B2 with a positive degree of order; Fe-5Al at 1000 K is disordered A2 with none', () => {
     const ALFE = path.join(SHARED_TDB_DIR, 'alfe.tdb');
     const names = ['ordered(*)', 'structure(*)', 'DOO(*)', 'TC(*)'];
-    const jo = job({ components: ['AL', 'FE'], temperature: 800, compositions: { AL: 0.3 }, activated_phases: ['B2_BCC'], thermo_outputs: names }, ALFE);
+    const jo = job(
+      {
+        components: ['AL', 'FE'],
+        temperature: 800,
+        compositions: { AL: 0.3 },
+        activated_phases: ['B2_BCC'],
+        thermo_outputs: names,
+      },
+      ALFE,
+    );
     runPoint(jo, ctl());
     const ro = csvRow(jo);
     expect(ro['ordered(B2_BCC)']).toBe('1');
     expect(ro['structure(B2_BCC)']).toBe('B2 (B2_BCC)');
     expect(Number(ro['DOO(B2_BCC)'])).toBeGreaterThan(0.05);
     expect(Number(ro['TC(B2_BCC)'])).toBeGreaterThan(0);
-    const jd = job({ components: ['AL', 'FE'], temperature: 1000, compositions: { AL: 0.05 }, activated_phases: ['B2_BCC'], thermo_outputs: names }, ALFE);
+    const jd = job(
+      {
+        components: ['AL', 'FE'],
+        temperature: 1000,
+        compositions: { AL: 0.05 },
+        activated_phases: ['B2_BCC'],
+        thermo_outputs: names,
+      },
+      ALFE,
+    );
     runPoint(jd, ctl());
     const rd = csvRow(jd);
     expect(rd['ordered(B2_BCC)']).toBe('0');
@@ -211,7 +274,11 @@ describe('liquidus and solidus of the alloy at a point', () => {
   it('is absent, with the reason, when the system has no liquid', () => {
     const j = job({ activated_phases: ['SOLID'] });
     runPoint(j, ctl());
-    expect(read(j).alloy_temperatures).toMatchObject({ liquidus: null, solidus: null, note: 'no liquid phase in the system' });
+    expect(read(j).alloy_temperatures).toMatchObject({
+      liquidus: null,
+      solidus: null,
+      note: 'no liquid phase in the system',
+    });
   });
 });
 
@@ -220,18 +287,36 @@ describe('line and properties results', () => {
   /** Ideal liquid with pure solids: x_i^L on the liquidus of solid i is exp(-G(LIQUID,i)/RT). */
   const xL = (dH: number, T: number) => Math.exp(-(dH - 10 * T) / (R * T));
   const root = (f: (T: number) => number, a: number, b: number) => {
-    for (let k = 0; k < 200; k++) { const m = 0.5 * (a + b); if (f(a) * f(m) <= 0) b = m; else a = m; }
+    for (let k = 0; k < 200; k++) {
+      const m = 0.5 * (a + b);
+      if (f(a) * f(m) <= 0) b = m;
+      else a = m;
+    }
     return 0.5 * (a + b);
   };
   const TE = root((T) => xL(10000, T) + xL(15000, T) - 1, 300, 1000);
 
   it('a T line through the eutectic: liquidus, solidus and the invariant with its phase compositions, by hand', () => {
-    const j = job({ components: ['A', 'B'], temperature_start: 500, temperature_end: 1500, points: 51, compositions_start: { B: 0.3 },
-      compositions_end: { B: 0.3 }, activated_phases: undefined, compositions: undefined, temperature: undefined }, EUT, 'line_calculation' as const);
+    const j = job(
+      {
+        components: ['A', 'B'],
+        temperature_start: 500,
+        temperature_end: 1500,
+        points: 51,
+        compositions_start: { B: 0.3 },
+        compositions_end: { B: 0.3 },
+        activated_phases: undefined,
+        compositions: undefined,
+        temperature: undefined,
+      },
+      EUT,
+      'line_calculation' as const,
+    );
     runLine(j, ctl());
     const doc = read<LineCalculationResult>(j);
     // liquidus: the higher of the two liquidus branches at x(B) = 0.3
-    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000), tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
+    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000),
+      tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
     expect(Math.abs(doc.alloy_temperatures!.liquidus! - Math.max(tA, tB))).toBeLessThan(0.01);
     expect(Math.abs(doc.alloy_temperatures!.solidus! - TE)).toBeLessThan(0.01);
     // and in result.csv: T_liquidus / T_solidus columns of the default outputs of a fixed-composition line
@@ -245,18 +330,33 @@ describe('line and properties results', () => {
     expect(inv.compositions.LIQUID!.x.B).toBeCloseTo(xL(15000, TE), 4);
     expect(inv.compositions.ALPHA!.x.A).toBeCloseTo(1, 6);
     // masses A = 20, B = 30
-    expect(inv.compositions.LIQUID!.w!.B).toBeCloseTo((30 * xL(15000, TE)) / (30 * xL(15000, TE) + 20 * xL(10000, TE)), 4);
+    expect(inv.compositions.LIQUID!.w!.B).toBeCloseTo(
+      (30 * xL(15000, TE)) / (30 * xL(15000, TE) + 20 * xL(10000, TE)),
+      4,
+    );
   });
 
   it('Scheil given in mass fractions: liquidus, Scheil end and equilibrium solidus side by side, by hand', () => {
-    const j = job({ components: ['A', 'B'], compositions: { B: 9 / 23 }, composition_unit: 'mass_fraction', start_temperature: 1300,
-      temperature_step: 5, activated_phases: undefined, temperature: undefined }, EUT, 'scheil_solidification');
+    const j = job(
+      {
+        components: ['A', 'B'],
+        compositions: { B: 9 / 23 },
+        composition_unit: 'mass_fraction',
+        start_temperature: 1300,
+        temperature_step: 5,
+        activated_phases: undefined,
+        temperature: undefined,
+      },
+      EUT,
+      'scheil_solidification',
+    );
     runScheil(j, ctl());
     const doc = read<ScheilDocument>(j);
     // w(B) = 9/23 is x(B) = (9/23/30) / (14/23/20 + 9/23/30) = 0.3
     expect(doc.composition.B).toBeCloseTo(0.3, 12);
     expect(doc.composition_w!.B).toBeCloseTo(9 / 23, 12);
-    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000), tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
+    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000),
+      tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
     expect(Math.abs(doc.alloy_temperatures!.liquidus! - Math.max(tA, tB))).toBeLessThan(0.01);
     // pure solids: the liquid follows the liquidus down to the eutectic, where both the Scheil path and the
     // equilibrium solidification end
@@ -272,12 +372,26 @@ describe('line and properties results', () => {
   });
 
   it('a composition line given in mass fractions runs between the converted end points; properties carry mur/acr', () => {
-    const j = job({ temperature_start: 1250, temperature_end: 1250, points: 5, compositions_start: { B: 0.3 }, compositions_end: { B: 0.6 },
-      composition_unit: 'mass_fraction', reference_states: { A: 'LIQUID', B: 'LIQUID' }, compositions: undefined, temperature: undefined,
-      thermo_outputs: ['x(B)', 'w(B)', 'acr(A)'] }, LENS, 'line_calculation');
+    const j = job(
+      {
+        temperature_start: 1250,
+        temperature_end: 1250,
+        points: 5,
+        compositions_start: { B: 0.3 },
+        compositions_end: { B: 0.6 },
+        composition_unit: 'mass_fraction',
+        reference_states: { A: 'LIQUID', B: 'LIQUID' },
+        compositions: undefined,
+        temperature: undefined,
+        thermo_outputs: ['x(B)', 'w(B)', 'acr(A)'],
+      },
+      LENS,
+      'line_calculation',
+    );
     runLine(j, ctl());
     const doc = read<LineCalculationResult>(j);
-    const first = doc.points[0]!, last = doc.points[doc.points.length - 1]!;
+    const first = doc.points[0]!,
+      last = doc.points[doc.points.length - 1]!;
     expect(first.w!.B).toBeCloseTo(0.3, 12);
     expect(last.w!.B).toBeCloseTo(0.6, 12);
     expect(last.x.B).toBeCloseTo(0.5, 12);
@@ -285,12 +399,26 @@ describe('line and properties results', () => {
     expect(doc.alloy_temperatures).toBeUndefined();
     const l = lens(1250);
     expect(last.ACR!.A).toBeCloseTo(l.xAL, 6);
-    const jp = job({ temperature_start: 1000, temperature_end: 1100, points: 3, compositions_start: { B: 0.4 }, compositions_end: { B: 0.4 },
-      reference_states: { A: 'REG' }, activated_phases: ['REG'], compositions: undefined, temperature: undefined }, LENS, 'thermodynamic_properties_next');
+    const jp = job(
+      {
+        temperature_start: 1000,
+        temperature_end: 1100,
+        points: 3,
+        compositions_start: { B: 0.4 },
+        compositions_end: { B: 0.4 },
+        reference_states: { A: 'REG' },
+        activated_phases: ['REG'],
+        compositions: undefined,
+        temperature: undefined,
+      },
+      LENS,
+      'thermodynamic_properties_next',
+    );
     runProperties(jp, ctl());
     const pd = read<PropertiesDocument>(jp);
     // pure REG A: G = 1000; in REG alone, MU(A) - 1000 = RT ln x_A + L x_B^2 with L = -5000 + 2T
-    const T = pd.points[0]!.T, L0 = -5000 + 2 * T;
+    const T = pd.points[0]!.T,
+      L0 = -5000 + 2 * T;
     expect(pd.points[0]!.MUR!.A).toBeCloseTo(R * T * Math.log(0.6) + L0 * 0.16, 4);
     expect(pd.reference_states).toMatchObject({ A: 'REG' });
   });

@@ -24,15 +24,29 @@ let n = 0;
 
 function job(condition: Record<string, unknown>, tdb = LENS) {
   return parsedJob('gibbs_energy_curves', {
-    taskUuid: 'g', ompThreads: 1, taskDir: path.join(tmp, `t${n++}`), control: new SharedArrayBuffer(16),
+    taskUuid: 'g',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
     database: { code: 'T', sha256: 'abc' },
-    config: { tdb_file: tdb,
-      condition: { components: ['A', 'B'], temperature: 1250, pressure: 101325, compositions_start: { B: 0 }, compositions_end: { B: 1 },
-        points: 51, activated_phases: ['LIQUID', 'SOLID'], ...condition } },
+    config: {
+      tdb_file: tdb,
+      condition: {
+        components: ['A', 'B'],
+        temperature: 1250,
+        pressure: 101325,
+        compositions_start: { B: 0 },
+        compositions_end: { B: 1 },
+        points: 51,
+        activated_phases: ['LIQUID', 'SOLID'],
+        ...condition,
+      },
+    },
   });
 }
 const ctl = () => new JobControl(new SharedArrayBuffer(16));
-const read = (j: CalculationJob) => JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as GibbsEnergyCurvesDocument;
+const read = (j: CalculationJob) =>
+  JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as GibbsEnergyCurvesDocument;
 const mix = (x: number) => (x <= 0 || x >= 1 ? 0 : x * Math.log(x) + (1 - x) * Math.log(1 - x));
 
 describe('gibbs_energy_curves', () => {
@@ -40,12 +54,18 @@ describe('gibbs_energy_curves', () => {
     const T = 1250;
     const j = job({});
     const out = run(j, ctl());
-    for (const f of ['result/result.json', 'result/result.csv', 'preview/gibbs_energy_curves.svg', 'preview/gibbs_energy_curves.png']) {
+    for (const f of [
+      'result/result.json',
+      'result/result.csv',
+      'preview/gibbs_energy_curves.svg',
+      'preview/gibbs_energy_curves.png',
+    ]) {
       expect(existsSync(path.join(j.taskDir, f)), f).toBe(true);
     }
     const doc = read(j);
     expect(doc.axis.variable).toBe('X(B)');
-    const liq = doc.curves.find((c) => c.name === 'LIQUID')!, sol = doc.curves.find((c) => c.name === 'SOLID')!;
+    const liq = doc.curves.find((c) => c.name === 'LIQUID')!,
+      sol = doc.curves.find((c) => c.name === 'SOLID')!;
     doc.compositions.forEach((x, i) => {
       const xb = x.B!;
       if (xb < 1e-6 || xb > 1 - 1e-6) return; // the solver clamps the ends at 1e-10
@@ -53,8 +73,10 @@ describe('gibbs_energy_curves', () => {
       expect(liq.GM[i]!).toBeCloseTo((1 - xb) * (10000 - 10 * T) + xb * (15000 - 10 * T) + R * T * mix(xb), 5);
     });
     // tangent points: x_i^S / x_i^L = exp(G(LIQUID,i)/RT)
-    const eA = Math.exp((10000 - 10 * T) / (R * T)), eB = Math.exp((15000 - 10 * T) / (R * T));
-    const xBL = (1 - eA) / (eB - eA), xBS = eB * xBL;
+    const eA = Math.exp((10000 - 10 * T) / (R * T)),
+      eB = Math.exp((15000 - 10 * T) / (R * T));
+    const xBL = (1 - eA) / (eB - eA),
+      xBS = eB * xBL;
     expect(doc.tangents).toHaveLength(1);
     const t = doc.tangents[0]!;
     expect(t.phases).toEqual(['LIQUID', 'SOLID']);
@@ -98,26 +120,66 @@ describe('gibbs_energy_curves', () => {
 
   it('Al-Zn at 550 K: each curve equals an independent single-phase equilibrium; the FCC gap tangent is found', () => {
     const tdb = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
-    const j = job({ components: ['AL', 'ZN'], temperature: 550, compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 }, points: 41,
-      activated_phases: ['FCC_A1', 'HCP_A3', 'LIQUID'] }, tdb);
+    const j = job(
+      {
+        components: ['AL', 'ZN'],
+        temperature: 550,
+        compositions_start: { ZN: 0 },
+        compositions_end: { ZN: 1 },
+        points: 41,
+        activated_phases: ['FCC_A1', 'HCP_A3', 'LIQUID'],
+      },
+      tdb,
+    );
     run(j, ctl());
     const doc = read(j);
     const db = openDatabase(tdb);
     const fcc = doc.curves.find((c) => c.name === 'FCC_A1')!;
     for (const i of [5, 20, 30]) {
-      const r = equilibrium({ database: db, components: ['AL', 'ZN', 'VA'], phases: ['FCC_A1'], conditions: { T: 550, P: 101325, X: { ZN: doc.compositions[i]!.ZN! } }, options: { singleSet: true } });
+      const r = equilibrium({
+        database: db,
+        components: ['AL', 'ZN', 'VA'],
+        phases: ['FCC_A1'],
+        conditions: { T: 550, P: 101325, X: { ZN: doc.compositions[i]!.ZN! } },
+        options: { singleSet: true },
+      });
       expect(fcc.GM[i]!).toBeCloseTo(r.GM, 6);
     }
-    expect(doc.tangents.some((t) => t.phases.join('+') === 'FCC_A1+FCC_A1#2' || t.phases.includes('HCP_A3'))).toBe(true);
+    expect(doc.tangents.some((t) => t.phases.join('+') === 'FCC_A1+FCC_A1#2' || t.phases.includes('HCP_A3'))).toBe(
+      true,
+    );
   });
 
   it('the API schema accepts the type and refuses a line of zero length, naming the field', () => {
-    const base = { task_type: 'gibbs_energy_curves', tdb_code: 'X',
-      condition: { components: ['A', 'B'], temperature: 1000, pressure: 101325, compositions_start: { B: 0 }, compositions_end: { B: 1 } } };
+    const base = {
+      task_type: 'gibbs_energy_curves',
+      tdb_code: 'X',
+      condition: {
+        components: ['A', 'B'],
+        temperature: 1000,
+        pressure: 101325,
+        compositions_start: { B: 0 },
+        compositions_end: { B: 1 },
+      },
+    };
     expect(validateTaskConfig('gibbs_energy_curves', base).ok).toBe(true);
-    const bad = validateTaskConfig('gibbs_energy_curves', { ...base, condition: { ...base.condition, compositions_end: { B: 0 } } });
-    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('task_config.condition.compositions_end: must differ') });
-    const unit = validateTaskConfig('gibbs_energy_curves', { ...base, condition: { ...base.condition, composition_unit: 'wt%' } });
-    expect(unit).toMatchObject({ ok: false, error: expect.stringContaining('task_config.condition.composition_unit: must be one of: mole_fraction, mass_fraction') });
+    const bad = validateTaskConfig('gibbs_energy_curves', {
+      ...base,
+      condition: { ...base.condition, compositions_end: { B: 0 } },
+    });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('task_config.condition.compositions_end: must differ'),
+    });
+    const unit = validateTaskConfig('gibbs_energy_curves', {
+      ...base,
+      condition: { ...base.condition, composition_unit: 'wt%' },
+    });
+    expect(unit).toMatchObject({
+      ok: false,
+      error: expect.stringContaining(
+        'task_config.condition.composition_unit: must be one of: mole_fraction, mass_fraction',
+      ),
+    });
   });
 });

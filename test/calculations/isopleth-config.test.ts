@@ -6,14 +6,24 @@ import { api, sqliteOf, startFixture, type Fixture } from '../service/helpers.js
 import { DEFAULT_WORK_BOUNDS } from '../../main/config.js';
 
 let f: Fixture;
-beforeAll(async () => { f = await startFixture(); });
-afterAll(async () => { await f?.close(); });
+beforeAll(async () => {
+  f = await startFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
 
 const isopleth = (over: Record<string, unknown> = {}) => ({
-  task_type: 'isopleth', tdb_code: 'ALFE',
+  task_type: 'isopleth',
+  tdb_code: 'ALFE',
   condition: {
-    components: ['AL', 'FE'], composition_start: { FE: 0 }, composition_end: { FE: 0.3 },
-    temperature_start: 600, temperature_end: 1800, pressure: 101325, ...over,
+    components: ['AL', 'FE'],
+    composition_start: { FE: 0 },
+    composition_end: { FE: 0.3 },
+    temperature_start: 600,
+    temperature_end: 1800,
+    pressure: 101325,
+    ...over,
   },
 });
 
@@ -21,13 +31,41 @@ const ROWS: [string, Record<string, unknown>, string][] = [
   ['resolution below 5', isopleth({ resolution: 4 }), 'task_config.condition.resolution: must be at least 5'],
   ['resolution above 101', isopleth({ resolution: 102 }), 'task_config.condition.resolution: must be at most 101'],
   ['resolution not an integer', isopleth({ resolution: 10.5 }), 'task_config.condition.resolution: must be an integer'],
-  ['unknown composition unit', isopleth({ composition_unit: 'mass_percent' }), 'task_config.condition.composition_unit: must be one of: mole_fraction, mass_fraction'],
-  ['no composition range', isopleth({ composition_end: { FE: 0 } }), 'task_config.condition.composition_end: must differ from composition_start (the section needs a composition range)'],
-  ['one temperature', isopleth({ temperature_end: 600 }), 'task_config.condition.temperature_end: must differ from temperature_start'],
-  ['composition of a non-component', isopleth({ composition_start: { CU: 0.1 } }), 'task_config.condition.composition_start.CU: is not one of condition.components (AL, FE)'],
-  ['fraction above 1', isopleth({ composition_end: { FE: 1.5 } }), 'task_config.condition.composition_end.FE: must be between 0 and 1'],
-  ['missing composition_end', { ...isopleth(), condition: { ...isopleth().condition, composition_end: undefined } }, 'task_config.condition.composition_end: is required'],
-  ['one component', isopleth({ components: ['AL'], composition_start: {}, composition_end: { AL: 1 } }), 'task_config.condition.components: must contain at least 2 elements'],
+  [
+    'unknown composition unit',
+    isopleth({ composition_unit: 'mass_percent' }),
+    'task_config.condition.composition_unit: must be one of: mole_fraction, mass_fraction',
+  ],
+  [
+    'no composition range',
+    isopleth({ composition_end: { FE: 0 } }),
+    'task_config.condition.composition_end: must differ from composition_start (the section needs a composition range)',
+  ],
+  [
+    'one temperature',
+    isopleth({ temperature_end: 600 }),
+    'task_config.condition.temperature_end: must differ from temperature_start',
+  ],
+  [
+    'composition of a non-component',
+    isopleth({ composition_start: { CU: 0.1 } }),
+    'task_config.condition.composition_start.CU: is not one of condition.components (AL, FE)',
+  ],
+  [
+    'fraction above 1',
+    isopleth({ composition_end: { FE: 1.5 } }),
+    'task_config.condition.composition_end.FE: must be between 0 and 1',
+  ],
+  [
+    'missing composition_end',
+    { ...isopleth(), condition: { ...isopleth().condition, composition_end: undefined } },
+    'task_config.condition.composition_end: is required',
+  ],
+  [
+    'one component',
+    isopleth({ components: ['AL'], composition_start: {}, composition_end: { AL: 1 } }),
+    'task_config.condition.components: must contain at least 2 elements',
+  ],
 ];
 
 describe('POST /task isopleth: refusals at the door', () => {
@@ -44,13 +82,27 @@ describe('POST /task isopleth: refusals at the door', () => {
     const { checkTaskConfig } = await import('../../main/service/task-checks.js');
     const db = { code: 'ALFE', elements: ['AL', 'FE', 'VA'], phases: [] };
     expect(checkTaskConfig('isopleth', isopleth({ resolution: 101 }), db, DEFAULT_WORK_BOUNDS)).toBeNull();
-    expect(checkTaskConfig('isopleth', isopleth({ resolution: 101 }), db, { ...DEFAULT_WORK_BOUNDS, max_grid_nodes: 10_000 }))
-      .toBe('task_config.condition.resolution: a 101 x 101 grid must have at most 10000 nodes (setting max_grid_nodes)');
+    expect(
+      checkTaskConfig('isopleth', isopleth({ resolution: 101 }), db, {
+        ...DEFAULT_WORK_BOUNDS,
+        max_grid_nodes: 10_000,
+      }),
+    ).toBe('task_config.condition.resolution: a 101 x 101 grid must have at most 10000 nodes (setting max_grid_nodes)');
   });
 
   it('a configuration within the bounds is accepted', async () => {
-    for (const cfg of [isopleth({ resolution: 5 }), isopleth({ composition_unit: 'mass_fraction', composition_start: { AL: 1, FE: 0 }, composition_end: { AL: 0.8, FE: 0.2 } })]) {
-      const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'ok', task_config: cfg, no_cache: true } });
+    for (const cfg of [
+      isopleth({ resolution: 5 }),
+      isopleth({
+        composition_unit: 'mass_fraction',
+        composition_start: { AL: 1, FE: 0 },
+        composition_end: { AL: 0.8, FE: 0.2 },
+      }),
+    ]) {
+      const r = await api(f.svc.port, 'POST', '/task', {
+        key: f.keyA,
+        body: { title: 'ok', task_config: cfg, no_cache: true },
+      });
       expect(r.status, r.text).toBe(200);
       await api(f.svc.port, 'DELETE', `/task/${r.body.id}`, { key: f.keyA });
     }

@@ -10,7 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { relabelCompositionSets, run, scanLine, stateAt, type LineScan } from '../../worker/calculations/line_calculation.js';
+import {
+  relabelCompositionSets,
+  run,
+  scanLine,
+  stateAt,
+  type LineScan,
+} from '../../worker/calculations/line_calculation.js';
 import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
@@ -24,16 +30,28 @@ let n = 0;
 
 function job(condition: Record<string, unknown>, tdb = ALZN, threads = 2) {
   return parsedJob('line_calculation', {
-    taskUuid: 'l', ompThreads: threads, taskDir: path.join(tmp, `t${n++}`),
+    taskUuid: 'l',
+    ompThreads: threads,
+    taskDir: path.join(tmp, `t${n++}`),
     control: new SharedArrayBuffer(16),
-    config: { task_type: 'line_calculation', tdb_code: 'X', tdb_file: tdb, condition: { pressure: 101325, ...condition } },
+    config: {
+      task_type: 'line_calculation',
+      tdb_code: 'X',
+      tdb_file: tdb,
+      condition: { pressure: 101325, ...condition },
+    },
   });
 }
 const alznT = (T0: number, T1: number, points: number, x = 0.4) => ({
-  components: ['AL', 'ZN'], temperature_start: T0, temperature_end: T1, points,
-  compositions_start: { ZN: x }, compositions_end: { ZN: x },
+  components: ['AL', 'ZN'],
+  temperature_start: T0,
+  temperature_end: T1,
+  points,
+  compositions_start: { ZN: x },
+  compositions_end: { ZN: x },
 });
-const labels = (r: EquilibriumResult) => r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort();
+const labels = (r: EquilibriumResult) =>
+  r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort();
 /** Phase names with multiplicity: a cold point equilibrium numbers its sets afresh, a scan by continuity. */
 const names = (labelList: readonly string[]) => labelList.map((l) => l.replace(/#\d+$/, '')).sort();
 
@@ -42,11 +60,21 @@ function checkTransitions(scan: LineScan, ds: number): void {
   const db = openDatabase(scan.sys.tdbFile);
   for (const t of scan.transitions) {
     expect(t.refined, `transition at s=${t.s}`).toBe(true);
-    for (const [side, want] of [[-1, t.phases_before], [1, t.phases_after]] as const) {
+    for (const [side, want] of [
+      [-1, t.phases_before],
+      [1, t.phases_after],
+    ] as const) {
       const st = stateAt(scan.path, t.s + side * ds);
-      const r = equilibrium({ database: db, components: scan.sys.components, phases: scan.sys.phases, conditions: { T: st.T, P: scan.path.P, X: st.X } });
+      const r = equilibrium({
+        database: db,
+        components: scan.sys.components,
+        phases: scan.sys.phases,
+        conditions: { T: st.T, P: scan.path.P, X: st.X },
+      });
       expect(r.converged).toBe(true);
-      expect(names(labels(r)), `${side < 0 ? 'below' : 'above'} the transition at T=${t.T}, s=${t.s}`).toEqual(names(want));
+      expect(names(labels(r)), `${side < 0 ? 'below' : 'above'} the transition at T=${t.T}, s=${t.s}`).toEqual(
+        names(want),
+      );
     }
   }
 }
@@ -58,7 +86,10 @@ describe('line_calculation', () => {
     const sets = scan.transitions.map((t) => [t.phases_before.join('+'), t.phases_after.join('+')]);
     expect(sets).toEqual([
       // the Zn-rich set formed from HCP_A3 at 550 K survives the closing of the gap and keeps its number
-      ['FCC_A1+HCP_A3', 'FCC_A1+FCC_A1#2'], ['FCC_A1+FCC_A1#2', 'FCC_A1#2'], ['FCC_A1#2', 'FCC_A1#2+LIQUID'], ['FCC_A1#2+LIQUID', 'LIQUID'],
+      ['FCC_A1+HCP_A3', 'FCC_A1+FCC_A1#2'],
+      ['FCC_A1+FCC_A1#2', 'FCC_A1#2'],
+      ['FCC_A1#2', 'FCC_A1#2+LIQUID'],
+      ['FCC_A1#2+LIQUID', 'LIQUID'],
     ]);
     for (const t of scan.transitions) expect(t.dT).toBeLessThanOrEqual(0.01);
     checkTransitions(scan, 0.02 / 990);
@@ -78,18 +109,31 @@ describe('line_calculation', () => {
     // FCC_A1 + HCP_A3 below and above 550 K; the FCC set jumps from the Al-rich to the Zn-rich side of the gap
     const j = job(alznT(400, 700, 61, 0.8));
     run(j, new JobControl(j.control));
-    const doc = JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as LineCalculationResult;
+    const doc = JSON.parse(
+      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+    ) as LineCalculationResult;
     const inv = doc.invariants!.find((v) => v.phases.join('+') === 'FCC_A1+FCC_A1#2+HCP_A3');
     expect(inv, JSON.stringify(doc.invariants)).toBeDefined();
     const t = doc.transitions.find((q) => Math.abs(q.T - inv!.T) < 1e-9)!;
-    expect(t).toMatchObject({ phases_before: ['FCC_A1', 'HCP_A3'], phases_after: ['FCC_A1#2', 'HCP_A3'], appearing: ['FCC_A1#2'], disappearing: ['FCC_A1'] });
+    expect(t).toMatchObject({
+      phases_before: ['FCC_A1', 'HCP_A3'],
+      phases_after: ['FCC_A1#2', 'HCP_A3'],
+      appearing: ['FCC_A1#2'],
+      disappearing: ['FCC_A1'],
+    });
     // the same monotectoid, crossed at X(ZN)=0.4 by a change of the number of FCC sets
-    const at04 = scanLine(job(alznT(500, 600, 11)), new JobControl(new SharedArrayBuffer(16))).transitions.find((q) => q.appearing.includes('FCC_A1#2'))!;
+    const at04 = scanLine(job(alznT(500, 600, 11)), new JobControl(new SharedArrayBuffer(16))).transitions.find((q) =>
+      q.appearing.includes('FCC_A1#2'),
+    )!;
     expect(Math.abs(inv!.T - at04.T)).toBeLessThan(0.02);
     // independent point equilibria 0.05 K either side: the FCC set at each side is the one the invariant names
     const db = openDatabase(ALZN);
     const fccAt = (T: number) => {
-      const r = equilibrium({ database: db, components: ['AL', 'ZN', 'VA'], conditions: { T, P: 101325, X: { ZN: 0.8 } } });
+      const r = equilibrium({
+        database: db,
+        components: ['AL', 'ZN', 'VA'],
+        conditions: { T, P: 101325, X: { ZN: 0.8 } },
+      });
       expect(names(labels(r))).toEqual(['FCC_A1', 'HCP_A3']);
       return r.phases.find((p) => p.name === 'FCC_A1')!.x.ZN;
     };
@@ -97,7 +141,9 @@ describe('line_calculation', () => {
     expect(fccAt(inv!.T + 0.05)).toBeCloseTo(inv!.compositions['FCC_A1#2']!.x.ZN, 2);
     expect(inv!.compositions['FCC_A1#2']!.x.ZN - inv!.compositions.FCC_A1!.x.ZN).toBeGreaterThan(0.3);
     // result.csv: the invariants crossed, with those compositions, on every row of the default columns
-    const csv = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').trim().split('\r\n');
+    const csv = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8')
+      .trim()
+      .split('\r\n');
     const col = csv[0].split(',').indexOf('invariants_crossed');
     expect(col).toBeGreaterThan(0);
     const zn = (ph: string) => inv!.compositions[ph]!.x.ZN.toFixed(4).replace(/0+$/, '');
@@ -106,9 +152,21 @@ describe('line_calculation', () => {
   });
 
   it('an isothermal composition scan (800 K): FCC_A1 / FCC_A1+LIQUID / LIQUID boundaries to 1e-5 in X(ZN)', () => {
-    const scan = scanLine(job({ components: ['AL', 'ZN'], temperature_start: 800, temperature_end: 800, points: 19,
-      compositions_start: { ZN: 0.05 }, compositions_end: { ZN: 0.95 } }), new JobControl(new SharedArrayBuffer(16)));
-    expect(scan.transitions.map((t) => t.appearing.concat(t.disappearing.map((d) => `-${d}`)))).toEqual([['LIQUID'], ['-FCC_A1']]);
+    const scan = scanLine(
+      job({
+        components: ['AL', 'ZN'],
+        temperature_start: 800,
+        temperature_end: 800,
+        points: 19,
+        compositions_start: { ZN: 0.05 },
+        compositions_end: { ZN: 0.95 },
+      }),
+      new JobControl(new SharedArrayBuffer(16)),
+    );
+    expect(scan.transitions.map((t) => t.appearing.concat(t.disappearing.map((d) => `-${d}`)))).toEqual([
+      ['LIQUID'],
+      ['-FCC_A1'],
+    ]);
     for (const t of scan.transitions) expect(t.dx).toBeLessThanOrEqual(1e-5);
     // the two boundaries are the tie-line ends of the 800 K FCC+LIQUID field (validation notes: about 0.171 and 0.451)
     expect(scan.transitions[0].x.ZN).toBeCloseTo(0.171, 2);
@@ -117,8 +175,20 @@ describe('line_calculation', () => {
   });
 
   it('a ternary Cr-Ti-V temperature scan (BCC miscibility gap, Laves, melting): transitions agree with point equilibria', () => {
-    const scan = scanLine(job({ components: ['CR', 'TI', 'V'], temperature_start: 800, temperature_end: 2000, points: 25,
-      compositions_start: { TI: 0.3, V: 0.3 }, compositions_end: { TI: 0.3, V: 0.3 } }, CRTIV), new JobControl(new SharedArrayBuffer(16)));
+    const scan = scanLine(
+      job(
+        {
+          components: ['CR', 'TI', 'V'],
+          temperature_start: 800,
+          temperature_end: 2000,
+          points: 25,
+          compositions_start: { TI: 0.3, V: 0.3 },
+          compositions_end: { TI: 0.3, V: 0.3 },
+        },
+        CRTIV,
+      ),
+      new JobControl(new SharedArrayBuffer(16)),
+    );
     expect(scan.results.every((r) => r.converged)).toBe(true);
     const seq = [scan.transitions[0].phases_before.join('+'), ...scan.transitions.map((t) => t.phases_after.join('+'))];
     // the set that survives the closing of the BCC gap keeps its number (#2) up to melting
@@ -129,11 +199,20 @@ describe('line_calculation', () => {
   it('run() writes result.json (axis, points with s, transitions, table), result.csv and the phase-fraction preview', () => {
     const j = job({ ...alznT(500, 900, 41), thermo_outputs: ['T', 'NP(*)', 'Cp'] });
     const out = run(j, new JobControl(j.control));
-    expect(out.summary).toMatch(/^41 points, 4 transitions: \+FCC_A1#2 -HCP_A3 at 550\.\d+ K, -FCC_A1 at 622\.\d+ K, \+LIQUID at 718\.\d+ K, -FCC_A1#2 at 812\.\d+ K$/);
-    for (const f of ['result/result.json', 'result/result.csv', 'preview/phase_fractions.svg', 'preview/phase_fractions.png']) {
+    expect(out.summary).toMatch(
+      /^41 points, 4 transitions: \+FCC_A1#2 -HCP_A3 at 550\.\d+ K, -FCC_A1 at 622\.\d+ K, \+LIQUID at 718\.\d+ K, -FCC_A1#2 at 812\.\d+ K$/,
+    );
+    for (const f of [
+      'result/result.json',
+      'result/result.csv',
+      'preview/phase_fractions.svg',
+      'preview/phase_fractions.png',
+    ]) {
       expect(existsSync(path.join(j.taskDir, f)), f).toBe(true);
     }
-    const doc = JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as LineCalculationResult;
+    const doc = JSON.parse(
+      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+    ) as LineCalculationResult;
     expect(doc.axis).toEqual({ variable: 'T', label: 'Temperature', unit: 'K' });
     expect(doc.points).toHaveLength(41);
     expect(doc.points[0].s).toBe(0);
@@ -141,7 +220,14 @@ describe('line_calculation', () => {
     expect(doc.points[20].T).toBeCloseTo(700, 10);
     expect(doc.transitions).toHaveLength(4);
     expect(doc.transitions[0]).toMatchObject({ appearing: ['FCC_A1#2'], disappearing: ['HCP_A3'], x: { ZN: 0.4 } });
-    expect(doc.table.columns.map((c) => c.name)).toEqual(['T', 'NP(FCC_A1)', 'NP(FCC_A1#2)', 'NP(HCP_A3)', 'NP(LIQUID)', 'Cp']);
+    expect(doc.table.columns.map((c) => c.name)).toEqual([
+      'T',
+      'NP(FCC_A1)',
+      'NP(FCC_A1#2)',
+      'NP(HCP_A3)',
+      'NP(LIQUID)',
+      'Cp',
+    ]);
     // Cp column: equilibrium Cp, larger than the frozen one inside the two-phase field at 750 K
     const i750 = doc.points.findIndex((p) => p.T === 750);
     expect(doc.table.rows[i750][5]).toBe(doc.points[i750].Cp_equilibrium);
@@ -152,14 +238,28 @@ describe('line_calculation', () => {
   });
 
   it('composition sets keep their numbers along a scan (the solver may swap them between points)', () => {
-    const set = (setNumber: number, al: number, NP: number) => ({ name: 'FCC_A1', setNumber, NP, x: { AL: al, ZN: 1 - al } });
+    const set = (setNumber: number, al: number, NP: number) => ({
+      name: 'FCC_A1',
+      setNumber,
+      NP,
+      x: { AL: al, ZN: 1 - al },
+    });
     const res = (...phases: ReturnType<typeof set>[]) => ({ converged: true, phases }) as unknown as EquilibriumResult;
-    const rs = [res(set(1, 0.6, 1)), res(set(1, 0.58, 0.9), set(2, 0.7, 0.1)), res(set(1, 0.72, 0.3), set(2, 0.55, 0.7)),
-      res(set(2, 0.74, 0.4), set(1, 0.52, 0.6)), res(set(1, 0.5, 1))];
+    const rs = [
+      res(set(1, 0.6, 1)),
+      res(set(1, 0.58, 0.9), set(2, 0.7, 0.1)),
+      res(set(1, 0.72, 0.3), set(2, 0.55, 0.7)),
+      res(set(2, 0.74, 0.4), set(1, 0.52, 0.6)),
+      res(set(1, 0.5, 1)),
+    ];
     relabelCompositionSets(rs);
     // set 1 is the one continuing the single phase (x(AL) near 0.6, then falling); set 2 the Al-rich one
     expect(rs.map((r) => r.phases.map((p) => `${p.setNumber}:${p.x.AL}`).sort())).toEqual([
-      ['1:0.6'], ['1:0.58', '2:0.7'], ['1:0.55', '2:0.72'], ['1:0.52', '2:0.74'], ['1:0.5'],
+      ['1:0.6'],
+      ['1:0.58', '2:0.7'],
+      ['1:0.55', '2:0.72'],
+      ['1:0.52', '2:0.74'],
+      ['1:0.5'],
     ]);
   });
 
@@ -187,7 +287,9 @@ describe('line_calculation', () => {
     const msg = await done;
     const ms = performance.now() - t0;
     await w.terminate();
-    console.log(`line_calculation cancel: stopped ${ms.toFixed(1)} ms after the cancel flag (progress was ${ctl.getProgress().toFixed(3)})`);
+    console.log(
+      `line_calculation cancel: stopped ${ms.toFixed(1)} ms after the cancel flag (progress was ${ctl.getProgress().toFixed(3)})`,
+    );
     expect(msg).toBe('cancelled');
     expect(ms).toBeLessThan(1000);
   });

@@ -2,7 +2,14 @@
 // table building over phase labels, and the 400 of POST /task for an unknown name.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  DEFAULT_OUTPUTS, GAS_CONSTANT, KNOWN_OUTPUTS, buildTable, parseOutputName, phaseSetName, selectOutputs, validateOutputs,
+  DEFAULT_OUTPUTS,
+  GAS_CONSTANT,
+  KNOWN_OUTPUTS,
+  buildTable,
+  parseOutputName,
+  phaseSetName,
+  selectOutputs,
+  validateOutputs,
   type TablePoint,
 } from '../../worker/results/outputs.js';
 import { validateTaskConfig } from '../../main/api/task-config.js';
@@ -37,7 +44,13 @@ describe('output names', () => {
   });
 
   it('columns: template in order, then custom outputs not already in it; defaults when neither', () => {
-    expect(selectOutputs('point_calculation', ['T', 'x(*)', 'G'], ['G', 'mu(*)', 'T', 'ac(ZN)'])).toEqual(['T', 'x(*)', 'G', 'mu(*)', 'ac(ZN)']);
+    expect(selectOutputs('point_calculation', ['T', 'x(*)', 'G'], ['G', 'mu(*)', 'T', 'ac(ZN)'])).toEqual([
+      'T',
+      'x(*)',
+      'G',
+      'mu(*)',
+      'ac(ZN)',
+    ]);
     // duplicates are recognised in canonical spelling
     expect(selectOutputs('line_calculation', ['x(zn)'], ['X(ZN)', 'GM', 'G'])).toEqual(['x(zn)', 'GM']);
     expect(selectOutputs('line_calculation', undefined, ['H'])).toEqual(['H']);
@@ -46,12 +59,32 @@ describe('output names', () => {
   });
 });
 
-function point(T: number, phases: [string, number, number, Record<string, number>][], metastable: [string, number][] = []): TablePoint {
+function point(
+  T: number,
+  phases: [string, number, number, Record<string, number>][],
+  metastable: [string, number][] = [],
+): TablePoint {
   return {
-    T, P: 101325, x: { AL: 0.6, ZN: 0.4 }, converged: true, reason: '', GM: -1000 - T, HM: 500, SM: 3, CPM: 30,
+    T,
+    P: 101325,
+    x: { AL: 0.6, ZN: 0.4 },
+    converged: true,
+    reason: '',
+    GM: -1000 - T,
+    HM: 500,
+    SM: 3,
+    CPM: 30,
     MU: { AL: -20000, ZN: -30000 },
     phases: phases.map(([name, set, amount, x]) => ({
-      name, composition_set: set, amount, x, site_fractions: [{ ...x }], GM: -2000, HM: 0, SM: 0, CPM: 0,
+      name,
+      composition_set: set,
+      amount,
+      x,
+      site_fractions: [{ ...x }],
+      GM: -2000,
+      HM: 0,
+      SM: 0,
+      CPM: 0,
     })),
     metastable: metastable.map(([name, df]) => ({ name, driving_force: df, x: { AL: 0.5, ZN: 0.5 }, GM: -1 })),
   };
@@ -59,16 +92,47 @@ function point(T: number, phases: [string, number, number, Record<string, number
 
 describe('buildTable', () => {
   const pts: TablePoint[] = [
-    point(500, [['FCC_A1', 1, 0.3, { AL: 0.8, ZN: 0.2 }], ['FCC_A1', 2, 0.7, { AL: 0.5, ZN: 0.5 }]], [['LIQUID', -900]]),
-    point(700, [['FCC_A1', 1, 1, { AL: 0.6, ZN: 0.4 }]], [['LIQUID', -50], ['HCP_A3', -10]]),
+    point(
+      500,
+      [
+        ['FCC_A1', 1, 0.3, { AL: 0.8, ZN: 0.2 }],
+        ['FCC_A1', 2, 0.7, { AL: 0.5, ZN: 0.5 }],
+      ],
+      [['LIQUID', -900]],
+    ),
+    point(
+      700,
+      [['FCC_A1', 1, 1, { AL: 0.6, ZN: 0.4 }]],
+      [
+        ['LIQUID', -50],
+        ['HCP_A3', -10],
+      ],
+    ),
   ];
   pts[1].Cp_equilibrium = 42;
 
   it('expands * over components and phase labels (NAME#2 for a second composition set)', () => {
-    const t = buildTable(pts, ['T', 'phase_name', 'NP(*)', 'x(FCC_A1#2,*)', 'y(FCC_A1,*)', 'ac(*)', 'DF(*)', 'Cp', 'Cp_frozen'], { components: ['AL', 'ZN', 'VA'] });
+    const t = buildTable(
+      pts,
+      ['T', 'phase_name', 'NP(*)', 'x(FCC_A1#2,*)', 'y(FCC_A1,*)', 'ac(*)', 'DF(*)', 'Cp', 'Cp_frozen'],
+      { components: ['AL', 'ZN', 'VA'] },
+    );
     expect(t.columns.map((c) => c.name)).toEqual([
-      'T', 'phase_name', 'NP(FCC_A1)', 'NP(FCC_A1#2)', 'x(FCC_A1#2,AL)', 'x(FCC_A1#2,ZN)', 'y(FCC_A1,0,AL)', 'y(FCC_A1,0,ZN)',
-      'ac(AL)', 'ac(ZN)', 'DF(FCC_A1)', 'DF(HCP_A3)', 'DF(LIQUID)', 'Cp', 'Cp_frozen',
+      'T',
+      'phase_name',
+      'NP(FCC_A1)',
+      'NP(FCC_A1#2)',
+      'x(FCC_A1#2,AL)',
+      'x(FCC_A1#2,ZN)',
+      'y(FCC_A1,0,AL)',
+      'y(FCC_A1,0,ZN)',
+      'ac(AL)',
+      'ac(ZN)',
+      'DF(FCC_A1)',
+      'DF(HCP_A3)',
+      'DF(LIQUID)',
+      'Cp',
+      'Cp_frozen',
     ]);
     expect(t.columns.find((c) => c.name === 'T')!.unit).toBe('K');
     expect(t.columns.find((c) => c.name === 'DF(LIQUID)')!.unit).toBe('J/mol');
@@ -87,8 +151,12 @@ describe('buildTable', () => {
 
   it('phase_name sorts the labels; unknown elements and phases are errors naming the output', () => {
     expect(phaseSetName(pts[0])).toBe('FCC_A1+FCC_A1#2');
-    expect(() => buildTable(pts, ['x(FE)'], { components: ['AL', 'ZN'] })).toThrow(/output 'x\(FE\)': FE is not one of the components AL, ZN/);
-    expect(() => buildTable(pts, ['NP(BCC_A2)'], { components: ['AL', 'ZN'], phases: ['FCC_A1', 'LIQUID'] })).toThrow(/BCC_A2 is not a phase/);
+    expect(() => buildTable(pts, ['x(FE)'], { components: ['AL', 'ZN'] })).toThrow(
+      /output 'x\(FE\)': FE is not one of the components AL, ZN/,
+    );
+    expect(() => buildTable(pts, ['NP(BCC_A2)'], { components: ['AL', 'ZN'], phases: ['FCC_A1', 'LIQUID'] })).toThrow(
+      /BCC_A2 is not a phase/,
+    );
     expect(() => buildTable(pts, ['FOO'], { components: ['AL', 'ZN'] })).toThrow(/unknown output 'FOO'; known: T, P/);
   });
 });
@@ -96,31 +164,57 @@ describe('buildTable', () => {
 describe('task_config validation of outputs', () => {
   it('names the field of the unknown output and checks element arguments against the components', () => {
     const cfg = (condition: Record<string, unknown>) => pointConfig(condition);
-    expect(validateTaskConfig('point_calculation', cfg({ thermo_outputs: ['T', 'x(*)', 'NP(FCC_A1)'] }))).toMatchObject({ ok: true });
+    expect(validateTaskConfig('point_calculation', cfg({ thermo_outputs: ['T', 'x(*)', 'NP(FCC_A1)'] }))).toMatchObject(
+      { ok: true },
+    );
     const bad = validateTaskConfig('point_calculation', cfg({ thermo_outputs: ['T', 'FOO'] }));
     expect(bad.ok).toBe(false);
-    expect(!bad.ok && bad.error).toMatch(/^task_config\.condition\.thermo_outputs: unknown output 'FOO'; known: T, P, /);
+    expect(!bad.ok && bad.error).toMatch(
+      /^task_config\.condition\.thermo_outputs: unknown output 'FOO'; known: T, P, /,
+    );
     const tmpl = validateTaskConfig('line_calculation', {
-      task_type: 'line_calculation', tdb_code: 'X', condition: { components: ['AL', 'FE'], compositions_start: { AL: 0.1 }, compositions_end: { AL: 0.1 },
-        temperature_start: 300, temperature_end: 400, pressure: 101325, points: 5, outputs_list_template: ['T', 'x(ZN)'] },
+      task_type: 'line_calculation',
+      tdb_code: 'X',
+      condition: {
+        components: ['AL', 'FE'],
+        compositions_start: { AL: 0.1 },
+        compositions_end: { AL: 0.1 },
+        temperature_start: 300,
+        temperature_end: 400,
+        pressure: 101325,
+        points: 5,
+        outputs_list_template: ['T', 'x(ZN)'],
+      },
     });
-    expect(!tmpl.ok && tmpl.error).toBe('task_config.condition.outputs_list_template: output \'x(ZN)\': ZN is not one of the components AL, FE');
+    expect(!tmpl.ok && tmpl.error).toBe(
+      "task_config.condition.outputs_list_template: output 'x(ZN)': ZN is not one of the components AL, FE",
+    );
   });
 });
 
 describe('POST /task', () => {
   let f: Fixture | undefined;
-  afterAll(async () => { await f?.close(); });
+  afterAll(async () => {
+    await f?.close();
+  });
 
   it('an unknown output gets 400 naming the field and listing the known names', async () => {
     f = await startFixture();
     const r = await api(f.svc.port, 'POST', '/task', {
-      key: f.keyA, body: { title: 'o', task_config: pointConfig({ thermo_outputs: ['T', 'FOO'] }) },
+      key: f.keyA,
+      body: { title: 'o', task_config: pointConfig({ thermo_outputs: ['T', 'FOO'] }) },
     });
     expect(r.status).toBe(400);
-    expect(JSON.stringify(r.body)).toContain("task_config.condition.thermo_outputs: unknown output 'FOO'; known: T, P, phase_name");
+    expect(JSON.stringify(r.body)).toContain(
+      "task_config.condition.thermo_outputs: unknown output 'FOO'; known: T, P, phase_name",
+    );
     const ok = await api(f.svc.port, 'POST', '/task', {
-      key: f.keyA, body: { title: 'o', no_cache: true, task_config: pointConfig({ thermo_outputs: ['T', 'x(*)'], outputs_list_template: ['phase_name'] }) },
+      key: f.keyA,
+      body: {
+        title: 'o',
+        no_cache: true,
+        task_config: pointConfig({ thermo_outputs: ['T', 'x(*)'], outputs_list_template: ['phase_name'] }),
+      },
     });
     expect(ok.status).toBe(200);
   });

@@ -21,14 +21,28 @@ let n = 0;
 
 function job(condition: Record<string, unknown>, tdb = ALZN) {
   return parsedJob('point_calculation', {
-    taskUuid: 'p', ompThreads: 1, taskDir: path.join(tmp, `t${n++}`),
-    control: new SharedArrayBuffer(16), database: { code: 'ALZN', sha256: 'abc' },
-    config: { task_type: 'point_calculation', tdb_code: 'ALZN', tdb_file: tdb,
-      condition: { components: ['AL', 'ZN'], pressure: 101325, temperature: 600, compositions: { ZN: 0.4 }, ...condition } },
+    taskUuid: 'p',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
+    database: { code: 'ALZN', sha256: 'abc' },
+    config: {
+      task_type: 'point_calculation',
+      tdb_code: 'ALZN',
+      tdb_file: tdb,
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        temperature: 600,
+        compositions: { ZN: 0.4 },
+        ...condition,
+      },
+    },
   });
 }
 const ctl = () => new JobControl(new SharedArrayBuffer(16));
-const read = (j: CalculationJob) => JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as PointCalculationResult;
+const read = (j: CalculationJob) =>
+  JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as PointCalculationResult;
 
 describe('point_calculation', () => {
   it('writes result.json, result.csv and the phase-table preview; the point is self-consistent', () => {
@@ -39,11 +53,18 @@ describe('point_calculation', () => {
       expect(existsSync(path.join(j.taskDir, f)), f).toBe(true);
     }
     const doc = read(j);
-    expect(doc).toMatchObject({ version: 1, task_type: 'point_calculation', provenance: { database: { code: 'ALZN', sha256: 'abc', file_name: 'alzn_mey.tdb' } } });
+    expect(doc).toMatchObject({
+      version: 1,
+      task_type: 'point_calculation',
+      provenance: { database: { code: 'ALZN', sha256: 'abc', file_name: 'alzn_mey.tdb' } },
+    });
     expect((doc.config as { tdb_file: string }).tdb_file).toBe('alzn_mey.tdb');
     const p = doc.point;
     expect(p.converged).toBe(true);
-    expect(p.phases.map((q) => [q.name, q.composition_set])).toEqual([['FCC_A1', 1], ['FCC_A1', 2]]);
+    expect(p.phases.map((q) => [q.name, q.composition_set])).toEqual([
+      ['FCC_A1', 1],
+      ['FCC_A1', 2],
+    ]);
     // mass balance: sum NP * x(phase) = x overall; amounts sum to 1
     for (const el of ['AL', 'ZN']) {
       expect(p.phases.reduce((a, q) => a + q.amount * q.x[el], 0)).toBeCloseTo(p.x[el], 10);
@@ -52,12 +73,22 @@ describe('point_calculation', () => {
     // stable sets lie on the tangent plane: GM(phase) = sum mu x(phase)
     for (const q of p.phases) expect(q.GM).toBeCloseTo(p.MU.AL * q.x.AL + p.MU.ZN * q.x.ZN, 4);
     // the same answer as a direct solver call
-    const r = equilibrium({ database: openDatabase(ALZN), components: ['AL', 'ZN', 'VA'], conditions: { T: 600, P: 101325, X: { ZN: 0.4 } } });
+    const r = equilibrium({
+      database: openDatabase(ALZN),
+      components: ['AL', 'ZN', 'VA'],
+      conditions: { T: 600, P: 101325, X: { ZN: 0.4 } },
+    });
     expect(p.GM).toBeCloseTo(r.GM, 8);
     // default table: one row; columns in the documented order, values equal to the point
     const row = Object.fromEntries(doc.table.columns.map((c, i) => [c.name, doc.table.rows[0][i]]));
     expect(doc.table.rows).toHaveLength(1);
-    expect(row).toMatchObject({ T: 600, P: 101325, phase_name: 'FCC_A1+FCC_A1#2', converged: 1, 'NP(FCC_A1#2)': p.phases[1].amount });
+    expect(row).toMatchObject({
+      T: 600,
+      P: 101325,
+      phase_name: 'FCC_A1+FCC_A1#2',
+      converged: 1,
+      'NP(FCC_A1#2)': p.phases[1].amount,
+    });
     expect(row['ac(ZN)']).toBeCloseTo(Math.exp(p.MU.ZN / (GAS_CONSTANT * 600)), 12);
     expect(row.Cp).toBe(p.Cp_equilibrium);
     // in a two-phase field the equilibrium Cp exceeds the frozen one (phase amounts shift with T)
@@ -68,8 +99,13 @@ describe('point_calculation', () => {
   });
 
   it('honours activated_phases, the output selection and the all-components composition form', () => {
-    const j = job({ temperature: 900, compositions: { AL: 0.6, ZN: 0.4 }, activated_phases: ['LIQUID', 'HCP_A3'],
-      outputs_list_template: ['phase_name', 'T'], thermo_outputs: ['T', 'x(LIQUID,ZN)', 'DF(HCP_A3)'] });
+    const j = job({
+      temperature: 900,
+      compositions: { AL: 0.6, ZN: 0.4 },
+      activated_phases: ['LIQUID', 'HCP_A3'],
+      outputs_list_template: ['phase_name', 'T'],
+      thermo_outputs: ['T', 'x(LIQUID,ZN)', 'DF(HCP_A3)'],
+    });
     const out = run(j, ctl());
     expect(out.summary).toBe('LIQUID at 900 K (converged)');
     const doc = read(j);
@@ -83,21 +119,45 @@ describe('point_calculation', () => {
     // refused by the task type's schema before the calculation sees it (as POST /task refuses it)
     expect(() => job({ compositions: { AL: 0.5, ZN: 0.4 } })).toThrow(/must sum to 1 \(they sum to 0.9\)/);
     expect(() => job({ compositions: { CU: 0.1 } })).toThrow(/is not one of condition.components \(AL, ZN\)/);
-    expect(() => run(job({ components: ['AL', 'FE'], compositions: { FE: 0.4 } }), ctl())).toThrow(/condition.components: FE is not an element of alzn_mey.tdb/);
+    expect(() => run(job({ components: ['AL', 'FE'], compositions: { FE: 0.4 } }), ctl())).toThrow(
+      /condition.components: FE is not an element of alzn_mey.tdb/,
+    );
     expect(() => run(job({ activated_phases: ['NOPE'] }), ctl())).toThrow(/activated_phases: NOPE not defined/);
     expect(() => run(job({ thermo_outputs: ['NP(BCC_A2)'] }), ctl())).toThrow(/NP\(BCC_A2\).*BCC_A2 is not a phase/);
-    const c = ctl(); c.cancel();
+    const c = ctl();
+    c.cancel();
     expect(() => run(job({}), c)).toThrow(/cancelled/);
   });
 
   it('compositions: all-but-one or all summing to 1, one dependent element for several maps', () => {
-    expect(resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'c', value: { AL: 0.1, CR: 0.2 } }]))
-      .toEqual({ dependent: 'NI', X: [{ AL: 0.1, CR: 0.2 }], full: [{ AL: 0.1, CR: 0.2, NI: 0.7 }] });
-    const all = resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'a', value: { al: 0.1, cr: 0.2, ni: 0.7 } }, { field: 'b', value: { AL: 0.3, CR: 0.2 } }]);
+    expect(resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'c', value: { AL: 0.1, CR: 0.2 } }])).toEqual({
+      dependent: 'NI',
+      X: [{ AL: 0.1, CR: 0.2 }],
+      full: [{ AL: 0.1, CR: 0.2, NI: 0.7 }],
+    });
+    const all = resolveCompositions(
+      ['AL', 'CR', 'NI'],
+      [
+        { field: 'a', value: { al: 0.1, cr: 0.2, ni: 0.7 } },
+        { field: 'b', value: { AL: 0.3, CR: 0.2 } },
+      ],
+    );
     expect(all.dependent).toBe('NI');
-    expect(all.X).toEqual([{ AL: 0.1, CR: 0.2 }, { AL: 0.3, CR: 0.2 }]);
-    expect(() => resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'c', value: { AL: 0.1 } }])).toThrow(/all components or of all but one/);
-    expect(() => resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'a', value: { AL: 0.1, CR: 0.1 } }, { field: 'b', value: { AL: 0.1, NI: 0.1 } }]))
-      .toThrow(/leave out the same one/);
+    expect(all.X).toEqual([
+      { AL: 0.1, CR: 0.2 },
+      { AL: 0.3, CR: 0.2 },
+    ]);
+    expect(() => resolveCompositions(['AL', 'CR', 'NI'], [{ field: 'c', value: { AL: 0.1 } }])).toThrow(
+      /all components or of all but one/,
+    );
+    expect(() =>
+      resolveCompositions(
+        ['AL', 'CR', 'NI'],
+        [
+          { field: 'a', value: { AL: 0.1, CR: 0.1 } },
+          { field: 'b', value: { AL: 0.1, NI: 0.1 } },
+        ],
+      ),
+    ).toThrow(/leave out the same one/);
   });
 });

@@ -18,17 +18,28 @@ import type { PropertiesDocument } from '../../worker/results/thermodynamic_prop
 const ALZN = path.resolve(__dirname, '../../databases/alzn_mey1993.tdb');
 const db = openDatabase(ALZN);
 const comps = ['AL', 'ZN', 'VA'];
-const phaseSetKey = (r: EquilibriumResult) => r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort().join('+');
+const phaseSetKey = (r: EquilibriumResult) =>
+  r.phases
+    .map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name))
+    .sort()
+    .join('+');
 
 /** A properties job on Al-Zn (the calculation reads the task_config like the service hands it over). */
 function job(condition: Record<string, unknown>, dir = '/nonexistent', threads = 2) {
   return parsedJob('thermodynamic_properties_next', {
-    taskUuid: 't', ompThreads: threads, taskDir: dir,
+    taskUuid: 't',
+    ompThreads: threads,
+    taskDir: dir,
     control: new SharedArrayBuffer(16),
-    config: { task_type: 'thermodynamic_properties_next', tdb_file: ALZN, condition: { components: ['AL', 'ZN'], pressure: 101325, ...condition } },
+    config: {
+      task_type: 'thermodynamic_properties_next',
+      tdb_file: ALZN,
+      condition: { components: ['AL', 'ZN'], pressure: 101325, ...condition },
+    },
   });
 }
-const scanOf = (condition: Record<string, unknown>, control = new JobControl(new SharedArrayBuffer(16))) => propertiesScan(job(condition), control);
+const scanOf = (condition: Record<string, unknown>, control = new JobControl(new SharedArrayBuffer(16))) =>
+  propertiesScan(job(condition), control);
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-props-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -41,16 +52,25 @@ function H(T: number, xzn: number): { HM: number; key: string } {
 
 /** A control block cancelled from another thread after `ms` (the scan blocks this thread in native code). */
 function cancelLater(buffer: SharedArrayBuffer, stamp: SharedArrayBuffer, ms: number): Worker {
-  return new Worker(`
+  return new Worker(
+    `
     const { workerData } = require('node:worker_threads');
     setTimeout(() => {
       new Float64Array(workerData.stamp)[0] = Date.now();
       Atomics.store(new Int32Array(workerData.buffer, 0, 1), 0, 1);
-    }, ${ms});`, { eval: true, workerData: { buffer, stamp } });
+    }, ${ms});`,
+    { eval: true, workerData: { buffer, stamp } },
+  );
 }
 
 describe('thermodynamic_properties_next', () => {
-  const scan = scanOf({ temperature_start: 450, temperature_end: 950, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 }, points: 101 });
+  const scan = scanOf({
+    temperature_start: 450,
+    temperature_end: 950,
+    compositions_start: { ZN: 0.3 },
+    compositions_end: { ZN: 0.3 },
+    points: 101,
+  });
 
   it('converges everywhere and finds the transitions of Al-30Zn, confirmed by point equilibria', () => {
     expect(scan.points.every((p) => p.converged)).toBe(true);
@@ -67,14 +87,18 @@ describe('thermodynamic_properties_next', () => {
 
   it('Cp_equilibrium agrees with a central finite difference of H away from transitions', () => {
     const h = 0.01;
-    let checked = 0, twoPhase = 0;
+    let checked = 0,
+      twoPhase = 0;
     for (const p of scan.points.filter((_, i) => i % 4 === 1)) {
       if (scan.transitions.some((t) => Math.abs(t.T - p.T) < 0.5)) continue;
-      const lo = H(p.T - h, 0.3), hi = H(p.T + h, 0.3);
+      const lo = H(p.T - h, 0.3),
+        hi = H(p.T + h, 0.3);
       if (lo.key !== hi.key) continue;
       const fd = (hi.HM - lo.HM) / (2 * h);
       expect(p.Cp_equilibrium, `T=${p.T}`).not.toBeNull();
-      expect(Math.abs(p.Cp_equilibrium! - fd), `T=${p.T} Cp=${p.Cp_equilibrium} fd=${fd}`).toBeLessThan(2e-3 * Math.abs(fd) + 1e-3);
+      expect(Math.abs(p.Cp_equilibrium! - fd), `T=${p.T} Cp=${p.Cp_equilibrium} fd=${fd}`).toBeLessThan(
+        2e-3 * Math.abs(fd) + 1e-3,
+      );
       checked++;
       if (p.phases.length > 1) twoPhase++;
     }
@@ -83,9 +107,13 @@ describe('thermodynamic_properties_next', () => {
   });
 
   it('Cp_equilibrium equals Cp_frozen in single-phase regions and exceeds it where phases melt', () => {
-    let single = 0, melting = 0;
+    let single = 0,
+      melting = 0;
     for (const p of scan.points) {
-      expect(p.Cp_frozen).toBeCloseTo(p.phases.reduce((a, q) => a + q.amount * q.CPM, 0), 9);
+      expect(p.Cp_frozen).toBeCloseTo(
+        p.phases.reduce((a, q) => a + q.amount * q.CPM, 0),
+        9,
+      );
       if (p.phases.length === 1) {
         expect(Math.abs(p.Cp_equilibrium! - p.Cp_frozen), `T=${p.T}`).toBeLessThan(1e-6 * Math.abs(p.Cp_frozen) + 1e-8);
         single++;
@@ -101,7 +129,13 @@ describe('thermodynamic_properties_next', () => {
   });
 
   it('a composition scan at fixed T is supported (x interpolated linearly)', () => {
-    const s = scanOf({ temperature_start: 700, temperature_end: 700, compositions_start: { ZN: 0.05 }, compositions_end: { ZN: 0.95 }, points: 19 });
+    const s = scanOf({
+      temperature_start: 700,
+      temperature_end: 700,
+      compositions_start: { ZN: 0.05 },
+      compositions_end: { ZN: 0.95 },
+      points: 19,
+    });
     expect(s.points[0].x.ZN).toBeCloseTo(0.05, 12);
     expect(s.points[18].x.ZN).toBeCloseTo(0.95, 12);
     expect(s.transitions.length).toBeGreaterThanOrEqual(2);
@@ -120,8 +154,19 @@ describe('thermodynamic_properties_next', () => {
     await new Promise((r) => w.once('online', r));
     let err: unknown;
     try {
-      scanOf({ temperature_start: 300, temperature_end: 1200, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.6 }, points: 400000 }, control);
-    } catch (e) { err = e; }
+      scanOf(
+        {
+          temperature_start: 300,
+          temperature_end: 1200,
+          compositions_start: { ZN: 0.3 },
+          compositions_end: { ZN: 0.6 },
+          points: 400000,
+        },
+        control,
+      );
+    } catch (e) {
+      err = e;
+    }
     const latency = Date.now() - new Float64Array(stamp)[0];
     await w.terminate();
     expect(err).toBeInstanceOf(CancelledError);
@@ -131,8 +176,18 @@ describe('thermodynamic_properties_next', () => {
 
   it('run() writes result.json, result.csv and the properties preview', () => {
     const dir = path.join(tmp, 'task');
-    const j = job({ compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 }, temperature_start: 600, temperature_end: 900,
-      points: 31, thermo_outputs: ['Cp', 'mu(*)', 'NP(*)'] }, dir, 1);
+    const j = job(
+      {
+        compositions_start: { ZN: 0.3 },
+        compositions_end: { ZN: 0.3 },
+        temperature_start: 600,
+        temperature_end: 900,
+        points: 31,
+        thermo_outputs: ['Cp', 'mu(*)', 'NP(*)'],
+      },
+      dir,
+      1,
+    );
     j.database = { code: 'ALZN', sha256: 'x'.repeat(64) };
     const control = new JobControl(j.control);
     const out = run(j, control);

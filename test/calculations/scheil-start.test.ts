@@ -7,8 +7,15 @@ import { openDatabase } from '../../worker/core/database.js';
 import { scheilSolidification, scheilSummary } from '../../worker/calculations/scheil_solidification.js';
 
 const alzn = openDatabase(path.resolve(__dirname, '../../databases/alzn_mey1993.tdb'));
-const run = (T0: number) => scheilSolidification({ database: alzn, components: ['AL', 'ZN'], composition: { ZN: 0.1 },
-  startTemperature: T0, temperatureStep: 5, leverRule: false });
+const run = (T0: number) =>
+  scheilSolidification({
+    database: alzn,
+    components: ['AL', 'ZN'],
+    composition: { ZN: 0.1 },
+    startTemperature: T0,
+    temperatureStep: 5,
+    leverRule: false,
+  });
 
 describe('Scheil start temperature', () => {
   const full = run(1000);

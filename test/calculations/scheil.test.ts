@@ -10,7 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { run, scheilSolidification, SetLabeler, xConditions, type ScheilRun } from '../../worker/calculations/scheil_solidification.js';
+import {
+  run,
+  scheilSolidification,
+  SetLabeler,
+  xConditions,
+  type ScheilRun,
+} from '../../worker/calculations/scheil_solidification.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
 import type { ScheilDocument } from '../../worker/results/scheil_solidification.js';
 import { parsedJob } from '../support/jobs.js';
@@ -21,7 +27,11 @@ const DBS = path.resolve(__dirname, '../../databases');
 const agcu = openDatabase(path.join(DBS, 'agcu_hayes1986.tdb'));
 const alzn = openDatabase(path.join(DBS, 'alzn_mey1993.tdb'));
 const chen = openDatabase(path.join(SHARED_TDB_DIR, 'sl_chen.tdb'));
-const phaseSetKey = (r: EquilibriumResult) => r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort().join('+');
+const phaseSetKey = (r: EquilibriumResult) =>
+  r.phases
+    .map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name))
+    .sort()
+    .join('+');
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-scheil-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -39,15 +49,35 @@ function expectMonotonic(r: ScheilRun): void {
 }
 
 const binaries = [
-  { name: 'Ag-20Cu (agcu_hayes1986)', db: agcu, comps: ['AG', 'CU', 'VA'], x: { CU: 0.2 } as Record<string, number>, T0: 1300, eutectic: 1052 },
-  { name: 'Al-10Zn (alzn_mey1993)', db: alzn, comps: ['AL', 'ZN', 'VA'], x: { ZN: 0.1 } as Record<string, number>, T0: 1000, eutectic: 654 },
+  {
+    name: 'Ag-20Cu (agcu_hayes1986)',
+    db: agcu,
+    comps: ['AG', 'CU', 'VA'],
+    x: { CU: 0.2 } as Record<string, number>,
+    T0: 1300,
+    eutectic: 1052,
+  },
+  {
+    name: 'Al-10Zn (alzn_mey1993)',
+    db: alzn,
+    comps: ['AL', 'ZN', 'VA'],
+    x: { ZN: 0.1 } as Record<string, number>,
+    T0: 1000,
+    eutectic: 654,
+  },
 ];
 
 describe('scheil_solidification', () => {
   for (const b of binaries) {
     it(`${b.name}: ends at the eutectic, confirmed by point equilibria`, () => {
-      const r = scheilSolidification({ database: b.db, components: b.comps.filter((c) => c !== 'VA'), composition: b.x,
-        startTemperature: b.T0, temperatureStep: 2, threads: 2 });
+      const r = scheilSolidification({
+        database: b.db,
+        components: b.comps.filter((c) => c !== 'VA'),
+        composition: b.x,
+        startTemperature: b.T0,
+        temperatureStep: 2,
+        threads: 2,
+      });
       expectMonotonic(r);
       expect(r.end_reason).toBe('eutectic');
       const Te = r.solidus_temperature!;
@@ -55,16 +85,34 @@ describe('scheil_solidification', () => {
       expect(r.eutectic_phases).toHaveLength(2);
       // the last liquid: liquid at Te + 0.02 K, the two eutectic solids (and no liquid) at Te - 0.02 K
       const xl = r.steps[r.steps.length - 1].liquid_x;
-      const above = equilibrium({ database: b.db, components: b.comps, conditions: { T: Te + 0.02, X: xConditions(xl) } });
-      const below = equilibrium({ database: b.db, components: b.comps, conditions: { T: Te - 0.02, X: xConditions(xl) } });
-      expect(above.phases.some((p) => p.name === 'LIQUID'), phaseSetKey(above)).toBe(true);
-      expect(below.phases.some((p) => p.name === 'LIQUID'), phaseSetKey(below)).toBe(false);
+      const above = equilibrium({
+        database: b.db,
+        components: b.comps,
+        conditions: { T: Te + 0.02, X: xConditions(xl) },
+      });
+      const below = equilibrium({
+        database: b.db,
+        components: b.comps,
+        conditions: { T: Te - 0.02, X: xConditions(xl) },
+      });
+      expect(
+        above.phases.some((p) => p.name === 'LIQUID'),
+        phaseSetKey(above),
+      ).toBe(true);
+      expect(
+        below.phases.some((p) => p.name === 'LIQUID'),
+        phaseSetKey(below),
+      ).toBe(false);
       expect(below.phases).toHaveLength(2);
       // liquidus: first solid within 0.01 K
       const L = r.liquidus_temperature!;
       const xa = xConditions(Object.fromEntries(Object.entries(r.steps[0].liquid_x)));
-      expect(equilibrium({ database: b.db, components: b.comps, conditions: { T: L + 0.01, X: xa } }).phases).toHaveLength(1);
-      expect(equilibrium({ database: b.db, components: b.comps, conditions: { T: L - 0.01, X: xa } }).phases.length).toBeGreaterThan(1);
+      expect(
+        equilibrium({ database: b.db, components: b.comps, conditions: { T: L + 0.01, X: xa } }).phases,
+      ).toHaveLength(1);
+      expect(
+        equilibrium({ database: b.db, components: b.comps, conditions: { T: L - 0.01, X: xa } }).phases.length,
+      ).toBeGreaterThan(1);
       // lever rule: monotonic, solidus above (or at) the Scheil end
       expect(r.lever_rule_solidus_temperature).not.toBeNull();
       expect(r.lever_rule_solidus_temperature!).toBeGreaterThanOrEqual(Te);
@@ -75,8 +123,13 @@ describe('scheil_solidification', () => {
   }
 
   it('ternary A-B-C (Chen 2009): monotonic, ALPHA then ALPHA+BETA then BETA', () => {
-    const r = scheilSolidification({ database: chen, components: ['A', 'B', 'C'], composition: { B: 0.25, C: 0.1 },
-      startTemperature: 900, temperatureStep: 1 });
+    const r = scheilSolidification({
+      database: chen,
+      components: ['A', 'B', 'C'],
+      composition: { B: 0.25, C: 0.1 },
+      startTemperature: 900,
+      temperatureStep: 1,
+    });
     expectMonotonic(r);
     const seq = r.steps.map((s) => s.phases_forming.join('+')).filter((s, i, a) => s && s !== a[i - 1]);
     expect(seq).toEqual(['ALPHA', 'ALPHA+BETA', 'BETA']);
@@ -87,9 +140,18 @@ describe('scheil_solidification', () => {
     const l = new SetLabeler(['AG', 'CU']);
     expect(l.assign('FCC_A1', [{ x: { AG: 0.02, CU: 0.98 } }])).toEqual(['FCC_A1']);
     // the solver lists the new Ag-rich set first: labels follow the compositions, not the order
-    expect(l.assign('FCC_A1', [{ x: { AG: 0.9, CU: 0.1 } }, { x: { AG: 0.05, CU: 0.95 } }])).toEqual(['FCC_A1#2', 'FCC_A1']);
+    expect(l.assign('FCC_A1', [{ x: { AG: 0.9, CU: 0.1 } }, { x: { AG: 0.05, CU: 0.95 } }])).toEqual([
+      'FCC_A1#2',
+      'FCC_A1',
+    ]);
     expect(l.assign('FCC_A1', [{ x: { AG: 0.06, CU: 0.94 } }])).toEqual(['FCC_A1']);
-    const r = scheilSolidification({ database: agcu, components: ['AG', 'CU'], composition: { CU: 0.95 }, startTemperature: 1400, temperatureStep: 5 });
+    const r = scheilSolidification({
+      database: agcu,
+      components: ['AG', 'CU'],
+      composition: { CU: 0.95 },
+      startTemperature: 1400,
+      temperatureStep: 5,
+    });
     const seq = r.steps.map((q) => q.phases_forming.join('+')).filter((q, i, a) => q && q !== a[i - 1]);
     expect(seq).toEqual(['FCC_A1', 'FCC_A1+FCC_A1#2']);
     // the primary Cu-rich solid is most of the alloy; the Ag-rich eutectic solid is the rest
@@ -98,27 +160,51 @@ describe('scheil_solidification', () => {
   });
 
   it('inhibit_phases removes a phase from the path', () => {
-    const r = scheilSolidification({ database: chen, components: ['A', 'C'], composition: { C: 0.5 },
-      startTemperature: 1100, temperatureStep: 5, inhibitPhases: ['BETA'] });
+    const r = scheilSolidification({
+      database: chen,
+      components: ['A', 'C'],
+      composition: { C: 0.5 },
+      startTemperature: 1100,
+      temperatureStep: 5,
+      inhibitPhases: ['BETA'],
+    });
     expect(r.steps.every((s) => !s.phases_forming.includes('BETA'))).toBe(true);
     expect(r.steps.some((s) => s.phases_forming.includes('ALPHA'))).toBe(true);
-    expect(() => scheilSolidification({ database: chen, components: ['A', 'C'], composition: { C: 0.5 },
-      startTemperature: 1100, temperatureStep: 5, inhibitPhases: ['LIQUID'] })).toThrow(/liquid/i);
+    expect(() =>
+      scheilSolidification({
+        database: chen,
+        components: ['A', 'C'],
+        composition: { C: 0.5 },
+        startTemperature: 1100,
+        temperatureStep: 5,
+        inhibitPhases: ['LIQUID'],
+      }),
+    ).toThrow(/liquid/i);
   });
 
   it('cancel stops a long run (CancelledError)', async () => {
     const control = new JobControl(new SharedArrayBuffer(16));
     const stamp = new SharedArrayBuffer(8);
-    const w = new Worker(`
+    const w = new Worker(
+      `
       const { workerData } = require('node:worker_threads');
       setTimeout(() => { new Float64Array(workerData.stamp)[0] = Date.now(); Atomics.store(new Int32Array(workerData.buffer, 0, 1), 0, 1); }, 300);`,
-    { eval: true, workerData: { buffer: control.buffer, stamp } });
+      { eval: true, workerData: { buffer: control.buffer, stamp } },
+    );
     await new Promise((r) => w.once('online', r));
     let err: unknown;
     try {
-      scheilSolidification({ database: agcu, components: ['AG', 'CU'], composition: { CU: 0.2 }, startTemperature: 1300,
-        temperatureStep: 0.001, control });
-    } catch (e) { err = e; }
+      scheilSolidification({
+        database: agcu,
+        components: ['AG', 'CU'],
+        composition: { CU: 0.2 },
+        startTemperature: 1300,
+        temperatureStep: 0.001,
+        control,
+      });
+    } catch (e) {
+      err = e;
+    }
     const latency = Date.now() - new Float64Array(stamp)[0];
     await w.terminate();
     expect(err).toBeInstanceOf(CancelledError);
@@ -130,12 +216,26 @@ describe('scheil_solidification', () => {
     const control = new JobControl(new SharedArrayBuffer(16));
     const tdb = path.join(DBS, 'alzn_mey1993.tdb');
     const job = parsedJob('scheil_solidification', {
-      taskUuid: 't', ompThreads: 1, taskDir: dir, control: control.buffer,
-      config: { task_type: 'scheil_solidification', tdb_file: tdb, condition: {
-        components: ['AL', 'ZN'], compositions: { AL: 0.9, ZN: 0.1 }, start_temperature: 1000, temperature_step: 5, pressure: 101325 } },
+      taskUuid: 't',
+      ompThreads: 1,
+      taskDir: dir,
+      control: control.buffer,
+      config: {
+        task_type: 'scheil_solidification',
+        tdb_file: tdb,
+        condition: {
+          components: ['AL', 'ZN'],
+          compositions: { AL: 0.9, ZN: 0.1 },
+          start_temperature: 1000,
+          temperature_step: 5,
+          pressure: 101325,
+        },
+      },
     });
     const out = run(job, control);
-    expect(out.summary).toMatch(/^liquidus \d+\.\d K, Scheil solidus \d+\.\d K \(eutectic\), lever-rule solidus \d+\.\d K$/);
+    expect(out.summary).toMatch(
+      /^liquidus \d+\.\d K, Scheil solidus \d+\.\d K \(eutectic\), lever-rule solidus \d+\.\d K$/,
+    );
     const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as ScheilDocument;
     expect(doc.version).toBe(1);
     expect(doc.task_type).toBe('scheil_solidification');
@@ -146,8 +246,9 @@ describe('scheil_solidification', () => {
     expect(doc.lever_rule.length).toBeGreaterThan(10);
     expect(doc.table.rows).toHaveLength(doc.steps.length);
     expect(readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe(
-      'T [K],fraction_solid [-],fraction_liquid [-],solid_increment [-],phases_forming,"x(LIQUID,AL) [-]","x(LIQUID,ZN) [-]",'
-      + '"w(LIQUID,AL) [-]","w(LIQUID,ZN) [-]",T_liquidus [K],T_scheil_end [K],T_equilibrium_solidus [K]');
+      'T [K],fraction_solid [-],fraction_liquid [-],solid_increment [-],phases_forming,"x(LIQUID,AL) [-]","x(LIQUID,ZN) [-]",' +
+        '"w(LIQUID,AL) [-]","w(LIQUID,ZN) [-]",T_liquidus [K],T_scheil_end [K],T_equilibrium_solidus [K]',
+    );
     expect(existsSync(path.join(dir, 'preview', 'scheil.svg'))).toBe(true);
     expect(existsSync(path.join(dir, 'preview', 'scheil.png'))).toBe(true);
   });

@@ -10,7 +10,11 @@ describe('validation kind step', () => {
   });
 
   it('contains_sets: every expected set must be among the computed ones, in any order', () => {
-    const e = { quantity: 'phase_regions_include', value: [['FCC_A1', 'LIQUID'], ['LIQUID']], compare: 'contains_sets' };
+    const e = {
+      quantity: 'phase_regions_include',
+      value: [['FCC_A1', 'LIQUID'], ['LIQUID']],
+      compare: 'contains_sets',
+    };
     expect(compareEntry(e, [['LIQUID'], ['BCT_A5', 'FCC_A1'], ['LIQUID', 'FCC_A1']]).ok).toBe(true);
     const miss = compareEntry(e, [['LIQUID'], ['BCT_A5', 'FCC_A1']]);
     expect(miss.ok).toBe(false);

@@ -13,29 +13,46 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-cli-load-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const hooks = path.join(tmp, 'hooks.mjs');
-writeFileSync(hooks, `import { appendFileSync } from 'node:fs';
+writeFileSync(
+  hooks,
+  `import { appendFileSync } from 'node:fs';
 export async function resolve(specifier, context, next) {
   const r = await next(specifier, context);
   appendFileSync(process.env.PHASEDESK_TEST_MODULE_LOG, r.url + '\\n');
   return r;
-}\n`);
+}\n`,
+);
 const register = path.join(tmp, 'register.mjs');
-writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${hooks}`).href)});\n`);
+writeFileSync(
+  register,
+  `import { register } from 'node:module';\nregister(${JSON.stringify(new URL(`file://${hooks}`).href)});\n`,
+);
 
 let runs = 0;
 /** Runs bin/phasedesk.js with the arguments; returns its output and the files (relative to the repository) it loaded. */
 function phasedesk(...args: string[]) {
   const log = path.join(tmp, `modules-${++runs}.txt`);
   writeFileSync(log, '');
-  const r = spawnSync(process.execPath, ['--import', register, path.join(ROOT, 'bin', 'phasedesk.js'), ...args],
-    { encoding: 'utf8', env: { ...process.env, PHASEDESK_TEST_MODULE_LOG: log } });
-  const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')))]
-    .map((u) => path.relative(ROOT, new URL(u).pathname));
+  const r = spawnSync(process.execPath, ['--import', register, path.join(ROOT, 'bin', 'phasedesk.js'), ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, PHASEDESK_TEST_MODULE_LOG: log },
+  });
+  const loaded = [
+    ...new Set(
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((u) => u.startsWith('file:')),
+    ),
+  ].map((u) => path.relative(ROOT, new URL(u).pathname));
   // node_modules is a link in some checkouts: name a package by its folder after the last node_modules/
-  const packages = new Set(loaded.filter((f) => f.includes('node_modules/')).map((f) => {
-    const [scopeOrName, name] = f.slice(f.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
-    return scopeOrName.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName;
-  }));
+  const packages = new Set(
+    loaded
+      .filter((f) => f.includes('node_modules/'))
+      .map((f) => {
+        const [scopeOrName, name] = f.slice(f.lastIndexOf('node_modules/') + 'node_modules/'.length).split('/');
+        return scopeOrName.startsWith('@') ? `${scopeOrName}/${name}` : scopeOrName;
+      }),
+  );
   return { ...r, loaded, packages };
 }
 
@@ -46,7 +63,10 @@ describe('the command line loads what its command needs', () => {
     const r = phasedesk('--help');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^usage: phasedesk <command>/);
-    expect(r.loaded.filter((f) => !f.startsWith('bin/')).sort()).toEqual(['dist/main/cli.js', 'dist/main/cli/options.js']);
+    expect(r.loaded.filter((f) => !f.startsWith('bin/')).sort()).toEqual([
+      'dist/main/cli.js',
+      'dist/main/cli/options.js',
+    ]);
     expect([...r.packages]).toEqual([]);
   });
 
@@ -60,17 +80,35 @@ describe('the command line loads what its command needs', () => {
 
   it('calc of a point task: zod, the calculation and the core, never the service, Kysely or SQLite', () => {
     const cfg = path.join(tmp, 'point.json');
-    writeFileSync(cfg, JSON.stringify({ task_type: 'point_calculation',
-      condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } } }));
-    const r = phasedesk('calc', cfg, '--tdb', path.join(ROOT, 'databases', 'alzn_mey1993.tdb'), '--out', path.join(tmp, 'out'), '--threads', '1');
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        task_type: 'point_calculation',
+        condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } },
+      }),
+    );
+    const r = phasedesk(
+      'calc',
+      cfg,
+      '--tdb',
+      path.join(ROOT, 'databases', 'alzn_mey1993.tdb'),
+      '--out',
+      path.join(tmp, 'out'),
+      '--threads',
+      '1',
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('FCC_A1 + FCC_A1#2 at 600 K (converged)');
     expect(r.loaded).toContain('dist/worker/calculations/point_calculation.js');
     expect(r.packages).toContain('zod');
     for (const p of SERVICE_ONLY) expect(r.packages, p).not.toContain(p);
     // nothing of the service: its server, store, routes (the task-config schemas aside) and scheduler
-    expect(r.loaded.filter((f) => /^dist\/main\/(server\.js|db\/|service\/|cli\/start|api\/(?!task-config\.js))/.test(f))).toEqual([]);
-    expect(r.loaded.filter((f) => /^dist\/worker\/calculations\//.test(f))).toEqual(['dist/worker/calculations/point_calculation.js']);
+    expect(
+      r.loaded.filter((f) => /^dist\/main\/(server\.js|db\/|service\/|cli\/start|api\/(?!task-config\.js))/.test(f)),
+    ).toEqual([]);
+    expect(r.loaded.filter((f) => /^dist\/worker\/calculations\//.test(f))).toEqual([
+      'dist/worker/calculations/point_calculation.js',
+    ]);
   });
 
   it('a console command opens the store without loading the HTTP server', () => {

@@ -21,21 +21,36 @@ const hook = require(join(ROOT, 'installer', 'after-pack.cjs')) as {
 };
 
 interface BuilderConfig {
-  appId: string; productName: string; afterPack: string; files: string[]; asarUnpack: string[];
-  linux: { maintainer: string; target: string[] }; deb: { depends: string[] };
+  appId: string;
+  productName: string;
+  afterPack: string;
+  files: string[];
+  asarUnpack: string[];
+  linux: { maintainer: string; target: string[] };
+  deb: { depends: string[] };
 }
 const config = yaml.load(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  main: string; author?: string; description?: string; dependencies: Record<string, string>;
-  optionalDependencies?: Record<string, string>; devDependencies: Record<string, string>;
+  main: string;
+  author?: string;
+  description?: string;
+  dependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  devDependencies: Record<string, string>;
 };
 const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
   packages: Record<string, { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> }>;
 };
 
 const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
-const temp = (prefix: string) => { const d = mkdtempSync(join(tmpdir(), prefix)); dirs.push(d); return d; };
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const temp = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
 
 /** Lockfile keys of everything `name` (required from lockfile key `from`) needs at run time, npm's resolution rules. */
 function closure(roots: { from: string; name: string }[]): Set<string> {
@@ -68,8 +83,16 @@ describe('electron-builder.yml', () => {
     expect(existsSync(join(ROOT, pkg.main))).toBe(true);
     expect(existsSync(join(ROOT, 'dist', 'main', 'electron', 'preload.cjs'))).toBe(true);
     const wanted = config.files.filter((f) => !f.startsWith('!'));
-    expect(wanted).toEqual(expect.arrayContaining(['package.json', 'dist/main/**', 'dist/worker/**', 'renderer/dist/**', 'databases/**',
-      'native-core/build/Release/phasedesk_core.node']));
+    expect(wanted).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'dist/main/**',
+        'dist/worker/**',
+        'renderer/dist/**',
+        'databases/**',
+        'native-core/build/Release/phasedesk_core.node',
+      ]),
+    );
     for (const f of wanted) expect(existsSync(join(ROOT, f.replace(/\/\*\*$/, ''))), f).toBe(true);
     expect(existsSync(join(ROOT, 'renderer', 'dist', 'index.html'))).toBe(true);
     expect(existsSync(join(ROOT, 'databases', 'catalog.json'))).toBe(true);
@@ -87,11 +110,14 @@ describe('electron-builder.yml', () => {
     const appNeeds = new Set([...closure(production.map((name) => ({ from: '', name })))].map(nameOf));
     const electronOnly = [...closure([{ from: '', name: 'electron' }])]
       .filter((k) => !k.startsWith('node_modules/electron/node_modules/')) // inside electron's folder: excluded with it
-      .map(nameOf).filter((n) => !appNeeds.has(n));
+      .map(nameOf)
+      .filter((n) => !appNeeds.has(n));
     expect(electronOnly).toContain('electron');
     expect(electronOnly.length).toBeGreaterThan(5);
     expect(electronOnly).toContain('@electron/get');
-    const excluded = config.files.filter((f) => f.startsWith('!node_modules/')).map((f) => /^!node_modules\/(.+)\{,\/\*\*\}$/.exec(f)?.[1]);
+    const excluded = config.files
+      .filter((f) => f.startsWith('!node_modules/'))
+      .map((f) => /^!node_modules\/(.+)\{,\/\*\*\}$/.exec(f)?.[1]);
     expect(excluded).not.toContain(undefined); // every exclusion has the "!node_modules/NAME{,/**}" form
     expect([...excluded].sort()).toEqual([...electronOnly].sort());
     for (const name of excluded) expect(appNeeds.has(name!), `${name} is needed by the app`).toBe(false);
@@ -102,7 +128,8 @@ describe('electron-builder.yml', () => {
     expect(pkg.description!.length).toBeGreaterThan(20);
     expect(config.productName).toBe('PhaseDesk');
     expect(config.linux.maintainer).toBe('PhaseDesk contributors <phasedesk>');
-    const text = readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8') + readFileSync(join(ROOT, 'package.json'), 'utf8');
+    const text =
+      readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8') + readFileSync(join(ROOT, 'package.json'), 'utf8');
     expect(text).not.toMatch(/example\.(org|com|net)/);
     expect(config.deb.depends).toContain('libgomp1');
   });
@@ -119,20 +146,44 @@ describe('afterPack: the OpenMP runtime next to the core', () => {
     return { appOutDir, coreDir };
   }
 
-  it.runIf(process.platform === 'linux')('Linux: copies libgomp.so.1 beside the core, and the loader takes that copy', () => {
-    // native-core/binding.gyp links the core with RUNPATH $ORIGIN (an older build needs `npm run build:core`).
-    expect(execFileSync('readelf', ['-d', core], { encoding: 'utf8' }), 'core built without RUNPATH $ORIGIN: run npm run build:core').toMatch(/RUNPATH.*\[\$ORIGIN\]/);
-    const { appOutDir, coreDir } = fakeAppOut(['resources']);
-    const copy = hook.bundleOpenMpRuntime({ electronPlatformName: 'linux', appOutDir, arch: 1, packager: { appInfo: { productFilename: 'PhaseDesk' } } });
-    expect(copy).toBe(join(coreDir, 'libgomp.so.1'));
-    const packedCore = join(coreDir, 'phasedesk_core.node');
-    expect(execFileSync('ldd', [packedCore], { encoding: 'utf8' })).toContain(`libgomp.so.1 => ${copy}`);
-    // Loaded the way the workers load it: the process maps the bundled copy, not the system's.
-    const maps = execFileSync(process.execPath, ['-e',
-      `require(${JSON.stringify(packedCore)}); process.stdout.write(require('fs').readFileSync('/proc/self/maps','utf8'))`], { encoding: 'utf8' });
-    const gomp = [...new Set(maps.split('\n').filter((l) => l.includes('libgomp')).map((l) => l.trim().split(/\s+/).pop()))];
-    expect(gomp).toEqual([copy]);
-  });
+  it.runIf(process.platform === 'linux')(
+    'Linux: copies libgomp.so.1 beside the core, and the loader takes that copy',
+    () => {
+      // native-core/binding.gyp links the core with RUNPATH $ORIGIN (an older build needs `npm run build:core`).
+      expect(
+        execFileSync('readelf', ['-d', core], { encoding: 'utf8' }),
+        'core built without RUNPATH $ORIGIN: run npm run build:core',
+      ).toMatch(/RUNPATH.*\[\$ORIGIN\]/);
+      const { appOutDir, coreDir } = fakeAppOut(['resources']);
+      const copy = hook.bundleOpenMpRuntime({
+        electronPlatformName: 'linux',
+        appOutDir,
+        arch: 1,
+        packager: { appInfo: { productFilename: 'PhaseDesk' } },
+      });
+      expect(copy).toBe(join(coreDir, 'libgomp.so.1'));
+      const packedCore = join(coreDir, 'phasedesk_core.node');
+      expect(execFileSync('ldd', [packedCore], { encoding: 'utf8' })).toContain(`libgomp.so.1 => ${copy}`);
+      // Loaded the way the workers load it: the process maps the bundled copy, not the system's.
+      const maps = execFileSync(
+        process.execPath,
+        [
+          '-e',
+          `require(${JSON.stringify(packedCore)}); process.stdout.write(require('fs').readFileSync('/proc/self/maps','utf8'))`,
+        ],
+        { encoding: 'utf8' },
+      );
+      const gomp = [
+        ...new Set(
+          maps
+            .split('\n')
+            .filter((l) => l.includes('libgomp'))
+            .map((l) => l.trim().split(/\s+/).pop()),
+        ),
+      ];
+      expect(gomp).toEqual([copy]);
+    },
+  );
 
   it('macOS: copies libomp.dylib, points the core at @loader_path and signs both again (stand-in tools)', () => {
     const { appOutDir, coreDir } = fakeAppOut(['PhaseDesk.app', 'Contents', 'Resources']);
@@ -142,9 +193,14 @@ describe('afterPack: the OpenMP runtime next to the core', () => {
     const calls: string[] = [];
     const run = (cmd: string, args: string[]) => {
       calls.push([cmd, ...args].join(' '));
-      return cmd === 'otool' ? `${args[1]}:\n\t${libomp} (compatibility version 5.0.0)\n\t/usr/lib/libc++.1.dylib (compatibility version 1.0.0)\n` : '';
+      return cmd === 'otool'
+        ? `${args[1]}:\n\t${libomp} (compatibility version 5.0.0)\n\t/usr/lib/libc++.1.dylib (compatibility version 1.0.0)\n`
+        : '';
     };
-    const copy = hook.bundleOpenMpRuntime({ electronPlatformName: 'darwin', appOutDir, arch: 3, packager: { appInfo: { productFilename: 'PhaseDesk' } } }, run);
+    const copy = hook.bundleOpenMpRuntime(
+      { electronPlatformName: 'darwin', appOutDir, arch: 3, packager: { appInfo: { productFilename: 'PhaseDesk' } } },
+      run,
+    );
     expect(copy).toBe(join(coreDir, 'libomp.dylib'));
     expect(readFileSync(copy, 'utf8')).toBe('not a real dylib');
     const packedCore = join(coreDir, 'phasedesk_core.node');
@@ -157,7 +213,7 @@ describe('afterPack: the OpenMP runtime next to the core', () => {
     ]);
   });
 
-  it('Windows: copies vcomp140.dll from the compiler\'s redistributable folder (stand-in folder)', () => {
+  it("Windows: copies vcomp140.dll from the compiler's redistributable folder (stand-in folder)", () => {
     const { appOutDir, coreDir } = fakeAppOut(['resources']);
     const redist = temp('phasedesk-vcredist-');
     mkdirSync(join(redist, 'x64', 'Microsoft.VC143.OpenMP'), { recursive: true });
@@ -165,17 +221,27 @@ describe('afterPack: the OpenMP runtime next to the core', () => {
     const before = process.env.VCToolsRedistDir;
     process.env.VCToolsRedistDir = redist;
     try {
-      const copy = hook.bundleOpenMpRuntime({ electronPlatformName: 'win32', appOutDir, arch: 1, packager: { appInfo: { productFilename: 'PhaseDesk' } } }, () => '');
+      const copy = hook.bundleOpenMpRuntime(
+        { electronPlatformName: 'win32', appOutDir, arch: 1, packager: { appInfo: { productFilename: 'PhaseDesk' } } },
+        () => '',
+      );
       expect(copy).toBe(join(coreDir, 'vcomp140.dll'));
       expect(readFileSync(copy, 'utf8')).toBe('vcomp x64');
     } finally {
-      if (before === undefined) delete process.env.VCToolsRedistDir; else process.env.VCToolsRedistDir = before;
+      if (before === undefined) delete process.env.VCToolsRedistDir;
+      else process.env.VCToolsRedistDir = before;
     }
   });
 
   it('stops the build when the core is not where asarUnpack puts it', () => {
     const appOutDir = temp('phasedesk-appout-');
-    expect(() => hook.bundleOpenMpRuntime({ electronPlatformName: 'linux', appOutDir, arch: 1, packager: { appInfo: { productFilename: 'PhaseDesk' } } }))
-      .toThrow(/phasedesk_core\.node is missing/);
+    expect(() =>
+      hook.bundleOpenMpRuntime({
+        electronPlatformName: 'linux',
+        appOutDir,
+        arch: 1,
+        packager: { appInfo: { productFilename: 'PhaseDesk' } },
+      }),
+    ).toThrow(/phasedesk_core\.node is missing/);
   });
 });

@@ -6,11 +6,19 @@ export interface OpenApiDoc {
   components: { schemas: Record<string, JsonSchema> };
 }
 export interface JsonSchema {
-  type?: string | string[]; properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema;
-  anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  $ref?: string;
 }
 /** A field of a schema or a query parameter: its name and whether the document requires it. */
-export interface DocField { name: string; required: boolean }
+export interface DocField {
+  name: string;
+  required: boolean;
+}
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
@@ -26,10 +34,19 @@ export function operations(doc: OpenApiDoc): string[] {
 /** Follows $ref, a nullable anyOf and arrays down to the object schema they describe. */
 function objectSchema(doc: OpenApiDoc, s: JsonSchema | undefined): JsonSchema | undefined {
   for (let depth = 0; s && depth < 10; depth++) {
-    if (s.$ref) { s = doc.components.schemas[s.$ref.replace('#/components/schemas/', '')]; continue; }
+    if (s.$ref) {
+      s = doc.components.schemas[s.$ref.replace('#/components/schemas/', '')];
+      continue;
+    }
     const alts = s.anyOf ?? s.oneOf;
-    if (alts) { s = alts.find((a) => a.type !== 'null'); continue; }
-    if (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) { s = s.items; continue; }
+    if (alts) {
+      s = alts.find((a) => a.type !== 'null');
+      continue;
+    }
+    if (s.type === 'array' || (Array.isArray(s.type) && s.type.includes('array'))) {
+      s = s.items;
+      continue;
+    }
     return s;
   }
   return undefined;
@@ -50,11 +67,17 @@ export function queryFields(doc: OpenApiDoc, op: string): DocField[] | undefined
   const [method, path] = op.split(' ');
   const o = doc.paths[path!]?.[method!.toLowerCase()];
   if (!o) return undefined;
-  return (o.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: p.required === true }));
+  return (o.parameters ?? [])
+    .filter((p) => p.in === 'query')
+    .map((p) => ({ name: p.name, required: p.required === true }));
 }
 
 /** A client type's field: its name, whether the client makes it optional, whether it is a PhaseDesk extension. */
-export interface ClientField { name: string; optional: boolean; extension: boolean }
+export interface ClientField {
+  name: string;
+  optional: boolean;
+  extension: boolean;
+}
 
 /**
  * Compares a client type with the document: every non-extension client field exists in the document with the same
@@ -68,11 +91,21 @@ export function compareFields(where: string, client: ClientField[], doc: DocFiel
   const clientNames = new Set(client.map((f) => f.name));
   for (const f of client) {
     const d = byName.get(f.name);
-    if (!d) { if (!f.extension) problems.push(`${where}: client field '${f.name}' is not in the document`); continue; }
-    if (f.extension) { if (!f.optional) problems.push(`${where}: extension field '${f.name}' must be optional in the client`); continue; }
-    if (d.required === f.optional) problems.push(`${where}: '${f.name}' is ${d.required ? 'required' : 'optional'} in the document but ${f.optional ? 'optional' : 'required'} in the client`);
+    if (!d) {
+      if (!f.extension) problems.push(`${where}: client field '${f.name}' is not in the document`);
+      continue;
+    }
+    if (f.extension) {
+      if (!f.optional) problems.push(`${where}: extension field '${f.name}' must be optional in the client`);
+      continue;
+    }
+    if (d.required === f.optional)
+      problems.push(
+        `${where}: '${f.name}' is ${d.required ? 'required' : 'optional'} in the document but ${f.optional ? 'optional' : 'required'} in the client`,
+      );
   }
-  for (const d of doc) if (!clientNames.has(d.name)) problems.push(`${where}: document field '${d.name}' is missing from the client`);
+  for (const d of doc)
+    if (!clientNames.has(d.name)) problems.push(`${where}: document field '${d.name}' is missing from the client`);
   return problems;
 }
 

@@ -12,21 +12,39 @@ const run = promisify(execFile);
 const SCRIPT = join(ROOT, 'test', 'clients', 'python', 'check_client.py');
 
 let f: Fixture;
-beforeAll(async () => { f = await startFixture(); });
-afterAll(async () => { await f?.close(); });
+beforeAll(async () => {
+  f = await startFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
 
 describe('Python client', () => {
   it('matches the OpenAPI document and runs a session against the service', async () => {
     // Asynchronous child process: the service answers from this same event loop.
     const sleepConfig = JSON.stringify({ task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 3600 });
-    const out = await run('python3', [SCRIPT, f.svc.baseUrl, f.keyA, sleepConfig], { timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } })
-      .catch((e: { stdout?: string; stderr?: string; message: string }) => { throw new Error(`${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`); });
-    const report = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as { ok: boolean; operations: number; schemas: number; T: number; task_id: number };
+    const out = await run('python3', [SCRIPT, f.svc.baseUrl, f.keyA, sleepConfig], {
+      timeout: 120_000,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+    }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(`${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+    });
+    const report = JSON.parse(out.stdout.trim().split('\n').at(-1)!) as {
+      ok: boolean;
+      operations: number;
+      schemas: number;
+      T: number;
+      task_id: number;
+    };
     expect(report.ok).toBe(true);
     expect(report.operations).toBe(15);
     expect(report.T).toBe(1200);
     // The session's task really exists in the service, computed by the worker.
-    const row = await f.svc.store.db.selectFrom('tasks').select(['status', 'task_type']).where('id', '=', report.task_id).executeTakeFirstOrThrow();
+    const row = await f.svc.store.db
+      .selectFrom('tasks')
+      .select(['status', 'task_type'])
+      .where('id', '=', report.task_id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'completed', task_type: 'point_calculation' });
   });
 });

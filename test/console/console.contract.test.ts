@@ -15,7 +15,11 @@ let token: string;
 // The worker build (tsc) may run first when sources changed: at collection time, outside the hook's time limit.
 ensureBuilt();
 
-function con(method: string, path: string, o: { body?: unknown; raw?: string; token?: string | null; host?: string } = {}): Promise<Res> {
+function con(
+  method: string,
+  path: string,
+  o: { body?: unknown; raw?: string; token?: string | null; host?: string } = {},
+): Promise<Res> {
   const headers: Record<string, string> = {};
   const t = o.token === undefined ? token : o.token;
   if (t !== null) headers['x-phasedesk-console'] = t;
@@ -28,7 +32,9 @@ beforeAll(async () => {
   f = await startFixture({ bootstrap: true, catalogFile: '/nonexistent/catalog.json' });
   token = readFileSync(join(f.dataDir, 'console-token'), 'utf8').trim();
 });
-afterAll(async () => { await f?.close(); });
+afterAll(async () => {
+  await f?.close();
+});
 
 describe('console token', () => {
   it('is created at first start with mode 0600, is what the service uses, and survives a restart', () => {
@@ -59,42 +65,245 @@ describe('console token', () => {
 describe('hostile input', () => {
   type Row = { name: string; req: () => Promise<Res>; status: number; error: RegExp };
   const rows: Row[] = [
-    { name: 'missing token', req: () => con('GET', '/keys', { token: null }), status: 401, error: /^Missing X-PhaseDesk-Console header/ },
-    { name: 'empty token', req: () => con('GET', '/keys', { token: '' }), status: 401, error: /^Missing X-PhaseDesk-Console header/ },
-    { name: 'wrong token', req: () => con('GET', '/settings', { token: 'pdc_' + '0'.repeat(64) }), status: 401, error: /^invalid console token$/ },
-    { name: 'token prefix only', req: () => con('GET', '/settings', { token: token.slice(0, 20) }), status: 401, error: /^invalid console token$/ },
-    { name: 'an API key is not a console token', req: () => con('GET', '/keys', { token: f.keyA }), status: 401, error: /^invalid console token$/ },
-    { name: 'bad Host with a valid token', req: () => con('GET', '/keys', { host: 'evil.example:80' }), status: 403, error: /^Host not allowed$/ },
-    { name: 'rebinding Host naming loopback as a subdomain', req: () => con('GET', '/settings', { host: '127.0.0.1.evil.example' }), status: 403, error: /^Host not allowed$/ },
-    { name: 'unauthenticated upload is refused before it is read', req: () => con('POST', '/databases', { token: null, raw: 'x'.repeat(MAX_UPLOAD_BYTES + 10) }), status: 401, error: /^Missing/ },
-    { name: 'oversized upload', req: () => con('POST', '/databases', { raw: JSON.stringify({ file_name: 'big.tdb', code: 'BIG', name: 'big', tdb: '$'.repeat(MAX_UPLOAD_BYTES) }) }), status: 413, error: /too large/i },
-    { name: 'malformed TDB', req: () => con('POST', '/databases', { body: { file_name: 'bad.tdb', code: 'BAD', name: 'bad', subscribe_user: null, tdb: 'ELEMENT AL FCC_A1 26.98 0 0 !\nFOO BAR !\n' } }), status: 400, error: /^tdb: bad\.tdb:2: unknown command 'FOO'$/ },
-    { name: 'unterminated TDB', req: () => con('POST', '/databases', { body: { file_name: 'cut.tdb', code: 'CUT', name: 'cut', tdb: CUNI.slice(0, CUNI.lastIndexOf('!')) } }), status: 400, error: /^tdb: cut\.tdb:\d+: / },
-    { name: 'TDB without elements', req: () => con('POST', '/databases', { body: { file_name: 'e.tdb', code: 'E', name: 'e', tdb: '$ only a comment\n' } }), status: 400, error: /^tdb: e\.tdb:1: no ELEMENT declared \(a TDB database declares its elements with ELEMENT commands\)$/ },
-    { name: 'invalid JSON', req: () => con('POST', '/keys', { raw: '{"name":' }), status: 400, error: /^Invalid JSON body/ },
-    { name: 'two token headers', req: () => http(f.svc.port, 'GET', '/console/v1/keys', { headers: { 'x-phasedesk-console': `${token}, ${token}` } }), status: 401, error: /^invalid console token$/ },
-    { name: 'database code with an encoded path', req: () => con('PATCH', '/databases/..%2F..%2Fetc', { body: { state: 'enable' } }), status: 400, error: /^code may only contain/ },
-    { name: 'import: code with a path', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: '../x', name: 'x', tdb: CUNI } }), status: 400, error: /^code may only contain/ },
-    { name: 'import: file name with a directory', req: () => con('POST', '/databases', { body: { file_name: '../a.tdb', code: 'X', name: 'x', tdb: CUNI } }), status: 400, error: /^file_name must be a file name without a directory$/ },
-    { name: 'import: tdb missing', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: 'X', name: 'x' } }), status: 400, error: /^tdb is required$/ },
-    { name: 'import: unknown field', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: 'X', name: 'x', tdb: CUNI, path: '/etc/passwd' } }), status: 400, error: /path/ },
-    { name: 'import: subscribe an unknown user', req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: 'X', name: 'x', tdb: CUNI, subscribe_user: 'nobody' } }), status: 400, error: /^subscribe_user: user 'nobody' does not exist$/ },
-    { name: 'key: name missing', req: () => con('POST', '/keys', { body: {} }), status: 400, error: /^name is required$/ },
-    { name: 'key: blank name', req: () => con('POST', '/keys', { body: { name: '   ' } }), status: 400, error: /^name must not be empty$/ },
-    { name: 'key: expiry in the past', req: () => con('POST', '/keys', { body: { name: 'k', expires_at: '2001-01-01T00:00:00Z' } }), status: 400, error: /^expires_at must be in the future$/ },
-    { name: 'key: expiry not a time', req: () => con('POST', '/keys', { body: { name: 'k', expires_at: 'tomorrow' } }), status: 400, error: /^expires_at must be an RFC 3339 time/ },
-    { name: 'key: unknown user', req: () => con('POST', '/keys', { body: { name: 'k', username: 'nobody' } }), status: 400, error: /^username: user 'nobody' does not exist$/ },
-    { name: 'key: id not an integer', req: () => con('PATCH', '/keys/abc', { body: { name: 'x' } }), status: 400, error: /^id must be a positive integer$/ },
-    { name: 'key: unknown id', req: () => con('DELETE', '/keys/99999'), status: 404, error: /^id: key 99999 does not exist$/ },
-    { name: 'key: empty change', req: () => con('PATCH', '/keys/1', { body: {} }), status: 400, error: /name, is_active or expires_at is required/ },
-    { name: 'key: is_active not a boolean', req: () => con('PATCH', '/keys/1', { body: { is_active: 'no' } }), status: 400, error: /^is_active must be true or false$/ },
-    { name: 'database: bad state', req: () => con('PATCH', '/databases/ALFE', { body: { state: 'gone' } }), status: 400, error: /^state must be enable, disable or invisible$/ },
-    { name: 'database: unknown code', req: () => con('PATCH', '/databases/NOPE', { body: { state: 'disable' } }), status: 404, error: /^database 'NOPE' does not exist$/ },
-    { name: 'subscription: bad status', req: () => con('PUT', '/databases/ALFE/subscriptions/a', { body: { status: 'forever' } }), status: 400, error: /^status must be trail, active/ },
-    { name: 'subscription: unknown user', req: () => con('PUT', '/databases/ALFE/subscriptions/nobody', { body: { status: 'active' } }), status: 404, error: /^user 'nobody' does not exist$/ },
-    { name: 'settings: pool size 0', req: () => con('PUT', '/settings', { body: { pool_size: 0 } }), status: 400, error: /^pool_size must be an integer between 1 and 64/ },
-    { name: 'settings: port as a string', req: () => con('PUT', '/settings', { body: { port: '8080' } }), status: 400, error: /^port must be an integer between 0 and 65535/ },
-    { name: 'settings: unknown setting', req: () => con('PUT', '/settings', { body: { data_dir: '/tmp' } }), status: 400, error: /data_dir/ },
+    {
+      name: 'missing token',
+      req: () => con('GET', '/keys', { token: null }),
+      status: 401,
+      error: /^Missing X-PhaseDesk-Console header/,
+    },
+    {
+      name: 'empty token',
+      req: () => con('GET', '/keys', { token: '' }),
+      status: 401,
+      error: /^Missing X-PhaseDesk-Console header/,
+    },
+    {
+      name: 'wrong token',
+      req: () => con('GET', '/settings', { token: 'pdc_' + '0'.repeat(64) }),
+      status: 401,
+      error: /^invalid console token$/,
+    },
+    {
+      name: 'token prefix only',
+      req: () => con('GET', '/settings', { token: token.slice(0, 20) }),
+      status: 401,
+      error: /^invalid console token$/,
+    },
+    {
+      name: 'an API key is not a console token',
+      req: () => con('GET', '/keys', { token: f.keyA }),
+      status: 401,
+      error: /^invalid console token$/,
+    },
+    {
+      name: 'bad Host with a valid token',
+      req: () => con('GET', '/keys', { host: 'evil.example:80' }),
+      status: 403,
+      error: /^Host not allowed$/,
+    },
+    {
+      name: 'rebinding Host naming loopback as a subdomain',
+      req: () => con('GET', '/settings', { host: '127.0.0.1.evil.example' }),
+      status: 403,
+      error: /^Host not allowed$/,
+    },
+    {
+      name: 'unauthenticated upload is refused before it is read',
+      req: () => con('POST', '/databases', { token: null, raw: 'x'.repeat(MAX_UPLOAD_BYTES + 10) }),
+      status: 401,
+      error: /^Missing/,
+    },
+    {
+      name: 'oversized upload',
+      req: () =>
+        con('POST', '/databases', {
+          raw: JSON.stringify({ file_name: 'big.tdb', code: 'BIG', name: 'big', tdb: '$'.repeat(MAX_UPLOAD_BYTES) }),
+        }),
+      status: 413,
+      error: /too large/i,
+    },
+    {
+      name: 'malformed TDB',
+      req: () =>
+        con('POST', '/databases', {
+          body: {
+            file_name: 'bad.tdb',
+            code: 'BAD',
+            name: 'bad',
+            subscribe_user: null,
+            tdb: 'ELEMENT AL FCC_A1 26.98 0 0 !\nFOO BAR !\n',
+          },
+        }),
+      status: 400,
+      error: /^tdb: bad\.tdb:2: unknown command 'FOO'$/,
+    },
+    {
+      name: 'unterminated TDB',
+      req: () =>
+        con('POST', '/databases', {
+          body: { file_name: 'cut.tdb', code: 'CUT', name: 'cut', tdb: CUNI.slice(0, CUNI.lastIndexOf('!')) },
+        }),
+      status: 400,
+      error: /^tdb: cut\.tdb:\d+: /,
+    },
+    {
+      name: 'TDB without elements',
+      req: () =>
+        con('POST', '/databases', { body: { file_name: 'e.tdb', code: 'E', name: 'e', tdb: '$ only a comment\n' } }),
+      status: 400,
+      error: /^tdb: e\.tdb:1: no ELEMENT declared \(a TDB database declares its elements with ELEMENT commands\)$/,
+    },
+    {
+      name: 'invalid JSON',
+      req: () => con('POST', '/keys', { raw: '{"name":' }),
+      status: 400,
+      error: /^Invalid JSON body/,
+    },
+    {
+      name: 'two token headers',
+      req: () =>
+        http(f.svc.port, 'GET', '/console/v1/keys', { headers: { 'x-phasedesk-console': `${token}, ${token}` } }),
+      status: 401,
+      error: /^invalid console token$/,
+    },
+    {
+      name: 'database code with an encoded path',
+      req: () => con('PATCH', '/databases/..%2F..%2Fetc', { body: { state: 'enable' } }),
+      status: 400,
+      error: /^code may only contain/,
+    },
+    {
+      name: 'import: code with a path',
+      req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: '../x', name: 'x', tdb: CUNI } }),
+      status: 400,
+      error: /^code may only contain/,
+    },
+    {
+      name: 'import: file name with a directory',
+      req: () => con('POST', '/databases', { body: { file_name: '../a.tdb', code: 'X', name: 'x', tdb: CUNI } }),
+      status: 400,
+      error: /^file_name must be a file name without a directory$/,
+    },
+    {
+      name: 'import: tdb missing',
+      req: () => con('POST', '/databases', { body: { file_name: 'a.tdb', code: 'X', name: 'x' } }),
+      status: 400,
+      error: /^tdb is required$/,
+    },
+    {
+      name: 'import: unknown field',
+      req: () =>
+        con('POST', '/databases', {
+          body: { file_name: 'a.tdb', code: 'X', name: 'x', tdb: CUNI, path: '/etc/passwd' },
+        }),
+      status: 400,
+      error: /path/,
+    },
+    {
+      name: 'import: subscribe an unknown user',
+      req: () =>
+        con('POST', '/databases', {
+          body: { file_name: 'a.tdb', code: 'X', name: 'x', tdb: CUNI, subscribe_user: 'nobody' },
+        }),
+      status: 400,
+      error: /^subscribe_user: user 'nobody' does not exist$/,
+    },
+    {
+      name: 'key: name missing',
+      req: () => con('POST', '/keys', { body: {} }),
+      status: 400,
+      error: /^name is required$/,
+    },
+    {
+      name: 'key: blank name',
+      req: () => con('POST', '/keys', { body: { name: '   ' } }),
+      status: 400,
+      error: /^name must not be empty$/,
+    },
+    {
+      name: 'key: expiry in the past',
+      req: () => con('POST', '/keys', { body: { name: 'k', expires_at: '2001-01-01T00:00:00Z' } }),
+      status: 400,
+      error: /^expires_at must be in the future$/,
+    },
+    {
+      name: 'key: expiry not a time',
+      req: () => con('POST', '/keys', { body: { name: 'k', expires_at: 'tomorrow' } }),
+      status: 400,
+      error: /^expires_at must be an RFC 3339 time/,
+    },
+    {
+      name: 'key: unknown user',
+      req: () => con('POST', '/keys', { body: { name: 'k', username: 'nobody' } }),
+      status: 400,
+      error: /^username: user 'nobody' does not exist$/,
+    },
+    {
+      name: 'key: id not an integer',
+      req: () => con('PATCH', '/keys/abc', { body: { name: 'x' } }),
+      status: 400,
+      error: /^id must be a positive integer$/,
+    },
+    {
+      name: 'key: unknown id',
+      req: () => con('DELETE', '/keys/99999'),
+      status: 404,
+      error: /^id: key 99999 does not exist$/,
+    },
+    {
+      name: 'key: empty change',
+      req: () => con('PATCH', '/keys/1', { body: {} }),
+      status: 400,
+      error: /name, is_active or expires_at is required/,
+    },
+    {
+      name: 'key: is_active not a boolean',
+      req: () => con('PATCH', '/keys/1', { body: { is_active: 'no' } }),
+      status: 400,
+      error: /^is_active must be true or false$/,
+    },
+    {
+      name: 'database: bad state',
+      req: () => con('PATCH', '/databases/ALFE', { body: { state: 'gone' } }),
+      status: 400,
+      error: /^state must be enable, disable or invisible$/,
+    },
+    {
+      name: 'database: unknown code',
+      req: () => con('PATCH', '/databases/NOPE', { body: { state: 'disable' } }),
+      status: 404,
+      error: /^database 'NOPE' does not exist$/,
+    },
+    {
+      name: 'subscription: bad status',
+      req: () => con('PUT', '/databases/ALFE/subscriptions/a', { body: { status: 'forever' } }),
+      status: 400,
+      error: /^status must be trail, active/,
+    },
+    {
+      name: 'subscription: unknown user',
+      req: () => con('PUT', '/databases/ALFE/subscriptions/nobody', { body: { status: 'active' } }),
+      status: 404,
+      error: /^user 'nobody' does not exist$/,
+    },
+    {
+      name: 'settings: pool size 0',
+      req: () => con('PUT', '/settings', { body: { pool_size: 0 } }),
+      status: 400,
+      error: /^pool_size must be an integer between 1 and 64/,
+    },
+    {
+      name: 'settings: port as a string',
+      req: () => con('PUT', '/settings', { body: { port: '8080' } }),
+      status: 400,
+      error: /^port must be an integer between 0 and 65535/,
+    },
+    {
+      name: 'settings: unknown setting',
+      req: () => con('PUT', '/settings', { body: { data_dir: '/tmp' } }),
+      status: 400,
+      error: /data_dir/,
+    },
   ];
   for (const r of rows) {
     it(`${r.name} -> ${r.status}`, async () => {
@@ -111,7 +320,13 @@ describe('hostile input', () => {
   });
 });
 
-function readdirSafe(d: string): string[] { try { return readdirSync(d); } catch { return []; } }
+function readdirSafe(d: string): string[] {
+  try {
+    return readdirSync(d);
+  } catch {
+    return [];
+  }
+}
 
 describe('keys', () => {
   it('lists every key with owner, last use and expiry, never the key itself', async () => {
@@ -127,7 +342,14 @@ describe('keys', () => {
     const c = await con('POST', '/keys', { body: { name: 'laptop', username: 'a', expires_at: exp } });
     expect(c.status).toBe(201);
     expect(c.body.api_key).toMatch(/^tk_[A-Za-z0-9]{32}$/);
-    expect(c.body).toMatchObject({ key_name: 'laptop', username: 'a', is_active: true, last_used_at: null, expires_at: exp, expired: false });
+    expect(c.body).toMatchObject({
+      key_name: 'laptop',
+      username: 'a',
+      is_active: true,
+      last_used_at: null,
+      expires_at: exp,
+      expired: false,
+    });
     const key = c.body.api_key as string;
     const id = c.body.id as number;
     expect(c.body.key_prefix).toBe(key.slice(0, 7));
@@ -141,15 +363,27 @@ describe('keys', () => {
     expect((await con('PATCH', `/keys/${id}`, { body: { name: 'office' } })).body.key_name).toBe('office');
     expect((await api(f.svc.port, 'GET', '/key/info', { key })).body.key_name).toBe('office');
     expect((await con('PATCH', `/keys/${id}`, { body: { is_active: false } })).body.is_active).toBe(false);
-    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({ status: 403, body: { error: 'API key is disabled' } });
+    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({
+      status: 403,
+      body: { error: 'API key is disabled' },
+    });
     await con('PATCH', `/keys/${id}`, { body: { is_active: true } });
     expect((await api(f.svc.port, 'GET', '/key/info', { key })).status).toBe(200);
     const expired = await con('PATCH', `/keys/${id}`, { body: { expires_at: '2001-01-01T00:00:00Z' } });
     expect(expired.body.expired).toBe(true);
-    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({ status: 403, body: { error: 'API key has expired' } });
-    expect((await con('PATCH', `/keys/${id}`, { body: { expires_at: null } })).body).toMatchObject({ expires_at: null, expired: false });
+    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({
+      status: 403,
+      body: { error: 'API key has expired' },
+    });
+    expect((await con('PATCH', `/keys/${id}`, { body: { expires_at: null } })).body).toMatchObject({
+      expires_at: null,
+      expired: false,
+    });
     expect((await con('DELETE', `/keys/${id}`)).status).toBe(204);
-    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({ status: 401, body: { error: 'invalid API key' } });
+    expect(await api(f.svc.port, 'GET', '/key/info', { key })).toMatchObject({
+      status: 401,
+      body: { error: 'invalid API key' },
+    });
     expect((await con('DELETE', `/keys/${id}`)).status).toBe(404);
   });
   it('a key without username belongs to the local user; users are listed', async () => {
@@ -163,7 +397,17 @@ describe('keys', () => {
 describe('databases', () => {
   it('imports an uploaded TDB and reports what loaded and what was refused', async () => {
     const tdb = CUNI + '\nPHASE EXTRA % 1 1.0 !\n';
-    const r = await con('POST', '/databases', { body: { file_name: 'cuni.tdb', code: 'CUNI_COPY', name: 'Cu-Ni copy', level: 'free', version: '2', tdb, subscribe_user: 'a' } });
+    const r = await con('POST', '/databases', {
+      body: {
+        file_name: 'cuni.tdb',
+        code: 'CUNI_COPY',
+        name: 'Cu-Ni copy',
+        level: 'free',
+        version: '2',
+        tdb,
+        subscribe_user: 'a',
+      },
+    });
     expect(r.status, r.text).toBe(201);
     expect(r.body).toMatchObject({ code: 'CUNI_COPY', file_name: 'cuni.tdb', replaced: false, subscribed: 'a' });
     expect(r.body.elements).toEqual(['CU', 'NI']);
@@ -175,46 +419,87 @@ describe('databases', () => {
     // The contract side: user a sees it, subscribed, with the elements the reader found.
     const seen = await api(f.svc.port, 'GET', '/database?search=CUNI_COPY', { key: f.keyA });
     expect(seen.body.items).toHaveLength(1);
-    expect(seen.body.items[0]).toMatchObject({ code: 'CUNI_COPY', element_list: ['CU', 'NI'], user_status: 'active', version: '2' });
-    const ph = await api(f.svc.port, 'POST', `/database/${r.body.id}/phases`, { key: f.keyA, body: { element_list: ['CU', 'NI'] } });
+    expect(seen.body.items[0]).toMatchObject({
+      code: 'CUNI_COPY',
+      element_list: ['CU', 'NI'],
+      user_status: 'active',
+      version: '2',
+    });
+    const ph = await api(f.svc.port, 'POST', `/database/${r.body.id}/phases`, {
+      key: f.keyA,
+      body: { element_list: ['CU', 'NI'] },
+    });
     expect(ph.body.phase_list).toEqual(['LIQUID', 'FCC_A1']);
     // The stored copy is the upload, under the server-managed name.
     expect(readFileSync(join(f.dataDir, 'databases', 'CUNI_COPY.tdb'), 'utf8')).toBe(tdb);
   });
   it('refuses a second import under the same code unless replace is set', async () => {
-    const again = await con('POST', '/databases', { body: { file_name: 'cuni.tdb', code: 'CUNI_COPY', name: 'x', tdb: CUNI, subscribe_user: null } });
+    const again = await con('POST', '/databases', {
+      body: { file_name: 'cuni.tdb', code: 'CUNI_COPY', name: 'x', tdb: CUNI, subscribe_user: null },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/^code: a database with code 'CUNI_COPY' already exists/);
-    const rep = await con('POST', '/databases', { body: { file_name: 'cuni.tdb', code: 'CUNI_COPY', name: 'Cu-Ni copy', tdb: CUNI, replace: true, subscribe_user: null } });
+    const rep = await con('POST', '/databases', {
+      body: {
+        file_name: 'cuni.tdb',
+        code: 'CUNI_COPY',
+        name: 'Cu-Ni copy',
+        tdb: CUNI,
+        replace: true,
+        subscribe_user: null,
+      },
+    });
     expect(rep.status).toBe(200);
     expect(rep.body).toMatchObject({ replaced: true, phases_refused: [] });
   });
   it('disable, hide and enable change what /api/v2 returns; the console sees every state', async () => {
-    const list = async () => (await api(f.svc.port, 'GET', '/database?search=CUNI_COPY', { key: f.keyA })).body.items.length;
+    const list = async () =>
+      (await api(f.svc.port, 'GET', '/database?search=CUNI_COPY', { key: f.keyA })).body.items.length;
     expect(await list()).toBe(1);
     const d = await con('PATCH', '/databases/CUNI_COPY', { body: { state: 'disable' } });
     expect(d.body.state).toBe('disable');
     expect(await list()).toBe(0);
-    const task = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 't', task_config: { task_type: 'point_calculation', tdb_code: 'CUNI_COPY', condition: { components: ['CU', 'NI'], temperature: 1000, pressure: 1e5, compositions: { CU: 0.5, NI: 0.5 } } } } });
+    const task = await api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: {
+        title: 't',
+        task_config: {
+          task_type: 'point_calculation',
+          tdb_code: 'CUNI_COPY',
+          condition: { components: ['CU', 'NI'], temperature: 1000, pressure: 1e5, compositions: { CU: 0.5, NI: 0.5 } },
+        },
+      },
+    });
     expect(task.body.error).toBe("Db code 'CUNI_COPY' was not found or is disabled");
     expect((await con('PATCH', '/databases/CUNI_COPY', { body: { state: 'invisible' } })).body.state).toBe('invisible');
     expect(await list()).toBe(0);
-    const all = (await con('GET', '/databases')).body.items.map((x: { code: string; state: string }) => `${x.code}:${x.state}`);
+    const all = (await con('GET', '/databases')).body.items.map(
+      (x: { code: string; state: string }) => `${x.code}:${x.state}`,
+    );
     expect(all).toEqual(['ALFE:enable', 'CUNI_COPY:invisible']);
     await con('PATCH', '/databases/CUNI_COPY', { body: { state: 'enable' } });
     expect(await list()).toBe(1);
   });
   it('sets a subscription and reports its effective status', async () => {
-    const r = await con('PUT', '/databases/CUNI_COPY/subscriptions/b', { body: { status: 'active', expires_at: '2001-01-01T00:00:00Z' } });
+    const r = await con('PUT', '/databases/CUNI_COPY/subscriptions/b', {
+      body: { status: 'active', expires_at: '2001-01-01T00:00:00Z' },
+    });
     expect(r.status).toBe(200);
-    expect(r.body.subscriptions).toEqual(expect.arrayContaining([
-      { username: 'b', status: 'expired', stored_status: 'active', expires_at: '2001-01-01T00:00:00Z' },
-      { username: 'a', status: 'active', stored_status: 'active', expires_at: null },
-    ]));
-    const st = await api(f.svc.port, 'GET', `/database/user/status?user_id=${f.userB}&topdb_id=${r.body.id}`, { key: f.keyB });
+    expect(r.body.subscriptions).toEqual(
+      expect.arrayContaining([
+        { username: 'b', status: 'expired', stored_status: 'active', expires_at: '2001-01-01T00:00:00Z' },
+        { username: 'a', status: 'active', stored_status: 'active', expires_at: null },
+      ]),
+    );
+    const st = await api(f.svc.port, 'GET', `/database/user/status?user_id=${f.userB}&topdb_id=${r.body.id}`, {
+      key: f.keyB,
+    });
     expect(st.body.status).toBe('expired');
     await con('PUT', '/databases/CUNI_COPY/subscriptions/b', { body: { status: 'pending' } });
-    expect((await api(f.svc.port, 'GET', `/database/user/status?user_id=${f.userB}&topdb_id=${r.body.id}`, { key: f.keyB })).body.status).toBe('pending');
+    expect(
+      (await api(f.svc.port, 'GET', `/database/user/status?user_id=${f.userB}&topdb_id=${r.body.id}`, { key: f.keyB }))
+        .body.status,
+    ).toBe('pending');
   });
 });
 
@@ -223,9 +508,13 @@ describe('settings', () => {
     const r = await con('GET', '/settings');
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
-      data_dir: f.dataDir, settings_file: join(f.dataDir, 'settings.json'), settings_file_problem: null,
-      api_base_url: `http://127.0.0.1:${f.svc.port}/api/v2`, host: '127.0.0.1',
-      running: { pool_size: 1, thread_budget: 2, port: f.svc.port, max_pending_tasks: 20 }, saved: {},
+      data_dir: f.dataDir,
+      settings_file: join(f.dataDir, 'settings.json'),
+      settings_file_problem: null,
+      api_base_url: `http://127.0.0.1:${f.svc.port}/api/v2`,
+      host: '127.0.0.1',
+      running: { pool_size: 1, thread_budget: 2, port: f.svc.port, max_pending_tasks: 20 },
+      saved: {},
     });
     expect(r.body.cpu_count).toBeGreaterThanOrEqual(1);
   });
@@ -234,8 +523,14 @@ describe('settings', () => {
     expect(r.status).toBe(200);
     expect(r.body.saved).toEqual({ pool_size: 3, thread_budget: 6, max_pending_tasks: 50 });
     expect(r.body.running.pool_size).toBe(1); // applied at next start only
-    expect(r.body.restart_required).toEqual(expect.arrayContaining(['pool_size', 'thread_budget', 'max_pending_tasks']));
-    expect(JSON.parse(readFileSync(join(f.dataDir, 'settings.json'), 'utf8'))).toEqual({ pool_size: 3, thread_budget: 6, max_pending_tasks: 50 });
+    expect(r.body.restart_required).toEqual(
+      expect.arrayContaining(['pool_size', 'thread_budget', 'max_pending_tasks']),
+    );
+    expect(JSON.parse(readFileSync(join(f.dataDir, 'settings.json'), 'utf8'))).toEqual({
+      pool_size: 3,
+      thread_budget: 6,
+      max_pending_tasks: 50,
+    });
     const next = resolveSettings({ dataDir: f.dataDir }, {});
     expect([next.poolSize, next.threadBudget, next.maxPendingTasks]).toEqual([3, 6, 50]);
     expect(resolveSettings({ dataDir: f.dataDir }, { PHASEDESK_POOL_SIZE: '2' }).poolSize).toBe(2);
@@ -247,13 +542,25 @@ describe('settings', () => {
   it('in_use: the port and data directory in use and where each came from', async () => {
     const r = await con('GET', '/settings');
     // The fixture passes both explicitly, as a command-line flag would.
-    expect(r.body.in_use).toEqual({ port: { value: f.svc.port, source: 'flag' }, data_dir: { value: f.dataDir, source: 'flag' } });
+    expect(r.body.in_use).toEqual({
+      port: { value: f.svc.port, source: 'flag' },
+      data_dir: { value: f.dataDir, source: 'flag' },
+    });
     const d = join(f.dataDir, 'other');
     mkdirSync(d);
-    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d, PHASEDESK_PORT: '7500' }).sources).toEqual({ port: 'environment', dataDir: 'environment' });
+    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d, PHASEDESK_PORT: '7500' }).sources).toEqual({
+      port: 'environment',
+      dataDir: 'environment',
+    });
     writeFileSync(join(d, 'settings.json'), '{"port": 7600}');
-    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d })).toMatchObject({ port: 7600, sources: { port: 'settings file', dataDir: 'environment' } });
-    expect(resolveSettings({ dataDir: d, port: 7700 }, {})).toMatchObject({ port: 7700, sources: { port: 'flag', dataDir: 'flag' } });
+    expect(resolveSettings({}, { PHASEDESK_DATA_DIR: d })).toMatchObject({
+      port: 7600,
+      sources: { port: 'settings file', dataDir: 'environment' },
+    });
+    expect(resolveSettings({ dataDir: d, port: 7700 }, {})).toMatchObject({
+      port: 7700,
+      sources: { port: 'flag', dataDir: 'flag' },
+    });
     rmSync(join(d, 'settings.json'));
     expect(resolveSettings({ dataDir: d }, {}).sources.port).toBe('default');
   });
@@ -264,8 +571,13 @@ describe('settings', () => {
     expect(r.body.running.max_scan_points).toBe(100_000);
     expect(r.body.next_start).toMatchObject({ max_scan_points: 500_000, max_temperature: 20_000 });
     expect(r.body.bounds.max_scan_points).toEqual([2, 10_000_000]);
-    expect(resolveSettings({ dataDir: f.dataDir }, {}).workBounds).toMatchObject({ max_scan_points: 500_000, max_temperature: 20_000 });
-    expect(resolveSettings({ dataDir: f.dataDir }, { PHASEDESK_MAX_SCAN_POINTS: '300000' }).workBounds.max_scan_points).toBe(300_000);
+    expect(resolveSettings({ dataDir: f.dataDir }, {}).workBounds).toMatchObject({
+      max_scan_points: 500_000,
+      max_temperature: 20_000,
+    });
+    expect(
+      resolveSettings({ dataDir: f.dataDir }, { PHASEDESK_MAX_SCAN_POINTS: '300000' }).workBounds.max_scan_points,
+    ).toBe(300_000);
     const bad = await con('PUT', '/settings', { body: { max_grid_nodes: 2_000_000 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/^max_grid_nodes must be an integer between 8 and 1000000/);

@@ -12,11 +12,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../service/helpers.js';
 import { resolveSettings } from '../../main/config.js';
 import { runDesktop, type DesktopHandle } from '../../main/electron/desktop.js';
-import type { BrowserWindowOptions, DesktopSession, ElectronMain, IpcMainEventLike } from '../../main/electron/electron-api.js';
+import type {
+  BrowserWindowOptions,
+  DesktopSession,
+  ElectronMain,
+  IpcMainEventLike,
+} from '../../main/electron/electron-api.js';
 import { SESSION_CHANNEL } from '../../main/electron/electron-api.js';
 
 const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 class FakeWindow {
   static all: FakeWindow[] = [];
@@ -24,25 +31,46 @@ class FakeWindow {
   navigate?: (e: { preventDefault(): void }, url: string) => void;
   openHandler?: (d: { url: string }) => { action: 'allow' | 'deny' };
   focused = 0;
-  constructor(public options: BrowserWindowOptions) { FakeWindow.all.push(this); }
-  loadURL(u: string) { this.url = u; return Promise.resolve(); }
-  once() {} on() {} show() {} restore() {}
-  focus() { this.focused++; }
-  isMinimized() { return false; }
-  isDestroyed() { return false; }
+  constructor(public options: BrowserWindowOptions) {
+    FakeWindow.all.push(this);
+  }
+  loadURL(u: string) {
+    this.url = u;
+    return Promise.resolve();
+  }
+  once() {}
+  on() {}
+  show() {}
+  restore() {}
+  focus() {
+    this.focused++;
+  }
+  isMinimized() {
+    return false;
+  }
+  isDestroyed() {
+    return false;
+  }
   webContents = {
-    on: (_ev: 'will-navigate', fn: (e: { preventDefault(): void }, url: string) => void) => { this.navigate = fn; },
-    setWindowOpenHandler: (fn: (d: { url: string }) => { action: 'allow' | 'deny' }) => { this.openHandler = fn; },
+    on: (_ev: 'will-navigate', fn: (e: { preventDefault(): void }, url: string) => void) => {
+      this.navigate = fn;
+    },
+    setWindowOpenHandler: (fn: (d: { url: string }) => { action: 'allow' | 'deny' }) => {
+      this.openHandler = fn;
+    },
     openDevTools() {},
   };
 }
 
 function fakeElectron(userData: string, lock = true) {
-  const app = new EventEmitter() as EventEmitter & ElectronMain['app'] & { quits: number; quitted: boolean; exitCode?: number };
+  const app = new EventEmitter() as EventEmitter &
+    ElectronMain['app'] & { quits: number; quitted: boolean; exitCode?: number };
   const ipc = new Map<string, (e: IpcMainEventLike) => void>();
   const opened: string[] = [];
   Object.assign(app, {
-    quits: 0, quitted: false, isPackaged: false,
+    quits: 0,
+    quitted: false,
+    isPackaged: false,
     requestSingleInstanceLock: () => lock,
     whenReady: () => Promise.resolve(),
     getPath: () => userData,
@@ -50,17 +78,35 @@ function fakeElectron(userData: string, lock = true) {
     quit() {
       app.quits++;
       let prevented = false;
-      app.emit('before-quit', { preventDefault: () => { prevented = true; } });
+      app.emit('before-quit', {
+        preventDefault: () => {
+          prevented = true;
+        },
+      });
       if (!prevented) app.quitted = true;
     },
-    exit(code?: number) { app.exitCode = code ?? 0; },
+    exit(code?: number) {
+      app.exitCode = code ?? 0;
+    },
   });
   const electron: ElectronMain = {
     app,
     BrowserWindow: FakeWindow as unknown as ElectronMain['BrowserWindow'],
-    ipcMain: { on: (ch, fn) => { ipc.set(ch, fn); } },
-    shell: { openExternal: async (u) => { opened.push(u); } },
-    dialog: { showErrorBox: (t, c) => { throw new Error(`${t}: ${c}`); } },
+    ipcMain: {
+      on: (ch, fn) => {
+        ipc.set(ch, fn);
+      },
+    },
+    shell: {
+      openExternal: async (u) => {
+        opened.push(u);
+      },
+    },
+    dialog: {
+      showErrorBox: (t, c) => {
+        throw new Error(`${t}: ${c}`);
+      },
+    },
   };
   const ask = (url: string | null) => {
     const e: IpcMainEventLike = { returnValue: undefined, senderFrame: url === null ? null : { url } };
@@ -100,7 +146,12 @@ describe('desktop shell', () => {
     expect(svc.ctx.settings.dataDir).toBe(userData);
     const win = FakeWindow.all[0]!;
     expect(win.url).toBe(`${svc.ctx.origin}/`);
-    expect(win.options.webPreferences).toMatchObject({ preload: '/x/preload.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(win.options.webPreferences).toMatchObject({
+      preload: '/x/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
     expect((await fetch(win.url)).status).toBe(200);
 
     const s = f.ask(`${svc.ctx.origin}/#/tasks`)!;
@@ -110,7 +161,9 @@ describe('desktop shell', () => {
     expect(statSync(join(userData, 'desktop-key')).mode & 0o777).toBe(0o600);
     const info = await fetch(`${svc.baseUrl}/key/info`, { headers: { Authorization: `Bearer ${s.apiKey}` } });
     expect(info.status).toBe(200);
-    const settings = await fetch(`${svc.ctx.origin}/console/v1/settings`, { headers: { 'X-PhaseDesk-Console': s.consoleToken } });
+    const settings = await fetch(`${svc.ctx.origin}/console/v1/settings`, {
+      headers: { 'X-PhaseDesk-Console': s.consoleToken },
+    });
     expect(((await settings.json()) as { data_dir: string }).data_dir).toBe(userData);
 
     expect(f.ask('https://evil.example/')).toBeNull();
@@ -120,9 +173,23 @@ describe('desktop shell', () => {
 
     // Navigation stays on the origin; other links go to the system browser.
     let prevented = 0;
-    win.navigate!({ preventDefault: () => { prevented++; } }, `${svc.ctx.origin}/#/keys`);
+    win.navigate!(
+      {
+        preventDefault: () => {
+          prevented++;
+        },
+      },
+      `${svc.ctx.origin}/#/keys`,
+    );
     expect(prevented).toBe(0);
-    win.navigate!({ preventDefault: () => { prevented++; } }, 'https://example.org/doc');
+    win.navigate!(
+      {
+        preventDefault: () => {
+          prevented++;
+        },
+      },
+      'https://example.org/doc',
+    );
     expect(prevented).toBe(1);
     expect(win.openHandler!({ url: 'https://example.org/paper' }).action).toBe('deny');
     expect(win.openHandler!({ url: 'file:///etc/passwd' }).action).toBe('deny');
@@ -148,7 +215,9 @@ describe('desktop shell', () => {
 
   it('keeps its key across restarts, replaces it once disabled, and avoids a port in use', async () => {
     let blocker: Server | undefined;
-    const busy = await new Promise<number>((res) => { blocker = createServer().listen(0, '127.0.0.1', () => res((blocker!.address() as { port: number }).port)); });
+    const busy = await new Promise<number>((res) => {
+      blocker = createServer().listen(0, '127.0.0.1', () => res((blocker!.address() as { port: number }).port));
+    });
     try {
       writeFileSync(join(userData, 'settings.json'), JSON.stringify({ pool_size: 1, thread_budget: 1, port: busy }));
       const f = fakeElectron(userData);
@@ -159,11 +228,19 @@ describe('desktop shell', () => {
       const s = f.ask(`${svc.ctx.origin}/`)!;
       expect(s.apiKey).toBe(firstKey);
       // The user disables that key in the Keys screen: the next start issues a new "desktop app" key.
-      const keys = await (await fetch(`${svc.ctx.origin}/console/v1/keys`, { headers: { 'X-PhaseDesk-Console': s.consoleToken } })).json() as { items: { id: number; key_prefix: string }[] };
+      const keys = (await (
+        await fetch(`${svc.ctx.origin}/console/v1/keys`, { headers: { 'X-PhaseDesk-Console': s.consoleToken } })
+      ).json()) as { items: { id: number; key_prefix: string }[] };
       const mine = keys.items.find((k) => firstKey.startsWith(k.key_prefix))!;
-      await fetch(`${svc.ctx.origin}/console/v1/keys/${mine.id}`, { method: 'PATCH', headers: { 'X-PhaseDesk-Console': s.consoleToken, 'Content-Type': 'application/json' }, body: '{"is_active":false}' });
+      await fetch(`${svc.ctx.origin}/console/v1/keys/${mine.id}`, {
+        method: 'PATCH',
+        headers: { 'X-PhaseDesk-Console': s.consoleToken, 'Content-Type': 'application/json' },
+        body: '{"is_active":false}',
+      });
       await quit(f, h);
-    } finally { blocker?.close(); }
+    } finally {
+      blocker?.close();
+    }
     writeFileSync(join(userData, 'settings.json'), JSON.stringify({ pool_size: 1, thread_budget: 1, port: 0 }));
     const f2 = fakeElectron(userData);
     const h2 = runDesktop(f2.electron, { env });
@@ -171,17 +248,25 @@ describe('desktop shell', () => {
     const s2 = f2.ask(`${h2.service()!.ctx.origin}/`)!;
     expect(s2.apiKey).toMatch(/^tk_/);
     expect(s2.apiKey).not.toBe(firstKey);
-    const info = await (await fetch(`${h2.service()!.baseUrl}/key/info`, { headers: { Authorization: `Bearer ${s2.apiKey}` } })).json() as { key_name: string };
+    const info = (await (
+      await fetch(`${h2.service()!.baseUrl}/key/info`, { headers: { Authorization: `Bearer ${s2.apiKey}` } })
+    ).json()) as { key_name: string };
     expect(info.key_name).toBe('desktop app');
     await quit(f2, h2);
   });
 
-  it('uses the same data directory as `phasedesk start` by default, not Electron\'s userData', async () => {
+  it("uses the same data directory as `phasedesk start` by default, not Electron's userData", async () => {
     // Linux rule of main/config.ts defaultDataDir: $XDG_DATA_HOME/PhaseDesk; nothing names a data directory.
     const xdg = mkdtempSync(join(tmpdir(), 'phasedesk-xdg-'));
     const electronData = mkdtempSync(join(tmpdir(), 'phasedesk-electron-userdata-'));
     dirs.push(xdg, electronData);
-    const cliEnv: NodeJS.ProcessEnv = { ...process.env, XDG_DATA_HOME: xdg, PHASEDESK_PORT: '0', PHASEDESK_POOL_SIZE: '1', PHASEDESK_THREAD_BUDGET: '1' };
+    const cliEnv: NodeJS.ProcessEnv = {
+      ...process.env,
+      XDG_DATA_HOME: xdg,
+      PHASEDESK_PORT: '0',
+      PHASEDESK_POOL_SIZE: '1',
+      PHASEDESK_THREAD_BUDGET: '1',
+    };
     delete cliEnv.PHASEDESK_DATA_DIR;
     writeFileSync(join(electronData, 'phasedesk.sqlite'), ''); // data an earlier build kept in Electron's folder
     const expected = resolveSettings({}, cliEnv).dataDir;
@@ -195,10 +280,16 @@ describe('desktop shell', () => {
     await quit(f, h);
     expect(existsSync(join(expected, 'desktop-key'))).toBe(true);
     expect(readdirSync(electronData)).toEqual(['phasedesk.sqlite']); // untouched; nothing new written there
-    expect(readFileSync(join(expected, 'phasedesk.log'), 'utf8')).toContain(`earlier PhaseDesk data found in ${electronData}`);
+    expect(readFileSync(join(expected, 'phasedesk.log'), 'utf8')).toContain(
+      `earlier PhaseDesk data found in ${electronData}`,
+    );
 
     // The CLI, started without --data-dir in the same environment, sees the desktop's key and token.
-    const cli = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], { encoding: 'utf8', env: cliEnv });
+    const cli = (...args: string[]) =>
+      execFileSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], {
+        encoding: 'utf8',
+        env: cliEnv,
+      });
     const prefix = s.apiKey!.slice(0, 7);
     expect(cli('key', 'list', 'local')).toContain(prefix);
     expect(readFileSync(join(expected, 'console-token'), 'utf8').trim()).toBe(s.consoleToken);

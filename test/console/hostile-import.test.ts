@@ -12,7 +12,8 @@ import { HttpError } from '../../main/util/errors.js';
 import { ensureBuilt, ROOT, tempDir } from '../service/helpers.js';
 
 const HEAD = 'ELEMENT VA VACUUM 0 0 0 !\nELEMENT AL FCC_A1 26.98 0 0 !\nELEMENT ZN HCP_A3 65.38 0 0 !\n';
-const LIQUID = 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\n' +
+const LIQUID =
+  'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\n' +
   'PARAMETER G(LIQUID,AL;0) 298.15 F1#; 6000 N !\nPARAMETER G(LIQUID,ZN;0) 298.15 -2000; 6000 N !\n';
 
 function chain(n: number): string {
@@ -22,9 +23,21 @@ function chain(n: number): string {
 }
 const BIG = 'Q'.repeat(1_000_000);
 const HOSTILE: { file: string; text: string; message: RegExp }[] = [
-  { file: 'chain.tdb', text: chain(10_000), message: /^chain\.tdb:\d+: FUNCTION F\d+ nests FUNCTION references 65 levels deep .*at most 64 levels\)$/ },
-  { file: 'long-element.tdb', text: HEAD + `ELEMENT ${BIG} FCC_A1 1 0 0 !\n` + chain(2), message: /^long-element\.tdb:4: ELEMENT name 'Q+\.\.\.' is 1000000 characters long \(at most 64\)$/ },
-  { file: 'long-phase.tdb', text: chain(2) + `PHASE ${BIG} % 1 1 !\n`, message: /^long-phase\.tdb:10: PHASE name 'Q+\.\.\.' is 1000000 characters long \(at most 64\)$/ },
+  {
+    file: 'chain.tdb',
+    text: chain(10_000),
+    message: /^chain\.tdb:\d+: FUNCTION F\d+ nests FUNCTION references 65 levels deep .*at most 64 levels\)$/,
+  },
+  {
+    file: 'long-element.tdb',
+    text: HEAD + `ELEMENT ${BIG} FCC_A1 1 0 0 !\n` + chain(2),
+    message: /^long-element\.tdb:4: ELEMENT name 'Q+\.\.\.' is 1000000 characters long \(at most 64\)$/,
+  },
+  {
+    file: 'long-phase.tdb',
+    text: chain(2) + `PHASE ${BIG} % 1 1 !\n`,
+    message: /^long-phase\.tdb:10: PHASE name 'Q+\.\.\.' is 1000000 characters long \(at most 64\)$/,
+  },
   { file: 'no-element.tdb', text: 'PHASE LIQUID:L % 1 1 !\n', message: /^no-element\.tdb:1: no ELEMENT declared/ },
 ];
 const META = { level: 'free', type: 'thermodynamic', version: '1' };
@@ -37,9 +50,29 @@ beforeAll(() => {
   writeFileSync(join(dir, 'cr-only.tdb'), chain(3).replace(/\n/g, '\r'), 'latin1');
 });
 
-const cli = (dataDir: string, file: string, code: string) => spawnSync(process.execPath,
-  [join(ROOT, 'dist', 'main', 'cli.js'), 'db', 'import', join(dir, file), '--code', code, '--name', code,
-    '--level', META.level, '--type', META.type, '--version', META.version, '--data-dir', dataDir], { encoding: 'utf8' });
+const cli = (dataDir: string, file: string, code: string) =>
+  spawnSync(
+    process.execPath,
+    [
+      join(ROOT, 'dist', 'main', 'cli.js'),
+      'db',
+      'import',
+      join(dir, file),
+      '--code',
+      code,
+      '--name',
+      code,
+      '--level',
+      META.level,
+      '--type',
+      META.type,
+      '--version',
+      META.version,
+      '--data-dir',
+      dataDir,
+    ],
+    { encoding: 'utf8' },
+  );
 
 async function storedDatabases(dataDir: string): Promise<string[]> {
   const store = await openStore(dataDir);
@@ -56,16 +89,33 @@ describe('hostile databases are refused at import with file and line', () => {
     const store = await openStore(dataDir);
     try {
       for (const [i, h] of HOSTILE.entries()) {
-        const err = await importUploadedDatabase(store, dataDir, { ...META, code: `H${i}`, name: h.file, file_name: h.file,
-          tdb: h.text, replace: false, subscribe_user: null }).then(() => undefined, (e: unknown) => e);
+        const err = await importUploadedDatabase(store, dataDir, {
+          ...META,
+          code: `H${i}`,
+          name: h.file,
+          file_name: h.file,
+          tdb: h.text,
+          replace: false,
+          subscribe_user: null,
+        }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(err, h.file).toBeInstanceOf(HttpError);
         expect((err as HttpError).status).toBe(400);
         const message = (err as Error).message;
         expect(message.startsWith('tdb: '), message.slice(0, 200)).toBe(true);
         expect(message.slice(5)).toMatch(h.message);
       }
-      const ok = await importUploadedDatabase(store, dataDir, { ...META, code: 'CR', name: 'cr', file_name: 'cr-only.tdb',
-        tdb: chain(3).replace(/\n/g, '\r'), replace: false, subscribe_user: null });
+      const ok = await importUploadedDatabase(store, dataDir, {
+        ...META,
+        code: 'CR',
+        name: 'cr',
+        file_name: 'cr-only.tdb',
+        tdb: chain(3).replace(/\n/g, '\r'),
+        replace: false,
+        subscribe_user: null,
+      });
       expect(ok.elements).toEqual(['AL', 'ZN']);
       expect(ok.phases_loaded).toEqual(['LIQUID']);
     } finally {
@@ -80,7 +130,10 @@ describe('hostile databases are refused at import with file and line', () => {
     for (const [i, h] of HOSTILE.entries()) {
       const r = cli(dataDir, h.file, `H${i}`);
       expect(r.status, `${h.file}: ${r.stdout}`).toBe(1);
-      const line = r.stderr.trim().split('\n').find((l) => l.startsWith('error: '));
+      const line = r.stderr
+        .trim()
+        .split('\n')
+        .find((l) => l.startsWith('error: '));
       expect(line, r.stderr.slice(0, 300)).toBeDefined();
       // the CLI says what the console says: the field (tdb), then file, line and reason
       expect(line!.startsWith('error: tdb: '), line).toBe(true);

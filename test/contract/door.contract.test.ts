@@ -8,79 +8,223 @@ import { DEFAULT_WORK_BOUNDS, resolveSettings } from '../../main/config.js';
 import { stepAxisCount } from '../../main/service/task-checks.js';
 
 let f: Fixture;
-beforeAll(async () => { f = await startFixture(); });
-afterAll(async () => { await f?.close(); });
+beforeAll(async () => {
+  f = await startFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
 
 const scan = (type: string, over: Record<string, unknown> = {}) => ({
-  task_type: type, tdb_code: 'ALFE',
+  task_type: type,
+  tdb_code: 'ALFE',
   condition: {
-    components: ['AL', 'FE'], compositions_start: { AL: 0.3 }, compositions_end: { AL: 0.3 },
-    temperature_start: 500, temperature_end: 1500, pressure: 101325, points: 11, ...over,
+    components: ['AL', 'FE'],
+    compositions_start: { AL: 0.3 },
+    compositions_end: { AL: 0.3 },
+    temperature_start: 500,
+    temperature_end: 1500,
+    pressure: 101325,
+    points: 11,
+    ...over,
   },
 });
 const scheil = (over: Record<string, unknown> = {}) => ({
-  task_type: 'scheil_solidification', tdb_code: 'ALFE',
-  condition: { components: ['AL', 'FE'], compositions: { AL: 0.9, FE: 0.1 }, start_temperature: 1200, temperature_step: 1, pressure: 101325, ...over },
+  task_type: 'scheil_solidification',
+  tdb_code: 'ALFE',
+  condition: {
+    components: ['AL', 'FE'],
+    compositions: { AL: 0.9, FE: 0.1 },
+    start_temperature: 1200,
+    temperature_step: 1,
+    pressure: 101325,
+    ...over,
+  },
 });
 const cpt = (over: Record<string, unknown> = {}) => ({
-  task_type: 'binary_cpt_diagram', tdb_code: 'ALFE',
+  task_type: 'binary_cpt_diagram',
+  tdb_code: 'ALFE',
   condition: {
-    components: ['AL', 'FE'], x_component: 'AL', composition_start: 0, composition_end: 1, composition_step: 0.1,
-    temperature_start: 500, temperature_end: 1500, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
-    pressure_points: 3, pressure_scale: 'log', ...over,
+    components: ['AL', 'FE'],
+    x_component: 'AL',
+    composition_start: 0,
+    composition_end: 1,
+    composition_step: 0.1,
+    temperature_start: 500,
+    temperature_end: 1500,
+    temperature_step: 100,
+    pressure_start: 1e5,
+    pressure_end: 1e9,
+    pressure_points: 3,
+    pressure_scale: 'log',
+    ...over,
   },
 });
 const binary = (over: Record<string, unknown> = {}) => ({
-  task_type: 'binary_equilibrium', tdb_code: 'ALFE',
-  condition: { components: ['AL', 'FE'], compositions_start: { AL: 0 }, compositions_end: { AL: 1 }, temperature_start: 300, temperature_end: 2000, pressure: 101325, ...over },
+  task_type: 'binary_equilibrium',
+  tdb_code: 'ALFE',
+  condition: {
+    components: ['AL', 'FE'],
+    compositions_start: { AL: 0 },
+    compositions_end: { AL: 1 },
+    temperature_start: 300,
+    temperature_end: 2000,
+    pressure: 101325,
+    ...over,
+  },
 });
 
 const B = DEFAULT_WORK_BOUNDS;
 const ROWS: [string, Record<string, unknown>, string][] = [
   // ---- every huge configuration of the hardening probes
-  ['line points 1e9', scan('line_calculation', { points: 1e9 }), `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`],
-  ['line points 1e6', scan('line_calculation', { points: 1e6 }), `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`],
-  ['properties points 1e9', scan('thermodynamic_properties_next', { points: 1e9 }), `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`],
-  ['cpt pressure_points 1e9', cpt({ pressure_points: 1e9 }), `task_config.condition.pressure_points: must be at most ${B.max_grid_nodes} (setting max_grid_nodes)`],
-  ['Scheil temperature_step 1e-6', scheil({ temperature_step: 1e-6 }),
-    `task_config.condition.temperature_step: gives 1199000000 steps from start_temperature down to 1 K; must give at most ${B.max_scheil_steps} steps (setting max_scheil_steps)`],
-  ['Scheil start_temperature 1e9', scheil({ start_temperature: 1e9 }), `task_config.condition.start_temperature: must be at most ${B.max_temperature} K (setting max_temperature)`],
+  [
+    'line points 1e9',
+    scan('line_calculation', { points: 1e9 }),
+    `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`,
+  ],
+  [
+    'line points 1e6',
+    scan('line_calculation', { points: 1e6 }),
+    `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`,
+  ],
+  [
+    'properties points 1e9',
+    scan('thermodynamic_properties_next', { points: 1e9 }),
+    `task_config.condition.points: must be at most ${B.max_scan_points} (setting max_scan_points)`,
+  ],
+  [
+    'cpt pressure_points 1e9',
+    cpt({ pressure_points: 1e9 }),
+    `task_config.condition.pressure_points: must be at most ${B.max_grid_nodes} (setting max_grid_nodes)`,
+  ],
+  [
+    'Scheil temperature_step 1e-6',
+    scheil({ temperature_step: 1e-6 }),
+    `task_config.condition.temperature_step: gives 1199000000 steps from start_temperature down to 1 K; must give at most ${B.max_scheil_steps} steps (setting max_scheil_steps)`,
+  ],
+  [
+    'Scheil start_temperature 1e9',
+    scheil({ start_temperature: 1e9 }),
+    `task_config.condition.start_temperature: must be at most ${B.max_temperature} K (setting max_temperature)`,
+  ],
   // ---- the other bounds
-  ['cpt grid over the node limit', cpt({ composition_step: 0.001, temperature_step: 0.1 }),
-    `task_config.condition.temperature_step: the grid of 1001 x 10001 x 3 = 30033003 composition x temperature x pressure nodes must have at most ${B.max_grid_nodes} nodes (setting max_grid_nodes)`],
-  ['cpt composition_step 1e-300 (no axis is built)', cpt({ composition_step: 1e-300 }),
-    `task_config.condition.composition_step: the grid of 1e+300 x 11 x 3 = 3.3e+301 composition x temperature x pressure nodes must have at most ${B.max_grid_nodes} nodes (setting max_grid_nodes)`],
-  ['point temperature 1e5 K', { ...pointConfig({ temperature: 1e5 }) }, `task_config.condition.temperature: must be at most ${B.max_temperature} K (setting max_temperature)`],
-  ['binary temperature_end 20000 K', binary({ temperature_end: 20000 }), `task_config.condition.temperature_end: must be at most ${B.max_temperature} K (setting max_temperature)`],
-  ['line temperature_start 1e308', scan('line_calculation', { temperature_start: 1e308 }), `task_config.condition.temperature_start: must be at most ${B.max_temperature} K (setting max_temperature)`],
-  ['GLOBAL_MIN_PDENS 1e9', cpt({ map_options: { GLOBAL_MIN_PDENS: 1e9 } }), `task_config.condition.map_options.GLOBAL_MIN_PDENS: must be at most ${B.max_sampling_density} (setting max_sampling_density)`],
+  [
+    'cpt grid over the node limit',
+    cpt({ composition_step: 0.001, temperature_step: 0.1 }),
+    `task_config.condition.temperature_step: the grid of 1001 x 10001 x 3 = 30033003 composition x temperature x pressure nodes must have at most ${B.max_grid_nodes} nodes (setting max_grid_nodes)`,
+  ],
+  [
+    'cpt composition_step 1e-300 (no axis is built)',
+    cpt({ composition_step: 1e-300 }),
+    `task_config.condition.composition_step: the grid of 1e+300 x 11 x 3 = 3.3e+301 composition x temperature x pressure nodes must have at most ${B.max_grid_nodes} nodes (setting max_grid_nodes)`,
+  ],
+  [
+    'point temperature 1e5 K',
+    { ...pointConfig({ temperature: 1e5 }) },
+    `task_config.condition.temperature: must be at most ${B.max_temperature} K (setting max_temperature)`,
+  ],
+  [
+    'binary temperature_end 20000 K',
+    binary({ temperature_end: 20000 }),
+    `task_config.condition.temperature_end: must be at most ${B.max_temperature} K (setting max_temperature)`,
+  ],
+  [
+    'line temperature_start 1e308',
+    scan('line_calculation', { temperature_start: 1e308 }),
+    `task_config.condition.temperature_start: must be at most ${B.max_temperature} K (setting max_temperature)`,
+  ],
+  [
+    'GLOBAL_MIN_PDENS 1e9',
+    cpt({ map_options: { GLOBAL_MIN_PDENS: 1e9 } }),
+    `task_config.condition.map_options.GLOBAL_MIN_PDENS: must be at most ${B.max_sampling_density} (setting max_sampling_density)`,
+  ],
   // ---- what the worker would refuse
-  ['GLOBAL_MIN_PDENS 0', cpt({ map_options: { GLOBAL_MIN_PDENS: 0 } }), 'task_config.condition.map_options.GLOBAL_MIN_PDENS: must be greater than 0'],
-  ['GLOBAL_MIN_PDENS -5', cpt({ map_options: { GLOBAL_MIN_PDENS: -5 } }), 'task_config.condition.map_options.GLOBAL_MIN_PDENS: must be greater than 0'],
-  ['compositions that do not sum to 1', pointConfig({ compositions: { AL: 0.3, FE: 0.3 } }), 'task_config.condition.compositions: mole fractions of all components must sum to 1 (they sum to 0.6)'],
-  ['compositions above 1 with one left out', scan('line_calculation', { components: ['AL', 'FE', 'CU'], compositions_start: { AL: 0.7, FE: 0.6 } }),
-    'task_config.condition.compositions_start: mole fractions must sum to at most 1 when CU is left out (they sum to 1.3)'],
-  ['composition of a non-component', pointConfig({ compositions: { AL: 0.3, CU: 0.7 } }), 'task_config.condition.compositions.CU: is not one of condition.components (AL, FE)'],
-  ['two components left out', scan('line_calculation', { components: ['AL', 'FE', 'CU'] }),
-    'task_config.condition.compositions_start: must give the mole fractions of all components or of all but one (missing FE, CU)'],
-  ['start and end leave out different components', scan('line_calculation', { compositions_start: { AL: 0.3 }, compositions_end: { FE: 0.3 } }),
-    'task_config.condition.compositions_end: compositions_start and compositions_end leave out different components (FE, AL): leave out the same one'],
-  ['Scheil compositions above 1', scheil({ compositions: { AL: 0.9, FE: 0.2 } }), 'task_config.condition.compositions: mole fractions of all components must sum to 1 (they sum to 1.1)'],
-  ['a component that is not an element of the database', pointConfig({ components: ['AL', 'ZN'], compositions: { AL: 0.5 } }),
-    "task_config.condition.components: ZN is not an element of database 'ALFE' (elements: AL, FE)"],
-  ['an activated phase the database does not define', pointConfig({ activated_phases: ['LIQUID', 'NO_SUCH_PHASE'] }),
-    "task_config.condition.activated_phases: NO_SUCH_PHASE is not a phase of database 'ALFE'"],
-  ['a Scheil inhibited phase the database does not define', scheil({ inhibit_phases: ['SIGMA'] }), "task_config.condition.inhibit_phases: SIGMA is not a phase of database 'ALFE'"],
-  ['scan where nothing changes with points > 1', scan('line_calculation', { temperature_end: 500 }),
-    'task_config.condition.temperature_end: equals temperature_start and compositions_end equals compositions_start: nothing changes along the 11 points (change a range or set points to 1)'],
-  ['binary diagram over one temperature', binary({ temperature_end: 300 }), 'task_config.condition.temperature_end: must differ from temperature_start'],
-  ['more components than max_components', pointConfig({ components: Array.from({ length: 21 }, (_, i) => `E${i}`), compositions: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`E${i}`, 0.01])) }),
-    `task_config.condition.components: must hold at most ${B.max_components} elements (setting max_components)`],
+  [
+    'GLOBAL_MIN_PDENS 0',
+    cpt({ map_options: { GLOBAL_MIN_PDENS: 0 } }),
+    'task_config.condition.map_options.GLOBAL_MIN_PDENS: must be greater than 0',
+  ],
+  [
+    'GLOBAL_MIN_PDENS -5',
+    cpt({ map_options: { GLOBAL_MIN_PDENS: -5 } }),
+    'task_config.condition.map_options.GLOBAL_MIN_PDENS: must be greater than 0',
+  ],
+  [
+    'compositions that do not sum to 1',
+    pointConfig({ compositions: { AL: 0.3, FE: 0.3 } }),
+    'task_config.condition.compositions: mole fractions of all components must sum to 1 (they sum to 0.6)',
+  ],
+  [
+    'compositions above 1 with one left out',
+    scan('line_calculation', { components: ['AL', 'FE', 'CU'], compositions_start: { AL: 0.7, FE: 0.6 } }),
+    'task_config.condition.compositions_start: mole fractions must sum to at most 1 when CU is left out (they sum to 1.3)',
+  ],
+  [
+    'composition of a non-component',
+    pointConfig({ compositions: { AL: 0.3, CU: 0.7 } }),
+    'task_config.condition.compositions.CU: is not one of condition.components (AL, FE)',
+  ],
+  [
+    'two components left out',
+    scan('line_calculation', { components: ['AL', 'FE', 'CU'] }),
+    'task_config.condition.compositions_start: must give the mole fractions of all components or of all but one (missing FE, CU)',
+  ],
+  [
+    'start and end leave out different components',
+    scan('line_calculation', { compositions_start: { AL: 0.3 }, compositions_end: { FE: 0.3 } }),
+    'task_config.condition.compositions_end: compositions_start and compositions_end leave out different components (FE, AL): leave out the same one',
+  ],
+  [
+    'Scheil compositions above 1',
+    scheil({ compositions: { AL: 0.9, FE: 0.2 } }),
+    'task_config.condition.compositions: mole fractions of all components must sum to 1 (they sum to 1.1)',
+  ],
+  [
+    'a component that is not an element of the database',
+    pointConfig({ components: ['AL', 'ZN'], compositions: { AL: 0.5 } }),
+    "task_config.condition.components: ZN is not an element of database 'ALFE' (elements: AL, FE)",
+  ],
+  [
+    'an activated phase the database does not define',
+    pointConfig({ activated_phases: ['LIQUID', 'NO_SUCH_PHASE'] }),
+    "task_config.condition.activated_phases: NO_SUCH_PHASE is not a phase of database 'ALFE'",
+  ],
+  [
+    'a Scheil inhibited phase the database does not define',
+    scheil({ inhibit_phases: ['SIGMA'] }),
+    "task_config.condition.inhibit_phases: SIGMA is not a phase of database 'ALFE'",
+  ],
+  [
+    'scan where nothing changes with points > 1',
+    scan('line_calculation', { temperature_end: 500 }),
+    'task_config.condition.temperature_end: equals temperature_start and compositions_end equals compositions_start: nothing changes along the 11 points (change a range or set points to 1)',
+  ],
+  [
+    'binary diagram over one temperature',
+    binary({ temperature_end: 300 }),
+    'task_config.condition.temperature_end: must differ from temperature_start',
+  ],
+  [
+    'more components than max_components',
+    pointConfig({
+      components: Array.from({ length: 21 }, (_, i) => `E${i}`),
+      compositions: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`E${i}`, 0.01])),
+    }),
+    `task_config.condition.components: must hold at most ${B.max_components} elements (setting max_components)`,
+  ],
 ];
 
 describe('POST /task: refusals at the door', () => {
   it.each(ROWS)('%s -> 400', async (_name, cfg, error) => {
-    const taskCount = async () => Number((await f.svc.store.db.selectFrom('tasks').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const taskCount = async () =>
+      Number(
+        (
+          await f.svc.store.db
+            .selectFrom('tasks')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const before = await taskCount();
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'big', task_config: cfg } });
     expect(r.status, r.text).toBe(400);
@@ -89,7 +233,11 @@ describe('POST /task: refusals at the door', () => {
   });
 
   it('the database is resolved before the configuration is validated (spec POST /task step 1)', async () => {
-    for (const cfg of [{ task_type: 'line_calculation', tdb_code: 'NOPE' }, { task_type: 'point_calculation', tdb_code: 'NOPE', condition: {} }, { tdb_code: 'NOPE' }]) {
+    for (const cfg of [
+      { task_type: 'line_calculation', tdb_code: 'NOPE' },
+      { task_type: 'point_calculation', tdb_code: 'NOPE', condition: {} },
+      { tdb_code: 'NOPE' },
+    ]) {
       const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'x', task_config: cfg } });
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error: "Db code 'NOPE' was not found or is disabled" });
@@ -97,16 +245,24 @@ describe('POST /task: refusals at the door', () => {
   });
 
   it('configurations within the bounds are accepted (each refusal above has a neighbour that passes)', async () => {
-    for (const cfg of [scan('line_calculation', { points: B.max_scan_points }), scan('line_calculation', { temperature_end: 500, points: 1 }),
-      scheil({ temperature_step: (1200 - 1) / B.max_scheil_steps }), cpt({ map_options: { GLOBAL_MIN_PDENS: 100 } }), binary({ compositions_start: { AL: 0.5, FE: 0.5 }, compositions_end: { AL: 0.5, FE: 0.5 } }),
-      pointConfig({ components: ['al', 'fe', 'VA'], compositions: { al: 0.3 }, activated_phases: ['liquid'] })]) {
-      const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'ok', task_config: cfg, no_cache: true } });
+    for (const cfg of [
+      scan('line_calculation', { points: B.max_scan_points }),
+      scan('line_calculation', { temperature_end: 500, points: 1 }),
+      scheil({ temperature_step: (1200 - 1) / B.max_scheil_steps }),
+      cpt({ map_options: { GLOBAL_MIN_PDENS: 100 } }),
+      binary({ compositions_start: { AL: 0.5, FE: 0.5 }, compositions_end: { AL: 0.5, FE: 0.5 } }),
+      pointConfig({ components: ['al', 'fe', 'VA'], compositions: { al: 0.3 }, activated_phases: ['liquid'] }),
+    ]) {
+      const r = await api(f.svc.port, 'POST', '/task', {
+        key: f.keyA,
+        body: { title: 'ok', task_config: cfg, no_cache: true },
+      });
       expect(r.status, r.text).toBe(200);
       await api(f.svc.port, 'DELETE', `/task/${r.body.id}`, { key: f.keyA });
     }
   });
 
-  it('the cpt node count is the worker\'s axis: start to end by step, the end always a node', () => {
+  it("the cpt node count is the worker's axis: start to end by step, the end always a node", () => {
     expect(stepAxisCount(0, 1, 0.1)).toBe(11);
     expect(stepAxisCount(0, 1, 0.3)).toBe(5); // 0, 0.3, 0.6, 0.9, 1
     expect(stepAxisCount(500, 1500, 100)).toBe(11);
@@ -115,20 +271,36 @@ describe('POST /task: refusals at the door', () => {
 
 describe('work bounds are settings an administrator raises', () => {
   it('settings.json, PHASEDESK_* and the caller set them; out-of-range values keep the default', () => {
-    const env = { PHASEDESK_MAX_SCAN_POINTS: '2000000', PHASEDESK_MAX_TEMPERATURE: '1', PHASEDESK_DATA_DIR: '/nonexistent-phasedesk' };
+    const env = {
+      PHASEDESK_MAX_SCAN_POINTS: '2000000',
+      PHASEDESK_MAX_TEMPERATURE: '1',
+      PHASEDESK_DATA_DIR: '/nonexistent-phasedesk',
+    };
     const s = resolveSettings({ workBounds: { max_grid_nodes: 500 } }, env);
-    expect(s.workBounds).toMatchObject({ max_scan_points: 2_000_000, max_temperature: B.max_temperature, max_grid_nodes: 500 });
+    expect(s.workBounds).toMatchObject({
+      max_scan_points: 2_000_000,
+      max_temperature: B.max_temperature,
+      max_grid_nodes: 500,
+    });
   });
 
   it('a raised bound lets the configuration through', async () => {
     const g = await startFixture({ workBounds: { max_scan_points: 2_000_000, max_temperature: 100_000 } });
     try {
-      const r = await api(g.svc.port, 'POST', '/task', { key: g.keyA, body: { title: 'big', task_config: scan('line_calculation', { points: 1_000_000 }) } });
+      const r = await api(g.svc.port, 'POST', '/task', {
+        key: g.keyA,
+        body: { title: 'big', task_config: scan('line_calculation', { points: 1_000_000 }) },
+      });
       expect(r.status, r.text).toBe(200);
       await api(g.svc.port, 'DELETE', `/task/${r.body.id}`, { key: g.keyA });
-      const hot = await api(g.svc.port, 'POST', '/task', { key: g.keyA, body: { title: 'hot', task_config: pointConfig({ temperature: 50_000 }) } });
+      const hot = await api(g.svc.port, 'POST', '/task', {
+        key: g.keyA,
+        body: { title: 'hot', task_config: pointConfig({ temperature: 50_000 }) },
+      });
       expect(hot.status, hot.text).toBe(200);
       await api(g.svc.port, 'DELETE', `/task/${hot.body.id}`, { key: g.keyA });
-    } finally { await g.close(); }
+    } finally {
+      await g.close();
+    }
   });
 });

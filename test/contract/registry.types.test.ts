@@ -10,8 +10,13 @@ import { TASK_REGISTRY, TASK_TYPES } from '../../contract/tasks/registry.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const FIXTURE = path.join(ROOT, 'test/contract/types/calculation-table.ts');
 const OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true, skipLibCheck: true, noEmit: true, types: [],
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  types: [],
 };
 
 let previous: ts.Program | undefined;
@@ -23,15 +28,18 @@ function compile(rewrite?: (text: string) => string): string[] {
   if (rewrite) {
     host.readFile = (f) => (path.resolve(f) === FIXTURE ? rewrite(read(f)!) : read(f));
     const getSourceFile = host.getSourceFile.bind(host);
-    host.getSourceFile = (f, lang, onError, create) => (path.resolve(f) === FIXTURE
-      ? ts.createSourceFile(f, rewrite(read(f)!), lang)
-      : getSourceFile(f, lang, onError, create));
+    host.getSourceFile = (f, lang, onError, create) =>
+      path.resolve(f) === FIXTURE
+        ? ts.createSourceFile(f, rewrite(read(f)!), lang)
+        : getSourceFile(f, lang, onError, create);
   }
   // the second compilation reuses the unchanged files of the first
   const program = ts.createProgram([FIXTURE], OPTIONS, host, previous);
   previous = program;
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.relative(ROOT, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    const where = d.file
+      ? `${path.relative(ROOT, d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }

@@ -21,24 +21,121 @@ const CRTIV = path.join(SHARED_TDB_DIR, 'crtiv_ghosh.tdb');
 
 /** One small configuration per task type (the registry's list: a new type without one fails below). */
 const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }> = {
-  point_calculation: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature: 700, pressure: 101325, compositions: { ZN: 0.3 } } } },
-  line_calculation: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature_start: 500, temperature_end: 900, pressure: 101325,
-    points: 9, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 } } } },
-  thermodynamic_properties_next: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature_start: 500, temperature_end: 900,
-    pressure: 101325, points: 9, compositions_start: { ZN: 0.3 }, compositions_end: { ZN: 0.3 } } } },
-  scheil_solidification: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], compositions: { AL: 0.9, ZN: 0.1 }, start_temperature: 1000,
-    temperature_step: 10, pressure: 101325 } } },
-  binary_equilibrium: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], compositions_start: { ZN: 0.7 }, compositions_end: { ZN: 1 },
-    temperature_start: 600, temperature_end: 700, pressure: 101325 } } },
-  binary_cpt_diagram: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], x_component: 'NI', composition_start: 0, composition_end: 1,
-    composition_step: 0.25, temperature_start: 1400, temperature_end: 1800, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9,
-    pressure_points: 2, pressure_scale: 'log' } } },
-  isopleth: { tdb: CUNI, config: { condition: { components: ['CU', 'NI'], composition_start: { NI: 0.2 }, composition_end: { NI: 0.8 },
-    temperature_start: 1400, temperature_end: 1800, pressure: 101325, resolution: 5 } } },
-  ternary_isothermal_section: { tdb: CRTIV, config: { condition: { components: ['CR', 'TI', 'V'], temperature: 1400, pressure: 101325,
-    composition_unit: 'mass_fraction', map_options: { grid_divisions: 6 } } } },
-  gibbs_energy_curves: { tdb: ALZN, config: { condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, points: 11,
-    compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 } } } },
+  point_calculation: {
+    tdb: ALZN,
+    config: { condition: { components: ['AL', 'ZN'], temperature: 700, pressure: 101325, compositions: { ZN: 0.3 } } },
+  },
+  line_calculation: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        temperature_start: 500,
+        temperature_end: 900,
+        pressure: 101325,
+        points: 9,
+        compositions_start: { ZN: 0.3 },
+        compositions_end: { ZN: 0.3 },
+      },
+    },
+  },
+  thermodynamic_properties_next: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        temperature_start: 500,
+        temperature_end: 900,
+        pressure: 101325,
+        points: 9,
+        compositions_start: { ZN: 0.3 },
+        compositions_end: { ZN: 0.3 },
+      },
+    },
+  },
+  scheil_solidification: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        compositions: { AL: 0.9, ZN: 0.1 },
+        start_temperature: 1000,
+        temperature_step: 10,
+        pressure: 101325,
+      },
+    },
+  },
+  binary_equilibrium: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        compositions_start: { ZN: 0.7 },
+        compositions_end: { ZN: 1 },
+        temperature_start: 600,
+        temperature_end: 700,
+        pressure: 101325,
+      },
+    },
+  },
+  binary_cpt_diagram: {
+    tdb: CUNI,
+    config: {
+      condition: {
+        components: ['CU', 'NI'],
+        x_component: 'NI',
+        composition_start: 0,
+        composition_end: 1,
+        composition_step: 0.25,
+        temperature_start: 1400,
+        temperature_end: 1800,
+        temperature_step: 100,
+        pressure_start: 1e5,
+        pressure_end: 1e9,
+        pressure_points: 2,
+        pressure_scale: 'log',
+      },
+    },
+  },
+  isopleth: {
+    tdb: CUNI,
+    config: {
+      condition: {
+        components: ['CU', 'NI'],
+        composition_start: { NI: 0.2 },
+        composition_end: { NI: 0.8 },
+        temperature_start: 1400,
+        temperature_end: 1800,
+        pressure: 101325,
+        resolution: 5,
+      },
+    },
+  },
+  ternary_isothermal_section: {
+    tdb: CRTIV,
+    config: {
+      condition: {
+        components: ['CR', 'TI', 'V'],
+        temperature: 1400,
+        pressure: 101325,
+        composition_unit: 'mass_fraction',
+        map_options: { grid_divisions: 6 },
+      },
+    },
+  },
+  gibbs_energy_curves: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        temperature: 600,
+        pressure: 101325,
+        points: 11,
+        compositions_start: { ZN: 0 },
+        compositions_end: { ZN: 1 },
+      },
+    },
+  },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -59,7 +156,17 @@ describe('result.json schemas', () => {
       const dir = path.join(tmp, t);
       const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
       const run = (await loadCalculation(t))!;
-      await run({ taskUuid: t, taskType: t, config: { ...v.value, tdb_file: tdb }, ompThreads: 1, taskDir: dir, control: control.buffer }, control);
+      await run(
+        {
+          taskUuid: t,
+          taskType: t,
+          config: { ...v.value, tdb_file: tdb },
+          ompThreads: 1,
+          taskDir: dir,
+          control: control.buffer,
+        },
+        control,
+      );
       const doc = JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as Record<string, unknown>;
       const validate = ajv.compile(RESULT_SCHEMAS[t]!);
       expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
@@ -74,8 +181,12 @@ describe('result.json schemas', () => {
 
 describe('served next to the OpenAPI document', () => {
   let f: Fixture;
-  beforeAll(async () => { f = await startFixture(); });
-  afterAll(async () => { await f?.close(); });
+  beforeAll(async () => {
+    f = await startFixture();
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
 
   it('GET /api/v2/schemas/results/<task_type>.json without a key; an unknown name is a 404 naming the known ones', async () => {
     const r = await api(f.svc.port, 'GET', '/schemas/results/point_calculation.json');
@@ -83,19 +194,30 @@ describe('served next to the OpenAPI document', () => {
     expect(r.body).toEqual(RESULT_SCHEMAS.point_calculation);
     const bad = await api(f.svc.port, 'GET', '/schemas/results/isotherm.json');
     expect(bad.status).toBe(404);
-    expect(bad.body.error).toBe(`no result schema 'isotherm.json'; known: ${TASK_TYPES.map((t) => `${t}.json`).join(', ')}`);
+    expect(bad.body.error).toBe(
+      `no result schema 'isotherm.json'; known: ${TASK_TYPES.map((t) => `${t}.json`).join(', ')}`,
+    );
   });
 
-  it('the OpenAPI document lists them, task_config is one of the types\' schemas, task status an enum', async () => {
+  it("the OpenAPI document lists them, task_config is one of the types' schemas, task status an enum", async () => {
     const doc = (await api(f.svc.port, 'GET', '/openapi.json')).body;
     expect(Object.keys(doc['x-result-schemas'])).toEqual(TASK_TYPES);
-    for (const url of Object.values(doc['x-result-schemas']) as string[]) expect(url).toMatch(/\/api\/v2\/schemas\/results\/[a-z_]+\.json$/);
+    for (const url of Object.values(doc['x-result-schemas']) as string[])
+      expect(url).toMatch(/\/api\/v2\/schemas\/results\/[a-z_]+\.json$/);
     const taskConfig = doc.components.schemas.TaskCreateRequest.properties.task_config;
     const oneOf = taskConfig.anyOf[0].oneOf as { $ref: string }[];
     expect(oneOf.map((s) => s.$ref)).toEqual(TASK_TYPES.map((t) => `#/components/schemas/TaskConfig_${t}`));
     for (const s of oneOf) expect(doc.components.schemas[s.$ref.split('/').pop()!]).toBeDefined();
     expect(taskConfig.anyOf[0].discriminator.propertyName).toBe('task_type');
-    expect(doc.components.schemas.TaskStatusResponse.properties.status.enum).toEqual(
-      ['created', 'pending', 'queued', 'running', 'uploading', 'completed', 'failed', 'aborted']);
+    expect(doc.components.schemas.TaskStatusResponse.properties.status.enum).toEqual([
+      'created',
+      'pending',
+      'queued',
+      'running',
+      'uploading',
+      'completed',
+      'failed',
+      'aborted',
+    ]);
   });
 });

@@ -10,20 +10,47 @@ import { seededRandom } from '../support/random.js';
 let f: Fixture;
 // Nothing the fuzz sends may start a calculation: the pending cap is 0, so a valid body ends in a 403 after
 // every validation step has run.
-beforeAll(async () => { f = await startFixture({ maxPendingTasks: 0, requestTimeoutSeconds: 1 }); });
-afterAll(async () => { await f?.close(); });
+beforeAll(async () => {
+  f = await startFixture({ maxPendingTasks: 0, requestTimeoutSeconds: 1 });
+});
+afterAll(async () => {
+  await f?.close();
+});
 
 const post = (raw: string): Promise<Res> => http(f.svc.port, 'POST', '/api/v2/task', { key: f.keyA, raw });
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
 describe('Host header', () => {
   it.each([
-    ['localhost', true], ['LOCALHOST:7431', true], ['127.0.0.1', true], ['127.0.0.1:1', true], ['[::1]', true], ['[::1]:65535', true],
-    ['[::1]evil.com', false], ['localhost:evil.com', false], ['localhost:65536', false], ['localhost:99999', false], ['localhost:0', false],
-    ['localhost:', false], ['localhost:80:80', false], ['localhost.', false], ['localhost.evil.com', false], ['evil.com', false],
-    ['127.0.0.1.nip.io', false], ['user@localhost', false], ['localhost ', false], [' localhost', false], ['[::1', false],
-    ['[::2]', false], ['', false], ['localhost:+80', false], ['localhost:8 0', false], ['127.0.0.1:123456', false],
-  ] as const)('%j -> %s', (host, ok) => { expect(hostAllowed(host)).toBe(ok); });
+    ['localhost', true],
+    ['LOCALHOST:7431', true],
+    ['127.0.0.1', true],
+    ['127.0.0.1:1', true],
+    ['[::1]', true],
+    ['[::1]:65535', true],
+    ['[::1]evil.com', false],
+    ['localhost:evil.com', false],
+    ['localhost:65536', false],
+    ['localhost:99999', false],
+    ['localhost:0', false],
+    ['localhost:', false],
+    ['localhost:80:80', false],
+    ['localhost.', false],
+    ['localhost.evil.com', false],
+    ['evil.com', false],
+    ['127.0.0.1.nip.io', false],
+    ['user@localhost', false],
+    ['localhost ', false],
+    [' localhost', false],
+    ['[::1', false],
+    ['[::2]', false],
+    ['', false],
+    ['localhost:+80', false],
+    ['localhost:8 0', false],
+    ['127.0.0.1:123456', false],
+  ] as const)('%j -> %s', (host, ok) => {
+    expect(hostAllowed(host)).toBe(ok);
+  });
 
   it('parseHost gives name and port', () => {
     expect(parseHost('LocalHost:8080')).toEqual({ name: 'localhost', port: 8080 });
@@ -54,7 +81,10 @@ describe('the NUL character (U+0000): no field means it, and PostgreSQL text can
   it('in a body string or key, a query value or the path: a 400 naming where', async () => {
     const nul = '\u0000';
     const r1 = await post(JSON.stringify({ title: 'x', task_config: { ...pointConfig(), tdb_code: `AL${nul}FE` } }));
-    expect([r1.status, r1.body]).toEqual([400, { error: 'task_config.tdb_code: must not contain the NUL character (U+0000)' }]);
+    expect([r1.status, r1.body]).toEqual([
+      400,
+      { error: 'task_config.tdb_code: must not contain the NUL character (U+0000)' },
+    ]);
     const r2 = await post(JSON.stringify({ title: `a${nul}`, task_config: pointConfig() }));
     expect([r2.status, r2.body]).toEqual([400, { error: 'title: must not contain the NUL character (U+0000)' }]);
     const r3 = await post(JSON.stringify({ title: 'x', task_config: { ...pointConfig(), [`k${nul}`]: 1 } }));
@@ -73,15 +103,24 @@ describe('the NUL character (U+0000): no field means it, and PostgreSQL text can
 describe('JSON shape bounds (before any walk of the parsed value)', () => {
   it('the scanner: depth, entries, strings skipped, no recursion', () => {
     expect(jsonShapeProblem(nested(MAX_JSON_DEPTH))).toBeNull();
-    expect(jsonShapeProblem(nested(MAX_JSON_DEPTH + 1))).toBe(`request body: JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
-    expect(jsonShapeProblem(nested(1_000_000))).toBe(`request body: JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+    expect(jsonShapeProblem(nested(MAX_JSON_DEPTH + 1))).toBe(
+      `request body: JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
+    expect(jsonShapeProblem(nested(1_000_000))).toBe(
+      `request body: JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
     expect(jsonShapeProblem(JSON.stringify({ s: '['.repeat(10_000) + '"\\"' }))).toBeNull();
     expect(jsonShapeProblem(JSON.stringify(new Array(MAX_JSON_ENTRIES).fill(0)))).toBeNull();
-    expect(jsonShapeProblem(JSON.stringify(new Array(MAX_JSON_ENTRIES + 1).fill(0)))).toBe(`request body: an array or object with more than ${MAX_JSON_ENTRIES} entries`);
+    expect(jsonShapeProblem(JSON.stringify(new Array(MAX_JSON_ENTRIES + 1).fill(0)))).toBe(
+      `request body: an array or object with more than ${MAX_JSON_ENTRIES} entries`,
+    );
   });
 
   it('3,000 levels of nesting -> 400 (the cache key walk is never reached)', async () => {
-    const cfg = JSON.stringify({ title: 't', task_config: { ...pointConfig(), extra: '@' } }).replace('"@"', nested(3000));
+    const cfg = JSON.stringify({ title: 't', task_config: { ...pointConfig(), extra: '@' } }).replace(
+      '"@"',
+      nested(3000),
+    );
     const r = await post(cfg);
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: `request body: JSON nested more than ${MAX_JSON_DEPTH} levels deep` });
@@ -103,7 +142,10 @@ describe('JSON shape bounds (before any walk of the parsed value)', () => {
   });
 
   it('the console API has the same bounds', async () => {
-    const r = await http(f.svc.port, 'PUT', '/console/v1/settings', { headers: { 'x-phasedesk-console': f.svc.consoleToken }, raw: nested(100) });
+    const r = await http(f.svc.port, 'PUT', '/console/v1/settings', {
+      headers: { 'x-phasedesk-console': f.svc.consoleToken },
+      raw: nested(100),
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatch(/nested more than/);
   });
@@ -112,24 +154,38 @@ describe('JSON shape bounds (before any walk of the parsed value)', () => {
 describe('slow clients', () => {
   it('a body trickled slower than the request timeout is cut off, and the service keeps answering', async () => {
     const declared = 200;
-    const { sent, closed, response } = await new Promise<{ sent: number; closed: boolean; response: string }>((resolveP) => {
-      const s = connect(f.svc.port, '127.0.0.1');
-      let sent = 0;
-      let response = '';
-      let timer: NodeJS.Timeout | undefined;
-      s.on('connect', () => {
-        s.write(`POST /api/v2/task HTTP/1.1\r\nHost: 127.0.0.1:${f.svc.port}\r\nAuthorization: Bearer ${f.keyA}\r\n`
-          + `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`);
-        timer = setInterval(() => {
-          // One byte every 100 ms: the whole body would take 20 s; the request timeout of the fixture is 1 s.
-          if (sent < declared && !s.destroyed) { s.write(' '); sent++; }
-        }, 100);
-      });
-      s.on('data', (c) => { response += c.toString('utf8'); });
-      const done = () => { clearInterval(timer); resolveP({ sent, closed: true, response }); };
-      s.on('close', done);
-      s.on('error', () => { /* reset by the server: closed */ });
-    });
+    const { sent, closed, response } = await new Promise<{ sent: number; closed: boolean; response: string }>(
+      (resolveP) => {
+        const s = connect(f.svc.port, '127.0.0.1');
+        let sent = 0;
+        let response = '';
+        let timer: NodeJS.Timeout | undefined;
+        s.on('connect', () => {
+          s.write(
+            `POST /api/v2/task HTTP/1.1\r\nHost: 127.0.0.1:${f.svc.port}\r\nAuthorization: Bearer ${f.keyA}\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+          );
+          timer = setInterval(() => {
+            // One byte every 100 ms: the whole body would take 20 s; the request timeout of the fixture is 1 s.
+            if (sent < declared && !s.destroyed) {
+              s.write(' ');
+              sent++;
+            }
+          }, 100);
+        });
+        s.on('data', (c) => {
+          response += c.toString('utf8');
+        });
+        const done = () => {
+          clearInterval(timer);
+          resolveP({ sent, closed: true, response });
+        };
+        s.on('close', done);
+        s.on('error', () => {
+          /* reset by the server: closed */
+        });
+      },
+    );
     expect(closed).toBe(true);
     expect(sent).toBeLessThan(declared);
     if (response) expect(response).toMatch(/^HTTP\/1\.1 408 /);
@@ -141,7 +197,9 @@ describe('slow clients', () => {
     const closed = await new Promise<boolean>((resolveP) => {
       const s = connect(f.svc.port, '127.0.0.1');
       s.on('close', () => resolveP(true));
-      s.on('error', () => { /* reset: closed */ });
+      s.on('error', () => {
+        /* reset: closed */
+      });
     });
     expect(closed).toBe(true);
   });
@@ -149,8 +207,12 @@ describe('slow clients', () => {
 
 describe('content types and methods', () => {
   it.each([
-    ['text/plain', '{"title":"t"}'], ['multipart/form-data; boundary=x', '--x--'], ['application/x-www-form-urlencoded', 'a=1'],
-    ['application/json; charset=utf-16', '{}'], ['application/json', '\ufeff{}'], ['application/octet-stream', '\u0000\u0001'],
+    ['text/plain', '{"title":"t"}'],
+    ['multipart/form-data; boundary=x', '--x--'],
+    ['application/x-www-form-urlencoded', 'a=1'],
+    ['application/json; charset=utf-16', '{}'],
+    ['application/json', '\ufeff{}'],
+    ['application/octet-stream', '\u0000\u0001'],
   ])('POST /task with %s answers a JSON 4xx', async (type, raw) => {
     const r = await http(f.svc.port, 'POST', '/api/v2/task', { key: f.keyA, raw, headers: { 'content-type': type } });
     expect(r.status).toBeGreaterThanOrEqual(400);
@@ -167,41 +229,146 @@ const rng = seededRandom;
 
 const VALID: Record<string, unknown>[] = [
   pointConfig(),
-  { task_type: 'line_calculation', tdb_code: 'ALFE', condition: { components: ['AL', 'FE'], compositions_start: { AL: 0.3 }, compositions_end: { AL: 0.3 }, temperature_start: 500, temperature_end: 1500, pressure: 101325, points: 11, thermo_outputs: ['NP(*)', 'GM'] } },
-  { task_type: 'thermodynamic_properties_next', tdb_code: 'ALFE', condition: { components: ['AL', 'FE'], compositions_start: { AL: 0.1, FE: 0.9 }, compositions_end: { AL: 0.4, FE: 0.6 }, temperature_start: 800, temperature_end: 800, pressure: 101325, points: 5 } },
-  { task_type: 'scheil_solidification', tdb_code: 'ALFE', condition: { components: ['AL', 'FE'], compositions: { AL: 0.9, FE: 0.1 }, start_temperature: 1200, temperature_step: 1, pressure: 101325, inhibit_phases: [] } },
-  { task_type: 'binary_equilibrium', tdb_code: 'ALFE', activated_elements: ['AL', 'FE'], order_disorder: { enabled: true }, condition: { components: ['AL', 'FE'], compositions_start: { AL: 0 }, compositions_end: { AL: 1 }, temperature_start: 300, temperature_end: 2000, pressure: 101325 } },
-  { task_type: 'binary_cpt_diagram', tdb_code: 'ALFE', condition: { components: ['AL', 'FE'], x_component: 'AL', composition_start: 0, composition_end: 1, composition_step: 0.1, temperature_start: 500, temperature_end: 1500, temperature_step: 100, pressure_start: 1e5, pressure_end: 1e9, pressure_points: 3, pressure_scale: 'log', map_options: { GLOBAL_MIN_PDENS: 60 } }, ui_metadata: { axis_config: { x: { variable: 'composition', component: 'AL' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } },
+  {
+    task_type: 'line_calculation',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions_start: { AL: 0.3 },
+      compositions_end: { AL: 0.3 },
+      temperature_start: 500,
+      temperature_end: 1500,
+      pressure: 101325,
+      points: 11,
+      thermo_outputs: ['NP(*)', 'GM'],
+    },
+  },
+  {
+    task_type: 'thermodynamic_properties_next',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions_start: { AL: 0.1, FE: 0.9 },
+      compositions_end: { AL: 0.4, FE: 0.6 },
+      temperature_start: 800,
+      temperature_end: 800,
+      pressure: 101325,
+      points: 5,
+    },
+  },
+  {
+    task_type: 'scheil_solidification',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions: { AL: 0.9, FE: 0.1 },
+      start_temperature: 1200,
+      temperature_step: 1,
+      pressure: 101325,
+      inhibit_phases: [],
+    },
+  },
+  {
+    task_type: 'binary_equilibrium',
+    tdb_code: 'ALFE',
+    activated_elements: ['AL', 'FE'],
+    order_disorder: { enabled: true },
+    condition: {
+      components: ['AL', 'FE'],
+      compositions_start: { AL: 0 },
+      compositions_end: { AL: 1 },
+      temperature_start: 300,
+      temperature_end: 2000,
+      pressure: 101325,
+    },
+  },
+  {
+    task_type: 'binary_cpt_diagram',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      x_component: 'AL',
+      composition_start: 0,
+      composition_end: 1,
+      composition_step: 0.1,
+      temperature_start: 500,
+      temperature_end: 1500,
+      temperature_step: 100,
+      pressure_start: 1e5,
+      pressure_end: 1e9,
+      pressure_points: 3,
+      pressure_scale: 'log',
+      map_options: { GLOBAL_MIN_PDENS: 60 },
+    },
+    ui_metadata: {
+      axis_config: {
+        x: { variable: 'composition', component: 'AL' },
+        y: { variable: 'temperature' },
+        z: { variable: 'pressure' },
+      },
+    },
+  },
 ];
 
 const DEEP = '\u0001DEEP\u0001';
 function randomValue(r: () => number): unknown {
   const pick = Math.floor(r() * 24);
   switch (pick) {
-    case 0: return null;
-    case 1: return r() < 0.5;
-    case 2: return -1;
-    case 3: return 0;
-    case 4: return 1e308;
-    case 5: return -1e308;
-    case 6: return 5e-324;
-    case 7: return ['NaN', 'Infinity', '-Infinity', '1e999', '0x10', ' 1 '][Math.floor(r() * 6)];
-    case 8: return '';
-    case 9: return '\u0000\u202e\ud83d\udca5 Ω ä 漢字';
-    case 10: return 'x'.repeat(Math.floor(r() * 20_000));
-    case 11: return [];
-    case 12: return {};
-    case 13: return DEEP;
-    case 14: return new Array(Math.floor(r() * 12_000)).fill(r() < 0.5 ? 1 : 'AL');
-    case 15: return Math.floor(r() * 2e9) - 1e9;
-    case 16: return r() * 1e6;
-    case 17: return ['AL', 'FE', 'VA', 'al', 'ZN', '/-', '*'][Math.floor(r() * 7)];
-    case 18: return { AL: r(), FE: r(), VA: r() };
-    case 19: return Object.fromEntries(Array.from({ length: Math.floor(r() * 50) }, (_, i) => [`k${i}\u00e9`, i]));
-    case 20: return 2 ** 53 + 1;
-    case 21: return '__proto__';
-    case 22: return ['point_calculation', 'line_calculation', 'binary_cpt_diagram', 'scheil_solidification', '__test_sleep', 'aging'][Math.floor(r() * 6)];
-    default: return [r(), 'LIQUID', null];
+    case 0:
+      return null;
+    case 1:
+      return r() < 0.5;
+    case 2:
+      return -1;
+    case 3:
+      return 0;
+    case 4:
+      return 1e308;
+    case 5:
+      return -1e308;
+    case 6:
+      return 5e-324;
+    case 7:
+      return ['NaN', 'Infinity', '-Infinity', '1e999', '0x10', ' 1 '][Math.floor(r() * 6)];
+    case 8:
+      return '';
+    case 9:
+      return '\u0000\u202e\ud83d\udca5 Ω ä 漢字';
+    case 10:
+      return 'x'.repeat(Math.floor(r() * 20_000));
+    case 11:
+      return [];
+    case 12:
+      return {};
+    case 13:
+      return DEEP;
+    case 14:
+      return new Array(Math.floor(r() * 12_000)).fill(r() < 0.5 ? 1 : 'AL');
+    case 15:
+      return Math.floor(r() * 2e9) - 1e9;
+    case 16:
+      return r() * 1e6;
+    case 17:
+      return ['AL', 'FE', 'VA', 'al', 'ZN', '/-', '*'][Math.floor(r() * 7)];
+    case 18:
+      return { AL: r(), FE: r(), VA: r() };
+    case 19:
+      return Object.fromEntries(Array.from({ length: Math.floor(r() * 50) }, (_, i) => [`k${i}\u00e9`, i]));
+    case 20:
+      return 2 ** 53 + 1;
+    case 21:
+      return '__proto__';
+    case 22:
+      return [
+        'point_calculation',
+        'line_calculation',
+        'binary_cpt_diagram',
+        'scheil_solidification',
+        '__test_sleep',
+        'aging',
+      ][Math.floor(r() * 6)];
+    default:
+      return [r(), 'LIQUID', null];
   }
 }
 
@@ -214,9 +381,13 @@ function mutate(root: Record<string, unknown>, r: () => number): void {
     const k = keys[Math.floor(r() * keys.length)]!;
     const child = (node as Record<string, unknown>)[k];
     const action = r();
-    if (child !== null && typeof child === 'object' && action < 0.55) { node = child as Record<string, unknown>; continue; }
+    if (child !== null && typeof child === 'object' && action < 0.55) {
+      node = child as Record<string, unknown>;
+      continue;
+    }
     if (action < 0.7 && !Array.isArray(node)) delete (node as Record<string, unknown>)[k];
-    else if (action < 0.8 && !Array.isArray(node)) (node as Record<string, unknown>)[k.toUpperCase() + (r() < 0.5 ? '' : '\u00df')] = randomValue(r);
+    else if (action < 0.8 && !Array.isArray(node))
+      (node as Record<string, unknown>)[k.toUpperCase() + (r() < 0.5 ? '' : '\u00df')] = randomValue(r);
     else (node as Record<string, unknown>)[k] = randomValue(r);
     return;
   }
@@ -224,10 +395,16 @@ function mutate(root: Record<string, unknown>, r: () => number): void {
 
 function fuzzBody(r: () => number): string {
   const kind = r();
-  if (kind < 0.04) return ['[]', '"x"', '42', 'null', 'true', '{', '{"title":', '\u00ff\u00fe', '{"a":1}{"b":2}', ''][Math.floor(r() * 10)]!;
+  if (kind < 0.04)
+    return ['[]', '"x"', '42', 'null', 'true', '{', '{"title":', '\u00ff\u00fe', '{"a":1}{"b":2}', ''][
+      Math.floor(r() * 10)
+    ]!;
   const cfg = structuredClone(VALID[Math.floor(r() * VALID.length)]!);
   const body: Record<string, unknown> = { title: 'fuzz', task_config: cfg };
-  if (r() < 0.1) { delete body.task_config; body.description = JSON.stringify(cfg); }
+  if (r() < 0.1) {
+    delete body.task_config;
+    body.description = JSON.stringify(cfg);
+  }
   if (r() < 0.1) body.omp_threads = randomValue(r);
   if (r() < 0.05) body.no_cache = randomValue(r);
   if (r() < 0.05) body.engine = randomValue(r);
@@ -235,7 +412,10 @@ function fuzzBody(r: () => number): string {
   for (let i = 0; i < mutations; i++) mutate(r() < 0.1 ? body : cfg, r);
   let text = JSON.stringify(body).replace(JSON.stringify(DEEP), nested(1 + Math.floor(r() * 5000)));
   if (r() < 0.05) text = text.slice(0, Math.floor(r() * text.length)); // truncated JSON
-  if (r() < 0.03) { const i = Math.floor(r() * text.length); text = text.slice(0, i) + '\u0000' + text.slice(i + 1); }
+  if (r() < 0.03) {
+    const i = Math.floor(r() * text.length);
+    text = text.slice(0, i) + '\u0000' + text.slice(i + 1);
+  }
   return text;
 }
 
@@ -249,20 +429,31 @@ describe('fuzz', () => {
     const t0 = performance.now();
     let next = 0;
     // Four requests in flight, as a busy client would send them.
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < bodies.length) {
-        const i = next++;
-        const res = await post(bodies[i]!);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        let json = true;
-        try { JSON.parse(res.text); } catch { json = false; }
-        if (res.status >= 500 || !json) bad.push(`body #${i} (seed ${seed}): ${res.status} ${res.text.slice(0, 200)} <- ${bodies[i]!.slice(0, 300)}`);
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < bodies.length) {
+          const i = next++;
+          const res = await post(bodies[i]!);
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          let json = true;
+          try {
+            JSON.parse(res.text);
+          } catch {
+            json = false;
+          }
+          if (res.status >= 500 || !json)
+            bad.push(
+              `body #${i} (seed ${seed}): ${res.status} ${res.text.slice(0, 200)} <- ${bodies[i]!.slice(0, 300)}`,
+            );
+        }
+      }),
+    );
     expect(bad).toEqual([]);
     // The fuzz reaches past validation too (403: the pending cap of 0), not only the JSON parser.
     expect(statuses.get(403) ?? 0).toBeGreaterThan(0);
     expect(statuses.get(400) ?? 0).toBeGreaterThan(1000);
-    console.log(`fuzz: ${bodies.length} bodies in ${((performance.now() - t0) / 1000).toFixed(1)} s, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    console.log(
+      `fuzz: ${bodies.length} bodies in ${((performance.now() - t0) / 1000).toFixed(1)} s, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+    );
   }, 120_000);
 });

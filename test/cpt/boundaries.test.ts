@@ -20,21 +20,48 @@ describe.each(CASES)('boundaries of $file', ({ file, components, x }) => {
   it('every boundary point lies between its two phase sets', () => {
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const tdb = resolve(__dirname, '../../databases', file);
-    const input = readInput(parsedJob('binary_cpt_diagram', {
-      taskUuid: 't', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-b-')), control: control.buffer,
-      config: { tdb_file: tdb, condition: {
-        components, x_component: x, composition_start: 0.02, composition_end: 0.98, composition_step: 0.12,
-        temperature_start: 400, temperature_end: 1800, temperature_step: 100,
-        pressure_start: 1e5, pressure_end: 1e9, pressure_points: 2, pressure_scale: 'linear',
-      } },
-    }));
+    const input = readInput(
+      parsedJob('binary_cpt_diagram', {
+        taskUuid: 't',
+        ompThreads: 1,
+        taskDir: mkdtempSync(join(tmpdir(), 'cpt-b-')),
+        control: control.buffer,
+        config: {
+          tdb_file: tdb,
+          condition: {
+            components,
+            x_component: x,
+            composition_start: 0.02,
+            composition_end: 0.98,
+            composition_step: 0.12,
+            temperature_start: 400,
+            temperature_end: 1800,
+            temperature_step: 100,
+            pressure_start: 1e5,
+            pressure_end: 1e9,
+            pressure_points: 2,
+            pressure_scale: 'linear',
+          },
+        },
+      }),
+    );
     const comp = computeCpt(input, 2, control);
     expect(comp.notConverged).toBe(0);
     expect(comp.boundary.length).toBeGreaterThan(10);
     const axes = { x: input.xs, T: input.Ts, P: input.Ps };
     const label = (xx: number, T: number, P: number) => {
-      const r = equilibrium({ database: input.db, components: input.components, phases: input.phases, conditions: { T, P, X: { [x]: xx } } });
-      return r.converged ? r.phases.map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name)).sort().join('+') : null;
+      const r = equilibrium({
+        database: input.db,
+        components: input.components,
+        phases: input.phases,
+        conditions: { T, P, X: { [x]: xx } },
+      });
+      return r.converged
+        ? r.phases
+            .map((p) => (p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name))
+            .sort()
+            .join('+')
+        : null;
     };
     for (const b of comp.boundary) {
       const ax = b.axis!;

@@ -12,16 +12,27 @@ import { validateTaskConfig } from '../../main/api/task-config.js';
 
 const TDB = resolve(__dirname, '../../databases/cuni_mey1992.tdb');
 const condition = {
-  components: ['CU', 'NI'], x_component: 'NI',
-  composition_start: 0, composition_end: 1, composition_step: 0.1,
-  temperature_start: 1200, temperature_end: 1800, temperature_step: 50,
-  pressure_start: 1e5, pressure_end: 1e6, pressure_points: 2, pressure_scale: 'linear',
+  components: ['CU', 'NI'],
+  x_component: 'NI',
+  composition_start: 0,
+  composition_end: 1,
+  composition_step: 0.1,
+  temperature_start: 1200,
+  temperature_end: 1800,
+  temperature_step: 50,
+  pressure_start: 1e5,
+  pressure_end: 1e6,
+  pressure_points: 2,
+  pressure_scale: 'linear',
 };
 
 function job(cond: Record<string, unknown>, control: JobControl, extra: Record<string, unknown> = {}) {
   return parsedJob('binary_cpt_diagram', {
-    taskUuid: 't', ompThreads: 1, taskDir: mkdtempSync(join(tmpdir(), 'cpt-cancel-')),
-    control: control.buffer, config: { tdb_code: 'CUNI', tdb_file: TDB, condition: cond, ...extra },
+    taskUuid: 't',
+    ompThreads: 1,
+    taskDir: mkdtempSync(join(tmpdir(), 'cpt-cancel-')),
+    control: control.buffer,
+    config: { tdb_code: 'CUNI', tdb_file: TDB, condition: cond, ...extra },
   });
 }
 
@@ -32,15 +43,22 @@ describe('binary_cpt_diagram cancel', () => {
     const big = { ...condition, composition_step: 0.005, temperature_step: 5, pressure_points: 6 };
     const stamp = new SharedArrayBuffer(8);
     // plain-JS worker: sleeps 300 ms, records the time, sets the cancel flag (Int32 index 0)
-    const w = new Worker(`
+    const w = new Worker(
+      `
       const { workerData } = require('node:worker_threads');
       const flags = new Int32Array(workerData.control);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
       new Float64Array(workerData.stamp)[0] = performance.timeOrigin + performance.now();
       Atomics.store(flags, 0, 1);
-    `, { eval: true, workerData: { control: control.buffer, stamp } });
+    `,
+      { eval: true, workerData: { control: control.buffer, stamp } },
+    );
     let error: unknown;
-    try { run(job(big, control), control); } catch (e) { error = e; }
+    try {
+      run(job(big, control), control);
+    } catch (e) {
+      error = e;
+    }
     const stoppedAt = performance.timeOrigin + performance.now();
     void w.terminate();
     expect(error).toBeInstanceOf(CancelledError);
@@ -56,12 +74,31 @@ describe('binary_cpt_diagram cancel', () => {
 describe('binary_cpt_diagram task_config', () => {
   const base = { task_type: 'binary_cpt_diagram', tdb_code: 'CUNI', condition };
   it('accepts a valid axis_config and refuses a bad one', () => {
-    const good = validateTaskConfig('binary_cpt_diagram', { ...base, ui_metadata: { axis_config: { x: { variable: 'composition', component: 'NI' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } });
+    const good = validateTaskConfig('binary_cpt_diagram', {
+      ...base,
+      ui_metadata: {
+        axis_config: {
+          x: { variable: 'composition', component: 'NI' },
+          y: { variable: 'temperature' },
+          z: { variable: 'pressure' },
+        },
+      },
+    });
     expect(good.ok).toBe(true);
-    const bad = validateTaskConfig('binary_cpt_diagram', { ...base, ui_metadata: { axis_config: { x: { variable: 'density' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } });
+    const bad = validateTaskConfig('binary_cpt_diagram', {
+      ...base,
+      ui_metadata: {
+        axis_config: { x: { variable: 'density' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } },
+      },
+    });
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.error).toMatch(/axis_config\.x\.variable/);
-    const noComponent = validateTaskConfig('binary_cpt_diagram', { ...base, ui_metadata: { axis_config: { x: { variable: 'composition' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } } } });
+    const noComponent = validateTaskConfig('binary_cpt_diagram', {
+      ...base,
+      ui_metadata: {
+        axis_config: { x: { variable: 'composition' }, y: { variable: 'temperature' }, z: { variable: 'pressure' } },
+      },
+    });
     expect(noComponent.ok).toBe(false);
   });
 });
@@ -75,8 +112,9 @@ describe('binary_cpt_diagram grid axes', () => {
 
   it('a grid beyond MAX_NODES is refused with a message before any equilibrium', () => {
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
-    expect(() => readInput(job({ ...condition, composition_step: 1e-4, temperature_step: 0.1 }, control)))
-      .toThrow(/at most 1000000 are allowed/);
+    expect(() => readInput(job({ ...condition, composition_step: 1e-4, temperature_step: 0.1 }, control))).toThrow(
+      /at most 1000000 are allowed/,
+    );
   });
 
   it('a single composition (flat axis) is computed: boundaries become segments', () => {

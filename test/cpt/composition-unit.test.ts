@@ -21,15 +21,32 @@ describe('C-P-T diagram in mass fractions', () => {
     const mass = (el: string) => Number(new RegExp(`ELEMENT\\s+${el}\\s+\\S+\\s+(\\S+)`).exec(text)![1]);
     const [mAl, mZn] = [mass('AL'), mass('ZN')];
     const wOf = (x: number) => (x * mZn) / (x * mZn + (1 - x) * mAl);
-    const xOf = (w: number) => (w / mZn) / (w / mZn + (1 - w) / mAl);
+    const xOf = (w: number) => w / mZn / (w / mZn + (1 - w) / mAl);
     const job = parsedJob('binary_cpt_diagram', {
-      taskUuid: 't', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(CONTROL_BYTES),
-      config: { tdb_code: 'X', tdb_file: TDB, condition: {
-        components: ['AL', 'ZN'], x_component: 'ZN', composition_unit: 'mass_fraction',
-        composition_start: 0.2, composition_end: 1, composition_step: 0.2,
-        temperature_start: 600, temperature_end: 800, temperature_step: 100,
-        pressure_start: 1e5, pressure_end: 2e5, pressure_points: 2, pressure_scale: 'linear', include_tielines: true,
-      } },
+      taskUuid: 't',
+      ompThreads: 1,
+      taskDir: dir,
+      control: new SharedArrayBuffer(CONTROL_BYTES),
+      config: {
+        tdb_code: 'X',
+        tdb_file: TDB,
+        condition: {
+          components: ['AL', 'ZN'],
+          x_component: 'ZN',
+          composition_unit: 'mass_fraction',
+          composition_start: 0.2,
+          composition_end: 1,
+          composition_step: 0.2,
+          temperature_start: 600,
+          temperature_end: 800,
+          temperature_step: 100,
+          pressure_start: 1e5,
+          pressure_end: 2e5,
+          pressure_points: 2,
+          pressure_scale: 'linear',
+          include_tielines: true,
+        },
+      },
     });
     run(job, new JobControl(new SharedArrayBuffer(CONTROL_BYTES)));
     const doc = JSON.parse(readFileSync(join(dir, 'result', 'result.json'), 'utf8')) as BinaryCptResult;
@@ -44,9 +61,14 @@ describe('C-P-T diagram in mass fractions', () => {
     for (const t of doc.tielines) for (const k of [0, 1]) expect(t.w![k]).toBeCloseTo(wOf(t.x[k]), 12);
     // 40 mass % Zn: (0.4 / 65.39) / (0.4 / 65.39 + 0.6 / 26.982) = 0.21574 mole fraction
     expect(doc.axes.x[1]).toBeCloseTo(0.21574, 5);
-    const [head, ...rows] = readFileSync(join(dir, 'result', 'result.csv'), 'utf8').trim().split('\r\n');
+    const [head, ...rows] = readFileSync(join(dir, 'result', 'result.csv'), 'utf8')
+      .trim()
+      .split('\r\n');
     expect(head!.split(',').slice(0, 3)).toEqual(['x(ZN) [-]', 'w(ZN) [-]', 'T [K]']);
-    for (const r of rows) { const c = r.split(','); expect(Number(c[1])).toBeCloseTo(wOf(Number(c[0])), 12); }
+    for (const r of rows) {
+      const c = r.split(',');
+      expect(Number(c[1])).toBeCloseTo(wOf(Number(c[0])), 12);
+    }
     const svg = readFileSync(join(dir, 'preview', 'isobaric_sections.svg'), 'utf8');
     expect(svg).toContain('Mass percent ZN');
     expect(svg).not.toContain('Mole fraction ZN');

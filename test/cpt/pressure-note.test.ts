@@ -11,14 +11,25 @@ import { escapeXml } from '../../worker/plots/svg.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const condition = {
-  components: ['CU', 'NI'], x_component: 'NI',
-  composition_start: 0, composition_end: 1, composition_step: 0.25,
-  temperature_start: 1400, temperature_end: 1800, temperature_step: 100,
-  pressure_start: 1e5, pressure_end: 1e9, pressure_points: 2, pressure_scale: 'log',
+  components: ['CU', 'NI'],
+  x_component: 'NI',
+  composition_start: 0,
+  composition_end: 1,
+  composition_step: 0.25,
+  temperature_start: 1400,
+  temperature_end: 1800,
+  temperature_step: 100,
+  pressure_start: 1e5,
+  pressure_end: 1e9,
+  pressure_points: 2,
+  pressure_scale: 'log',
 };
 function job(tdb: string, cond: Record<string, unknown>, dir: string) {
   return parsedJob('binary_cpt_diagram', {
-    taskUuid: 't', ompThreads: 1, taskDir: dir, control: new SharedArrayBuffer(CONTROL_BYTES),
+    taskUuid: 't',
+    ompThreads: 1,
+    taskDir: dir,
+    control: new SharedArrayBuffer(CONTROL_BYTES),
     config: { tdb_code: 'X', tdb_file: tdb, condition: cond },
   });
 }
@@ -27,13 +38,18 @@ describe('C-P-T pressure note', () => {
   it('a database without V0 parameters: flag false in result.json, note in the preview and the logs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'cpt-note-'));
     try {
-      const out = run(job(resolve(__dirname, '../../databases/cuni_mey1992.tdb'), condition, dir), new JobControl(new SharedArrayBuffer(CONTROL_BYTES)));
+      const out = run(
+        job(resolve(__dirname, '../../databases/cuni_mey1992.tdb'), condition, dir),
+        new JobControl(new SharedArrayBuffer(CONTROL_BYTES)),
+      );
       const doc = JSON.parse(readFileSync(join(dir, 'result', 'result.json'), 'utf8'));
       expect(doc.pressure_dependent).toBe(false);
       expect(doc.components).toEqual(['NI', 'CU']);
       expect(readFileSync(join(dir, 'preview', 'isobaric_sections.svg'), 'utf8')).toContain(escapeXml(NO_VOLUME_NOTE));
       expect(out.logs.some((l) => l.includes('no molar-volume'))).toBe(true);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a database with a V0 parameter is pressure dependent', () => {
@@ -44,6 +60,8 @@ describe('C-P-T pressure note', () => {
       expect(pressureDependent(input)).toBe(true);
       const cuni = readInput(job(resolve(__dirname, '../../databases/cuni_mey1992.tdb'), condition, dir));
       expect(pressureDependent(cuni)).toBe(false);
-    } finally { rmSync(dir, { recursive: true, force: true }); }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

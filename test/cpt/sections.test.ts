@@ -4,13 +4,18 @@ import { isobaricSections, phaseSetFill, pressureText } from '../../worker/plots
 import { isPng, svgToPng } from '../../worker/plots/png.js';
 
 describe('isobaric sections preview', () => {
-  const xs = [0, 0.5, 1], Ts = [300, 400];
+  const xs = [0, 0.5, 1],
+    Ts = [300, 400];
   const base = { xLabel: 'Mole fraction B', xs, Ts, phaseSets: ['A', 'A+B', 'B'] };
   it('draws one panel per pressure and a legend entry per phase set met (not converged included)', () => {
-    const svg = isobaricSections({ ...base, title: 'A-B', sections: [
-      { P: 1e5, labels: [0, 1, 2, 0, 1, 2], boundary: [{ x: 0.25, T: 300 }], tielines: [{ T: 300, x: [0.1, 0.9] }] },
-      { P: 1e9, labels: [0, -1, 2, 0, 0, 2] },
-    ] });
+    const svg = isobaricSections({
+      ...base,
+      title: 'A-B',
+      sections: [
+        { P: 1e5, labels: [0, 1, 2, 0, 1, 2], boundary: [{ x: 0.25, T: 300 }], tielines: [{ T: 300, x: [0.1, 0.9] }] },
+        { P: 1e9, labels: [0, -1, 2, 0, 0, 2] },
+      ],
+    });
     expect(svg).toContain('P = 100 kPa');
     expect(svg).toContain('P = 1 GPa');
     for (const name of ['>A<', '>A+B<', '>B<', '>not converged<']) expect(svg).toContain(name);
@@ -18,7 +23,9 @@ describe('isobaric sections preview', () => {
     expect(isPng(svgToPng(svg, { width: 600 }))).toBe(true);
   });
   it('refuses a section whose label count does not match the grid', () => {
-    expect(() => isobaricSections({ ...base, sections: [{ P: 1e5, labels: [0, 1] }] })).toThrow(/2 labels for 3 x 2 nodes/);
+    expect(() => isobaricSections({ ...base, sections: [{ P: 1e5, labels: [0, 1] }] })).toThrow(
+      /2 labels for 3 x 2 nodes/,
+    );
   });
   it('formats pressures with SI prefixes', () => {
     expect(pressureText(101325)).toBe('101.3 kPa');

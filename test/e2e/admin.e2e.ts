@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { REPO, SCREENSHOTS, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import {
+  REPO,
+  SCREENSHOTS,
+  launch,
+  serveRenderer,
+  startService,
+  watchErrors,
+  type Served,
+  type Service,
+} from './harness.js';
 
 let svc: Service;
 let served: Served;
@@ -89,7 +98,9 @@ describe('console screens against a real service', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const tempKey = (await page.getByTestId('new-key-value').innerText()).trim();
     await page.getByRole('button', { name: 'Done' }).click();
-    const tempId = await page.locator('[data-testid="keys-table"] tbody tr', { hasText: 'temporary' }).getAttribute('data-key-id');
+    const tempId = await page
+      .locator('[data-testid="keys-table"] tbody tr', { hasText: 'temporary' })
+      .getAttribute('data-key-id');
     const renamed = page.locator(`[data-testid="keys-table"] tbody tr[data-key-id="${tempId}"]`);
     await renamed.getByRole('button', { name: 'Rename' }).click();
     await renamed.locator('input[type="text"]').fill('renamed');
@@ -98,7 +109,10 @@ describe('console screens against a real service', () => {
     expect((await v2('GET', '/key/info', tempKey)).json.key_name).toBe('renamed');
     await renamed.getByRole('button', { name: 'Disable' }).click();
     await renamed.locator('.tag', { hasText: 'disabled' }).waitFor();
-    expect(await v2('GET', '/key/info', tempKey)).toMatchObject({ status: 403, json: { error: 'API key is disabled' } });
+    expect(await v2('GET', '/key/info', tempKey)).toMatchObject({
+      status: 403,
+      json: { error: 'API key is disabled' },
+    });
     await renamed.getByRole('button', { name: 'Enable' }).click();
     await renamed.locator('.tag', { hasText: 'active' }).waitFor();
     expect((await v2('GET', '/key/info', tempKey)).status).toBe(200);
@@ -132,7 +146,12 @@ describe('console screens against a real service', () => {
     await shot('database-import');
     const key = (await page.evaluate(() => localStorage.getItem('phasedesk.apiKey')))!;
     const listed = await v2('GET', '/database?search=CUNI_COPY', key);
-    expect(listed.json.items[0]).toMatchObject({ code: 'CUNI_COPY', version: '1.1', user_status: 'active', element_list: ['CU', 'NI'] });
+    expect(listed.json.items[0]).toMatchObject({
+      code: 'CUNI_COPY',
+      version: '1.1',
+      user_status: 'active',
+      element_list: ['CU', 'NI'],
+    });
   });
 
   it('the imported database is usable at once: a point calculation through the New task form completes', async () => {
@@ -161,7 +180,11 @@ describe('console screens against a real service', () => {
   });
 
   it('refuses a malformed TDB with FILE:LINE next to the file field', async () => {
-    await page.setInputFiles('#db-file', { name: 'broken.tdb', mimeType: 'text/plain', buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 0 0 !\nFOO BAR !\n') });
+    await page.setInputFiles('#db-file', {
+      name: 'broken.tdb',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 0 0 !\nFOO BAR !\n'),
+    });
     await page.fill('#db-code', 'BROKEN');
     await page.fill('#db-name', 'broken');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
@@ -200,12 +223,18 @@ describe('console screens against a real service', () => {
     const curl = await page.getByTestId('curl-info').innerText();
     const key = (await page.evaluate(() => localStorage.getItem('phasedesk.apiKey')))!;
     // The window's key is shown masked; the command itself is the real one.
-    expect(curl).toBe(`export PHASEDESK_API_KEY=${key.slice(0, 7)}…${key.slice(-4)}\ncurl -s -H "Authorization: Bearer $PHASEDESK_API_KEY" ${svc.baseUrl}/key/info`);
+    expect(curl).toBe(
+      `export PHASEDESK_API_KEY=${key.slice(0, 7)}…${key.slice(-4)}\ncurl -s -H "Authorization: Bearer $PHASEDESK_API_KEY" ${svc.baseUrl}/key/info`,
+    );
     expect(curl).not.toContain(key);
     // The task example is a request the API accepts (run here without a shell: same URL, headers and body).
     const task = await page.getByTestId('curl-task').innerText();
     const body = /-d '([\s\S]*)'$/.exec(task)![1]!;
-    const created = await fetch(`${svc.baseUrl}/task`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body });
+    const created = await fetch(`${svc.baseUrl}/task`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body,
+    });
     expect(created.status).toBe(200);
     expect(((await created.json()) as { task_type: string }).task_type).toBe('point_calculation');
     await page.fill('#set-pool_size', '2');
@@ -226,9 +255,14 @@ describe('console screens against a real service', () => {
   it('with the desktop preload session (globalThis.phasedesk) asks for neither the key nor the console token', async () => {
     // What main/electron/preload.cts exposes in the Electron window, injected here before the page's scripts run.
     const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
-    await ctx.addInitScript(([apiKey, consoleToken]) => {
-      Object.defineProperty(globalThis, 'phasedesk', { value: Object.freeze({ apiKey, consoleToken, desktop: true }) });
-    }, [svc.key, token]);
+    await ctx.addInitScript(
+      ([apiKey, consoleToken]) => {
+        Object.defineProperty(globalThis, 'phasedesk', {
+          value: Object.freeze({ apiKey, consoleToken, desktop: true }),
+        });
+      },
+      [svc.key, token],
+    );
     const desk = await ctx.newPage();
     const deskErrors = watchErrors(desk);
     await desk.goto(`${served.url}#/settings`);
@@ -237,7 +271,12 @@ describe('console screens against a real service', () => {
     expect(await desk.getByTestId('console-token-form').count()).toBe(0);
     await desk.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tasks', exact: true }).click();
     await desk.locator('.who', { hasText: 'local' }).waitFor(); // GET /key/info with the injected key
-    expect(await desk.evaluate(() => [localStorage.getItem('phasedesk.apiKey'), localStorage.getItem('phasedesk.consoleToken')])).toEqual([null, null]);
+    expect(
+      await desk.evaluate(() => [
+        localStorage.getItem('phasedesk.apiKey'),
+        localStorage.getItem('phasedesk.consoleToken'),
+      ]),
+    ).toEqual([null, null]);
     await ctx.close();
     expect(deskErrors).toEqual([]);
   });

@@ -7,10 +7,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { REPO, SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, signedInPage, startService, type Served, type Service } from './harness.js';
+import {
+  REPO,
+  SCREENSHOTS,
+  apiCall,
+  consoleCommand,
+  launch,
+  serveRenderer,
+  signedInPage,
+  startService,
+  type Served,
+  type Service,
+} from './harness.js';
 import type { IsoplethResult } from '../../contract/results/isopleth.js';
 
-const COST507 = process.env.PHASEDESK_TDB_DIR ? join(process.env.PHASEDESK_TDB_DIR, 'COST507.tdb') : join(REPO, '..', 'shared', 'tdb', 'COST507.tdb');
+const COST507 = process.env.PHASEDESK_TDB_DIR
+  ? join(process.env.PHASEDESK_TDB_DIR, 'COST507.tdb')
+  : join(REPO, '..', 'shared', 'tdb', 'COST507.tdb');
 
 let svc: Service;
 let served: Served;
@@ -22,13 +35,40 @@ let id = 0;
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
-  consoleCommand(svc, ['db', 'import', COST507, '--code', 'COST507', '--name', 'COST 507 light alloys', '--level', 'free', '--type', 'alloy', '--version', '1.0']);
+  consoleCommand(svc, [
+    'db',
+    'import',
+    COST507,
+    '--code',
+    'COST507',
+    '--name',
+    'COST 507 light alloys',
+    '--level',
+    'free',
+    '--type',
+    'alloy',
+    '--version',
+    '1.0',
+  ]);
   consoleCommand(svc, ['subscribe', 'local', 'COST507', '--status', 'active']);
   served = await serveRenderer(svc);
-  const r = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: 'Isopleth Al-4.4Cu-xMg (mass %)', task_config: {
-    task_type: 'isopleth', tdb_code: 'COST507', condition: {
-      components: ['AL', 'CU', 'MG'], composition_unit: 'mass_fraction', composition_start: { CU: 0.044, MG: 0 }, composition_end: { CU: 0.044, MG: 0.02 },
-      temperature_start: 650, temperature_end: 950, pressure: 101325, resolution: 7 } } });
+  const r = await apiCall<{ id: number }>(svc, 'POST', '/task', {
+    title: 'Isopleth Al-4.4Cu-xMg (mass %)',
+    task_config: {
+      task_type: 'isopleth',
+      tdb_code: 'COST507',
+      condition: {
+        components: ['AL', 'CU', 'MG'],
+        composition_unit: 'mass_fraction',
+        composition_start: { CU: 0.044, MG: 0 },
+        composition_end: { CU: 0.044, MG: 0.02 },
+        temperature_start: 650,
+        temperature_end: 950,
+        pressure: 101325,
+        resolution: 7,
+      },
+    },
+  });
   if (r.status !== 200) throw new Error(`POST /task: ${r.status} ${JSON.stringify(r.json)}`);
   id = r.json.id;
   browser = await launch();
@@ -59,11 +99,17 @@ describe('isopleth result view', () => {
   it('draws every line of result.json, the liquidus and solidus, region labels and the mass-percent axis; K and degrees C', async () => {
     const doc = await resultDoc();
     await page.goto(`${served.url}#/tasks/${id}`);
-    await page.waitForFunction(() => document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') === 'ready', undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="result-view"]')?.getAttribute('data-state') === 'ready',
+      undefined,
+      { timeout: 30_000 },
+    );
     const view = page.getByTestId('view-isopleth');
     await view.waitFor();
     expect(await page.getByTestId('isopleth-line').count()).toBe(doc.lines.length);
-    const drawn = await page.getByTestId('isopleth-line').evaluateAll((els) => els.map((e) => e.getAttribute('data-phase')));
+    const drawn = await page
+      .getByTestId('isopleth-line')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-phase')));
     expect(drawn).toEqual(doc.lines.map((l) => l.phase));
     expect(await page.locator('polyline.liquidus').count()).toBe(doc.liquidus.length);
     expect(await page.locator('polyline.solidus').count()).toBe(doc.solidus.length);

@@ -1,8 +1,20 @@
 // The pan and zoom arithmetic of the result plots (renderer/src/lib/plot-window.ts), run in Node. Lives with the e2e
 // tests because it imports renderer sources (excluded from the root config).
 import { describe, expect, it } from 'vitest';
-import { boxContains, centredFromPx, centredToPx, insidePlot, panCentredWindow, panRangeWindow, plotAreaBox, rangeFrame, shiftRangeWindow,
-  zoomCentredWindow, zoomRangeWindow, type RangeWindow } from '../../renderer/src/lib/plot-window.js';
+import {
+  boxContains,
+  centredFromPx,
+  centredToPx,
+  insidePlot,
+  panCentredWindow,
+  panRangeWindow,
+  plotAreaBox,
+  rangeFrame,
+  shiftRangeWindow,
+  zoomCentredWindow,
+  zoomRangeWindow,
+  type RangeWindow,
+} from '../../renderer/src/lib/plot-window.js';
 
 const full: RangeWindow = { x: [0, 1], T: [300, 1300] };
 
@@ -13,8 +25,8 @@ describe('plot window', () => {
     expect(z.T).toEqual([400, 900]);
     expect((0.25 - z.x[0]) / (z.x[1] - z.x[0])).toBeCloseTo((0.25 - full.x[0]) / (full.x[1] - full.x[0]), 12);
     expect(zoomRangeWindow(full, full, 0.5, 800, 2)).not.toBeNull();
-    expect(zoomRangeWindow(full, full, 0.5, 800, 2.5)).toBeNull();      // past twice the full span
-    expect(zoomRangeWindow(full, full, 0.5, 800, 1e-7)).toBeNull();     // below a 1e-6 window
+    expect(zoomRangeWindow(full, full, 0.5, 800, 2.5)).toBeNull(); // past twice the full span
+    expect(zoomRangeWindow(full, full, 0.5, 800, 1e-7)).toBeNull(); // below a 1e-6 window
   });
 
   it('pans an x–T window with the pointer: right moves x down, down moves T up', () => {

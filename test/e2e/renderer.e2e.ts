@@ -6,7 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, startService, watchErrors, type Served, type Service } from './harness.js';
+import {
+  SCREENSHOTS,
+  apiCall,
+  consoleCommand,
+  launch,
+  serveRenderer,
+  startService,
+  watchErrors,
+  type Served,
+  type Service,
+} from './harness.js';
 
 const TERMINAL = ['completed', 'failed', 'aborted'];
 let svc: Service;
@@ -38,8 +48,13 @@ beforeAll(async () => {
   svc = await startService({ PHASEDESK_TEST_CALCULATIONS: '1', PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
   console.log(`renderer served by ${served.mode} at ${served.url}; service ${svc.baseUrl}`);
-  const list = await apiCall<{ items: { id: string; code: string; element_list: string[] }[] }>(svc, 'GET', '/database?search=ALZN');
-  if (!list.json.items[0]) throw new Error(`bundled database ALZN_MEY1993 not imported; service output:\n${svc.output()}`);
+  const list = await apiCall<{ items: { id: string; code: string; element_list: string[] }[] }>(
+    svc,
+    'GET',
+    '/database?search=ALZN',
+  );
+  if (!list.json.items[0])
+    throw new Error(`bundled database ALZN_MEY1993 not imported; service output:\n${svc.output()}`);
   db = list.json.items[0];
   browser = await launch();
   page = await (await browser.newContext({ viewport: { width: 1360, height: 900 } })).newPage();
@@ -86,7 +101,9 @@ describe('renderer against a real service', () => {
     // Keyboard: the picker's buttons take focus and toggle with Space.
     await page.locator('#phase-query-elements button[data-element="ZN"]').focus();
     await page.keyboard.press('Space');
-    expect(await page.locator('#phase-query-elements button[data-element="ZN"]').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.locator('#phase-query-elements button[data-element="ZN"]').getAttribute('aria-pressed')).toBe(
+      'true',
+    );
     await page.getByRole('button', { name: 'Find phases' }).click();
     const result = page.getByTestId('phase-result');
     await result.waitFor();
@@ -129,11 +146,17 @@ describe('renderer against a real service', () => {
     await nav('Tasks');
     const row = page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Al-Zn at 600 K' });
     await row.waitFor();
-    await page.waitForFunction((t) => {
-      const s = [...document.querySelectorAll('[data-testid="task-table"] tbody tr')].find((r) => r.textContent?.includes('Al-Zn at 600 K'))
-        ?.querySelector('[data-status]')?.getAttribute('data-status');
-      return s && t.includes(s);
-    }, TERMINAL, { timeout: 60_000 });
+    await page.waitForFunction(
+      (t) => {
+        const s = [...document.querySelectorAll('[data-testid="task-table"] tbody tr')]
+          .find((r) => r.textContent?.includes('Al-Zn at 600 K'))
+          ?.querySelector('[data-status]')
+          ?.getAttribute('data-status');
+        return s && t.includes(s);
+      },
+      TERMINAL,
+      { timeout: 60_000 },
+    );
     // docs/screenshots/tasks.png is taken by tasks-ui.e2e.ts (with progress, filters and settings in use)
     await row.getByRole('link', { name: 'Al-Zn at 600 K' }).click();
     const status = await page.getByTestId('task-status').getAttribute('data-status');
@@ -141,7 +164,9 @@ describe('renderer against a real service', () => {
     const logs = await page.getByTestId('task-logs').innerText();
     expect(logs.trim().length).toBeGreaterThan(0);
     expect(logs).not.toBe('No log output yet.');
-    const cfg = JSON.parse(await page.getByTestId('task-config').innerText()) as { condition: { temperature: number; compositions: Record<string, number> } };
+    const cfg = JSON.parse(await page.getByTestId('task-config').innerText()) as {
+      condition: { temperature: number; compositions: Record<string, number> };
+    };
     expect(cfg.condition.temperature).toBeCloseTo(600, 6);
     expect(cfg.condition.compositions.ZN).toBeCloseTo(0.3, 9);
     expect(cfg.condition.compositions.AL).toBeCloseTo(0.7, 9);
@@ -151,7 +176,8 @@ describe('renderer against a real service', () => {
 
   it('cancels a queued task and deletes a running one', async () => {
     const sleeper = await apiCall<{ id: number }>(svc, 'POST', '/task', {
-      title: 'Long test task', task_config: { task_type: '__test_sleep', tdb_code: db.code, seconds: 600 },
+      title: 'Long test task',
+      task_config: { task_type: '__test_sleep', tdb_code: db.code, seconds: 600 },
     });
     expect(sleeper.status).toBe(200);
     await nav('New task');
@@ -173,7 +199,9 @@ describe('renderer against a real service', () => {
     await page.getByText(`Task #${sleeper.json.id} deleted.`).waitFor();
     // Client-side filter by status.
     await page.selectOption('#flt-status', 'aborted');
-    const visible = await page.locator('[data-testid="task-table"] tbody tr [data-status]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    const visible = await page
+      .locator('[data-testid="task-table"] tbody tr [data-status]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
     expect(visible.length).toBeGreaterThanOrEqual(1);
     expect(new Set(visible)).toEqual(new Set(['aborted']));
     await page.selectOption('#flt-status', '');
@@ -183,7 +211,8 @@ describe('renderer against a real service', () => {
   it('lists the result, preview and VTK files of a completed task with working download links', async () => {
     // A test calculation that writes one file of each kind (the solver's own files come with the core).
     const t = await apiCall<{ id: number }>(svc, 'POST', '/task', {
-      title: 'Completed test task with files', task_config: { task_type: '__test_write', tdb_code: db.code },
+      title: 'Completed test task with files',
+      task_config: { task_type: '__test_write', tdb_code: db.code },
     });
     expect(t.status).toBe(200);
     await page.goto(`${served.url}#/tasks/${t.json.id}`);
@@ -202,8 +231,14 @@ describe('renderer against a real service', () => {
   });
 
   it('every open task type: the generated form produces a config the API accepts', async () => {
-    const types = ['point_calculation', 'line_calculation', 'binary_equilibrium', 'thermodynamic_properties_next',
-      'scheil_solidification', 'binary_cpt_diagram'];
+    const types = [
+      'point_calculation',
+      'line_calculation',
+      'binary_equilibrium',
+      'thermodynamic_properties_next',
+      'scheil_solidification',
+      'binary_cpt_diagram',
+    ];
     for (const t of types) {
       await nav('New task');
       await page.selectOption('#task-type', t);
@@ -218,8 +253,13 @@ describe('renderer against a real service', () => {
       await page.getByTestId('created').waitFor();
       if (t === 'binary_cpt_diagram') await shot('new-task-cpt');
     }
-    const list = await apiCall<{ data: { title: string; task_type: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
-    for (const t of types) expect(list.json.data.some((x) => x.title === `Form check ${t}` && x.task_type === t)).toBe(true);
+    const list = await apiCall<{ data: { title: string; task_type: string }[] }>(
+      svc,
+      'GET',
+      '/task/list?items_per_page=100',
+    );
+    for (const t of types)
+      expect(list.json.data.some((x) => x.title === `Form check ${t}` && x.task_type === t)).toBe(true);
   });
 
   it('shows an API error next to the field it names (database without an active subscription)', async () => {

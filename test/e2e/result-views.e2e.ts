@@ -20,22 +20,45 @@ let browser: Browser;
 
 /** A context whose /api/v2 and /downloads answer from the fixtures: task N (1-based) is TYPES[N-1]. */
 async function mockedContext(b: Browser, docs: Record<string, unknown> = {}): Promise<BrowserContext> {
-  const ctx = await mockedApiContext(b, KEY, { viewport: { width: 1360, height: 900 }, acceptDownloads: true }, (p, route) => {
-    const m = /^\/task\/(\d+)(?:\/(result|preview|vtk))?$/.exec(p);
-    const type = m ? TYPES[Number(m[1]) - 1] : undefined;
-    if (!m || !type) return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"Task not found"}' });
-    if (!m[2]) {
-      return route.fulfill(jsonReply({ id: Number(m[1]), title: `Fixture ${type}`, description: '{}', status: 'completed', task_type: type,
-        result: 'fixture', logs: 'fixture log', user_id: 'u', tdb_code: 'FIXTURE', created_at: '2026-01-01 00:00:00 UTC', updated_at: '2026-01-01 00:00:00 UTC' }));
-    }
-    const files = m[2] === 'result' ? [`${url}downloads/t${m[1]}/result/result.json?expires=9&signature=x`] : [];
-    return route.fulfill(jsonReply({ task_id: m[1], files, total_count: files.length }));
-  });
+  const ctx = await mockedApiContext(
+    b,
+    KEY,
+    { viewport: { width: 1360, height: 900 }, acceptDownloads: true },
+    (p, route) => {
+      const m = /^\/task\/(\d+)(?:\/(result|preview|vtk))?$/.exec(p);
+      const type = m ? TYPES[Number(m[1]) - 1] : undefined;
+      if (!m || !type)
+        return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"Task not found"}' });
+      if (!m[2]) {
+        return route.fulfill(
+          jsonReply({
+            id: Number(m[1]),
+            title: `Fixture ${type}`,
+            description: '{}',
+            status: 'completed',
+            task_type: type,
+            result: 'fixture',
+            logs: 'fixture log',
+            user_id: 'u',
+            tdb_code: 'FIXTURE',
+            created_at: '2026-01-01 00:00:00 UTC',
+            updated_at: '2026-01-01 00:00:00 UTC',
+          }),
+        );
+      }
+      const files = m[2] === 'result' ? [`${url}downloads/t${m[1]}/result/result.json?expires=9&signature=x`] : [];
+      return route.fulfill(jsonReply({ task_id: m[1], files, total_count: files.length }));
+    },
+  );
   await ctx.route('**/downloads/**', (route) => {
     const n = Number(/\/downloads\/t(\d+)\//.exec(route.request().url())?.[1]);
     const type = TYPES[n - 1]!;
     const doc = docs[type] ?? FIXTURES[type]!();
-    return route.fulfill({ status: 200, contentType: 'application/octet-stream', body: typeof doc === 'string' ? doc : JSON.stringify(doc) });
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/octet-stream',
+      body: typeof doc === 'string' ? doc : JSON.stringify(doc),
+    });
   });
   return ctx;
 }
@@ -60,7 +83,9 @@ afterAll(async () => {
 
 describe('result views on fixture documents', () => {
   it('point: phase table with both composition sets and metastable driving forces, sorted', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'point_calculation');
     const rows = await page.getByTestId('point-phases').locator('tbody tr').allInnerTexts();
     expect(rows.length).toBe(2);
@@ -74,7 +99,9 @@ describe('result views on fixture documents', () => {
   });
 
   it('line: fraction and property charts, transitions marked, shared hover read-out, CSV export equals the table', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'line_calculation');
     const frac = page.getByTestId('plot-fractions');
     expect(await frac.locator('path[data-series]').count()).toBe(2);
@@ -112,13 +139,19 @@ describe('result views on fixture documents', () => {
   });
 
   it('properties: Cp equilibrium and frozen by default, switchable to chemical potentials', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'thermodynamic_properties_next');
     const prop = page.getByTestId('plot-property');
-    expect(await prop.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series')))).toEqual(['Cp equilibrium', 'Cp frozen']);
+    expect(
+      await prop.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series'))),
+    ).toEqual(['Cp equilibrium', 'Cp frozen']);
     await shot(page, 'fixture-properties');
     await page.selectOption('#prop-select', 'MU');
-    expect(await prop.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series')))).toEqual(['μ(AL)', 'μ(ZN)']);
+    expect(
+      await prop.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series'))),
+    ).toEqual(['μ(AL)', 'μ(ZN)']);
     // Legend click hides a series.
     await prop.getByRole('button', { name: 'μ(AL)' }).click();
     expect(await prop.locator('path[data-series]').count()).toBe(1);
@@ -127,11 +160,14 @@ describe('result views on fixture documents', () => {
   });
 
   it('scheil: Scheil curve beside the lever rule with liquidus and solidus markers', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'scheil_solidification');
     const plot = page.getByTestId('plot-scheil');
-    expect(await plot.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series'))))
-      .toEqual(['Scheil–Gulliver', 'Lever rule (equilibrium)']);
+    expect(
+      await plot.locator('path[data-series]').evaluateAll((e) => e.map((x) => x.getAttribute('data-series'))),
+    ).toEqual(['Scheil–Gulliver', 'Lever rule (equilibrium)']);
     // temperature is the y axis (as in the preview): liquidus, Scheil end and lever-rule solidus are horizontal lines
     expect(await plot.getByTestId('plot-scheil-hmarker').count()).toBe(3);
     const seq = await page.getByTestId('scheil-sequence').locator('tbody tr').allInnerTexts();
@@ -142,7 +178,9 @@ describe('result views on fixture documents', () => {
   });
 
   it('binary: regions, invariant and labels; wheel zoom, drag pan and reset', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'binary_equilibrium');
     const svg = page.getByTestId('binary-svg');
     expect(await svg.getByTestId('region').count()).toBe(2);
@@ -150,14 +188,19 @@ describe('result views on fixture documents', () => {
     // a Curie/Neel line is drawn dotted, and the legend under the plot names the line styles
     expect(await svg.getByTestId('magnetic-line').count()).toBe(1);
     expect(await page.getByTestId('line-legend').textContent()).toMatch(/Curie\/Néel temperature/);
-    expect(await svg.getByTestId('region-label').allTextContents()).toEqual(expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1 + LIQUID']));
+    expect(await svg.getByTestId('region-label').allTextContents()).toEqual(
+      expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1 + LIQUID']),
+    );
     const full = await svg.getAttribute('data-view');
     expect(full).toBe('0,1,400,950');
     await shot(page, 'fixture-binary');
     const box = (await svg.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -300);
-    await page.waitForFunction((f) => document.querySelector('[data-testid="binary-svg"]')?.getAttribute('data-view') !== f, full);
+    await page.waitForFunction(
+      (f) => document.querySelector('[data-testid="binary-svg"]')?.getAttribute('data-view') !== f,
+      full,
+    );
     const zoomed = (await svg.getAttribute('data-view'))!.split(',').map(Number);
     expect(zoomed[1]! - zoomed[0]!).toBeLessThan(1);
     // Drag right by 100 px: the window moves to lower x.
@@ -172,10 +215,12 @@ describe('result views on fixture documents', () => {
     expect(await svg.getAttribute('data-view')).toBe(full);
     // Hover inside FCC_A1 + LIQUID (x = 0.6 at 702.5 K): the read-out names the region and the lever rule.
     const [x0, x1, T0, T1] = full!.split(',').map(Number) as [number, number, number, number];
-    const px = (x: number) => box.x + 70 + (x - x0) / (x1 - x0) * (box.width - 70 - 20);
-    const py = (T: number) => box.y + 16 + (T1 - T) / (T1 - T0) * (box.height - 16 - 46);
+    const px = (x: number) => box.x + 70 + ((x - x0) / (x1 - x0)) * (box.width - 70 - 20);
+    const py = (T: number) => box.y + 16 + ((T1 - T) / (T1 - T0)) * (box.height - 16 - 46);
     await page.mouse.move(px(0.6), py(702.5));
-    expect(await page.getByTestId('binary-readout').innerText()).toMatch(/FCC_A1 \+ LIQUID: tie-line 0\.45\d* – 0\.78\d*/);
+    expect(await page.getByTestId('binary-readout').innerText()).toMatch(
+      /FCC_A1 \+ LIQUID: tie-line 0\.45\d* – 0\.78\d*/,
+    );
     // Keyboard: arrows pan, 0 resets.
     await svg.focus();
     await page.keyboard.press('ArrowRight');
@@ -187,9 +232,13 @@ describe('result views on fixture documents', () => {
   });
 
   it('cpt: three.js view (lazy chunk) with pressure slider, legend and 2D slice', async () => {
-    const ctx = await mockedContext(browser); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser);
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     const scripts: string[] = [];
-    page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname); });
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
     await page.goto(`${url}#/tasks/1`);
     await page.locator('[data-testid="result-view"][data-state="ready"]').waitFor();
     expect(scripts.some((s) => /cpt-scene/.test(s))).toBe(false); // three.js is not in the main bundle
@@ -197,21 +246,31 @@ describe('result views on fixture documents', () => {
     const host = page.locator('[data-testid="cpt-3d"][data-state="3d"]');
     await host.waitFor({ timeout: 30_000 });
     expect(scripts.some((s) => /cpt-scene/.test(s))).toBe(true);
-    const stats = async () => JSON.parse((await host.getAttribute('data-stats'))!) as { points: number; sliceCells: number; slice: number };
+    const stats = async () =>
+      JSON.parse((await host.getAttribute('data-stats'))!) as { points: number; sliceCells: number; slice: number };
     expect(await stats()).toEqual({ points: 21 * 16 * 2, sliceCells: 21 * 16, slice: 0 });
     expect(await host.locator('canvas').count()).toBe(1);
     expect(await host.locator('.cpt-tick').count()).toBeGreaterThan(6);
     await page.locator('#cpt-pressure').fill('2');
-    await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="cpt-3d"]')!.getAttribute('data-stats')!).slice === 2);
+    await page.waitForFunction(
+      () => JSON.parse(document.querySelector('[data-testid="cpt-3d"]')!.getAttribute('data-stats')!).slice === 2,
+    );
     expect(await page.getByTestId('cpt-pressure-value').innerText()).toContain('1e9 Pa');
     const legend = await page.getByTestId('cpt-legend').locator('li').allInnerTexts();
     expect(legend.length).toBe(7); // six phase sets + not converged
-    await page.getByTestId('cpt-legend').getByRole('button', { name: /^LIQUID/ }).click();
-    await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="cpt-3d"]')!.getAttribute('data-stats')!).sliceCells < 336);
+    await page
+      .getByTestId('cpt-legend')
+      .getByRole('button', { name: /^LIQUID/ })
+      .click();
+    await page.waitForFunction(
+      () => JSON.parse(document.querySelector('[data-testid="cpt-3d"]')!.getAttribute('data-stats')!).sliceCells < 336,
+    );
     // Drag to rotate: still renders, no error.
     const box = (await host.boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down(); await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 30, { steps: 5 }); await page.mouse.up();
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 30, { steps: 5 });
+    await page.mouse.up();
     expect(await page.getByTestId('cpt-slice').locator('rect').count()).toBeGreaterThan(100);
     await shot(page, 'fixture-cpt-3d');
     expect(errors).toEqual([]);
@@ -219,12 +278,22 @@ describe('result views on fixture documents', () => {
   });
 
   it('cpt: axes follow axis_config (x = temperature, y = pressure, z = composition)', async () => {
-    const doc = { ...FIXTURES.binary_cpt_diagram!(), axis_config: {
-      x: { variable: 'temperature' }, y: { variable: 'pressure' }, z: { variable: 'composition', component: 'ZN' } } };
-    const ctx = await mockedContext(browser, { binary_cpt_diagram: doc }); const page = await ctx.newPage(); const errors = watchErrors(page);
+    const doc = {
+      ...FIXTURES.binary_cpt_diagram!(),
+      axis_config: {
+        x: { variable: 'temperature' },
+        y: { variable: 'pressure' },
+        z: { variable: 'composition', component: 'ZN' },
+      },
+    };
+    const ctx = await mockedContext(browser, { binary_cpt_diagram: doc });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await open(page, 'binary_cpt_diagram');
     await page.locator('[data-testid="cpt-3d"][data-state="3d"]').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('view-cpt').locator('.tools .muted').innerText()).toContain('axes x: T [K], y: P [Pa] (log), z: x(ZN)');
+    expect(await page.getByTestId('view-cpt').locator('.tools .muted').innerText()).toContain(
+      'axes x: T [K], y: P [Pa] (log), z: x(ZN)',
+    );
     expect(await page.locator('.cpt-axis').allInnerTexts()).toEqual(['T [K]', 'P [Pa] (log)', 'x(ZN)']);
     // Pressure ticks are decades on a log axis.
     expect(await page.locator('.cpt-tick').allInnerTexts()).toEqual(expect.arrayContaining(['1e5', '1e7', '1e9']));
@@ -235,7 +304,9 @@ describe('result views on fixture documents', () => {
   it('cpt without WebGL: a clear message and the 2D slice, no console error', async () => {
     const noGl = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--disable-3d-apis'] });
     try {
-      const ctx = await mockedContext(noGl); const page = await ctx.newPage(); const errors = watchErrors(page);
+      const ctx = await mockedContext(noGl);
+      const page = await ctx.newPage();
+      const errors = watchErrors(page);
       await open(page, 'binary_cpt_diagram');
       const msg = page.getByTestId('cpt-no-webgl');
       await msg.waitFor();
@@ -248,12 +319,17 @@ describe('result views on fixture documents', () => {
       await shot(page, 'fixture-cpt-nowebgl');
       expect(errors).toEqual([]);
       await ctx.close();
-    } finally { await noGl.close(); }
+    } finally {
+      await noGl.close();
+    }
   });
 
   it('a malformed result.json gives a clear message instead of a blank view', async () => {
-    const ctx = await mockedContext(browser, { line_calculation: { version: 1, task_type: 'line_calculation', config: {}, points: [] } });
-    const page = await ctx.newPage(); const errors = watchErrors(page);
+    const ctx = await mockedContext(browser, {
+      line_calculation: { version: 1, task_type: 'line_calculation', config: {}, points: [] },
+    });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
     await page.goto(`${url}#/tasks/${TYPES.indexOf('line_calculation') + 1}`);
     const e = page.getByTestId('result-error');
     await e.waitFor();

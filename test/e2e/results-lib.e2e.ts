@@ -4,16 +4,42 @@
 import { describe, expect, it } from 'vitest';
 import { tableToCsv as serviceCsv } from '../../worker/results/common.js';
 import { cptIndex } from '../../worker/results/binary_cpt_diagram.js';
-import { checkResult, phaseAmounts, regionAt, scanAxis, tableToCsv, transitionAt, type ResultTable, type ScanPoint } from '../../renderer/src/lib/results.js';
+import {
+  checkResult,
+  phaseAmounts,
+  regionAt,
+  scanAxis,
+  tableToCsv,
+  transitionAt,
+  type ResultTable,
+  type ScanPoint,
+} from '../../renderer/src/lib/results.js';
 import { fmt, linePath, linearScale, tickStep, ticks } from '../../renderer/src/lib/results-plot.js';
-import { axisMapping, axisTicks, cellEdges, cellIndex, DEFAULT_MAPPING, gridTable, labelCounts, normalizer } from '../../renderer/src/lib/results-cpt.js';
+import {
+  axisMapping,
+  axisTicks,
+  cellEdges,
+  cellIndex,
+  DEFAULT_MAPPING,
+  gridTable,
+  labelCounts,
+  normalizer,
+} from '../../renderer/src/lib/results-cpt.js';
 import { binaryFixture, cptFixture, lineFixture } from './fixtures/results.js';
 
 describe('result view helpers', () => {
   it('client-side CSV equals the service writer byte for byte (quotes, commas, nulls, non-finite)', () => {
     const t: ResultTable = {
-      columns: [{ name: 'T', unit: 'K' }, { name: 'phase, set', unit: '' }, { name: 'GM', unit: 'J/mol' }],
-      rows: [[500, 'FCC_A1+"x"', -1234.5], [510, null, Number.NaN], [520, 'a\nb', 1e-12]],
+      columns: [
+        { name: 'T', unit: 'K' },
+        { name: 'phase, set', unit: '' },
+        { name: 'GM', unit: 'J/mol' },
+      ],
+      rows: [
+        [500, 'FCC_A1+"x"', -1234.5],
+        [510, null, Number.NaN],
+        [520, 'a\nb', 1e-12],
+      ],
     };
     expect(tableToCsv(t)).toBe(serviceCsv(t));
     expect(tableToCsv(t).split('\r\n')[0]).toBe('T [K],"phase, set",GM [J/mol]');
@@ -41,7 +67,11 @@ describe('result view helpers', () => {
   });
 
   it('scan axis: named by line_calculation, derived for properties results', () => {
-    const doc = lineFixture() as unknown as { axis: { variable: string; label: string; unit: string }; points: ScanPoint[]; transitions: never[] };
+    const doc = lineFixture() as unknown as {
+      axis: { variable: string; label: string; unit: string };
+      points: ScanPoint[];
+      transitions: never[];
+    };
     expect(scanAxis(doc).key).toBe('T');
     const { axis: _a, ...noAxis } = doc;
     expect(scanAxis(noAxis).key).toBe('T'); // T varies
@@ -50,12 +80,26 @@ describe('result view helpers', () => {
     expect(ax.key).toBe('x');
     expect(ax.element).toBe('ZN'); // both change equally; the rising one reads left to right
     expect(ax.values[50]).toBe(1);
-    expect(transitionAt({ s: 0.5, T: 700, x: { AL: 0.4, ZN: 0.6 }, appearing: [], disappearing: [], phases_before: [], phases_after: [] }, ax)).toBeCloseTo(0.6, 12);
+    expect(
+      transitionAt(
+        {
+          s: 0.5,
+          T: 700,
+          x: { AL: 0.4, ZN: 0.6 },
+          appearing: [],
+          disappearing: [],
+          phases_before: [],
+          phases_after: [],
+        },
+        ax,
+      ),
+    ).toBeCloseTo(0.6, 12);
   });
 
   it('C–P–T grid: the flat index of the contract, counts, edges, mapping and log normalisation', () => {
     const doc = cptFixture() as unknown as Parameters<typeof cellIndex>[0];
-    const nX = doc.axes.x.length; const nT = doc.axes.T.length;
+    const nX = doc.axes.x.length;
+    const nT = doc.axes.T.length;
     expect(cellIndex(doc, 3, 4, 2)).toBe(cptIndex(nX, nT, 3, 4, 2));
     const c0 = labelCounts(doc, 0);
     expect([...c0.values()].reduce((a, b) => a + b, 0)).toBe(nX * nT);
@@ -63,8 +107,16 @@ describe('result view helpers', () => {
     expect(cellEdges([0, 0.5, 1])).toEqual([-0.25, 0.25, 0.75, 1.25]);
     expect(axisMapping(null)).toEqual(DEFAULT_MAPPING);
     // the bare-string axis form of older documents, outside today's result type
-    expect(axisMapping({ x: { variable: 'pressure' }, y: 'composition', z: { variable: 'temperature' } } as unknown as Parameters<typeof axisMapping>[0])).toEqual({ x: 'pressure', y: 'composition', z: 'temperature' });
-    expect(axisMapping({ x: { variable: 'pressure' }, y: { variable: 'pressure' }, z: { variable: 'temperature' } })).toEqual(DEFAULT_MAPPING);
+    expect(
+      axisMapping({
+        x: { variable: 'pressure' },
+        y: 'composition',
+        z: { variable: 'temperature' },
+      } as unknown as Parameters<typeof axisMapping>[0]),
+    ).toEqual({ x: 'pressure', y: 'composition', z: 'temperature' });
+    expect(
+      axisMapping({ x: { variable: 'pressure' }, y: { variable: 'pressure' }, z: { variable: 'temperature' } }),
+    ).toEqual(DEFAULT_MAPPING);
     const np = normalizer(doc, 'pressure'); // log scale 1e5 .. 1e9
     expect(np(1e7)).toBeCloseTo(0.5, 12);
     expect(axisTicks(doc, 'pressure').map((t) => t.text)).toEqual(['1e5', '1e6', '1e7', '1e8', '1e9']);

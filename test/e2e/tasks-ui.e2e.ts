@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, consoleCommand, launch, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
+import {
+  SCREENSHOTS,
+  apiCall,
+  consoleCommand,
+  launch,
+  serveRenderer,
+  startService,
+  signedInPage,
+  type Served,
+  type Service,
+} from './harness.js';
 
 let svc: Service;
 let served: Served;
@@ -20,7 +30,14 @@ let alzn: { id: string; code: string };
 let cuni: { id: string; code: string };
 let binaryZn = 0;
 
-interface TaskRecord { id: number; status: string; title: string; progress?: number; stage?: string | null; result?: string | null }
+interface TaskRecord {
+  id: number;
+  status: string;
+  title: string;
+  progress?: number;
+  stage?: string | null;
+  result?: string | null;
+}
 
 async function shot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
@@ -37,7 +54,7 @@ async function pick(pickerId: string, els: string[]) {
 }
 async function unpickAll(pickerId: string) {
   const on = page.locator(`#${pickerId} button[aria-pressed="true"]`);
-  while (await on.count() > 0) await on.first().click();
+  while ((await on.count()) > 0) await on.first().click();
 }
 async function waitTerminal(id: number, timeoutMs = 90_000): Promise<TaskRecord> {
   const end = Date.now() + timeoutMs;
@@ -58,7 +75,8 @@ async function taskCount(): Promise<number> {
 }
 /** Chromium logs every non-2xx fetch as a resource error; drop exactly those a step expects. */
 function dropResourceErrors(status: number) {
-  for (let i = errors.length - 1; i >= 0; i--) if (new RegExp(`status of ${status}`).test(errors[i]!)) errors.splice(i, 1);
+  for (let i = errors.length - 1; i >= 0; i--)
+    if (new RegExp(`status of ${status}`).test(errors[i]!)) errors.splice(i, 1);
 }
 
 beforeAll(async () => {
@@ -73,7 +91,10 @@ beforeAll(async () => {
   cuni = dbs.json.items.find((d) => d.code.startsWith('CUNI'))!;
   if (!alzn || !cuni) throw new Error(`bundled databases missing: ${dbs.json.items.map((d) => d.code).join(', ')}`);
   browser = await launch();
-  ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 900 }, consoleToken: token }));
+  ({ page, errors } = await signedInPage(browser, svc, {
+    viewport: { width: 1360, height: 900 },
+    consoleToken: token,
+  }));
 });
 
 afterAll(async () => {
@@ -88,14 +109,20 @@ describe('task screens against a real service', () => {
     await pick('phase-query-elements', ['ZN', 'AL']);
     await page.getByTestId('new-task-with-elements').click();
     await page.getByTestId('task-form').waitFor();
-    for (const el of ['ZN', 'AL']) expect(await page.locator(`#f-components button[data-element="${el}"]`).getAttribute('aria-pressed')).toBe('true');
+    for (const el of ['ZN', 'AL'])
+      expect(await page.locator(`#f-components button[data-element="${el}"]`).getAttribute('aria-pressed')).toBe(
+        'true',
+      );
     expect(await page.inputValue('#f-tdb_code')).toBe(alzn.id);
     // From the menu as well: the last picking of the database page.
     await nav('Tasks');
     await nav('New task');
     await page.getByTestId('task-form').waitFor();
-    expect(await page.locator('#f-components button[aria-pressed="true"]').evaluateAll((bs) => bs.map((b) => b.getAttribute('data-element'))))
-      .toEqual(['AL', 'ZN']);
+    expect(
+      await page
+        .locator('#f-components button[aria-pressed="true"]')
+        .evaluateAll((bs) => bs.map((b) => b.getAttribute('data-element'))),
+    ).toEqual(['AL', 'ZN']);
   });
 
   it('binary diagram: the form states the mapped range and the x axis is the component edited', async () => {
@@ -109,7 +136,9 @@ describe('task screens against a real service', () => {
     // Equal start and end compositions: said before submission, not silently widened.
     const endZn = page.locator('#f-compositions_end input[type="number"]:not([readonly])');
     await endZn.fill('0');
-    await expect.poll(() => page.locator('#f-compositions_end .field-warning').innerText()).toContain('whole range x(ZN) 0 → 1 will be mapped');
+    await expect
+      .poll(() => page.locator('#f-compositions_end .field-warning').innerText())
+      .toContain('whole range x(ZN) 0 → 1 will be mapped');
     expect(await mapping.innerText()).toContain('whole range');
     await endZn.fill('0.4');
     await expect.poll(() => mapping.innerText()).toContain('x(ZN) from 0 to 0.4');
@@ -136,7 +165,10 @@ describe('task screens against a real service', () => {
     await expect.poll(() => page.getByTestId('created').innerText()).not.toContain(`#${zn} `);
     const al = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
 
-    for (const [id, xc] of [[zn, 'ZN'], [al, 'AL']] as const) {
+    for (const [id, xc] of [
+      [zn, 'ZN'],
+      [al, 'AL'],
+    ] as const) {
       const t = await waitTerminal(id);
       expect(t.status).toBe('completed');
       const doc = await resultJson(id);
@@ -156,9 +188,20 @@ describe('task screens against a real service', () => {
     expect(Number(await page.inputValue('#f-temperature_end'))).toBe(750);
     await expect.poll(() => page.getByTestId('binary-mapping').innerText()).toContain('x(ZN) from 0 to 1');
 
-    const scheil = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: 'Scheil from too low', task_config: {
-      task_type: 'scheil_solidification', tdb_code: alzn.code, condition: { components: ['AL', 'ZN'], compositions: { AL: 0.7, ZN: 0.3 },
-        start_temperature: 800, temperature_step: 5, pressure: 101325 } } });
+    const scheil = await apiCall<{ id: number }>(svc, 'POST', '/task', {
+      title: 'Scheil from too low',
+      task_config: {
+        task_type: 'scheil_solidification',
+        tdb_code: alzn.code,
+        condition: {
+          components: ['AL', 'ZN'],
+          compositions: { AL: 0.7, ZN: 0.3 },
+          start_temperature: 800,
+          temperature_step: 5,
+          pressure: 101325,
+        },
+      },
+    });
     expect(scheil.status).toBe(200);
     expect((await waitTerminal(scheil.json.id)).status).toBe('completed');
     await page.goto(`${served.url}#/tasks/${scheil.json.id}`);
@@ -170,7 +213,10 @@ describe('task screens against a real service', () => {
     await page.getByTestId('copy-of').waitFor();
     expect(await page.inputValue('#task-type')).toBe('scheil_solidification');
     await expect.poll(async () => Number(await page.inputValue('#f-start_temperature'))).toBe(Math.ceil(liquidus + 1));
-    expect(Number(await page.locator('#f-compositions input[type="number"]:not([readonly])').inputValue())).toBeCloseTo(0.3, 9);
+    expect(Number(await page.locator('#f-compositions input[type="number"]:not([readonly])').inputValue())).toBeCloseTo(
+      0.3,
+      9,
+    );
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
     const again = Number(/#(\d+)/.exec(await page.getByTestId('created').innerText())![1]);
@@ -236,13 +282,18 @@ describe('task screens against a real service', () => {
 
   it('shows the progress of a running task: bar, stage and elapsed time, on the list and the task page', async () => {
     const sleeper = await apiCall<{ id: number }>(svc, 'POST', '/task', {
-      title: 'Long calculation (test task)', task_config: { task_type: '__test_sleep', tdb_code: alzn.code, seconds: 40 },
+      title: 'Long calculation (test task)',
+      task_config: { task_type: '__test_sleep', tdb_code: alzn.code, seconds: 40 },
     });
     expect(sleeper.status).toBe(200);
     const id = sleeper.json.id;
     try {
       // the service reports progress on the task record (progress 0..1, stage)
-      await expect.poll(async () => (await apiCall<TaskRecord>(svc, 'GET', `/task/${id}`)).json.progress ?? 0, { timeout: 20_000 }).toBeGreaterThan(0.05);
+      await expect
+        .poll(async () => (await apiCall<TaskRecord>(svc, 'GET', `/task/${id}`)).json.progress ?? 0, {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(0.05);
       await nav('Tasks');
       const row = page.locator(`[data-testid="task-table"] tbody tr[data-task-id="${id}"]`);
       await row.locator('[data-status="running"]').waitFor();
@@ -254,7 +305,9 @@ describe('task screens against a real service', () => {
       expect(await elapsed.innerText()).toMatch(/elapsed$/);
       const t0 = await elapsed.innerText();
       await expect.poll(() => elapsed.innerText(), { timeout: 10_000 }).not.toBe(t0); // the clock ticks
-      await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 10_000 }).toBeGreaterThan(first);
+      await expect
+        .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 10_000 })
+        .toBeGreaterThan(first);
       // completed tasks show their duration and result summary
       const done = page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Al-Zn diagram, x(Zn) edited' });
       expect(await done.getByTestId('task-summary').innerText()).toMatch(/two-phase region/);
@@ -275,15 +328,25 @@ describe('task screens against a real service', () => {
     }
   });
 
-  it('filters all of the user\'s tasks on the service, not the page shown', async () => {
+  it("filters all of the user's tasks on the service, not the page shown", async () => {
     // Two needles first (the oldest), then more than a page of other tasks: with 10 per page, newest first,
     // the needles are on the last page.
     const needles: number[] = [];
     for (const title of ['Needle one', 'Needle two']) {
-      needles.push((await apiCall<{ id: number }>(svc, 'POST', '/task', { title, task_config: { task_type: '__test_write', tdb_code: cuni.code } })).json.id);
+      needles.push(
+        (
+          await apiCall<{ id: number }>(svc, 'POST', '/task', {
+            title,
+            task_config: { task_type: '__test_write', tdb_code: cuni.code },
+          })
+        ).json.id,
+      );
     }
     for (let i = 0; i < 11; i++) {
-      await apiCall(svc, 'POST', '/task', { title: `Hay ${i}`, task_config: { task_type: '__test_write', tdb_code: alzn.code } });
+      await apiCall(svc, 'POST', '/task', {
+        title: `Hay ${i}`,
+        task_config: { task_type: '__test_write', tdb_code: alzn.code },
+      });
     }
     await nav('Tasks');
     await page.selectOption('#t-size', '10');
@@ -291,7 +354,12 @@ describe('task screens against a real service', () => {
     // (polled: the table shows the previous page size until the new page arrives)
     await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Needle' }).count()).toBe(0);
     await page.fill('#flt-search', 'needle');
-    await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr[data-task-id]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-task-id')))))
+    await expect
+      .poll(() =>
+        page
+          .locator('[data-testid="task-table"] tbody tr[data-task-id]')
+          .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-task-id')))),
+      )
       .toEqual([...needles].reverse());
     expect(await page.getByTestId('task-pager').innerText()).toContain('2 tasks matching the filters');
     expect(await page.getByTestId('filter-fallback').count()).toBe(0);
@@ -301,13 +369,22 @@ describe('task screens against a real service', () => {
     await expect.poll(() => page.getByTestId('task-pager').innerText()).toContain('2 tasks matching the filters');
     await page.selectOption('#flt-db', '');
     await page.selectOption('#flt-status', 'aborted');
-    await expect.poll(() => page.locator('[data-testid="task-table"] tbody tr [data-status]').evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-status')))]))
+    await expect
+      .poll(() =>
+        page
+          .locator('[data-testid="task-table"] tbody tr [data-status]')
+          .evaluateAll((els) => [...new Set(els.map((e) => e.getAttribute('data-status')))]),
+      )
       .toEqual(['aborted']);
     await page.selectOption('#flt-status', '');
   });
 
   it('names downloads after the task', async () => {
-    const t = await apiCall<{ id: number }>(svc, 'POST', '/task', { title: 'Files', no_cache: true, task_config: { task_type: '__test_write', tdb_code: alzn.code } });
+    const t = await apiCall<{ id: number }>(svc, 'POST', '/task', {
+      title: 'Files',
+      no_cache: true,
+      task_config: { task_type: '__test_write', tdb_code: alzn.code },
+    });
     await page.goto(`${served.url}#/tasks/${t.json.id}`);
     await page.locator('[data-testid="task-status"][data-status="completed"]').waitFor({ timeout: 60_000 });
     for (const kind of ['result', 'preview', 'vtk']) {
@@ -321,7 +398,11 @@ describe('task screens against a real service', () => {
   it('Manage databases: choosing another file resets code and name to that file', async () => {
     await page.goto(`${served.url}#/manage-databases`);
     await page.getByTestId('db-import').waitFor();
-    const tdb = (name: string) => ({ name, mimeType: 'text/plain', buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 5004.0 33.15 !\n') });
+    const tdb = (name: string) => ({
+      name,
+      mimeType: 'text/plain',
+      buffer: Buffer.from('ELEMENT CU FCC_A1 63.546 5004.0 33.15 !\n'),
+    });
     await page.setInputFiles('#db-file', tdb('first_try.tdb'));
     expect(await page.inputValue('#db-code')).toBe('FIRST_TRY');
     expect(await page.inputValue('#db-name')).toBe('first_try');
@@ -338,7 +419,9 @@ describe('task screens against a real service', () => {
     expect(await page.getByTestId('port-in-use').innerText()).toBe(port);
     expect(await page.getByTestId('data-dir').innerText()).toBe(svc.dataDir);
     // the harness starts the service with --port 0 --data-dir DIR
-    expect(await page.getByTestId('data-dir-source').innerText({ timeout: 5000 })).toBe('from command-line option --data-dir');
+    expect(await page.getByTestId('data-dir-source').innerText({ timeout: 5000 })).toBe(
+      'from command-line option --data-dir',
+    );
     expect(await page.getByTestId('port-source').innerText()).toBe('from command-line option --port');
     await shot('settings');
   });
@@ -352,31 +435,84 @@ describe('task screen helpers', () => {
   it('binaryMapping and formChecks say what the worker will do and refuse', async () => {
     const { binaryMapping, formChecks } = await import('../../renderer/src/lib/taskforms.js');
     const cfg = (start: Record<string, number>, end: Record<string, number>, T: [number, number] = [300, 1000]) => ({
-      task_type: 'binary_equilibrium', tdb_code: 'X', condition: { components: ['AL', 'ZN'], compositions_start: start,
-        compositions_end: end, temperature_start: T[0], temperature_end: T[1], pressure: 101325 } });
-    expect(binaryMapping(cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: false });
-    expect(binaryMapping(cfg({ AL: 0, ZN: 1 }, { AL: 0.6, ZN: 0.4 }))).toEqual({ xComponent: 'AL', X: [0, 0.6], widened: false });
-    expect(binaryMapping(cfg({ AL: 0.5, ZN: 0.5 }, { AL: 0.5, ZN: 0.5 }))).toEqual({ xComponent: 'ZN', X: [0, 1], widened: true });
+      task_type: 'binary_equilibrium',
+      tdb_code: 'X',
+      condition: {
+        components: ['AL', 'ZN'],
+        compositions_start: start,
+        compositions_end: end,
+        temperature_start: T[0],
+        temperature_end: T[1],
+        pressure: 101325,
+      },
+    });
+    expect(binaryMapping(cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({
+      xComponent: 'ZN',
+      X: [0, 1],
+      widened: false,
+    });
+    expect(binaryMapping(cfg({ AL: 0, ZN: 1 }, { AL: 0.6, ZN: 0.4 }))).toEqual({
+      xComponent: 'AL',
+      X: [0, 0.6],
+      widened: false,
+    });
+    expect(binaryMapping(cfg({ AL: 0.5, ZN: 0.5 }, { AL: 0.5, ZN: 0.5 }))).toEqual({
+      xComponent: 'ZN',
+      X: [0, 1],
+      widened: true,
+    });
     const equalT = formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }, [700, 700]));
     expect(equalT.errors.map((e) => e.path)).toEqual(['condition.temperature_end']);
     const badSum = formChecks('binary_equilibrium', cfg({ AL: 0.5, ZN: 0.6 }, { AL: 0, ZN: 1 }));
-    expect(badSum.errors).toEqual([{ path: 'condition.compositions_start', message: 'the fractions sum to 1.1, not 1' }]);
-    expect(formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({ errors: [], warnings: [] });
+    expect(badSum.errors).toEqual([
+      { path: 'condition.compositions_start', message: 'the fractions sum to 1.1, not 1' },
+    ]);
+    expect(formChecks('binary_equilibrium', cfg({ AL: 1, ZN: 0 }, { AL: 0, ZN: 1 }))).toEqual({
+      errors: [],
+      warnings: [],
+    });
   });
 
   it('taskFileName and taskTiming', async () => {
     const { taskFileName, taskTiming, fmtDuration } = await import('../../renderer/src/lib/api.js');
     expect(taskFileName(42, 'result', 'result.csv', ['result.json', 'result.csv'])).toBe('task-42-result.csv');
-    expect(taskFileName(42, 'preview', 'phase_diagram.png', ['phase_diagram.svg', 'phase_diagram.png'])).toBe('task-42-preview.png');
+    expect(taskFileName(42, 'preview', 'phase_diagram.png', ['phase_diagram.svg', 'phase_diagram.png'])).toBe(
+      'task-42-preview.png',
+    );
     expect(taskFileName(42, 'preview', 'cp.png', ['cp.png', 'h.png'])).toBe('task-42-preview-cp.png');
-    const base = { id: 1, title: 't', description: '{}', task_type: 'point_calculation', user_id: 'u', created_at: '2026-01-01 10:00:00 UTC' };
-    const done = taskTiming({ ...base, status: 'completed', updated_at: '2026-01-01 10:02:05 UTC',
-      logs: '[2026-01-01 10:00:30 UTC] started with 2 OpenMP thread(s)\n[2026-01-01 10:02:05 UTC] 3 file(s) stored' });
+    const base = {
+      id: 1,
+      title: 't',
+      description: '{}',
+      task_type: 'point_calculation',
+      user_id: 'u',
+      created_at: '2026-01-01 10:00:00 UTC',
+    };
+    const done = taskTiming({
+      ...base,
+      status: 'completed',
+      updated_at: '2026-01-01 10:02:05 UTC',
+      logs: '[2026-01-01 10:00:30 UTC] started with 2 OpenMP thread(s)\n[2026-01-01 10:02:05 UTC] 3 file(s) stored',
+    });
     expect(done.elapsedMs).toBe(95_000);
     expect(fmtDuration(done.elapsedMs)).toBe('1 min 35 s');
-    const running = taskTiming({ ...base, status: 'running', updated_at: base.created_at, logs: '[2026-01-01 10:00:30 UTC] started with 1 OpenMP thread(s)' },
-      Date.parse('2026-01-01T10:00:42Z'));
+    const running = taskTiming(
+      {
+        ...base,
+        status: 'running',
+        updated_at: base.created_at,
+        logs: '[2026-01-01 10:00:30 UTC] started with 1 OpenMP thread(s)',
+      },
+      Date.parse('2026-01-01T10:00:42Z'),
+    );
     expect(running.elapsedMs).toBe(12_000);
-    expect(taskTiming({ ...base, status: 'completed', updated_at: base.created_at, logs: '[x] calculation cache hit: results reused' }).cached).toBe(true);
+    expect(
+      taskTiming({
+        ...base,
+        status: 'completed',
+        updated_at: base.created_at,
+        logs: '[x] calculation cache hit: results reused',
+      }).cached,
+    ).toBe(true);
   });
 });

@@ -7,7 +7,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, jsonReply, mockedApiContext, serveDist, watchErrors } from './harness.js';
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  SCREENSHOTS,
+  jsonReply,
+  mockedApiContext,
+  serveDist,
+  watchErrors,
+} from './harness.js';
 import { run } from '../../worker/calculations/ternary_isothermal_section.js';
 import { JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
@@ -24,38 +32,84 @@ beforeAll(async () => {
   url = served.url;
   const dir = mkdtempSync(join(tmpdir(), 'ternary-e2e-'));
   const control = new SharedArrayBuffer(128);
-  run(parsedJob('ternary_isothermal_section', { taskUuid: 't', ompThreads: 2, taskDir: dir, control,
-    config: { tdb_file: join(SHARED_TDB_DIR, 'alcrni.tdb'),
-      condition: { components: ['AL', 'CR', 'NI'], temperature: 1273, pressure: 101325, map_options: { GLOBAL_MIN_PDENS: 300 } } } }),
-  new JobControl(control));
+  run(
+    parsedJob('ternary_isothermal_section', {
+      taskUuid: 't',
+      ompThreads: 2,
+      taskDir: dir,
+      control,
+      config: {
+        tdb_file: join(SHARED_TDB_DIR, 'alcrni.tdb'),
+        condition: {
+          components: ['AL', 'CR', 'NI'],
+          temperature: 1273,
+          pressure: 101325,
+          map_options: { GLOBAL_MIN_PDENS: 300 },
+        },
+      },
+    }),
+    new JobControl(control),
+  );
   doc = readFileSync(join(dir, 'result', 'result.json'), 'utf8');
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 });
-afterAll(async () => { await browser?.close(); served?.close(); });
+afterAll(async () => {
+  await browser?.close();
+  served?.close();
+});
 
 describe('ternary isothermal section view', () => {
   it('draws the section, reads out phases under the pointer, zooms, pans and resets', async () => {
     const ctx = await mockedApiContext(browser, KEY, { viewport: { width: 1360, height: 1000 } }, (p, route) => {
       if (p === '/task/1') {
-        return route.fulfill(jsonReply({ id: 1, title: 'Al-Cr-Ni at 1273 K', description: '{}', status: 'completed', task_type: 'ternary_isothermal_section',
-          result: 'section', logs: '', user_id: 'u', tdb_code: 'ALCRNI', created_at: '2026-01-01 00:00:00 UTC', updated_at: '2026-01-01 00:00:00 UTC' }));
+        return route.fulfill(
+          jsonReply({
+            id: 1,
+            title: 'Al-Cr-Ni at 1273 K',
+            description: '{}',
+            status: 'completed',
+            task_type: 'ternary_isothermal_section',
+            result: 'section',
+            logs: '',
+            user_id: 'u',
+            tdb_code: 'ALCRNI',
+            created_at: '2026-01-01 00:00:00 UTC',
+            updated_at: '2026-01-01 00:00:00 UTC',
+          }),
+        );
       }
-      if (p === '/task/1/result') return route.fulfill(jsonReply({ task_id: '1', files: [`${url}downloads/t1/result/result.json?expires=9&signature=x`], total_count: 1 }));
-      if (/^\/task\/1\/(preview|vtk)$/.test(p)) return route.fulfill(jsonReply({ task_id: '1', files: [], total_count: 0 }));
+      if (p === '/task/1/result')
+        return route.fulfill(
+          jsonReply({
+            task_id: '1',
+            files: [`${url}downloads/t1/result/result.json?expires=9&signature=x`],
+            total_count: 1,
+          }),
+        );
+      if (/^\/task\/1\/(preview|vtk)$/.test(p))
+        return route.fulfill(jsonReply({ task_id: '1', files: [], total_count: 0 }));
       return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"Task not found"}' });
     });
-    await ctx.route('**/downloads/**', (route) => route.fulfill({ status: 200, contentType: 'application/octet-stream', body: doc }));
+    await ctx.route('**/downloads/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/octet-stream', body: doc }),
+    );
     const page = await ctx.newPage();
     const errors = watchErrors(page);
     await page.goto(`${url}#/tasks/1`);
     await page.locator('[data-testid="result-view"][data-state="ready"]').waitFor({ timeout: 20_000 });
-    const parsed = JSON.parse(doc) as { two_phase_regions: unknown[]; three_phase_triangles: { corners: { x: Record<string, number> }[]; phases: string[] }[] };
+    const parsed = JSON.parse(doc) as {
+      two_phase_regions: unknown[];
+      three_phase_triangles: { corners: { x: Record<string, number> }[]; phases: string[] }[];
+    };
     const svg = page.getByTestId('ternary-svg');
     expect(await svg.getByTestId('region').count()).toBe(parsed.two_phase_regions.length);
     expect(await svg.getByTestId('tie-triangle').count()).toBe(parsed.three_phase_triangles.length);
     // hover at the centroid of the largest triangle: its three phases with amounts near 1/3
     const tri = parsed.three_phase_triangles[0]!;
-    const c = { CR: tri.corners.reduce((a, k) => a + k.x.CR!, 0) / 3, NI: tri.corners.reduce((a, k) => a + k.x.NI!, 0) / 3 };
+    const c = {
+      CR: tri.corners.reduce((a, k) => a + k.x.CR!, 0) / 3,
+      NI: tri.corners.reduce((a, k) => a + k.x.NI!, 0) / 3,
+    };
     const box = (await svg.boundingBox())!;
     const polyBox = (await svg.locator('polygon.outline').boundingBox())!;
     const px = polyBox.x + (c.CR + c.NI / 2) * polyBox.width;
@@ -72,7 +126,9 @@ describe('ternary isothermal section view', () => {
     // drag pans
     const zoomed = await svg.locator('polygon.outline').getAttribute('points');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-    await page.mouse.down(); await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40); await page.mouse.up();
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40);
+    await page.mouse.up();
     expect(await svg.locator('polygon.outline').getAttribute('points')).not.toBe(zoomed);
     await page.getByTestId('reset-view').click();
     expect(await svg.locator('polygon.outline').getAttribute('points')).toBe(before);

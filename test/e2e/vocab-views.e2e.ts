@@ -12,23 +12,103 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { SCREENSHOTS, apiCall, launch, openResultView, postTasks, waitCompleted, serveRenderer, startService, signedInPage, type Served, type Service } from './harness.js';
+import {
+  SCREENSHOTS,
+  apiCall,
+  launch,
+  openResultView,
+  postTasks,
+  waitCompleted,
+  serveRenderer,
+  startService,
+  signedInPage,
+  type Served,
+  type Service,
+} from './harness.js';
 
 const AZ = ['AL', 'ZN'];
 const TASKS: Record<string, { tdb: string; type: string; condition: Record<string, unknown> }> = {
-  point: { tdb: 'CUNI_MEY1992', type: 'point_calculation', condition: { components: ['CU', 'NI'], temperature: 1000, pressure: 1e5,
-    compositions: { NI: 0.5 }, composition_unit: 'mass_fraction', reference_states: { CU: 'LIQUID', NI: 'FCC_A1' } } },
-  line: { tdb: 'ALZN_MEY1993', type: 'line_calculation', condition: { components: AZ, compositions_start: { ZN: 0.8 }, compositions_end: { ZN: 0.8 },
-    temperature_start: 500, temperature_end: 900, pressure: 1e5, points: 41 } },
-  scheil: { tdb: 'ALZN_MEY1993', type: 'scheil_solidification', condition: { components: AZ, compositions: { ZN: 0.3 }, start_temperature: 950,
-    temperature_step: 5, pressure: 1e5 } },
-  binary_mass: { tdb: 'ALZN_MEY1993', type: 'binary_equilibrium', condition: { components: AZ, compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 },
-    composition_unit: 'mass_fraction', temperature_start: 400, temperature_end: 1000, pressure: 1e5 } },
-  cpt_mass: { tdb: 'ALZN_MEY1993', type: 'binary_cpt_diagram', condition: { components: AZ, x_component: 'ZN', composition_unit: 'mass_fraction',
-    composition_start: 0, composition_end: 1, composition_step: 0.1, temperature_start: 500, temperature_end: 900, temperature_step: 50,
-    pressure_start: 1e5, pressure_end: 2e5, pressure_points: 2, pressure_scale: 'linear' } },
-  curves: { tdb: 'ALZN_MEY1993', type: 'gibbs_energy_curves', condition: { components: AZ, temperature: 600, pressure: 1e5,
-    compositions_start: { ZN: 0 }, compositions_end: { ZN: 1 }, points: 101, activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'] } },
+  point: {
+    tdb: 'CUNI_MEY1992',
+    type: 'point_calculation',
+    condition: {
+      components: ['CU', 'NI'],
+      temperature: 1000,
+      pressure: 1e5,
+      compositions: { NI: 0.5 },
+      composition_unit: 'mass_fraction',
+      reference_states: { CU: 'LIQUID', NI: 'FCC_A1' },
+    },
+  },
+  line: {
+    tdb: 'ALZN_MEY1993',
+    type: 'line_calculation',
+    condition: {
+      components: AZ,
+      compositions_start: { ZN: 0.8 },
+      compositions_end: { ZN: 0.8 },
+      temperature_start: 500,
+      temperature_end: 900,
+      pressure: 1e5,
+      points: 41,
+    },
+  },
+  scheil: {
+    tdb: 'ALZN_MEY1993',
+    type: 'scheil_solidification',
+    condition: {
+      components: AZ,
+      compositions: { ZN: 0.3 },
+      start_temperature: 950,
+      temperature_step: 5,
+      pressure: 1e5,
+    },
+  },
+  binary_mass: {
+    tdb: 'ALZN_MEY1993',
+    type: 'binary_equilibrium',
+    condition: {
+      components: AZ,
+      compositions_start: { ZN: 0 },
+      compositions_end: { ZN: 1 },
+      composition_unit: 'mass_fraction',
+      temperature_start: 400,
+      temperature_end: 1000,
+      pressure: 1e5,
+    },
+  },
+  cpt_mass: {
+    tdb: 'ALZN_MEY1993',
+    type: 'binary_cpt_diagram',
+    condition: {
+      components: AZ,
+      x_component: 'ZN',
+      composition_unit: 'mass_fraction',
+      composition_start: 0,
+      composition_end: 1,
+      composition_step: 0.1,
+      temperature_start: 500,
+      temperature_end: 900,
+      temperature_step: 50,
+      pressure_start: 1e5,
+      pressure_end: 2e5,
+      pressure_points: 2,
+      pressure_scale: 'linear',
+    },
+  },
+  curves: {
+    tdb: 'ALZN_MEY1993',
+    type: 'gibbs_energy_curves',
+    condition: {
+      components: AZ,
+      temperature: 600,
+      pressure: 1e5,
+      compositions_start: { ZN: 0 },
+      compositions_end: { ZN: 1 },
+      points: 101,
+      activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'],
+    },
+  },
 };
 
 let svc: Service;
@@ -73,8 +153,16 @@ describe('the New task form', () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
     expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
-    const tasks = await apiCall<{ data: { title: string; task_type: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
-    expect(tasks.json.data.some((t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves')).toBe(true);
+    const tasks = await apiCall<{ data: { title: string; task_type: string }[] }>(
+      svc,
+      'GET',
+      '/task/list?items_per_page=100',
+    );
+    expect(
+      tasks.json.data.some(
+        (t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves',
+      ),
+    ).toBe(true);
     expect(errors).toEqual([]);
   });
 });
@@ -96,7 +184,11 @@ describe('the New task form in mass fractions', () => {
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
     expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
-    const tasks = await apiCall<{ data: { title: string; description: string }[] }>(svc, 'GET', '/task/list?items_per_page=100');
+    const tasks = await apiCall<{ data: { title: string; description: string }[] }>(
+      svc,
+      'GET',
+      '/task/list?items_per_page=100',
+    );
     const t = tasks.json.data.find((q) => q.title === 'Form check binary in mass');
     expect(JSON.parse(t!.description).condition.composition_unit).toBe('mass_fraction');
     expect(errors).toEqual([]);

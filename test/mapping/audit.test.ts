@@ -13,7 +13,12 @@ import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-interface Known { system: string; check: string; pattern: RegExp; cause: string }
+interface Known {
+  system: string;
+  check: string;
+  pattern: RegExp;
+  cause: string;
+}
 
 /** Rows of the table under "## Known disagreements" in docs/diagram-audit.md. */
 function knownDisagreements(): Known[] {
@@ -23,7 +28,12 @@ function knownDisagreements(): Known[] {
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     if (cells.length < 6 || cells[1] === 'system' || /^-+$/.test(cells[1])) continue;
-    rows.push({ system: cells[1], check: cells[2], pattern: new RegExp(cells[3].replace(/^`|`$/g, '')), cause: cells[4] });
+    rows.push({
+      system: cells[1],
+      check: cells[2],
+      pattern: new RegExp(cells[3].replace(/^`|`$/g, '')),
+      cause: cells[4],
+    });
   }
   return rows;
 }
@@ -37,20 +47,27 @@ describe('diagram self-audit', () => {
     expect(systems.length).toBeGreaterThanOrEqual(46);
   });
 
-  test.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
-    const r = auditBinary({ database: s.db, elements: s.elements, threads: 2 });
-    const unexplained: string[] = [];
-    const used = new Set<Known>();
-    for (const [check, lines] of Object.entries(r.failures)) {
-      for (const l of lines) {
-        const k = known.find((e) => e.system === name && e.check === check && e.pattern.test(l));
-        if (k) used.add(k); else unexplained.push(`[${check}] ${l}`);
+  test.each(systems.map((s) => [s.name, s] as const))(
+    '%s',
+    (name, s) => {
+      const r = auditBinary({ database: s.db, elements: s.elements, threads: 2 });
+      const unexplained: string[] = [];
+      const used = new Set<Known>();
+      for (const [check, lines] of Object.entries(r.failures)) {
+        for (const l of lines) {
+          const k = known.find((e) => e.system === name && e.check === check && e.pattern.test(l));
+          if (k) used.add(k);
+          else unexplained.push(`[${check}] ${l}`);
+        }
       }
-    }
-    const stale = known.filter((k) => k.system === name && !used.has(k));
-    console.log(`${name}: ${r.regions} regions, ${r.invariants} invariants, ${r.isotherms} isotherms, ${r.transitionsCompared} transitions, ` +
-      `${r.pointsChecked} points, ${used.size} known disagreement(s), ${r.seconds.toFixed(1)} s` +
-      (stale.length ? `; no longer seen: ${stale.map((k) => k.pattern.source).join(', ')}` : ''));
-    expect(unexplained, `${name}: disagreements not listed in docs/diagram-audit.md`).toEqual([]);
-  }, 900_000);
+      const stale = known.filter((k) => k.system === name && !used.has(k));
+      console.log(
+        `${name}: ${r.regions} regions, ${r.invariants} invariants, ${r.isotherms} isotherms, ${r.transitionsCompared} transitions, ` +
+          `${r.pointsChecked} points, ${used.size} known disagreement(s), ${r.seconds.toFixed(1)} s` +
+          (stale.length ? `; no longer seen: ${stale.map((k) => k.pattern.source).join(', ')}` : ''),
+      );
+      expect(unexplained, `${name}: disagreements not listed in docs/diagram-audit.md`).toEqual([]);
+    },
+    900_000,
+  );
 });

@@ -9,8 +9,8 @@ import { equilibrium, saysNoEquilibrium } from '../../worker/core/equilibrium.js
 import { baseName, type BinaryDiagram } from '../../worker/mapping/binary.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
 
-const X_TOL = 0.02;   // interpolating between traced tie-lines (steps up to 15 K) stays well within this
-const T_MARGIN = 1;   // K: near a region's end the neighbour region may already hold
+const X_TOL = 0.02; // interpolating between traced tie-lines (steps up to 15 K) stays well within this
+const T_MARGIN = 1; // K: near a region's end the neighbour region may already hold
 
 export interface CoverageOptions {
   db: NativeDatabase;
@@ -26,7 +26,8 @@ function boundariesAt(r: BinaryDiagram['regions'][number], T: number, margin: nu
   if (!tl.length || T < tl[0].T - margin || T > tl[tl.length - 1].T + margin) return null;
   let k = 0;
   while (k < tl.length - 1 && tl[k + 1].T < T) k++;
-  const a = tl[k], b = tl[Math.min(k + 1, tl.length - 1)];
+  const a = tl[k],
+    b = tl[Math.min(k + 1, tl.length - 1)];
   const w = b.T > a.T ? Math.min(1, Math.max(0, (T - a.T) / (b.T - a.T))) : 0;
   return [a.x[0] + w * (b.x[0] - a.x[0]), a.x[1] + w * (b.x[1] - a.x[1])];
 }
@@ -38,7 +39,9 @@ export function checkCoverage(o: CoverageOptions): { failures: string[]; checked
   let checked = 0;
   // the solver names an ordered phase by its model name; the mapping labels its disordered state with
   // the DIS_PART name (order_disorder.phases), the ordered variants of a 4SL phase with their structure (B2 (BCC_4SL))
-  const matches = (raw: string, label: string) => raw === baseName(label) || baseName(label).endsWith(` (${raw})`) ||
+  const matches = (raw: string, label: string) =>
+    raw === baseName(label) ||
+    baseName(label).endsWith(` (${raw})`) ||
     d.orderDisorder.phases.some((ph) => ph.ordered === raw && ph.disordered === baseName(label));
   for (const T of o.temperatures)
     for (const X of o.compositions) {
@@ -49,19 +52,25 @@ export function checkCoverage(o: CoverageOptions): { failures: string[]; checked
         continue;
       }
       checked++;
-      const ps = r.phases.filter((p) => p.NP > 1e-6).map((p) => ({ name: p.name, x: p.x[d.xComponent] })).sort((a, b) => a.x - b.x);
+      const ps = r.phases
+        .filter((p) => p.NP > 1e-6)
+        .map((p) => ({ name: p.name, x: p.x[d.xComponent] }))
+        .sort((a, b) => a.x - b.x);
       if (ps.length === 2) {
         const inRegion = d.regions.some((reg) => {
           if (!matches(ps[0].name, reg.phases[0]) || !matches(ps[1].name, reg.phases[1])) return false;
           const b = boundariesAt(reg, T, T_MARGIN);
           return b !== null && Math.abs(b[0] - ps[0].x) < X_TOL && Math.abs(b[1] - ps[1].x) < X_TOL;
         });
-        if (!inRegion) failures.push(`${at}: ${ps.map((p) => `${p.name}@${p.x.toFixed(4)}`).join('+')} is in no traced region`);
+        if (!inRegion)
+          failures.push(`${at}: ${ps.map((p) => `${p.name}@${p.x.toFixed(4)}`).join('+')} is in no traced region`);
       } else if (ps.length === 1) {
         for (const reg of d.regions) {
           const b = boundariesAt(reg, T, -T_MARGIN);
           if (b && X > b[0] + X_TOL && X < b[1] - X_TOL)
-            failures.push(`${at}: single ${ps[0].name} inside the traced ${reg.phases.join('+')} (${b.map((v) => v.toFixed(4)).join('..')})`);
+            failures.push(
+              `${at}: single ${ps[0].name} inside the traced ${reg.phases.join('+')} (${b.map((v) => v.toFixed(4)).join('..')})`,
+            );
         }
       }
     }

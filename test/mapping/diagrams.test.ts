@@ -24,8 +24,15 @@ function solverComponents(s: BinarySystem): string[] {
 
 /** Stable sets at (T, X), sorted by composition, as base names + compositions. */
 function point(s: BinarySystem, d: BinaryDiagram, T: number, X: number) {
-  const r = equilibrium({ database: s.db, components: solverComponents(s), conditions: { T, X: { [d.xComponent]: X } } });
-  const phases = r.phases.filter((p) => p.NP > 1e-10).map((p) => ({ name: p.name, x: p.x[d.xComponent] })).sort((a, b) => a.x - b.x);
+  const r = equilibrium({
+    database: s.db,
+    components: solverComponents(s),
+    conditions: { T, X: { [d.xComponent]: X } },
+  });
+  const phases = r.phases
+    .filter((p) => p.NP > 1e-10)
+    .map((p) => ({ name: p.name, x: p.x[d.xComponent] }))
+    .sort((a, b) => a.x - b.x);
   return { converged: r.converged, phases };
 }
 
@@ -33,26 +40,38 @@ describe('binary systems are discovered', () => {
   test('every file is readable and the expected binaries are there', () => {
     expect(unreadable).toEqual([]);
     const names = systems.map((s) => s.name);
-    for (const n of ['databases/agcu_hayes1986.tdb', 'databases/alzn_mey1993.tdb', 'databases/cuni_mey1992.tdb',
-      'tdb/alzn_mey.tdb', 'tdb/pbsn.tdb', 'tdb/cumg.tdb']) expect(names).toContain(n);
+    for (const n of [
+      'databases/agcu_hayes1986.tdb',
+      'databases/alzn_mey1993.tdb',
+      'databases/cuni_mey1992.tdb',
+      'tdb/alzn_mey.tdb',
+      'tdb/pbsn.tdb',
+      'tdb/cumg.tdb',
+    ])
+      expect(names).toContain(n);
   });
 });
 
 describe.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
   test('diagram 300-2000 K maps without failure and its boundaries agree with point equilibria', () => {
     const d = mapBinary({ database: s.db, components: s.elements, T: [300, 2000], threads: 2 });
-    console.log(`${name}: ${d.regions.length} regions [${d.regions.map((r) => r.phases.join('+')).join(', ')}], ` +
-      `invariants [${d.invariants.map((v) => `${v.kind} ${v.T.toFixed(2)}`).join(', ')}], ${d.stats.equilibria} equilibria, ` +
-      `${d.stats.notConverged} not converged, ${d.stats.seconds.toFixed(2)} s`);
+    console.log(
+      `${name}: ${d.regions.length} regions [${d.regions.map((r) => r.phases.join('+')).join(', ')}], ` +
+        `invariants [${d.invariants.map((v) => `${v.kind} ${v.T.toFixed(2)}`).join(', ')}], ${d.stats.equilibria} equilibria, ` +
+        `${d.stats.notConverged} not converged, ${d.stats.seconds.toFixed(2)} s`,
+    );
     expect(d.stats.equilibria).toBeGreaterThan(0);
     let checked = 0;
     const failures: string[] = [];
     for (const r of d.regions) {
       const tl = r.tielines;
-      const T0 = tl[0].T, T1 = tl[tl.length - 1].T;
+      const T0 = tl[0].T,
+        T1 = tl[tl.length - 1].T;
       // tie-lines away from the region's ends (invariants are within 0.01 K there) and long enough to probe
       const usable = tl.filter((t) => t.T > T0 + 0.5 && t.T < T1 - 0.5 && t.x[1] - t.x[0] > 4e-3);
-      const picks = [...new Set([0.2, 0.5, 0.8].map((f) => Math.floor(f * (usable.length - 1))))].map((k) => usable[k]).filter(Boolean);
+      const picks = [...new Set([0.2, 0.5, 0.8].map((f) => Math.floor(f * (usable.length - 1))))]
+        .map((k) => usable[k])
+        .filter(Boolean);
       for (const t of picks) {
         const len = t.x[1] - t.x[0];
         const d1 = Math.min(1e-3, len / 4);
@@ -66,27 +85,42 @@ describe.each(systems.map((s) => [s.name, s] as const))('%s', (name, s) => {
           // the solver names an ordered phase by its model name; the mapping labels its disordered state
           // with the DIS_PART name (order_disorder.phases), the ordered variants of a 4SL phase with their
           // structure (B2 (BCC_4SL))
-          const matches = (raw: string, label: string) => raw === label || label.endsWith(` (${raw})`) ||
+          const matches = (raw: string, label: string) =>
+            raw === label ||
+            label.endsWith(` (${raw})`) ||
             d.orderDisorder.phases.some((o) => o.ordered === raw && o.disordered === label);
           const ok = names.length === 2 && names.every((n, k) => matches(n, want[k]));
-          const same = names.length === 2 && Math.abs(p.phases[0].x - t.x[0]) < 1e-4 && Math.abs(p.phases[1].x - t.x[1]) < 1e-4;
-          if (!(ok && same)) failures.push(`${r.phases.join('+')} T=${t.T.toFixed(3)} X=${X.toFixed(5)} inside: got ${p.phases.map((q) => `${q.name}@${q.x.toFixed(5)}`).join('+')}, tie-line ${t.x.map((v) => v.toFixed(5)).join('..')}`);
+          const same =
+            names.length === 2 && Math.abs(p.phases[0].x - t.x[0]) < 1e-4 && Math.abs(p.phases[1].x - t.x[1]) < 1e-4;
+          if (!(ok && same))
+            failures.push(
+              `${r.phases.join('+')} T=${t.T.toFixed(3)} X=${X.toFixed(5)} inside: got ${p.phases.map((q) => `${q.name}@${q.x.toFixed(5)}`).join('+')}, tie-line ${t.x.map((v) => v.toFixed(5)).join('..')}`,
+            );
         }
         // outside each boundary: another phase set, still holding that boundary's phase
-        for (const [k, X] of [[0, t.x[0] - 1e-3], [1, t.x[1] + 1e-3]] as const) {
+        for (const [k, X] of [
+          [0, t.x[0] - 1e-3],
+          [1, t.x[1] + 1e-3],
+        ] as const) {
           if (X <= 1e-6 || X >= 1 - 1e-6) continue;
           const p = point(s, d, t.T, X);
           if (!p.converged) continue;
           checked++;
-          const sameField = p.phases.length === 2 && Math.abs(p.phases[0].x - t.x[0]) < 1e-4 && Math.abs(p.phases[1].x - t.x[1]) < 1e-4;
+          const sameField =
+            p.phases.length === 2 && Math.abs(p.phases[0].x - t.x[0]) < 1e-4 && Math.abs(p.phases[1].x - t.x[1]) < 1e-4;
           const holds = p.phases.some((q) => Math.abs(q.x - t.x[k]) < 5e-3 || Math.abs(q.x - X) < 1e-9);
-          if (sameField || !holds) failures.push(`${r.phases.join('+')} T=${t.T.toFixed(3)} X=${X.toFixed(5)} outside ${k ? 'right' : 'left'}: got ${p.phases.map((q) => `${q.name}@${q.x.toFixed(5)}`).join('+')}, tie-line ${t.x.map((v) => v.toFixed(5)).join('..')}`);
+          if (sameField || !holds)
+            failures.push(
+              `${r.phases.join('+')} T=${t.T.toFixed(3)} X=${X.toFixed(5)} outside ${k ? 'right' : 'left'}: got ${p.phases.map((q) => `${q.name}@${q.x.toFixed(5)}`).join('+')}, tie-line ${t.x.map((v) => v.toFixed(5)).join('..')}`,
+            );
         }
       }
     }
     // completeness: independent point equilibria on a grid that shares no node with the seed grid
     const cover = checkCoverage({
-      db: s.db, components: solverComponents(s), d,
+      db: s.db,
+      components: solverComponents(s),
+      d,
       temperatures: Array.from({ length: 25 }, (_, k) => 313.7 + 70 * k),
       compositions: Array.from({ length: 20 }, (_, k) => 0.0237 + 0.05 * k),
     });

@@ -7,21 +7,35 @@ import { describe, expect, test } from 'vitest';
 import { bisectForTwoPhase, marchToField, runSync, type FieldState } from '../../worker/mapping/field_search.js';
 import { edgeBrackets, edgePhase, narrowEdgeBracket, type EdgeState } from '../../worker/mapping/pure_edges.js';
 
-interface State extends FieldState, EdgeState { phases: { label: string; x: number; NP: number }[] }
+interface State extends FieldState, EdgeState {
+  phases: { label: string; x: number; NP: number }[];
+}
 
 /** One request of a search: yields the coordinate, returns the state the driver solved there. */
-function* probe(at: number): Generator<number, State, State> { return yield at; }
+function* probe(at: number): Generator<number, State, State> {
+  return yield at;
+}
 
 let calls = 0;
 function solve(T: number, X: number): State {
   calls++;
   const one = (label: string): State => ({ ok: true, T, X, key: label, phases: [{ label, x: X, NP: 1 }] });
   const lens = (Tt: number, low: string, high: string): State | null => {
-    const xs = (T - Tt) / 2000, xo = (T - Tt) / 1000;
+    const xs = (T - Tt) / 2000,
+      xo = (T - Tt) / 1000;
     if (X < xs) return one(high);
     if (X > xo) return one(low);
     const f = (X - xs) / (xo - xs);
-    return { ok: true, T, X, key: `${high}+${low}`, phases: [{ label: high, x: xs, NP: 1 - f }, { label: low, x: xo, NP: f }] };
+    return {
+      ok: true,
+      T,
+      X,
+      key: `${high}+${low}`,
+      phases: [
+        { label: high, x: xs, NP: 1 - f },
+        { label: low, x: xo, NP: f },
+      ],
+    };
   };
   if (T < 700) return one('ALPHA');
   if (T < 1000) return lens(700, 'ALPHA', 'BETA')!;
@@ -32,8 +46,9 @@ describe('field search at fixed T', () => {
   test('marching from the edge finds a lens 1e-4 wide and returns its tie-line', () => {
     calls = 0;
     const T = 1000.2;
-    const f = runSync(marchToField(probe, solve(T, 0),
-      { limit: 0.1, firstStep: 1e-6, growth: 4 }), (X: number) => solve(T, X));
+    const f = runSync(marchToField(probe, solve(T, 0), { limit: 0.1, firstStep: 1e-6, growth: 4 }), (X: number) =>
+      solve(T, X),
+    );
     expect(f?.key).toBe('LIQUID+BETA');
     expect(f!.phases[0].x).toBeCloseTo(0.2 / 2000, 12);
     expect(f!.phases[1].x).toBeCloseTo(0.2 / 1000, 12);
@@ -56,9 +71,11 @@ describe('pure-element transitions on an edge', () => {
     const states = Array.from({ length: 41 }, (_, k) => solve(300 + 30 * k, 0));
     expect(edgePhase(states[0])).toBe('ALPHA');
     const br = edgeBrackets(states);
-    expect(br.map(([a, b]) => [edgePhase(a), edgePhase(b)])).toEqual([['ALPHA', 'BETA'], ['BETA', 'LIQUID']]);
-    const narrowed = br.flatMap(([a, b]) => runSync(narrowEdgeBracket(probe, a, b, 0.02),
-      (T: number) => solve(T, 0)));
+    expect(br.map(([a, b]) => [edgePhase(a), edgePhase(b)])).toEqual([
+      ['ALPHA', 'BETA'],
+      ['BETA', 'LIQUID'],
+    ]);
+    const narrowed = br.flatMap(([a, b]) => runSync(narrowEdgeBracket(probe, a, b, 0.02), (T: number) => solve(T, 0)));
     expect(narrowed).toHaveLength(2);
     for (const [[a, b], Tt] of narrowed.map((p, k) => [p, [700, 1000][k]] as const)) {
       expect(b.T - a.T).toBeLessThanOrEqual(0.02);
@@ -69,12 +86,20 @@ describe('pure-element transitions on an edge', () => {
   test('a bracket over two transitions is split at the phase met inside', () => {
     const [lo, hi] = [solve(650, 0), solve(1050, 0)];
     expect(edgeBrackets([lo, hi])).toHaveLength(1);
-    const narrowed = runSync(narrowEdgeBracket(probe, lo, hi, 0.02),
-      (T: number) => solve(T, 0));
+    const narrowed = runSync(narrowEdgeBracket(probe, lo, hi, 0.02), (T: number) => solve(T, 0));
     expect(narrowed.map(([a, b]) => `${edgePhase(a)}->${edgePhase(b)}`)).toEqual(['ALPHA->BETA', 'BETA->LIQUID']);
   });
   test('the edge phase is the one with the largest amount (a solvus can add a vanishing second phase)', () => {
-    expect(edgePhase({ ok: true, T: 500, phases: [{ label: 'FCC_A1', NP: 1 - 4e-10 }, { label: 'AL3NI', NP: 4e-10 }] })).toBe('FCC_A1');
+    expect(
+      edgePhase({
+        ok: true,
+        T: 500,
+        phases: [
+          { label: 'FCC_A1', NP: 1 - 4e-10 },
+          { label: 'AL3NI', NP: 4e-10 },
+        ],
+      }),
+    ).toBe('FCC_A1');
     expect(edgePhase({ ok: false, T: 500, phases: [] })).toBeNull();
   });
 });

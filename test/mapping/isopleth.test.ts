@@ -19,15 +19,26 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-isopleth-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let count = 0;
 
-function runIsopleth(tdb: string, condition: Record<string, unknown>, threads = 2): { doc: IsoplethResult; dir: string; summary: string | null; logs: string[] } {
+function runIsopleth(
+  tdb: string,
+  condition: Record<string, unknown>,
+  threads = 2,
+): { doc: IsoplethResult; dir: string; summary: string | null; logs: string[] } {
   const dir = path.join(tmp, `t${count++}`);
   const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
   const job = parsedJob('isopleth', {
-    taskUuid: 'i', ompThreads: threads, taskDir: dir, control: control.buffer,
+    taskUuid: 'i',
+    ompThreads: threads,
+    taskDir: dir,
+    control: control.buffer,
     config: { tdb_file: path.join(SHARED_TDB_DIR, tdb), condition: { pressure: 101325, ...condition } },
   });
   const out = run(job, control);
-  return { doc: JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as IsoplethResult, dir, ...out };
+  return {
+    doc: JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as IsoplethResult,
+    dir,
+    ...out,
+  };
 }
 
 /** Point equilibria a little to both sides of every line point (across the line in T, else in s). */
@@ -40,8 +51,11 @@ function checkSides(tdb: string, doc: IsoplethResult, components: string[]): num
   for (const line of doc.lines) {
     // a few points of every line: both ends and the middle; an end the tracer reports as 'lost' (it could not
     // bracket the line further, e.g. where two sets of one phase vanish together) is not a claim and is left out
-    const ks = [0, Math.floor(line.points.length / 2), line.points.length - 1].filter((k, i) =>
-      !(i === 0 && line.ends[0] === 'lost' && line.points.length > 1) && !(i === 2 && line.ends[1] === 'lost' && line.points.length > 1));
+    const ks = [0, Math.floor(line.points.length / 2), line.points.length - 1].filter(
+      (k, i) =>
+        !(i === 0 && line.ends[0] === 'lost' && line.points.length > 1) &&
+        !(i === 2 && line.ends[1] === 'lost' && line.points.length > 1),
+    );
     const picks = [...new Set(ks)].map((k) => line.points[k]!);
     for (const q of picks) {
       // which direction crosses the line: T first, then s; 0.3 K / 3e-4 in the axis fraction, then wider: a cold
@@ -49,19 +63,35 @@ function checkSides(tdb: string, doc: IsoplethResult, components: string[]): num
       // lower Gibbs energy), so right at the line the present side may read as absent
       const dsAxis = 3e-4 / Math.abs(doc.axis.range[1] - doc.axis.range[0]);
       const probes = [1, 3, 10].flatMap((k) => [
-        [{ s: q.s, T: q.T - 0.3 * k }, { s: q.s, T: q.T + 0.3 * k }], [{ s: q.s - k * dsAxis, T: q.T }, { s: q.s + k * dsAxis, T: q.T }]]);
+        [
+          { s: q.s, T: q.T - 0.3 * k },
+          { s: q.s, T: q.T + 0.3 * k },
+        ],
+        [
+          { s: q.s - k * dsAxis, T: q.T },
+          { s: q.s + k * dsAxis, T: q.T },
+        ],
+      ]);
       let ok = false;
       const seen: string[] = [];
       for (const [a, b] of probes) {
         if (a!.s < 0 || b!.s > 1 || a!.T < doc.temperature_range[0] || b!.T > doc.temperature_range[1]) continue;
-        const [ra, rb] = [a!, b!].map((c) => equilibrium({ database: db, components, conditions: { T: c.T, P: doc.pressure, X: solverX(p, c.s) } }));
+        const [ra, rb] = [a!, b!].map((c) =>
+          equilibrium({ database: db, components, conditions: { T: c.T, P: doc.pressure, X: solverX(p, c.s) } }),
+        );
         expect(ra!.converged && rb!.converged).toBe(true);
-        const la = phaseLabels(ra!), lb = phaseLabels(rb!);
+        const la = phaseLabels(ra!),
+          lb = phaseLabels(rb!);
         seen.push(`${la.join('+')} | ${lb.join('+')}`);
         // the two sides differ by the line's phase: present on one side, absent on the other
-        if (la.includes(line.phase) !== lb.includes(line.phase)) { ok = true; break; }
+        if (la.includes(line.phase) !== lb.includes(line.phase)) {
+          ok = true;
+          break;
+        }
       }
-      expect(ok, `${line.phase} line at T=${q.T.toFixed(2)} K, x=${q.x.toFixed(5)}: sides ${seen.join(' ; ')}`).toBe(true);
+      expect(ok, `${line.phase} line at T=${q.T.toFixed(2)} K, x=${q.x.toFixed(5)}: sides ${seen.join(' ; ')}`).toBe(
+        true,
+      );
       checked++;
     }
   }
@@ -71,7 +101,13 @@ function checkSides(tdb: string, doc: IsoplethResult, components: string[]): num
 describe('isopleth composition path', () => {
   it('is linear in mass fractions in mass mode and converts each point to mole fractions', () => {
     const masses = { AL: 26.98, CU: 63.546, MG: 24.305 };
-    const p = compositionPath(['AL', 'CU', 'MG'], { CU: 0.044, MG: 0 }, { CU: 0.044, MG: 0.02 }, 'mass_fraction', masses);
+    const p = compositionPath(
+      ['AL', 'CU', 'MG'],
+      { CU: 0.044, MG: 0 },
+      { CU: 0.044, MG: 0.02 },
+      'mass_fraction',
+      masses,
+    );
     expect(p.dependent).toBe('AL');
     expect(p.axisElement).toBe('MG');
     const x = moleFractionsAt(p, 0.5);
@@ -80,15 +116,22 @@ describe('isopleth composition path', () => {
     expect(x.CU).toBeCloseTo(w.CU / 63.546 / tot, 12);
     expect(x.MG).toBeCloseTo(w.MG / 24.305 / tot, 12);
     expect(Object.keys(solverX(p, 0.5)).sort()).toEqual(['CU', 'MG']);
-    expect(() => compositionPath(['AL', 'CU'], { CU: 0.1 }, { CU: 0.1 }, 'mole_fraction', masses)).toThrow(/must differ/);
+    expect(() => compositionPath(['AL', 'CU'], { CU: 0.1 }, { CU: 0.1 }, 'mole_fraction', masses)).toThrow(
+      /must differ/,
+    );
   });
 });
 
 describe('isopleth sections of three alloys', () => {
   it('2024-type Al-4.4Cu-xMg in mass percent (COST507): liquidus, solidus, theta and S lines agree with point equilibria', () => {
     const { doc, dir, summary } = runIsopleth('COST507.tdb', {
-      components: ['AL', 'CU', 'MG'], temperature_start: 650, temperature_end: 950, composition_unit: 'mass_fraction',
-      composition_start: { CU: 0.044, MG: 0 }, composition_end: { CU: 0.044, MG: 0.02 }, resolution: 7,
+      components: ['AL', 'CU', 'MG'],
+      temperature_start: 650,
+      temperature_end: 950,
+      composition_unit: 'mass_fraction',
+      composition_start: { CU: 0.044, MG: 0 },
+      composition_end: { CU: 0.044, MG: 0.02 },
+      resolution: 7,
     });
     expect(doc.axis).toEqual({ element: 'MG', range: [0, 0.02], unit: 'mass_fraction' });
     expect(doc.dependent).toBe('AL');
@@ -100,10 +143,13 @@ describe('isopleth sections of three alloys', () => {
     const liqMin = Math.min(...doc.liquidus.flatMap((l) => l.points.map((p) => p.T)));
     const solMax = Math.max(...doc.solidus.flatMap((l) => l.points.map((p) => p.T)));
     expect(solMax).toBeLessThan(liqMin);
-    expect(doc.regions.map((r) => r.phases.join('+'))).toEqual(expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1+LIQUID', 'ALCU_THETA+FCC_A1']));
+    expect(doc.regions.map((r) => r.phases.join('+'))).toEqual(
+      expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1+LIQUID', 'ALCU_THETA+FCC_A1']),
+    );
     expect(checkSides('COST507.tdb', doc, ['AL', 'CU', 'MG', 'VA'])).toBeGreaterThan(8);
     expect(summary).toMatch(/zero-phase-fraction lines/);
-    for (const f of ['result/result.csv', 'preview/isopleth.svg', 'preview/isopleth.png']) expect(existsSync(path.join(dir, f)), f).toBe(true);
+    for (const f of ['result/result.csv', 'preview/isopleth.svg', 'preview/isopleth.png'])
+      expect(existsSync(path.join(dir, f)), f).toBe(true);
     const csv = readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8');
     expect(csv.split('\r\n')[0]).toBe('kind,line,phase,T [K],W(MG) [mass fraction],s,phases_with,phases_without');
     expect(doc.provenance.database.file_name).toBe('COST507.tdb');
@@ -111,8 +157,12 @@ describe('isopleth sections of three alloys', () => {
 
   it('Ni-8Cr-xAl superalloy base (alcrni): gamma, gamma-prime and B2 lines agree with point equilibria', () => {
     const { doc } = runIsopleth('alcrni.tdb', {
-      components: ['NI', 'AL', 'CR'], temperature_start: 1100, temperature_end: 1800,
-      composition_start: { CR: 0.08, AL: 0.05 }, composition_end: { CR: 0.08, AL: 0.21 }, resolution: 7,
+      components: ['NI', 'AL', 'CR'],
+      temperature_start: 1100,
+      temperature_end: 1800,
+      composition_start: { CR: 0.08, AL: 0.05 },
+      composition_end: { CR: 0.08, AL: 0.21 },
+      resolution: 7,
     });
     expect(doc.axis.element).toBe('AL');
     const phases = new Set(doc.lines.map((l) => l.phase));
@@ -131,8 +181,12 @@ describe('isopleth sections of three alloys', () => {
 
   it('Fe-18Cr-xNi (Cr-Fe-Ni_shallow_bcc): the alpha / alpha-prime miscibility gap line agrees with point equilibria', () => {
     const { doc } = runIsopleth('Cr-Fe-Ni_shallow_bcc.tdb', {
-      components: ['FE', 'CR', 'NI'], temperature_start: 400, temperature_end: 1000,
-      composition_start: { CR: 0.18, NI: 0 }, composition_end: { CR: 0.18, NI: 0.12 }, resolution: 7,
+      components: ['FE', 'CR', 'NI'],
+      temperature_start: 400,
+      temperature_end: 1000,
+      composition_start: { CR: 0.18, NI: 0 },
+      composition_end: { CR: 0.18, NI: 0.12 },
+      resolution: 7,
     });
     expect(doc.lines.map((l) => l.phase)).toEqual(['BCC_A2#2']);
     expect(doc.lines[0]!.ends).toEqual(['range_edge', 'range_edge']);
@@ -142,13 +196,28 @@ describe('isopleth sections of three alloys', () => {
 
   it('stops on a cancel set while the lines are traced', () => {
     const control = new (class extends JobControl {
-      override setProgress(p: number): void { super.setProgress(p); if (p >= 0.35) this.cancel(); }
+      override setProgress(p: number): void {
+        super.setProgress(p);
+        if (p >= 0.35) this.cancel();
+      }
     })(new SharedArrayBuffer(CONTROL_BYTES));
     const job = parsedJob('isopleth', {
-      taskUuid: 'c', ompThreads: 1, taskDir: path.join(tmp, 'cancel'), control: control.buffer,
-      config: { tdb_file: path.join(SHARED_TDB_DIR, 'alcrni.tdb'), condition: {
-        pressure: 101325, components: ['NI', 'AL', 'CR'], temperature_start: 1100, temperature_end: 1800,
-        composition_start: { CR: 0.08, AL: 0.05 }, composition_end: { CR: 0.08, AL: 0.25 }, resolution: 7 } },
+      taskUuid: 'c',
+      ompThreads: 1,
+      taskDir: path.join(tmp, 'cancel'),
+      control: control.buffer,
+      config: {
+        tdb_file: path.join(SHARED_TDB_DIR, 'alcrni.tdb'),
+        condition: {
+          pressure: 101325,
+          components: ['NI', 'AL', 'CR'],
+          temperature_start: 1100,
+          temperature_end: 1800,
+          composition_start: { CR: 0.08, AL: 0.05 },
+          composition_end: { CR: 0.08, AL: 0.25 },
+          resolution: 7,
+        },
+      },
     });
     expect(() => run(job, control)).toThrow(/cancel/i);
     expect(existsSync(path.join(tmp, 'cancel', 'result', 'result.json'))).toBe(false);
@@ -158,8 +227,13 @@ describe('isopleth sections of three alloys', () => {
 describe('isopleth invariant-like lines', () => {
   it('Al-15Cu-xMg (mass %, COST507) crosses the ternary eutectic L -> FCC_A1 + ALCU_THETA + SPHASE as a horizontal line', () => {
     const { doc } = runIsopleth('COST507.tdb', {
-      components: ['AL', 'CU', 'MG'], temperature_start: 740, temperature_end: 900, composition_unit: 'mass_fraction',
-      composition_start: { CU: 0.15, MG: 0.01 }, composition_end: { CU: 0.15, MG: 0.07 }, resolution: 7,
+      components: ['AL', 'CU', 'MG'],
+      temperature_start: 740,
+      temperature_end: 900,
+      composition_unit: 'mass_fraction',
+      composition_start: { CU: 0.15, MG: 0.01 },
+      composition_end: { CU: 0.15, MG: 0.07 },
+      resolution: 7,
     });
     const inv = doc.invariants.find((v) => v.phases.join('+') === 'ALCU_THETA+FCC_A1+LIQUID+SPHASE');
     expect(inv, JSON.stringify(doc.invariants)).toBeDefined();
@@ -170,7 +244,14 @@ describe('isopleth invariant-like lines', () => {
     const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
     const p = compositionPath(doc.components, doc.composition_start, doc.composition_end, doc.composition_unit, masses);
     const sMid = ((inv!.x[0] + inv!.x[1]) / 2 - doc.axis.range[0]) / (doc.axis.range[1] - doc.axis.range[0]);
-    const at = (T: number) => phaseLabels(equilibrium({ database: db, components: ['AL', 'CU', 'MG', 'VA'], conditions: { T, P: 101325, X: solverX(p, sMid) } }));
+    const at = (T: number) =>
+      phaseLabels(
+        equilibrium({
+          database: db,
+          components: ['AL', 'CU', 'MG', 'VA'],
+          conditions: { T, P: 101325, X: solverX(p, sMid) },
+        }),
+      );
     expect(at(inv!.T + 1)).toContain('LIQUID');
     expect(at(inv!.T - 1)).toEqual(['ALCU_THETA', 'FCC_A1', 'SPHASE']);
   }, 120_000);

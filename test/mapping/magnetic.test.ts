@@ -11,14 +11,29 @@ import { fieldAt, solutionSiteFractions } from '../../worker/mapping/magnetic.js
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 test('site fractions of a substitutional solution; none where the composition does not fix them', () => {
-  const bcc = [{ sublattice: 0, species: 'CR' }, { sublattice: 0, species: 'FE' }, { sublattice: 1, species: 'VA' }];
+  const bcc = [
+    { sublattice: 0, species: 'CR' },
+    { sublattice: 0, species: 'FE' },
+    { sublattice: 1, species: 'VA' },
+  ];
   expect(Array.from(solutionSiteFractions(bcc, 'FE', 'CR', 0.3)!)).toEqual([0.7, 0.3, 1]);
-  const interstitial = [{ sublattice: 0, species: 'FE' }, { sublattice: 1, species: 'C' }, { sublattice: 1, species: 'VA' }];
+  const interstitial = [
+    { sublattice: 0, species: 'FE' },
+    { sublattice: 1, species: 'C' },
+    { sublattice: 1, species: 'VA' },
+  ];
   expect(solutionSiteFractions(interstitial, 'C', 'FE', 0.01)).toBeNull();
 });
 
 test('the single-phase field at a point from the neighbouring two-phase regions', () => {
-  const region = (phases: [string, string], x: [number, number]) => ({ phases, tielines: [{ T: 500, x }, { T: 900, x }], ends: { low: 'range_edge' as const, high: 'range_edge' as const } });
+  const region = (phases: [string, string], x: [number, number]) => ({
+    phases,
+    tielines: [
+      { T: 500, x },
+      { T: 900, x },
+    ],
+    ends: { low: 'range_edge' as const, high: 'range_edge' as const },
+  });
   const regions = [region(['FCC_A1', 'LIQUID'], [0.2, 0.3]), region(['LIQUID', 'BCC_A2'], [0.6, 0.7])];
   expect(fieldAt(regions, 700, 0.1)).toBe('FCC_A1');
   expect(fieldAt(regions, 700, 0.25)).toBeNull();
@@ -43,6 +58,9 @@ test('Cr-Fe: the bcc Curie line lies where T_C = T and the point equilibrium is 
     if (k === 0 || k === line!.points.length - 1) continue;
     const r = equilibrium({ database: db, components: ['CR', 'FE', 'VA'], conditions: { T: p.T, X: { FE: p.x } } });
     const sets = r.phases.filter((q) => q.NP > 1e-10);
-    expect(sets.map((q) => q.name), JSON.stringify({ p, x: sets.map((q) => [q.x.FE, q.NP]) })).toEqual(['BCC_A2']);
+    expect(
+      sets.map((q) => q.name),
+      JSON.stringify({ p, x: sets.map((q) => [q.x.FE, q.NP]) }),
+    ).toEqual(['BCC_A2']);
   }
 });

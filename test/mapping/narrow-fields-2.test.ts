@@ -25,19 +25,40 @@ const db = (file: string) => openDatabase(path.join(SHARED_TDB_DIR, file));
 
 describe('narrow ranges and pure-element edges (2)', () => {
   test('Cr-Nb: the boundaries of a line compound between two fields of one phase pair are confirmed', () => {
-    const r = auditBinary({ database: db('CrFeNb_Jacob2016.tdb'), elements: ['CR', 'NB'], T: [300, 400], isotherms: 3, scanPoints: 61, threads: 2 });
+    const r = auditBinary({
+      database: db('CrFeNb_Jacob2016.tdb'),
+      elements: ['CR', 'NB'],
+      T: [300, 400],
+      isotherms: 3,
+      scanPoints: 61,
+      threads: 2,
+    });
     expect(r.regions).toBeGreaterThanOrEqual(2);
     expect(r.failures.completeness).toEqual([]);
   }, 60_000);
 
   test('Cu-Mg: a solvus crossing next to pure Mg is not a transition of the element', () => {
-    const r = auditBinary({ database: db('cumg_parameters.tdb'), elements: ['CU', 'MG'], T: [880, 940], isotherms: 2, scanPoints: 41, threads: 2 });
+    const r = auditBinary({
+      database: db('cumg_parameters.tdb'),
+      elements: ['CU', 'MG'],
+      T: [880, 940],
+      isotherms: 2,
+      scanPoints: 41,
+      threads: 2,
+    });
     expect(r.failures.pureElements).toEqual([]);
     expect(r.failures.completeness).toEqual([]);
   }, 60_000);
 
   test('Al-Ni: a congruent maximum next to pure Ni with a field on each side is one', () => {
-    const r = auditBinary({ database: db('alni_tough_chempot.tdb'), elements: ['AL', 'NI'], T: [1725, 1740], isotherms: 2, scanPoints: 41, threads: 2 });
+    const r = auditBinary({
+      database: db('alni_tough_chempot.tdb'),
+      elements: ['AL', 'NI'],
+      T: [1725, 1740],
+      isotherms: 2,
+      scanPoints: 41,
+      threads: 2,
+    });
     expect(r.failures.topology).toEqual([]);
   }, 60_000);
 
@@ -50,14 +71,26 @@ describe('narrow ranges and pure-element edges (2)', () => {
     const inside = d.singlePhaseLabels.filter((l) => l.x > 2e-3 && l.x < 1 - 2e-3);
     expect(inside.length).toBeGreaterThan(0);
     for (const l of inside) {
-      const r = equilibrium({ database, components: ['AL', 'CR', 'VA'], phases: database.phasesFor(['AL', 'CR']), conditions: { T: l.T, X: { CR: l.x } } });
+      const r = equilibrium({
+        database,
+        components: ['AL', 'CR', 'VA'],
+        phases: database.phasesFor(['AL', 'CR']),
+        conditions: { T: l.T, X: { CR: l.x } },
+      });
       expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name)).toEqual([l.label]);
     }
-    const a = auditBinary({ database, elements: ['AL', 'CR'], T: [500, 600], isotherms: 2, scanPoints: 61, threads: 2 });
+    const a = auditBinary({
+      database,
+      elements: ['AL', 'CR'],
+      T: [500, 600],
+      isotherms: 2,
+      scanPoints: 61,
+      threads: 2,
+    });
     expect(a.failures.completeness).toEqual([]);
   }, 60_000);
 
-  test('C-Si and Cu-Li (COST507): an invariant with two phases at the element is the element\'s transition too', () => {
+  test("C-Si and Cu-Li (COST507): an invariant with two phases at the element is the element's transition too", () => {
     const csi = mapBinary({ database: db('COST507.tdb'), components: ['C', 'SI'], T: [1600, 1750], threads: 2 });
     expect(csi.invariants.map((v) => Math.round(v.T))).toEqual([1687]);
     expect(csi.pureTransitions.filter((p) => p.x === 1).map((p) => Math.round(p.T))).toEqual([1687]);
@@ -70,7 +103,10 @@ describe('narrow ranges and pure-element edges (2)', () => {
     const f = d.regions.filter((r) => r.phases.includes('LIQUID') && r.phases.includes('MG7ZN3'));
     expect(f).toHaveLength(1);
     expect(f[0].ends).toEqual({ low: 'invariant', high: 'invariant' });
-    const near = d.invariants.filter((v) => v.T > 614 && v.T < 614.3).map((v) => v.T).sort();
+    const near = d.invariants
+      .filter((v) => v.T > 614 && v.T < 614.3)
+      .map((v) => v.T)
+      .sort();
     expect(near).toHaveLength(2);
     expect(f[0].tielines[0].T).toBeCloseTo(near[0], 1);
     expect(f[0].tielines[f[0].tielines.length - 1].T).toBeCloseTo(near[1], 1);
@@ -79,7 +115,9 @@ describe('narrow ranges and pure-element edges (2)', () => {
   test('Ni-V (COST507): the lens under a liquidus maximum 0.02 K above the melting point of Ni is traced', () => {
     const d = mapBinary({ database: db('COST507.tdb'), components: ['V', 'NI'], T: [1700, 1750], threads: 2 });
     expect(d.congruentPoints).toHaveLength(1);
-    const lens = d.regions.filter((r) => r.ends.low === 'pure_element' && r.phases.includes('LIQUID') && r.phases.includes('FCC_A1'));
+    const lens = d.regions.filter(
+      (r) => r.ends.low === 'pure_element' && r.phases.includes('LIQUID') && r.phases.includes('FCC_A1'),
+    );
     expect(lens).toHaveLength(1);
     expect(d.pureTransitions.filter((p) => p.x === 1).length).toBe(1);
   }, 60_000);

@@ -34,9 +34,10 @@ describe('narrow fields next to invariants and pure elements', () => {
     expect(d.pureTransitions.map((p) => Math.round(p.T))).toEqual(expect.arrayContaining([1667, 1811]));
   }, 60_000);
 
-  test('Al-Ni: L + gamma\' between the eutectic and the peritectic; the Ni liquidus ends at pure Ni', () => {
+  test("Al-Ni: L + gamma' between the eutectic and the peritectic; the Ni liquidus ends at pure Ni", () => {
     const d = map('alni_dupin_2001.tdb', ['AL', 'NI'], [1630, 1760]);
-    const eut = d.invariants.find((v) => v.kind === 'eutectic')!, per = d.invariants.find((v) => v.kind === 'peritectic')!;
+    const eut = d.invariants.find((v) => v.kind === 'eutectic')!,
+      per = d.invariants.find((v) => v.kind === 'peritectic')!;
     expect(per.T - eut.T).toBeGreaterThan(0.5);
     const lg = field(d, 'LIQUID', 'FCC_L12');
     expect(lg).toHaveLength(1);
@@ -66,11 +67,13 @@ describe('narrow fields next to invariants and pure elements', () => {
     expect(high.pureTransitions.find((p) => p.x === 1)?.T).toBeCloseTo(1810.96, 1);
   }, 120_000);
 
-  test('alnifcc4sl: the gamma\' + gamma eutectic is one invariant ending three fields', () => {
+  test("alnifcc4sl: the gamma' + gamma eutectic is one invariant ending three fields", () => {
     const d = map('alnifcc4sl.tdb', ['AL', 'NI'], [1250, 1266]);
     const eut = d.invariants.filter((v) => v.phases.map((p) => p.name).join() === 'L12 (FCC_L12),LIQUID,FCC_L12');
     expect(eut).toHaveLength(1);
-    const ends = d.regions.flatMap((r) => [r.tielines[0], r.tielines[r.tielines.length - 1]]).filter((t) => Math.abs(t.T - eut[0].T) < 0.05);
+    const ends = d.regions
+      .flatMap((r) => [r.tielines[0], r.tielines[r.tielines.length - 1]])
+      .filter((t) => Math.abs(t.T - eut[0].T) < 0.05);
     expect(ends.length).toBeGreaterThanOrEqual(3);
     expect(d.congruentPoints.filter((c) => Math.abs(c.T - eut[0].T) < 1)).toEqual([]);
   }, 120_000);
@@ -101,8 +104,10 @@ describe('basins between the sampled points', () => {
     const r = equilibrium({ database: db, components: comps, conditions: { T, P: 101325, X } });
     expect(r.converged, r.reason).toBe(true);
     const xc = Object.keys(X)[0];
-    return new PointConverter(db, comps).point(r).phases
-      .map((p) => ({ structure: p.ordering?.structure ?? p.name, x: p.x[xc] })).sort((a, b) => a.x - b.x);
+    return new PointConverter(db, comps)
+      .point(r)
+      .phases.map((p) => ({ structure: p.ordering?.structure ?? p.name, x: p.x[xc] }))
+      .sort((a, b) => a.x - b.x);
   };
   // the stable sets in order of x: their structures, and their compositions within 5e-4
   const expectSets = (got: { structure: string; x: number }[], want: [string, number][]) => {
@@ -112,10 +117,22 @@ describe('basins between the sampled points', () => {
 
   test('Ni-Pt (alnipt): A1 + L12, A1 + L10 and L10 + L12 where the single A1 or L12 was certified', () => {
     // each single state lay 0.7 to 1.4 J/mol above the two-phase tangent (the L10 maximum at 894.46 K 21.6 J/mol)
-    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.196 }), [['A1', 0.1927], ['L12', 0.2329]]);
-    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 894.46, { PT: 0.4431 }), [['A1', 0.4335], ['L10', 0.4526]]);
-    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 831.25, { PT: 0.6 }), [['L10', 0.5654], ['A1', 0.6057]]);
-    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.636 }), [['L10', 0.5908], ['L12', 0.6414]]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.196 }), [
+      ['A1', 0.1927],
+      ['L12', 0.2329],
+    ]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 894.46, { PT: 0.4431 }), [
+      ['A1', 0.4335],
+      ['L10', 0.4526],
+    ]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 831.25, { PT: 0.6 }), [
+      ['L10', 0.5654],
+      ['A1', 0.6057],
+    ]);
+    expectSets(sets('alnipt.tdb', ['NI', 'PT', 'VA'], 760.42, { PT: 0.636 }), [
+      ['L10', 0.5908],
+      ['L12', 0.6414],
+    ]);
   });
 
   test('Al-Fe (alfe): B2 next to its second-order transition, where the A2 state is a saddle, not a maximum', () => {
@@ -126,14 +143,23 @@ describe('basins between the sampled points', () => {
   test('Fe-Mg and Cu-Fe (COST507): a solution basin a few J/mol above its best sampled point decides the assemblage', () => {
     // the best grid point of the Fe-rich liquid has DF = -0.44 J/mol, its maximum +0.76 J/mol: BCC + LIQUID
     // was certified 0.39 J/mol above the monotectic's LIQUID + LIQUID (the liquid has no magnetic term)
-    expectSets(sets('COST507.tdb', ['FE', 'MG', 'VA'], 1791.4788, { MG: 0.497515 }), [['LIQUID', 0.0185], ['LIQUID', 0.9874]]);
+    expectSets(sets('COST507.tdb', ['FE', 'MG', 'VA'], 1791.4788, { MG: 0.497515 }), [
+      ['LIQUID', 0.0185],
+      ['LIQUID', 0.9874],
+    ]);
     // the Fe-rich FCC (-3.3 and +6.1 J/mol) 4 K above the eutectoid, where the FCC's Curie and Neel
     // temperatures (below 70 K) leave no narrow magnetic basin
-    expectSets(sets('COST507.tdb', ['CU', 'FE', 'VA'], 1120, { FE: 0.498349 }), [['FCC_A1', 0.0129], ['FCC_A1', 0.9748]]);
+    expectSets(sets('COST507.tdb', ['CU', 'FE', 'VA'], 1120, { FE: 0.498349 }), [
+      ['FCC_A1', 0.0129],
+      ['FCC_A1', 0.9748],
+    ]);
   });
 
   test('Co-Cr (alcocrni): the magnetic HCP + HCP gap next to Co, 692.7-727.9 K', () => {
-    expectSets(sets('alcocrni.tdb', ['CO', 'CR', 'VA'], 723.91, { CR: 0.015 }), [['HCP_A3', 0.0071], ['HCP_A3', 0.3624]]);
+    expectSets(sets('alcocrni.tdb', ['CO', 'CR', 'VA'], 723.91, { CR: 0.015 }), [
+      ['HCP_A3', 0.0071],
+      ['HCP_A3', 0.3624],
+    ]);
     const d = map('alcocrni.tdb', ['CO', 'CR'], [680, 760]);
     const gap = field(d, 'HCP_A3', 'HCP_A3#2');
     expect(gap).toHaveLength(1);
@@ -141,7 +167,12 @@ describe('basins between the sampled points', () => {
     expect(span(gap[0])[0]).toBeCloseTo(692.68, 1);
     expect(span(gap[0])[1]).toBeCloseTo(727.88, 1);
     // FCC + HCP from pure Co's allotropic transition up to the peritectoid at the top of the gap
-    expect(d.regions.filter((r) => r.phases.join('+') === 'FCC_A1+HCP_A3').map((r) => r.ends.low).sort()).toEqual(['invariant', 'pure_element']);
+    expect(
+      d.regions
+        .filter((r) => r.phases.join('+') === 'FCC_A1+HCP_A3')
+        .map((r) => r.ends.low)
+        .sort(),
+    ).toEqual(['invariant', 'pure_element']);
   }, 60_000);
 });
 

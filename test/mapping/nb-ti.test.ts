@@ -25,7 +25,9 @@ import { SHARED_TDB_DIR } from '../support/shared.js';
 
 describe('COST507 Nb-Ti: the induced order of BCC_B2 is one state up to the elements', () => {
   let db: NativeDatabase;
-  beforeAll(() => { db = openDatabase(path.join(SHARED_TDB_DIR, 'COST507.tdb')); });
+  beforeAll(() => {
+    db = openDatabase(path.join(SHARED_TDB_DIR, 'COST507.tdb'));
+  });
 
   test('next to the melting point of Ti: one lens closing at the element, no congruent point, no second-order line', () => {
     const d = mapBinary({ database: db, components: ['NB', 'TI'], T: [1900, 2000], threads: 2 });
@@ -42,7 +44,12 @@ describe('COST507 Nb-Ti: the induced order of BCC_B2 is one state up to the elem
   test('point equilibria: the bcc is B2 next to either element as in the middle', () => {
     const comps = ['NB', 'TI', 'VA'];
     const conv = new PointConverter(db, comps);
-    for (const [T, x] of [[1941.1, 0.9995], [1900, 0.99999], [1500, 0.5], [2700, 1e-5]]) {
+    for (const [T, x] of [
+      [1941.1, 0.9995],
+      [1900, 0.99999],
+      [1500, 0.5],
+      [2700, 1e-5],
+    ]) {
       const r = equilibrium({ database: db, components: comps, conditions: { T, X: { TI: x } } });
       expect(r.converged).toBe(true);
       const bcc = r.phases.filter((p) => p.name === 'BCC_B2');
@@ -55,13 +62,38 @@ describe('COST507 Nb-Ti: the induced order of BCC_B2 is one state up to the elem
 test('ordering criterion: a site-fraction difference counts relative to the constituent fraction', () => {
   const b2: OrderingModel = { phase: 'BCC_B2', lattice: 'BCC', sublattices: [0, 1], ratios: [0.5, 0.5] };
   // induced order of a dilute constituent (COST507 Nb-Ti, x(NB) = 5e-4): the difference exceeds the fraction itself
-  expect(classifyOrdering(b2, [{ NB: 7.96e-4, TI: 1 - 7.96e-4 }, { NB: 2.04e-4, TI: 1 - 2.04e-4 }]).ordered).toBe(true);
-  expect(classifyOrdering(b2, [{ NB: 1.6e-9, TI: 1 - 1.6e-9 }, { NB: 4e-10, TI: 1 - 4e-10 }]).ordered).toBe(true);
+  expect(
+    classifyOrdering(b2, [
+      { NB: 7.96e-4, TI: 1 - 7.96e-4 },
+      { NB: 2.04e-4, TI: 1 - 2.04e-4 },
+    ]).ordered,
+  ).toBe(true);
+  expect(
+    classifyOrdering(b2, [
+      { NB: 1.6e-9, TI: 1 - 1.6e-9 },
+      { NB: 4e-10, TI: 1 - 4e-10 },
+    ]).ordered,
+  ).toBe(true);
   // a symmetric model's disordered set next to an element: equal up to the rounding of the majority's 1 - x
-  expect(classifyOrdering(b2, [{ NB: 1e-9, TI: 1 - 1e-9 }, { NB: 1e-9 + 1e-24, TI: 1 - 1e-9 + 4e-16 }]).ordered).toBe(false);
+  expect(
+    classifyOrdering(b2, [
+      { NB: 1e-9, TI: 1 - 1e-9 },
+      { NB: 1e-9 + 1e-24, TI: 1 - 1e-9 + 4e-16 },
+    ]).ordered,
+  ).toBe(false);
   // in the middle the tolerance is the absolute one of a second-order transition (1e-4)
-  expect(classifyOrdering(b2, [{ NB: 0.5 + 4e-5, TI: 0.5 - 4e-5 }, { NB: 0.5 - 4e-5, TI: 0.5 + 4e-5 }]).ordered).toBe(false);
-  expect(classifyOrdering(b2, [{ NB: 0.5 + 1e-4, TI: 0.5 - 1e-4 }, { NB: 0.5 - 1e-4, TI: 0.5 + 1e-4 }]).ordered).toBe(true);
+  expect(
+    classifyOrdering(b2, [
+      { NB: 0.5 + 4e-5, TI: 0.5 - 4e-5 },
+      { NB: 0.5 - 4e-5, TI: 0.5 + 4e-5 },
+    ]).ordered,
+  ).toBe(false);
+  expect(
+    classifyOrdering(b2, [
+      { NB: 0.5 + 1e-4, TI: 0.5 - 1e-4 },
+      { NB: 0.5 - 1e-4, TI: 0.5 + 1e-4 },
+    ]).ordered,
+  ).toBe(true);
 });
 
 // The region end as the absolute tolerance made it (the states as the mapper met them at 1941.04-1941.05 K): the lens
@@ -74,18 +106,34 @@ test('a lens going on beyond as the ordered state of its solid ends on a second-
     return { ok: true, T, X, phases: ps, key: ps.map((p) => p.label).join('+') };
   };
   // beyond the end: B2 below x 0.99990, the B2 + LIQUID lens up to 0.99992, liquid above (pure Ti included)
-  const beyond = (q: StateRequest) => (q.X < 0.9999 ? state(q.T, q.X, [{ base: 'BCC_B2', x: q.X }])
-    : q.X <= 0.99992 ? state(q.T, q.X, [{ base: 'BCC_B2', x: 0.9999 }, { base: 'LIQUID', x: 0.99992 }])
-      : state(q.T, q.X, [{ base: 'LIQUID', x: q.X }]));
+  const beyond = (q: StateRequest) =>
+    q.X < 0.9999
+      ? state(q.T, q.X, [{ base: 'BCC_B2', x: q.X }])
+      : q.X <= 0.99992
+        ? state(q.T, q.X, [
+            { base: 'BCC_B2', x: 0.9999 },
+            { base: 'LIQUID', x: 0.99992 },
+          ])
+        : state(q.T, q.X, [{ base: 'LIQUID', x: q.X }]);
   const good = { T: 1941.0407, x: [0.999918, 0.999937] as [number, number] };
   const bad = beyond({ T: 1941.0507, X: 0.9999275 });
-  const end = runSync(classifyRegionEnd(good, bad, 1, ['BCC_A2', 'LIQUID'], [good], () => {}), beyond);
+  const end = runSync(
+    classifyRegionEnd(good, bad, 1, ['BCC_A2', 'LIQUID'], [good], () => {}),
+    beyond,
+  );
   expect(end.kind).toBe('invariant');
   expect(end.bad?.key).toBe('BCC_B2+LIQUID');
   const order = new OrderModel();
-  order.add('BCC_B2', 'BCC_A2', [[[0, 2], [1, 3]]]);
+  order.add('BCC_B2', 'BCC_A2', [
+    [
+      [0, 2],
+      [1, 3],
+    ],
+  ]);
   const lens: TracedRegion = {
-    labels: ['BCC_A2', 'LIQUID'], tl: [{ T: 1940.99, x: [0.99998, 0.99999] }, good], done: true,
+    labels: ['BCC_A2', 'LIQUID'],
+    tl: [{ T: 1940.99, x: [0.99998, 0.99999] }, good],
+    done: true,
     ends: [{ kind: 'pure_element', T: 1940.985, good: { T: 1940.99, x: [0.99998, 0.99999] }, bad: null, dir: -1 }, end],
   };
   const secondOrder: { ordered: string; disordered: string; T: number; x: number }[] = [];

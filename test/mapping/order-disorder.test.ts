@@ -41,7 +41,8 @@ test('alfe: B2/A2 second-order line located and confirmed by point equilibria', 
     // 20 K below: next to T_c the solver can stop in the disordered state (a stationary point of G by
     // symmetry) although the ordered one is lower; the mapping takes T_c from the ordered side with the
     // mean-field law eta^2 ~ (T_c - T), so the plain point equilibrium turns ordered only some K below
-    const lo = state(p.T - 20, p.x), hi = state(p.T + 2, p.x);
+    const lo = state(p.T - 20, p.x),
+      hi = state(p.T + 2, p.x);
     if (!lo || !hi) continue;
     checked++;
     expect(lo === 'ordered' && hi === 'disordered', `T=${p.T} x=${p.x}: ${lo} 20 K below, ${hi} 2 K above`).toBe(true);
@@ -68,11 +69,18 @@ describe('four-sublattice ordering: Al-Fe (Sundman 2009)', () => {
     const r = equilibrium({ database: db, components: comps, conditions: { T, X: { FE: x } } });
     const sets = r.phases.filter((p) => p.NP > 1e-9);
     if (!r.converged || sets.length !== 1) return null; // only single bcc points decide
-    return sets[0].name === 'BCC_A2' ? 'A2' : conv.ordering(sets[0])?.structure ?? null;
+    return sets[0].name === 'BCC_A2' ? 'A2' : (conv.ordering(sets[0])?.structure ?? null);
   };
   let d: BinaryDiagram;
   beforeAll(() => {
-    d = mapBinary({ database: db, components: ['AL', 'FE'], T: [800, 1000], X: [0.7, 0.78], grid: { nT: 5, nX: 9 }, threads: 2 });
+    d = mapBinary({
+      database: db,
+      components: ['AL', 'FE'],
+      T: [800, 1000],
+      X: [0.7, 0.78],
+      grid: { nT: 5, nX: 9 },
+      threads: 2,
+    });
   }, 120_000);
 
   test('the D03/B2 and the A2/B2 lines are traced and confirmed by point equilibria on both sides', () => {
@@ -85,10 +93,12 @@ describe('four-sublattice ordering: Al-Fe (Sundman 2009)', () => {
       // the line spans its range without gaps (A2/B2: down to the tricritical point at 941 K)
       expect(Math.min(...line!.points.map((p) => p.T))).toBeLessThan(Tmin);
       expect(Math.max(...line!.points.map((p) => p.T))).toBeGreaterThan(Tmax);
-      for (let i = 1; i < line!.points.length; i++) expect(Math.abs(line!.points[i].T - line!.points[i - 1].T)).toBeLessThan(60);
+      for (let i = 1; i < line!.points.length; i++)
+        expect(Math.abs(line!.points[i].T - line!.points[i - 1].T)).toBeLessThan(60);
       let checked = 0;
       for (const p of line!.points) {
-        const lo = structureAt(p.T - 20, p.x), hi = structureAt(p.T + 2, p.x);
+        const lo = structureAt(p.T - 20, p.x),
+          hi = structureAt(p.T + 2, p.x);
         if (!lo || !hi) continue;
         checked++;
         expect(`${lo}/${hi}`, `T=${p.T.toFixed(2)} x=${p.x.toFixed(4)}`).toBe(`${below}/${above}`);
@@ -101,7 +111,9 @@ describe('four-sublattice ordering: Al-Fe (Sundman 2009)', () => {
     const regions = d.regions.map((r) => [...r.phases].sort().join('+'));
     expect(regions).toContain('BCC_A2+D03 (BCC_4SL)');
     expect(regions).toContain('B2 (BCC_4SL)+BCC_A2');
-    expect(d.singlePhaseLabels.map((l) => l.label)).toEqual(expect.arrayContaining(['B2 (BCC_4SL)', 'D03 (BCC_4SL)', 'BCC_A2']));
+    expect(d.singlePhaseLabels.map((l) => l.label)).toEqual(
+      expect.arrayContaining(['B2 (BCC_4SL)', 'D03 (BCC_4SL)', 'BCC_A2']),
+    );
     expect([...regions, ...d.singlePhaseLabels.map((l) => l.label)].some((l) => /BCC_4SL(#|\+|$)/.test(l))).toBe(false);
     // the A2 + B2 field closes at a tricritical point, ordered state first
     expect(d.tricriticalPoints.map((c) => c.phases)).toContainEqual(['B2 (BCC_4SL)', 'BCC_A2']);

@@ -21,14 +21,17 @@ describe('defects of the diagram review', () => {
     const d = map('CrFeNb_Jacob2016.tdb', ['FE', 'NB'], [1150, 1700]);
     const ag = field(d, 'FCC_A1', 'BCC_A2').sort((a, b) => span(a)[0] - span(b)[0]);
     expect(ag).toHaveLength(2);
-    const [peritectoid] = kinds(d, 'peritectoid'), [eutectoid] = kinds(d, 'eutectoid');
+    const [peritectoid] = kinds(d, 'peritectoid'),
+      [eutectoid] = kinds(d, 'eutectoid');
     expect(ag[0].ends).toEqual({ low: 'pure_element', high: 'invariant' });
     expect(span(ag[0])[0]).toBeCloseTo(1184.8, 0);
     expect(span(ag[0])[1]).toBeCloseTo(peritectoid.T, 1);
     expect(ag[1].ends).toEqual({ low: 'invariant', high: 'pure_element' });
     expect(span(ag[1])[0]).toBeCloseTo(eutectoid.T, 1);
     expect(span(ag[1])[1]).toBeCloseTo(1667.5, 0);
-    expect(d.pureTransitions.filter((p) => p.x === 0).map((p) => Math.round(p.T))).toEqual(expect.arrayContaining([1185, 1667]));
+    expect(d.pureTransitions.filter((p) => p.x === 0).map((p) => Math.round(p.T))).toEqual(
+      expect.arrayContaining([1185, 1667]),
+    );
   }, 120_000);
 
   test('Al-Cu: gamma_D83 + gamma_H from 1054 to 1150 K and epsilon + zeta above the 852 K eutectoid', () => {
@@ -69,19 +72,23 @@ describe('defects of the diagram review', () => {
   test.each([
     ['COST507.tdb', ['AL', 'CU'], [1340, 1370], 'FCC_A1', 1358.7],
     ['alcocrni.tdb', ['AL', 'CR'], [2170, 2200], 'BCC_A2', 2188.7],
-  ] as const)('%s %j: a liquidus maximum with a lens on the element side', (file, comps, T, solid, Tmax) => {
-    const d = map(file, [...comps] as [string, string], [...T] as [number, number]);
-    expect(d.congruentPoints).toHaveLength(1);
-    const c = d.congruentPoints[0];
-    expect(c.T).toBeCloseTo(Tmax, 0);
-    const lenses = field(d, 'LIQUID', solid);
-    expect(lenses).toHaveLength(2);
-    const elementSide = lenses.find((r) => r.ends.low === 'pure_element');
-    expect(elementSide?.ends.high).toBe('congruent');
-    const melting = d.pureTransitions.find((p) => p.x === 1)!;
-    expect(melting.T).toBeLessThan(c.T);
-    expect(span(elementSide!)[0]).toBeCloseTo(melting.T, 1);
-  }, 120_000);
+  ] as const)(
+    '%s %j: a liquidus maximum with a lens on the element side',
+    (file, comps, T, solid, Tmax) => {
+      const d = map(file, [...comps] as [string, string], [...T] as [number, number]);
+      expect(d.congruentPoints).toHaveLength(1);
+      const c = d.congruentPoints[0];
+      expect(c.T).toBeCloseTo(Tmax, 0);
+      const lenses = field(d, 'LIQUID', solid);
+      expect(lenses).toHaveLength(2);
+      const elementSide = lenses.find((r) => r.ends.low === 'pure_element');
+      expect(elementSide?.ends.high).toBe('congruent');
+      const melting = d.pureTransitions.find((p) => p.x === 1)!;
+      expect(melting.T).toBeLessThan(c.T);
+      expect(span(elementSide!)[0]).toBeCloseTo(melting.T, 1);
+    },
+    120_000,
+  );
 
   test('Co-Cr: the hcp monotectoid is one invariant', () => {
     const d = map('alcocrni.tdb', ['CO', 'CR'], [680, 700]);

@@ -11,13 +11,20 @@ const tc = (x: number) => 1000 - 5000 * (x - 0.5) ** 2;
 function state(T: number, x: number): BinaryState {
   const ordered = T < tc(x);
   const label = ordered ? 'B2' : 'A2';
-  return { ok: true, T, X: x, key: label, phases: [{ base: label, label, x, NP: 1, eta: ordered ? Math.sqrt((tc(x) - T) / 200) : 0 }] };
+  return {
+    ok: true,
+    T,
+    X: x,
+    key: label,
+    phases: [{ base: label, label, x, NP: 1, eta: ordered ? Math.sqrt((tc(x) - T) / 200) : 0 }],
+  };
 }
 
 /** x of the polyline at T on its branch between xa and xb (null when it does not reach T there). */
 function polylineX(pts: { T: number; x: number }[], T: number, xa: number, xb: number): number | null {
   for (let i = 0; i + 1 < pts.length; i++) {
-    const a = pts[i], b = pts[i + 1];
+    const a = pts[i],
+      b = pts[i + 1];
     if (a.x < xa - 1e-9 || b.x > xb + 1e-9) continue;
     if ((a.T - T) * (b.T - T) <= 0 && a.T !== b.T) return a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x);
   }
@@ -26,9 +33,18 @@ function polylineX(pts: { T: number; x: number }[], T: number, xa: number, xb: n
 
 test('a second-order line is solved at every other x where it is straight, at every x next to its maximum, and stays within 0.001 in x of the transition', () => {
   const requests: PointRequest[] = [];
-  const solveMany = (reqs: PointRequest[]) => { requests.push(...reqs); return reqs.map((q) => state(q.T, q.x)); };
+  const solveMany = (reqs: PointRequest[]) => {
+    requests.push(...reqs);
+    return reqs.map((q) => state(q.T, q.x));
+  };
   const located = [0.3, 0.5, 0.7].map((x) => ({ ordered: 'B2', disordered: 'A2', T: tc(x), x }));
-  const [line] = followSecondOrderLines(located, (T, x) => state(T, x), { Tlo: 300, Thi: 2000 }, () => {}, solveMany);
+  const [line] = followSecondOrderLines(
+    located,
+    (T, x) => state(T, x),
+    { Tlo: 300, Thi: 2000 },
+    () => {},
+    solveMany,
+  );
   const xs = line.points.map((p) => p.x);
   // every point is on the transition (the mean-field estimate is exact for this model)
   for (const p of line.points) expect(Math.abs(p.T - tc(p.x))).toBeLessThan(0.06);
@@ -42,7 +58,10 @@ test('a second-order line is solved at every other x where it is straight, at ev
   // drawn line against the transition: at fixed T within 0.001 in x on both flanks
   for (let T = tc(0.3) + 1; T < 995; T += 7) {
     const half = Math.sqrt((1000 - T) / 5000);
-    for (const [xa, xb, exact] of [[0.3, 0.5, 0.5 - half], [0.5, 0.7, 0.5 + half]]) {
+    for (const [xa, xb, exact] of [
+      [0.3, 0.5, 0.5 - half],
+      [0.5, 0.7, 0.5 + half],
+    ]) {
       const x = polylineX(line.points, T, xa, xb);
       expect(x).not.toBeNull();
       expect(Math.abs(x! - exact)).toBeLessThan(1e-3);

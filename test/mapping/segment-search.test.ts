@@ -5,7 +5,10 @@ import { runSync } from '../../worker/mapping/field_search.js';
 import { bisectSetChange } from '../../worker/mapping/segment-search.js';
 
 const at = (t: number) => ({ ok: true, key: t < 0.3 ? 'A' : t < 0.6 ? 'A+B' : 'B' });
-const request = (t: number) => (function* () { return (yield t) as ReturnType<typeof at>; })();
+const request = (t: number) =>
+  (function* () {
+    return (yield t) as ReturnType<typeof at>;
+  })();
 
 test('the change nearest the start is bracketed to the tolerance', () => {
   const r = runSync(bisectSetChange(request, at(0), at(1), 1e-6), (t: number) => at(t))!;

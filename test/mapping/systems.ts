@@ -19,15 +19,32 @@ export function binarySystems(): { systems: BinarySystem[]; unreadable: { file: 
   const systems: BinarySystem[] = [];
   const unreadable: { file: string; error: string }[] = [];
   const files = [
-    ...readdirSync(BUNDLED_DIR).filter((f) => f.toLowerCase().endsWith('.tdb')).map((f) => path.join(BUNDLED_DIR, f)),
-    ...readdirSync(SHARED_TDB_DIR).filter((f) => f.toLowerCase().endsWith('.tdb')).map((f) => path.join(SHARED_TDB_DIR, f)),
+    ...readdirSync(BUNDLED_DIR)
+      .filter((f) => f.toLowerCase().endsWith('.tdb'))
+      .map((f) => path.join(BUNDLED_DIR, f)),
+    ...readdirSync(SHARED_TDB_DIR)
+      .filter((f) => f.toLowerCase().endsWith('.tdb'))
+      .map((f) => path.join(SHARED_TDB_DIR, f)),
   ].sort();
   for (const file of files) {
     let db: NativeDatabase;
-    try { db = openDatabase(file); } catch (e) { unreadable.push({ file, error: (e as Error).message }); continue; }
-    const els = db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
+    try {
+      db = openDatabase(file);
+    } catch (e) {
+      unreadable.push({ file, error: (e as Error).message });
+      continue;
+    }
+    const els = db
+      .info()
+      .elements.map((e) => e.name.toUpperCase())
+      .filter((n) => n !== 'VA' && n !== '/-');
     if (els.length !== 2) continue;
-    systems.push({ name: `${path.basename(path.dirname(file))}/${path.basename(file)}`, file, db, elements: [els[0], els[1]] });
+    systems.push({
+      name: `${path.basename(path.dirname(file))}/${path.basename(file)}`,
+      file,
+      db,
+      elements: [els[0], els[1]],
+    });
   }
   return { systems, unreadable };
 }

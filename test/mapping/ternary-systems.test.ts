@@ -8,7 +8,13 @@ import { mapTernary } from '../../worker/mapping/ternary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { probeBoundaries } from './ternary-support.js';
 
-const CASES: { file: string; components: [string, string, string]; T: [number, number]; minRegions: number; grid?: number }[] = [
+const CASES: {
+  file: string;
+  components: [string, string, string];
+  T: [number, number];
+  minRegions: number;
+  grid?: number;
+}[] = [
   { file: 'sl_chen.tdb', components: ['A', 'B', 'C'], T: [500, 700], minRegions: 1 },
   { file: 'alcocrni.tdb', components: ['CO', 'CR', 'NI'], T: [1273, 1473], minRegions: 2 },
   { file: 'COST507.tdb', components: ['AL', 'MG', 'SI'], T: [700, 800], minRegions: 4 },
@@ -28,7 +34,10 @@ describe('ternary isothermal sections of further systems', () => {
         for (const t of s.triangles) expect(t.refinement).toBeLessThanOrEqual(1e-5);
         const { probes, failures, notConverged, narrowFields } = probeBoundaries(s, db);
         // fields the section does not draw, narrower than its sampling (docs/calculations.md, limits): printed
-        for (const f of narrowFields) console.log(`${c.file} ${T} K: a narrow ${f.found.join(' + ')} field beside ${f.region} at ${f.x.map((v) => v.toFixed(4)).join(', ')} is not drawn`);
+        for (const f of narrowFields)
+          console.log(
+            `${c.file} ${T} K: a narrow ${f.found.join(' + ')} field beside ${f.region} at ${f.x.map((v) => v.toFixed(4)).join(', ')} is not drawn`,
+          );
         expect(narrowFields.length, `${T} K`).toBeLessThanOrEqual(1);
         expect(probes.length - notConverged, `${T} K`).toBeGreaterThanOrEqual(s.regions.length);
         expect(notConverged, `${T} K`).toBeLessThanOrEqual(probes.length / 20);

@@ -22,13 +22,25 @@ function checkTriangles(db: ReturnType<typeof openDatabase>, s: TernarySection, 
   for (const t of s.triangles) {
     expect(t.refinement, t.phases.join('+')).toBeLessThanOrEqual(1e-5);
     const c = [0, 1, 2].map((k) => (t.corners[0][k]! + t.corners[1][k]! + t.corners[2][k]!) / 3);
-    const r = equilibrium({ database: db, components: [...s.components, 'VA'].filter((e) => e !== 'VA' || db.info().elements.some((x) => x.name === 'VA')),
-      conditions: { T: s.T, P: s.P, X: { [s.components[1]]: c[1]!, [s.components[2]]: c[2]! } }, options: pdens ? { pdens } : {} });
-    expect(sorted(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name)), `centroid of ${t.phases.join('+')}`).toBe(sorted([...t.phases]));
+    const r = equilibrium({
+      database: db,
+      components: [...s.components, 'VA'].filter((e) => e !== 'VA' || db.info().elements.some((x) => x.name === 'VA')),
+      conditions: { T: s.T, P: s.P, X: { [s.components[1]]: c[1]!, [s.components[2]]: c[2]! } },
+      options: pdens ? { pdens } : {},
+    });
+    expect(sorted(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name)), `centroid of ${t.phases.join('+')}`).toBe(
+      sorted([...t.phases]),
+    );
   }
 }
 
-function checkBoundaries(db: ReturnType<typeof openDatabase>, s: TernarySection, minProbes: number, pdens?: number, allowed = 0) {
+function checkBoundaries(
+  db: ReturnType<typeof openDatabase>,
+  s: TernarySection,
+  minProbes: number,
+  pdens?: number,
+  allowed = 0,
+) {
   const { probes, failures } = probeBoundaries(s, db, { pdens });
   expect(probes.length).toBeGreaterThanOrEqual(minProbes);
   expect(failures.length, JSON.stringify(failures.slice(0, 4))).toBeLessThanOrEqual(allowed);
@@ -68,7 +80,18 @@ describe('ternary isothermal sections against point equilibria', () => {
     const db = openDatabase(path.join(SHARED_TDB_DIR, 'Cr-Fe-Ni_shallow_bcc.tdb'));
     // x(NI) >= 0.1 cuts off the part of the gap near the Cr-Fe edge, where both ends of a tie-line hold little Ni; every
     // tie-line with a part inside the window belongs to the section
-    const s = mapTernary({ database: db, components: ['CR', 'FE', 'NI'], T: 800, threads: 2, gridDivisions: 10, window: [[0, 1], [0, 1], [0.1, 1]] });
+    const s = mapTernary({
+      database: db,
+      components: ['CR', 'FE', 'NI'],
+      T: 800,
+      threads: 2,
+      gridDivisions: 10,
+      window: [
+        [0, 1],
+        [0, 1],
+        [0.1, 1],
+      ],
+    });
     expect(s.regions).toHaveLength(1);
     expect([...s.regions[0]!.ends].sort()).toEqual(['edge', 'window']);
     const nickel = s.regions[0]!.tielines.map((t) => Math.max(t.x[0][2], t.x[1][2]));
@@ -95,8 +118,12 @@ describe('ternary isothermal sections against point equilibria', () => {
       expect(c.disagreements, `${T} K`).toEqual([]);
       if (T === 1273) {
         // gamma + gamma' and the Cr-rich bcc beside NiAl: states of one model each, named by their ordering
-        expect(s.regions.map((r) => [...r.labels!].sort().join(' + '))).toEqual(expect.arrayContaining(['A1 (L12_FCC) + L12 (L12_FCC)', 'A2 (B2) + B2 (B2)']));
-        expect(s.singlePhaseLabels.map((l) => l.label)).toEqual(expect.arrayContaining(['A1 (L12_FCC)', 'L12 (L12_FCC)', 'A2 (B2)', 'B2 (B2)']));
+        expect(s.regions.map((r) => [...r.labels!].sort().join(' + '))).toEqual(
+          expect.arrayContaining(['A1 (L12_FCC) + L12 (L12_FCC)', 'A2 (B2) + B2 (B2)']),
+        );
+        expect(s.singlePhaseLabels.map((l) => l.label)).toEqual(
+          expect.arrayContaining(['A1 (L12_FCC)', 'L12 (L12_FCC)', 'A2 (B2)', 'B2 (B2)']),
+        );
       }
     }
   }, 180_000);
@@ -105,15 +132,25 @@ describe('ternary isothermal sections against point equilibria', () => {
     // B2 with Al on one sublattice and Al, Cr, Ni on the other lies 75-125 J/mol below the liquid + B2 + B2 triangle
     // the point solver found at every sampling density before the sampling grid held single-sublattice faces
     const db = openDatabase(path.join(SHARED_TDB_DIR, 'alcrni.tdb'));
-    const r = equilibrium({ database: db, components: ['AL', 'CR', 'NI', 'VA'], conditions: { T: 1273, P: 101325, X: { CR: 0.2339, NI: 0.15 } } });
+    const r = equilibrium({
+      database: db,
+      components: ['AL', 'CR', 'NI', 'VA'],
+      conditions: { T: 1273, P: 101325, X: { CR: 0.2339, NI: 0.15 } },
+    });
     expect(r.GM).toBeLessThan(-87464);
-    const b2 = r.phases.filter((p) => p.name === 'B2' && p.NP > 1e-9).map((p) => p.x.NI!).sort();
+    const b2 = r.phases
+      .filter((p) => p.name === 'B2' && p.NP > 1e-9)
+      .map((p) => p.x.NI!)
+      .sort();
     expect(b2[1]).toBeGreaterThan(0.28);
     expect(b2[1]).toBeLessThan(0.31);
   });
 
   test('Al-Cu-Mg (COST507) at 700 K and 800 K', () => {
-    for (const [T, minTriangles] of [[700, 8], [800, 4]] as const) {
+    for (const [T, minTriangles] of [
+      [700, 8],
+      [800, 4],
+    ] as const) {
       const { db, s } = section('COST507.tdb', ['AL', 'CU', 'MG'], T);
       expect(s.triangles.length, `${T} K`).toBeGreaterThanOrEqual(minTriangles);
       checkTriangles(db, s);

@@ -20,9 +20,17 @@ test('alcfe_b2: the A2 + B2 field is one region across 500-700 K, on the tie-lin
   expect(tl[tl.length - 1].T).toBe(700);
   // where the cold start converges (600 K, x = 0.72) its tie-line is the traced one
   const near = tl.reduce((a, b) => (Math.abs(b.T - 600) < Math.abs(a.T - 600) ? b : a));
-  const r = equilibrium({ database: db, components: ['AL', 'FE', 'VA'], phases: db.phasesFor(['AL', 'FE']), conditions: { T: near.T, X: { FE: 0.72 } } });
+  const r = equilibrium({
+    database: db,
+    components: ['AL', 'FE', 'VA'],
+    phases: db.phasesFor(['AL', 'FE']),
+    conditions: { T: near.T, X: { FE: 0.72 } },
+  });
   expect(r.converged).toBe(true);
-  const xs = r.phases.filter((p) => p.NP > 1e-10).map((p) => p.x.FE).sort((a, b) => a - b);
+  const xs = r.phases
+    .filter((p) => p.NP > 1e-10)
+    .map((p) => p.x.FE)
+    .sort((a, b) => a - b);
   expect(xs[0]).toBeCloseTo(near.x[0], 3);
   expect(xs[1]).toBeCloseTo(near.x[1], 3);
 });

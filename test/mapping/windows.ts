@@ -9,8 +9,8 @@ export const mapWindow = (file: string, components: [string, string], T: [number
   mapBinary({ database: openDatabase(path.join(SHARED_TDB_DIR, file)), components, T, threads: 2 });
 
 /** The two-phase regions of phases a and b (one set of each). */
-export const field = (d: BinaryDiagram, a: string, b: string) => d.regions.filter((r) => new Set(r.phases).size === 2
-  && r.phases.includes(a) && r.phases.includes(b));
+export const field = (d: BinaryDiagram, a: string, b: string) =>
+  d.regions.filter((r) => new Set(r.phases).size === 2 && r.phases.includes(a) && r.phases.includes(b));
 
 /** Lowest and highest temperature of a region's tie-lines. */
 export const span = (r: BinaryDiagram['regions'][number]) => [r.tielines[0].T, r.tielines[r.tielines.length - 1].T];

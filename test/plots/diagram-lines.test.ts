@@ -12,10 +12,19 @@ test('second-order and magnetic lines are dashed and dotted, with a legend; plai
   const plain = binaryPhaseDiagram(base);
   expect(dashes(plain).every((d) => d === '')).toBe(true);
   expect(allText(parseXml(plain)).join(' ')).not.toMatch(/second-order|Curie/);
-  const line = [{ x: 0.3, T: 400 }, { x: 0.4, T: 500 }, { x: 0.5, T: 520 }];
-  const svg = binaryPhaseDiagram({ ...base, boundaries: [...base.boundaries,
-    { phases: ['B2', 'A2'], points: line, kind: 'second_order' },
-    { phases: ['A2', 'A2'], points: line.map((p) => ({ x: p.x, T: p.T - 100 })), kind: 'magnetic' }] });
+  const line = [
+    { x: 0.3, T: 400 },
+    { x: 0.4, T: 500 },
+    { x: 0.5, T: 520 },
+  ];
+  const svg = binaryPhaseDiagram({
+    ...base,
+    boundaries: [
+      ...base.boundaries,
+      { phases: ['B2', 'A2'], points: line, kind: 'second_order' },
+      { phases: ['A2', 'A2'], points: line.map((p) => ({ x: p.x, T: p.T - 100 })), kind: 'magnetic' },
+    ],
+  });
   const d = dashes(svg);
   expect(d.filter((v) => v === BOUNDARY_STYLES.second_order.dash).length).toBeGreaterThanOrEqual(1);
   expect(d.filter((v) => v === BOUNDARY_STYLES.magnetic.dash).length).toBeGreaterThanOrEqual(1);
@@ -24,5 +33,7 @@ test('second-order and magnetic lines are dashed and dotted, with a legend; plai
   expect(text).toContain(BOUNDARY_STYLES.magnetic.legend);
   // the legend's sample lines carry the same dashes
   const legendLines = findAll(parseXml(svg), 'line').filter((l) => l.attrs['stroke-dasharray']);
-  expect(legendLines.map((l) => l.attrs['stroke-dasharray']).sort()).toEqual([BOUNDARY_STYLES.magnetic.dash, BOUNDARY_STYLES.second_order.dash].sort());
+  expect(legendLines.map((l) => l.attrs['stroke-dasharray']).sort()).toEqual(
+    [BOUNDARY_STYLES.magnetic.dash, BOUNDARY_STYLES.second_order.dash].sort(),
+  );
 });

@@ -10,20 +10,38 @@ import { mapBinary } from '../../worker/mapping/binary.js';
 import { diagramChart } from '../../worker/calculations/binary_equilibrium.js';
 import { harmonizeSetNames, baseName } from '../../worker/plots/set-names.js';
 import {
-  boxesIntersect, boxInside, dejaVuMeasure, placeLabels, segmentHitsBox, segmentsCross, tagDropped, type Box, type Segment,
+  boxesIntersect,
+  boxInside,
+  dejaVuMeasure,
+  placeLabels,
+  segmentHitsBox,
+  segmentsCross,
+  tagDropped,
+  type Box,
+  type Segment,
 } from '../../worker/plots/labels.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { findAll, parseXml, type XmlElement } from './xml.js';
 
 const BUNDLED = path.resolve(__dirname, '../../databases');
 
-interface Drawn { boxes: Array<{ text: string; box: Box }>; leaders: Segment[]; boundaries: Segment[]; area: Box }
+interface Drawn {
+  boxes: Array<{ text: string; box: Box }>;
+  leaders: Segment[];
+  boundaries: Segment[];
+  area: Box;
+}
 
 /** Label boxes (DejaVu Sans metrics, the previews' font), leaders, boundary and invariant segments of a preview. */
 function readPreview(svg: string): Drawn {
   const root = parseXml(svg);
   const clip = findAll(root, 'clipPath')[0]!.children[0]!;
-  const area = { x: Number(clip.attrs.x), y: Number(clip.attrs.y), width: Number(clip.attrs.width), height: Number(clip.attrs.height) };
+  const area = {
+    x: Number(clip.attrs.x),
+    y: Number(clip.attrs.y),
+    width: Number(clip.attrs.width),
+    height: Number(clip.attrs.height),
+  };
   const group = findAll(root, 'g').find((g) => g.attrs.class === 'labels')!;
   const boxes: Drawn['boxes'] = [];
   const leaders: Segment[] = [];
@@ -32,18 +50,28 @@ function readPreview(svg: string): Drawn {
     if (el.name !== 'text') continue;
     const size = Number(el.attrs['font-size']);
     const m = dejaVuMeasure(el.text, size, el.attrs['font-weight'] === 'bold');
-    const x = Number(el.attrs.x), y = Number(el.attrs.y);
+    const x = Number(el.attrs.x),
+      y = Number(el.attrs.y);
     expect(el.attrs['text-anchor']).toBe('middle');
-    boxes.push({ text: el.text, box: { x: x - m.width / 2, y: y - m.ascent, width: m.width, height: m.ascent + m.descent } });
+    boxes.push({
+      text: el.text,
+      box: { x: x - m.width / 2, y: y - m.ascent, width: m.width, height: m.ascent + m.descent },
+    });
   }
   const boundaries: Segment[] = [];
-  const pts = (e: XmlElement) => e.attrs.points!.trim().split(/\s+/).map((p) => p.split(',').map(Number) as [number, number]);
+  const pts = (e: XmlElement) =>
+    e.attrs
+      .points!.trim()
+      .split(/\s+/)
+      .map((p) => p.split(',').map(Number) as [number, number]);
   for (const p of findAll(root, 'polyline').filter((e) => e.attrs.stroke === '#000000')) {
     const q = pts(p);
     for (let i = 1; i < q.length; i++) boundaries.push([q[i - 1]![0], q[i - 1]![1], q[i]![0], q[i]![1]]);
   }
   // invariant lines: the thick horizontal black lines inside the clip groups
-  for (const l of findAll(root, 'line').filter((e) => e.attrs['stroke-width'] === '2.5' && e.attrs.stroke === '#000000')) {
+  for (const l of findAll(root, 'line').filter(
+    (e) => e.attrs['stroke-width'] === '2.5' && e.attrs.stroke === '#000000',
+  )) {
     boundaries.push([+l.attrs.x1!, +l.attrs.y1!, +l.attrs.x2!, +l.attrs.y2!]);
   }
   return { boxes, leaders, boundaries, area };
@@ -59,7 +87,10 @@ const CASES: Array<{ file: string; T: [number, number] }> = [
 
 describe.each(CASES.map((c) => [path.basename(c.file), c] as const))('labels of the %s diagram', (_name, c) => {
   const db = openDatabase(c.file);
-  const els = db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-') as [string, string];
+  const els = db
+    .info()
+    .elements.map((e) => e.name.toUpperCase())
+    .filter((n) => n !== 'VA' && n !== '/-') as [string, string];
   const d = harmonizeSetNames(mapBinary({ database: db, components: els, T: c.T, threads: 1 }));
   const drawn = readPreview(diagramChart(d));
 
@@ -103,7 +134,8 @@ describe.each(CASES.map((c) => [path.basename(c.file), c] as const))('labels of 
       for (const p of v.phases) expect(v.reaction).toContain(p.name);
     }
     for (const l of d.singlePhaseLabels) {
-      if ([...regionNames].some((n) => baseName(n) === baseName(l.label))) expect(regionNames.has(l.label), l.label).toBe(true);
+      if ([...regionNames].some((n) => baseName(n) === baseName(l.label)))
+        expect(regionNames.has(l.label), l.label).toBe(true);
     }
   });
 });
@@ -112,7 +144,10 @@ describe('placeLabels', () => {
   const area = { x: 0, y: 0, width: 400, height: 300 };
   it('moves a label off a boundary that runs through its anchor, staying on the anchor side', () => {
     const wall: Segment = [200, 0, 200, 300];
-    const { placed, dropped } = placeLabels([{ key: 'a', text: 'LIQUID', size: 16, anchor: [195, 150] }], { area, segments: [wall] });
+    const { placed, dropped } = placeLabels([{ key: 'a', text: 'LIQUID', size: 16, anchor: [195, 150] }], {
+      area,
+      segments: [wall],
+    });
     expect(dropped).toEqual([]);
     expect(segmentHitsBox(wall, placed[0]!.box)).toBe(false);
     expect(placed[0]!.box.x + placed[0]!.box.width).toBeLessThanOrEqual(200);
@@ -121,30 +156,53 @@ describe('placeLabels', () => {
 
   it('gives a field too small for its name a leader line, and drops what fits nowhere', () => {
     // a 20 x 20 px cell closed on all sides inside a 400 x 300 plot
-    const cell: Segment[] = [[190, 140, 210, 140], [210, 140, 210, 160], [210, 160, 190, 160], [190, 160, 190, 140]];
-    const r = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150] }], { area, segments: cell });
+    const cell: Segment[] = [
+      [190, 140, 210, 140],
+      [210, 140, 210, 160],
+      [210, 160, 190, 160],
+      [190, 160, 190, 140],
+    ];
+    const r = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150] }], {
+      area,
+      segments: cell,
+    });
     expect(r.placed[0]!.leader).toBeDefined();
     expect(cell.some((s) => segmentHitsBox(s, r.placed[0]!.box))).toBe(false);
-    const none = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150], leader: false }], { area, segments: cell });
+    const none = placeLabels([{ key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [200, 150], leader: false }], {
+      area,
+      segments: cell,
+    });
     expect(none.placed).toEqual([]);
     expect(none.dropped.map((q) => q.key)).toEqual(['a']);
   });
 
   it('keeps two labels with the same anchor apart', () => {
-    const { placed } = placeLabels([
-      { key: 'a', text: 'LIQUID', size: 16, anchor: [200, 150] }, { key: 'b', text: 'LIQUID', size: 16, anchor: [200, 150] },
-    ], { area, segments: [] });
+    const { placed } = placeLabels(
+      [
+        { key: 'a', text: 'LIQUID', size: 16, anchor: [200, 150] },
+        { key: 'b', text: 'LIQUID', size: 16, anchor: [200, 150] },
+      ],
+      { area, segments: [] },
+    );
     expect(placed).toHaveLength(2);
     expect(boxesIntersect(placed[0]!.box, placed[1]!.box)).toBe(false);
   });
 
   it('numbers the labels that were dropped, among those placed, and explains the numbers in a legend', () => {
-    const cell: Segment[] = [[190, 140, 230, 140], [230, 140, 230, 180], [230, 180, 190, 180], [190, 180, 190, 140]];
+    const cell: Segment[] = [
+      [190, 140, 230, 140],
+      [230, 140, 230, 180],
+      [230, 180, 190, 180],
+      [190, 180, 190, 140],
+    ];
     const opts = { area, segments: cell };
-    const first = placeLabels([
-      { key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [210, 160], leader: false },
-      { key: 'b', text: 'LIQUID', size: 16, anchor: [100, 100] },
-    ], opts);
+    const first = placeLabels(
+      [
+        { key: 'a', text: 'FCC_A1 + HCP_A3', size: 16, anchor: [210, 160], leader: false },
+        { key: 'b', text: 'LIQUID', size: 16, anchor: [100, 100] },
+      ],
+      opts,
+    );
     expect(first.dropped.map((r) => r.key)).toEqual(['a']);
     const { tags, legend } = tagDropped(first.dropped, first.placed, opts, 11);
     expect(tags.map((t) => [t.key, t.text])).toEqual([['a', '1']]);

@@ -6,7 +6,8 @@ import { findDejaVuFonts, isPng, pngSize, renderSvg, svgToPng } from '../../work
 /** Count of pixels darker than mid-grey in premultiplied RGBA over a white background. */
 function darkPixels(pixels: Buffer): number {
   let n = 0;
-  for (let i = 0; i < pixels.length; i += 4) if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 384 && pixels[i + 3] > 0) n++;
+  for (let i = 0; i < pixels.length; i += 4)
+    if (pixels[i] + pixels[i + 1] + pixels[i + 2] < 384 && pixels[i + 3] > 0) n++;
   return n;
 }
 
@@ -23,11 +24,15 @@ describe('svgToPng', () => {
 
   it('renders text (a font is available: Debian package fonts-dejavu-core)', () => {
     // A text-only document: if no font were found, resvg would silently draw nothing.
-    const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="400" height="100" fill="#ffffff"/>'
-      + `<text x="10" y="60" font-size="40" font-family="'DejaVu Sans', sans-serif">Phase fraction</text></svg>`;
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><rect width="400" height="100" fill="#ffffff"/>' +
+      `<text x="10" y="60" font-size="40" font-family="'DejaVu Sans', sans-serif">Phase fraction</text></svg>`;
     const img = renderSvg(svg);
     expect(img.width).toBe(400);
-    expect(darkPixels(img.pixels), `no text was drawn; fonts found: ${JSON.stringify(findDejaVuFonts())}`).toBeGreaterThan(500);
+    expect(
+      darkPixels(img.pixels),
+      `no text was drawn; fonts found: ${JSON.stringify(findDejaVuFonts())}`,
+    ).toBeGreaterThan(500);
   });
 
   it('is deterministic', () => {
@@ -38,7 +43,9 @@ describe('svgToPng', () => {
   it('throws an Error on bad input instead of crashing', () => {
     expect(() => svgToPng('not svg at all')).toThrow(Error);
     expect(() => svgToPng('')).toThrow(TypeError);
-    expect(() => svgToPng('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', { width: -5 })).toThrow(RangeError);
+    expect(() => svgToPng('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>', { width: -5 })).toThrow(
+      RangeError,
+    );
     expect(pngSize(Buffer.from('GIF89a'))).toBeUndefined();
   });
 });

@@ -10,14 +10,17 @@ import { isPng, pngSize } from '../../worker/plots/png.js';
 type Renderer = import('../../worker/host-png.js').PreviewRenderer;
 let renderer: Renderer;
 const dir = mkdtempSync(join(tmpdir(), 'preview-renderer-'));
-const GOOD = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><defs><clipPath id="c"><rect x="10" y="10" width="180" height="80"/></clipPath></defs>'
-  + '<g clip-path="url(#c)"><polyline points="0,50 200,50" stroke="#000" stroke-width="2" fill="none"/></g></svg>';
+const GOOD =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><defs><clipPath id="c"><rect x="10" y="10" width="180" height="80"/></clipPath></defs>' +
+  '<g clip-path="url(#c)"><polyline points="0,50 200,50" stroke="#000" stroke-width="2" fill="none"/></g></svg>';
 const OUTSIDE = GOOD.replace('0,50 200,50', '900,10 900,90');
 
 beforeAll(async () => {
   ensureBuilt();
   // The renderer forks dist/worker/host-png-child.js, so the compiled module is used.
-  const { PreviewRenderer } = (await import(join(process.cwd(), 'dist', 'worker', 'host-png.js'))) as typeof import('../../worker/host-png.js');
+  const { PreviewRenderer } = (await import(
+    join(process.cwd(), 'dist', 'worker', 'host-png.js')
+  )) as typeof import('../../worker/host-png.js');
   renderer = new PreviewRenderer(30_000);
 });
 afterAll(() => renderer?.close());
@@ -49,7 +52,9 @@ describe('preview renderer process', () => {
     writeFileSync(join(preview, 'good.svg'), GOOD);
     writeFileSync(join(preview, 'outside.svg'), OUTSIDE);
     const problems = await renderer.renderMissing(task, 300);
-    expect(problems).toEqual(['preview outside.png not rendered: svgToPng: invalid geometry: <polyline> lies entirely outside its clip rectangle']);
+    expect(problems).toEqual([
+      'preview outside.png not rendered: svgToPng: invalid geometry: <polyline> lies entirely outside its clip rectangle',
+    ]);
     expect(existsSync(join(preview, 'good.png'))).toBe(true);
     expect(existsSync(join(preview, 'outside.png'))).toBe(false);
   });

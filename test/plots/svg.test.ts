@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
-  LinearScale, Panel, SvgBuilder, escapeXml, fmt, formatNumber, formatTick, niceNumber, niceTicks, renderTable,
-  resolveAxis, ticksWithin,
+  LinearScale,
+  Panel,
+  SvgBuilder,
+  escapeXml,
+  fmt,
+  formatNumber,
+  formatTick,
+  niceNumber,
+  niceTicks,
+  renderTable,
+  resolveAxis,
+  ticksWithin,
 } from '../../worker/plots/svg.js';
 import { allText, findAll, parseXml } from './xml.js';
 import { seededRandom } from '../support/random.js';
-
 
 function mantissa(step: number): number {
   return Number((step / 10 ** Math.floor(Math.log10(step) + 1e-12)).toPrecision(6));
@@ -68,7 +77,16 @@ describe('nice numbers', () => {
     expect(t3.ticks.map((v) => formatTick(v, t3.step))).toEqual(['0.0', '0.2', '0.4']);
     const t4 = niceTicks(0, 0.7, 8);
     expect(t4.ticks[3]).toBe(0.3); // not 0.30000000000000004
-    expect(t4.ticks.map((v) => formatTick(v, t4.step))).toEqual(['0.0', '0.1', '0.2', '0.3', '0.4', '0.5', '0.6', '0.7']);
+    expect(t4.ticks.map((v) => formatTick(v, t4.step))).toEqual([
+      '0.0',
+      '0.1',
+      '0.2',
+      '0.3',
+      '0.4',
+      '0.5',
+      '0.6',
+      '0.7',
+    ]);
     expect(formatTick(-0, 1)).toBe('0');
     const fixed = resolveAxis({ label: '', min: 0, max: 1 }, [5, 7]);
     expect([fixed.min, fixed.max]).toEqual([0, 1]);
@@ -80,7 +98,9 @@ describe('nice numbers', () => {
 
 describe('formatting and escaping', () => {
   it('escapes markup characters and drops characters XML forbids', () => {
-    expect(escapeXml(`<a href="x">Tom & Jerry's</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;');
+    expect(escapeXml(`<a href="x">Tom & Jerry's</a>`)).toBe(
+      '&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&apos;s&lt;/a&gt;',
+    );
     expect(escapeXml('a\u0000b\u0007c')).toBe('abc');
     expect(escapeXml('°C µ −')).toBe('°C µ −');
   });
@@ -112,7 +132,10 @@ describe('SvgBuilder and Panel', () => {
     const ys = [0.03, 0.5, 0.97, 0.2];
     const p = new Panel(svg, area, niceTicks(310, 990), niceTicks(0, 1));
     p.drawAxes('Temperature (K)', 'Phase fraction', { celsius: 'x' });
-    p.series(xs.map((x, i) => [x, ys[i]] as const), { stroke: '#123456' });
+    p.series(
+      xs.map((x, i) => [x, ys[i]] as const),
+      { stroke: '#123456' },
+    );
     const root = parseXml(svg.toString());
     expect(root.name).toBe('svg');
     expect(root.attrs.width).toBe('1200');
@@ -139,7 +162,18 @@ describe('SvgBuilder and Panel', () => {
   it('breaks lines at missing values instead of joining across them', () => {
     const svg = new SvgBuilder(400, 300);
     const p = new Panel(svg, { x: 50, y: 20, width: 300, height: 230 }, niceTicks(0, 10), niceTicks(0, 1));
-    p.series([[0, 0.1], [1, 0.2], [2, NaN], [3, 0.4], [4, 0.5], [5, NaN], [6, 0.7]], { stroke: '#ff0000' });
+    p.series(
+      [
+        [0, 0.1],
+        [1, 0.2],
+        [2, NaN],
+        [3, 0.4],
+        [4, 0.5],
+        [5, NaN],
+        [6, 0.7],
+      ],
+      { stroke: '#ff0000' },
+    );
     const root = parseXml(svg.toString());
     expect(findAll(root, 'polyline').filter((e) => e.attrs.stroke === '#ff0000')).toHaveLength(2);
     expect(findAll(root, 'circle').filter((e) => e.attrs.fill === '#ff0000')).toHaveLength(1);
@@ -151,7 +185,14 @@ describe('SvgBuilder and Panel', () => {
   });
 
   it('renders a table with every cell, escaped', () => {
-    const doc = renderTable(['Phase', 'x(Zn)'], [['FCC_A1<&>', 0.25], ['LIQUID', null]], { title: 'T = 700 K' });
+    const doc = renderTable(
+      ['Phase', 'x(Zn)'],
+      [
+        ['FCC_A1<&>', 0.25],
+        ['LIQUID', null],
+      ],
+      { title: 'T = 700 K' },
+    );
     const root = parseXml(doc);
     const texts = allText(root);
     expect(texts).toEqual(expect.arrayContaining(['T = 700 K', 'Phase', 'x(Zn)', 'FCC_A1<&>', '0.25', 'LIQUID', '–']));

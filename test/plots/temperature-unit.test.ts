@@ -21,14 +21,19 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const num = (t: XmlElement) => (/^-?\d+(\.\d+)?$/.test(t.text) ? Number(t.text) : null);
 /** The numeric tick labels of the vertical axis whose labels sit at x = X (left: anchor end, right: anchor start). */
 function yTicks(root: XmlElement, X: number): { v: number; Y: number }[] {
-  return findAll(root, 'text').filter((t) => Math.abs(Number(t.attrs.x) - X) < 1e-6 && num(t) !== null).map((t) => ({ v: num(t)!, Y: Number(t.attrs.y) }));
+  return findAll(root, 'text')
+    .filter((t) => Math.abs(Number(t.attrs.x) - X) < 1e-6 && num(t) !== null)
+    .map((t) => ({ v: num(t)!, Y: Number(t.attrs.y) }));
 }
 function xTicks(root: XmlElement, Y: number): { v: number; X: number }[] {
-  return findAll(root, 'text').filter((t) => Math.abs(Number(t.attrs.y) - Y) < 1e-6 && num(t) !== null).map((t) => ({ v: num(t)!, X: Number(t.attrs.x) }));
+  return findAll(root, 'text')
+    .filter((t) => Math.abs(Number(t.attrs.y) - Y) < 1e-6 && num(t) !== null)
+    .map((t) => ({ v: num(t)!, X: Number(t.attrs.x) }));
 }
 /** The axis value at screen coordinate c, from the first and last tick label (the axis is linear). */
 function valueAt(ticks: { v: number; c: number }[], c: number): number {
-  const a = ticks[0]!, b = ticks[ticks.length - 1]!;
+  const a = ticks[0]!,
+    b = ticks[ticks.length - 1]!;
   return a.v + ((c - a.c) * (b.v - a.v)) / (b.c - a.c);
 }
 const area = (root: XmlElement) => {
@@ -43,7 +48,12 @@ describe('preview temperatures in degrees Celsius', () => {
     for (const unit of ['kelvin', 'celsius'] as const) {
       const root = parseXml(scheilChart({ ...input, temperatureUnit: unit }));
       const a = area(root);
-      const liq = findAll(root, 'line').find((l) => l.attrs['stroke-dasharray'] && l.attrs.y1 === l.attrs.y2 && Number(l.attrs.x2) - Number(l.attrs.x1) > a.width / 2)!;
+      const liq = findAll(root, 'line').find(
+        (l) =>
+          l.attrs['stroke-dasharray'] &&
+          l.attrs.y1 === l.attrs.y2 &&
+          Number(l.attrs.x2) - Number(l.attrs.x1) > a.width / 2,
+      )!;
       const Y = Number(liq.attrs.y1);
       const left = yTicks(root, a.x - 12).map((t) => ({ v: t.v, c: t.Y }));
       const right = yTicks(root, a.x + a.width + 12).map((t) => ({ v: t.v, c: t.Y }));
@@ -74,22 +84,46 @@ describe('preview temperatures in degrees Celsius', () => {
     const a = area(root);
     // bottom tick labels in °C: the data's first temperature at its x position
     const bottom = xTicks(root, a.y + a.height + 12).map((t) => ({ v: t.v, c: t.X }));
-    const T0 = pf.x[0]!, T1 = pf.x[pf.x.length - 1]!;
+    const T0 = pf.x[0]!,
+      T1 = pf.x[pf.x.length - 1]!;
     expect(valueAt(bottom, a.x)).toBeLessThanOrEqual(T0 - 273.15 + 1e-9);
     expect(valueAt(bottom, a.x + a.width)).toBeGreaterThanOrEqual(T1 - 273.15 - 1e-9);
-    const sections = (unit?: 'celsius') => allText(parseXml(isobaricSections({ xLabel: 'Mole fraction B', xs: [0, 0.5, 1], Ts: [373.15, 473.15, 573.15],
-      phaseSets: ['A'], sections: [{ P: 1e5, labels: new Array(9).fill(0) }], temperatureUnit: unit })));
+    const sections = (unit?: 'celsius') =>
+      allText(
+        parseXml(
+          isobaricSections({
+            xLabel: 'Mole fraction B',
+            xs: [0, 0.5, 1],
+            Ts: [373.15, 473.15, 573.15],
+            phaseSets: ['A'],
+            sections: [{ P: 1e5, labels: new Array(9).fill(0) }],
+            temperatureUnit: unit,
+          }),
+        ),
+      );
     expect(sections('celsius')).toEqual(expect.arrayContaining(['Temperature (°C)', '100', '300']));
     expect(sections()).toEqual(expect.arrayContaining(['Temperature (K)', '400', '500']));
     expect(sections()).not.toContain('Temperature (°C)');
   });
 
   it('line_calculation: preview_temperature_unit celsius reaches the preview; an unknown unit is refused naming the field', () => {
-    const cond = { components: ['AL', 'ZN'], temperature_start: 500, temperature_end: 900, points: 21, pressure: 101325,
-      compositions_start: { ZN: 0.4 }, compositions_end: { ZN: 0.4 } };
+    const cond = {
+      components: ['AL', 'ZN'],
+      temperature_start: 500,
+      temperature_end: 900,
+      points: 21,
+      pressure: 101325,
+      compositions_start: { ZN: 0.4 },
+      compositions_end: { ZN: 0.4 },
+    };
     const tdb = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
-    const j = parsedJob('line_calculation', { taskUuid: 'l', ompThreads: 1, taskDir: path.join(tmp, 'line'), control: new SharedArrayBuffer(16),
-      config: { tdb_file: tdb, preview_temperature_unit: 'celsius', condition: cond } });
+    const j = parsedJob('line_calculation', {
+      taskUuid: 'l',
+      ompThreads: 1,
+      taskDir: path.join(tmp, 'line'),
+      control: new SharedArrayBuffer(16),
+      config: { tdb_file: tdb, preview_temperature_unit: 'celsius', condition: cond },
+    });
     runLine(j, new JobControl(j.control));
     const root = parseXml(readFileSync(path.join(tmp, 'line', 'preview', 'phase_fractions.svg'), 'utf8'));
     const texts = allText(root);
@@ -103,7 +137,8 @@ describe('preview temperatures in degrees Celsius', () => {
     // the result data stay in kelvin
     const doc = JSON.parse(readFileSync(path.join(tmp, 'line', 'result', 'result.json'), 'utf8'));
     expect(doc.points[0].T).toBe(500);
-    expect(() => parsedConfig('line_calculation', { tdb_file: tdb, preview_temperature_unit: 'fahrenheit', condition: cond }))
-      .toThrow(/preview_temperature_unit[\s\S]*must be one of: kelvin, celsius/);
+    expect(() =>
+      parsedConfig('line_calculation', { tdb_file: tdb, preview_temperature_unit: 'fahrenheit', condition: cond }),
+    ).toThrow(/preview_temperature_unit[\s\S]*must be one of: kelvin, celsius/);
   });
 });

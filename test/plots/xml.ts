@@ -2,7 +2,12 @@
 // balanced tags, quoted attributes without raw '<', and only the five predefined entities or
 // numeric character references in text and attribute values.
 
-export interface XmlElement { name: string; attrs: Record<string, string>; text: string; children: XmlElement[] }
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  text: string;
+  children: XmlElement[];
+}
 
 const ENTITY = /&(?:amp|lt|gt|quot|apos|#[0-9]+|#x[0-9a-fA-F]+);/y;
 
@@ -17,7 +22,10 @@ function checkEntities(s: string, where: string): void {
 }
 
 function decode(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!);
+  return s.replace(
+    /&(amp|lt|gt|quot|apos);/g,
+    (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" })[e]!,
+  );
 }
 
 /** Parses and returns the root element; throws with a reason when the document is not well-formed. */
@@ -30,8 +38,12 @@ export function parseXml(doc: string): XmlElement {
     const lt = s.indexOf('<');
     const text = lt < 0 ? s : s.slice(0, lt);
     if (text) {
-      if (!stack.length) { if (text.trim()) throw new Error('text outside the root element'); }
-      else { checkEntities(text, `text of <${stack[stack.length - 1].name}>`); stack[stack.length - 1].text += decode(text); }
+      if (!stack.length) {
+        if (text.trim()) throw new Error('text outside the root element');
+      } else {
+        checkEntities(text, `text of <${stack[stack.length - 1].name}>`);
+        stack[stack.length - 1].text += decode(text);
+      }
     }
     if (lt < 0) break;
     s = s.slice(lt);
@@ -68,7 +80,9 @@ export function walk(el: XmlElement, fn: (e: XmlElement) => void): void {
 
 export function findAll(root: XmlElement, name: string): XmlElement[] {
   const out: XmlElement[] = [];
-  walk(root, (e) => { if (e.name === name) out.push(e); });
+  walk(root, (e) => {
+    if (e.name === name) out.push(e);
+  });
   return out;
 }
 

@@ -4,14 +4,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { serversMissing } from './servers.js';
 
 if (serversMissing) {
-  describe.skip(`contract suites on the lab server (skipped: ${serversMissing})`, () => { it('needs PostgreSQL and Redis', () => {}); });
+  describe.skip(`contract suites on the lab server (skipped: ${serversMissing})`, () => {
+    it('needs PostgreSQL and Redis', () => {});
+  });
 } else {
   process.env.PHASEDESK_TEST_LAB = '1';
-  afterAll(() => { delete process.env.PHASEDESK_TEST_LAB; });
+  afterAll(() => {
+    delete process.env.PHASEDESK_TEST_LAB;
+  });
   await import('../contract/api.contract.test.js');
   await import('../contract/task-list.contract.test.js');
   await import('../contract/door.contract.test.js');
   await import('../contract/robustness.contract.test.js');
   const { labFixturesStarted } = await import('./lab-fixture.js');
-  it('the suites ran on the lab server', () => { expect(labFixturesStarted()).toBeGreaterThanOrEqual(4); });
+  it('the suites ran on the lab server', () => {
+    expect(labFixturesStarted()).toBeGreaterThanOrEqual(4);
+  });
 }

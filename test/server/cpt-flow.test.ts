@@ -20,68 +20,129 @@ const CHUNK_NODES = 16;
 let lab: Lab | undefined;
 beforeAll(async () => {
   if (serversMissing) return;
-  lab = await startLab({ workers: 3, env: { PHASEDESK_CPT_CHUNK_NODES: String(CHUNK_NODES), PHASEDESK_TEST_CHUNK_MS: '500' } });
+  lab = await startLab({
+    workers: 3,
+    env: { PHASEDESK_CPT_CHUNK_NODES: String(CHUNK_NODES), PHASEDESK_TEST_CHUNK_MS: '500' },
+  });
   // Al-Zn (bundled, imported by the API at its start): a few milliseconds per equilibrium
   const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
-  try { await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' }); } finally { await store.close(); }
+  try {
+    await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' });
+  } finally {
+    await store.close();
+  }
 }, 120_000);
-afterAll(async () => { if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n')); await lab?.stop(); });
+afterAll(async () => {
+  if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n'));
+  await lab?.stop();
+});
 
 // 11 x 16 x 2 = 352 nodes: 22 chunks of 16
 const config = (over: Record<string, unknown> = {}) => ({
-  task_type: 'binary_cpt_diagram', tdb_code: 'ALZN_MEY1993', condition: {
-    components: ['AL', 'ZN'], x_component: 'ZN', composition_start: 0, composition_end: 1, composition_step: 0.1,
-    temperature_start: 300, temperature_end: 900, temperature_step: 40, pressure_start: 1e5, pressure_end: 1e9,
-    pressure_points: 2, pressure_scale: 'log', include_tielines: true, ...over,
+  task_type: 'binary_cpt_diagram',
+  tdb_code: 'ALZN_MEY1993',
+  condition: {
+    components: ['AL', 'ZN'],
+    x_component: 'ZN',
+    composition_start: 0,
+    composition_end: 1,
+    composition_step: 0.1,
+    temperature_start: 300,
+    temperature_end: 900,
+    temperature_step: 40,
+    pressure_start: 1e5,
+    pressure_end: 1e9,
+    pressure_points: 2,
+    pressure_scale: 'log',
+    include_tielines: true,
+    ...over,
   },
 });
-const status = (id: number) => api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
-const lines = (w: LabProcess, uuid: string, what: RegExp) => w.output().split('\n').filter((l) => l.includes(uuid) && what.test(l));
+const status = (id: number) =>
+  api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
+const lines = (w: LabProcess, uuid: string, what: RegExp) =>
+  w
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(uuid) && what.test(l));
 
 describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () => {
   it('a worker killed in the middle of a chunk: the chunk runs again, the task completes with the embedded result', async () => {
     const l = lab!;
-    const created = await api(l.port, 'POST', '/task', { key: l.keyA, body: { title: 'grid', no_cache: true, task_config: config() } });
+    const created = await api(l.port, 'POST', '/task', {
+      key: l.keyA,
+      body: { title: 'grid', no_cache: true, task_config: config() },
+    });
     expect(created.status).toBe(200);
     const id = created.body.id as number;
-    const row = await until(() => status(id), (r) => /in 22 chunk\(s\)/.test(r.body?.logs ?? ''), 50);
+    const row = await until(
+      () => status(id),
+      (r) => /in 22 chunk\(s\)/.test(r.body?.logs ?? ''),
+      50,
+    );
     expect(row.body.status).toBe('running');
     const store = await openStore(l.dataDir, { databaseUrl: l.databaseUrl });
-    const taskUuid = (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow()).uuid;
+    const taskUuid = (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow())
+      .uuid;
     await store.close();
 
     // The victim: a worker that has started a chunk and not finished it.
-    let victim: LabProcess | undefined, killedChunk = -1;
-    await until(async () => {
-      for (const w of l.workers) {
-        const started = lines(w, taskUuid, /grid chunk \d+ started/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-        const ended = new Set(lines(w, taskUuid, /grid chunk \d+ (stored|already)/).map((s) => Number(/chunk (\d+)/.exec(s)![1])));
-        const open = started.find((k) => !ended.has(k));
-        if (open !== undefined && started.length >= 2) { victim = w; killedChunk = open; return true; }
-      }
-      return false;
-    }, (ok) => ok, 20);
+    let victim: LabProcess | undefined,
+      killedChunk = -1;
+    await until(
+      async () => {
+        for (const w of l.workers) {
+          const started = lines(w, taskUuid, /grid chunk \d+ started/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
+          const ended = new Set(
+            lines(w, taskUuid, /grid chunk \d+ (stored|already)/).map((s) => Number(/chunk (\d+)/.exec(s)![1])),
+          );
+          const open = started.find((k) => !ended.has(k));
+          if (open !== undefined && started.length >= 2) {
+            victim = w;
+            killedChunk = open;
+            return true;
+          }
+        }
+        return false;
+      },
+      (ok) => ok,
+      20,
+    );
     await victim!.kill('SIGKILL');
     expect(lines(victim!, taskUuid, new RegExp(`grid chunk ${killedChunk} (stored|already)`))).toEqual([]);
     await l.startWorker();
 
-    const done = await until(() => status(id), (r) => ['completed', 'failed', 'aborted'].includes(r.body?.status), 100);
+    const done = await until(
+      () => status(id),
+      (r) => ['completed', 'failed', 'aborted'].includes(r.body?.status),
+      100,
+    );
     expect(done.body.status, done.body.logs).toBe('completed');
     expect(done.body.progress).toBe(1);
     const all = l.workers.filter((w) => w !== victim);
-    const stored = all.flatMap((w) => lines(w, taskUuid, /grid chunk \d+ stored/)).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-    const victimStored = lines(victim!, taskUuid, /grid chunk \d+ stored/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
+    const stored = all
+      .flatMap((w) => lines(w, taskUuid, /grid chunk \d+ stored/))
+      .map((s) => Number(/chunk (\d+)/.exec(s)![1]));
+    const victimStored = lines(victim!, taskUuid, /grid chunk \d+ stored/).map((s) =>
+      Number(/chunk (\d+)/.exec(s)![1]),
+    );
     // every chunk stored exactly once over all workers; the killed one by another worker, on a later attempt
     expect([...stored, ...victimStored].sort((a, b) => a - b)).toEqual(Array.from({ length: 22 }, (_, k) => k));
     expect(stored).toContain(killedChunk);
-    expect(all.flatMap((w) => lines(w, taskUuid, new RegExp(`grid chunk ${killedChunk} started \\(attempt [2-9]`)))).toHaveLength(1);
+    expect(
+      all.flatMap((w) => lines(w, taskUuid, new RegExp(`grid chunk ${killedChunk} started \\(attempt [2-9]`))),
+    ).toHaveLength(1);
     expect(all.flatMap((w) => lines(w, taskUuid, /already stored/))).toEqual([]);
     expect(all.flatMap((w) => lines(w, taskUuid, /grid merge 11x16x2 grid: /))).toHaveLength(1);
     // the bisection ran in parts over the workers, each part stored once
-    const plan = all.flatMap((w) => lines(w, taskUuid, /grid bisection in \d+ part/)).map((x) => Number(/in (\d+) part/.exec(x)![1]));
+    const plan = all
+      .flatMap((w) => lines(w, taskUuid, /grid bisection in \d+ part/))
+      .map((x) => Number(/in (\d+) part/.exec(x)![1]));
     expect(plan).toHaveLength(1);
     expect(plan[0]).toBeGreaterThan(1);
-    const parts = all.flatMap((w) => lines(w, taskUuid, /grid bisection part \d+ stored/)).map((x) => Number(/part (\d+)/.exec(x)![1]));
+    const parts = all
+      .flatMap((w) => lines(w, taskUuid, /grid bisection part \d+ stored/))
+      .map((x) => Number(/part (\d+)/.exec(x)![1]));
     expect(parts.sort((a, b) => a - b)).toEqual(Array.from({ length: plan[0]! }, (_, k) => k));
 
     const files = await api(l.port, 'GET', `/task/${id}/result`, { key: l.keyA });
@@ -93,8 +154,18 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     // The embedded run of the same configuration (the task's stored config, the same database file).
     const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
     const taskDir = mkdtempSync(join(tmpdir(), 'cpt-embedded-'));
-    runEmbedded({ taskUuid: 'e', taskType: 'binary_cpt_diagram', config: lab_doc.config, ompThreads: 1, taskDir, control: control.buffer,
-      database: { code: 'ALZN_MEY1993', sha256: lab_doc.provenance.database.sha256 } }, control);
+    runEmbedded(
+      {
+        taskUuid: 'e',
+        taskType: 'binary_cpt_diagram',
+        config: lab_doc.config,
+        ompThreads: 1,
+        taskDir,
+        control: control.buffer,
+        database: { code: 'ALZN_MEY1993', sha256: lab_doc.provenance.database.sha256 },
+      },
+      control,
+    );
     const embedded = JSON.parse(readFileSync(join(taskDir, 'result', 'result.json'), 'utf8'));
     rmSync(taskDir, { recursive: true, force: true });
     const untimed = (d: any) => ({ ...d, provenance: { ...d.provenance, created_at: undefined } });
@@ -110,19 +181,45 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     const redis = redisConnection(l.redis.url);
     const queue = new Queue(TASK_QUEUE, { connection: redis });
     try {
-      const created = await api(l.port, 'POST', '/task', { key: l.keyA, body: { title: 'grid', no_cache: true, task_config: config({ temperature_step: 20 }) } });
+      const created = await api(l.port, 'POST', '/task', {
+        key: l.keyA,
+        body: { title: 'grid', no_cache: true, task_config: config({ temperature_step: 20 }) },
+      });
       const id = created.body.id as number;
-      await until(() => status(id), (r) => /chunks/.test(r.body?.stage ?? '') && r.body.progress > 0, 50);
+      await until(
+        () => status(id),
+        (r) => /chunks/.test(r.body?.stage ?? '') && r.body.progress > 0,
+        50,
+      );
       expect(await queue.getActiveCount()).toBeGreaterThan(0);
       const at = Date.now();
       expect((await api(l.port, 'PATCH', `/task/${id}/cancel`, { key: l.keyA })).body.status).toBe('aborted');
-      await until(async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()), (n) => n === 0, 20);
+      await until(
+        async () => (await queue.getActiveCount()) + (await queue.getWaitingCount()),
+        (n) => n === 0,
+        20,
+      );
       const ms = Date.now() - at;
       console.log(`cancel of a grid flow: every chunk job ended ${ms} ms after PATCH cancel`);
       expect(ms).toBeLessThan(2000);
       // the workers take new work
-      const next = await api(l.port, 'POST', '/task', { key: l.keyA, body: { title: 's', no_cache: true, task_config: { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 0.2 } } });
-      expect((await until(() => status(next.body.id), (r) => ['completed', 'failed'].includes(r.body?.status), 50)).body.status).toBe('completed');
+      const next = await api(l.port, 'POST', '/task', {
+        key: l.keyA,
+        body: {
+          title: 's',
+          no_cache: true,
+          task_config: { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 0.2 },
+        },
+      });
+      expect(
+        (
+          await until(
+            () => status(next.body.id),
+            (r) => ['completed', 'failed'].includes(r.body?.status),
+            50,
+          )
+        ).body.status,
+      ).toBe('completed');
       expect((await status(id)).body.status).toBe('aborted');
     } finally {
       await queue.close();

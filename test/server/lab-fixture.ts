@@ -8,20 +8,36 @@ import { createDatabase, startPostgres, startRedis } from './servers.js';
 
 let fixtures = 0;
 /** How many lab fixtures were started (test/server/contract.test.ts checks the suites really ran on one). */
-export function labFixturesStarted(): number { return fixtures; }
+export function labFixturesStarted(): number {
+  return fixtures;
+}
 
 export async function startLabFixture(over: SettingsOverrides = {}): Promise<Fixture> {
   const pg = await startPostgres();
   const redis = await startRedis();
   try {
-    const lab = { databaseUrl: await createDatabase(pg, `contract${++fixtures}`), redisUrl: redis.url, urlSecret: 'contract-suite-url-secret-0123456789abcdef' };
+    const lab = {
+      databaseUrl: await createDatabase(pg, `contract${++fixtures}`),
+      redisUrl: redis.url,
+      urlSecret: 'contract-suite-url-secret-0123456789abcdef',
+    };
     const dataDir = over.dataDir ?? tempDir();
-    const base: SettingsOverrides = { dataDir, port: 0, bootstrap: false, poolSize: 1, threadBudget: 2, ...over, lab: { ...lab, ...over.lab } };
+    const base: SettingsOverrides = {
+      dataDir,
+      port: 0,
+      bootstrap: false,
+      poolSize: 1,
+      threadBudget: 2,
+      ...over,
+      lab: { ...lab, ...over.lab },
+    };
     const svc = await startService(base, () => {});
     const worker = await startQueueWorker(resolveSettings(base), defaultWorkerFile(), () => {}, { lockSeconds: 5 });
     const s = await seed(svc.store, dataDir);
     return {
-      svc, dataDir, ...s,
+      svc,
+      dataDir,
+      ...s,
       async close() {
         await svc.close();
         await worker.close(false);

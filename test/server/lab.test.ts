@@ -11,24 +11,43 @@ import { startLab, type Lab } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 
 let lab: Lab | undefined;
-beforeAll(async () => { if (!serversMissing) lab = await startLab({ workers: 2 }); }, 120_000);
-afterAll(async () => { if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n')); await lab?.stop(); });
+beforeAll(async () => {
+  if (!serversMissing) lab = await startLab({ workers: 2 });
+}, 120_000);
+afterAll(async () => {
+  if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n'));
+  await lab?.stop();
+});
 
 const task = (key: string, config: Record<string, unknown>, title = 't') =>
   api(lab!.port, 'POST', '/task', { key, body: { title, no_cache: true, task_config: config } });
-const status = (id: number) => api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
-const waitStatus = (id: number, wanted: string[]) => until(() => status(id), (r) => wanted.includes(r.body?.status), 50);
+const status = (id: number) =>
+  api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
+const waitStatus = (id: number, wanted: string[]) =>
+  until(
+    () => status(id),
+    (r) => wanted.includes(r.body?.status),
+    50,
+  );
 
 describe.skipIf(serversMissing)('lab server', () => {
   it('auth, a real calculation run by a worker, signed downloads, Host check', async () => {
     const l = lab!;
     expect((await api(l.port, 'GET', '/key/info', { key: l.keyA })).status).toBe(200);
     expect((await api(l.port, 'GET', '/key/info', { key: 'tk_' + 'x'.repeat(32) })).status).toBe(401);
-    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'evil.example' } })).status).toBe(403);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'evil.example' } })).status).toBe(
+      403,
+    );
     // --allowed-hosts: the reverse proxy's name is accepted, with or without a port; a name that only contains it is not
-    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example' } })).status).toBe(200);
-    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'PD.lab.example:443' } })).status).toBe(200);
-    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example.evil.example' } })).status).toBe(403);
+    expect((await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example' } })).status).toBe(
+      200,
+    );
+    expect(
+      (await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'PD.lab.example:443' } })).status,
+    ).toBe(200);
+    expect(
+      (await api(l.port, 'GET', '/key/info', { key: l.keyA, headers: { host: 'pd.lab.example.evil.example' } })).status,
+    ).toBe(403);
     const created = await task(l.keyA, pointConfig(), 'point');
     expect(created.status).toBe(200);
     expect(created.body.status).toBe('pending');
@@ -42,7 +61,15 @@ describe.skipIf(serversMissing)('lab server', () => {
     const got = await http(l.port, 'GET', `${u.pathname}${u.search}`);
     expect(got.status).toBe(200);
     expect(JSON.parse(got.text).point.phases.length).toBeGreaterThan(0);
-    expect((await http(l.port, 'GET', `${u.pathname}${u.search.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`)}`)).status).toBe(403);
+    expect(
+      (
+        await http(
+          l.port,
+          'GET',
+          `${u.pathname}${u.search.replace(/signature=[0-9a-f]+/, `signature=${'0'.repeat(64)}`)}`,
+        )
+      ).status,
+    ).toBe(403);
     // user b sees none of a's tasks
     expect((await api(l.port, 'GET', `/task/${created.body.id}`, { key: l.keyB })).status).toBe(403);
   });
@@ -69,11 +96,18 @@ describe.skipIf(serversMissing)('lab server', () => {
       const at = Date.now();
       const c = await api(l.port, 'PATCH', `/task/${t.body.id}/cancel`, { key: l.keyA });
       expect(c.body.status).toBe('aborted');
-      await until(() => queue.getActiveCount(), (n) => n === 0, 20);
+      await until(
+        () => queue.getActiveCount(),
+        (n) => n === 0,
+        20,
+      );
       console.log(`cancel across processes: the worker's job ended ${Date.now() - at} ms after PATCH cancel`);
       // both workers take new tasks
-      const next = await Promise.all([1, 2].map(() => task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 0.2 })));
-      for (const n of next) expect((await waitStatus(n.body.id, ['completed', 'failed'])).body.status).toBe('completed');
+      const next = await Promise.all(
+        [1, 2].map(() => task(l.keyA, { task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 0.2 })),
+      );
+      for (const n of next)
+        expect((await waitStatus(n.body.id, ['completed', 'failed'])).body.status).toBe('completed');
       expect((await status(t.body.id)).body.status).toBe('aborted');
     } finally {
       await queue.close();
@@ -96,12 +130,21 @@ describe.skipIf(serversMissing)('lab server', () => {
   });
 
   it('`phasedesk server` and `phasedesk worker` without PostgreSQL or Redis refuse to start, naming the setting', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args],
-      { encoding: 'utf8', env: { ...process.env, PHASEDESK_DATABASE_URL: '', PHASEDESK_REDIS_URL: '' } });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, PHASEDESK_DATABASE_URL: '', PHASEDESK_REDIS_URL: '' },
+      });
     const s = run(['server', '--data-dir', lab!.dataDir]);
-    expect([s.status, s.stderr.trim()]).toEqual([1, 'error: phasedesk server needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)']);
+    expect([s.status, s.stderr.trim()]).toEqual([
+      1,
+      'error: phasedesk server needs PHASEDESK_DATABASE_URL or --database-url (postgres://user@host:5432/phasedesk)',
+    ]);
     const w = run(['worker', '--data-dir', lab!.dataDir, '--database-url', lab!.databaseUrl]);
-    expect([w.status, w.stderr.trim()]).toEqual([1, 'error: phasedesk worker needs PHASEDESK_REDIS_URL or --redis-url (redis://host:6379)']);
+    expect([w.status, w.stderr.trim()]).toEqual([
+      1,
+      'error: phasedesk worker needs PHASEDESK_REDIS_URL or --redis-url (redis://host:6379)',
+    ]);
     const bad = run(['worker', '--slots', '0', '--database-url', lab!.databaseUrl, '--redis-url', lab!.redis.url]);
     expect([bad.status, bad.stderr.trim()]).toEqual([1, 'error: --slots must be an integer between 1 and 64']);
   });

@@ -6,12 +6,24 @@ import { ensureBuilt, ROOT, seed, tempDir } from '../service/helpers.js';
 import { openStore } from '../../main/db/index.js';
 import { createDatabase, freePort, startPostgres, startRedis, type RunningServer } from './servers.js';
 
-export interface LabProcess { child: ChildProcess; pid: number; output(): string; kill(signal?: NodeJS.Signals): Promise<void> }
+export interface LabProcess {
+  child: ChildProcess;
+  pid: number;
+  output(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
 
 export interface Lab {
-  pg: RunningServer; redis: RunningServer; dataDir: string; databaseUrl: string; port: number;
-  keyA: string; keyB: string; userA: string;
-  api: LabProcess; workers: LabProcess[];
+  pg: RunningServer;
+  redis: RunningServer;
+  dataDir: string;
+  databaseUrl: string;
+  port: number;
+  keyA: string;
+  keyB: string;
+  userA: string;
+  api: LabProcess;
+  workers: LabProcess[];
   startApi(): Promise<LabProcess>;
   startWorker(args?: string[]): Promise<LabProcess>;
   stop(): Promise<void>;
@@ -20,12 +32,21 @@ export interface Lab {
 const URL_SECRET = 'lab-test-url-secret-0123456789abcdef0123456789';
 
 function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<LabProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => { out += d; });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => { out += d; });
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
   const proc: LabProcess = {
-    child, pid: child.pid!, output: () => out,
+    child,
+    pid: child.pid!,
+    output: () => out,
     async kill(signal = 'SIGKILL') {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const ended = new Promise((r) => child.once('exit', r));
@@ -35,10 +56,15 @@ function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<
   };
   return new Promise((resolve, reject) => {
     const check = () => {
-      if (ready.test(out)) { child.stdout!.off('data', check); resolve(proc); }
+      if (ready.test(out)) {
+        child.stdout!.off('data', check);
+        resolve(proc);
+      }
     };
     child.stdout!.on('data', check);
-    child.once('exit', (code) => reject(new Error(`phasedesk ${args[0]} ended (${code}) before it was ready:\n${out}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`phasedesk ${args[0]} ended (${code}) before it was ready:\n${out}`)),
+    );
   });
 }
 
@@ -53,18 +79,39 @@ export async function startLab(o: { workers?: number; env?: NodeJS.ProcessEnv } 
   await store.close();
   const port = await freePort();
   const env = {
-    ...process.env, PHASEDESK_DATABASE_URL: databaseUrl, PHASEDESK_REDIS_URL: redis.url, PHASEDESK_BLOB_DIR: dataDir,
-    PHASEDESK_URL_SECRET: URL_SECRET, PHASEDESK_TEST_CALCULATIONS: '1', ...o.env,
+    ...process.env,
+    PHASEDESK_DATABASE_URL: databaseUrl,
+    PHASEDESK_REDIS_URL: redis.url,
+    PHASEDESK_BLOB_DIR: dataDir,
+    PHASEDESK_URL_SECRET: URL_SECRET,
+    PHASEDESK_TEST_CALCULATIONS: '1',
+    ...o.env,
   };
   const lab: Lab = {
-    pg, redis, dataDir, databaseUrl, port, keyA: s.keyA, keyB: s.keyB, userA: s.userA,
-    api: undefined as unknown as LabProcess, workers: [],
+    pg,
+    redis,
+    dataDir,
+    databaseUrl,
+    port,
+    keyA: s.keyA,
+    keyB: s.keyB,
+    userA: s.userA,
+    api: undefined as unknown as LabProcess,
+    workers: [],
     async startApi() {
-      lab.api = await launch(['server', '--port', String(port), '--allowed-hosts', 'pd.lab.example'], env, /listening on/);
+      lab.api = await launch(
+        ['server', '--port', String(port), '--allowed-hosts', 'pd.lab.example'],
+        env,
+        /listening on/,
+      );
       return lab.api;
     },
     async startWorker(args = []) {
-      const w = await launch(['worker', '--slots', '1', '--threads', '1', '--lock-seconds', '2', ...args], env, /PhaseDesk worker/);
+      const w = await launch(
+        ['worker', '--slots', '1', '--threads', '1', '--lock-seconds', '2', ...args],
+        env,
+        /PhaseDesk worker/,
+      );
       lab.workers.push(w);
       return w;
     },

@@ -14,7 +14,16 @@ beforeAll(async () => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('data', (d) => {
-      const cmds = d.toString('utf8').split(/(?=\*\d+\r\n)/).map((c) => c.split('\r\n').filter((l, i, all) => i > 0 && all[i - 1]!.startsWith('$')).join(' ')).filter(Boolean);
+      const cmds = d
+        .toString('utf8')
+        .split(/(?=\*\d+\r\n)/)
+        .map((c) =>
+          c
+            .split('\r\n')
+            .filter((l, i, all) => i > 0 && all[i - 1]!.startsWith('$'))
+            .join(' '),
+        )
+        .filter(Boolean);
       for (const c of cmds) {
         received.push(c);
         socket.write('+OK\r\n');
@@ -24,12 +33,21 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as { port: number }).port;
 });
-afterAll(() => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => r());
+    }),
+);
 
 describe('redisConnection', () => {
   it('sends AUTH and SELECT from the URL before anything else', async () => {
     const c = redisConnection(`redis://lab:s%3Acret@127.0.0.1:${port}/3`, { blocking: true });
-    await new Promise<void>((resolve, reject) => { c.once('ready', () => resolve()); c.once('error', reject); });
+    await new Promise<void>((resolve, reject) => {
+      c.once('ready', () => resolve());
+      c.once('error', reject);
+    });
     expect(await c.ping()).toBe('OK');
     const sent = received.map((r) => r.replace(/^\S+/, (w) => w.toUpperCase()));
     expect(sent.slice(0, 2)).toEqual(['AUTH lab s:cret', 'SELECT 3']);
@@ -39,8 +57,12 @@ describe('redisConnection', () => {
   });
 
   it('refuses a URL that is not redis:// or rediss://, or a database that is not a number', () => {
-    expect(() => redisConnection('http://127.0.0.1:6379')).toThrow('PHASEDESK_REDIS_URL must start with redis:// or rediss:// (got http:)');
-    expect(() => redisConnection('redis://127.0.0.1:6379/x')).toThrow("PHASEDESK_REDIS_URL: database 'x' must be an integer >= 0");
+    expect(() => redisConnection('http://127.0.0.1:6379')).toThrow(
+      'PHASEDESK_REDIS_URL must start with redis:// or rediss:// (got http:)',
+    );
+    expect(() => redisConnection('redis://127.0.0.1:6379/x')).toThrow(
+      "PHASEDESK_REDIS_URL: database 'x' must be an integer >= 0",
+    );
     expect(() => redisConnection('not a url')).toThrow("PHASEDESK_REDIS_URL 'not a url' is not a URL");
   });
 });

@@ -13,22 +13,34 @@ try {
 } catch (e) {
   reason = (e as Error).message;
 }
-if (reason) console.warn(`catalog import tests skipped: native TDB reader unavailable (${reason}); set PHASEDESK_CORE_ADDON to a built core`);
+if (reason)
+  console.warn(
+    `catalog import tests skipped: native TDB reader unavailable (${reason}); set PHASEDESK_CORE_ADDON to a built core`,
+  );
 
 let svc: RunningService | undefined;
-afterEach(async () => { await svc?.close(); svc = undefined; });
+afterEach(async () => {
+  await svc?.close();
+  svc = undefined;
+});
 
 describe('first start', () => {
   it('empty data dir without a catalog: local user and a key, no databases, logged', async () => {
     ensureBuilt();
     const logs: string[] = [];
-    svc = await startService({ dataDir: tempDir(), port: 0, catalogFile: join(tempDir(), 'missing.json') }, (l) => logs.push(l));
+    svc = await startService({ dataDir: tempDir(), port: 0, catalogFile: join(tempDir(), 'missing.json') }, (l) =>
+      logs.push(l),
+    );
     expect(svc.firstKey).toMatch(/^tk_[A-Za-z0-9]{32}$/);
     expect(logs.some((l) => l.startsWith('no database catalog at'))).toBe(true);
     const info = await api(svc.port, 'GET', '/key/info', { key: svc.firstKey! });
     expect(info.body.user).toMatchObject({ username: 'local', subscription_level: 'local' });
     expect((await api(svc.port, 'GET', '/database', { key: svc.firstKey! })).body.total).toBe(0);
-    const plan = await svc.store.db.selectFrom('plans').selectAll().where('name', '=', 'local').executeTakeFirstOrThrow();
+    const plan = await svc.store.db
+      .selectFrom('plans')
+      .selectAll()
+      .where('name', '=', 'local')
+      .executeTakeFirstOrThrow();
     expect(plan.task_using_limit).toBe(100000);
   });
 

@@ -10,13 +10,24 @@ let f: Fixture;
 let files: { task_id: string; files: string[] };
 beforeAll(async () => {
   f = await startFixture();
-  const c = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'w', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } } });
-  await until(() => api(f.svc.port, 'GET', `/task/${c.body.id}`, { key: f.keyA }), (r) => r.body.status === 'completed');
+  const c = await api(f.svc.port, 'POST', '/task', {
+    key: f.keyA,
+    body: { title: 'w', task_config: { task_type: '__test_write', tdb_code: 'ALFE' } },
+  });
+  await until(
+    () => api(f.svc.port, 'GET', `/task/${c.body.id}`, { key: f.keyA }),
+    (r) => r.body.status === 'completed',
+  );
   files = (await api(f.svc.port, 'GET', `/task/${c.body.id}/result`, { key: f.keyA })).body;
 });
-afterAll(async () => { await f?.close(); });
+afterAll(async () => {
+  await f?.close();
+});
 
-const get = (u: string) => { const x = new URL(u); return http(f.svc.port, 'GET', x.pathname + x.search); };
+const get = (u: string) => {
+  const x = new URL(u);
+  return http(f.svc.port, 'GET', x.pathname + x.search);
+};
 
 describe('signed URLs', () => {
   it('a fresh URL downloads the file (no API key needed)', async () => {
@@ -34,7 +45,9 @@ describe('signed URLs', () => {
 
   it('an altered path or expiry is refused', async () => {
     expect((await get(files.files[0]!.replace('/result/result.txt', '/preview/preview.txt'))).status).toBe(403);
-    expect((await get(files.files[0]!.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 3600}`))).status).toBe(403);
+    expect(
+      (await get(files.files[0]!.replace(/expires=(\d+)/, (_m, e: string) => `expires=${Number(e) + 3600}`))).status,
+    ).toBe(403);
     expect((await get(files.files[0]!.replace(/&signature=.*/, ''))).status).toBe(403);
   });
 
@@ -56,7 +69,9 @@ describe('keys at rest', () => {
   it('the sqlite files never contain a key in clear, only its sha256', async () => {
     // Flush the WAL so every page is in the main file too; scan main file, WAL and SHM anyway.
     sqliteOf(f.svc.store).pragma('wal_checkpoint(TRUNCATE)');
-    const blobs = readdirSync(f.dataDir).filter((n) => n.startsWith('phasedesk.sqlite')).map((n) => readFileSync(join(f.dataDir, n)));
+    const blobs = readdirSync(f.dataDir)
+      .filter((n) => n.startsWith('phasedesk.sqlite'))
+      .map((n) => readFileSync(join(f.dataDir, n)));
     const all = Buffer.concat(blobs);
     for (const key of [f.keyA, f.keyB]) {
       expect(key).toMatch(/^tk_[A-Za-z0-9]{32}$/);

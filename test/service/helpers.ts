@@ -23,19 +23,36 @@ export const TDB = join(SHARED_TDB_DIR, 'Al-Fe_sundman2009.tdb');
  * (test/setup/build-dist.ts) rebuilds from the sources before any test file runs; this only checks it is there.
  */
 export function ensureBuilt(): void {
-  for (const f of [join('dist', 'worker', 'index.js'), join('dist', 'worker', 'host.js'), join('dist', 'main', 'cli.js')]) {
-    if (!existsSync(join(ROOT, f))) throw new Error(`${f} is missing: the test setup's build (node bin/build.js tsc) did not produce it`);
+  for (const f of [
+    join('dist', 'worker', 'index.js'),
+    join('dist', 'worker', 'host.js'),
+    join('dist', 'main', 'cli.js'),
+  ]) {
+    if (!existsSync(join(ROOT, f)))
+      throw new Error(`${f} is missing: the test setup's build (node bin/build.js tsc) did not produce it`);
   }
 }
 
 const created: string[] = [];
 // Temp data dirs are removed after the importing test file (hooks run in stack order: this one last).
-afterAll(() => { for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true }); });
-export function tempDir(): string { const d = mkdtempSync(join(tmpdir(), 'phasedesk-test-')); created.push(d); return d; }
+afterAll(() => {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+export function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'phasedesk-test-'));
+  created.push(d);
+  return d;
+}
 
 export interface Fixture {
-  svc: RunningService; dataDir: string; keyA: string; keyB: string; userA: string; userB: string;
-  dbId: string; close(): Promise<void>;
+  svc: RunningService;
+  dataDir: string;
+  keyA: string;
+  keyB: string;
+  userA: string;
+  userB: string;
+  dbId: string;
+  close(): Promise<void>;
 }
 
 /** Standard world: users a (plan big) and b (plan big), db ALFE active for both. */
@@ -45,10 +62,27 @@ export async function seed(store: Store, dataDir: string) {
   const userB = await createUser(store, { username: 'b', plan: 'big' });
   const keyA = (await issueKey(store, 'a', { name: 'key-a' })).key;
   const keyB = (await issueKey(store, 'b', { name: 'key-b' })).key;
-  const dbId = await registerDatabase(store, dataDir, TDB, {
-    code: 'ALFE', name: 'Al-Fe test', level: 'free', type: 'alloy', version: '1.0',
-    support_task_list: ['point_calculation', 'binary_equilibrium', '__test_sleep', '__test_write', '__test_crash', '__test_throw'],
-  }, { element_list: ['AL', 'FE', 'VA'], phase_list: ['LIQUID', 'FCC_A1', 'BCC_A2'] });
+  const dbId = await registerDatabase(
+    store,
+    dataDir,
+    TDB,
+    {
+      code: 'ALFE',
+      name: 'Al-Fe test',
+      level: 'free',
+      type: 'alloy',
+      version: '1.0',
+      support_task_list: [
+        'point_calculation',
+        'binary_equilibrium',
+        '__test_sleep',
+        '__test_write',
+        '__test_crash',
+        '__test_throw',
+      ],
+    },
+    { element_list: ['AL', 'FE', 'VA'], phase_list: ['LIQUID', 'FCC_A1', 'BCC_A2'] },
+  );
   await subscribe(store, { username: 'a', code: 'ALFE', status: 'active' });
   await subscribe(store, { username: 'b', code: 'ALFE', status: 'active' });
   return { userA, userB, keyA, keyB, dbId };
@@ -60,15 +94,28 @@ export async function startFixture(over: SettingsOverrides = {}): Promise<Fixtur
   // test/server/contract.test.ts runs contract suites against a lab server (PostgreSQL, Redis, a queue worker)
   if (process.env.PHASEDESK_TEST_LAB === '1') return (await import('../server/lab-fixture.js')).startLabFixture(over);
   const dataDir = over.dataDir ?? tempDir();
-  const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1, threadBudget: 2, ...over }, () => {});
+  const svc = await startService(
+    { dataDir, port: 0, bootstrap: false, poolSize: 1, threadBudget: 2, ...over },
+    () => {},
+  );
   const s = await seed(svc.store, dataDir);
   return { svc, dataDir, ...s, close: () => svc.close() };
 }
 
-export interface Res { status: number; body: any; text: string; headers: Record<string, string | string[] | undefined> }
+export interface Res {
+  status: number;
+  body: any;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
 
 /** Raw HTTP over loopback (node:http so the Host header can be set freely). */
-export function http(port: number, method: string, path: string, o: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<Res> {
+export function http(
+  port: number,
+  method: string,
+  path: string,
+  o: { key?: string; auth?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+): Promise<Res> {
   return new Promise((resolveP, reject) => {
     const headers: Record<string, string> = { host: `127.0.0.1:${port}`, ...(o.headers ?? {}) };
     if (o.key !== undefined) headers.authorization = `Bearer ${o.key}`;
@@ -82,7 +129,11 @@ export function http(port: number, method: string, path: string, o: { key?: stri
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let body: any = undefined;
-        try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+        try {
+          body = text ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
         resolveP({ status: res.statusCode ?? 0, body, text, headers: res.headers });
       });
     });
@@ -92,7 +143,8 @@ export function http(port: number, method: string, path: string, o: { key?: stri
   });
 }
 
-export const api = (port: number, method: string, path: string, o: Parameters<typeof http>[3] = {}) => http(port, method, `/api/v2${path}`, o);
+export const api = (port: number, method: string, path: string, o: Parameters<typeof http>[3] = {}) =>
+  http(port, method, `/api/v2${path}`, o);
 
 /** Polls until pred holds (no timing assertion: vitest's test timeout is the only bound). */
 export async function until<T>(fn: () => Promise<T>, pred: (v: T) => boolean, stepMs = 25): Promise<T> {
@@ -105,14 +157,22 @@ export async function until<T>(fn: () => Promise<T>, pred: (v: T) => boolean, st
 
 export function pointConfig(over: Record<string, unknown> = {}) {
   return {
-    task_type: 'point_calculation', tdb_code: 'ALFE',
-    condition: { components: ['AL', 'FE'], temperature: 1000, pressure: 101325, compositions: { AL: 0.3, FE: 0.7 }, ...over },
+    task_type: 'point_calculation',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      temperature: 1000,
+      pressure: 101325,
+      compositions: { AL: 0.3, FE: 0.7 },
+      ...over,
+    },
   };
 }
 
 /** The embedded scheduler of a service the tests started (a lab server's job queue runs no calculation hosts). */
 export function embeddedScheduler(svc: RunningService): Scheduler {
-  if (!(svc.scheduler instanceof Scheduler)) throw new Error('this test needs the embedded scheduler, not the lab server\'s job queue');
+  if (!(svc.scheduler instanceof Scheduler))
+    throw new Error("this test needs the embedded scheduler, not the lab server's job queue");
   return svc.scheduler;
 }
 

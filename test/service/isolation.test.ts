@@ -13,19 +13,32 @@ import { SHARED_TDB_DIR } from '../support/shared.js';
 import { CONTROL_BYTES, JobControl, STAGE_MAX_BYTES } from '../../worker/protocol.js';
 
 let f: Fixture | undefined;
-afterEach(async () => { await f?.close(); f = undefined; });
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
 
 const post = (config: Record<string, unknown>) =>
-  api(f!.svc.port, 'POST', '/task', { key: f!.keyA, body: { title: 't', task_config: { tdb_code: 'ALFE', ...config } } });
+  api(f!.svc.port, 'POST', '/task', {
+    key: f!.keyA,
+    body: { title: 't', task_config: { tdb_code: 'ALFE', ...config } },
+  });
 const get = (id: number) => api(f!.svc.port, 'GET', `/task/${id}`, { key: f!.keyA });
-const settled = (id: number) => until(() => get(id), (r) => ['completed', 'failed', 'aborted'].includes(r.body?.status)).then((r) => r.body);
+const settled = (id: number) =>
+  until(
+    () => get(id),
+    (r) => ['completed', 'failed', 'aborted'].includes(r.body?.status),
+  ).then((r) => r.body);
 
 describe('calculation processes', () => {
   it('a native crash (abort in the core) fails only its task; the service keeps answering and the next task completes', async () => {
     const logs: string[] = [];
     f = await startFixture({ poolSize: 1 });
     const log = f.svc.ctx.log;
-    f.svc.ctx.log = (l) => { logs.push(l); log(l); };
+    f.svc.ctx.log = (l) => {
+      logs.push(l);
+      log(l);
+    };
     const before = embeddedScheduler(f.svc).hostPids();
     const crash = await post({ task_type: '__test_crash' });
     const t = await settled(crash.body.id);
@@ -36,7 +49,10 @@ describe('calculation processes', () => {
     expect((await api(f.svc.port, 'GET', '/key/info', { key: f.keyA })).status).toBe(200);
     expect((await http(f.svc.port, 'GET', '/api/v2/openapi.json')).status).toBe(200);
     // The crashed host was replaced; a real calculation runs in the new one.
-    const ok = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: pointConfig() } });
+    const ok = await api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: { title: 'p', task_config: pointConfig() },
+    });
     const done = await settled(ok.body.id);
     expect(done.status).toBe('completed');
     expect(done.progress).toBe(1);
@@ -47,12 +63,17 @@ describe('calculation processes', () => {
   });
 
   it('a runaway JavaScript heap is stopped by the memory guard: the task fails with the bound, the process survives', async () => {
-    f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 500, maxRssMb: 4096, heapMb: 64, previewTimeoutSeconds: 60 } });
+    f = await startFixture({
+      poolSize: 1,
+      calcHost: { maxTasks: 500, maxRssMb: 4096, heapMb: 64, previewTimeoutSeconds: 60 },
+    });
     const pid = embeddedScheduler(f.svc).hostPids()[0];
     const heap = await post({ task_type: '__test_heap' });
     const t = await settled(heap.body.id);
     expect(t.status).toBe('failed');
-    expect(t.logs).toContain('the calculation ran out of memory (memory guard: JavaScript heap limit 64 MB, setting calc_heap_mb)');
+    expect(t.logs).toContain(
+      'the calculation ran out of memory (memory guard: JavaScript heap limit 64 MB, setting calc_heap_mb)',
+    );
     const ok = await post({ task_type: '__test_write' });
     expect((await settled(ok.body.id)).status).toBe('completed');
     // The guard ended the worker thread, not the calculation process.
@@ -61,8 +82,13 @@ describe('calculation processes', () => {
 
   it('a calculation process is replaced after host_max_tasks tasks; the tasks around the replacement complete', async () => {
     const logs: string[] = [];
-    f = await startFixture({ poolSize: 1, calcHost: { maxTasks: 2, maxRssMb: 4096, heapMb: 1024, previewTimeoutSeconds: 60 } });
-    f.svc.ctx.log = (l) => { logs.push(l); };
+    f = await startFixture({
+      poolSize: 1,
+      calcHost: { maxTasks: 2, maxRssMb: 4096, heapMb: 1024, previewTimeoutSeconds: 60 },
+    });
+    f.svc.ctx.log = (l) => {
+      logs.push(l);
+    };
     const first = embeddedScheduler(f.svc).hostPids()[0];
     const ids: number[] = [];
     for (let i = 0; i < 3; i++) ids.push((await post({ task_type: '__test_write' })).body.id);
@@ -74,19 +100,30 @@ describe('calculation processes', () => {
   it('shutdown kills a calculation process that does not return within the grace period; the task is failed at the next start', async () => {
     f = await startFixture({ poolSize: 1 });
     const stuck = await post({ task_type: '__test_sleep', seconds: 3600, ignore_cancel: true });
-    await until(() => get(stuck.body.id), (r) => r.body.status === 'running');
+    await until(
+      () => get(stuck.body.id),
+      (r) => r.body.status === 'running',
+    );
     const pid = embeddedScheduler(f.svc).hostPids()[0]!;
     await f.svc.app.close();
     await embeddedScheduler(f.svc).close(300);
     expect(() => process.kill(pid, 0)).toThrow(); // the host is gone
-    const row = await f.svc.store.db.selectFrom('tasks').select('status').where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+    const row = await f.svc.store.db
+      .selectFrom('tasks')
+      .select('status')
+      .where('id', '=', stuck.body.id)
+      .executeTakeFirstOrThrow();
     expect(row.status).toBe('running'); // left for the restart recovery, which fails it with a log line
     await f.svc.store.close();
     const dataDir = f.dataDir;
     f = undefined;
     const svc = await startService({ dataDir, port: 0, bootstrap: false, poolSize: 1 }, () => {});
     try {
-      const after = await svc.store.db.selectFrom('tasks').select(['status', 'logs']).where('id', '=', stuck.body.id).executeTakeFirstOrThrow();
+      const after = await svc.store.db
+        .selectFrom('tasks')
+        .select(['status', 'logs'])
+        .where('id', '=', stuck.body.id)
+        .executeTakeFirstOrThrow();
       expect(after.status).toBe('failed');
       expect(after.logs).toContain('interrupted by a service restart');
     } finally {
@@ -98,7 +135,10 @@ describe('calculation processes', () => {
     f = await startFixture({ poolSize: 1 });
     const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
     const waiting = await post({ task_type: '__test_write' });
-    const running = await until(() => get(sleeper.body.id), (r) => r.body.status === 'running' && r.body.stage !== null && r.body.progress > 0);
+    const running = await until(
+      () => get(sleeper.body.id),
+      (r) => r.body.status === 'running' && r.body.stage !== null && r.body.progress > 0,
+    );
     expect(running.body.stage).toBe('sleeping');
     expect(running.body.progress).toBeGreaterThan(0);
     expect(running.body.progress).toBeLessThanOrEqual(1);
@@ -115,20 +155,46 @@ describe('calculation processes', () => {
 
   it('binary_equilibrium of C-Fe over x(C) 0..0.3, 300-2000 K completes with its preview PNG', async () => {
     f = await startFixture({ poolSize: 1 });
-    await registerDatabase(f.svc.store, f.dataDir, join(SHARED_TDB_DIR, 'cfe_broshe.tdb'), {
-      code: 'CFE', name: 'C-Fe', level: 'free', type: 'alloy', version: '1.0', support_task_list: ['binary_equilibrium'],
-    }, { element_list: ['C', 'FE', 'VA'], phase_list: [] });
+    await registerDatabase(
+      f.svc.store,
+      f.dataDir,
+      join(SHARED_TDB_DIR, 'cfe_broshe.tdb'),
+      {
+        code: 'CFE',
+        name: 'C-Fe',
+        level: 'free',
+        type: 'alloy',
+        version: '1.0',
+        support_task_list: ['binary_equilibrium'],
+      },
+      { element_list: ['C', 'FE', 'VA'], phase_list: [] },
+    );
     await subscribe(f.svc.store, { username: 'a', code: 'CFE', status: 'active' });
-    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'C-Fe', task_config: {
-      task_type: 'binary_equilibrium', tdb_code: 'CFE',
-      condition: { components: ['C', 'FE'], compositions_start: { C: 0 }, compositions_end: { C: 0.3 },
-        temperature_start: 300, temperature_end: 2000, pressure: 101325 },
-    } } });
+    const r = await api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: {
+        title: 'C-Fe',
+        task_config: {
+          task_type: 'binary_equilibrium',
+          tdb_code: 'CFE',
+          condition: {
+            components: ['C', 'FE'],
+            compositions_start: { C: 0 },
+            compositions_end: { C: 0.3 },
+            temperature_start: 300,
+            temperature_end: 2000,
+            pressure: 101325,
+          },
+        },
+      },
+    });
     expect(r.status).toBe(200);
     const t = await settled(r.body.id);
     expect(t.status, t.logs).toBe('completed');
     expect(t.logs).not.toMatch(/not rendered/);
-    const uuid = (await f.svc.store.db.selectFrom('tasks').select('uuid').where('id', '=', r.body.id).executeTakeFirstOrThrow()).uuid;
+    const uuid = (
+      await f.svc.store.db.selectFrom('tasks').select('uuid').where('id', '=', r.body.id).executeTakeFirstOrThrow()
+    ).uuid;
     const png = readFileSync(join(f.dataDir, 'tasks', uuid, 'preview', 'phase_diagram.png'));
     expect(isPng(png)).toBe(true);
     expect(pngSize(png)?.width).toBe(1200);

@@ -5,12 +5,21 @@ import { api, pointConfig, startFixture, until, TDB, type Fixture, embeddedSched
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
 
 let f: Fixture | undefined;
-afterEach(async () => { await f?.close(); f = undefined; });
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
 
 const post = (config: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  api(f!.svc.port, 'POST', '/task', { key: f!.keyA, body: { title: 't', task_config: { tdb_code: 'ALFE', ...config }, ...extra } });
+  api(f!.svc.port, 'POST', '/task', {
+    key: f!.keyA,
+    body: { title: 't', task_config: { tdb_code: 'ALFE', ...config }, ...extra },
+  });
 const status = (id: number, wanted: string[]) =>
-  until(() => api(f!.svc.port, 'GET', `/task/${id}`, { key: f!.keyA }), (r) => wanted.includes(r.body?.status)).then((r) => r.body);
+  until(
+    () => api(f!.svc.port, 'GET', `/task/${id}`, { key: f!.keyA }),
+    (r) => wanted.includes(r.body?.status),
+  ).then((r) => r.body);
 
 describe('task lifecycle', () => {
   it('cancel stops a running calculation and frees its pool slot', async () => {
@@ -18,8 +27,15 @@ describe('task lifecycle', () => {
     const sleeper = await post({ task_type: '__test_sleep', seconds: 3600 });
     await status(sleeper.body.id, ['running']);
     // The worker writes progress into the shared block; the scheduler copies it to the task row.
-    await until(() => f!.svc.store.db.selectFrom('tasks').select('progress').where('id', '=', sleeper.body.id).executeTakeFirstOrThrow(),
-      (r) => r.progress > 0);
+    await until(
+      () =>
+        f!.svc.store.db
+          .selectFrom('tasks')
+          .select('progress')
+          .where('id', '=', sleeper.body.id)
+          .executeTakeFirstOrThrow(),
+      (r) => r.progress > 0,
+    );
     const behind = await post({ task_type: '__test_write' });
     // Pool size 1: the second task cannot start while the first calculation is still looping.
     expect((await api(f.svc.port, 'GET', `/task/${behind.body.id}`, { key: f.keyA })).body.status).toBe('pending');
@@ -48,9 +64,11 @@ describe('task lifecycle', () => {
     const crash = await post({ task_type: '__test_crash' });
     const t = await status(crash.body.id, ['failed', 'completed']);
     expect(t.status).toBe('failed');
-    expect(t.logs).toContain("the calculation process crashed (signal SIGABRT); the service is unaffected");
+    expect(t.logs).toContain('the calculation process crashed (signal SIGABRT); the service is unaffected');
     const thrower = await post({ task_type: '__test_throw' });
-    expect((await status(thrower.body.id, ['failed', 'completed'])).logs).toContain('test calculation failed on purpose');
+    expect((await status(thrower.body.id, ['failed', 'completed'])).logs).toContain(
+      'test calculation failed on purpose',
+    );
     const ok = await post({ task_type: '__test_write' });
     expect((await status(ok.body.id, ['completed', 'failed'])).status).toBe('completed');
   });
@@ -58,8 +76,13 @@ describe('task lifecycle', () => {
   it('a calculation that fails says why in the task logs and stores no result (no fake numbers)', async () => {
     f = await startFixture();
     // The door checks the record's phase list; a stale record (its file lacks the phase) reaches the worker.
-    await registerDatabase(f.svc.store, f.dataDir, TDB, { code: 'STALE', name: 'stale', level: 'free', type: 'alloy', version: '1' },
-      { element_list: ['AL', 'FE'], phase_list: ['LIQUID', 'NO_SUCH_PHASE'] });
+    await registerDatabase(
+      f.svc.store,
+      f.dataDir,
+      TDB,
+      { code: 'STALE', name: 'stale', level: 'free', type: 'alloy', version: '1' },
+      { element_list: ['AL', 'FE'], phase_list: ['LIQUID', 'NO_SUCH_PHASE'] },
+    );
     await subscribe(f.svc.store, { username: 'a', code: 'STALE', status: 'active' });
     const cfg = { ...pointConfig({ activated_phases: ['NO_SUCH_PHASE'] }), tdb_code: 'STALE' };
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'p', task_config: cfg } });
@@ -76,7 +99,9 @@ describe('task lifecycle', () => {
     expect(t.status, String(t.logs)).toBe('completed');
     expect(t.result).toMatch(/at 1000 K \(converged\)/);
     const files = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
-    expect(files.body.files.map((u: string) => new URL(u).pathname.split('/').pop())).toEqual(expect.arrayContaining(['result.json', 'result.csv']));
+    expect(files.body.files.map((u: string) => new URL(u).pathname.split('/').pop())).toEqual(
+      expect.arrayContaining(['result.json', 'result.csv']),
+    );
   });
 
   it('calculation cache: identical request completes at once with the stored files; no_cache skips it', async () => {

@@ -6,7 +6,10 @@ import { issueKey } from '../../main/console/keys.js';
 import { subscribe } from '../../main/console/databases.js';
 
 let f: Fixture | undefined;
-afterEach(async () => { await f?.close(); f = undefined; });
+afterEach(async () => {
+  await f?.close();
+  f = undefined;
+});
 
 const body = () => ({ title: 'c', no_cache: true, task_config: pointConfig() });
 
@@ -17,27 +20,51 @@ describe('limits under concurrency', () => {
     await createUser(f.svc.store, { username: 'c', plan: 'seven' });
     await subscribe(f.svc.store, { username: 'c', code: 'ALFE', status: 'active' });
     const key = (await issueKey(f.svc.store, 'c')).key;
-    const res = await Promise.all(Array.from({ length: 20 }, () => api(f!.svc.port, 'POST', '/task', { key, body: body() })));
+    const res = await Promise.all(
+      Array.from({ length: 20 }, () => api(f!.svc.port, 'POST', '/task', { key, body: body() })),
+    );
     const ok = res.filter((r) => r.status === 200);
     const refused = res.filter((r) => r.status === 403);
     expect(ok).toHaveLength(7);
     expect(refused).toHaveLength(13);
-    for (const r of refused) expect(r.body.error).toBe('Rate limit exceeded: used 7 of 7 requests in the last 24 hours');
-    const rows = await f.svc.store.db.selectFrom('tasks').select('id').where('user_id', '=', (await f.svc.store.db.selectFrom('users').select('id').where('username', '=', 'c').executeTakeFirstOrThrow()).id).execute();
+    for (const r of refused)
+      expect(r.body.error).toBe('Rate limit exceeded: used 7 of 7 requests in the last 24 hours');
+    const rows = await f.svc.store.db
+      .selectFrom('tasks')
+      .select('id')
+      .where(
+        'user_id',
+        '=',
+        (await f.svc.store.db.selectFrom('users').select('id').where('username', '=', 'c').executeTakeFirstOrThrow())
+          .id,
+      )
+      .execute();
     expect(rows).toHaveLength(7);
   });
 
   it('pending cap: never more than the cap in state pending', async () => {
     f = await startFixture({ maxPendingTasks: 5 });
     // Occupy the single pool slot so new tasks stay pending.
-    const s = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 's', task_config: { task_type: '__test_sleep', tdb_code: 'ALFE' } } });
-    await until(() => api(f!.svc.port, 'GET', `/task/${s.body.id}`, { key: f!.keyA }), (r) => r.body.status === 'running');
-    const res = await Promise.all(Array.from({ length: 20 }, () => api(f!.svc.port, 'POST', '/task', { key: f!.keyA, body: body() })));
+    const s = await api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: { title: 's', task_config: { task_type: '__test_sleep', tdb_code: 'ALFE' } },
+    });
+    await until(
+      () => api(f!.svc.port, 'GET', `/task/${s.body.id}`, { key: f!.keyA }),
+      (r) => r.body.status === 'running',
+    );
+    const res = await Promise.all(
+      Array.from({ length: 20 }, () => api(f!.svc.port, 'POST', '/task', { key: f!.keyA, body: body() })),
+    );
     expect(res.filter((r) => r.status === 200)).toHaveLength(5);
     const refused = res.filter((r) => r.status === 403);
     expect(refused).toHaveLength(15);
     for (const r of refused) {
-      expect(r.body).toEqual({ error: 'Pending task limit exceeded. Maximum allowed pending tasks: 5', current_pending_tasks: 5, max_pending_tasks: 5 });
+      expect(r.body).toEqual({
+        error: 'Pending task limit exceeded. Maximum allowed pending tasks: 5',
+        current_pending_tasks: 5,
+        max_pending_tasks: 5,
+      });
     }
     const pending = await f.svc.store.db.selectFrom('tasks').select('id').where('status', '=', 'pending').execute();
     expect(pending).toHaveLength(5);

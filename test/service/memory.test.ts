@@ -9,9 +9,21 @@ import { api, pointConfig, startFixture, until, embeddedScheduler } from './help
 /** Resident size in MB of a process and all its descendants (Linux /proc). */
 function treeRssMb(pid: number): number {
   let kb = 0;
-  try { kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0); } catch { return 0; }
+  try {
+    kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
   let children: number[] = [];
-  try { children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number); } catch { /* none */ }
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    /* none */
+  }
   return kb / 1024 + children.reduce((a, c) => a + treeRssMb(c), 0);
 }
 
@@ -27,23 +39,45 @@ describe.runIf(process.platform === 'linux')('memory over many tasks', () => {
         const ids: number[] = [];
         for (let i = 0; i < n; i++, next++) {
           // A different temperature each time: no task is answered from the calculation cache.
-          const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: `m${next}`, task_config: pointConfig({ temperature: 900 + next * 0.5 }) } });
+          const r = await api(f.svc.port, 'POST', '/task', {
+            key: f.keyA,
+            body: { title: `m${next}`, task_config: pointConfig({ temperature: 900 + next * 0.5 }) },
+          });
           expect(r.status).toBe(200);
           ids.push(r.body.id);
         }
         const last = ids[ids.length - 1]!;
-        await until(() => api(f.svc.port, 'GET', `/task/${last}`, { key: f.keyA }), (r) => r.body.status === 'completed' || r.body.status === 'failed', 100);
-        const failed = await f.svc.store.db.selectFrom('tasks').select(['id', 'logs']).where('status', '!=', 'completed').execute();
+        await until(
+          () => api(f.svc.port, 'GET', `/task/${last}`, { key: f.keyA }),
+          (r) => r.body.status === 'completed' || r.body.status === 'failed',
+          100,
+        );
+        const failed = await f.svc.store.db
+          .selectFrom('tasks')
+          .select(['id', 'logs'])
+          .where('status', '!=', 'completed')
+          .execute();
         expect(failed).toEqual([]);
       };
-      const sample = () => ({ service: process.memoryUsage.rss() / 2 ** 20, hosts: embeddedScheduler(f.svc).hostPids().reduce((a, p) => a + treeRssMb(p), 0) });
+      const sample = () => ({
+        service: process.memoryUsage.rss() / 2 ** 20,
+        hosts: embeddedScheduler(f.svc)
+          .hostPids()
+          .reduce((a, p) => a + treeRssMb(p), 0),
+      });
       await runBatch(WARM_UP);
       const warm = sample();
       await runBatch(TASKS - WARM_UP);
       const end = sample();
-      const previews = await f.svc.store.db.selectFrom('task_files').select((eb) => eb.fn.countAll<number>().as('n')).where('name', '=', 'point.png').executeTakeFirstOrThrow();
+      const previews = await f.svc.store.db
+        .selectFrom('task_files')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', '=', 'point.png')
+        .executeTakeFirstOrThrow();
       expect(Number(previews.n)).toBe(TASKS);
-      console.log(`resident MB after ${WARM_UP} tasks: service ${warm.service.toFixed(0)}, calculation processes ${warm.hosts.toFixed(0)}; after ${TASKS}: ${end.service.toFixed(0)}, ${end.hosts.toFixed(0)}`);
+      console.log(
+        `resident MB after ${WARM_UP} tasks: service ${warm.service.toFixed(0)}, calculation processes ${warm.hosts.toFixed(0)}; after ${TASKS}: ${end.service.toFixed(0)}, ${end.hosts.toFixed(0)}`,
+      );
       // 150 more tasks at the old 3.2 MB per task would add ~480 MB; allow a sixth of that per side.
       expect(end.service - warm.service).toBeLessThan(80);
       expect(end.hosts - warm.hosts).toBeLessThan(80);

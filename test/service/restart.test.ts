@@ -9,12 +9,19 @@ import { api, ensureBuilt, ROOT, seed, tempDir, until } from './helpers.js';
 import { openStore } from '../../main/db/index.js';
 
 const children: ChildProcess[] = [];
-afterEach(() => { for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL'); });
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill('SIGKILL');
+});
 
 function startCli(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), 'start', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, PHASEDESK_TEST_CALCULATIONS: '1', PHASEDESK_POOL_SIZE: '1' }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'dist', 'main', 'cli.js'), 'start', '--port', '0', '--data-dir', dataDir],
+    {
+      env: { ...process.env, PHASEDESK_TEST_CALCULATIONS: '1', PHASEDESK_POOL_SIZE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -23,7 +30,9 @@ function startCli(dataDir: string): Promise<{ child: ChildProcess; port: number 
       const m = /PhaseDesk listening on http:\/\/127\.0\.0\.1:(\d+)\/api\/v2/.exec(out);
       if (m) resolve({ child, port: Number(m[1]) });
     });
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.stderr!.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
     child.on('exit', (code) => reject(new Error(`service exited (${code}): ${out}`)));
   });
 }
@@ -38,11 +47,18 @@ describe('restart recovery', () => {
 
     const first = await startCli(dataDir);
     const post = (port: number, cfg: Record<string, unknown>) =>
-      api(port, 'POST', '/task', { key: keyA, body: { title: 'r', no_cache: true, task_config: { tdb_code: 'ALFE', ...cfg } } });
+      api(port, 'POST', '/task', {
+        key: keyA,
+        body: { title: 'r', no_cache: true, task_config: { tdb_code: 'ALFE', ...cfg } },
+      });
     const running = (await post(first.port, { task_type: '__test_sleep', seconds: 3600 })).body.id as number;
-    await until(() => api(first.port, 'GET', `/task/${running}`, { key: keyA }), (r) => r.body.status === 'running');
+    await until(
+      () => api(first.port, 'GET', `/task/${running}`, { key: keyA }),
+      (r) => r.body.status === 'running',
+    );
     const waiting = [] as number[];
-    for (let i = 0; i < 3; i++) waiting.push((await post(first.port, { task_type: '__test_write', seconds: i })).body.id);
+    for (let i = 0; i < 3; i++)
+      waiting.push((await post(first.port, { task_type: '__test_write', seconds: i })).body.id);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
 
@@ -51,7 +67,10 @@ describe('restart recovery', () => {
     expect(r.body.status).toBe('failed');
     expect(r.body.logs).toContain('interrupted by a service restart');
     for (const id of waiting) {
-      const t = await until(() => api(second.port, 'GET', `/task/${id}`, { key: keyA }), (x) => ['completed', 'failed'].includes(x.body.status));
+      const t = await until(
+        () => api(second.port, 'GET', `/task/${id}`, { key: keyA }),
+        (x) => ['completed', 'failed'].includes(x.body.status),
+      );
       expect(t.body.status).toBe('completed');
     }
     const list = await api(second.port, 'GET', '/task/list?items_per_page=100', { key: keyA });
@@ -63,9 +82,14 @@ describe('restart recovery', () => {
     ensureBuilt();
     const dataDir = tempDir();
     const first = await startCli(dataDir);
-    const refused = await startCli(dataDir).then(() => 'started', (e: Error) => e.message);
+    const refused = await startCli(dataDir).then(
+      () => 'started',
+      (e: Error) => e.message,
+    );
     expect(refused).toMatch(/service exited \(1\)/);
-    expect(refused).toContain(`the data directory ${dataDir} is in use by another PhaseDesk service (process ${first.child.pid}`);
+    expect(refused).toContain(
+      `the data directory ${dataDir} is in use by another PhaseDesk service (process ${first.child.pid}`,
+    );
     // the first service still answers
     expect((await api(first.port, 'GET', '/openapi.json')).status).toBe(200);
     first.child.kill('SIGKILL');

@@ -3,11 +3,23 @@ import { assertTransition, canTransition, IllegalTransitionError, TASK_STATES } 
 
 // The spec's "Permitted moves between states" table, written out independently of the implementation.
 const SPEC_MOVES = new Set([
-  'created>queued', 'created>aborted', 'created>failed',
-  'pending>queued', 'pending>running', 'pending>aborted', 'pending>failed',
-  'queued>running', 'queued>uploading', 'queued>aborted', 'queued>failed',
-  'running>uploading', 'running>aborted', 'running>failed',
-  'uploading>completed', 'uploading>aborted', 'uploading>failed',
+  'created>queued',
+  'created>aborted',
+  'created>failed',
+  'pending>queued',
+  'pending>running',
+  'pending>aborted',
+  'pending>failed',
+  'queued>running',
+  'queued>uploading',
+  'queued>aborted',
+  'queued>failed',
+  'running>uploading',
+  'running>aborted',
+  'running>failed',
+  'uploading>completed',
+  'uploading>aborted',
+  'uploading>failed',
 ]);
 
 const pairs = TASK_STATES.flatMap((from) => TASK_STATES.map((to) => [from, to] as const));

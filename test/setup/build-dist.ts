@@ -8,9 +8,14 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export default function setup(): void {
-  const r = spawnSync(process.execPath, ['bin/build.js', 'tsc'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, PHASEDESK_BUILD_QUIET: '1' } });
+  const r = spawnSync(process.execPath, ['bin/build.js', 'tsc'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, PHASEDESK_BUILD_QUIET: '1' },
+  });
   // tsc emits every file even when some do not type-check, so the tests still run today's code; the errors are shown
   // above and `npm test` stops on them before vitest starts.
   if (r.error) throw r.error;
-  if (r.status !== 0) console.warn('test setup: the TypeScript build reported errors (see above); dist/ was written anyway');
+  if (r.status !== 0)
+    console.warn('test setup: the TypeScript build reported errors (see above); dist/ was written anyway');
 }

@@ -10,7 +10,9 @@ export async function expectAllMatched(kinds: string[]): Promise<void> {
   const bad = report.cases.filter((c) => c.verdict !== 'matched');
   for (const c of bad) {
     for (const e of c.entries.filter((x) => x.verdict !== 'matched')) {
-      console.log(`${c.id} ${e.quantity} ${e.phase ?? ''}: ${e.verdict} computed=${JSON.stringify(e.computed)} expected=${JSON.stringify(e.expected)} ${e.message ?? ''}`);
+      console.log(
+        `${c.id} ${e.quantity} ${e.phase ?? ''}: ${e.verdict} computed=${JSON.stringify(e.computed)} expected=${JSON.stringify(e.expected)} ${e.message ?? ''}`,
+      );
     }
   }
   for (const k of kinds) expect(report.summary[k]?.total ?? 0, `cases of kind ${k}`).toBeGreaterThan(0);

@@ -11,24 +11,55 @@ import type { ValidationCase } from '../../worker/validation/types.js';
 
 describe('quantity names', () => {
   it('reads atoms with phases, composition sets, derivatives and condition overrides', () => {
-    expect(parseExpression('X(FCC_A1#*, zn)')).toEqual({ type: 'atom', atom: { name: 'X', args: ['FCC_A1#*', 'ZN'], at: {}, wrt: undefined, text: 'X(FCC_A1#*, zn)' } });
+    expect(parseExpression('X(FCC_A1#*, zn)')).toEqual({
+      type: 'atom',
+      atom: { name: 'X', args: ['FCC_A1#*', 'ZN'], at: {}, wrt: undefined, text: 'X(FCC_A1#*, zn)' },
+    });
     const d = parseExpression('MU(AL).X(ZN)');
     expect(d.type === 'atom' && d.atom.wrt).toBe('X(ZN)');
     const diff = parseExpression('GM(P=1e10) - GM(P=101325)');
-    expect(diff).toMatchObject({ type: 'bin', op: '-', left: { atom: { name: 'GM', at: { P: 1e10 } } }, right: { atom: { at: { P: 101325 } } } });
+    expect(diff).toMatchObject({
+      type: 'bin',
+      op: '-',
+      left: { atom: { name: 'GM', at: { P: 1e10 } } },
+      right: { atom: { at: { P: 101325 } } },
+    });
     expect(parseExpression('GM (T=500)')).toMatchObject({ atom: { name: 'GM', at: { T: 500 } } });
-    expect(parseExpression('HM(REG, y) - 500*SM(REG, y)')).toMatchObject({ right: { type: 'bin', op: '*', right: { atom: { args: ['REG', 'y'] } } } });
+    expect(parseExpression('HM(REG, y) - 500*SM(REG, y)')).toMatchObject({
+      right: { type: 'bin', op: '*', right: { atom: { args: ['REG', 'y'] } } },
+    });
     expect(parseExpression('-MU(A)/(8.3145*1000)')).toMatchObject({ type: 'bin', op: '/', left: { type: 'neg' } });
     expect(() => parseExpression('GM(FCC_A1')).toThrow(ParseError);
     expect(() => parseExpression('T_melting (G(LIQUID) = G(FCC_A1) for pure CU)')).toThrow(ParseError);
   });
 
   it('reads the phrases around an expression', () => {
-    expect(parsePhrase('max_over_grid(T0(FCC_A1,HCP_A3))')).toEqual({ type: 'over_grid', which: 'max', inner: 'T0(FCC_A1,HCP_A3)' });
-    expect(parsePhrase('GM of isolated BCC_A2 (single composition set)')).toEqual({ type: 'isolated', inner: 'GM', phase: 'BCC_A2' });
-    expect(parsePhrase('X(ZN) at which GM(FCC_A1)=GM(HCP_A3)')).toEqual({ type: 'root', variable: 'X(ZN)', left: 'GM(FCC_A1)', right: 'GM(HCP_A3)' });
-    expect(parsePhrase('number_of_stable_phases at T=1600, X(CR)=0.3')).toEqual({ type: 'at', inner: 'number_of_stable_phases', at: { T: 1600, 'X(CR)': 0.3 } });
-    expect(parsePhrase('NP(FCC_A1) at X(ZN)=[1e-10,0.05]')).toEqual({ type: 'at', inner: 'NP(FCC_A1)', at: { 'X(ZN)': [1e-10, 0.05] } });
+    expect(parsePhrase('max_over_grid(T0(FCC_A1,HCP_A3))')).toEqual({
+      type: 'over_grid',
+      which: 'max',
+      inner: 'T0(FCC_A1,HCP_A3)',
+    });
+    expect(parsePhrase('GM of isolated BCC_A2 (single composition set)')).toEqual({
+      type: 'isolated',
+      inner: 'GM',
+      phase: 'BCC_A2',
+    });
+    expect(parsePhrase('X(ZN) at which GM(FCC_A1)=GM(HCP_A3)')).toEqual({
+      type: 'root',
+      variable: 'X(ZN)',
+      left: 'GM(FCC_A1)',
+      right: 'GM(HCP_A3)',
+    });
+    expect(parsePhrase('number_of_stable_phases at T=1600, X(CR)=0.3')).toEqual({
+      type: 'at',
+      inner: 'number_of_stable_phases',
+      at: { T: 1600, 'X(CR)': 0.3 },
+    });
+    expect(parsePhrase('NP(FCC_A1) at X(ZN)=[1e-10,0.05]')).toEqual({
+      type: 'at',
+      inner: 'NP(FCC_A1)',
+      at: { 'X(ZN)': [1e-10, 0.05] },
+    });
     expect(parsePhrase('X(LIQUID,SN) at eutectic')).toEqual({ type: 'expr', text: 'X(LIQUID,SN) at eutectic' });
   });
 
@@ -42,13 +73,36 @@ describe('quantity names', () => {
 
 describe('GM_FORMATION reference phases', () => {
   const db = loadCore().Database.fromFile(path.join(__dirname, 'tdb', 'lens_ideal.tdb'));
-  const base: ValidationCase = { id: 'x', kind: 'equilibrium', description: '', tdb: null, components: ['A', 'B'], phases: [], conditions: {}, expected: [] };
+  const base: ValidationCase = {
+    id: 'x',
+    kind: 'equilibrium',
+    description: '',
+    tdb: null,
+    components: ['A', 'B'],
+    phases: [],
+    conditions: {},
+    expected: [],
+  };
   it('takes a field, then the notes, then the ELEMENT line', () => {
-    expect(referencePhases({ ...base, reference_phases: { a: 'liquid', B: 'REG' } } as ValidationCase, db)).toEqual({ A: 'LIQUID', B: 'REG' });
-    expect(referencePhases(base, db, { quantity: 'GM_FORMATION', value: 0, reference_phases: ['LIQUID'] } as never)).toEqual({ A: 'LIQUID', B: 'LIQUID' });
-    expect(referencePhases({ ...base, notes: 'relative to LIQUID for A and REG for B' }, db)).toEqual({ A: 'LIQUID', B: 'REG' });
-    expect(referencePhases({ ...base, notes: 'reference states: A=REG, B in LIQUID' }, db)).toEqual({ A: 'REG', B: 'LIQUID' });
-    expect(referencePhases({ ...base, notes: 'references REG (A), LIQUID (B)' }, db)).toEqual({ A: 'REG', B: 'LIQUID' });
+    expect(referencePhases({ ...base, reference_phases: { a: 'liquid', B: 'REG' } } as ValidationCase, db)).toEqual({
+      A: 'LIQUID',
+      B: 'REG',
+    });
+    expect(
+      referencePhases(base, db, { quantity: 'GM_FORMATION', value: 0, reference_phases: ['LIQUID'] } as never),
+    ).toEqual({ A: 'LIQUID', B: 'LIQUID' });
+    expect(referencePhases({ ...base, notes: 'relative to LIQUID for A and REG for B' }, db)).toEqual({
+      A: 'LIQUID',
+      B: 'REG',
+    });
+    expect(referencePhases({ ...base, notes: 'reference states: A=REG, B in LIQUID' }, db)).toEqual({
+      A: 'REG',
+      B: 'LIQUID',
+    });
+    expect(referencePhases({ ...base, notes: 'references REG (A), LIQUID (B)' }, db)).toEqual({
+      A: 'REG',
+      B: 'LIQUID',
+    });
     expect(referencePhases({ ...base, notes: 'relative to pure LIQUID' }, db)).toEqual({ A: 'LIQUID', B: 'LIQUID' });
     // ELEMENT A SOLID / B SOLID
     expect(referencePhases(base, db)).toEqual({ A: 'SOLID', B: 'SOLID' });
@@ -57,7 +111,9 @@ describe('GM_FORMATION reference phases', () => {
     const abc = loadCore().Database.fromFile(path.join(__dirname, 'tdb', 'eutectic_ideal.tdb'));
     const c = { ...base, components: ['A', 'B', 'C'], notes: 'A in ALPHA, B in BETA' };
     expect(referencePhases(c, abc)).toMatchObject({ A: 'ALPHA', B: 'BETA', C: 'GAMMA' });
-    const noSer = loadCore().Database.fromFile(path.join(__dirname, '..', '..', '..', 'shared', 'tdb', 'pycalphad_inline_ideal_ABC.tdb'));
+    const noSer = loadCore().Database.fromFile(
+      path.join(__dirname, '..', '..', '..', 'shared', 'tdb', 'pycalphad_inline_ideal_ABC.tdb'),
+    );
     expect(() => referencePhases({ ...base, components: ['A', 'B', 'C'] }, noSer)).toThrow(Unsupported);
   });
 });

@@ -13,7 +13,9 @@ function misses(report: ValidationReport): string[] {
   const out: string[] = [];
   for (const c of report.cases) {
     for (const e of c.entries.filter((x) => x.verdict !== 'matched')) {
-      out.push(`${c.id} ${e.quantity}: ${e.verdict} computed=${JSON.stringify(e.computed)} expected=${JSON.stringify(e.expected)} ${e.message ?? ''}`);
+      out.push(
+        `${c.id} ${e.quantity}: ${e.verdict} computed=${JSON.stringify(e.computed)} expected=${JSON.stringify(e.expected)} ${e.message ?? ''}`,
+      );
     }
   }
   return out;
@@ -23,12 +25,28 @@ describe('validation vocabulary', () => {
   it('computes and matches every own case (no unsupported entry)', async () => {
     const report = await runValidation(OWN_CASES, { tdbDir: SHARED_TDB_DIR });
     console.log(formatSummary(report));
-    const unsupported = report.cases.flatMap((c) => c.entries.filter((e) => e.verdict === 'unsupported').map((e) => `${c.id} ${e.quantity}: ${e.message}`));
+    const unsupported = report.cases.flatMap((c) =>
+      c.entries.filter((e) => e.verdict === 'unsupported').map((e) => `${c.id} ${e.quantity}: ${e.message}`),
+    );
     expect(unsupported).toEqual([]);
     expect(misses(report)).toEqual([]);
     // every kind of the README is exercised
-    for (const k of ['equilibrium', 'property', 'derivative', 'metastable', 'boundary', 'invariant', 'step', 'map', 'scheil',
-      'literature', 'conversion', 'database', 'relation']) expect(report.summary[k]?.total ?? 0, `own cases of kind ${k}`).toBeGreaterThan(0);
+    for (const k of [
+      'equilibrium',
+      'property',
+      'derivative',
+      'metastable',
+      'boundary',
+      'invariant',
+      'step',
+      'map',
+      'scheil',
+      'literature',
+      'conversion',
+      'database',
+      'relation',
+    ])
+      expect(report.summary[k]?.total ?? 0, `own cases of kind ${k}`).toBeGreaterThan(0);
   });
 
   it('still matches every case of the shared open set', async () => {

@@ -30,19 +30,48 @@ describe('validation runner', () => {
   it('reports unsupported kinds and failing kinds instead of skipping them', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pd-val-'));
     const file = path.join(dir, 'cases.json');
-    writeFileSync(file, JSON.stringify({
-      schema: 'calphad-validation-cases/1',
-      cases: [
-        { id: 'a', kind: 'no_such_kind', description: '', tdb: null, components: [], phases: [], conditions: {},
-          expected: [{ quantity: 'Q', value: 1 }] },
-        { id: 'b', kind: 'conversion', description: '', tdb: null, components: ['AL2O3', 'TIO2', 'O'], phases: [],
-          conditions: { 'W(AL2O3)': 0.81, 'W(TIO2)': 0.13 }, element_masses: { AL: 26.982, TI: 47.88, O: 15.999 },
-          expected: [{ quantity: 'X(AL2O3)', value: 0.59632604, tolerance: { rtol: 1e-5, atol: 1e-8 } },
-            { quantity: 'X(TIO2)', value: 0.5, tolerance: { rtol: 1e-5, atol: 1e-8 } }] },
-        { id: 'c', kind: 'property', description: '', tdb: 'missing.tdb', components: ['AL'], phases: ['LIQUID'],
-          conditions: { T: 300 }, expected: [{ quantity: 'GM', phase: 'LIQUID', value: 0 }] },
-      ],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 'calphad-validation-cases/1',
+        cases: [
+          {
+            id: 'a',
+            kind: 'no_such_kind',
+            description: '',
+            tdb: null,
+            components: [],
+            phases: [],
+            conditions: {},
+            expected: [{ quantity: 'Q', value: 1 }],
+          },
+          {
+            id: 'b',
+            kind: 'conversion',
+            description: '',
+            tdb: null,
+            components: ['AL2O3', 'TIO2', 'O'],
+            phases: [],
+            conditions: { 'W(AL2O3)': 0.81, 'W(TIO2)': 0.13 },
+            element_masses: { AL: 26.982, TI: 47.88, O: 15.999 },
+            expected: [
+              { quantity: 'X(AL2O3)', value: 0.59632604, tolerance: { rtol: 1e-5, atol: 1e-8 } },
+              { quantity: 'X(TIO2)', value: 0.5, tolerance: { rtol: 1e-5, atol: 1e-8 } },
+            ],
+          },
+          {
+            id: 'c',
+            kind: 'property',
+            description: '',
+            tdb: 'missing.tdb',
+            components: ['AL'],
+            phases: ['LIQUID'],
+            conditions: { T: 300 },
+            expected: [{ quantity: 'GM', phase: 'LIQUID', value: 0 }],
+          },
+        ],
+      }),
+    );
     const r = await runValidation(file, { tdbDir: dir });
     expect(r.cases.map((c) => c.verdict)).toEqual(['unsupported', 'mismatch', 'error']);
     expect(r.cases[1].entries.map((e) => e.verdict)).toEqual(['matched', 'mismatch']);
@@ -53,13 +82,29 @@ describe('validation runner', () => {
   it('reports a quantity it cannot read or compute as unsupported with its name, and a failed one as error', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pd-val-'));
     const file = path.join(dir, 'cases.json');
-    writeFileSync(file, JSON.stringify({
-      schema: 'calphad-validation-cases/1',
-      cases: [{ id: 'q', kind: 'equilibrium', description: '', tdb: 'pycalphad_inline_ideal_ABC.tdb', components: ['A', 'B', 'C'],
-        phases: ['TEST'], conditions: { T: 1000, 'X(B)': 0.3, 'X(C)': 0.2 },
-        expected: [{ quantity: 'SURFACE_TENSION(TEST)', value: 1 }, { quantity: 'GM((', value: 1 },
-          { quantity: 'X(NOPHASE,A)', value: 1 }, { quantity: 'MU(A)', value: 8.3145 * 1000 * Math.log(0.5), tolerance: { rtol: 1e-9 } }] }],
-    }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        schema: 'calphad-validation-cases/1',
+        cases: [
+          {
+            id: 'q',
+            kind: 'equilibrium',
+            description: '',
+            tdb: 'pycalphad_inline_ideal_ABC.tdb',
+            components: ['A', 'B', 'C'],
+            phases: ['TEST'],
+            conditions: { T: 1000, 'X(B)': 0.3, 'X(C)': 0.2 },
+            expected: [
+              { quantity: 'SURFACE_TENSION(TEST)', value: 1 },
+              { quantity: 'GM((', value: 1 },
+              { quantity: 'X(NOPHASE,A)', value: 1 },
+              { quantity: 'MU(A)', value: 8.3145 * 1000 * Math.log(0.5), tolerance: { rtol: 1e-9 } },
+            ],
+          },
+        ],
+      }),
+    );
     const r = await runValidation(file, { tdbDir: SHARED_TDB_DIR });
     const [a, b, c, d] = r.cases[0].entries;
     expect(a).toMatchObject({ verdict: 'unsupported', message: 'quantity SURFACE_TENSION(TEST)' });

@@ -4,7 +4,12 @@
 // 0..1 progress into the control block it is given. Running the scan in chunks of about 100 ms, each
 // with a private control block, keeps the reaction to a cancel well under a second for any scan length
 // and lets the calculation report its overall progress.
-import { equilibriumBatch, type EquilibriumConditions, type EquilibriumOptions, type EquilibriumResult } from '../core/equilibrium.js';
+import {
+  equilibriumBatch,
+  type EquilibriumConditions,
+  type EquilibriumOptions,
+  type EquilibriumResult,
+} from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError, CONTROL_BYTES, type JobControl } from '../protocol.js';
 
@@ -29,8 +34,15 @@ const CHUNK_MS = 100;
  * done/total mapped into [p0, p1]. `start`: a result the first condition continues from (the scan's
  * previous point, e.g. the previous batch of the lever rule).
  */
-export function chunkedBatch(setup: BatchSetup, conditions: ConditionSource, threads: number, control?: JobControl,
-  p0 = 0, p1 = 1, start?: EquilibriumResult): EquilibriumResult[] {
+export function chunkedBatch(
+  setup: BatchSetup,
+  conditions: ConditionSource,
+  threads: number,
+  control?: JobControl,
+  p0 = 0,
+  p1 = 1,
+  start?: EquilibriumResult,
+): EquilibriumResult[] {
   const at = Array.isArray(conditions) ? (i: number) => conditions[i] : conditions.at.bind(conditions);
   const n = conditions.length;
   const out: EquilibriumResult[] = [];
@@ -43,11 +55,17 @@ export function chunkedBatch(setup: BatchSetup, conditions: ConditionSource, thr
     const t0 = performance.now();
     // the chunk's first point continues from the last point before it (`start` for the first chunk)
     const last = out.length ? out[out.length - 1] : start;
-    const rs = equilibriumBatch({ database: setup.database, components: setup.components, phases: setup.phases,
+    const rs = equilibriumBatch({
+      database: setup.database,
+      components: setup.components,
+      phases: setup.phases,
       // neighbouring conditions of a scan: each point starts from the previous one (the solver still
       // certifies every answer by its grid re-scan, and redoes a failed warm start cold)
-      conditions: chunk, options: { warmStart: true, ...setup.options, ...(last?.converged ? { start: last } : {}) },
-      threads: th, control: new SharedArrayBuffer(CONTROL_BYTES) });
+      conditions: chunk,
+      options: { warmStart: true, ...setup.options, ...(last?.converged ? { start: last } : {}) },
+      threads: th,
+      control: new SharedArrayBuffer(CONTROL_BYTES),
+    });
     for (const r of rs) out.push(r);
     control?.setProgress(p0 + ((p1 - p0) * out.length) / n);
     // next chunk: about CHUNK_MS, at most twice the last one, at least one point per thread

@@ -16,14 +16,27 @@ import type { EquilibriumOptions } from '../core/equilibrium.js';
 import { computeCpt, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
 import { isobaricSections } from '../plots/sections.js';
 import type { TemperatureUnit } from '../plots/panel.js';
-import { CancelledError, type CalculationConfig, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
+import {
+  CancelledError,
+  type CalculationConfig,
+  type CalculationOutput,
+  type JobControl,
+  type TaskJob,
+} from '../protocol.js';
 import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles } from '../results/common.js';
 import { defaultCptAxisConfig, type BinaryCptResult, type CptAxisConfig } from '../results/binary_cpt_diagram.js';
 import { VTK_FOLDER, buildVtk, fractionArrays, regionsPerPressure, resultTable } from '../results/binary_cpt_output.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
 import type { ResultTable } from '../results/common.js';
 
-export { BISECTION_STEPS, computeCpt, pressureCoordinate, stableLabels, type CptComputation, type CptInput } from '../mapping/cpt-grid.js';
+export {
+  BISECTION_STEPS,
+  computeCpt,
+  pressureCoordinate,
+  stableLabels,
+  type CptComputation,
+  type CptInput,
+} from '../mapping/cpt-grid.js';
 export { VTK_FOLDER, buildVtk, fractionArrays, resultTable, type VtkBundle } from '../results/binary_cpt_output.js';
 
 /** Largest grid accepted (nodes); beyond this the task fails with a message instead of exhausting memory. */
@@ -35,10 +48,12 @@ export const VTK_ZIP_NAME = 'cpt_diagram.zip';
 
 /** Axis from start to end by step; the end is always the last node (the last step may be shorter). */
 export function stepAxis(start: number, end: number, step: number, what: string): number[] {
-  if (![start, end, step].every(Number.isFinite) || !(step > 0)) throw new Error(`${what}: start, end and step must be finite numbers, step > 0`);
+  if (![start, end, step].every(Number.isFinite) || !(step > 0))
+    throw new Error(`${what}: start, end and step must be finite numbers, step > 0`);
   if (end < start) throw new Error(`${what}: end must not be below start`);
   const n = Math.floor((end - start) / step + 1e-9);
-  if (n + 2 > MAX_NODES) throw new Error(`${what}: ${n + 1} values from start to end by step; the grid may hold at most ${MAX_NODES} nodes`);
+  if (n + 2 > MAX_NODES)
+    throw new Error(`${what}: ${n + 1} values from start to end by step; the grid may hold at most ${MAX_NODES} nodes`);
   const out: number[] = [];
   // rounded to 12 decimals so that 0.1 + 2 * 0.05 prints as 0.2 in the files
   for (let i = 0; i <= n; i++) out.push(Number((start + i * step).toFixed(12)));
@@ -67,18 +82,21 @@ export function pressureAxis(start: number, end: number, points: number, log: bo
 function parseAxisConfig(cfg: CalculationConfig<'binary_cpt_diagram'>): CptAxisConfig | null {
   const ac = cfg.ui_metadata?.axis_config;
   if (!ac) return null;
-  const axis = (a: typeof ac.x) => (a.variable === 'composition'
-    ? { variable: 'composition' as const, component: a.component!.toUpperCase() }
-    : { variable: a.variable });
+  const axis = (a: typeof ac.x) =>
+    a.variable === 'composition'
+      ? { variable: 'composition' as const, component: a.component!.toUpperCase() }
+      : { variable: a.variable };
   return { x: axis(ac.x), y: axis(ac.y), z: axis(ac.z) };
 }
 
 /** The database-dependent part of the task's input: elements and phases checked against the TDB (the schema
  * checked the numbers when the task was created). */
 export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'> }): CptInput & {
-  db: ReturnType<typeof openDatabase>; logs: string[];
+  db: ReturnType<typeof openDatabase>;
+  logs: string[];
   /** the unit of composition_start/end/step; `mass` converts (absent when an element has no molar mass) */
-  unit: CompositionUnit; mass: MassConverter | undefined;
+  unit: CompositionUnit;
+  mass: MassConverter | undefined;
 } {
   const cfg = job.config;
   const tdbFile = cfg.tdb_file;
@@ -92,7 +110,8 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
   const db = openDatabase(tdbFile);
   const info = db.info();
   const dbElements = new Set(info.elements.map((e) => e.name.toUpperCase()));
-  for (const e of elements) if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of ${basename(tdbFile)}`);
+  for (const e of elements)
+    if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of ${basename(tdbFile)}`);
   const components = dbElements.has('VA') ? [xComp, other, 'VA'] : [xComp, other];
   const logs: string[] = [];
   let phases: string[] | undefined;
@@ -100,26 +119,33 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
   if (act.length) {
     const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
     const unknown = act.filter((p) => !defined.has(p));
-    if (unknown.length) throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
-    const formable = db.phasesFor([xComp, other], true);  // rejected-by-default phases too, when named
+    if (unknown.length)
+      throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
+    const formable = db.phasesFor([xComp, other], true); // rejected-by-default phases too, when named
     phases = act.filter((p) => formable.includes(p));
     const dropped = act.filter((p) => !formable.includes(p));
-    if (dropped.length) logs.push(`activated phases that cannot form from ${xComp}-${other} are ignored: ${dropped.join(', ')}`);
-    if (!phases.length) throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${xComp}-${other}`);
+    if (dropped.length)
+      logs.push(`activated phases that cannot form from ${xComp}-${other} are ignored: ${dropped.join(', ')}`);
+    if (!phases.length)
+      throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${xComp}-${other}`);
   }
 
   // with mass fractions the grid is equally spaced in w; the equilibria run at the nodes' mole fractions
   const unit = c.composition_unit ?? 'mole_fraction';
   const masses = elementMasses(info.elements);
-  const mass = unit === 'mass_fraction'
-    ? binaryMassConverter(xComp, other, masses, 'condition.composition_unit mass_fraction')
-    : binaryMassConverter(xComp, other, masses);
+  const mass =
+    unit === 'mass_fraction'
+      ? binaryMassConverter(xComp, other, masses, 'condition.composition_unit mass_fraction')
+      : binaryMassConverter(xComp, other, masses);
   const steps = stepAxis(c.composition_start, c.composition_end, c.composition_step, 'condition.composition');
   const xs = unit === 'mass_fraction' ? steps.map((w) => mass!.toX(w)) : steps;
   const Ts = stepAxis(c.temperature_start, c.temperature_end, c.temperature_step, 'condition.temperature');
   const Ps = pressureAxis(c.pressure_start, c.pressure_end, c.pressure_points, c.pressure_scale === 'log');
   const total = xs.length * Ts.length * Ps.length;
-  if (total > MAX_NODES) throw new Error(`the grid has ${xs.length} x ${Ts.length} x ${Ps.length} = ${total} nodes; at most ${MAX_NODES} are allowed (use larger steps)`);
+  if (total > MAX_NODES)
+    throw new Error(
+      `the grid has ${xs.length} x ${Ts.length} x ${Ps.length} = ${total} nodes; at most ${MAX_NODES} are allowed (use larger steps)`,
+    );
 
   const options: EquilibriumOptions = {};
   const pdens = c.map_options?.GLOBAL_MIN_PDENS;
@@ -130,14 +156,28 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
     // The task schema accepts these; they are stored as given, with a log line for the viewer's sake.
     for (const k of ['x', 'y', 'z'] as const) {
       const a = axisConfig[k];
-      if (a.variable === 'composition' && !elements.includes(a.component!)) logs.push(`ui_metadata.axis_config.${k}.component ${a.component} is not one of ${elements.join(', ')}`);
+      if (a.variable === 'composition' && !elements.includes(a.component!))
+        logs.push(`ui_metadata.axis_config.${k}.component ${a.component} is not one of ${elements.join(', ')}`);
     }
     const vars = new Set([axisConfig.x.variable, axisConfig.y.variable, axisConfig.z.variable]);
     if (vars.size < 3) logs.push('ui_metadata.axis_config maps two viewer axes to the same variable');
   }
   return {
-    db, logs, tdbFile, components, elements: [xComp, other], phases, xs, Ts, Ps, logP: c.pressure_scale === 'log', options, unit, mass,
-    includeTielines: c.include_tielines === true, tielineStride: Math.max(1, Math.round(stride)),
+    db,
+    logs,
+    tdbFile,
+    components,
+    elements: [xComp, other],
+    phases,
+    xs,
+    Ts,
+    Ps,
+    logP: c.pressure_scale === 'log',
+    options,
+    unit,
+    mass,
+    includeTielines: c.include_tielines === true,
+    tielineStride: Math.max(1, Math.round(stride)),
     axisConfig,
   };
 }
@@ -147,27 +187,39 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
  * the core's only volume term (formula sheet §6.2; VA and VK act through V0), or a FUNCTION whose value changes
  * between the lowest and the highest pressure of the grid. Without either, every isobaric section is the same.
  */
-export function pressureDependent(input: Pick<CptInput, 'phases' | 'elements' | 'Ts' | 'Ps'> & { db: NativeDatabase }): boolean {
+export function pressureDependent(
+  input: Pick<CptInput, 'phases' | 'elements' | 'Ts' | 'Ps'> & { db: NativeDatabase },
+): boolean {
   const { db } = input;
   const phases = input.phases ?? db.phasesFor(input.elements);
   for (const ph of phases) if (db.parameters(ph).some((p) => p.type === 'V0')) return true;
   const T = input.Ts[Math.floor(input.Ts.length / 2)] ?? 298.15;
-  const P0 = Math.min(...input.Ps), P1 = Math.max(...input.Ps);
+  const P0 = Math.min(...input.Ps),
+    P1 = Math.max(...input.Ps);
   if (!(P1 > P0)) return false;
   for (const f of db.functionNames()) {
     try {
-      const a = db.evaluateFunction(f, T, P0).v, b = db.evaluateFunction(f, T, P1).v;
+      const a = db.evaluateFunction(f, T, P0).v,
+        b = db.evaluateFunction(f, T, P1).v;
       if (Math.abs(a - b) > 1e-9 * Math.max(1, Math.abs(a))) return true;
-    } catch { /* a function undefined at T says nothing about P */ }
+    } catch {
+      /* a function undefined at T says nothing about P */
+    }
   }
   return false;
 }
 
 /** The note shown with a grid whose database has no pressure dependence (result view and preview). */
-export const NO_VOLUME_NOTE = 'This database has no molar-volume (V0) parameters: pressure changes no Gibbs energy, so every isobaric section is the same diagram.';
+export const NO_VOLUME_NOTE =
+  'This database has no molar-volume (V0) parameters: pressure changes no Gibbs energy, so every isobaric section is the same diagram.';
 
 /** The isobaric sections; composition axis in mass percent when `mass` is given. */
-function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
+function sectionPreview(
+  comp: CptComputation,
+  pressureMatters: boolean,
+  mass?: MassConverter,
+  temperatureUnit?: TemperatureUnit,
+): string {
   const [nX, nT, nP] = comp.dims;
   const picks = [...new Set([0, Math.floor((nP - 1) / 2), nP - 1])];
   const { Ts, Ps, elements } = comp.input;
@@ -176,12 +228,17 @@ function sectionPreview(comp: CptComputation, pressureMatters: boolean, mass?: M
     title: `${elements[0]}-${elements[1]}: isobaric sections`,
     note: pressureMatters ? undefined : NO_VOLUME_NOTE,
     xLabel: `${mass ? 'Mass percent' : 'Mole fraction'} ${elements[0]}`,
-    xs: Array.from(comp.input.xs, f), Ts, phaseSets: comp.phaseSets, temperatureUnit,
+    xs: Array.from(comp.input.xs, f),
+    Ts,
+    phaseSets: comp.phaseSets,
+    temperatureUnit,
     sections: picks.map((iP) => ({
       P: Ps[iP]!,
       labels: comp.labels.subarray(iP * nX * nT, (iP + 1) * nX * nT),
       boundary: comp.boundary.filter((b) => b.axis !== 'P' && b.P === Ps[iP]).map((b) => ({ x: f(b.x), T: b.T })),
-      tielines: comp.tielines.filter((t) => t.P === Ps[iP]).map((t) => ({ T: t.T, x: [f(t.x[0]), f(t.x[1])] as const })),
+      tielines: comp.tielines
+        .filter((t) => t.P === Ps[iP])
+        .map((t) => ({ T: t.T, x: [f(t.x[0]), f(t.x[1])] as const })),
     })),
   });
 }
@@ -195,22 +252,36 @@ function withMassColumn(table: ResultTable, xComponent: string, w: ((x: number) 
   };
 }
 
-export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, compute: typeof computeCpt = computeCpt): CalculationOutput {
+export function run(
+  job: TaskJob<'binary_cpt_diagram'>,
+  control: JobControl,
+  compute: typeof computeCpt = computeCpt,
+): CalculationOutput {
   const t0 = performance.now();
   const input = readInput(job);
   const logs = [...input.logs];
   const [nX, nT, nP] = [input.xs.length, input.Ts.length, input.Ps.length];
-  logs.push(`grid ${nX} compositions x ${nT} temperatures x ${nP} pressures (${input.logP ? 'log' : 'linear'} scale) = ${nX * nT * nP} nodes, ${job.ompThreads} thread(s)`);
+  logs.push(
+    `grid ${nX} compositions x ${nT} temperatures x ${nP} pressures (${input.logP ? 'log' : 'linear'} scale) = ${nX * nT * nP} nodes, ${job.ompThreads} thread(s)`,
+  );
   const comp = compute(input, job.ompThreads, control);
   const tCalc = performance.now() - t0;
-  logs.push(`${comp.equilibria} equilibria in ${(tCalc / 1000).toFixed(2)} s (${Math.round(comp.equilibria / Math.max(tCalc / 1000, 1e-6))} per s); `
-    + `${comp.boundary.length} boundary crossings bisected, ${comp.surface.polys.length} surface polygons`);
-  if (comp.notConverged) logs.push(`${comp.notConverged} grid node(s) did not converge: label -1 in result.json, converged = 0 in the CSV and VTK`);
+  logs.push(
+    `${comp.equilibria} equilibria in ${(tCalc / 1000).toFixed(2)} s (${Math.round(comp.equilibria / Math.max(tCalc / 1000, 1e-6))} per s); ` +
+      `${comp.boundary.length} boundary crossings bisected, ${comp.surface.polys.length} surface polygons`,
+  );
+  if (comp.notConverged)
+    logs.push(
+      `${comp.notConverged} grid node(s) did not converge: label -1 in result.json, converged = 0 in the CSV and VTK`,
+    );
 
   const fractions = fractionArrays(comp);
   const dbName = job.database?.code ?? basename(input.tdbFile);
   const vtk = buildVtk(comp, fractions, { database: dbName });
-  const zip = zipSync(Object.fromEntries(Object.entries(vtk.files).map(([n, s]) => [`${VTK_FOLDER}/${n}`, strToU8(s)])), { level: 6 });
+  const zip = zipSync(
+    Object.fromEntries(Object.entries(vtk.files).map(([n, s]) => [`${VTK_FOLDER}/${n}`, strToU8(s)])),
+    { level: 6 },
+  );
   const vtkDir = join(job.taskDir, 'vtk');
   mkdirSync(vtkDir, { recursive: true });
   writeFileSync(join(vtkDir, VTK_ZIP_NAME), zip);
@@ -220,34 +291,64 @@ export function run(job: TaskJob<'binary_cpt_diagram'>, control: JobControl, com
   const w = input.mass?.toW;
   if (!pressureMatters) logs.push(`pressure: ${NO_VOLUME_NOTE}`);
   const doc: BinaryCptResult = {
-    version: RESULT_VERSION, task_type: 'binary_cpt_diagram',
+    version: RESULT_VERSION,
+    task_type: 'binary_cpt_diagram',
     provenance: provenance(input.tdbFile, job.database?.code ?? null, job.database?.sha256),
     config: job.config,
-    x_component: input.elements[0], components: input.elements,
-    axes: { x: input.xs, T: input.Ts, P: input.Ps, ...(w ? { w: input.xs.map(w) } : {}) }, pressure_scale: input.logP ? 'log' : 'linear',
-    phase_sets: comp.phaseSets, labels: Array.from(comp.labels),
+    x_component: input.elements[0],
+    components: input.elements,
+    axes: { x: input.xs, T: input.Ts, P: input.Ps, ...(w ? { w: input.xs.map(w) } : {}) },
+    pressure_scale: input.logP ? 'log' : 'linear',
+    phase_sets: comp.phaseSets,
+    labels: Array.from(comp.labels),
     regions_per_pressure: regionsPerPressure(comp),
     boundary_points: w ? comp.boundary.map((b) => ({ ...b, w: w(b.x) })) : comp.boundary,
-    tielines: comp.tielines.map(({ node: _node, ...t }) => (w ? { ...t, w: [w(t.x[0]), w(t.x[1])] as [number, number], ...(t.x_overall !== undefined ? { w_overall: w(t.x_overall) } : {}) } : t)),
+    tielines: comp.tielines.map(({ node: _node, ...t }) =>
+      w
+        ? {
+            ...t,
+            w: [w(t.x[0]), w(t.x[1])] as [number, number],
+            ...(t.x_overall !== undefined ? { w_overall: w(t.x_overall) } : {}),
+          }
+        : t,
+    ),
     composition_unit: input.unit,
     ...(input.mass ? { molar_masses: input.mass.masses } : {}),
     axis_config: input.axisConfig ?? defaultCptAxisConfig(input.elements[0]),
-    vtk_files: [VTK_ZIP_NAME], vtk_archive_entries: vtk.entries,
+    vtk_files: [VTK_ZIP_NAME],
+    vtk_archive_entries: vtk.entries,
     not_converged: comp.notConverged,
-    surface: { vertices: comp.surface.points.length / 3, polygons: comp.surface.polys.length, lines: comp.surface.lines.length },
+    surface: {
+      vertices: comp.surface.points.length / 3,
+      polygons: comp.surface.polys.length,
+      lines: comp.surface.lines.length,
+    },
     pressure_dependent: pressureMatters,
   };
   writeResultFiles(job.taskDir, {
-    json: doc, csv: tableToCsv(withMassColumn(resultTable(comp, fractions), input.elements[0], input.unit === 'mass_fraction' ? w : undefined)),
-    previews: { isobaric_sections: sectionPreview(comp, pressureMatters, input.unit === 'mass_fraction' ? input.mass : undefined, job.config.preview_temperature_unit) },
+    json: doc,
+    csv: tableToCsv(
+      withMassColumn(resultTable(comp, fractions), input.elements[0], input.unit === 'mass_fraction' ? w : undefined),
+    ),
+    previews: {
+      isobaric_sections: sectionPreview(
+        comp,
+        pressureMatters,
+        input.unit === 'mass_fraction' ? input.mass : undefined,
+        job.config.preview_temperature_unit,
+      ),
+    },
   });
-  logs.push(`result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`);
+  logs.push(
+    `result files, VTK archive and preview written in ${((performance.now() - t0 - tCalc) / 1000).toFixed(2)} s`,
+  );
   control.setProgress(1);
   const gridSets = new Set(Array.from(comp.labels).filter((l) => l >= 0)).size;
   return {
-    summary: `${nX}x${nT}x${nP} grid: ${gridSets} phase set(s), ${comp.boundary.length} boundary points, `
-      + `${comp.surface.polys.length} surface polygons, ${comp.tielines.length} tie-lines`
-      + (comp.notConverged ? `, ${comp.notConverged} node(s) not converged` : ''),
+    summary:
+      `${nX}x${nT}x${nP} grid: ${gridSets} phase set(s), ${comp.boundary.length} boundary points, ` +
+      `${comp.surface.polys.length} surface polygons, ${comp.tielines.length} tie-lines` +
+      (comp.notConverged ? `, ${comp.notConverged} node(s) not converged` : ''),
     logs,
   };
 }

@@ -10,10 +10,23 @@
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibrium.js';
-import { BISECTION_STEPS, bisectEdges, computeWith, edgeConditions, nodeConditions, stableLabels } from '../mapping/cpt-grid.js';
+import {
+  BISECTION_STEPS,
+  bisectEdges,
+  computeWith,
+  edgeConditions,
+  nodeConditions,
+  stableLabels,
+} from '../mapping/cpt-grid.js';
 import { phaseLabel } from '../results/common.js';
 import { changingEdges } from './cpt/surface-nets.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
+import {
+  CancelledError,
+  type CalculationJob,
+  type CalculationOutput,
+  type JobControl,
+  type TaskJob,
+} from '../protocol.js';
 import { ChunkedSolver } from './cpt/chunked.js';
 import { pressureAxis, readInput, run as runDiagram, stepAxis } from './binary_cpt_diagram.js';
 
@@ -34,7 +47,12 @@ export interface CptStage {
 /** What the mapping reads of an equilibrium: converged, and per stable phase name, composition set, NP, x. */
 type StoredResult = [converged: 0 | 1, phases: [name: string, set: number, NP: number, x: number | null][]];
 
-interface StageFile { kind: string; chunk?: number; worker?: string; results: StoredResult[][] }
+interface StageFile {
+  kind: string;
+  chunk?: number;
+  worker?: string;
+  results: StoredResult[][];
+}
 
 export const STAGES_FOLDER = 'stages';
 export function stageFileName(stage: Pick<CptStage, 'kind' | 'chunk'>): string {
@@ -47,7 +65,12 @@ export function cptGridDims(config: Record<string, unknown>): [number, number, n
   const n = (k: string) => Number(c[k]);
   const xs = stepAxis(n('composition_start'), n('composition_end'), n('composition_step'), 'condition.composition');
   const Ts = stepAxis(n('temperature_start'), n('temperature_end'), n('temperature_step'), 'condition.temperature');
-  const Ps = pressureAxis(n('pressure_start'), n('pressure_end'), n('pressure_points'), String(c.pressure_scale ?? 'linear') === 'log');
+  const Ps = pressureAxis(
+    n('pressure_start'),
+    n('pressure_end'),
+    n('pressure_points'),
+    String(c.pressure_scale ?? 'linear') === 'log',
+  );
   return [xs.length, Ts.length, Ps.length];
 }
 
@@ -61,9 +84,15 @@ function gridLabels(grid: StoredResult[]): Int32Array {
   const ids = new Map<string, number>();
   return Int32Array.from(grid, ([converged, phases]) => {
     if (!converged || phases.length === 0) return -1;
-    const set = phases.map(([name, sn]) => phaseLabel({ name, composition_set: sn })).sort().join('+');
+    const set = phases
+      .map(([name, sn]) => phaseLabel({ name, composition_set: sn }))
+      .sort()
+      .join('+');
     let k = ids.get(set);
-    if (k === undefined) { k = ids.size; ids.set(set, k); }
+    if (k === undefined) {
+      k = ids.size;
+      ids.set(set, k);
+    }
     return k;
   });
 }
@@ -78,11 +107,19 @@ function readGrid(dir: string, chunks: number): StoredResult[] {
  * The bisection's plan, made by the lab worker once the chunks are stored: the changing edges of the grid in `parts`
  * ranges of about `perPart` equilibria each (BISECTION_STEPS per edge), kept as stages/bisect-plan.json for the merge.
  */
-export function planBisection(taskDir: string, config: Record<string, unknown>, chunks: number, perPart: number): [number, number][] {
+export function planBisection(
+  taskDir: string,
+  config: Record<string, unknown>,
+  chunks: number,
+  perPart: number,
+): [number, number][] {
   const dir = join(taskDir, STAGES_FOLDER);
   const edges = changingEdges(cptGridDims(config), gridLabels(readGrid(dir, chunks))).length;
-  const parts = Math.max(1, Math.min(chunks, Math.ceil(edges * BISECTION_STEPS / perPart)));
-  const ranges = Array.from({ length: parts }, (_, k) => [Math.floor(k * edges / parts), Math.floor((k + 1) * edges / parts)] as [number, number]);
+  const parts = Math.max(1, Math.min(chunks, Math.ceil((edges * BISECTION_STEPS) / perPart)));
+  const ranges = Array.from(
+    { length: parts },
+    (_, k) => [Math.floor((k * edges) / parts), Math.floor(((k + 1) * edges) / parts)] as [number, number],
+  );
   writeOnce(join(dir, 'bisect-plan.json'), JSON.stringify({ parts }));
   return ranges;
 }
@@ -115,7 +152,10 @@ function writeOnce(file: string, text: string): boolean {
 
 function readStage(dir: string, stage: Pick<CptStage, 'kind' | 'chunk'>): StageFile {
   const file = join(dir, stageFileName(stage));
-  if (!existsSync(file)) throw new Error(`the ${stage.kind}${stage.chunk !== undefined ? ` ${stage.chunk}` : ''} stage of the grid has no stored results`);
+  if (!existsSync(file))
+    throw new Error(
+      `the ${stage.kind}${stage.chunk !== undefined ? ` ${stage.chunk}` : ''} stage of the grid has no stored results`,
+    );
   return JSON.parse(readFileSync(file, 'utf8')) as StageFile;
 }
 
@@ -127,12 +167,18 @@ function replaySolver(grid: StoredResult[], bisection: StoredResult[][], xComp: 
   let call = 0;
   const solver = {
     count: 0,
-    solve(n: number, _condAt: (i: number) => EquilibriumConditions, onResult: (i: number, r: EquilibriumResult) => void): void {
+    solve(
+      n: number,
+      _condAt: (i: number) => EquilibriumConditions,
+      onResult: (i: number, r: EquilibriumResult) => void,
+    ): void {
       const stored = call === 0 ? grid : bisection[call - 1];
       call++;
       solver.count += n;
       if (!stored || stored.length !== n) {
-        throw new Error(`the stored stages hold ${stored?.length ?? 0} results where the mapping's step ${call - 1} needs ${n}`);
+        throw new Error(
+          `the stored stages hold ${stored?.length ?? 0} results where the mapping's step ${call - 1} needs ${n}`,
+        );
       }
       stored.forEach((r, i) => onResult(i, expand(r, xComp)));
     },
@@ -152,17 +198,31 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   const dir = join(job.taskDir, STAGES_FOLDER);
   mkdirSync(dir, { recursive: true });
   const own = join(dir, stageFileName(stage));
-  const name = stage.kind === 'chunk' ? `chunk ${stage.chunk} of ${stage.chunks}` : stage.kind === 'bisect' ? `bisection part ${stage.chunk}` : stage.kind;
-  if (stage.kind !== 'merge' && existsSync(own)) return { summary: 'already stored', logs: [`${name}: results already stored`] };
+  const name =
+    stage.kind === 'chunk'
+      ? `chunk ${stage.chunk} of ${stage.chunks}`
+      : stage.kind === 'bisect'
+        ? `bisection part ${stage.chunk}`
+        : stage.kind;
+  if (stage.kind !== 'merge' && existsSync(own))
+    return { summary: 'already stored', logs: [`${name}: results already stored`] };
   // a stage job carries its task's configuration as the schema parsed it when the task was created, plus cpt_stage
   const diagramJob = { ...job, taskType: 'binary_cpt_diagram', config } as unknown as TaskJob<'binary_cpt_diagram'>;
   const input = readInput(diagramJob);
   const xComp = input.elements[0];
   const grid = () => readGrid(dir, stage.chunks);
-  const newSolver = () => new ChunkedSolver({ db: input.db, components: input.components, phases: input.phases, options: input.options },
-    Math.max(1, Math.floor(job.ompThreads)), control);
+  const newSolver = () =>
+    new ChunkedSolver(
+      { db: input.db, components: input.components, phases: input.phases, options: input.options },
+      Math.max(1, Math.floor(job.ompThreads)),
+      control,
+    );
   const { xs, Ts, Ps } = input;
-  const nX = xs.length, nT = Ts.length, nP = Ps.length, first = stage.first!, end = stage.end!;
+  const nX = xs.length,
+    nT = Ts.length,
+    nP = Ps.length,
+    first = stage.first!,
+    end = stage.end!;
 
   if (stage.kind === 'chunk') {
     // The node numbering and conditions of worker/mapping/cpt-grid.ts (x fastest, then T, then P).
@@ -170,12 +230,33 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     const results: StoredResult[] = [];
     const solver = newSolver();
     try {
-      solver.solve(end - first, (i) => nodeCond(first + i), (_i, r) => { results.push(reduce(r, xComp)); }, 0, 1);
-    } finally { solver.close(); }
+      solver.solve(
+        end - first,
+        (i) => nodeCond(first + i),
+        (_i, r) => {
+          results.push(reduce(r, xComp));
+        },
+        0,
+        1,
+      );
+    } finally {
+      solver.close();
+    }
     testDelay(control);
     if (control.cancelled) throw new CancelledError();
-    const fresh = writeOnce(own, JSON.stringify({ kind: 'chunk', chunk: stage.chunk, worker: stage.worker, results: [results] } satisfies StageFile));
-    return { summary: fresh ? 'stored' : 'already stored', logs: [`${name}: ${end - first} equilibria ${fresh ? 'stored' : 'already stored by another run'}`] };
+    const fresh = writeOnce(
+      own,
+      JSON.stringify({
+        kind: 'chunk',
+        chunk: stage.chunk,
+        worker: stage.worker,
+        results: [results],
+      } satisfies StageFile),
+    );
+    return {
+      summary: fresh ? 'stored' : 'already stored',
+      logs: [`${name}: ${end - first} equilibria ${fresh ? 'stored' : 'already stored by another run'}`],
+    };
   }
 
   if (stage.kind === 'bisect') {
@@ -184,22 +265,40 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     const stored = grid();
     const labels = gridLabels(stored);
     const names: string[] = [];
-    stored.forEach((r, n) => { const l = labels[n]!; if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+'); });
+    stored.forEach((r, n) => {
+      const l = labels[n]!;
+      if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+');
+    });
     const edges = changingEdges([nX, nT, nP], labels).slice(first, end);
     const edgeCond = edgeConditions(input, edges);
     const seq: StoredResult[][] = edges.map(() => []);
     const solver = newSolver();
     try {
-      bisectEdges(edges.length, solver, edgeCond, (e, r) => {
-        seq[e]!.push(reduce(r, xComp));
-        const labs = stableLabels(r);
-        if (!labs) return null;
-        return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
-      }, 0, 1);
-    } finally { solver.close(); }
+      bisectEdges(
+        edges.length,
+        solver,
+        edgeCond,
+        (e, r) => {
+          seq[e]!.push(reduce(r, xComp));
+          const labs = stableLabels(r);
+          if (!labs) return null;
+          return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
+        },
+        0,
+        1,
+      );
+    } finally {
+      solver.close();
+    }
     if (control.cancelled) throw new CancelledError();
-    const fresh = writeOnce(own, JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile));
-    return { summary: fresh ? 'stored' : 'already stored', logs: [`${name}: ${seq.reduce((a, r) => a + r.length, 0)} equilibria on ${edges.length} edges`] };
+    const fresh = writeOnce(
+      own,
+      JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile),
+    );
+    return {
+      summary: fresh ? 'stored' : 'already stored',
+      logs: [`${name}: ${seq.reduce((a, r) => a + r.length, 0)} equilibria on ${edges.length} edges`],
+    };
   }
 
   // merge: the embedded calculation's own code, every equilibrium answered from the stored stages

@@ -9,10 +9,13 @@ import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../map
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
+import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
 import {
-  RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable,
-} from '../results/common.js';
-import { compositionAxis, regionBoundaries, type BinaryEquilibriumResult, type MassPoint } from '../results/binary_equilibrium.js';
+  compositionAxis,
+  regionBoundaries,
+  type BinaryEquilibriumResult,
+  type MassPoint,
+} from '../results/binary_equilibrium.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
 
 export { compositionAxis };
@@ -35,30 +38,51 @@ interface BinaryInput {
  * composition_unit mass_fraction the maps are mass fractions: the axis range is converted to the mole fractions the
  * mapping runs in with `masses` (g/mol by element, the database's ELEMENT lines).
  */
-export function binaryInput(config: CalculationConfig<'binary_equilibrium'>, masses?: Record<string, number>): BinaryInput {
+export function binaryInput(
+  config: CalculationConfig<'binary_equilibrium'>,
+  masses?: Record<string, number>,
+): BinaryInput {
   const c = config.condition;
   const comps = c.components.map((s) => s.toUpperCase());
   if (comps[0] === comps[1]) throw new Error('condition.components must hold exactly 2 different components');
-  const up = (o: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v]));
-  const s = up(c.compositions_start), e = up(c.compositions_end);
+  const up = (o: Record<string, number>): Record<string, number> =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k.toUpperCase(), v]));
+  const s = up(c.compositions_start),
+    e = up(c.compositions_end);
   const unit = c.composition_unit ?? 'mole_fraction';
   const axis = compositionAxis([comps[0]!, comps[1]!], s, e);
   const xc = axis.xComponent;
   let X = axis.X;
   if (unit === 'mass_fraction') {
-    const toMole = binaryMassConverter(xc, comps.find((k) => k !== xc) ?? xc, masses, 'condition.composition_unit mass_fraction');
+    const toMole = binaryMassConverter(
+      xc,
+      comps.find((k) => k !== xc) ?? xc,
+      masses,
+      'condition.composition_unit mass_fraction',
+    );
     X = [toMole.toX(X[0]), toMole.toX(X[1])];
   }
-  const T0 = c.temperature_start, T1 = c.temperature_end;
+  const T0 = c.temperature_start,
+    T1 = c.temperature_end;
   const phases = c.activated_phases?.length ? c.activated_phases.map((p) => p.toUpperCase()) : undefined;
   return {
-    tdbFile: config.tdb_file, components: [comps[0]!, comps[1]!], xComponent: xc,
-    T: [Math.min(T0, T1), Math.max(T0, T1)], X, P: c.pressure, phases, orderDisorder: config.order_disorder, unit,
+    tdbFile: config.tdb_file,
+    components: [comps[0]!, comps[1]!],
+    xComponent: xc,
+    T: [Math.min(T0, T1), Math.max(T0, T1)],
+    X,
+    P: c.pressure,
+    phases,
+    orderDisorder: config.order_disorder,
+    unit,
   };
 }
 
 /** The mass converter of a mapped diagram (undefined when an element has no positive molar mass). */
-export function diagramMassConverter(d: Pick<BinaryDiagram, 'components' | 'xComponent'>, masses: Record<string, number>): MassConverter | undefined {
+export function diagramMassConverter(
+  d: Pick<BinaryDiagram, 'components' | 'xComponent'>,
+  masses: Record<string, number>,
+): MassConverter | undefined {
   return binaryMassConverter(d.xComponent, d.components.find((k) => k !== d.xComponent) ?? d.xComponent, masses);
 }
 
@@ -68,13 +92,21 @@ function mapCompositions(d: BinaryDiagram, f: (x: number) => number): BinaryDiag
   return {
     ...d,
     X: [f(d.X[0]), f(d.X[1])],
-    regions: d.regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, x: [f(t.x[0]), f(t.x[1])] as [number, number] })) })),
+    regions: d.regions.map((r) => ({
+      ...r,
+      tielines: r.tielines.map((t) => ({ ...t, x: [f(t.x[0]), f(t.x[1])] as [number, number] })),
+    })),
     invariants: d.invariants.map((v) => ({ ...v, phases: v.phases.map(pt) })),
-    criticalPoints: d.criticalPoints.map(pt), congruentPoints: d.congruentPoints.map(pt),
-    tricriticalPoints: d.tricriticalPoints.map(pt), pureTransitions: d.pureTransitions.map(pt),
+    criticalPoints: d.criticalPoints.map(pt),
+    congruentPoints: d.congruentPoints.map(pt),
+    tricriticalPoints: d.tricriticalPoints.map(pt),
+    pureTransitions: d.pureTransitions.map(pt),
     singlePhaseLabels: d.singlePhaseLabels.map(pt),
     magneticLines: d.magneticLines.map((l) => ({ ...l, points: l.points.map(pt) })),
-    orderDisorder: { ...d.orderDisorder, secondOrderLines: d.orderDisorder.secondOrderLines.map((l) => ({ ...l, points: l.points.map(pt) })) },
+    orderDisorder: {
+      ...d.orderDisorder,
+      secondOrderLines: d.orderDisorder.secondOrderLines.map((l) => ({ ...l, points: l.points.map(pt) })),
+    },
   };
 }
 
@@ -84,15 +116,33 @@ export function tielineTable(d: BinaryDiagram, mass?: MassConverter): ResultTabl
   const rows: ResultTable['rows'] = [];
   d.regions.forEach((r, i) => {
     for (const t of r.tielines) {
-      rows.push([i + 1, r.phases.join('+'), t.T, r.phases[0], t.x[0], r.phases[1], t.x[1], ...(mass ? [mass.toW(t.x[0]), mass.toW(t.x[1])] : [])]);
+      rows.push([
+        i + 1,
+        r.phases.join('+'),
+        t.T,
+        r.phases[0],
+        t.x[0],
+        r.phases[1],
+        t.x[1],
+        ...(mass ? [mass.toW(t.x[0]), mass.toW(t.x[1])] : []),
+      ]);
     }
   });
   return {
     columns: [
-      { name: 'region', unit: '' }, { name: 'phases', unit: '' }, { name: 'T', unit: 'K' },
-      { name: 'phase_left', unit: '' }, { name: `X_left(${xc})`, unit: 'mole fraction' },
-      { name: 'phase_right', unit: '' }, { name: `X_right(${xc})`, unit: 'mole fraction' },
-      ...(mass ? [{ name: `W_left(${xc})`, unit: 'mass fraction' }, { name: `W_right(${xc})`, unit: 'mass fraction' }] : []),
+      { name: 'region', unit: '' },
+      { name: 'phases', unit: '' },
+      { name: 'T', unit: 'K' },
+      { name: 'phase_left', unit: '' },
+      { name: `X_left(${xc})`, unit: 'mole fraction' },
+      { name: 'phase_right', unit: '' },
+      { name: `X_right(${xc})`, unit: 'mole fraction' },
+      ...(mass
+        ? [
+            { name: `W_left(${xc})`, unit: 'mass fraction' },
+            { name: `W_right(${xc})`, unit: 'mass fraction' },
+          ]
+        : []),
     ],
     rows,
   };
@@ -117,12 +167,20 @@ export function diagramSummary(d: BinaryDiagram): string {
  * The preview: composition axis in mole fraction, or in mass percent for composition_unit mass_fraction (`mass`
  * then converts every composition of the diagram).
  */
-export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mole_fraction', mass?: MassConverter, temperatureUnit?: TemperatureUnit): string {
+export function diagramChart(
+  diagram: BinaryDiagram,
+  unit: CompositionUnit = 'mole_fraction',
+  mass?: MassConverter,
+  temperatureUnit?: TemperatureUnit,
+): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
-  const boundaries: BoundaryInput[] = d.regions.flatMap((r) => regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })));
+  const boundaries: BoundaryInput[] = d.regions.flatMap((r) =>
+    regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })),
+  );
   if (d.orderDisorder.options.plot_boundaries) {
-    for (const l of d.orderDisorder.secondOrderLines) boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
+    for (const l of d.orderDisorder.secondOrderLines)
+      boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
   }
   for (const l of d.magneticLines) boundaries.push({ phases: [l.phase, l.phase], points: l.points, kind: 'magnetic' });
   // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
@@ -131,30 +189,53 @@ export function diagramChart(diagram: BinaryDiagram, unit: CompositionUnit = 'mo
   for (const r of d.regions) {
     const t = r.tielines[Math.floor(r.tielines.length / 2)];
     if (!t) continue;
-    const byWidth = [...r.tielines].sort((a, b) => (b.x[1] - b.x[0]) - (a.x[1] - a.x[0]));
-    labels.push({ x: (t.x[0] + t.x[1]) / 2, T: t.T, label: `${r.phases[0]} + ${r.phases[1]}`,
-      inside: byWidth.filter((_, k) => k % 3 === 0).map((q) => ({ x: (q.x[0] + q.x[1]) / 2, T: q.T })) });
+    const byWidth = [...r.tielines].sort((a, b) => b.x[1] - b.x[0] - (a.x[1] - a.x[0]));
+    labels.push({
+      x: (t.x[0] + t.x[1]) / 2,
+      T: t.T,
+      label: `${r.phases[0]} + ${r.phases[1]}`,
+      inside: byWidth.filter((_, k) => k % 3 === 0).map((q) => ({ x: (q.x[0] + q.x[1]) / 2, T: q.T })),
+    });
   }
   return binaryPhaseDiagram({
     // the x-axis component last: an A-B diagram is drawn against x(B)
     title: `${d.components.find((c) => c !== d.xComponent) ?? d.components[0]}-${d.xComponent} phase diagram, P = ${d.P} Pa`,
     boundaries,
-    tieLines: d.regions.flatMap((r) => r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases }))),
-    invariants: d.invariants.map((v) => ({ T: v.T, phases: v.phases.map((p) => p.name), x: v.phases.map((p) => p.x), kind: v.kind })),
+    tieLines: d.regions.flatMap((r) =>
+      r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases })),
+    ),
+    invariants: d.invariants.map((v) => ({
+      T: v.T,
+      phases: v.phases.map((p) => p.name),
+      x: v.phases.map((p) => p.x),
+      kind: v.kind,
+    })),
     regionLabels: labels,
     xLabel: inMass ? `Mass percent ${d.xComponent}` : `Mole fraction ${d.xComponent}`,
     yLabel: 'Temperature (K)',
     xRange: d.X,
     TRange: d.T,
-    celsiusAxis: true, temperatureUnit,
+    celsiusAxis: true,
+    temperatureUnit,
   });
 }
 
-export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown>,
-  prov: BinaryEquilibriumResult['provenance'], unit: CompositionUnit = 'mole_fraction', mass?: MassConverter): BinaryEquilibriumResult {
+export function diagramDocument(
+  d: BinaryDiagram,
+  config: Record<string, unknown>,
+  prov: BinaryEquilibriumResult['provenance'],
+  unit: CompositionUnit = 'mole_fraction',
+  mass?: MassConverter,
+): BinaryEquilibriumResult {
   const doc: BinaryEquilibriumResult = {
-    version: RESULT_VERSION, task_type: 'binary_equilibrium', provenance: prov, config,
-    components: d.components, x_component: d.xComponent, temperature_range: d.T, composition_range: d.X,
+    version: RESULT_VERSION,
+    task_type: 'binary_equilibrium',
+    provenance: prov,
+    config,
+    components: d.components,
+    x_component: d.xComponent,
+    temperature_range: d.T,
+    composition_range: d.X,
     two_phase_regions: d.regions.map((r) => ({ phases: r.phases, tielines: r.tielines, ends: r.ends })),
     invariants: d.invariants,
     critical_points: d.criticalPoints,
@@ -165,8 +246,10 @@ export function diagramDocument(d: BinaryDiagram, config: Record<string, unknown
     magnetic_lines: d.magneticLines,
     boundaries: d.regions.flatMap(regionBoundaries),
     order_disorder: {
-      options: d.orderDisorder.options, phases: d.orderDisorder.phases,
-      second_order_lines: d.orderDisorder.secondOrderLines, notes: d.orderDisorder.notes,
+      options: d.orderDisorder.options,
+      phases: d.orderDisorder.phases,
+      second_order_lines: d.orderDisorder.secondOrderLines,
+      notes: d.orderDisorder.notes,
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
     // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
@@ -184,10 +267,15 @@ function withMassFractions(doc: BinaryEquilibriumResult, mass: MassConverter): B
     ...doc,
     molar_masses: mass.masses,
     composition_range_w: [mass.toW(doc.composition_range[0]), mass.toW(doc.composition_range[1])],
-    two_phase_regions: doc.two_phase_regions.map((r) => ({ ...r, tielines: r.tielines.map((t) => ({ ...t, w: [mass.toW(t.x[0]), mass.toW(t.x[1])] as [number, number] })) })),
+    two_phase_regions: doc.two_phase_regions.map((r) => ({
+      ...r,
+      tielines: r.tielines.map((t) => ({ ...t, w: [mass.toW(t.x[0]), mass.toW(t.x[1])] as [number, number] })),
+    })),
     invariants: doc.invariants.map((v) => ({ ...v, phases: v.phases.map(w) })),
-    critical_points: doc.critical_points.map(w), congruent_points: doc.congruent_points.map(w),
-    tricritical_points: doc.tricritical_points?.map(w), single_phase_regions: doc.single_phase_regions.map(w),
+    critical_points: doc.critical_points.map(w),
+    congruent_points: doc.congruent_points.map(w),
+    tricritical_points: doc.tricritical_points?.map(w),
+    single_phase_regions: doc.single_phase_regions.map(w),
     pure_element_transitions: doc.pure_element_transitions.map(w),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
@@ -200,18 +288,38 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
   const masses = elementMasses(db.info().elements);
   const inp = binaryInput(job.config, masses);
   // one name per composition set in regions, invariants and labels (worker/plots/set-names.ts)
-  const d = harmonizeSetNames(mapBinary({
-    database: db, components: inp.components, xComponent: inp.xComponent, phases: inp.phases,
-    T: inp.T, X: inp.X, P: inp.P, threads: job.ompThreads, control, orderDisorder: inp.orderDisorder,
-  }));
+  const d = harmonizeSetNames(
+    mapBinary({
+      database: db,
+      components: inp.components,
+      xComponent: inp.xComponent,
+      phases: inp.phases,
+      T: inp.T,
+      X: inp.X,
+      P: inp.P,
+      threads: job.ompThreads,
+      control,
+      orderDisorder: inp.orderDisorder,
+    }),
+  );
   // config keeps the file name of the database, not the server's path (as point_calculation does)
   const config = { ...job.config, tdb_file: basename(inp.tdbFile) };
   const mass = diagramMassConverter(d, masses);
-  const doc = diagramDocument(d, config, provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256), inp.unit, mass);
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) } });
+  const doc = diagramDocument(
+    d,
+    config,
+    provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256),
+    inp.unit,
+    mass,
+  );
+  writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(doc.table),
+    previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) },
+  });
   const logs = [
     `mapped ${inp.components.join('-')} over T ${inp.T[0]}-${inp.T[1]} K, X(${inp.xComponent}) ${inp.X[0]}-${inp.X[1]}: ` +
-    `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,
+      `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,
     ...d.orderDisorder.notes.map((n) => `order/disorder: ${n}`),
     ...d.logs,
   ];

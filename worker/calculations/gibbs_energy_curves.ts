@@ -28,13 +28,22 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
   if (control.cancelled) throw new CancelledError();
   const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
-  const T = cond.temperature, P = cond.pressure;
+  const T = cond.temperature,
+    P = cond.pressure;
   const n = cond.points ?? DEFAULT_POINTS;
   const comp = resolveCompositions(sys.elements, [
     { field: 'condition.compositions_start', value: cond.compositions_start },
     { field: 'condition.compositions_end', value: cond.compositions_end },
   ]);
-  const path: ScanPath = { T0: T, T1: T, P, X0: comp.X[0]!, X1: comp.X[1]!, full0: comp.full[0]!, full1: comp.full[1]! };
+  const path: ScanPath = {
+    T0: T,
+    T1: T,
+    P,
+    X0: comp.X[0]!,
+    X1: comp.X[1]!,
+    full0: comp.full[0]!,
+    full1: comp.full[1]!,
+  };
   const axis = axisOf(path, sys.elements, comp.dependent);
   const s = Array.from({ length: n }, (_, i) => i / (n - 1));
   const states = s.map((v) => ({ s: v, ...stateAt(path, v) }));
@@ -43,7 +52,8 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
   const phases = sys.phases ?? sys.db.phasesFor(sys.elements);
   const extras = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states, T, P);
   const gref = extras.referenceEnergies(T, P);
-  const formation = (x: Record<string, number>, gm: number) => gm - sys.elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
+  const formation = (x: Record<string, number>, gm: number) =>
+    gm - sys.elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
   const notes: string[] = [];
 
@@ -57,15 +67,27 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
       const curve: PhaseCurve = { name: ph, GM: s.map(() => null), GM_formation: s.map(() => null) };
       if (on !== null) {
         const st = stateAt(path, on);
-        curve.compound = { s: on, axis_value: axisValue(axis, { s: on, ...st }), x: fixed.x, GM: fixed.GM, GM_formation: formation(fixed.x, fixed.GM) };
+        curve.compound = {
+          s: on,
+          axis_value: axisValue(axis, { s: on, ...st }),
+          x: fixed.x,
+          GM: fixed.GM,
+          GM_formation: formation(fixed.x, fixed.GM),
+        };
       } else notes.push(`${ph}: a phase of fixed composition off the line (${fmtX(fixed.x)})`);
       curves.push(curve);
       return;
     }
     let rs: EquilibriumResult[];
     try {
-      rs = chunkedBatch({ database: sys.db, components: sys.components, phases: [ph], options: { singleSet: true } }, conditions, threads,
-        control, (0.8 * k) / phases.length, (0.8 * (k + 1)) / phases.length);
+      rs = chunkedBatch(
+        { database: sys.db, components: sys.components, phases: [ph], options: { singleSet: true } },
+        conditions,
+        threads,
+        control,
+        (0.8 * k) / phases.length,
+        (0.8 * (k + 1)) / phases.length,
+      );
     } catch (e) {
       if (e instanceof CancelledError) throw e;
       notes.push(`${ph}: no curve (${(e as Error).message})`);
@@ -78,37 +100,81 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
   });
 
   // the global equilibrium: lower convex envelope and the stable common tangents
-  const eq = chunkedBatch({ database: sys.db, components: sys.components, phases: sys.phases }, conditions, threads, control, 0.8, 0.95);
-  const eqPhases = eq.map((r) => (r.converged ? r.phases.map((p) => phaseLabel({ name: p.name, composition_set: p.setNumber })).sort() : []));
+  const eq = chunkedBatch(
+    { database: sys.db, components: sys.components, phases: sys.phases },
+    conditions,
+    threads,
+    control,
+    0.8,
+    0.95,
+  );
+  const eqPhases = eq.map((r) =>
+    r.converged ? r.phases.map((p) => phaseLabel({ name: p.name, composition_set: p.setNumber })).sort() : [],
+  );
   const tangents = commonTangents(eq, eqPhases, s, axisValues, path, sys.elements, axis, gref);
   const doc: GibbsEnergyCurvesDocument = {
-    ...documentBase(job, 'gibbs_energy_curves', sys.tdbFile), temperature: T, pressure: P, axis, s, axis_values: axisValues,
-    compositions: states.map((st) => st.x), curves,
+    ...documentBase(job, 'gibbs_energy_curves', sys.tdbFile),
+    temperature: T,
+    pressure: P,
+    axis,
+    s,
+    axis_values: axisValues,
+    compositions: states.map((st) => st.x),
+    curves,
     equilibrium: {
-      GM: eq.map((r) => (r.converged ? r.GM : null)), GM_formation: eq.map((r, i) => (r.converged ? formation(states[i]!.x, r.GM) : null)),
-      phases: eqPhases, converged: eq.map((r) => r.converged),
+      GM: eq.map((r) => (r.converged ? r.GM : null)),
+      GM_formation: eq.map((r, i) => (r.converged ? formation(states[i]!.x, r.GM) : null)),
+      phases: eqPhases,
+      converged: eq.map((r) => r.converged),
     },
-    tangents, reference_states: { ...extras.references }, reference_energies: gref,
-    table: curvesTable(axisValues, states.map((st) => st.x), sys.elements, curves, eq, eqPhases), notes: [...extras.notes, ...notes],
+    tangents,
+    reference_states: { ...extras.references },
+    reference_energies: gref,
+    table: curvesTable(
+      axisValues,
+      states.map((st) => st.x),
+      sys.elements,
+      curves,
+      eq,
+      eqPhases,
+    ),
+    notes: [...extras.notes, ...notes],
   };
   const title = `Gibbs energy, ${sys.elements.join('-')} at ${fmt(T)} K (${fmt(T - KELVIN)} °C), ${basename(sys.tdbFile)}`;
-  const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { gibbs_energy_curves: curvesPreview(doc, title) } });
+  const files = writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(doc.table),
+    previews: { gibbs_energy_curves: curvesPreview(doc, title) },
+  });
   const notConverged = eq.filter((r) => !r.converged).length;
-  const summary = `${curves.length} phases, ${n} points at ${fmt(T)} K, ${tangents.length} common tangent${tangents.length === 1 ? '' : 's'}`
-    + (tangents.length ? `: ${tangents.map((t) => t.phases.join(' + ')).join(', ')}` : '') + (notConverged ? ` (${notConverged} equilibria not converged)` : '');
+  const summary =
+    `${curves.length} phases, ${n} points at ${fmt(T)} K, ${tangents.length} common tangent${tangents.length === 1 ? '' : 's'}` +
+    (tangents.length ? `: ${tangents.map((t) => t.phases.join(' + ')).join(', ')}` : '') +
+    (notConverged ? ` (${notConverged} equilibria not converged)` : '');
   return {
     summary,
-    logs: [...sys.logs, `database ${basename(sys.tdbFile)}, components ${sys.components.join(', ')}, phases ${phases.join(', ')}`,
-      ...doc.notes.map((m) => `note: ${m}`), `written ${files.join(', ')}`],
+    logs: [
+      ...sys.logs,
+      `database ${basename(sys.tdbFile)}, components ${sys.components.join(', ')}, phases ${phases.join(', ')}`,
+      ...doc.notes.map((m) => `note: ${m}`),
+      `written ${files.join(', ')}`,
+    ],
   };
 }
 
 const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
-const fmtX = (x: Record<string, number>) => Object.entries(x).map(([e, v]) => `${e} ${fmt(v, 4)}`).join(', ');
+const fmtX = (x: Record<string, number>) =>
+  Object.entries(x)
+    .map(([e, v]) => `${e} ${fmt(v, 4)}`)
+    .join(', ');
 
 /** A phase whose every sublattice holds one constituent: its composition and GM, else null. */
-function fixedComposition(sys: { db: GibbsSystem['db']; components: string[] }, phase: string, T: number, P: number):
-  { x: Record<string, number>; GM: number } | null {
+function fixedComposition(
+  sys: { db: GibbsSystem['db']; components: string[] },
+  phase: string,
+  T: number,
+  P: number,
+): { x: Record<string, number>; GM: number } | null {
   const model = PhaseModel.build(sys.db, phase, sys.components);
   if (!model) return null;
   const perSublattice = new Map<number, number>();
@@ -126,7 +192,10 @@ function positionOnLine(path: ScanPath, x: Record<string, number>, elements: str
   let s: number | null = null;
   for (const e of elements) {
     const d = path.full1[e]! - path.full0[e]!;
-    if (Math.abs(d) > 1e-12) { s = ((x[e] ?? 0) - path.full0[e]!) / d; break; }
+    if (Math.abs(d) > 1e-12) {
+      s = ((x[e] ?? 0) - path.full0[e]!) / d;
+      break;
+    }
   }
   if (s === null || s < -1e-9 || s > 1 + 1e-9) return null;
   const st = stateAt(path, s);
@@ -134,8 +203,16 @@ function positionOnLine(path: ScanPath, x: Record<string, number>, elements: str
 }
 
 /** One tangent per run of consecutive points with the same multi-phase set (its middle point's chemical potentials). */
-function commonTangents(eq: EquilibriumResult[], labels: string[][], s: number[], axisValues: number[], path: ScanPath,
-  elements: string[], axis: ReturnType<typeof axisOf>, gref: Record<string, number>): CommonTangent[] {
+function commonTangents(
+  eq: EquilibriumResult[],
+  labels: string[][],
+  s: number[],
+  axisValues: number[],
+  path: ScanPath,
+  elements: string[],
+  axis: ReturnType<typeof axisOf>,
+  gref: Record<string, number>,
+): CommonTangent[] {
   const out: CommonTangent[] = [];
   let i = 0;
   while (i < eq.length) {
@@ -145,15 +222,25 @@ function commonTangents(eq: EquilibriumResult[], labels: string[][], s: number[]
     if (eq[i]!.converged && labels[i]!.length >= 2) {
       const r = eq[Math.floor((i + j) / 2)]!;
       const mu = { ...r.mu };
-      const gf = (x: Record<string, number>, gm: number) => gm - elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
+      const gf = (x: Record<string, number>, gm: number) =>
+        gm - elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
       out.push({
-        phases: labels[i]!, mu, mu_formation: Object.fromEntries(elements.map((el) => [el, (mu[el] ?? 0) - gref[el]!])),
+        phases: labels[i]!,
+        mu,
+        mu_formation: Object.fromEntries(elements.map((el) => [el, (mu[el] ?? 0) - gref[el]!])),
         points: r.phases.map((p) => {
           const on = positionOnLine(path, p.x, elements);
-          return { phase: phaseLabel({ name: p.name, composition_set: p.setNumber }), x: { ...p.x }, s: on,
-            axis_value: on === null ? null : axisValue(axis, { s: on, ...stateAt(path, on) }), GM: p.GM, GM_formation: gf(p.x, p.GM) };
+          return {
+            phase: phaseLabel({ name: p.name, composition_set: p.setNumber }),
+            x: { ...p.x },
+            s: on,
+            axis_value: on === null ? null : axisValue(axis, { s: on, ...stateAt(path, on) }),
+            GM: p.GM,
+            GM_formation: gf(p.x, p.GM),
+          };
         }),
-        s_range: [s[i]!, s[j]!], axis_range: [axisValues[i]!, axisValues[j]!],
+        s_range: [s[i]!, s[j]!],
+        axis_range: [axisValues[i]!, axisValues[j]!],
       });
     }
     i = j + 1;
@@ -161,14 +248,31 @@ function commonTangents(eq: EquilibriumResult[], labels: string[][], s: number[]
   return out;
 }
 
-function curvesTable(axisValues: number[], xs: Record<string, number>[], elements: string[], curves: PhaseCurve[],
-  eq: EquilibriumResult[], labels: string[][]): ResultTable {
+function curvesTable(
+  axisValues: number[],
+  xs: Record<string, number>[],
+  elements: string[],
+  curves: PhaseCurve[],
+  eq: EquilibriumResult[],
+  labels: string[][],
+): ResultTable {
   return {
-    columns: [{ name: 'axis', unit: '-' }, ...elements.map((e) => ({ name: `x(${e})`, unit: '-' })),
-      ...curves.map((c) => ({ name: `GM(${c.name})`, unit: 'J/mol' })), ...curves.map((c) => ({ name: `GM_formation(${c.name})`, unit: 'J/mol' })),
-      { name: 'GM_equilibrium', unit: 'J/mol' }, { name: 'phase_name', unit: '' }],
-    rows: axisValues.map((a, i) => [a, ...elements.map((e) => xs[i]![e] ?? null), ...curves.map((c) => c.GM[i] ?? null),
-      ...curves.map((c) => c.GM_formation[i] ?? null), eq[i]!.converged ? eq[i]!.GM : null, labels[i]!.join('+')]),
+    columns: [
+      { name: 'axis', unit: '-' },
+      ...elements.map((e) => ({ name: `x(${e})`, unit: '-' })),
+      ...curves.map((c) => ({ name: `GM(${c.name})`, unit: 'J/mol' })),
+      ...curves.map((c) => ({ name: `GM_formation(${c.name})`, unit: 'J/mol' })),
+      { name: 'GM_equilibrium', unit: 'J/mol' },
+      { name: 'phase_name', unit: '' },
+    ],
+    rows: axisValues.map((a, i) => [
+      a,
+      ...elements.map((e) => xs[i]![e] ?? null),
+      ...curves.map((c) => c.GM[i] ?? null),
+      ...curves.map((c) => c.GM_formation[i] ?? null),
+      eq[i]!.converged ? eq[i]!.GM : null,
+      labels[i]!.join('+'),
+    ]),
   };
 }
 
@@ -179,24 +283,35 @@ function curvesTable(axisValues: number[], xs: Record<string, number>[], element
  */
 export function curvesPreview(doc: GibbsEnergyCurvesDocument, title: string): string {
   const env = doc.equilibrium.GM_formation.filter((v): v is number => v !== null);
-  const lo = Math.min(...env), hi = Math.max(...env);
+  const lo = Math.min(...env),
+    hi = Math.max(...env);
   const top = hi + Math.max(1500, 4 * (hi - lo));
   const cut = (v: number | null) => (v === null || v > top ? null : v);
-  const series: Series[] = doc.curves.filter((c) => c.GM_formation.some((v) => cut(v) !== null))
+  const series: Series[] = doc.curves
+    .filter((c) => c.GM_formation.some((v) => cut(v) !== null))
     .map((c) => ({ name: c.name, values: c.GM_formation.map(cut) }));
   series.push({ name: 'equilibrium envelope', values: doc.equilibrium.GM_formation, dash: '3 4' });
   // each tangent on the grid between its touching points (a straight line in the line's variable)
   doc.tangents.forEach((t, k) => {
     const on = t.points.filter((p) => p.axis_value !== null).sort((a, b) => a.axis_value! - b.axis_value!);
     if (on.length < 2) return;
-    const a = on[0]!, b = on[on.length - 1]!;
-    const lo = a.axis_value!, hi = b.axis_value!;
-    const values = doc.axis_values.map((x) => (x < lo || x > hi || hi === lo ? null : a.GM_formation + ((b.GM_formation - a.GM_formation) * (x - lo)) / (hi - lo)));
+    const a = on[0]!,
+      b = on[on.length - 1]!;
+    const lo = a.axis_value!,
+      hi = b.axis_value!;
+    const values = doc.axis_values.map((x) =>
+      x < lo || x > hi || hi === lo
+        ? null
+        : a.GM_formation + ((b.GM_formation - a.GM_formation) * (x - lo)) / (hi - lo),
+    );
     series.push({ name: `tangent ${k + 1}: ${t.phases.join(' + ')}`, values });
   });
-  const refs = Object.entries(doc.reference_states).map(([e, p]) => `${e}: ${p}`).join(', ');
+  const refs = Object.entries(doc.reference_states)
+    .map(([e, p]) => `${e}: ${p}`)
+    .join(', ');
   return propertyChart({
-    title: `${title}; reference ${refs}`, x: doc.axis_values,
+    title: `${title}; reference ${refs}`,
+    x: doc.axis_values,
     xLabel: doc.axis.unit && doc.axis.unit !== '-' ? `${doc.axis.label} (${doc.axis.unit})` : doc.axis.label,
     panels: [{ label: 'G − Σ x·G(ref) (J/mol)', series }],
     transitions: doc.tangents.flatMap((t) => [{ x: t.axis_range[0], label: t.phases.join('+') }]),

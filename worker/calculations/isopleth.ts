@@ -19,14 +19,24 @@ export function isoplethTable(m: IsoplethMap, unitName: string, axisElement: str
   m.lines.forEach((l, k) => {
     for (const p of l.points) rows.push(['zpf', k + 1, l.phase, p.T, p.x, p.s, p.with.join('+'), p.without.join('+')]);
   });
-  for (const [kind, list] of [['liquidus', m.liquidus], ['solidus', m.solidus]] as const) {
-    list.forEach((l, k) => { for (const p of l.points) rows.push([kind, k + 1, l.phase, p.T, p.x, p.s, null, null]); });
+  for (const [kind, list] of [
+    ['liquidus', m.liquidus],
+    ['solidus', m.solidus],
+  ] as const) {
+    list.forEach((l, k) => {
+      for (const p of l.points) rows.push([kind, k + 1, l.phase, p.T, p.x, p.s, null, null]);
+    });
   }
   return {
     columns: [
-      { name: 'kind', unit: '' }, { name: 'line', unit: '' }, { name: 'phase', unit: '' }, { name: 'T', unit: 'K' },
+      { name: 'kind', unit: '' },
+      { name: 'line', unit: '' },
+      { name: 'phase', unit: '' },
+      { name: 'T', unit: 'K' },
       { name: `${unitName === 'mass_fraction' ? 'W' : 'X'}(${axisElement})`, unit: unitName.replace('_', ' ') },
-      { name: 's', unit: '' }, { name: 'phases_with', unit: '' }, { name: 'phases_without', unit: '' },
+      { name: 's', unit: '' },
+      { name: 'phases_with', unit: '' },
+      { name: 'phases_without', unit: '' },
     ],
     rows,
   };
@@ -34,8 +44,11 @@ export function isoplethTable(m: IsoplethMap, unitName: string, axisElement: str
 
 export function isoplethSummary(m: IsoplethMap): string {
   const plural = (k: number, w: string) => `${k} ${w}${k === 1 ? '' : 's'}`;
-  const parts = [plural(m.lines.length, 'zero-phase-fraction line'), plural(m.regions.length, 'region'),
-    plural(m.invariants.length, 'invariant-like line')];
+  const parts = [
+    plural(m.lines.length, 'zero-phase-fraction line'),
+    plural(m.regions.length, 'region'),
+    plural(m.invariants.length, 'invariant-like line'),
+  ];
   const liq = m.liquidus.flatMap((l) => l.points.map((p) => p.T));
   const sol = m.solidus.flatMap((l) => l.points.map((p) => p.T));
   if (liq.length) parts.push(`liquidus ${Math.min(...liq).toFixed(1)}-${Math.max(...liq).toFixed(1)} K`);
@@ -51,31 +64,66 @@ export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationO
   const masses = Object.fromEntries(info.elements.map((e) => [e.name.toUpperCase(), e.mass]));
   const unit: CompositionUnit = cond.composition_unit ?? 'mole_fraction';
   const path = compositionPath(sys.elements, cond.composition_start, cond.composition_end, unit, masses);
-  const Ta = cond.temperature_start, Tb = cond.temperature_end;
+  const Ta = cond.temperature_start,
+    Tb = cond.temperature_end;
   const T: [number, number] = [Math.min(Ta, Tb), Math.max(Ta, Tb)];
   const P = cond.pressure;
   const resolution = cond.resolution ?? DEFAULT_RESOLUTION;
   // liquids: the phases the TDB marks with the L option, and LIQUID by name
-  const liquids = new Set(info.phases.filter((p) => p.options.includes('L') || /^LIQUID/i.test(p.name)).map((p) => p.name.toUpperCase()));
-  const m = mapIsopleth({ database: sys.db, components: sys.components, phases: sys.phases, path, T, P, resolution,
-    threads: job.ompThreads, control, liquids });
+  const liquids = new Set(
+    info.phases.filter((p) => p.options.includes('L') || /^LIQUID/i.test(p.name)).map((p) => p.name.toUpperCase()),
+  );
+  const m = mapIsopleth({
+    database: sys.db,
+    components: sys.components,
+    phases: sys.phases,
+    path,
+    T,
+    P,
+    resolution,
+    threads: job.ompThreads,
+    control,
+    liquids,
+  });
   const base = documentBase(job, 'isopleth', sys.tdbFile);
   const doc: IsoplethResult = {
-    ...base, components: sys.elements, composition_unit: unit, dependent: path.dependent,
+    ...base,
+    components: sys.elements,
+    composition_unit: unit,
+    dependent: path.dependent,
     axis: { element: path.axisElement, range: path.axisRange, unit },
-    composition_start: path.start, composition_end: path.end, temperature_range: T, pressure: P,
-    lines: m.lines, regions: m.regions, invariants: m.invariants, liquidus: m.liquidus, solidus: m.solidus,
-    statistics: { equilibria: m.stats.equilibria, not_converged: m.stats.notConverged, grid_nodes: resolution * resolution, wall_time_s: m.stats.seconds },
+    composition_start: path.start,
+    composition_end: path.end,
+    temperature_range: T,
+    pressure: P,
+    lines: m.lines,
+    regions: m.regions,
+    invariants: m.invariants,
+    liquidus: m.liquidus,
+    solidus: m.solidus,
+    statistics: {
+      equilibria: m.stats.equilibria,
+      not_converged: m.stats.notConverged,
+      grid_nodes: resolution * resolution,
+      wall_time_s: m.stats.seconds,
+    },
     table: isoplethTable(m, unit, path.axisElement),
   };
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { isopleth: isoplethPreview(doc) } });
+  writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(doc.table),
+    previews: { isopleth: isoplethPreview(doc) },
+  });
   control.setProgress(1);
   const logs = [
     ...sys.logs,
-    `isopleth of ${sys.elements.join('-')} over T ${T[0]}-${T[1]} K, ${path.axisElement} ${path.axisRange[0]}-${path.axisRange[1]} (${unit}): `
-    + `${m.stats.equilibria} equilibria in ${m.stats.seconds.toFixed(2)} s (grid ${resolution} x ${resolution} in ${m.stats.gridSeconds.toFixed(2)} s)`,
+    `isopleth of ${sys.elements.join('-')} over T ${T[0]}-${T[1]} K, ${path.axisElement} ${path.axisRange[0]}-${path.axisRange[1]} (${unit}): ` +
+      `${m.stats.equilibria} equilibria in ${m.stats.seconds.toFixed(2)} s (grid ${resolution} x ${resolution} in ${m.stats.gridSeconds.toFixed(2)} s)`,
     ...m.logs,
   ];
-  if (m.stats.notConverged) logs.push(`${m.stats.notConverged} of ${m.stats.equilibria} equilibria did not converge; their phase sets were used as the solver returned them`);
+  if (m.stats.notConverged)
+    logs.push(
+      `${m.stats.notConverged} of ${m.stats.equilibria} equilibria did not converge; their phase sets were used as the solver returned them`,
+    );
   return { summary: isoplethSummary(m), logs };
 }

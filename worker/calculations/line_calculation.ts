@@ -7,16 +7,35 @@
 // miscibility gap included) is located by bisection on s until the bracket is within 0.01 K and 1e-5
 // in every mole fraction, and listed in `transitions`.
 import { basename } from 'node:path';
-import { equilibrium, equilibriumBatch, type CompositionSet, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import {
+  equilibrium,
+  equilibriumBatch,
+  type CompositionSet,
+  type EquilibriumConditions,
+  type EquilibriumResult,
+} from '../core/equilibrium.js';
 import { phaseFractionChart } from '../plots/charts.js';
 import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../results/outputs.js';
 import { alloyTemperatures, invariantsCrossed } from '../results/alloy-temperatures.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
-import { transitionText, type InvariantCrossing, type LineAxis, type LineCalculationResult, type LinePoint, type OrderingChange, type Transition } from '../results/line_calculation.js';
+import {
+  transitionText,
+  type InvariantCrossing,
+  type LineAxis,
+  type LineCalculationResult,
+  type LinePoint,
+  type OrderingChange,
+  type Transition,
+} from '../results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import {
-  CP_DEFINITION, documentBase, inMoleFractions, openSystem, outputNames, resolveCompositions,
+  CP_DEFINITION,
+  documentBase,
+  inMoleFractions,
+  openSystem,
+  outputNames,
+  resolveCompositions,
   type CalcSystem,
 } from './point_calculation.js';
 
@@ -43,7 +62,9 @@ export function threadsFor(n: number, threads: number, msPerEq?: number): number
 }
 
 /** Measured speed of the equilibria of one calculation (single-thread ms per equilibrium). */
-export interface SolveSpeed { msPerEq?: number }
+export interface SolveSpeed {
+  msPerEq?: number;
+}
 
 /**
  * The scan's equilibria in chunks of about CHUNK_MS, each with a private control block. One native
@@ -53,8 +74,15 @@ export interface SolveSpeed { msPerEq?: number }
  * flag is checked between chunks (a cancel is seen within about CHUNK_MS) and the overall progress is
  * written here. The first chunk is small to measure the speed of this system.
  */
-export function chunkedScan(sys: Pick<CalcSystem, 'db' | 'components' | 'phases'>, conds: EquilibriumConditions[], threads: number,
-  control: JobControl, derivatives?: string[], progressSpan: [number, number] = [0, 0.9], speed: SolveSpeed = {}): EquilibriumResult[] {
+export function chunkedScan(
+  sys: Pick<CalcSystem, 'db' | 'components' | 'phases'>,
+  conds: EquilibriumConditions[],
+  threads: number,
+  control: JobControl,
+  derivatives?: string[],
+  progressSpan: [number, number] = [0, 0.9],
+  speed: SolveSpeed = {},
+): EquilibriumResult[] {
   const out: EquilibriumResult[] = [];
   const ctl = new SharedArrayBuffer(CONTROL_BYTES);
   let size = Math.min(conds.length, 2 * threads);
@@ -68,8 +96,19 @@ export function chunkedScan(sys: Pick<CalcSystem, 'db' | 'components' | 'phases'
     // The first point of a chunk continues from the last point of the chunk before (a cold start
     // costs a multicomponent system about 2.5 warm ones: the hull over every grid point).
     const last = out.length ? out[out.length - 1] : undefined;
-    const rs = equilibriumBatch({ database: sys.db, components: sys.components, phases: sys.phases, conditions: chunk,
-      threads: used, control: ctl, options: { warmStart: true, ...(derivatives ? { derivatives } : {}), ...(last?.converged ? { start: last } : {}) } });
+    const rs = equilibriumBatch({
+      database: sys.db,
+      components: sys.components,
+      phases: sys.phases,
+      conditions: chunk,
+      threads: used,
+      control: ctl,
+      options: {
+        warmStart: true,
+        ...(derivatives ? { derivatives } : {}),
+        ...(last?.converged ? { start: last } : {}),
+      },
+    });
     for (const r of rs) out.push(r);
     control.setProgress(progressSpan[0] + ((progressSpan[1] - progressSpan[0]) * out.length) / conds.length);
     // single-thread-equivalent time per equilibrium, and the next chunk sized to about CHUNK_MS on all threads
@@ -106,12 +145,20 @@ export type StructureOf = (p: CompositionSet) => string | undefined;
  * Al-rich set #1 is the one that disappears). New sets take the smallest free numbers. Phase-set changes (the
  * transitions) are keyed by the number of sets per phase and do not depend on the numbering.
  */
-export function relabelCompositionSets(results: EquilibriumResult[], structureOf?: StructureOf, jumps?: ReadonlySet<EquilibriumResult>): void {
+export function relabelCompositionSets(
+  results: EquilibriumResult[],
+  structureOf?: StructureOf,
+  jumps?: ReadonlySet<EquilibriumResult>,
+): void {
   const prev = new Map<string, { num: number; x: Record<string, number>; structure?: string }[]>();
   for (const r of results) {
     if (!r.converged) continue;
     const byName = new Map<string, CompositionSet[]>();
-    for (const p of r.phases) { const l = byName.get(p.name) ?? []; l.push(p); byName.set(p.name, l); }
+    for (const p of r.phases) {
+      const l = byName.get(p.name) ?? [];
+      l.push(p);
+      byName.set(p.name, l);
+    }
     for (const [name, sets] of byName) {
       const before = prev.get(name) ?? [];
       const structures = sets.map((p) => structureOf?.(p));
@@ -119,21 +166,35 @@ export function relabelCompositionSets(results: EquilibriumResult[], structureOf
       if (before.length === 0 || sets.length > 5 || before.length > 5) {
         // no history: a deterministic order (richest in the first component first)
         const el = Object.keys(sets[0].x).sort()[0];
-        sets.map((_, i) => i).sort((a, b) => (sets[b].x[el] ?? 0) - (sets[a].x[el] ?? 0)).forEach((i, j) => { nums[i] = j + 1; });
+        sets
+          .map((_, i) => i)
+          .sort((a, b) => (sets[b].x[el] ?? 0) - (sets[a].x[el] ?? 0))
+          .forEach((i, j) => {
+            nums[i] = j + 1;
+          });
       } else {
         // continue the closest previous sets; a change of structure (ordered <-> disordered) costs more than any
         // composition difference of a continued set
-        const cost = (i: number, j: number) => xDistance(sets[i].x, before[j].x) + (structures[i] !== before[j].structure ? 1 : 0);
+        const cost = (i: number, j: number) =>
+          xDistance(sets[i].x, before[j].x) + (structures[i] !== before[j].structure ? 1 : 0);
         const k = Math.min(sets.length, before.length);
         let best = Infinity;
         let pick: { items: number[]; slots: number[] } = { items: [], slots: [] };
         // which k of the current sets continue previous ones (all of them when the count did not grow)
-        const itemChoices = sets.length <= before.length ? [sets.map((_, i) => i)] : injections(k, sets.length).map((a) => [...a].sort()).filter((a, i, all) => all.findIndex((b) => b.join() === a.join()) === i);
+        const itemChoices =
+          sets.length <= before.length
+            ? [sets.map((_, i) => i)]
+            : injections(k, sets.length)
+                .map((a) => [...a].sort())
+                .filter((a, i, all) => all.findIndex((b) => b.join() === a.join()) === i);
         for (const items of itemChoices) {
           for (const slots of injections(k, before.length)) {
             let c = 0;
             for (let q = 0; q < k; q++) c += cost(items[q], slots[q]);
-            if (c < best - 1e-15) { best = c; pick = { items, slots }; }
+            if (c < best - 1e-15) {
+              best = c;
+              pick = { items, slots };
+            }
           }
         }
         // past a jump of composition sets (setJump) a set far from every previous one is a new set: it takes a
@@ -151,8 +212,13 @@ export function relabelCompositionSets(results: EquilibriumResult[], structureOf
           nums[i] = free;
         }
       }
-      sets.forEach((p, i) => { p.setNumber = nums[i]; });
-      prev.set(name, sets.map((p, i) => ({ num: nums[i], x: p.x, structure: structures[i] })));
+      sets.forEach((p, i) => {
+        p.setNumber = nums[i];
+      });
+      prev.set(
+        name,
+        sets.map((p, i) => ({ num: nums[i], x: p.x, structure: structures[i] })),
+      );
     }
   }
 }
@@ -163,14 +229,21 @@ export const X_TOL = 1e-5;
 
 /** The straight line of a scan: state at s in [0, 1]. */
 export interface ScanPath {
-  T0: number; T1: number; P: number;
+  T0: number;
+  T1: number;
+  P: number;
   /** independent mole fractions at both ends (solver conditions) */
-  X0: Record<string, number>; X1: Record<string, number>;
+  X0: Record<string, number>;
+  X1: Record<string, number>;
   /** all mole fractions at both ends (for reports) */
-  full0: Record<string, number>; full1: Record<string, number>;
+  full0: Record<string, number>;
+  full1: Record<string, number>;
 }
 
-export function stateAt(path: ScanPath, s: number): { T: number; X: Record<string, number>; x: Record<string, number> } {
+export function stateAt(
+  path: ScanPath,
+  s: number,
+): { T: number; X: Record<string, number>; x: Record<string, number> } {
   const lerp = (a: number, b: number) => a + (b - a) * s;
   const X: Record<string, number> = {};
   for (const k of Object.keys(path.X0)) X[k] = lerp(path.X0[k], path.X1[k]);
@@ -199,7 +272,10 @@ function widths(path: ScanPath, a: number, b: number): { dT: number; dx: number 
 export function phaseSetKey(r: EquilibriumResult, structureOf?: StructureOf): string {
   const by = new Map<string, string[]>();
   for (const p of r.phases) by.set(p.name, [...(by.get(p.name) ?? []), structureOf?.(p) ?? '']);
-  return [...by.keys()].sort().map((n) => `${n}:${by.get(n)!.sort().join(',')}`).join('+');
+  return [...by.keys()]
+    .sort()
+    .map((n) => `${n}:${by.get(n)!.sort().join(',')}`)
+    .join('+');
 }
 
 /**
@@ -219,13 +295,18 @@ export function setJump(a: EquilibriumResult, b: EquilibriumResult): number {
   let jump = 0;
   const setsOf = (r: EquilibriumResult, name: string) => r.phases.filter((p) => p.name === name);
   for (const name of new Set(a.phases.map((p) => p.name))) {
-    const sa = setsOf(a, name), sb = setsOf(b, name);
+    const sa = setsOf(a, name),
+      sb = setsOf(b, name);
     if (sa.length !== sb.length || sa.length === 0 || sa.length > 5) continue;
-    let best = Infinity, worst = 0;
+    let best = Infinity,
+      worst = 0;
     for (const slots of injections(sa.length, sb.length)) {
       const d = sa.map((p, i) => xDistance(p.x, sb[slots[i]].x));
       const total = d.reduce((u, v) => u + v, 0);
-      if (total < best) { best = total; worst = Math.max(...d); }
+      if (total < best) {
+        best = total;
+        worst = Math.max(...d);
+      }
     }
     jump = Math.max(jump, worst);
   }
@@ -251,7 +332,13 @@ export interface RefineOptions {
 }
 
 /** An active bracket: converged results at s = a and s = b with different phase sets. */
-interface Bracket { a: number; b: number; ra: EquilibriumResult; rb: EquilibriumResult; rounds: number }
+interface Bracket {
+  a: number;
+  b: number;
+  ra: EquilibriumResult;
+  rb: EquilibriumResult;
+  rounds: number;
+}
 
 const MAX_ROUNDS = 60;
 
@@ -262,15 +349,21 @@ const MAX_ROUNDS = 60;
  * the same phase set is not seen: the scan spacing bounds what a line can resolve). Non-converged
  * interior points are not used as bracket ends.
  */
-export function refineTransitions(path: ScanPath, s: number[], results: EquilibriumResult[], o: RefineOptions,
-  edges?: { s: number; r: EquilibriumResult }[]): RefinedTransition[] {
+export function refineTransitions(
+  path: ScanPath,
+  s: number[],
+  results: EquilibriumResult[],
+  o: RefineOptions,
+  edges?: { s: number; r: EquilibriumResult }[],
+): RefinedTransition[] {
   const key = (r: EquilibriumResult) => phaseSetKey(r, o.structureOf);
   // a change of the phase set, or of the composition sets of the same phases (a set jumps: setJump)
   const differ = (ra: EquilibriumResult, rb: EquilibriumResult) => key(ra) !== key(rb) || setJump(ra, rb) > SET_JUMP;
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
-    if (differ(conv[i].r, conv[i + 1].r)) active.push({ a: conv[i].s, b: conv[i + 1].s, ra: conv[i].r, rb: conv[i + 1].r, rounds: 0 });
+    if (differ(conv[i].r, conv[i + 1].r))
+      active.push({ a: conv[i].s, b: conv[i + 1].s, ra: conv[i].r, rb: conv[i + 1].r, rounds: 0 });
   }
   const done: Bracket[] = [];
   const unrefined = new Set<Bracket>();
@@ -310,11 +403,26 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
     // a second-order transition Newton from the ordered state stays ordered past where the cold solve
     // (and a point calculation) finds the disordered state.
     const warmFrom = (br: Bracket) => br.ra.converged && phaseSetKey(br.ra) !== phaseSetKey(br.rb);
-    const rs = used === 1 && k === 1
-      ? where.map(({ br }, j) => equilibrium({ database: o.sys.db, components: o.sys.components, phases: o.sys.phases, conditions: conds[j],
-        options: { ...derivatives, ...(warmFrom(br) ? { start: br.ra } : {}) } }))
-      : equilibriumBatch({ database: o.sys.db, components: o.sys.components, phases: o.sys.phases, conditions: conds,
-        threads: used, control: ctl, options: o.derivatives ? { derivatives: o.derivatives } : undefined });
+    const rs =
+      used === 1 && k === 1
+        ? where.map(({ br }, j) =>
+            equilibrium({
+              database: o.sys.db,
+              components: o.sys.components,
+              phases: o.sys.phases,
+              conditions: conds[j],
+              options: { ...derivatives, ...(warmFrom(br) ? { start: br.ra } : {}) },
+            }),
+          )
+        : equilibriumBatch({
+            database: o.sys.db,
+            components: o.sys.components,
+            phases: o.sys.phases,
+            conditions: conds,
+            threads: used,
+            control: ctl,
+            options: o.derivatives ? { derivatives: o.derivatives } : undefined,
+          });
     let idx = 0;
     const after: Bracket[] = [];
     for (const { br, s: ss } of where) {
@@ -325,7 +433,11 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
       }
       chain.push({ s: br.b, r: br.rb });
       // every interior point failed to converge: the bracket cannot be narrowed (reported refined:false)
-      if (chain.length === 2) { unrefined.add(br); done.push(br); continue; }
+      if (chain.length === 2) {
+        unrefined.add(br);
+        done.push(br);
+        continue;
+      }
       for (let j = 0; j + 1 < chain.length; j++) {
         if (differ(chain[j].r, chain[j + 1].r)) {
           after.push({ a: chain[j].s, b: chain[j + 1].s, ra: chain[j].r, rb: chain[j + 1].r, rounds: br.rounds + 1 });
@@ -339,11 +451,22 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
   if (edges) for (const br of done) edges.push({ s: br.a, r: br.ra }, { s: br.b, r: br.rb });
   // one numbering of the composition sets along the whole line, bracket ends included, so that the labels of
   // a transition are those of the scan points on either side
-  const along = [...results.map((r, i) => ({ s: s[i], r })), ...done.flatMap((br) => [{ s: br.a, r: br.ra }, { s: br.b, r: br.rb }])];
+  const along = [
+    ...results.map((r, i) => ({ s: s[i], r })),
+    ...done.flatMap((br) => [
+      { s: br.a, r: br.ra },
+      { s: br.b, r: br.rb },
+    ]),
+  ];
   const jumps = new Set(done.filter((br) => key(br.ra) === key(br.rb)).map((br) => br.rb));
-  relabelCompositionSets(along.sort((x, y) => x.s - y.s).map((q) => q.r), o.structureOf, jumps);
+  relabelCompositionSets(
+    along.sort((x, y) => x.s - y.s).map((q) => q.r),
+    o.structureOf,
+    jumps,
+  );
   return done.map((br) => {
-    const before = labelsOf(br.ra), afterL = labelsOf(br.rb);
+    const before = labelsOf(br.ra),
+      afterL = labelsOf(br.rb);
     const sm = (br.a + br.b) / 2;
     const st = stateAt(path, sm);
     const w = widths(path, br.a, br.b);
@@ -351,15 +474,20 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
     if (o.structureOf) {
       for (const pa of br.ra.phases) {
         const pb = br.rb.phases.find((q) => q.name === pa.name && q.setNumber === pa.setNumber);
-        const sa = o.structureOf(pa), sb = pb ? o.structureOf(pb) : undefined;
-        if (pb && sa !== undefined && sb !== undefined && sa !== sb) ordering.push({ phase: labelsOf({ ...br.ra, phases: [pa] })[0], before: sa, after: sb });
+        const sa = o.structureOf(pa),
+          sb = pb ? o.structureOf(pb) : undefined;
+        if (pb && sa !== undefined && sb !== undefined && sa !== sb)
+          ordering.push({ phase: labelsOf({ ...br.ra, phases: [pa] })[0], before: sa, after: sb });
       }
     }
     const appearing = afterL.filter((l) => !before.includes(l));
     const disappearing = before.filter((l) => !afterL.includes(l));
     const structures: Record<string, string> = {};
     if (o.structureOf) {
-      for (const [r, labels] of [[br.ra, disappearing], [br.rb, appearing]] as const) {
+      for (const [r, labels] of [
+        [br.ra, disappearing],
+        [br.rb, appearing],
+      ] as const) {
         for (const p of r.phases) {
           const l = labelsOf({ ...r, phases: [p] })[0];
           const st = o.structureOf(p);
@@ -368,10 +496,20 @@ export function refineTransitions(path: ScanPath, s: number[], results: Equilibr
       }
     }
     return {
-      s: sm, T: st.T, x: st.x, appearing, disappearing,
-      phases_before: before, phases_after: afterL, dT: w.dT, dx: w.dx, refined: !unrefined.has(br),
-      kind: appearing.length === 0 && disappearing.length === 0 && ordering.length > 0 ? 'order_disorder' : 'phase_change',
-      ordering_changes: ordering, structures,
+      s: sm,
+      T: st.T,
+      x: st.x,
+      appearing,
+      disappearing,
+      phases_before: before,
+      phases_after: afterL,
+      dT: w.dT,
+      dx: w.dx,
+      refined: !unrefined.has(br),
+      kind:
+        appearing.length === 0 && disappearing.length === 0 && ordering.length > 0 ? 'order_disorder' : 'phase_change',
+      ordering_changes: ordering,
+      structures,
     };
   });
 }
@@ -431,14 +569,27 @@ export function scanLine(job: ScanJob, control: JobControl, derivatives?: string
   const s = Array.from({ length: n }, (_, i) => (n === 1 ? 0 : i / (n - 1)));
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
   const speed: SolveSpeed = {};
-  const results = chunkedScan({ db: sys.db, components: sys.components, phases: sys.phases }, s.map((v) => conditionsAt(path, v)),
-    threads, control, derivatives, [0, 0.9], speed);
+  const results = chunkedScan(
+    { db: sys.db, components: sys.components, phases: sys.phases },
+    s.map((v) => conditionsAt(path, v)),
+    threads,
+    control,
+    derivatives,
+    [0, 0.9],
+    speed,
+  );
   if (control.cancelled) throw new CancelledError();
   const conv = new PointConverter(sys.db, sys.components);
   const structureOf: StructureOf = (p) => conv.ordering(p)?.structure;
   // numbers the sets along the line (scan points and transition states: chart and table agree)
   const edges: { s: number; r: EquilibriumResult }[] = [];
-  const transitions = refineTransitions(path, s, results, { sys, threads, control, derivatives, speed, structureOf }, edges);
+  const transitions = refineTransitions(
+    path,
+    s,
+    results,
+    { sys, threads, control, derivatives, speed, structureOf },
+    edges,
+  );
   return { sys, path, dependent, s, results, transitions, edges };
 }
 
@@ -446,10 +597,19 @@ const fmt = (v: number, d = 2) => String(Number(v.toFixed(d)));
 
 /** "T K: PHASE (EL x, ...) + ...; ..." of the invariants a line crosses (the invariants_crossed output). */
 export function invariantsText(invariants: readonly InvariantCrossing[]): string {
-  return invariants.map((v) => `${fmt(v.T)} K: ${v.phases.map((ph) => {
-    const x = v.compositions[ph]?.x ?? {};
-    return `${ph} (${Object.entries(x).map(([el, f]) => `${el} ${fmt(f, 4)}`).join(', ')})`;
-  }).join(' + ')}`).join('; ');
+  return invariants
+    .map(
+      (v) =>
+        `${fmt(v.T)} K: ${v.phases
+          .map((ph) => {
+            const x = v.compositions[ph]?.x ?? {};
+            return `${ph} (${Object.entries(x)
+              .map(([el, f]) => `${el} ${fmt(f, 4)}`)
+              .join(', ')})`;
+          })
+          .join(' + ')}`,
+    )
+    .join('; ');
 }
 
 export function run(job: TaskJob<'line_calculation'>, control: JobControl): CalculationOutput {
@@ -460,27 +620,42 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
   const conv = new PointConverter(sys.db, sys.components);
   const points = results.map((r, i) => {
     const p: LinePoint = { ...conv.point(r), s: s[i] };
-    if (wantsCp) { const v = r.derivatives['HM.T']; p.Cp_equilibrium = typeof v === 'number' && Number.isFinite(v) ? v : null; }
+    if (wantsCp) {
+      const v = r.derivatives['HM.T'];
+      p.Cp_equilibrium = typeof v === 'number' && Number.isFinite(v) ? v : null;
+    }
     return p;
   });
   const further = lineFurtherQuantities(scan, job.config.condition, points, conv, control);
   // a line at fixed composition has the alloy's liquidus and solidus: the T_liquidus/T_solidus outputs on every row,
   // and in the default columns
   const alloy = further.fields.alloy_temperatures;
-  const defaults = job.config.condition.thermo_outputs === undefined && job.config.condition.outputs_list_template === undefined;
+  const defaults =
+    job.config.condition.thermo_outputs === undefined && job.config.condition.outputs_list_template === undefined;
   if (alloy && defaults) names.push('T_liquidus', 'T_solidus');
   // and the invariants it crosses, with their phases' compositions, as one text on every row (the table has a row per
   // scan point; the invariants lie between them)
   const invariants = further.fields.invariants ?? [];
   if (invariants.length && defaults) names.push('invariants_crossed');
   const crossed = invariants.length ? invariantsText(invariants) : null;
-  const tablePoints = points.map((p) => ({ ...p, ...(alloy ? { T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : {}), invariants_crossed: crossed }));
+  const tablePoints = points.map((p) => ({
+    ...p,
+    ...(alloy ? { T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : {}),
+    invariants_crossed: crossed,
+  }));
   const table = buildTable(tablePoints, names, { components: sys.elements, phases: sys.formable });
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: LineCalculationResult = {
-    ...documentBase(job, 'line_calculation', sys.tdbFile), axis, points, transitions, table, outputs: names,
-    cp_definition: CP_DEFINITION, not_converged: notConverged, ...further.fields,
+    ...documentBase(job, 'line_calculation', sys.tdbFile),
+    axis,
+    points,
+    transitions,
+    table,
+    outputs: names,
+    cp_definition: CP_DEFINITION,
+    not_converged: notConverged,
+    ...further.fields,
   };
   // Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked.
   // The states at both ends of each refined transition are drawn too, so the curves bend at the
@@ -491,25 +666,46 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
   const xs = plotted.map((p) => axisValue(axis, p));
   const series = labels.map((l) => ({
     name: l,
-    values: plotted.map((p) => (p.converged ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0) : null)),
+    values: plotted.map((p) =>
+      p.converged
+        ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0)
+        : null,
+    ),
   }));
   const chart = phaseFractionChart({
     title: `Phase fractions, ${sys.elements.join('-')} (${basename(sys.tdbFile)})`,
-    x: xs, xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label, series,
+    x: xs,
+    xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label,
+    series,
     transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: transitionText(t) })),
-    yLabel: 'Phase fraction (mol/mol)', celsiusAxis: axis.variable === 'T', temperatureUnit: job.config.preview_temperature_unit,
+    yLabel: 'Phase fraction (mol/mol)',
+    celsiusAxis: axis.variable === 'T',
+    temperatureUnit: job.config.preview_temperature_unit,
   });
-  const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { phase_fractions: chart } });
-  const where = (t: RefinedTransition) => (axis.variable === 'T' || axis.variable === 'path' ? `${fmt(t.T)} K` : `${axis.variable}=${fmt(axisValue(axis, t), 6)}`);
-  const summary = `${points.length} points, ${transitions.length} transition${transitions.length === 1 ? '' : 's'}`
-    + (transitions.length ? `: ${transitions.map((t) => `${transitionText(t)} at ${where(t)}`).join(', ')}` : '')
-    + (notConverged ? ` (${notConverged} points not converged)` : '');
+  const files = writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(table),
+    previews: { phase_fractions: chart },
+  });
+  const where = (t: RefinedTransition) =>
+    axis.variable === 'T' || axis.variable === 'path'
+      ? `${fmt(t.T)} K`
+      : `${axis.variable}=${fmt(axisValue(axis, t), 6)}`;
+  const summary =
+    `${points.length} points, ${transitions.length} transition${transitions.length === 1 ? '' : 's'}` +
+    (transitions.length ? `: ${transitions.map((t) => `${transitionText(t)} at ${where(t)}`).join(', ')}` : '') +
+    (notConverged ? ` (${notConverged} points not converged)` : '');
   const logs = [
     ...sys.logs,
     `database ${basename(sys.tdbFile)}, components ${sys.components.join(', ')}, ${points.length} points on ${job.ompThreads} thread(s)`,
-    ...transitions.map((t) => `transition at s=${t.s.toFixed(6)}, T=${t.T.toFixed(3)} K: ${t.phases_before.join('+') || '-'} -> ${t.phases_after.join('+') || '-'}`
-      + ` (bracket dT=${t.dT.toExponential(2)} K, dx=${t.dx.toExponential(2)}${t.refined ? '' : ', NOT refined to tolerance'})`),
-    ...(notConverged ? [`warning: ${notConverged} of ${points.length} points did not converge (converged:false in result.json)`] : []),
+    ...transitions.map(
+      (t) =>
+        `transition at s=${t.s.toFixed(6)}, T=${t.T.toFixed(3)} K: ${t.phases_before.join('+') || '-'} -> ${t.phases_after.join('+') || '-'}` +
+        ` (bracket dT=${t.dT.toExponential(2)} K, dx=${t.dx.toExponential(2)}${t.refined ? '' : ', NOT refined to tolerance'})`,
+    ),
+    ...(notConverged
+      ? [`warning: ${notConverged} of ${points.length} points did not converge (converged:false in result.json)`]
+      : []),
     ...further.logs,
     `written ${files.join(', ')}`,
   ];
@@ -521,21 +717,47 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
  * phase compositions there, and, for a line at fixed composition, the alloy's liquidus and equilibrium solidus
  * (worker/results/alloy-temperatures.ts; over 200-4000 K, whatever the line's own range).
  */
-function lineFurtherQuantities(scan: LineScan, cond: { reference_states?: Record<string, string> }, points: LinePoint[], conv: PointConverter, control: JobControl) {
+function lineFurtherQuantities(
+  scan: LineScan,
+  cond: { reference_states?: Record<string, string> },
+  points: LinePoint[],
+  conv: PointConverter,
+  control: JobControl,
+) {
   const { sys, path } = scan;
-  const fields: Pick<LineCalculationResult, 'reference_states' | 'quantity_notes' | 'invariants' | 'alloy_temperatures'> = {
-    ...addFurtherQuantities(sys, cond, points.map((point, i) => ({ point, r: scan.results[i]! }))),
+  const fields: Pick<
+    LineCalculationResult,
+    'reference_states' | 'quantity_notes' | 'invariants' | 'alloy_temperatures'
+  > = {
+    ...addFurtherQuantities(
+      sys,
+      cond,
+      points.map((point, i) => ({ point, r: scan.results[i]! })),
+    ),
     invariants: invariantsCrossed(scan.transitions, scan.edges, conv, sys.elements.length),
   };
   const fixedComposition = sys.elements.every((e) => path.full0[e] === path.full1[e]);
   if (fixedComposition) {
     const low = path.T0 <= path.T1 ? scan.results[0] : scan.results[scan.results.length - 1];
-    fields.alloy_temperatures = alloyTemperatures(sys, path.X0, path.P, () => control.cancelled, undefined, undefined, Math.min(path.T0, path.T1), low);
+    fields.alloy_temperatures = alloyTemperatures(
+      sys,
+      path.X0,
+      path.P,
+      () => control.cancelled,
+      undefined,
+      undefined,
+      Math.min(path.T0, path.T1),
+      low,
+    );
   }
   const fmt = (v: number | null | undefined) => (typeof v === 'number' ? `${v.toFixed(2)} K` : 'none');
   const logs = [
-    ...(fields.alloy_temperatures ? [`alloy: liquidus ${fmt(fields.alloy_temperatures.liquidus)}, solidus ${fmt(fields.alloy_temperatures.solidus)}`
-      + `${fields.alloy_temperatures.note ? ` (${fields.alloy_temperatures.note})` : ''}`] : []),
+    ...(fields.alloy_temperatures
+      ? [
+          `alloy: liquidus ${fmt(fields.alloy_temperatures.liquidus)}, solidus ${fmt(fields.alloy_temperatures.solidus)}` +
+            `${fields.alloy_temperatures.note ? ` (${fields.alloy_temperatures.note})` : ''}`,
+        ]
+      : []),
     ...fields.invariants!.map((v) => `invariant crossed at ${v.T.toFixed(2)} K: ${v.phases.join(' + ')}`),
     ...fields.quantity_notes!.map((n) => `note: ${n}`),
   ];

@@ -15,25 +15,43 @@ import { alloyTemperatures } from '../results/alloy-temperatures.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { pointTable } from '../plots/charts.js';
 import {
-  PointConverter, RESULT_VERSION, phaseLabel, provenance, tableToCsv, writeResultFiles,
-  type EquilibriumPoint, type ResultDocument,
+  PointConverter,
+  RESULT_VERSION,
+  phaseLabel,
+  provenance,
+  tableToCsv,
+  writeResultFiles,
+  type EquilibriumPoint,
+  type ResultDocument,
 } from '../results/common.js';
 import type { PointCalculationResult } from '../results/point_calculation.js';
 import { buildTable, elementsOf, phaseSetName, selectOutputs, type OutputTaskType } from '../results/outputs.js';
 import { elementMasses, moleFractionCondition, type CompositionUnit } from '../results/units.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
+import {
+  CancelledError,
+  type CalculationJob,
+  type CalculationOutput,
+  type JobControl,
+  type TaskJob,
+} from '../protocol.js';
 
-export const CP_DEFINITION = 'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative '
-  + 'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
+export const CP_DEFINITION =
+  'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative ' +
+  'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
 
 /** What openSystem reads of a condition (every type's schema in contract/tasks/ guarantees these shapes). */
-export interface SystemCondition { components: string[]; activated_phases?: string[] }
+export interface SystemCondition {
+  components: string[];
+  activated_phases?: string[];
+}
 
 /**
  * The condition with its composition maps in mole fractions: composition_unit "mass_fraction" converted with the
  * molar masses of the database's ELEMENT lines (worker/results/units.ts); unchanged otherwise.
  */
-export function inMoleFractions<C extends SystemCondition & { composition_unit?: CompositionUnit } & Record<string, unknown>>(job: CalculationJob, cond: C): C {
+export function inMoleFractions<
+  C extends SystemCondition & { composition_unit?: CompositionUnit } & Record<string, unknown>,
+>(job: CalculationJob, cond: C): C {
   if ((cond.composition_unit ?? 'mole_fraction') === 'mole_fraction') return cond;
   const elements = [...new Set(elementsOf(cond.components.map((c) => c.toUpperCase())))];
   return moleFractionCondition(cond, elements, () => elementMasses(cachedDatabase(tdbFileOf(job)).info().elements));
@@ -41,7 +59,8 @@ export function inMoleFractions<C extends SystemCondition & { composition_unit?:
 
 export function tdbFileOf(job: CalculationJob): string {
   const f = job.config.tdb_file;
-  if (typeof f !== 'string' || f.length === 0) throw new Error('task_config.tdb_file is missing (the database file of the task)');
+  if (typeof f !== 'string' || f.length === 0)
+    throw new Error('task_config.tdb_file is missing (the database file of the task)');
   return f;
 }
 
@@ -79,7 +98,9 @@ export function cachedDatabase(tdbFile: string): NativeDatabase {
 }
 
 /** Forgets the opened databases (benchmarks of a cold start). */
-export function clearDatabaseCache(): void { databases.clear(); }
+export function clearDatabaseCache(): void {
+  databases.clear();
+}
 
 /** Opens the database and resolves components and activated phases of a task. */
 export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSystem {
@@ -91,7 +112,10 @@ export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSyst
   const elements = [...new Set(elementsOf(raw))];
   if (elements.length === 0) throw new Error('condition.components: no element given');
   for (const e of elements) {
-    if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of ${basename(tdbFile)} (${[...dbElements].filter((x) => x !== 'VA' && x !== '/-').join(', ')})`);
+    if (!dbElements.has(e))
+      throw new Error(
+        `condition.components: ${e} is not an element of ${basename(tdbFile)} (${[...dbElements].filter((x) => x !== 'VA' && x !== '/-').join(', ')})`,
+      );
   }
   // VA is a component of sublattice models whenever the database defines it (README of the validation set).
   const components = dbElements.has('VA') ? [...elements, 'VA'] : [...elements];
@@ -103,11 +127,14 @@ export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSyst
   if (act.length > 0) {
     const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
     const unknown = act.filter((p) => !defined.has(p));
-    if (unknown.length) throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
+    if (unknown.length)
+      throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
     phases = act.filter((p) => formable.includes(p));
     const dropped = act.filter((p) => !formable.includes(p));
-    if (dropped.length) logs.push(`activated phases that cannot form from ${elements.join('-')} are ignored: ${dropped.join(', ')}`);
-    if (phases.length === 0) throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${elements.join(', ')}`);
+    if (dropped.length)
+      logs.push(`activated phases that cannot form from ${elements.join('-')} are ignored: ${dropped.join(', ')}`);
+    if (phases.length === 0)
+      throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${elements.join(', ')}`);
   }
   return { db, tdbFile, components, elements, phases, formable, logs };
 }
@@ -119,8 +146,13 @@ const SUM_TOL = 1e-6;
  * share one dependent element). Each map gives either every element (summing to 1 within 1e-6) or
  * every element but one (the dependent one, 1 - sum). `field` names the map in error messages.
  */
-export function resolveCompositions(elements: string[], maps: { field: string; value: Record<string, number> }[]): {
-  dependent: string; X: Record<string, number>[]; full: Record<string, number>[];
+export function resolveCompositions(
+  elements: string[],
+  maps: { field: string; value: Record<string, number> }[],
+): {
+  dependent: string;
+  X: Record<string, number>[];
+  full: Record<string, number>[];
 } {
   // The fractions are numbers in [0, 1] (the task schema's `fraction`); keys are matched to the elements here.
   const norm = maps.map(({ field, value }) => {
@@ -128,23 +160,32 @@ export function resolveCompositions(elements: string[], maps: { field: string; v
     for (const [k, v] of Object.entries(value)) {
       const el = k.toUpperCase();
       if (el === 'VA') continue;
-      if (!elements.includes(el)) throw new Error(`${field}.${k}: ${el} is not one of the components ${elements.join(', ')}`);
+      if (!elements.includes(el))
+        throw new Error(`${field}.${k}: ${el} is not one of the components ${elements.join(', ')}`);
       out[el] = v;
     }
     return { field, x: out };
   });
-  if (elements.length === 1) return { dependent: elements[0], X: norm.map(() => ({})), full: norm.map(() => ({ [elements[0]]: 1 })) };
+  if (elements.length === 1)
+    return { dependent: elements[0], X: norm.map(() => ({})), full: norm.map(() => ({ [elements[0]]: 1 })) };
   // dependent element: the one missing from every map, else (all given) the largest on average
   const missing = new Set<string>();
   for (const { field, x } of norm) {
     const miss = elements.filter((e) => !(e in x));
-    if (miss.length > 1) throw new Error(`${field}: give the mole fractions of all components or of all but one (missing ${miss.join(', ')})`);
+    if (miss.length > 1)
+      throw new Error(
+        `${field}: give the mole fractions of all components or of all but one (missing ${miss.join(', ')})`,
+      );
     const sum = Object.values(x).reduce((a, b) => a + b, 0);
-    if (miss.length === 0 && Math.abs(sum - 1) > SUM_TOL) throw new Error(`${field}: the mole fractions of all components sum to ${sum}, not 1`);
+    if (miss.length === 0 && Math.abs(sum - 1) > SUM_TOL)
+      throw new Error(`${field}: the mole fractions of all components sum to ${sum}, not 1`);
     if (miss.length === 1 && sum > 1 + SUM_TOL) throw new Error(`${field}: the mole fractions sum to ${sum} > 1`);
     for (const m of miss) missing.add(m);
   }
-  if (missing.size > 1) throw new Error(`${norm.map((n) => n.field).join(' and ')} leave out different components (${[...missing].join(', ')}): leave out the same one`);
+  if (missing.size > 1)
+    throw new Error(
+      `${norm.map((n) => n.field).join(' and ')} leave out different components (${[...missing].join(', ')}): leave out the same one`,
+    );
   let dependent: string;
   if (missing.size === 1) dependent = [...missing][0];
   else {
@@ -160,12 +201,24 @@ export function resolveCompositions(elements: string[], maps: { field: string; v
 }
 
 /** ResultDocument fields; config keeps the file name of the database, not the server's path. */
-export function documentBase<T extends string>(job: CalculationJob, taskType: T, tdbFile: string): ResultDocument & { task_type: T } {
+export function documentBase<T extends string>(
+  job: CalculationJob,
+  taskType: T,
+  tdbFile: string,
+): ResultDocument & { task_type: T } {
   const config = { ...job.config, tdb_file: basename(tdbFile) };
-  return { version: RESULT_VERSION, task_type: taskType, provenance: provenance(tdbFile, job.database?.code ?? null, job.database?.sha256), config };
+  return {
+    version: RESULT_VERSION,
+    task_type: taskType,
+    provenance: provenance(tdbFile, job.database?.code ?? null, job.database?.sha256),
+    config,
+  };
 }
 
-export function outputNames(taskType: OutputTaskType, cond: { thermo_outputs?: string[]; outputs_list_template?: string[] }): string[] {
+export function outputNames(
+  taskType: OutputTaskType,
+  cond: { thermo_outputs?: string[]; outputs_list_template?: string[] },
+): string[] {
   return selectOutputs(taskType, cond.outputs_list_template, cond.thermo_outputs);
 }
 
@@ -181,29 +234,48 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   if (control.cancelled) throw new CancelledError();
   const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
-  const T = cond.temperature, P = cond.pressure;
+  const T = cond.temperature,
+    P = cond.pressure;
   const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]);
   const names = outputNames('point_calculation', cond);
   const conditions: EquilibriumConditions = { T, P, X: comp.X[0] };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the
   // equilibrium Cp (formula sheet §9.4).
-  const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions, options: { derivatives: ['HM.T'] } });
+  const r = equilibrium({
+    database: sys.db,
+    components: sys.components,
+    phases: sys.phases,
+    conditions,
+    options: { derivatives: ['HM.T'] },
+  });
   if (control.cancelled) throw new CancelledError();
   const conv = new PointConverter(sys.db, sys.components);
   const cpEq = r.derivatives['HM.T'];
   const point = { ...conv.point(r), Cp_equilibrium: typeof cpEq === 'number' && Number.isFinite(cpEq) ? cpEq : null };
   const further = pointFurtherQuantities(sys, cond, point, r, conditions, control);
-  const table = buildTable([{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }], names,
-    { components: sys.elements, phases: sys.formable });
+  const table = buildTable(
+    [{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }],
+    names,
+    { components: sys.elements, phases: sys.formable },
+  );
   const doc: PointCalculationResult = {
-    ...documentBase(job, 'point_calculation', sys.tdbFile), point, table, outputs: names, cp_definition: CP_DEFINITION,
-    alloy_temperatures: further.alloy, ...further.fields,
+    ...documentBase(job, 'point_calculation', sys.tdbFile),
+    point,
+    table,
+    outputs: names,
+    cp_definition: CP_DEFINITION,
+    alloy_temperatures: further.alloy,
+    ...further.fields,
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
   const tC = `${Number((T - 273.15).toFixed(2))} °C`;
   const tText = job.config.preview_temperature_unit === 'celsius' ? `${tC} (${fmtT(T)})` : `${fmtT(T)} (${tC})`;
-  const preview = pointPreview(point, sys.elements, `Equilibrium at ${tText}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`);
+  const preview = pointPreview(
+    point,
+    sys.elements,
+    `Equilibrium at ${tText}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`,
+  );
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { point: preview } });
   const summary = `${phaseSetText(point)} at ${fmtT(T)} (${state})`;
   const logs = [
@@ -211,7 +283,9 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     `database ${basename(sys.tdbFile)} (sha256 ${doc.provenance.database.sha256.slice(0, 12)}...), components ${sys.components.join(', ')}`,
     `conditions T=${T} K, P=${P} Pa, ${xText}${sys.phases ? `, phases ${sys.phases.join(', ')}` : ''}`,
     `equilibrium ${state} after ${r.iterations} iterations: ${phaseSetText(point)}, GM=${r.GM.toFixed(3)} J/mol`,
-    ...(r.converged ? [] : [`warning: the equilibrium did not converge (${r.reason}); the result is written with converged:false`]),
+    ...(r.converged
+      ? []
+      : [`warning: the equilibrium did not converge (${r.reason}); the result is written with converged:false`]),
     ...further.logs,
     `written ${files.join(', ')}`,
   ];
@@ -222,13 +296,30 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
  * The further quantities of a point (worker/results/thermo-extra.ts: reference states, formation energies,
  * magnetic and volume properties, degree of ordering) and the alloy's liquidus and solidus.
  */
-function pointFurtherQuantities(sys: CalcSystem, cond: { reference_states?: Record<string, string> }, point: EquilibriumPoint,
-  r: EquilibriumResult, conditions: EquilibriumConditions, control: JobControl) {
+function pointFurtherQuantities(
+  sys: CalcSystem,
+  cond: { reference_states?: Record<string, string> },
+  point: EquilibriumPoint,
+  r: EquilibriumResult,
+  conditions: EquilibriumConditions,
+  control: JobControl,
+) {
   const fields = addFurtherQuantities(sys, cond, [{ point, r }]);
-  const alloy = alloyTemperatures(sys, conditions.X ?? {}, conditions.P ?? 101325, () => control.cancelled, undefined, undefined, conditions.T, r);
+  const alloy = alloyTemperatures(
+    sys,
+    conditions.X ?? {},
+    conditions.P ?? 101325,
+    () => control.cancelled,
+    undefined,
+    undefined,
+    conditions.T,
+    r,
+  );
   const fmt = (v: number | null) => (v === null ? 'none' : `${v.toFixed(2)} K`);
-  const logs = [`alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
-    ...fields.quantity_notes.map((n) => `note: ${n}`)];
+  const logs = [
+    `alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
+    ...fields.quantity_notes.map((n) => `note: ${n}`),
+  ];
   return { fields, alloy, logs };
 }
 

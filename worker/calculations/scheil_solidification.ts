@@ -103,7 +103,11 @@ export interface ScheilRun extends ScheilPath {
 export class PhaseNamer {
   private readonly info: Map<string, { dis: string; subs: number[] } | null> = new Map();
   private readonly models = new Map<string, PhaseModel | null>();
-  constructor(private readonly db: NativeDatabase, private readonly components: string[], private readonly tol = 1e-4) {}
+  constructor(
+    private readonly db: NativeDatabase,
+    private readonly components: string[],
+    private readonly tol = 1e-4,
+  ) {}
 
   private ordered(name: string): { dis: string; subs: number[] } | null {
     let v = this.info.get(name);
@@ -114,8 +118,20 @@ export class PhaseNamer {
     const dis = ph?.disorderedPart ? phases.find((p) => p.name === ph.disorderedPart) : undefined;
     if (ph && dis) {
       // substitutional sublattices: declared constituents equal to those of the DIS phase's first sublattice (§5.2)
-      const d0 = [...(dis.constituents[0] ?? [])].map((s) => s.toUpperCase()).sort().join(',');
-      const subs = ph.constituents.map((c, s) => ([...c].map((x) => x.toUpperCase()).sort().join(',') === d0 ? s : -1)).filter((s) => s >= 0);
+      const d0 = [...(dis.constituents[0] ?? [])]
+        .map((s) => s.toUpperCase())
+        .sort()
+        .join(',');
+      const subs = ph.constituents
+        .map((c, s) =>
+          [...c]
+            .map((x) => x.toUpperCase())
+            .sort()
+            .join(',') === d0
+            ? s
+            : -1,
+        )
+        .filter((s) => s >= 0);
       if (subs.length > 1) v = { dis: dis.name, subs };
     }
     this.info.set(name, v);
@@ -126,7 +142,10 @@ export class PhaseNamer {
     const o = this.ordered(p.name);
     if (!o) return p.name;
     let model = this.models.get(p.name);
-    if (model === undefined) { model = PhaseModel.build(this.db, p.name, this.components); this.models.set(p.name, model); }
+    if (model === undefined) {
+      model = PhaseModel.build(this.db, p.name, this.components);
+      this.models.set(p.name, model);
+    }
     if (!model) return p.name;
     const bySub = new Map<number, Map<string, number>>();
     model.variables.forEach((v, k) => {
@@ -170,17 +189,24 @@ export class SetLabeler {
     this.known.set(base, known);
     const n = sets.length;
     // every injective map of the sets onto the known variants (or "new"): n and the variants are small
-    let best: number[] | null = null, bestCost = Infinity;
+    let best: number[] | null = null,
+      bestCost = Infinity;
     const cur: number[] = [];
     const used = new Set<number>();
     const search = (i: number, cost: number): void => {
       if (cost >= bestCost) return;
-      if (i === n) { best = [...cur]; bestCost = cost; return; }
+      if (i === n) {
+        best = [...cur];
+        bestCost = cost;
+        return;
+      }
       for (let k = 0; k < known.length; k++) {
         if (used.has(k)) continue;
-        used.add(k); cur.push(k);
+        used.add(k);
+        cur.push(k);
         search(i + 1, cost + this.dist(sets[i].x, known[k]));
-        used.delete(k); cur.pop();
+        used.delete(k);
+        cur.pop();
       }
       // a new variant costs more than any match within 0.25 in mole fraction
       cur.push(-1);
@@ -192,8 +218,10 @@ export class SetLabeler {
     const map: number[] = best ?? sets.map((_, i) => (i < known.length ? i : -1));
     return map.map((k, i) => {
       let idx = k;
-      if (idx < 0) { known.push({ ...sets[i].x }); idx = known.length - 1; }
-      else known[idx] = { ...sets[i].x };
+      if (idx < 0) {
+        known.push({ ...sets[i].x });
+        idx = known.length - 1;
+      } else known[idx] = { ...sets[i].x };
       return idx === 0 ? base : `${base}#${idx + 1}`;
     });
   }
@@ -203,7 +231,8 @@ export class SetLabeler {
 export function liquidPhaseOf(db: NativeDatabase, phases: string[], given?: string): string {
   if (given) {
     const g = given.toUpperCase();
-    if (!phases.includes(g)) throw new Error(`liquid phase ${g} is not among the allowed phases (${phases.join(', ')})`);
+    if (!phases.includes(g))
+      throw new Error(`liquid phase ${g} is not among the allowed phases (${phases.join(', ')})`);
     return g;
   }
   if (phases.includes('LIQUID')) return 'LIQUID';
@@ -226,7 +255,8 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const db = input.database;
   const elements = [...new Set(input.components.map((c) => c.toUpperCase()).filter((c) => c !== 'VA' && c !== '/-'))];
   const dbElements = new Set(db.info().elements.map((e) => e.name.toUpperCase()));
-  for (const e of elements) if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of the database`);
+  for (const e of elements)
+    if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of the database`);
   if (elements.length < 2) throw new Error('Scheil solidification needs at least 2 components');
   // VA is a component of sublattice models whenever the database defines it
   const components = dbElements.has('VA') ? [...elements, 'VA'] : elements;
@@ -241,7 +271,8 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   // phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE) are used when activated by name
   const all = db.phasesFor(elements, true);
   const activated = (input.phases ?? []).map((p) => p.toUpperCase());
-  for (const p of activated) if (!all.includes(p)) throw new Error(`phase ${p} is not a phase of the database for ${elements.join(', ')}`);
+  for (const p of activated)
+    if (!all.includes(p)) throw new Error(`phase ${p} is not a phase of the database for ${elements.join(', ')}`);
   const inhibit = new Set((input.inhibitPhases ?? []).map((p) => p.toUpperCase()));
   const phases = (activated.length ? activated : db.phasesFor(elements)).filter((p) => !inhibit.has(p));
   const liquid = liquidPhaseOf(db, phases, input.liquidPhase);
@@ -256,8 +287,13 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   let previous: EquilibriumResult | undefined;
   const solve = (T: number, x: Record<string, number>): EquilibriumResult => {
     throwIfCancelled(control);
-    const r = equilibrium({ database: db, components, phases, conditions: { T, P, X: xConditions(x) },
-      options: previous?.converged ? { start: previous } : undefined });
+    const r = equilibrium({
+      database: db,
+      components,
+      phases,
+      conditions: { T, P, X: xConditions(x) },
+      options: previous?.converged ? { start: previous } : undefined,
+    });
     if (r.converged) previous = r;
     return r;
   };
@@ -291,13 +327,21 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const distinctSolids = (s: Split) => s.solids.filter((q) => q.NP > AMOUNT_EPS).length;
 
   /** Bisection on [lo, hi] (pred(lo) true, pred(hi) false) to T_RESOLUTION; returns both ends with their results. */
-  const bisect = (x: Record<string, number>, lo: { T: number; r: EquilibriumResult }, hi: { T: number; r: EquilibriumResult },
-    pred: (s: Split) => boolean) => {
+  const bisect = (
+    x: Record<string, number>,
+    lo: { T: number; r: EquilibriumResult },
+    hi: { T: number; r: EquilibriumResult },
+    pred: (s: Split) => boolean,
+  ) => {
     while (hi.T - lo.T > T_RESOLUTION) {
       const T = 0.5 * (lo.T + hi.T);
       const r = solve(T, x);
-      if (!r.converged) { logs.push(`bisection at T=${T.toFixed(3)} K did not converge (${r.reason}); bracket kept`); break; }
-      if (pred(split(r))) lo = { T, r }; else hi = { T, r };
+      if (!r.converged) {
+        logs.push(`bisection at T=${T.toFixed(3)} K did not converge (${r.reason}); bracket kept`);
+        break;
+      }
+      if (pred(split(r))) lo = { T, r };
+      else hi = { T, r };
     }
     return { lo, hi };
   };
@@ -319,8 +363,15 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     const dfs = remaining * Math.max(0, 1 - s.fL);
     fs = Math.min(1, fsBefore + dfs);
     if (s.xL) xL = s.xL;
-    steps.push({ T, fraction_solid: fs, fraction_liquid: 1 - fs, phases_forming: Object.keys(inc).sort(), liquid_x: { ...xL },
-      solid_increment: dfs, phase_increments: inc });
+    steps.push({
+      T,
+      fraction_solid: fs,
+      fraction_liquid: 1 - fs,
+      phases_forming: Object.keys(inc).sort(),
+      liquid_x: { ...xL },
+      solid_increment: dfs,
+      phase_increments: inc,
+    });
   };
 
   const first = solve(T0, x0);
@@ -344,10 +395,14 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     startedBelow = true;
     if (liquidus !== null) {
       suggested = Math.ceil(liquidus + T_RESOLUTION);
-      warnings.push(`start_temperature ${T0} K is below the liquidus of this alloy (${liquidus.toFixed(2)} K): ${what}; `
-        + `start at ${suggested} K (the liquidus rounded up) to follow the whole solidification`);
+      warnings.push(
+        `start_temperature ${T0} K is below the liquidus of this alloy (${liquidus.toFixed(2)} K): ${what}; ` +
+          `start at ${suggested} K (the liquidus rounded up) to follow the whole solidification`,
+      );
     } else {
-      warnings.push(`start_temperature ${T0} K is below the liquidus of this alloy (no liquidus found up to ${T0 + 5000} K): ${what}`);
+      warnings.push(
+        `start_temperature ${T0} K is below the liquidus of this alloy (no liquidus found up to ${T0 + 5000} K): ${what}`,
+      );
     }
     logs.push(`warning: ${warnings[warnings.length - 1]}`);
   };
@@ -362,10 +417,20 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   } else if (hasSolid(s0)) {
     // the first step takes the equilibrium solid at T0, as pycalphad/scheil does
     liquidus = liquidusAbove();
-    warnBelow(`the path starts with the equilibrium solid at ${T0} K (fraction solid ${(1 - s0.fL).toFixed(4)}), not with a Scheil path from the liquidus`);
+    warnBelow(
+      `the path starts with the equilibrium solid at ${T0} K (fraction solid ${(1 - s0.fL).toFixed(4)}), not with a Scheil path from the liquidus`,
+    );
     record(T0, s0, 0);
   } else {
-    steps.push({ T: T0, fraction_solid: 0, fraction_liquid: 1, phases_forming: [], liquid_x: { ...x0 }, solid_increment: 0, phase_increments: {} });
+    steps.push({
+      T: T0,
+      fraction_solid: 0,
+      fraction_liquid: 1,
+      phases_forming: [],
+      liquid_x: { ...x0 },
+      solid_increment: 0,
+      phase_increments: {},
+    });
   }
 
   let Tprev = T0;
@@ -373,16 +438,32 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   let guard = 0;
   const maxIterations = Math.ceil((T0 - Tmin) / step) * 4 + 10000;
   while (endReason === null) {
-    if (guard++ > maxIterations) { endReason = 'not_converged'; logs.push('too many steps'); break; }
+    if (guard++ > maxIterations) {
+      endReason = 'not_converged';
+      logs.push('too many steps');
+      break;
+    }
     control?.setProgress(0.8 * fs);
-    if (1 - fs < stop) { endReason = 'liquid_exhausted'; solidus = Tprev; break; }
+    if (1 - fs < stop) {
+      endReason = 'liquid_exhausted';
+      solidus = Tprev;
+      break;
+    }
     let T = Tprev - step;
-    if (T < Tmin) { endReason = 'minimum_temperature'; logs.push(`minimum temperature ${Tmin} K reached with liquid fraction ${(1 - fs).toExponential(3)}`); break; }
+    if (T < Tmin) {
+      endReason = 'minimum_temperature';
+      logs.push(`minimum temperature ${Tmin} K reached with liquid fraction ${(1 - fs).toExponential(3)}`);
+      break;
+    }
     let r = solve(T, xL);
     if (!r.converged) {
       // one retry slightly lower (a start point at a degenerate temperature); then report it
       r = solve(T - 1e-3 * step, xL);
-      if (!r.converged) { endReason = 'not_converged'; logs.push(`equilibrium at T=${T.toFixed(3)} K did not converge: ${r.reason}`); break; }
+      if (!r.converged) {
+        endReason = 'not_converged';
+        logs.push(`equilibrium at T=${T.toFixed(3)} K did not converge: ${r.reason}`);
+        break;
+      }
       T -= 1e-3 * step;
     }
     let s = split(r);
@@ -391,15 +472,26 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
       const b = bisect(xL, { T, r }, { T: Tprev, r: rPrev }, hasSolid);
       liquidus = 0.5 * (b.lo.T + b.hi.T);
       const sl = split(b.lo.r);
-      steps.push({ T: liquidus, fraction_solid: 0, fraction_liquid: 1, phases_forming: sl.solids.filter((q) => q.NP > AMOUNT_EPS).map((q) => q.label).sort(),
-        liquid_x: { ...xL }, solid_increment: 0, phase_increments: {} });
+      steps.push({
+        T: liquidus,
+        fraction_solid: 0,
+        fraction_liquid: 1,
+        phases_forming: sl.solids
+          .filter((q) => q.NP > AMOUNT_EPS)
+          .map((q) => q.label)
+          .sort(),
+        liquid_x: { ...xL },
+        solid_increment: 0,
+        phase_increments: {},
+      });
       Tprev = b.hi.T;
       rPrev = b.hi.r;
     }
     if (s.fL <= 0) {
       // The remaining liquid solidifies completely between Tprev and T: where, and into what?
       const b = bisect(xL, { T, r }, { T: Tprev, r: rPrev }, (q) => q.fL <= 0);
-      const below = split(b.lo.r), above = split(b.hi.r);
+      const below = split(b.lo.r),
+        above = split(b.hi.r);
       if (distinctSolids(below) >= elements.length) {
         // invariant: liquid + as many solids as components. Solidify what forms above it, then the last
         // liquid at the invariant temperature into the solids of the equilibrium just below.
@@ -412,12 +504,20 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
           const remaining = 1 - fs;
           const sum = sEnd.solids.reduce((a, q) => a + q.NP, 0) || 1;
           const inc: Record<string, number> = {};
-          for (const q of sEnd.solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
+          for (const q of sEnd.solids)
+            if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
           for (const [k, v] of Object.entries(inc)) totals[k] = (totals[k] ?? 0) + v;
           eutecticPhases = Object.keys(inc).sort();
           fs = 1;
-          steps.push({ T: Tend, fraction_solid: 1, fraction_liquid: 0, phases_forming: eutecticPhases, liquid_x: { ...xL },
-            solid_increment: remaining, phase_increments: inc });
+          steps.push({
+            T: Tend,
+            fraction_solid: 1,
+            fraction_liquid: 0,
+            phases_forming: eutecticPhases,
+            liquid_x: { ...xL },
+            solid_increment: remaining,
+            phase_increments: inc,
+          });
           solidus = Tend;
           endReason = 'eutectic';
           break;
@@ -433,11 +533,19 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
         const remaining = 1 - fs;
         const sum = below.solids.reduce((a, q) => a + q.NP, 0) || 1;
         const inc: Record<string, number> = {};
-        for (const q of below.solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
+        for (const q of below.solids)
+          if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
         for (const [k, v] of Object.entries(inc)) totals[k] = (totals[k] ?? 0) + v;
         fs = 1;
-        steps.push({ T: Tend, fraction_solid: 1, fraction_liquid: 0, phases_forming: Object.keys(inc).sort(), liquid_x: { ...xL },
-          solid_increment: remaining, phase_increments: inc });
+        steps.push({
+          T: Tend,
+          fraction_solid: 1,
+          fraction_liquid: 0,
+          phases_forming: Object.keys(inc).sort(),
+          liquid_x: { ...xL },
+          solid_increment: remaining,
+          phase_increments: inc,
+        });
         solidus = Tend;
         endReason = 'liquid_exhausted';
         break;
@@ -446,7 +554,11 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
       T = 0.5 * (Tprev + b.hi.T);
       r = solve(T, xL);
       s = split(r);
-      if (!r.converged || s.fL <= 0) { r = b.hi.r; T = b.hi.T; s = above; }
+      if (!r.converged || s.fL <= 0) {
+        r = b.hi.r;
+        T = b.hi.T;
+        s = above;
+      }
     }
     record(T, s, fs);
     Tprev = T;
@@ -472,12 +584,23 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
       const Ts: number[] = [];
       for (let k = 0; k < perBatch && Ttop - k * step >= bottom; k++) Ts.push(Ttop - k * step);
       const prog = control?.getProgress() ?? 0;
-      const rs = chunkedBatch(setup, Ts.map((T) => ({ T, P, X: xConditions(x0) })), threads, control, prog, prog, lastResult);
+      const rs = chunkedBatch(
+        setup,
+        Ts.map((T) => ({ T, P, X: xConditions(x0) })),
+        threads,
+        control,
+        prog,
+        prog,
+        lastResult,
+      );
       lastResult = rs[rs.length - 1];
       throwIfCancelled(control);
       for (let k = 0; k < rs.length; k++) {
         const r = rs[k];
-        if (!r.converged) { logs.push(`lever rule: T=${Ts[k].toFixed(2)} K did not converge (${r.reason}); point left out`); continue; }
+        if (!r.converged) {
+          logs.push(`lever rule: T=${Ts[k].toFixed(2)} K did not converge (${r.reason}); point left out`);
+          continue;
+        }
         const q = split(r);
         if (q.fL <= 0 && lastLiquid) {
           const b = bisect(x0, { T: Ts[k], r }, lastLiquid, (z) => z.fL <= 0);
@@ -488,8 +611,13 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
           done = true;
           break;
         }
-        if (q.fL <= 0) { logs.push(`lever rule: no liquid at the start temperature`); done = true; break; }
-        if (liquidus !== null && lever.length && lever[lever.length - 1].T > liquidus && Ts[k] < liquidus) lever.push({ T: liquidus, fraction_solid: 0 });
+        if (q.fL <= 0) {
+          logs.push(`lever rule: no liquid at the start temperature`);
+          done = true;
+          break;
+        }
+        if (liquidus !== null && lever.length && lever[lever.length - 1].T > liquidus && Ts[k] < liquidus)
+          lever.push({ T: liquidus, fraction_solid: 0 });
         lever.push({ T: Ts[k], fraction_solid: 1 - q.fL });
         lastLiquid = { T: Ts[k], r };
       }
@@ -500,21 +628,40 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   }
 
   return {
-    liquid_phase: liquid, liquidus_temperature: liquidus, solidus_temperature: solidus, end_reason: endReason,
-    steps, lever_rule: lever, lever_rule_solidus_temperature: leverSolidus, eutectic_phases: eutecticPhases,
-    phase_totals: totals, composition: x0, elements, logs,
-    start_temperature: T0, started_below_liquidus: startedBelow, suggested_start_temperature: suggested, warnings,
+    liquid_phase: liquid,
+    liquidus_temperature: liquidus,
+    solidus_temperature: solidus,
+    end_reason: endReason,
+    steps,
+    lever_rule: lever,
+    lever_rule_solidus_temperature: leverSolidus,
+    eutectic_phases: eutecticPhases,
+    phase_totals: totals,
+    composition: x0,
+    elements,
+    logs,
+    start_temperature: T0,
+    started_below_liquidus: startedBelow,
+    suggested_start_temperature: suggested,
+    warnings,
   };
 }
 
-export function scheilPreview(run: ScheilRun, title = 'Solidification: Scheil-Gulliver and lever rule', temperatureUnit?: TemperatureUnit): string {
+export function scheilPreview(
+  run: ScheilRun,
+  title = 'Solidification: Scheil-Gulliver and lever rule',
+  temperatureUnit?: TemperatureUnit,
+): string {
   return scheilChart({
     title,
     scheil: { T: run.steps.map((s) => s.T), fs: run.steps.map((s) => s.fraction_solid) },
-    lever: run.lever_rule.length ? { T: run.lever_rule.map((p) => p.T), fs: run.lever_rule.map((p) => p.fraction_solid) } : undefined,
+    lever: run.lever_rule.length
+      ? { T: run.lever_rule.map((p) => p.T), fs: run.lever_rule.map((p) => p.fraction_solid) }
+      : undefined,
     liquidusT: run.liquidus_temperature ?? undefined,
     eutecticT: run.end_reason === 'eutectic' && run.solidus_temperature !== null ? run.solidus_temperature : undefined,
-    celsiusAxis: true, temperatureUnit,
+    celsiusAxis: true,
+    temperatureUnit,
   });
 }
 
@@ -523,9 +670,12 @@ const f1 = (v: number | null) => (v === null ? 'n/a' : `${v.toFixed(1)} K`);
 export function scheilSummary(run: ScheilRun): string {
   const reason = run.end_reason === 'eutectic' ? 'eutectic' : run.end_reason.replace(/_/g, ' ');
   const below = run.started_below_liquidus
-    ? `; started at ${run.start_temperature} K, below the liquidus${run.suggested_start_temperature !== null ? `: start at ${run.suggested_start_temperature} K` : ''}` : '';
-  return `liquidus ${f1(run.liquidus_temperature)}, Scheil solidus ${f1(run.solidus_temperature)} (${reason}), ` +
-    `lever-rule solidus ${f1(run.lever_rule_solidus_temperature)}${below}`;
+    ? `; started at ${run.start_temperature} K, below the liquidus${run.suggested_start_temperature !== null ? `: start at ${run.suggested_start_temperature} K` : ''}`
+    : '';
+  return (
+    `liquidus ${f1(run.liquidus_temperature)}, Scheil solidus ${f1(run.solidus_temperature)} (${reason}), ` +
+    `lever-rule solidus ${f1(run.lever_rule_solidus_temperature)}${below}`
+  );
 }
 
 export function run(job: TaskJob<'scheil_solidification'>, control: JobControl): CalculationOutput {
@@ -534,31 +684,59 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   const sys = openSystem(job, cond);
   const t0 = performance.now();
   const res = scheilSolidification({
-    database: sys.db, components: sys.elements, phases: sys.phases ?? [], inhibitPhases: (cond.inhibit_phases ?? []).map((p) => p.toUpperCase()),
-    P: cond.pressure, composition: cond.compositions,
-    startTemperature: cond.start_temperature, temperatureStep: cond.temperature_step,
-    threads: job.ompThreads, control,
+    database: sys.db,
+    components: sys.elements,
+    phases: sys.phases ?? [],
+    inhibitPhases: (cond.inhibit_phases ?? []).map((p) => p.toUpperCase()),
+    P: cond.pressure,
+    composition: cond.compositions,
+    startTemperature: cond.start_temperature,
+    temperatureStep: cond.temperature_step,
+    threads: job.ompThreads,
+    control,
   });
   const ms = performance.now() - t0;
   const masses = elementMasses(sys.db.info().elements);
   const table = withAlloyTemperatures(withLiquidMassFractions(scheilTable(res), res, masses), res);
   const doc: ScheilDocument = {
     ...documentBase(job, 'scheil_solidification', sys.tdbFile),
-    liquid_phase: res.liquid_phase, liquidus_temperature: res.liquidus_temperature, solidus_temperature: res.solidus_temperature,
-    end_reason: res.end_reason, steps: res.steps, lever_rule: res.lever_rule,
-    lever_rule_solidus_temperature: res.lever_rule_solidus_temperature, table,
-    eutectic_phases: res.eutectic_phases, phase_totals: res.phase_totals, composition: res.composition,
-    start_temperature: res.start_temperature, started_below_liquidus: res.started_below_liquidus,
-    suggested_start_temperature: res.suggested_start_temperature, warnings: res.warnings,
+    liquid_phase: res.liquid_phase,
+    liquidus_temperature: res.liquidus_temperature,
+    solidus_temperature: res.solidus_temperature,
+    end_reason: res.end_reason,
+    steps: res.steps,
+    lever_rule: res.lever_rule,
+    lever_rule_solidus_temperature: res.lever_rule_solidus_temperature,
+    table,
+    eutectic_phases: res.eutectic_phases,
+    phase_totals: res.phase_totals,
+    composition: res.composition,
+    start_temperature: res.start_temperature,
+    started_below_liquidus: res.started_below_liquidus,
+    suggested_start_temperature: res.suggested_start_temperature,
+    warnings: res.warnings,
     ...scheilFirstClass(res, masses),
   };
   throwIfCancelled(control);
-  const alloy = Object.entries(res.composition).filter(([, v]) => v > 0).map(([e, v]) => `${e} ${Number(v.toFixed(4))}`).join(', ');
+  const alloy = Object.entries(res.composition)
+    .filter(([, v]) => v > 0)
+    .map(([e, v]) => `${e} ${Number(v.toFixed(4))}`)
+    .join(', ');
   const title = `Scheil and lever-rule solidification, x: ${alloy} (${sys.tdbFile.split(/[\\/]/).pop()})`;
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { scheil: scheilPreview(res, title, job.config.preview_temperature_unit) } });
+  writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(table),
+    previews: { scheil: scheilPreview(res, title, job.config.preview_temperature_unit) },
+  });
   return {
     summary: scheilSummary(res),
-    logs: [...sys.logs, ...res.logs, `Scheil: ${res.steps.length} steps, end ${res.end_reason}, in ${ms.toFixed(0)} ms`,
-      `solid formed: ${Object.entries(res.phase_totals).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}`],
+    logs: [
+      ...sys.logs,
+      ...res.logs,
+      `Scheil: ${res.steps.length} steps, end ${res.end_reason}, in ${ms.toFixed(0)} ms`,
+      `solid formed: ${Object.entries(res.phase_totals)
+        .map(([k, v]) => `${k} ${v.toFixed(4)}`)
+        .join(', ')}`,
+    ],
   };
 }

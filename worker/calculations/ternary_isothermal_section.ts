@@ -29,11 +29,18 @@ export interface TernaryInput {
  */
 export function ternaryInput(cond: CalculationConfig<'ternary_isothermal_section'>['condition']): TernaryInput {
   const comps = cond.components.map((c) => c.toUpperCase()) as [string, string, string];
-  const window: [number, number][] = [[0, 1], [0, 1], [0, 1]];
+  const window: [number, number][] = [
+    [0, 1],
+    [0, 1],
+    [0, 1],
+  ];
   for (const w of cond.composition_window ?? []) window[comps.indexOf(w.component.toUpperCase())] = [w.min, w.max];
   const mo = cond.map_options ?? {};
   return {
-    components: comps, T: cond.temperature, P: cond.pressure, window,
+    components: comps,
+    T: cond.temperature,
+    P: cond.pressure,
+    window,
     unit: cond.composition_unit ?? 'mole_fraction',
     pdens: mo.GLOBAL_MIN_PDENS !== undefined ? Math.max(1, Math.round(mo.GLOBAL_MIN_PDENS)) : undefined,
     gridDivisions: mo.grid_divisions,
@@ -46,33 +53,60 @@ function massConverter(db: NativeDatabase, comps: readonly string[]): (x: Compos
   return (x) => moleToMassFractions(Object.fromEntries(comps.map((c) => [c, x[c] ?? 0])), masses);
 }
 
-export function sectionDocument(s: TernarySection, unit: TernaryInput['unit'], toMass: ((x: Composition) => Composition) | null,
-  config: Record<string, unknown>, prov: TernaryIsothermalSectionResult['provenance']): TernaryIsothermalSectionResult {
+export function sectionDocument(
+  s: TernarySection,
+  unit: TernaryInput['unit'],
+  toMass: ((x: Composition) => Composition) | null,
+  config: Record<string, unknown>,
+  prov: TernaryIsothermalSectionResult['provenance'],
+): TernaryIsothermalSectionResult {
   const comps = s.components;
   const obj = (v: Vec3): Composition => Object.fromEntries(comps.map((c, i) => [c, v[i]!]));
   const withW = (v: Vec3) => (toMass ? { x: obj(v), w: toMass(obj(v)) } : { x: obj(v) });
   const doc: TernaryIsothermalSectionResult = {
-    version: RESULT_VERSION, task_type: 'ternary_isothermal_section', provenance: prov, config,
-    components: comps, temperature: s.T, pressure: s.P, composition_unit: unit,
+    version: RESULT_VERSION,
+    task_type: 'ternary_isothermal_section',
+    provenance: prov,
+    config,
+    components: comps,
+    temperature: s.T,
+    pressure: s.P,
+    composition_unit: unit,
     window: Object.fromEntries(comps.map((c, i) => [c, s.window[i]!])),
     two_phase_regions: s.regions.map((r) => ({
-      phases: r.phases, labels: r.labels ?? r.phases, ends: r.ends,
-      tielines: r.tielines.map((t) => (toMass
-        ? { x: [obj(t.x[0]), obj(t.x[1])], w: [toMass(obj(t.x[0])), toMass(obj(t.x[1]))] }
-        : { x: [obj(t.x[0]), obj(t.x[1])] })) as TernaryIsothermalSectionResult['two_phase_regions'][number]['tielines'],
+      phases: r.phases,
+      labels: r.labels ?? r.phases,
+      ends: r.ends,
+      tielines: r.tielines.map((t) =>
+        toMass
+          ? { x: [obj(t.x[0]), obj(t.x[1])], w: [toMass(obj(t.x[0])), toMass(obj(t.x[1]))] }
+          : { x: [obj(t.x[0]), obj(t.x[1])] },
+      ) as TernaryIsothermalSectionResult['two_phase_regions'][number]['tielines'],
       boundaries: [0, 1].map((k) => ({
-        phase: r.phases[k]!, x: r.tielines.map((t) => obj(t.x[k]!)),
+        phase: r.phases[k]!,
+        x: r.tielines.map((t) => obj(t.x[k]!)),
         ...(toMass ? { w: r.tielines.map((t) => toMass(obj(t.x[k]!))) } : {}),
       })),
     })),
     three_phase_triangles: s.triangles.map((t) => ({
-      phases: t.phases, labels: t.labels ?? t.phases, refinement: t.refinement,
+      phases: t.phases,
+      labels: t.labels ?? t.phases,
+      refinement: t.refinement,
       corners: t.corners.map((c, k) => ({ phase: t.phases[k]!, ...withW(c) })),
     })),
-    single_phase_regions: s.singlePhaseLabels.map((l) => ({ phase: l.phase, label: l.label ?? l.phase, label_point: withW(l.x) })),
+    single_phase_regions: s.singlePhaseLabels.map((l) => ({
+      phase: l.phase,
+      label: l.label ?? l.phase,
+      label_point: withW(l.x),
+    })),
     critical_points: s.criticalPoints.map((c) => ({ phases: c.phases, ...withW(c.x) })),
-    self_check: s.selfCheck ? { ...s.selfCheck, disagreements: s.selfCheck.disagreements.map((d) => ({ ...d, x: obj(d.x) })),
-      overlaps: s.selfCheck.overlaps.map((o) => ({ ...o, x: obj(o.x) })) } : null,
+    self_check: s.selfCheck
+      ? {
+          ...s.selfCheck,
+          disagreements: s.selfCheck.disagreements.map((d) => ({ ...d, x: obj(d.x) })),
+          overlaps: s.selfCheck.overlaps.map((o) => ({ ...o, x: obj(o.x) })),
+        }
+      : null,
     statistics: { equilibria: s.stats.equilibria, not_converged: s.stats.notConverged, wall_time_s: s.stats.seconds },
     table: { columns: [], rows: [] },
   };
@@ -89,15 +123,37 @@ export function sectionTable(d: TernaryIsothermalSectionResult): ResultTable {
     ...comps.map((c) => ({ name: `X${k}(${c})`, unit: 'mole fraction' })),
     ...(mass ? comps.map((c) => ({ name: `W${k}(${c})`, unit: 'mass fraction' })) : []),
   ];
-  const cells = (phase: string, x: Composition, w?: Composition) => [phase, ...comps.map((c) => x[c] ?? 0), ...(mass ? comps.map((c) => w?.[c] ?? null) : [])];
+  const cells = (phase: string, x: Composition, w?: Composition) => [
+    phase,
+    ...comps.map((c) => x[c] ?? 0),
+    ...(mass ? comps.map((c) => w?.[c] ?? null) : []),
+  ];
   const blank = () => [null, ...comps.map(() => null), ...(mass ? comps.map(() => null) : [])];
   const rows: ResultTable['rows'] = [];
-  d.two_phase_regions.forEach((r, i) => r.tielines.forEach((t) => rows.push(['tie_line', i + 1, r.phases.join('+'),
-    ...cells(r.phases[0], t.x[0], t.w?.[0]), ...cells(r.phases[1], t.x[1], t.w?.[1]), ...blank()])));
-  d.three_phase_triangles.forEach((t, i) => rows.push(['triangle', i + 1, t.phases.join('+'),
-    ...t.corners.flatMap((c) => cells(c.phase, c.x, c.w))]));
+  d.two_phase_regions.forEach((r, i) =>
+    r.tielines.forEach((t) =>
+      rows.push([
+        'tie_line',
+        i + 1,
+        r.phases.join('+'),
+        ...cells(r.phases[0], t.x[0], t.w?.[0]),
+        ...cells(r.phases[1], t.x[1], t.w?.[1]),
+        ...blank(),
+      ]),
+    ),
+  );
+  d.three_phase_triangles.forEach((t, i) =>
+    rows.push(['triangle', i + 1, t.phases.join('+'), ...t.corners.flatMap((c) => cells(c.phase, c.x, c.w))]),
+  );
   return {
-    columns: [{ name: 'kind', unit: '' }, { name: 'index', unit: '' }, { name: 'phases', unit: '' }, ...phaseCols(1), ...phaseCols(2), ...phaseCols(3)],
+    columns: [
+      { name: 'kind', unit: '' },
+      { name: 'index', unit: '' },
+      { name: 'phases', unit: '' },
+      ...phaseCols(1),
+      ...phaseCols(2),
+      ...phaseCols(3),
+    ],
     rows,
   };
 }
@@ -110,8 +166,10 @@ export function sectionSummary(s: TernarySection): string {
   let out = parts.join(', ');
   if (s.selfCheck) {
     out += `; self-check ${s.selfCheck.agree} of ${s.selfCheck.points - s.selfCheck.not_converged} points agree`;
-    if (s.selfCheck.disagreements.length) out += ` (${plural(s.selfCheck.disagreements.length, 'disagreement')}, listed in result.json)`;
-    if (s.selfCheck.overlaps.length) out += `; ${plural(s.selfCheck.overlaps.length, 'overlap')} of mapped fields (listed in result.json)`;
+    if (s.selfCheck.disagreements.length)
+      out += ` (${plural(s.selfCheck.disagreements.length, 'disagreement')}, listed in result.json)`;
+    if (s.selfCheck.overlaps.length)
+      out += `; ${plural(s.selfCheck.overlaps.length, 'overlap')} of mapped fields (listed in result.json)`;
   }
   if (s.stats.notConverged) out += `; ${s.stats.notConverged} of ${s.stats.equilibria} equilibria not converged`;
   return out;
@@ -122,22 +180,50 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
   const inp = ternaryInput(cond);
   const sys = openSystem(job, cond);
   const s = mapTernary({
-    database: sys.db, components: inp.components, phases: sys.phases, T: inp.T, P: inp.P, window: inp.window,
-    threads: job.ompThreads, control, pdens: inp.pdens, gridDivisions: inp.gridDivisions,
+    database: sys.db,
+    components: inp.components,
+    phases: sys.phases,
+    T: inp.T,
+    P: inp.P,
+    window: inp.window,
+    threads: job.ompThreads,
+    control,
+    pdens: inp.pdens,
+    gridDivisions: inp.gridDivisions,
   });
   control.setStage('writing the section');
   const toMass = inp.unit === 'mass_fraction' ? massConverter(sys.db, inp.components) : null;
   const config = { ...job.config, tdb_file: basename(sys.tdbFile) };
-  const doc = sectionDocument(s, inp.unit, toMass, config, provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256));
-  writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(doc.table), previews: { isothermal_section: ternarySectionChart(doc) } });
+  const doc = sectionDocument(
+    s,
+    inp.unit,
+    toMass,
+    config,
+    provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
+  );
+  writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(doc.table),
+    previews: { isothermal_section: ternarySectionChart(doc) },
+  });
   const logs = [
     ...sys.logs,
     `mapped ${inp.components.join('-')} at ${inp.T} K: ${s.stats.equilibria} equilibria in ${s.stats.seconds.toFixed(2)} s (seed grid ${s.stats.gridSeconds.toFixed(2)} s)`,
     ...s.logs,
-    ...(s.selfCheck?.disagreements ?? []).slice(0, 20).map((d) => `self-check: at x(${inp.components.join(',')}) = ${d.x.map((v) => v.toFixed(4)).join(', ')} `
-      + `the point equilibrium gives ${d.found.join('+')}, the map ${d.mapped.length ? d.mapped.join('+') : 'a single-phase field'}`),
-    ...(s.selfCheck?.overlaps ?? []).slice(0, 20).map((o) => `self-check: the triangle ${o.phases[0].join('+')} overlaps the ${o.kind === 'triangles' ? 'triangle' : 'two-phase region'} `
-      + `${o.phases[1].join('+')} at x(${inp.components.join(',')}) = ${o.x.map((v) => v.toFixed(4)).join(', ')}`),
+    ...(s.selfCheck?.disagreements ?? [])
+      .slice(0, 20)
+      .map(
+        (d) =>
+          `self-check: at x(${inp.components.join(',')}) = ${d.x.map((v) => v.toFixed(4)).join(', ')} ` +
+          `the point equilibrium gives ${d.found.join('+')}, the map ${d.mapped.length ? d.mapped.join('+') : 'a single-phase field'}`,
+      ),
+    ...(s.selfCheck?.overlaps ?? [])
+      .slice(0, 20)
+      .map(
+        (o) =>
+          `self-check: the triangle ${o.phases[0].join('+')} overlaps the ${o.kind === 'triangles' ? 'triangle' : 'two-phase region'} ` +
+          `${o.phases[1].join('+')} at x(${inp.components.join(',')}) = ${o.x.map((v) => v.toFixed(4)).join(', ')}`,
+      ),
   ];
   return { summary: sectionSummary(s), logs };
 }

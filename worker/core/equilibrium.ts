@@ -138,16 +138,31 @@ function addon(): CoreAddon {
 
 /** Global equilibrium at one set of conditions (one dependent component, N = 1). */
 export function equilibrium(req: EquilibriumRequest): EquilibriumResult {
-  return withCancelFlag(req.control, () => addon().equilibrium(req.database, req.components,
-    req.phases && req.phases.length ? req.phases : null, req.conditions, req.options));
+  return withCancelFlag(req.control, () =>
+    addon().equilibrium(
+      req.database,
+      req.components,
+      req.phases && req.phases.length ? req.phases : null,
+      req.conditions,
+      req.options,
+    ),
+  );
 }
 
 /** Many independent equilibria across OpenMP threads; results in the order of `conditions`. */
 export function equilibriumBatch(req: EquilibriumBatchRequest): EquilibriumResult[] {
   const control = req.control ? new Int32Array(req.control) : undefined;
-  if (control && control.byteLength < NATIVE_CONTROL_BYTES) throw new Error(`control SharedArrayBuffer must hold at least ${NATIVE_CONTROL_BYTES} bytes`);
-  return addon().equilibriumBatch(req.database, req.components, req.phases && req.phases.length ? req.phases : null,
-    req.conditions, req.options, Math.max(1, Math.floor(req.threads ?? 1)), control);
+  if (control && control.byteLength < NATIVE_CONTROL_BYTES)
+    throw new Error(`control SharedArrayBuffer must hold at least ${NATIVE_CONTROL_BYTES} bytes`);
+  return addon().equilibriumBatch(
+    req.database,
+    req.components,
+    req.phases && req.phases.length ? req.phases : null,
+    req.conditions,
+    req.options,
+    Math.max(1, Math.floor(req.threads ?? 1)),
+    control,
+  );
 }
 
 /** Creates a control block for equilibriumBatch: [cancel Int32 @0, progress Float64 @8]. */
@@ -155,7 +170,13 @@ export function createBatchControl(): { buffer: SharedArrayBuffer; cancel(): voi
   const buffer = new SharedArrayBuffer(NATIVE_CONTROL_BYTES);
   const flags = new Int32Array(buffer);
   const prog = new Float64Array(buffer, PROGRESS_BYTE_OFFSET, 1);
-  return { buffer, cancel: () => { Atomics.store(flags, CANCEL_INDEX, 1); }, progress: () => prog[0]! };
+  return {
+    buffer,
+    cancel: () => {
+      Atomics.store(flags, CANCEL_INDEX, 1);
+    },
+    progress: () => prog[0]!,
+  };
 }
 
 /**

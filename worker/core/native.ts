@@ -124,12 +124,23 @@ export interface CoreAddon {
   PhaseModel: { build(db: NativeDatabase, phase: string, components: string[]): NativePhaseModel | null };
   expandedParameterCount(db: NativeDatabase): number;
   maxThreads(): number;
-  equilibrium(db: NativeDatabase, components: string[], phases: string[] | null, conditions: EquilibriumConditions,
-    options?: EquilibriumOptions): EquilibriumResult;
+  equilibrium(
+    db: NativeDatabase,
+    components: string[],
+    phases: string[] | null,
+    conditions: EquilibriumConditions,
+    options?: EquilibriumOptions,
+  ): EquilibriumResult;
   /** control: view of the control block (cancel Int32 at byte 0, progress Float64 at byte 8) */
-  equilibriumBatch(db: NativeDatabase, components: string[], phases: string[] | null,
-    conditions: EquilibriumConditions[], options: EquilibriumOptions | undefined, threads: number,
-    control?: Int32Array): EquilibriumResult[];
+  equilibriumBatch(
+    db: NativeDatabase,
+    components: string[],
+    phases: string[] | null,
+    conditions: EquilibriumConditions[],
+    options: EquilibriumOptions | undefined,
+    threads: number,
+    control?: Int32Array,
+  ): EquilibriumResult[];
   /** the cancel flag polled by every later native call on this thread (cancel.ts); null clears it */
   setCancelFlag(control: Int32Array | SharedArrayBuffer | null): void;
 }
@@ -143,8 +154,15 @@ export interface TestingAddon {
   crashForTest(): never;
 }
 
-const REQUIRED_MEMBERS = ['Database', 'PhaseModel', 'expandedParameterCount', 'maxThreads', 'equilibrium',
-  'equilibriumBatch', 'setCancelFlag'] as const;
+const REQUIRED_MEMBERS = [
+  'Database',
+  'PhaseModel',
+  'expandedParameterCount',
+  'maxThreads',
+  'equilibrium',
+  'equilibriumBatch',
+  'setCancelFlag',
+] as const;
 
 let cached: CoreAddon | undefined;
 
@@ -159,7 +177,15 @@ function findRepoAddon(file = 'phasedesk_core.node'): string {
     dir = parent;
   }
   // Fall back to the source layout (worker/core -> repo), so the error message names a real place.
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'native-core', 'build', 'Release', file);
+  return path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '..',
+    '..',
+    'native-core',
+    'build',
+    'Release',
+    file,
+  );
 }
 
 /** Path the addon is (or would be) loaded from. */
@@ -225,8 +251,11 @@ export function loadTestingCore(): TestingAddon {
   try {
     cachedTesting = createRequire(import.meta.url)(file) as TestingAddon;
   } catch (err) {
-    throw new Error(`test-only core addon not built (npm install builds it; or set PHASEDESK_CORE_TESTING_ADDON). ` +
-      `Tried ${file}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new Error(
+      `test-only core addon not built (npm install builds it; or set PHASEDESK_CORE_TESTING_ADDON). ` +
+        `Tried ${file}: ${err instanceof Error ? err.message : String(err)}`,
+      { cause: err },
+    );
   }
   return cachedTesting;
 }

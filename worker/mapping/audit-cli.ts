@@ -27,7 +27,9 @@ function main(): void {
   const { systems, unreadable } = auditSystems([path.join(root, 'databases'), shared]);
   for (const u of unreadable) console.log(`unreadable: ${u.file}: ${u.error}`);
   let bad = 0;
-  console.log('| system | regions | invariants | isotherms | transitions | points | topology | completeness | pure elements | fields | convergence | s |');
+  console.log(
+    '| system | regions | invariants | isotherms | transitions | points | topology | completeness | pure elements | fields | convergence | s |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
   const lines: string[] = [];
   for (const s of systems) {
@@ -36,7 +38,9 @@ function main(): void {
     const f = r.failures;
     const n = Object.values(f).reduce((sum, v) => sum + v.length, 0);
     if (n) bad++;
-    console.log(`| ${s.name} | ${r.regions} | ${r.invariants} | ${r.isotherms} | ${r.transitionsCompared} | ${r.pointsChecked} | ${f.topology.length} | ${f.completeness.length} | ${f.pureElements.length} | ${f.fields.length} | ${f.convergence.length} | ${r.seconds.toFixed(1)} |`);
+    console.log(
+      `| ${s.name} | ${r.regions} | ${r.invariants} | ${r.isotherms} | ${r.transitionsCompared} | ${r.pointsChecked} | ${f.topology.length} | ${f.completeness.length} | ${f.pureElements.length} | ${f.fields.length} | ${f.convergence.length} | ${r.seconds.toFixed(1)} |`,
+    );
     for (const [k, v] of Object.entries(f)) for (const l of v) lines.push(`${s.name} [${k}] ${l}`);
   }
   for (const l of lines) console.log(l);

@@ -16,34 +16,61 @@ export interface AuditSystem {
 }
 
 function elementsOf(db: NativeDatabase): string[] {
-  return db.info().elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
+  return db
+    .info()
+    .elements.map((e) => e.name.toUpperCase())
+    .filter((n) => n !== 'VA' && n !== '/-');
 }
 
 /** Pairs of elements with at least one G/L parameter whose constituents hold exactly those two, sorted. */
 export function assessedPairs(db: NativeDatabase): string[] {
   const info = db.info();
   const els = elementsOf(db);
-  const speciesElements = new Map(info.species.map((s) => [s.name.toUpperCase(), Object.keys(s.composition).map((e) => e.toUpperCase())]));
+  const speciesElements = new Map(
+    info.species.map((s) => [s.name.toUpperCase(), Object.keys(s.composition).map((e) => e.toUpperCase())]),
+  );
   const pairs = new Set<string>();
   for (const p of db.parameters()) {
     if (p.type !== 'G') continue;
-    const e = new Set(p.constituents.flat().flatMap((c) => speciesElements.get(c.toUpperCase()) ?? [c.toUpperCase()]).filter((x) => els.includes(x)));
+    const e = new Set(
+      p.constituents
+        .flat()
+        .flatMap((c) => speciesElements.get(c.toUpperCase()) ?? [c.toUpperCase()])
+        .filter((x) => els.includes(x)),
+    );
     if (e.size === 2) pairs.add([...e].sort().join('-'));
   }
   return [...pairs].sort();
 }
 
-export function auditSystems(dirs: string[]): { systems: AuditSystem[]; unreadable: { file: string; error: string }[] } {
+export function auditSystems(dirs: string[]): {
+  systems: AuditSystem[];
+  unreadable: { file: string; error: string }[];
+} {
   const systems: AuditSystem[] = [];
   const unreadable: { file: string; error: string }[] = [];
-  const files = dirs.flatMap((d) => readdirSync(d).filter((f) => f.toLowerCase().endsWith('.tdb')).map((f) => path.join(d, f))).sort();
+  const files = dirs
+    .flatMap((d) =>
+      readdirSync(d)
+        .filter((f) => f.toLowerCase().endsWith('.tdb'))
+        .map((f) => path.join(d, f)),
+    )
+    .sort();
   for (const file of files) {
     let db: NativeDatabase;
-    try { db = openDatabase(file); } catch (e) { unreadable.push({ file, error: (e as Error).message }); continue; }
+    try {
+      db = openDatabase(file);
+    } catch (e) {
+      unreadable.push({ file, error: (e as Error).message });
+      continue;
+    }
     const base = `${path.basename(path.dirname(file))}/${path.basename(file)}`;
     const els = elementsOf(db);
     if (els.length < 2) continue;
-    if (els.length === 2) { systems.push({ name: base, file, db, elements: [els[0], els[1]] }); continue; }
+    if (els.length === 2) {
+      systems.push({ name: base, file, db, elements: [els[0], els[1]] });
+      continue;
+    }
     for (const pair of assessedPairs(db)) {
       const [a, b] = pair.split('-') as [string, string];
       systems.push({ name: `${base}:${pair}`, file, db, elements: [a, b] });

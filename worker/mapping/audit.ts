@@ -17,7 +17,12 @@
 // Every disagreement is one line of text; nothing is filtered here (the caller decides what is known).
 import { equilibrium, saysNoEquilibrium, type CompositionSet, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
-import { chunkedScan, refineTransitions, type RefinedTransition, type ScanPath } from '../calculations/line_calculation.js';
+import {
+  chunkedScan,
+  refineTransitions,
+  type RefinedTransition,
+  type ScanPath,
+} from '../calculations/line_calculation.js';
 import { PointConverter } from '../results/common.js';
 import { CONTROL_BYTES, JobControl } from '../protocol.js';
 import { baseName, mapBinary, type BinaryDiagram } from './binary.js';
@@ -53,12 +58,23 @@ export interface AuditReport {
   /** scan transitions compared with the drawn boundaries */
   transitionsCompared: number;
   pointsChecked: number;
-  failures: { topology: string[]; completeness: string[]; pureElements: string[]; fields: string[]; convergence: string[] };
+  failures: {
+    topology: string[];
+    completeness: string[];
+    pureElements: string[];
+    fields: string[];
+    convergence: string[];
+  };
   seconds: number;
   mapSeconds: number;
 }
 
-interface DrawnBoundary { x: number; phases: [string, string]; phase: string; /** the field's other boundary */ other: number }
+interface DrawnBoundary {
+  x: number;
+  phases: [string, string];
+  phase: string;
+  /** the field's other boundary */ other: number;
+}
 
 const fmtT = (T: number) => T.toFixed(2);
 const fmtX = (x: number) => x.toFixed(4);
@@ -71,7 +87,8 @@ function fieldsAt(d: BinaryDiagram, T: number): { phases: [string, string]; x: [
     if (!tl.length || T < tl[0].T || T > tl[tl.length - 1].T) continue;
     let k = 0;
     while (k < tl.length - 1 && tl[k + 1].T < T) k++;
-    const a = tl[k], b = tl[Math.min(k + 1, tl.length - 1)];
+    const a = tl[k],
+      b = tl[Math.min(k + 1, tl.length - 1)];
     const w = b.T > a.T ? (T - a.T) / (b.T - a.T) : 0;
     out.push({ phases: r.phases, x: [a.x[0] + w * (b.x[0] - a.x[0]), a.x[1] + w * (b.x[1] - a.x[1])] });
   }
@@ -82,7 +99,8 @@ function fieldsAt(d: BinaryDiagram, T: number): { phases: [string, string]; x: [
 function polylineAt(points: { T: number; x: number }[], T: number): number[] {
   const out: number[] = [];
   for (let i = 0; i + 1 < points.length; i++) {
-    const a = points[i], b = points[i + 1];
+    const a = points[i],
+      b = points[i + 1];
     if ((a.T - T) * (b.T - T) > 0 || a.T === b.T) continue;
     out.push(a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x));
   }
@@ -100,85 +118,164 @@ export function auditBinary(o: AuditOptions): AuditReport {
   const components = elementNames.includes('VA') ? [c1, c2, 'VA'] : [c1, c2];
   const d = o.diagram ?? mapBinary({ database: db, components: [c1, c2], xComponent: xc, T, threads });
   const mapSeconds = o.diagram ? 0 : (performance.now() - t0) / 1000;
-  const failures: AuditReport['failures'] = { topology: [], completeness: [], pureElements: [], fields: [], convergence: [] };
+  const failures: AuditReport['failures'] = {
+    topology: [],
+    completeness: [],
+    pureElements: [],
+    fields: [],
+    convergence: [],
+  };
   const conv = new PointConverter(db, components);
-  const orderingOf = new Map(db.info().phases.map((p) => {
-    const m = orderingModelOf(p);
-    return [p.name, m ? { disordered: disorderedLabel(p.name, p.disorderedPart, m), variants: hasOrderedVariants(m) } : null] as const;
-  }));
+  const orderingOf = new Map(
+    db.info().phases.map((p) => {
+      const m = orderingModelOf(p);
+      return [
+        p.name,
+        m ? { disordered: disorderedLabel(p.name, p.disorderedPart, m), variants: hasOrderedVariants(m) } : null,
+      ] as const;
+    }),
+  );
   const structureOf = (p: CompositionSet) => conv.ordering(p)?.structure;
   // the label a set gets on the diagram (order-disorder.ts): the disordered state of an ordered phase carries
   // its disordered name, the ordered variants of a four-sublattice phase their structure
   const drawnName = (p: CompositionSet) => {
-    const o = orderingOf.get(p.name), st = o && conv.ordering(p);
+    const o = orderingOf.get(p.name),
+      st = o && conv.ordering(p);
     return o && st ? orderedStateLabel(p.name, o.disordered, o.variants, st) : p.name;
   };
-  const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
+  const sameSet = (a: string[], b: string[]) =>
+    a.length === b.length && [...a].sort().every((v, i) => v === [...b].sort()[i]);
   const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
   const sys = { db, components, phases: db.phasesFor([c1, c2]) };
 
   // ---- (a) topology ----------------------------------------------------------------------------------
   const regionEnds = d.regions.flatMap((r) => {
     const tl = r.tielines;
-    return tl.length ? [{ r, t: tl[0] }, { r, t: tl[tl.length - 1] }] : [];
+    return tl.length
+      ? [
+          { r, t: tl[0] },
+          { r, t: tl[tl.length - 1] },
+        ]
+      : [];
   });
   for (const inv of d.invariants) {
     const ph = inv.phases;
-    for (const [i, j] of [[0, 1], [1, 2], [0, 2]]) {
+    for (const [i, j] of [
+      [0, 1],
+      [1, 2],
+      [0, 2],
+    ]) {
       // two phases of one composition (polymorphs of a line compound) bound no field of their own
       if (Math.abs(ph[i].x - ph[j].x) <= X_TOL) continue;
       const want = [baseName(ph[i].name), baseName(ph[j].name)];
-      const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - inv.T) <= T_TOL && sameSet(r.phases.map(baseName), want)
-        && Math.abs(t.x[0] - ph[i].x) <= X_TOL && Math.abs(t.x[1] - ph[j].x) <= X_TOL);
-      if (!ok) failures.topology.push(`${inv.kind} ${fmtT(inv.T)} K (${ph.map((p) => `${p.name}@${fmtX(p.x)}`).join(', ')}): no ${want.join('+')} field ends there`);
+      const ok = regionEnds.some(
+        ({ r, t }) =>
+          Math.abs(t.T - inv.T) <= T_TOL &&
+          sameSet(r.phases.map(baseName), want) &&
+          Math.abs(t.x[0] - ph[i].x) <= X_TOL &&
+          Math.abs(t.x[1] - ph[j].x) <= X_TOL,
+      );
+      if (!ok)
+        failures.topology.push(
+          `${inv.kind} ${fmtT(inv.T)} K (${ph.map((p) => `${p.name}@${fmtX(p.x)}`).join(', ')}): no ${want.join('+')} field ends there`,
+        );
     }
   }
   for (let i = 0; i < d.invariants.length; i++)
     for (let j = i + 1; j < d.invariants.length; j++) {
-      const a = d.invariants[i], b = d.invariants[j];
-      const shared = a.phases.filter((p) => b.phases.some((q) => baseName(q.name) === baseName(p.name) && Math.abs(q.x - p.x) < 0.02)).length;
+      const a = d.invariants[i],
+        b = d.invariants[j];
+      const shared = a.phases.filter((p) =>
+        b.phases.some((q) => baseName(q.name) === baseName(p.name) && Math.abs(q.x - p.x) < 0.02),
+      ).length;
       // two invariants bounding a narrow field share two phases by necessity; one found twice shares all three
-      if (Math.abs(a.T - b.T) < 2 && shared >= 3) failures.topology.push(`invariants ${a.kind} ${fmtT(a.T)} K and ${b.kind} ${fmtT(b.T)} K look like one (${shared} phases at the same compositions)`);
+      if (Math.abs(a.T - b.T) < 2 && shared >= 3)
+        failures.topology.push(
+          `invariants ${a.kind} ${fmtT(a.T)} K and ${b.kind} ${fmtT(b.T)} K look like one (${shared} phases at the same compositions)`,
+        );
     }
   for (const c of d.criticalPoints) {
-    const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - c.T) <= T_TOL && baseName(r.phases[0]) === baseName(r.phases[1])
-      && t.x[1] - t.x[0] <= 0.02 && Math.abs((t.x[0] + t.x[1]) / 2 - c.x) <= 0.02);
-    if (!ok) failures.topology.push(`critical point ${c.phase} ${fmtT(c.T)} K x=${fmtX(c.x)}: no miscibility gap closes there`);
+    const ok = regionEnds.some(
+      ({ r, t }) =>
+        Math.abs(t.T - c.T) <= T_TOL &&
+        baseName(r.phases[0]) === baseName(r.phases[1]) &&
+        t.x[1] - t.x[0] <= 0.02 &&
+        Math.abs((t.x[0] + t.x[1]) / 2 - c.x) <= 0.02,
+    );
+    if (!ok)
+      failures.topology.push(
+        `critical point ${c.phase} ${fmtT(c.T)} K x=${fmtX(c.x)}: no miscibility gap closes there`,
+      );
   }
   const closedFromBothSides = (c: BinaryDiagram['congruentPoints'][number]) => {
     const edge = c.x < 0.5 ? 0 : 1;
-    const closing = d.regions.filter((r) => sameSet(r.phases.map(baseName), c.phases.map(baseName)) && [r.tielines[0], r.tielines[r.tielines.length - 1]]
-      .some((t) => t && Math.abs(t.T - c.T) <= T_TOL && t.x[1] - t.x[0] <= X_TOL && Math.abs(t.x[0] - c.x) <= X_TOL));
-    const toElement = closing.some((r) => r.tielines.some((t) => Math.abs(t.x[0] - edge) < 0.002 && Math.abs(t.x[1] - edge) < 0.002));
+    const closing = d.regions.filter(
+      (r) =>
+        sameSet(r.phases.map(baseName), c.phases.map(baseName)) &&
+        [r.tielines[0], r.tielines[r.tielines.length - 1]].some(
+          (t) => t && Math.abs(t.T - c.T) <= T_TOL && t.x[1] - t.x[0] <= X_TOL && Math.abs(t.x[0] - c.x) <= X_TOL,
+        ),
+    );
+    const toElement = closing.some((r) =>
+      r.tielines.some((t) => Math.abs(t.x[0] - edge) < 0.002 && Math.abs(t.x[1] - edge) < 0.002),
+    );
     return closing.length >= 2 && toElement;
   };
   for (const c of d.congruentPoints) {
-    const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - c.T) <= T_TOL && sameSet(r.phases.map(baseName), c.phases.map(baseName))
-      && t.x[1] - t.x[0] <= X_TOL && Math.abs(t.x[0] - c.x) <= X_TOL);
-    if (!ok) failures.topology.push(`congruent point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field whose boundaries meet there`);
+    const ok = regionEnds.some(
+      ({ r, t }) =>
+        Math.abs(t.T - c.T) <= T_TOL &&
+        sameSet(r.phases.map(baseName), c.phases.map(baseName)) &&
+        t.x[1] - t.x[0] <= X_TOL &&
+        Math.abs(t.x[0] - c.x) <= X_TOL,
+    );
+    if (!ok)
+      failures.topology.push(
+        `congruent point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field whose boundaries meet there`,
+      );
     // next to a pure element a lens whose tie-line got short is easily taken for a congruent point; a real
     // extremum there (Al-Ni of alni_tough_chempot: the fcc liquidus peaks 4 K above the melting point of Ni
     // at x 0.991) closes a field on each side, the element's side one running on to the element
     if ((c.x < 0.01 || c.x > 0.99) && !closedFromBothSides(c))
-      failures.topology.push(`congruent point ${c.phases.join('+')} ${fmtT(c.T)} K at x=${fmtX(c.x)}, next to a pure element`);
+      failures.topology.push(
+        `congruent point ${c.phases.join('+')} ${fmtT(c.T)} K at x=${fmtX(c.x)}, next to a pure element`,
+      );
   }
   for (const c of d.tricriticalPoints) {
-    const ok = regionEnds.some(({ r, t }) => Math.abs(t.T - c.T) <= T_TOL && sameSet(r.phases.map(baseName), c.phases.map(baseName))
-      && t.x[1] - t.x[0] <= X_TOL && Math.abs((t.x[0] + t.x[1]) / 2 - c.x) <= X_TOL);
-    if (!ok) failures.topology.push(`tricritical point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field of the two states closes there`);
+    const ok = regionEnds.some(
+      ({ r, t }) =>
+        Math.abs(t.T - c.T) <= T_TOL &&
+        sameSet(r.phases.map(baseName), c.phases.map(baseName)) &&
+        t.x[1] - t.x[0] <= X_TOL &&
+        Math.abs((t.x[0] + t.x[1]) / 2 - c.x) <= X_TOL,
+    );
+    if (!ok)
+      failures.topology.push(
+        `tricritical point ${c.phases.join('+')} ${fmtT(c.T)} K x=${fmtX(c.x)}: no field of the two states closes there`,
+      );
   }
   for (let i = 0; i < d.congruentPoints.length; i++)
     for (let j = i + 1; j < d.congruentPoints.length; j++) {
-      const a = d.congruentPoints[i], b = d.congruentPoints[j];
-      if (Math.abs(a.T - b.T) < 2 && Math.abs(a.x - b.x) < 0.05 && sameSet(a.phases.map(baseName), b.phases.map(baseName)))
-        failures.topology.push(`congruent points ${fmtT(a.T)} K x=${fmtX(a.x)} and ${fmtT(b.T)} K x=${fmtX(b.x)} look like one`);
+      const a = d.congruentPoints[i],
+        b = d.congruentPoints[j];
+      if (
+        Math.abs(a.T - b.T) < 2 &&
+        Math.abs(a.x - b.x) < 0.05 &&
+        sameSet(a.phases.map(baseName), b.phases.map(baseName))
+      )
+        failures.topology.push(
+          `congruent points ${fmtT(a.T)} K x=${fmtX(a.x)} and ${fmtT(b.T)} K x=${fmtX(b.x)} look like one`,
+        );
     }
 
   // ---- audited temperatures: evenly spread, nudged off every special temperature ------------------------
   const special = [
-    ...d.invariants.map((v) => v.T), ...d.criticalPoints.map((c) => c.T), ...d.congruentPoints.map((c) => c.T),
+    ...d.invariants.map((v) => v.T),
+    ...d.criticalPoints.map((c) => c.T),
+    ...d.congruentPoints.map((c) => c.T),
     ...d.tricriticalPoints.map((c) => c.T),
-    ...d.pureTransitions.map((p) => p.T), ...regionEnds.map((e) => e.t.T),
+    ...d.pureTransitions.map((p) => p.T),
+    ...regionEnds.map((e) => e.t.T),
   ];
   const nIso = o.isotherms ?? 24;
   const temps: number[] = [];
@@ -188,29 +285,54 @@ export function auditBinary(o: AuditOptions): AuditReport {
     temps.push(Tk);
   }
   // and just above and below each invariant, where narrow fields end
-  for (const v of d.invariants) for (const dT of [-1.5, 1.5]) {
-    const Tk = v.T + dT;
-    if (Tk > T[0] && Tk < T[1] && !special.some((s) => Math.abs(s - Tk) < NUDGE)) temps.push(Tk);
-  }
+  for (const v of d.invariants)
+    for (const dT of [-1.5, 1.5]) {
+      const Tk = v.T + dT;
+      if (Tk > T[0] && Tk < T[1] && !special.some((s) => Math.abs(s - Tk) < NUDGE)) temps.push(Tk);
+    }
 
   // A second-order transition of a scan counts when cold point equilibria on either side (X_TOL / 2 away) differ
   // in the structures of the phase's sets; a scan point warm-started from an ordered neighbour can keep a slightly
   // unequal constitution that a cold start does not.
   const structuresAt = (Tk: number, x: number) => {
-    const r = equilibrium({ database: db, components, conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, x)) } } });
-    return r.converged ? r.phases.map((p) => `${p.name}:${structureOf(p) ?? ''}`).sort().join('+') : null;
+    const r = equilibrium({
+      database: db,
+      components,
+      conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, x)) } },
+    });
+    return r.converged
+      ? r.phases
+          .map((p) => `${p.name}:${structureOf(p) ?? ''}`)
+          .sort()
+          .join('+')
+      : null;
   };
   const confirmedOrdering = (Tk: number, x: number) => {
-    const a = structuresAt(Tk, x - X_TOL / 2), b = structuresAt(Tk, x + X_TOL / 2);
+    const a = structuresAt(Tk, x - X_TOL / 2),
+      b = structuresAt(Tk, x + X_TOL / 2);
     return a !== null && b !== null && a !== b;
   };
 
   const localScanFinds = (Tk: number, x: number) => {
-    const a = Math.max(xlo, x - 0.01), b = Math.min(xhi, x + 0.01), n = 41;
-    const path: ScanPath = { T0: Tk, T1: Tk, P: 101325, X0: { [xc]: a }, X1: { [xc]: b },
-      full0: { [c1]: 1 - a, [xc]: a }, full1: { [c1]: 1 - b, [xc]: b } };
+    const a = Math.max(xlo, x - 0.01),
+      b = Math.min(xhi, x + 0.01),
+      n = 41;
+    const path: ScanPath = {
+      T0: Tk,
+      T1: Tk,
+      P: 101325,
+      X0: { [xc]: a },
+      X1: { [xc]: b },
+      full0: { [c1]: 1 - a, [xc]: a },
+      full1: { [c1]: 1 - b, [xc]: b },
+    };
     const s = Array.from({ length: n }, (_, i) => i / (n - 1));
-    const results = chunkedScan(sys, s.map((v) => ({ T: Tk, P: 101325, X: { [xc]: a + (b - a) * v } })), threads, control);
+    const results = chunkedScan(
+      sys,
+      s.map((v) => ({ T: Tk, P: 101325, X: { [xc]: a + (b - a) * v } })),
+      threads,
+      control,
+    );
     return refineTransitions(path, s, results, { sys, threads, control }).some((t) => Math.abs(t.x[xc] - x) <= X_TOL);
   };
 
@@ -226,29 +348,44 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const r = equilibrium({ database: db, components, conditions: { T: Tk, X: { [xc]: X } } });
     if (!r.converged) return false;
     const stable = r.phases.filter((p) => p.NP > 1e-9);
-    return stable.length === 2 && sameSet(stable.map(drawnName), b.phases.map(baseName))
-      && stable.some((p) => drawnName(p) === baseName(b.phase) && Math.abs((p.x[xc] ?? 0) - b.x) <= X_TOL);
+    return (
+      stable.length === 2 &&
+      sameSet(stable.map(drawnName), b.phases.map(baseName)) &&
+      stable.some((p) => drawnName(p) === baseName(b.phase) && Math.abs((p.x[xc] ?? 0) - b.x) <= X_TOL)
+    );
   };
 
   // ---- (b) completeness against isothermal scans ---------------------------------------------------------
   const nPts = o.scanPoints ?? 121;
-  const xlo = 1e-6, xhi = 1 - 1e-6;
+  const xlo = 1e-6,
+    xhi = 1 - 1e-6;
   let compared = 0;
   const other = c1;
   for (const Tk of temps) {
-    const path: ScanPath = { T0: Tk, T1: Tk, P: 101325, X0: { [xc]: xlo }, X1: { [xc]: xhi },
-      full0: { [other]: 1 - xlo, [xc]: xlo }, full1: { [other]: 1 - xhi, [xc]: xhi } };
+    const path: ScanPath = {
+      T0: Tk,
+      T1: Tk,
+      P: 101325,
+      X0: { [xc]: xlo },
+      X1: { [xc]: xhi },
+      full0: { [other]: 1 - xlo, [xc]: xlo },
+      full1: { [other]: 1 - xhi, [xc]: xhi },
+    };
     const s = Array.from({ length: nPts }, (_, i) => i / (nPts - 1));
     const conds = s.map((v) => ({ T: Tk, P: 101325, X: { [xc]: xlo + (xhi - xlo) * v } }));
     const results = chunkedScan(sys, conds, threads, control);
     const failed = results.flatMap((r, k) => (r.converged || saysNoEquilibrium(r) ? [] : [k]));
     if (failed.length)
-      failures.convergence.push(`${fmtT(Tk)} K: ${failed.length} of ${nPts} scan points did not converge (x=${fmtX(conds[failed[0]].X[xc])}: ${results[failed[0]].reason})`);
+      failures.convergence.push(
+        `${fmtT(Tk)} K: ${failed.length} of ${nPts} scan points did not converge (x=${fmtX(conds[failed[0]].X[xc])}: ${results[failed[0]].reason})`,
+      );
     const edges: { s: number; r: EquilibriumResult }[] = [];
     const transitions = refineTransitions(path, s, results, { sys, threads, control, structureOf }, edges);
     const xOf = (t: RefinedTransition) => t.x[xc];
     const drawn: DrawnBoundary[] = fieldsAt(d, Tk).flatMap((f) => [
-      { x: f.x[0], phases: f.phases, phase: f.phases[0], other: f.x[1] }, { x: f.x[1], phases: f.phases, phase: f.phases[1], other: f.x[0] }]);
+      { x: f.x[0], phases: f.phases, phase: f.phases[0], other: f.x[1] },
+      { x: f.x[1], phases: f.phases, phase: f.phases[1], other: f.x[0] },
+    ]);
     const od = d.orderDisorder.secondOrderLines.flatMap((l) => polylineAt(l.points, Tk).map((x) => ({ x, line: l })));
     // two sets at one composition are one state, not a field (a binary field at fixed T and P is bounded by two
     // compositions: Gibbs phase rule): two phases whose Gibbs energies coincide there, e.g. fcc and the
@@ -261,10 +398,16 @@ export function auditBinary(o: AuditOptions): AuditReport {
     // one Gibbs energy not only there but 0.01 on either side (two phases that cross there differ by their
     // slopes' difference times 0.01, many J/mol)
     const twinSwitch = (Tk: number, x: number, a: EquilibriumResult, b: EquilibriumResult) => {
-      const sa = a.phases.filter((p) => p.NP > 1e-9), sb = b.phases.filter((p) => p.NP > 1e-9);
+      const sa = a.phases.filter((p) => p.NP > 1e-9),
+        sb = b.phases.filter((p) => p.NP > 1e-9);
       if (sa.length !== 1 || sb.length !== 1 || sa[0].name === sb[0].name) return false;
       const gm = (name: string, X: number) => {
-        const r = equilibrium({ database: db, components, phases: [name], conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, X)) } } });
+        const r = equilibrium({
+          database: db,
+          components,
+          phases: [name],
+          conditions: { T: Tk, X: { [xc]: Math.min(xhi, Math.max(xlo, X)) } },
+        });
         return r.converged ? r.GM : NaN;
       };
       return [x - 0.01, x + 0.01].every((X) => Math.abs(gm(sa[0].name, X) - gm(sb[0].name, X)) < 1e-3);
@@ -283,29 +426,45 @@ export function auditBinary(o: AuditOptions): AuditReport {
       // a set changing its ordering between two two-phase states whose compositions differ is no second-order
       // line (at fixed T a binary two-phase field has fixed compositions): the sets jump across a stoichiometric
       // phase, a field boundary
-      const setXs = (side: 'before' | 'after') => edges[2 * i + (side === 'before' ? 0 : 1)].r.phases
-        .filter((p) => p.NP > 1e-9).map((p) => p.x[xc] ?? 0).sort((a, b) => a - b);
-      const xb = setXs('before'), xa = setXs('after');
+      const setXs = (side: 'before' | 'after') =>
+        edges[2 * i + (side === 'before' ? 0 : 1)].r.phases
+          .filter((p) => p.NP > 1e-9)
+          .map((p) => p.x[xc] ?? 0)
+          .sort((a, b) => a - b);
+      const xb = setXs('before'),
+        xa = setXs('after');
       const fieldToField = xb.length >= 2 && xa.length === xb.length && xb.some((v, k) => Math.abs(v - xa[k]) > X_TOL);
       if (t.kind === 'order_disorder' && !fieldToField) {
         if (!confirmedOrdering(Tk, x)) continue;
         if (!od.some((l) => Math.abs(l.x - x) <= X_TOL))
-          failures.completeness.push(`${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`);
+          failures.completeness.push(
+            `${fmtT(Tk)} K: second-order transition ${(t.ordering_changes ?? []).map((c) => `${c.phase} ${c.before}->${c.after}`).join(', ')} at x=${fmtX(x)} is not on a drawn order-disorder line`,
+          );
         continue;
       }
       const names = new Set([...sideNames(i, 'before', 0), ...sideNames(i, 'after', 0)]);
       const hit = drawn.some((b) => Math.abs(b.x - x) <= X_TOL && b.phases.every((p) => names.has(baseName(p))));
-      if (!hit && !splitAtOneComposition(edges[2 * i].r) && !splitAtOneComposition(edges[2 * i + 1].r)
-        && !twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)) {
+      if (
+        !hit &&
+        !splitAtOneComposition(edges[2 * i].r) &&
+        !splitAtOneComposition(edges[2 * i + 1].r) &&
+        !twinSwitch(Tk, x, edges[2 * i].r, edges[2 * i + 1].r)
+      ) {
         const near = drawn.filter((b) => Math.abs(b.x - x) < 0.05).map((b) => `${b.phases.join('+')}@${fmtX(b.x)}`);
-        failures.completeness.push(`${fmtT(Tk)} K: scan transition ${sideNames(i, 'before').join('+') || '-'} -> ${sideNames(i, 'after').join('+') || '-'} at x=${fmtX(x)} is on no drawn boundary${near.length ? ` (nearest: ${near.join(', ')})` : ''}`);
+        failures.completeness.push(
+          `${fmtT(Tk)} K: scan transition ${sideNames(i, 'before').join('+') || '-'} -> ${sideNames(i, 'after').join('+') || '-'} at x=${fmtX(x)} is on no drawn boundary${near.length ? ` (nearest: ${near.join(', ')})` : ''}`,
+        );
       }
     }
     for (const b of drawn) {
       if (b.x <= xlo + X_TOL || b.x >= xhi - X_TOL) continue;
       // a field or single-phase range narrower than the scan step is looked for again by a dense local scan
-      const hit = transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL) || localScanFinds(Tk, b.x) || tieLineConfirms(Tk, b);
-      if (!hit) failures.completeness.push(`${fmtT(Tk)} K: drawn boundary of ${b.phases.join('+')} (${b.phase} side) at x=${fmtX(b.x)} is not found by the scan`);
+      const hit =
+        transitions.some((t) => Math.abs(xOf(t) - b.x) <= X_TOL) || localScanFinds(Tk, b.x) || tieLineConfirms(Tk, b);
+      if (!hit)
+        failures.completeness.push(
+          `${fmtT(Tk)} K: drawn boundary of ${b.phases.join('+')} (${b.phase} side) at x=${fmtX(b.x)} is not found by the scan`,
+        );
     }
   }
 
@@ -321,15 +480,31 @@ export function auditBinary(o: AuditOptions): AuditReport {
       if (!r.converged || !r.phases.length) return null;
       return drawnName(r.phases.reduce((a, p) => (p.NP > a.NP ? p : a)));
     };
-    const below = main(Tt - PURE_T_TOL), above = main(Tt + PURE_T_TOL);
+    const below = main(Tt - PURE_T_TOL),
+      above = main(Tt + PURE_T_TOL);
     return below === null || above === null || below !== above;
   };
-  for (const [el, x] of [[c1, 1e-7], [c2, 1 - 1e-7]] as const) {
+  for (const [el, x] of [
+    [c1, 1e-7],
+    [c2, 1 - 1e-7],
+  ] as const) {
     const n = 160;
-    const path: ScanPath = { T0: T[0], T1: T[1], P: 101325, X0: { [xc]: x }, X1: { [xc]: x },
-      full0: { [other]: 1 - x, [xc]: x }, full1: { [other]: 1 - x, [xc]: x } };
+    const path: ScanPath = {
+      T0: T[0],
+      T1: T[1],
+      P: 101325,
+      X0: { [xc]: x },
+      X1: { [xc]: x },
+      full0: { [other]: 1 - x, [xc]: x },
+      full1: { [other]: 1 - x, [xc]: x },
+    };
     const s = Array.from({ length: n }, (_, i) => i / (n - 1));
-    const results = chunkedScan(sys, s.map((v) => ({ T: T[0] + (T[1] - T[0]) * v, P: 101325, X: { [xc]: x } })), threads, control);
+    const results = chunkedScan(
+      sys,
+      s.map((v) => ({ T: T[0] + (T[1] - T[0]) * v, P: 101325, X: { [xc]: x } })),
+      threads,
+      control,
+    );
     const edges: { s: number; r: EquilibriumResult }[] = [];
     const trs = refineTransitions(path, s, results, { sys, threads, control, structureOf }, edges);
     const edge = x < 0.5 ? 0 : 1;
@@ -344,9 +519,18 @@ export function auditBinary(o: AuditOptions): AuditReport {
       if (!temps2.some((v) => Math.abs(v - t.T) < 1)) temps2.push(t.T);
     });
     for (const Tt of temps2) {
-      const drawnHere = d.pureTransitions.some((p) => p.x === edge && Math.abs(p.T - Tt) <= PURE_T_TOL)
-        || d.regions.some((r) => r.tielines.some((t) => Math.abs(t.T - Tt) <= PURE_T_TOL && Math.abs(t.x[edge] - edge) < 0.002 && Math.abs(t.x[1 - edge] - edge) < 0.01));
-      if (!drawnHere) failures.pureElements.push(`pure ${el}: transition at ${fmtT(Tt)} K is not on the diagram's edge`);
+      const drawnHere =
+        d.pureTransitions.some((p) => p.x === edge && Math.abs(p.T - Tt) <= PURE_T_TOL) ||
+        d.regions.some((r) =>
+          r.tielines.some(
+            (t) =>
+              Math.abs(t.T - Tt) <= PURE_T_TOL &&
+              Math.abs(t.x[edge] - edge) < 0.002 &&
+              Math.abs(t.x[1 - edge] - edge) < 0.01,
+          ),
+        );
+      if (!drawnHere)
+        failures.pureElements.push(`pure ${el}: transition at ${fmtT(Tt)} K is not on the diagram's edge`);
     }
   }
 
@@ -363,17 +547,25 @@ export function auditBinary(o: AuditOptions): AuditReport {
       if (!res.converged) continue;
       points++;
       const got = res.phases.filter((p) => p.NP > 1e-9).map(drawnName);
-      if (!sameSet(got, r.phases.map(baseName))) failures.fields.push(`${r.phases.join('+')} at ${fmtT(t.T)} K x=${fmtX(X)}: the equilibrium is ${got.join('+')}`);
+      if (!sameSet(got, r.phases.map(baseName)))
+        failures.fields.push(
+          `${r.phases.join('+')} at ${fmtT(t.T)} K x=${fmtX(X)}: the equilibrium is ${got.join('+')}`,
+        );
     }
   }
   for (const l of d.singlePhaseLabels) {
     // a label on the diagram's edge stands for the pure element, where the condition clamp decides the answer
     if (special.some((v) => Math.abs(v - l.T) < NUDGE) || l.x < 2e-3 || l.x > 1 - 2e-3) continue;
-    const res = equilibrium({ database: db, components, conditions: { T: l.T, X: { [xc]: Math.min(xhi, Math.max(xlo, l.x)) } } });
+    const res = equilibrium({
+      database: db,
+      components,
+      conditions: { T: l.T, X: { [xc]: Math.min(xhi, Math.max(xlo, l.x)) } },
+    });
     if (!res.converged) continue;
     points++;
     const got = res.phases.filter((p) => p.NP > 1e-9).map(drawnName);
-    if (!sameSet(got, [baseName(l.label)])) failures.fields.push(`label ${l.label} at ${fmtT(l.T)} K x=${fmtX(l.x)}: the equilibrium is ${got.join('+')}`);
+    if (!sameSet(got, [baseName(l.label)]))
+      failures.fields.push(`label ${l.label} at ${fmtT(l.T)} K x=${fmtX(l.x)}: the equilibrium is ${got.join('+')}`);
   }
 
   // ---- Gibbs phase rule: no two two-phase fields overlap at one temperature --------------------------
@@ -381,11 +573,19 @@ export function auditBinary(o: AuditOptions): AuditReport {
     const f = fieldsAt(d, Tk).sort((a, b) => a.x[0] - b.x[0]);
     for (let i = 0; i + 1 < f.length; i++)
       if (f[i + 1].x[0] < f[i].x[1] - X_TOL)
-        failures.topology.push(`${fmtT(Tk)} K: fields ${f[i].phases.join('+')} (${f[i].x.map(fmtX).join('..')}) and ${f[i + 1].phases.join('+')} (${f[i + 1].x.map(fmtX).join('..')}) overlap`);
+        failures.topology.push(
+          `${fmtT(Tk)} K: fields ${f[i].phases.join('+')} (${f[i].x.map(fmtX).join('..')}) and ${f[i + 1].phases.join('+')} (${f[i + 1].x.map(fmtX).join('..')}) overlap`,
+        );
   }
 
   return {
-    regions: d.regions.length, invariants: d.invariants.length, isotherms: temps.length, transitionsCompared: compared,
-    pointsChecked: points, failures, seconds: (performance.now() - t0) / 1000, mapSeconds,
+    regions: d.regions.length,
+    invariants: d.invariants.length,
+    isotherms: temps.length,
+    transitionsCompared: compared,
+    pointsChecked: points,
+    failures,
+    seconds: (performance.now() - t0) / 1000,
+    mapSeconds,
   };
 }

@@ -54,7 +54,9 @@ const CHEAP_EQUILIBRIUM_MS = 0.3;
  */
 class ColdResults<V = EquilibriumResult> {
   private readonly byT = new Map<number, Map<number, V>>();
-  get(T: number, X: number): V | undefined { return this.byT.get(T)?.get(X); }
+  get(T: number, X: number): V | undefined {
+    return this.byT.get(T)?.get(X);
+  }
   set(T: number, X: number, v: V): void {
     let row = this.byT.get(T);
     if (!row) this.byT.set(T, (row = new Map()));
@@ -74,11 +76,19 @@ export class BinarySolver {
 
   constructor(private readonly s: BinarySolverSetup) {}
 
-  get budget(): number { return this.s.budget; }
-  get threads(): number { return this.s.threads; }
-  get exhausted(): boolean { return this.count >= this.s.budget; }
+  get budget(): number {
+    return this.s.budget;
+  }
+  get threads(): number {
+    return this.s.threads;
+  }
+  get exhausted(): boolean {
+    return this.count >= this.s.budget;
+  }
 
-  checkCancel(): void { if (this.s.cancelled?.()) throw new CancelledError(); }
+  checkCancel(): void {
+    if (this.s.cancelled?.()) throw new CancelledError();
+  }
 
   /** Conditions of the point (the composition clamped inside the solver's range). */
   conditions(T: number, X: number) {
@@ -92,7 +102,8 @@ export class BinarySolver {
       this.notConverged++;
       return { ok: false, T, X, phases: [], key: '' };
     }
-    const order = this.s.order, xc = this.s.xComponent;
+    const order = this.s.order,
+      xc = this.s.xComponent;
     const list: PhaseState[] = [];
     for (const p of r.phases) {
       if (!(p.NP > NP_MIN)) continue;
@@ -122,9 +133,17 @@ export class BinarySolver {
   private single(T: number, X: number, start?: BinaryState): EquilibriumResult {
     const s = this.s;
     const from = start && rawResults.get(start);
-    if (!from) { const known = this.cold.get(T, X); if (known) return known; }
-    const r = equilibrium({ database: s.database, components: s.components, phases: s.phases, conditions: this.conditions(T, X),
-      options: from ? { pdens: s.pdens, start: from } : { pdens: s.pdens } });
+    if (!from) {
+      const known = this.cold.get(T, X);
+      if (known) return known;
+    }
+    const r = equilibrium({
+      database: s.database,
+      components: s.components,
+      phases: s.phases,
+      conditions: this.conditions(T, X),
+      options: from ? { pdens: s.pdens, start: from } : { pdens: s.pdens },
+    });
     if (!from) this.cold.set(T, X, r);
     return r;
   }
@@ -137,7 +156,10 @@ export class BinarySolver {
     if (!r.converged) {
       const X2 = X + (X < 0.5 ? RETRY_DX : -RETRY_DX);
       const r2 = this.single(T, X2);
-      if (r2.converged) { this.count++; return this.toState(r2, T, X2); }
+      if (r2.converged) {
+        this.count++;
+        return this.toState(r2, T, X2);
+      }
     }
     return this.toState(r, T, X);
   }
@@ -147,12 +169,19 @@ export class BinarySolver {
    * from that start (the batch takes none), so that every request gets the answer it would get alone.
    */
   solveRound(reqs: StateRequest[]): BinaryState[] {
-    if (!reqs.some((q) => q.start && rawResults.has(q.start))) return this.solveCold(reqs, this.s.threads);  // the usual round
+    if (!reqs.some((q) => q.start && rawResults.has(q.start))) return this.solveCold(reqs, this.s.threads); // the usual round
     const out = new Array<BinaryState>(reqs.length);
     const cold = reqs.flatMap((q, k) => (q.start && rawResults.get(q.start) ? [] : [k]));
-    const solved = this.solveCold(cold.map((k) => reqs[k]), this.s.threads);
-    cold.forEach((k, i) => { out[k] = solved[i]; });
-    reqs.forEach((q, k) => { out[k] ??= this.toState(this.single(q.T, q.X, q.start), q.T, q.X); });
+    const solved = this.solveCold(
+      cold.map((k) => reqs[k]),
+      this.s.threads,
+    );
+    cold.forEach((k, i) => {
+      out[k] = solved[i];
+    });
+    reqs.forEach((q, k) => {
+      out[k] ??= this.toState(this.single(q.T, q.X, q.start), q.T, q.X);
+    });
     return out;
   }
 
@@ -169,7 +198,9 @@ export class BinarySolver {
       this.checkCancel();
       if (this.exhausted) throw new BudgetExceeded();
       const states = this.solveRound(active.map((a) => a.r.value as StateRequest));
-      active.forEach((a, k) => { a.r = a.g.next(states[k]); });
+      active.forEach((a, k) => {
+        a.r = a.g.next(states[k]);
+      });
     }
   }
 
@@ -188,13 +219,20 @@ export class BinarySolver {
       return true;
     });
     if (todo.length === 1) {
-      this.single(todo[0].T, todo[0].X);  // kept in this.cold
+      this.single(todo[0].T, todo[0].X); // kept in this.cold
     } else if (todo.length) {
       const few = todo.length < 2 * threads && this.msPerEquilibrium < CHEAP_EQUILIBRIUM_MS;
-      const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
+      const rs = equilibriumBatch({
+        database: s.database,
+        components: s.components,
+        phases: s.phases,
         conditions: todo.map((q) => this.conditions(q.T, q.X)),
-        threads: todo.length >= MIN_THREADED_BATCH && !few ? threads : 1, options: { pdens: s.pdens } });
-      todo.forEach((q, i) => { this.cold.set(q.T, q.X, rs[i]); });
+        threads: todo.length >= MIN_THREADED_BATCH && !few ? threads : 1,
+        options: { pdens: s.pdens },
+      });
+      todo.forEach((q, i) => {
+        this.cold.set(q.T, q.X, rs[i]);
+      });
     }
     return reqs.map((q) => this.toState(this.cold.get(q.T, q.X)!, q.T, q.X));
   }
@@ -214,8 +252,14 @@ export class BinarySolver {
       const part = pts.slice(i, i + chunk);
       i += part.length;
       const t = performance.now();
-      const rs = equilibriumBatch({ database: s.database, components: s.components, phases: s.phases,
-        conditions: part.map((p) => this.conditions(p.T, p.X)), threads: s.threads, options: { pdens: s.gridPdens } });
+      const rs = equilibriumBatch({
+        database: s.database,
+        components: s.components,
+        phases: s.phases,
+        conditions: part.map((p) => this.conditions(p.T, p.X)),
+        threads: s.threads,
+        options: { pdens: s.gridPdens },
+      });
       rs.forEach((r, k) => out.push(this.toState(r, part[k].T, part[k].X)));
       const perEq = (performance.now() - t) / part.length;
       this.msPerEquilibrium = perEq * Math.min(s.threads, part.length);
@@ -232,7 +276,11 @@ export class BinarySolver {
  * does not converge (the A2 + B2 field of alcfe_b2 between 565 and 620 K) the previous answer is the better
  * start; the solver falls back to the cold start when it does not fit, and certifies the answer either way.
  */
-export function* solveRequest(T: number, X: number, near?: BinaryState): Generator<StateRequest, BinaryState, BinaryState> {
+export function* solveRequest(
+  T: number,
+  X: number,
+  near?: BinaryState,
+): Generator<StateRequest, BinaryState, BinaryState> {
   const e = yield { T, X };
   if (e.ok) return e;
   const X2 = X + (X < 0.5 ? RETRY_DX : -RETRY_DX);

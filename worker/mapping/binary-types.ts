@@ -1,9 +1,7 @@
 // Types and tolerances shared by the modules of the binary (T-x) mapper (worker/mapping/binary.ts and
 // the modules it is built from: seed-grid, tracing, region-ends, invariants, order-disorder, labels).
 import type { NativeDatabase } from '../core/native.js';
-import type {
-  InvariantRecord, RegionEndKind, TieLine, TwoPhaseRegion,
-} from '../results/binary_equilibrium.js';
+import type { InvariantRecord, RegionEndKind, TieLine, TwoPhaseRegion } from '../results/binary_equilibrium.js';
 
 export interface MapControl {
   readonly cancelled: boolean;
@@ -54,7 +52,11 @@ export interface BinaryRegion extends TwoPhaseRegion {
   ends: { low: RegionEndKind; high: RegionEndKind };
 }
 
-export interface SecondOrderLine { ordered: string; disordered: string; points: { T: number; x: number }[] }
+export interface SecondOrderLine {
+  ordered: string;
+  disordered: string;
+  points: { T: number; x: number }[];
+}
 
 export interface BinaryDiagram {
   components: [string, string];
@@ -86,13 +88,29 @@ export interface BinaryDiagram {
 }
 
 /** One stable phase of an equilibrium, labelled (NAME, NAME#2 for a second set, in order of x). */
-export interface PhaseState { base: string; label: string; x: number; NP: number; /** order parameter (ordered phases) */ eta?: number }
+export interface PhaseState {
+  base: string;
+  label: string;
+  x: number;
+  NP: number;
+  /** order parameter (ordered phases) */ eta?: number;
+}
 /** A binary equilibrium at (T, X): converged or not, its phases in order of x and their label key "A+B". */
-export interface BinaryState { ok: boolean; T: number; X: number; phases: PhaseState[]; key: string }
+export interface BinaryState {
+  ok: boolean;
+  T: number;
+  X: number;
+  phases: PhaseState[];
+  key: string;
+}
 
 /** A point to solve at: the tracing coroutines yield these and receive the BinaryState. `start`: a converged
  * state nearby whose solver result the point may start from (BinarySolver.solveRound). */
-export interface StateRequest { T: number; X: number; start?: BinaryState }
+export interface StateRequest {
+  T: number;
+  X: number;
+  start?: BinaryState;
+}
 
 /** How a two-phase region ends on one side, with the last tie-line and the state met beyond it. */
 export interface RegionEnd {
@@ -105,16 +123,26 @@ export interface RegionEnd {
 }
 
 /** A two-phase region while it is traced (tie-lines unsorted until done). */
-export interface TracedRegion { labels: [string, string]; tl: TieLine[]; ends: RegionEnd[]; done: boolean }
+export interface TracedRegion {
+  labels: [string, string];
+  tl: TieLine[];
+  ends: RegionEnd[];
+  done: boolean;
+}
 
 /** A point where neighbouring states differ only in the ordering of one phase (a second-order transition). */
-export interface SecondOrderPoint { ordered: string; disordered: string; T: number; x: number }
+export interface SecondOrderPoint {
+  ordered: string;
+  disordered: string;
+  T: number;
+  x: number;
+}
 
-export const MIN_STEP = 0.01;         // K, resolution of the region ends
+export const MIN_STEP = 0.01; // K, resolution of the region ends
 export const NP_MIN = 1e-10;
-export const XCLAMP = 1e-10;           // the solver clamps fractions to [1e-10, 1-1e-10] as well
-export const SHORT_TIELINE = 0.02;     // a tie-line this short at the located end collapses (critical/congruent/pure)
-export const SAME_X = 0.01;            // two phase records closer than this in x are the same phase
+export const XCLAMP = 1e-10; // the solver clamps fractions to [1e-10, 1-1e-10] as well
+export const SHORT_TIELINE = 0.02; // a tie-line this short at the located end collapses (critical/congruent/pure)
+export const SAME_X = 0.01; // two phase records closer than this in x are the same phase
 /** K: region ends with the same three phases at the same compositions this close are one invariant */
 export const MERGE_T = 3;
 /** a boundary off its predicted composition by more than this while the other one is not has jumped */

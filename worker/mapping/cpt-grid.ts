@@ -23,7 +23,13 @@ import { CancelledError, type JobControl } from '../protocol.js';
 import { phaseLabel } from '../results/common.js';
 import type { CptAxisConfig, CptBoundaryPoint, CptTieLine } from '../results/binary_cpt_diagram.js';
 import { ChunkedSolver } from '../calculations/cpt/chunked.js';
-import { changingEdges, edgeKey, surfaceNets, type BoundarySurface, type GridEdge } from '../calculations/cpt/surface-nets.js';
+import {
+  changingEdges,
+  edgeKey,
+  surfaceNets,
+  type BoundarySurface,
+  type GridEdge,
+} from '../calculations/cpt/surface-nets.js';
 
 /** Equilibria per bisected edge: the crossing is known to 1/2^6 = 1/64 of the grid step. */
 export const BISECTION_STEPS = 6;
@@ -59,7 +65,11 @@ class Registry {
   private readonly index = new Map<string, number>();
   id(name: string): number {
     let k = this.index.get(name);
-    if (k === undefined) { k = this.names.length; this.names.push(name); this.index.set(name, k); }
+    if (k === undefined) {
+      k = this.names.length;
+      this.names.push(name);
+      this.index.set(name, k);
+    }
     return k;
   }
 }
@@ -81,11 +91,20 @@ export interface CptComputation {
 }
 
 /** Geometry coordinate of the pressure axis: P, or log10 P on a log axis. */
-export function pressureCoordinate(P: number, logP: boolean): number { return logP ? Math.log10(P) : P; }
+export function pressureCoordinate(P: number, logP: boolean): number {
+  return logP ? Math.log10(P) : P;
+}
 
-export function computeCpt(input: CptInput & { db: NativeDatabase }, threads: number, control: JobControl): CptComputation {
-  const solver = new ChunkedSolver({ db: input.db, components: input.components, phases: input.phases, options: input.options },
-    Math.max(1, Math.floor(threads)), control);
+export function computeCpt(
+  input: CptInput & { db: NativeDatabase },
+  threads: number,
+  control: JobControl,
+): CptComputation {
+  const solver = new ChunkedSolver(
+    { db: input.db, components: input.components, phases: input.phases, options: input.options },
+    Math.max(1, Math.floor(threads)),
+    control,
+  );
   try {
     return computeWith(input, solver, control);
   } finally {
@@ -97,9 +116,12 @@ type GridAxes = Pick<CptInput, 'xs' | 'Ts' | 'Ps' | 'logP' | 'elements'>;
 
 /** The conditions of grid node n (x fastest, then T, then P): the numbering every stage of the mapping shares. */
 export function nodeConditions({ xs, Ts, Ps, elements: [xComp] }: GridAxes): (n: number) => EquilibriumConditions {
-  const nX = xs.length, nT = Ts.length;
+  const nX = xs.length,
+    nT = Ts.length;
   return (n) => {
-    const iX = n % nX, iT = Math.floor(n / nX) % nT, iP = Math.floor(n / (nX * nT));
+    const iX = n % nX,
+      iT = Math.floor(n / nX) % nT,
+      iP = Math.floor(n / (nX * nT));
     return { T: Ts[iT]!, P: Ps[iP]!, X: { [xComp]: xs[iX]! } };
   };
 }
@@ -108,15 +130,26 @@ export function nodeConditions({ xs, Ts, Ps, elements: [xComp] }: GridAxes): (n:
  * The conditions at fraction t along edges[e], from its node toward the next node on its axis; along the pressure
  * axis t is linear in the pressure coordinate (log10 P on a log axis), as the grid itself is.
  */
-export function edgeConditions(input: GridAxes, edges: readonly Pick<GridEdge, 'axis' | 'node'>[]): (e: number, t: number) => EquilibriumConditions {
-  const { xs, Ts, Ps, logP, elements: [xComp] } = input;
-  const nX = xs.length, nT = Ts.length;
+export function edgeConditions(
+  input: GridAxes,
+  edges: readonly Pick<GridEdge, 'axis' | 'node'>[],
+): (e: number, t: number) => EquilibriumConditions {
+  const {
+    xs,
+    Ts,
+    Ps,
+    logP,
+    elements: [xComp],
+  } = input;
+  const nX = xs.length,
+    nT = Ts.length;
   const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, logP))];
   return (e, t) => {
     const { axis, node } = edges[e]!;
     const idx = [node % nX, Math.floor(node / nX) % nT, Math.floor(node / (nX * nT))];
     const v = idx.map((i, a) => axisValues[a]![i]!);
-    const a0 = axisValues[axis]![idx[axis]!]!, a1 = axisValues[axis]![idx[axis]! + 1]!;
+    const a0 = axisValues[axis]![idx[axis]!]!,
+      a1 = axisValues[axis]![idx[axis]! + 1]!;
     v[axis] = a0 + t * (a1 - a0);
     const P = axis === 2 ? (logP ? 10 ** v[2]! : v[2]!) : Ps[idx[2]!]!;
     return { T: v[1]!, P, X: { [xComp]: v[0]! } };
@@ -129,31 +162,53 @@ export function edgeConditions(input: GridAxes, edges: readonly Pick<GridEdge, '
  * midpoint's result whether the crossing lies beyond it ('lo': the midpoint still has the edge's starting phases) or
  * before it ('hi'); null, an uncertified midpoint, ends the search for that edge: its crossing stays in [lo, hi].
  */
-export function bisectEdges(count: number, solver: Pick<ChunkedSolver, 'solve'>, edgeCond: (e: number, t: number) => EquilibriumConditions,
-  side: (e: number, r: EquilibriumResult) => 'lo' | 'hi' | null, from: number, span: number): { lo: Float64Array; hi: Float64Array } {
-  const lo = new Float64Array(count), hi = new Float64Array(count).fill(1);
+export function bisectEdges(
+  count: number,
+  solver: Pick<ChunkedSolver, 'solve'>,
+  edgeCond: (e: number, t: number) => EquilibriumConditions,
+  side: (e: number, r: EquilibriumResult) => 'lo' | 'hi' | null,
+  from: number,
+  span: number,
+): { lo: Float64Array; hi: Float64Array } {
+  const lo = new Float64Array(count),
+    hi = new Float64Array(count).fill(1);
   const active = new Uint8Array(count).fill(1);
   for (let step = 0; step < BISECTION_STEPS; step++) {
     const todo: number[] = [];
     for (let e = 0; e < count; e++) if (active[e]) todo.push(e);
     if (!todo.length) break;
-    solver.solve(todo.length, (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2), (k, r) => {
-      const e = todo[k]!, mid = (lo[e]! + hi[e]!) / 2;
-      const s = side(e, r);
-      if (s === null) active[e] = 0;
-      else if (s === 'lo') lo[e] = mid;
-      else hi[e] = mid;
-    }, from + span * step / BISECTION_STEPS, from + span * (step + 1) / BISECTION_STEPS);
+    solver.solve(
+      todo.length,
+      (k) => edgeCond(todo[k]!, (lo[todo[k]!]! + hi[todo[k]!]!) / 2),
+      (k, r) => {
+        const e = todo[k]!,
+          mid = (lo[e]! + hi[e]!) / 2;
+        const s = side(e, r);
+        if (s === null) active[e] = 0;
+        else if (s === 'lo') lo[e] = mid;
+        else hi[e] = mid;
+      },
+      from + (span * step) / BISECTION_STEPS,
+      from + (span * (step + 1)) / BISECTION_STEPS,
+    );
   }
   return { lo, hi };
 }
 
 /** The mapping with a given solver (the lab server replays stored chunk results through it: main/server/cpt-flow.ts). */
-export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve' | 'count'>, control: JobControl): CptComputation {
+export function computeWith(
+  input: CptInput,
+  solver: Pick<ChunkedSolver, 'solve' | 'count'>,
+  control: JobControl,
+): CptComputation {
   const { xs, Ts, Ps, elements } = input;
   const [xComp] = elements;
-  const nX = xs.length, nT = Ts.length, nP = Ps.length, N = nX * nT * nP;
-  const sets = new Registry(), phaseReg = new Registry();
+  const nX = xs.length,
+    nT = Ts.length,
+    nP = Ps.length,
+    N = nX * nT * nP;
+  const sets = new Registry(),
+    phaseReg = new Registry();
   const labels = new Int32Array(N).fill(-1);
   const nodePhases: [number, number][][] = new Array(N);
   const tieCandidates = new Map<number, { label: string; x: number }[]>();
@@ -162,30 +217,55 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
 
   const nodeCond = nodeConditions(input);
   // 1. grid: progress 0 .. 0.7
-  solver.solve(N, nodeCond, (n, r) => {
-    const labs = stableLabels(r);
-    nodePhases[n] = r.phases.map((p) => [phaseReg.id(phaseLabel({ name: p.name, composition_set: p.setNumber })), p.NP]);
-    if (!labs) { notConverged++; return; }
-    labels[n] = sets.id(labs.join('+'));
-    const iT = Math.floor(n / nX) % nT;
-    if (labs.length === 2 && onTieRow(iT)) {
-      tieCandidates.set(n, r.phases.map((p) => ({ label: phaseLabel({ name: p.name, composition_set: p.setNumber }), x: p.x[xComp] ?? NaN })));
-    }
-  }, 0, 0.7);
+  solver.solve(
+    N,
+    nodeCond,
+    (n, r) => {
+      const labs = stableLabels(r);
+      nodePhases[n] = r.phases.map((p) => [
+        phaseReg.id(phaseLabel({ name: p.name, composition_set: p.setNumber })),
+        p.NP,
+      ]);
+      if (!labs) {
+        notConverged++;
+        return;
+      }
+      labels[n] = sets.id(labs.join('+'));
+      const iT = Math.floor(n / nX) % nT;
+      if (labs.length === 2 && onTieRow(iT)) {
+        tieCandidates.set(
+          n,
+          r.phases.map((p) => ({
+            label: phaseLabel({ name: p.name, composition_set: p.setNumber }),
+            x: p.x[xComp] ?? NaN,
+          })),
+        );
+      }
+    },
+    0,
+    0.7,
+  );
 
   // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
   const edges = changingEdges([nX, nT, nP], labels);
   const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))];
   const hiLabel = Int32Array.from(edges.map((e) => e.b));
   const edgeCond = edgeConditions(input, edges);
-  const { lo, hi } = bisectEdges(edges.length, solver, edgeCond, (e, r) => {
-    const labs = stableLabels(r);
-    if (!labs) return null;
-    const m = sets.id(labs.join('+'));
-    if (m === edges[e]!.a) return 'lo';
-    hiLabel[e] = m;
-    return 'hi';
-  }, 0.7, 0.25);
+  const { lo, hi } = bisectEdges(
+    edges.length,
+    solver,
+    edgeCond,
+    (e, r) => {
+      const labs = stableLabels(r);
+      if (!labs) return null;
+      const m = sets.id(labs.join('+'));
+      if (m === edges[e]!.a) return 'lo';
+      hiLabel[e] = m;
+      return 'hi';
+    },
+    0.7,
+    0.25,
+  );
   const crossings = new Map<number, number>();
   const boundary: CptBoundaryPoint[] = [];
   const axisNames = ['x', 'T', 'P'] as const;
@@ -193,7 +273,13 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
     const t = (lo[k]! + hi[k]!) / 2;
     crossings.set(edgeKey(e.axis, e.node), t);
     const c = edgeCond(k, t);
-    boundary.push({ x: c.X![xComp]!, T: c.T, P: c.P!, between: [sets.names[e.a]!, sets.names[hiLabel[k]!]!], axis: axisNames[e.axis] });
+    boundary.push({
+      x: c.X![xComp]!,
+      T: c.T,
+      P: c.P!,
+      between: [sets.names[e.a]!, sets.names[hiLabel[k]!]!],
+      axis: axisNames[e.axis],
+    });
   });
   if (control.cancelled) throw new CancelledError();
 
@@ -204,18 +290,35 @@ export function computeWith(input: CptInput, solver: Pick<ChunkedSolver, 'solve'
   const tielines: (CptTieLine & { node: number })[] = [];
   const seen = new Map<string, CptTieLine[]>();
   for (const [n, ph] of [...tieCandidates.entries()].sort((a, b) => a[0] - b[0])) {
-    const iT = Math.floor(n / nX) % nT, iP = Math.floor(n / (nX * nT));
+    const iT = Math.floor(n / nX) % nT,
+      iP = Math.floor(n / (nX * nT));
     const sorted = [...ph].sort((a, b) => a.x - b.x);
     const key = `${iP}|${iT}|${labels[n]}`;
     const prev = seen.get(key) ?? [];
-    const tl: CptTieLine = { P: Ps[iP]!, T: Ts[iT]!, x: [sorted[0]!.x, sorted[1]!.x], phases: [sorted[0]!.label, sorted[1]!.label], x_overall: xs[n % nX]! };
+    const tl: CptTieLine = {
+      P: Ps[iP]!,
+      T: Ts[iT]!,
+      x: [sorted[0]!.x, sorted[1]!.x],
+      phases: [sorted[0]!.label, sorted[1]!.label],
+      x_overall: xs[n % nX]!,
+    };
     if (prev.some((p) => Math.abs(p.x[0] - tl.x[0]) < 1e-4 && Math.abs(p.x[1] - tl.x[1]) < 1e-4)) continue;
     prev.push(tl);
     seen.set(key, prev);
     tielines.push({ ...tl, node: n });
   }
   return {
-    input, dims: [nX, nT, nP], labels, phaseSets: sets.names, phaseLabels: phaseReg.names, nodePhases, boundary, crossings,
-    surface, tielines, equilibria: solver.count, notConverged,
+    input,
+    dims: [nX, nT, nP],
+    labels,
+    phaseSets: sets.names,
+    phaseLabels: phaseReg.names,
+    nodePhases,
+    boundary,
+    crossings,
+    surface,
+    tielines,
+    equilibria: solver.count,
+    notConverged,
   };
 }

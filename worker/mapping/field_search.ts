@@ -25,9 +25,15 @@ export type SolveAt<S, R = unknown> = (X: number) => Generator<R, S, S>;
  * two-phase state met, or null when none is found before the bracket is narrower than xTol (a
  * continuous transition between them, or a state the solver could not converge).
  */
-export function* bisectForTwoPhase<S extends FieldState, R>(solveAt: SolveAt<S, R>, a: S, b: S, xTol = 1e-8,
-  maxSteps = 40): Generator<R, S | null, S> {
-  let lo = a, hi = b;
+export function* bisectForTwoPhase<S extends FieldState, R>(
+  solveAt: SolveAt<S, R>,
+  a: S,
+  b: S,
+  xTol = 1e-8,
+  maxSteps = 40,
+): Generator<R, S | null, S> {
+  let lo = a,
+    hi = b;
   for (let k = 0; k < maxSteps && Math.abs(hi.X - lo.X) > xTol; k++) {
     const m = yield* solveAt((lo.X + hi.X) / 2);
     if (!m.ok) return null;
@@ -59,7 +65,11 @@ export interface MarchOptions {
  * the last state of the starting phase. Null when the march reaches the limit in the starting phase
  * (no field within reach) or the solver fails.
  */
-export function* marchToField<S extends FieldState, R>(solveAt: SolveAt<S, R>, from: S, o: MarchOptions): Generator<R, S | null, S> {
+export function* marchToField<S extends FieldState, R>(
+  solveAt: SolveAt<S, R>,
+  from: S,
+  o: MarchOptions,
+): Generator<R, S | null, S> {
   const dir = Math.sign(o.limit - from.X);
   if (!dir || !from.ok || from.phases.length !== 1) return null;
   const growth = o.growth ?? 2;

@@ -4,8 +4,14 @@
 // transitions, and the meeting points of second-order lines with two-phase fields.
 import type { InvariantKind, InvariantRecord, TieLine } from '../results/binary_equilibrium.js';
 import {
-  MERGE_T, MIN_STEP, SAME_X,
-  type BinaryDiagram, type BinaryRegion, type PhaseState, type SecondOrderPoint, type TracedRegion,
+  MERGE_T,
+  MIN_STEP,
+  SAME_X,
+  type BinaryDiagram,
+  type BinaryRegion,
+  type PhaseState,
+  type SecondOrderPoint,
+  type TracedRegion,
 } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
 import { baseName, isLiquidName, labelPhases } from './phase-labels.js';
@@ -21,7 +27,13 @@ export interface InvariantEnd {
 }
 
 /** A region end where the tie-line collapses at a congruent point (one of the two sides of the point). */
-export interface CongruentEnd { region: number; dir: 1 | -1; T: number; x: number; pair: string }
+export interface CongruentEnd {
+  region: number;
+  dir: 1 | -1;
+  T: number;
+  x: number;
+  pair: string;
+}
 
 export interface DiagramPoints {
   regions: BinaryRegion[];
@@ -40,9 +52,17 @@ export interface DiagramPoints {
 /** Composition distance from an element below which an invariant's phase lies at the element. */
 const DEGENERATE_EDGE_X = 1e-4;
 
-export function invariantPhases(labels: readonly [string, string], good: readonly [number, number], beyond: readonly { base: string; x: number }[]): { base: string; x: number }[] {
-  const ph: { base: string; x: number }[] = [{ base: baseName(labels[0]), x: good[0] }, { base: baseName(labels[1]), x: good[1] }];
-  for (const p of beyond) if (!ph.some((q) => q.base === p.base && Math.abs(q.x - p.x) < SAME_X)) ph.push({ base: p.base, x: p.x });
+export function invariantPhases(
+  labels: readonly [string, string],
+  good: readonly [number, number],
+  beyond: readonly { base: string; x: number }[],
+): { base: string; x: number }[] {
+  const ph: { base: string; x: number }[] = [
+    { base: baseName(labels[0]), x: good[0] },
+    { base: baseName(labels[1]), x: good[1] },
+  ];
+  for (const p of beyond)
+    if (!ph.some((q) => q.base === p.base && Math.abs(q.x - p.x) < SAME_X)) ph.push({ base: p.base, x: p.x });
   return ph;
 }
 
@@ -50,8 +70,12 @@ export function invariantPhases(labels: readonly [string, string], good: readonl
  * The output regions (tie-lines closed where they collapse) and the diagram's points from the traced
  * regions. The meeting points of second-order lines with two-phase fields are appended to `secondOrder`.
  */
-export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
-  secondOrder: SecondOrderPoint[], log: (s: string) => void): DiagramPoints {
+export function assembleDiagram(
+  traced: readonly TracedRegion[],
+  order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
+  secondOrder: SecondOrderPoint[],
+  log: (s: string) => void,
+): DiagramPoints {
   const criticalPoints: BinaryDiagram['criticalPoints'] = [];
   const tricriticalPoints: BinaryDiagram['tricriticalPoints'] = [];
   const pureTransitions: BinaryDiagram['pureTransitions'] = [];
@@ -59,8 +83,10 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
   const cands: InvariantEnd[] = [];
   const outRegions: BinaryRegion[] = [];
   for (const r of traced) {
-    const lowEnd = r.ends.find((e) => e.dir === -1)!, highEnd = r.ends.find((e) => e.dir === 1)!;
-    const leftBase = baseName(r.labels[0]), rightBase = baseName(r.labels[1]);
+    const lowEnd = r.ends.find((e) => e.dir === -1)!,
+      highEnd = r.ends.find((e) => e.dir === 1)!;
+    const leftBase = baseName(r.labels[0]),
+      rightBase = baseName(r.labels[1]);
     const endKinds = { low: lowEnd.kind, high: highEnd.kind };
     for (const e of r.ends) {
       const mid = (e.good.x[0] + e.good.x[1]) / 2;
@@ -73,7 +99,13 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
           endKinds[e.dir === 1 ? 'high' : 'low'] = 'critical';
           criticalPoints.push({ phase: leftBase, T: e.T, x: mid });
         } else {
-          congruentEnds.push({ region: outRegions.length, dir: e.dir, T: e.T, x: mid, pair: [leftBase, rightBase].sort().join('+') });
+          congruentEnds.push({
+            region: outRegions.length,
+            dir: e.dir,
+            T: e.T,
+            x: mid,
+            pair: [leftBase, rightBase].sort().join('+'),
+          });
         }
       } else if (e.kind === 'pure_element') {
         pureTransitions.push({ phases: [leftBase, rightBase], T: e.T, x: mid < 0.5 ? 0 : 1 });
@@ -81,20 +113,31 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
         // union of the last tie-line and the phases beyond (within 0.01 K)
         const ph = invariantPhases(r.labels, e.good.x, e.bad.phases);
         const facts: InvariantEnd['facts'] = [{ xs: e.good.x, side: e.dir === 1 ? -1 : 1 }];
-        if (e.bad.phases.length === 2) facts.push({ xs: [e.bad.phases[0].x, e.bad.phases[1].x], side: e.dir === 1 ? 1 : -1 });
+        if (e.bad.phases.length === 2)
+          facts.push({ xs: [e.bad.phases[0].x, e.bad.phases[1].x], side: e.dir === 1 ? 1 : -1 });
         // two of the three being the ordered and disordered state of one phase at (nearly) one
         // composition: a second-order ordering line meets this two-phase field, not an invariant
-        const ordPair = ph.length === 3 ? ph.flatMap((a, i) => ph.slice(i + 1).map((b) => [a, b] as const))
-          .find(([a, b]) => order.isOrderPair(a.base, b.base) && Math.abs(a.x - b.x) < 2 * SAME_X) : undefined;
+        const ordPair =
+          ph.length === 3
+            ? ph
+                .flatMap((a, i) => ph.slice(i + 1).map((b) => [a, b] as const))
+                .find(([a, b]) => order.isOrderPair(a.base, b.base) && Math.abs(a.x - b.x) < 2 * SAME_X)
+            : undefined;
         if (ordPair) {
           const [a, b] = ordPair;
-          const ord = order.isOrdered(a.base) ? a : b, dis = ord === a ? b : a;
+          const ord = order.isOrdered(a.base) ? a : b,
+            dis = ord === a ? b : a;
           secondOrder.push({ ordered: ord.base, disordered: dis.base, T: e.T, x: (a.x + b.x) / 2 });
-          if (e.dir === 1) endKinds.high = 'order_disorder'; else endKinds.low = 'order_disorder';
-        } else if (ph.length === 3) cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts, region: outRegions.length, dir: e.dir });
+          if (e.dir === 1) endKinds.high = 'order_disorder';
+          else endKinds.low = 'order_disorder';
+        } else if (ph.length === 3)
+          cands.push({ T: e.T, phases: ph.sort((a, b) => a.x - b.x), facts, region: outRegions.length, dir: e.dir });
         else {
-          log(`region ${r.labels.join('+')} ends at T=${e.T.toFixed(2)} K next to ${e.bad.key}: not a three-phase invariant`);
-          if (e.dir === 1) endKinds.high = 'unresolved'; else endKinds.low = 'unresolved';
+          log(
+            `region ${r.labels.join('+')} ends at T=${e.T.toFixed(2)} K next to ${e.bad.key}: not a three-phase invariant`,
+          );
+          if (e.dir === 1) endKinds.high = 'unresolved';
+          else endKinds.low = 'unresolved';
         }
       }
     }
@@ -106,7 +149,8 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
       if (e.kind === 'congruent' && leftBase !== rightBase) continue; // closed below at the merged congruent point
       const mid = (e.good.x[0] + e.good.x[1]) / 2;
       const x = e.kind === 'pure_element' ? (mid < 0.5 ? 0 : 1) : mid;
-      if (e.dir === 1) tls.push({ T: e.T, x: [x, x] }); else tls.unshift({ T: e.T, x: [x, x] });
+      if (e.dir === 1) tls.push({ T: e.T, x: [x, x] });
+      else tls.unshift({ T: e.T, x: [x, x] });
     }
     outRegions.push({ phases: r.labels, tielines: tls, ends: endKinds });
   }
@@ -134,14 +178,23 @@ export function assembleDiagram(traced: readonly TracedRegion[], order: Pick<Ord
     }
   }
   dedupePoints(criticalPoints, (a, b) => a.phase === b.phase);
-  dedupePoints(congruentPoints, (a, b) => a.phases.join() === b.phases.join() || a.phases.join() === [...b.phases].reverse().join());
+  dedupePoints(
+    congruentPoints,
+    (a, b) => a.phases.join() === b.phases.join() || a.phases.join() === [...b.phases].reverse().join(),
+  );
   dedupePoints(tricriticalPoints, (a, b) => new Set([...a.phases, ...b.phases].map(baseName)).size <= 2);
   dedupePoints(pureTransitions, (a, b) => a.x === b.x && new Set([...a.phases, ...b.phases]).size === 2);
   return { regions: outRegions, invariants, criticalPoints, congruentPoints, tricriticalPoints, pureTransitions };
 }
 
 /** A congruent point with the region ends it closes and the number of regions (sides) that reach it. */
-export interface MergedCongruentPoint { phases: [string, string]; T: number; x: number; sides: number; ends: CongruentEnd[] }
+export interface MergedCongruentPoint {
+  phases: [string, string];
+  T: number;
+  x: number;
+  sides: number;
+  ends: CongruentEnd[];
+}
 
 /**
  * A congruent point ends two regions, one on each side of it in x (traced separately, each end located
@@ -159,16 +212,27 @@ export function mergeCongruentEnds(ends: readonly CongruentEnd[], regions: Binar
     const group = [ends[i]];
     used[i] = true;
     for (let j = i + 1; j < ends.length; j++) {
-      const a = ends[i], b = ends[j];
-      if (!used[j] && a.pair === b.pair && Math.abs(a.T - b.T) < 0.1 && Math.abs(a.x - b.x) < 5 * SAME_X) { group.push(b); used[j] = true; }
+      const a = ends[i],
+        b = ends[j];
+      if (!used[j] && a.pair === b.pair && Math.abs(a.T - b.T) < 0.1 && Math.abs(a.x - b.x) < 5 * SAME_X) {
+        group.push(b);
+        used[j] = true;
+      }
     }
     const T = group.reduce((a, c) => a + c.T, 0) / group.length;
     const x = group.reduce((a, c) => a + c.x, 0) / group.length;
     const r0 = regions[group[0].region];
-    points.push({ phases: [baseName(r0.phases[0]), baseName(r0.phases[1])], T, x, sides: new Set(group.map((c) => c.region)).size, ends: group });
+    points.push({
+      phases: [baseName(r0.phases[0]), baseName(r0.phases[1])],
+      T,
+      x,
+      sides: new Set(group.map((c) => c.region)).size,
+      ends: group,
+    });
     for (const c of group) {
       const tls = regions[c.region].tielines;
-      if (c.dir === 1) tls.push({ T, x: [x, x] }); else tls.unshift({ T, x: [x, x] });
+      if (c.dir === 1) tls.push({ T, x: [x, x] });
+      else tls.unshift({ T, x: [x, x] });
     }
   }
   return points;
@@ -183,7 +247,11 @@ export function mergeCongruentEnds(ends: readonly CongruentEnd[], regions: Binar
  * ends' temperatures, and a field traced beyond it is cut there, so no two two-phase fields overlap.
  * Sorted from the highest temperature down.
  */
-export function mergeInvariantEnds(cands: readonly InvariantEnd[], regions: BinaryRegion[], log: (s: string) => void): InvariantRecord[] {
+export function mergeInvariantEnds(
+  cands: readonly InvariantEnd[],
+  regions: BinaryRegion[],
+  log: (s: string) => void,
+): InvariantRecord[] {
   const invariants: InvariantRecord[] = [];
   const used = new Array<boolean>(cands.length).fill(false);
   for (let i = 0; i < cands.length; i++) {
@@ -193,18 +261,26 @@ export function mergeInvariantEnds(cands: readonly InvariantEnd[], regions: Bina
     for (let j = i + 1; j < cands.length; j++) {
       if (used[j] || Math.abs(cands[j].T - cands[i].T) > MERGE_T) continue;
       const aligned = alignPhases(cands[i].phases, cands[j].phases);
-      if (aligned) { group.push({ ...cands[j], phases: aligned }); used[j] = true; }
+      if (aligned) {
+        group.push({ ...cands[j], phases: aligned });
+        used[j] = true;
+      }
     }
     const Ts = group.map((c) => c.T).sort((a, b) => a - b);
     const T = Ts.length % 2 ? Ts[(Ts.length - 1) / 2] : (Ts[Ts.length / 2 - 1] + Ts[Ts.length / 2]) / 2;
     if (Ts[Ts.length - 1] - Ts[0] > 0.1) {
-      log(`invariant ${group[0].phases.map((p) => p.base).join(' + ')}: its region ends lie at ${Ts.map((v) => v.toFixed(2)).join(', ')} K; taken as one at ${T.toFixed(2)} K`);
+      log(
+        `invariant ${group[0].phases.map((p) => p.base).join(' + ')}: its region ends lie at ${Ts.map((v) => v.toFixed(2)).join(', ')} K; taken as one at ${T.toFixed(2)} K`,
+      );
       for (const c of group) {
         const beyond = c.dir === -1 ? c.T < T - MIN_STEP : c.T > T + MIN_STEP;
         if (beyond) regions[c.region].tielines = cutAt(regions[c.region].tielines, T, c.dir);
       }
     }
-    const ph = [0, 1, 2].map((k) => ({ base: group[0].phases[k].base, x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length }));
+    const ph = [0, 1, 2].map((k) => ({
+      base: group[0].phases[k].base,
+      x: group.reduce((a, c) => a + c.phases[k].x, 0) / group.length,
+    }));
     const facts = group.flatMap((c) => c.facts);
     invariants.push(classifyInvariant(T, ph, facts));
   }
@@ -241,7 +317,10 @@ export function cutAt(tl: TieLine[], T: number, dir: 1 | -1): TieLine[] {
   const outside = dir === -1 ? [...tl].reverse().find((t) => t.T <= T) : tl.find((t) => t.T >= T);
   if (!inside || !outside) return tl;
   const w = inside.T !== outside.T ? (T - outside.T) / (inside.T - outside.T) : 0;
-  const at: TieLine = { T, x: [outside.x[0] + w * (inside.x[0] - outside.x[0]), outside.x[1] + w * (inside.x[1] - outside.x[1])] };
+  const at: TieLine = {
+    T,
+    x: [outside.x[0] + w * (inside.x[0] - outside.x[0]), outside.x[1] + w * (inside.x[1] - outside.x[1])],
+  };
   return dir === -1 ? [at, ...keep] : [...keep, at];
 }
 
@@ -268,19 +347,30 @@ export function dedupePoints<P extends { T: number; x: number }>(list: P[], same
  * Kind and reaction (on cooling) of a binary invariant from the three phases ordered in x and on which
  * side (below -1 / above +1) the two-phase field of the outer phases lies.
  */
-export function classifyInvariant(T: number, ph: { base: string; x: number }[],
-  facts: { xs: [number, number]; side: 1 | -1 }[]): InvariantRecord {
+export function classifyInvariant(
+  T: number,
+  ph: { base: string; x: number }[],
+  facts: { xs: [number, number]; side: 1 | -1 }[],
+): InvariantRecord {
   const labelled = labelPhases(ph.map((p) => ({ ...p, NP: 0 })));
   const [p0, p1, p2] = labelled;
   // each fact (a two-phase field seen on one side) is matched to the pair of the three phases it is
   // closest to; the outer pair's side follows by majority (an inner pair lies on the other side)
-  const pairs: [PhaseState, PhaseState, boolean][] = [[p0, p2, true], [p0, p1, false], [p1, p2, false]];
+  const pairs: [PhaseState, PhaseState, boolean][] = [
+    [p0, p2, true],
+    [p0, p1, false],
+    [p1, p2, false],
+  ];
   let vote = 0;
   for (const f of facts) {
-    let best = pairs[0], err = Infinity;
+    let best = pairs[0],
+      err = Infinity;
     for (const pr of pairs) {
       const d = Math.abs(f.xs[0] - pr[0].x) + Math.abs(f.xs[1] - pr[1].x);
-      if (d < err) { err = d; best = pr; }
+      if (d < err) {
+        err = d;
+        best = pr;
+      }
     }
     if (err > 4 * SAME_X) continue;
     vote += best[2] ? f.side : -f.side;

@@ -16,7 +16,10 @@ import type { OrderModel } from './order-disorder.js';
 import { baseName } from './phase-labels.js';
 import { interpolateTieLine } from './tracing.js';
 
-export interface MagneticLine { phase: string; points: { T: number; x: number }[] }
+export interface MagneticLine {
+  phase: string;
+  points: { T: number; x: number }[];
+}
 
 /** Composition step of a magnetic line (T_C(x) is smooth; each point costs two model evaluations). */
 const X_STEP = 0.02;
@@ -27,17 +30,29 @@ const X_STEP = 0.02;
  * Null when the model has a sublattice the composition does not fix (more than one species that are not
  * just the two elements).
  */
-export function solutionSiteFractions(variables: readonly { sublattice: number; species: string }[], xc: string, other: string,
-  x: number): Float64Array | null {
+export function solutionSiteFractions(
+  variables: readonly { sublattice: number; species: string }[],
+  xc: string,
+  other: string,
+  x: number,
+): Float64Array | null {
   const bySub = new Map<number, number[]>();
-  variables.forEach((v, k) => { if (!bySub.has(v.sublattice)) bySub.set(v.sublattice, []); bySub.get(v.sublattice)!.push(k); });
+  variables.forEach((v, k) => {
+    if (!bySub.has(v.sublattice)) bySub.set(v.sublattice, []);
+    bySub.get(v.sublattice)!.push(k);
+  });
   const y = new Float64Array(variables.length);
   let substitutional = 0;
   for (const idx of bySub.values()) {
-    if (idx.length === 1) { y[idx[0]] = 1; continue; }
-    const a = idx.find((k) => variables[k].species.toUpperCase() === xc), b = idx.find((k) => variables[k].species.toUpperCase() === other);
+    if (idx.length === 1) {
+      y[idx[0]] = 1;
+      continue;
+    }
+    const a = idx.find((k) => variables[k].species.toUpperCase() === xc),
+      b = idx.find((k) => variables[k].species.toUpperCase() === other);
     if (a === undefined || b === undefined) return null;
-    y[a] = x; y[b] = 1 - x;
+    y[a] = x;
+    y[b] = 1 - x;
     substitutional++;
   }
   return substitutional ? y : null;
@@ -53,10 +68,19 @@ export function fieldAt(regions: readonly BinaryRegion[], T: number, x: number):
     if (x >= lo && x <= hi) return null;
     spans.push({ lo, hi, left: r.phases[0], right: r.phases[1] });
   }
-  let left: string | null = null, right: string | null = null, dl = Infinity, dr = Infinity;
+  let left: string | null = null,
+    right: string | null = null,
+    dl = Infinity,
+    dr = Infinity;
   for (const s of spans) {
-    if (s.hi < x && x - s.hi < dl) { dl = x - s.hi; left = s.right; }
-    if (s.lo > x && s.lo - x < dr) { dr = s.lo - x; right = s.left; }
+    if (s.hi < x && x - s.hi < dl) {
+      dl = x - s.hi;
+      left = s.right;
+    }
+    if (s.lo > x && s.lo - x < dr) {
+      dr = s.lo - x;
+      right = s.left;
+    }
   }
   if (left && right && baseName(left) !== baseName(right)) return null; // inconsistent neighbours: not decided here
   return left ?? right;
@@ -66,11 +90,21 @@ export function fieldAt(regions: readonly BinaryRegion[], T: number, x: number):
  * Curie/Neel lines of the magnetic solution phases of a diagram. `fallback` names the single-phase field
  * at (T, x) where no two-phase region spans T (e.g. the nearest seed-grid node).
  */
-export function magneticLines(db: NativeDatabase, o: {
-  phases: readonly string[]; components: string[]; xComponent: string; other: string; P: number;
-  T: [number, number]; X: [number, number]; regions: readonly BinaryRegion[]; order: OrderModel;
-  fallback: (T: number, x: number) => string | null;
-}): MagneticLine[] {
+export function magneticLines(
+  db: NativeDatabase,
+  o: {
+    phases: readonly string[];
+    components: string[];
+    xComponent: string;
+    other: string;
+    P: number;
+    T: [number, number];
+    X: [number, number];
+    regions: readonly BinaryRegion[];
+    order: OrderModel;
+    fallback: (T: number, x: number) => string | null;
+  },
+): MagneticLine[] {
   const out: MagneticLine[] = [];
   const magnetic = (name: string) => db.parameters(name).some((p) => p.type === 'TC' || p.type === 'NT');
   const info = db.info();
@@ -83,7 +117,11 @@ export function magneticLines(db: NativeDatabase, o: {
     const label = ordered ? ordered.disordered : name;
     if (out.some((l) => l.phase === label)) continue;
     let model: PhaseModel | null = null;
-    try { model = PhaseModel.build(db, ph.name, o.components); } catch { model = null; }
+    try {
+      model = PhaseModel.build(db, ph.name, o.components);
+    } catch {
+      model = null;
+    }
     if (!model) continue;
     const variables = model.variables;
     const lines: { T: number; x: number }[][] = [];
@@ -97,15 +135,21 @@ export function magneticLines(db: NativeDatabase, o: {
         let t = (o.T[0] + o.T[1]) / 2;
         for (let it = 0; it < 4; it++) {
           const tc = model.curieTemperature(t, o.P, y);
-          if (!(tc > 0) || !Number.isFinite(tc)) { t = NaN; break; }
+          if (!(tc > 0) || !Number.isFinite(tc)) {
+            t = NaN;
+            break;
+          }
           if (Math.abs(tc - t) < 1e-6) break;
           t = tc;
         }
         if (Number.isFinite(t) && t >= o.T[0] && t <= o.T[1]) T = t;
       }
-      const field = T === null ? null : fieldAt(o.regions, T, x) ?? o.fallback(T, x);
+      const field = T === null ? null : (fieldAt(o.regions, T, x) ?? o.fallback(T, x));
       if (T !== null && field !== null && baseName(field) === label) run.push({ T, x });
-      else if (run.length) { lines.push(run); run = []; }
+      else if (run.length) {
+        lines.push(run);
+        run = [];
+      }
     }
     if (run.length) lines.push(run);
     for (const points of lines) if (points.length >= 2) out.push({ phase: label, points });

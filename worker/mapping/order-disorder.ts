@@ -11,7 +11,16 @@ import type { NativeDatabase } from '../core/native.js';
 import { BudgetExceeded } from './binary-solver.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
 import { baseName } from './phase-labels.js';
-import { classifyOrdering, differenceTolerance, equalClasses, maxDifference, ORDER_TOLERANCE, orderingModelOf, type OrderingModel, type OrderingState } from '../results/ordering.js';
+import {
+  classifyOrdering,
+  differenceTolerance,
+  equalClasses,
+  maxDifference,
+  ORDER_TOLERANCE,
+  orderingModelOf,
+  type OrderingModel,
+  type OrderingState,
+} from '../results/ordering.js';
 
 const DISORDERED_STRUCTURE = { BCC: 'A2', FCC: 'A1', HCP: 'A3' } as const;
 
@@ -62,21 +71,33 @@ export function orderingGroups(variables: readonly SiteVariable[]): number[][][]
 /** Order parameter: the largest difference of one species' site fraction between equivalent sublattices. */
 export function orderParameter(groups: readonly number[][][], y: ArrayLike<number>): number {
   let m = 0;
-  for (const g of groups) for (const idx of g) {
-    let lo = Infinity, hi = -Infinity;
-    for (const k of idx) { lo = Math.min(lo, y[k]); hi = Math.max(hi, y[k]); }
-    m = Math.max(m, hi - lo);
-  }
+  for (const g of groups)
+    for (const idx of g) {
+      let lo = Infinity,
+        hi = -Infinity;
+      for (const k of idx) {
+        lo = Math.min(lo, y[k]);
+        hi = Math.max(hi, y[k]);
+      }
+      m = Math.max(m, hi - lo);
+    }
   return m;
 }
 
 /** Whether some species' site fractions on equivalent sublattices differ beyond differenceTolerance of their mean. */
 export function exceedsOrderTolerance(groups: readonly number[][][], y: ArrayLike<number>): boolean {
-  for (const g of groups) for (const idx of g) {
-    let lo = Infinity, hi = -Infinity, sum = 0;
-    for (const k of idx) { lo = Math.min(lo, y[k]); hi = Math.max(hi, y[k]); sum += y[k]; }
-    if (hi - lo > differenceTolerance(sum / idx.length, ORDER_EPS)) return true;
-  }
+  for (const g of groups)
+    for (const idx of g) {
+      let lo = Infinity,
+        hi = -Infinity,
+        sum = 0;
+      for (const k of idx) {
+        lo = Math.min(lo, y[k]);
+        hi = Math.max(hi, y[k]);
+        sum += y[k];
+      }
+      if (hi - lo > differenceTolerance(sum / idx.length, ORDER_EPS)) return true;
+    }
   return false;
 }
 
@@ -94,7 +115,9 @@ export function disorderedLabel(phase: string, disorderedPart: string, ordering:
  */
 export function orderedStateLabel(phase: string, disordered: string, variants: boolean, state: OrderingState): string {
   if (!state.ordered) return disordered;
-  return variants && state.structure !== 'ordered' ? `${state.structure} (${phase.toUpperCase()})` : phase.toUpperCase();
+  return variants && state.structure !== 'ordered'
+    ? `${state.structure} (${phase.toUpperCase()})`
+    : phase.toUpperCase();
 }
 
 /** A phase has several ordered variants when it has three or more equivalent sublattices (the 4SL models). */
@@ -118,7 +141,12 @@ export class OrderModel {
   /** every label of an ordered state seen so far: its phase and ordering rank */
   private readonly states = new Map<string, { phase: string; rank: number }>();
 
-  static build(db: NativeDatabase, phases: readonly string[], components: string[], od: Required<OrderDisorderOptions>): OrderModel {
+  static build(
+    db: NativeDatabase,
+    phases: readonly string[],
+    components: string[],
+    od: Required<OrderDisorderOptions>,
+  ): OrderModel {
     const m = new OrderModel();
     if (!od.enabled) return m;
     for (const ph of db.info().phases) {
@@ -128,29 +156,47 @@ export class OrderModel {
       const ordering = orderingModelOf(ph);
       if (od.phase_scope === 'order_disorder' && !ph.disorderedPart && !ordering) continue;
       let model: PhaseModel | null = null;
-      try { model = PhaseModel.build(db, ph.name, components); } catch { model = null; }
+      try {
+        model = PhaseModel.build(db, ph.name, components);
+      } catch {
+        model = null;
+      }
       if (!model) continue;
       const groups = orderingGroups(model.variables);
       // ordering sublattices that hold a single constituent in this system (BCC_B2 (AL,FE)(AL,FE)(O,VA) in
       // Fe-O) leave the phase nothing but its disordered state: labelled so, as the results name it
       // (worker/results/ordering.ts); with no groups its order parameter is 0
       if (!groups.length && !(ph.disorderedPart && ordering)) continue;
-      m.add(ph.name.toUpperCase(), disorderedLabel(ph.name, ph.disorderedPart, ordering), groups,
-        { ordering, variables: model.variables });
+      m.add(ph.name.toUpperCase(), disorderedLabel(ph.name, ph.disorderedPart, ordering), groups, {
+        ordering,
+        variables: model.variables,
+      });
     }
     return m;
   }
 
-  add(ordered: string, disordered: string, groups: number[][][],
-    extra: { ordering?: OrderingModel | null; variables?: readonly SiteVariable[] } = {}): void {
+  add(
+    ordered: string,
+    disordered: string,
+    groups: number[][][],
+    extra: { ordering?: OrderingModel | null; variables?: readonly SiteVariable[] } = {},
+  ): void {
     const ordering = extra.ordering ?? null;
-    this.info.set(ordered, { disordered, groups, ordering, variants: hasOrderedVariants(ordering), variables: extra.variables ?? [] });
+    this.info.set(ordered, {
+      disordered,
+      groups,
+      ordering,
+      variants: hasOrderedVariants(ordering),
+      variables: extra.variables ?? [],
+    });
     this.disorderedOf.set(ordered, disordered);
     // a phase with one ordered variant has one ordered state; the variants of a 4SL phase are ranked as met
     if (!hasOrderedVariants(ordering)) this.states.set(ordered, { phase: ordered, rank: 1 });
   }
 
-  get size(): number { return this.info.size; }
+  get size(): number {
+    return this.info.size;
+  }
 
   /**
    * The label of a set of phase `name` with site fractions y: the disordered name when its order parameter
@@ -164,7 +210,9 @@ export class OrderModel {
     if (!exceedsOrderTolerance(oi.groups, y)) return { name: oi.disordered, eta };
     if (!oi.variants || !oi.ordering) return { name, eta };
     const fractions: Record<string, number>[] = [];
-    oi.variables.forEach((v, k) => { (fractions[v.sublattice] ??= {})[v.species] = y[k]; });
+    oi.variables.forEach((v, k) => {
+      (fractions[v.sublattice] ??= {})[v.species] = y[k];
+    });
     const state = classifyOrdering(oi.ordering, fractions);
     const label = orderedStateLabel(name, oi.disordered, true, state);
     if (!state.ordered) return { name: label, eta };
@@ -174,26 +222,33 @@ export class OrderModel {
     const ys = oi.ordering.sublattices.map((s) => fractions[s] ?? {});
     const classes = equalClasses(ys, ORDER_TOLERANCE);
     let split = Infinity;
-    for (let i = 0; i < classes.length; i++) for (let j = i + 1; j < classes.length; j++)
-      split = Math.min(split, maxDifference(ys[classes[i][0]], ys[classes[j][0]]));
+    for (let i = 0; i < classes.length; i++)
+      for (let j = i + 1; j < classes.length; j++)
+        split = Math.min(split, maxDifference(ys[classes[i][0]], ys[classes[j][0]]));
     if (!this.states.has(label)) this.states.set(label, { phase: name, rank: classes.length - 1 });
     return { name: label, eta: Number.isFinite(split) ? split : eta };
   }
 
   /** The two labels are two ordering states of one phase of different rank (either way round). */
   isOrderPair(a: string, b: string): boolean {
-    const A = baseName(a), B = baseName(b);
-    const sa = this.states.get(A), sb = this.states.get(B);
+    const A = baseName(a),
+      B = baseName(b);
+    const sa = this.states.get(A),
+      sb = this.states.get(B);
     if (sa && sb) return sa.phase === sb.phase && sa.rank !== sb.rank;
     if (sa) return this.disorderedOf.get(sa.phase) === B;
     if (sb) return this.disorderedOf.get(sb.phase) === A;
     return false;
   }
 
-  isOrdered(label: string): boolean { return this.states.has(baseName(label)); }
+  isOrdered(label: string): boolean {
+    return this.states.has(baseName(label));
+  }
 
   /** Ordering rank of a label (0: disordered or not an ordered phase's state). */
-  rank(label: string): number { return this.states.get(baseName(label))?.rank ?? 0; }
+  rank(label: string): number {
+    return this.states.get(baseName(label))?.rank ?? 0;
+  }
 
   /** The pair with the more ordered state first. */
   orient<P extends { ordered: string; disordered: string }>(p: P): P {
@@ -203,14 +258,19 @@ export class OrderModel {
   notes(od: Required<OrderDisorderOptions>): string[] {
     const notes: string[] = [];
     if (od.enabled && this.size) {
-      notes.push(`ordered phases: ${[...this.info].map(([k, v]) => `${k} (disordered state labelled ${v.disordered}${v.variants ? '; ordered variants labelled by structure, e.g. B2 / D03 / L12 (' + k + ')' : ''})`).join(', ')}`);
-      notes.push('second-order transitions are located where grid neighbours differ only in the ordering state and where ' +
-        'the line meets a two-phase field, then followed: at fixed x bisected in T to 1 K with T_c from the mean-field law ' +
-        'eta^2 ~ (T_c - T) of the ordered states next to the transition (to 0.05 K where that law gives none), or where ' +
-        'the line is steep bisected in x to 2e-4 at fixed T');
+      notes.push(
+        `ordered phases: ${[...this.info].map(([k, v]) => `${k} (disordered state labelled ${v.disordered}${v.variants ? '; ordered variants labelled by structure, e.g. B2 / D03 / L12 (' + k + ')' : ''})`).join(', ')}`,
+      );
+      notes.push(
+        'second-order transitions are located where grid neighbours differ only in the ordering state and where ' +
+          'the line meets a two-phase field, then followed: at fixed x bisected in T to 1 K with T_c from the mean-field law ' +
+          'eta^2 ~ (T_c - T) of the ordered states next to the transition (to 0.05 K where that law gives none), or where ' +
+          'the line is steep bisected in x to 2e-4 at fixed T',
+      );
     }
     if (!od.enabled) notes.push('order/disorder handling disabled: ordered and disordered states carry the phase name');
-    if (!od.stability_filter) notes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
+    if (!od.stability_filter)
+      notes.push('stability_filter=false has no effect: only stable (global-minimum) states are mapped');
     return notes;
   }
 }
@@ -224,7 +284,8 @@ export function orderPolyline(pts: { T: number; x: number }[]): { T: number; x: 
 export function interpolateLine(located: readonly { T: number; x: number }[], x: number): number {
   let k = 0;
   while (k < located.length - 2 && located[k + 1].x < x) k++;
-  const a = located[k], b = located[Math.min(k + 1, located.length - 1)];
+  const a = located[k],
+    b = located[Math.min(k + 1, located.length - 1)];
   const w = b.x > a.x ? (x - a.x) / (b.x - a.x) : 0;
   return a.T + w * (b.T - a.T);
 }
@@ -241,10 +302,16 @@ export function landauTc(T1: number, eta1: number, eta2: number, dT: number): nu
 }
 
 /** A point equilibrium asked for by a line follower. */
-export interface PointRequest { T: number; x: number }
+export interface PointRequest {
+  T: number;
+  x: number;
+}
 
 /** Runs the generators round by round: each round's requests are solved together. */
-export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+export function lockstep<R>(
+  gens: Generator<PointRequest, R, BinaryState>[],
+  solveMany: (reqs: PointRequest[]) => BinaryState[],
+): R[] {
   const rounds = together(gens);
   let r = rounds.next();
   while (!r.done) r = rounds.next(solveMany(r.value));
@@ -252,12 +319,16 @@ export function lockstep<R>(gens: Generator<PointRequest, R, BinaryState>[], sol
 }
 
 /** The rounds of lockstep as a generator: each round's requests are yielded together and their states received. */
-export function* together<R>(gens: Generator<PointRequest, R, BinaryState>[]): Generator<PointRequest[], R[], BinaryState[]> {
+export function* together<R>(
+  gens: Generator<PointRequest, R, BinaryState>[],
+): Generator<PointRequest[], R[], BinaryState[]> {
   const out = new Array<R>(gens.length);
   let pending = gens.map((g, i) => ({ i, r: g.next() }));
   while (pending.length) {
     const active: { i: number; r: IteratorYieldResult<PointRequest> }[] = [];
-    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    for (const p of pending)
+      if (p.r.done) out[p.i] = p.r.value;
+      else active.push({ i: p.i, r: p.r });
     if (!active.length) break;
     const states = yield active.map((p) => p.r.value);
     pending = active.map((p, k) => ({ i: p.i, r: gens[p.i].next(states[k]) }));
@@ -269,12 +340,17 @@ export function* together<R>(gens: Generator<PointRequest, R, BinaryState>[]): G
  * Runs generators of rounds (together) side by side: the requests of a round of each go to the solver as one
  * batch. A used-up budget is thrown into each of them, so that each ends its own way.
  */
-function driveRounds<R>(gens: Generator<PointRequest[], R, BinaryState[]>[], solveMany: (reqs: PointRequest[]) => BinaryState[]): R[] {
+function driveRounds<R>(
+  gens: Generator<PointRequest[], R, BinaryState[]>[],
+  solveMany: (reqs: PointRequest[]) => BinaryState[],
+): R[] {
   const out = new Array<R>(gens.length);
   let pending = gens.map((g, i) => ({ i, r: g.next() }));
   while (pending.length) {
     const active: { i: number; r: IteratorYieldResult<PointRequest[]> }[] = [];
-    for (const p of pending) if (p.r.done) out[p.i] = p.r.value; else active.push({ i: p.i, r: p.r });
+    for (const p of pending)
+      if (p.r.done) out[p.i] = p.r.value;
+      else active.push({ i: p.i, r: p.r });
     if (!active.length) break;
     let states: BinaryState[];
     try {
@@ -335,9 +411,13 @@ function* solvePoint(T: number, x: number): Generator<PointRequest, BinaryState,
  * the transition is bisected in x between its neighbours. Where the line meets a two-phase field, the
  * located meeting points end it.
  */
-export function followSecondOrderLines(points: readonly SecondOrderPoint[], solve: (T: number, x: number) => BinaryState,
-  range: { Tlo: number; Thi: number }, log: (s: string) => void,
-  solveMany?: (reqs: PointRequest[]) => BinaryState[]): SecondOrderLine[] {
+export function followSecondOrderLines(
+  points: readonly SecondOrderPoint[],
+  solve: (T: number, x: number) => BinaryState,
+  range: { Tlo: number; Thi: number },
+  log: (s: string) => void,
+  solveMany?: (reqs: PointRequest[]) => BinaryState[],
+): SecondOrderLine[] {
   const { Tlo, Thi } = range;
   const byPair = new Map<string, SecondOrderPoint[]>();
   for (const p of points) {
@@ -347,7 +427,10 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
   }
   // the lines are followed side by side, and the point requests of their bisections go to the solver together
   // (over the threads); without solveMany one at a time
-  return driveRounds([...byPair.values()].map((list) => followLine(list)), solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))));
+  return driveRounds(
+    [...byPair.values()].map((list) => followLine(list)),
+    solveMany ?? ((reqs) => reqs.map((q) => solve(q.T, q.x))),
+  );
 
   function* followLine(list: SecondOrderPoint[]): Generator<PointRequest[], SecondOrderLine, BinaryState[]> {
     const { ordered, disordered } = list[0];
@@ -360,7 +443,8 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       if (!e.ok) return null;
       if (e.phases.length === 2) {
         const labels = e.phases.map((p) => p.label);
-        const o = labels.includes(ordered), d = labels.includes(disordered);
+        const o = labels.includes(ordered),
+          d = labels.includes(disordered);
         return o === d ? null : { s: o ? 'o' : 'd', eta: 0 };
       }
       if (e.phases.length !== 1) return null;
@@ -371,24 +455,39 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
     // the Landau estimate; a generator of its point requests so that many x can be solved together
     function* tcGen(x: number, guess: number, w0: number): Generator<PointRequest, number | null, BinaryState> {
       const g = Math.min(Thi, Math.max(Tlo, guess));
-      let lo = Math.max(Tlo, g - w0), hi = Math.min(Thi, g + w0);
-      let sl = classify(yield { T: lo, x }), sh = classify(yield { T: hi, x });
-      for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) { hi = lo; sh = sl; lo = Math.max(Tlo, lo - w); sl = classify(yield { T: lo, x }); }
-      for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) { lo = hi; sl = sh; hi = Math.min(Thi, hi + w); sh = classify(yield { T: hi, x }); }
+      let lo = Math.max(Tlo, g - w0),
+        hi = Math.min(Thi, g + w0);
+      let sl = classify(yield { T: lo, x }),
+        sh = classify(yield { T: hi, x });
+      for (let k = 0, w = 8; k < 5 && sl?.s === 'd'; k++, w *= 2) {
+        hi = lo;
+        sh = sl;
+        lo = Math.max(Tlo, lo - w);
+        sl = classify(yield { T: lo, x });
+      }
+      for (let k = 0, w = 8; k < 5 && sh?.s === 'o'; k++, w *= 2) {
+        lo = hi;
+        sl = sh;
+        hi = Math.min(Thi, hi + w);
+        sh = classify(yield { T: hi, x });
+      }
       if (!sl || !sh || sl.s !== 'o' || sh.s !== 'd') return null;
       // to 1 K, then the Landau estimate from the ordered side; where it does not apply, on to 0.05 K (right
       // next to T_c the solver is slow and its answer is the one the estimate corrects, so it is not asked there
       // when the estimate holds)
       const bisect = function* (tol: number): Generator<PointRequest, boolean, BinaryState> {
         while (hi - lo > tol) {
-          const m = (lo + hi) / 2, sm = classify(yield { T: m, x });
+          const m = (lo + hi) / 2,
+            sm = classify(yield { T: m, x });
           if (!sm) return false;
-          if (sm.s === 'o') lo = m; else hi = m;
+          if (sm.s === 'o') lo = m;
+          else hi = m;
         }
         return true;
       };
       if (!(yield* bisect(1))) return null;
-      const e1 = classify(yield { T: lo - 1, x }), e2 = classify(yield { T: lo - 6, x });
+      const e1 = classify(yield { T: lo - 1, x }),
+        e2 = classify(yield { T: lo - 6, x });
       if (e1?.s === 'o' && e2?.s === 'o') {
         const tc = landauTc(lo - 1, e1.eta, e2.eta, 5);
         if (tc !== null && tc >= lo && tc <= hi + 20) return tc;
@@ -397,18 +496,30 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       return (lo + hi) / 2;
     }
     /** x of the transition at T near the guess: the first of the brackets [guess - l, guess + r] whose ends differ, bisected. */
-    function* xcGen(T: number, guess: number, brackets: number[][]): Generator<PointRequest, number | null, BinaryState> {
+    function* xcGen(
+      T: number,
+      guess: number,
+      brackets: number[][],
+    ): Generator<PointRequest, number | null, BinaryState> {
       for (const [l, r] of brackets) {
-        let a = Math.max(0, guess - l), b = Math.min(1, guess + r);
+        let a = Math.max(0, guess - l),
+          b = Math.min(1, guess + r);
         let sa = classify(yield { T, x: a });
         if (!sa) continue;
         const sb = classify(yield { T, x: b });
         if (!sb || sa.s === sb.s) continue;
         let failed = false;
         while (Math.abs(b - a) > XC_TOL) {
-          const m = (a + b) / 2, sm = classify(yield { T, x: m });
-          if (!sm) { failed = true; break; }
-          if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
+          const m = (a + b) / 2,
+            sm = classify(yield { T, x: m });
+          if (!sm) {
+            failed = true;
+            break;
+          }
+          if (sm.s === sa.s) {
+            a = m;
+            sa = sm;
+          } else b = m;
         }
         return failed ? null : (a + b) / 2;
       }
@@ -420,19 +531,26 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       if (!sa) return null; // (the other end cannot make a bracket of it)
       const sb = classify(yield* solvePoint(T, xb));
       if (!sb || sa.s === sb.s) return null;
-      let a = xa, b = xb;
+      let a = xa,
+        b = xb;
       while (Math.abs(b - a) > XC_TOL) {
-        const m = (a + b) / 2, sm = classify(yield* solvePoint(T, m));
+        const m = (a + b) / 2,
+          sm = classify(yield* solvePoint(T, m));
         if (!sm) return null;
-        if (sm.s === sa.s) { a = m; sa = sm; } else b = m;
+        if (sm.s === sa.s) {
+          a = m;
+          sa = sm;
+        } else b = m;
       }
       return (a + b) / 2;
     }
     let pts: { T: number; x: number }[] = [];
     try {
-      const x0 = located[0].x, x1 = located[located.length - 1].x;
+      const x0 = located[0].x,
+        x1 = located[located.length - 1].x;
       const byT = [...located].sort((a, b) => a.T - b.T);
-      const T0 = byT[0].T, T1 = byT[byT.length - 1].T;
+      const T0 = byT[0].T,
+        T1 = byT[byT.length - 1].T;
       // a line located at one point only (where it meets a two-phase field, in a window of the diagram whose
       // grid misses a narrow band of the ordered state) is followed in T from there like a steep one
       const single = T1 - T0 < 1 && x1 - x0 < 1e-3;
@@ -443,12 +561,20 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         const guesses = Ts.map((T) => {
           let j = 0;
           while (j < byT.length - 2 && byT[j + 1].T < T) j++;
-          const a = byT[j], b = byT[Math.min(j + 1, byT.length - 1)];
+          const a = byT[j],
+            b = byT[Math.min(j + 1, byT.length - 1)];
           return b.T > a.T ? a.x + ((T - a.T) / (b.T - a.T)) * (b.x - a.x) : a.x;
         });
-        const brackets = [[3e-3, 3e-3], [1e-2, 1e-2], [3e-2, 3e-2]];
+        const brackets = [
+          [3e-3, 3e-3],
+          [1e-2, 1e-2],
+          [3e-2, 3e-2],
+        ];
         const xs = yield* together(Ts.map((T, k) => xcGen(T, guesses[k], brackets)));
-        Ts.forEach((T, k) => { const x = xs[k]; if (x !== null) pts.push({ T, x }); });
+        Ts.forEach((T, k) => {
+          const x = xs[k];
+          if (x !== null) pts.push({ T, x });
+        });
         // beyond the located range the line goes on until it meets a field or the diagram's edge (the grid
         // bisections locate a nearly vertical line only at some of its rows)
         const dT = single ? STEEP_DT / 4 : (T1 - T0) / n;
@@ -466,7 +592,12 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
             // a bracket on one side as well: next to a two-phase field (or a narrow pocket of the ordered
             // state) one end of the symmetric bracket falls outside the single-phase range
             let x: number | null = null;
-            for (const [l, r] of [[3e-3, 3e-3], [1e-2, 1e-2], [0, 5e-3], [5e-3, 0]])
+            for (const [l, r] of [
+              [3e-3, 3e-3],
+              [1e-2, 1e-2],
+              [0, 5e-3],
+              [5e-3, 0],
+            ])
               if ((x = yield* xcAt(T, Math.max(0, last.x - l), Math.min(1, last.x + r))) !== null) break;
             if (x === null) {
               if (step < dT / 6) break;
@@ -493,16 +624,22 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         const tcs = new Array<number | null>(n + 1).fill(null);
         const pass = function* (ks: number[]): Generator<PointRequest[], void, BinaryState[]> {
           const got = yield* together(ks.map((k) => tcGen(xs[k], interpolateLine(located, xs[k]), 10)));
-          ks.forEach((k, i) => { tcs[k] = got[i]; });
+          ks.forEach((k, i) => {
+            tcs[k] = got[i];
+          });
         };
         yield* pass(xs.map((_, k) => k).filter((k) => k % 2 === 0 || k === n));
         const tAt = (k: number) => (k >= 0 && k <= n ? tcs[k] : null);
         const needed = (k: number): boolean => {
-          const a = tAt(k - 1), b = tAt(k + 1);
+          const a = tAt(k - 1),
+            b = tAt(k + 1);
           if (a === null || b === null || Math.abs(b - a) > STEEP_DT) return true;
           // the second differences on either side (h = 2 steps): the chord is off the line by about |d| / 8
-          const aa = tAt(k - 3), bb = tAt(k + 3);
-          const d = [aa === null ? null : aa - 2 * a + b, bb === null ? null : a - 2 * b + bb].filter((v): v is number => v !== null);
+          const aa = tAt(k - 3),
+            bb = tAt(k + 3);
+          const d = [aa === null ? null : aa - 2 * a + b, bb === null ? null : a - 2 * b + bb].filter(
+            (v): v is number => v !== null,
+          );
           if (!d.length) return true;
           const err = Math.max(...d.map(Math.abs)) / 8;
           const slope = Math.abs(b - a) / Math.max(1e-12, xs[k + 1] - xs[k - 1]);
@@ -512,12 +649,17 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
         const refine = odd.filter(needed);
         yield* pass(refine);
         for (const k of odd) if (!refine.includes(k)) skipped.push(xs[k]);
-        xs.forEach((x, k) => { const tc = tcs[k]; if (tc !== null) pts.push({ T: tc, x }); });
+        xs.forEach((x, k) => {
+          const tc = tcs[k];
+          if (tc !== null) pts.push({ T: tc, x });
+        });
       } else {
         for (const x of xs) {
           const [p1, p2] = [pts[pts.length - 1], pts[pts.length - 2]];
-          const guess = p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
-            ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x) : interpolateLine(located, x);
+          const guess =
+            p1 && p2 && Math.abs(p1.x - x) < 2.5 * X_STEP
+              ? p1.T + ((p1.T - p2.T) / (p1.x - p2.x)) * (x - p1.x)
+              : interpolateLine(located, x);
           const tc = (yield* together([tcGen(x, guess, 3)]))[0];
           if (tc !== null) pts.push({ T: tc, x });
         }
@@ -525,19 +667,22 @@ export function followSecondOrderLines(points: readonly SecondOrderPoint[], solv
       // located points outside the followed range are kept (the meeting points with two-phase fields); inside
       // it they are superseded: they carry the solver's early jump
       if (pts.length) {
-        const a = pts[0].x, b = pts[pts.length - 1].x;
+        const a = pts[0].x,
+          b = pts[pts.length - 1].x;
         pts = orderPolyline([...pts, ...located.filter((p) => p.x < a - 1e-9 || p.x > b + 1e-9)]);
       } else pts = [...located];
       // steep parts and gaps: followed in T
       // (a gap: more than one step between two points, not counting the x left out as straight)
       const fills: { T: number; xl: number; xr: number }[] = [];
       for (let i = 0; i + 1 < pts.length; i++) {
-        const a = pts[i], b = pts[i + 1];
+        const a = pts[i],
+          b = pts[i + 1];
         const between = skipped.filter((x) => x > a.x + 1e-12 && x < b.x - 1e-12).length;
         const gap = Math.abs(b.x - a.x) > (1.5 + between) * X_STEP;
         if (!(Math.abs(b.T - a.T) > STEEP_DT || (gap && Math.abs(b.T - a.T) > 2))) continue;
         const m = Math.min(40, Math.ceil(Math.abs(b.T - a.T) / (STEEP_DT / 4)));
-        const xl = Math.min(a.x, b.x) - 2e-3, xr = Math.max(a.x, b.x) + 2e-3;
+        const xl = Math.min(a.x, b.x) - 2e-3,
+          xr = Math.max(a.x, b.x) + 2e-3;
         for (let k = 1; k < m; k++) fills.push({ T: a.T + ((b.T - a.T) * k) / m, xl, xr });
       }
       const xf = yield* together(fills.map((f) => xcAt(f.T, f.xl, f.xr)));

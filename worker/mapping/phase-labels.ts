@@ -29,13 +29,23 @@ export function numberSets(sorted: { base: string; label: string }[]): void {
 }
 
 /** What the label anchors need of a grid node. */
-export interface GridNodeState { ok: boolean; T: number; X: number; key: string; phases: readonly { label: string }[] }
+export interface GridNodeState {
+  ok: boolean;
+  T: number;
+  X: number;
+  key: string;
+  phases: readonly { label: string }[];
+}
 
 /**
  * One label anchor per connected single-phase component of the seed grid (row-major, nT rows of nX
  * nodes, 4-neighbourhood): the member node nearest to the component's centroid in grid units.
  */
-export function singlePhaseAnchors(grid: readonly GridNodeState[], nT: number, nX: number): { label: string; T: number; x: number }[] {
+export function singlePhaseAnchors(
+  grid: readonly GridNodeState[],
+  nT: number,
+  nX: number,
+): { label: string; T: number; x: number }[] {
   const out: { label: string; T: number; x: number }[] = [];
   const seen = new Array<boolean>(grid.length).fill(false);
   for (let s = 0; s < grid.length; s++) {
@@ -46,20 +56,34 @@ export function singlePhaseAnchors(grid: readonly GridNodeState[], nT: number, n
     while (stack.length) {
       const k = stack.pop()!;
       comp.push(k);
-      const i = Math.floor(k / nX), j = k % nX;
-      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
-        const ii = i + di, jj = j + dj;
+      const i = Math.floor(k / nX),
+        j = k % nX;
+      for (const [di, dj] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ]) {
+        const ii = i + di,
+          jj = j + dj;
         if (ii < 0 || jj < 0 || ii >= nT || jj >= nX) continue;
         const q = ii * nX + jj;
-        if (!seen[q] && grid[q].ok && grid[q].key === grid[s].key) { seen[q] = true; stack.push(q); }
+        if (!seen[q] && grid[q].ok && grid[q].key === grid[s].key) {
+          seen[q] = true;
+          stack.push(q);
+        }
       }
     }
     const ci = comp.reduce((a, k) => a + Math.floor(k / nX), 0) / comp.length;
     const cj = comp.reduce((a, k) => a + (k % nX), 0) / comp.length;
-    let best = comp[0], bd = Infinity;
+    let best = comp[0],
+      bd = Infinity;
     for (const k of comp) {
       const d = (Math.floor(k / nX) - ci) ** 2 + ((k % nX) - cj) ** 2;
-      if (d < bd) { bd = d; best = k; }
+      if (d < bd) {
+        bd = d;
+        best = k;
+      }
     }
     out.push({ label: grid[s].phases[0].label, T: grid[best].T, x: grid[best].X });
   }
@@ -73,8 +97,10 @@ export function singlePhaseAnchors(grid: readonly GridNodeState[], nT: number, n
  * issue43.tdb), and a label must say what a point calculation there says. An anchor whose equilibrium is
  * not single-phase (or does not converge, or null: the budget is used up) keeps the grid's label.
  */
-export function confirmAnchors(anchors: { label: string; T: number; x: number }[],
-  solve: (T: number, x: number) => { ok: boolean; phases: readonly { label: string }[] } | null): { label: string; T: number; x: number }[] {
+export function confirmAnchors(
+  anchors: { label: string; T: number; x: number }[],
+  solve: (T: number, x: number) => { ok: boolean; phases: readonly { label: string }[] } | null,
+): { label: string; T: number; x: number }[] {
   return anchors.map((a) => {
     const s = solve(a.T, a.x);
     return s && s.ok && s.phases.length === 1 ? { ...a, label: s.phases[0].label } : a;

@@ -36,20 +36,33 @@ export function edgeBrackets<S extends EdgeState>(states: readonly S[]): [S, S][
  * bracketed to tolT; a third phase met inside splits the bracket in two. A state the solver cannot
  * converge stops the narrowing of that bracket (it is returned as it is).
  */
-export function* narrowEdgeBracket<S extends EdgeState, R>(solveT: (T: number) => Generator<R, S, S>, lo: S, hi: S,
-  tolT: number): Generator<R, [S, S][], S> {
+export function* narrowEdgeBracket<S extends EdgeState, R>(
+  solveT: (T: number) => Generator<R, S, S>,
+  lo: S,
+  hi: S,
+  tolT: number,
+): Generator<R, [S, S][], S> {
   const out: [S, S][] = [];
   const stack: [S, S][] = [[lo, hi]];
   while (stack.length) {
     let [a, b] = stack.pop()!;
     for (;;) {
-      if (b.T - a.T <= tolT) { out.push([a, b]); break; }
+      if (b.T - a.T <= tolT) {
+        out.push([a, b]);
+        break;
+      }
       const m = yield* solveT((a.T + b.T) / 2);
       const pm = edgePhase(m);
-      if (pm === null) { out.push([a, b]); break; }
+      if (pm === null) {
+        out.push([a, b]);
+        break;
+      }
       if (pm === edgePhase(a)) a = m;
       else if (pm === edgePhase(b)) b = m;
-      else { stack.push([m, b]); b = m; }
+      else {
+        stack.push([m, b]);
+        b = m;
+      }
     }
   }
   return out.sort((p, q) => p[0].T - q[0].T);

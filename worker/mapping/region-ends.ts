@@ -18,12 +18,15 @@ const PURE_EDGE_X_HIGH = 0.995;
  * critical point). Taken only when it lies within 5 K beyond the last tie-line; else the last one's T.
  */
 export function criticalTemperature(tl: readonly TieLine[], good: TieLine, dir: 1 | -1): number {
-  const side = tl.filter((t) => (dir === 1 ? t.T <= good.T + 1e-9 : t.T >= good.T - 1e-9))
-    .sort((a, b) => Math.abs(b.T - good.T) - Math.abs(a.T - good.T)).slice(-2);
+  const side = tl
+    .filter((t) => (dir === 1 ? t.T <= good.T + 1e-9 : t.T >= good.T - 1e-9))
+    .sort((a, b) => Math.abs(b.T - good.T) - Math.abs(a.T - good.T))
+    .slice(-2);
   let Tc = good.T;
   if (side.length === 2) {
     const [a, b] = side;
-    const La = (a.x[1] - a.x[0]) ** 2, Lb = (b.x[1] - b.x[0]) ** 2;
+    const La = (a.x[1] - a.x[0]) ** 2,
+      Lb = (b.x[1] - b.x[0]) ** 2;
     const slope = (Lb - La) / (b.T - a.T);
     const est = b.T - Lb / slope;
     if (Number.isFinite(est) && Math.abs(est - good.T) < 5 && (est - good.T) * dir >= 0) Tc = est;
@@ -38,7 +41,12 @@ export function criticalTemperature(tl: readonly TieLine[], good: TieLine, dir: 
  * with no tie-line before its last one (the lens search starts it next to its end) is told by the element itself:
  * its phase EDGE_DT inside and beyond the end is the same at such a maximum.
  */
-function* collapsedKind(good: TieLine, beyondT: number, tl: readonly TieLine[], dir: 1 | -1): Generator<StateRequest, 'pure_element' | 'congruent', BinaryState> {
+function* collapsedKind(
+  good: TieLine,
+  beyondT: number,
+  tl: readonly TieLine[],
+  dir: 1 | -1,
+): Generator<StateRequest, 'pure_element' | 'congruent', BinaryState> {
   const m = (good.x[0] + good.x[1]) / 2;
   if (!(m < PURE_EDGE_X || m > PURE_EDGE_X_HIGH)) return 'congruent';
   const edge = m < 0.5 ? 0 : 1;
@@ -60,7 +68,11 @@ const EDGE_DT = 0.005;
  * line meeting it), otherwise looks the same at the midpoint of its last tie-line. The caller hands the state on as
  * an invariant's, and assembleDiagram makes an ordered/disordered pair of one phase a second-order end.
  */
-function* fieldGoesOn(good: TieLine, T: number, labels: [string, string]): Generator<StateRequest, BinaryState | null, BinaryState> {
+function* fieldGoesOn(
+  good: TieLine,
+  T: number,
+  labels: [string, string],
+): Generator<StateRequest, BinaryState | null, BinaryState> {
   const w = Math.max(good.x[1] - good.x[0], 1e-9);
   const own = labels.map(baseName);
   for (const x of [good.x[0] - w / 2, good.x[1] + w / 2, good.x[0] - 2 * w, good.x[1] + 2 * w]) {
@@ -79,8 +91,14 @@ function* fieldGoesOn(good: TieLine, T: number, labels: [string, string]): Gener
  * region lies below). A state beyond that did not converge is replaced by one at another composition
  * across the last tie-line when one converges.
  */
-export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1, labels: [string, string], tl: readonly TieLine[],
-  log: (s: string) => void): Generator<StateRequest, RegionEnd, BinaryState> {
+export function* classifyRegionEnd(
+  good: TieLine,
+  bad: BinaryState,
+  dir: 1 | -1,
+  labels: [string, string],
+  tl: readonly TieLine[],
+  log: (s: string) => void,
+): Generator<StateRequest, RegionEnd, BinaryState> {
   const len = good.x[1] - good.x[0];
   const gap = baseName(labels[0]) === baseName(labels[1]);
   const collapsing = (b: BinaryState) => !b.ok || b.phases.length === 1 || b.key === labels.join('+');
@@ -89,7 +107,10 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
     // sets merge): other compositions across the last tie-line tell what lies beyond
     for (const f of [0.1, 0.9, 0.3, 0.7]) {
       const e = yield* solveRequest(bad.T, good.x[0] + f * len);
-      if (e.ok) { bad = e; break; }
+      if (e.ok) {
+        bad = e;
+        break;
+      }
     }
   }
   const T = (good.T + bad.T) / 2;
@@ -97,14 +118,18 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
     // close to the critical point of a miscibility gap the solver may fail where the two sets merge
     const Tc = criticalTemperature(tl, good, dir);
     if (!bad.ok || bad.key === labels.join('+')) {
-      log(`miscibility gap ${labels.join('+')}: the solver stops converging near T=${good.T.toFixed(2)} K (tie-line length ${len.toFixed(4)}); critical point extrapolated to ${Tc.toFixed(2)} K from L^2 ~ (Tc - T)`);
+      log(
+        `miscibility gap ${labels.join('+')}: the solver stops converging near T=${good.T.toFixed(2)} K (tie-line length ${len.toFixed(4)}); critical point extrapolated to ${Tc.toFixed(2)} K from L^2 ~ (Tc - T)`,
+      );
     }
     return { kind: 'congruent', T: Tc, good, bad: bad.ok ? bad : null, dir };
   }
   if (!bad.ok) {
     if (len < SHORT_TIELINE) {
       // the tie-line has (almost) collapsed; the solver failed just beyond, where the two sets merge
-      log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`);
+      log(
+        `region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`,
+      );
       return { kind: yield* collapsedKind(good, bad.T, tl, dir), T, good, bad: null, dir };
     }
     log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
@@ -113,14 +138,18 @@ export function* classifyRegionEnd(good: TieLine, bad: BinaryState, dir: 1 | -1,
   // two sets of one phase at (nearly) one composition beyond are a spurious split of a single phase; at
   // different compositions they are a miscibility gap (e.g. gamma' + gamma below an L -> gamma' + gamma
   // eutectic) and the end is an invariant
-  const spuriousSplit = bad.phases.length === 2 && bad.phases[0].base === bad.phases[1].base
-    && Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
+  const spuriousSplit =
+    bad.phases.length === 2 &&
+    bad.phases[0].base === bad.phases[1].base &&
+    Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
   if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
     const kind = yield* collapsedKind(good, bad.T, tl, dir);
     if (kind === 'congruent') {
       const onward = yield* fieldGoesOn(good, bad.T, labels);
       if (onward) {
-        log(`region ${labels.join('+')} near T=${T.toFixed(2)} K goes on beyond as ${onward.key}: one phase changes its label, no congruent point`);
+        log(
+          `region ${labels.join('+')} near T=${T.toFixed(2)} K goes on beyond as ${onward.key}: one phase changes its label, no congruent point`,
+        );
         return { kind: 'invariant', T, good, bad: onward, dir };
       }
     }

@@ -18,11 +18,22 @@ import { edgeBrackets, edgePhase, narrowEdgeBracket } from './pure_edges.js';
 import type { RegionTracer } from './tracing.js';
 
 /** A transition of a pure element located between two edge states of the seed grid (side 0: x = 0, 1: x = 1). */
-export interface LensTask { side: 0 | 1; lo: BinaryState; hi: BinaryState }
+export interface LensTask {
+  side: 0 | 1;
+  lo: BinaryState;
+  hi: BinaryState;
+}
 
 /** The lens searches of the pure edges of the grid: one per change of the edge phase along a pure edge column. */
 export function lensTasks(grid: readonly BinaryState[], nT: number, nX: number, Xr: [number, number]): LensTask[] {
-  const edges = ([[0, Xr[0] === 0], [1, Xr[1] === 1]] as const).filter(([, pure]) => pure).map(([side]) => side);
+  const edges = (
+    [
+      [0, Xr[0] === 0],
+      [1, Xr[1] === 1],
+    ] as const
+  )
+    .filter(([, pure]) => pure)
+    .map(([side]) => side);
   const tasks: LensTask[] = [];
   for (const side of edges) {
     const column = side === 0 ? 0 : nX - 1;
@@ -53,8 +64,13 @@ export class TraceScheduler {
   private readonly probedInvariants: number[] = [];
   private next = 0;
 
-  constructor(private readonly ctx: MapContext, private readonly tracer: RegionTracer, seeds: BinaryState[],
-    private readonly gridSeeds: WeakSet<BinaryState>, private readonly lenses: LensTask[]) {
+  constructor(
+    private readonly ctx: MapContext,
+    private readonly tracer: RegionTracer,
+    seeds: BinaryState[],
+    private readonly gridSeeds: WeakSet<BinaryState>,
+    private readonly lenses: LensTask[],
+  ) {
     this.seeds = [...seeds].sort((a, b) => a.T - b.T || a.X - b.X);
   }
 
@@ -80,21 +96,35 @@ export class TraceScheduler {
       ph.sort((a, b) => a.x - b.x);
       // nearer the invariant where the pair's field is not met 0.05 K away: two invariants 0.04 K apart bound a
       // field that short (Mg-Zn of COST507: L + Mg7Zn3 between 614.14 and 614.18 K)
-      for (const [a, b] of [[0, 1], [1, 2], [0, 2]]) for (const side of [1, -1]) for (const dT of INVARIANT_PROBES_DT) {
-        const T = e.T + side * dT;
-        if (T < Tlo || T > Thi) continue;
-        const q = yield* solveRequest(T, (ph[a].x + ph[b].x) / 2);
-        if (q.ok && q.phases.length === 2 && !this.tracer.covered(q)) this.seeds.push(q);
-        if (q.ok && q.phases.length === 2 && q.phases.every((p) => p.base === ph[a].base || p.base === ph[b].base)) break;
-      }
+      for (const [a, b] of [
+        [0, 1],
+        [1, 2],
+        [0, 2],
+      ])
+        for (const side of [1, -1])
+          for (const dT of INVARIANT_PROBES_DT) {
+            const T = e.T + side * dT;
+            if (T < Tlo || T > Thi) continue;
+            const q = yield* solveRequest(T, (ph[a].x + ph[b].x) / 2);
+            if (q.ok && q.phases.length === 2 && !this.tracer.covered(q)) this.seeds.push(q);
+            if (q.ok && q.phases.length === 2 && q.phases.every((p) => p.base === ph[a].base || p.base === ph[b].base))
+              break;
+          }
     }
   }
 
   /** A region (finished or running) already ends on this edge between T0 and T1 with these two phases. */
   private reachesEdge(side: 0 | 1, T0: number, T1: number, pair: (string | null)[]): boolean {
-    return this.tracer.regions.some((r) =>
-      r.ends.some((e) => e.kind === 'pure_element' && e.T >= T0 && e.T <= T1 && ((e.good.x[0] + e.good.x[1]) / 2 < 0.5 ? 0 : 1) === side)
-      && r.labels.every((l) => pair.includes(baseName(l))));
+    return this.tracer.regions.some(
+      (r) =>
+        r.ends.some(
+          (e) =>
+            e.kind === 'pure_element' &&
+            e.T >= T0 &&
+            e.T <= T1 &&
+            ((e.good.x[0] + e.good.x[1]) / 2 < 0.5 ? 0 : 1) === side,
+        ) && r.labels.every((l) => pair.includes(baseName(l))),
+    );
   }
 
   /**
@@ -103,7 +133,10 @@ export class TraceScheduler {
    * by marching inwards from the edge; what is found is queued as a seed.
    */
   private *lens(task: LensTask): Generator<StateRequest, void, BinaryState> {
-    const edgePhaseOf = (e: BinaryState) => { const p = edgePhase(e); return p === null ? null : baseName(p); };
+    const edgePhaseOf = (e: BinaryState) => {
+      const p = edgePhase(e);
+      return p === null ? null : baseName(p);
+    };
     const { side } = task;
     if (this.reachesEdge(side, task.lo.T, task.hi.T, [edgePhaseOf(task.lo), edgePhaseOf(task.hi)])) return;
     const brackets = yield* narrowEdgeBracket((T) => solveRequest(T, side), task.lo, task.hi, EDGE_TOL);
@@ -115,7 +148,11 @@ export class TraceScheduler {
       // then LENS_DT / 100 from the transition bracketed 100 times narrower (Ni-V of COST507: the fcc liquidus
       // peaks 0.02 K above the melting point of Ni)
       const pair = [edgePhaseOf(a), edgePhaseOf(b)];
-      if ((yield* this.lensAt(side, a.T, b.T, LENS_DT, pair)) || (yield* this.lensAt(side, a.T, b.T, LENS_DT / 10, pair))) continue;
+      if (
+        (yield* this.lensAt(side, a.T, b.T, LENS_DT, pair)) ||
+        (yield* this.lensAt(side, a.T, b.T, LENS_DT / 10, pair))
+      )
+        continue;
       for (const [a2, b2] of yield* narrowEdgeBracket((T) => solveRequest(T, side), a, b, EDGE_TOL / 100))
         if (yield* this.lensAt(side, a2.T, b2.T, LENS_DT / 100, pair)) break;
     }
@@ -126,7 +163,13 @@ export class TraceScheduler {
    * element; a field found is queued as a seed. True when it is the lens of the transition's two phases (the lens
    * of a transition opens on one side of it only: its limiting slopes, van 't Hoff).
    */
-  private *lensAt(side: 0 | 1, Ta: number, Tb: number, dT: number, pair: (string | null)[]): Generator<StateRequest, boolean, BinaryState> {
+  private *lensAt(
+    side: 0 | 1,
+    Ta: number,
+    Tb: number,
+    dT: number,
+    pair: (string | null)[],
+  ): Generator<StateRequest, boolean, BinaryState> {
     const { Tlo, Thi, Xr } = this.ctx;
     const inward = side === 0 ? 1 : -1;
     const limit = side === 0 ? Math.min(Xr[1], 0.1) : Math.max(Xr[0], 0.9);
@@ -140,7 +183,8 @@ export class TraceScheduler {
       if (!known) this.seeds.push(f);
       // a field of the pair already traced that does not reach the element lies beyond a maximum of the
       // transition's own lens (Ni-V: the fcc liquidus peaks 0.02 K above the melting point of Ni): not the lens
-      if (f.phases.every((p) => pair.includes(p.base)) && (!known || this.reachesEdge(side, T - 1, T + 1, pair))) return true;
+      if (f.phases.every((p) => pair.includes(p.base)) && (!known || this.reachesEdge(side, T - 1, T + 1, pair)))
+        return true;
     }
     return false;
   }
@@ -162,8 +206,12 @@ export class TraceScheduler {
           value = undefined;
         } else if ('together' in r.value) {
           e.waiting = r.value.together.length;
-          if (!e.waiting) { value = undefined; continue; }
-          for (const gen of r.value.together) advance({ gen, req: null, key: e.key, parent: e, waiting: 0 }, undefined, out);
+          if (!e.waiting) {
+            value = undefined;
+            continue;
+          }
+          for (const gen of r.value.together)
+            advance({ gen, req: null, key: e.key, parent: e, waiting: 0 }, undefined, out);
           return;
         } else {
           e.req = r.value;
@@ -194,11 +242,15 @@ export class TraceScheduler {
       return false;
     };
     for (;;) {
-      while (active.length < concurrency && startNext()) { /* fill */ }
+      while (active.length < concurrency && startNext()) {
+        /* fill */
+      }
       if (!active.length) break;
       solver.checkCancel();
       if (solver.exhausted) {
-        log(`equilibrium budget of ${solver.budget} used up: tracing stopped with ${this.seeds.length - this.next + active.length} seeds and ${this.lenses.length} pure-element lens searches left; the diagram is incomplete`);
+        log(
+          `equilibrium budget of ${solver.budget} used up: tracing stopped with ${this.seeds.length - this.next + active.length} seeds and ${this.lenses.length} pure-element lens searches left; the diagram is incomplete`,
+        );
         break;
       }
       // a round of one request per thread: the others wait for the next round, first in line

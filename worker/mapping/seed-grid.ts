@@ -3,12 +3,22 @@
 // single-phase nodes of different phases a bisection for the (narrow) two-phase field in between, or,
 // for the two states of one ordered phase, the located point of a second-order transition.
 import { BudgetExceeded, solveRequest } from './binary-solver.js';
-import { MIN_STEP, type BinaryState, type MapContext, type SecondOrderPoint, type StateRequest } from './binary-types.js';
+import {
+  MIN_STEP,
+  type BinaryState,
+  type MapContext,
+  type SecondOrderPoint,
+  type StateRequest,
+} from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
 import { baseName } from './phase-labels.js';
 
 /** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */
-export function gridAxes(T: [number, number], Xr: [number, number], size?: { nT?: number; nX?: number }): { T: number[]; X: number[] } {
+export function gridAxes(
+  T: [number, number],
+  Xr: [number, number],
+  size?: { nT?: number; nX?: number },
+): { T: number[]; X: number[] } {
   const [Tlo, Thi] = T;
   const nT = Math.max(3, size?.nT ?? Math.min(40, Math.max(8, Math.ceil((Thi - Tlo) / 125) + 1)));
   const nX = Math.max(3, size?.nX ?? 21);
@@ -30,7 +40,10 @@ export function isField(s: BinaryState): boolean {
 const ONE_COMPOSITION = 1e-9;
 
 /** What the bisection between two single-phase states found. */
-export interface BetweenFindings { twoPhase: BinaryState[]; secondOrder: SecondOrderPoint[] }
+export interface BetweenFindings {
+  twoPhase: BinaryState[];
+  secondOrder: SecondOrderPoint[];
+}
 
 /** A coroutine of point requests (the state of each is sent back), run side by side with others (runTogether). */
 type Search = Generator<StateRequest, void, BinaryState>;
@@ -41,22 +54,40 @@ type Search = Generator<StateRequest, void, BinaryState>;
  * state down to MIN_STEP in T and 1e-7 in x between the ordered and the disordered state of one phase
  * is a continuous (second-order) transition. A state the solver cannot converge ends the search.
  */
-export function* bisectBetween(order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
-  a: BinaryState, b: BinaryState, found: BetweenFindings): Search {
-  let lo = a, hi = b;
+export function* bisectBetween(
+  order: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
+  a: BinaryState,
+  b: BinaryState,
+  found: BetweenFindings,
+): Search {
+  let lo = a,
+    hi = b;
   for (let k = 0; k < 30; k++) {
-    const T = (lo.T + hi.T) / 2, X = (lo.X + hi.X) / 2;
+    const T = (lo.T + hi.T) / 2,
+      X = (lo.X + hi.X) / 2;
     if (Math.abs(hi.T - lo.T) < MIN_STEP && Math.abs(hi.X - lo.X) < 1e-7) break;
     const m = yield* solveRequest(T, X);
     if (!m.ok) return;
-    if (m.phases.length >= 2) { if (isField(m)) found.twoPhase.push(m); return; }
+    if (m.phases.length >= 2) {
+      if (isField(m)) found.twoPhase.push(m);
+      return;
+    }
     if (m.key === lo.key) lo = m;
     else if (m.key === hi.key) hi = m;
-    else { yield* bisectBetween(order, lo, m, found); yield* bisectBetween(order, m, hi, found); return; }
+    else {
+      yield* bisectBetween(order, lo, m, found);
+      yield* bisectBetween(order, m, hi, found);
+      return;
+    }
   }
   if (order.isOrderPair(lo.key, hi.key)) {
     const ord = order.isOrdered(lo.key) ? lo.key : hi.key;
-    found.secondOrder.push({ ordered: ord, disordered: ord === lo.key ? hi.key : lo.key, T: (lo.T + hi.T) / 2, x: (lo.X + hi.X) / 2 });
+    found.secondOrder.push({
+      ordered: ord,
+      disordered: ord === lo.key ? hi.key : lo.key,
+      T: (lo.T + hi.T) / 2,
+      x: (lo.X + hi.X) / 2,
+    });
   }
 }
 
@@ -77,9 +108,15 @@ const onePhase = (p: { label: string }, q: { label: string }) => baseName(p.labe
  * of 0.05 in x steps over (narrow compounds: Al-Cu eta, epsilon and zeta lie within 0.05). The interval is
  * halved until every neighbouring pair agrees; each two-phase state met is a seed.
  */
-export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: BetweenFindings, depth = 0,
-  order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>): Search {
-  const right = sidePhase(a, 1), left = sidePhase(b, 0);
+export function* searchBetweenUnlike(
+  a: BinaryState,
+  b: BinaryState,
+  found: BetweenFindings,
+  depth = 0,
+  order?: Pick<OrderModel, 'isOrderPair' | 'isOrdered'>,
+): Search {
+  const right = sidePhase(a, 1),
+    left = sidePhase(b, 0);
   if (onePhase(right, left) || depth > 12) return;
   // the single-phase ranges of the two states of one ordered phase meet on a second-order line (the L10 band of
   // Ni-rich fcc between L12 + L10 and A1 in alni_tough_chempot, 0.001-0.003 wide, between two grid columns)
@@ -87,7 +124,8 @@ export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: Betw
     yield* bisectBetween(order, a, b, found);
     return;
   }
-  const lo = Math.max(a.X, right.x), hi = Math.min(b.X, left.x);
+  const lo = Math.max(a.X, right.x),
+    hi = Math.min(b.X, left.x);
   if (!(hi - lo > 1e-5)) return;
   const m = yield* solveRequest(a.T, (lo + hi) / 2);
   if (!m.ok || m.phases.length > 2) return;
@@ -101,20 +139,36 @@ export function* searchBetweenUnlike(a: BinaryState, b: BinaryState, found: Betw
  * two-phase, searchBetweenUnlike; between unlike single-phase neighbours, bisectBetween. The grid used the
  * coarser sampling, so both ends are re-solved (full sampling) before they are compared.
  */
-function* searchesAt(order: OrderModel, a: BinaryState, right: BinaryState | null, up: BinaryState | null, found: BetweenFindings): Search {
-  if (right?.ok && right.key !== a.key && (a.phases.length === 2 || right.phases.length === 2)
-    && a.phases.length <= 2 && right.phases.length <= 2 && !onePhase(sidePhase(a, 1), sidePhase(right, 0))) {
-    const a2 = yield* solveRequest(a.T, a.X), b2 = yield* solveRequest(right.T, right.X);
-    if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2) yield* searchBetweenUnlike(a2, b2, found, 0, order);
+function* searchesAt(
+  order: OrderModel,
+  a: BinaryState,
+  right: BinaryState | null,
+  up: BinaryState | null,
+  found: BetweenFindings,
+): Search {
+  if (
+    right?.ok &&
+    right.key !== a.key &&
+    (a.phases.length === 2 || right.phases.length === 2) &&
+    a.phases.length <= 2 &&
+    right.phases.length <= 2 &&
+    !onePhase(sidePhase(a, 1), sidePhase(right, 0))
+  ) {
+    const a2 = yield* solveRequest(a.T, a.X),
+      b2 = yield* solveRequest(right.T, right.X);
+    if (a2.ok && b2.ok && a2.phases.length <= 2 && b2.phases.length <= 2)
+      yield* searchBetweenUnlike(a2, b2, found, 0, order);
   }
   if (a.phases.length !== 1) return;
   for (const b of [right, up]) {
     if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
-    const a2 = yield* solveRequest(a.T, a.X), b2 = yield* solveRequest(b.T, b.X);
+    const a2 = yield* solveRequest(a.T, a.X),
+      b2 = yield* solveRequest(b.T, b.X);
     if (!a2.ok || !b2.ok) continue;
     if (isField(a2)) found.twoPhase.push(a2);
     if (isField(b2)) found.twoPhase.push(b2);
-    if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) yield* bisectBetween(order, a2, b2, found);
+    if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key)
+      yield* bisectBetween(order, a2, b2, found);
   }
 }
 
@@ -128,13 +182,16 @@ export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT:
   const node = (i: number, j: number) => grid[i * nX + j];
   const perNode: BetweenFindings[] = [];
   const searches: Search[] = [];
-  for (let i = 0; i < nT; i++) for (let j = 0; j < nX; j++) {
-    const a = node(i, j);
-    if (!a.ok) continue;
-    const f: BetweenFindings = { twoPhase: [], secondOrder: [] };
-    perNode.push(f);
-    searches.push(searchesAt(ctx.order, a, j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null, f));
-  }
+  for (let i = 0; i < nT; i++)
+    for (let j = 0; j < nX; j++) {
+      const a = node(i, j);
+      if (!a.ok) continue;
+      const f: BetweenFindings = { twoPhase: [], secondOrder: [] };
+      perNode.push(f);
+      searches.push(
+        searchesAt(ctx.order, a, j + 1 < nX ? node(i, j + 1) : null, i + 1 < nT ? node(i + 1, j) : null, f),
+      );
+    }
   try {
     ctx.solver.runTogether(searches);
   } catch (e) {

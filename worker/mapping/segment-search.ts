@@ -5,7 +5,10 @@
 // drives it with a plain solve.
 
 /** What the search needs of a state: converged or not, and a key naming its stable phase set. */
-export interface KeyedState { ok: boolean; key: string }
+export interface KeyedState {
+  ok: boolean;
+  key: string;
+}
 
 export interface SetChange<S> {
   /** the last state with the start's phase set, at t = lo */
@@ -19,10 +22,15 @@ export interface SetChange<S> {
  * set) down to `tol` in t. Where a third set lies between, the change nearest the start is located.
  * Null when a state inside does not converge (nothing is guessed).
  */
-export function* bisectSetChange<S extends KeyedState, R>(solveAt: (t: number) => Generator<R, S, S>, a: S, b: S,
-  tol = 1e-6): Generator<R, SetChange<S> | null, S> {
+export function* bisectSetChange<S extends KeyedState, R>(
+  solveAt: (t: number) => Generator<R, S, S>,
+  a: S,
+  b: S,
+  tol = 1e-6,
+): Generator<R, SetChange<S> | null, S> {
   if (!a.ok || !b.ok || a.key === b.key) return null;
-  let lo = { t: 0, state: a }, hi = { t: 1, state: b };
+  let lo = { t: 0, state: a },
+    hi = { t: 1, state: b };
   while (hi.t - lo.t > tol) {
     const t = (lo.t + hi.t) / 2;
     const m = yield* solveAt(t);

@@ -28,8 +28,25 @@ import { chunkedBatch } from '../calculations/batch.js';
 import { CancelledError, type JobControl } from '../protocol.js';
 import { StateLabeller, labelSets, singlePhaseFieldLabels } from './ternary_labels.js';
 import {
-  INSIDE_TOL, baseName, dist3, upwardCellCentroids, fromPlane, mid, overlapsBetween, polygonDepth, regionPolygon, selfCheck, sortedBases, tielineInside, toPlane,
-  type SelfCheckResult, type TernaryEndKind, type TernaryTieLine, type TernaryTriangle, type TernaryTwoPhaseRegion, type Vec3,
+  INSIDE_TOL,
+  baseName,
+  dist3,
+  upwardCellCentroids,
+  fromPlane,
+  mid,
+  overlapsBetween,
+  polygonDepth,
+  regionPolygon,
+  selfCheck,
+  sortedBases,
+  tielineInside,
+  toPlane,
+  type SelfCheckResult,
+  type TernaryEndKind,
+  type TernaryTieLine,
+  type TernaryTriangle,
+  type TernaryTwoPhaseRegion,
+  type Vec3,
 } from './ternary_geometry.js';
 
 export * from './ternary_geometry.js';
@@ -61,7 +78,6 @@ export interface TernaryMapRequest {
   selfCheck?: boolean;
 }
 
-
 export interface TernarySection {
   components: [string, string, string];
   T: number;
@@ -77,8 +93,17 @@ export interface TernarySection {
   logs: string[];
 }
 
-interface PS { label: string; base: string; x: Vec3 }
-interface Eq { ok: boolean; X: Vec3; phases: PS[]; raw: EquilibriumResult | null }
+interface PS {
+  label: string;
+  base: string;
+  x: Vec3;
+}
+interface Eq {
+  ok: boolean;
+  X: Vec3;
+  phases: PS[];
+  raw: EquilibriumResult | null;
+}
 
 const NP_MIN = 1e-9;
 /** the solver clamps given fractions to [1e-10, 1 - 1e-10]; a dependent fraction of exactly 0 does not converge */
@@ -91,12 +116,16 @@ const MAX_TRACE_STEPS = 600;
 /** J/mol: of a warm and a cold answer at one composition, the cold one replaces the warm one when lower by more */
 const GM_TOL = 1e-4;
 
-
 export function mapTernary(req: TernaryMapRequest): TernarySection {
   const t0 = performance.now();
   const comps = req.components;
-  const P = req.P ?? 101325, T = req.T;
-  const window = req.window ?? [[0, 1], [0, 1], [0, 1]];
+  const P = req.P ?? 101325,
+    T = req.T;
+  const window = req.window ?? [
+    [0, 1],
+    [0, 1],
+    [0, 1],
+  ];
   const elements = new Set(req.database.info().elements.map((e) => e.name.toUpperCase()));
   const solverComponents = elements.has('VA') ? [...comps, 'VA'] : [...comps];
   const threads = Math.max(1, req.threads ?? 1);
@@ -104,9 +133,13 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const budget = req.maxEquilibria ?? 6000;
   const options = req.pdens ? { pdens: req.pdens } : {};
   const logs: string[] = [];
-  let equilibria = 0, notConverged = 0, budgetNoted = false;
+  let equilibria = 0,
+    notConverged = 0,
+    budgetNoted = false;
   const control = req.control;
-  const checkCancel = () => { if (control?.cancelled) throw new CancelledError(); };
+  const checkCancel = () => {
+    if (control?.cancelled) throw new CancelledError();
+  };
 
   const conditionOf = (X: Vec3) => {
     // keep every fraction off exact zero (the dependent one included)
@@ -116,10 +149,13 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   };
   const toEq = (X: Vec3, r: EquilibriumResult | null): Eq => {
     if (!r || !r.converged) return { ok: false, X, phases: [], raw: r };
-    const phases = r.phases.filter((p) => p.NP > NP_MIN).map((p) => ({
-      label: p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name, base: p.name,
-      x: comps.map((c) => p.x[c] ?? 0) as Vec3,
-    }));
+    const phases = r.phases
+      .filter((p) => p.NP > NP_MIN)
+      .map((p) => ({
+        label: p.setNumber > 1 ? `${p.name}#${p.setNumber}` : p.name,
+        base: p.name,
+        x: comps.map((c) => p.x[c] ?? 0) as Vec3,
+      }));
     return { ok: true, X, phases, raw: r };
   };
   const solve = (X: Vec3, start?: EquilibriumResult | null): Eq => {
@@ -127,8 +163,13 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     equilibria++;
     let r: EquilibriumResult | null = null;
     try {
-      r = equilibrium({ database: req.database, components: solverComponents, phases: req.phases, conditions: conditionOf(X),
-        options: { ...options, ...(start ? { start } : {}) } });
+      r = equilibrium({
+        database: req.database,
+        components: solverComponents,
+        phases: req.phases,
+        conditions: conditionOf(X),
+        options: { ...options, ...(start ? { start } : {}) },
+      });
     } catch (e) {
       if ((e as { code?: string }).code === 'PD_CANCELLED') throw new CancelledError();
       r = null;
@@ -148,30 +189,53 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     const cold = solve(X);
     if (!warm || !warm.ok) return cold;
     // a cold solve that fails beside a converged warm one is no failure of the map
-    if (!cold.ok) { notConverged--; return warm; }
+    if (!cold.ok) {
+      notConverged--;
+      return warm;
+    }
     return cold.raw!.GM < warm.raw!.GM - GM_TOL ? cold : warm;
   };
   const batch = (points: Vec3[], p0: number, p1: number): Eq[] => {
-    const rs = chunkedBatch({ database: req.database, components: solverComponents, phases: req.phases, options: { ...options, warmStart: req.warmGrid ?? false } },
-      points.map(conditionOf), threads, control as JobControl | undefined, p0, p1);
+    const rs = chunkedBatch(
+      {
+        database: req.database,
+        components: solverComponents,
+        phases: req.phases,
+        options: { ...options, warmStart: req.warmGrid ?? false },
+      },
+      points.map(conditionOf),
+      threads,
+      control as JobControl | undefined,
+      p0,
+      p1,
+    );
     equilibria += rs.length;
-    return rs.map((r, i) => { const e = toEq(points[i]!, r); if (!e.ok) notConverged++; return e; });
+    return rs.map((r, i) => {
+      const e = toEq(points[i]!, r);
+      if (!e.ok) notConverged++;
+      return e;
+    });
   };
   const inWindow = (X: Vec3, tol = 1e-12) => X.every((v, i) => v >= window[i]![0] - tol && v <= window[i]![1] + tol);
   /** Middle of the part of tie-line tl inside the window; null when no part of it is inside. */
   const windowMiddle = (tl: TernaryTieLine): Vec3 | null => {
     const [a, b] = tl.x;
-    let t0 = 0, t1 = 1;
+    let t0 = 0,
+      t1 = 1;
     for (let i = 0; i < 3; i++) {
       const da = b[i]! - a[i]!;
-      for (const [bound, upper] of [[window[i]![0], false], [window[i]![1], true]] as const) {
+      for (const [bound, upper] of [
+        [window[i]![0], false],
+        [window[i]![1], true],
+      ] as const) {
         if (Math.abs(da) < 1e-15) {
           if (upper ? a[i]! > bound + 1e-12 : a[i]! < bound - 1e-12) return null;
           continue;
         }
         const t = (bound - a[i]!) / da;
         // the part with a_i + t da on the inner side of the bound
-        if ((da > 0) === upper) t1 = Math.min(t1, t); else t0 = Math.max(t0, t);
+        if (da > 0 === upper) t1 = Math.min(t1, t);
+        else t0 = Math.max(t0, t);
       }
     }
     if (t1 < t0) return null;
@@ -197,7 +261,7 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   for (let i = 0; i <= n; i++) {
     for (let j = 0; j <= n - i; j++) {
       // the grid spans the simplex {x_k >= min_k}; nodes beyond a component's max are left out
-      const X: Vec3 = [lo[0]! + span * (n - i - j) / n, lo[1]! + span * i / n, lo[2]! + span * j / n];
+      const X: Vec3 = [lo[0]! + (span * (n - i - j)) / n, lo[1]! + (span * i) / n, lo[2]! + (span * j) / n];
       if (!inWindow(X)) continue;
       nodeIndex.set(`${i},${j}`, nodes.length);
       nodes.push(X);
@@ -218,18 +282,23 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   /** the equilibrium behind each triangle and tie-line: its chemical potentials give the field's tangent plane */
   const potentials = new WeakMap<object, EquilibriumResult>();
   /** G (J/mol) at X of the tangent plane of equilibrium r: which of two overlapping fields is stable */
-  const planeG = (r: EquilibriumResult | undefined, X: Vec3) => (r ? comps.reduce((a, c, k) => a + (r.mu[c] ?? NaN) * X[k]!, 0) : NaN);
+  const planeG = (r: EquilibriumResult | undefined, X: Vec3) =>
+    r ? comps.reduce((a, c, k) => a + (r.mu[c] ?? NaN) * X[k]!, 0) : NaN;
 
   /** e lies in a traced region of its phases (`tol` > 0: or that close to one; < 0: at least that deep inside) */
   const covered = (e: Eq, tol = INSIDE_TOL): boolean => {
     const key = sortedBases(e.phases.map((p) => p.label));
     const p = toPlane(e.X);
-    return regions.some((r, k) => sortedBases(r.phases) === key && r.tielines.length > 1 && polygonDepth(p, regionPolys[k]!) > -tol);
+    return regions.some(
+      (r, k) => sortedBases(r.phases) === key && r.tielines.length > 1 && polygonDepth(p, regionPolys[k]!) > -tol,
+    );
   };
 
   const knownTriangle = (phases: PS[]): TernaryTriangle | undefined => {
     const key = sortedBases(phases.map((p) => p.label));
-    return triangles.find((t) => sortedBases(t.phases) === key && t.corners.every((c) => phases.some((p) => dist(p.x, c) < 1e-3)));
+    return triangles.find(
+      (t) => sortedBases(t.phases) === key && t.corners.every((c) => phases.some((p) => dist(p.x, c) < 1e-3)),
+    );
   };
   const addTriangle = (e: Eq): TernaryTriangle | null => {
     // a triangle met again (by another trace or seed) needs no second refinement
@@ -243,7 +312,12 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       const c = cur.phases.map((p) => p.x);
       const centroid: Vec3 = [0, 1, 2].map((k) => (c[0]![k]! + c[1]![k]! + c[2]![k]!) / 3) as Vec3;
       const next = it === 0 ? solveStable(centroid, cur.raw) : solve(centroid, cur.raw);
-      if (!next.ok || next.phases.length !== 3 || sortedBases(next.phases.map((p) => p.label)) !== sortedBases(cur.phases.map((p) => p.label))) break;
+      if (
+        !next.ok ||
+        next.phases.length !== 3 ||
+        sortedBases(next.phases.map((p) => p.label)) !== sortedBases(cur.phases.map((p) => p.label))
+      )
+        break;
       // match corners by proximity (set numbers may swap)
       const matched = cur.phases.map((p) => next.phases.reduce((b, q) => (dist(q.x, p.x) < dist(b.x, p.x) ? q : b)));
       if (new Set(matched).size !== 3) break;
@@ -257,14 +331,20 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       corners: cur.phases.map((p) => p.x) as [Vec3, Vec3, Vec3],
       refinement: Number.isFinite(move) ? move : 0,
     };
-    if (!Number.isFinite(move) || move > TRIANGLE_TOL) logs.push(`three-phase triangle ${tri.phases.join('+')}: corners refined to ${Number.isFinite(move) ? move.toExponential(1) : 'no second solve'} only`);
+    if (!Number.isFinite(move) || move > TRIANGLE_TOL)
+      logs.push(
+        `three-phase triangle ${tri.phases.join('+')}: corners refined to ${Number.isFinite(move) ? move.toExponential(1) : 'no second solve'} only`,
+      );
     tri.refinement = Number.isFinite(move) ? move : 1;
     if (cur.raw) potentials.set(tri, cur.raw);
     triangles.push(tri);
     return tri;
   };
 
-  interface TraceEnd { kind: TernaryEndKind; tielines: TernaryTieLine[] }
+  interface TraceEnd {
+    kind: TernaryEndKind;
+    tielines: TernaryTieLine[];
+  }
   /** The triangle's edge of the pair `bases`, its ends matched to the tie-line's by proximity (null: no such edge). */
   const triangleEdge = (tri: TernaryTriangle, tl: TernaryTieLine, bases: [string, string]): TernaryTieLine | null => {
     const pick = (target: Vec3, base: string, not?: number) => {
@@ -285,13 +365,22 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       const poly = t.corners.map(toPlane);
       for (let k = 1; k <= 8; k++) {
         const f = k / 8;
-        if (polygonDepth(toPlane([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])]), poly) > 1e-6) return t;
+        if (
+          polygonDepth(toPlane([a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]), a[2] + f * (b[2] - a[2])]), poly) >
+          1e-6
+        )
+          return t;
       }
     }
     return null;
   };
   /** Follows a region from tie-line `seed` (phases labels a/b) along +/- its normal. */
-  const traceOne = (labels: [string, string], seed: TernaryTieLine, seedRaw: EquilibriumResult | null, dir: 1 | -1): TraceEnd => {
+  const traceOne = (
+    labels: [string, string],
+    seed: TernaryTieLine,
+    seedRaw: EquilibriumResult | null,
+    dir: 1 | -1,
+  ): TraceEnd => {
     const out: TernaryTieLine[] = [];
     let tl = seed;
     let raw = seedRaw;
@@ -299,18 +388,20 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     const bases = labels.map(baseName);
     for (let step = 0; step < MAX_TRACE_STEPS; step++) {
       if (equilibria > budget) {
-        if (!budgetNoted) logs.push(`the budget of ${budget} point equilibria was used up: the remaining traces are cut short`);
+        if (!budgetNoted)
+          logs.push(`the budget of ${budget} point equilibria was used up: the remaining traces are cut short`);
         budgetNoted = true;
         return { kind: 'step_limit', tielines: out };
       }
-      const a = toPlane(tl.x[0]), b = toPlane(tl.x[1]);
+      const a = toPlane(tl.x[0]),
+        b = toPlane(tl.x[1]);
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]);
       // the point that moves: the middle of the part of the tie-line inside the window (the whole tie-line without one)
       const m = windowMiddle(tl);
       if (!m) return { kind: 'window', tielines: out };
       const mp = toPlane(m);
       // unit normal of the tie-line in the plane; for a vanishing tie-line keep moving in the last direction
-      const nrm: [number, number] = len > 1e-12 ? [-(b[1] - a[1]) / len * dir, (b[0] - a[0]) / len * dir] : [0, 0];
+      const nrm: [number, number] = len > 1e-12 ? [(-(b[1] - a[1]) / len) * dir, ((b[0] - a[0]) / len) * dir] : [0, 0];
       if (len <= 1e-12) return { kind: 'critical', tielines: out };
       const d = fromPlane([mp[0] + nrm[0], mp[1] + nrm[1]]).map((v, k) => v - m[k]!) as Vec3;
       const reach = windowReach(m, d);
@@ -323,7 +414,11 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         const X = m.map((v, k) => v + s * d[k]!) as Vec3;
         // a step across a known tie-triangle would land in the field beyond it (a thin triangle can be stepped over)
         const crossed = crossedTriangle(m, X);
-        if (crossed) { blockedBy = crossed; h /= 2; continue; }
+        if (crossed) {
+          blockedBy = crossed;
+          h /= 2;
+          continue;
+        }
         const e = solve(X, raw);
         lastFailed = !e.ok;
         if (e.ok && e.phases.length === 2 && sortedBases(e.phases.map((p) => p.label)) === sortedBases([...labels])) {
@@ -332,9 +427,15 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
           const direct = dist(p.x, tl.x[0]) + dist(q.x, tl.x[1]);
           const swapped = dist(q.x, tl.x[0]) + dist(p.x, tl.x[1]);
           const [u, v] = direct <= swapped ? [p, q] : [q, p];
-          if (baseName(u.label) !== bases[0] || baseName(v.label) !== bases[1]) { h /= 2; continue; }
+          if (baseName(u.label) !== bases[0] || baseName(v.label) !== bases[1]) {
+            h /= 2;
+            continue;
+          }
           const jump = Math.max(dist(u.x, tl.x[0]), dist(v.x, tl.x[1]));
-          if (jump > Math.max(0.08, 6 * s)) { h /= 2; continue; }
+          if (jump > Math.max(0.08, 6 * s)) {
+            h /= 2;
+            continue;
+          }
           tl = { x: [u.x, v.x] };
           raw = e.raw;
           if (e.raw) potentials.set(tl, e.raw);
@@ -349,14 +450,18 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         }
         if (e.ok && e.phases.length === 3) {
           const key = e.phases.map((p) => baseName(p.label));
-          const hasPair = bases[0] === bases[1]
-            ? key.filter((k) => k === bases[0]).length >= 2
-            : key.includes(bases[0]!) && key.includes(bases[1]!);
+          const hasPair =
+            bases[0] === bases[1]
+              ? key.filter((k) => k === bases[0]).length >= 2
+              : key.includes(bases[0]!) && key.includes(bases[1]!);
           if (hasPair) {
             const tri = addTriangle(e);
             if (tri) {
               const edge = triangleEdge(tri, tl, bases as [string, string]);
-              if (edge) { potentials.set(edge, potentials.get(tri)!); out.push(edge); }
+              if (edge) {
+                potentials.set(edge, potentials.get(tri)!);
+                out.push(edge);
+              }
               return { kind: 'three_phase', tielines: out };
             }
           }
@@ -365,8 +470,13 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       }
       if (!accepted) {
         const edge = blockedBy ? triangleEdge(blockedBy, tl, bases as [string, string]) : null;
-        if (edge) { potentials.set(edge, potentials.get(blockedBy!)!); out.push(edge); return { kind: 'three_phase', tielines: out }; }
-        const a2 = toPlane(tl.x[0]), b2 = toPlane(tl.x[1]);
+        if (edge) {
+          potentials.set(edge, potentials.get(blockedBy!)!);
+          out.push(edge);
+          return { kind: 'three_phase', tielines: out };
+        }
+        const a2 = toPlane(tl.x[0]),
+          b2 = toPlane(tl.x[1]);
         if (Math.hypot(b2[0] - a2[0], b2[1] - a2[1]) < SHORT_TIELINE) return { kind: 'critical', tielines: out };
         return { kind: lastFailed ? 'not_converged' : 'step_limit', tielines: out };
       }
@@ -374,7 +484,9 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     return { kind: 'step_limit', tielines: out };
   };
   /** the point lies on a binary edge of the Gibbs triangle (a component at zero) */
-  function inWindowEdgeIsBinary(X: Vec3): boolean { return X.some((v) => v < 1e-6); }
+  function inWindowEdgeIsBinary(X: Vec3): boolean {
+    return X.some((v) => v < 1e-6);
+  }
 
   const traceRegion = (e: Eq, seed?: { tl: TernaryTieLine; dir: 1 | -1; end: TernaryEndKind }): void => {
     const [p, q] = e.phases as [PS, PS];
@@ -391,13 +503,21 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     }
     const tielines = [...[...back.tielines].reverse(), first, ...fwd.tielines];
     const region: TernaryTwoPhaseRegion = { phases: labels, tielines, ends: [back.kind, fwd.kind] };
-    for (const [end, tl] of [[back.kind, tielines[0]!], [fwd.kind, tielines[tielines.length - 1]!]] as const) {
+    for (const [end, tl] of [
+      [back.kind, tielines[0]!],
+      [fwd.kind, tielines[tielines.length - 1]!],
+    ] as const) {
       if (end === 'step_limit' || end === 'not_converged') {
-        logs.push(`region ${labels.join('+')}: trace stopped (${end === 'not_converged' ? 'the equilibria beyond did not converge' : 'no further step accepted'}) `
-          + `at the tie-line ${tl.x.map((v) => v.map((q) => q.toFixed(4)).join('/')).join(' - ')} without reaching a triangle, an edge or a critical point`);
+        logs.push(
+          `region ${labels.join('+')}: trace stopped (${end === 'not_converged' ? 'the equilibria beyond did not converge' : 'no further step accepted'}) ` +
+            `at the tie-line ${tl.x.map((v) => v.map((q) => q.toFixed(4)).join('/')).join(' - ')} without reaching a triangle, an edge or a critical point`,
+        );
       }
     }
-    for (const [end, tl] of [[back.kind, tielines[0]!], [fwd.kind, tielines[tielines.length - 1]!]] as const) {
+    for (const [end, tl] of [
+      [back.kind, tielines[0]!],
+      [fwd.kind, tielines[tielines.length - 1]!],
+    ] as const) {
       if (end === 'critical' && baseName(labels[0]) === baseName(labels[1])) {
         criticalPoints.push({ phases: labels, x: mid(tl.x[0], tl.x[1]) });
       }
@@ -422,20 +542,28 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   const neighbours: [number, number][] = [];
   for (const [key, k] of nodeIndex) {
     const [i, j] = key.split(',').map(Number) as [number, number];
-    for (const [di, dj] of [[1, 0], [0, 1], [-1, 1]] as const) {
+    for (const [di, dj] of [
+      [1, 0],
+      [0, 1],
+      [-1, 1],
+    ] as const) {
       const m2 = nodeIndex.get(`${i + di},${j + dj}`);
       if (m2 !== undefined) neighbours.push([k, m2]);
     }
   }
   const singleKey = (e: Eq) => (e.ok && e.phases.length === 1 ? e.phases[0]!.base : null);
   for (const [k, m2] of neighbours) {
-    const a = grid[k]!, b = grid[m2]!;
-    const ka = singleKey(a), kb = singleKey(b);
+    const a = grid[k]!,
+      b = grid[m2]!;
+    const ka = singleKey(a),
+      kb = singleKey(b);
     if (!ka || !kb) continue;
     // the same phase on both sides: a gap of that phase between them is not looked for here (a wide one shows as a
     // two-phase node, a narrow one ends at a critical point or a triangle, where its trace starts)
     if (ka === kb) continue;
-    let lo2 = a.X, hi2 = b.X, loKey = ka;
+    let lo2 = a.X,
+      hi2 = b.X,
+      loKey = ka;
     for (let depth = 0; depth < 8; depth++) {
       const X = mid(lo2, hi2);
       const e = solve(X, a.raw);
@@ -445,8 +573,12 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
         else if (!covered(e)) traceRegion(e);
         break;
       }
-      if (e.phases[0]!.base === loKey) lo2 = X; else hi2 = X;
-      if (e.phases[0]!.base !== ka && e.phases[0]!.base !== kb) { loKey = e.phases[0]!.base; lo2 = X; }
+      if (e.phases[0]!.base === loKey) lo2 = X;
+      else hi2 = X;
+      if (e.phases[0]!.base !== ka && e.phases[0]!.base !== kb) {
+        loKey = e.phases[0]!.base;
+        lo2 = X;
+      }
     }
   }
   control?.setProgress?.(0.85);
@@ -454,11 +586,21 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   // (c) triangle edges no region ends on: trace away from the triangle
   for (let t = 0; t < triangles.length; t++) {
     const tri = triangles[t]!;
-    for (const [i, j, k] of [[0, 1, 2], [1, 2, 0], [0, 2, 1]] as const) {
-      const ci = tri.corners[i], cj = tri.corners[j];
+    for (const [i, j, k] of [
+      [0, 1, 2],
+      [1, 2, 0],
+      [0, 2, 1],
+    ] as const) {
+      const ci = tri.corners[i],
+        cj = tri.corners[j];
       if (dist(ci, cj) < 1e-4) continue;
-      const ends = regions.some((r) => [r.tielines[0]!, r.tielines[r.tielines.length - 1]!].some((tl) =>
-        (dist(tl.x[0], ci) < 2e-3 && dist(tl.x[1], cj) < 2e-3) || (dist(tl.x[0], cj) < 2e-3 && dist(tl.x[1], ci) < 2e-3)));
+      const ends = regions.some((r) =>
+        [r.tielines[0]!, r.tielines[r.tielines.length - 1]!].some(
+          (tl) =>
+            (dist(tl.x[0], ci) < 2e-3 && dist(tl.x[1], cj) < 2e-3) ||
+            (dist(tl.x[0], cj) < 2e-3 && dist(tl.x[1], ci) < 2e-3),
+        ),
+      );
       if (ends) continue;
       // a point just outside the edge, away from the third corner, starts the trace with a real equilibrium
       const m = mid(ci, cj);
@@ -473,8 +615,11 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       const [p, q] = e.phases as [PS, PS];
       const [u, v] = dist(p.x, ci) + dist(q.x, cj) <= dist(q.x, ci) + dist(p.x, cj) ? [p, q] : [q, p];
       // orient so that +normal of the edge tie-line points away from the triangle
-      const a = toPlane(ci), b = toPlane(cj), c = toPlane(tri.corners[k]);
-      const nx = -(b[1] - a[1]), ny = b[0] - a[0];
+      const a = toPlane(ci),
+        b = toPlane(cj),
+        c = toPlane(tri.corners[k]);
+      const nx = -(b[1] - a[1]),
+        ny = b[0] - a[0];
       const side = (c[0] - (a[0] + b[0]) / 2) * nx + (c[1] - (a[1] + b[1]) / 2) * ny;
       const dir: 1 | -1 = side > 0 ? -1 : 1;
       traceRegion({ ...e, phases: [u, v] }, { tl: { x: [ci, cj] }, dir, end: 'three_phase' });
@@ -485,8 +630,14 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   // a region traced twice (from seeds on both sides of a thin triangle) is kept once: the longer trace
   for (let i = regions.length - 1; i >= 0; i--) {
     const r = regions[i]!;
-    const twin = regions.findIndex((o, k) => k !== i && o.tielines.length >= r.tielines.length && sortedBases(o.phases) === sortedBases(r.phases)
-      && r.tielines.filter((t) => polygonDepth(toPlane(mid(t.x[0], t.x[1])), regionPolys[k]!) > -1e-4).length >= 0.6 * r.tielines.length);
+    const twin = regions.findIndex(
+      (o, k) =>
+        k !== i &&
+        o.tielines.length >= r.tielines.length &&
+        sortedBases(o.phases) === sortedBases(r.phases) &&
+        r.tielines.filter((t) => polygonDepth(toPlane(mid(t.x[0], t.x[1])), regionPolys[k]!) > -1e-4).length >=
+          0.6 * r.tielines.length,
+    );
     if (twin >= 0 && !(regions[twin]!.tielines.length === r.tielines.length && twin > i)) {
       regions.splice(i, 1);
       regionPolys.splice(i, 1);
@@ -500,7 +651,10 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
   for (let pass = 0; pass < 8; pass++) {
     const found = overlapsBetween({ regions, triangles }).find((o) => {
       const gt = planeG(potentials.get(triangles[o.triangle]!), o.x);
-      const go = planeG(potentials.get(o.kind === 'triangles' ? triangles[o.other]! : regions[o.other]!.tielines[o.tieline]!), o.x);
+      const go = planeG(
+        potentials.get(o.kind === 'triangles' ? triangles[o.other]! : regions[o.other]!.tielines[o.tieline]!),
+        o.x,
+      );
       return Number.isFinite(gt) && Number.isFinite(go) && Math.abs(gt - go) > GM_TOL;
     });
     if (!found) break;
@@ -509,14 +663,18 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     if (found.kind === 'triangles') {
       const other = triangles[found.other]!;
       const drop = planeG(potentials.get(other), found.x) > gt ? found.other : found.triangle;
-      logs.push(`three-phase triangle ${triangles[drop]!.phases.join('+')} dropped: it overlaps ${triangles[drop === found.other ? found.triangle : found.other]!.phases.join('+')}, `
-        + `whose tangent plane lies lower (the point solver's answer there was metastable)`);
+      logs.push(
+        `three-phase triangle ${triangles[drop]!.phases.join('+')} dropped: it overlaps ${triangles[drop === found.other ? found.triangle : found.other]!.phases.join('+')}, ` +
+          `whose tangent plane lies lower (the point solver's answer there was metastable)`,
+      );
       triangles.splice(drop, 1);
       continue;
     }
     const r = regions[found.other]!;
     if (planeG(potentials.get(r.tielines[found.tieline]!), found.x) < gt) {
-      logs.push(`three-phase triangle ${tri.phases.join('+')} dropped: it overlaps the two-phase region ${r.phases.join('+')}, whose tangent plane lies lower`);
+      logs.push(
+        `three-phase triangle ${tri.phases.join('+')} dropped: it overlaps the two-phase region ${r.phases.join('+')}, whose tangent plane lies lower`,
+      );
       triangles.splice(found.triangle, 1);
       continue;
     }
@@ -531,7 +689,9 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       if (b - a > best[1] - best[0]) best = [a, b];
       a = b;
     }
-    logs.push(`two-phase region ${r.phases.join('+')}: ${keep.filter((k) => !k).length} tie-lines inside the triangle ${tri.phases.join('+')} dropped (their tangent planes lie higher)`);
+    logs.push(
+      `two-phase region ${r.phases.join('+')}: ${keep.filter((k) => !k).length} tie-lines inside the triangle ${tri.phases.join('+')} dropped (their tangent planes lie higher)`,
+    );
     if (best[1] - best[0] < 1) {
       regions.splice(found.other, 1);
       regionPolys.splice(found.other, 1);
@@ -555,22 +715,39 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
     regionPolys[found.other] = regionPolygon(regions[found.other]!);
   }
 
-  const singlePhaseLabels = singlePhaseFieldLabels(grid, neighbours, (k) => singleKey(grid[k]!), (k, key) => {
-    const raw = grid[k]!.raw;
-    return raw ? labeller.labels(raw, [{ label: key, x: composition(grid[k]!.X) }])[0] : undefined;
-  });
+  const singlePhaseLabels = singlePhaseFieldLabels(
+    grid,
+    neighbours,
+    (k) => singleKey(grid[k]!),
+    (k, key) => {
+      const raw = grid[k]!.raw;
+      return raw ? labeller.labels(raw, [{ label: key, x: composition(grid[k]!.X) }])[0] : undefined;
+    },
+  );
   labelSets(regions, triangles, potentials, labeller, composition);
 
   const section: TernarySection = {
-    components: comps, T, P, window, regions, triangles, singlePhaseLabels, criticalPoints, selfCheck: null,
-    stats: { equilibria, notConverged, seconds: 0, gridSeconds }, logs,
+    components: comps,
+    T,
+    P,
+    window,
+    regions,
+    triangles,
+    singlePhaseLabels,
+    criticalPoints,
+    selfCheck: null,
+    stats: { equilibria, notConverged, seconds: 0, gridSeconds },
+    logs,
   };
   if (req.selfCheck !== false) {
     // centroids of the seed grid's upward cells: no node in common with the seed grid
     const checkPoints = upwardCellCentroids(n, lo as Vec3, span).filter((X) => inWindow(X));
     control?.setStage?.(`self-check: ${checkPoints.length} equilibria`);
     const answers = batch(checkPoints, 0.9, 1);
-    const check = selfCheck(section, answers.map((e) => ({ ok: e.ok, X: e.X, labels: e.phases.map((p) => p.label) })));
+    const check = selfCheck(
+      section,
+      answers.map((e) => ({ ok: e.ok, X: e.X, labels: e.phases.map((p) => p.label) })),
+    );
     // A disagreement inside a mapped two- or three-phase field is re-solved warm-started from that field's
     // equilibrium (the triangle's, or the region's nearest tie-line's): when this gives the map's phases at a
     // lower Gibbs energy than the cold answer, the cold answer was metastable and the map stands.
@@ -579,16 +756,27 @@ export function mapTernary(req: TernaryMapRequest): TernarySection {
       const cold = byX.get(d.x);
       if (!d.mapped.length || !cold?.raw) return true;
       const key = sortedBases(d.mapped);
-      const tri = triangles.find((t) => sortedBases(t.phases) === key && polygonDepth(toPlane(d.x), t.corners.map(toPlane)) > -INSIDE_TOL);
+      const tri = triangles.find(
+        (t) => sortedBases(t.phases) === key && polygonDepth(toPlane(d.x), t.corners.map(toPlane)) > -INSIDE_TOL,
+      );
       let start = tri ? potentials.get(tri) : undefined;
       if (!start) {
-        const near = regions.filter((r) => sortedBases(r.phases) === key).flatMap((r) => r.tielines)
-          .reduce<{ t: TernaryTieLine | null; d: number }>((b, t) => { const dd = dist(mid(t.x[0], t.x[1]), d.x); return dd < b.d ? { t, d: dd } : b; }, { t: null, d: Infinity });
+        const near = regions
+          .filter((r) => sortedBases(r.phases) === key)
+          .flatMap((r) => r.tielines)
+          .reduce<{ t: TernaryTieLine | null; d: number }>(
+            (b, t) => {
+              const dd = dist(mid(t.x[0], t.x[1]), d.x);
+              return dd < b.d ? { t, d: dd } : b;
+            },
+            { t: null, d: Infinity },
+          );
         start = near.t ? potentials.get(near.t) : undefined;
       }
       if (!start) return true;
       const warm = solve(d.x, start);
-      const undercut = warm.ok && sortedBases(warm.phases.map((p) => p.label)) === key && warm.raw!.GM < cold.raw.GM - GM_TOL;
+      const undercut =
+        warm.ok && sortedBases(warm.phases.map((p) => p.label)) === key && warm.raw!.GM < cold.raw.GM - GM_TOL;
       if (undercut) check.metastable_answers++;
       return !undercut;
     });

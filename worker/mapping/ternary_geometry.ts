@@ -39,7 +39,11 @@ export interface SelfCheckDisagreement {
 }
 
 /** An independent point equilibrium of the self-check: converged or not, where, and its stable phase labels. */
-export interface CheckAnswer { ok: boolean; X: Vec3; labels: string[] }
+export interface CheckAnswer {
+  ok: boolean;
+  X: Vec3;
+  labels: string[];
+}
 /**
  * Two mapped fields that share area: two tie-triangles, or a tie-triangle and a two-phase region. Fields of a stable
  * section only meet along their edges; an overlap means one of them is metastable.
@@ -52,13 +56,19 @@ export interface OverlapFinding {
   x: Vec3;
 }
 export interface SelfCheckResult {
-  points: number; agree: number; not_converged: number; disagreements: SelfCheckDisagreement[];
+  points: number;
+  agree: number;
+  not_converged: number;
+  disagreements: SelfCheckDisagreement[];
   /** answers inside a mapped field whose own state the map undercuts (re-solved warm from the field's equilibrium,
    * the map's phases at a lower Gibbs energy): the point solver's answer was metastable there */
   metastable_answers: number;
   overlaps: OverlapFinding[];
 }
-export interface MappedRegions { regions: TernaryTwoPhaseRegion[]; triangles: TernaryTriangle[] }
+export interface MappedRegions {
+  regions: TernaryTwoPhaseRegion[];
+  triangles: TernaryTriangle[];
+}
 
 /** mole fraction: polygon membership tolerance of the coverage test and the self-check */
 export const INSIDE_TOL = 2e-3;
@@ -80,14 +90,16 @@ export function fromPlane(p: [number, number]): Vec3 {
 }
 /** Distance of two compositions in the plane of the Gibbs triangle (side 1). */
 export function dist3(a: Vec3, b: Vec3): number {
-  const p = toPlane(a), q = toPlane(b);
+  const p = toPlane(a),
+    q = toPlane(b);
   return Math.hypot(p[0] - q[0], p[1] - q[1]);
 }
 export const mid = (a: Vec3, b: Vec3): Vec3 => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
 
 /** Distance (Cartesian plane) from p to the segment ab. */
 function segmentDistance(p: [number, number], a: [number, number], b: [number, number]): number {
-  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const dx = b[0] - a[0],
+    dy = b[1] - a[1];
   const l2 = dx * dx + dy * dy;
   const t = l2 > 0 ? Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2)) : 0;
   return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
@@ -98,8 +110,9 @@ export function polygonDepth(p: [number, number], poly: [number, number][]): num
   let inside = false;
   let d = Infinity;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const a = poly[i]!, b = poly[j]!;
-    if ((a[1] > p[1]) !== (b[1] > p[1]) && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
+    const a = poly[i]!,
+      b = poly[j]!;
+    if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;
     d = Math.min(d, segmentDistance(p, a, b));
   }
   return inside ? d : -d;
@@ -133,7 +146,9 @@ function trianglePoints(c: [Vec3, Vec3, Vec3], n = 8): Vec3[] {
   const out: Vec3[] = [];
   for (let i = 1; i < n; i++) {
     for (let j = 1; i + j < n; j++) {
-      const a = i / n, b = j / n, g = 1 - a - b;
+      const a = i / n,
+        b = j / n,
+        g = 1 - a - b;
       out.push([0, 1, 2].map((k) => a * c[0][k]! + b * c[1][k]! + g * c[2][k]!) as Vec3);
     }
   }
@@ -142,7 +157,8 @@ function trianglePoints(c: [Vec3, Vec3, Vec3], n = 8): Vec3[] {
 
 /** A point of the tie-line (at a quarter, half or three quarters) deeper than tol inside the polygon, if any. */
 export function tielineInside(t: TernaryTieLine, poly: [number, number][], tol = INSIDE_TOL): Vec3 | undefined {
-  return [0.25, 0.5, 0.75].map((f) => [0, 1, 2].map((k) => t.x[0][k]! + f * (t.x[1][k]! - t.x[0][k]!)) as Vec3)
+  return [0.25, 0.5, 0.75]
+    .map((f) => [0, 1, 2].map((k) => t.x[0][k]! + f * (t.x[1][k]! - t.x[0][k]!)) as Vec3)
     .find((x) => polygonDepth(toPlane(x), poly) > tol);
 }
 
@@ -153,20 +169,30 @@ export function tielineInside(t: TernaryTieLine, poly: [number, number][], tol =
  */
 export function findOverlaps(s: MappedRegions, tol = INSIDE_TOL): OverlapFinding[] {
   return overlapsBetween(s, tol).map((o) => ({
-    kind: o.kind, x: o.x,
-    phases: [[...s.triangles[o.triangle]!.phases], o.kind === 'triangles' ? [...s.triangles[o.other]!.phases] : [...s.regions[o.other]!.phases]],
+    kind: o.kind,
+    x: o.x,
+    phases: [
+      [...s.triangles[o.triangle]!.phases],
+      o.kind === 'triangles' ? [...s.triangles[o.other]!.phases] : [...s.regions[o.other]!.phases],
+    ],
   }));
 }
 
 /** findOverlaps with the fields' indices: `other` is a triangle's (kind triangles) or a region's; `tieline` the region's tie-line at x. */
-export function overlapsBetween(s: MappedRegions, tol = INSIDE_TOL): { kind: OverlapFinding['kind']; triangle: number; other: number; tieline: number; x: Vec3 }[] {
+export function overlapsBetween(
+  s: MappedRegions,
+  tol = INSIDE_TOL,
+): { kind: OverlapFinding['kind']; triangle: number; other: number; tieline: number; x: Vec3 }[] {
   const out: { kind: OverlapFinding['kind']; triangle: number; other: number; tieline: number; x: Vec3 }[] = [];
   const polys = s.triangles.map((t) => t.corners.map(toPlane));
   for (let i = 0; i < s.triangles.length; i++) {
     for (let j = i + 1; j < s.triangles.length; j++) {
-      const inner = [...trianglePoints(s.triangles[i]!.corners).map((x) => ({ x, d: polygonDepth(toPlane(x), polys[j]!) })),
-        ...trianglePoints(s.triangles[j]!.corners).map((x) => ({ x, d: polygonDepth(toPlane(x), polys[i]!) }))]
-        .filter((p) => p.d > tol && polygonDepth(toPlane(p.x), polys[i]!) > tol && polygonDepth(toPlane(p.x), polys[j]!) > tol);
+      const inner = [
+        ...trianglePoints(s.triangles[i]!.corners).map((x) => ({ x, d: polygonDepth(toPlane(x), polys[j]!) })),
+        ...trianglePoints(s.triangles[j]!.corners).map((x) => ({ x, d: polygonDepth(toPlane(x), polys[i]!) })),
+      ].filter(
+        (p) => p.d > tol && polygonDepth(toPlane(p.x), polys[i]!) > tol && polygonDepth(toPlane(p.x), polys[j]!) > tol,
+      );
       if (inner.length) out.push({ kind: 'triangles', triangle: i, other: j, tieline: -1, x: inner[0]!.x });
     }
   }
@@ -174,7 +200,10 @@ export function overlapsBetween(s: MappedRegions, tol = INSIDE_TOL): { kind: Ove
     s.regions.forEach((r, ri) => {
       for (let k = 0; k < r.tielines.length; k++) {
         const hit = tielineInside(r.tielines[k]!, polys[i]!, tol);
-        if (hit) { out.push({ kind: 'triangle_region', triangle: i, other: ri, tieline: k, x: hit }); return; }
+        if (hit) {
+          out.push({ kind: 'triangle_region', triangle: i, other: ri, tieline: k, x: hit });
+          return;
+        }
       }
     });
   }
@@ -195,28 +224,39 @@ function onEdgeOf(t: TernaryTriangle, pair: string[], X: Vec3): boolean {
  * and no two mapped fields may overlap (findOverlaps).
  */
 export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckResult {
-  let agree = 0, nc = 0;
+  let agree = 0,
+    nc = 0;
   const disagreements: SelfCheckDisagreement[] = [];
   for (const e of answers) {
-    if (!e.ok) { nc++; continue; }
+    if (!e.ok) {
+      nc++;
+      continue;
+    }
     const found = e.labels;
     const key = sortedBases(found);
     const hits = regionsAt(s, e.X);
-    const ok = found.length === 1
-      ? hits.every((h) => h.depth < INSIDE_TOL)
-      : hits.some((h) => sortedBases(h.phases) === key)
-        // two phases on the edge of a triangle that holds both: the tie-line between two triangles that share it
-        // (two line compounds: no region of its own)
-        || (found.length === 2 && s.triangles.some((t) => onEdgeOf(t, found, e.X)));
+    const ok =
+      found.length === 1
+        ? hits.every((h) => h.depth < INSIDE_TOL)
+        : hits.some((h) => sortedBases(h.phases) === key) ||
+          // two phases on the edge of a triangle that holds both: the tie-line between two triangles that share it
+          // (two line compounds: no region of its own)
+          (found.length === 2 && s.triangles.some((t) => onEdgeOf(t, found, e.X)));
     if (ok) agree++;
     else {
       const inner = hits.sort((a, b) => b.depth - a.depth)[0];
       disagreements.push({ x: e.X, found, mapped: inner ? inner.phases : [] });
     }
   }
-  return { points: answers.length, agree, not_converged: nc, disagreements, metastable_answers: 0, overlaps: findOverlaps(s) };
+  return {
+    points: answers.length,
+    agree,
+    not_converged: nc,
+    disagreements,
+    metastable_answers: 0,
+    overlaps: findOverlaps(s),
+  };
 }
-
 
 /**
  * Centroids of the upward cells of a triangular grid of n divisions over a window with lower bounds lo and span
@@ -225,7 +265,12 @@ export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckRe
 export function upwardCellCentroids(n: number, lo: Vec3, span: number): Vec3[] {
   const out: Vec3[] = [];
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n - i; j++) out.push([lo[0] + span * (n - i - j - 2 / 3) / n, lo[1] + span * (i + 1 / 3) / n, lo[2] + span * (j + 1 / 3) / n]);
+    for (let j = 0; j < n - i; j++)
+      out.push([
+        lo[0] + (span * (n - i - j - 2 / 3)) / n,
+        lo[1] + (span * (i + 1 / 3)) / n,
+        lo[2] + (span * (j + 1 / 3)) / n,
+      ]);
   }
   return out;
 }

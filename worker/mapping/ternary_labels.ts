@@ -6,11 +6,19 @@
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { PointConverter } from '../results/common.js';
-import { dist3, type TernaryTieLine, type TernaryTriangle, type TernaryTwoPhaseRegion, type Vec3 } from './ternary_geometry.js';
+import {
+  dist3,
+  type TernaryTieLine,
+  type TernaryTriangle,
+  type TernaryTwoPhaseRegion,
+  type Vec3,
+} from './ternary_geometry.js';
 
 export class StateLabeller {
   private readonly converter: PointConverter;
-  constructor(db: NativeDatabase, components: string[]) { this.converter = new PointConverter(db, components); }
+  constructor(db: NativeDatabase, components: string[]) {
+    this.converter = new PointConverter(db, components);
+  }
 
   /** The state label of one set of a solver result. */
   stateOf(p: PhaseState): string {
@@ -70,12 +78,19 @@ export function numberRepeats(labels: string[]): string[] {
  * when it is not single-phase): at the field's node nearest to the centroid of its nodes (inside the field, off the
  * corners), or at the centroid for a field of three nodes or fewer; `stateLabel` names the node's set by its state.
  */
-export function singlePhaseFieldLabels(grid: readonly { X: Vec3 }[], neighbours: readonly [number, number][],
-  keyOf: (node: number) => string | null, stateLabel: (node: number, phase: string) => string | undefined): { phase: string; x: Vec3; label?: string }[] {
+export function singlePhaseFieldLabels(
+  grid: readonly { X: Vec3 }[],
+  neighbours: readonly [number, number][],
+  keyOf: (node: number) => string | null,
+  stateLabel: (node: number, phase: string) => string | undefined,
+): { phase: string; x: Vec3; label?: string }[] {
   const out: { phase: string; x: Vec3; label?: string }[] = [];
   const seen = new Set<number>();
   const adj = new Map<number, number[]>();
-  for (const [a, b] of neighbours) { (adj.get(a) ?? adj.set(a, []).get(a)!).push(b); (adj.get(b) ?? adj.set(b, []).get(b)!).push(a); }
+  for (const [a, b] of neighbours) {
+    (adj.get(a) ?? adj.set(a, []).get(a)!).push(b);
+    (adj.get(b) ?? adj.set(b, []).get(b)!).push(a);
+  }
   for (let k = 0; k < grid.length; k++) {
     const phase = keyOf(k);
     if (!phase || seen.has(k)) continue;
@@ -85,7 +100,11 @@ export function singlePhaseFieldLabels(grid: readonly { X: Vec3 }[], neighbours:
     while (stack.length) {
       const u = stack.pop()!;
       comp.push(u);
-      for (const v of adj.get(u) ?? []) if (!seen.has(v) && keyOf(v) === phase) { seen.add(v); stack.push(v); }
+      for (const v of adj.get(u) ?? [])
+        if (!seen.has(v) && keyOf(v) === phase) {
+          seen.add(v);
+          stack.push(v);
+        }
     }
     const c: Vec3 = [0, 1, 2].map((q) => comp.reduce((a, u) => a + grid[u]!.X[q]!, 0) / comp.length) as Vec3;
     const best = comp.reduce((b, u) => (dist3(grid[u]!.X, c) < dist3(grid[b]!.X, c) ? u : b), comp[0]!);
@@ -96,15 +115,28 @@ export function singlePhaseFieldLabels(grid: readonly { X: Vec3 }[], neighbours:
 }
 
 /** Display labels of the regions (at their middle tie-line) and triangles whose equilibrium is known. */
-export function labelSets(regions: TernaryTwoPhaseRegion[], triangles: TernaryTriangle[], potentials: WeakMap<object, EquilibriumResult>,
-  labeller: StateLabeller, composition: (X: Vec3) => Record<string, number>): void {
+export function labelSets(
+  regions: TernaryTwoPhaseRegion[],
+  triangles: TernaryTriangle[],
+  potentials: WeakMap<object, EquilibriumResult>,
+  labeller: StateLabeller,
+  composition: (X: Vec3) => Record<string, number>,
+): void {
   for (const r of regions) {
     const tl: TernaryTieLine = r.tielines[Math.floor(r.tielines.length / 2)]!;
     const raw = potentials.get(tl);
-    if (raw) r.labels = labeller.labels(raw, r.phases.map((label, k) => ({ label, x: composition(tl.x[k as 0 | 1]) }))) as [string, string];
+    if (raw)
+      r.labels = labeller.labels(
+        raw,
+        r.phases.map((label, k) => ({ label, x: composition(tl.x[k as 0 | 1]) })),
+      ) as [string, string];
   }
   for (const t of triangles) {
     const raw = potentials.get(t);
-    if (raw) t.labels = labeller.labels(raw, t.phases.map((label, k) => ({ label, x: composition(t.corners[k as 0 | 1 | 2]) }))) as [string, string, string];
+    if (raw)
+      t.labels = labeller.labels(
+        raw,
+        t.phases.map((label, k) => ({ label, x: composition(t.corners[k as 0 | 1 | 2]) })),
+      ) as [string, string, string];
   }
 }

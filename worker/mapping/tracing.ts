@@ -6,8 +6,16 @@
 import type { TieLine } from '../results/binary_equilibrium.js';
 import { solveRequest } from './binary-solver.js';
 import {
-  JUMP_X, MIN_STEP, SAME_X, SEARCH_LEN, SHORT_TIELINE,
-  type BinaryState, type MapContext, type RegionEnd, type StateRequest, type TracedRegion,
+  JUMP_X,
+  MIN_STEP,
+  SAME_X,
+  SEARCH_LEN,
+  SHORT_TIELINE,
+  type BinaryState,
+  type MapContext,
+  type RegionEnd,
+  type StateRequest,
+  type TracedRegion,
 } from './binary-types.js';
 import { marchToField } from './field_search.js';
 import { baseName } from './phase-labels.js';
@@ -23,7 +31,8 @@ export function tieOf(e: BinaryState): TieLine {
 export function interpolateTieLine(tl: readonly TieLine[], T: number): [number, number] {
   let k = 0;
   while (k < tl.length - 1 && tl[k + 1].T < T) k++;
-  const a = tl[k], b = tl[Math.min(k + 1, tl.length - 1)];
+  const a = tl[k],
+    b = tl[Math.min(k + 1, tl.length - 1)];
   const w = b.T > a.T ? Math.min(1, Math.max(0, (T - a.T) / (b.T - a.T))) : 0;
   return [a.x[0] + w * (b.x[0] - a.x[0]), a.x[1] + w * (b.x[1] - a.x[1])];
 }
@@ -53,7 +62,14 @@ export class RegionTracer {
   }
 
   /** Equilibrium at T continuing tie-line `cur` (slope = dx/dT estimate), or the failing result. */
-  *attempt(cur: TieLine, slope: [number, number], T: number, key: string, probes = 3, search = true): Generator<StateRequest, Attempt, BinaryState> {
+  *attempt(
+    cur: TieLine,
+    slope: [number, number],
+    T: number,
+    key: string,
+    probes = 3,
+    search = true,
+  ): Generator<StateRequest, Attempt, BinaryState> {
     const Xr = this.ctx.Xr;
     const dT = T - cur.T;
     const pred: [number, number] = [cur.x[0] + slope[0] * dT, cur.x[1] + slope[1] * dT];
@@ -62,8 +78,9 @@ export class RegionTracer {
     // field, not curvature: the same pair on the far side of an invariant where one phase splits (the
     // solvus meeting a magnetic miscibility gap of fcc in Al-Co near 1090 K jumps by 0.04 in x).
     // (Only once the slope is known: a seed's first step has none.)
-    const jumped = (d: [number, number]) => (slope[0] !== 0 || slope[1] !== 0)
-      && [0, 1].some((k) => d[k] > JUMP_X + 0.5 * Math.abs(slope[k] * dT) && d[1 - k] < 0.25 * d[k]);
+    const jumped = (d: [number, number]) =>
+      (slope[0] !== 0 || slope[1] !== 0) &&
+      [0, 1].some((k) => d[k] > JUMP_X + 0.5 * Math.abs(slope[k] * dT) && d[1 - k] < 0.25 * d[k]);
     const matches = (e: BinaryState) => {
       if (!e.ok || e.key !== key) return false;
       const d: [number, number] = [Math.abs(e.phases[0].x - pred[0]), Math.abs(e.phases[1].x - pred[1])];
@@ -75,7 +92,8 @@ export class RegionTracer {
     const near = this.stateOf.get(cur);
     let first: BinaryState | null = null;
     for (const f of fracs) {
-      const lo = Math.max(0, Math.min(pred[0], pred[1])), hi = Math.min(1, Math.max(pred[0], pred[1]));
+      const lo = Math.max(0, Math.min(pred[0], pred[1])),
+        hi = Math.min(1, Math.max(pred[0], pred[1]));
       const X = f === 0.5 ? (lo + hi) / 2 : cur.x[0] + f * (cur.x[1] - cur.x[0]);
       const e = yield* solveRequest(T, X, near);
       if (matches(e)) return { ok: true, e };
@@ -93,7 +111,12 @@ export class RegionTracer {
       if (dir) {
         const reach = Math.max(SEARCH_LEN, 4 * len);
         const limit = Math.min(Xr[1], Math.max(Xr[0], first!.X + dir * reach));
-        const found = yield* marchToField((X) => solveRequest(T, X), first!, { limit, firstStep: Math.max(len / 2, 1e-3), growth: 3, xTol: 1e-6 });
+        const found = yield* marchToField((X) => solveRequest(T, X), first!, {
+          limit,
+          firstStep: Math.max(len / 2, 1e-3),
+          growth: 3,
+          xTol: 1e-6,
+        });
         if (found && found.key === key) return { ok: true, e: found, searched: true };
       }
     }
@@ -119,7 +142,12 @@ export class RegionTracer {
    * both have ended.
    */
   begin(seed: BinaryState): TracedRegion {
-    const region: TracedRegion = { labels: [seed.phases[0].label, seed.phases[1].label], tl: [this.tieLine(seed)], ends: [], done: false };
+    const region: TracedRegion = {
+      labels: [seed.phases[0].label, seed.phases[1].label],
+      tl: [this.tieLine(seed)],
+      ends: [],
+      done: false,
+    };
     this.regions.push(region);
     return region;
   }
@@ -139,7 +167,10 @@ export class RegionTracer {
     // the tie-lines of this half, from the seed on: an end is classified on its own trace (the other half may be
     // under way, and a trace with no tie-line before its last one is told by the element itself: region-ends.ts)
     const path: TieLine[] = [this.tieLine(seed)];
-    const keep = (t: TieLine) => { region.tl.push(t); path.push(t); };
+    const keep = (t: TieLine) => {
+      region.tl.push(t);
+      path.push(t);
+    };
     let cur = path[0];
     let slope: [number, number] = [0, 0];
     let dT = Math.min(5, maxStep);
@@ -147,18 +178,26 @@ export class RegionTracer {
     let hard = false;
     for (let guard = 0; !end; guard++) {
       if (guard > 4000) {
-        log(`region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`);
+        log(
+          `region ${key}: more than 4000 continuation steps from T=${seed.T.toFixed(2)} K; stopped at T=${cur.T.toFixed(2)} K`,
+        );
         end = { kind: 'unresolved', T: cur.T, good: cur, bad: null, dir };
         break;
       }
       const edge = dir > 0 ? Thi : Tlo;
-      if (Math.abs(edge - cur.T) < 1e-9) { end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir }; break; }
+      if (Math.abs(edge - cur.T) < 1e-9) {
+        end = { kind: 'range_edge', T: cur.T, good: cur, bad: null, dir };
+        break;
+      }
       const T = dir > 0 ? Math.min(edge, cur.T + dT) : Math.max(edge, cur.T - dT);
       const a = yield* this.attempt(cur, slope, T, key);
       if (a.ok) {
         const next = this.tieLine(a.e);
         const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
-        if (dx > 0.05 && dT > 4 * MIN_STEP) { dT /= 2; continue; } // too coarse: redo with a smaller step
+        if (dx > 0.05 && dT > 4 * MIN_STEP) {
+          dT /= 2;
+          continue;
+        } // too coarse: redo with a smaller step
         const h = next.T - cur.T;
         if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
         keep(next);
@@ -168,7 +207,8 @@ export class RegionTracer {
         continue;
       }
       // the region ends between cur.T and T: bisection on T
-      let good = cur, badT = T;
+      let good = cur,
+        badT = T;
       let gslope = slope;
       let searchFails = 0;
       const searchCap = hard ? Infinity : 2;
@@ -217,16 +257,22 @@ export class RegionTracer {
 export function mergeOverlappingTraces(regions: TracedRegion[]): void {
   for (let i = 0; i < regions.length; i++) {
     for (let j = regions.length - 1; j > i; j--) {
-      const A = regions[i], B = regions[j];
+      const A = regions[i],
+        B = regions[j];
       if (A.labels.join('+') !== B.labels.join('+')) continue;
-      const lo = Math.max(A.tl[0].T, B.tl[0].T), hi = Math.min(A.tl[A.tl.length - 1].T, B.tl[B.tl.length - 1].T);
+      const lo = Math.max(A.tl[0].T, B.tl[0].T),
+        hi = Math.min(A.tl[A.tl.length - 1].T, B.tl[B.tl.length - 1].T);
       if (hi < lo - 0.1) continue;
-      const Tm = (lo + hi) / 2, xa = interpolateTieLine(A.tl, Tm), xb = interpolateTieLine(B.tl, Tm);
+      const Tm = (lo + hi) / 2,
+        xa = interpolateTieLine(A.tl, Tm),
+        xb = interpolateTieLine(B.tl, Tm);
       if (Math.abs(xa[0] - xb[0]) > SAME_X || Math.abs(xa[1] - xb[1]) > SAME_X) continue;
       const tl = [...A.tl, ...B.tl].sort((a, b) => a.T - b.T);
       A.tl = tl.filter((t, k) => k === 0 || t.T - tl[k - 1].T > 1e-6);
-      const lowA = A.ends.find((e) => e.dir === -1)!, lowB = B.ends.find((e) => e.dir === -1)!;
-      const highA = A.ends.find((e) => e.dir === 1)!, highB = B.ends.find((e) => e.dir === 1)!;
+      const lowA = A.ends.find((e) => e.dir === -1)!,
+        lowB = B.ends.find((e) => e.dir === -1)!;
+      const highA = A.ends.find((e) => e.dir === 1)!,
+        highB = B.ends.find((e) => e.dir === 1)!;
       A.ends = [lowA.T <= lowB.T ? lowA : lowB, highA.T >= highB.T ? highA : highB];
       regions.splice(j, 1);
     }

@@ -7,9 +7,28 @@
 
 import { placeLabels, polylineSegments, type LabelRequest, type PlacedLabel, type Segment } from './labels.js';
 import {
-  LinearScale, Panel, SvgBuilder, drawLegend, legendWidth, niceTicks, renderTable, resolveAxis, seriesColor, seriesDash,
-  finiteExtent, formatNumber, formatTemperature, temperatureLabel, temperatureTicks, REGION_FILLS,
-  type Cell, type LegendItem, type Point, type Rect, type TemperatureUnit, type Ticks,
+  LinearScale,
+  Panel,
+  SvgBuilder,
+  drawLegend,
+  legendWidth,
+  niceTicks,
+  renderTable,
+  resolveAxis,
+  seriesColor,
+  seriesDash,
+  finiteExtent,
+  formatNumber,
+  formatTemperature,
+  temperatureLabel,
+  temperatureTicks,
+  REGION_FILLS,
+  type Cell,
+  type LegendItem,
+  type Point,
+  type Rect,
+  type TemperatureUnit,
+  type Ticks,
 } from './svg.js';
 
 export const DEFAULT_WIDTH = 1200;
@@ -28,10 +47,15 @@ export interface Series {
   /** dash pattern instead of the palette's (the frozen Cp is dashed, as in the app) */
   dash?: string;
 }
-export interface Transition { x: number; label: string }
+export interface Transition {
+  x: number;
+  label: string;
+}
 
 /** Array check that does not narrow ReadonlyArray inputs to any[] (TypeScript's Array.isArray does). */
-function isArr(v: unknown): boolean { return Array.isArray(v); }
+function isArr(v: unknown): boolean {
+  return Array.isArray(v);
+}
 
 function num(v: number | null | undefined): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
@@ -42,7 +66,9 @@ function checkLengths(x: ReadonlyArray<unknown>, series: ReadonlyArray<Series>, 
   for (const s of series) {
     if (!s || !isArr(s.values)) throw new TypeError(`${what}: series ${JSON.stringify(s?.name)} has no values array`);
     if (s.values.length !== x.length) {
-      throw new RangeError(`${what}: series ${JSON.stringify(s.name)} has ${s.values.length} values for ${x.length} x values`);
+      throw new RangeError(
+        `${what}: series ${JSON.stringify(s.name)} has ${s.values.length} values for ${x.length} x values`,
+      );
     }
   }
 }
@@ -55,7 +81,11 @@ function zip(x: ReadonlyArray<number | null>, y: ReadonlyArray<number | null>): 
 const CELSIUS_RIGHT = 110;
 
 /** Outer layout: plot area inside margins, legend column on the right when there is a legend. */
-function layout(width: number, height: number, o: { title?: boolean; celsiusTop?: boolean; celsiusRight?: boolean; legend?: number }): Rect {
+function layout(
+  width: number,
+  height: number,
+  o: { title?: boolean; celsiusTop?: boolean; celsiusRight?: boolean; legend?: number },
+): Rect {
   const top = (o.title ? 50 : 20) + (o.celsiusTop ? 75 : 20);
   const left = 120;
   const right = (o.celsiusRight ? CELSIUS_RIGHT : 30) + (o.legend ? o.legend + 20 : 0);
@@ -84,9 +114,14 @@ export interface PhaseFractionChartInput extends CommonOptions {
 export function phaseFractionChart(input: PhaseFractionChartInput): string {
   const series = input.series ?? [];
   checkLengths(input.x, series, 'phaseFractionChart');
-  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 800;
+  const width = input.width ?? DEFAULT_WIDTH,
+    height = input.height ?? 800;
   const names = series.map((s) => s.name);
-  const area = layout(width, height, { title: !!input.title, celsiusTop: input.celsiusAxis, legend: legendWidth(names) });
+  const area = layout(width, height, {
+    title: !!input.title,
+    celsiusTop: input.celsiusAxis,
+    legend: legendWidth(names),
+  });
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Phase fractions' });
   drawTitle(svg, input.title);
   const unit = input.celsiusAxis ? input.temperatureUnit : undefined;
@@ -94,15 +129,20 @@ export function phaseFractionChart(input: PhaseFractionChartInput): string {
   // Phase fractions live in [0, 1]; the axis is fixed so charts of different scans compare directly.
   // Amounts in moles of a non-normalised system can exceed 1: then the axis follows the data.
   const ext = finiteExtent(series.flatMap((s) => s.values.map(num)));
-  const yt = ext && (ext[1] > 1 + 1e-9 || ext[0] < -1e-9)
-    ? resolveAxis({ label: '', maxTicks: 6 }, [0, 1, ...ext])
-    : resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
+  const yt =
+    ext && (ext[1] > 1 + 1e-9 || ext[0] < -1e-9)
+      ? resolveAxis({ label: '', maxTicks: 6 }, [0, 1, ...ext])
+      : resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
   const panel = new Panel(svg, area, xt, yt);
-  panel.drawAxes(temperatureLabel(input.xLabel, unit), input.yLabel ?? 'Phase fraction', { celsius: input.celsiusAxis ? 'x' : undefined, temperatureUnit: unit });
+  panel.drawAxes(temperatureLabel(input.xLabel, unit), input.yLabel ?? 'Phase fraction', {
+    celsius: input.celsiusAxis ? 'x' : undefined,
+    temperatureUnit: unit,
+  });
   for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), t.label);
   const legend: LegendItem[] = [];
   series.forEach((s, i) => {
-    const color = seriesColor(i), dash = seriesDash(i);
+    const color = seriesColor(i),
+      dash = seriesDash(i);
     panel.series(zip(input.x, s.values), { stroke: color, dash: dash || undefined, width: 3 });
     legend.push({ name: s.name, color, dash });
   });
@@ -166,25 +206,42 @@ export function propertyChart(input: PropertyChartInput): string {
   panels.forEach((p, k) => {
     const area: Rect = { x: outer.x, y: outer.y + k * (ph + gap), width: outer.width, height: ph };
     const series = perPanel[k];
-    const yt = resolveAxis({ label: p.label, maxTicks: 6 }, series.flatMap((s) => s.values.map(num)));
+    const yt = resolveAxis(
+      { label: p.label, maxTicks: 6 },
+      series.flatMap((s) => s.values.map(num)),
+    );
     const panel = new Panel(svg, area, xt, yt);
     const last = k === panels.length - 1;
-    panel.drawAxes(xLabel, p.label, { celsius: input.celsiusAxis && k === 0 ? 'x' : undefined, temperatureAxis: input.celsiusAxis ? 'x' : undefined, temperatureUnit: unit, showXTickLabels: last });
+    panel.drawAxes(xLabel, p.label, {
+      celsius: input.celsiusAxis && k === 0 ? 'x' : undefined,
+      temperatureAxis: input.celsiusAxis ? 'x' : undefined,
+      temperatureUnit: unit,
+      showXTickLabels: last,
+    });
     for (const t of input.transitions ?? []) panel.verticalMarker(num(t.x), k === 0 ? t.label : '');
     series.forEach((s, i) => {
       const key = series.length > 1 ? s.name : `\u0000single${k}`;
       if (!colorOf.has(key)) colorOf.set(key, series.length > 1 ? colorOf.size : 0);
       const ci = series.length > 1 ? colorOf.get(key)! : 0;
-      panel.series(zip(input.x, s.values), { stroke: seriesColor(ci), dash: (s.dash ?? seriesDash(ci)) || undefined, width: 3 });
+      panel.series(zip(input.x, s.values), {
+        stroke: seriesColor(ci),
+        dash: (s.dash ?? seriesDash(ci)) || undefined,
+        width: 3,
+      });
       if (s.dash !== undefined) dashOf.set(s.name, s.dash);
       void i;
     });
   });
   if (allNames.length) {
-    drawLegend(svg, outer.x + outer.width + 20, outer.y, allNames.map((n) => {
-      const ci = colorOf.get(n) ?? 0;
-      return { name: n, color: seriesColor(ci), dash: dashOf.get(n) ?? seriesDash(ci) };
-    }));
+    drawLegend(
+      svg,
+      outer.x + outer.width + 20,
+      outer.y,
+      allNames.map((n) => {
+        const ci = colorOf.get(n) ?? 0;
+        return { name: n, color: seriesColor(ci), dash: dashOf.get(n) ?? seriesDash(ci) };
+      }),
+    );
   }
   return svg.toString();
 }
@@ -220,14 +277,20 @@ export function scheilChart(input: ScheilChartInput): string {
   if (input.lever) paths.push({ name: 'Lever rule (equilibrium)', p: input.lever });
   for (const { name, p } of paths) {
     if (!p || !isArr(p.T) || !isArr(p.fs)) throw new TypeError(`scheilChart: ${name} path needs T and fs arrays`);
-    if (p.T.length !== p.fs.length) throw new RangeError(`scheilChart: ${name} path has ${p.T.length} temperatures and ${p.fs.length} fractions`);
+    if (p.T.length !== p.fs.length)
+      throw new RangeError(`scheilChart: ${name} path has ${p.T.length} temperatures and ${p.fs.length} fractions`);
   }
-  const width = input.width ?? DEFAULT_WIDTH, height = input.height ?? 800;
+  const width = input.width ?? DEFAULT_WIDTH,
+    height = input.height ?? 800;
   const legend: LegendItem[] = [
     { name: 'Scheil', color: seriesColor(0), dash: '' },
     ...(input.lever ? [{ name: 'Lever rule (equilibrium)', color: seriesColor(1), dash: '10 6' }] : []),
   ];
-  const area = layout(width, height, { title: !!input.title, celsiusRight: input.celsiusAxis, legend: legendWidth(legend.map((l) => l.name)) });
+  const area = layout(width, height, {
+    title: !!input.title,
+    celsiusRight: input.celsiusAxis,
+    legend: legendWidth(legend.map((l) => l.name)),
+  });
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Solidification' });
   drawTitle(svg, input.title);
   const xt = resolveAxis({ label: '', min: 0, max: 1, maxTicks: 6 }, []);
@@ -235,16 +298,40 @@ export function scheilChart(input: ScheilChartInput): string {
   for (const v of [input.eutecticT, input.liquidusT]) if (v !== undefined) temps.push(num(v));
   // 3 % head-room below the lowest temperature so the eutectic plateau does not sit on the axis.
   const ext = temps.filter(Number.isFinite);
-  if (ext.length) { const lo = Math.min(...ext), hi = Math.max(...ext); temps.push(lo - 0.03 * Math.max(hi - lo, 1)); }
+  if (ext.length) {
+    const lo = Math.min(...ext),
+      hi = Math.max(...ext);
+    temps.push(lo - 0.03 * Math.max(hi - lo, 1));
+  }
   const unit = input.temperatureUnit;
   const yt = temperatureTicks({ label: '', maxTicks: 8 }, temps, unit);
   const panel = new Panel(svg, area, xt, yt);
-  panel.drawAxes(input.xLabel ?? 'Fraction solid', temperatureLabel(input.yLabel ?? 'Temperature (K)', unit),
-    { celsius: input.celsiusAxis ? 'y' : undefined, temperatureAxis: 'y', temperatureUnit: unit });
-  if (input.liquidusT !== undefined) panel.horizontalLine(num(input.liquidusT), undefined, undefined, `Liquidus ${formatTemperature(num(input.liquidusT), unit)}`, { stroke: '#555555', width: 1.5, dash: '8 6' });
-  if (input.eutecticT !== undefined) panel.horizontalLine(num(input.eutecticT), undefined, undefined, `Eutectic ${formatTemperature(num(input.eutecticT), unit)}`, { stroke: '#555555', width: 1.5, dash: '8 6' });
+  panel.drawAxes(input.xLabel ?? 'Fraction solid', temperatureLabel(input.yLabel ?? 'Temperature (K)', unit), {
+    celsius: input.celsiusAxis ? 'y' : undefined,
+    temperatureAxis: 'y',
+    temperatureUnit: unit,
+  });
+  if (input.liquidusT !== undefined)
+    panel.horizontalLine(
+      num(input.liquidusT),
+      undefined,
+      undefined,
+      `Liquidus ${formatTemperature(num(input.liquidusT), unit)}`,
+      { stroke: '#555555', width: 1.5, dash: '8 6' },
+    );
+  if (input.eutecticT !== undefined)
+    panel.horizontalLine(
+      num(input.eutecticT),
+      undefined,
+      undefined,
+      `Eutectic ${formatTemperature(num(input.eutecticT), unit)}`,
+      { stroke: '#555555', width: 1.5, dash: '8 6' },
+    );
   paths.forEach(({ p }, i) => {
-    panel.series(p.fs.map((f, j) => [num(f), num(p.T[j])] as const), { stroke: legend[i].color, dash: legend[i].dash || undefined, width: 3 });
+    panel.series(
+      p.fs.map((f, j) => [num(f), num(p.T[j])] as const),
+      { stroke: legend[i].color, dash: legend[i].dash || undefined, width: 3 },
+    );
   });
   drawLegend(svg, area.x + area.width + (input.celsiusAxis ? CELSIUS_RIGHT : 20), area.y, legend);
   return svg.toString();
@@ -253,7 +340,10 @@ export function scheilChart(input: ScheilChartInput): string {
 // ---------------------------------------------------------------------------------------------
 // Binary phase diagram (T versus mole fraction)
 
-export interface XT { x: number; T: number }
+export interface XT {
+  x: number;
+  T: number;
+}
 
 export interface BoundaryInput {
   /** The two phases the boundary separates, for example ["LIQUID", "FCC_A1"]. */
@@ -273,7 +363,11 @@ export const BOUNDARY_STYLES: Record<BoundaryKind, { dash?: string; width: numbe
   magnetic: { dash: '2 6', width: 2.2, legend: 'Curie / Neel temperature (magnetic)' },
 };
 
-export interface TieLineInput { T: number; x: readonly [number, number] | ReadonlyArray<number>; phases?: ReadonlyArray<string> }
+export interface TieLineInput {
+  T: number;
+  x: readonly [number, number] | ReadonlyArray<number>;
+  phases?: ReadonlyArray<string>;
+}
 
 export interface InvariantInput {
   T: number;
@@ -285,11 +379,17 @@ export interface InvariantInput {
 }
 
 export interface RegionLabelInput {
-  x: number; T: number; label: string;
+  x: number;
+  T: number;
+  label: string;
   /** further points known to lie in the field (the middles of a two-phase region's tie-lines), best first */
   inside?: ReadonlyArray<XT>;
 }
-export interface RegionInput { points: ReadonlyArray<XT>; label?: string; fill?: string }
+export interface RegionInput {
+  points: ReadonlyArray<XT>;
+  label?: string;
+  fill?: string;
+}
 
 export interface BinaryPhaseDiagramInput extends CommonOptions {
   boundaries: ReadonlyArray<BoundaryInput>;
@@ -314,13 +414,15 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   for (const [i, b] of input.boundaries.entries()) {
     if (!b || !isArr(b.points)) throw new TypeError(`binaryPhaseDiagram: boundary ${i} has no points array`);
   }
-  const width = input.width ?? DEFAULT_WIDTH, baseHeight = input.height ?? 900;
+  const width = input.width ?? DEFAULT_WIDTH,
+    baseHeight = input.height ?? 900;
   const area = layout(width, baseHeight, { title: !!input.title, celsiusRight: input.celsiusAxis });
   const xr = input.xRange ?? [0, 1];
   const xt = resolveAxis({ label: input.xLabel, min: xr[0], max: xr[1], maxTicks: 11 }, []);
   let yt: Ticks;
   const unit = input.temperatureUnit;
-  if (input.TRange) yt = temperatureTicks({ label: '', min: input.TRange[0], max: input.TRange[1], maxTicks: 10 }, [], unit);
+  if (input.TRange)
+    yt = temperatureTicks({ label: '', min: input.TRange[0], max: input.TRange[1], maxTicks: 10 }, [], unit);
   else {
     const temps: number[] = [];
     for (const b of input.boundaries) for (const p of b.points) temps.push(num(p?.T));
@@ -331,49 +433,75 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   }
   const labels = diagramLabels(input, area, xt, yt);
   // Fields too small for their names are listed under the plot, one row per entry.
-  const lineKinds = (['second_order', 'magnetic'] as const).filter((k) => input.boundaries.some((b) => b.kind === k && b.points.length > 1));
+  const lineKinds = (['second_order', 'magnetic'] as const).filter((k) =>
+    input.boundaries.some((b) => b.kind === k && b.points.length > 1),
+  );
   const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length;
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
   const panel = new Panel(svg, area, xt, yt);
   (input.regions ?? []).forEach((r, i) => {
-    panel.region((r.points ?? []).map((p) => [num(p.x), num(p.T)] as const), { fill: r.fill ?? REGION_FILLS[i % REGION_FILLS.length] });
+    panel.region(
+      (r.points ?? []).map((p) => [num(p.x), num(p.T)] as const),
+      { fill: r.fill ?? REGION_FILLS[i % REGION_FILLS.length] },
+    );
   });
-  panel.drawAxes(input.xLabel, temperatureLabel(input.yLabel ?? 'Temperature (K)', unit),
-    { celsius: input.celsiusAxis ? 'y' : undefined, temperatureAxis: 'y', temperatureUnit: unit, grid: false });
+  panel.drawAxes(input.xLabel, temperatureLabel(input.yLabel ?? 'Temperature (K)', unit), {
+    celsius: input.celsiusAxis ? 'y' : undefined,
+    temperatureAxis: 'y',
+    temperatureUnit: unit,
+    grid: false,
+  });
   for (const t of input.tieLines ?? []) {
     if (!t || !isArr(t.x) || t.x.length < 2) continue;
     panel.segment([num(t.x[0]), num(t.T)], [num(t.x[1]), num(t.T)], { stroke: '#8a8a8a', width: 1 });
   }
   for (const b of input.boundaries) {
     const style = BOUNDARY_STYLES[b.kind ?? 'phase_boundary'] ?? BOUNDARY_STYLES.phase_boundary;
-    panel.series(b.points.map((p) => [num(p?.x), num(p?.T)] as const), style.dash
-      ? { stroke: '#000000', width: style.width, dash: style.dash }
-      : { stroke: '#000000', width: style.width });
+    panel.series(
+      b.points.map((p) => [num(p?.x), num(p?.T)] as const),
+      style.dash
+        ? { stroke: '#000000', width: style.width, dash: style.dash }
+        : { stroke: '#000000', width: style.width },
+    );
   }
   for (const v of input.invariants ?? []) {
     const xs = (v.x ?? []).map(num).filter(Number.isFinite);
     if (!xs.length || !Number.isFinite(num(v.T))) continue;
     panel.horizontalLine(num(v.T), Math.min(...xs), Math.max(...xs), undefined, { stroke: '#000000', width: 2.5 });
-    for (const x of xs) if (panel.contains(x, num(v.T))) svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
+    for (const x of xs)
+      if (panel.contains(x, num(v.T)))
+        svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
   }
   svg.beginGroup({ className: 'labels' });
   for (const l of labels.placed) {
     if (l.leader) svg.line(l.leader[0], l.leader[1], l.leader[2], l.leader[3], { stroke: '#555555', width: 1 });
-    svg.text(l.x, l.baseline, l.text, { size: l.size, anchor: 'middle', halo: true, weight: l.bold ? 'bold' : 'normal' });
+    svg.text(l.x, l.baseline, l.text, {
+      size: l.size,
+      anchor: 'middle',
+      halo: true,
+      weight: l.bold ? 'bold' : 'normal',
+    });
   }
   svg.endGroup();
   // the line styles other than a plain boundary, explained under the plot
   lineKinds.forEach((k, i) => {
     const y = baseHeight - 8 + i * LEGEND_ROW + LEGEND_ROW / 2;
-    svg.line(area.x, y, area.x + 48, y, { stroke: '#000000', width: BOUNDARY_STYLES[k].width, dash: BOUNDARY_STYLES[k].dash, linecap: 'round' });
+    svg.line(area.x, y, area.x + 48, y, {
+      stroke: '#000000',
+      width: BOUNDARY_STYLES[k].width,
+      dash: BOUNDARY_STYLES[k].dash,
+      linecap: 'round',
+    });
     svg.text(area.x + 60, y, BOUNDARY_STYLES[k].legend!, { size: 16, valign: 'middle', fill: '#333333' });
   });
   if (labels.legend.length) {
     const y0 = baseHeight - 8 + lineKinds.length * LEGEND_ROW;
     svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
-    labels.legend.forEach((e, i) => svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }));
+    labels.legend.forEach((e, i) =>
+      svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }),
+    );
   }
   return svg.toString();
 }
@@ -389,7 +517,12 @@ const INVARIANT_LABEL_SIZE = 15;
  * Label placement of a diagram (worker/plots/labels.ts): invariants first (their positions are few), then the
  * fields. A field whose name fits nowhere gets a number at its anchor, and the number's meaning goes to the legend.
  */
-function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt: Ticks): { placed: PlacedLabel[]; legend: string[] } {
+function diagramLabels(
+  input: BinaryPhaseDiagramInput,
+  area: Rect,
+  xt: Ticks,
+  yt: Ticks,
+): { placed: PlacedLabel[]; legend: string[] } {
   const sx = new LinearScale(xt.min, xt.max, area.x, area.x + area.width);
   const sy = new LinearScale(yt.min, yt.max, area.y + area.height, area.y);
   const px = (x: number, T: number): readonly [number, number] => [sx.map(x), sy.map(T)];
@@ -401,50 +534,101 @@ function diagramLabels(input: BinaryPhaseDiagramInput, area: Rect, xt: Ticks, yt
   (input.invariants ?? []).forEach((v, i) => {
     const xs = (v.x ?? []).map(num).filter(Number.isFinite);
     if (!xs.length || !Number.isFinite(num(v.T))) return;
-    const [a, Y] = px(Math.min(...xs), num(v.T)), [b] = px(Math.max(...xs), num(v.T));
+    const [a, Y] = px(Math.min(...xs), num(v.T)),
+      [b] = px(Math.max(...xs), num(v.T));
     segments.push([a, Y, b, Y]);
     const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatTemperature(num(v.T), input.temperatureUnit)}`;
     const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
     // below the line first (the boundaries meet it from above), then above; centred on the line, then shifted
     // sideways in 20 px steps (a label longer than its line may overhang one end)
-    const xsAlong = [0, ...Array.from({ length: 30 }, (_, k) => (k % 2 ? -1 : 1) * 20 * Math.ceil((k + 1) / 2))].map((d) => (a + b) / 2 + d);
-    const inside: Array<readonly [number, number]> = [...xsAlong.map((X) => [X, Y + h / 2 + 2] as const), ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const)];
+    const xsAlong = [0, ...Array.from({ length: 30 }, (_, k) => (k % 2 ? -1 : 1) * 20 * Math.ceil((k + 1) / 2))].map(
+      (d) => (a + b) / 2 + d,
+    );
+    const inside: Array<readonly [number, number]> = [
+      ...xsAlong.map((X) => [X, Y + h / 2 + 2] as const),
+      ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const),
+    ];
     if (!Number.isFinite(Y) || Y < area.y || Y > area.y + area.height) return;
-    requests.push({ key: `invariant:${i}`, text, size: INVARIANT_LABEL_SIZE, anchor: [(a + b) / 2, Y], inside, priority: 2, spiral: false, maxLeader: 90 });
+    requests.push({
+      key: `invariant:${i}`,
+      text,
+      size: INVARIANT_LABEL_SIZE,
+      anchor: [(a + b) / 2, Y],
+      inside,
+      priority: 2,
+      spiral: false,
+      maxLeader: 90,
+    });
     shortText.set(`invariant:${i}`, `${v.kind ?? 'invariant'} ${formatTemperature(num(v.T), input.temperatureUnit)}`);
   });
-  const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> = [];
+  const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> =
+    [];
   for (const r of input.regions ?? []) {
     if (!r.label) continue;
     const pts = (r.points ?? []).filter((p) => Number.isFinite(num(p.x)) && Number.isFinite(num(p.T)));
     if (!pts.length) continue;
     // Vertex centroid: good enough for the convex-ish regions of a binary diagram; explicit
     // regionLabels take over when a region is strongly concave.
-    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length, cT = pts.reduce((s, p) => s + p.T, 0) / pts.length;
+    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length,
+      cT = pts.reduce((s, p) => s + p.T, 0) / pts.length;
     fields.push({ text: r.label, anchor: px(cx, cT), inside: [] });
   }
   for (const r of input.regionLabels ?? []) {
-    const x = num(r?.x), T = num(r?.T);
+    const x = num(r?.x),
+      T = num(r?.T);
     if (!Number.isFinite(x) || !Number.isFinite(T)) continue;
     const anchor = px(x, T);
     // labels whose anchor lies outside the plotted range are dropped, not chased
-    if (anchor[0] < area.x - 1e-6 || anchor[0] > area.x + area.width + 1e-6 || anchor[1] < area.y - 1e-6 || anchor[1] > area.y + area.height + 1e-6) continue;
+    if (
+      anchor[0] < area.x - 1e-6 ||
+      anchor[0] > area.x + area.width + 1e-6 ||
+      anchor[1] < area.y - 1e-6 ||
+      anchor[1] > area.y + area.height + 1e-6
+    )
+      continue;
     fields.push({ text: String(r?.label ?? ''), anchor, inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))) });
   }
   // larger fields first: their labels have more room to move
-  fields.forEach((f, i) => requests.push({ key: `field:${i}`, text: f.text, size: REGION_LABEL_SIZE, anchor: f.anchor, inside: f.inside,
-    priority: 1 - f.text.length / 1000, shrink: [0.8] }));
+  fields.forEach((f, i) =>
+    requests.push({
+      key: `field:${i}`,
+      text: f.text,
+      size: REGION_LABEL_SIZE,
+      anchor: f.anchor,
+      inside: f.inside,
+      priority: 1 - f.text.length / 1000,
+      shrink: [0.8],
+    }),
+  );
   const first = placeLabels(requests, { area, segments });
   const placed = [...first.placed];
-  const taken = () => ({ area, segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: placed.map((p) => p.box) });
+  const taken = () => ({
+    area,
+    segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))],
+    obstacles: placed.map((p) => p.box),
+  });
   // invariants whose reaction fits nowhere: kind and temperature only, among what is already placed
-  const short = placeLabels(first.dropped.filter((r) => shortText.has(r.key)).map((r) => ({ ...r, text: shortText.get(r.key)! })), taken());
+  const short = placeLabels(
+    first.dropped.filter((r) => shortText.has(r.key)).map((r) => ({ ...r, text: shortText.get(r.key)! })),
+    taken(),
+  );
   placed.push(...short.placed);
   const legend: string[] = [];
   const fieldsDropped = first.dropped.filter((r) => !short.placed.some((p) => p.key === r.key));
   if (fieldsDropped.length) {
     // numbers at the anchors of the fields left unlabelled, placed among what is already there
-    const tags = placeLabels(fieldsDropped.map((r, k) => ({ key: r.key, text: String(k + 1), size: 16, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })), taken());
+    const tags = placeLabels(
+      fieldsDropped.map((r, k) => ({
+        key: r.key,
+        text: String(k + 1),
+        size: 16,
+        bold: true,
+        anchor: r.anchor,
+        inside: r.inside,
+        priority: 0,
+      })),
+      taken(),
+    );
     placed.push(...tags.placed);
     fieldsDropped.forEach((r, k) => {
       const tagged = tags.placed.some((t) => t.key === r.key);
@@ -469,11 +653,14 @@ export interface PointTableInput {
 }
 
 export function pointTable(input: PointTableInput): string {
-  if (!isArr(input.columns) || !input.columns.length) throw new RangeError('pointTable: columns must be a non-empty array');
+  if (!isArr(input.columns) || !input.columns.length)
+    throw new RangeError('pointTable: columns must be a non-empty array');
   if (!isArr(input.rows)) throw new TypeError('pointTable: rows must be an array');
   const keys = input.columns.map((c) => (typeof c === 'string' ? c : c.key));
   const labels = input.columns.map((c) => (typeof c === 'string' ? c : c.label));
-  const rows = input.rows.map((r) => (isArr(r) ? (r as ReadonlyArray<Cell>) : keys.map((k) => (r as Record<string, Cell>)[k])));
+  const rows = input.rows.map((r) =>
+    isArr(r) ? (r as ReadonlyArray<Cell>) : keys.map((k) => (r as Record<string, Cell>)[k]),
+  );
   return renderTable(labels, rows, { title: input.title, width: input.width ?? DEFAULT_WIDTH, digits: input.digits });
 }
 

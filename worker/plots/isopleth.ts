@@ -7,19 +7,33 @@ import { previewTemperatureUnit } from './panel.js';
 
 export function isoplethPreview(doc: IsoplethResult): string {
   const pct = (x: number) => 100 * x;
-  const boundaries: BoundaryInput[] = doc.lines.map((l) => ({ phases: [l.phase], points: l.points.map((p) => ({ x: pct(p.x), T: p.T })) }));
-  const invariants: InvariantInput[] = doc.invariants.map((v) => ({ T: v.T, phases: v.phases, x: [pct(v.x[0]), pct(v.x[1])] }));
-  const regionLabels: RegionLabelInput[] = doc.regions.filter((r) => r.grid_nodes > 0).map((r) => ({
-    x: pct(r.x), T: r.T, label: r.phases.length ? (r.labels ?? r.phases).join(' + ') : 'no stable phase',
+  const boundaries: BoundaryInput[] = doc.lines.map((l) => ({
+    phases: [l.phase],
+    points: l.points.map((p) => ({ x: pct(p.x), T: p.T })),
   }));
+  const invariants: InvariantInput[] = doc.invariants.map((v) => ({
+    T: v.T,
+    phases: v.phases,
+    x: [pct(v.x[0]), pct(v.x[1])],
+  }));
+  const regionLabels: RegionLabelInput[] = doc.regions
+    .filter((r) => r.grid_nodes > 0)
+    .map((r) => ({
+      x: pct(r.x),
+      T: r.T,
+      label: r.phases.length ? (r.labels ?? r.phases).join(' + ') : 'no stable phase',
+    }));
   const [a, b] = doc.axis.range;
   return binaryPhaseDiagram({
     title: `Isopleth ${isoplethCompositionText(doc)}, P = ${doc.pressure} Pa`,
-    boundaries, invariants, regionLabels,
+    boundaries,
+    invariants,
+    regionLabels,
     xLabel: isoplethAxisLabel(doc),
     yLabel: 'Temperature (K)',
     xRange: [pct(Math.min(a, b)), pct(Math.max(a, b))],
     TRange: doc.temperature_range,
-    celsiusAxis: true, temperatureUnit: previewTemperatureUnit(doc.config),
+    celsiusAxis: true,
+    temperatureUnit: previewTemperatureUnit(doc.config),
   });
 }

@@ -13,22 +13,35 @@
 // This is the greedy fixed-candidate scheme of Christensen, Marks & Shieber (ACM Trans. Graph. 14 (1995)
 // 203), with the field-membership test of point-feature labelling added.
 
-export interface Box { x: number; y: number; width: number; height: number }
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 /** A segment x1, y1, x2, y2 in pixels. */
 export type Segment = readonly [number, number, number, number];
 export type Pt = readonly [number, number];
 
-export interface TextMetrics { width: number; ascent: number; descent: number }
+export interface TextMetrics {
+  width: number;
+  ascent: number;
+  descent: number;
+}
 export type Measure = (text: string, size: number, bold?: boolean) => TextMetrics;
 
 // Advance widths (1/1000 em) of ASCII 32..126 in DejaVu Sans and DejaVu Sans Bold, read from the fonts' hmtx
 // tables (fonts-dejavu-core 2.37); ascent 0.928 em, descent 0.236 em (hhea). DejaVu Sans is the family the PNG
 // renderer loads and the first of the previews' font stack.
-const DEJAVU = '318,401,460,838,636,950,780,275,390,390,500,838,318,361,318,337,636,636,636,636,636,636,636,636,636,636,337,337,838,838,838,531,1000,684,686,698,770,632,575,775,752,295,295,656,557,863,748,787,603,787,695,635,611,732,684,989,685,611,685,390,337,390,838,500,500,613,635,550,635,615,352,635,634,278,278,579,278,974,634,612,635,635,411,521,392,634,592,818,592,592,525,636,337,636,838'
-  .split(',').map(Number);
-const DEJAVU_BOLD = '348,456,521,838,696,1002,872,306,457,457,523,838,380,415,380,365,696,696,696,696,696,696,696,696,696,696,400,400,838,838,838,580,1000,774,762,734,830,683,683,821,837,372,372,775,637,995,837,850,733,850,770,720,682,812,774,1103,771,724,725,457,365,457,838,500,500,675,716,593,716,678,435,716,712,343,343,665,343,1042,712,687,716,716,493,595,478,712,652,924,645,652,582,712,365,712,838'
-  .split(',').map(Number);
-const DEJAVU_OTHER: Record<string, number> = { '°': 500, '–': 500, '—': 1000, '·': 318, 'μ': 636, '…': 1000, '−': 838 };
+const DEJAVU =
+  '318,401,460,838,636,950,780,275,390,390,500,838,318,361,318,337,636,636,636,636,636,636,636,636,636,636,337,337,838,838,838,531,1000,684,686,698,770,632,575,775,752,295,295,656,557,863,748,787,603,787,695,635,611,732,684,989,685,611,685,390,337,390,838,500,500,613,635,550,635,615,352,635,634,278,278,579,278,974,634,612,635,635,411,521,392,634,592,818,592,592,525,636,337,636,838'
+    .split(',')
+    .map(Number);
+const DEJAVU_BOLD =
+  '348,456,521,838,696,1002,872,306,457,457,523,838,380,415,380,365,696,696,696,696,696,696,696,696,696,696,400,400,838,838,838,580,1000,774,762,734,830,683,683,821,837,372,372,775,637,995,837,850,733,850,770,720,682,812,774,1103,771,724,725,457,365,457,838,500,500,675,716,593,716,678,435,716,712,343,343,665,343,1042,712,687,716,716,493,595,478,712,652,924,645,652,582,712,365,712,838'
+    .split(',')
+    .map(Number);
+const DEJAVU_OTHER: Record<string, number> = { '°': 500, '–': 500, '—': 1000, '·': 318, μ: 636, '…': 1000, '−': 838 };
 
 /** Text metrics of DejaVu Sans (regular or bold) at `size` px. */
 export const dejaVuMeasure: Measure = (text, size, bold = false) => {
@@ -36,7 +49,7 @@ export const dejaVuMeasure: Measure = (text, size, bold = false) => {
   let w = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    w += c >= 32 && c <= 126 ? table[c - 32]! : DEJAVU_OTHER[ch] ?? 1000;
+    w += c >= 32 && c <= 126 ? table[c - 32]! : (DEJAVU_OTHER[ch] ?? 1000);
   }
   return { width: (w / 1000) * size, ascent: 0.928 * size, descent: 0.236 * size };
 };
@@ -90,29 +103,49 @@ export interface PlacementOptions {
   maxLeader?: number;
 }
 
-export interface Placement { placed: PlacedLabel[]; dropped: LabelRequest[] }
+export interface Placement {
+  placed: PlacedLabel[];
+  dropped: LabelRequest[];
+}
 
 export function boxesIntersect(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 export function boxInside(inner: Box, outer: Box, tol = 1e-6): boolean {
-  return inner.x >= outer.x - tol && inner.y >= outer.y - tol && inner.x + inner.width <= outer.x + outer.width + tol
-    && inner.y + inner.height <= outer.y + outer.height + tol;
+  return (
+    inner.x >= outer.x - tol &&
+    inner.y >= outer.y - tol &&
+    inner.x + inner.width <= outer.x + outer.width + tol &&
+    inner.y + inner.height <= outer.y + outer.height + tol
+  );
 }
 
 /** True when the segment passes through the box's interior (Liang–Barsky clipping; allocation-free, it runs often). */
 export function segmentHitsBox(s: Segment, b: Box): boolean {
-  const x1 = s[0], y1 = s[1], x2 = s[2], y2 = s[3];
-  const bx1 = b.x + b.width, by1 = b.y + b.height;
+  const x1 = s[0],
+    y1 = s[1],
+    x2 = s[2],
+    y2 = s[3];
+  const bx1 = b.x + b.width,
+    by1 = b.y + b.height;
   // both ends on the same outer side: no hit (the common case)
-  if ((x1 <= b.x && x2 <= b.x) || (x1 >= bx1 && x2 >= bx1) || (y1 <= b.y && y2 <= b.y) || (y1 >= by1 && y2 >= by1)) return false;
-  const dx = x2 - x1, dy = y2 - y1;
-  let t0 = 0, t1 = 1;
+  if ((x1 <= b.x && x2 <= b.x) || (x1 >= bx1 && x2 >= bx1) || (y1 <= b.y && y2 <= b.y) || (y1 >= by1 && y2 >= by1))
+    return false;
+  const dx = x2 - x1,
+    dy = y2 - y1;
+  let t0 = 0,
+    t1 = 1;
   const clip = (p: number, q: number): boolean => {
     if (p === 0) return q > 0;
     const r = q / p;
-    if (p < 0) { if (r > t1) return false; if (r > t0) t0 = r; } else { if (r < t0) return false; if (r < t1) t1 = r; }
+    if (p < 0) {
+      if (r > t1) return false;
+      if (r > t0) t0 = r;
+    } else {
+      if (r < t0) return false;
+      if (r < t1) t1 = r;
+    }
     return true;
   };
   if (!clip(-dx, x1 - b.x) || !clip(dx, bx1 - x1) || !clip(-dy, y1 - b.y) || !clip(dy, by1 - y1)) return false;
@@ -128,14 +161,32 @@ function onSegment(ax: number, ay: number, bx: number, by: number, cx: number, c
 
 /** True when two segments cross or touch (orientation test). */
 export function segmentsCross(a: Segment, b: Segment): boolean {
-  const p1x = a[0], p1y = a[1], p2x = a[2], p2y = a[3], q1x = b[0], q1y = b[1], q2x = b[2], q2y = b[3];
-  if (Math.max(p1x, p2x) < Math.min(q1x, q2x) || Math.max(q1x, q2x) < Math.min(p1x, p2x)
-    || Math.max(p1y, p2y) < Math.min(q1y, q2y) || Math.max(q1y, q2y) < Math.min(p1y, p2y)) return false;
-  const d1 = orient(q1x, q1y, q2x, q2y, p1x, p1y), d2 = orient(q1x, q1y, q2x, q2y, p2x, p2y);
-  const d3 = orient(p1x, p1y, p2x, p2y, q1x, q1y), d4 = orient(p1x, p1y, p2x, p2y, q2x, q2y);
+  const p1x = a[0],
+    p1y = a[1],
+    p2x = a[2],
+    p2y = a[3],
+    q1x = b[0],
+    q1y = b[1],
+    q2x = b[2],
+    q2y = b[3];
+  if (
+    Math.max(p1x, p2x) < Math.min(q1x, q2x) ||
+    Math.max(q1x, q2x) < Math.min(p1x, p2x) ||
+    Math.max(p1y, p2y) < Math.min(q1y, q2y) ||
+    Math.max(q1y, q2y) < Math.min(p1y, p2y)
+  )
+    return false;
+  const d1 = orient(q1x, q1y, q2x, q2y, p1x, p1y),
+    d2 = orient(q1x, q1y, q2x, q2y, p2x, p2y);
+  const d3 = orient(p1x, p1y, p2x, p2y, q1x, q1y),
+    d4 = orient(p1x, p1y, p2x, p2y, q2x, q2y);
   if (d1 * d2 < 0 && d3 * d4 < 0) return true;
-  return (d1 === 0 && onSegment(q1x, q1y, q2x, q2y, p1x, p1y)) || (d2 === 0 && onSegment(q1x, q1y, q2x, q2y, p2x, p2y))
-    || (d3 === 0 && onSegment(p1x, p1y, p2x, p2y, q1x, q1y)) || (d4 === 0 && onSegment(p1x, p1y, p2x, p2y, q2x, q2y));
+  return (
+    (d1 === 0 && onSegment(q1x, q1y, q2x, q2y, p1x, p1y)) ||
+    (d2 === 0 && onSegment(q1x, q1y, q2x, q2y, p2x, p2y)) ||
+    (d3 === 0 && onSegment(p1x, p1y, p2x, p2y, q1x, q1y)) ||
+    (d4 === 0 && onSegment(p1x, p1y, p2x, p2y, q2x, q2y))
+  );
 }
 
 /** Uniform grid of segments, so a box or a segment is tested only against the segments near it. */
@@ -144,26 +195,35 @@ class SegmentIndex {
   /** per segment, the query that last tested it (so a segment spanning several cells is tested once per query) */
   private readonly seen: Uint32Array;
   private query = 0;
-  constructor(private readonly segs: ReadonlyArray<Segment>, private readonly cell = 32) {
+  constructor(
+    private readonly segs: ReadonlyArray<Segment>,
+    private readonly cell = 32,
+  ) {
     this.seen = new Uint32Array(segs.length);
     segs.forEach((s, i) => {
       const c = this.cell;
-      const i0 = Math.floor(Math.min(s[0], s[2]) / c), i1 = Math.floor(Math.max(s[0], s[2]) / c);
-      const j0 = Math.floor(Math.min(s[1], s[3]) / c), j1 = Math.floor(Math.max(s[1], s[3]) / c);
+      const i0 = Math.floor(Math.min(s[0], s[2]) / c),
+        i1 = Math.floor(Math.max(s[0], s[2]) / c);
+      const j0 = Math.floor(Math.min(s[1], s[3]) / c),
+        j1 = Math.floor(Math.max(s[1], s[3]) / c);
       if (![i0, i1, j0, j1].every(Number.isFinite) || (i1 - i0 + 1) * (j1 - j0 + 1) > 1e5) return;
-      for (let a = i0; a <= i1; a++) for (let b = j0; b <= j1; b++) {
-        const k = a * 100003 + b;
-        let list = this.cells.get(k);
-        if (!list) this.cells.set(k, (list = []));
-        list.push(i);
-      }
+      for (let a = i0; a <= i1; a++)
+        for (let b = j0; b <= j1; b++) {
+          const k = a * 100003 + b;
+          let list = this.cells.get(k);
+          if (!list) this.cells.set(k, (list = []));
+          list.push(i);
+        }
     });
   }
   /** True when test() holds for some segment whose cells meet the rectangle [x0, x1] x [y0, y1]. */
   private any(x0: number, y0: number, x1: number, y1: number, test: (s: Segment) => boolean): boolean {
     const c = this.cell;
     const q = ++this.query;
-    const i0 = Math.floor(x0 / c), i1 = Math.floor(x1 / c), j0 = Math.floor(y0 / c), j1 = Math.floor(y1 / c);
+    const i0 = Math.floor(x0 / c),
+      i1 = Math.floor(x1 / c),
+      j0 = Math.floor(y0 / c),
+      j1 = Math.floor(y1 / c);
     for (let a = i0; a <= i1; a++) {
       for (let b = j0; b <= j1; b++) {
         const list = this.cells.get(a * 100003 + b);
@@ -181,7 +241,9 @@ class SegmentIndex {
     return this.any(b.x, b.y, b.x + b.width, b.y + b.height, (s) => segmentHitsBox(s, b));
   }
   crosses(s: Segment): boolean {
-    return this.any(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]), (t) => segmentsCross(s, t));
+    return this.any(Math.min(s[0], s[2]), Math.min(s[1], s[3]), Math.max(s[0], s[2]), Math.max(s[1], s[3]), (t) =>
+      segmentsCross(s, t),
+    );
   }
 }
 
@@ -189,7 +251,8 @@ class SegmentIndex {
 export function polylineSegments(points: ReadonlyArray<Pt>): Segment[] {
   const out: Segment[] = [];
   for (let i = 1; i < points.length; i++) {
-    const [ax, ay] = points[i - 1]!, [bx, by] = points[i]!;
+    const [ax, ay] = points[i - 1]!,
+      [bx, by] = points[i]!;
     if ([ax, ay, bx, by].every(Number.isFinite) && (ax !== bx || ay !== by)) out.push([ax, ay, bx, by]);
   }
   return out;
@@ -210,7 +273,9 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
   const placed: PlacedLabel[] = [];
   const dropped: LabelRequest[] = [];
   const maxLeader = opts.maxLeader ?? Math.max(60, 0.3 * Math.min(area.width, area.height));
-  const order = requests.map((r, i) => ({ r, i })).sort((a, b) => (b.r.priority ?? 0) - (a.r.priority ?? 0) || a.i - b.i);
+  const order = requests
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (b.r.priority ?? 0) - (a.r.priority ?? 0) || a.i - b.i);
 
   for (const { r } of order) {
     const metricsAt = (size: number) => {
@@ -220,18 +285,38 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
     let cur = metricsAt(r.size);
     // one candidate box, moved around (the search tries thousands of positions; a copy is kept when one is accepted)
     const cand: Box = { x: 0, y: 0, width: 0, height: 0 };
-    const boxAt = (c: Pt): Box => { cand.x = c[0] - cur.w / 2; cand.y = c[1] - cur.h / 2; cand.width = cur.w; cand.height = cur.h; return cand; };
+    const boxAt = (c: Pt): Box => {
+      cand.x = c[0] - cur.w / 2;
+      cand.y = c[1] - cur.h / 2;
+      cand.width = cur.w;
+      cand.height = cur.h;
+      return cand;
+    };
     const probe: [number, number, number, number] = [0, 0, 0, 0];
-    const free = (b: Box): boolean => boxInside(b, area) && !taken.some((t) => boxesIntersect(t, b)) && !index.hitsBox(b)
-      && !leaders.some((l) => segmentHitsBox(l, b));
+    const free = (b: Box): boolean =>
+      boxInside(b, area) &&
+      !taken.some((t) => boxesIntersect(t, b)) &&
+      !index.hitsBox(b) &&
+      !leaders.some((l) => segmentHitsBox(l, b));
     const accept = (candidate: Box, leader?: Segment): void => {
       const b = { ...candidate };
       taken.push(b);
       if (leader) leaders.push(leader);
-      placed.push({ key: r.key, text: r.text, size: cur.size, bold: !!r.bold, box: b, x: b.x + b.width / 2,
-        baseline: b.y + pad + cur.m.ascent, ...(leader ? { leader } : {}) });
+      placed.push({
+        key: r.key,
+        text: r.text,
+        size: cur.size,
+        bold: !!r.bold,
+        box: b,
+        x: b.x + b.width / 2,
+        baseline: b.y + pad + cur.m.ascent,
+        ...(leader ? { leader } : {}),
+      });
     };
-    if (!r.anchor.every(Number.isFinite)) { dropped.push(r); continue; }
+    if (!r.anchor.every(Number.isFinite)) {
+      dropped.push(r);
+      continue;
+    }
     let done = false;
     for (const factor of [1, ...(r.shrink ?? [])]) {
       cur = metricsAt(r.size * factor);
@@ -240,7 +325,11 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
       for (const c of [r.anchor, ...(r.inside ?? [])]) {
         if (!c.every(Number.isFinite)) continue;
         const b = boxAt(c);
-        if (free(b)) { accept(b); done = true; break; }
+        if (free(b)) {
+          accept(b);
+          done = true;
+          break;
+        }
       }
       // 2. a spiral around the anchor, staying in the anchor's field (no boundary between anchor and centre)
       if (!done && r.spiral !== false) {
@@ -249,10 +338,16 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
           const n = Math.max(8, Math.round((2 * Math.PI * rad) / 10));
           for (let k = 0; k < n; k++) {
             const a = (2 * Math.PI * k) / n;
-            probe[0] = r.anchor[0]; probe[1] = r.anchor[1];
-            probe[2] = r.anchor[0] + rad * Math.cos(a); probe[3] = r.anchor[1] + rad * Math.sin(a);
+            probe[0] = r.anchor[0];
+            probe[1] = r.anchor[1];
+            probe[2] = r.anchor[0] + rad * Math.cos(a);
+            probe[3] = r.anchor[1] + rad * Math.sin(a);
             const b = boxAt([probe[2], probe[3]]);
-            if (free(b) && !index.crosses(probe)) { accept(b); done = true; break; }
+            if (free(b) && !index.crosses(probe)) {
+              accept(b);
+              done = true;
+              break;
+            }
           }
         }
       }
@@ -273,7 +368,9 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
           const leader: Segment = [r.anchor[0], r.anchor[1], end[0], end[1]];
           // the leader passes through no other label
           if (taken.some((t) => segmentHitsBox(leader, t))) continue;
-          accept(b, leader); done = true; break;
+          accept(b, leader);
+          done = true;
+          break;
         }
       }
     }
@@ -287,10 +384,34 @@ export function placeLabels(requests: ReadonlyArray<LabelRequest>, opts: Placeme
  * boxes are obstacles, their leader lines segments); `legend` explains each number under the plot ('–' where even
  * the number fits nowhere).
  */
-export function tagDropped(dropped: ReadonlyArray<LabelRequest>, placed: ReadonlyArray<PlacedLabel>, opts: PlacementOptions,
-  size: number): { tags: PlacedLabel[]; legend: { tag: string; text: string }[] } {
+export function tagDropped(
+  dropped: ReadonlyArray<LabelRequest>,
+  placed: ReadonlyArray<PlacedLabel>,
+  opts: PlacementOptions,
+  size: number,
+): { tags: PlacedLabel[]; legend: { tag: string; text: string }[] } {
   if (!dropped.length) return { tags: [], legend: [] };
-  const tags = placeLabels(dropped.map((r, k) => ({ key: r.key, text: String(k + 1), size, bold: true, anchor: r.anchor, inside: r.inside, priority: 0 })),
-    { ...opts, segments: [...opts.segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))], obstacles: [...(opts.obstacles ?? []), ...placed.map((p) => p.box)] });
-  return { tags: tags.placed, legend: dropped.map((r, k) => ({ tag: tags.placed.some((t) => t.key === r.key) ? String(k + 1) : '–', text: r.text })) };
+  const tags = placeLabels(
+    dropped.map((r, k) => ({
+      key: r.key,
+      text: String(k + 1),
+      size,
+      bold: true,
+      anchor: r.anchor,
+      inside: r.inside,
+      priority: 0,
+    })),
+    {
+      ...opts,
+      segments: [...opts.segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))],
+      obstacles: [...(opts.obstacles ?? []), ...placed.map((p) => p.box)],
+    },
+  );
+  return {
+    tags: tags.placed,
+    legend: dropped.map((r, k) => ({
+      tag: tags.placed.some((t) => t.key === r.key) ? String(k + 1) : '–',
+      text: r.text,
+    })),
+  };
 }

@@ -1,8 +1,17 @@
 // One plot area with linear x and y scales, its axes and the drawing methods in data coordinates.
 import { CLIP_MARGIN, clipPolygon, clipPolyline, clipSegment, grow, type Point } from './clip.js';
 import {
-  LinearScale, SvgBuilder, formatNumber, formatTick, niceTicks, textWidth, ticksWithin,
-  type Rect, type StrokeStyle, type TextStyle, type Ticks,
+  LinearScale,
+  SvgBuilder,
+  formatNumber,
+  formatTick,
+  niceTicks,
+  textWidth,
+  ticksWithin,
+  type Rect,
+  type StrokeStyle,
+  type TextStyle,
+  type Ticks,
 } from './svg-builder.js';
 
 /** Degrees Celsius from kelvin (ITS-90 offset). */
@@ -19,12 +28,20 @@ export function temperatureTicks(opts: AxisOptions, dataK: Iterable<number>, uni
   if (unit === 'kelvin') return resolveAxis(opts, dataK);
   const off = KELVIN_OFFSET;
   const shift = (v: number | undefined) => (v === undefined ? undefined : v - off);
-  const t = resolveAxis({ ...opts, min: shift(opts.min), max: shift(opts.max) }, [...dataK].map((v) => v - off));
+  const t = resolveAxis(
+    { ...opts, min: shift(opts.min), max: shift(opts.max) },
+    [...dataK].map((v) => v - off),
+  );
   return { min: t.min + off, max: t.max + off, step: t.step, ticks: t.ticks.map((v) => v + off) };
 }
 
 /** Ticks inside the fixed kelvin range [lo, hi], at round values of the unit shown. */
-export function temperatureTicksWithin(lo: number, hi: number, maxTicks: number, unit: TemperatureUnit = 'kelvin'): Ticks {
+export function temperatureTicksWithin(
+  lo: number,
+  hi: number,
+  maxTicks: number,
+  unit: TemperatureUnit = 'kelvin',
+): Ticks {
   if (unit === 'kelvin') return ticksWithin(lo, hi, maxTicks);
   const t = ticksWithin(lo - KELVIN_OFFSET, hi - KELVIN_OFFSET, maxTicks);
   return { min: lo, max: hi, step: t.step, ticks: t.ticks.map((v) => v + KELVIN_OFFSET) };
@@ -72,7 +89,8 @@ export interface AxesOptions {
 
 /** Range of finite values, or undefined when there are none. */
 export function finiteExtent(values: Iterable<number>): [number, number] | undefined {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const v of values) {
     if (typeof v !== 'number' || !Number.isFinite(v)) continue;
     if (v < lo) lo = v;
@@ -92,7 +110,6 @@ export function resolveAxis(opts: AxisOptions, data: Iterable<number>): Ticks {
   if (!fixedLo && !fixedHi) return t;
   return ticksWithin(fixedLo ? opts.min! : t.min, fixedHi ? opts.max! : t.max, n);
 }
-
 
 /**
  * One plot area with a linear x and y scale. All drawing methods take data coordinates; series,
@@ -115,20 +132,33 @@ export class Panel {
     this.clipId = svg.clipRect(area);
   }
 
-  px(x: number): number { return this.sx.map(x); }
-  py(y: number): number { return this.sy.map(y); }
+  px(x: number): number {
+    return this.sx.map(x);
+  }
+  py(y: number): number {
+    return this.sy.map(y);
+  }
 
   /** True when the data point maps inside the plot area (edges included). */
   contains(x: number, y: number): boolean {
-    const X = this.px(x), Y = this.py(y), a = this.area, e = 1e-6;
+    const X = this.px(x),
+      Y = this.py(y),
+      a = this.area,
+      e = 1e-6;
     return X >= a.x - e && X <= a.x + a.width + e && Y >= a.y - e && Y <= a.y + a.height + e;
   }
 
   /** Frame, ticks, tick labels, axis labels and the optional Celsius axis. */
-  drawAxes(xLabel: string, yLabel: string, opts: AxesOptions & { showXTickLabels?: boolean; xLabelOnly?: boolean } = {}): void {
+  drawAxes(
+    xLabel: string,
+    yLabel: string,
+    opts: AxesOptions & { showXTickLabels?: boolean; xLabelOnly?: boolean } = {},
+  ): void {
     const { svg, area } = this;
-    const ts = opts.tickSize ?? 18, ls = opts.labelSize ?? 22;
-    const bottom = area.y + area.height, right = area.x + area.width;
+    const ts = opts.tickSize ?? 18,
+      ls = opts.labelSize ?? 22;
+    const bottom = area.y + area.height,
+      right = area.x + area.width;
     if (opts.grid !== false) {
       for (const t of this.xTicks.ticks) {
         const X = this.px(t);
@@ -144,8 +174,10 @@ export class Panel {
     // tick labels of a temperature axis shown in degrees Celsius: its data (and tick positions) are kelvin
     const tAxis = opts.celsius ?? opts.temperatureAxis;
     const inC = opts.temperatureUnit === 'celsius';
-    const xOff = inC && tAxis === 'x' ? KELVIN_OFFSET : 0, yOff = inC && tAxis === 'y' ? KELVIN_OFFSET : 0;
-    const xTick = (t: number) => formatTick(t - xOff, this.xTicks.step), yTick = (t: number) => formatTick(t - yOff, this.yTicks.step);
+    const xOff = inC && tAxis === 'x' ? KELVIN_OFFSET : 0,
+      yOff = inC && tAxis === 'y' ? KELVIN_OFFSET : 0;
+    const xTick = (t: number) => formatTick(t - xOff, this.xTicks.step),
+      yTick = (t: number) => formatTick(t - yOff, this.yTicks.step);
     for (const t of this.xTicks.ticks) {
       const X = this.px(t);
       svg.line(X, bottom, X, bottom + 8, { stroke: '#000000', width: 1.5 });
@@ -158,7 +190,12 @@ export class Panel {
       if (opts.celsius !== 'y') svg.line(right, Y, right + 5, Y, { stroke: '#000000', width: 1 });
       svg.text(area.x - 12, Y, yTick(t), { size: ts, anchor: 'end', valign: 'middle' });
     }
-    if (showX && xLabel) svg.text(area.x + area.width / 2, bottom + 12 + ts * 1.3 + 10, xLabel, { size: ls, anchor: 'middle', valign: 'top' });
+    if (showX && xLabel)
+      svg.text(area.x + area.width / 2, bottom + 12 + ts * 1.3 + 10, xLabel, {
+        size: ls,
+        anchor: 'middle',
+        valign: 'top',
+      });
     if (yLabel) {
       const yTickW = Math.max(0, ...this.yTicks.ticks.map((t) => textWidth(yTick(t), ts)));
       const lx = area.x - 12 - yTickW - 14;
@@ -179,7 +216,11 @@ export class Panel {
       svg.line(X, area.y - 8, X, area.y, { stroke: '#000000', width: 1.5 });
       svg.text(X, area.y - 12, formatTick(t, c.step), { size: ts, anchor: 'middle', valign: 'bottom' });
     }
-    svg.text(area.x + area.width / 2, area.y - 12 - ts * 1.2 - 10, offset ? 'Temperature (°C)' : 'Temperature (K)', { size: ls, anchor: 'middle', valign: 'bottom' });
+    svg.text(area.x + area.width / 2, area.y - 12 - ts * 1.2 - 10, offset ? 'Temperature (°C)' : 'Temperature (K)', {
+      size: ls,
+      anchor: 'middle',
+      valign: 'bottom',
+    });
   }
 
   private drawCelsiusRight(ts: number, ls: number, offset: number): void {
@@ -195,7 +236,11 @@ export class Panel {
       svg.text(right + 12, Y, s, { size: ts, anchor: 'start', valign: 'middle' });
     }
     const lx = right + 12 + w + 14 + ls * 0.75;
-    svg.text(lx, area.y + area.height / 2, offset ? 'Temperature (°C)' : 'Temperature (K)', { size: ls, anchor: 'middle', rotate: -90 });
+    svg.text(lx, area.y + area.height / 2, offset ? 'Temperature (°C)' : 'Temperature (K)', {
+      size: ls,
+      anchor: 'middle',
+      rotate: -90,
+    });
   }
 
   /** Splits at non-finite points so gaps in the data (phase absent, no convergence) stay gaps. */
@@ -204,7 +249,10 @@ export class Panel {
     let cur: Point[] = [];
     for (const [x, y] of points) {
       if (Number.isFinite(x) && Number.isFinite(y)) cur.push([this.px(x), this.py(y)]);
-      else if (cur.length) { out.push(cur); cur = []; }
+      else if (cur.length) {
+        out.push(cur);
+        cur = [];
+      }
     }
     if (cur.length) out.push(cur);
     return out;
@@ -217,7 +265,11 @@ export class Panel {
     if (!runs.length) return;
     this.svg.beginGroup({ clip: this.clipId });
     for (const run of runs) {
-      if (run.length === 1) this.svg.circle(run[0][0], run[0][1], (style.width ?? 2.5) * 1.2, { stroke: 'none', fill: style.stroke ?? '#000000' });
+      if (run.length === 1)
+        this.svg.circle(run[0][0], run[0][1], (style.width ?? 2.5) * 1.2, {
+          stroke: 'none',
+          fill: style.stroke ?? '#000000',
+        });
       else this.svg.polyline(run, { width: 2.5, linecap: 'round', ...style });
     }
     this.svg.endGroup();
@@ -225,8 +277,12 @@ export class Panel {
 
   /** Filled polygon (a phase-diagram region); non-finite vertices are dropped. */
   region(points: ReadonlyArray<Point>, style: StrokeStyle = {}): void {
-    const p = clipPolygon(points.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y)).map(([x, y]) => [this.px(x), this.py(y)] as const),
-      grow(this.area, CLIP_MARGIN));
+    const p = clipPolygon(
+      points
+        .filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y))
+        .map(([x, y]) => [this.px(x), this.py(y)] as const),
+      grow(this.area, CLIP_MARGIN),
+    );
     if (p.length < 3) return;
     this.svg.beginGroup({ clip: this.clipId });
     this.svg.polygon(p, { stroke: 'none', fill: '#DCEBF7', ...style });
@@ -236,7 +292,11 @@ export class Panel {
   /** Straight segment between two data points (a tie-line), clipped. */
   segment(a: Point, b: Point, style: StrokeStyle = {}): void {
     if (![...a, ...b].every(Number.isFinite)) return;
-    const seg = clipSegment([this.px(a[0]), this.py(a[1])], [this.px(b[0]), this.py(b[1])], grow(this.area, CLIP_MARGIN));
+    const seg = clipSegment(
+      [this.px(a[0]), this.py(a[1])],
+      [this.px(b[0]), this.py(b[1])],
+      grow(this.area, CLIP_MARGIN),
+    );
     if (!seg) return;
     this.svg.beginGroup({ clip: this.clipId });
     this.svg.line(seg[0][0], seg[0][1], seg[1][0], seg[1][1], { stroke: '#777777', width: 1, ...style });
@@ -245,14 +305,33 @@ export class Panel {
 
   /** Dashed vertical marker with a label written upwards along the line (a phase transition). */
   verticalMarker(x: number, label: string, style: StrokeStyle & { labelSize?: number } = {}): void {
-    if (!Number.isFinite(x) || x < Math.min(this.xTicks.min, this.xTicks.max) || x > Math.max(this.xTicks.min, this.xTicks.max)) return;
-    const X = this.px(x), { area } = this;
+    if (
+      !Number.isFinite(x) ||
+      x < Math.min(this.xTicks.min, this.xTicks.max) ||
+      x > Math.max(this.xTicks.min, this.xTicks.max)
+    )
+      return;
+    const X = this.px(x),
+      { area } = this;
     this.svg.line(X, area.y, X, area.y + area.height, { stroke: '#555555', width: 1.5, dash: '8 6', ...style });
-    if (label) this.svg.text(X - 7, area.y + 8, label, { size: style.labelSize ?? 16, anchor: 'end', rotate: -90, fill: '#333333', halo: true });
+    if (label)
+      this.svg.text(X - 7, area.y + 8, label, {
+        size: style.labelSize ?? 16,
+        anchor: 'end',
+        rotate: -90,
+        fill: '#333333',
+        halo: true,
+      });
   }
 
   /** Horizontal line at y from x0 to x1 (default: full width) with an optional label (an invariant). */
-  horizontalLine(y: number, x0?: number, x1?: number, label?: string, style: StrokeStyle & { labelSize?: number; labelBelow?: boolean } = {}): void {
+  horizontalLine(
+    y: number,
+    x0?: number,
+    x1?: number,
+    label?: string,
+    style: StrokeStyle & { labelSize?: number; labelBelow?: boolean } = {},
+  ): void {
     if (!Number.isFinite(y)) return;
     const a = Number.isFinite(x0) ? this.px(x0!) : this.area.x;
     const b = Number.isFinite(x1) ? this.px(x1!) : this.area.x + this.area.width;
@@ -264,10 +343,17 @@ export class Panel {
       this.svg.endGroup();
     }
     if (label && this.contains(this.xTicks.min, y)) {
-      const lo = Math.max(Math.min(a, b), this.area.x), hi = Math.min(Math.max(a, b), this.area.x + this.area.width);
+      const lo = Math.max(Math.min(a, b), this.area.x),
+        hi = Math.min(Math.max(a, b), this.area.x + this.area.width);
       // Above the line by default; below for invariants, where the boundaries meet the line from above.
       const below = style.labelBelow === true;
-      this.svg.text((lo + hi) / 2, below ? Y + 6 : Y - 6, label, { size: style.labelSize ?? 15, anchor: 'middle', valign: below ? 'top' : 'baseline', fill: '#000000', halo: true });
+      this.svg.text((lo + hi) / 2, below ? Y + 6 : Y - 6, label, {
+        size: style.labelSize ?? 15,
+        anchor: 'middle',
+        valign: below ? 'top' : 'baseline',
+        fill: '#000000',
+        halo: true,
+      });
     }
   }
 

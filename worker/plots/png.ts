@@ -104,8 +104,28 @@ export function isPng(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && PNG_SIGNATURE.every((b, i) => bytes[i] === b);
 }
 
-const NUMERIC_ATTRS = new Set(['x', 'y', 'x1', 'y1', 'x2', 'y2', 'cx', 'cy', 'r', 'width', 'height', 'stroke-width', 'font-size', 'dy']);
-interface Box { x0: number; y0: number; x1: number; y1: number }
+const NUMERIC_ATTRS = new Set([
+  'x',
+  'y',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'width',
+  'height',
+  'stroke-width',
+  'font-size',
+  'dy',
+]);
+interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
 
 /**
  * Checks an SVG written by worker/plots/svg.ts before resvg sees it, because resvg aborts the whole
@@ -119,7 +139,8 @@ export function svgGeometryProblems(svg: string): string[] {
   for (const m of svg.matchAll(/<clipPath id="([^"]+)">\s*<rect ([^>]*?)\/?>/g)) {
     const a = attrs(m[2]!);
     const [x, y, w, h] = ['x', 'y', 'width', 'height'].map((k) => Number(a[k] ?? '0'));
-    if (![x, y, w, h].every(Number.isFinite) || !(w! > 0) || !(h! > 0)) problems.push(`clip rectangle ${m[1]} is empty or not finite (${m[2]})`);
+    if (![x, y, w, h].every(Number.isFinite) || !(w! > 0) || !(h! > 0))
+      problems.push(`clip rectangle ${m[1]} is empty or not finite (${m[2]})`);
     else clips.set(m[1]!, { x0: x!, y0: y!, x1: x! + w!, y1: y! + h! });
   }
   const clipStack: (Box | undefined)[] = [];
@@ -129,7 +150,11 @@ export function svgGeometryProblems(svg: string): string[] {
       if (close) clipStack.pop();
       else if (!rest.trimEnd().endsWith('/')) {
         const ref = /clip-path="url\(#([^)"]+)\)"/.exec(rest)?.[1];
-        clipStack.push(ref !== undefined ? clips.get(ref) ?? { x0: NaN, y0: NaN, x1: NaN, y1: NaN } : clipStack[clipStack.length - 1]);
+        clipStack.push(
+          ref !== undefined
+            ? (clips.get(ref) ?? { x0: NaN, y0: NaN, x1: NaN, y1: NaN })
+            : clipStack[clipStack.length - 1],
+        );
         if (ref !== undefined && !clips.has(ref)) problems.push(`clip path ${ref} is not defined`);
       }
       continue;
@@ -137,19 +162,33 @@ export function svgGeometryProblems(svg: string): string[] {
     if (close) continue;
     const a = attrs(rest);
     for (const [k, v] of Object.entries(a)) {
-      if (NUMERIC_ATTRS.has(k) && !Number.isFinite(Number(v))) problems.push(`<${tag}> ${k}="${v}" is not a finite number`);
+      if (NUMERIC_ATTRS.has(k) && !Number.isFinite(Number(v)))
+        problems.push(`<${tag}> ${k}="${v}" is not a finite number`);
     }
     let pts: number[] = [];
     if (tag === 'polyline' || tag === 'polygon') {
-      pts = (a.points ?? '').trim().split(/[\s,]+/).filter((t) => t.length > 0).map(Number);
-      if (pts.length < 4 || pts.length % 2 !== 0 || !pts.every(Number.isFinite)) { problems.push(`<${tag}> points are malformed or not finite`); continue; }
+      pts = (a.points ?? '')
+        .trim()
+        .split(/[\s,]+/)
+        .filter((t) => t.length > 0)
+        .map(Number);
+      if (pts.length < 4 || pts.length % 2 !== 0 || !pts.every(Number.isFinite)) {
+        problems.push(`<${tag}> points are malformed or not finite`);
+        continue;
+      }
     } else if (tag === 'line') pts = [Number(a.x1), Number(a.y1), Number(a.x2), Number(a.y2)];
     else continue;
     const clip = clipStack[clipStack.length - 1];
     if (!clip || !pts.every(Number.isFinite)) continue;
-    const xs = pts.filter((_, i) => i % 2 === 0), ys = pts.filter((_, i) => i % 2 === 1);
+    const xs = pts.filter((_, i) => i % 2 === 0),
+      ys = pts.filter((_, i) => i % 2 === 1);
     const half = Number(a['stroke-width'] ?? '1') / 2 || 0.5;
-    const box = { x0: Math.min(...xs) - half, y0: Math.min(...ys) - half, x1: Math.max(...xs) + half, y1: Math.max(...ys) + half };
+    const box = {
+      x0: Math.min(...xs) - half,
+      y0: Math.min(...ys) - half,
+      x1: Math.max(...xs) + half,
+      y1: Math.max(...ys) + half,
+    };
     if (box.x1 <= clip.x0 || box.x0 >= clip.x1 || box.y1 <= clip.y0 || box.y0 >= clip.y1) {
       problems.push(`<${tag}> lies entirely outside its clip rectangle`);
     }
@@ -169,7 +208,9 @@ function attrs(s: string): Record<string, string> {
  * separate renderer process with a time limit (worker/host-png.ts), so a resvg panic or leak reaches
  * neither the calculation nor the service; elsewhere (`phasedesk calc`, tests) it is rendered here.
  */
-export function previewPngDeferred(): boolean { return process.env.PHASEDESK_PREVIEW_PNG === 'host'; }
+export function previewPngDeferred(): boolean {
+  return process.env.PHASEDESK_PREVIEW_PNG === 'host';
+}
 
 /** Writes <name>.png for a preview SVG now, or leaves it to the calculation host (see previewPngDeferred). */
 export function writePreviewPng(pngPath: string, svg: string, opts: PngOptions = {}): void {

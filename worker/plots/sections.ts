@@ -3,7 +3,15 @@
 // the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
 // boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
 import {
-  Panel, SvgBuilder, formatNumber, temperatureLabel, temperatureTicksWithin, textWidth, ticksWithin, type Rect, type TemperatureUnit,
+  Panel,
+  SvgBuilder,
+  formatNumber,
+  temperatureLabel,
+  temperatureTicksWithin,
+  textWidth,
+  ticksWithin,
+  type Rect,
+  type TemperatureUnit,
 } from './svg.js';
 import { phaseSetFill } from './palette.js';
 
@@ -52,31 +60,56 @@ function cellEdges(v: ArrayLike<number>): number[] {
 
 export function isobaricSections(input: IsobaricSectionsInput): string {
   const { xs, Ts, sections, phaseSets } = input;
-  const nX = xs.length, nT = Ts.length;
+  const nX = xs.length,
+    nT = Ts.length;
   if (!nX || !nT) throw new RangeError('isobaricSections: empty axes');
   for (const s of sections) {
-    if (s.labels.length !== nX * nT) throw new RangeError(`isobaricSections: section at P = ${s.P} has ${s.labels.length} labels for ${nX} x ${nT} nodes`);
+    if (s.labels.length !== nX * nT)
+      throw new RangeError(
+        `isobaricSections: section at P = ${s.P} has ${s.labels.length} labels for ${nX} x ${nT} nodes`,
+      );
   }
   const used = new Set<number>();
   for (const s of sections) for (let i = 0; i < s.labels.length; i++) used.add(s.labels[i]!);
-  const legend = [...used].sort((a, b) => a - b).map((k) => ({ k, name: k < 0 ? 'not converged' : phaseSets[k] ?? `#${k}` }));
+  const legend = [...used]
+    .sort((a, b) => a - b)
+    .map((k) => ({ k, name: k < 0 ? 'not converged' : (phaseSets[k] ?? `#${k}`) }));
 
   const width = input.width ?? 1200;
   const nPanels = Math.max(1, sections.length);
   const legendSize = 16;
   const legendCols = Math.max(1, Math.min(3, Math.floor((width - 80) / 360)));
   const legendRows = Math.ceil(legend.length / legendCols);
-  const top = (input.title ? 60 : 20) + (input.note ? 28 : 0), panelH = 520, left = 110, gap = 80;
+  const top = (input.title ? 60 : 20) + (input.note ? 28 : 0),
+    panelH = 520,
+    left = 110,
+    gap = 80;
   const legendTop = top + panelH + 110;
   const height = legendTop + legendRows * legendSize * 1.7 + 30;
   const svg = new SvgBuilder(width, height, { title: input.title });
   if (input.title) svg.text(width / 2, 16, input.title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
-  if (input.note) svg.text(width / 2, (input.title ? 52 : 16), input.note, { size: 16, anchor: 'middle', valign: 'top', fill: '#B54708' });
+  if (input.note)
+    svg.text(width / 2, input.title ? 52 : 16, input.note, {
+      size: 16,
+      anchor: 'middle',
+      valign: 'top',
+      fill: '#B54708',
+    });
 
   const panelW = (width - left - 30 - gap * (nPanels - 1)) / nPanels;
-  const xTicks = ticksWithin(xs[0]!, xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1, Math.max(5, Math.min(8, Math.floor(panelW / 55))));
-  const yTicks = temperatureTicksWithin(Ts[0]!, Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1, 8, input.temperatureUnit);
-  const xe = cellEdges(xs), te = cellEdges(Ts);
+  const xTicks = ticksWithin(
+    xs[0]!,
+    xs[nX - 1]! > xs[0]! ? xs[nX - 1]! : xs[0]! + 1,
+    Math.max(5, Math.min(8, Math.floor(panelW / 55))),
+  );
+  const yTicks = temperatureTicksWithin(
+    Ts[0]!,
+    Ts[nT - 1]! > Ts[0]! ? Ts[nT - 1]! : Ts[0]! + 1,
+    8,
+    input.temperatureUnit,
+  );
+  const xe = cellEdges(xs),
+    te = cellEdges(Ts);
 
   sections.forEach((s, p) => {
     const area: Rect = { x: left + p * (panelW + gap), y: top + 30, width: panelW, height: panelH - 30 };
@@ -87,39 +120,62 @@ export function isobaricSections(input: IsobaricSectionsInput): string {
       for (let iX = 1; iX <= nX; iX++) {
         if (iX < nX && s.labels[iT * nX + iX] === s.labels[iT * nX + i0]) continue;
         const k = s.labels[iT * nX + i0]!;
-        const X0 = panel.px(xe[i0]!), X1 = panel.px(xe[iX]!), Y0 = panel.py(te[iT + 1]!), Y1 = panel.py(te[iT]!);
+        const X0 = panel.px(xe[i0]!),
+          X1 = panel.px(xe[iX]!),
+          Y0 = panel.py(te[iT + 1]!),
+          Y1 = panel.py(te[iT]!);
         // a hair wider than the cell so that anti-aliasing leaves no seams between rectangles
         svg.rect(X0, Y0, X1 - X0 + 0.6, Y1 - Y0 + 0.6, { stroke: 'none', fill: k < 0 ? '#FFFFFF' : phaseSetFill(k) });
         if (k < 0) svg.line(X0, Y0, X1, Y1, { stroke: '#CC0000', width: 1 });
         i0 = iX;
       }
     }
-    for (const t of s.tielines ?? []) svg.line(panel.px(t.x[0]), panel.py(t.T), panel.px(t.x[1]), panel.py(t.T), { stroke: '#777777', width: 1 });
-    for (const b of s.boundary ?? []) svg.circle(panel.px(b.x), panel.py(b.T), 2.2, { stroke: 'none', fill: '#000000' });
+    for (const t of s.tielines ?? [])
+      svg.line(panel.px(t.x[0]), panel.py(t.T), panel.px(t.x[1]), panel.py(t.T), { stroke: '#777777', width: 1 });
+    for (const b of s.boundary ?? [])
+      svg.circle(panel.px(b.x), panel.py(b.T), 2.2, { stroke: 'none', fill: '#000000' });
     svg.endGroup();
-    panel.drawAxes(input.xLabel, p === 0 ? temperatureLabel('Temperature (K)', input.temperatureUnit) : '',
-      { grid: false, tickSize: 16, labelSize: 20, temperatureAxis: 'y', temperatureUnit: input.temperatureUnit });
-    svg.text(area.x + area.width / 2, area.y - 10, `P = ${pressureText(s.P)}`, { size: 20, anchor: 'middle', weight: 'bold' });
+    panel.drawAxes(input.xLabel, p === 0 ? temperatureLabel('Temperature (K)', input.temperatureUnit) : '', {
+      grid: false,
+      tickSize: 16,
+      labelSize: 20,
+      temperatureAxis: 'y',
+      temperatureUnit: input.temperatureUnit,
+    });
+    svg.text(area.x + area.width / 2, area.y - 10, `P = ${pressureText(s.P)}`, {
+      size: 20,
+      anchor: 'middle',
+      weight: 'bold',
+    });
   });
 
   // legend: filled swatches, in columns below the panels
   const colW = (width - 80) / legendCols;
   legend.forEach((it, i) => {
-    const col = i % legendCols, row = Math.floor(i / legendCols);
-    const x = 40 + col * colW, y = legendTop + row * legendSize * 1.7;
+    const col = i % legendCols,
+      row = Math.floor(i / legendCols);
+    const x = 40 + col * colW,
+      y = legendTop + row * legendSize * 1.7;
     svg.rect(x, y, 34, legendSize, { stroke: '#666666', width: 1, fill: phaseSetFill(it.k) });
     let name = it.name;
     if (textWidth(name, legendSize) > colW - 50) {
       // the longest prefix that fits, by bisection (one measurement per halving, whatever the name's length)
-      let lo = 3, hi = name.length;
+      let lo = 3,
+        hi = name.length;
       while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (textWidth(`${name.slice(0, mid)}…`, legendSize) <= colW - 50) lo = mid; else hi = mid - 1;
+        if (textWidth(`${name.slice(0, mid)}…`, legendSize) <= colW - 50) lo = mid;
+        else hi = mid - 1;
       }
       name = `${name.slice(0, lo)}…`;
     }
     svg.text(x + 44, y + legendSize / 2, name, { size: legendSize, valign: 'middle' });
   });
-  svg.text(40, legendTop - 30, 'Black dots: boundaries located by bisection between grid nodes; grey lines: tie-lines.', { size: 15, fill: '#333333' });
+  svg.text(
+    40,
+    legendTop - 30,
+    'Black dots: boundaries located by bisection between grid nodes; grey lines: tie-lines.',
+    { size: 15, fill: '#333333' },
+  );
   return svg.toString();
 }

@@ -12,10 +12,24 @@
 //   3. a single-phase label takes the name of the nearest boundary of that phase.
 // Phases that never show two sets are left as they are.
 
-export interface NamedTieLine { T: number; x: [number, number] }
-export interface NamedRegion { phases: [string, string]; tielines: NamedTieLine[] }
-export interface NamedInvariant { T: number; phases: { name: string; x: number }[]; reaction?: string }
-export interface NamedLabel { label: string; T: number; x: number }
+export interface NamedTieLine {
+  T: number;
+  x: [number, number];
+}
+export interface NamedRegion {
+  phases: [string, string];
+  tielines: NamedTieLine[];
+}
+export interface NamedInvariant {
+  T: number;
+  phases: { name: string; x: number }[];
+  reaction?: string;
+}
+export interface NamedLabel {
+  label: string;
+  T: number;
+  x: number;
+}
 
 export interface SetNamedDiagram {
   regions: NamedRegion[];
@@ -23,8 +37,12 @@ export interface SetNamedDiagram {
   singlePhaseLabels: NamedLabel[];
 }
 
-export function baseName(label: string): string { return label.replace(/#\d+$/, ''); }
-function setLabel(base: string, k: number): string { return k === 0 ? base : `${base}#${k + 1}`; }
+export function baseName(label: string): string {
+  return label.replace(/#\d+$/, '');
+}
+function setLabel(base: string, k: number): string {
+  return k === 0 ? base : `${base}#${k + 1}`;
+}
 
 /** Returns the diagram with consistent set names (regions, invariants and labels are new objects; the rest is kept). */
 export function harmonizeSetNames<D extends SetNamedDiagram>(d: D): D {
@@ -38,12 +56,17 @@ export function harmonizeSetNames<D extends SetNamedDiagram>(d: D): D {
     const phases = v.phases.map((p) => ({ ...p }));
     for (const base of multi) {
       const sets = phases.filter((p) => baseName(p.name) === base).sort((a, b) => a.x - b.x);
-      if (sets.length > 1) sets.forEach((p, k) => { p.name = setLabel(base, k); });
+      if (sets.length > 1)
+        sets.forEach((p, k) => {
+          p.name = setLabel(base, k);
+        });
     }
     // the reaction text names the same sets: old name -> new name, matched by position in `phases`
     const rename = new Map(v.phases.map((p, i) => [p.name, phases[i]!.name]));
-    const reaction = typeof v.reaction === 'string'
-      ? v.reaction.replace(/[A-Za-z0-9_]+(?:#\d+)?/g, (tok) => rename.get(tok) ?? tok) : v.reaction;
+    const reaction =
+      typeof v.reaction === 'string'
+        ? v.reaction.replace(/[A-Za-z0-9_]+(?:#\d+)?/g, (tok) => rename.get(tok) ?? tok)
+        : v.reaction;
     return { ...v, phases, ...(reaction !== undefined ? { reaction } : {}) };
   });
   const T0 = Math.min(...d.regions.flatMap((r) => r.tielines.map((t) => t.T)), Infinity);
@@ -52,7 +75,8 @@ export function harmonizeSetNames<D extends SetNamedDiagram>(d: D): D {
 
   const regions = d.regions.map((r) => {
     const phases: [string, string] = [r.phases[0], r.phases[1]];
-    const b0 = baseName(phases[0]), b1 = baseName(phases[1]);
+    const b0 = baseName(phases[0]),
+      b1 = baseName(phases[1]);
     if (b0 === b1 && multi.has(b0)) return { ...r, phases: [b0, setLabel(b0, 1)] as [string, string] };
     for (const k of [0, 1] as const) {
       const base = baseName(phases[k]);

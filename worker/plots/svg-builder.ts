@@ -28,7 +28,15 @@ export function escapeXml(value: unknown): string {
     else if (ch === '"') out += '&quot;';
     else if (ch === "'") out += '&apos;';
     // XML 1.0 Char production: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]
-    else if (c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || c >= 0x10000) out += ch;
+    else if (
+      c === 0x9 ||
+      c === 0xa ||
+      c === 0xd ||
+      (c >= 0x20 && c <= 0xd7ff) ||
+      (c >= 0xe000 && c <= 0xfffd) ||
+      c >= 0x10000
+    )
+      out += ch;
   }
   return out;
 }
@@ -81,12 +89,17 @@ function cleanTick(v: number, step: number): number {
  * of step. A degenerate range (min == max) is widened around the value; non-finite input gives [0, 1].
  */
 export function niceTicks(dataMin: number, dataMax: number, maxTicks = 8): Ticks {
-  let lo = dataMin, hi = dataMax;
-  if (!Number.isFinite(lo) || !Number.isFinite(hi)) { lo = 0; hi = 1; }
+  let lo = dataMin,
+    hi = dataMax;
+  if (!Number.isFinite(lo) || !Number.isFinite(hi)) {
+    lo = 0;
+    hi = 1;
+  }
   if (lo > hi) [lo, hi] = [hi, lo];
   if (lo === hi) {
     const pad = lo === 0 ? 1 : Math.abs(lo) * 0.05;
-    lo -= pad; hi += pad;
+    lo -= pad;
+    hi += pad;
   }
   const n = Math.max(2, Math.floor(maxTicks));
   const range = niceNumber(hi - lo, false);
@@ -134,14 +147,17 @@ export function formatNumber(v: number, digits = 6): string {
 /** Rough text width for DejaVu Sans (average advance ~0.6 em); used only for layout. */
 export function textWidth(s: string, size: number): number {
   let w = 0;
-  for (const ch of s) w += /[ il.,:;|'!()\[\]]/.test(ch) ? 0.32 : /[MWmw@%]/.test(ch) ? 0.9 : /[A-Z#&]/.test(ch) ? 0.7 : 0.58;
+  for (const ch of s)
+    w += /[ il.,:;|'!()\[\]]/.test(ch) ? 0.32 : /[MWmw@%]/.test(ch) ? 0.9 : /[A-Z#&]/.test(ch) ? 0.7 : 0.58;
   return w * size;
 }
 
 export class LinearScale {
   constructor(
-    public readonly d0: number, public readonly d1: number,
-    public readonly r0: number, public readonly r1: number,
+    public readonly d0: number,
+    public readonly d1: number,
+    public readonly r0: number,
+    public readonly r1: number,
   ) {}
   map(v: number): number {
     const span = this.d1 - this.d0;
@@ -155,7 +171,12 @@ export class LinearScale {
   }
 }
 
-export interface Rect { x: number; y: number; width: number; height: number }
+export interface Rect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
 
 export interface StrokeStyle {
   stroke?: string;
@@ -210,7 +231,9 @@ export class SvgBuilder {
   }
 
   /** Raw, already-escaped markup (internal use by the helpers below). */
-  raw(markup: string): void { this.parts.push(markup); }
+  raw(markup: string): void {
+    this.parts.push(markup);
+  }
 
   line(x1: number, y1: number, x2: number, y2: number, style: StrokeStyle = {}): void {
     this.parts.push(`<line x1="${fmt(x1)}" y1="${fmt(y1)}" x2="${fmt(x2)}" y2="${fmt(y2)}"${styleAttrs(style)}/>`);
@@ -256,7 +279,9 @@ export class SvgBuilder {
       throw new RangeError(`clip rectangle must be finite and non-empty, got ${r.x},${r.y} ${r.width} x ${r.height}`);
     }
     const id = `clip${this.nextId++}`;
-    this.defs.push(`<clipPath id="${id}"><rect x="${fmt(r.x)}" y="${fmt(r.y)}" width="${fmt(r.width)}" height="${fmt(r.height)}"/></clipPath>`);
+    this.defs.push(
+      `<clipPath id="${id}"><rect x="${fmt(r.x)}" y="${fmt(r.y)}" width="${fmt(r.width)}" height="${fmt(r.height)}"/></clipPath>`,
+    );
     return id;
   }
 
@@ -267,10 +292,13 @@ export class SvgBuilder {
     this.parts.push(`<g${a}>`);
   }
 
-  endGroup(): void { this.parts.push('</g>'); }
+  endGroup(): void {
+    this.parts.push('</g>');
+  }
 
   toString(): string {
-    const w = fmt(this.width), h = fmt(this.height);
+    const w = fmt(this.width),
+      h = fmt(this.height);
     const head = `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="${escapeXml(this.opts.fontFamily ?? FONT_FAMILY)}">`;
     const lines = [head];
     if (this.opts.title) lines.push(`<title>${escapeXml(this.opts.title)}</title>`);

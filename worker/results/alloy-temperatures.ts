@@ -48,10 +48,19 @@ export interface AlloySystem {
  * between the scan's chunks and the narrowing steps. `startState`: the caller's converged equilibrium at startT and
  * X (the point itself), taken as the first probe instead of computing it again.
  */
-export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P: number, cancelled: () => boolean = () => false,
-  range: [number, number] = ALLOY_T_RANGE, step = ALLOY_T_STEP, startT?: number, startState?: EquilibriumResult): AlloyTemperatures {
+export function alloyTemperatures(
+  sys: AlloySystem,
+  X: Record<string, number>,
+  P: number,
+  cancelled: () => boolean = () => false,
+  range: [number, number] = ALLOY_T_RANGE,
+  step = ALLOY_T_STEP,
+  startT?: number,
+  startState?: EquilibriumResult,
+): AlloyTemperatures {
   const liquids = (sys.phases ?? sys.formable).filter(isLiquidPhase);
-  if (liquids.length === 0) return { liquid_phases: [], liquidus: null, solidus: null, range, note: 'no liquid phase in the system' };
+  if (liquids.length === 0)
+    return { liquid_phases: [], liquidus: null, solidus: null, range, note: 'no liquid phase in the system' };
   const at = (T: number): EquilibriumConditions => ({ T, P, X });
   const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidPhase(p.name));
   const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidPhase(p.name));
@@ -67,9 +76,15 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
     let probe = ALLOY_T_PROBE;
     for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
       if (cancelled()) throw new CancelledError();
-      const r = T === startT && startState?.converged && startState.T === startT ? startState
-        : equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
-      if (r.converged && onlyLiquid(r)) { top = T; topState = r; break; }
+      const r =
+        T === startT && startState?.converged && startState.T === startT
+          ? startState
+          : equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
+      if (r.converged && onlyLiquid(r)) {
+        top = T;
+        topState = r;
+        break;
+      }
       if (T >= range[1]) break;
     }
   }
@@ -79,7 +94,8 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
   const downResults: EquilibriumResult[] = topState ? [topState] : [];
   const solidusBracketed = () => {
     for (let i = 1; i < downResults.length; i++) {
-      const hi = downResults[i - 1]!, lo = downResults[i]!;
+      const hi = downResults[i - 1]!,
+        lo = downResults[i]!;
       if (hi.converged && lo.converged && anyLiquid(hi) && !anyLiquid(lo)) return true;
     }
     return false;
@@ -89,8 +105,15 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
     // each state starts from the one above it (a chain of warm starts, as equilibriumBatch's warmStart)
     for (const T of down.slice(i, i + SCAN_CHUNK)) {
       const prev = downResults[downResults.length - 1];
-      downResults.push(equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T),
-        options: prev?.converged ? { start: prev } : undefined }));
+      downResults.push(
+        equilibrium({
+          database: sys.db,
+          components: sys.components,
+          phases: sys.phases,
+          conditions: at(T),
+          options: prev?.converged ? { start: prev } : undefined,
+        }),
+      );
     }
   }
   const Ts = down.slice(0, downResults.length).reverse();
@@ -107,20 +130,29 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
    * estimate outside the bracket, or a step that lands on the side it did not aim at, gives a bisection step
    * instead. The answer is the middle of the final bracket either way, as the bisection's.
    */
-  const highestFlip = (pred: (r: EquilibriumResult) => boolean, amount: (r: EquilibriumResult) => number, amountBelow: boolean): number | null => {
+  const highestFlip = (
+    pred: (r: EquilibriumResult) => boolean,
+    amount: (r: EquilibriumResult) => number,
+    amountBelow: boolean,
+  ): number | null => {
     for (let i = Ts.length - 2; i >= 0; i--) {
-      const lo = results[i]!, hi = results[i + 1]!;
+      const lo = results[i]!,
+        hi = results[i + 1]!;
       if (!lo.converged || !hi.converged || pred(lo) || !pred(hi)) continue;
       const inside = known.filter((k) => k.r.converged && k.T >= Ts[i]! && k.T <= Ts[i + 1]!).sort((x, y) => x.T - y.T);
       let j = inside.length - 2;
       while (j > 0 && (pred(inside[j]!.r) || !pred(inside[j + 1]!.r))) j--;
-      let a = inside[j]!.T, b = inside[j + 1]!.T;
+      let a = inside[j]!.T,
+        b = inside[j + 1]!.T;
       /** states on the amount's side with a positive amount, the nearest to the change last */
       const side = (amountBelow ? inside.slice(0, j + 1) : inside.slice(j + 1).reverse())
-        .map((k) => ({ T: k.T, v: amount(k.r) })).filter((k) => k.v > 0);
-      const tol = ALLOY_T_TOLERANCE, towardAmount = amountBelow ? -1 : 1;
+        .map((k) => ({ T: k.T, v: amount(k.r) }))
+        .filter((k) => k.v > 0);
+      const tol = ALLOY_T_TOLERANCE,
+        towardAmount = amountBelow ? -1 : 1;
       const within = (t: number) => t > a + 0.02 * tol && t < b - 0.02 * tol;
-      let aimAtAmountSide = true, lastAimMissed = false;
+      let aimAtAmountSide = true,
+        lastAimMissed = false;
       // each step starts from the previous step's state (the solver re-scans the grid with the final chemical
       // potentials, so a warm start gives the cold start's answer)
       let near = amountBelow ? inside[j]!.r : inside[j + 1]!.r;
@@ -128,21 +160,39 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
         if (cancelled()) throw new CancelledError();
         let m = 0.5 * (a + b);
         let aimed: boolean | null = null;
-        const p = side[side.length - 2], q = side[side.length - 1];
+        const p = side[side.length - 2],
+          q = side[side.length - 1];
         if (p && q && q.v !== p.v && !lastAimMissed) {
           const zero = q.T - (q.v * (q.T - p.T)) / (q.v - p.v);
-          const toAmount = zero + towardAmount * 0.45 * tol, toOther = zero - towardAmount * 0.45 * tol;
+          const toAmount = zero + towardAmount * 0.45 * tol,
+            toOther = zero - towardAmount * 0.45 * tol;
           const [first, second] = aimAtAmountSide ? [toAmount, toOther] : [toOther, toAmount];
-          if (within(first)) { m = first; aimed = aimAtAmountSide; } else if (within(second)) { m = second; aimed = !aimAtAmountSide; }
+          if (within(first)) {
+            m = first;
+            aimed = aimAtAmountSide;
+          } else if (within(second)) {
+            m = second;
+            aimed = !aimAtAmountSide;
+          }
         }
-        const r = equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(m), options: { start: near } });
+        const r = equilibrium({
+          database: sys.db,
+          components: sys.components,
+          phases: sys.phases,
+          conditions: at(m),
+          options: { start: near },
+        });
         if (!r.converged) break;
         near = r;
         known.push({ T: m, r });
         const above = pred(r);
-        if (above) b = m; else a = m;
+        if (above) b = m;
+        else a = m;
         const onAmountSide = above !== amountBelow;
-        if (onAmountSide) { const v = amount(r); if (v > 0) side.push({ T: m, v }); }
+        if (onAmountSide) {
+          const v = amount(r);
+          if (v > 0) side.push({ T: m, v });
+        }
         lastAimMissed = aimed !== null && aimed !== onAmountSide;
         if (aimed !== null) aimAtAmountSide = !aimed;
       }
@@ -152,9 +202,16 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
   };
   const isSolid = (p: { name: string }) => !isLiquidPhase(p.name);
   const liquidus = highestFlip(onlyLiquid, (r) => r.phases.filter(isSolid).reduce((t, p) => t + p.NP, 0), true);
-  const solidus = highestFlip(anyLiquid, (r) => r.phases.filter((p) => isLiquidPhase(p.name)).reduce((t, p) => t + p.NP, 0), false);
+  const solidus = highestFlip(
+    anyLiquid,
+    (r) => r.phases.filter((p) => isLiquidPhase(p.name)).reduce((t, p) => t + p.NP, 0),
+    false,
+  );
   const notes: string[] = [];
-  if (liquidus === null) notes.push(`no liquidus between ${range[0]} and ${range[1]} K (the alloy is ${results[results.length - 1] && onlyLiquid(results[results.length - 1]!) ? 'liquid over the whole range' : 'not fully liquid at the top of the range'})`);
+  if (liquidus === null)
+    notes.push(
+      `no liquidus between ${range[0]} and ${range[1]} K (the alloy is ${results[results.length - 1] && onlyLiquid(results[results.length - 1]!) ? 'liquid over the whole range' : 'not fully liquid at the top of the range'})`,
+    );
   if (solidus === null) notes.push(`no solidus between ${range[0]} and ${range[1]} K`);
   return { liquid_phases: liquids, liquidus, solidus, range, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
@@ -163,13 +220,18 @@ export function alloyTemperatures(sys: AlloySystem, X: Record<string, number>, P
  * Invariants among a line's transitions: `edges` are the converged states at both ends of every final
  * bracket, two per transition in the order of `transitions` (line_calculation's refineTransitions).
  */
-export function invariantsCrossed(transitions: { s: number; T: number; phases_before: string[]; phases_after: string[] }[],
-  edges: { s: number; r: EquilibriumResult }[], conv: PointConverter, elementCount: number): InvariantCrossing[] {
+export function invariantsCrossed(
+  transitions: { s: number; T: number; phases_before: string[]; phases_after: string[] }[],
+  edges: { s: number; r: EquilibriumResult }[],
+  conv: PointConverter,
+  elementCount: number,
+): InvariantCrossing[] {
   const out: InvariantCrossing[] = [];
   transitions.forEach((t, i) => {
     const union = [...new Set([...t.phases_before, ...t.phases_after])].sort();
     if (union.length < elementCount + 1) return;
-    const below = edges[2 * i], above = edges[2 * i + 1];
+    const below = edges[2 * i],
+      above = edges[2 * i + 1];
     if (!below || !above) return;
     const compositions: InvariantCrossing['compositions'] = {};
     for (const side of [below, above]) {

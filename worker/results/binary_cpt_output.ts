@@ -11,8 +11,15 @@ export const VTK_FOLDER = 'cpt_diagram';
 
 /** Phase label names sorted as in result tables (by name, then composition set). */
 function sortedPhaseLabels(labels: string[]): string[] {
-  const split = (l: string) => { const i = l.indexOf('#'); return i < 0 ? { n: l, s: 1 } : { n: l.slice(0, i), s: Number(l.slice(i + 1)) }; };
-  return [...labels].sort((a, b) => { const A = split(a), B = split(b); return A.n === B.n ? A.s - B.s : A.n < B.n ? -1 : 1; });
+  const split = (l: string) => {
+    const i = l.indexOf('#');
+    return i < 0 ? { n: l, s: 1 } : { n: l.slice(0, i), s: Number(l.slice(i + 1)) };
+  };
+  return [...labels].sort((a, b) => {
+    const A = split(a),
+      B = split(b);
+    return A.n === B.n ? A.s - B.s : A.n < B.n ? -1 : 1;
+  });
 }
 
 /** Per phase label: NP at every node (0 where absent or not converged). */
@@ -32,16 +39,27 @@ export function resultTable(comp: CptComputation, fractions: Map<string, Float64
   const [nX, nT] = comp.dims;
   const names = [...fractions.keys()];
   const columns = [
-    { name: `x(${elements[0]})`, unit: '-' }, { name: 'T', unit: 'K' }, { name: 'P', unit: 'Pa' },
-    { name: 'phase_set', unit: '' }, { name: 'label', unit: '' }, { name: 'converged', unit: '' },
+    { name: `x(${elements[0]})`, unit: '-' },
+    { name: 'T', unit: 'K' },
+    { name: 'P', unit: 'Pa' },
+    { name: 'phase_set', unit: '' },
+    { name: 'label', unit: '' },
+    { name: 'converged', unit: '' },
     ...names.map((n) => ({ name: `NP(${n})`, unit: 'mol/mol' })),
   ];
   const rows: (number | string | null)[][] = [];
   for (let n = 0; n < comp.labels.length; n++) {
     const l = comp.labels[n]!;
     const ok = l >= 0;
-    rows.push([xs[n % nX]!, Ts[Math.floor(n / nX) % nT]!, Ps[Math.floor(n / (nX * nT))]!, ok ? comp.phaseSets[l]! : '', l, ok ? 1 : 0,
-      ...names.map((k) => (ok ? fractions.get(k)![n]! : null))]);
+    rows.push([
+      xs[n % nX]!,
+      Ts[Math.floor(n / nX) % nT]!,
+      Ps[Math.floor(n / (nX * nT))]!,
+      ok ? comp.phaseSets[l]! : '',
+      l,
+      ok ? 1 : 0,
+      ...names.map((k) => (ok ? fractions.get(k)![n]! : null)),
+    ]);
   }
   return { columns, rows };
 }
@@ -50,17 +68,29 @@ export function resultTable(comp: CptComputation, fractions: Map<string, Float64
 function pairTable(surface: BoundarySurface): { pairs: [number, number][]; indexOf: (a: number, b: number) => number } {
   const keys = new Map<string, number>();
   const pairs: [number, number][] = [];
-  const all = [...surface.lineLabels, ...surface.polyLabels].map(([a, b]) => (a < b ? [a, b] : [b, a]) as [number, number]);
+  const all = [...surface.lineLabels, ...surface.polyLabels].map(
+    ([a, b]) => (a < b ? [a, b] : [b, a]) as [number, number],
+  );
   for (const p of [...all].sort((u, v) => u[0] - v[0] || u[1] - v[1])) {
     const k = `${p[0]},${p[1]}`;
-    if (!keys.has(k)) { keys.set(k, pairs.length); pairs.push(p); }
+    if (!keys.has(k)) {
+      keys.set(k, pairs.length);
+      pairs.push(p);
+    }
   }
   return { pairs, indexOf: (a, b) => keys.get(a < b ? `${a},${b}` : `${b},${a}`)! };
 }
 
-export interface VtkBundle { files: Record<string, string>; entries: string[] }
+export interface VtkBundle {
+  files: Record<string, string>;
+  entries: string[];
+}
 
-export function buildVtk(comp: CptComputation, fractions: Map<string, Float64Array>, meta: { database: string }): VtkBundle {
+export function buildVtk(
+  comp: CptComputation,
+  fractions: Map<string, Float64Array>,
+  meta: { database: string },
+): VtkBundle {
   const { xs, Ts, Ps, logP, elements } = comp.input;
   const zc = Ps.map((p) => pressureCoordinate(p, logP));
   const N = comp.labels.length;
@@ -84,7 +114,9 @@ export function buildVtk(comp: CptComputation, fractions: Map<string, Float64Arr
   const vertexP = new Float64Array(s.points.length / 3);
   for (let i = 0; i < vertexP.length; i++) vertexP[i] = logP ? 10 ** s.points[i * 3 + 2]! : s.points[i * 3 + 2]!;
   const boundaries = polyData({
-    points: s.points, lines: s.lines, polys: s.polys,
+    points: s.points,
+    lines: s.lines,
+    polys: s.polys,
     pointData: [{ name: 'P_Pa', type: 'Float64', values: vertexP }],
     cellData: [
       { name: 'between', type: 'Int32', values: cellLabels.map(([a, b]) => indexOf(a, b)) },
@@ -95,16 +127,24 @@ export function buildVtk(comp: CptComputation, fractions: Map<string, Float64Arr
   });
 
   const phaseIndex = new Map([...fractions.keys()].map((l, i) => [l, i]));
-  const tPts: number[] = [], tLines: number[][] = [], tPhase: number[] = [], tT: number[] = [], tP: number[] = [], tSet: number[] = [];
+  const tPts: number[] = [],
+    tLines: number[][] = [],
+    tPhase: number[] = [],
+    tT: number[] = [],
+    tP: number[] = [],
+    tSet: number[] = [];
   comp.tielines.forEach((t, i) => {
     const z = pressureCoordinate(t.P, logP);
     tPts.push(t.x[0], t.T, z, t.x[1], t.T, z);
     tLines.push([2 * i, 2 * i + 1]);
     tPhase.push(phaseIndex.get(t.phases[0]) ?? -1, phaseIndex.get(t.phases[1]) ?? -1);
-    tT.push(t.T); tP.push(t.P); tSet.push(comp.labels[t.node]!);
+    tT.push(t.T);
+    tP.push(t.P);
+    tSet.push(comp.labels[t.node]!);
   });
   const tielines = polyData({
-    points: tPts, lines: tLines,
+    points: tPts,
+    lines: tLines,
     pointData: [{ name: 'phase', type: 'Int32', values: tPhase }],
     cellData: [
       { name: 'phase_set', type: 'Int32', values: tSet },
@@ -113,21 +153,35 @@ export function buildVtk(comp: CptComputation, fractions: Map<string, Float64Arr
     ],
   });
   const vtm = multiBlock([
-    { name: 'grid', file: 'grid.vtr' }, { name: 'boundaries', file: 'boundaries.vtp' }, { name: 'tielines', file: 'tielines.vtp' },
+    { name: 'grid', file: 'grid.vtr' },
+    { name: 'boundaries', file: 'boundaries.vtp' },
+    { name: 'tielines', file: 'tielines.vtp' },
   ]);
   const readme = vtkReadme(comp, [...fractions.keys()], pairs, meta.database, elements);
   const files: Record<string, string> = {
-    'README.txt': readme, 'cpt_diagram.vtm': vtm, 'grid.vtr': grid, 'boundaries.vtp': boundaries, 'tielines.vtp': tielines,
+    'README.txt': readme,
+    'cpt_diagram.vtm': vtm,
+    'grid.vtr': grid,
+    'boundaries.vtp': boundaries,
+    'tielines.vtp': tielines,
   };
   return { files, entries: Object.keys(files).map((f) => `${VTK_FOLDER}/${f}`) };
 }
 
-function vtkReadme(comp: CptComputation, phaseLabels: string[], pairs: [number, number][], database: string, elements: [string, string]): string {
+function vtkReadme(
+  comp: CptComputation,
+  phaseLabels: string[],
+  pairs: [number, number][],
+  database: string,
+  elements: [string, string],
+): string {
   const { xs, Ts, Ps, logP } = comp.input;
   const set = (k: number) => comp.phaseSets[k] ?? '?';
-  const xr = xs[xs.length - 1]! - xs[0]!, tr = Ts[Ts.length - 1]! - Ts[0]!;
+  const xr = xs[xs.length - 1]! - xs[0]!,
+    tr = Ts[Ts.length - 1]! - Ts[0]!;
   const zr = pressureCoordinate(Ps[Ps.length - 1]!, logP) - pressureCoordinate(Ps[0]!, logP);
-  const sx = xr > 0 && tr > 0 ? tr / xr : 1, sz = zr > 0 && tr > 0 ? tr / zr : 1;
+  const sx = xr > 0 && tr > 0 ? tr / xr : 1,
+    sz = zr > 0 && tr > 0 ? tr / zr : 1;
   const g = (v: number) => Number(v.toPrecision(4));
   return [
     `PhaseDesk binary_cpt_diagram: ${elements[0]}-${elements[1]}, database ${database}`,
@@ -140,7 +194,8 @@ function vtkReadme(comp: CptComputation, phaseLabels: string[], pairs: [number, 
     '',
     'Coordinates (all three files share them):',
     `  X = mole fraction of ${elements[0]}   Y = temperature in K`,
-    logP ? '  Z = log10(P / Pa)  (log pressure axis: the true pressure is in the array P_Pa)'
+    logP
+      ? '  Z = log10(P / Pa)  (log pressure axis: the true pressure is in the array P_Pa)'
       : '  Z = pressure in Pa (linear pressure axis; also in the array P_Pa)',
     '  The axes have very different ranges. In ParaView set Properties > Transforming > Scale of the sources',
     `  to about (${g(sx)}, 1, ${g(sz)}) to see a cube-shaped diagram (same factors for all three files).`,
@@ -148,7 +203,9 @@ function vtkReadme(comp: CptComputation, phaseLabels: string[], pairs: [number, 
     'grid.vtr point data:',
     '  phase_set  Int32: index into the phase-set table below; -1 = the equilibrium did not converge',
     '  converged  UInt8: 1 = certified equilibrium, 0 = not converged (fractions are 0 there)',
-    ...phaseLabels.map((l) => `  NP(${l})  Float32: amount of phase ${l} (moles of atoms per mole of atoms), 0 when absent`),
+    ...phaseLabels.map(
+      (l) => `  NP(${l})  Float32: amount of phase ${l} (moles of atoms per mole of atoms), 0 when absent`,
+    ),
     '  P_Pa       Float64: pressure in Pa',
     '  Colour by phase_set (Categorical colours) for the regions; Threshold on phase_set isolates one region.',
     '',
@@ -190,7 +247,12 @@ export function regionsPerPressure(comp: CptComputation): BinaryCptResult['regio
       const name = l >= 0 ? comp.phaseSets[l]! : 'not_converged';
       counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    out.push({ P: comp.input.Ps[iP]!, regions: [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([label, points]) => ({ label, points })) });
+    out.push({
+      P: comp.input.Ps[iP]!,
+      regions: [...counts.entries()]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([label, points]) => ({ label, points })),
+    });
   }
   return out;
 }

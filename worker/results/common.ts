@@ -10,18 +10,34 @@ import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
-import { ENGINE_NAME, type EquilibriumPoint, type Provenance, type ResultDocument, type SublatticeFractions } from '../../contract/results/common.js';
+import {
+  ENGINE_NAME,
+  type EquilibriumPoint,
+  type Provenance,
+  type ResultDocument,
+  type SublatticeFractions,
+} from '../../contract/results/common.js';
 import { PREVIEW_PNG_WIDTH, writePreviewPng } from '../plots/png.js';
 import { elementMasses, massFractionsOrUndefined } from './units.js';
 
 export {
-  RESULT_VERSION, ENGINE_NAME, phaseLabel, tableToCsv,
-  type Provenance, type ResultDocument, type SublatticeFractions, type PhaseRecord, type MetastableRecord,
-  type EquilibriumPoint, type ResultTable,
+  RESULT_VERSION,
+  ENGINE_NAME,
+  phaseLabel,
+  tableToCsv,
+  type Provenance,
+  type ResultDocument,
+  type SublatticeFractions,
+  type PhaseRecord,
+  type MetastableRecord,
+  type EquilibriumPoint,
+  type ResultTable,
 } from '../../contract/results/common.js';
 
 /** The engine version recorded in provenance (contract/version.ts). */
-export function getEngineVersion(): string { return ENGINE_VERSION; }
+export function getEngineVersion(): string {
+  return ENGINE_VERSION;
+}
 
 export function sha256OfFile(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -43,7 +59,10 @@ export class PointConverter {
   private readonly models = new Map<string, PhaseModel | null>();
   private orderingModels?: Map<string, OrderingModel | null>;
   private masses?: Record<string, number>;
-  constructor(private readonly db: NativeDatabase, private readonly components: string[]) {}
+  constructor(
+    private readonly db: NativeDatabase,
+    private readonly components: string[],
+  ) {}
 
   /** Ordered or not (phases with an order-disorder description only; undefined otherwise). */
   ordering(phase: PhaseState): OrderingState | undefined {
@@ -62,7 +81,9 @@ export class PointConverter {
     }
     if (!model) return [];
     const out: SublatticeFractions[] = Array.from({ length: model.info.numSublattices }, () => ({}));
-    model.variables.forEach((v, k) => { out[v.sublattice]![v.species] = phase.y[k] ?? 0; });
+    model.variables.forEach((v, k) => {
+      out[v.sublattice]![v.species] = phase.y[k] ?? 0;
+    });
     return out;
   }
 
@@ -80,11 +101,28 @@ export class PointConverter {
 
   point(r: EquilibriumResult): EquilibriumPoint {
     return {
-      T: r.T, P: r.P, x: { ...r.x }, ...this.massField(r.x), converged: r.converged, reason: r.converged ? '' : r.reason,
-      GM: r.GM, HM: r.HM, SM: r.SM, CPM: r.CPM, MU: { ...r.mu },
+      T: r.T,
+      P: r.P,
+      x: { ...r.x },
+      ...this.massField(r.x),
+      converged: r.converged,
+      reason: r.converged ? '' : r.reason,
+      GM: r.GM,
+      HM: r.HM,
+      SM: r.SM,
+      CPM: r.CPM,
+      MU: { ...r.mu },
       phases: r.phases.map((p) => ({
-        name: p.name, composition_set: p.setNumber, amount: p.NP, x: { ...p.x }, ...this.massField(p.x),
-        site_fractions: this.siteFractions(p), GM: p.GM, HM: p.HM, SM: p.SM, CPM: p.CPM,
+        name: p.name,
+        composition_set: p.setNumber,
+        amount: p.NP,
+        x: { ...p.x },
+        ...this.massField(p.x),
+        site_fractions: this.siteFractions(p),
+        GM: p.GM,
+        HM: p.HM,
+        SM: p.SM,
+        CPM: p.CPM,
         ...this.orderingField(p),
       })),
       metastable: r.metastable.map((m) => ({ name: m.name, driving_force: m.DF, x: { ...m.x }, GM: m.GM })),

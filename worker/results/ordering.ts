@@ -73,7 +73,9 @@ function latticeOf(names: string[]): Lattice | null {
  * DIS_PART, a symmetry option (B or F, four-sublattice models) or a lattice name (BCC, FCC, HCP, B2, L12, ...),
  * and at least two mixing sublattices with the same constituents and site ratio.
  */
-export function orderingModelOf(phase: Pick<NativePhaseInfo, 'name' | 'options' | 'siteRatios' | 'constituents' | 'disorderedPart'>): OrderingModel | null {
+export function orderingModelOf(
+  phase: Pick<NativePhaseInfo, 'name' | 'options' | 'siteRatios' | 'constituents' | 'disorderedPart'>,
+): OrderingModel | null {
   const lattice = latticeOf([phase.disorderedPart, phase.name].filter((s) => s.length > 0));
   const described = phase.disorderedPart.length > 0 || /[BF]/.test(phase.options) || lattice !== null;
   if (!described) return null;
@@ -98,14 +100,19 @@ export function orderingModelOf(phase: Pick<NativePhaseInfo, 'name' | 'options' 
     for (const g of byConstituents.values()) if (g.length > best.length) best = g;
   }
   if (best.length < 2) return null;
-  return { phase: phase.name, lattice: lattice ?? (/F/.test(phase.options) ? 'FCC' : /B/.test(phase.options) ? 'BCC' : null),
-    sublattices: best, ratios: best.map((s) => phase.siteRatios[s]) };
+  return {
+    phase: phase.name,
+    lattice: lattice ?? (/F/.test(phase.options) ? 'FCC' : /B/.test(phase.options) ? 'BCC' : null),
+    sublattices: best,
+    ratios: best.map((s) => phase.siteRatios[s]),
+  };
 }
 
 /** Equal sublattices: every constituent within differenceTolerance of its mean, or within `spreadTol`. */
 function sameFractions(a: Record<string, number>, b: Record<string, number>, tol: number, spreadTol: number): boolean {
   for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    const ya = a[k] ?? 0, yb = b[k] ?? 0;
+    const ya = a[k] ?? 0,
+      yb = b[k] ?? 0;
     if (Math.abs(ya - yb) > Math.max(spreadTol, differenceTolerance((ya + yb) / 2, tol))) return false;
   }
   return true;
@@ -125,12 +132,14 @@ export function maxDifference(a: Record<string, number>, b: Record<string, numbe
  */
 export function equalClasses(y: Record<string, number>[], tol: number): number[][] {
   let spread = 0;
-  for (let i = 0; i < y.length; i++) for (let j = i + 1; j < y.length; j++) spread = Math.max(spread, maxDifference(y[i], y[j]));
+  for (let i = 0; i < y.length; i++)
+    for (let j = i + 1; j < y.length; j++) spread = Math.max(spread, maxDifference(y[i], y[j]));
   const spreadTol = ORDER_RELATIVE_TOLERANCE * spread;
   const classes: number[][] = [];
   y.forEach((fr, i) => {
     const c = classes.find((cl) => sameFractions(y[cl[0]], fr, tol, spreadTol));
-    if (c) c.push(i); else classes.push([i]);
+    if (c) c.push(i);
+    else classes.push([i]);
   });
   return classes;
 }
@@ -138,14 +147,22 @@ export function equalClasses(y: Record<string, number>[], tol: number): number[]
 const DISORDERED: Record<Lattice, string> = { BCC: 'A2', FCC: 'A1', HCP: 'A3' };
 
 function majority(fr: Record<string, number>): string {
-  let best = '', v = -1;
-  for (const [k, f] of Object.entries(fr)) if (f > v) { v = f; best = k; }
+  let best = '',
+    v = -1;
+  for (const [k, f] of Object.entries(fr))
+    if (f > v) {
+      v = f;
+      best = k;
+    }
   return best;
 }
 
 function orderedStructure(m: OrderingModel, classes: number[][], y: Record<string, number>[]): string {
   const n = m.sublattices.length;
-  const sizes = classes.map((c) => c.length).sort((a, b) => b - a).join(',');
+  const sizes = classes
+    .map((c) => c.length)
+    .sort((a, b) => b - a)
+    .join(',');
   if (n === 2) {
     const [r0, r1] = m.ratios;
     const third = Math.abs(Math.max(r0, r1) / Math.min(r0, r1) - 3) < 1e-9;
@@ -166,7 +183,10 @@ function orderedStructure(m: OrderingModel, classes: number[][], y: Record<strin
         // Fe3Al (D03) and Cu2MnAl (L21) share this pattern: one pair equal, the other split. In D03 one of the
         // split sublattices holds the pair's majority element (Fe on 4b beside Fe on 8c); L21 has three.
         const pair = classes.find((c) => c.length === 2)!;
-        const majors = new Set([majority(y[pair[0]]), ...classes.filter((c) => c.length === 1).map((c) => majority(y[c[0]]))]);
+        const majors = new Set([
+          majority(y[pair[0]]),
+          ...classes.filter((c) => c.length === 1).map((c) => majority(y[c[0]])),
+        ]);
         return majors.size === 3 ? 'L21' : 'D03';
       }
     }
@@ -175,11 +195,16 @@ function orderedStructure(m: OrderingModel, classes: number[][], y: Record<strin
 }
 
 /** Ordered or not, and the structure's name, from the site fractions (one map per sublattice, TDB order). */
-export function classifyOrdering(m: OrderingModel, siteFractions: Record<string, number>[], tol = ORDER_TOLERANCE): OrderingState {
+export function classifyOrdering(
+  m: OrderingModel,
+  siteFractions: Record<string, number>[],
+  tol = ORDER_TOLERANCE,
+): OrderingState {
   const y = m.sublattices.map((s) => siteFractions[s] ?? {});
   const classes = equalClasses(y, tol);
   const ordered = classes.length > 1;
   const structure = ordered ? orderedStructure(m, classes, y) : m.lattice ? DISORDERED[m.lattice] : 'disordered';
-  const label = structure === 'ordered' || structure === 'disordered' ? `${m.phase} (${structure})` : `${structure} (${m.phase})`;
+  const label =
+    structure === 'ordered' || structure === 'disordered' ? `${m.phase} (${structure})` : `${structure} (${m.phase})`;
   return { ordered, structure, label };
 }

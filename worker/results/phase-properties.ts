@@ -42,7 +42,8 @@ export function phaseX(model: PhaseModel, y: ArrayLike<number>): Record<string, 
 export function degreeOfOrdering(info: NativeDatabaseInfo, model: PhaseModel, y: ArrayLike<number>): number {
   const ph = info.phases.find((p) => p.name === model.name);
   if (!ph) throw new Error(`phase ${model.name} not in the database`);
-  if (model.info.ionicLiquid) throw new Error('degree of ordering of the ionic liquid is not defined here (variable site ratios)');
+  if (model.info.ionicLiquid)
+    throw new Error('degree of ordering of the ionic liquid is not defined here (variable site ratios)');
   const atoms = (sp: string) => {
     const s = info.species.find((x) => x.name.toUpperCase() === sp.toUpperCase());
     return s ? Object.values(s.composition).reduce((a, b) => a + b, 0) : sp === 'VA' ? 0 : 1;
@@ -58,9 +59,10 @@ export function degreeOfOrdering(info: NativeDatabaseInfo, model: PhaseModel, y:
     // Model.moles(i): the element's mole fraction for a pure-element species, else its site-weighted fraction
     let x = 0;
     if (sp in xEl) x = xEl[sp];
-    else model.variables.forEach((v, k) => {
-      if (v.species === sp) x += (ph.siteRatios[v.sublattice] / norm) * y[k];
-    });
+    else
+      model.variables.forEach((v, k) => {
+        if (v.species === sp) x += (ph.siteRatios[v.sublattice] / norm) * y[k];
+      });
     if (!(x > 0)) continue;
     model.variables.forEach((v, k) => {
       if (v.species === sp) total += ((ph.siteRatios[v.sublattice] / norm) * Math.abs(y[k] - x)) / x;

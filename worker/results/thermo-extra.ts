@@ -21,7 +21,12 @@ export const SER = 'SER';
 const MAGNETIC_PARAMETERS = new Set(['TC', 'BMAGN', 'NT']);
 const VOLUME_PARAMETERS = new Set(['V0', 'VA', 'VC', 'VK']);
 
-interface PhaseTraits { magnetic: boolean; volume: boolean; ordering: boolean; model: PhaseModel | null }
+interface PhaseTraits {
+  magnetic: boolean;
+  volume: boolean;
+  ordering: boolean;
+  model: PhaseModel | null;
+}
 
 /** Adds the further quantities to result points of one system (one instance per calculation). */
 export class ThermoExtras {
@@ -34,19 +39,32 @@ export class ThermoExtras {
   readonly notes: string[] = [];
   private readonly withoutVolume = new Set<string>();
 
-  constructor(private readonly db: NativeDatabase, private readonly components: string[], private readonly elements: string[],
-    given: Record<string, unknown> | undefined, sampleT = 1000, sampleP = 101325) {
+  constructor(
+    private readonly db: NativeDatabase,
+    private readonly components: string[],
+    private readonly elements: string[],
+    given: Record<string, unknown> | undefined,
+    sampleT = 1000,
+    sampleP = 101325,
+  ) {
     this.info = db.info();
     const phases = new Set(this.info.phases.map((p) => p.name.toUpperCase()));
-    const named = Object.fromEntries(Object.entries(given ?? {}).map(([k, v]) => [k.toUpperCase(), String(v).toUpperCase()]));
+    const named = Object.fromEntries(
+      Object.entries(given ?? {}).map(([k, v]) => [k.toUpperCase(), String(v).toUpperCase()]),
+    );
     for (const k of Object.keys(named)) {
-      if (!elements.includes(k)) throw new Error(`condition.reference_states.${k}: ${k} is not one of the components ${elements.join(', ')}`);
+      if (!elements.includes(k))
+        throw new Error(`condition.reference_states.${k}: ${k} is not one of the components ${elements.join(', ')}`);
     }
     for (const el of elements) {
       const ph = named[el];
       if (ph !== undefined) {
-        if (ph === SER) { this.references[el] = SER; continue; }
-        if (!phases.has(ph)) throw new Error(`condition.reference_states.${el}: ${ph} is not a phase of ${basename(this.info.file)}`);
+        if (ph === SER) {
+          this.references[el] = SER;
+          continue;
+        }
+        if (!phases.has(ph))
+          throw new Error(`condition.reference_states.${el}: ${ph} is not a phase of ${basename(this.info.file)}`);
         // a reference phase that cannot hold the pure element is an input error, said at once
         this.referenceGM(el, ph, sampleT, sampleP, `condition.reference_states.${el}`);
         this.references[el] = ph;
@@ -55,10 +73,18 @@ export class ThermoExtras {
       const ser = this.info.elements.find((e) => e.name.toUpperCase() === el)?.referencePhase?.toUpperCase() ?? '';
       let ok = false;
       if (phases.has(ser)) {
-        try { this.referenceGM(el, ser, sampleT, sampleP, ''); ok = true; } catch { ok = false; }
+        try {
+          this.referenceGM(el, ser, sampleT, sampleP, '');
+          ok = true;
+        } catch {
+          ok = false;
+        }
       }
       this.references[el] = ok ? ser : SER;
-      if (!ok) this.notes.push(`reference state of ${el}: SER (the ELEMENT line names no phase of the database that holds pure ${el}${ser ? `: ${ser}` : ''})`);
+      if (!ok)
+        this.notes.push(
+          `reference state of ${el}: SER (the ELEMENT line names no phase of the database that holds pure ${el}${ser ? `: ${ser}` : ''})`,
+        );
     }
   }
 
@@ -71,11 +97,20 @@ export class ThermoExtras {
     const comps = this.components.includes('VA') ? [el, 'VA'] : [el];
     let r: EquilibriumResult;
     try {
-      r = equilibrium({ database: this.db, components: comps, phases: [phase], conditions: { T, P }, options: { singleSet: true } });
+      r = equilibrium({
+        database: this.db,
+        components: comps,
+        phases: [phase],
+        conditions: { T, P },
+        options: { singleSet: true },
+      });
     } catch (e) {
       throw new Error(`${field ? `${field}: ` : ''}${phase} cannot hold pure ${el} (${(e as Error).message})`);
     }
-    if (!r.converged || r.phases.length === 0) throw new Error(`${field ? `${field}: ` : ''}pure ${el} in ${phase} at ${T} K has no converged state (${r.reason || 'phase not formed'})`);
+    if (!r.converged || r.phases.length === 0)
+      throw new Error(
+        `${field ? `${field}: ` : ''}pure ${el} in ${phase} at ${T} K has no converged state (${r.reason || 'phase not formed'})`,
+      );
     this.gref.set(key, r.GM);
     return r.GM;
   }
@@ -90,7 +125,8 @@ export class ThermoExtras {
     const model = PhaseModel.build(this.db, name, this.components);
     // degree of ordering: some constituent with atoms on two or more sublattices
     const subl = new Map<string, Set<number>>();
-    for (const v of model?.variables ?? []) if (v.species !== 'VA') subl.set(v.species, (subl.get(v.species) ?? new Set()).add(v.sublattice));
+    for (const v of model?.variables ?? [])
+      if (v.species !== 'VA') subl.set(v.species, (subl.get(v.species) ?? new Set()).add(v.sublattice));
     t = {
       magnetic: !!ph?.magnetic || !!disordered?.magnetic || [...MAGNETIC_PARAMETERS].some((k) => types.has(k)),
       volume: [...VOLUME_PARAMETERS].some((k) => types.has(k)),
@@ -108,24 +144,40 @@ export class ThermoExtras {
   /** Adds w-independent further quantities to `point` (converted from `r` by PointConverter, same order of phases). */
   enrich(point: EquilibriumPoint, r: EquilibriumResult): void {
     if (!r.converged) return;
-    const T = r.T, P = r.P;
-    const gref = Object.fromEntries(this.elements.map((el) => [el, this.referenceGM(el, this.references[el]!, T, P, '')]));
-    const formation = (x: Record<string, number>, gm: number) => gm - this.elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
-    let vmSystem = 0, vmComplete = r.phases.length > 0;
+    const T = r.T,
+      P = r.P;
+    const gref = Object.fromEntries(
+      this.elements.map((el) => [el, this.referenceGM(el, this.references[el]!, T, P, '')]),
+    );
+    const formation = (x: Record<string, number>, gm: number) =>
+      gm - this.elements.reduce((a, el) => a + (x[el] ?? 0) * gref[el]!, 0);
+    let vmSystem = 0,
+      vmComplete = r.phases.length > 0;
     r.phases.forEach((set, i) => {
       const rec = point.phases[i];
       if (!rec) return;
       const t = this.traitsOf(set.name);
       rec.GM_formation = formation(set.x, set.GM);
-      if (!t.model) { vmComplete = false; return; }
+      if (!t.model) {
+        vmComplete = false;
+        return;
+      }
       const props = t.model.properties(T, P, set.y);
-      if (t.magnetic) { rec.TC = props.TC; rec.BMAGN = props.BMAGN_per_atom; }
-      if (t.volume) { rec.VM = props.VM; vmSystem += set.NP * props.VM; } else vmComplete = false;
+      if (t.magnetic) {
+        rec.TC = props.TC;
+        rec.BMAGN = props.BMAGN_per_atom;
+      }
+      if (t.volume) {
+        rec.VM = props.VM;
+        vmSystem += set.NP * props.VM;
+      } else vmComplete = false;
       if (t.ordering) rec.degree_of_ordering = degreeOfOrdering(this.info, t.model, set.y);
     });
     if (vmComplete) point.VM = vmSystem;
     point.GM_formation = formation(r.x, r.GM);
-    point.MUR = Object.fromEntries(this.elements.filter((el) => typeof r.mu[el] === 'number').map((el) => [el, r.mu[el]! - gref[el]!]));
+    point.MUR = Object.fromEntries(
+      this.elements.filter((el) => typeof r.mu[el] === 'number').map((el) => [el, r.mu[el]! - gref[el]!]),
+    );
     point.ACR = Object.fromEntries(Object.entries(point.MUR).map(([el, v]) => [el, Math.exp(v / (GAS_CONSTANT * T))]));
   }
 
@@ -150,10 +202,20 @@ export interface ReferenceFields {
 }
 
 /** Adds the further quantities to the points of one calculation; returns the document fields. */
-export function addFurtherQuantities(sys: { db: NativeDatabase; components: string[]; elements: string[] },
-  cond: { reference_states?: Record<string, string> }, pairs: { point: EquilibriumPoint; r: EquilibriumResult }[]): ReferenceFields {
+export function addFurtherQuantities(
+  sys: { db: NativeDatabase; components: string[]; elements: string[] },
+  cond: { reference_states?: Record<string, string> },
+  pairs: { point: EquilibriumPoint; r: EquilibriumResult }[],
+): ReferenceFields {
   const first = pairs.find((q) => q.r.converged)?.r;
-  const extras = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states, first?.T ?? 1000, first?.P ?? 101325);
+  const extras = new ThermoExtras(
+    sys.db,
+    sys.components,
+    sys.elements,
+    cond.reference_states,
+    first?.T ?? 1000,
+    first?.P ?? 101325,
+  );
   for (const { point, r } of pairs) extras.enrich(point, r);
   return { reference_states: { ...extras.references }, quantity_notes: [...extras.notes] };
 }

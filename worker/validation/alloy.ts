@@ -38,14 +38,20 @@ function alloyCase(c: ValidationCase, q: string): ValidationCase {
 export function meltingQuantity(q: string, c: ValidationCase, db: NativeDatabase): ComputedValue | null {
   if (!/^T_?melting\b/i.test(q.trim())) return null;
   const els = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
-  const named = /^T_?melting\s*\(\s*([A-Za-z]{1,2})\s*\)/i.exec(q)?.[1] ?? /\b(?:of|pure)\s+([A-Za-z]{1,2})\b/i.exec(q)?.[1];
+  const named =
+    /^T_?melting\s*\(\s*([A-Za-z]{1,2})\s*\)/i.exec(q)?.[1] ?? /\b(?:of|pure)\s+([A-Za-z]{1,2})\b/i.exec(q)?.[1];
   let el = named?.toUpperCase();
   if (!el || !els.includes(el)) {
-    el = els.find((e) => Object.entries(c.conditions).some(([k, v]) => k.replace(/\s+/g, '').toUpperCase() === `X(${e})` && v === 1));
+    el = els.find((e) =>
+      Object.entries(c.conditions).some(([k, v]) => k.replace(/\s+/g, '').toUpperCase() === `X(${e})` && v === 1),
+    );
   }
-  if (!el) return { value: null, unsupported: `${q}: names no element of the case (T_melting(EL) or an X(EL) = 1 condition)` };
+  if (!el)
+    return { value: null, unsupported: `${q}: names no element of the case (T_melting(EL) or an X(EL) = 1 condition)` };
   const others = els.filter((e) => e !== el);
-  const cond: Record<string, unknown> = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !/^[XW]\(/i.test(k)));
+  const cond: Record<string, unknown> = Object.fromEntries(
+    Object.entries(c.conditions).filter(([k]) => !/^[XW]\(/i.test(k)),
+  );
   // all other elements at zero (the dependent one is the melting element)
   for (const o of others) cond[`X(${o})`] = 0;
   // liquidus and solidus of the (clamped) pure element coincide to far below the bisection tolerance; the
@@ -63,8 +69,15 @@ export function alloyQuantity(q: string, c: ValidationCase, db: NativeDatabase):
   const changes: PhaseSetChange[] = lineChanges(line, db);
   const allLiquid = (s: string[]) => s.length > 0 && s.every(isLiquidName);
   const anyLiquid = (s: string[]) => s.some(isLiquidName);
-  const hits = changes.filter((ch) => (liquidus ? allLiquid(ch.above) && !allLiquid(ch.below) : !anyLiquid(ch.below) && anyLiquid(ch.above)));
-  const describe = () => changes.map((ch) => `${ch.below.join('+')} -> ${ch.above.join('+')} at ${ch.T.toFixed(3)} K`).join('; ');
-  if (!hits.length) return { value: null, error: `no ${liquidus ? 'liquidus' : 'solidus'} along the line (changes: ${describe() || 'none'})` };
+  const hits = changes.filter((ch) =>
+    liquidus ? allLiquid(ch.above) && !allLiquid(ch.below) : !anyLiquid(ch.below) && anyLiquid(ch.above),
+  );
+  const describe = () =>
+    changes.map((ch) => `${ch.below.join('+')} -> ${ch.above.join('+')} at ${ch.T.toFixed(3)} K`).join('; ');
+  if (!hits.length)
+    return {
+      value: null,
+      error: `no ${liquidus ? 'liquidus' : 'solidus'} along the line (changes: ${describe() || 'none'})`,
+    };
   return { value: Math.max(...hits.map((h) => h.T)) };
 }

@@ -8,12 +8,21 @@ export interface Comparison {
   message?: string;
 }
 
-function numericCompare(computed: unknown, expected: unknown, rtol: number, atol: number, acc: { dev: number }): string | null {
+function numericCompare(
+  computed: unknown,
+  expected: unknown,
+  rtol: number,
+  atol: number,
+  acc: { dev: number },
+): string | null {
   if (typeof expected === 'number') {
-    if (typeof computed !== 'number' || !Number.isFinite(computed)) return `computed value ${String(computed)} is not a number`;
+    if (typeof computed !== 'number' || !Number.isFinite(computed))
+      return `computed value ${String(computed)} is not a number`;
     const d = Math.abs(computed - expected);
     acc.dev = Math.max(acc.dev, d);
-    return d <= atol + rtol * Math.abs(expected) ? null : `|${computed} - ${expected}| = ${d} > ${atol + rtol * Math.abs(expected)}`;
+    return d <= atol + rtol * Math.abs(expected)
+      ? null
+      : `|${computed} - ${expected}| = ${d} > ${atol + rtol * Math.abs(expected)}`;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(computed) || computed.length !== expected.length) return 'list lengths differ';
@@ -50,7 +59,9 @@ export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
       return { ok: a.size === b.size && [...a].every((x) => b.has(x)) };
     }
     case 'multiset_equal':
-      return { ok: JSON.stringify([...(computed as string[])].sort()) === JSON.stringify([...(e.value as string[])].sort()) };
+      return {
+        ok: JSON.stringify([...(computed as string[])].sort()) === JSON.stringify([...(e.value as string[])].sort()),
+      };
     case 'sorted': {
       const acc = { dev: 0 };
       const sortNum = (v: unknown) => (Array.isArray(v) ? [...(v as number[])].sort((x, y) => x - y) : v);
@@ -67,7 +78,10 @@ export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
       const used = new Array<boolean>(computed.length).fill(false);
       let best = Infinity;
       const match = (i: number, dev: number): boolean => {
-        if (i === expectedItems.length) { best = Math.min(best, dev); return true; }
+        if (i === expectedItems.length) {
+          best = Math.min(best, dev);
+          return true;
+        }
         let found = false;
         for (let j = 0; j < computed.length; j++) {
           if (used[j]) continue;
@@ -79,13 +93,17 @@ export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
         }
         return found;
       };
-      return match(0, 0) ? { ok: true, deviation: best } : { ok: false, message: 'no pairing of computed and expected items is within tolerance' };
+      return match(0, 0)
+        ? { ok: true, deviation: best }
+        : { ok: false, message: 'no pairing of computed and expected items is within tolerance' };
     }
     case 'contains_sets': {
       // Every expected phase set must occur among the computed ones (compared as sets of names;
       // extra computed sets are allowed). Used by the step and map kinds.
-      if (!Array.isArray(computed) || !Array.isArray(e.value)) return { ok: false, message: 'expected lists of phase sets' };
-      const norm = (v: unknown) => (Array.isArray(v) ? [...new Set((v as unknown[]).map(String))].sort().join('+') : String(v));
+      if (!Array.isArray(computed) || !Array.isArray(e.value))
+        return { ok: false, message: 'expected lists of phase sets' };
+      const norm = (v: unknown) =>
+        Array.isArray(v) ? [...new Set((v as unknown[]).map(String))].sort().join('+') : String(v);
       const have = new Set((computed as unknown[]).map(norm));
       const missing = (e.value as unknown[]).map(norm).filter((k) => !have.has(k));
       return missing.length ? { ok: false, message: `missing ${missing.join(', ')}` } : { ok: true };

@@ -19,12 +19,19 @@ export interface SiteFractionCondition {
 export function conditionValues(key: string, v: unknown): number[] {
   if (typeof v === 'number') return [v];
   if (Array.isArray(v)) {
-    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x))) throw new Error(`condition ${key}: a list of numbers is expected`);
+    if (!v.every((x) => typeof x === 'number' && Number.isFinite(x)))
+      throw new Error(`condition ${key}: a list of numbers is expected`);
     return v as number[];
   }
   if (v && typeof v === 'object') {
     const g = v as { min?: unknown; max?: unknown; step?: unknown };
-    if (typeof g.min !== 'number' || typeof g.max !== 'number' || typeof g.step !== 'number' || !(g.step > 0) || !(g.max > g.min)) {
+    if (
+      typeof g.min !== 'number' ||
+      typeof g.max !== 'number' ||
+      typeof g.step !== 'number' ||
+      !(g.step > 0) ||
+      !(g.max > g.min)
+    ) {
       throw new Error(`condition ${key}: {min, max, step} with step > 0 and max > min is expected`);
     }
     const n = Math.ceil((g.max - g.min) / g.step - 1e-9);
@@ -35,7 +42,9 @@ export function conditionValues(key: string, v: unknown): number[] {
 
 /** Keys of the conditions that hold more than one value (lists and ranges), in the case's order. */
 export function gridKeys(cond: Record<string, unknown>): string[] {
-  return Object.entries(cond).filter(([, v]) => typeof v !== 'number').map(([k]) => k);
+  return Object.entries(cond)
+    .filter(([, v]) => typeof v !== 'number')
+    .map(([k]) => k);
 }
 
 /** Every point of the conditions: the cartesian product of the grid conditions (first key outermost). */
@@ -60,7 +69,8 @@ export function siteFractionConditions(point: PointConditions): SiteFractionCond
   const out: SiteFractionCondition[] = [];
   for (const [k, v] of Object.entries(point)) {
     const m = /^Y\(\s*([A-Z0-9_]+)\s*,\s*(\d+)\s*,\s*([A-Z0-9_+\-/]+)\s*\)$/i.exec(k.trim());
-    if (m) out.push({ key: k, phase: m[1].toUpperCase(), sublattice: Number(m[2]), species: m[3].toUpperCase(), value: v });
+    if (m)
+      out.push({ key: k, phase: m[1].toUpperCase(), sublattice: Number(m[2]), species: m[3].toUpperCase(), value: v });
   }
   return out;
 }

@@ -10,7 +10,8 @@ export function caseDatabase(c: ValidationCase, ctx: KindContext): NativeDatabas
   if (!c.tdb) throw new Error(`case ${c.id} names no database`);
   // the shared TDB folder first; a case may also name a file relative to its cases file (own test databases)
   let file = path.resolve(ctx.tdbDir, c.tdb);
-  if (!existsSync(file) && ctx.casesDir && existsSync(path.resolve(ctx.casesDir, c.tdb))) file = path.resolve(ctx.casesDir, c.tdb);
+  if (!existsSync(file) && ctx.casesDir && existsSync(path.resolve(ctx.casesDir, c.tdb)))
+    file = path.resolve(ctx.casesDir, c.tdb);
   let db = cache.get(file);
   if (!db) {
     db = loadCore().Database.fromFile(file);

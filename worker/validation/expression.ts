@@ -73,7 +73,8 @@ class Parser {
   parse(): Expr {
     const e = this.sum();
     this.blank();
-    if (this.pos !== this.text.length) throw new ParseError(`unexpected '${this.text.slice(this.pos)}' in '${this.text}'`);
+    if (this.pos !== this.text.length)
+      throw new ParseError(`unexpected '${this.text.slice(this.pos)}' in '${this.text}'`);
     return e;
   }
 
@@ -162,7 +163,8 @@ class Parser {
     if (inner !== null && inner.trim() !== '') {
       for (const a of splitTopLevel(inner)) {
         const kv = /^([A-Za-z][A-Za-z0-9_]*(\([^()]*\))?)\s*=\s*(.+)$/.exec(a);
-        if (kv && NUMBER.test(kv[3].trim()) && Number.isFinite(Number(kv[3].trim()))) at[normalise(kv[1])] = Number(kv[3].trim());
+        if (kv && NUMBER.test(kv[3].trim()) && Number.isFinite(Number(kv[3].trim())))
+          at[normalise(kv[1])] = Number(kv[3].trim());
         else if (/^[A-Za-z0-9_#*+\-/.]+$/.test(a.trim())) args.push(a.trim() === 'y' ? 'y' : normalise(a));
         else throw new ParseError(`'${a.trim()}' is not a phase, element or condition argument in '${this.text}'`);
       }

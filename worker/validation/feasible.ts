@@ -35,11 +35,16 @@ export function uniqueFeasiblePoint(m: number, cons: LinearConstraint[]): number
     for (let rm = 0; rm < 1 << r; rm++) {
       const sel = [...Array(r).keys()].filter((k) => rm & (1 << k));
       if (sel.length !== free.length) continue;
-      const y = solve(sel.map((i) => free.map((k) => rows[i][k])), sel.map((i) => rhs[i]));
+      const y = solve(
+        sel.map((i) => free.map((k) => rows[i][k])),
+        sel.map((i) => rhs[i]),
+      );
       if (!y) continue;
       const full = new Array(m).fill(0);
       free.forEach((k, i) => (full[k] = y[i]));
-      const ok = full.every((v) => v >= -1e-12) && rows.every((row, i) => Math.abs(row.reduce((s, a, k) => s + a * full[k], 0) - rhs[i]) < 1e-9);
+      const ok =
+        full.every((v) => v >= -1e-12) &&
+        rows.every((row, i) => Math.abs(row.reduce((s, a, k) => s + a * full[k], 0) - rhs[i]) < 1e-9);
       if (ok) verts.push(full);
       break;
     }

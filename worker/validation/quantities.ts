@@ -6,10 +6,23 @@
 // Errors: Unsupported = the runner cannot compute this name (reported with the name, never skipped);
 // NoResult = this point has no value (phase not stable, no root, not converged): a grid extremum ignores
 // such points ("ignoring points without a result"); everything else is an error of the case.
-import { equilibrium as solve, type CompositionSet, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import {
+  equilibrium as solve,
+  type CompositionSet,
+  type EquilibriumConditions,
+  type EquilibriumResult,
+} from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
-import { compositionKey, conditionValues, expandPoints, gridKeys, normKey, siteFractionConditions, type PointConditions } from './conditions.js';
+import {
+  compositionKey,
+  conditionValues,
+  expandPoints,
+  gridKeys,
+  normKey,
+  siteFractionConditions,
+  type PointConditions,
+} from './conditions.js';
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { uniqueFeasiblePoint } from './feasible.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
@@ -90,8 +103,14 @@ function num(v: unknown, what: string): number {
 
 // ------------------------------------------------------------------------------------- equilibria
 
-export function solveCached(db: NativeDatabase, components: string[], phases: string[], cond: EquilibriumConditions,
-  singleSet: boolean, derivatives: string[]): EquilibriumResult {
+export function solveCached(
+  db: NativeDatabase,
+  components: string[],
+  phases: string[],
+  cond: EquilibriumConditions,
+  singleSet: boolean,
+  derivatives: string[],
+): EquilibriumResult {
   let m = results.get(db);
   if (!m) results.set(db, (m = new Map()));
   const key = JSON.stringify([components, phases, cond, singleSet, derivatives]);
@@ -126,7 +145,13 @@ export function solverConditions(point: PointConditions): EquilibriumConditions 
 
 const clampFraction = (v: number) => Math.min(1 - 1e-10, Math.max(1e-10, v));
 
-function siteFractionOf(s: Scope, r: EquilibriumResult, phase: string, sublattice: number, species: string): number | null {
+function siteFractionOf(
+  s: Scope,
+  r: EquilibriumResult,
+  phase: string,
+  sublattice: number,
+  species: string,
+): number | null {
   const set = r.phases.find((p) => p.name === phase);
   if (!set) return null;
   const model = phaseModel(s.db, phase, s.c.components);
@@ -143,7 +168,8 @@ function siteFractionOf(s: Scope, r: EquilibriumResult, phase: string, sublattic
 export function equilibriumAt(s: Scope, point: PointConditions, derivatives: string[] = []): EquilibriumResult {
   const phases = s.isolated ? [s.isolated] : s.c.phases;
   const base = solverConditions(point);
-  const run = (cond: EquilibriumConditions) => solveCached(s.db, s.c.components, phases, cond, !!s.isolated, derivatives);
+  const run = (cond: EquilibriumConditions) =>
+    solveCached(s.db, s.c.components, phases, cond, !!s.isolated, derivatives);
   const ys = siteFractionConditions(point);
   const els = caseElements(s.c);
   const fixed = Object.keys(base.X ?? {}).length + Object.keys(base.W ?? {}).length + Object.keys(base.MU ?? {}).length;
@@ -154,13 +180,17 @@ export function equilibriumAt(s: Scope, point: PointConditions, derivatives: str
       const got = siteFractionOf(s, r, yc.phase, yc.sublattice, yc.species);
       if (got === null) throw new NoResult(`condition ${yc.key}: ${yc.phase} is not stable at the other conditions`);
       if (Math.abs(got - clampFraction(yc.value)) > 1e-6) {
-        throw new Error(`condition ${yc.key} = ${yc.value} contradicts the other conditions (the equilibrium has ${got})`);
+        throw new Error(
+          `condition ${yc.key} = ${yc.value} contradicts the other conditions (the equilibrium has ${got})`,
+        );
       }
     }
     return r;
   }
   if (ys.length !== 1 || fixed !== els.length - 2 || base.MU || base.W) {
-    throw new Unsupported('Y conditions: one Y condition may replace one X condition; other combinations are not supported');
+    throw new Unsupported(
+      'Y conditions: one Y condition may replace one X condition; other combinations are not supported',
+    );
   }
   const yc = ys[0];
   const freeEls = els.filter((e) => !(base.X && e in base.X));
@@ -173,23 +203,33 @@ export function equilibriumAt(s: Scope, point: PointConditions, derivatives: str
     const got = siteFractionOf(s, r, yc.phase, yc.sublattice, yc.species);
     return got === null ? null : { d: got - target, r };
   };
-  const lo = 1e-10, hi = 1 - others - 1e-10;
+  const lo = 1e-10,
+    hi = 1 - others - 1e-10;
   const n = 50;
   let prev: { x: number; v: { d: number; r: EquilibriumResult } } | null = null;
   for (let i = 0; i <= n; i++) {
     const x = lo + ((hi - lo) * i) / n;
     const v = f(x);
-    if (!v) { prev = null; continue; }
+    if (!v) {
+      prev = null;
+      continue;
+    }
     if (v.d === 0) return v.r;
     if (prev && prev.v.d * v.d < 0) {
-      let a = prev.x, b = x, fa = prev.v.d, best = v;
+      let a = prev.x,
+        b = x,
+        fa = prev.v.d,
+        best = v;
       for (let k = 0; k < 80 && b - a > 1e-15; k++) {
         const mid = 0.5 * (a + b);
         const fm = f(mid);
         if (!fm) break;
         best = fm;
         if (fa * fm.d <= 0) b = mid;
-        else { a = mid; fa = fm.d; }
+        else {
+          a = mid;
+          fa = fm.d;
+        }
       }
       return best.r;
     }
@@ -231,7 +271,9 @@ export function evaluateQuantity(q: string, s: Scope): unknown {
       const lists = Object.entries(ph.at).filter(([, v]) => Array.isArray(v));
       const cond = { ...s.cond, ...ph.at };
       if (!lists.length) return evaluateQuantity(ph.inner, { ...s, cond });
-      return expandPoints(Object.fromEntries(lists)).map((p) => evaluateQuantity(ph.inner, { ...s, cond: { ...cond, ...p } }));
+      return expandPoints(Object.fromEntries(lists)).map((p) =>
+        evaluateQuantity(ph.inner, { ...s, cond: { ...cond, ...p } }),
+      );
     }
     case 'expr': {
       let e: Expr;
@@ -249,10 +291,12 @@ export function evaluateQuantity(q: string, s: Scope): unknown {
 function arith(op: string, a: unknown, b: unknown): unknown {
   if (Array.isArray(a) || Array.isArray(b)) {
     const n = Array.isArray(a) ? a.length : (b as unknown[]).length;
-    if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length) throw new Error('lists of different lengths in an expression');
+    if (Array.isArray(a) && Array.isArray(b) && a.length !== b.length)
+      throw new Error('lists of different lengths in an expression');
     return Array.from({ length: n }, (_, i) => arith(op, Array.isArray(a) ? a[i] : a, Array.isArray(b) ? b[i] : b));
   }
-  const x = num(a, 'an operand'), y = num(b, 'an operand');
+  const x = num(a, 'an operand'),
+    y = num(b, 'an operand');
   return op === '+' ? x + y : op === '-' ? x - y : op === '*' ? x * y : x / y;
 }
 
@@ -264,9 +308,12 @@ function reshape(flat: unknown[], dims: number[]): unknown[] {
 
 function evalExpr(e: Expr, s: Scope): unknown {
   switch (e.type) {
-    case 'num': return e.value;
-    case 'neg': return arith('-', 0, evalExpr(e.arg, s));
-    case 'bin': return arith(e.op, evalExpr(e.left, s), evalExpr(e.right, s));
+    case 'num':
+      return e.value;
+    case 'neg':
+      return arith('-', 0, evalExpr(e.arg, s));
+    case 'bin':
+      return arith(e.op, evalExpr(e.left, s), evalExpr(e.right, s));
     case 'atom': {
       const cond = { ...s.cond, ...e.atom.at };
       const keys = gridKeys(cond);
@@ -274,7 +321,11 @@ function evalExpr(e: Expr, s: Scope): unknown {
       const flat = expandPoints(cond).map((p) => atomAt(e.atom, p, s));
       // several grid conditions: a flat list (first key outermost), or nested lists when the expected value is nested
       const ev = s.entry?.value;
-      if (keys.length > 1 && Array.isArray(ev) && Array.isArray(ev[0])) return reshape(flat, keys.map((k) => conditionValues(k, cond[k]).length));
+      if (keys.length > 1 && Array.isArray(ev) && Array.isArray(ev[0]))
+        return reshape(
+          flat,
+          keys.map((k) => conditionValues(k, cond[k]).length),
+        );
       return flat;
     }
   }
@@ -303,15 +354,20 @@ function atomPhase(a: Atom, s: Scope, argIndex = 0): string | null {
 function propertyAtom(a: Atom, point: PointConditions, s: Scope): unknown {
   const { T, P } = stateTP(point);
   const sf = s.c.site_fractions ?? {};
-  const phase = (a.name === 'X' || a.name === 'W') && a.args.length === 1 ? s.entry?.phase?.toUpperCase() ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null)
-    : atomPhase(a, s) ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null);
+  const phase =
+    (a.name === 'X' || a.name === 'W') && a.args.length === 1
+      ? (s.entry?.phase?.toUpperCase() ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null))
+      : (atomPhase(a, s) ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null));
   if (!phase) throw new Unsupported(`no phase named for ${a.text}`);
   const model = phaseModel(s.db, phase, s.c.components);
   const specKey = Object.keys(sf).find((k) => k.toUpperCase() === phase);
   if (a.name === 'Y' && a.args.length <= 1) {
     if (specKey) return sf[specKey];
     const y = uniqueFeasiblePoint(model.variables.length, model.constraints);
-    if (!y) throw new Unsupported(`Y(${phase}): no site fractions given and the constraint set of ${phase} is not a single point`);
+    if (!y)
+      throw new Unsupported(
+        `Y(${phase}): no site fractions given and the constraint set of ${phase} is not a single point`,
+      );
     return siteFractionSpec(model, y);
   }
   // without site fractions: the phase's only configuration, when its constraints allow one (e.g. a charged phase)
@@ -324,13 +380,25 @@ function propertyAtom(a: Atom, point: PointConditions, s: Scope): unknown {
   }
   const props = () => model.properties(T, P, y);
   switch (a.name) {
-    case 'GM': case 'SM': case 'HM': case 'CPM': case 'TC': case 'VM': case 'GM_NO_IDMIX':
+    case 'GM':
+    case 'SM':
+    case 'HM':
+    case 'CPM':
+    case 'TC':
+    case 'VM':
+    case 'GM_NO_IDMIX':
       return (props() as unknown as Record<string, number>)[a.name];
-    case 'BMAGN': return props().BMAGN_per_atom;
-    case 'GM_FORMATION': return props().GM - formationReference(s, phaseX(model, y), T, P);
-    case 'DEGREE_OF_ORDERING': case 'DOO': return degreeOfOrdering(s.db, model, y);
-    case 'NET_CHARGE': return netCharge(model, y);
-    case 'X': case 'W': {
+    case 'BMAGN':
+      return props().BMAGN_per_atom;
+    case 'GM_FORMATION':
+      return props().GM - formationReference(s, phaseX(model, y), T, P);
+    case 'DEGREE_OF_ORDERING':
+    case 'DOO':
+      return degreeOfOrdering(s.db, model, y);
+    case 'NET_CHARGE':
+      return netCharge(model, y);
+    case 'X':
+    case 'W': {
       const el = a.args[a.args.length - 1];
       let x = phaseX(model, y);
       if (a.name === 'W') x = massFractions(x, elementMasses(s.db));
@@ -353,7 +421,8 @@ function setsOf(r: EquilibriumResult, arg: string): { sets: CompositionSet[]; li
   const ref = phaseRef(arg);
   const all = r.phases.filter((p) => p.name === ref.phase);
   if (ref.set === '*') return { sets: all, list: true, phase: ref.phase };
-  if (typeof ref.set === 'number') return { sets: all.filter((p) => p.setNumber === ref.set), list: false, phase: ref.phase };
+  if (typeof ref.set === 'number')
+    return { sets: all.filter((p) => p.setNumber === ref.set), list: false, phase: ref.phase };
   return { sets: all, list: false, phase: ref.phase };
 }
 
@@ -387,7 +456,10 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
     return p;
   };
   switch (name) {
-    case 'GM': case 'HM': case 'SM': case 'CPM':
+    case 'GM':
+    case 'HM':
+    case 'SM':
+    case 'CPM':
       if (!a.args.length && !s.entry?.phase) return (r as unknown as Record<string, number>)[name];
       return perSet(r, phaseArg(), (set) => (set as unknown as Record<string, number>)[name]);
     case 'MU': {
@@ -395,7 +467,8 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
       if (!el || !(el in r.mu)) throw new Unsupported(`${a.text}: unknown element`);
       return r.mu[el];
     }
-    case 'X': case 'W': {
+    case 'X':
+    case 'W': {
       // X(EL) of an entry that names a phase: that phase's composition (as in the property kind)
       if (a.args.length === 1 && s.entry?.phase && !s.isolated) {
         const el = a.args[0];
@@ -433,15 +506,23 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
       }
       return perSet(r, phaseArg(), (set, phase) => siteFractionSpec(model(phase), set.y));
     }
-    case 'STABLE_PHASES': return r.phases.map((p) => p.name);
-    case 'NUMBER_OF_STABLE_PHASES': return r.phases.length;
-    case 'NP_SORTED_NONZERO': return r.phases.map((p) => p.NP).filter((v) => v > 0).sort((x, y) => x - y);
+    case 'STABLE_PHASES':
+      return r.phases.map((p) => p.name);
+    case 'NUMBER_OF_STABLE_PHASES':
+      return r.phases.length;
+    case 'NP_SORTED_NONZERO':
+      return r.phases
+        .map((p) => p.NP)
+        .filter((v) => v > 0)
+        .sort((x, y) => x - y);
     case 'COMPOSITION_SETS': {
       // X as {EL: x}, or as a list in the (sorted) element order when the expected items write it so
-      const asList = Array.isArray(s.entry?.value) && (s.entry!.value as Array<{ X?: unknown }>).some((v) => Array.isArray(v?.X));
+      const asList =
+        Array.isArray(s.entry?.value) && (s.entry!.value as Array<{ X?: unknown }>).some((v) => Array.isArray(v?.X));
       return r.phases.map((p) => ({ X: asList ? r.elements.map((el) => p.x[el]) : p.x, NP: p.NP, GM: p.GM }));
     }
-    case 'MASS_BALANCE_ERROR': return r.massBalanceError;
+    case 'MASS_BALANCE_ERROR':
+      return r.massBalanceError;
     case 'X_OVERALL_FROM_PHASES': {
       const x: Record<string, number> = Object.fromEntries(r.elements.map((e) => [e, 0]));
       for (const p of r.phases) for (const e of r.elements) x[e] += p.NP * (p.x[e] ?? 0);
@@ -454,17 +535,25 @@ function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
       if (!m) throw new NoResult(`${phase} has no driving force here (not a candidate phase)`);
       return m.DF;
     }
-    case 'NET_CHARGE': return perSet(r, phaseArg(), (set, phase) => netCharge(model(phase), set.y));
-    case 'VM': case 'GM_NO_IDMIX': case 'TC': case 'BMAGN': {
+    case 'NET_CHARGE':
+      return perSet(r, phaseArg(), (set, phase) => netCharge(model(phase), set.y));
+    case 'VM':
+    case 'GM_NO_IDMIX':
+    case 'TC':
+    case 'BMAGN': {
       const key = name === 'BMAGN' ? 'BMAGN_per_atom' : name;
       const ph = atomPhase(a, s);
       if (!ph) {
         if (name === 'TC' || name === 'BMAGN') throw new Unsupported(`${a.text} needs a phase`);
-        return r.phases.reduce((acc, p) => acc + p.NP * (phaseProps(p.name, p) as unknown as Record<string, number>)[key], 0);
+        return r.phases.reduce(
+          (acc, p) => acc + p.NP * (phaseProps(p.name, p) as unknown as Record<string, number>)[key],
+          0,
+        );
       }
       return perSet(r, ph, (set, phase) => (phaseProps(phase, set) as unknown as Record<string, number>)[key]);
     }
-    case 'DEGREE_OF_ORDERING': case 'DOO':
+    case 'DEGREE_OF_ORDERING':
+    case 'DOO':
       return perSet(r, phaseArg(), (set, phase) => degreeOfOrdering(s.db, model(phase), set.y));
     case 'GM_FORMATION': {
       const ph = atomPhase(a, s);
@@ -513,14 +602,36 @@ function derivative(a: Atom, point: PointConditions, s: Scope): unknown {
   const at = (v: number) => {
     const p = { ...point, [key]: v };
     const val = num(atomAt(base, p, s), base.text);
-    const phases = s.mode === 'equilibrium' ? equilibriumAt(s, p).phases.map((x) => x.name).sort().join('+') : '';
+    const phases =
+      s.mode === 'equilibrium'
+        ? equilibriumAt(s, p)
+            .phases.map((x) => x.name)
+            .sort()
+            .join('+')
+        : '';
     return { val, phases };
   };
-  const mid = s.mode === 'equilibrium' ? equilibriumAt(s, point).phases.map((x) => x.name).sort().join('+') : '';
-  let plus: { val: number; phases: string } | null = null, minus: { val: number; phases: string } | null = null;
-  try { plus = at(v0 + h); } catch (err) { if (!(err instanceof NoResult)) throw err; }
-  try { minus = at(v0 - h); } catch (err) { if (!(err instanceof NoResult)) throw err; }
-  const okP = plus && plus.phases === mid, okM = minus && minus.phases === mid;
+  const mid =
+    s.mode === 'equilibrium'
+      ? equilibriumAt(s, point)
+          .phases.map((x) => x.name)
+          .sort()
+          .join('+')
+      : '';
+  let plus: { val: number; phases: string } | null = null,
+    minus: { val: number; phases: string } | null = null;
+  try {
+    plus = at(v0 + h);
+  } catch (err) {
+    if (!(err instanceof NoResult)) throw err;
+  }
+  try {
+    minus = at(v0 - h);
+  } catch (err) {
+    if (!(err instanceof NoResult)) throw err;
+  }
+  const okP = plus && plus.phases === mid,
+    okM = minus && minus.phases === mid;
   if (okP && okM) return (plus!.val - minus!.val) / (2 * h);
   const c = num(atomAt(base, point, s), base.text);
   if (okP) return (plus!.val - c) / h;
@@ -541,9 +652,11 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
   const s: Scope = { ...s0, phaseAlone: true };
   const calc = (s.c.calculation ?? {}) as Record<string, unknown>;
   const n = (k: string) => (typeof calc[k] === 'number' ? (calc[k] as number) : undefined);
-  const isT = variable === 'T', isP = variable === 'P';
+  const isT = variable === 'T',
+    isP = variable === 'P';
   const ck = compositionKey(variable);
-  if (!isT && !isP && !(ck && ck.kind !== 'MU')) throw new Unsupported(`a root in ${variable} (T, P, X(EL) or W(EL) only)`);
+  if (!isT && !isP && !(ck && ck.kind !== 'MU'))
+    throw new Unsupported(`a root in ${variable} (T, P, X(EL) or W(EL) only)`);
   const lo = n('t0_minimum_value') ?? (isT ? 200 : isP ? 1 : 0);
   const hi = n('t0_maximum_value') ?? (isT ? 4000 : isP ? 1e11 : 1);
   const key = Object.keys(s.cond).find((k) => normKey(k) === variable) ?? variable;
@@ -560,7 +673,8 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
     }
   };
   const steps = isT ? 200 : 100;
-  const xs: number[] = [], fs: number[] = [];
+  const xs: number[] = [],
+    fs: number[] = [];
   for (let i = 0; i <= steps; i++) {
     xs.push(isP ? lo * Math.pow(hi / lo, i / steps) : lo + ((hi - lo) * i) / steps);
     fs.push(f(xs[i]));
@@ -568,13 +682,18 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
   let best: number | null = null;
   for (let i = 0; i < steps; i++) {
     if (!Number.isFinite(fs[i]) || !Number.isFinite(fs[i + 1]) || fs[i] * fs[i + 1] > 0) continue;
-    let a = xs[i], b = xs[i + 1], fa = fs[i];
+    let a = xs[i],
+      b = xs[i + 1],
+      fa = fs[i];
     for (let k = 0; k < 60; k++) {
       const mid = 0.5 * (a + b);
       const fm = f(mid);
       if (!Number.isFinite(fm)) break;
       if (fa * fm <= 0) b = mid;
-      else { a = mid; fa = fm; }
+      else {
+        a = mid;
+        fa = fm;
+      }
     }
     const root = 0.5 * (a + b);
     if (best === null || Math.abs(root - start) < Math.abs(best - start)) best = root;

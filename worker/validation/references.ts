@@ -28,7 +28,8 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
     const list = given.map((p) => String(p).toUpperCase());
     els.forEach((el, i) => (out[el] = list.length === 1 ? list[0] : list[i]));
   } else if (given && typeof given === 'object') {
-    for (const [k, v] of Object.entries(given as Record<string, unknown>)) out[k.toUpperCase()] = String(v).toUpperCase();
+    for (const [k, v] of Object.entries(given as Record<string, unknown>))
+      out[k.toUpperCase()] = String(v).toUpperCase();
   }
   const text = [entry?.note ?? '', c.notes ?? ''].join(' \n ');
   const isEl = (s: string) => els.includes(s.toUpperCase());
@@ -46,13 +47,18 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
     [new RegExp(`\\b${EL}\\s*\\(\\s*${PH}\\s*\\)`, 'g'), true],
     [new RegExp(`\\b${PH}\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
   ] as Array<[RegExp, boolean]>) {
-    for (const m of text.matchAll(re)) (elFirst ? take(m[1], m[2]) : take(m[2], m[1]));
+    for (const m of text.matchAll(re)) elFirst ? take(m[1], m[2]) : take(m[2], m[1]);
   }
-  const single = /\b(?:relative to|reference(?: phase)?s?(?: is| are|:)?)\s+(?:pure\s+)?(?:the\s+)?([A-Za-z][A-Za-z0-9_]*)\b/i.exec(text);
+  const single =
+    /\b(?:relative to|reference(?: phase)?s?(?: is| are|:)?)\s+(?:pure\s+)?(?:the\s+)?([A-Za-z][A-Za-z0-9_]*)\b/i.exec(
+      text,
+    );
   if (single && isPh(single[1])) for (const el of els) out[el] ??= single[1].toUpperCase();
   for (const el of els) {
     if (out[el]) continue;
-    const ser = dbInfo(db).elements.find((e) => e.name.toUpperCase() === el)?.referencePhase?.toUpperCase();
+    const ser = dbInfo(db)
+      .elements.find((e) => e.name.toUpperCase() === el)
+      ?.referencePhase?.toUpperCase();
     if (ser && phases.has(ser)) out[el] = ser;
     else throw new Unsupported(`GM_FORMATION: no reference phase for ${el} (name it in reference_phases or the notes)`);
   }
@@ -73,4 +79,3 @@ export function formationReference(s: Scope, x: Record<string, number>, T: numbe
   for (const [el, xi] of Object.entries(x)) if (xi !== 0) g += xi * pureGM(s, el, refs[el], T, P);
   return g;
 }
-

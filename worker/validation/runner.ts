@@ -29,10 +29,21 @@ export function loadCases(file: string): CasesFile {
   return data;
 }
 
-export async function runCase(c: ValidationCase, ctx: KindContext, registry: Record<string, KindHandler>): Promise<CaseReport> {
+export async function runCase(
+  c: ValidationCase,
+  ctx: KindContext,
+  registry: Record<string, KindHandler>,
+): Promise<CaseReport> {
   const handler = registry[c.kind];
   const base = (verdict: EntryReport['verdict'], message?: string): EntryReport[] =>
-    c.expected.map((e) => ({ quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict, message }));
+    c.expected.map((e) => ({
+      quantity: e.quantity,
+      phase: e.phase,
+      expected: e.value,
+      computed: null,
+      verdict,
+      message,
+    }));
   if (!handler) {
     const msg = `kind '${c.kind}' is not implemented yet`;
     return { id: c.id, kind: c.kind, verdict: 'unsupported', entries: base('unsupported', msg), message: msg };
@@ -47,11 +58,24 @@ export async function runCase(c: ValidationCase, ctx: KindContext, registry: Rec
   const entries: EntryReport[] = c.expected.map((e, i) => {
     const cv = computed[i];
     if (cv?.error) {
-      return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'error', message: cv.error };
+      return {
+        quantity: e.quantity,
+        phase: e.phase,
+        expected: e.value,
+        computed: null,
+        verdict: 'error',
+        message: cv.error,
+      };
     }
     if (!cv || cv.unsupported) {
-      return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: null, verdict: 'unsupported',
-        message: cv?.unsupported ?? 'not computed' };
+      return {
+        quantity: e.quantity,
+        phase: e.phase,
+        expected: e.value,
+        computed: null,
+        verdict: 'unsupported',
+        message: cv?.unsupported ?? 'not computed',
+      };
     }
     let cmp = compareEntry(e, cv.value);
     let toleranceUsed: 'entry' | 'suggested' = 'entry';
@@ -59,10 +83,21 @@ export async function runCase(c: ValidationCase, ctx: KindContext, registry: Rec
     // suggested tolerance for an independent engine, when the case gives one; the report says so.
     if (!cmp.ok && c.suggested_tolerance) {
       const loose = compareEntry({ ...e, tolerance: c.suggested_tolerance }, cv.value);
-      if (loose.ok) { cmp = loose; toleranceUsed = 'suggested'; }
+      if (loose.ok) {
+        cmp = loose;
+        toleranceUsed = 'suggested';
+      }
     }
-    return { quantity: e.quantity, phase: e.phase, expected: e.value, computed: cv.value,
-      verdict: cmp.ok ? 'matched' : 'mismatch', deviation: cmp.deviation, message: cmp.message, tolerance_used: toleranceUsed };
+    return {
+      quantity: e.quantity,
+      phase: e.phase,
+      expected: e.value,
+      computed: cv.value,
+      verdict: cmp.ok ? 'matched' : 'mismatch',
+      deviation: cmp.deviation,
+      message: cmp.message,
+      tolerance_used: toleranceUsed,
+    };
   });
   const verdict = entries.every((x) => x.verdict === 'matched')
     ? 'matched'
@@ -87,8 +122,10 @@ export async function runValidation(casesFile: string, opts: RunOptions = {}): P
   // default TDB folder: ../tdb beside the cases file (the shared layout), else PHASEDESK_TDB_DIR
   const beside = path.join(path.dirname(path.resolve(casesFile)), '..', 'tdb');
   const envDir = process.env.PHASEDESK_TDB_DIR;
-  const ctx: KindContext = { tdbDir: opts.tdbDir ?? (!existsSync(beside) && envDir ? envDir : beside),
-    casesDir: path.dirname(path.resolve(casesFile)) };
+  const ctx: KindContext = {
+    tdbDir: opts.tdbDir ?? (!existsSync(beside) && envDir ? envDir : beside),
+    casesDir: path.dirname(path.resolve(casesFile)),
+  };
   const registry = opts.registry ?? defaultKinds;
   const summary: Record<string, KindSummary> = {};
   const reports: CaseReport[] = [];
@@ -107,7 +144,11 @@ export function formatSummary(r: ValidationReport): string {
   const lines = Object.entries(r.summary)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, s]) => {
-      const extra = [s.mismatch && `${s.mismatch} mismatch`, s.error && `${s.error} error`, s.unsupported && `${s.unsupported} unsupported`]
+      const extra = [
+        s.mismatch && `${s.mismatch} mismatch`,
+        s.error && `${s.error} error`,
+        s.unsupported && `${s.unsupported} unsupported`,
+      ]
         .filter(Boolean)
         .join(', ');
       return `${k.padEnd(12)} ${s.matched}/${s.total} matched${extra ? ` (${extra})` : ''}`;

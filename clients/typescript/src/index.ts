@@ -86,7 +86,8 @@ export interface PhasesResponse {
   phase_list: string[];
 }
 
-export type TaskStatus = 'created' | 'pending' | 'queued' | 'running' | 'uploading' | 'completed' | 'failed' | 'aborted';
+export type TaskStatus =
+  'created' | 'pending' | 'queued' | 'running' | 'uploading' | 'completed' | 'failed' | 'aborted';
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'aborted'];
 
 /** @schema TaskStatusResponse */
@@ -397,8 +398,15 @@ export interface GibbsEnergyCurvesConfig {
 }
 
 export type TaskConfig =
-  | PointCalculationConfig | LineCalculationConfig | BinaryEquilibriumConfig
-  | PropertiesConfig | ScheilConfig | CptDiagramConfig | IsoplethConfig | TernarySectionConfig | GibbsEnergyCurvesConfig;
+  | PointCalculationConfig
+  | LineCalculationConfig
+  | BinaryEquilibriumConfig
+  | PropertiesConfig
+  | ScheilConfig
+  | CptDiagramConfig
+  | IsoplethConfig
+  | TernarySectionConfig
+  | GibbsEnergyCurvesConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {
@@ -499,7 +507,9 @@ export class PhaseDeskApiError extends Error {
   ) {
     super(message);
   }
-  get details(): string | undefined { return this.body?.details; }
+  get details(): string | undefined {
+    return this.body?.details;
+  }
 }
 
 export interface ClientOptions {
@@ -530,9 +540,18 @@ function abortError(signal: AbortSignal): unknown {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(abortError(signal)); return; }
-    const onAbort = () => { clearTimeout(timer); reject(abortError(signal!)); };
-    const timer = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -542,8 +561,11 @@ async function errorFrom(res: Response, method: string, url: string): Promise<Ph
   let body: ErrorBody | undefined;
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && typeof (parsed as ErrorBody).error === 'string') body = parsed as ErrorBody;
-  } catch { /* not JSON: the text is the message */ }
+    if (parsed && typeof parsed === 'object' && typeof (parsed as ErrorBody).error === 'string')
+      body = parsed as ErrorBody;
+  } catch {
+    /* not JSON: the text is the message */
+  }
   const message = body?.error ?? (text.trim() || `HTTP ${res.status} ${res.statusText}`.trim());
   return new PhaseDeskApiError(res.status, message, method, url, body);
 }
@@ -565,7 +587,10 @@ export class PhaseDeskClient {
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
   }
 
-  private async call<T>(name: EndpointName, o: { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+  private async call<T>(
+    name: EndpointName,
+    o: { params?: Record<string, string | number>; query?: object; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<T> {
     const { method, path } = ENDPOINTS[name];
     const filled = path.replace(/\{(\w+)\}/g, (_m, p: string) => {
       const v = o.params?.[p];
@@ -573,32 +598,50 @@ export class PhaseDeskClient {
       return encodeURIComponent(String(v));
     });
     const url = new URL(this.baseUrl + filled);
-    for (const [k, v] of Object.entries((o.query ?? {}) as Query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries((o.query ?? {}) as Query))
+      if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { authorization: `Bearer ${this.apiKey}`, accept: 'application/json' };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await this.fetchImpl(url, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), signal: o.signal });
+    const res = await this.fetchImpl(url, {
+      method,
+      headers,
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      signal: o.signal,
+    });
     if (!res.ok) throw await errorFrom(res, method, url.toString());
     const text = await res.text();
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
   /** GET /key/info: the key and its owner. */
-  keyInfo(o: RequestOptions = {}): Promise<KeyInfo> { return this.call('keyInfo', o); }
+  keyInfo(o: RequestOptions = {}): Promise<KeyInfo> {
+    return this.call('keyInfo', o);
+  }
 
   /** GET /database: enabled databases, paged. */
-  listDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listDatabases', { query, ...o }); }
+  listDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> {
+    return this.call('listDatabases', { query, ...o });
+  }
 
   /** GET /database/users: databases linked to the caller, with user_status. */
-  listUserDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listUserDatabases', { query, ...o }); }
+  listUserDatabases(query: DatabaseListQuery = {}, o: RequestOptions = {}): Promise<DatabaseList> {
+    return this.call('listUserDatabases', { query, ...o });
+  }
 
   /** GET /database/by-task: enabled databases supporting a task type. */
-  listDatabasesByTask(query: DatabaseByTaskQuery, o: RequestOptions = {}): Promise<DatabaseList> { return this.call('listDatabasesByTask', { query, ...o }); }
+  listDatabasesByTask(query: DatabaseByTaskQuery, o: RequestOptions = {}): Promise<DatabaseList> {
+    return this.call('listDatabasesByTask', { query, ...o });
+  }
 
   /** GET /database/user/status: the caller's subscription status for one database. */
-  userDatabaseStatus(query: UserDatabaseStatusQuery, o: RequestOptions = {}): Promise<UserDatabaseStatus> { return this.call('userDatabaseStatus', { query, ...o }); }
+  userDatabaseStatus(query: UserDatabaseStatusQuery, o: RequestOptions = {}): Promise<UserDatabaseStatus> {
+    return this.call('userDatabaseStatus', { query, ...o });
+  }
 
   /** GET /database/{db_id}. */
-  getDatabase(dbId: string, o: RequestOptions = {}): Promise<Database> { return this.call('getDatabase', { params: { db_id: dbId }, ...o }); }
+  getDatabase(dbId: string, o: RequestOptions = {}): Promise<Database> {
+    return this.call('getDatabase', { params: { db_id: dbId }, ...o });
+  }
 
   /** POST /database/{db_id}/phases: the phases available for the elements (usable as condition.activated_phases). */
   queryPhases(dbId: string, body: PhasesRequest, o: RequestOptions = {}): Promise<PhasesResponse> {
@@ -606,28 +649,44 @@ export class PhaseDeskClient {
   }
 
   /** POST /task. */
-  createTask(body: TaskCreateRequest, o: RequestOptions = {}): Promise<TaskCreated> { return this.call('createTask', { body, ...o }); }
+  createTask(body: TaskCreateRequest, o: RequestOptions = {}): Promise<TaskCreated> {
+    return this.call('createTask', { body, ...o });
+  }
 
   /** GET /task/list: the caller's tasks, paged. */
-  listTasks(query: TaskListQuery = {}, o: RequestOptions = {}): Promise<TaskList> { return this.call('listTasks', { query, ...o }); }
+  listTasks(query: TaskListQuery = {}, o: RequestOptions = {}): Promise<TaskList> {
+    return this.call('listTasks', { query, ...o });
+  }
 
   /** GET /task/{id} (integer id). */
-  getTask(id: number, o: RequestOptions = {}): Promise<Task> { return this.call('getTask', { params: { id }, ...o }); }
+  getTask(id: number, o: RequestOptions = {}): Promise<Task> {
+    return this.call('getTask', { params: { id }, ...o });
+  }
 
   /** PATCH /task/{id}/cancel: allowed from pending, queued, running (else PhaseDeskApiError 409). */
-  cancelTask(id: number, o: RequestOptions = {}): Promise<Task> { return this.call('cancelTask', { params: { id }, ...o }); }
+  cancelTask(id: number, o: RequestOptions = {}): Promise<Task> {
+    return this.call('cancelTask', { params: { id }, ...o });
+  }
 
   /** DELETE /task/{id} (integer id or task UUID): stops the task if needed, then deletes it. */
-  async deleteTask(id: number | string, o: RequestOptions = {}): Promise<void> { await this.call('deleteTask', { params: { id }, ...o }); }
+  async deleteTask(id: number | string, o: RequestOptions = {}): Promise<void> {
+    await this.call('deleteTask', { params: { id }, ...o });
+  }
 
   /** GET /task/{id}/result: signed URLs of the result files of a completed task (409 otherwise). */
-  resultFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('resultFiles', { params: { id }, ...o }); }
+  resultFiles(id: number, o: RequestOptions = {}): Promise<FileList> {
+    return this.call('resultFiles', { params: { id }, ...o });
+  }
 
   /** GET /task/{id}/preview: signed URLs of the preview files (SVG, PNG). */
-  previewFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('previewFiles', { params: { id }, ...o }); }
+  previewFiles(id: number, o: RequestOptions = {}): Promise<FileList> {
+    return this.call('previewFiles', { params: { id }, ...o });
+  }
 
   /** GET /task/{id}/vtk: signed URLs of the VTK archives (binary_cpt_diagram). */
-  vtkFiles(id: number, o: RequestOptions = {}): Promise<FileList> { return this.call('vtkFiles', { params: { id }, ...o }); }
+  vtkFiles(id: number, o: RequestOptions = {}): Promise<FileList> {
+    return this.call('vtkFiles', { params: { id }, ...o });
+  }
 
   /** GET /openapi.json: the OpenAPI 3.1 document of this service (needs no key). */
   async openApiDocument(o: RequestOptions = {}): Promise<Record<string, unknown>> {

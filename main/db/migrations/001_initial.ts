@@ -4,20 +4,26 @@ import { bigintType, doubleType, idColumn } from '../dialect.js';
 // First schema version. Later versions add files 002_*.ts and register them in ../index.ts.
 export async function up(db: Kysely<any>): Promise<void> {
   const [idType, identity] = idColumn(db);
-  const bigint = bigintType(db), double = doubleType(db);
-  await db.schema.createTable('plans')
+  const bigint = bigintType(db),
+    double = doubleType(db);
+  await db.schema
+    .createTable('plans')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .addColumn('task_using_limit', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'text', (c) => c.notNull()).execute();
-  await db.schema.createTable('users')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('users')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('username', 'text', (c) => c.notNull().unique())
     .addColumn('email', 'text')
     .addColumn('plan_id', 'text', (c) => c.notNull().references('plans.id'))
     .addColumn('subscription_expires_at', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull()).execute();
-  await db.schema.createTable('api_keys')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('api_keys')
     .addColumn('id', idType, identity)
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('key_hash', 'text', (c) => c.notNull().unique())
@@ -26,8 +32,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('last_used_at', 'text')
-    .addColumn('expires_at', 'text').execute();
-  await db.schema.createTable('databases')
+    .addColumn('expires_at', 'text')
+    .execute();
+  await db.schema
+    .createTable('databases')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('code', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -44,8 +52,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('file_path', 'text', (c) => c.notNull())
     .addColumn('file_sha256', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())
-    .addColumn('updated_at', 'text', (c) => c.notNull()).execute();
-  await db.schema.createTable('subscriptions')
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('subscriptions')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('database_id', 'text', (c) => c.notNull().references('databases.id').onDelete('cascade'))
@@ -54,8 +64,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('plan_id', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addUniqueConstraint('subscriptions_user_db', ['user_id', 'database_id']).execute();
-  await db.schema.createTable('tasks')
+    .addUniqueConstraint('subscriptions_user_db', ['user_id', 'database_id'])
+    .execute();
+  await db.schema
+    .createTable('tasks')
     .addColumn('id', idType, identity)
     .addColumn('uuid', 'text', (c) => c.notNull().unique())
     .addColumn('title', 'text', (c) => c.notNull())
@@ -74,35 +86,59 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('cache_key', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
-    .addColumn('created_ms', bigint, (c) => c.notNull()).execute();
+    .addColumn('created_ms', bigint, (c) => c.notNull())
+    .execute();
   await db.schema.createIndex('tasks_user_status').on('tasks').columns(['user_id', 'status']).execute();
   // Creation log kept apart from tasks so that deleting a task does not give back rolling-24h quota.
-  await db.schema.createTable('task_creations')
+  await db.schema
+    .createTable('task_creations')
     .addColumn('id', idType, identity)
     .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('created_ms', bigint, (c) => c.notNull()).execute();
-  await db.schema.createIndex('task_creations_user_time').on('task_creations').columns(['user_id', 'created_ms']).execute();
-  await db.schema.createTable('task_files')
+    .addColumn('created_ms', bigint, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex('task_creations_user_time')
+    .on('task_creations')
+    .columns(['user_id', 'created_ms'])
+    .execute();
+  await db.schema
+    .createTable('task_files')
     .addColumn('id', idType, identity)
     .addColumn('task_id', bigint, (c) => c.notNull().references('tasks.id').onDelete('cascade'))
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('rel_path', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('size', 'integer', (c) => c.notNull())
-    .addColumn('sha256', 'text', (c) => c.notNull()).execute();
-  await db.schema.createTable('calc_cache')
+    .addColumn('sha256', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('calc_cache')
     .addColumn('cache_key', 'text', (c) => c.primaryKey())
     .addColumn('task_uuid', 'text', (c) => c.notNull())
     .addColumn('result', 'text')
-    .addColumn('created_at', 'text', (c) => c.notNull()).execute();
-  await db.schema.createTable('settings')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createTable('settings')
     .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull()).execute();
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
   void sql;
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['settings', 'calc_cache', 'task_files', 'task_creations', 'tasks', 'subscriptions', 'databases', 'api_keys', 'users', 'plans']) {
+  for (const t of [
+    'settings',
+    'calc_cache',
+    'task_files',
+    'task_creations',
+    'tasks',
+    'subscriptions',
+    'databases',
+    'api_keys',
+    'users',
+    'plans',
+  ]) {
     await db.schema.dropTable(t).execute();
   }
 }

@@ -41,7 +41,6 @@ std::vector<const Parameter*> Database::parameters_of(const std::string& phase) 
   return out;
 }
 
-
 std::vector<std::string> Database::phases_for(const std::vector<std::string>& elements, bool include_rejected) const {
   // §1.1: a species is active if all its elements are among the chosen ones (VA always).
   std::set<std::string> chosen;
@@ -161,7 +160,9 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
     const Instr& in = code[i];
     TPJet* st = ctx.stack_.data();
     switch (in.op) {
-      case Op::PushC: st[sp++] = jet_const(in.c); break;
+      case Op::PushC:
+        st[sp++] = jet_const(in.c);
+        break;
       case Op::PushT: {
         TPJet j;
         j.v = T;
@@ -189,36 +190,70 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
         break;
       }
       case Op::PushUndef:
-        throw CoreError(ErrorCode::Model, "undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
+        throw CoreError(ErrorCode::Model,
+                        "undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
       case Op::Add: {
         TPJet& a = st[sp - 2];
         const TPJet& b = st[sp - 1];
-        a.v += b.v; a.t += b.t; a.p += b.p; a.tt += b.tt; a.tp += b.tp; a.pp += b.pp;
+        a.v += b.v;
+        a.t += b.t;
+        a.p += b.p;
+        a.tt += b.tt;
+        a.tp += b.tp;
+        a.pp += b.pp;
         --sp;
         break;
       }
       case Op::Sub: {
         TPJet& a = st[sp - 2];
         const TPJet& b = st[sp - 1];
-        a.v -= b.v; a.t -= b.t; a.p -= b.p; a.tt -= b.tt; a.tp -= b.tp; a.pp -= b.pp;
+        a.v -= b.v;
+        a.t -= b.t;
+        a.p -= b.p;
+        a.tt -= b.tt;
+        a.tp -= b.tp;
+        a.pp -= b.pp;
         --sp;
         break;
       }
-      case Op::Mul: st[sp - 2] = jet_mul(st[sp - 2], st[sp - 1]); --sp; break;
-      case Op::Div: st[sp - 2] = jet_div(st[sp - 2], st[sp - 1]); --sp; break;
-      case Op::Pow: st[sp - 2] = jet_pow(st[sp - 2], st[sp - 1]); --sp; break;
+      case Op::Mul:
+        st[sp - 2] = jet_mul(st[sp - 2], st[sp - 1]);
+        --sp;
+        break;
+      case Op::Div:
+        st[sp - 2] = jet_div(st[sp - 2], st[sp - 1]);
+        --sp;
+        break;
+      case Op::Pow:
+        st[sp - 2] = jet_pow(st[sp - 2], st[sp - 1]);
+        --sp;
+        break;
       case Op::Neg: {
         TPJet& a = st[sp - 1];
-        a.v = -a.v; a.t = -a.t; a.p = -a.p; a.tt = -a.tt; a.tp = -a.tp; a.pp = -a.pp;
+        a.v = -a.v;
+        a.t = -a.t;
+        a.p = -a.p;
+        a.tt = -a.tt;
+        a.tp = -a.tp;
+        a.pp = -a.pp;
         break;
       }
-      case Op::AddC: st[sp - 1].v += in.c; break;
+      case Op::AddC:
+        st[sp - 1].v += in.c;
+        break;
       case Op::MulC: {
         TPJet& a = st[sp - 1];
-        a.v *= in.c; a.t *= in.c; a.p *= in.c; a.tt *= in.c; a.tp *= in.c; a.pp *= in.c;
+        a.v *= in.c;
+        a.t *= in.c;
+        a.p *= in.c;
+        a.tt *= in.c;
+        a.tp *= in.c;
+        a.pp *= in.c;
         break;
       }
-      case Op::PowC: st[sp - 1] = jet_powc(st[sp - 1], in.c); break;
+      case Op::PowC:
+        st[sp - 1] = jet_powc(st[sp - 1], in.c);
+        break;
       case Op::Ln: {
         double x = st[sp - 1].v;
         st[sp - 1] = jet_chain(st[sp - 1], std::log(x), 1.0 / x, -1.0 / (x * x));

@@ -37,7 +37,10 @@ struct TPJet {
 class TdbError : public CoreError {
  public:
   TdbError(const std::string& file, int line, const std::string& message, ErrorCode code = ErrorCode::TdbSyntax)
-      : CoreError(code, file + ":" + std::to_string(line) + ": " + message), file_(file), line_(line), message_(message) {}
+      : CoreError(code, file + ":" + std::to_string(line) + ": " + message),
+        file_(file),
+        line_(line),
+        message_(message) {}
   const std::string& file() const { return file_; }
   int line() const { return line_; }
   const std::string& message() const { return message_; }
@@ -52,9 +55,9 @@ class TdbError : public CoreError {
 // below: the longest name among the shared databases has 15 characters (Thermo-Calc itself allows 24 for
 // a phase), the deepest chain of FUNCTION references is 10 (cfe_broshe.tdb). Evaluation follows FUNCTION
 // references recursively, so the depth bound is what keeps the native stack safe on any thread.
-constexpr size_t kMaxNameLength = 64;       // element, species, phase, FUNCTION and parameter names
-constexpr int kMaxFunctionDepth = 64;       // FUNCTION -> FUNCTION -> ... references, counting the first
-constexpr size_t kMaxElements = 256;        // ELEMENT commands (species formulas are matched against every element)
+constexpr size_t kMaxNameLength = 64;  // element, species, phase, FUNCTION and parameter names
+constexpr int kMaxFunctionDepth = 64;  // FUNCTION -> FUNCTION -> ... references, counting the first
+constexpr size_t kMaxElements = 256;   // ELEMENT commands (species formulas are matched against every element)
 
 using ExprId = int32_t;  // handle of a (piecewise) expression owned by the Database
 constexpr ExprId kNoExpr = -1;
@@ -68,10 +71,10 @@ struct Element {
 };
 
 struct Species {
-  std::string name;                          // "AL", "FE+2", "O2", "AL2O3", "VA"
-  std::map<std::string, double> composition; // element -> moles in one species; empty for VA
-  double charge = 0;                         // from "FE1/+2"
-  int line = 0;                              // 0 for the implicit species of an element
+  std::string name;                           // "AL", "FE+2", "O2", "AL2O3", "VA"
+  std::map<std::string, double> composition;  // element -> moles in one species; empty for VA
+  double charge = 0;                          // from "FE1/+2"
+  int line = 0;                               // 0 for the implicit species of an element
 };
 
 struct MagneticType {
@@ -98,7 +101,7 @@ struct PhaseDef {
 };
 
 struct Parameter {
-  std::string type;   // canonical: G (also for L(...)), TC, BMAGN (also BM), NT, THETA, GD, V0, VA, VK, VC, MQ, ...
+  std::string type;  // canonical: G (also for L(...)), TC, BMAGN (also BM), NT, THETA, GD, V0, VA, VK, VC, MQ, ...
   bool written_as_l = false;  // L(...) rather than G(...): never an end member (§0)
   std::string phase;
   std::string phase_qualifier;  // text after '&' in MQ(PHASE&EL,...) etc.; usually empty
@@ -116,8 +119,7 @@ struct Parameter {
 // forward-declared) so that callers can hold std::unique_ptr<EvalContext> and re-target it cheaply.
 class EvalContext {
  public:
-  EvalContext(double T, double P, size_t n_functions)
-      : T_(T), P_(P), stamp_(n_functions, 0), value_(n_functions) {}
+  EvalContext(double T, double P, size_t n_functions) : T_(T), P_(P), stamp_(n_functions, 0), value_(n_functions) {}
   double T() const { return T_; }
   double P() const { return P_; }
   // Moves the context to another (T, P); every cached FUNCTION value is invalidated in O(1).
@@ -136,9 +138,9 @@ class EvalContext {
   uint32_t generation_ = 1;
   std::vector<uint32_t> stamp_;  // per FUNCTION: generation_ when value_ was computed; 0 = never
   std::vector<TPJet> value_;
-  std::vector<uint8_t> busy_;    // per FUNCTION: being evaluated (guards against cycles)
-  std::vector<TPJet> stack_;     // scratch operand stack of the expression machine
-  size_t sp_ = 0;                // first free slot of stack_ (frames of nested FUNCTION evaluations)
+  std::vector<uint8_t> busy_;  // per FUNCTION: being evaluated (guards against cycles)
+  std::vector<TPJet> stack_;   // scratch operand stack of the expression machine
+  size_t sp_ = 0;              // first free slot of stack_ (frames of nested FUNCTION evaluations)
 };
 
 class Database {

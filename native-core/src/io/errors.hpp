@@ -27,15 +27,24 @@ enum class ErrorCode {
 
 inline const char* error_code_name(ErrorCode c) {
   switch (c) {
-    case ErrorCode::TdbSyntax: return "PD_TDB_SYNTAX";
-    case ErrorCode::TdbLimit: return "PD_TDB_LIMIT";
-    case ErrorCode::File: return "PD_FILE";
-    case ErrorCode::InvalidArgument: return "PD_INVALID_ARGUMENT";
-    case ErrorCode::Model: return "PD_MODEL";
-    case ErrorCode::NotConverged: return "PD_NOT_CONVERGED";
-    case ErrorCode::Cancelled: return "PD_CANCELLED";
-    case ErrorCode::OutOfMemory: return "PD_OUT_OF_MEMORY";
-    case ErrorCode::Internal: return "PD_INTERNAL";
+    case ErrorCode::TdbSyntax:
+      return "PD_TDB_SYNTAX";
+    case ErrorCode::TdbLimit:
+      return "PD_TDB_LIMIT";
+    case ErrorCode::File:
+      return "PD_FILE";
+    case ErrorCode::InvalidArgument:
+      return "PD_INVALID_ARGUMENT";
+    case ErrorCode::Model:
+      return "PD_MODEL";
+    case ErrorCode::NotConverged:
+      return "PD_NOT_CONVERGED";
+    case ErrorCode::Cancelled:
+      return "PD_CANCELLED";
+    case ErrorCode::OutOfMemory:
+      return "PD_OUT_OF_MEMORY";
+    case ErrorCode::Internal:
+      return "PD_INTERNAL";
   }
   return "PD_INTERNAL";
 }

@@ -163,11 +163,16 @@ class Parser {
       skip_ws();
       if (peek() == '(' && !hash) {
         Node::Kind k;
-        if (name == "LN" || name == "LOG") k = Node::Ln;  // both natural logarithm in TDB files (§0 / SOURCES.md)
-        else if (name == "EXP") k = Node::Exp;
-        else if (name == "SQRT") k = Node::Sqrt;
-        else if (name == "ABS") k = Node::Abs;
-        else fail("unknown function '" + name + "(' in expression");
+        if (name == "LN" || name == "LOG")
+          k = Node::Ln;  // both natural logarithm in TDB files (§0 / SOURCES.md)
+        else if (name == "EXP")
+          k = Node::Exp;
+        else if (name == "SQRT")
+          k = Node::Sqrt;
+        else if (name == "ABS")
+          k = Node::Abs;
+        else
+          fail("unknown function '" + name + "(' in expression");
         ++pos_;
         int arg = expr(depth + 1);
         skip_ws();
@@ -179,8 +184,10 @@ class Parser {
         return add(n);
       }
       Node n;
-      if (!hash && name == "T") n.kind = Node::VarT;
-      else if (!hash && name == "P") n.kind = Node::VarP;
+      if (!hash && name == "T")
+        n.kind = Node::VarT;
+      else if (!hash && name == "P")
+        n.kind = Node::VarP;
       else {
         n.kind = Node::Ref;
         n.name = name;
@@ -236,17 +243,38 @@ int fold(const Ast& in, int i, Ast& out, int depth) {
     return static_cast<int>(out.nodes.size()) - 1;
   };
   switch (n.kind) {
-    case Node::Neg: if (ca) return constant(-x); break;
-    case Node::Add: if (ca && cb) return constant(x + y); break;
-    case Node::Sub: if (ca && cb) return constant(x - y); break;
-    case Node::Mul: if (ca && cb) return constant(x * y); break;
-    case Node::Div: if (ca && cb) return constant(x / y); break;
-    case Node::Pow: if (ca && cb) return constant(std::pow(x, y)); break;
-    case Node::Ln: if (ca) return constant(std::log(x)); break;
-    case Node::Exp: if (ca) return constant(std::exp(x)); break;
-    case Node::Sqrt: if (ca) return constant(std::sqrt(x)); break;
-    case Node::Abs: if (ca) return constant(std::fabs(x)); break;
-    default: break;
+    case Node::Neg:
+      if (ca) return constant(-x);
+      break;
+    case Node::Add:
+      if (ca && cb) return constant(x + y);
+      break;
+    case Node::Sub:
+      if (ca && cb) return constant(x - y);
+      break;
+    case Node::Mul:
+      if (ca && cb) return constant(x * y);
+      break;
+    case Node::Div:
+      if (ca && cb) return constant(x / y);
+      break;
+    case Node::Pow:
+      if (ca && cb) return constant(std::pow(x, y));
+      break;
+    case Node::Ln:
+      if (ca) return constant(std::log(x));
+      break;
+    case Node::Exp:
+      if (ca) return constant(std::exp(x));
+      break;
+    case Node::Sqrt:
+      if (ca) return constant(std::sqrt(x));
+      break;
+    case Node::Abs:
+      if (ca) return constant(std::fabs(x));
+      break;
+    default:
+      break;
   }
   out.nodes.push_back(m);
   return static_cast<int>(out.nodes.size()) - 1;
@@ -271,14 +299,23 @@ struct Emitter {
   void emit(int i) {
     const Node& n = ast.nodes[i];
     switch (n.kind) {
-      case Node::Num: push(Op::PushC, n.num); return;
-      case Node::VarT: push(Op::PushT); return;
-      case Node::VarP: push(Op::PushP); return;
+      case Node::Num:
+        push(Op::PushC, n.num);
+        return;
+      case Node::VarT:
+        push(Op::PushT);
+        return;
+      case Node::VarP:
+        push(Op::PushP);
+        return;
       case Node::Ref: {
         int f = resolve(n.name);
-        if (f >= 0) push(Op::PushF, 0, f);
-        else if (f == -1) push(Op::PushC, kGasConstant);  // R / R#: §10 gas constant
-        else if (f == -3) push(Op::PushC, 0.0);           // undefined symbol: 0 (pycalphad; warned by the reader)
+        if (f >= 0)
+          push(Op::PushF, 0, f);
+        else if (f == -1)
+          push(Op::PushC, kGasConstant);  // R / R#: §10 gas constant
+        else if (f == -3)
+          push(Op::PushC, 0.0);  // undefined symbol: 0 (pycalphad; warned by the reader)
         else {
           store.undefined.push_back(n.name);
           push(Op::PushUndef, 0, static_cast<int32_t>(store.undefined.size() - 1));
@@ -348,10 +385,22 @@ struct Emitter {
         push(Op::Pow);
         pop1();
         return;
-      case Node::Ln: emit(n.a); push(Op::Ln); return;
-      case Node::Exp: emit(n.a); push(Op::Exp); return;
-      case Node::Sqrt: emit(n.a); push(Op::Sqrt); return;
-      case Node::Abs: emit(n.a); push(Op::Abs); return;
+      case Node::Ln:
+        emit(n.a);
+        push(Op::Ln);
+        return;
+      case Node::Exp:
+        emit(n.a);
+        push(Op::Exp);
+        return;
+      case Node::Sqrt:
+        emit(n.a);
+        push(Op::Sqrt);
+        return;
+      case Node::Abs:
+        emit(n.a);
+        push(Op::Abs);
+        return;
     }
   }
 };

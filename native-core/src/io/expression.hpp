@@ -40,18 +40,25 @@ Ast parse_expression(const std::string& text, size_t& pos, const std::string& fi
 // ---------------------------------------------------------------------------------------------
 // Compiled form.
 enum class Op : uint8_t {
-  PushC,     // push constant c
-  PushT,     // push T
-  PushP,     // push P
-  PushTPow,  // push T**c
-  PushF,     // push FUNCTION arg
-  PushUndef, // reference to an undefined FUNCTION (only in unused places): throws when evaluated
-  Add, Sub, Mul, Div, Neg,
-  AddC,      // top += c
-  MulC,      // top *= c
-  PowC,      // top = top**c
-  Pow,       // a**b, b not constant
-  Ln, Exp, Sqrt, Abs,
+  PushC,      // push constant c
+  PushT,      // push T
+  PushP,      // push P
+  PushTPow,   // push T**c
+  PushF,      // push FUNCTION arg
+  PushUndef,  // reference to an undefined FUNCTION (only in unused places): throws when evaluated
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Neg,
+  AddC,  // top += c
+  MulC,  // top *= c
+  PowC,  // top = top**c
+  Pow,   // a**b, b not constant
+  Ln,
+  Exp,
+  Sqrt,
+  Abs,
 };
 
 struct Instr {

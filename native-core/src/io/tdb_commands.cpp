@@ -127,7 +127,8 @@ void Reader::default_command(const Command& c) {
         cur += ch;
         continue;
       }
-      if (!cur.empty()) rejected_.push_back({checked_name(c.line_at(0), "DEFAULT_COMMAND REJECT_PHASE: phase", cur), c.line_at(0)});
+      if (!cur.empty())
+        rejected_.push_back({checked_name(c.line_at(0), "DEFAULT_COMMAND REJECT_PHASE: phase", cur), c.line_at(0)});
       cur.clear();
     }
   }
@@ -144,7 +145,8 @@ void Reader::element(const Command& c) {
   double* nums[3] = {&e.mass, &e.h298, &e.s298};
   for (size_t k = 0; k < 3 && 3 + k < t.size(); ++k)
     if (!parse_double(t[3 + k], *nums[k])) fail(line, "ELEMENT " + e.name + ": '" + t[3 + k] + "' is not a number");
-  if (db_->elements_.count(e.name)) warn(line, "element " + e.name + " defined again; the later definition is used");
+  if (db_->elements_.count(e.name))
+    warn(line, "element " + e.name + " defined again; the later definition is used");
   else if (db_->elements_.size() >= kMaxElements)
     fail_limit(line, "more than " + std::to_string(kMaxElements) + " ELEMENTs (the periodic table has 118)");
   db_->elements_[e.name] = e;
@@ -190,7 +192,8 @@ void Reader::parse_formula(const std::string& f, Species& sp, int line) {
       }
       std::string num = f.substr(j);
       double q = 1;
-      if (!num.empty() && !parse_double(num, q)) fail(line, "SPECIES " + sp.name + ": bad charge '" + f.substr(i) + "'");
+      if (!num.empty() && !parse_double(num, q))
+        fail(line, "SPECIES " + sp.name + ": bad charge '" + f.substr(i) + "'");
       sp.charge = sign * q;
       return;
     }
@@ -307,8 +310,10 @@ void Reader::constituent(const Command& c) {
       item.clear();
     };
     for (char ch : parts[k]) {
-      if (ch == ',' || ch == ' ') push();  // "CONS ALPT :AL:PT NI:!" (alnipt.tdb): blanks separate too
-      else item += ch;
+      if (ch == ',' || ch == ' ')
+        push();  // "CONS ALPT :AL:PT NI:!" (alnipt.tdb): blanks separate too
+      else
+        item += ch;
     }
     push();
     if (list.empty()) fail(line, "CONSTITUENT " + name + ": sublattice " + std::to_string(k + 1) + " is empty");
@@ -350,12 +355,14 @@ std::vector<RangeAst> Reader::piecewise(const Command& c, size_t pos, const std:
   {
     skip_ws();
     size_t save = pos;
-    bool numeric_start = pos < s.size() && (std::isdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ',');
+    bool numeric_start =
+        pos < s.size() && (std::isdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ',');
     if (numeric_start) {
       double v = read_limit(kDefaultLowT, "lower");
       size_t after = pos;
       skip_ws();
-      if (pos < s.size() && s[pos] == ';' && s[save] != ',') pos = save;  // "0;": an expression
+      if (pos < s.size() && s[pos] == ';' && s[save] != ',')
+        pos = save;  // "0;": an expression
       else {
         pos = after;
         low = v;
@@ -384,8 +391,9 @@ std::vector<RangeAst> Reader::piecewise(const Command& c, size_t pos, const std:
     skip_ws();
     // 'Y' continues with another range; 'N', nothing, or a reference (alcocrni.tdb has
     // "0.0; 6000.00   01DUP !" without the N) ends the expression.
-    if (pos < s.size() && s[pos] == 'Y' && (pos + 1 >= s.size() || s[pos + 1] == ' ' || s[pos + 1] == '+' ||
-                                            s[pos + 1] == '-' || s[pos + 1] == '(' || std::isdigit(static_cast<unsigned char>(s[pos + 1])) || s[pos + 1] == '.')) {
+    if (pos < s.size() && s[pos] == 'Y' &&
+        (pos + 1 >= s.size() || s[pos + 1] == ' ' || s[pos + 1] == '+' || s[pos + 1] == '-' || s[pos + 1] == '(' ||
+         std::isdigit(static_cast<unsigned char>(s[pos + 1])) || s[pos + 1] == '.')) {
       ++pos;
       low = out.back().high;
       continue;
@@ -519,12 +527,13 @@ void Reader::type_definition(const Command& c) {
   TypeDef td;
   td.line = line;
   td.code = t[1][0];
-  if (t[1].size() != 1) warn(line, "TYPE_DEFINITION code '" + t[1] + "' is longer than one character; using '" +
-                                        std::string(1, td.code) + "'");
+  if (t[1].size() != 1)
+    warn(line,
+         "TYPE_DEFINITION code '" + t[1] + "' is longer than one character; using '" + std::string(1, td.code) + "'");
   if (t.size() >= 6 && t[2] == "GES" && abbreviates(t[3], "AMEND_PHASE_DESCRIPTION")) {
     td.target = checked_name(line, "TYPE_DEFINITION " + t[1] + ": phase", t[4]);
-    static const char* const kKeys[] = {"MAGNETIC", "DISORDERED_PART", "COMPOSITION_SETS", "MAJOR_CONSTITUENT",
-                                        "EXCESS_MODEL", "QUASICHEMICAL", "DEFAULT_COMPOSITION"};
+    static const char* const kKeys[] = {"MAGNETIC",     "DISORDERED_PART", "COMPOSITION_SETS",   "MAJOR_CONSTITUENT",
+                                        "EXCESS_MODEL", "QUASICHEMICAL",   "DEFAULT_COMPOSITION"};
     std::string kw = match_keyword(t[5], kKeys, sizeof(kKeys) / sizeof(kKeys[0]));
     td.keyword = kw.empty() || kw[0] == '?' ? t[5] : kw;
     td.args.assign(t.begin() + 6, t.end());

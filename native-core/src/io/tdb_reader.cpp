@@ -43,8 +43,10 @@ void Reader::finish() {
   for (const auto& [name, el] : db_->elements_) {
     Species sp;
     sp.name = name;
-    if (name == "/-") sp.charge = -1;
-    else if (name != "VA") sp.composition[name] = 1;
+    if (name == "/-")
+      sp.charge = -1;
+    else if (name != "VA")
+      sp.composition[name] = 1;
     db_->species_[name] = sp;
   }
   if (!db_->species_.count("VA")) {
@@ -68,8 +70,7 @@ void Reader::finish() {
     ph->constituents = cl.first;
   }
   for (auto& p : db_->phases_)
-    if (p.constituents.empty())
-      p.refusal = "phase " + p.name + " in " + file_ + " has no CONSTITUENT command";
+    if (p.constituents.empty()) p.refusal = "phase " + p.name + " in " + file_ + " has no CONSTITUENT command";
 
   apply_type_definitions();
 
@@ -95,17 +96,19 @@ void Reader::finish() {
     // §7.1: in the ionic liquid a one-sublattice array of neutral species (G(IONIC_LIQ,S;0),
     // L(IONIC_LIQ,B1,B2;0)) belongs to the anion sublattice. It is kept as written (one
     // sublattice); it is checked against sublattice 2 here.
-    bool il_neutral = ph->options.find('Y') != std::string::npos && ph->constituents.size() == 2 &&
-                      pp.p.constituents.size() == 1;
+    bool il_neutral =
+        ph->options.find('Y') != std::string::npos && ph->constituents.size() == 2 && pp.p.constituents.size() == 1;
     if (il_neutral) {
       bool ok = true;
       for (const auto& sp : pp.p.constituents[0]) {
         const auto& sub = ph->constituents[1];
         if (sp != "*" && std::find(sub.begin(), sub.end(), sp) == sub.end()) ok = false;
       }
-      if (ok) kept.push_back(&pp);
-      else warn(pp.p.line, "PARAMETER " + pp.text + ": not all of its species are on the anion sublattice of " +
-                               ph->name + "; ignored");
+      if (ok)
+        kept.push_back(&pp);
+      else
+        warn(pp.p.line, "PARAMETER " + pp.text + ": not all of its species are on the anion sublattice of " + ph->name +
+                            "; ignored");
       continue;
     }
     if (pp.p.constituents.size() != ph->constituents.size()) {
@@ -135,7 +138,8 @@ void Reader::finish() {
   {
     std::map<std::string, int> seen;
     for (const PendingParameter* pp : kept) {
-      std::string key = pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
+      std::string key =
+          pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
       for (const auto& sub : pp->p.constituents) {
         key += ":";
         for (const auto& sp : sub) key += sp + ",";
@@ -149,8 +153,10 @@ void Reader::finish() {
   resolve_and_compile(kept);
   for (const auto& [name, line] : rejected_) {
     PhaseDef* ph = phase_named(name);
-    if (!ph) warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
-    else ph->rejected_by_default = true;
+    if (!ph)
+      warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
+    else
+      ph->rejected_by_default = true;
   }
   if (dropped_warnings_ > 0)
     db_->warnings_.push_back(file_ + ": " + std::to_string(dropped_warnings_) + " further warnings not listed");
@@ -222,7 +228,7 @@ void Reader::resolve_and_compile(const std::vector<PendingParameter*>& kept) {
     auto it = db.func_index_.find(name);
     if (it != db.func_index_.end()) return it->second;
     if (name == "R") return -1;  // R / R#: gas constant (§10)
-    return -3;  // undefined: the value 0 (see below)
+    return -3;                   // undefined: the value 0 (see below)
   };
   // Reference graph of FUNCTIONs.
   std::vector<std::vector<int>> edges(nf);
@@ -231,8 +237,10 @@ void Reader::resolve_and_compile(const std::vector<PendingParameter*>& kept) {
     for (const auto& r : functions_[f].ranges)
       for (const auto& name : r.ast.refs()) {
         int k = resolve(name);
-        if (k >= 0) edges[f].push_back(k);
-        else if (k == -3) undefined[f].push_back(name);
+        if (k >= 0)
+          edges[f].push_back(k);
+        else if (k == -3)
+          undefined[f].push_back(name);
       }
   // Cycles and nesting depth (iterative DFS; a chain of thousands of FUNCTIONs must not overflow the
   // stack here). Evaluation follows references recursively, so the depth is bounded (kMaxFunctionDepth).
@@ -248,8 +256,8 @@ void Reader::resolve_and_compile(const std::vector<PendingParameter*>& kept) {
         if (i < edges[u].size()) {
           int v = edges[u][i++];
           if (color[v] == 1)
-            fail(functions_[v].line, "FUNCTION " + functions_[v].name + " refers to itself (through FUNCTION " +
-                                         functions_[u].name + ")");
+            fail(functions_[v].line,
+                 "FUNCTION " + functions_[v].name + " refers to itself (through FUNCTION " + functions_[u].name + ")");
           if (color[v] == 0) {
             color[v] = 1;
             stack.push_back({v, 0});
@@ -298,8 +306,8 @@ void Reader::resolve_and_compile(const std::vector<PendingParameter*>& kept) {
     todo.pop_back();
     for (const auto& name : undefined[f])
       if (reported.insert(name).second)
-        warn(functions_[f].line, "FUNCTION " + functions_[f].name + " uses FUNCTION " + name +
-                                     ", which is not defined; taken as 0");
+        warn(functions_[f].line,
+             "FUNCTION " + functions_[f].name + " uses FUNCTION " + name + ", which is not defined; taken as 0");
     for (int k : edges[f])
       if (!used[k]) {
         used[k] = 1;
@@ -357,11 +365,13 @@ std::shared_ptr<Database> Database::from_string(const std::string& text, const s
 
 std::shared_ptr<Database> Database::from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw TdbError(base_name(path), 0, std::string("cannot open the file: ") + std::strerror(errno), ErrorCode::File);
+  if (!in)
+    throw TdbError(base_name(path), 0, std::string("cannot open the file: ") + std::strerror(errno), ErrorCode::File);
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   if (size < 0) throw TdbError(base_name(path), 0, "cannot read the file", ErrorCode::File);
-  if (size > (std::streamoff(512) << 20)) throw TdbError(base_name(path), 0, "file larger than 512 MB", ErrorCode::TdbLimit);
+  if (size > (std::streamoff(512) << 20))
+    throw TdbError(base_name(path), 0, "file larger than 512 MB", ErrorCode::TdbLimit);
   in.seekg(0, std::ios::beg);
   std::string text(static_cast<size_t>(size), '\0');
   if (size > 0 && !in.read(&text[0], size)) throw TdbError(base_name(path), 0, "cannot read the file", ErrorCode::File);

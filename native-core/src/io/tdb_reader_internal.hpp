@@ -55,8 +55,8 @@ inline constexpr size_t kMaxWarnings = 500;
 // Upper-cased ASCII copy; the file name without its folders (database.cpp).
 std::string upper(std::string s);
 std::string base_name(const std::string& path);
-inline constexpr double kDefaultLowT = 0.01;     // §0: a missing low-T limit is read as 0.01
-inline constexpr double kDefaultHighT = 10000.0; // a missing high-T limit (",,,") as 10000 K (pycalphad)
+inline constexpr double kDefaultLowT = 0.01;      // §0: a missing low-T limit is read as 0.01
+inline constexpr double kDefaultHighT = 10000.0;  // a missing high-T limit (",,,") as 10000 K (pycalphad)
 
 // Text helpers (tdb_text.cpp).
 extern const char* const kCommands[26];  // the command keywords, in full
@@ -115,7 +115,9 @@ class Reader {
   }
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
-  [[noreturn]] void fail_limit(int line, const std::string& msg) { throw TdbError(file_, line, msg, ErrorCode::TdbLimit); }
+  [[noreturn]] void fail_limit(int line, const std::string& msg) {
+    throw TdbError(file_, line, msg, ErrorCode::TdbLimit);
+  }
   // Names are bounded (kMaxNameLength): a name of a million characters once made every later use of it
   // (messages, comparisons, results) slow enough to hold a calculation for hours.
   const std::string& checked_name(int line, const std::string& what, const std::string& name) {
@@ -125,8 +127,10 @@ class Reader {
     return name;
   }
   void warn(int line, const std::string& msg) {
-    if (db_->warnings_.size() < kMaxWarnings) db_->warnings_.push_back(file_ + ":" + std::to_string(line) + ": " + msg);
-    else ++dropped_warnings_;
+    if (db_->warnings_.size() < kMaxWarnings)
+      db_->warnings_.push_back(file_ + ":" + std::to_string(line) + ": " + msg);
+    else
+      ++dropped_warnings_;
   }
 
   // ---- pass 1: commands (tdb_commands.cpp) ----

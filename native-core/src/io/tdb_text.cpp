@@ -9,12 +9,32 @@
 
 namespace pd::io {
 
-const char* const kCommands[] = {
-    "ELEMENT", "SPECIES", "PHASE", "CONSTITUENT", "FUNCTION", "PARAMETER", "TYPE_DEFINITION",
-    "DEFINE_SYSTEM_DEFAULT", "DEFINE_SYSTEM_ELEMENT", "DEFAULT_COMMAND", "DATABASE_INFORMATION",
-    "LIST_OF_REFERENCES", "ADD_REFERENCES", "REFERENCE", "REFERENCE_FILE", "ASSESSED_SYSTEMS",
-    "TEMPERATURE_LIMITS", "VERSION_DATE", "VERSION_DATA", "ZERO_VOLUME_SPECIES", "DIFFUSION", "TABLE",
-    "CASE", "ENDCASE", "OPTIONS", "FTP_FILE"};
+const char* const kCommands[] = {"ELEMENT",
+                                 "SPECIES",
+                                 "PHASE",
+                                 "CONSTITUENT",
+                                 "FUNCTION",
+                                 "PARAMETER",
+                                 "TYPE_DEFINITION",
+                                 "DEFINE_SYSTEM_DEFAULT",
+                                 "DEFINE_SYSTEM_ELEMENT",
+                                 "DEFAULT_COMMAND",
+                                 "DATABASE_INFORMATION",
+                                 "LIST_OF_REFERENCES",
+                                 "ADD_REFERENCES",
+                                 "REFERENCE",
+                                 "REFERENCE_FILE",
+                                 "ASSESSED_SYSTEMS",
+                                 "TEMPERATURE_LIMITS",
+                                 "VERSION_DATE",
+                                 "VERSION_DATA",
+                                 "ZERO_VOLUME_SPECIES",
+                                 "DIFFUSION",
+                                 "TABLE",
+                                 "CASE",
+                                 "ENDCASE",
+                                 "OPTIONS",
+                                 "FTP_FILE"};
 
 std::vector<std::string> split_parts(const std::string& s) {
   std::vector<std::string> parts;

@@ -39,7 +39,10 @@ void ihj(double tau, double p, double& f, double& f1, double& f2) {
 template <bool kDerivatives = true>
 void xiong(double tau, double p, double& f, double& f1, double& f2) {
   const double D = 0.33471979 + 0.49649686 * (1.0 / p - 1.0);
-  if (tau <= 0) { f = f1 = f2 = 0; return; }
+  if (tau <= 0) {
+    f = f1 = f2 = 0;
+    return;
+  }
   if (tau <= 1) {
     const double a = 0.38438376 / p, K = 0.63570895 * (1.0 / p - 1.0);
     const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
@@ -50,7 +53,8 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40 + t19 * 420 / 1617)) / D;
   } else {
     const double u = 1 / tau, u2 = u * u, u7 = u2 * u2 * u2 * u, u8 = u7 * u, u9 = u8 * u;
-    const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u, u37 = u36 * u;
+    const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u,
+                 u37 = u36 * u;
     const double u49 = u35 * u14, u50 = u49 * u, u51 = u50 * u;
     f = -(u7 / 21 + u21 / 630 + u35 / 2975 + u49 / 8232) / D;
     if constexpr (!kDerivatives) return;
@@ -58,7 +62,6 @@ void xiong(double tau, double p, double& f, double& f1, double& f2) {
     f2 = -(u9 * 8 / 3 + u23 * 22 / 30 + u37 * 36 / 85 + u51 * 2450 / 8232) / D;
   }
 }
-
 
 // A jet over at most four inputs (T and the magnetic sums T*, beta, T_N). The magnetic contribution is a
 // function of these few quantities, so its chain rule is carried in this small space and taken to
@@ -139,14 +142,17 @@ void compose(const SmallJet& F, const Jet* const in[4], Jet& out) {
   }
 }
 
-void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m,
-                     size_t ncoef, CompiledModel::LinearTable& out) {
+void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m, size_t ncoef,
+              CompiledModel::LinearTable& out) {
   std::vector<char> used(ncoef, 0);
   for (const Poly* poly : polys)
     for (const Term& t : poly->terms) used[t.coef] = 1;
   std::vector<int> col_of(ncoef, -1);
   for (size_t k = 0; k < ncoef; ++k)
-    if (used[k]) { col_of[k] = int(out.cols.size()); out.cols.push_back(int(k)); }
+    if (used[k]) {
+      col_of[k] = int(out.cols.size());
+      out.cols.push_back(int(k));
+    }
   const size_t nc = out.cols.size(), kB = CompiledModel::LinearTable::kBlock;
   const size_t nblocks = (np + kB - 1) / kB;
   out.B.assign(nblocks * nc * kB, 0.0);
@@ -181,7 +187,8 @@ void CompiledModel::LinearTable::block_values(size_t block, const double* cv, do
 
 std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) const {
   auto st = std::make_unique<StateImpl>();
-  st->T = T; st->P = P;
+  st->T = T;
+  st->P = P;
   st->c.resize(2 + exprs_.size());
   st->c[0] = TPJet{1, 0, 0, 0, 0, 0};
   st->c[1] = TPJet{R * T, R, 0, 0, 0, 0};
@@ -245,7 +252,8 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
   }
   Jet& mag = w.mag;  // set only if the phase is magnetic
   bool hasMag = false, hasExtra = false;
-  o.Tstar = 0; o.beta = 0;
+  o.Tstar = 0;
+  o.beta = 0;
   if (mag_ && !TC_.empty()) {
     Jet &tc = w.tc, &bm = w.bm;
     tc.reset(n, ord);
@@ -259,7 +267,8 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       const double tscale = tc.v > 0 ? 1.0 : 1.0 / afm, bscale = bm.v > 0 ? 1.0 : 1.0 / afm;
       const SmallJet ts = small_variable(1, tc.v > 0 ? tc.v : tc.v * (1.0 / afm), tscale);
       const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
-      o.Tstar = ts.v; o.beta = be.v;
+      o.Tstar = ts.v;
+      o.beta = be.v;
       if (ts.v != 0 && be.v > -1 && ord == 0) {
         mag.reset(n, ord);
         mag.v = ihj_value(T, ts.v, be.v, p);
@@ -281,7 +290,8 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
       Jet& nt = w.nt;
       nt.reset(n, ord);
       NT_.eval(st.c, y, nt);
-      o.Tstar = tc.v; o.beta = bm.v;
+      o.Tstar = tc.v;
+      o.beta = bm.v;
       if (bm.v > -1 && ord == 0) {
         mag.reset(n, ord);
         mag.v = xiong_value(T, tc.v, nt.v, bm.v, p);
@@ -342,7 +352,10 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
     models::apply_into(x, sp, sg, sg * (1 - sg), s);
     models::multiply_into(Tj, s, two);
     two *= -R;
-    if (hasExtra) extra += two; else std::swap(extra, two);
+    if (hasExtra)
+      extra += two;
+    else
+      std::swap(extra, two);
     hasExtra = true;
   }
   // Sum per formula unit (0.1), then G_M = S / N_f with the quotient rule done in place.
@@ -399,7 +412,8 @@ void CompiledModel::energy(const State& state, const double* y, int derivative_o
   compute(state, y, derivative_order, p, false);
   // G_f = N_f G_M = S_f + N_f G_vol
   if (p.hasVol) p.Sf += p.vol * p.Nf;
-  out.GM = p.GM.v; out.Gf = p.Sf.v;
+  out.GM = p.GM.v;
+  out.Gf = p.Sf.v;
   std::swap(out.dGM, p.GM.g);
   std::swap(out.d2GM, p.GM.h);
   std::swap(out.dGf, p.Sf.g);
@@ -480,7 +494,11 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   q.S.gather(st.c, cS);
   q.NF.gather(st.c, cN);
   const bool magnetic = mag_ && !TC_.empty();
-  if (magnetic) { q.TC.gather(st.c, cTC); q.BM.gather(st.c, cBM); q.NT.gather(st.c, cNT); }
+  if (magnetic) {
+    q.TC.gather(st.c, cTC);
+    q.BM.gather(st.c, cBM);
+    q.NT.gather(st.c, cNT);
+  }
   // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
   const size_t nc = cS.size();
   std::vector<int> group_of;
@@ -491,7 +509,10 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
       if (cS[j] == 0) continue;
       for (size_t l = 0; l < j && group_of[j] < 0; ++l)
         if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
-      if (group_of[j] < 0) { group_of[j] = int(cG.size()); cG.push_back(cS[j]); }
+      if (group_of[j] < 0) {
+        group_of[j] = int(cG.size());
+        cG.push_back(cS[j]);
+      }
     }
   }
   std::shared_ptr<const MergedColumns> merged;

@@ -28,7 +28,6 @@ using models::Jet;
 using models::Poly;
 using models::Term;
 
-
 std::string key_of(const Parameter& p) {
   std::ostringstream os;
   os << p.type << '|' << p.phase << '|' << p.order << '|';
@@ -45,7 +44,8 @@ std::vector<std::array<int, 4>> symmetry_perms(char option) {
   std::vector<std::array<int, 4>> out;
   if (option == 'F') {
     std::array<int, 4> p{0, 1, 2, 3};
-    do out.push_back(p); while (std::next_permutation(p.begin(), p.end()));
+    do out.push_back(p);
+    while (std::next_permutation(p.begin(), p.end()));
   } else {
     for (int swapPairs = 0; swapPairs < 2; ++swapPairs)
       for (int s01 = 0; s01 < 2; ++s01)
@@ -107,7 +107,11 @@ struct View {
   std::vector<std::map<std::string, Affine>> sub;
 };
 
-Affine var_affine(int idx) { Affine a; a.lin.push_back({idx, 1.0}); return a; }
+Affine var_affine(int idx) {
+  Affine a;
+  a.lin.push_back({idx, 1.0});
+  return a;
+}
 Affine sum_affine(const std::map<std::string, Affine>& m) {
   Affine r;
   std::map<int, double> acc;
@@ -122,8 +126,10 @@ Affine lin_comb(const Affine& a, double ca, const Affine& b, double cb) {
   std::map<int, double> acc;
   for (const auto& [i, c] : a.lin) acc[i] += ca * c;
   for (const auto& [i, c] : b.lin) acc[i] += cb * c;
-  Affine r; r.c0 = ca * a.c0 + cb * b.c0;
-  for (const auto& [i, c] : acc) if (c != 0) r.lin.push_back({i, c});
+  Affine r;
+  r.c0 = ca * a.c0 + cb * b.c0;
+  for (const auto& [i, c] : acc)
+    if (c != 0) r.lin.push_back({i, c});
   return r;
 }
 
@@ -187,7 +193,8 @@ struct Builder {
     }
     if (mixing.empty() && p.type == "G" && (p.written_as_l || p.order != 0)) return false;
     t = Term{};
-    t.coef = coef; t.scale = scale;
+    t.coef = coef;
+    t.scale = scale;
     for (size_t s = 0; s < p.constituents.size(); ++s)
       for (const auto& c : p.constituents[s])
         t.f.push_back(Factor{c == "*" ? sum_affine(v.sub[s]) : v.sub[s].at(c), false});
@@ -202,7 +209,8 @@ struct Builder {
       } else if (arr.size() == 3) {  // (2.3)/(2.4) Muggianu
         if (nu > 2) fail("ternary interaction of order > 2", &p);
         bool lone = true;
-        for (const Parameter* q : groups[group_key(p)]) if (q->order != 0) lone = false;
+        for (const Parameter* q : groups[group_key(p)])
+          if (q->order != 0) lone = false;
         if (!lone) {
           Affine sum3 = lin_comb(lin_comb(aff(s, arr[0]), 1, aff(s, arr[1]), 1), 1, aff(s, arr[2]), 1);
           Affine vk = lin_comb(aff(s, arr[nu]), 1, sum3, -1.0 / 3);
@@ -282,7 +290,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
   M->name_ = phase;
   M->file_ = db.file_name();
   M->db_ = &db;
-  for (const auto& c : comps) if (c != "VA") M->elements_.push_back(c);
+  for (const auto& c : comps)
+    if (c != "VA") M->elements_.push_back(c);
   std::string opts;
   for (char c : ph->options) opts += char(std::toupper(static_cast<unsigned char>(c)));
   M->gas_ = opts.find('G') != std::string::npos;
@@ -290,7 +299,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
                phase.find("LIQ") != std::string::npos;
   M->ionic_ = opts.find('Y') != std::string::npos;
   if (opts.find('A') != std::string::npos)
-    throw CoreError(ErrorCode::Model, "aqueous model (phase option A) is not supported: phase " + phase + " of " + db.file_name());
+    throw CoreError(ErrorCode::Model,
+                    "aqueous model (phase option A) is not supported: phase " + phase + " of " + db.file_name());
 
   auto active = [&](const std::string& sp) {
     if (sp == "VA") return comps.count("VA") > 0;
@@ -315,7 +325,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
 
   const size_t nsub = ph->constituents.size();
   if (nsub != ph->site_ratios.size())
-    throw CoreError(ErrorCode::Model, "phase " + phase + " of " + db.file_name() + ": CONSTITUENT and PHASE sublattice counts differ");
+    throw CoreError(ErrorCode::Model,
+                    "phase " + phase + " of " + db.file_name() + ": CONSTITUENT and PHASE sublattice counts differ");
   M->nsub_ = int(nsub);
   // active constituents per sublattice, sorted (§2.1); ionic-liquid anion order: charged, VA, neutral
   std::vector<std::vector<std::string>> act(nsub);
@@ -329,7 +340,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
   {
     bool allva = true;
     for (const auto& s : act)
-      for (const auto& c : s) if (c != "VA") allva = false;
+      for (const auto& c : s)
+        if (c != "VA") allva = false;
     if (allva) return nullptr;
   }
   std::vector<std::map<std::string, int>> vidx(nsub);
@@ -343,7 +355,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     LinearConstraint lc;
     lc.coeff.assign(m, 0);
     for (const auto& [c, k] : vidx[s]) lc.coeff[k] = 1;
-    lc.rhs = 1; lc.kind = "site_sum";
+    lc.rhs = 1;
+    lc.kind = "site_sum";
     M->constraints_.push_back(lc);
   }
 
@@ -363,13 +376,19 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       if (p.phase == ph_name) B.groups[Builder::group_key(p)].push_back(&p);
   };
 
-  auto unit = [](double s) { Term t; t.coef = 0; t.scale = s; return t; };
+  auto unit = [](double s) {
+    Term t;
+    t.coef = 0;
+    t.scale = s;
+    return t;
+  };
   const size_t C = M->elements_.size();
   M->MA_.assign(C, Poly{});
 
   if (M->ionic_) {
     // §7 two-sublattice ionic liquid (C+)_P (A-, Va, B0)_Q
-    if (nsub != 2) throw CoreError(ErrorCode::Model, "ionic liquid " + phase + " of " + db.file_name() + " needs two sublattices");
+    if (nsub != 2)
+      throw CoreError(ErrorCode::Model, "ionic liquid " + phase + " of " + db.file_name() + " needs two sublattices");
     auto anion_rank = [&](const std::string& c) { return c == "VA" ? 1 : (charge(c) != 0 ? 0 : 2); };
     Affine Q;
     for (const auto& c : act[0]) Q.lin.push_back({vidx[0][c], charge(c)});
@@ -380,12 +399,28 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     auto add_P_times = [&](Poly& poly, int coef, double scale, const Factor& f) {
       for (const auto& c : act[1]) {
         double q = charge(c);
-        if (q < 0) { Term t; t.coef = coef; t.scale = scale * -q; t.f = {Factor{var_affine(vidx[1][c]), false}, f}; poly.add(t); }
+        if (q < 0) {
+          Term t;
+          t.coef = coef;
+          t.scale = scale * -q;
+          t.f = {Factor{var_affine(vidx[1][c]), false}, f};
+          poly.add(t);
+        }
       }
-      if (hasVa) { Term t; t.coef = coef; t.scale = scale; t.f = {Factor{Q, false}, Factor{yVa, false}, f}; poly.add(t); }
+      if (hasVa) {
+        Term t;
+        t.coef = coef;
+        t.scale = scale;
+        t.f = {Factor{Q, false}, Factor{yVa, false}, f};
+        poly.add(t);
+      }
     };
     auto add_Q_times = [&](Poly& poly, int coef, double scale, const Factor& f) {
-      Term t; t.coef = coef; t.scale = scale; t.f = {Factor{Q, false}, f}; poly.add(t);
+      Term t;
+      t.coef = coef;
+      t.scale = scale;
+      t.f = {Factor{Q, false}, f};
+      poly.add(t);
     };
     for (const auto& c : act[0]) {
       add_P_times(M->ID_, 1, 1, Factor{var_affine(vidx[0][c]), true});
@@ -393,7 +428,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       auto it = db.species().find(c);
       for (size_t a = 0; a < C; ++a) {
         auto e = it->second.composition.find(M->elements_[a]);
-        if (e != it->second.composition.end()) add_P_times(M->MA_[a], 0, e->second, Factor{var_affine(vidx[0][c]), false});
+        if (e != it->second.composition.end())
+          add_P_times(M->MA_[a], 0, e->second, Factor{var_affine(vidx[0][c]), false});
       }
     }
     for (const auto& c : act[1]) {
@@ -403,7 +439,8 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       auto it = db.species().find(c);
       for (size_t a = 0; a < C; ++a) {
         auto e = it->second.composition.find(M->elements_[a]);
-        if (e != it->second.composition.end()) add_Q_times(M->MA_[a], 0, e->second, Factor{var_affine(vidx[1][c]), false});
+        if (e != it->second.composition.end())
+          add_Q_times(M->MA_[a], 0, e->second, Factor{var_affine(vidx[1][c]), false});
       }
     }
     // parameters (7.2)/(7.4)
@@ -416,12 +453,14 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       if (p.constituents.size() != 2) continue;
       bool ok = true;
       for (size_t s = 0; s < 2; ++s)
-        for (const auto& c : p.constituents[s]) if (c != "*" && !vidx[s].count(c)) ok = false;
+        for (const auto& c : p.constituents[s])
+          if (c != "*" && !vidx[s].count(c)) ok = false;
       if (!ok) continue;
-      std::stable_sort(p.constituents[1].begin(), p.constituents[1].end(), [&](const std::string& a, const std::string& b) {
-        int ra = anion_rank(a), rb = anion_rank(b);
-        return ra != rb ? ra < rb : a < b;
-      });
+      std::stable_sort(p.constituents[1].begin(), p.constituents[1].end(),
+                       [&](const std::string& a, const std::string& b) {
+                         int ra = anion_rank(a), rb = anion_rank(b);
+                         return ra != rb ? ra < rb : a < b;
+                       });
       bool anion = false, va = false;
       for (const auto& c : p.constituents[1]) {
         if (c != "*" && charge(c) < 0) anion = true;
@@ -449,12 +488,17 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
   } else {
     // fixed site ratios: N_f and M_A (1.3)/(1.4); electroneutrality (7.5) for charged species
     LinearConstraint ch;
-    ch.coeff.assign(m, 0); ch.rhs = 0; ch.kind = "charge";
+    ch.coeff.assign(m, 0);
+    ch.rhs = 0;
+    ch.kind = "charge";
     for (size_t s = 0; s < nsub; ++s)
       for (const auto& [c, k] : vidx[s]) {
         const double a = ph->site_ratios[s];
         double q = charge(c);
-        if (q != 0) { ch.coeff[k] = a * q; M->charged_ = true; }
+        if (q != 0) {
+          ch.coeff[k] = a * q;
+          M->charged_ = true;
+        }
         Term t = unit(a * atoms(c));
         t.f = {Factor{var_affine(k), false}};
         if (t.scale != 0) M->NF_.add(t);
@@ -473,7 +517,9 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
     auto ideal_of = [&](const std::vector<double>& ratios, const View& v, double scale) {
       for (size_t s = 0; s < v.sub.size(); ++s)
         for (const auto& [c, a] : v.sub[s]) {
-          Term t; t.coef = 1; t.scale = scale * ratios[s];
+          Term t;
+          t.coef = 1;
+          t.scale = scale * ratios[s];
           t.f = {Factor{a, true}};
           M->ID_.add(t);
         }
@@ -506,8 +552,9 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       for (size_t k = 1; okS && k < ndis; ++k)
         if (std::fabs(dis->site_ratios[k] - ph->site_ratios[k + nS - 1]) > 1e-9) okS = false;
       if (!okS)
-        throw CoreError(ErrorCode::Model, "order-disorder model (DIS_PART " + dis->name + "): sublattices or site ratios of phase " +
-                                 phase + " do not match its disordered part in " + db.file_name());
+        throw CoreError(ErrorCode::Model, "order-disorder model (DIS_PART " + dis->name +
+                                              "): sublattices or site ratios of phase " + phase +
+                                              " do not match its disordered part in " + db.file_name());
       // x_i (5.1), VA included
       std::map<std::string, Affine> x;
       for (size_t s : S)
@@ -532,13 +579,15 @@ std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const st
       if (dis->magnetic) M->mag_ = dis->magnetic;
     }
   }
-  for (Poly* p : {&M->G_, &M->ID_, &M->NF_, &M->TC_, &M->BM_, &M->NT_, &M->THETA_, &M->GD_, &M->V0_, &M->VA_, &M->VK_}) {
+  for (Poly* p :
+       {&M->G_, &M->ID_, &M->NF_, &M->TC_, &M->BM_, &M->NT_, &M->THETA_, &M->GD_, &M->V0_, &M->VA_, &M->VK_}) {
     throw_if_cancelled();
     p->consolidate();
   }
   for (Poly& p : M->MA_) p.consolidate();
   if (M->mag_ && M->mag_->afm != 0 && M->mag_->p <= 0)
-    throw CoreError(ErrorCode::Model, "magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());
+    throw CoreError(ErrorCode::Model,
+                    "magnetic model with structure factor p <= 0: phase " + phase + " of " + db.file_name());
   return M;
 }
 

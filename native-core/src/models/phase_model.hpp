@@ -26,30 +26,30 @@ struct SiteVariable {
 struct LinearConstraint {
   std::vector<double> coeff;  // length m
   double rhs = 0;
-  std::string kind;           // "site_sum" or "charge"
+  std::string kind;  // "site_sum" or "charge"
 };
 
 // Energy of one phase at one point. Sizes: gradients n, Hessians n*n (n = m + 2).
 struct EnergyResult {
-  double GM = 0;                    // J/mol of atoms (eq. 0.1), including every contribution
+  double GM = 0;  // J/mol of atoms (eq. 0.1), including every contribution
   std::vector<double> dGM, d2GM;
-  double Gf = 0;                    // J/mol of formula units = N_f * GM (what the solver minimises)
+  double Gf = 0;  // J/mol of formula units = N_f * GM (what the solver minimises)
   std::vector<double> dGf, d2Gf;
 };
 
 // Moles of each system element per formula unit, M_A(y) (1.4), and N_f = sum_A M_A.
 struct MolesResult {
-  std::vector<double> M;     // [C]
-  std::vector<double> dM;    // [C * m]   dM_A/dy_k at row A
-  std::vector<double> d2M;   // [C * m * m] non-zero only where site ratios vary (ionic liquid)
+  std::vector<double> M;    // [C]
+  std::vector<double> dM;   // [C * m]   dM_A/dy_k at row A
+  std::vector<double> d2M;  // [C * m * m] non-zero only where site ratios vary (ionic liquid)
   double Nf = 0;
 };
 
 // Physical properties of a phase at one point (reported quantities, §3, §5.4, §6).
 struct PhaseProperties {
-  double TC = 0;      // Curie/Neel temperature T* after the afm rule (K)
-  double BMAGN = 0;   // beta per formula unit after the afm rule
-  double VM = 0;      // molar volume per mole of atoms (6.3), m^3/mol
+  double TC = 0;           // Curie/Neel temperature T* after the afm rule (K)
+  double BMAGN = 0;        // beta per formula unit after the afm rule
+  double VM = 0;           // molar volume per mole of atoms (6.3), m^3/mol
   double GM_NO_IDMIX = 0;  // GM without the ideal configurational term
   // Added by the models layer: beta / N_f (Thermo-Calc reports BM per mole of atoms, §5.4), N_f.
   double BMAGN_per_atom = 0;
@@ -74,8 +74,8 @@ class PhaseModel {
   virtual const std::vector<SiteVariable>& variables() const = 0;
   virtual const std::vector<LinearConstraint>& constraints() const = 0;
   virtual int num_sublattices() const = 0;
-  virtual bool is_charged() const = 0;         // has an electroneutrality constraint
-  virtual bool is_ionic_liquid() const = 0;    // variable site ratios (§7)
+  virtual bool is_charged() const = 0;       // has an electroneutrality constraint
+  virtual bool is_ionic_liquid() const = 0;  // variable site ratios (§7)
   virtual bool is_gas() const = 0;
   virtual bool is_liquid() const = 0;
 
@@ -102,12 +102,15 @@ class PhaseModel {
     virtual ~PointSet() = default;
   };
   virtual std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const {
-    (void)Y; (void)npoints;
+    (void)Y;
+    (void)npoints;
     return nullptr;
   }
   // GM at every point of a PointSet made by this model's compile_points.
   virtual void energies(const State& state, const PointSet& points, double* GM) const {
-    (void)state; (void)points; (void)GM;
+    (void)state;
+    (void)points;
+    (void)GM;
   }
   virtual void moles(const double* y, int derivative_order, MolesResult& out) const = 0;
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;
@@ -117,12 +120,14 @@ class PhaseModel {
   // afm rule of the IHJ model (§3.2), the larger of T_C and T_N of Xiong's (§3.3); 0 without a moment
   // (beta = 0 gives no magnetic energy) or without a magnetic contribution. Value only, no derivatives.
   virtual double magnetic_ordering_temperature(const State& state, const double* y) const {
-    (void)state; (void)y;
+    (void)state;
+    (void)y;
     return 0;
   }
   // The largest magnetic_ordering_temperature over the points of a PointSet made by this model's compile_points.
   virtual double magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
-    (void)state; (void)points;
+    (void)state;
+    (void)points;
     return 0;
   }
 };

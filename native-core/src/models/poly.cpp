@@ -14,10 +14,22 @@ constexpr double kYlnyCut = 1e-15;  // §1.3: y ln y := 0 for y <= 1e-15 (pycalp
 
 inline void factor_value(const Factor& f, const double* y, double& v, double& d1, double& d2) {
   double u = f.a.eval(y);
-  if (!f.entropy) { v = u; d1 = 1; d2 = 0; return; }
-  if (u <= kYlnyCut) { v = 0; d1 = 0; d2 = 0; return; }
+  if (!f.entropy) {
+    v = u;
+    d1 = 1;
+    d2 = 0;
+    return;
+  }
+  if (u <= kYlnyCut) {
+    v = 0;
+    d1 = 0;
+    d2 = 0;
+    return;
+  }
   double l = std::log(u);
-  v = u * l; d1 = l + 1; d2 = 1 / u;
+  v = u * l;
+  d1 = l + 1;
+  d2 = 1 / u;
 }
 }  // namespace
 
@@ -44,8 +56,10 @@ void Poly::consolidate() {
     std::vector<double> key{static_cast<double>(t.coef), static_cast<double>(t.f.size())};
     for (const auto& k : fk) key.insert(key.end(), k.begin(), k.end());
     auto [it, fresh] = index.emplace(std::move(key), out.size());
-    if (fresh) out.push_back(std::move(t));
-    else out[it->second].scale += t.scale;
+    if (fresh)
+      out.push_back(std::move(t));
+    else
+      out[it->second].scale += t.scale;
   }
   out.erase(std::remove_if(out.begin(), out.end(), [](const Term& t) { return t.scale == 0; }), out.end());
   terms.swap(out);
@@ -63,7 +77,8 @@ void Poly::consolidate() {
     term_begin_.push_back(static_cast<int>(kind_of_.size()));
   }
   max_factors_ = 0;
-  for (size_t ti = 0; ti < terms.size(); ++ti) max_factors_ = std::max(max_factors_, term_begin_[ti + 1] - term_begin_[ti]);
+  for (size_t ti = 0; ti < terms.size(); ++ti)
+    max_factors_ = std::max(max_factors_, term_begin_[ti + 1] - term_begin_[ti]);
   std::vector<std::vector<int>> by_kind(kinds_.size());
   std::map<std::pair<int, int>, std::vector<int>> by_pair;
   for (size_t ti = 0; ti < terms.size(); ++ti) {
@@ -201,10 +216,10 @@ void Poly::eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out)
   double* val = buf.data();
   double* d1 = val + nk;
   double* d2 = d1 + nk;
-  double* gv = d2 + nk;  // d(sum c.v s P)/du_q
-  double* gt = gv + nk;  // the same with c.t (-> d2/dT du)
-  double* gp = gt + nk;  // and c.p
-  double* Hd = gp + nk;  // c.v part of s P'' of the entropy factors
+  double* gv = d2 + nk;      // d(sum c.v s P)/du_q
+  double* gt = gv + nk;      // the same with c.t (-> d2/dT du)
+  double* gp = gt + nk;      // and c.p
+  double* Hd = gp + nk;      // c.v part of s P'' of the entropy factors
   double* inv = Hd + nk;     // 1 / val (0 where val is 0 or too small to invert safely)
   double* invd1 = inv + nk;  // d1 / val
   double* H = invd1 + nk;    // nk x nk, c.v part, pairs of distinct factor positions

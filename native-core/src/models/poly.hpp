@@ -31,8 +31,8 @@ struct Factor {
 };
 
 struct Term {
-  int coef = 0;       // index into the prepared TPJet array (0 = constant 1, 1 = R*T)
-  double scale = 1;   // sign/multiplicity
+  int coef = 0;      // index into the prepared TPJet array (0 = constant 1, 1 = R*T)
+  double scale = 1;  // sign/multiplicity
   std::vector<Factor> f;
 };
 
@@ -60,20 +60,29 @@ struct Jet {
     v.resize(n);
     if (n) std::memset(v.data(), 0, n * sizeof(double));
   }
-  static Jet constant(int n, int ord, double c) { Jet j(n, ord); j.v = c; return j; }
+  static Jet constant(int n, int ord, double c) {
+    Jet j(n, ord);
+    j.v = c;
+    return j;
+  }
   static Jet variable(int n, int ord, int idx, double val) {
-    Jet j(n, ord); j.v = val; if (ord >= 1) j.g[idx] = 1.0; return j;
+    Jet j(n, ord);
+    j.v = val;
+    if (ord >= 1) j.g[idx] = 1.0;
+    return j;
   }
 };
 
 inline Jet operator+(const Jet& a, const Jet& b) {
-  Jet r = a; r.v += b.v;
+  Jet r = a;
+  r.v += b.v;
   for (size_t i = 0; i < r.g.size(); ++i) r.g[i] += b.g[i];
   for (size_t i = 0; i < r.h.size(); ++i) r.h[i] += b.h[i];
   return r;
 }
 inline Jet operator-(const Jet& a, const Jet& b) {
-  Jet r = a; r.v -= b.v;
+  Jet r = a;
+  r.v -= b.v;
   for (size_t i = 0; i < r.g.size(); ++i) r.g[i] -= b.g[i];
   for (size_t i = 0; i < r.h.size(); ++i) r.h[i] -= b.h[i];
   return r;
@@ -152,7 +161,9 @@ inline void divide_in_place(Jet& a, const Jet& b) {
         a.h[k] = (a.h[k] - a.g[i] * b.g[j] - b.g[i] * a.g[j] - q * b.h[k]) * ib;
       }
 }
-inline void reciprocal_into(const Jet& a, Jet& r) { apply_into(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v), r); }
+inline void reciprocal_into(const Jet& a, Jet& r) {
+  apply_into(a, 1 / a.v, -1 / (a.v * a.v), 2 / (a.v * a.v * a.v), r);
+}
 inline Jet reciprocal(const Jet& a) {
   Jet r;
   reciprocal_into(a, r);
@@ -165,9 +176,15 @@ class Poly {
  public:
   std::vector<Term> terms;
   bool empty() const { return terms.empty(); }
-  void add(Term t) { terms.push_back(std::move(t)); compiled_ = false; }
+  void add(Term t) {
+    terms.push_back(std::move(t));
+    compiled_ = false;
+  }
   void append(const Poly& o, double s) {
-    for (Term t : o.terms) { t.scale *= s; terms.push_back(std::move(t)); }
+    for (Term t : o.terms) {
+      t.scale *= s;
+      terms.push_back(std::move(t));
+    }
     compiled_ = false;
   }
   // Merges terms with the same coefficient and the same factors (in any order) by adding their scales,
@@ -196,8 +213,8 @@ class Poly {
   // distinct factors up to which a value-only evaluation keeps their values on the stack
   static constexpr size_t kValuesOnStack = 256;
   bool compiled_ = false;
-  std::vector<Factor> kinds_;                   // distinct factors
-  std::vector<int> kind_of_, term_begin_;       // per term: its factors' kind indices (flattened)
+  std::vector<Factor> kinds_;              // distinct factors
+  std::vector<int> kind_of_, term_begin_;  // per term: its factors' kind indices (flattened)
   // The terms of three or more factors listed by factor (once per occurrence) and by pair of factor
   // positions (the pair's kinds a <= b): eval() sums c P per list and scales by 1/u_a (1/u_b) once, where
   // none of a term's factors is 0 (a sum per list entry instead of a scattered update per term).

@@ -73,7 +73,8 @@ auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
     err.Set("detail", Napi::String::New(env, e.what()));
     throw err;
   } catch (...) {
-    throw CodedError(env, "internal error in the calculation core (unknown exception)", error_code_name(ErrorCode::Internal));
+    throw CodedError(env, "internal error in the calculation core (unknown exception)",
+                     error_code_name(ErrorCode::Internal));
   }
 }
 
@@ -103,7 +104,8 @@ inline double ArgNumber(const Napi::CallbackInfo& info, size_t i, const char* wh
 
 // A JS array of strings (element, component or phase names), upper-cased: TDB names are
 // case-insensitive. undefined/null give an empty list where `optional` allows it.
-inline std::vector<std::string> ArgStringArray(Napi::Env env, const Napi::Value& v, const char* what, bool optional = false) {
+inline std::vector<std::string> ArgStringArray(Napi::Env env, const Napi::Value& v, const char* what,
+                                               bool optional = false) {
   std::vector<std::string> out;
   if (optional && (v.IsUndefined() || v.IsNull())) return out;
   const std::string message = std::string("expected an array of strings for ") + what;

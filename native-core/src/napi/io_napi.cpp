@@ -138,7 +138,8 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
       Napi::Env env = info.Env();
       // second argument true: also the phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE)
       const bool include_rejected = info.Length() > 1 && info[1].IsBoolean() && info[1].As<Napi::Boolean>().Value();
-      std::vector<std::string> phases = db_->phases_for(ArgStringArray(env, info[0], "element names"), include_rejected);
+      std::vector<std::string> phases =
+          db_->phases_for(ArgStringArray(env, info[0], "element names"), include_rejected);
       Napi::Array out = Napi::Array::New(env, phases.size());
       for (uint32_t i = 0; i < phases.size(); ++i) out.Set(i, phases[i]);
       return out;

@@ -70,17 +70,15 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
   std::mutex mu;
 
   static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "PhaseModel",
-                       {StaticMethod<&JsPhaseModel::Build>("build"),
-                        InstanceMethod<&JsPhaseModel::Info>("info"),
-                        InstanceMethod<&JsPhaseModel::Evaluate>("evaluate"),
-                        InstanceMethod<&JsPhaseModel::Properties>("properties"),
-                        InstanceMethod<&JsPhaseModel::Moles>("moles"),
-                        InstanceMethod<&JsPhaseModel::Energies>("energies"),
-                        InstanceMethod<&JsPhaseModel::EnergiesTabulated>("energiesTabulated"),
-                        InstanceMethod<&JsPhaseModel::OrderingTemperatures>("orderingTemperatures"),
-                        InstanceMethod<&JsPhaseModel::OrderingTemperatureMaxTabulated>("orderingTemperatureMaxTabulated"),
-                        InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
+    return DefineClass(
+        env, "PhaseModel",
+        {StaticMethod<&JsPhaseModel::Build>("build"), InstanceMethod<&JsPhaseModel::Info>("info"),
+         InstanceMethod<&JsPhaseModel::Evaluate>("evaluate"), InstanceMethod<&JsPhaseModel::Properties>("properties"),
+         InstanceMethod<&JsPhaseModel::Moles>("moles"), InstanceMethod<&JsPhaseModel::Energies>("energies"),
+         InstanceMethod<&JsPhaseModel::EnergiesTabulated>("energiesTabulated"),
+         InstanceMethod<&JsPhaseModel::OrderingTemperatures>("orderingTemperatures"),
+         InstanceMethod<&JsPhaseModel::OrderingTemperatureMaxTabulated>("orderingTemperatureMaxTabulated"),
+         InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
   }
   explicit JsPhaseModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsPhaseModel>(info) {}
 
@@ -97,8 +95,8 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
   std::vector<double> Sites(const Napi::CallbackInfo& info, size_t i) {
     auto y = ArgVector(info, i, "site fractions");
     if (y.size() != model->variables().size())
-      throw std::invalid_argument("expected " + std::to_string(model->variables().size()) + " site fractions for phase " +
-                                  model->name() + ", got " + std::to_string(y.size()));
+      throw std::invalid_argument("expected " + std::to_string(model->variables().size()) +
+                                  " site fractions for phase " + model->name() + ", got " + std::to_string(y.size()));
     for (double v : y)
       if (!std::isfinite(v)) throw std::invalid_argument("site fractions must be finite numbers");
     return y;
@@ -274,7 +272,9 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
     });
   }
   Napi::Value OrderingTemperatures(const Napi::CallbackInfo& info) { return GridOrderingTemperatures(info, false); }
-  Napi::Value OrderingTemperatureMaxTabulated(const Napi::CallbackInfo& info) { return GridOrderingTemperatures(info, true); }
+  Napi::Value OrderingTemperatureMaxTabulated(const Napi::CallbackInfo& info) {
+    return GridOrderingTemperatures(info, true);
+  }
 
   Napi::Value EvaluateBatch(const Napi::CallbackInfo& info) {
     return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {

@@ -51,14 +51,15 @@ struct CacheEntry {
 thread_local std::map<CacheKey, CacheEntry> tl_cache;
 
 std::shared_ptr<pd::solver::EquilibriumSolver> GetSolver(std::shared_ptr<const pd::Database> db,
-                                                          std::vector<std::string> comps,
-                                                          std::vector<std::string> phases, int pdens) {
+                                                         std::vector<std::string> comps,
+                                                         std::vector<std::string> phases, int pdens) {
   std::sort(comps.begin(), comps.end());
   comps.erase(std::unique(comps.begin(), comps.end()), comps.end());
   std::vector<std::string> elements;
   for (const auto& c : comps)
     if (c != "VA") {
-      if (!db->elements().count(c)) throw std::invalid_argument("component " + c + " is not an element of " + db->file_name());
+      if (!db->elements().count(c))
+        throw std::invalid_argument("component " + c + " is not an element of " + db->file_name());
       elements.push_back(c);
     }
   if (elements.empty()) throw std::invalid_argument("no element among the components");
@@ -152,7 +153,8 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
       Napi::Value key = keys.Get(i);
       std::string el = key.As<Napi::String>().Utf8Value();
       Napi::Value val = mo.Get(key);
-      if (!val.IsNumber()) throw Napi::TypeError::New(env, std::string("conditions.") + name + "." + el + " must be a number");
+      if (!val.IsNumber())
+        throw Napi::TypeError::New(env, std::string("conditions.") + name + "." + el + " must be a number");
       c.conds.push_back({kind, Upper(el), val.As<Napi::Number>().DoubleValue()});
     }
   }
@@ -221,8 +223,8 @@ class ResultWriter {
 
   void Add(const pd::solver::EquilibriumResult& r, const pd::solver::Conditions& c) {
     ++count_;
-    N_.insert(N_.end(), {r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM, r.HM, r.SM,
-                         r.CPM, r.mass_balance_error});
+    N_.insert(N_.end(), {r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM, r.HM, r.SM, r.CPM,
+                         r.mass_balance_error});
     S_.push_back(&r.reason);
     N_.push_back(static_cast<double>(r.elements.size()));
     for (const auto& e : r.elements) S_.push_back(&e);
@@ -233,8 +235,10 @@ class ResultWriter {
       N_.push_back(static_cast<double>(sets.size()));
       for (const auto& s : sets) {
         S_.push_back(&s.phase);
-        if (stable) N_.insert(N_.end(), {static_cast<double>(s.set_number), s.NP});
-        else N_.push_back(s.DF);
+        if (stable)
+          N_.insert(N_.end(), {static_cast<double>(s.set_number), s.NP});
+        else
+          N_.push_back(s.DF);
         Comp(r.elements, s.x);
         N_.push_back(static_cast<double>(s.y.size()));
         N_.insert(N_.end(), s.y.begin(), s.y.end());
@@ -354,7 +358,8 @@ Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
   if (info.Length() > opt_index && info[opt_index].IsObject()) {
     auto o = info[opt_index].As<Napi::Object>();
     if (o.Get("pdens").IsNumber()) pdens = std::max(4, std::min(500, o.Get("pdens").As<Napi::Number>().Int32Value()));
-    if (o.Get("maxIterations").IsNumber()) c.max_iterations = std::max(10, o.Get("maxIterations").As<Napi::Number>().Int32Value());
+    if (o.Get("maxIterations").IsNumber())
+      c.max_iterations = std::max(10, o.Get("maxIterations").As<Napi::Number>().Int32Value());
     c.derivatives = StringArray(env, o.Get("derivatives"), "options.derivatives");
     c.single_set = o.Get("singleSet").IsBoolean() && o.Get("singleSet").As<Napi::Boolean>().Value();
     c.warm_start = o.Get("warmStart").IsBoolean() && o.Get("warmStart").As<Napi::Boolean>().Value();
@@ -419,7 +424,8 @@ Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   cm.solver->options().max_iterations = cm.max_iterations;
   cm.solver->options().single_set = cm.single_set;
   pd::solver::WarmStart start;
-  if (info.Length() > 4 && info[4].IsObject()) start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+  if (info.Length() > 4 && info[4].IsObject())
+    start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
   auto r = start.valid() ? cm.solver->solve(cond, &start, nullptr) : cm.solver->solve(cond);
   return ToJs(env, r, cond);
 }
@@ -441,8 +447,10 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   cm.solver->options().warm_start = cm.warm_start;
   // options.start (with warmStart): the first condition continues from that result
   pd::solver::WarmStart start;
-  if (cm.warm_start && info.Length() > 4 && info[4].IsObject()) start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
-  auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress, start.valid() ? &start : nullptr);
+  if (cm.warm_start && info.Length() > 4 && info[4].IsObject())
+    start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+  auto rs =
+      cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress, start.valid() ? &start : nullptr);
   ResultWriter w(env);
   for (size_t i = 0; i < rs.size(); ++i) w.Add(rs[i], conds[i]);
   return Napi::Value(env, w.Build());

@@ -71,7 +71,8 @@ bool magnetic_basin_possible(const Run& run, size_t p) {
       highest = model.magnetic_ordering_temperature_max(state, *g.table);
     } else {
       highest = 0;
-      for (size_t k = 0; k < g.np; ++k) highest = std::max(highest, model.magnetic_ordering_temperature(state, &g.Y[k * g.m]));
+      for (size_t k = 0; k < g.np; ++k)
+        highest = std::max(highest, model.magnetic_ordering_temperature(state, &g.Y[k * g.m]));
     }
   }
   return run.cd.T < kAboveOrdering * highest;
@@ -129,7 +130,8 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
         at_y0 = true;
       }
       if (!at_k) {
-        auto known = std::find_if(contents_at.begin(), contents_at.end(), [&](const ContentsAt& c) { return c.k == k; });
+        auto known =
+            std::find_if(contents_at.begin(), contents_at.end(), [&](const ContentsAt& c) { return c.k == k; });
         if (known == contents_at.end()) {
           run.phases[p]->moles(k->y.data(), 0, mo);
           double mu_M = 0;
@@ -287,8 +289,10 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& min
     double tmax = std::numeric_limits<double>::infinity();
     for (int i = 0; i < m; ++i) {
       const double d = sign * v[i];
-      if (d < -1e-14) tmax = std::min(tmax, (s.y[i] - kYFloor) / -d);
-      else if (d > 1e-14) tmax = std::min(tmax, (1 - kYFloor - s.y[i]) / d);
+      if (d < -1e-14)
+        tmax = std::min(tmax, (s.y[i] - kYFloor) / -d);
+      else if (d > 1e-14)
+        tmax = std::min(tmax, (1 - kYFloor - s.y[i]) / d);
     }
     if (!std::isfinite(tmax) || !(tmax > 0)) continue;
     for (double t = 0.9 * tmax; t > 1e-8 * tmax; t *= 0.5) {
@@ -307,8 +311,8 @@ bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& min
   relax_at_mu(run, out, 1e-7, false);  // linearised by check_basins if it is the phase's best
   out.DF = driving_force(run, out);
   if (debug_level() >= 2)
-    std::fprintf(stderr, "saddle of %s: best DF on its descent line %.4g, relaxed DF %.4g\n", run.phases[p]->name().c_str(), best,
-                 out.DF);
+    std::fprintf(stderr, "saddle of %s: best DF on its descent line %.4g, relaxed DF %.4g\n",
+                 run.phases[p]->name().c_str(), best, out.DF);
   return std::isfinite(out.DF) && out.DF > kDFAdd && !at_vacancy_floor(run, out);
 }
 
@@ -407,7 +411,7 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   std::vector<std::pair<double, size_t>> cand;
   std::vector<const CompSet*> rises_from;  // per grid point of a one-dimensional phase: the maximum it rises to
   std::vector<ContentsAt> contents_at;     // of the maxima a path has been tested to
-  std::vector<double> ymid;    // uphill_to_known's workspaces
+  std::vector<double> ymid;                // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
   // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
@@ -457,10 +461,13 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
         if (df[k] > lowest) cand.emplace_back(df[k], k);
     }
     if (!sets_of_phase.empty())
-      cand.erase(std::remove_if(cand.begin(), cand.end(), [&](const std::pair<double, size_t>& c) {
-                   const double* yk = &g.Y[c.second * m];
-                   return std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) { return within(t, yk, m, kApart); });
-                 }), cand.end());
+      cand.erase(std::remove_if(cand.begin(), cand.end(),
+                                [&](const std::pair<double, size_t>& c) {
+                                  const double* yk = &g.Y[c.second * m];
+                                  return std::any_of(sets_of_phase.begin(), sets_of_phase.end(),
+                                                     [&](const double* t) { return within(t, yk, m, kApart); });
+                                }),
+                 cand.end());
     // taken best first (of equal ones the lower grid index), and rarely more than a few: a heap gives the
     // next on demand
     auto worse = [](const std::pair<double, size_t>& a, const std::pair<double, size_t>& b) {
@@ -476,9 +483,9 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
         taken.push_back(s.y.data());
         known.push_back(&s);
       }
-    std::vector<CompSet> found, variants;  // new maxima; ordering variants of known ones
+    std::vector<CompSet> found, variants;      // new maxima; ordering variants of known ones
     found.reserve(kStarts + run.sets.size());  // `known` points into both
-    variants.reserve(kCandidates);  // at most one per candidate taken
+    variants.reserve(kCandidates);             // at most one per candidate taken
     // stable sets at a saddle (escape_saddle): the state below them is a new maximum
     std::vector<const CompSet*> minima;  // stable sets of the phase that are minima of G - μ·M (not saddles)
     for (const auto& s : run.sets) {
@@ -566,12 +573,13 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
       const double* y0 = &g.Y[k0 * m];
       if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return within(t, y0, m, kApart); })) continue;
       if (uphill_by_symmetry(y0, df0)) {
-        if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), df0);
+        if (debug_level() >= 3)
+          std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), df0);
         continue;
       }
       const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, df0, reached, k0, df_all, rises_from, contents_at, ymid,
-                          e_mid, mo_mid, &rose_to)) {
+      if (uphill_to_known(run, p, y0, df0, reached, k0, df_all, rises_from, contents_at, ymid, e_mid, mo_mid,
+                          &rose_to)) {
         uphill.push_back({y0, df0, rose_to});
         continue;
       }
@@ -630,7 +638,8 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
       reached.push_back(&found.back());
     }
     if (found.empty()) continue;
-    auto best = std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
+    auto best =
+        std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
     linearize(run, *best, false);
     if (best->DF > kDFAdd) {
       if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", run.phases[p]->name().c_str(), best->DF);

@@ -64,7 +64,8 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
       if (tid == 0 && first && first->valid()) prev = *first;
       for (long i = begin; i < end; ++i) {
         const WarmStart* start = prev.valid() ? &prev : nullptr;
-        if (start && prev2.valid() && i - 2 >= begin && predict(prev2, conds[i - 2], prev, conds[i - 1], conds[i], pred))
+        if (start && prev2.valid() && i - 2 >= begin &&
+            predict(prev2, conds[i - 2], prev, conds[i - 1], conds[i], pred))
           start = &pred;
         one(i, start, &next);
         std::swap(prev2, prev);

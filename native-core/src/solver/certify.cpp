@@ -116,7 +116,7 @@ bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why
   // a new basin means one more pass (at most three checks)
   std::vector<CompSet> certified;  // the converged state before a basin was added
   std::vector<double> certified_mu;
-  double basin_df = 0;             // the added basin's driving force, J/mol of atoms
+  double basin_df = 0;  // the added basin's driving force, J/mol of atoms
   int basin_phase = -1;
   constexpr double kBasinKeep = 1.0;
   for (int pass = 0;; ++pass) {
@@ -131,7 +131,8 @@ bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why
         std::ostringstream os;
         os << "phase " << run.phases[basin_phase]->name() << " has a state " << basin_df
            << " J/mol below the tangent of the equilibrium found (a basin between the sampled points), and the"
-              " iteration does not converge with it (" << why << ")";
+              " iteration does not converge with it ("
+           << why << ")";
         why = os.str();
         break;
       }

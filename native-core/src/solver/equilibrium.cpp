@@ -33,7 +33,11 @@ EquilibriumSolver::EquilibriumSolver(std::vector<std::shared_ptr<const PhaseMode
 }
 
 EquilibriumSolver::EquilibriumSolver(const EquilibriumSolver& o)
-    : phases_(o.phases_), elements_(o.elements_), masses_(o.masses_), options_(o.options_), grid_(o.grid_),
+    : phases_(o.phases_),
+      elements_(o.elements_),
+      masses_(o.masses_),
+      options_(o.options_),
+      grid_(o.grid_),
       impl_(new Impl) {
   impl_->info = o.impl_->info;
 }

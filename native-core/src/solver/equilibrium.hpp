@@ -29,9 +29,9 @@ struct Conditions {
 };
 
 struct SolverOptions {
-  int pdens = 60;                 // sampling density per phase (§8.7)
-  int max_iterations = 400;       // Newton iterations per inner solve
-  int max_outer = 10;             // grid re-scans (§8.5)
+  int pdens = 60;            // sampling density per phase (§8.7)
+  int max_iterations = 400;  // Newton iterations per inner solve
+  int max_outer = 10;        // grid re-scans (§8.5)
   // At most one composition set per phase (validation "isolated" quantities: no miscibility-gap split).
   bool single_set = false;
   // Dot derivatives to compute after convergence (§9.4), e.g. "HM.T", "MU(AL).X(ZN)", "NP(FCC_A1).T",
@@ -48,23 +48,23 @@ struct SolverOptions {
 struct CompSetResult {
   std::string phase;
   int phase_index = 0;
-  int set_number = 1;            // 1, 2, ... per phase (miscibility gap = several)
-  double NP = 0;                 // moles of atoms (sum over stable sets = 1)
-  std::vector<double> x;         // per system element
-  std::vector<double> y;         // site fractions, order of PhaseModel::variables()
+  int set_number = 1;     // 1, 2, ... per phase (miscibility gap = several)
+  double NP = 0;          // moles of atoms (sum over stable sets = 1)
+  std::vector<double> x;  // per system element
+  std::vector<double> y;  // site fractions, order of PhaseModel::variables()
   double GM = 0, HM = 0, SM = 0, CPM = 0;
-  double DF = 0;                 // driving force (§9.2); 0 for stable sets
+  double DF = 0;  // driving force (§9.2); 0 for stable sets
 };
 
 struct EquilibriumResult {
   bool converged = false;
-  std::string reason;            // "converged" or why not
+  std::string reason;  // "converged" or why not
   int iterations = 0;
   std::vector<std::string> elements;
   std::vector<CompSetResult> stable;
   std::vector<CompSetResult> metastable;  // best relaxed set of each non-stable phase, DF (§9.2)
-  std::vector<double> mu;        // per element, J/mol
-  std::vector<double> x;         // overall mole fractions
+  std::vector<double> mu;                 // per element, J/mol
+  std::vector<double> x;                  // overall mole fractions
   double GM = 0, HM = 0, SM = 0, CPM = 0;
   std::vector<std::pair<std::string, double>> derivatives;
   double mass_balance_error = 0;  // max |sum NP x - x_condition| (and |sum NP - 1|)
@@ -77,11 +77,11 @@ struct WarmStart {
   struct Set {
     int phase_index = 0;
     bool stable = false;
-    double NP = 0;               // moles of atoms (stable sets)
-    std::vector<double> y;       // site fractions, order of PhaseModel::variables()
+    double NP = 0;          // moles of atoms (stable sets)
+    std::vector<double> y;  // site fractions, order of PhaseModel::variables()
   };
   std::vector<Set> sets;
-  std::vector<double> mu;        // per system element
+  std::vector<double> mu;  // per system element
   bool valid() const { return !sets.empty() && !mu.empty(); }
   // From a converged result (stable and metastable sets); invalid (empty) if it did not converge.
   static WarmStart from_result(const EquilibriumResult& r);

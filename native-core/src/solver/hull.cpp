@@ -38,7 +38,8 @@ void sort_for_hull(Grid& grid, int C) {
       uint64_t kk = 0;
       for (int A = 0; A < std::min(C - 1, D); ++A) {
         const double x = g.X[q * C + A];
-        const uint64_t cell = std::isfinite(x) ? std::min<uint64_t>(nb - 1, static_cast<uint64_t>(std::max(0.0, x) * nb)) : 0;
+        const uint64_t cell =
+            std::isfinite(x) ? std::min<uint64_t>(nb - 1, static_cast<uint64_t>(std::max(0.0, x) * nb)) : 0;
         for (int bit = 0; bit < L; ++bit) kk |= ((cell >> bit) & 1u) << (bit * D + A);
       }
       key.emplace_back(kk, k);
@@ -153,8 +154,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   }
   // Pricing bounds: per block the smallest reduced cost when it was last priced, and how far the reduced
   // costs may have moved since (the change of π times the block's range of each row).
-  std::vector<double> &blk_min = w.blk_min, &blk_drift = w.blk_drift, &pi_prev = w.pi_prev;
-  std::vector<double> &blk_bound = w.blk_bound, &blk_margin = w.blk_margin;
+  std::vector<double>&blk_min = w.blk_min, &blk_drift = w.blk_drift, &pi_prev = w.pi_prev;
+  std::vector<double>&blk_bound = w.blk_bound, &blk_margin = w.blk_margin;
   std::vector<uint32_t>& blk_seq = w.blk_seq;
   blk_min.assign(nblk, -std::numeric_limits<double>::infinity());
   blk_drift.assign(nblk, 0.0);
@@ -164,7 +165,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   blk_seq.assign(nblk, 0);
   size_t priced = 0;  // blocks priced (debug trace)
   std::vector<HullVertex>& basis = w.basis;
-  std::vector<double> &bx = w.bx, &bc = w.bc;  // bx: row j the composition of basis point j
+  std::vector<double>&bx = w.bx, &bc = w.bc;  // bx: row j the composition of basis point j
   basis.assign(S, HullVertex{});
   bx.assign(static_cast<size_t>(S) * C, 0.0);
   bc.assign(S, 0.0);
@@ -173,8 +174,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     bx[j * C + cd.free_el[j]] = 1;
     bc[j] = kFakeG;
   }
-  std::vector<double> &rhs = w.rhs, &B = w.B, &LU = w.LU, &BT = w.BT, &f = w.f, &pi = w.pi, &d = w.d, &col = w.col;
-  std::vector<int> &piv = w.piv, &piv2 = w.piv2;
+  std::vector<double>&rhs = w.rhs, &B = w.B, &LU = w.LU, &BT = w.BT, &f = w.f, &pi = w.pi, &d = w.d, &col = w.col;
+  std::vector<int>&piv = w.piv, &piv2 = w.piv2;
   for (auto* v : {&rhs, &f, &pi, &d, &col}) v->assign(S, 0.0);
   for (auto* v : {&B, &LU, &BT}) v->assign(static_cast<size_t>(S) * S, 0.0);
   piv.assign(S, 0);
@@ -289,7 +290,8 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
             }
         } else if (bmin < best || (bmin == best && bk < total)) {
           for (size_t q = 0; q < n; ++q)
-            if (!(red[q] < best || (red[q] == best && bk < total && order[k0 + q] < order[bk]))) continue;
+            if (!(red[q] < best || (red[q] == best && bk < total && order[k0 + q] < order[bk])))
+              continue;
             else if (!basic(order[k0 + q])) {
               best = red[q];
               bk = k0 + q;
@@ -405,7 +407,7 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
   for (const auto& v : verts)
     if (v.phase < 0 && v.f > 1e-9) {
       why = "the conditions " + std::string(kOutOfReach) + " (element " + elements[v.point] +
-                   " is in none of them, or the composition is outside their range)";
+            " is in none of them, or the composition is outside their range)";
       return false;
     }
   // Hull vertices -> composition sets; vertices of one phase in one convex basin are merged (their
@@ -442,10 +444,8 @@ bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_
   auto same_basin = [&](size_t i, size_t j) {
     const CompSet* s[2] = {&relaxed_vertex(i), &relaxed_vertex(j)};
     double dx = 0;
-    for (int A = 0; A < C; ++A)
-      dx = std::max(dx, std::fabs(s[0]->mo.M[A] / s[0]->Nf - s[1]->mo.M[A] / s[1]->Nf));
-    if (debug_level() >= 1)
-      std::fprintf(stderr, "  relaxed at the hull mu: composition difference %.3e\n", dx);
+    for (int A = 0; A < C; ++A) dx = std::max(dx, std::fabs(s[0]->mo.M[A] / s[0]->Nf - s[1]->mo.M[A] / s[1]->Nf));
+    if (debug_level() >= 1) std::fprintf(stderr, "  relaxed at the hull mu: composition difference %.3e\n", dx);
     return !(dx > 10 * kCompTol);
   };
   std::vector<int> parent(real.size());

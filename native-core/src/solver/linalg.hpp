@@ -16,7 +16,10 @@ inline bool lu_factor(double* A, int n, int* piv) {
     double best = std::fabs(A[k * n + k]);
     for (int i = k + 1; i < n; ++i) {
       double v = std::fabs(A[i * n + k]);
-      if (v > best) { best = v; p = i; }
+      if (v > best) {
+        best = v;
+        p = i;
+      }
     }
     piv[k] = p;
     if (!(best > 0) || !std::isfinite(best)) return false;
@@ -93,7 +96,11 @@ inline int lstsq(const double* A, int rows, int cols, const double* b, double* x
         double a = 0, bb = 0, c = 0;
         double* up = &w.U[p * m];
         double* uq = &w.U[q * m];
-        for (int i = 0; i < m; ++i) { a += up[i] * up[i]; bb += uq[i] * uq[i]; c += up[i] * uq[i]; }
+        for (int i = 0; i < m; ++i) {
+          a += up[i] * up[i];
+          bb += uq[i] * uq[i];
+          c += up[i] * uq[i];
+        }
         if (c == 0 || std::fabs(c) <= 1e-15 * std::sqrt(a * bb)) continue;
         off = std::fmax(off, std::fabs(c) / std::sqrt(a * bb));
         double zeta = (bb - a) / (2 * c);

@@ -31,14 +31,14 @@ double condition_residual(const Run& run, std::vector<double>& x) {
 
 // Step length σ_ℵ of the amounts (and of the stable sets' site fractions) that keeps every set of a
 // miscibility gap at a positive amount.
-  // Two stable sets of one phase (a miscibility gap) are one state split in two: while they move to the
-  // two sides of the gap the linear model of the amounts is poor (one set crosses the other's spinodal),
-  // and removing a set because one full step would make its amount negative threw the gap away: the
-  // other set then converged to the saddle point inside the gap, re-adding a set from the grid cycled the
-  // same way (cuo.tdb, two ionic liquids at 1550-1600 K). For such a set the step is shortened instead, as
-  // pycalphad does for every set (§8.4 step 1: one σ_ℵ for all amounts, none below zero; here the set goes
-  // half way to zero, and the stable sets' site fractions take the same σ); a gap set whose amount is
-  // already below 1e-10 and still falling leaves as before.
+// Two stable sets of one phase (a miscibility gap) are one state split in two: while they move to the
+// two sides of the gap the linear model of the amounts is poor (one set crosses the other's spinodal),
+// and removing a set because one full step would make its amount negative threw the gap away: the
+// other set then converged to the saddle point inside the gap, re-adding a set from the grid cycled the
+// same way (cuo.tdb, two ionic liquids at 1550-1600 K). For such a set the step is shortened instead, as
+// pycalphad does for every set (§8.4 step 1: one σ_ℵ for all amounts, none below zero; here the set goes
+// half way to zero, and the stable sets' site fractions take the same σ); a gap set whose amount is
+// already below 1e-10 and still falling leaves as before.
 // A set that has set σ_ℵ in kGapHalvings iterations in a row, its amount halved each time while a full step
 // would still take it below zero, is leaving the gap: it is no longer spared and leaves by the ordinary rule
 // (§8.5). Halving it down to 1e-10 took some thirty iterations, during which the other sets crawled at
@@ -56,8 +56,7 @@ double gap_step_limit(Run& run, const std::vector<double>& dal) {
       continue;
     }
     bool gap = false;
-    for (size_t j = 0; j < run.sets.size(); ++j)
-      gap |= j != i && run.sets[j].stable && run.sets[j].phase == s.phase;
+    for (size_t j = 0; j < run.sets.size(); ++j) gap |= j != i && run.sets[j].stable && run.sets[j].phase == s.phase;
     if (!gap || s.gap_halvings >= kGapHalvings) {
       s.gap_halvings = 0;
       continue;
@@ -89,21 +88,21 @@ double overshoot_step_limit(const Run& run, const std::vector<double>& dal) {
 }
 
 // What newton() does when a set would leave an assemblage that cannot meet the conditions without it.
-  // A set leaves when one step makes its amount negative, but only if the sets left behind can still meet
-  // the linear conditions (assemblage_feasible). Otherwise its amount is needed, and the negative value
-  // comes from an overshoot of the previous step: near a congruent melting point (cuo.tdb, oxide liquid +
-  // Cu2O at 1500 K, X(O) = 0.33) two tie lines from the compound touch the liquid curve, at x(O) = 0.320
-  // and 0.337; one full step took the new liquid set from x(O) = 0.315 to 0.334, past the overall
-  // composition, so the lever rule asked for a negative liquid amount; the liquid left, the stoichiometric
-  // Cu2O alone could not reach X(O) = 0.33, and Newton ran to its iteration limit (shortening only the
-  // amounts' step, §8.4 step 1, is not enough either: the liquid then converges to the other tie line,
-  // where no amounts >= 0 meet the conditions). So the last step is taken back half way (a backtracking
-  // line search on the step of §8.4: y and ℵ of the stable sets go to the midpoint of their last step)
-  // and Newton continues from there. Without a step to go back along (just after a phase change) or after
-  // kMaxBacktracks, the amounts' step is shortened instead as §8.4 step 1 does (one σ_ℵ for all amounts,
-  // none below zero; here the set goes half way to zero), and a set already below 1e-10 stays at that tiny
-  // amount (σ_ℵ would freeze every other amount). The check runs only when a set would leave; an ordinary
-  // removal (the rest can take the amount over) is unchanged.
+// A set leaves when one step makes its amount negative, but only if the sets left behind can still meet
+// the linear conditions (assemblage_feasible). Otherwise its amount is needed, and the negative value
+// comes from an overshoot of the previous step: near a congruent melting point (cuo.tdb, oxide liquid +
+// Cu2O at 1500 K, X(O) = 0.33) two tie lines from the compound touch the liquid curve, at x(O) = 0.320
+// and 0.337; one full step took the new liquid set from x(O) = 0.315 to 0.334, past the overall
+// composition, so the lever rule asked for a negative liquid amount; the liquid left, the stoichiometric
+// Cu2O alone could not reach X(O) = 0.33, and Newton ran to its iteration limit (shortening only the
+// amounts' step, §8.4 step 1, is not enough either: the liquid then converges to the other tie line,
+// where no amounts >= 0 meet the conditions). So the last step is taken back half way (a backtracking
+// line search on the step of §8.4: y and ℵ of the stable sets go to the midpoint of their last step)
+// and Newton continues from there. Without a step to go back along (just after a phase change) or after
+// kMaxBacktracks, the amounts' step is shortened instead as §8.4 step 1 does (one σ_ℵ for all amounts,
+// none below zero; here the set goes half way to zero), and a set already below 1e-10 stays at that tiny
+// amount (σ_ℵ would freeze every other amount). The check runs only when a set would leave; an ordinary
+// removal (the rest can take the amount over) is unchanged.
 // Returns true when the last step was halved (no step in this iteration); otherwise `sig_amt` may shorten
 // the amounts' step and `hold` marks the sets kept at a tiny amount.
 bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double sig_al, int nstable, int since_change,
@@ -118,7 +117,8 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
   for (size_t i = 0; i < run.sets.size(); ++i) {
     const CompSet& s = run.sets[i];
     if (!s.stable) continue;
-    if (!(s.aleph + sig_al * dal[i] > 1e-14)) leaving = true;
+    if (!(s.aleph + sig_al * dal[i] > 1e-14))
+      leaving = true;
     else {
       keep[i] = 1;
       ++left;
@@ -138,8 +138,10 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
       for (size_t i = 0; i < run.sets.size(); ++i) {
         const CompSet& s = run.sets[i];
         if (!s.stable || keep[i]) continue;
-        if (s.aleph >= 1e-10) sig_amt = std::min(sig_amt, 0.5 * s.aleph / -(sig_al * dal[i]));
-        else hold[i] = 1;
+        if (s.aleph >= 1e-10)
+          sig_amt = std::min(sig_amt, 0.5 * s.aleph / -(sig_al * dal[i]));
+        else
+          hold[i] = 1;
       }
     }
     if (debug_level() >= 1)
@@ -161,7 +163,7 @@ bool step_amounts(Run& run, const std::vector<double>& dal, const std::vector<ch
     double na = s.aleph + dal[i];
     maxdal = std::max(maxdal, std::fabs(dal[i]) * s.Nf);
     if (hold[i] && !(na > 1e-14)) {
-      na = std::max(s.aleph, 1e-13);  // kept at a tiny amount (see guard_infeasible_removal)
+      na = std::max(s.aleph, 1e-13);   // kept at a tiny amount (see guard_infeasible_removal)
       maxdal = std::max(maxdal, 1.0);  // not converged while a needed set is held at the bound
     }
     if (!(na > 1e-14) && nstable > 1 && since_change >= 1) {
@@ -200,8 +202,10 @@ void step_site_fractions(Run& run, const std::vector<double>& mu, double sig_al,
       for (size_t k = 0; k < s.y.size(); ++k) std::fprintf(stderr, " %.9f(%.3e,%.3e)", s.y[k], s.dy[k], s.dy0[k]);
       std::fprintf(stderr, "\n");
     }
-    if (s.stable) maxdy = std::max(maxdy, d);
-    else maxdy_meta = std::max(maxdy_meta, d);
+    if (s.stable)
+      maxdy = std::max(maxdy, d);
+    else
+      maxdy_meta = std::max(maxdy_meta, d);
   }
 }
 
@@ -340,7 +344,8 @@ std::string iteration_limit_reason(const Run& run) {
 std::string pure_vacancy_reason(const Run& run, const CompSet& s) {
   return "phase " + run.phases[s.phase]->name() +
          " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
-         "there): " + std::string(kNoLowerBound) + " with this phase";
+         "there): " +
+         std::string(kNoLowerBound) + " with this phase";
 }
 
 // Newton iteration on the Lagrangian with phase changes (§8.3-§8.5). Returns true when converged.
@@ -408,7 +413,8 @@ bool newton(Run& run, int max_it, std::string& why) {
     thread_local std::vector<char> hold;  // per-thread workspace (every iteration)
     hold.assign(run.sets.size(), 0);
     double sig_amt = 1.0;  // amounts only
-    if (guard_infeasible_removal(run, dal, sig_al, nstable, since_change, have_prev, backtracks, mu_prev, hold, sig_amt))
+    if (guard_infeasible_removal(run, dal, sig_al, nstable, since_change, have_prev, backtracks, mu_prev, hold,
+                                 sig_amt))
       continue;  // no step in this iteration; linearise again at the midpoint
     if (sig_al * sig_amt < 1)
       for (double& v : dal) v *= sig_al * sig_amt;
@@ -416,9 +422,13 @@ bool newton(Run& run, int max_it, std::string& why) {
     step_site_fractions(run, mu, sig_al, maxdy, maxdy_meta);
     changed |= merge_coincident_sets(run);
     if (debug_level() >= 1) {
-      std::fprintf(stderr, "it %d res %.3e dal %.3e dy %.3e dymeta %.3e mu", run.iterations, res, maxdal, maxdy, maxdy_meta);
+      std::fprintf(stderr, "it %d res %.3e dal %.3e dy %.3e dymeta %.3e mu", run.iterations, res, maxdal, maxdy,
+                   maxdy_meta);
       for (double v : run.mu) std::fprintf(stderr, " %.6f", v);
-      for (auto& s : run.sets) std::fprintf(stderr, " | %s%s a=%.3e y0=%.6f xlast=%.5f", run.phases[s.phase]->name().c_str(), s.stable ? "*" : "", s.aleph, s.y.empty() ? 0.0 : s.y[0], s.Nf > 0 ? s.mo.M[run.C - 1] / s.Nf : 0.0);
+      for (auto& s : run.sets)
+        std::fprintf(stderr, " | %s%s a=%.3e y0=%.6f xlast=%.5f", run.phases[s.phase]->name().c_str(),
+                     s.stable ? "*" : "", s.aleph, s.y.empty() ? 0.0 : s.y[0],
+                     s.Nf > 0 ? s.mo.M[run.C - 1] / s.Nf : 0.0);
       std::fprintf(stderr, "\n");
     }
     if (!changed && since_change >= kCreepIterations && since_change % 20 == 0) changed = merge_pairs_below_chord(run);

@@ -284,7 +284,8 @@ bool lift_dilute(const Run& run, CompSet& s, const std::vector<double>& yold, st
 // Newton's quadratic range, the next one would be about its square) leaves s within kNear of one of them in
 // every site fraction, s ends there: the steps that would only refine it are left out, and that maximum is
 // returned (s keeps the energy and contents of its last linearisation). nullptr otherwise.
-const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end, const std::vector<const CompSet*>* maxima) {
+const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end,
+                           const std::vector<const CompSet*>* maxima) {
   constexpr double kNear = 1e-5, kSmallStep = 1e-4;
   std::vector<double> yold, ylift;
   for (int its = 0; its < 40; ++its) {
@@ -299,12 +300,15 @@ const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end,
         bool near = k->y.size() == s.y.size();
         for (size_t i = 0; i < s.y.size() && near; ++i) near = std::fabs(s.y[i] - k->y[i]) < kNear;
         if (near) {
-          if (debug_level() >= 3) std::fprintf(stderr, "relaxation of %s ends in a known maximum after %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
+          if (debug_level() >= 3)
+            std::fprintf(stderr, "relaxation of %s ends in a known maximum after %d steps\n",
+                         run.phases[s.phase]->name().c_str(), its + 1);
           return k;
         }
       }
     if (moved < tol) {
-      if (debug_level() >= 3) std::fprintf(stderr, "relaxed %s in %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
+      if (debug_level() >= 3)
+        std::fprintf(stderr, "relaxed %s in %d steps\n", run.phases[s.phase]->name().c_str(), its + 1);
       break;
     }
   }
@@ -385,7 +389,8 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   for (int c = 0; c <= nx; ++c, ++row) {
     const bool size_row = c == nx;
     double target;
-    if (size_row) target = newton ? -(N - 1) : 0.0;
+    if (size_row)
+      target = newton ? -(N - 1) : 0.0;
     else {
       double res = -cd.b[c];
       for (int E = 0; E < C; ++E) res += cd.a[c][E] * x[E];
@@ -397,7 +402,8 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
       const int m = static_cast<int>(s.y.size());
       // w_k and v
       double v = 0;
-      if (size_row) v = s.Nf;
+      if (size_row)
+        v = s.Nf;
       else
         for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
       A[row * nU + nf + a] = v;

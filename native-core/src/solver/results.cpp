@@ -32,7 +32,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   overall(run, xo, N);
   res.x = xo;
   std::vector<int> setno(run.phases.size(), 0);
-  std::vector<int> vacant_phases;  // phases whose metastable set sits at their vacancy floor
+  std::vector<int> vacant_phases;          // phases whose metastable set sits at their vacancy floor
   const CompSet* vacant_stable = nullptr;  // a stable set on its way to the pure-vacancy configuration
   double worst_mu = 0;
   for (auto& s : run.sets) {
@@ -73,9 +73,12 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
       bool has_stable = false;
       for (const auto& s : res.stable) has_stable |= s.phase_index == r.phase_index;
       if (has_stable) continue;
-      auto it = std::find_if(keep.begin(), keep.end(), [&](const CompSetResult& k) { return k.phase_index == r.phase_index; });
-      if (it == keep.end()) keep.push_back(r);
-      else if (r.DF > it->DF) *it = r;
+      auto it = std::find_if(keep.begin(), keep.end(),
+                             [&](const CompSetResult& k) { return k.phase_index == r.phase_index; });
+      if (it == keep.end())
+        keep.push_back(r);
+      else if (r.DF > it->DF)
+        *it = r;
     }
     res.metastable.swap(keep);
   }
@@ -92,7 +95,8 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   res.mass_balance_error = mb;
   double maxdf = 0;
   for (const auto& r : res.metastable)
-    if (std::find(vacant_phases.begin(), vacant_phases.end(), r.phase_index) == vacant_phases.end()) maxdf = std::max(maxdf, r.DF);
+    if (std::find(vacant_phases.begin(), vacant_phases.end(), r.phase_index) == vacant_phases.end())
+      maxdf = std::max(maxdf, r.DF);
   if (!ok) {
     res.converged = false;
     res.reason = why;
@@ -132,14 +136,18 @@ void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::strin
     int depth = 0;
     dot = std::string::npos;
     for (size_t i = 0; i < req.size(); ++i) {
-      if (req[i] == '(') ++depth;
-      else if (req[i] == ')') --depth;
-      else if (req[i] == '.' && depth == 0) dot = i;
+      if (req[i] == '(')
+        ++depth;
+      else if (req[i] == ')')
+        --depth;
+      else if (req[i] == '.' && depth == 0)
+        dot = i;
     }
     if (dot == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "' is not of the form A.B");
     std::string qa = req.substr(0, dot), qb = req.substr(dot + 1);
     int mode = 0, xrow = -1;
-    if (qb == "T") mode = 1;
+    if (qb == "T")
+      mode = 1;
     else if (qb.size() > 3 && qb.rfind("X(", 0) == 0 && qb.back() == ')') {
       std::string el = qb.substr(2, qb.size() - 3);
       for (size_t r = 0; r < cd.a.size(); ++r)
@@ -151,7 +159,8 @@ void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::strin
     }
     std::vector<double> dmu, dal;
     double dT = 0;
-    if (!solve_global(run, mode, xrow, dmu, dal, dT)) throw CoreError(ErrorCode::NotConverged, "derivative system not finite");
+    if (!solve_global(run, mode, xrow, dmu, dal, dT))
+      throw CoreError(ErrorCode::NotConverged, "derivative system not finite");
     // per-set dy (9.3) and dNP (9.4)
     std::vector<std::vector<double>> dy(run.sets.size());
     std::vector<double> dNP(run.sets.size(), 0.0);
@@ -170,7 +179,8 @@ void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::strin
         for (int A = 0; A < C; ++A) dNf += s.mo.dM[A * m + k] * dy[i][k];
       dNP[i] = s.Nf * dal[i] + s.aleph * dNf;
     }
-    auto prop = [&](const CompSet& s, const std::string& which, double& val, double& dval, const std::vector<double>& d) {
+    auto prop = [&](const CompSet& s, const std::string& which, double& val, double& dval,
+                    const std::vector<double>& d) {
       const int m = static_cast<int>(s.y.size());
       const int n = m + 2;
       const double T = c.T;

@@ -104,8 +104,8 @@ constexpr size_t kSparseDiagonalPairs = 400;
 // Points on the faces of one mixing sublattice, per phase (see sample_phase).
 const size_t kFacePointsMax = 10000;
 
-const int kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79,
-                       83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173};
+const int kPrimes[] = {2,  3,  5,  7,  11, 13,  17,  19,  23,  29,  31,  37,  41,  43,  47,  53,  59,  61,  67,  71,
+                       73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157, 163, 167, 173};
 
 // Replaces zeros by kYMin and renormalises each sublattice (§8.7 end members).
 void floor_renormalise(double* y, const PhaseInfo& pi) {
@@ -371,7 +371,8 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   g.nf_floor = has_vacuum && std::isfinite(nf_end_min) ? kVacantFloorRatio * nf_end_min : kNfFloorRatio * nf_max;
   for (size_t p = 0; p < n; ++p) {
     double* y = &pts[p * m];
-    if (!pi.charged) floor_renormalise(y, pi);
+    if (!pi.charged)
+      floor_renormalise(y, pi);
     else
       for (int i = 0; i < m; ++i) y[i] = std::max(y[i], kYMin);
     pm.moles(y, 0, mo);
@@ -421,8 +422,10 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
     if (shared) continue;
     const PhaseGrid& g = grid.ph[p];
     im.gridG[p].assign(g.np, 0.0);
-    if (g.np && g.table) phases[p]->energies(*im.states[p], *g.table, im.gridG[p].data());
-    else if (g.np) phases[p]->energies(*im.states[p], g.Y.data(), g.np, im.gridG[p].data());
+    if (g.np && g.table)
+      phases[p]->energies(*im.states[p], *g.table, im.gridG[p].data());
+    else if (g.np)
+      phases[p]->energies(*im.states[p], g.Y.data(), g.np, im.gridG[p].data());
   }
   if (!shared) {
     std::lock_guard<std::mutex> lock(grid.energies_mutex);

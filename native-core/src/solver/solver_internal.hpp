@@ -38,15 +38,17 @@
 namespace pd::solver {
 
 namespace detail {
-inline constexpr double kYMin = 1e-14;        // MIN_SITE_FRACTION (§10)
-inline constexpr double kXClamp = 1e-10;      // condition clamp (§10)
-inline constexpr double kFakeG = 1e10;        // fake hull points (§8.7)
-inline constexpr double kDFAdd = 1e-5;        // J/mol of atoms, add a metastable set (§8.5)
-inline constexpr double kDFGrid = 1e-4;       // J/mol of atoms, grid re-scan (§8.5)
-inline constexpr double kCompTol = 1e-4;      // COMP_DIFFERENCE_TOL (§10)
-inline constexpr double kNfFloorRatio = 0.02; // PhaseGrid::nf_floor relative to the most atoms per formula unit sampled
+inline constexpr double kYMin = 1e-14;    // MIN_SITE_FRACTION (§10)
+inline constexpr double kXClamp = 1e-10;  // condition clamp (§10)
+inline constexpr double kFakeG = 1e10;    // fake hull points (§8.7)
+inline constexpr double kDFAdd = 1e-5;    // J/mol of atoms, add a metastable set (§8.5)
+inline constexpr double kDFGrid = 1e-4;   // J/mol of atoms, grid re-scan (§8.5)
+inline constexpr double kCompTol = 1e-4;  // COMP_DIFFERENCE_TOL (§10)
+inline constexpr double kNfFloorRatio =
+    0.02;  // PhaseGrid::nf_floor relative to the most atoms per formula unit sampled
 inline constexpr double kVacantFloorRatio = 0.5;
-inline constexpr double kVacantFloorMargin = 1e-3;  // relative: metastable sets are held this far above the floor  // ... of a phase with a pure-vacancy end member: relative to the emptiest end member with atoms
+inline constexpr double kVacantFloorMargin =
+    1e-3;  // relative: metastable sets are held this far above the floor  // ... of a phase with a pure-vacancy end member: relative to the emptiest end member with atoms
 }  // namespace detail
 
 // Sampling (§8.7): the grid of one phase.
@@ -100,16 +102,16 @@ namespace detail {
 // the reduced Hessian for positive definiteness, §12 item 10).
 struct PhaseInfo {
   int m = 0, k = 0, nz = 0;
-  std::vector<double> J, rhs;            // k x m
+  std::vector<double> J, rhs;  // k x m
   // The linearly independent rows of J (kr of them, in order) and their right-hand sides: the per-set KKT matrix
   // of linearize needs constraints of full row rank. A dependent row (the charge balance of an ionic phase whose
   // sublattices each hold ions of one charge, implied by the site sums: CORUNDUM (AL+3)2(VA)1(O-2)3 of Al-O)
   // makes that matrix singular; elimination then divides by a rounding-sized pivot, and the step it returns is
   // rounding noise times 1e16.
   int kr = 0;
-  std::vector<double> Jr, rhsr;          // kr x m
-  std::vector<std::vector<int>> subl;    // variable indices per sublattice
-  std::vector<double> Z;                 // m x nz (row-major)
+  std::vector<double> Jr, rhsr;        // kr x m
+  std::vector<std::vector<int>> subl;  // variable indices per sublattice
+  std::vector<double> Z;               // m x nz (row-major)
   bool charged = false;
   // two or more sublattices mixing two or more constituents each (ordered and compound-energy phases):
   // their driving force has several local maxima (ordering variants, constitutional vacancies), see
@@ -125,11 +127,11 @@ struct Conds {
   double T = 0, P = 0;
   std::vector<std::vector<double>> a;  // nx rows of C
   std::vector<double> b;
-  std::vector<int> row_element;        // element of each X/W row
+  std::vector<int> row_element;  // element of each X/W row
   std::vector<char> row_is_x;
-  std::vector<char> fixed;             // per element
-  std::vector<double> mufix;           // per element
-  std::vector<int> free_el;            // elements with free μ
+  std::vector<char> fixed;    // per element
+  std::vector<double> mufix;  // per element
+  std::vector<int> free_el;   // elements with free μ
 };
 
 struct CompSet {
@@ -272,9 +274,9 @@ struct EquilibriumSolver::Impl {
   std::vector<double> ordering_T_max;
   // workspaces
   std::vector<double> Phi, rhs, Hr, A, bvec, sol;
-  std::vector<double> W;                // linearize's Hessian of the Lagrangian in y (§8.2)
-  std::vector<double> trial, grhs, gx;  // linearize's Cholesky trial, solve_global's right side and x
-  std::vector<int> gst;                 // solve_global's stable sets
+  std::vector<double> W;                      // linearize's Hessian of the Lagrangian in y (§8.2)
+  std::vector<double> trial, grhs, gx;        // linearize's Cholesky trial, solve_global's right side and x
+  std::vector<int> gst;                       // solve_global's stable sets
   std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
   // ... stored in the order of Grid::hull_order (so that a block of them spans a small range of every column
   // and its reduced costs can be bounded, see hull()); per block the range of each column row, the smallest

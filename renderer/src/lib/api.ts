@@ -1,8 +1,17 @@
 // Thin client for the /api/v2 contract of shared/spec/service-spec.md. Relative URLs: the renderer is served
 // by the same listener as the API (or by a proxy in development), so no origin or CORS handling is needed.
-import { CANCELLABLE as CANCELLABLE_STATES, TASK_STATES, TERMINAL as TERMINAL_STATES } from '../../../contract/task-states.js';
+import {
+  CANCELLABLE as CANCELLABLE_STATES,
+  TASK_STATES,
+  TERMINAL as TERMINAL_STATES,
+} from '../../../contract/task-states.js';
 import type {
-  DbItemResponse, FileListResponse, KeyInfoResponse, ListDbResponse, TaskListResponse, TaskStatusResponse,
+  DbItemResponse,
+  FileListResponse,
+  KeyInfoResponse,
+  ListDbResponse,
+  TaskListResponse,
+  TaskStatusResponse,
 } from '../../../contract/api/responses.js';
 import type { TaskCreateResponse } from '../../../contract/api/task-request.js';
 
@@ -14,19 +23,31 @@ export type DbList = ListDbResponse;
  * A task record. progress and stage are extensions (README): 0..1 and a short text such as "mapping two-phase
  * regions"; a service without them leaves them out, and the renderer then shows the elapsed time only.
  */
-export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> & Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
+export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> &
+  Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
 export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
 export type TaskCreated = TaskCreateResponse;
 export type FileList = FileListResponse;
 /** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */
-export interface TaskFilters { status?: string[]; task_type?: string[]; tdb_code?: string; search?: string }
+export interface TaskFilters {
+  status?: string[];
+  task_type?: string[];
+  tdb_code?: string;
+  search?: string;
+}
 
 export { TASK_STATES };
 export const TERMINAL = new Set<string>(TERMINAL_STATES);
 export const CANCELLABLE = new Set<string>(CANCELLABLE_STATES);
 
 export class ApiError extends Error {
-  constructor(public status: number, message: string, public body: Record<string, unknown> = {}) { super(message); }
+  constructor(
+    public status: number,
+    message: string,
+    public body: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
 }
 
 const KEY_STORAGE = 'phasedesk.apiKey';
@@ -35,10 +56,18 @@ const KEY_STORAGE = 'phasedesk.apiKey';
 export function storedKey(): string | null {
   const injected = (globalThis as { phasedesk?: { apiKey?: string } }).phasedesk?.apiKey;
   if (injected) return injected;
-  try { return localStorage.getItem(KEY_STORAGE); } catch { return null; }
+  try {
+    return localStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null;
+  }
 }
-export function saveKey(key: string): void { localStorage.setItem(KEY_STORAGE, key); }
-export function forgetKey(): void { localStorage.removeItem(KEY_STORAGE); }
+export function saveKey(key: string): void {
+  localStorage.setItem(KEY_STORAGE, key);
+}
+export function forgetKey(): void {
+  localStorage.removeItem(KEY_STORAGE);
+}
 
 /** Spec "Authentication": same client-side checks the server runs first, so a typo never costs a request. */
 export function keyFormatProblem(key: string): string | null {
@@ -53,16 +82,27 @@ async function request<T>(method: string, path: string, body?: unknown, key = st
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(`./api/v2${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(`./api/v2${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (e) {
     throw new ApiError(0, `The service is not reachable (${(e as Error).message})`);
   }
   const text = await res.text();
   let json: unknown = undefined;
-  if (text.length > 0) { try { json = JSON.parse(text); } catch { json = undefined; } }
+  if (text.length > 0) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+  }
   if (!res.ok) {
     const obj = (json && typeof json === 'object' ? json : {}) as Record<string, unknown>;
-    const msg = typeof obj.error === 'string' ? obj.error : `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+    const msg =
+      typeof obj.error === 'string' ? obj.error : `HTTP ${res.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
     throw new ApiError(res.status, msg, obj);
   }
   return json as T;
@@ -79,19 +119,32 @@ export const api = {
   keyInfo: (key?: string) => request<KeyInfo>('GET', '/key/info', undefined, key ?? storedKey()),
   databases: (p: { search?: string; page?: number; size?: number; level?: string; type?: string }) =>
     request<DbList>('GET', `/database${qs(p)}`),
-  databasesByTask: (task_type: string, page = 1, size = 100) => request<DbList>('GET', `/database/by-task${qs({ task_type, page, size })}`),
+  databasesByTask: (task_type: string, page = 1, size = 100) =>
+    request<DbList>('GET', `/database/by-task${qs({ task_type, page, size })}`),
   database: (id: string) => request<DbItem>('GET', `/database/${encodeURIComponent(id)}`),
   phases: (id: string, element_list: string[]) =>
     request<{ phase_list: string[] }>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
   taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc', f: TaskFilters = {}) =>
-    request<TaskList>('GET', `/task/list${qs({
-      page, items_per_page, sort_order, status: f.status?.join(','), task_type: f.task_type?.join(','),
-      // "#42" as typed in the list means task 42; the service matches a bare id
-      tdb_code: f.tdb_code?.trim(), search: f.search?.trim().replace(/^#(?=\d+$)/, ''),
-    })}`),
+    request<TaskList>(
+      'GET',
+      `/task/list${qs({
+        page,
+        items_per_page,
+        sort_order,
+        status: f.status?.join(','),
+        task_type: f.task_type?.join(','),
+        // "#42" as typed in the list means task 42; the service matches a bare id
+        tdb_code: f.tdb_code?.trim(),
+        search: f.search?.trim().replace(/^#(?=\d+$)/, ''),
+      })}`,
+    ),
   task: (id: number) => request<Task>('GET', `/task/${id}`),
-  createTask: (body: { title: string; task_config: Record<string, unknown>; omp_threads?: number; no_cache?: boolean }) =>
-    request<TaskCreated>('POST', '/task', body),
+  createTask: (body: {
+    title: string;
+    task_config: Record<string, unknown>;
+    omp_threads?: number;
+    no_cache?: boolean;
+  }) => request<TaskCreated>('POST', '/task', body),
   cancelTask: (id: number) => request<Task>('PATCH', `/task/${id}/cancel`),
   deleteTask: (id: number) => request<void>('DELETE', `/task/${id}`),
   files: (id: number, kind: 'result' | 'preview' | 'vtk') => request<FileList>('GET', `/task/${id}/${kind}`),
@@ -155,7 +208,10 @@ export function fmtDuration(ms: number): string {
 /** Download name of a task's file: task-42-result.csv, task-42-preview.png; the file's own name is kept
  * (task-42-preview-cp.png) only where one kind holds several files of the same extension. */
 export function taskFileName(taskId: number, kind: string, file: string, siblings: string[] = [file]): string {
-  const extOf = (f: string) => { const d = f.lastIndexOf('.'); return d > 0 ? f.slice(d) : ''; };
+  const extOf = (f: string) => {
+    const d = f.lastIndexOf('.');
+    return d > 0 ? f.slice(d) : '';
+  };
   const ext = extOf(file);
   const stem = ext ? file.slice(0, -ext.length) : file;
   const alone = siblings.filter((f) => extOf(f) === ext).length <= 1;

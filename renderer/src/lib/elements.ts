@@ -12,12 +12,21 @@ const ROWS: string[][] = [
   ['', '', 'Ac', 'Th', 'Pa', 'U', 'Np', 'Pu', 'Am', 'Cm', 'Bk', 'Cf', 'Es', 'Fm', 'Md', 'No', 'Lr', ''],
 ];
 
-export interface Cell { symbol: string; row: number; col: number }
-export const TABLE: Cell[] = ROWS.flatMap((r, i) => r.map((s, j) => ({ symbol: s, row: i + 1 + (i >= 7 ? 1 : 0), col: j + 1 })))
-  .filter((c) => c.symbol !== '');
+export interface Cell {
+  symbol: string;
+  row: number;
+  col: number;
+}
+export const TABLE: Cell[] = ROWS.flatMap((r, i) =>
+  r.map((s, j) => ({ symbol: s, row: i + 1 + (i >= 7 ? 1 : 0), col: j + 1 })),
+).filter((c) => c.symbol !== '');
 const KNOWN = new Map(TABLE.map((c) => [c.symbol.toUpperCase(), c.symbol]));
 
 /** TDB files write elements in upper case (AL, ZN); the table uses chemical case. */
-export function canonical(el: string): string { return KNOWN.get(el.toUpperCase()) ?? el; }
+export function canonical(el: string): string {
+  return KNOWN.get(el.toUpperCase()) ?? el;
+}
 /** Species in element_list that are not chemical elements (VA vacancy, /- electron). */
-export function isPseudo(el: string): boolean { return !KNOWN.has(el.toUpperCase()); }
+export function isPseudo(el: string): boolean {
+  return !KNOWN.has(el.toUpperCase());
+}

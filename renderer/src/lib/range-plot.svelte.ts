@@ -1,8 +1,17 @@
 // The pan-and-zoom state of an x–T plot (BinaryDiagram, IsoplethView) in runes: the frame's width (bound to its
 // container), the window in view, the drag under way and the data point under the pointer, with the wheel and
 // pointer handlers of the plot's <svg> (the arithmetic is plot-window.ts).
-import { beginDrag, insidePlot, panRangeWindow, pointerOffset, rangeFrame, wheelSpanFactor, zoomRangeWindow, type Margins,
-  type RangeWindow } from './plot-window.js';
+import {
+  beginDrag,
+  insidePlot,
+  panRangeWindow,
+  pointerOffset,
+  rangeFrame,
+  wheelSpanFactor,
+  zoomRangeWindow,
+  type Margins,
+  type RangeWindow,
+} from './plot-window.js';
 
 export class RangePlot {
   width = $state(800);
@@ -43,11 +52,21 @@ export class RangePlot {
     const [px, py] = pointerOffset(e);
     const { sx, sy } = this.frame;
     if (this.drag) {
-      this.view = panRangeWindow(this.drag.start, e.clientX - this.drag.px, e.clientY - this.drag.py, sx.range[1] - sx.range[0], sy.range[0] - sy.range[1]);
+      this.view = panRangeWindow(
+        this.drag.start,
+        e.clientX - this.drag.px,
+        e.clientY - this.drag.py,
+        sx.range[1] - sx.range[0],
+        sy.range[0] - sy.range[1],
+      );
     }
     // read after the pan: the read-out is in the scales of the new view
     const f = this.frame;
-    this.hover = insidePlot(px, py, this.width, this.height, this.M) ? { x: f.sx.invert(px), T: f.sy.invert(py) } : null;
+    this.hover = insidePlot(px, py, this.width, this.height, this.M)
+      ? { x: f.sx.invert(px), T: f.sy.invert(py) }
+      : null;
   };
-  onUp = (): void => { this.drag = null; };
+  onUp = (): void => {
+    this.drag = null;
+  };
 }

@@ -7,7 +7,11 @@ import type { AxisSpec, AxisVariable, CptResult, ResultTable } from './results.j
 import { fmtTick, logTicks, NOT_CONVERGED_COLOR, phaseSetFill, tickStep, ticks } from './results-plot.js';
 
 export const VARIABLES: AxisVariable[] = ['composition', 'temperature', 'pressure'];
-export interface AxisMapping { x: AxisVariable; y: AxisVariable; z: AxisVariable }
+export interface AxisMapping {
+  x: AxisVariable;
+  y: AxisVariable;
+  z: AxisVariable;
+}
 export const DEFAULT_MAPPING: AxisMapping = { x: 'composition', y: 'temperature', z: 'pressure' };
 
 /** The scene-axis mapping from axis_config; anything that is not a permutation of the three variables falls back to the default. */
@@ -25,7 +29,11 @@ export function axisValues(doc: CptResult, v: AxisVariable): number[] {
 }
 
 export function axisTitle(doc: CptResult, v: AxisVariable): string {
-  return v === 'composition' ? `x(${doc.x_component})` : v === 'temperature' ? 'T [K]' : `P [Pa]${doc.pressure_scale === 'log' ? ' (log)' : ''}`;
+  return v === 'composition'
+    ? `x(${doc.x_component})`
+    : v === 'temperature'
+      ? 'T [K]'
+      : `P [Pa]${doc.pressure_scale === 'log' ? ' (log)' : ''}`;
 }
 
 /** Value → [0, 1] along a variable (log10 for pressure on a log scale; a single value sits at 0.5). */
@@ -33,15 +41,21 @@ export function normalizer(doc: CptResult, v: AxisVariable): (value: number) => 
   const log = v === 'pressure' && doc.pressure_scale === 'log';
   const tf = (x: number) => (log ? Math.log10(x) : x);
   const vals = axisValues(doc, v).map(tf);
-  const lo = Math.min(...vals); const hi = Math.max(...vals);
+  const lo = Math.min(...vals);
+  const hi = Math.max(...vals);
   if (!(hi > lo)) return () => 0.5;
   return (value: number) => (tf(value) - lo) / (hi - lo);
 }
 
-export interface Tick { value: number; pos: number; text: string }
+export interface Tick {
+  value: number;
+  pos: number;
+  text: string;
+}
 export function axisTicks(doc: CptResult, v: AxisVariable, count = 5): Tick[] {
   const vals = axisValues(doc, v);
-  const lo = Math.min(...vals); const hi = Math.max(...vals);
+  const lo = Math.min(...vals);
+  const hi = Math.max(...vals);
   const norm = normalizer(doc, v);
   if (!(hi > lo)) return [{ value: lo, pos: 0.5, text: fmtTick(lo, Math.abs(lo) || 1) }];
   if (v === 'pressure' && doc.pressure_scale === 'log') {
@@ -53,7 +67,9 @@ export function axisTicks(doc: CptResult, v: AxisVariable, count = 5): Tick[] {
   return ticks(lo, hi, count).map((value) => ({ value, pos: norm(value), text: fmtTick(value, step) }));
 }
 
-export function dims(doc: CptResult) { return { nX: doc.axes.x.length, nT: doc.axes.T.length, nP: doc.axes.P.length }; }
+export function dims(doc: CptResult) {
+  return { nX: doc.axes.x.length, nT: doc.axes.T.length, nP: doc.axes.P.length };
+}
 
 /** Flat index of grid cell (iX, iT, iP): (iP*nT + iT)*nX + iX. */
 export function cellIndex(doc: CptResult, iX: number, iT: number, iP: number): number {
@@ -71,7 +87,10 @@ export function labelCounts(doc: CptResult, iP?: number): Map<number, number> {
   const m = new Map<number, number>();
   const from = iP === undefined ? 0 : iP * nT * nX;
   const to = iP === undefined ? nP * nT * nX : (iP + 1) * nT * nX;
-  for (let i = from; i < to; i++) { const l = doc.labels[i]!; m.set(l, (m.get(l) ?? 0) + 1); }
+  for (let i = from; i < to; i++) {
+    const l = doc.labels[i]!;
+    m.set(l, (m.get(l) ?? 0) + 1);
+  }
   return m;
 }
 
@@ -107,12 +126,24 @@ export function gridTable(doc: CptResult): ResultTable {
   const rows: (number | string | null)[][] = new Array(doc.labels.length);
   for (let n = 0; n < doc.labels.length; n++) {
     const l = doc.labels[n]!;
-    rows[n] = [doc.axes.x[n % nX]!, doc.axes.T[Math.floor(n / nX) % nT]!, doc.axes.P[Math.floor(n / (nX * nT))]!,
-      l >= 0 ? doc.phase_sets[l] ?? '' : '', l, l >= 0 ? 1 : 0];
+    rows[n] = [
+      doc.axes.x[n % nX]!,
+      doc.axes.T[Math.floor(n / nX) % nT]!,
+      doc.axes.P[Math.floor(n / (nX * nT))]!,
+      l >= 0 ? (doc.phase_sets[l] ?? '') : '',
+      l,
+      l >= 0 ? 1 : 0,
+    ];
   }
   return {
-    columns: [{ name: `x(${doc.x_component})`, unit: '-' }, { name: 'T', unit: 'K' }, { name: 'P', unit: 'Pa' },
-      { name: 'phase_set', unit: '' }, { name: 'label', unit: '' }, { name: 'converged', unit: '' }],
+    columns: [
+      { name: `x(${doc.x_component})`, unit: '-' },
+      { name: 'T', unit: 'K' },
+      { name: 'P', unit: 'Pa' },
+      { name: 'phase_set', unit: '' },
+      { name: 'label', unit: '' },
+      { name: 'converged', unit: '' },
+    ],
     rows,
   };
 }

@@ -13,8 +13,15 @@ export interface Scale {
 /** Linear map domain → range (a degenerate domain is widened so nothing divides by zero). */
 export function linearScale(domain: [number, number], range: [number, number]): Scale {
   let [d0, d1] = domain;
-  if (!(Number.isFinite(d0) && Number.isFinite(d1))) { d0 = 0; d1 = 1; }
-  if (d0 === d1) { const pad = Math.abs(d0) * 0.05 || 0.5; d0 -= pad; d1 += pad; }
+  if (!(Number.isFinite(d0) && Number.isFinite(d1))) {
+    d0 = 0;
+    d1 = 1;
+  }
+  if (d0 === d1) {
+    const pad = Math.abs(d0) * 0.05 || 0.5;
+    d0 -= pad;
+    d1 += pad;
+  }
   const [r0, r1] = range;
   const k = (r1 - r0) / (d1 - d0);
   const f = ((v: number) => r0 + (v - d0) * k) as Scale;
@@ -39,7 +46,8 @@ export function ticks(lo: number, hi: number, count = 6): number[] {
   const step = tickStep(lo, hi, count);
   const out: number[] = [];
   const start = Math.ceil(lo / step - 1e-9) * step;
-  for (let v = start, i = 0; v <= hi + step * 1e-9 && i < 200; v = start + ++i * step) out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  for (let v = start, i = 0; v <= hi + step * 1e-9 && i < 200; v = start + ++i * step)
+    out.push(Math.abs(v) < step * 1e-9 ? 0 : v);
   return out;
 }
 
@@ -55,7 +63,11 @@ export function fmt(v: number | null | undefined, digits = 4): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e6 || a < 1e-3) return v.toExponential(Math.max(1, digits - 2)).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  if (a >= 1e6 || a < 1e-3)
+    return v
+      .toExponential(Math.max(1, digits - 2))
+      .replace(/\.?0+e/, 'e')
+      .replace('e+', 'e');
   return String(Number(v.toPrecision(digits)));
 }
 
@@ -78,11 +90,21 @@ export function colorMap(labels: string[]): Map<string, string> {
 }
 
 /** SVG path of a polyline; null/NaN values break the line (a non-converged point is a gap, never bridged). */
-export function linePath(xs: number[], ys: (number | null)[], sx: (v: number) => number, sy: (v: number) => number): string {
-  let d = ''; let pen = false;
+export function linePath(
+  xs: number[],
+  ys: (number | null)[],
+  sx: (v: number) => number,
+  sy: (v: number) => number,
+): string {
+  let d = '';
+  let pen = false;
   for (let i = 0; i < xs.length; i++) {
-    const x = xs[i]!; const y = ys[i];
-    if (y === null || y === undefined || !Number.isFinite(y) || !Number.isFinite(x)) { pen = false; continue; }
+    const x = xs[i]!;
+    const y = ys[i];
+    if (y === null || y === undefined || !Number.isFinite(y) || !Number.isFinite(x)) {
+      pen = false;
+      continue;
+    }
     d += `${pen ? 'L' : 'M'}${sx(x).toFixed(2)},${sy(y).toFixed(2)}`;
     pen = true;
   }
@@ -91,15 +113,30 @@ export function linePath(xs: number[], ys: (number | null)[], sx: (v: number) =>
 
 /** Index of the sample nearest to x (xs in any order). */
 export function nearestIndex(xs: number[], x: number): number {
-  let best = -1; let bd = Infinity;
-  for (let i = 0; i < xs.length; i++) { const d = Math.abs(xs[i]! - x); if (d < bd) { bd = d; best = i; } }
+  let best = -1;
+  let bd = Infinity;
+  for (let i = 0; i < xs.length; i++) {
+    const d = Math.abs(xs[i]! - x);
+    if (d < bd) {
+      bd = d;
+      best = i;
+    }
+  }
   return best;
 }
 
 /** [min, max] of finite values, or the fallback. */
-export function extent(values: Iterable<number | null | undefined>, fallback: [number, number] = [0, 1]): [number, number] {
-  let lo = Infinity; let hi = -Infinity;
-  for (const v of values) if (v !== null && v !== undefined && Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+export function extent(
+  values: Iterable<number | null | undefined>,
+  fallback: [number, number] = [0, 1],
+): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of values)
+    if (v !== null && v !== undefined && Number.isFinite(v)) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
   return lo <= hi ? [lo, hi] : fallback;
 }
 

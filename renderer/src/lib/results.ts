@@ -19,7 +19,13 @@ import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
 export { phaseLabel, tableToCsv, transitionDescription };
-export type { ResultTable, PhaseRecord, MetastableRecord, EquilibriumPoint, ResultDocument as ResultBase } from '../../../contract/results/common.js';
+export type {
+  ResultTable,
+  PhaseRecord,
+  MetastableRecord,
+  EquilibriumPoint,
+  ResultDocument as ResultBase,
+} from '../../../contract/results/common.js';
 export type { Transition, ScheilStep };
 export type PointResult = PointCalculationResult;
 export type LineResult = LineCalculationResult;
@@ -34,7 +40,13 @@ export type AxisVariable = CptAxis['variable'];
 export type AxisSpec = CptAxis;
 
 /** One run of Scheil steps forming the same phases: temperatures and fractions solid from its start to its end. */
-export interface ScheilRun { phases: string; from: number; to: number; fs0: number; fs1: number }
+export interface ScheilRun {
+  phases: string;
+  from: number;
+  to: number;
+  fs0: number;
+  fs1: number;
+}
 
 /**
  * The solidification sequence: consecutive steps forming the same phases, merged. A run starts where its first step
@@ -47,10 +59,18 @@ export function scheilSequence(steps: ScheilStep[]): ScheilRun[] {
   for (const s of steps) {
     const key = s.phases_forming.join(' + ');
     const last = out[out.length - 1];
-    if (key && last && last.phases === key && prev && prev.phases_forming.join(' + ') === key) { last.to = s.T; last.fs1 = s.fraction_solid; }
-    else if (key) {
+    if (key && last && last.phases === key && prev && prev.phases_forming.join(' + ') === key) {
+      last.to = s.T;
+      last.fs1 = s.fraction_solid;
+    } else if (key) {
       const fs0 = Math.max(0, s.fraction_solid - (s.solid_increment ?? 0));
-      out.push({ phases: key, from: s.solid_increment > 0 && prev ? prev.T : s.T, to: s.T, fs0, fs1: s.fraction_solid });
+      out.push({
+        phases: key,
+        from: s.solid_increment > 0 && prev ? prev.T : s.T,
+        to: s.T,
+        fs0,
+        fs1: s.fraction_solid,
+      });
     }
     prev = s;
   }
@@ -71,7 +91,13 @@ const REQUIRED: Record<TaskType, string[]> = {
   binary_equilibrium: ['components', 'x_component', 'two_phase_regions', 'invariants', 'table'],
   binary_cpt_diagram: ['axes', 'phase_sets', 'labels'],
   isopleth: ['axis', 'temperature_range', 'lines', 'regions', 'liquidus', 'solidus', 'table'],
-  ternary_isothermal_section: ['components', 'two_phase_regions', 'three_phase_triangles', 'single_phase_regions', 'table'],
+  ternary_isothermal_section: [
+    'components',
+    'two_phase_regions',
+    'three_phase_triangles',
+    'single_phase_regions',
+    'table',
+  ],
   gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
 };
 
@@ -99,17 +125,24 @@ export function fileNameOf(url: string): string {
   return decodeURIComponent(new URL(url, location.href).pathname.split('/').pop() ?? url);
 }
 
-export interface LoadedResult { doc: AnyResult; files: FileList }
+export interface LoadedResult {
+  doc: AnyResult;
+  files: FileList;
+}
 
 /** result.json of a completed task: GET /task/{id}/result lists signed URLs; the one named result.json is fetched. */
 export async function loadResult(taskId: number, taskType: string, files?: FileList): Promise<LoadedResult> {
-  const list = files ?? await api.files(taskId, 'result');
+  const list = files ?? (await api.files(taskId, 'result'));
   const url = list.files.find((u) => fileNameOf(u) === 'result.json');
   if (!url) throw new Error('the task has no result.json');
   const res = await fetch(url);
   if (!res.ok) throw new Error(`result.json could not be downloaded (HTTP ${res.status})`);
   let doc: unknown;
-  try { doc = JSON.parse(await res.text()); } catch { throw new Error('result.json is not valid JSON'); }
+  try {
+    doc = JSON.parse(await res.text());
+  } catch {
+    throw new Error('result.json is not valid JSON');
+  }
   const problem = checkResult(doc, taskType);
   if (problem) throw new Error(problem);
   return { doc: doc as AnyResult, files: list };
@@ -119,8 +152,12 @@ export async function loadResult(taskId: number, taskType: string, files?: FileL
 export function saveText(name: string, text: string, type = 'text/csv'): void {
   const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
   const a = document.createElement('a');
-  a.href = url; a.download = name; a.rel = 'noopener';
-  document.body.appendChild(a); a.click(); a.remove();
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
@@ -141,38 +178,79 @@ export function phaseAmounts(points: EquilibriumPoint[], label: string): (number
   });
 }
 
-export interface ScanAxis { key: 'T' | 'x' | 's'; element?: string; label: string; unit: string; values: number[] }
+export interface ScanAxis {
+  key: 'T' | 'x' | 's';
+  element?: string;
+  label: string;
+  unit: string;
+  values: number[];
+}
 
 /**
  * The abscissa of a scan. line_calculation names it (axis.variable 'T', 'X(<EL>)' or 'path'); properties results
  * may not, so it is derived: temperature if T changes along the scan, else the mole fraction of the element that
  * changes most, else the path parameter s.
  */
-export function scanAxis(doc: { axis?: { variable: string; label: string; unit: string }; points: ScanPoint[] }): ScanAxis {
+export function scanAxis(doc: {
+  axis?: { variable: string; label: string; unit: string };
+  points: ScanPoint[];
+}): ScanAxis {
   const pts = doc.points;
   const range = (f: (p: ScanPoint) => number) => {
-    let lo = Infinity; let hi = -Infinity;
-    for (const p of pts) { const v = f(p); if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const p of pts) {
+      const v = f(p);
+      if (Number.isFinite(v)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
     return hi - lo;
   };
   const variable = doc.axis?.variable;
   const el = variable ? /^X\((.+)\)$/.exec(variable)?.[1] : undefined;
   if (variable === 'T' || (!variable && range((p) => p.T) > 1e-9)) {
-    return { key: 'T', label: doc.axis?.label ?? 'Temperature', unit: doc.axis?.unit ?? 'K', values: pts.map((p) => p.T) };
+    return {
+      key: 'T',
+      label: doc.axis?.label ?? 'Temperature',
+      unit: doc.axis?.unit ?? 'K',
+      values: pts.map((p) => p.T),
+    };
   }
-  if (el) return { key: 'x', element: el, label: doc.axis?.label ?? `X(${el})`, unit: doc.axis?.unit ?? '', values: pts.map((p) => p.x[el] ?? NaN) };
+  if (el)
+    return {
+      key: 'x',
+      element: el,
+      label: doc.axis?.label ?? `X(${el})`,
+      unit: doc.axis?.unit ?? '',
+      values: pts.map((p) => p.x[el] ?? NaN),
+    };
   if (!variable) {
     // The element that changes most; on a tie (a binary) the one that increases along the scan, so the
     // composition axis reads left to right.
-    let best = ''; let bestRange = 1e-12;
+    let best = '';
+    let bestRange = 1e-12;
     const rises = (e: string) => (pts[pts.length - 1]?.x[e] ?? 0) > (pts[0]?.x[e] ?? 0);
     for (const e of Object.keys(pts[0]?.x ?? {})) {
       const r = range((p) => p.x[e] ?? NaN);
-      if (r > bestRange * (1 + 1e-9) || (best && Math.abs(r - bestRange) <= bestRange * 1e-9 && rises(e) && !rises(best))) { best = e; bestRange = r; }
+      if (
+        r > bestRange * (1 + 1e-9) ||
+        (best && Math.abs(r - bestRange) <= bestRange * 1e-9 && rises(e) && !rises(best))
+      ) {
+        best = e;
+        bestRange = r;
+      }
     }
-    if (best) return { key: 'x', element: best, label: `X(${best})`, unit: '', values: pts.map((p) => p.x[best] ?? NaN) };
+    if (best)
+      return { key: 'x', element: best, label: `X(${best})`, unit: '', values: pts.map((p) => p.x[best] ?? NaN) };
   }
-  return { key: 's', label: doc.axis?.label ?? 'Path parameter s', unit: doc.axis?.unit ?? '', values: pts.map((p) => p.s) };
+  return {
+    key: 's',
+    label: doc.axis?.label ?? 'Path parameter s',
+    unit: doc.axis?.unit ?? '',
+    values: pts.map((p) => p.s),
+  };
 }
 
 /** Position of a transition on a scan axis. */
@@ -187,15 +265,20 @@ export function transitionAt(t: Transition, axis: ScanAxis): number {
  * two computed tie-lines around T) and the lever rule: fraction of the right-hand phase = (x − x0) / (x1 − x0).
  * Null outside every two-phase region (a single-phase field, or outside the traced range).
  */
-export function regionAt(doc: Pick<BinaryResult, 'two_phase_regions'>, x: number, T: number):
-  { phases: [string, string]; x: [number, number]; fractionRight: number } | null {
+export function regionAt(
+  doc: Pick<BinaryResult, 'two_phase_regions'>,
+  x: number,
+  T: number,
+): { phases: [string, string]; x: [number, number]; fractionRight: number } | null {
   for (const r of doc.two_phase_regions) {
     const tl = r.tielines;
     for (let i = 0; i + 1 < tl.length; i++) {
-      const a = tl[i]!; const b = tl[i + 1]!;
+      const a = tl[i]!;
+      const b = tl[i + 1]!;
       if (!(T >= Math.min(a.T, b.T) && T <= Math.max(a.T, b.T)) || a.T === b.T) continue;
       const f = (T - a.T) / (b.T - a.T);
-      const x0 = a.x[0] + f * (b.x[0] - a.x[0]); const x1 = a.x[1] + f * (b.x[1] - a.x[1]);
+      const x0 = a.x[0] + f * (b.x[0] - a.x[0]);
+      const x1 = a.x[1] + f * (b.x[1] - a.x[1]);
       if (x >= x0 && x <= x1 && x1 > x0) return { phases: r.phases, x: [x0, x1], fractionRight: (x - x0) / (x1 - x0) };
     }
   }

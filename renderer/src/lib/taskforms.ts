@@ -2,14 +2,19 @@
 // form and the API cannot disagree: fields, required-ness, enums, integer-ness, fixed lengths and bounds
 // are read from the schema, and the finished task_config is parsed by the same schema before submission.
 import type { z } from 'zod';
-import { TASK_REGISTRY, TASK_TYPES as OPEN_TASK_TYPES, type TaskType as OpenTaskType } from '../../../contract/tasks/registry.js';
+import {
+  TASK_REGISTRY,
+  TASK_TYPES as OPEN_TASK_TYPES,
+  type TaskType as OpenTaskType,
+} from '../../../contract/tasks/registry.js';
 import { zodErrorMap } from '../../../contract/tasks/common.js';
 import { unitOf, type UnitKind } from './units.js';
 import { compositionAxis } from '../../../contract/results/binary_equilibrium.js';
 
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
-export type FieldKind = 'number' | 'composition' | 'elements' | 'phases' | 'strings' | 'enum' | 'boolean' | 'component' | 'string';
+export type FieldKind =
+  'number' | 'composition' | 'elements' | 'phases' | 'strings' | 'enum' | 'boolean' | 'component' | 'string';
 
 export interface FieldSpec {
   /** Dotted path below task_config.condition (map_options.GLOBAL_MIN_PDENS for nested objects). */
@@ -25,16 +30,26 @@ export interface FieldSpec {
 }
 
 /** Name of each task type in the renderer (the registry's label). */
-export const TASK_LABELS = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].label])) as Record<OpenTaskType, string>;
+export const TASK_LABELS = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].label])) as Record<
+  OpenTaskType,
+  string
+>;
 
 /** Spec table "Open task types", shown under the type selector (the registry's help text). */
-export const TASK_HELP = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].help])) as Record<OpenTaskType, string>;
+export const TASK_HELP = Object.fromEntries(OPEN_TASK_TYPES.map((t) => [t, TASK_REGISTRY[t].help])) as Record<
+  OpenTaskType,
+  string
+>;
 
 type AnyZ = z.ZodType & { _zod: { def: Record<string, any> }; shape?: Record<string, AnyZ> };
 
 function unwrap(s: AnyZ): { inner: AnyZ; optional: boolean } {
-  let inner = s; let optional = false;
-  while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'default') { optional = true; inner = inner._zod.def.innerType as AnyZ; }
+  let inner = s;
+  let optional = false;
+  while (inner._zod.def.type === 'optional' || inner._zod.def.type === 'default') {
+    optional = true;
+    inner = inner._zod.def.innerType as AnyZ;
+  }
   return { inner, optional };
 }
 
@@ -57,7 +72,8 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       return [f];
     }
     // a record of fractions is a composition; a record of names (reference_states) has no form field (API only)
-    case 'record': return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' ? [] : [{ ...base, kind: 'composition' }];
+    case 'record':
+      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' ? [] : [{ ...base, kind: 'composition' }];
     case 'array': {
       if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
@@ -65,12 +81,18 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];
       return [{ ...base, kind: 'strings' }];
     }
-    case 'enum': return [{ ...base, kind: 'enum', options: Object.values(def.entries as Record<string, string>) }];
-    case 'boolean': return [{ ...base, kind: 'boolean' }];
-    case 'string': return [{ ...base, kind: key === 'x_component' ? 'component' : 'string' }];
-    case 'object': return Object.entries(inner.shape ?? {}).flatMap(([k, v]) => describe(`${key}.${k}`, v as AnyZ))
-      .map((f) => ({ ...f, required: f.required && !optional }));
-    default: return [];
+    case 'enum':
+      return [{ ...base, kind: 'enum', options: Object.values(def.entries as Record<string, string>) }];
+    case 'boolean':
+      return [{ ...base, kind: 'boolean' }];
+    case 'string':
+      return [{ ...base, kind: key === 'x_component' ? 'component' : 'string' }];
+    case 'object':
+      return Object.entries(inner.shape ?? {})
+        .flatMap(([k, v]) => describe(`${key}.${k}`, v as AnyZ))
+        .map((f) => ({ ...f, required: f.required && !optional }));
+    default:
+      return [];
   }
 }
 
@@ -83,8 +105,19 @@ export function conditionFields(t: OpenTaskType): FieldSpec[] {
 export function advancedFields(t: OpenTaskType): FieldSpec[] {
   const shape = (TASK_REGISTRY[t].schema as unknown as AnyZ).shape ?? {};
   // preview_temperature_unit is every type's: the form offers it with the execution options
-  const skip = new Set(['task_type', 'tdb_code', 'task_path', 'tdb_file', 'condition', 'ui_metadata', 'activated_elements', 'preview_temperature_unit']);
-  return Object.entries(shape).filter(([k]) => !skip.has(k)).flatMap(([k, v]) => describe(k, v as AnyZ));
+  const skip = new Set([
+    'task_type',
+    'tdb_code',
+    'task_path',
+    'tdb_file',
+    'condition',
+    'ui_metadata',
+    'activated_elements',
+    'preview_temperature_unit',
+  ]);
+  return Object.entries(shape)
+    .filter(([k]) => !skip.has(k))
+    .flatMap(([k, v]) => describe(k, v as AnyZ));
 }
 
 /** Starting values for a fresh form: physically sensible inputs, never pretend results. */
@@ -94,15 +127,27 @@ export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   if (f.kind === 'boolean' || f.kind === 'strings' || f.kind === 'string') return undefined;
   if (f.kind !== 'number' || !f.required) return undefined;
   const table: Record<string, number> = {
-    temperature: 1000, start_temperature: 1000, temperature_start: t === 'binary_cpt_diagram' ? 400 : 300,
-    temperature_end: 1500, temperature_step: t === 'binary_cpt_diagram' ? 20 : 1, pressure: 101_325,
-    pressure_start: 1e5, pressure_end: 1e9, pressure_points: 5, points: 50,
-    composition_start: 0, composition_end: 1, composition_step: 0.02,
+    temperature: 1000,
+    start_temperature: 1000,
+    temperature_start: t === 'binary_cpt_diagram' ? 400 : 300,
+    temperature_end: 1500,
+    temperature_step: t === 'binary_cpt_diagram' ? 20 : 1,
+    pressure: 101_325,
+    pressure_start: 1e5,
+    pressure_end: 1e9,
+    pressure_points: 5,
+    points: 50,
+    composition_start: 0,
+    composition_end: 1,
+    composition_step: 0.02,
   };
   return table[last];
 }
 
-export interface Issue { path: string; message: string }
+export interface Issue {
+  path: string;
+  message: string;
+}
 
 /** Parse with the API's own schema and error map; paths are relative to task_config. */
 export function validateConfig(t: OpenTaskType, cfg: Record<string, unknown>): Issue[] {
@@ -139,22 +184,32 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
  * the worker reads them (worker/results/binary_equilibrium.ts compositionAxis), and whether the range was
  * widened because start and end are the same composition. null while the components are not both chosen.
  */
-export function binaryMapping(cfg: Record<string, unknown>): { xComponent: string; X: [number, number]; widened: boolean } | null {
+export function binaryMapping(
+  cfg: Record<string, unknown>,
+): { xComponent: string; X: [number, number]; widened: boolean } | null {
   const c = (cfg.condition ?? {}) as Record<string, unknown>;
   const comps = Array.isArray(c.components) ? (c.components as string[]).map((s) => String(s).toUpperCase()) : [];
   if (comps.length !== 2 || comps[0] === comps[1]) return null;
-  const up = (o: unknown) => Object.fromEntries(Object.entries((o ?? {}) as Record<string, unknown>)
-    .filter(([, v]) => typeof v === 'number' && Number.isFinite(v)).map(([k, v]) => [k.toUpperCase(), v as number]));
-  const s = up(c.compositions_start), e = up(c.compositions_end);
+  const up = (o: unknown) =>
+    Object.fromEntries(
+      Object.entries((o ?? {}) as Record<string, unknown>)
+        .filter(([, v]) => typeof v === 'number' && Number.isFinite(v))
+        .map(([k, v]) => [k.toUpperCase(), v as number]),
+    );
+  const s = up(c.compositions_start),
+    e = up(c.compositions_end);
   try {
     const a = compositionAxis([comps[0]!, comps[1]!], s, e);
     const same = comps.every((k) => (s[k] ?? null) === (e[k] ?? null)) && Object.keys(s).length > 0;
     return { ...a, widened: same };
-  } catch { return null; }
+  } catch {
+    return null;
+  }
 }
 
 const sameComposition = (a: unknown, b: unknown): boolean => {
-  const x = (a ?? {}) as Record<string, number>, y = (b ?? {}) as Record<string, number>;
+  const x = (a ?? {}) as Record<string, number>,
+    y = (b ?? {}) as Record<string, number>;
   return [...new Set([...Object.keys(x), ...Object.keys(y)])].every((k) => x[k] === y[k]);
 };
 
@@ -164,32 +219,53 @@ const sameComposition = (a: unknown, b: unknown): boolean => {
  * probably not as meant: they are shown next to the field and do not block. Paths are relative to task_config.
  */
 export function formChecks(t: OpenTaskType, cfg: Record<string, unknown>): { errors: Issue[]; warnings: Issue[] } {
-  const errors: Issue[] = []; const warnings: Issue[] = [];
+  const errors: Issue[] = [];
+  const warnings: Issue[] = [];
   const c = (cfg.condition ?? {}) as Record<string, unknown>;
   const comps = Array.isArray(c.components) ? (c.components as string[]) : [];
   // A composition field left undefined with components chosen: the typed fractions exceed 1.
   for (const f of conditionFields(t)) {
     if (f.kind === 'composition' && comps.length > 0 && c[f.key] === undefined) {
-      errors.push({ path: `condition.${f.key}`, message: 'the fractions must sum to 1: the typed ones exceed 1, so the balance would be negative' });
+      errors.push({
+        path: `condition.${f.key}`,
+        message: 'the fractions must sum to 1: the typed ones exceed 1, so the balance would be negative',
+      });
     } else if (f.kind === 'composition' && c[f.key] && comps.length > 0) {
       const v = c[f.key] as Record<string, number>;
       const sum = comps.reduce((a, k) => a + (v[k] ?? 0), 0);
-      if (Math.abs(sum - 1) > 1e-6) errors.push({ path: `condition.${f.key}`, message: `the fractions sum to ${Number(sum.toFixed(6))}, not 1` });
+      if (Math.abs(sum - 1) > 1e-6)
+        errors.push({ path: `condition.${f.key}`, message: `the fractions sum to ${Number(sum.toFixed(6))}, not 1` });
     }
   }
-  const T0 = c.temperature_start, T1 = c.temperature_end;
+  const T0 = c.temperature_start,
+    T1 = c.temperature_end;
   if (t === 'binary_equilibrium') {
     if (typeof T0 === 'number' && T0 === T1) {
-      errors.push({ path: 'condition.temperature_end', message: 'must differ from temperature_start: a phase diagram needs a temperature range' });
+      errors.push({
+        path: 'condition.temperature_end',
+        message: 'must differ from temperature_start: a phase diagram needs a temperature range',
+      });
     }
     const m = binaryMapping(cfg);
     if (m?.widened) {
-      warnings.push({ path: 'condition.compositions_end', message: `equal to the start composition: the whole range x(${m.xComponent}) 0 → 1 will be mapped` });
+      warnings.push({
+        path: 'condition.compositions_end',
+        message: `equal to the start composition: the whole range x(${m.xComponent}) 0 → 1 will be mapped`,
+      });
     }
   }
-  if ((t === 'line_calculation' || t === 'thermodynamic_properties_next') && typeof T0 === 'number' && T0 === T1
-    && sameComposition(c.compositions_start, c.compositions_end) && typeof c.points === 'number' && c.points > 1) {
-    warnings.push({ path: 'condition.points', message: `start and end are the same state: the ${c.points} points would all be equal (set 1 point, or change temperature_end or a composition)` });
+  if (
+    (t === 'line_calculation' || t === 'thermodynamic_properties_next') &&
+    typeof T0 === 'number' &&
+    T0 === T1 &&
+    sameComposition(c.compositions_start, c.compositions_end) &&
+    typeof c.points === 'number' &&
+    c.points > 1
+  ) {
+    warnings.push({
+      path: 'condition.points',
+      message: `start and end are the same state: the ${c.points} points would all be equal (set 1 point, or change temperature_end or a composition)`,
+    });
   }
   return { errors, warnings };
 }

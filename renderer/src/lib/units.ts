@@ -1,8 +1,8 @@
 // Unit helpers. The API takes temperature in K and pressure in Pa (spec "task_config", Units);
 // the helpers only convert what the user types, the stored value is always SI.
-export const C_OFFSET = 273.15;          // K = °C + 273.15 (ITS-90 definition of the Celsius scale)
-export const PA_PER_BAR = 1e5;           // 1 bar = 10^5 Pa (SI definition)
-export const PA_PER_ATM = 101_325;       // 1 standard atmosphere = 101 325 Pa
+export const C_OFFSET = 273.15; // K = °C + 273.15 (ITS-90 definition of the Celsius scale)
+export const PA_PER_BAR = 1e5; // 1 bar = 10^5 Pa (SI definition)
+export const PA_PER_ATM = 101_325; // 1 standard atmosphere = 101 325 Pa
 
 export type UnitKind = 'temperature' | 'pressure' | 'fraction' | 'step_temperature' | 'count' | 'none';
 
@@ -25,7 +25,11 @@ export function round(v: number, digits = 6): number {
  * Mole fractions that sum to 1: every component but the balance one is typed, the balance one is
  * 1 − Σ others (spec: compositions are mole fractions). Returns null when the typed ones exceed 1.
  */
-export function balanced(values: Record<string, number>, components: string[], balance: string): Record<string, number> | null {
+export function balanced(
+  values: Record<string, number>,
+  components: string[],
+  balance: string,
+): Record<string, number> | null {
   let sum = 0;
   const out: Record<string, number> = {};
   for (const c of components) {

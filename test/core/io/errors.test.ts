@@ -21,18 +21,46 @@ describe('errors name file and line', () => {
   const cases: [string, string, RegExp][] = [
     ['missing ;', HEAD + 'FUNCTION F 298.15 1+2*T 6000 N !\n', /^bad\.tdb:3: FUNCTION F: unexpected '6' in expression/],
     ['unbalanced (', HEAD + '\n\nFUNCTION F 298.15 (1+2*T; 6000 N !\n', /^bad\.tdb:5: .*missing '\)'/],
-    ['unknown function call', HEAD + 'FUNCTION F 298.15\n  1+FOO(T); 6000 N !\n', /^bad\.tdb:4: FUNCTION F: unknown function 'FOO\('/],
-    ['unterminated command', HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN:', /^bad\.tdb:4: command not terminated by '!'/],
+    [
+      'unknown function call',
+      HEAD + 'FUNCTION F 298.15\n  1+FOO(T); 6000 N !\n',
+      /^bad\.tdb:4: FUNCTION F: unknown function 'FOO\('/,
+    ],
+    [
+      'unterminated command',
+      HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN:',
+      /^bad\.tdb:4: command not terminated by '!'/,
+    ],
     ['unknown command', HEAD + 'FROBNICATE X !\n', /^bad\.tdb:3: unknown command 'FROBNICATE'/],
     ['ambiguous abbreviation', HEAD + 'DEF X !\n', /^bad\.tdb:3: ambiguous command abbreviation 'DEF'/],
     ['bad site ratio', HEAD + 'PHASE LIQUID:L % 1 ABC !\n', /^bad\.tdb:3: PHASE LIQUID: site ratio 'ABC'/],
     ['too few site ratios', HEAD + 'PHASE X % 3 1 2 !\n', /^bad\.tdb:3: PHASE X: 3 sublattices but only 2/],
-    ['undeclared species', HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,CU: !\n', /^bad\.tdb:4: .*species CU is not declared/],
-    ['sublattice mismatch', HEAD + 'PHASE B2 % 2 1 1 !\nCONSTITUENT B2 :AL,ZN: !\n', /^bad\.tdb:4: CONSTITUENT B2 gives 1 sublattices but PHASE B2 has 2/],
-    ['bad order', HEAD + 'PHASE L:L % 1 1 !\nCONS L :AL: !\nPARAMETER G(L,AL;X) 298.15 1; 6000 N !\n', /^bad\.tdb:5: PARAMETER G\(L,AL;X\): order/],
+    [
+      'undeclared species',
+      HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,CU: !\n',
+      /^bad\.tdb:4: .*species CU is not declared/,
+    ],
+    [
+      'sublattice mismatch',
+      HEAD + 'PHASE B2 % 2 1 1 !\nCONSTITUENT B2 :AL,ZN: !\n',
+      /^bad\.tdb:4: CONSTITUENT B2 gives 1 sublattices but PHASE B2 has 2/,
+    ],
+    [
+      'bad order',
+      HEAD + 'PHASE L:L % 1 1 !\nCONS L :AL: !\nPARAMETER G(L,AL;X) 298.15 1; 6000 N !\n',
+      /^bad\.tdb:5: PARAMETER G\(L,AL;X\): order/,
+    ],
     ['bad species formula', HEAD + 'SPECIES Q QQ2 !\n', /^bad\.tdb:3: SPECIES Q: unknown element/],
-    ['bad magnetic type', HEAD + 'TYPE_DEFINITION & GES A_P_D FCC MAGNETIC X !\nPHASE FCC %& 1 1 !\nCONS FCC :AL: !\n', /^bad\.tdb:3: TYPE_DEFINITION MAGNETIC/],
-    ['bad upper limit', HEAD + 'FUNCTION F 298.15 1;\n ABC N !\n', /^bad\.tdb:4: FUNCTION F: expected the upper temperature limit/],
+    [
+      'bad magnetic type',
+      HEAD + 'TYPE_DEFINITION & GES A_P_D FCC MAGNETIC X !\nPHASE FCC %& 1 1 !\nCONS FCC :AL: !\n',
+      /^bad\.tdb:3: TYPE_DEFINITION MAGNETIC/,
+    ],
+    [
+      'bad upper limit',
+      HEAD + 'FUNCTION F 298.15 1;\n ABC N !\n',
+      /^bad\.tdb:4: FUNCTION F: expected the upper temperature limit/,
+    ],
   ];
   for (const [what, text, re] of cases) {
     it(what, () => {
@@ -80,7 +108,9 @@ describe('every error from the core carries a machine-readable code', () => {
   };
   it('reader errors: PD_TDB_SYNTAX, PD_TDB_LIMIT, PD_FILE', () => {
     expect(codeOf(() => openDatabaseFromString(HEAD + 'FROB !', 'x.tdb'))).toBe('PD_TDB_SYNTAX');
-    expect(codeOf(() => openDatabaseFromString(HEAD + 'FUNCTION F 1 ' + '('.repeat(1000) + '; 6000 N !', 'x.tdb'))).toBe('PD_TDB_LIMIT');
+    expect(
+      codeOf(() => openDatabaseFromString(HEAD + 'FUNCTION F 1 ' + '('.repeat(1000) + '; 6000 N !', 'x.tdb')),
+    ).toBe('PD_TDB_LIMIT');
     expect(codeOf(() => openDatabase('/nonexistent/x.tdb'))).toBe('PD_FILE');
   });
   it('argument and condition errors: PD_INVALID_ARGUMENT', async () => {
@@ -88,10 +118,12 @@ describe('every error from the core carries a machine-readable code', () => {
     const core = loadCore() as unknown as { Database: Record<string, (...a: unknown[]) => unknown> };
     expect(codeOf(() => core.Database.fromFile(42))).toBe('PD_INVALID_ARGUMENT');
     const db = openDatabaseFromString(HEAD + 'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\n', 'x.tdb');
-    expect(codeOf(() => equilibrium({ database: db, components: ['AL', 'CU'], conditions: { T: 1000, X: { CU: 0.5 } } })))
-      .toBe('PD_INVALID_ARGUMENT');
-    expect(codeOf(() => equilibrium({ database: db, components: ['AL', 'ZN'], conditions: { T: -1, X: { ZN: 0.5 } } })))
-      .toBe('PD_INVALID_ARGUMENT');
+    expect(
+      codeOf(() => equilibrium({ database: db, components: ['AL', 'CU'], conditions: { T: 1000, X: { CU: 0.5 } } })),
+    ).toBe('PD_INVALID_ARGUMENT');
+    expect(
+      codeOf(() => equilibrium({ database: db, components: ['AL', 'ZN'], conditions: { T: -1, X: { ZN: 0.5 } } })),
+    ).toBe('PD_INVALID_ARGUMENT');
   });
   it('a defect of the core: PD_INTERNAL, never the C++ library text as the message', async () => {
     const { loadTestingCore } = await import('../../../worker/core/native.js');
@@ -100,7 +132,9 @@ describe('every error from the core carries a machine-readable code', () => {
       throw new Error('no error');
     } catch (e) {
       expect(isCoreError(e, 'PD_INTERNAL')).toBe(true);
-      expect((e as Error).message).toMatch(/^internal error in the calculation core \(a defect, not a problem of your input\)/);
+      expect((e as Error).message).toMatch(
+        /^internal error in the calculation core \(a defect, not a problem of your input\)/,
+      );
       expect((e as Error).message).not.toMatch(/vector|_M_range_check|__n/);
       expect((e as CoreError).detail).toMatch(/_M_range_check/);
     }
@@ -126,7 +160,9 @@ describe('addon loader', () => {
       // a fresh instance of the loader module (the query makes it a new module for vitest)
       const fresh = '../../../worker/core/native.js?missing';
       const mod = (await import(fresh)) as typeof import('../../../worker/core/native.js');
-      expect(() => mod.loadCore()).toThrow(/PhaseDesk calculation core not built: run `npm install` \(needs g\+\+ and make\)/);
+      expect(() => mod.loadCore()).toThrow(
+        /PhaseDesk calculation core not built: run `npm install` \(needs g\+\+ and make\)/,
+      );
     } finally {
       if (saved === undefined) delete process.env.PHASEDESK_CORE_ADDON;
       else process.env.PHASEDESK_CORE_ADDON = saved;

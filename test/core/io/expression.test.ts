@@ -37,10 +37,10 @@ FUNCTION NEST 298.15 F#+10; 700 Y F#+100; 6000 N !`);
     const at = z.evaluateFunction('GHSERAL', 700, 101325).v;
     // upper range of GHSERAL (alzn_mey.tdb), written out
     const T = 700;
-    const upper = -11276.24 + 223.0269 * T - 38.58443 * T * Math.log(T) + 18.531982e-3 * T ** 2 -
-      5.764227e-6 * T ** 3 + 74092 / T;
-    const lower = -7976.15 + 137.0715 * T - 24.3672 * T * Math.log(T) - 1.884662e-3 * T ** 2 - 0.877664e-6 * T ** 3 +
-      74092 / T;
+    const upper =
+      -11276.24 + 223.0269 * T - 38.58443 * T * Math.log(T) + 18.531982e-3 * T ** 2 - 5.764227e-6 * T ** 3 + 74092 / T;
+    const lower =
+      -7976.15 + 137.0715 * T - 24.3672 * T * Math.log(T) - 1.884662e-3 * T ** 2 - 0.877664e-6 * T ** 3 + 74092 / T;
     expect(Math.abs(upper - lower)).toBeGreaterThan(1e-3); // the ranges really differ at 700 K
     expect(at).toBeCloseTo(upper, 6);
   });
@@ -117,7 +117,8 @@ FUNCTION K 1 H#*H#/(1+T); 6000 N !`);
     ]) {
       it(`${name} at T=${T}, P=${P}`, () => {
         const j = d.evaluateFunction(name, T, P);
-        const hT = 1e-4 * T, hP = 1e-4 * P;
+        const hT = 1e-4 * T,
+          hP = 1e-4 * P;
         const f = (t: number, p: number) => d.evaluateFunction(name, t, p);
         const rel = (a: number, b: number) => Math.abs(a - b) / Math.max(1, Math.abs(a), Math.abs(b));
         expect(rel(j.t, (f(T + hT, P).v - f(T - hT, P).v) / (2 * hT))).toBeLessThan(1e-6);
@@ -151,7 +152,9 @@ FUNCTION SUM 1 VV0#+1; 6000 N !`);
     expect(d.info().warnings.some((w) => /^Cr-Fe-Ni_shallow_bcc\.tdb:\d+: .*ZERO.*not defined/.test(w))).toBe(true);
   });
   it('a FUNCTION cycle is an error naming file and line', () => {
-    expect(() => db(`FUNCTION A 1 B#; 6000 N !\nFUNCTION B 1 A#+1; 6000 N !`)).toThrow(/expr\.tdb:\d+: FUNCTION [AB] refers to itself/);
+    expect(() => db(`FUNCTION A 1 B#; 6000 N !\nFUNCTION B 1 A#+1; 6000 N !`)).toThrow(
+      /expr\.tdb:\d+: FUNCTION [AB] refers to itself/,
+    );
   });
   it('unknown names throw a plain Error', () => {
     expect(() => db('').evaluateFunction('MISSING', 300)).toThrow(/unknown FUNCTION 'MISSING'/);

@@ -10,9 +10,38 @@ import { isCoreError } from '../../../worker/core/errors.js';
 import { haveTdb, tdbFiles, tdbPath } from './helpers.js';
 import { seededRandom } from '../../support/random.js';
 
-
-const SPECIAL = ['!', ';', ':', ',', '(', ')', '$', '#', '*', '-', '+', '.', 'E', 'Y', 'N', '\n', ' ', '0', '9', '%', '&',
-  '/', '\u0000', '\u00ff', '\u2013', "'", '"', '@', 'T', 'P'];
+const SPECIAL = [
+  '!',
+  ';',
+  ':',
+  ',',
+  '(',
+  ')',
+  '$',
+  '#',
+  '*',
+  '-',
+  '+',
+  '.',
+  'E',
+  'Y',
+  'N',
+  '\n',
+  ' ',
+  '0',
+  '9',
+  '%',
+  '&',
+  '/',
+  '\u0000',
+  '\u00ff',
+  '\u2013',
+  "'",
+  '"',
+  '@',
+  'T',
+  'P',
+];
 
 function mutate(text: string, rnd: () => number): string {
   const r = rnd();
@@ -40,23 +69,31 @@ function mutate(text: string, rnd: () => number): string {
     return lines.join('\n');
   }
   // swap two lines
-  const a = pick(lines.length), b = pick(lines.length);
+  const a = pick(lines.length),
+    b = pick(lines.length);
   [lines[a], lines[b]] = [lines[b], lines[a]];
   return lines.join('\n');
 }
 
 describe('fuzz', () => {
   it.skipIf(!haveTdb)('10,000 mutations give a Database or an Error with FILE:LINE', () => {
-    const files = tdbFiles().map((f) => ({ f, text: readFileSync(tdbPath(f), 'latin1'), size: statSync(tdbPath(f)).size }));
+    const files = tdbFiles().map((f) => ({
+      f,
+      text: readFileSync(tdbPath(f), 'latin1'),
+      size: statSync(tdbPath(f)).size,
+    }));
     // Weight ~ 1/size so that the 300 kB COST507.tdb is mutated a handful of times, small files often.
     const weights = files.map((x) => 1 / Math.max(2000, x.size));
     const total = weights.reduce((a, b) => a + b, 0);
     const rnd = seededRandom(20240607);
     const t0 = Date.now();
-    let loaded = 0, rejected = 0, evaluated = 0;
+    let loaded = 0,
+      rejected = 0,
+      evaluated = 0;
     const perFile = new Map<string, number>();
     for (let i = 0; i < 10_000; ++i) {
-      let u = rnd() * total, k = 0;
+      let u = rnd() * total,
+        k = 0;
       while (k < files.length - 1 && u > weights[k]) u -= weights[k++];
       const { f, text } = files[k];
       perFile.set(f, (perFile.get(f) ?? 0) + 1);
@@ -100,15 +137,15 @@ describe('fuzz', () => {
 
   it('hostile shapes: deep nesting, huge sums, long FUNCTION chains, binary garbage', () => {
     const head = 'ELEMENT AL FCC_A1 26.98 0 0 !\n';
-    expect(() => openDatabaseFromString(head + 'FUNCTION F 1 ' + '('.repeat(100_000) + '; 6000 N !', 'deep.tdb')).toThrow(
-      /deep\.tdb:2: FUNCTION F: expression nested too deeply/,
-    );
-    expect(() => openDatabaseFromString(head + 'FUNCTION F 1 ' + '-'.repeat(100_000) + 'T; 6000 N !', 'neg.tdb')).toThrow(
-      /neg\.tdb:2: /,
-    );
-    expect(() => openDatabaseFromString(head + 'FUNCTION F 1 ' + '1+'.repeat(100_000) + '1; 6000 N !', 'sum.tdb')).toThrow(
-      /sum\.tdb:2: FUNCTION F: expression too long/,
-    );
+    expect(() =>
+      openDatabaseFromString(head + 'FUNCTION F 1 ' + '('.repeat(100_000) + '; 6000 N !', 'deep.tdb'),
+    ).toThrow(/deep\.tdb:2: FUNCTION F: expression nested too deeply/);
+    expect(() =>
+      openDatabaseFromString(head + 'FUNCTION F 1 ' + '-'.repeat(100_000) + 'T; 6000 N !', 'neg.tdb'),
+    ).toThrow(/neg\.tdb:2: /);
+    expect(() =>
+      openDatabaseFromString(head + 'FUNCTION F 1 ' + '1+'.repeat(100_000) + '1; 6000 N !', 'sum.tdb'),
+    ).toThrow(/sum\.tdb:2: FUNCTION F: expression too long/);
     // FUNCTION references nest at most 64 levels (README): a chain of 64 loads and evaluates through the
     // whole chain, one of 5000 is refused by the reader (evaluation recurses along the chain).
     let chain = head + 'FUNCTION F0 1 T; 6000 N !\n';

@@ -103,11 +103,15 @@ describe.skipIf(!haveTdb)('counts and contents (shared files)', () => {
     const crfe = openDatabase(tdbPath('crfe_bcc_magnetic.tdb')).parameters();
     expect(crfe.some((p) => p.type === 'BMAGN')).toBe(true);
     expect(crfe.some((p) => p.type === 'BM')).toBe(false);
-    const mq = openDatabase(tdbPath('diffusion.tdb')).parameters().filter((p) => p.type === 'MQ');
+    const mq = openDatabase(tdbPath('diffusion.tdb'))
+      .parameters()
+      .filter((p) => p.type === 'MQ');
     expect(mq.length).toBeGreaterThan(0);
     expect(mq[0].phase).toBe('HCP_A3');
     expect(mq[0].qualifier).not.toBe('');
-    const l = openDatabase(tdbPath('alzn_mey.tdb')).parameters('LIQUID').filter((p) => p.writtenAsL);
+    const l = openDatabase(tdbPath('alzn_mey.tdb'))
+      .parameters('LIQUID')
+      .filter((p) => p.writtenAsL);
     for (const p of l) expect(p.type).toBe('G');
   });
 
@@ -145,27 +149,42 @@ PARAMETER L(LIQUID,ZN,AL;1) 298.15 -100; 6000 N !`;
   it('DEFAULT_COMMAND REJECT_PHASE keeps phases out of the default system, not out of the database', () => {
     // Al-Fe_sundman2009: three alternative BCC descriptions (its header: "automatically rejected")
     const db = openDatabase(tdbPath('Al-Fe_sundman2009.tdb'));
-    const rejected = db.info().phases.filter((p) => p.rejectedByDefault).map((p) => p.name).sort();
+    const rejected = db
+      .info()
+      .phases.filter((p) => p.rejectedByDefault)
+      .map((p) => p.name)
+      .sort();
     expect(rejected).toEqual(['A2_B2', 'A2_NOB', 'A2_VA', 'B2_BCC', 'BCC_NOB', 'BCC_VA']);
     const defaults = db.phasesFor(['AL', 'FE']);
     expect(defaults).toContain('BCC_4SL');
     for (const r of rejected) expect(defaults).not.toContain(r);
     expect(db.phasesFor(['AL', 'FE'], true).sort()).toEqual([...defaults, ...rejected].sort());
     // comma-separated names (COST507: REJECT-PHASE GAS,AL5FE4)
-    const cost = openDatabase(tdbPath('COST507.tdb')).info().phases.filter((p) => p.rejectedByDefault).map((p) => p.name);
+    const cost = openDatabase(tdbPath('COST507.tdb'))
+      .info()
+      .phases.filter((p) => p.rejectedByDefault)
+      .map((p) => p.name);
     expect(cost.sort()).toEqual(['AL5FE4', 'GAS']);
   });
 
   it('DEFAULT_COMMAND REJECT_PHASE before the PHASE lines, abbreviated, and naming an undefined phase', () => {
     const text = [
-      'ELEMENT VA VACUUM 0 0 0 !', 'ELEMENT A BLANK 1 0 0 !',
-      'DEFAULT_COMMAND REJ_PH GAS NOPE !', 'DEFAULT_COMMAND DEF_SYS_ELEMENT VA !',
-      'PHASE GAS:G % 1 1 !', 'CONSTITUENT GAS:G :A: !', 'PHASE SOLID % 1 1 !', 'CONSTITUENT SOLID :A: !',
-      'PARAMETER G(GAS,A;0) 1 1000; 3000 N !', 'PARAMETER G(SOLID,A;0) 1 -1000; 3000 N !',
+      'ELEMENT VA VACUUM 0 0 0 !',
+      'ELEMENT A BLANK 1 0 0 !',
+      'DEFAULT_COMMAND REJ_PH GAS NOPE !',
+      'DEFAULT_COMMAND DEF_SYS_ELEMENT VA !',
+      'PHASE GAS:G % 1 1 !',
+      'CONSTITUENT GAS:G :A: !',
+      'PHASE SOLID % 1 1 !',
+      'CONSTITUENT SOLID :A: !',
+      'PARAMETER G(GAS,A;0) 1 1000; 3000 N !',
+      'PARAMETER G(SOLID,A;0) 1 -1000; 3000 N !',
     ].join('\n');
     const db = openDatabaseFromString(text, 'rej.tdb');
     expect(db.phasesFor(['A'])).toEqual(['SOLID']);
     expect(db.phasesFor(['A'], true)).toEqual(['GAS', 'SOLID']);
-    expect(db.info().warnings.some((w) => /^rej\.tdb:3: DEFAULT_COMMAND REJECT_PHASE: phase NOPE is not defined/.test(w))).toBe(true);
+    expect(
+      db.info().warnings.some((w) => /^rej\.tdb:3: DEFAULT_COMMAND REJECT_PHASE: phase NOPE is not defined/.test(w)),
+    ).toBe(true);
   });
 });

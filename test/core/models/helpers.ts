@@ -28,11 +28,11 @@ export function model(file: string, phase: string, components: string[]): PhaseM
 export function interiorPoint(m: PhaseModel, seed = 1): Float64Array {
   const y = new Float64Array(m.variables.length);
   let s = seed;
-  const rand = () => ((s = (s * 16807) % 2147483647) / 2147483647);
+  const rand = () => (s = (s * 16807) % 2147483647) / 2147483647;
   for (let sub = 0; sub < m.info.numSublattices; sub++) {
     const idx = m.variables.map((v, k) => (v.sublattice === sub ? k : -1)).filter((k) => k >= 0);
     let sum = 0;
-    for (const k of idx) sum += (y[k] = 0.2 + rand());
+    for (const k of idx) sum += y[k] = 0.2 + rand();
     for (const k of idx) y[k] /= sum;
   }
   return y;

@@ -10,7 +10,14 @@ describe.skipIf(!haveTdb)('phase models', () => {
   it('lists variables in sublattice order with sorted constituents and one site-sum constraint per sublattice', () => {
     const m = model('alcfe_b2.tdb', 'B2_BCC', ['FE', 'AL', 'C', 'VA']);
     expect(m.variables.map((v) => `${v.sublattice}:${v.species}`)).toEqual([
-      '0:AL', '0:FE', '0:VA', '1:AL', '1:FE', '1:VA', '2:C', '2:VA',
+      '0:AL',
+      '0:FE',
+      '0:VA',
+      '1:AL',
+      '1:FE',
+      '1:VA',
+      '2:C',
+      '2:VA',
     ]);
     expect(m.constraints.map((c) => c.kind)).toEqual(['site_sum', 'site_sum', 'site_sum']);
     expect(Array.from(m.constraints[2].coeff)).toEqual([0, 0, 0, 0, 0, 0, 1, 1]);
@@ -92,7 +99,9 @@ describe.skipIf(!haveTdb)('phase models', () => {
     }
     // and an ordered configuration differs
     const yOrd = [0.6, 0.1, 0.1, 0.1, 0.1, 0.0, 0.4, 0.3, 0.2, 0.1, 1];
-    expect(Math.abs(ord.evaluate(800, 101325, yOrd, 0).GM - dis.evaluate(800, 101325, [0.3, 0.25, 0.2, 0.15, 0.1, 1], 0).GM)).toBeGreaterThan(1);
+    expect(
+      Math.abs(ord.evaluate(800, 101325, yOrd, 0).GM - dis.evaluate(800, 101325, [0.3, 0.25, 0.2, 0.15, 0.1, 1], 0).GM),
+    ).toBeGreaterThan(1);
   });
 
   it('expands the phase options B/F of Al-Fe (Sundman 2009) to 375 parameters (§5.5)', () => {
@@ -116,17 +125,27 @@ describe.skipIf(!haveTdb)('phase models', () => {
   // energies with derivatives go through the jets. Both must give one G_M for every kind of model: IHJ magnetic
   // (BCC factor -1, others -3), Xiong (factor 0, Curie and Neel temperatures), an ordered phase with its
   // disordered part, and one with Einstein and two-state terms (which keeps the jets).
-  it('gives the jets\' G_M on the scalar value path for every kind of magnetic and ordered model', () => {
-    const xiong = loadCore().Database.fromString([
-      'ELEMENT VA VACUUM 0 0 0 !', 'ELEMENT FE BCC_A2 55.847 0 0 !', 'ELEMENT MN CBCC_A12 54.938 0 0 !',
-      'TYPE_DEFINITION % SEQ * !', 'TYPE_DEFINITION & GES A_P_D BCC_A2 MAGNETIC 0.0 0.37 !',
-      'PHASE BCC_A2 %& 2 1 3 !', 'CONSTITUENT BCC_A2 :FE,MN:VA: !',
-      'PARAMETER G(BCC_A2,FE:VA;0) 298.15 -1000-20*T; 6000 N !', 'PARAMETER G(BCC_A2,MN:VA;0) 298.15 -3000-18*T; 6000 N !',
-      'PARAMETER L(BCC_A2,FE,MN:VA;0) 298.15 -2000+T; 6000 N !',
-      'PARAMETER TC(BCC_A2,FE:VA;0) 298.15 1043; 6000 N !', 'PARAMETER NT(BCC_A2,MN:VA;0) 298.15 580; 6000 N !',
-      'PARAMETER BMAGN(BCC_A2,FE:VA;0) 298.15 2.22; 6000 N !', 'PARAMETER BMAGN(BCC_A2,MN:VA;0) 298.15 0.27; 6000 N !',
-      'PARAMETER TC(BCC_A2,FE,MN:VA;0) 298.15 -400; 6000 N !',
-    ].join('\n'), 'xiong-inline.tdb');
+  it("gives the jets' G_M on the scalar value path for every kind of magnetic and ordered model", () => {
+    const xiong = loadCore().Database.fromString(
+      [
+        'ELEMENT VA VACUUM 0 0 0 !',
+        'ELEMENT FE BCC_A2 55.847 0 0 !',
+        'ELEMENT MN CBCC_A12 54.938 0 0 !',
+        'TYPE_DEFINITION % SEQ * !',
+        'TYPE_DEFINITION & GES A_P_D BCC_A2 MAGNETIC 0.0 0.37 !',
+        'PHASE BCC_A2 %& 2 1 3 !',
+        'CONSTITUENT BCC_A2 :FE,MN:VA: !',
+        'PARAMETER G(BCC_A2,FE:VA;0) 298.15 -1000-20*T; 6000 N !',
+        'PARAMETER G(BCC_A2,MN:VA;0) 298.15 -3000-18*T; 6000 N !',
+        'PARAMETER L(BCC_A2,FE,MN:VA;0) 298.15 -2000+T; 6000 N !',
+        'PARAMETER TC(BCC_A2,FE:VA;0) 298.15 1043; 6000 N !',
+        'PARAMETER NT(BCC_A2,MN:VA;0) 298.15 580; 6000 N !',
+        'PARAMETER BMAGN(BCC_A2,FE:VA;0) 298.15 2.22; 6000 N !',
+        'PARAMETER BMAGN(BCC_A2,MN:VA;0) 298.15 0.27; 6000 N !',
+        'PARAMETER TC(BCC_A2,FE,MN:VA;0) 298.15 -400; 6000 N !',
+      ].join('\n'),
+      'xiong-inline.tdb',
+    );
     const cases: [PhaseModel, string][] = [
       [model('crfe_bcc_magnetic.tdb', 'BCC_A2', ['CR', 'FE', 'VA']), 'IHJ, BCC'],
       [model('alcocrni.tdb', 'L12_FCC', ['AL', 'CO', 'CR', 'NI', 'VA']), 'IHJ, ordered with its disordered part'],
@@ -141,7 +160,9 @@ describe.skipIf(!haveTdb)('phase models', () => {
         const fast = m.energies(T, 101325, Float64Array.from(pts.flatMap((p) => Array.from(p))));
         pts.forEach((p, k) => {
           const jets = m.evaluate(T, 101325, p, 2).GM;
-          expect(Math.abs(fast[k]! - jets), `${what} at ${T} K, point ${k}`).toBeLessThanOrEqual(1e-9 * (1 + Math.abs(jets)));
+          expect(Math.abs(fast[k]! - jets), `${what} at ${T} K, point ${k}`).toBeLessThanOrEqual(
+            1e-9 * (1 + Math.abs(jets)),
+          );
           expect(m.evaluate(T, 101325, p, 0).GM, `${what} at ${T} K, order 0`).toBe(fast[k]);
         });
       }

@@ -17,13 +17,19 @@ function randomRows(m: PhaseModel, n: number, rand: () => number): Float64Array 
       // every third point pushes one constituent to the edge (y ln y cut-off, dilute limits)
       const weights = idx.map(() => rand() ** 3 + (p % 3 === 0 ? 0 : 1e-3));
       const sum = weights.reduce((a, b) => a + b, 0);
-      idx.forEach((i, j) => { Y[p * k + i] = weights[j]! / sum; });
+      idx.forEach((i, j) => {
+        Y[p * k + i] = weights[j]! / sum;
+      });
     }
   }
   return Y;
 }
 
-const FILES = haveTdb ? readdirSync(TDB_DIR).filter((f) => f.toLowerCase().endsWith('.tdb')).sort() : [];
+const FILES = haveTdb
+  ? readdirSync(TDB_DIR)
+      .filter((f) => f.toLowerCase().endsWith('.tdb'))
+      .sort()
+  : [];
 
 /** Each uncharged phase of a shared database with site fractions, its model over all the file's elements, and 12 random rows. */
 function forEachModel(file: string, seed: number, visit: (m: PhaseModel, Y: Float64Array, name: string) => void): void {
@@ -34,7 +40,11 @@ function forEachModel(file: string, seed: number, visit: (m: PhaseModel, Y: Floa
   for (const phase of info.phases) {
     if (phase.refusal) continue;
     let m: PhaseModel | null;
-    try { m = PhaseModel.build(db, phase.name, elements); } catch { continue; }
+    try {
+      m = PhaseModel.build(db, phase.name, elements);
+    } catch {
+      continue;
+    }
     if (!m || m.variables.length === 0 || m.info.charged) continue;
     visit(m, randomRows(m, 12, rand), phase.name);
   }
@@ -52,15 +62,22 @@ describe.skipIf(!haveTdb)('tabulated grid energies equal the model', () => {
         if (!tab) continue;
         const ref = m.energies(T, 101325, Y);
         for (let i = 0; i < ref.length; i++) {
-          if (!Number.isFinite(ref[i]!)) { expect(Number.isFinite(tab[i]!)).toBe(false); continue; }
-          expect(Math.abs(tab[i]! - ref[i]!), `${name} T=${T} point ${i}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(ref[i]!)));
+          if (!Number.isFinite(ref[i]!)) {
+            expect(Number.isFinite(tab[i]!)).toBe(false);
+            continue;
+          }
+          expect(Math.abs(tab[i]! - ref[i]!), `${name} T=${T} point ${i}`).toBeLessThanOrEqual(
+            1e-9 * Math.max(1, Math.abs(ref[i]!)),
+          );
           compared++;
         }
       }
     });
     total += compared;
   });
-  it('compared thousands of points', () => { expect(total).toBeGreaterThan(5000); });
+  it('compared thousands of points', () => {
+    expect(total).toBeGreaterThan(5000);
+  });
 });
 
 // The basin check gives a magnetic phase the wide window of narrow basins only below 1.2 times the largest
@@ -74,7 +91,7 @@ describe.skipIf(!haveTdb)('magnetic ordering temperatures of the grid equal the 
     const text = readFileSync(`${TDB_DIR}/${file}`, 'utf8').toUpperCase();
     forEachModel(file, 104729, (m, Y, name) => {
       const k = m.variables.length;
-      const neel = text.includes(`NT(${name.toUpperCase()},`);  // Xiong's model: T* is the larger of T_C and T_N
+      const neel = text.includes(`NT(${name.toUpperCase()},`); // Xiong's model: T* is the larger of T_C and T_N
       for (const T of [300, 1150]) {
         const temps = m.orderingTemperatures(T, 101325, Y);
         let highest = 0;
@@ -89,9 +106,12 @@ describe.skipIf(!haveTdb)('magnetic ordering temperatures of the grid equal the 
         }
         if (highest > 0) magnetic++;
         const tab = m.orderingTemperatureMaxTabulated(T, 101325, Y);
-        if (tab !== null) expect(Math.abs(tab - highest), `${name} T=${T}`).toBeLessThanOrEqual(1e-9 * Math.max(1, highest));
+        if (tab !== null)
+          expect(Math.abs(tab - highest), `${name} T=${T}`).toBeLessThanOrEqual(1e-9 * Math.max(1, highest));
       }
     });
   });
-  it('compared magnetic phases', () => { expect(magnetic).toBeGreaterThan(50); });
+  it('compared magnetic phases', () => {
+    expect(magnetic).toBeGreaterThan(50);
+  });
 });

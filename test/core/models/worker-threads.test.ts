@@ -26,7 +26,9 @@ function run(addon: string, tdb: string): Promise<number> {
     const w = new Worker(WORKER, { eval: true, workerData: { addon, tdb } });
     w.once('message', resolve);
     w.once('error', reject);
-    w.once('exit', (code) => { if (code !== 0) reject(new Error(`worker exited with ${code}`)); });
+    w.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`worker exited with ${code}`));
+    });
   });
 }
 

@@ -22,8 +22,12 @@ describe('equilibriumBatch options.start', () => {
       const c = { T, X: { ZN: 0.4 } };
       const cold = equilibrium({ database: db, components, conditions: c });
       const single = equilibrium({ database: db, components, conditions: c, options: { start: previous } });
-      const [first, second] = equilibriumBatch({ database: db, components, conditions: [c, { T: T + 2, X: { ZN: 0.4 } }],
-        options: { warmStart: true, start: previous } });
+      const [first, second] = equilibriumBatch({
+        database: db,
+        components,
+        conditions: [c, { T: T + 2, X: { ZN: 0.4 } }],
+        options: { warmStart: true, start: previous },
+      });
       expect(state(first), `T=${T}`).toBe(state(single));
       expect(first.phases.map((p) => p.name)).toEqual(cold.phases.map((p) => p.name));
       expect(Math.abs(first.GM - cold.GM)).toBeLessThan(1e-6);
@@ -36,8 +40,12 @@ describe('equilibriumBatch options.start', () => {
     const cold = equilibrium({ database: db, components, conditions: c });
     const [plain] = equilibriumBatch({ database: db, components, conditions: [c], options: { start: previous } });
     expect(state(plain)).toBe(state(cold));
-    const [unfit] = equilibriumBatch({ database: db, components, conditions: [c],
-      options: { warmStart: true, start: { ...previous, converged: false } } });
+    const [unfit] = equilibriumBatch({
+      database: db,
+      components,
+      conditions: [c],
+      options: { warmStart: true, start: { ...previous, converged: false } },
+    });
     expect(state(unfit)).toBe(state(cold));
   });
 });

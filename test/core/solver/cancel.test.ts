@@ -22,8 +22,12 @@ Atomics.wait(sync, 1, 0, workerData.delayMs);
 Atomics.store(flag, 0, 1);
 `;
 
-async function cancelDuring<T>(delayMs: number, call: (control: SharedArrayBuffer) => T): Promise<{ error?: unknown; value?: T }> {
-  const control = new SharedArrayBuffer(16), sync = new SharedArrayBuffer(8);
+async function cancelDuring<T>(
+  delayMs: number,
+  call: (control: SharedArrayBuffer) => T,
+): Promise<{ error?: unknown; value?: T }> {
+  const control = new SharedArrayBuffer(16),
+    sync = new SharedArrayBuffer(8);
   const w = new Worker(CANCELLER, { eval: true, workerData: { control, sync, delayMs } });
   await new Promise((resolve) => w.once('message', resolve));
   Atomics.store(new Int32Array(sync), 0, 1);
@@ -46,8 +50,13 @@ describe.skipIf(!haveTdb)('cancel inside long native calls', () => {
 
   it('a first equilibrium on Al-Fe_sundman2009 stops while building its grids (PD_CANCELLED)', async () => {
     const database = openDatabase(tdbPath('Al-Fe_sundman2009.tdb'));
-    const req = (control?: SharedArrayBuffer): EquilibriumRequest =>
-      ({ database, components: COMPONENTS, conditions: AT, options: slow, control });
+    const req = (control?: SharedArrayBuffer): EquilibriumRequest => ({
+      database,
+      components: COMPONENTS,
+      conditions: AT,
+      options: slow,
+      control,
+    });
     const r = await cancelDuring(50, (control) => equilibrium(req(control)));
     expect(r.value).toBeUndefined();
     expect(isCoreError(r.error, 'PD_CANCELLED')).toBe(true);
@@ -58,12 +67,19 @@ describe.skipIf(!haveTdb)('cancel inside long native calls', () => {
 
   it('a batch with a control block stops while building too', async () => {
     const database = openDatabase(tdbPath('Al-Fe_sundman2009.tdb'));
-    const r = await cancelDuring(50, (control) => equilibriumBatch({ database, components: COMPONENTS,
-      conditions: [AT, { ...AT, T: 1100 }], options: slow, control }));
+    const r = await cancelDuring(50, (control) =>
+      equilibriumBatch({
+        database,
+        components: COMPONENTS,
+        conditions: [AT, { ...AT, T: 1100 }],
+        options: slow,
+        control,
+      }),
+    );
     expect(isCoreError(r.error, 'PD_CANCELLED')).toBe(true);
   });
 
-  it('model building and batch evaluation honour the thread\'s cancel flag', () => {
+  it("model building and batch evaluation honour the thread's cancel flag", () => {
     const database = openDatabase(tdbPath('Al-Fe_sundman2009.tdb'));
     const control = new SharedArrayBuffer(16);
     Atomics.store(new Int32Array(control), 0, 1);
@@ -71,16 +87,20 @@ describe.skipIf(!haveTdb)('cancel inside long native calls', () => {
     expect(() => withCancelFlag(control, build)).toThrow(expect.objectContaining({ code: 'PD_CANCELLED' }));
     const model = build()!; // the flag is cleared again after withCancelFlag
     const y = new Float64Array(model.variables.length * 1000).fill(0.5);
-    expect(() => withCancelFlag(control, () => model.evaluateBatch(1000, 101325, y, 2, 2)))
-      .toThrow(expect.objectContaining({ code: 'PD_CANCELLED' }));
+    expect(() => withCancelFlag(control, () => model.evaluateBatch(1000, 101325, y, 2, 2))).toThrow(
+      expect.objectContaining({ code: 'PD_CANCELLED' }),
+    );
     expect(model.evaluateBatch(1000, 101325, y, 2, 2).length).toBe(1000);
   });
 });
 
 describe('withCancelFlag', () => {
-  const db = openDatabaseFromString('ELEMENT AL FCC_A1 26.98 0 0 !\nELEMENT ZN HCP_A3 65.38 0 0 !\n' +
-    'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\nPARAMETER G(LIQUID,AL;0) 298.15 -1000; 6000 N !\n' +
-    'PARAMETER G(LIQUID,ZN;0) 298.15 -2000; 6000 N !\n', 'small.tdb');
+  const db = openDatabaseFromString(
+    'ELEMENT AL FCC_A1 26.98 0 0 !\nELEMENT ZN HCP_A3 65.38 0 0 !\n' +
+      'PHASE LIQUID:L % 1 1 !\nCONSTITUENT LIQUID:L :AL,ZN: !\nPARAMETER G(LIQUID,AL;0) 298.15 -1000; 6000 N !\n' +
+      'PARAMETER G(LIQUID,ZN;0) 298.15 -2000; 6000 N !\n',
+    'small.tdb',
+  );
   const build = () => PhaseModel.build(db, 'LIQUID', ['AL', 'ZN']);
 
   it('clears the flag after a throw and after an async function settles', async () => {
@@ -88,7 +108,11 @@ describe('withCancelFlag', () => {
     Atomics.store(new Int32Array(control), 0, 1);
     expect(() => withCancelFlag(control, build)).toThrow(expect.objectContaining({ code: 'PD_CANCELLED' }));
     expect(build()).not.toBeNull();
-    expect(() => withCancelFlag(control, () => { throw new Error('sync'); })).toThrow('sync');
+    expect(() =>
+      withCancelFlag(control, () => {
+        throw new Error('sync');
+      }),
+    ).toThrow('sync');
     expect(build()).not.toBeNull();
     const pending = withCancelFlag(control, async () => {
       await new Promise((r) => setTimeout(r, 1));
@@ -99,7 +123,8 @@ describe('withCancelFlag', () => {
   });
 
   it('a nested call with its own control block restores the outer flag', () => {
-    const outer = new SharedArrayBuffer(16), inner = new SharedArrayBuffer(16);
+    const outer = new SharedArrayBuffer(16),
+      inner = new SharedArrayBuffer(16);
     withCancelFlag(outer, () => {
       withCancelFlag(inner, () => expect(build()).not.toBeNull());
       Atomics.store(new Int32Array(outer), 0, 1);

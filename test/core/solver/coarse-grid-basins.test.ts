@@ -31,9 +31,17 @@ describe('the basin check on a coarse grid', () => {
   test('Co-Cr (alcocrni), 723.9 K, x(CR) = 0.015: HCP + HCP with the ferromagnetic Co-rich set at x = 0.007', () => {
     const { database, components } = open('alcocrni.tdb');
     for (const pdens of [20, 30]) {
-      const r = equilibrium({ database, components: components('CO', 'CR'), conditions: { T: 723.9, X: { CR: 0.015 } }, options: { pdens } });
+      const r = equilibrium({
+        database,
+        components: components('CO', 'CR'),
+        conditions: { T: 723.9, X: { CR: 0.015 } },
+        options: { pdens },
+      });
       expect(r.converged, r.reason).toBe(true);
-      const xs = r.phases.filter((p) => p.name === 'HCP_A3').map((p) => p.x.CR).sort((a, b) => a - b);
+      const xs = r.phases
+        .filter((p) => p.name === 'HCP_A3')
+        .map((p) => p.x.CR)
+        .sort((a, b) => a - b);
       expect(r.phases).toHaveLength(2);
       expect(xs).toHaveLength(2);
       expect(xs[0]).toBeCloseTo(0.0071, 3);
@@ -59,8 +67,10 @@ describe('the basin check on a coarse grid', () => {
       expect(coarse.converged, coarse.reason).toBe(true);
       expect(fine.converged, fine.reason).toBe(true);
       if (Math.abs(coarse.GM - fine.GM) > SAME_G) {
-        higher.push(`${conditions.T.toFixed(1)} K x=${conditions.X[b].toFixed(4)}: ${coarse.phases.map((p) => p.name).join('+')} ` +
-          `${coarse.GM.toFixed(4)} vs ${fine.phases.map((p) => p.name).join('+')} ${fine.GM.toFixed(4)}`);
+        higher.push(
+          `${conditions.T.toFixed(1)} K x=${conditions.X[b].toFixed(4)}: ${coarse.phases.map((p) => p.name).join('+')} ` +
+            `${coarse.GM.toFixed(4)} vs ${fine.phases.map((p) => p.name).join('+')} ${fine.GM.toFixed(4)}`,
+        );
       }
     }
     expect(higher).toEqual([]);

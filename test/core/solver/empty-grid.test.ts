@@ -17,8 +17,12 @@ describe('a system without grid points', () => {
   });
 
   it('the same over a batch on two threads', () => {
-    const rs = equilibriumBatch({ database: db, components: ['AL', 'ND', 'VA'], threads: 2,
-      conditions: [0.1, 0.5, 0.9].map((x) => ({ T: 1000, X: { ND: x } })) });
+    const rs = equilibriumBatch({
+      database: db,
+      components: ['AL', 'ND', 'VA'],
+      threads: 2,
+      conditions: [0.1, 0.5, 0.9].map((x) => ({ T: 1000, X: { ND: x } })),
+    });
     expect(rs.map((r) => r.converged)).toEqual([false, false, false]);
   });
 });

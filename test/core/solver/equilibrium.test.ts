@@ -7,7 +7,12 @@ import path from 'node:path';
 import { openDatabase } from '../../../worker/core/database.js';
 import { PhaseModel } from '../../../worker/core/models.js';
 import {
-  createBatchControl, equilibrium, equilibriumBatch, solverSelfTest, type EquilibriumConditions, type EquilibriumResult,
+  createBatchControl,
+  equilibrium,
+  equilibriumBatch,
+  solverSelfTest,
+  type EquilibriumConditions,
+  type EquilibriumResult,
 } from '../../../worker/core/equilibrium.js';
 import type { NativeDatabase } from '../../../worker/core/native.js';
 
@@ -22,8 +27,14 @@ function rng(seed: number): () => number {
   };
 }
 
-function checkProperties(db: NativeDatabase, components: string[], phases: string[], c: EquilibriumConditions,
-  r: EquilibriumResult, rand: () => number): void {
+function checkProperties(
+  db: NativeDatabase,
+  components: string[],
+  phases: string[],
+  c: EquilibriumConditions,
+  r: EquilibriumResult,
+  rand: () => number,
+): void {
   const tag = `${JSON.stringify(c)}: ${r.reason}`;
   expect(r.converged, tag).toBe(true);
   const el = r.elements;
@@ -54,8 +65,12 @@ function checkProperties(db: NativeDatabase, components: string[], phases: strin
       for (let k = 0; k < nv; k++) row[k] = -Math.log(Math.max(rand(), 1e-12)) * (p % 2 ? 1 : rand() ** 6);
       for (let s = 0; s < m.info.numSublattices; s++) {
         let sum = 0;
-        m.variables.forEach((v, k) => { if (v.sublattice === s) sum += row[k]; });
-        m.variables.forEach((v, k) => { if (v.sublattice === s) row[k] = Math.max(row[k] / sum, 1e-14); });
+        m.variables.forEach((v, k) => {
+          if (v.sublattice === s) sum += row[k];
+        });
+        m.variables.forEach((v, k) => {
+          if (v.sublattice === s) row[k] = Math.max(row[k] / sum, 1e-14);
+        });
       }
     }
     const G = m.energies(c.T, c.P ?? 101325, Y);
@@ -64,7 +79,9 @@ function checkProperties(db: NativeDatabase, components: string[], phases: strin
       const mo = m.moles(y, 0);
       if (!(mo.Nf > 1e-9)) continue;
       let muX = 0;
-      m.info.elements.forEach((e, A) => { muX += r.mu[e] * mo.M[A] / mo.Nf; });
+      m.info.elements.forEach((e, A) => {
+        muX += (r.mu[e] * mo.M[A]) / mo.Nf;
+      });
       expect(muX - G[p], `${tag}: point of ${ph} below the hyperplane`).toBeLessThanOrEqual(1e-4);
     }
   }
@@ -92,8 +109,12 @@ describe('equilibrium solver on shared databases', () => {
   const alznPhases = ['FCC_A1', 'HCP_A3', 'LIQUID'];
 
   it('finds the FCC miscibility gap of Al-Zn at 600 K, X(ZN)=0.3 (two composition sets)', () => {
-    const r = equilibrium({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
-      conditions: { T: 600, P: 101325, X: { ZN: 0.3 } } });
+    const r = equilibrium({
+      database: alzn,
+      components: ['AL', 'ZN', 'VA'],
+      phases: alznPhases,
+      conditions: { T: 600, P: 101325, X: { ZN: 0.3 } },
+    });
     expect(r.converged, r.reason).toBe(true);
     expect(r.phases.map((p) => p.name)).toEqual(['FCC_A1', 'FCC_A1']);
     expect(r.phases.map((p) => p.setNumber).sort()).toEqual([1, 2]);
@@ -105,8 +126,13 @@ describe('equilibrium solver on shared databases', () => {
   });
 
   it('matches the Al-Zn liquid single-phase derivatives of the formula sheet (§9.3, §9.4)', () => {
-    const r = equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: ['LIQUID'],
-      conditions: { T: 700, P: 101325, X: { ZN: 0.3 } }, options: { derivatives: ['HM.T', 'MU(AL).X(ZN)'] } });
+    const r = equilibrium({
+      database: alzn,
+      components: ['AL', 'ZN'],
+      phases: ['LIQUID'],
+      conditions: { T: 700, P: 101325, X: { ZN: 0.3 } },
+      options: { derivatives: ['HM.T', 'MU(AL).X(ZN)'] },
+    });
     expect(r.converged, r.reason).toBe(true);
     expect(r.derivatives['HM.T']).toBeCloseTo(29.63807, 4);
     expect(r.derivatives['MU(AL).X(ZN)']).toBeCloseTo(-3460.0878, 3);
@@ -127,7 +153,9 @@ describe('equilibrium solver on shared databases', () => {
     const phases = db.phasesFor(['CR', 'TI', 'V']);
     const rand = rng(7);
     for (let k = 0; k < 6; k++) {
-      const a = rand(), b = rand(), cc = rand();
+      const a = rand(),
+        b = rand(),
+        cc = rand();
       const s = a + b + cc;
       const c = { T: 500 + 1500 * rand(), P: 101325, X: { CR: a / s, TI: b / s } };
       const r = equilibrium({ database: db, components: comps, phases, conditions: c });
@@ -136,54 +164,100 @@ describe('equilibrium solver on shared databases', () => {
   });
 
   it('mass-fraction conditions reproduce W', () => {
-    const r = equilibrium({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
-      conditions: { T: 300, P: 1e5, W: { AL: 0.1 } } });
+    const r = equilibrium({
+      database: alzn,
+      components: ['AL', 'ZN', 'VA'],
+      phases: alznPhases,
+      conditions: { T: 300, P: 1e5, W: { AL: 0.1 } },
+    });
     expect(r.converged, r.reason).toBe(true);
     const info = alzn.info();
     const mass = (e: string) => info.elements.find((x) => x.name === e)!.mass;
-    const wAl = r.x.AL * mass('AL') / (r.x.AL * mass('AL') + r.x.ZN * mass('ZN'));
+    const wAl = (r.x.AL * mass('AL')) / (r.x.AL * mass('AL') + r.x.ZN * mass('ZN'));
     expect(Math.abs(wAl - 0.1)).toBeLessThan(1e-10);
   });
 
   it('a batch over 2 threads equals the single results; cancel stops it', () => {
     const conds = Array.from({ length: 20 }, (_, i) => ({ T: 400 + 20 * i, P: 101325, X: { ZN: 0.05 + 0.04 * i } }));
     const ctl = createBatchControl();
-    const rs = equilibriumBatch({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
-      conditions: conds, threads: 2, control: ctl.buffer });
+    const rs = equilibriumBatch({
+      database: alzn,
+      components: ['AL', 'ZN', 'VA'],
+      phases: alznPhases,
+      conditions: conds,
+      threads: 2,
+      control: ctl.buffer,
+    });
     expect(ctl.progress()).toBe(1);
     rs.forEach((r, i) => {
-      const single = equilibrium({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases, conditions: conds[i] });
+      const single = equilibrium({
+        database: alzn,
+        components: ['AL', 'ZN', 'VA'],
+        phases: alznPhases,
+        conditions: conds[i],
+      });
       expect(r.converged).toBe(single.converged);
       expect(r.GM).toBeCloseTo(single.GM, 6);
     });
     ctl.cancel();
-    const cancelled = equilibriumBatch({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
-      conditions: conds, threads: 2, control: ctl.buffer });
+    const cancelled = equilibriumBatch({
+      database: alzn,
+      components: ['AL', 'ZN', 'VA'],
+      phases: alznPhases,
+      conditions: conds,
+      threads: 2,
+      control: ctl.buffer,
+    });
     expect(cancelled.every((r) => !r.converged && r.reason === 'cancelled')).toBe(true);
   });
 
-  it('the other threads of a batch keep their solvers from one call to the next, with each call\'s options', () => {
+  it("the other threads of a batch keep their solvers from one call to the next, with each call's options", () => {
     const gap = [600, 602].map((T) => ({ T, P: 101325, X: { ZN: 0.4 } })); // inside the fcc miscibility gap
-    const batch = (singleSet: boolean) => equilibriumBatch({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases,
-      conditions: gap, threads: 2, options: { singleSet } });
+    const batch = (singleSet: boolean) =>
+      equilibriumBatch({
+        database: alzn,
+        components: ['AL', 'ZN', 'VA'],
+        phases: alznPhases,
+        conditions: gap,
+        threads: 2,
+        options: { singleSet },
+      });
     const fccSets = (r: EquilibriumResult) => r.phases.filter((p) => p.name.startsWith('FCC_A1')).length;
     expect(batch(false).map(fccSets)).toEqual([2, 2]);
     // the second condition is solved by the second thread's solver, made in the call before
     expect(batch(true).map(fccSets)).toEqual([1, 1]);
     const again = batch(false);
     again.forEach((r, i) => {
-      const single = equilibrium({ database: alzn, components: ['AL', 'ZN', 'VA'], phases: alznPhases, conditions: gap[i] });
+      const single = equilibrium({
+        database: alzn,
+        components: ['AL', 'ZN', 'VA'],
+        phases: alznPhases,
+        conditions: gap[i],
+      });
       expect(Math.abs(r.GM - single.GM)).toBeLessThan(1e-9);
       expect(fccSets(r)).toBe(2);
     });
   });
 
   it('rejects bad conditions with an Error instead of crashing', () => {
-    expect(() => equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: alznPhases,
-      conditions: { T: 600, X: { CU: 0.3 } } })).toThrow(/CU/);
-    expect(() => equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: alznPhases,
-      conditions: { T: -5, X: { ZN: 0.3 } } })).toThrow(/T must be/);
-    expect(() => equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: alznPhases,
-      conditions: { T: 600 } })).toThrow(/conditions/);
+    expect(() =>
+      equilibrium({
+        database: alzn,
+        components: ['AL', 'ZN'],
+        phases: alznPhases,
+        conditions: { T: 600, X: { CU: 0.3 } },
+      }),
+    ).toThrow(/CU/);
+    expect(() =>
+      equilibrium({
+        database: alzn,
+        components: ['AL', 'ZN'],
+        phases: alznPhases,
+        conditions: { T: -5, X: { ZN: 0.3 } },
+      }),
+    ).toThrow(/T must be/);
+    expect(() =>
+      equilibrium({ database: alzn, components: ['AL', 'ZN'], phases: alznPhases, conditions: { T: 600 } }),
+    ).toThrow(/conditions/);
   });
 });

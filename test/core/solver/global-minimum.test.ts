@@ -33,17 +33,37 @@ function points(elements: string[], nT: number, nX: number, seed: number) {
 const { systems } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR]);
 
 describe('no sampled state lies below the tangent of an equilibrium', () => {
-  test.each(systems.map((s, i) => [s.name, s, i] as const))('%s', (name, s, i) => {
-    const r = checkGlobalMinima({ db: s.db, elements: s.elements, ...points(s.elements, 3, 8, 1000 + i), samples: 1500,
-      seed: 7 + i, tolerance: TOLERANCE });
-    expect(r.violations, name).toEqual([]);
-  }, 120_000);
+  test.each(systems.map((s, i) => [s.name, s, i] as const))(
+    '%s',
+    (name, s, i) => {
+      const r = checkGlobalMinima({
+        db: s.db,
+        elements: s.elements,
+        ...points(s.elements, 3, 8, 1000 + i),
+        samples: 1500,
+        seed: 7 + i,
+        tolerance: TOLERANCE,
+      });
+      expect(r.violations, name).toEqual([]);
+    },
+    120_000,
+  );
 
-  test.each(MULTICOMPONENT)('%s %j', (file, elements) => {
-    const db = openDatabase(path.join(SHARED_TDB_DIR, file));
-    const r = checkGlobalMinima({ db, elements, ...points(elements, 3, 10, elements.length * 31), samples: 3000, seed: 11,
-      tolerance: TOLERANCE });
-    expect(r.checked).toBeGreaterThan(0);
-    expect(r.violations, file).toEqual([]);
-  }, 300_000);
+  test.each(MULTICOMPONENT)(
+    '%s %j',
+    (file, elements) => {
+      const db = openDatabase(path.join(SHARED_TDB_DIR, file));
+      const r = checkGlobalMinima({
+        db,
+        elements,
+        ...points(elements, 3, 10, elements.length * 31),
+        samples: 3000,
+        seed: 11,
+        tolerance: TOLERANCE,
+      });
+      expect(r.checked).toBeGreaterThan(0);
+      expect(r.violations, file).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -34,7 +34,11 @@ export interface GlobalCheckResult {
   violations: string[];
 }
 
-interface Sampled { phase: string; G: Float64Array; X: Float64Array[] }
+interface Sampled {
+  phase: string;
+  G: Float64Array;
+  X: Float64Array[];
+}
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -44,7 +48,8 @@ function rng(seed: number): () => number {
 /** Gamma(a, 1) variates (Marsaglia and Tsang, ACM Trans. Math. Softw. 26 (2000) 363; a < 1 by boosting). */
 function gamma(a: number, rand: () => number): number {
   if (a < 1) return gamma(a + 1, rand) * Math.pow(rand(), 1 / a);
-  const d = a - 1 / 3, c = 1 / Math.sqrt(9 * d);
+  const d = a - 1 / 3,
+    c = 1 / Math.sqrt(9 * d);
   for (;;) {
     let x: number, v: number;
     do {
@@ -64,31 +69,65 @@ function atomFloor(def: PhaseDef, atomsOf: (species: string) => number): number 
   const subs = def.constituents.map((c) => c.map((sp) => sp.toUpperCase()));
   if (!subs.every((c) => c.includes('VA'))) return 1e-6;
   let emptiest = Infinity;
-  subs.forEach((c, k) => c.filter((sp) => sp !== 'VA').forEach((sp) => { emptiest = Math.min(emptiest, def.siteRatios[k] * atomsOf(sp)); }));
+  subs.forEach((c, k) =>
+    c
+      .filter((sp) => sp !== 'VA')
+      .forEach((sp) => {
+        emptiest = Math.min(emptiest, def.siteRatios[k] * atomsOf(sp));
+      }),
+  );
   return Number.isFinite(emptiest) ? 0.5 * emptiest : 1e-6;
 }
 
 /** A DIS_PART phase whose ordered phase is listed and has each of its constituents on the corresponding
  *  sublattices (the substitutional ones first, then the interstitial ones in order). */
-function containedInOrderedPhase(def: PhaseDef, defs: Map<string, PhaseDef>, listed: Set<string>, active: (sp: string) => boolean): boolean {
-  const parent = [...defs.values()].find((p) => p.disorderedPart?.toUpperCase() === def.name.toUpperCase() && listed.has(p.name));
+function containedInOrderedPhase(
+  def: PhaseDef,
+  defs: Map<string, PhaseDef>,
+  listed: Set<string>,
+  active: (sp: string) => boolean,
+): boolean {
+  const parent = [...defs.values()].find(
+    (p) => p.disorderedPart?.toUpperCase() === def.name.toUpperCase() && listed.has(p.name),
+  );
   if (!parent) return false;
-  const nd = def.constituents.length, no = parent.constituents.length, nsub = no - nd + 1;
-  return def.constituents.every((c, k) => c.filter(active).every((sp) =>
-    k === 0 ? parent.constituents.slice(0, nsub).every((o) => o.includes(sp)) : parent.constituents[nsub + k - 1]?.includes(sp)));
+  const nd = def.constituents.length,
+    no = parent.constituents.length,
+    nsub = no - nd + 1;
+  return def.constituents.every((c, k) =>
+    c
+      .filter(active)
+      .every((sp) =>
+        k === 0
+          ? parent.constituents.slice(0, nsub).every((o) => o.includes(sp))
+          : parent.constituents[nsub + k - 1]?.includes(sp),
+      ),
+  );
 }
 
-function samplePhase(m: PhaseModel, T: number, n: number, elements: string[], floor: number, rand: () => number): Sampled | null {
-  const vars = m.variables, k = vars.length;
+function samplePhase(
+  m: PhaseModel,
+  T: number,
+  n: number,
+  elements: string[],
+  floor: number,
+  rand: () => number,
+): Sampled | null {
+  const vars = m.variables,
+    k = vars.length;
   if (!k) return null;
-  const bySublattice = Array.from({ length: m.info.numSublattices }, (_, s) => vars.flatMap((v, j) => (v.sublattice === s ? [j] : [])));
+  const bySublattice = Array.from({ length: m.info.numSublattices }, (_, s) =>
+    vars.flatMap((v, j) => (v.sublattice === s ? [j] : [])),
+  );
   const Y = new Float64Array(n * k);
   for (let i = 0; i < n; i++) {
     const alpha = [1, 0.3, 0.08][i % 3];
     for (const idx of bySublattice) {
       const w = idx.map(() => gamma(alpha, rand) + 1e-300);
       const sum = w.reduce((a, b) => a + b, 0);
-      idx.forEach((j, q) => { Y[i * k + j] = Math.max(1e-14, w[q] / sum); });
+      idx.forEach((j, q) => {
+        Y[i * k + j] = Math.max(1e-14, w[q] / sum);
+      });
     }
   }
   const G = m.energies(T, 101325, Y);
@@ -113,22 +152,28 @@ export function checkGlobalMinima(o: GlobalCheckOptions): GlobalCheckResult {
   const defs = new Map(info.phases.map((p) => [p.name, p]));
   const chosen = new Set([...o.elements, 'VA']);
   const speciesElements = new Map(info.species.map((sp) => [sp.name.toUpperCase(), sp.composition]));
-  const active = (sp: string) => Object.keys(speciesElements.get(sp.toUpperCase()) ?? { [sp]: 1 }).every((e) => chosen.has(e.toUpperCase()));
-  const atomsOf = (sp: string) => Object.values(speciesElements.get(sp.toUpperCase()) ?? { [sp]: 1 }).reduce((a, b) => a + b, 0);
+  const active = (sp: string) =>
+    Object.keys(speciesElements.get(sp.toUpperCase()) ?? { [sp]: 1 }).every((e) => chosen.has(e.toUpperCase()));
+  const atomsOf = (sp: string) =>
+    Object.values(speciesElements.get(sp.toUpperCase()) ?? { [sp]: 1 }).reduce((a, b) => a + b, 0);
   const listed = new Set(phases);
   const candidates = phases.filter((p) => !containedInOrderedPhase(defs.get(p)!, defs, listed, active));
-  const models = candidates.map((p) => [PhaseModel.build(o.db, p, components), atomFloor(defs.get(p)!, atomsOf)] as const)
+  const models = candidates
+    .map((p) => [PhaseModel.build(o.db, p, components), atomFloor(defs.get(p)!, atomsOf)] as const)
     .filter((e): e is readonly [PhaseModel, number] => e[0] !== null && !e[0].info.charged);
   const violations: string[] = [];
   let checked = 0;
   for (const T of o.temperatures) {
-    const sampled = models.map(([m, floor]) => samplePhase(m, T, o.samples, o.elements, floor, rand)).filter((s): s is Sampled => s !== null);
+    const sampled = models
+      .map(([m, floor]) => samplePhase(m, T, o.samples, o.elements, floor, rand))
+      .filter((s): s is Sampled => s !== null);
     for (const X of o.compositions) {
       const r = equilibrium({ database: o.db, components, phases, conditions: { T, P: 101325, X } });
       if (!r.converged) continue;
       checked++;
       const mu = o.elements.map((e) => r.mu[e]);
-      let worst = 0, where = '';
+      let worst = 0,
+        where = '';
       for (const s of sampled)
         for (let i = 0; i < s.G.length; i++) {
           let tangent = 0;
@@ -140,8 +185,10 @@ export function checkGlobalMinima(o: GlobalCheckOptions): GlobalCheckResult {
           }
         }
       if (worst > o.tolerance)
-        violations.push(`T=${T.toFixed(2)} X=${JSON.stringify(X)}: ${r.phases.map((p) => p.name).join('+')} (G=${r.GM.toFixed(3)}); ` +
-          `${where} lies ${worst.toFixed(3)} J/mol below its tangent`);
+        violations.push(
+          `T=${T.toFixed(2)} X=${JSON.stringify(X)}: ${r.phases.map((p) => p.name).join('+')} (G=${r.GM.toFixed(3)}); ` +
+            `${where} lies ${worst.toFixed(3)} J/mol below its tangent`,
+        );
     }
   }
   return { checked, violations };

@@ -16,7 +16,9 @@ const COMPONENTS = ['CU', 'O', 'VA'];
 
 function solve(T: number, xO: number, singleSet = false): EquilibriumResult {
   return equilibrium({
-    database: db, components: COMPONENTS, conditions: { T, P: 101325, X: { O: xO } },
+    database: db,
+    components: COMPONENTS,
+    conditions: { T, P: 101325, X: { O: xO } },
     options: singleSet ? { singleSet: true } : undefined,
   });
 }
@@ -24,8 +26,12 @@ function solve(T: number, xO: number, singleSet = false): EquilibriumResult {
 /** Converged, two liquid sets on the common tangent, mass balance; returns the two x(O), lower first. */
 function twoLiquids(r: EquilibriumResult, xO: number, tag: string): [number, number] {
   expect(r.converged, `${tag}: ${r.reason}`).toBe(true);
-  expect(r.phases.map((p) => p.name), tag).toEqual(['IONIC_LIQ', 'IONIC_LIQ']);
-  let np = 0, o = 0;
+  expect(
+    r.phases.map((p) => p.name),
+    tag,
+  ).toEqual(['IONIC_LIQ', 'IONIC_LIQ']);
+  let np = 0,
+    o = 0;
   for (const p of r.phases) {
     const muX = r.mu.CU * p.x.CU + r.mu.O * p.x.O;
     expect(Math.abs(muX - p.GM), `${tag}: set ${p.setNumber} off the tangent`).toBeLessThanOrEqual(1e-6);
@@ -68,7 +74,10 @@ describe('ionic liquid miscibility gap (cuo.tdb)', () => {
   });
 
   it('closer to the critical point (1550 K and 1600 K) every composition inside the gap splits on one tie line', () => {
-    for (const [T, xs] of [[1550, [0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28]], [1600, [0.18, 0.2, 0.22, 0.24, 0.25]]] as const) {
+    for (const [T, xs] of [
+      [1550, [0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28]],
+      [1600, [0.18, 0.2, 0.22, 0.24, 0.25]],
+    ] as const) {
       let first: [number, number] | null = null;
       for (const xO of xs) {
         const tag = `T=${T} X(O)=${xO}`;

@@ -13,8 +13,13 @@ import { equilibrium } from '../../../worker/core/equilibrium.js';
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 
 const db = openDatabase(path.join(SHARED_TDB_DIR, 'alcfe_b2.tdb'));
-const solve = (x: number) => equilibrium({ database: db, components: ['AL', 'FE', 'VA'], phases: db.phasesFor(['AL', 'FE']),
-  conditions: { T: 689.72, P: 101325, X: { FE: x } } });
+const solve = (x: number) =>
+  equilibrium({
+    database: db,
+    components: ['AL', 'FE', 'VA'],
+    phases: db.phasesFor(['AL', 'FE']),
+    conditions: { T: 689.72, P: 101325, X: { FE: x } },
+  });
 /** |y(AL) on sublattice 1 - y(AL) on sublattice 2| of B2_BCC (variables AL, FE, VA, AL, FE, VA, VA) */
 const order = (y: Float64Array) => Math.abs(y[0] - y[3]);
 

@@ -39,7 +39,7 @@ describe('oxide next to a metal (Al-Fe-O, CORUNDUM)', () => {
       for (let i = 0; i < 20; ++i) {
         let a = rnd();
         let b = rnd();
-        if (a + b > 1) [a, b] = [1 - a, 1 - b];  // uniform over the Gibbs triangle
+        if (a + b > 1) [a, b] = [1 - a, 1 - b]; // uniform over the Gibbs triangle
         a = Math.min(Math.max(a, 0.005), 0.99 - 0.005);
         b = Math.min(Math.max(b, 0.005), 0.995 - a);
         conditions.push({ T, X: { AL: a, FE: b } });
@@ -59,16 +59,39 @@ describe('an ionic compound whose charge balance the site sums imply (Al-O, CORU
   const phases = db.phasesFor(['AL', 'O']);
 
   it('the point that cycled converges to FCC_A1 + CORUNDUM', () => {
-    const r = equilibrium({ database: db, components, phases, conditions: { T: 831.25, P: 101325, X: { O: 0.03333426666666667 } } });
+    const r = equilibrium({
+      database: db,
+      components,
+      phases,
+      conditions: { T: 831.25, P: 101325, X: { O: 0.03333426666666667 } },
+    });
     expect(r.converged, r.reason).toBe(true);
-    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual(['CORUNDUM', 'FCC_A1']);
+    expect(
+      r.phases
+        .filter((p) => p.NP > 1e-9)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['CORUNDUM', 'FCC_A1']);
   });
 
   it('a dense isotherm warm-started point to point converges everywhere', () => {
     // the self-audit's scan at 831.25 K: 9 of these 121 points failed on one thread before the fix
-    const n = 121, lo = 1e-6, hi = 1 - 1e-6;
-    const conditions = Array.from({ length: n }, (_, i) => ({ T: 831.25, P: 101325, X: { O: lo + ((hi - lo) * i) / (n - 1) } }));
-    const rs = equilibriumBatch({ database: db, components, phases, conditions, threads: 1, options: { warmStart: true } });
+    const n = 121,
+      lo = 1e-6,
+      hi = 1 - 1e-6;
+    const conditions = Array.from({ length: n }, (_, i) => ({
+      T: 831.25,
+      P: 101325,
+      X: { O: lo + ((hi - lo) * i) / (n - 1) },
+    }));
+    const rs = equilibriumBatch({
+      database: db,
+      components,
+      phases,
+      conditions,
+      threads: 1,
+      options: { warmStart: true },
+    });
     expect(rs.flatMap((r, i) => (r.converged ? [] : [`X(O)=${conditions[i].X.O}: ${r.reason}`]))).toEqual([]);
   });
 });

@@ -26,7 +26,8 @@ function solve(T: number, xO: number): EquilibriumResult {
 /** Converged, every stable set on the tangent (|sum_A mu_A x_A - GM| < 1e-6), mass balance. */
 function expectEquilibrium(r: EquilibriumResult, xO: number, tag: string): void {
   expect(r.converged, `${tag}: ${r.reason}`).toBe(true);
-  let np = 0, o = 0;
+  let np = 0,
+    o = 0;
   for (const p of r.phases) {
     const muX = r.mu.CU * p.x.CU + r.mu.O * p.x.O;
     expect(Math.abs(muX - p.GM), `${tag}: ${p.name} off the tangent`).toBeLessThan(1e-6);
@@ -69,7 +70,7 @@ function lowestBelowTangent(T: number, mu: Record<string, number>): { phase: str
       const y = new Array<number>(nv).fill(0);
       for (const s of subl) {
         let sum = 0;
-        for (const k of s) sum += (y[k] = -Math.log(rnd()));
+        for (const k of s) sum += y[k] = -Math.log(rnd());
         for (const k of s) y[k] /= sum;
       }
       pts.push(y);
@@ -80,7 +81,11 @@ function lowestBelowTangent(T: number, mu: Record<string, number>): { phase: str
       for (const e of ends) for (const k of s) next.push([...e, k]);
       ends.splice(0, ends.length, ...next);
     }
-    const endY = ends.map((ks) => { const y = new Array<number>(nv).fill(0); for (const k of ks) y[k] = 1; return y; });
+    const endY = ends.map((ks) => {
+      const y = new Array<number>(nv).fill(0);
+      for (const k of ks) y[k] = 1;
+      return y;
+    });
     for (let a = 0; a < endY.length; a++)
       for (let b = a + 1; b < endY.length; b++)
         for (let j = 0; j <= 400; j++) {
@@ -94,7 +99,7 @@ function lowestBelowTangent(T: number, mu: Record<string, number>): { phase: str
       const mo = m.moles(Y.subarray(i * nv, (i + 1) * nv), 0);
       if (!(mo.Nf > 1e-6) || !Number.isFinite(G[i])) continue;
       let muX = 0;
-      m.info.elements.forEach((e, A) => (muX += mu[e] * mo.M[A] / mo.Nf));
+      m.info.elements.forEach((e, A) => (muX += (mu[e] * mo.M[A]) / mo.Nf));
       const d = G[i] - muX;
       if (d < worst.d) worst = { phase: name, d };
     }
@@ -127,7 +132,10 @@ describe('phase removal keeps an assemblage that can meet the conditions (cuo.td
         // below the congruent melting point (about 1500.76 K) Cu2O is stable between the two liquidus
         // branches; the overall composition 0.3325 lies inside that two-phase field down to 1495 K
         if (T < 1500.5 && (xO === 0.33 || xO === 0.3325)) {
-          expect(r.phases.map((p) => p.name), tag).toContain('CU2O');
+          expect(
+            r.phases.map((p) => p.name),
+            tag,
+          ).toContain('CU2O');
         }
       }
     }

@@ -21,27 +21,46 @@ const FEWER: Record<string, number> = { 'alnipt.tdb': 40, 'COST507.tdb': 40 };
  * skipped: a listed point that converges fails the test too, so that the list shrinks with each fix.
  */
 const KNOWN_FAILURES: { file: string; T: number; cause: string }[] = [
-  { file: 'COST507.tdb', T: 639.4700476899743, cause: 'Newton iteration limit from the hull\'s seven vertices (CUB_A13, two ' +
-    'BCC_B2, two HCP_A3, LAVES_C36, CBCC_A12) of Al-Cu-Fe-Mg-Mn-Si-Zn at 639 K, also from nearby and with the amounts ' +
-    'limited; the last state CUB_A13 + LAVES_C36 + BCC_B2 + HCP_A3' },
+  {
+    file: 'COST507.tdb',
+    T: 639.4700476899743,
+    cause:
+      "Newton iteration limit from the hull's seven vertices (CUB_A13, two " +
+      'BCC_B2, two HCP_A3, LAVES_C36, CBCC_A12) of Al-Cu-Fe-Mg-Mn-Si-Zn at 639 K, also from nearby and with the amounts ' +
+      'limited; the last state CUB_A13 + LAVES_C36 + BCC_B2 + HCP_A3',
+  },
 ];
 
 describe('every random point converges or says that no equilibrium exists', () => {
-  test.each(MULTICOMPONENT)('%s %j', (file, elements) => {
-    const points = FEWER[file] ?? POINTS;
-    const db = openDatabase(path.join(SHARED_TDB_DIR, file));
-    const rand = rng(elements.length * 97 + file.length);
-    const conditions = Array.from({ length: points }, () => {
-      const w = elements.map(() => -Math.log(rand()));
-      const sum = w.reduce((a, b) => a + b, 0);
-      return { T: 400 + 1600 * rand(), P: 101325, X: Object.fromEntries(elements.slice(1).map((e, k) => [e, Math.max(1e-3, w[k + 1] / sum)])) };
-    });
-    const components = db.info().elements.some((e) => e.name.toUpperCase() === 'VA') ? [...elements, 'VA'] : elements;
-    const rs = equilibriumBatch({ database: db, components, phases: db.phasesFor(elements), conditions, threads: 2 });
-    const failed = rs.flatMap((r, i) => (r.converged || saysNoEquilibrium(r) ? [] : [i]));
-    const known = KNOWN_FAILURES.filter((k) => k.file === file);
-    const unknown = failed.filter((i) => !known.some((k) => k.T === conditions[i].T));
-    expect(unknown.map((i) => `${conditions[i].T} K ${JSON.stringify(conditions[i].X)}: ${rs[i].reason}`), file).toEqual([]);
-    expect(known.filter((k) => !failed.some((i) => conditions[i].T === k.T)), 'listed failures that now converge').toEqual([]);
-  }, 300_000);
+  test.each(MULTICOMPONENT)(
+    '%s %j',
+    (file, elements) => {
+      const points = FEWER[file] ?? POINTS;
+      const db = openDatabase(path.join(SHARED_TDB_DIR, file));
+      const rand = rng(elements.length * 97 + file.length);
+      const conditions = Array.from({ length: points }, () => {
+        const w = elements.map(() => -Math.log(rand()));
+        const sum = w.reduce((a, b) => a + b, 0);
+        return {
+          T: 400 + 1600 * rand(),
+          P: 101325,
+          X: Object.fromEntries(elements.slice(1).map((e, k) => [e, Math.max(1e-3, w[k + 1] / sum)])),
+        };
+      });
+      const components = db.info().elements.some((e) => e.name.toUpperCase() === 'VA') ? [...elements, 'VA'] : elements;
+      const rs = equilibriumBatch({ database: db, components, phases: db.phasesFor(elements), conditions, threads: 2 });
+      const failed = rs.flatMap((r, i) => (r.converged || saysNoEquilibrium(r) ? [] : [i]));
+      const known = KNOWN_FAILURES.filter((k) => k.file === file);
+      const unknown = failed.filter((i) => !known.some((k) => k.T === conditions[i].T));
+      expect(
+        unknown.map((i) => `${conditions[i].T} K ${JSON.stringify(conditions[i].X)}: ${rs[i].reason}`),
+        file,
+      ).toEqual([]);
+      expect(
+        known.filter((k) => !failed.some((i) => conditions[i].T === k.T)),
+        'listed failures that now converge',
+      ).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -14,7 +14,12 @@ import { SHARED_TDB_DIR } from '../../support/shared.js';
 const at = (file: string, els: [string, string], T: number, x: number) => {
   const db = openDatabase(path.join(SHARED_TDB_DIR, file));
   const components = db.info().elements.some((e) => e.name.toUpperCase() === 'VA') ? [...els, 'VA'] : [...els];
-  return equilibrium({ database: db, components, phases: db.phasesFor(els), conditions: { T, P: 101325, X: { [els[1]]: x } } });
+  return equilibrium({
+    database: db,
+    components,
+    phases: db.phasesFor(els),
+    conditions: { T, P: 101325, X: { [els[1]]: x } },
+  });
 };
 
 describe('exact stoichiometric compositions', () => {
@@ -25,7 +30,12 @@ describe('exact stoichiometric compositions', () => {
   ] as const)('%s %j at %s K, x=%s converges', (file, els, T, x, phases) => {
     const r = at(file, [...els] as [string, string], T, x);
     expect(r.converged, r.reason).toBe(true);
-    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual([...phases]);
+    expect(
+      r.phases
+        .filter((p) => p.NP > 1e-9)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual([...phases]);
     // the answer is a tangent: G_M = sum_A x_A μ_A, and the overall composition is met
     const gm = Object.entries(r.x).reduce((s, [A, xa]) => s + xa * r.mu[A], 0);
     expect(Math.abs(gm - r.GM)).toBeLessThan(1e-6 * Math.max(1, Math.abs(r.GM)));
@@ -34,7 +44,8 @@ describe('exact stoichiometric compositions', () => {
 
   it('the potentials at X(S) = 0.5 lie between those just to either side (Mn-S ionic liquid)', () => {
     const mid = at('femns.tdb', ['MN', 'S'], 335.6, 0.5);
-    const lo = at('femns.tdb', ['MN', 'S'], 335.6, 0.4999), hi = at('femns.tdb', ['MN', 'S'], 335.6, 0.5001);
+    const lo = at('femns.tdb', ['MN', 'S'], 335.6, 0.4999),
+      hi = at('femns.tdb', ['MN', 'S'], 335.6, 0.5001);
     expect([mid.converged, lo.converged, hi.converged]).toEqual([true, true, true]);
     expect(mid.mu.MN).toBeLessThan(lo.mu.MN);
     expect(mid.mu.MN).toBeGreaterThan(hi.mu.MN);
@@ -47,7 +58,12 @@ describe('exact stoichiometric compositions', () => {
     // iteration limit. The cold start 1e-6 away converges, and Newton from its sets at X(O) = 0.5 gives the answer.
     const r = at('cuo.tdb', ['CU', 'O'], 1386.45, 0.5);
     expect(r.converged, r.reason).toBe(true);
-    expect(r.phases.filter((p) => p.NP > 1e-9).map((p) => p.name).sort()).toEqual(['GAS', 'IONIC_LIQ']);
+    expect(
+      r.phases
+        .filter((p) => p.NP > 1e-9)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['GAS', 'IONIC_LIQ']);
     expect(Math.abs(r.x.O - 0.5)).toBeLessThan(1e-9);
   });
 

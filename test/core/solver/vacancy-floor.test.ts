@@ -18,12 +18,20 @@ describe('vacancy floor', () => {
   });
 
   it('isotherms of the Co binaries at 2100 K and the quaternary liquid converge everywhere', () => {
-    for (const [a, b] of [['AL', 'CO'], ['CO', 'CR'], ['CO', 'NI']]) {
+    for (const [a, b] of [
+      ['AL', 'CO'],
+      ['CO', 'CR'],
+      ['CO', 'NI'],
+    ]) {
       const conds = Array.from({ length: 41 }, (_, i) => ({ T: 2100, X: { [b]: 0.001 + (0.998 * i) / 40 } }));
       const rs = equilibriumBatch({ database: db, components: [a, b, 'VA'], conditions: conds });
       expect(rs.filter((r) => !r.converged).map((r) => `${a}-${b} X=${r.x[b]}: ${r.reason}`)).toEqual([]);
     }
-    const quaternary = equilibrium({ database: db, components: ['AL', 'CO', 'CR', 'NI', 'VA'], conditions: { T: 1850, X: { AL: 0.25, CO: 0.25, CR: 0.25 } } });
+    const quaternary = equilibrium({
+      database: db,
+      components: ['AL', 'CO', 'CR', 'NI', 'VA'],
+      conditions: { T: 1850, X: { AL: 0.25, CO: 0.25, CR: 0.25 } },
+    });
     expect(quaternary.converged, quaternary.reason).toBe(true);
   });
 

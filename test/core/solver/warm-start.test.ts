@@ -8,7 +8,10 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { openDatabase } from '../../../worker/core/database.js';
 import {
-  equilibrium, equilibriumBatch, type EquilibriumConditions, type EquilibriumResult,
+  equilibrium,
+  equilibriumBatch,
+  type EquilibriumConditions,
+  type EquilibriumResult,
 } from '../../../worker/core/equilibrium.js';
 import type { NativeDatabase } from '../../../worker/core/native.js';
 
@@ -16,20 +19,26 @@ const TDB = path.resolve(__dirname, '../../../../shared/tdb');
 
 // Tolerances: Newton stops at |Δy| < 1e-10 and mass balance 2e-11 (§8.5), so two converged answers of
 // the same equilibrium agree far better than these.
-const TOL_X = 1e-7;      // phase compositions and amounts
-const TOL_MU = 1e-4;     // J/mol
-const TOL_G = 1e-5;      // J/mol of atoms (GM, HM), J/(mol K) for SM
-const TOL_DF = 1e-3;     // J/mol of atoms, driving forces of metastable phases
+const TOL_X = 1e-7; // phase compositions and amounts
+const TOL_MU = 1e-4; // J/mol
+const TOL_G = 1e-5; // J/mol of atoms (GM, HM), J/(mol K) for SM
+const TOL_DF = 1e-3; // J/mol of atoms, driving forces of metastable phases
 
 // Stable sets in a canonical order (phase name, then composition) so that miscibility-gap sets pair up.
 function canonical(r: EquilibriumResult): EquilibriumResult['phases'] {
   const el = r.elements;
-  return [...r.phases].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
-    || el.map((e) => a.x[e] - b.x[e]).find((d) => Math.abs(d) > 1e-6) || 0);
+  return [...r.phases].sort(
+    (a, b) =>
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+      el.map((e) => a.x[e] - b.x[e]).find((d) => Math.abs(d) > 1e-6) ||
+      0,
+  );
 }
 
 function phaseSet(r: EquilibriumResult): string {
-  return canonical(r).map((p) => p.name).join('+');
+  return canonical(r)
+    .map((p) => p.name)
+    .join('+');
 }
 
 /**
@@ -42,10 +51,12 @@ function expectSame(warm: EquilibriumResult, cold: EquilibriumResult, tag: strin
   expect(phaseSet(warm), tag).toBe(phaseSet(cold));
   const el = cold.elements;
   expect(warm.elements).toEqual(el);
-  const ws = canonical(warm), cs = canonical(cold);
+  const ws = canonical(warm),
+    cs = canonical(cold);
   for (let i = 0; i < cs.length; i++) {
     expect(Math.abs(ws[i].NP - cs[i].NP), `${tag} NP(${cs[i].name})`).toBeLessThanOrEqual(TOL_X);
-    for (const e of el) expect(Math.abs(ws[i].x[e] - cs[i].x[e]), `${tag} X(${cs[i].name},${e})`).toBeLessThanOrEqual(TOL_X);
+    for (const e of el)
+      expect(Math.abs(ws[i].x[e] - cs[i].x[e]), `${tag} X(${cs[i].name},${e})`).toBeLessThanOrEqual(TOL_X);
     expect(ws[i].y.length).toBe(cs[i].y.length);
     expect(Math.abs(ws[i].GM - cs[i].GM), `${tag} GM(${cs[i].name})`).toBeLessThanOrEqual(TOL_G);
   }
@@ -99,7 +110,7 @@ function compareLine(line: Line, label: string): string[] {
 }
 
 function range(a: number, b: number, n: number): number[] {
-  return Array.from({ length: n }, (_, i) => a + (b - a) * i / (n - 1));
+  return Array.from({ length: n }, (_, i) => a + ((b - a) * i) / (n - 1));
 }
 
 describe('warm start along lines (equilibriumBatch options.warmStart)', () => {
@@ -146,20 +157,30 @@ describe('warm start along lines (equilibriumBatch options.warmStart)', () => {
     const conditions = range(500, 900, 41).map((T) => ({ T, X: { ZN: 0.4 } }));
     const options = { derivatives: ['HM.T', 'MU(AL).X(ZN)', 'NP(FCC_A1).T'] };
     const cold = equilibriumBatch({ database: alzn, components: AZ, conditions, options });
-    const warm = equilibriumBatch({ database: alzn, components: AZ, conditions, options: { ...options, warmStart: true } });
+    const warm = equilibriumBatch({
+      database: alzn,
+      components: AZ,
+      conditions,
+      options: { ...options, warmStart: true },
+    });
     for (let i = 0; i < cold.length; i++) {
       expectSame(warm[i], cold[i], `T=${conditions[i].T}`);
       for (const k of options.derivatives) {
-        const a = cold[i].derivatives[k], b = warm[i].derivatives[k];
+        const a = cold[i].derivatives[k],
+          b = warm[i].derivatives[k];
         if (Number.isNaN(a)) expect(b, k).toBeNaN();
-        else expect(Math.abs(a - b), `${k} at T=${conditions[i].T}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(a)));
+        else
+          expect(Math.abs(a - b), `${k} at T=${conditions[i].T}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(a)));
       }
     }
   });
 
   it('leaves non-converging and invalid conditions to the cold path (errors stay per point)', () => {
     const conds: EquilibriumConditions[] = [
-      { T: 600, X: { ZN: 0.4 } }, { T: 600, X: { ZN: 1.5 } }, { T: 610, X: { ZN: 0.4 } }, { T: -1, X: { ZN: 0.4 } },
+      { T: 600, X: { ZN: 0.4 } },
+      { T: 600, X: { ZN: 1.5 } },
+      { T: 610, X: { ZN: 0.4 } },
+      { T: -1, X: { ZN: 0.4 } },
       { T: 620, X: { ZN: 0.4 } },
     ];
     const cold = equilibriumBatch({ database: alzn, components: AZ, conditions: conds });
@@ -191,12 +212,21 @@ describe('warm start of a single equilibrium (options.start)', () => {
   it('a start that does not fit (other system, not converged, far away) still gives the cold answer', () => {
     const conditions = { T: 600, X: { ZN: 0.3 } };
     const cold = equilibrium({ database: alzn, components: AZ, conditions });
-    const liquidOnly = equilibrium({ database: alzn, components: AZ, phases: ['LIQUID'], conditions: { T: 900, X: { ZN: 0.9 } } });
+    const liquidOnly = equilibrium({
+      database: alzn,
+      components: AZ,
+      phases: ['LIQUID'],
+      conditions: { T: 900, X: { ZN: 0.9 } },
+    });
     const far = equilibrium({ database: alzn, components: AZ, conditions: { T: 1000, X: { ZN: 0.95 } } });
     const notConverged = { ...far, converged: false };
     const crtiv = openDatabase(path.join(TDB, 'crtiv_ghosh.tdb'));
-    const other = equilibrium({ database: crtiv, components: ['CR', 'TI', 'V', 'VA'], phases: ['BCC_A2'],
-      conditions: { T: 1500, X: { CR: 0.3, TI: 0.3 } } });
+    const other = equilibrium({
+      database: crtiv,
+      components: ['CR', 'TI', 'V', 'VA'],
+      phases: ['BCC_A2'],
+      conditions: { T: 1500, X: { CR: 0.3, TI: 0.3 } },
+    });
     for (const start of [liquidOnly, far, notConverged, other]) {
       const warm = equilibrium({ database: alzn, components: AZ, conditions, options: { start } });
       expectSame(warm, cold, `start ${start.phases.map((p) => p.name).join('+')}`);
@@ -205,11 +235,22 @@ describe('warm start of a single equilibrium (options.start)', () => {
     const gap = equilibrium({ database: alzn, components: AZ, conditions: { T: 600, X: { ZN: 0.3 } } });
     expect(gap.phases.map((p) => p.name)).toEqual(['FCC_A1', 'FCC_A1']);
     const coldSingle = equilibrium({ database: alzn, components: AZ, conditions, options: { singleSet: true } });
-    const warmSingle = equilibrium({ database: alzn, components: AZ, conditions, options: { singleSet: true, start: gap } });
+    const warmSingle = equilibrium({
+      database: alzn,
+      components: AZ,
+      conditions,
+      options: { singleSet: true, start: gap },
+    });
     expect(warmSingle.phases.map((p) => p.name)).toEqual(['FCC_A1']);
     expectSame(warmSingle, coldSingle, 'singleSet from a gap');
     // a wrong type is a usage error, reported as such
-    expect(() => equilibrium({ database: alzn, components: AZ, conditions,
-      options: { start: 42 as unknown as EquilibriumResult } })).toThrow(/options.start/);
+    expect(() =>
+      equilibrium({
+        database: alzn,
+        components: AZ,
+        conditions,
+        options: { start: 42 as unknown as EquilibriumResult },
+      }),
+    ).toThrow(/options.start/);
   });
 });

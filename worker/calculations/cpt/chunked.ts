@@ -9,7 +9,12 @@
 // 20 ms: it copies the job's cancel flag into the private block and maps the batch progress onto the
 // job's progress (base + span * p, never decreasing).
 import { Worker } from 'node:worker_threads';
-import { equilibriumBatch, type EquilibriumConditions, type EquilibriumOptions, type EquilibriumResult } from '../../core/equilibrium.js';
+import {
+  equilibriumBatch,
+  type EquilibriumConditions,
+  type EquilibriumOptions,
+  type EquilibriumResult,
+} from '../../core/equilibrium.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { CancelledError, PROGRESS_BYTE_OFFSET, type JobControl } from '../../protocol.js';
 
@@ -53,9 +58,15 @@ export class ChunkedSolver {
   private readonly window = new Float64Array(this.priv, 8, 3);
   private relay: Worker | undefined;
 
-  constructor(private readonly sys: SolverSystem, private readonly threads: number, private readonly control: JobControl) {}
+  constructor(
+    private readonly sys: SolverSystem,
+    private readonly threads: number,
+    private readonly control: JobControl,
+  ) {}
 
-  private checkCancel(): void { if (this.control.cancelled) throw new CancelledError(); }
+  private checkCancel(): void {
+    if (this.control.cancelled) throw new CancelledError();
+  }
 
   private startRelay(): void {
     if (this.relay) return;
@@ -74,16 +85,25 @@ export class ChunkedSolver {
    * Solves n equilibria, conditions from condAt(i), results passed to onResult(i, r) in order; the
    * job's progress moves from `from` to `to` over the n equilibria.
    */
-  solve(n: number, condAt: (i: number) => EquilibriumConditions, onResult: (i: number, r: EquilibriumResult) => void,
-    from: number, to: number): void {
+  solve(
+    n: number,
+    condAt: (i: number) => EquilibriumConditions,
+    onResult: (i: number, r: EquilibriumResult) => void,
+    from: number,
+    to: number,
+  ): void {
     this.startRelay();
     let i = 0;
     while (i < n) {
       this.checkCancel();
       // first chunk small (a few equilibria per thread) to measure the speed of this system
-      const size = this.msPerEq === undefined
-        ? Math.min(n - i, 4 * this.threads)
-        : Math.min(n - i, Math.max(this.threads, Math.min(50_000, Math.floor(CHUNK_MS / Math.max(this.msPerEq, 1e-4)))));
+      const size =
+        this.msPerEq === undefined
+          ? Math.min(n - i, 4 * this.threads)
+          : Math.min(
+              n - i,
+              Math.max(this.threads, Math.min(50_000, Math.floor(CHUNK_MS / Math.max(this.msPerEq, 1e-4)))),
+            );
       const conds: EquilibriumConditions[] = new Array(size);
       for (let k = 0; k < size; k++) conds[k] = condAt(i + k);
       this.window[0] = 0;
@@ -91,8 +111,13 @@ export class ChunkedSolver {
       this.window[2] = (to - from) * (size / n);
       const t0 = performance.now();
       const rs = equilibriumBatch({
-        database: this.sys.db, components: this.sys.components, phases: this.sys.phases,
-        conditions: conds, options: this.sys.options, threads: this.threads, control: this.priv,
+        database: this.sys.db,
+        components: this.sys.components,
+        phases: this.sys.phases,
+        conditions: conds,
+        options: this.sys.options,
+        threads: this.threads,
+        control: this.priv,
       });
       // a cancelled batch returns 'cancelled' placeholders for the rest: never use them
       this.checkCancel();

@@ -27,7 +27,9 @@ export interface LabelledGrid {
 /** Crossing fraction t in (0, 1) from the lower node, keyed by edgeKey(axis, lowerNodeIndex). */
 export type Crossings = Map<number, number>;
 
-export function edgeKey(axis: number, node: number): number { return node * 3 + axis; }
+export function edgeKey(axis: number, node: number): number {
+  return node * 3 + axis;
+}
 
 export interface BoundarySurface {
   /** xyz triples */
@@ -44,24 +46,31 @@ export interface BoundarySurface {
   lineAxis: number[];
 }
 
-export interface GridEdge { axis: number; node: number; a: number; b: number }
+export interface GridEdge {
+  axis: number;
+  node: number;
+  a: number;
+  b: number;
+}
 
 /** Every grid edge whose two node labels are valid and differ (candidates for bisection). */
 export function changingEdges(dims: [number, number, number], labels: ArrayLike<number>): GridEdge[] {
   const [n0, n1, n2] = dims;
   const stride = [1, n0, n0 * n1];
   const out: GridEdge[] = [];
-  for (let k = 0; k < n2; k++) for (let j = 0; j < n1; j++) for (let i = 0; i < n0; i++) {
-    const node = (k * n1 + j) * n0 + i;
-    const la = labels[node]!;
-    if (la < 0) continue;
-    const idx = [i, j, k];
-    for (let axis = 0; axis < 3; axis++) {
-      if (idx[axis]! + 1 >= dims[axis]!) continue;
-      const lb = labels[node + stride[axis]!]!;
-      if (lb >= 0 && lb !== la) out.push({ axis, node, a: la, b: lb });
-    }
-  }
+  for (let k = 0; k < n2; k++)
+    for (let j = 0; j < n1; j++)
+      for (let i = 0; i < n0; i++) {
+        const node = (k * n1 + j) * n0 + i;
+        const la = labels[node]!;
+        if (la < 0) continue;
+        const idx = [i, j, k];
+        for (let axis = 0; axis < 3; axis++) {
+          if (idx[axis]! + 1 >= dims[axis]!) continue;
+          const lb = labels[node + stride[axis]!]!;
+          if (lb >= 0 && lb !== la) out.push({ axis, node, a: la, b: lb });
+        }
+      }
   return out;
 }
 
@@ -93,18 +102,23 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
     let count = 0;
     for (let axis = 0; axis < 3; axis++) {
       if (dims[axis]! < 2) continue;
-      const o1 = (axis + 1) % 3, o2 = (axis + 2) % 3;
-      for (let d1 = 0; d1 < 2; d1++) for (let d2 = 0; d2 < 2; d2++) {
-        const idx = [0, 0, 0];
-        idx[axis] = c[axis]!;
-        idx[o1] = Math.min(c[o1]! + d1, dims[o1]! - 1);
-        idx[o2] = Math.min(c[o2]! + d2, dims[o2]! - 1);
-        // a flat axis repeats its single node: count each distinct edge once
-        if ((d1 === 1 && dims[o1]! < 2) || (d2 === 1 && dims[o2]! < 2)) continue;
-        const p = crossingPoint(axis, (idx[2]! * n1 + idx[1]!) * n0 + idx[0]!);
-        if (!p) continue;
-        sum[0] += p[0]!; sum[1] += p[1]!; sum[2] += p[2]!; count++;
-      }
+      const o1 = (axis + 1) % 3,
+        o2 = (axis + 2) % 3;
+      for (let d1 = 0; d1 < 2; d1++)
+        for (let d2 = 0; d2 < 2; d2++) {
+          const idx = [0, 0, 0];
+          idx[axis] = c[axis]!;
+          idx[o1] = Math.min(c[o1]! + d1, dims[o1]! - 1);
+          idx[o2] = Math.min(c[o2]! + d2, dims[o2]! - 1);
+          // a flat axis repeats its single node: count each distinct edge once
+          if ((d1 === 1 && dims[o1]! < 2) || (d2 === 1 && dims[o2]! < 2)) continue;
+          const p = crossingPoint(axis, (idx[2]! * n1 + idx[1]!) * n0 + idx[0]!);
+          if (!p) continue;
+          sum[0] += p[0]!;
+          sum[1] += p[1]!;
+          sum[2] += p[2]!;
+          count++;
+        }
     }
     let v: number[];
     if (count > 0) v = sum.map((s) => s / count);
@@ -119,7 +133,15 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
     return v;
   };
 
-  const out: BoundarySurface = { points: [], polys: [], lines: [], polyLabels: [], lineLabels: [], polyAxis: [], lineAxis: [] };
+  const out: BoundarySurface = {
+    points: [],
+    polys: [],
+    lines: [],
+    polyLabels: [],
+    lineLabels: [],
+    polyAxis: [],
+    lineAxis: [],
+  };
   const pointIndex = new Map<string, number>();
   const addPoint = (p: number[], key: string): number => {
     const hit = pointIndex.get(key);
@@ -139,13 +161,21 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
   // Deterministic order: edges sorted by node then axis (the Map keeps insertion order otherwise).
   const keys = [...crossings.keys()].sort((a, b) => a - b);
   for (const key of keys) {
-    const axis = key % 3, node = (key - axis) / 3;
-    const la = labels[node]!, lb = labels[node + stride[axis]!]!;
+    const axis = key % 3,
+      node = (key - axis) / 3;
+    const la = labels[node]!,
+      lb = labels[node + stride[axis]!]!;
     const idx = [node % n0, Math.floor(node / n0) % n1, Math.floor(node / (n0 * n1))];
-    const o1 = (axis + 1) % 3, o2 = (axis + 2) % 3;
+    const o1 = (axis + 1) % 3,
+      o2 = (axis + 2) % 3;
     const ring: number[] = [];
     // the 4 cells around the edge in cyclic order: (-1,-1), (0,-1), (0,0), (-1,0) in (o1, o2)
-    for (const [d1, d2] of [[-1, -1], [0, -1], [0, 0], [-1, 0]] as const) {
+    for (const [d1, d2] of [
+      [-1, -1],
+      [0, -1],
+      [0, 0],
+      [-1, 0],
+    ] as const) {
       const raw = [0, 0, 0];
       raw[axis] = idx[axis]!;
       raw[o1] = idx[o1]! + d1;
@@ -155,7 +185,10 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
       const proj: number[] = [-1, -1, -1];
       for (const a of [o1, o2]) {
         // a missing cell beyond a domain face, or a flat axis: project onto the edge's face coordinate
-        if (cell[a] !== raw[a] || dims[a]! < 2) { v[a] = grid.coords[a]![idx[a]!]!; proj[a] = idx[a]!; }
+        if (cell[a] !== raw[a] || dims[a]! < 2) {
+          v[a] = grid.coords[a]![idx[a]!]!;
+          proj[a] = idx[a]!;
+        }
       }
       const cellKey = (cell[2]! * cellDims[1]! + cell[1]!) * cellDims[0]! + cell[0]!;
       ring.push(addPoint(v, `${cellKey}:${proj.join(',')}`));
@@ -167,8 +200,15 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
     // so the normal points from the lower to the upper node; flip it where needed so that every
     // polygon's normal points from the smaller to the larger phase-set index (consistent shading).
     if (la > lb) uniq.reverse();
-    if (uniq.length >= 3) { out.polys.push(uniq); out.polyLabels.push([la, lb]); out.polyAxis.push(axis); }
-    else if (uniq.length === 2) { out.lines.push(uniq); out.lineLabels.push([la, lb]); out.lineAxis.push(axis); }
+    if (uniq.length >= 3) {
+      out.polys.push(uniq);
+      out.polyLabels.push([la, lb]);
+      out.polyAxis.push(axis);
+    } else if (uniq.length === 2) {
+      out.lines.push(uniq);
+      out.lineLabels.push([la, lb]);
+      out.lineAxis.push(axis);
+    }
   }
   return out;
 }

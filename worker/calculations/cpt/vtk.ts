@@ -34,13 +34,23 @@ function dataArray(a: VtkArray, indent: string): string {
   let line: string[] = [];
   for (let i = 0; i < n; i++) {
     line.push(numText(a.values[i]!, a.type));
-    if (line.length === perLine) { parts.push(indent + '  ' + line.join(' ')); line = []; }
+    if (line.length === perLine) {
+      parts.push(indent + '  ' + line.join(' '));
+      line = [];
+    }
   }
   if (line.length) parts.push(indent + '  ' + line.join(' '));
   let range = '';
   if (n > 0 && (a.components ?? 1) === 1) {
-    let lo = Infinity, hi = -Infinity;
-    for (let i = 0; i < n; i++) { const v = a.values[i]!; if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; } }
+    let lo = Infinity,
+      hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const v = a.values[i]!;
+      if (Number.isFinite(v)) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
     if (lo <= hi) range = ` RangeMin="${numText(lo, a.type)}" RangeMax="${numText(hi, a.type)}"`;
   }
   const comps = a.components && a.components > 1 ? ` NumberOfComponents="${a.components}"` : '';
@@ -59,26 +69,35 @@ const HEADER = '<?xml version="1.0"?>\n';
  * RectilinearGrid: the nodes are the tensor product of three coordinate arrays; point data in
  * VTK order (first axis fastest), which is the flat index of the CPT grid.
  */
-export function rectilinearGrid(coords: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>], pointData: VtkArray[], scalars?: string): string {
+export function rectilinearGrid(
+  coords: [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>],
+  pointData: VtkArray[],
+  scalars?: string,
+): string {
   const n = coords.map((c) => c.length);
   const extent = `0 ${n[0]! - 1} 0 ${n[1]! - 1} 0 ${n[2]! - 1}`;
   const total = n[0]! * n[1]! * n[2]!;
   for (const a of pointData) {
-    if (a.values.length !== total * (a.components ?? 1)) throw new Error(`VTK point array ${a.name}: ${a.values.length} values for ${total} points`);
+    if (a.values.length !== total * (a.components ?? 1))
+      throw new Error(`VTK point array ${a.name}: ${a.values.length} values for ${total} points`);
   }
   const names = ['x_coordinate', 'y_coordinate', 'z_coordinate'];
-  return HEADER
-    + '<VTKFile type="RectilinearGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n'
-    + `  <RectilinearGrid WholeExtent="${extent}">\n`
-    + `    <Piece Extent="${extent}">\n`
-    + dataSection('PointData', pointData, '      ', scalars) + '\n'
-    + '      <CellData/>\n'
-    + '      <Coordinates>\n'
-    + coords.map((c, i) => dataArray({ name: names[i]!, type: 'Float64', values: c }, '        ')).join('\n') + '\n'
-    + '      </Coordinates>\n'
-    + '    </Piece>\n'
-    + '  </RectilinearGrid>\n'
-    + '</VTKFile>\n';
+  return (
+    HEADER +
+    '<VTKFile type="RectilinearGrid" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n' +
+    `  <RectilinearGrid WholeExtent="${extent}">\n` +
+    `    <Piece Extent="${extent}">\n` +
+    dataSection('PointData', pointData, '      ', scalars) +
+    '\n' +
+    '      <CellData/>\n' +
+    '      <Coordinates>\n' +
+    coords.map((c, i) => dataArray({ name: names[i]!, type: 'Float64', values: c }, '        ')).join('\n') +
+    '\n' +
+    '      </Coordinates>\n' +
+    '    </Piece>\n' +
+    '  </RectilinearGrid>\n' +
+    '</VTKFile>\n'
+  );
 }
 
 export interface PolyDataInput {
@@ -94,22 +113,32 @@ export interface PolyDataInput {
 function cellBlock(tag: 'Lines' | 'Polys', cells: number[][], indent: string): string {
   const conn: number[] = [];
   const offs: number[] = [];
-  for (const c of cells) { conn.push(...c); offs.push(conn.length); }
-  return `${indent}<${tag}>\n`
-    + dataArray({ name: 'connectivity', type: 'Int32', values: conn }, indent + '  ') + '\n'
-    + dataArray({ name: 'offsets', type: 'Int32', values: offs }, indent + '  ') + '\n'
-    + `${indent}</${tag}>`;
+  for (const c of cells) {
+    conn.push(...c);
+    offs.push(conn.length);
+  }
+  return (
+    `${indent}<${tag}>\n` +
+    dataArray({ name: 'connectivity', type: 'Int32', values: conn }, indent + '  ') +
+    '\n' +
+    dataArray({ name: 'offsets', type: 'Int32', values: offs }, indent + '  ') +
+    '\n' +
+    `${indent}</${tag}>`
+  );
 }
 
 export function polyData(input: PolyDataInput): string {
   const nPoints = input.points.length / 3;
-  const lines = input.lines ?? [], polys = input.polys ?? [];
+  const lines = input.lines ?? [],
+    polys = input.polys ?? [];
   const nCells = lines.length + polys.length;
   for (const a of input.cellData ?? []) {
-    if (a.values.length !== nCells * (a.components ?? 1)) throw new Error(`VTK cell array ${a.name}: ${a.values.length} values for ${nCells} cells`);
+    if (a.values.length !== nCells * (a.components ?? 1))
+      throw new Error(`VTK cell array ${a.name}: ${a.values.length} values for ${nCells} cells`);
   }
   for (const a of input.pointData ?? []) {
-    if (a.values.length !== nPoints * (a.components ?? 1)) throw new Error(`VTK point array ${a.name}: ${a.values.length} values for ${nPoints} points`);
+    if (a.values.length !== nPoints * (a.components ?? 1))
+      throw new Error(`VTK point array ${a.name}: ${a.values.length} values for ${nPoints} points`);
   }
   const body: string[] = [
     dataSection('PointData', input.pointData ?? [], '      '),
@@ -120,22 +149,28 @@ export function polyData(input: PolyDataInput): string {
   ];
   if (lines.length) body.push(cellBlock('Lines', lines, '      '));
   if (polys.length) body.push(cellBlock('Polys', polys, '      '));
-  return HEADER
-    + '<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n'
-    + '  <PolyData>\n'
-    + `    <Piece NumberOfPoints="${nPoints}" NumberOfVerts="0" NumberOfLines="${lines.length}" NumberOfStrips="0" NumberOfPolys="${polys.length}">\n`
-    + body.join('\n') + '\n'
-    + '    </Piece>\n'
-    + '  </PolyData>\n'
-    + '</VTKFile>\n';
+  return (
+    HEADER +
+    '<VTKFile type="PolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n' +
+    '  <PolyData>\n' +
+    `    <Piece NumberOfPoints="${nPoints}" NumberOfVerts="0" NumberOfLines="${lines.length}" NumberOfStrips="0" NumberOfPolys="${polys.length}">\n` +
+    body.join('\n') +
+    '\n' +
+    '    </Piece>\n' +
+    '  </PolyData>\n' +
+    '</VTKFile>\n'
+  );
 }
 
 /** MultiBlock index (.vtm) that opens several files of the same folder as one ParaView source. */
 export function multiBlock(blocks: { name: string; file: string }[]): string {
-  return HEADER
-    + '<VTKFile type="vtkMultiBlockDataSet" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n'
-    + '  <vtkMultiBlockDataSet>\n'
-    + blocks.map((b, i) => `    <DataSet index="${i}" name="${xmlAttr(b.name)}" file="${xmlAttr(b.file)}"/>`).join('\n') + '\n'
-    + '  </vtkMultiBlockDataSet>\n'
-    + '</VTKFile>\n';
+  return (
+    HEADER +
+    '<VTKFile type="vtkMultiBlockDataSet" version="1.0" byte_order="LittleEndian" header_type="UInt64">\n' +
+    '  <vtkMultiBlockDataSet>\n' +
+    blocks.map((b, i) => `    <DataSet index="${i}" name="${xmlAttr(b.name)}" file="${xmlAttr(b.file)}"/>`).join('\n') +
+    '\n' +
+    '  </vtkMultiBlockDataSet>\n' +
+    '</VTKFile>\n'
+  );
 }

@@ -30,48 +30,88 @@ const SUM_TOLERANCE = 1e-6;
  * Builds the path from the two maps. Each gives all elements (summing to 1) or all but the same one; the dependent
  * element is the one left out, else the largest on average.
  */
-export function compositionPath(elements: string[], startMap: Record<string, number>, endMap: Record<string, number>,
-  unit: CompositionUnit, masses: Record<string, number>): CompositionPath {
+export function compositionPath(
+  elements: string[],
+  startMap: Record<string, number>,
+  endMap: Record<string, number>,
+  unit: CompositionUnit,
+  masses: Record<string, number>,
+): CompositionPath {
   const norm = (field: string, m: Record<string, number>) => {
     const out: Record<string, number> = {};
     for (const [k, v] of Object.entries(m)) {
       const el = k.toUpperCase();
       if (el === 'VA') continue;
-      if (!elements.includes(el)) throw new Error(`condition.${field}.${k}: ${el} is not one of the components ${elements.join(', ')}`);
-      if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new Error(`condition.${field}.${k}: must be a fraction between 0 and 1`);
+      if (!elements.includes(el))
+        throw new Error(`condition.${field}.${k}: ${el} is not one of the components ${elements.join(', ')}`);
+      if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+        throw new Error(`condition.${field}.${k}: must be a fraction between 0 and 1`);
       out[el] = v;
     }
     return out;
   };
-  const s = norm('composition_start', startMap), e = norm('composition_end', endMap);
+  const s = norm('composition_start', startMap),
+    e = norm('composition_end', endMap);
   if (elements.length < 2) throw new Error('condition.components: an isopleth needs at least 2 elements');
   const missing = new Set<string>();
-  for (const [field, m] of [['composition_start', s], ['composition_end', e]] as const) {
+  for (const [field, m] of [
+    ['composition_start', s],
+    ['composition_end', e],
+  ] as const) {
     const miss = elements.filter((el) => !(el in m));
     const sum = Object.values(m).reduce((a, b) => a + b, 0);
-    if (miss.length > 1) throw new Error(`condition.${field}: give the fractions of all components or of all but one (missing ${miss.join(', ')})`);
-    if (miss.length === 0 && Math.abs(sum - 1) > SUM_TOLERANCE) throw new Error(`condition.${field}: the fractions of all components sum to ${sum}, not 1`);
-    if (miss.length === 1 && sum > 1 + SUM_TOLERANCE) throw new Error(`condition.${field}: the fractions sum to ${sum} > 1`);
+    if (miss.length > 1)
+      throw new Error(
+        `condition.${field}: give the fractions of all components or of all but one (missing ${miss.join(', ')})`,
+      );
+    if (miss.length === 0 && Math.abs(sum - 1) > SUM_TOLERANCE)
+      throw new Error(`condition.${field}: the fractions of all components sum to ${sum}, not 1`);
+    if (miss.length === 1 && sum > 1 + SUM_TOLERANCE)
+      throw new Error(`condition.${field}: the fractions sum to ${sum} > 1`);
     for (const m2 of miss) missing.add(m2);
   }
-  if (missing.size > 1) throw new Error(`condition.composition_start and composition_end leave out different components (${[...missing].join(', ')}): leave out the same one`);
-  const dependent = missing.size === 1 ? [...missing][0]!
-    : elements.reduce((best, el) => ((s[el]! + e[el]!) > (s[best]! + e[best]!) ? el : best), elements[0]!);
+  if (missing.size > 1)
+    throw new Error(
+      `condition.composition_start and composition_end leave out different components (${[...missing].join(', ')}): leave out the same one`,
+    );
+  const dependent =
+    missing.size === 1
+      ? [...missing][0]!
+      : elements.reduce((best, el) => (s[el]! + e[el]! > s[best]! + e[best]! ? el : best), elements[0]!);
   const full = (m: Record<string, number>) => {
     const o = Object.fromEntries(elements.filter((el) => el !== dependent).map((el) => [el, m[el]!]));
     o[dependent] = Math.max(0, 1 - Object.values(o).reduce((a, b) => a + b, 0));
     return o;
   };
-  const start = full(s), end = full(e);
+  const start = full(s),
+    end = full(e);
   // the axis: the given element that changes most (the dependent one only changes as their balance)
   const given = elements.filter((el) => el !== dependent);
-  const axisElement = given.reduce((best, el) =>
-    (Math.abs(end[el]! - start[el]!) > Math.abs(end[best]! - start[best]!) ? el : best), given[0]!);
-  if (Math.abs(end[axisElement]! - start[axisElement]!) < 1e-9) throw new Error('condition.composition_end: must differ from composition_start (the section needs a composition range)');
+  const axisElement = given.reduce(
+    (best, el) => (Math.abs(end[el]! - start[el]!) > Math.abs(end[best]! - start[best]!) ? el : best),
+    given[0]!,
+  );
+  if (Math.abs(end[axisElement]! - start[axisElement]!) < 1e-9)
+    throw new Error(
+      'condition.composition_end: must differ from composition_start (the section needs a composition range)',
+    );
   if (unit === 'mass_fraction') {
-    for (const el of elements) if (!(masses[el]! > 0)) throw new Error(`the database gives no molar mass for ${el} (ELEMENT line): mass fractions cannot be converted`);
+    for (const el of elements)
+      if (!(masses[el]! > 0))
+        throw new Error(
+          `the database gives no molar mass for ${el} (ELEMENT line): mass fractions cannot be converted`,
+        );
   }
-  return { elements, dependent, unit, start, end, axisElement, axisRange: [start[axisElement]!, end[axisElement]!], masses };
+  return {
+    elements,
+    dependent,
+    unit,
+    start,
+    end,
+    axisElement,
+    axisRange: [start[axisElement]!, end[axisElement]!],
+    masses,
+  };
 }
 
 /** Fractions (in the path's unit) of every element at s in [0, 1]. */

@@ -109,15 +109,28 @@ export function phaseLabels(r: EquilibriumResult): string[] {
 /** The base name of a label (FCC_A1#2 -> FCC_A1). */
 export const baseName = (label: string): string => label.replace(/#\d+$/, '');
 
-interface UV { u: number; v: number }
-interface Sample extends UV { labels: string[]; result: EquilibriumResult }
-interface Located { p: UV; inside: Sample; outside: Sample }
+interface UV {
+  u: number;
+  v: number;
+}
+interface Sample extends UV {
+  labels: string[];
+  result: EquilibriumResult;
+}
+interface Located {
+  p: UV;
+  inside: Sample;
+  outside: Sample;
+}
 
 const dot = (a: UV, b: UV) => a.u * b.u + a.v * b.v;
 const sub = (a: UV, b: UV): UV => ({ u: a.u - b.u, v: a.v - b.v });
 const add = (a: UV, b: UV, k = 1): UV => ({ u: a.u + k * b.u, v: a.v + k * b.v });
 const len = (a: UV) => Math.hypot(a.u, a.v);
-const unit = (a: UV): UV => { const l = len(a) || 1; return { u: a.u / l, v: a.v / l }; };
+const unit = (a: UV): UV => {
+  const l = len(a) || 1;
+  return { u: a.u / l, v: a.v / l };
+};
 const perp = (a: UV): UV => ({ u: -a.v, v: a.u });
 const clamp01 = (p: UV): UV => ({ u: Math.min(1, Math.max(0, p.u)), v: Math.min(1, Math.max(0, p.v)) });
 const EDGE_EPS = 1e-12;
@@ -126,10 +139,15 @@ const onBorder = (p: UV) => p.u <= EDGE_EPS || p.u >= 1 - EDGE_EPS || p.v <= EDG
 /** Whether segments ab and cd meet (touching counts). */
 function segmentsMeet(a: UV, b: UV, c: UV, d: UV): boolean {
   const cross = (o: UV, p: UV, q: UV) => (p.u - o.u) * (q.v - o.v) - (p.v - o.v) * (q.u - o.u);
-  const d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+  const d1 = cross(c, d, a),
+    d2 = cross(c, d, b),
+    d3 = cross(a, b, c),
+    d4 = cross(a, b, d);
   const eps = 1e-14;
-  return ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps) || Math.abs(d1) <= eps || Math.abs(d2) <= eps)
-    && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps) || Math.abs(d3) <= eps || Math.abs(d4) <= eps);
+  return (
+    ((d1 > eps && d2 < -eps) || (d1 < -eps && d2 > eps) || Math.abs(d1) <= eps || Math.abs(d2) <= eps) &&
+    ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps) || Math.abs(d3) <= eps || Math.abs(d4) <= eps)
+  );
 }
 
 const SIN_TURN_MAX = Math.sin((25 * Math.PI) / 180);
@@ -140,11 +158,13 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
   const t0 = performance.now();
   const { path, control } = setup;
   const [T0, T1] = setup.T;
-  const tolT = setup.tolT ?? 0.1, tolX = setup.tolX ?? 1e-4;
+  const tolT = setup.tolT ?? 0.1,
+    tolX = setup.tolX ?? 1e-4;
   const axisSpan = Math.abs(path.axisRange[1] - path.axisRange[0]);
   const n = Math.max(3, Math.floor(setup.resolution));
   const logs: string[] = [];
-  let equilibria = 0, notConverged = 0;
+  let equilibria = 0,
+    notConverged = 0;
 
   const conditionAt = (p: UV) => ({ T: T0 + p.v * (T1 - T0), P: setup.P, X: solverX(path, p.u) });
   const sampleOf = (p: UV, r: EquilibriumResult): Sample => {
@@ -152,21 +172,31 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     if (!r.converged) notConverged++;
     return { u: p.u, v: p.v, labels: phaseLabels(r), result: r };
   };
-  const checkCancel = () => { if (control?.cancelled) throw new CancelledError(); };
+  const checkCancel = () => {
+    if (control?.cancelled) throw new CancelledError();
+  };
   /** one equilibrium, Newton started from a neighbour's result (the solver still certifies it globally) */
   const one = (p: UV, start?: EquilibriumResult): Sample => {
     checkCancel();
-    const r = equilibrium({ database: setup.database, components: setup.components, phases: setup.phases,
-      conditions: conditionAt(p), options: start ? { start } : undefined });
+    const r = equilibrium({
+      database: setup.database,
+      components: setup.components,
+      phases: setup.phases,
+      conditions: conditionAt(p),
+      options: start ? { start } : undefined,
+    });
     return sampleOf(p, r);
   };
   const has = (smp: Sample, label: string) => smp.labels.includes(label);
-  const closeEnough = (a: UV, b: UV) => Math.abs(a.u - b.u) * axisSpan <= tolX && Math.abs(a.v - b.v) * (T1 - T0) <= tolT;
+  const closeEnough = (a: UV, b: UV) =>
+    Math.abs(a.u - b.u) * axisSpan <= tolX && Math.abs(a.v - b.v) * (T1 - T0) <= tolT;
 
   /** Length of a bracket along direction `dir` (unit, scaled plane) that meets both tolerances. */
-  const tolAlong = (dir: UV) => Math.min(
-    Math.abs(dir.u) * axisSpan > 0 ? tolX / (Math.abs(dir.u) * axisSpan) : Infinity,
-    Math.abs(dir.v) > 0 ? tolT / (Math.abs(dir.v) * (T1 - T0)) : Infinity);
+  const tolAlong = (dir: UV) =>
+    Math.min(
+      Math.abs(dir.u) * axisSpan > 0 ? tolX / (Math.abs(dir.u) * axisSpan) : Infinity,
+      Math.abs(dir.v) > 0 ? tolT / (Math.abs(dir.v) * (T1 - T0)) : Infinity,
+    );
   const R = 8.31446261815324;
   /**
    * Signed distance-like measure of a sample from the line of `label`: the amount of the phase (its smallest set
@@ -191,10 +221,12 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
    * bisection when the measure is missing or the estimate stalls.
    */
   const locate = (label: string, inside: Sample, outside: Sample): Located => {
-    let a = inside, b = outside;
+    let a = inside,
+      b = outside;
     // Illinois variant of false position (M. Dowell, P. Jarratt, BIT 11 (1971) 168): the end kept twice in a
     // row has its value halved, so the bracket closes from both sides
-    let ga = signed(a, label), gb = signed(b, label);
+    let ga = signed(a, label),
+      gb = signed(b, label);
     let kept: 'a' | 'b' | '' = '';
     /** the inside sample before `a` (a one-sided secant when the outside gives no measure) */
     let prevA: Sample | undefined;
@@ -214,12 +246,15 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
       const at = (f: number): UV => ({ u: a.u + f * (b.u - a.u), v: a.v + f * (b.v - a.v) });
       const take = (smp: Sample) => {
         if (has(smp, label)) {
-          prevA = a; prevGa = ga;
-          a = smp; ga = signed(a, label);
+          prevA = a;
+          prevGa = ga;
+          a = smp;
+          ga = signed(a, label);
           if (kept === 'b' && Number.isFinite(gb)) gb /= 2;
           kept = 'b';
         } else {
-          b = smp; gb = signed(b, label);
+          b = smp;
+          gb = signed(b, label);
           if (kept === 'a' && Number.isFinite(ga)) ga /= 2;
           kept = 'a';
         }
@@ -244,23 +279,36 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
   // column-wise order (T runs fastest) so warm starts follow a T scan at fixed composition
   const order: number[] = [];
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) order.push(j * n + i);
-  const results = chunkedBatch({ database: setup.database, components: setup.components, phases: setup.phases },
-    order.map((k) => conditionAt(nodes[k]!)), setup.threads, control, 0, 0.35);
+  const results = chunkedBatch(
+    { database: setup.database, components: setup.components, phases: setup.phases },
+    order.map((k) => conditionAt(nodes[k]!)),
+    setup.threads,
+    control,
+    0,
+    0.35,
+  );
   const grid: Sample[] = new Array(nodes.length);
-  order.forEach((k, m) => { grid[k] = sampleOf(nodes[k]!, results[m]!); });
+  order.forEach((k, m) => {
+    grid[k] = sampleOf(nodes[k]!, results[m]!);
+  });
   const gridSeconds = (performance.now() - t0) / 1000;
   const node = (i: number, j: number) => grid[j * n + i]!;
 
   // ---- 2. seeds on grid edges and continuation
   const lines: ZpfLine[] = [];
   const linesOf = new Map<string, ZpfLine[]>();
-  const H0 = 0.5 / (n - 1), HMAX = 1 / (n - 1);
+  const H0 = 0.5 / (n - 1),
+    HMAX = 1 / (n - 1);
   const tolN = Math.min(axisSpan > 0 ? tolX / axisSpan : 1, tolT / (T1 - T0));
   const HMIN = Math.max(4 * tolN, 1e-3);
   const TANGENT_BASE = 8 * Math.max(axisSpan > 0 ? tolX / axisSpan : 0, tolT / (T1 - T0));
 
   const point = (l: Located): LinePoint => ({
-    s: l.p.u, T: T0 + l.p.v * (T1 - T0), x: axisValue(path, l.p.u), with: l.inside.labels, without: l.outside.labels,
+    s: l.p.u,
+    T: T0 + l.p.v * (T1 - T0),
+    x: axisValue(path, l.p.u),
+    with: l.inside.labels,
+    without: l.outside.labels,
   });
 
   /** Follows the line of `label` from a located point in one direction; returns the points after the start. */
@@ -274,9 +322,11 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     const slopes = { inside: 0, outside: 0 };
     const updateSlopes = (l: Located, extra?: Sample) => {
       for (const smp of [l.inside, l.outside, ...(extra ? [extra] : [])]) {
-        const gs = signed(smp, label), dist = len(sub(smp, l.p));
+        const gs = signed(smp, label),
+          dist = len(sub(smp, l.p));
         if (!Number.isFinite(gs) || !(dist > 0)) continue;
-        if (has(smp, label)) slopes.inside = Math.abs(gs) / dist; else slopes.outside = Math.abs(gs) / dist;
+        if (has(smp, label)) slopes.inside = Math.abs(gs) / dist;
+        else slopes.outside = Math.abs(gs) / dist;
       }
     };
     updateSlopes(start);
@@ -317,12 +367,18 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
           const s1 = one(at(root - delta), sq.result);
           if (!has(s1, label)) {
             if (inQ) found = locate(label, sq, s1);
-            else { near = s1; farSign = -1; }
+            else {
+              near = s1;
+              farSign = -1;
+            }
           } else {
             const s2 = one(at(root + delta), s1.result);
             if (!has(s2, label)) found = locate(label, s1, s2);
             else if (!inQ) found = locate(label, s2, sq);
-            else { near = s2; farSign = 1; }
+            else {
+              near = s2;
+              farSign = 1;
+            }
           }
         }
         // otherwise: a second point beyond the line, as far as the measure says (from the slope between the two
@@ -332,8 +388,10 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
         let d = cap;
         const gNear = signed(near, label);
         if (Number.isFinite(gNear)) {
-          const gq = signed(sq, label), dq = len(sub(sq, near));
-          const local = near !== sq && has(sq, label) === nearIn && Number.isFinite(gq) && dq > 0 ? Math.abs(gq - gNear) / dq : 0;
+          const gq = signed(sq, label),
+            dq = len(sub(sq, near));
+          const local =
+            near !== sq && has(sq, label) === nearIn && Number.isFinite(gq) && dq > 0 ? Math.abs(gq - gNear) / dq : 0;
           const k = local > 0 && Math.abs(gq) > Math.abs(gNear) ? local : slope;
           if (k > 0) d = Math.min(cap, Math.max(2 * tl, (1.5 * Math.abs(gNear)) / k));
         }
@@ -342,26 +400,39 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
           if (len(sub(far, near)) < tl / 4) break;
           const sf = one(far, near.result);
           if (has(sf, label) !== nearIn) found = nearIn ? locate(label, near, sf) : locate(label, sf, near);
-          else { near = sf; d *= 2.5; }
+          else {
+            near = sf;
+            d *= 2.5;
+          }
         }
         if (found) updateSlopes(found, sq);
       }
       if (!found) {
-        if (h > HMIN) { h /= 2; continue; }
+        if (h > HMIN) {
+          h /= 2;
+          continue;
+        }
         return { pts, end: 'lost' };
       }
       const step = sub(found.p, prev.p);
       if (len(step) < tolN / 2) return { pts, end: toEdge ? 'range_edge' : 'lost' };
-      if (len(step) > 1.6 * h && h > HMIN) { h /= 2; continue; }
+      if (len(step) > 1.6 * h && h > HMIN) {
+        h /= 2;
+        continue;
+      }
       // the tangent from a point far enough back that the points' own tolerance does not turn it
       let back = prev;
-      for (let k = pts.length - 1; k >= -1 && len(sub(found.p, back.p)) < TANGENT_BASE; k--) back = k >= 0 ? pts[k]! : start;
+      for (let k = pts.length - 1; k >= -1 && len(sub(found.p, back.p)) < TANGENT_BASE; k--)
+        back = k >= 0 ? pts[k]! : start;
       const t2 = unit(len(sub(found.p, back.p)) >= TANGENT_BASE ? sub(found.p, back.p) : step);
       // the turn, judged by the distance of the found point from the prediction across the line; a deviation
       // within the tolerance of the points themselves is noise, not a turn
       const dev = Math.abs(dot(sub(found.p, q), normal));
       const noise = 2 * tolAlong(normal);
-      if (dev > Math.max(SIN_TURN_MAX * h, noise) && h > HMIN) { h /= 2; continue; }
+      if (dev > Math.max(SIN_TURN_MAX * h, noise) && h > HMIN) {
+        h /= 2;
+        continue;
+      }
       pts.push(found);
       tangent = t2;
       const nn = perp(t2);
@@ -387,7 +458,8 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     for (const l of linesOf.get(label) ?? []) {
       const ps = l.points.map((q) => ({ u: q.s, v: (q.T - T0) / (T1 - T0) }));
       for (let k = 0; k + 1 < ps.length; k++) {
-        const a = ps[k]!, ab = sub(ps[k + 1]!, a);
+        const a = ps[k]!,
+          ab = sub(ps[k + 1]!, a);
         const f = Math.min(1, Math.max(0, dot(sub(p, a), ab) / Math.max(1e-300, dot(ab, ab))));
         if (len(sub(p, add(a, ab, f))) < 0.25 * H0) return true;
       }
@@ -396,14 +468,20 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
   };
 
   const edges: [Sample, Sample][] = [];
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    if (i + 1 < n) edges.push([node(i, j), node(i + 1, j)]);
-    if (j + 1 < n) edges.push([node(i, j), node(i, j + 1)]);
-  }
-  const flips = edges.map(([a, b]) => {
-    const changed = [...a.labels.filter((l) => !b.labels.includes(l)), ...b.labels.filter((l) => !a.labels.includes(l))];
-    return { a, b, changed };
-  }).filter((e) => e.changed.length > 0);
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < n; i++) {
+      if (i + 1 < n) edges.push([node(i, j), node(i + 1, j)]);
+      if (j + 1 < n) edges.push([node(i, j), node(i, j + 1)]);
+    }
+  const flips = edges
+    .map(([a, b]) => {
+      const changed = [
+        ...a.labels.filter((l) => !b.labels.includes(l)),
+        ...b.labels.filter((l) => !a.labels.includes(l)),
+      ];
+      return { a, b, changed };
+    })
+    .filter((e) => e.changed.length > 0);
   let lost = 0;
   flips.forEach((e, k) => {
     control?.setProgress(0.35 + (0.6 * k) / Math.max(1, flips.length));
@@ -431,7 +509,8 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     const near = a.points.filter((q) => {
       const p = { u: q.s, v: (q.T - T0) / (T1 - T0) };
       for (let k = 0; k + 1 < ps.length; k++) {
-        const o = ps[k]!, ab = sub(ps[k + 1]!, o);
+        const o = ps[k]!,
+          ab = sub(ps[k + 1]!, o);
         const f = Math.min(1, Math.max(0, dot(sub(p, o), ab) / Math.max(1e-300, dot(ab, ab))));
         if (len(sub(p, add(o, ab, f))) < 0.25 * H0) return true;
       }
@@ -443,7 +522,10 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
     for (let j = 0; j < lines.length; j++) {
       if (i === j || lines[i]!.phase !== lines[j]!.phase) continue;
       const [a, b] = [lines[i]!, lines[j]!];
-      if (nearShare(a, b) >= 0.8 && nearShare(b, a) >= 0.8 && a.points.length <= b.points.length) { lines.splice(i, 1); break; }
+      if (nearShare(a, b) >= 0.8 && nearShare(b, a) >= 0.8 && a.points.length <= b.points.length) {
+        lines.splice(i, 1);
+        break;
+      }
     }
   }
   if (lost) logs.push(`${lost} line(s) could not be followed to the border of the section (ends marked "lost")`);
@@ -461,7 +543,14 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
       }
       for (const [key, ps] of seen) {
         const m = ps[Math.floor(ps.length / 2)]!;
-        regions.push({ phases: key ? key.split('+') : [], labels: key ? key.split('+') : [], s: m.s, T: m.T, x: m.x, grid_nodes: 0 });
+        regions.push({
+          phases: key ? key.split('+') : [],
+          labels: key ? key.split('+') : [],
+          s: m.s,
+          T: m.T,
+          x: m.x,
+          grid_nodes: 0,
+        });
         gridSets.add(key);
       }
     }
@@ -471,11 +560,13 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
   for (const r of regions) {
     if (!r.phases.length) continue;
     const smp = one({ u: r.s, v: (r.T - T0) / (T1 - T0) });
-    if (smp.result.converged && smp.labels.join('+') === r.phases.join('+')) r.labels = resultStateLabels(labeller, smp.result);
+    if (smp.result.converged && smp.labels.join('+') === r.phases.join('+'))
+      r.labels = resultStateLabels(labeller, smp.result);
   }
   const invariants = invariantLines(lines);
   const isLiquid = (label: string) => setup.liquids.has(baseName(label));
-  const liquidus: NamedLine[] = [], solidus: NamedLine[] = [];
+  const liquidus: NamedLine[] = [],
+    solidus: NamedLine[] = [];
   for (const l of lines) {
     if (isLiquid(l.phase)) {
       if (l.phase.includes('#')) continue;
@@ -483,18 +574,27 @@ export function mapIsopleth(setup: IsoplethSetup): IsoplethMap {
       continue;
     }
     let run: LinePoint[] = [];
-    const flush = () => { if (run.length >= 2) liquidus.push({ phase: l.phase, points: run.map(({ s, T, x }) => ({ s, T, x })) }); run = []; };
+    const flush = () => {
+      if (run.length >= 2) liquidus.push({ phase: l.phase, points: run.map(({ s, T, x }) => ({ s, T, x })) });
+      run = [];
+    };
     for (const p of l.points) {
-      if (p.without.length > 0 && p.without.every(isLiquid)) run.push(p); else flush();
+      if (p.without.length > 0 && p.without.every(isLiquid)) run.push(p);
+      else flush();
     }
     flush();
   }
   control?.setProgress(0.97);
   const seconds = (performance.now() - t0) / 1000;
   return {
-    lines, regions, invariants, liquidus, solidus,
+    lines,
+    regions,
+    invariants,
+    liquidus,
+    solidus,
     grid: { s: us, T: us.map((v) => T0 + v * (T1 - T0)), labels: grid.map((g) => g.labels) },
-    stats: { equilibria, notConverged, seconds, gridSeconds }, logs,
+    stats: { equilibria, notConverged, seconds, gridSeconds },
+    logs,
   };
 }
 
@@ -512,28 +612,49 @@ function regionLabels(grid: Sample[], n: number, T0: number, T1: number, path: C
     while (stack.length) {
       const m = stack.pop()!;
       members.push(m);
-      const i = m % n, j = Math.floor(m / n);
-      for (const [di, dj] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
-        const i2 = i + di, j2 = j + dj;
+      const i = m % n,
+        j = Math.floor(m / n);
+      for (const [di, dj] of [
+        [1, 0],
+        [-1, 0],
+        [0, 1],
+        [0, -1],
+      ] as const) {
+        const i2 = i + di,
+          j2 = j + dj;
         if (i2 < 0 || j2 < 0 || i2 >= n || j2 >= n) continue;
         const m2 = j2 * n + i2;
-        if (comp[m2] === -1 && key[m2] === key[k]) { comp[m2] = c; stack.push(m2); }
+        if (comp[m2] === -1 && key[m2] === key[k]) {
+          comp[m2] = c;
+          stack.push(m2);
+        }
       }
     }
     // the node with most same-set neighbours (8-neighbourhood), nearest the group's centroid among those
-    const cu = members.reduce((a, m) => a + (m % n), 0) / members.length, cv = members.reduce((a, m) => a + Math.floor(m / n), 0) / members.length;
+    const cu = members.reduce((a, m) => a + (m % n), 0) / members.length,
+      cv = members.reduce((a, m) => a + Math.floor(m / n), 0) / members.length;
     const score = (m: number) => {
-      const i = m % n, j = Math.floor(m / n);
+      const i = m % n,
+        j = Math.floor(m / n);
       let s = 0;
-      for (let di = -1; di <= 1; di++) for (let dj = -1; dj <= 1; dj++) {
-        const i2 = i + di, j2 = j + dj;
-        if ((di || dj) && i2 >= 0 && j2 >= 0 && i2 < n && j2 < n && comp[j2 * n + i2] === c) s++;
-      }
+      for (let di = -1; di <= 1; di++)
+        for (let dj = -1; dj <= 1; dj++) {
+          const i2 = i + di,
+            j2 = j + dj;
+          if ((di || dj) && i2 >= 0 && j2 >= 0 && i2 < n && j2 < n && comp[j2 * n + i2] === c) s++;
+        }
       return s * 1000 - Math.hypot(i - cu, j - cv);
     };
     const best = members.reduce((a, m) => (score(m) > score(a) ? m : a), members[0]!);
     const g = grid[best]!;
-    out.push({ phases: g.labels, labels: g.labels, s: g.u, T: T0 + g.v * (T1 - T0), x: axisValue(path, g.u), grid_nodes: members.length });
+    out.push({
+      phases: g.labels,
+      labels: g.labels,
+      s: g.u,
+      T: T0 + g.v * (T1 - T0),
+      x: axisValue(path, g.u),
+      grid_nodes: members.length,
+    });
     c++;
   }
   return out;
@@ -541,18 +662,26 @@ function regionLabels(grid: Sample[], n: number, T0: number, T1: number, path: C
 
 /** Horizontal runs that the lines of two or more phases share at one temperature. */
 function invariantLines(lines: ZpfLine[]): InvariantLine[] {
-  interface Run { T: number; x: [number, number]; phases: Set<string>; linePhase: string }
+  interface Run {
+    T: number;
+    x: [number, number];
+    phases: Set<string>;
+    linePhase: string;
+  }
   const runs: Run[] = [];
   const MIN_SPAN = 1e-3; // axis fraction
   for (const l of lines) {
     let i = 0;
     while (i < l.points.length) {
       let j = i;
-      let lo = l.points[i]!.T, hi = lo;
+      let lo = l.points[i]!.T,
+        hi = lo;
       while (j + 1 < l.points.length) {
         const T = l.points[j + 1]!.T;
         if (Math.max(hi, T) - Math.min(lo, T) > 0.3) break;
-        lo = Math.min(lo, T); hi = Math.max(hi, T); j++;
+        lo = Math.min(lo, T);
+        hi = Math.max(hi, T);
+        j++;
       }
       const xs = l.points.slice(i, j + 1).map((p) => p.x);
       if (j > i && Math.max(...xs) - Math.min(...xs) >= MIN_SPAN) {
@@ -573,7 +702,11 @@ function invariantLines(lines: ZpfLine[]): InvariantLine[] {
       grown = false;
       runs.forEach((q, m) => {
         if (m <= k || used.has(m)) return;
-        if (group.some((g) => Math.abs(q.T - g.T) <= 0.5 && q.x[0] <= g.x[1] + 1e-9 && g.x[0] <= q.x[1] + 1e-9)) { group.push(q); used.add(m); grown = true; }
+        if (group.some((g) => Math.abs(q.T - g.T) <= 0.5 && q.x[0] <= g.x[1] + 1e-9 && g.x[0] <= q.x[1] + 1e-9)) {
+          group.push(q);
+          used.add(m);
+          grown = true;
+        }
       });
     }
     const linePhases = [...new Set(group.map((g) => g.linePhase))];

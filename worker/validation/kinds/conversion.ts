@@ -27,7 +27,8 @@ const FRACTION = /^\s*(X|W)\(\s*([A-Za-z0-9]+)\s*\)\s*$/;
 
 export const conversion: KindHandler = (c, ctx) => {
   let masses: Record<string, number> = {};
-  if (c.element_masses) masses = Object.fromEntries(Object.entries(c.element_masses).map(([k, v]) => [k.toUpperCase(), v]));
+  if (c.element_masses)
+    masses = Object.fromEntries(Object.entries(c.element_masses).map(([k, v]) => [k.toUpperCase(), v]));
   else if (c.tdb) {
     for (const el of caseDatabase(c, ctx).info().elements) masses[el.name.toUpperCase()] = el.mass;
   } else throw new Error('a conversion needs element_masses or a tdb');
@@ -48,10 +49,16 @@ export const conversion: KindHandler = (c, ctx) => {
   const molar = new Map<string, number>();
   for (const comp of comps) {
     const f = parseFormula(comp, Object.keys(masses));
-    molar.set(comp, Object.entries(f).reduce((s, [el, n]) => s + n * masses[el], 0));
+    molar.set(
+      comp,
+      Object.entries(f).reduce((s, [el, n]) => s + n * masses[el], 0),
+    );
   }
   const dependent = comps.filter((x) => !given.has(x));
-  if (dependent.length !== 1) throw new Error(`expected exactly one dependent component (one without a condition), got ${dependent.join(',') || 'none'}`);
+  if (dependent.length !== 1)
+    throw new Error(
+      `expected exactly one dependent component (one without a condition), got ${dependent.join(',') || 'none'}`,
+    );
   const frac = new Map(given);
   frac.set(dependent[0], 1 - [...given.values()].reduce((s, v) => s + v, 0));
   // amounts proportional to moles (from W) or to masses (from X)

@@ -26,7 +26,10 @@ export const database: KindHandler = (c, ctx) => {
   return c.expected.map((e): ComputedValue => {
     const q = e.quantity.trim();
     if (/parameter_count/.test(q)) return { value: expandedParameterCount(db) };
-    const f = facts[q.toLowerCase()] ?? facts[q.toLowerCase().replace(/\s+/g, '_')] ?? facts[q.toLowerCase().replace(/_/g, ' ')];
+    const f =
+      facts[q.toLowerCase()] ??
+      facts[q.toLowerCase().replace(/\s+/g, '_')] ??
+      facts[q.toLowerCase().replace(/_/g, ' ')];
     return f ? { value: f() } : { value: null, unsupported: `database quantity ${e.quantity}` };
   });
 };

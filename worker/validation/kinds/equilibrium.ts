@@ -8,6 +8,7 @@ import type { ValidationCase } from '../types.js';
 /** Point conditions of a case with `override` applied (every condition must then be a single number). */
 export function pointConditions(c: ValidationCase, override: Record<string, number> = {}): EquilibriumConditions {
   const raw = { ...c.conditions, ...override } as Record<string, unknown>;
-  for (const [k, v] of Object.entries(raw)) if (typeof v !== 'number') throw new Error(`condition ${k} is not a single number`);
+  for (const [k, v] of Object.entries(raw))
+    if (typeof v !== 'number') throw new Error(`condition ${k} is not a single number`);
   return solverConditions(raw as Record<string, number>);
 }

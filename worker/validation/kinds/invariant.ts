@@ -18,7 +18,12 @@ export const invariant: KindHandler = (c, ctx) => {
   const nPhases = caseElements(c).length + 1;
   // the phases named by the temperature entry, e.g. "T_invariant (LIQUID + FCC_A1 + BCT_A5)" or "(LIQUID -> A + B)"
   const tq = c.expected.find((e) => /^T_\w+\s*\(/.test(e.quantity.trim()))?.quantity ?? c.expected[0]?.quantity ?? '';
-  const named = /\(([^()]+)\)/.exec(tq)?.[1]?.split(/<->|->|\+|,/).map((s) => s.trim().toUpperCase().replace(/#.*$/, '')).filter(Boolean).sort();
+  const named = /\(([^()]+)\)/
+    .exec(tq)?.[1]
+    ?.split(/<->|->|\+|,/)
+    .map((s) => s.trim().toUpperCase().replace(/#.*$/, ''))
+    .filter(Boolean)
+    .sort();
   const inv = changes.find((ch) => {
     const u = [...new Set([...ch.below, ...ch.above])].sort();
     return u.length === nPhases && (!named || named.length !== nPhases || u.join('+') === named.join('+'));
@@ -27,10 +32,12 @@ export const invariant: KindHandler = (c, ctx) => {
   const mapped = () => (inv && diagram ? diagram.invariants.find((v) => Math.abs(v.T - inv.T) < 0.1) : undefined);
   return c.expected.map((e): ComputedValue => {
     const q = e.quantity.trim();
-    const describe = () => changes.map((ch) => `${ch.below.join('+')}->${ch.above.join('+')} ${ch.T.toFixed(3)} K`).join('; ');
+    const describe = () =>
+      changes.map((ch) => `${ch.below.join('+')}->${ch.above.join('+')} ${ch.T.toFixed(3)} K`).join('; ');
     if (/^T_(invariant|eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\b/i.test(q)) {
       if (!inv) return { value: null, error: `no ${nPhases}-phase invariant along the line (changes: ${describe()})` };
-      if (diagram && !mapped()) return { value: null, error: `the mapped diagram has no invariant within 0.1 K of ${inv.T.toFixed(4)} K` };
+      if (diagram && !mapped())
+        return { value: null, error: `the mapped diagram has no invariant within 0.1 K of ${inv.T.toFixed(4)} K` };
       return { value: inv.T };
     }
     if (/^stable_phases at T_invariant/.test(q)) {
@@ -42,16 +49,22 @@ export const invariant: KindHandler = (c, ctx) => {
     const xm = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at T_invariant\b/i.exec(q);
     if (xm) {
       if (!inv) return { value: null, error: `no ${nPhases}-phase invariant along the line (changes: ${describe()})` };
-      const ph = xm[1].toUpperCase(), el = xm[2].toUpperCase();
+      const ph = xm[1].toUpperCase(),
+        el = xm[2].toUpperCase();
       const d = mapped();
       if (diagram) {
         const p = d?.phases.find((s) => baseName(s.name) === ph);
-        if (!d || !p) return { value: null, error: `${xm[1]} is not a phase of the mapped invariant at ${inv.T.toFixed(3)} K` };
+        if (!d || !p)
+          return { value: null, error: `${xm[1]} is not a phase of the mapped invariant at ${inv.T.toFixed(3)} K` };
         return { value: el === diagram.xComponent ? p.x : 1 - p.x };
       }
       for (const T of [inv.T - 1e-3, inv.T + 1e-3]) {
-        const r = equilibrium({ database: db, components: solverComponents(c, db), phases: c.phases,
-          conditions: { T, P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, X: lineX(c, db) } });
+        const r = equilibrium({
+          database: db,
+          components: solverComponents(c, db),
+          phases: c.phases,
+          conditions: { T, P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, X: lineX(c, db) },
+        });
         const set = r.converged ? r.phases.find((p) => p.name === ph) : undefined;
         if (set && el in set.x) return { value: set.x[el] };
       }

@@ -46,7 +46,9 @@ function caseInvariant(d: BinaryDiagram, c: ValidationCase, kind: string, phase?
   const hints = sideHints(c, caseElements(c));
   const hintX = (v: InvariantRecord) => (hints.length === 1 ? xOf(d, hints[0], v.phases[1].x) : 0);
   return d.invariants
-    .filter((v) => (kind === 'invariant' || v.kind === kind) && (!phase || v.phases.some((p) => baseName(p.name) === phase)))
+    .filter(
+      (v) => (kind === 'invariant' || v.kind === kind) && (!phase || v.phases.some((p) => baseName(p.name) === phase)),
+    )
     .sort((a, b) => score(b) - score(a) || hintX(b) - hintX(a) || b.T - a.T)[0];
 }
 
@@ -57,12 +59,18 @@ export const literature: KindHandler = (c, ctx) => c.expected.map((e) => literat
  * point quantity of the vocabulary; without it such a name is reported unsupported (the other kinds use this
  * function as their own fallback for diagram quantities).
  */
-export function literatureEntry(c: ValidationCase, ctx: KindContext, e: ExpectedEntry, pointFallback = true): ComputedValue {
+export function literatureEntry(
+  c: ValidationCase,
+  ctx: KindContext,
+  e: ExpectedEntry,
+  pointFallback = true,
+): ComputedValue {
   const db = caseDatabase(c, ctx);
   const els = caseElements(c);
   let diagram: BinaryDiagram | null = null;
   const D = () => {
-    if (els.length !== 2) throw new Unsupported(`a diagram quantity of a system of ${els.length} elements (binary diagrams only)`);
+    if (els.length !== 2)
+      throw new Unsupported(`a diagram quantity of a system of ${els.length} elements (binary diagrams only)`);
     return (diagram ??= caseDiagram(c, ctx));
   };
   try {
@@ -78,27 +86,68 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
     if ((m = /^T_(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\s*\((.+)\)$/i.exec(q))) {
       const kind = m[1].toLowerCase();
       const names = m[2].split(/->|\+/).map(phaseOfName).sort();
-      const same = (v: InvariantRecord) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+');
-      const hit = D().invariants.filter(same).length > 1 ? caseInvariant({ ...D(), invariants: D().invariants.filter(same) }, c, kind)
-        : D().invariants.find((v) => v.kind === kind && same(v)) ?? D().invariants.find(same);
-      if (!hit) return { value: null, error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
+      const same = (v: InvariantRecord) =>
+        v.phases
+          .map((p) => baseName(p.name))
+          .sort()
+          .join('+') === names.join('+');
+      const hit =
+        D().invariants.filter(same).length > 1
+          ? caseInvariant({ ...D(), invariants: D().invariants.filter(same) }, c, kind)
+          : (D().invariants.find((v) => v.kind === kind && same(v)) ?? D().invariants.find(same));
+      if (!hit)
+        return {
+          value: null,
+          error: `no ${kind} ${names.join('+')} in the mapped diagram (invariants: ${D()
+            .invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`)
+            .join('; ')})`,
+        };
       return { value: hit.T };
     }
     // T_<kind> without phases (e.g. "T_eutectic", "T_peritectic of the Cu-rich side"): the case's invariant of that kind
     if ((m = /^T_(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid)\b(?!\s*\()/i.exec(q))) {
       const v = caseInvariant(D(), c, m[1].toLowerCase());
-      if (!v) return { value: null, error: `no ${m[1]} in the mapped diagram (invariants: ${D().invariants.map((x) => `${x.kind} ${x.reaction} ${x.T.toFixed(2)} K`).join('; ')})` };
+      if (!v)
+        return {
+          value: null,
+          error: `no ${m[1]} in the mapped diagram (invariants: ${D()
+            .invariants.map((x) => `${x.kind} ${x.reaction} ${x.T.toFixed(2)} K`)
+            .join('; ')})`,
+        };
       return { value: v.T };
     }
     // T_invariant (A + B + C): the mapped invariant of any kind with exactly those phases (the highest)
     if ((m = /^T_invariant\s*\((.+)\)$/i.exec(q))) {
-      const names = m[1].split(/<->|->|\+|,/).map(phaseOfName).filter(Boolean).sort();
-      const hit = D().invariants.filter((v) => v.phases.map((p) => baseName(p.name)).sort().join('+') === names.join('+')).sort((a, b) => b.T - a.T)[0];
-      if (!hit) return { value: null, error: `no invariant ${names.join('+')} in the mapped diagram (invariants: ${D().invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`).join('; ')})` };
+      const names = m[1]
+        .split(/<->|->|\+|,/)
+        .map(phaseOfName)
+        .filter(Boolean)
+        .sort();
+      const hit = D()
+        .invariants.filter(
+          (v) =>
+            v.phases
+              .map((p) => baseName(p.name))
+              .sort()
+              .join('+') === names.join('+'),
+        )
+        .sort((a, b) => b.T - a.T)[0];
+      if (!hit)
+        return {
+          value: null,
+          error: `no invariant ${names.join('+')} in the mapped diagram (invariants: ${D()
+            .invariants.map((v) => `${v.kind} ${v.reaction} ${v.T.toFixed(2)} K`)
+            .join('; ')})`,
+        };
       return { value: hit.T };
     }
     // X(PHASE,EL) at <kind> / at T_invariant: composition of PHASE at the case's invariant
-    if ((m = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at (?:T_)?(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid|invariant)\b/i.exec(q))) {
+    if (
+      (m =
+        /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at (?:T_)?(eutectic|peritectic|monotectic|eutectoid|peritectoid|syntectic|monotectoid|invariant)\b/i.exec(
+          q,
+        ))
+    ) {
       const ph = m[1].toUpperCase();
       const v = caseInvariant(D(), c, m[3].toLowerCase(), ph);
       const p = v?.phases.find((s) => baseName(s.name) === ph);
@@ -112,10 +161,12 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
       const host = /\bin \(([A-Z][a-z]?)\)/.exec(q)?.[1]?.toUpperCase();
       const onSide = (x: number) => !host || !els.includes(host) || xOf(D(), host, x) > 0.5;
       const xs: number[] = [];
-      for (const r of D().regions) r.phases.forEach((lab, k) => {
-        if (baseName(lab) === ph) for (const t of r.tielines) if (onSide(t.x[k])) xs.push(xOf(D(), m![2], t.x[k]));
-      });
-      for (const v of D().invariants) for (const p of v.phases) if (baseName(p.name) === ph && onSide(p.x)) xs.push(xOf(D(), m[2], p.x));
+      for (const r of D().regions)
+        r.phases.forEach((lab, k) => {
+          if (baseName(lab) === ph) for (const t of r.tielines) if (onSide(t.x[k])) xs.push(xOf(D(), m![2], t.x[k]));
+        });
+      for (const v of D().invariants)
+        for (const p of v.phases) if (baseName(p.name) === ph && onSide(p.x)) xs.push(xOf(D(), m[2], p.x));
       if (!xs.length) return { value: null, error: `${ph} borders no two-phase region in the mapped diagram` };
       return { value: Math.max(...xs) };
     }
@@ -129,7 +180,9 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
     // T_critical of the <phase> miscibility gap / X(EL) at the critical point
     if ((m = /^T_critical of the ([A-Za-z0-9_]+) miscibility gap/.exec(q))) {
       const word = m[1].toUpperCase();
-      const cp = D().criticalPoints.filter((p) => p.phase.includes(word)).sort((a, b) => b.T - a.T)[0];
+      const cp = D()
+        .criticalPoints.filter((p) => p.phase.includes(word))
+        .sort((a, b) => b.T - a.T)[0];
       if (!cp) return { value: null, error: `no critical point of a ${word} gap in the mapped diagram` };
       return { value: cp.T };
     }
@@ -140,20 +193,35 @@ export function literatureEntry(c: ValidationCase, ctx: KindContext, e: Expected
     }
     // T_melting (G(LIQUID) = G(SOLID) for pure EL): root of the Gibbs-energy difference of the pure element
     if ((m = /^T_melting \(G\(([A-Z0-9_]+)\) = G\(([A-Z0-9_]+)\) for pure ([A-Z0-9]+)\)/i.exec(q))) {
-      const T = pureTransition(db, solverComponents(c, db), m[3].toUpperCase(), m[1].toUpperCase(), m[2].toUpperCase(),
-        [200, 4000], 1e-6, typeof c.conditions.P === 'number' ? c.conditions.P : 101325);
-      return T === null ? { value: null, unsupported: `G(${m[1]}) - G(${m[2]}) has no root in 200-4000 K` } : { value: T };
+      const T = pureTransition(
+        db,
+        solverComponents(c, db),
+        m[3].toUpperCase(),
+        m[1].toUpperCase(),
+        m[2].toUpperCase(),
+        [200, 4000],
+        1e-6,
+        typeof c.conditions.P === 'number' ? c.conditions.P : 101325,
+      );
+      return T === null
+        ? { value: null, unsupported: `G(${m[1]}) - G(${m[2]}) has no root in 200-4000 K` }
+        : { value: T };
     }
     // stable_phases at each X(EL): the same phase set at every listed composition (else the first other set)
     if ((m = /^stable_phases at each X\(([A-Z0-9]+)\)/i.exec(q))) {
       const el = m[1].toUpperCase();
       const list = c.conditions[`X(${m[1]})`] ?? c.conditions[`X(${el})`];
       const T = c.conditions.T;
-      if (!Array.isArray(list) || typeof T !== 'number') return { value: null, unsupported: 'needs a T and a list of X' };
+      if (!Array.isArray(list) || typeof T !== 'number')
+        return { value: null, unsupported: 'needs a T and a list of X' };
       if (!els.includes(el)) return { value: null, unsupported: `${el} is not a case element` };
       const sets = (list as number[]).map((x) => {
-        const r = equilibrium({ database: db, components: solverComponents(c, db), phases: c.phases,
-          conditions: { T, P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, X: { [el]: x } } });
+        const r = equilibrium({
+          database: db,
+          components: solverComponents(c, db),
+          phases: c.phases,
+          conditions: { T, P: typeof c.conditions.P === 'number' ? c.conditions.P : 101325, X: { [el]: x } },
+        });
         if (!r.converged) throw new Error(`equilibrium at X(${el})=${x} did not converge: ${r.reason}`);
         return [...new Set(phaseNames(r))];
       });

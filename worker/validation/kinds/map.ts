@@ -41,9 +41,14 @@ const diagrams = new Map<string, BinaryDiagram>();
  * is the one a composition condition names (else the second element); T range from the case's T grid
  * or `defaultT`.
  */
-export function caseDiagram(c: ValidationCase, ctx: Parameters<KindHandler>[1], defaultT: [number, number] = [250, 2200]): BinaryDiagram {
+export function caseDiagram(
+  c: ValidationCase,
+  ctx: Parameters<KindHandler>[1],
+  defaultT: [number, number] = [250, 2200],
+): BinaryDiagram {
   const els = caseElements(c);
-  if (els.length !== 2) throw new Error(`case ${c.id}: a phase diagram needs exactly 2 elements, got ${els.join(', ')}`);
+  if (els.length !== 2)
+    throw new Error(`case ${c.id}: a phase diagram needs exactly 2 elements, got ${els.join(', ')}`);
   const db = caseDatabase(c, ctx);
   let xc = els[1];
   let X: [number, number] = [0, 1];
@@ -59,7 +64,16 @@ export function caseDiagram(c: ValidationCase, ctx: Parameters<KindHandler>[1], 
   const key = JSON.stringify([c.tdb, c.parameter_overrides ?? {}, els, xc, c.phases, T, X, P]);
   let d = diagrams.get(key);
   if (!d) {
-    d = mapBinary({ database: db, components: [els[0], els[1]], xComponent: xc, phases: c.phases, T, X, P, threads: 1 });
+    d = mapBinary({
+      database: db,
+      components: [els[0], els[1]],
+      xComponent: xc,
+      phases: c.phases,
+      T,
+      X,
+      P,
+      threads: 1,
+    });
     diagrams.set(key, d);
   }
   return d;
@@ -73,7 +87,8 @@ const sections = new Map<string, TernarySection>();
  */
 export function caseSection(c: ValidationCase, ctx: Parameters<KindHandler>[1]): TernarySection {
   const els = caseElements(c);
-  if (els.length !== 3 || typeof c.conditions.T !== 'number') throw new Error(`case ${c.id}: an isothermal section needs 3 elements and one T`);
+  if (els.length !== 3 || typeof c.conditions.T !== 'number')
+    throw new Error(`case ${c.id}: an isothermal section needs 3 elements and one T`);
   const db = caseDatabase(c, ctx);
   const window = els.map((e): [number, number] => {
     const k = Object.keys(c.conditions).find((key) => new RegExp(`^X\\(${e}\\)$`, 'i').test(key));
@@ -83,7 +98,15 @@ export function caseSection(c: ValidationCase, ctx: Parameters<KindHandler>[1]):
   const key = JSON.stringify([c.tdb, c.parameter_overrides ?? {}, els, c.phases, c.conditions.T, window, P]);
   let s = sections.get(key);
   if (!s) {
-    s = mapTernary({ database: db, components: [els[0], els[1], els[2]], phases: c.phases, T: c.conditions.T, P, window, threads: 2 });
+    s = mapTernary({
+      database: db,
+      components: [els[0], els[1], els[2]],
+      phases: c.phases,
+      T: c.conditions.T,
+      P,
+      window,
+      threads: 2,
+    });
     sections.set(key, s);
   }
   return s;
@@ -121,7 +144,10 @@ export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
   const keys = gridKeys(c.conditions);
   if (!keys.length) throw new Error('a map case needs at least one grid condition');
   const axes = keys.map((k) => conditionValues(k, c.conditions[k]));
-  const fixed = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !keys.includes(k))) as Record<string, number>;
+  const fixed = Object.fromEntries(Object.entries(c.conditions).filter(([k]) => !keys.includes(k))) as Record<
+    string,
+    number
+  >;
   const points: { idx: number[]; cond: Record<string, number> }[] = [];
   const walk = (d: number, idx: number[], cond: Record<string, number>) => {
     if (d === keys.length) {
@@ -140,8 +166,13 @@ export function gridMap(c: ValidationCase, db: NativeDatabase): GridMap {
     axes[d].forEach((v, i) => walk(d + 1, [...idx, i], { ...cond, [keys[d]]: v }));
   };
   walk(0, [], fixed);
-  const results = equilibriumBatch({ database: db, components: c.components, phases: c.phases,
-    conditions: points.map((p) => solverConditions(p.cond)), threads: 2 });
+  const results = equilibriumBatch({
+    database: db,
+    components: c.components,
+    phases: c.phases,
+    conditions: points.map((p) => solverConditions(p.cond)),
+    threads: 2,
+  });
   const byIdx = new Map<string, string[] | null>();
   const setKey = (s: string[]) => s.join('+');
   const sets = new Map<string, string[]>();
@@ -176,28 +207,51 @@ export const map: KindHandler = (c, ctx) => {
   let grid: GridMap | null = null;
   const G = () => (grid ??= gridMap(c, db));
   // a ternary section: the traced regions, plus the sets its grid met (a grid set is a real equilibrium too)
-  const sectionOr = (n: 2 | 3) => [...sectionSets(caseSection(c, ctx), n),
-    ...(gridKeys(c.conditions).length ? G().sets.filter((s) => s.length === n) : [])];
+  const sectionOr = (n: 2 | 3) => [
+    ...sectionSets(caseSection(c, ctx), n),
+    ...(gridKeys(c.conditions).length ? G().sets.filter((s) => s.length === n) : []),
+  ];
   const out: ComputedValue[] = [];
   for (const e of c.expected) {
     const q = e.quantity.trim();
     if (q === 'two_phase_regions_include') {
-      out.push({ value: binary ? regionSets(caseDiagram(c, ctx)) : ternary ? sectionOr(2) : G().sets.filter((s) => s.length === 2) });
+      out.push({
+        value: binary
+          ? regionSets(caseDiagram(c, ctx))
+          : ternary
+            ? sectionOr(2)
+            : G().sets.filter((s) => s.length === 2),
+      });
       continue;
     }
     if (q === 'three_phase_regions_include') {
-      out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : ternary ? sectionOr(3) : G().sets.filter((s) => s.length === 3) });
+      out.push({
+        value: binary
+          ? invariantSets(caseDiagram(c, ctx))
+          : ternary
+            ? sectionOr(3)
+            : G().sets.filter((s) => s.length === 3),
+      });
       continue;
     }
     // at fixed T and P a ternary's invariant is a three-phase triangle
-    if (q === 'invariants_include') { out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : ternary ? sectionOr(3) : G().invariants }); continue; }
+    if (q === 'invariants_include') {
+      out.push({ value: binary ? invariantSets(caseDiagram(c, ctx)) : ternary ? sectionOr(3) : G().invariants });
+      continue;
+    }
     if (q === 'phase_regions_include') {
-      const extra = binary ? [...regionSets(caseDiagram(c, ctx)), ...invariantSets(caseDiagram(c, ctx))]
-        : ternary ? [...sectionOr(2), ...sectionOr(3)] : [];
+      const extra = binary
+        ? [...regionSets(caseDiagram(c, ctx)), ...invariantSets(caseDiagram(c, ctx))]
+        : ternary
+          ? [...sectionOr(2), ...sectionOr(3)]
+          : [];
       out.push({ value: [...G().sets, ...extra] });
       continue;
     }
-    if (q === 'boundaries_include') { out.push({ value: G().boundaries }); continue; }
+    if (q === 'boundaries_include') {
+      out.push({ value: G().boundaries });
+      continue;
+    }
     // point checks ("number_of_stable_phases at T=1600, X(CR)=0.3") and any other quantity of the vocabulary
     out.push(vocabularyEntry(c, ctx, { c, db, mode: 'equilibrium', cond: c.conditions, entry: e }));
   }

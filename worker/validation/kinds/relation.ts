@@ -20,7 +20,8 @@ function rng(seed: number): () => number {
 function worstOf(values: unknown[]): number {
   let worst = 0;
   for (const v of values) {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`the relation has no finite value (${String(v)})`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      throw new Error(`the relation has no finite value (${String(v)})`);
     if (Math.abs(v) > Math.abs(worst)) worst = v;
   }
   return worst;
@@ -30,7 +31,9 @@ export const relation: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   return c.expected.map((e): ComputedValue => {
     try {
-      const phases = [...new Set([...e.quantity.matchAll(/([A-Za-z0-9_]+)\s*,\s*y\s*\)/g)].map((m) => m[1].toUpperCase()))];
+      const phases = [
+        ...new Set([...e.quantity.matchAll(/([A-Za-z0-9_]+)\s*,\s*y\s*\)/g)].map((m) => m[1].toUpperCase())),
+      ];
       if (!phases.length) throw new Unsupported(`relation ${e.quantity}: no atom names a phase with y`);
       const scope = (cc: ValidationCase) => ({ c: cc, db, mode: 'property' as const, cond: cc.conditions, entry: e });
       if (c.site_fractions && phases.every((p) => Object.keys(c.site_fractions!).some((k) => k.toUpperCase() === p))) {
@@ -39,7 +42,8 @@ export const relation: KindHandler = (c, ctx) => {
       }
       const models: PhaseModel[] = phases.map((p) => phaseModel(db, p, c.components));
       const key = (m: PhaseModel) => m.variables.map((v) => `${v.sublattice}:${v.species}`).join();
-      if (models.some((m) => key(m) !== key(models[0]))) throw new Error(`${phases.join(', ')} have different site-fraction variables`);
+      if (models.some((m) => key(m) !== key(models[0])))
+        throw new Error(`${phases.join(', ')} have different site-fraction variables`);
       const a = models[0];
       const rand = rng(12345);
       const values: unknown[] = [];

@@ -26,13 +26,18 @@ function quantity(q: string, run: ScheilRun): ComputedValue {
   const forming = steps.filter((s) => s.phases_forming.length > 0);
   let m: RegExpExecArray | null;
   if (Q === 'first_solid_phase' || Q === 'first_solid_phases') {
-    return forming.length ? { value: phasesValue(forming[0].phases_forming) } : { value: null, unsupported: 'no solid formed' };
+    return forming.length
+      ? { value: phasesValue(forming[0].phases_forming) }
+      : { value: null, unsupported: 'no solid formed' };
   }
   if (Q === 'last_solid_phase' || Q === 'last_solid_phases') {
-    return forming.length ? { value: phasesValue(forming[forming.length - 1].phases_forming) } : { value: null, unsupported: 'no solid formed' };
+    return forming.length
+      ? { value: phasesValue(forming[forming.length - 1].phases_forming) }
+      : { value: null, unsupported: 'no solid formed' };
   }
   if (Q === 'T_first_solid' || /^T_?liquidus\b/i.test(Q)) return { value: run.liquidus_temperature };
-  if (Q === 'T_end' || /^T_?solidus\b/i.test(Q)) return { value: run.solidus_temperature ?? (steps.length ? steps[steps.length - 1].T : null) };
+  if (Q === 'T_end' || /^T_?solidus\b/i.test(Q))
+    return { value: run.solidus_temperature ?? (steps.length ? steps[steps.length - 1].T : null) };
   if ((m = /^T_(first|last)_([A-Z0-9_]+)\b/i.exec(Q))) {
     const ph = m[2].toUpperCase();
     const with_ = steps.filter((s) => s.phases_forming.some((l) => l.replace(/#\d+$/, '') === ph));
@@ -40,8 +45,10 @@ function quantity(q: string, run: ScheilRun): ComputedValue {
     return { value: (m[1].toLowerCase() === 'first' ? with_[0] : with_[with_.length - 1]).T };
   }
   if ((m = /^X\(([A-Z0-9_]+),([A-Z0-9]+)\) at T_(first|last)_([A-Z0-9_]+)$/i.exec(Q))) {
-    const el = m[2].toUpperCase(), ph = m[4].toUpperCase();
-    if (m[1].toUpperCase() !== run.liquid_phase) return { value: null, unsupported: `only the liquid composition is tracked` };
+    const el = m[2].toUpperCase(),
+      ph = m[4].toUpperCase();
+    if (m[1].toUpperCase() !== run.liquid_phase)
+      return { value: null, unsupported: `only the liquid composition is tracked` };
     const with_ = steps.filter((s) => s.phases_forming.some((l) => l.replace(/#\d+$/, '') === ph));
     if (!with_.length) return { value: null, unsupported: `${ph} never forms` };
     const s = m[3].toLowerCase() === 'first' ? with_[0] : with_[with_.length - 1];
@@ -52,8 +59,10 @@ function quantity(q: string, run: ScheilRun): ComputedValue {
   const last = steps[steps.length - 1];
   if (/fraction_solid/i.test(Q) && /final|last|end/i.test(Q)) return { value: last?.fraction_solid ?? null };
   if (/fraction_liquid/i.test(Q) && /final|last|end/i.test(Q)) return { value: last?.fraction_liquid ?? null };
-  if (/cum(ulative)?_?phase_amounts|phase_totals/i.test(Q)) return { value: Object.values(run.phase_totals).reduce((a, b) => a + b, 0) };
-  if (/lever|equilibrium solidification/i.test(Q) && /T_end|solidus/i.test(Q)) return { value: run.lever_rule_solidus_temperature };
+  if (/cum(ulative)?_?phase_amounts|phase_totals/i.test(Q))
+    return { value: Object.values(run.phase_totals).reduce((a, b) => a + b, 0) };
+  if (/lever|equilibrium solidification/i.test(Q) && /T_end|solidus/i.test(Q))
+    return { value: run.lever_rule_solidus_temperature };
   return { value: null, unsupported: `quantity ${q}` };
 }
 
@@ -64,7 +73,8 @@ export const scheil: KindHandler = (c, ctx) => {
   // a T condition serves as the start temperature when the calculation settings give none
   const start = num('start_temperature') ?? (typeof c.conditions.T === 'number' ? c.conditions.T : undefined);
   const step = num('step_temperature') ?? num('temperature_step');
-  if (start === undefined || step === undefined) throw new Error('calculation.start_temperature (or a T condition) and step_temperature are required');
+  if (start === undefined || step === undefined)
+    throw new Error('calculation.start_temperature (or a T condition) and step_temperature are required');
   let composition: Record<string, number> = {};
   const mass: Record<string, number> = {};
   let P = 101325;
@@ -88,10 +98,20 @@ export const scheil: KindHandler = (c, ctx) => {
     const tot = Object.values(n).reduce((a, b) => a + b, 0);
     composition = Object.fromEntries(els.map((e) => [e, n[e] / tot]));
   }
-  const usable = new Set(db.phasesFor(elements.map((e) => e.toUpperCase()), true));
+  const usable = new Set(
+    db.phasesFor(
+      elements.map((e) => e.toUpperCase()),
+      true,
+    ),
+  );
   const run = scheilSolidification({
-    database: db, components: elements, phases: c.phases.map((p) => p.toUpperCase()).filter((p) => usable.has(p)),
-    P, composition, startTemperature: start, temperatureStep: step,
+    database: db,
+    components: elements,
+    phases: c.phases.map((p) => p.toUpperCase()).filter((p) => usable.has(p)),
+    P,
+    composition,
+    startTemperature: start,
+    temperatureStep: step,
     liquidPhase: typeof calc.liquid_phase === 'string' ? calc.liquid_phase : undefined,
     stop: num('stop'),
     // the lever rule only when a quantity asks for it (it costs a second scan)

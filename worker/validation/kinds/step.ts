@@ -27,7 +27,10 @@ import { pointConditions } from './equilibrium.js';
 /** The grid condition of a case: its key and its values in order (a range follows numpy.arange, conditions.ts). */
 export function gridOf(c: ValidationCase): { key: string; values: number[] } {
   const grids = Object.entries(c.conditions).filter(([, v]) => typeof v !== 'number');
-  if (grids.length !== 1) throw new Error(`a step case needs exactly one grid condition (found ${grids.map(([k]) => k).join(', ') || 'none'})`);
+  if (grids.length !== 1)
+    throw new Error(
+      `a step case needs exactly one grid condition (found ${grids.map(([k]) => k).join(', ') || 'none'})`,
+    );
   const [key, v] = grids[0];
   return { key, values: conditionValues(key, v) };
 }
@@ -37,7 +40,8 @@ const names = (r: EquilibriumResult) => [...new Set(r.phases.map((p) => p.name))
 /** Line between two grid points as a ScanPath (T or X grids). */
 function pathBetween(a: EquilibriumConditions, b: EquilibriumConditions): ScanPath | null {
   if (a.MU || a.W || b.MU || b.W) return null;
-  const X0 = { ...(a.X ?? {}) }, X1 = { ...(b.X ?? {}) };
+  const X0 = { ...(a.X ?? {}) },
+    X1 = { ...(b.X ?? {}) };
   return { T0: a.T, T1: b.T, P: a.P ?? 101325, X0, X1, full0: X0, full1: X1 };
 }
 
@@ -55,7 +59,13 @@ export function stepLine(c: ValidationCase, db: ReturnType<typeof caseDatabase>)
   const { key, values } = gridOf(c);
   const conds = values.map((v) => pointConditions(c, { [key]: v }));
   const threads = Math.max(1, Math.min(2, availableParallelism()));
-  const results = equilibriumBatch({ database: db, components: c.components, phases: c.phases, conditions: conds, threads });
+  const results = equilibriumBatch({
+    database: db,
+    components: c.components,
+    phases: c.phases,
+    conditions: conds,
+    threads,
+  });
   const regions: string[][] = [];
   const nodes: string[][] = [];
   const addRegion = (set: string[]) => {
@@ -67,19 +77,29 @@ export function stepLine(c: ValidationCase, db: ReturnType<typeof caseDatabase>)
     if (!results[i].converged) continue;
     addRegion(names(results[i]));
     if (prev >= 0) {
-      const ra = results[prev], rb = results[i];
-      const labels = (r: EquilibriumResult) => r.phases.map((p) => `${p.name}#${p.setNumber}`).sort().join('+');
+      const ra = results[prev],
+        rb = results[i];
+      const labels = (r: EquilibriumResult) =>
+        r.phases
+          .map((p) => `${p.name}#${p.setNumber}`)
+          .sort()
+          .join('+');
       if (labels(ra) !== labels(rb)) {
         const path = pathBetween(conds[prev], conds[i]);
         const trs = path
-          ? refineTransitions(path, [0, 1], [ra, rb], { sys: { db, components: c.components, phases: c.phases }, threads, control })
+          ? refineTransitions(path, [0, 1], [ra, rb], {
+              sys: { db, components: c.components, phases: c.phases },
+              threads,
+              control,
+            })
           : [];
         if (trs.length === 0) nodes.push([...new Set([...names(ra), ...names(rb)])].sort());
         for (const t of trs) {
           const strip = (l: string) => l.replace(/#\d+$/, '');
           const before = [...new Set(t.phases_before.map(strip))].sort();
           const after = [...new Set(t.phases_after.map(strip))].sort();
-          addRegion(before); addRegion(after);
+          addRegion(before);
+          addRegion(after);
           nodes.push([...new Set([...before, ...after])].sort());
         }
       }
@@ -90,7 +110,10 @@ export function stepLine(c: ValidationCase, db: ReturnType<typeof caseDatabase>)
 }
 
 const CMP: Record<string, (a: number, b: number) => boolean> = {
-  '>=': (a, b) => a >= b - 1e-12, '<=': (a, b) => a <= b + 1e-12, '>': (a, b) => a > b, '<': (a, b) => a < b,
+  '>=': (a, b) => a >= b - 1e-12,
+  '<=': (a, b) => a <= b + 1e-12,
+  '>': (a, b) => a > b,
+  '<': (a, b) => a < b,
   '=': (a, b) => Math.abs(a - b) <= 1e-12,
 };
 
@@ -107,9 +130,12 @@ export const step: KindHandler = (c, ctx) => {
     let m: RegExpExecArray | null;
     if ((m = /^([A-Z0-9_]+) stable at (.+?)\s*(>=|<=|>|<|=)\s*([-+0-9.eE]+)$/i.exec(q))) {
       if (!sameVar(m[2])) return { value: null, unsupported: `${m[2]} is not the grid variable ${line.key}` };
-      const phase = m[1].toUpperCase(), op = CMP[m[3]], v = Number(m[4]);
+      const phase = m[1].toUpperCase(),
+        op = CMP[m[3]],
+        v = Number(m[4]);
       const at = line.values.map((x, i) => ({ x, r: line.results[i] })).filter((p) => op(p.x, v));
-      if (at.some((p) => !p.r.converged)) return { value: null, unsupported: 'a grid point in that range did not converge' };
+      if (at.some((p) => !p.r.converged))
+        return { value: null, unsupported: 'a grid point in that range did not converge' };
       return { value: at.some((p) => p.r.phases.some((ph) => ph.name === phase)) };
     }
     const alloy = alloyQuantity(q, c, db);

@@ -16,7 +16,8 @@ struct Report {
   int passed = 0, failed = 0, verbose = 0;
   std::vector<std::string> msgs;
   void check(bool ok, const std::string& what) {
-    if (ok) ++passed;
+    if (ok)
+      ++passed;
     else {
       ++failed;
       msgs.push_back("FAIL " + what);
@@ -102,7 +103,8 @@ void properties(Report& rep, EquilibriumSolver& s, const Conditions& c, const Eq
       }
     }
   }
-  rep.check(worst <= 1e-4, tag + " global minimum: max driving force of random points " + fmt(worst) + " (" + where + ")");
+  rep.check(worst <= 1e-4,
+            tag + " global minimum: max driving force of random points " + fmt(worst) + " (" + where + ")");
 }
 
 }  // namespace
@@ -129,7 +131,8 @@ std::string run_self_test(int verbose) {
       (f > 0 ? hi : lo) = mid;
     }
     double xb = 0.5 * (lo + hi);
-    rep.check(r.stable.size() == 2, "gap x=0.5: two composition sets of ALPHA (got " + std::to_string(r.stable.size()) + ")");
+    rep.check(r.stable.size() == 2,
+              "gap x=0.5: two composition sets of ALPHA (got " + std::to_string(r.stable.size()) + ")");
     if (r.stable.size() == 2) {
       double x1 = std::min(r.stable[0].x[1], r.stable[1].x[1]);
       double x2 = std::max(r.stable[0].x[1], r.stable[1].x[1]);
@@ -149,7 +152,9 @@ std::string run_self_test(int verbose) {
     auto r3 = s.solve(c2);
     double g2 = Rg * T / (0.03 * 0.97) - 2 * L;
     for (auto& [k, v] : r3.derivatives) {
-      if (k == "MU(A).X(B)") rep.check(std::fabs(v - (-0.03 * g2)) < 1e-6 * std::fabs(g2), "MU(A).X(B) " + fmt(v) + " analytic " + fmt(-0.03 * g2));
+      if (k == "MU(A).X(B)")
+        rep.check(std::fabs(v - (-0.03 * g2)) < 1e-6 * std::fabs(g2),
+                  "MU(A).X(B) " + fmt(v) + " analytic " + fmt(-0.03 * g2));
       if (k == "GM.X(B)") rep.check(std::fabs(v - (r3.mu[1] - r3.mu[0])) < 1e-6, "GM.X(B) = mu_B - mu_A " + fmt(v));
       if (k == "HM.T") rep.check(std::fabs(v) < 1e-8, "HM.T of a T-independent regular solution " + fmt(v));
     }
@@ -166,8 +171,10 @@ std::string run_self_test(int verbose) {
   // ---------------- 2. binary with liquid, asymmetric solid with gap, compound AB; derivatives by FD
   {
     std::vector<std::string> el = {"A", "B"};
-    auto liq = make_substitutional("LIQUID", el, {"A", "B"}, {G0{10000, -10, 0}, G0{12000, -10, 0}}, {0, -5000, 0, 0}, {});
-    auto fcc = make_substitutional("FCC", el, {"A", "B"}, {G0{0, 0, 0}, G0{2000, 0, 0}}, {0, 18000, 0, 0}, {0, 0, 0, 0});
+    auto liq =
+        make_substitutional("LIQUID", el, {"A", "B"}, {G0{10000, -10, 0}, G0{12000, -10, 0}}, {0, -5000, 0, 0}, {});
+    auto fcc =
+        make_substitutional("FCC", el, {"A", "B"}, {G0{0, 0, 0}, G0{2000, 0, 0}}, {0, 18000, 0, 0}, {0, 0, 0, 0});
     auto ab = make_compound("AB", el, {{"A", 0.5}, {"B", 0.5}}, G0{-4500, 1.0, 0});
     auto bcc = make_substitutional("BCC", el, {"A", "B"}, {G0{3000, -1, 0}, G0{0, 0, 0}}, {0, 5000, 0, 0}, {});
     EquilibriumSolver s({liq, fcc, ab, bcc}, {10, 30});
@@ -203,8 +210,10 @@ std::string run_self_test(int verbose) {
       if (k.rfind("NP(", 0) == 0) {
         std::string ph = k.substr(3, k.find(')') - 3);
         double a = 0, b = 0;
-        for (auto& st : rp.stable) if (st.phase == ph) a += st.NP;
-        for (auto& st : rm.stable) if (st.phase == ph) b += st.NP;
+        for (auto& st : rp.stable)
+          if (st.phase == ph) a += st.NP;
+        for (auto& st : rm.stable)
+          if (st.phase == ph) b += st.NP;
         fd = (a - b) / (2 * h);
       }
       rep.check(std::fabs(v - fd) <= 1e-4 * std::max(1.0, std::fabs(fd)),
@@ -238,14 +247,16 @@ std::string run_self_test(int verbose) {
     cm.conds.push_back({Condition::MU, "B", g0[1] + Rg * T * std::log(0.2)});
     cm.conds.push_back({Condition::X, "C", 0.5});
     auto rm = s.solve(cm);
-    rep.check(rm.converged && std::fabs(rm.x[1] - 0.2) < 1e-8, "MU(B) condition gives X(B)=0.2: " + fmt(rm.x.empty() ? NAN : rm.x[1]) + " " + rm.reason);
+    rep.check(rm.converged && std::fabs(rm.x[1] - 0.2) < 1e-8,
+              "MU(B) condition gives X(B)=0.2: " + fmt(rm.x.empty() ? NAN : rm.x[1]) + " " + rm.reason);
   }
   // ---------------- 4. ternary with an interstitial phase (N_f varies) and a compound
   {
     std::vector<std::string> el = {"A", "B", "C"};
     auto liq = make_substitutional("LIQUID", el, {"A", "B", "C"}, {G0{8000, -8, 0}, G0{9000, -8, 0}, G0{15000, -5, 0}},
                                    {0, -8000, 2000, 0, 0, -3000, 0, 0, 0}, {});
-    auto fcc = make_interstitial("FCC", el, "A", "B", "C", G0{-30000, 5, 0}, G0{-20000, 6, 0}, G0{0, 0, 0}, G0{1000, 0, 0}, 15000);
+    auto fcc = make_interstitial("FCC", el, "A", "B", "C", G0{-30000, 5, 0}, G0{-20000, 6, 0}, G0{0, 0, 0},
+                                 G0{1000, 0, 0}, 15000);
     auto cmp = make_compound("A2C", el, {{"A", 2}, {"C", 1}}, G0{-18000, 2, 0});
     EquilibriumSolver s({liq, fcc, cmp}, {10, 20, 12});
     std::mt19937_64 rng(3);
@@ -255,7 +266,8 @@ std::string run_self_test(int verbose) {
       double sum = a + b + cc;
       double T = 400 + 1400 * U(rng);
       auto ck = conds_x(T, {{"B", b / sum}, {"C", cc / sum}});
-      properties(rep, s, ck, s.solve(ck), "ternary random T=" + fmt(T) + " xB=" + fmt(b / sum) + " xC=" + fmt(cc / sum));
+      properties(rep, s, ck, s.solve(ck),
+                 "ternary random T=" + fmt(T) + " xB=" + fmt(b / sum) + " xC=" + fmt(cc / sum));
     }
     // batch over 2 threads equals serial
     std::vector<Conditions> cs;

@@ -21,7 +21,7 @@ class ToyCEF : public PhaseModel {
   std::string name_;
   std::vector<std::string> elements_;
   std::vector<SiteVariable> vars_;
-  std::vector<int> var_el_;  // element index or -1 (VA)
+  std::vector<int> var_el_;    // element index or -1 (VA)
   std::vector<double> ratio_;  // per sublattice
   std::vector<std::vector<int>> subl_;
   std::vector<LinearConstraint> cons_;
@@ -152,8 +152,8 @@ class ToyCEF : public PhaseModel {
       // d2(G/N) with N linear: h/N - (g_i dN_j + g_j dN_i)/N^2 + 2 G dN_i dN_j / N^3
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-          out.d2GM[i * n + j] = h[i * n + j] / Nf - (g[i] * dN[j] + g[j] * dN[i]) / (Nf * Nf) +
-                                2 * G * dN[i] * dN[j] / (Nf * Nf * Nf);
+          out.d2GM[i * n + j] =
+              h[i * n + j] / Nf - (g[i] * dN[j] + g[j] * dN[i]) / (Nf * Nf) + 2 * G * dN[i] * dN[j] / (Nf * Nf * Nf);
     }
   }
 

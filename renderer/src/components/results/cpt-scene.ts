@@ -8,7 +8,16 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/examples/jsm/renderers/CSS2DRenderer.js';
 import type { CptResult } from '../../lib/results.js';
-import { axisTicks, axisTitle, axisValues, cellEdges, dims, normalizer, phaseSetColor, type AxisMapping } from '../../lib/results-cpt.js';
+import {
+  axisTicks,
+  axisTitle,
+  axisValues,
+  cellEdges,
+  dims,
+  normalizer,
+  phaseSetColor,
+  type AxisMapping,
+} from '../../lib/results-cpt.js';
 
 export interface CptScene {
   setSlice(iP: number): void;
@@ -21,9 +30,16 @@ export interface CptScene {
 
 type Vec = [number, number, number];
 
-export function createCptScene(container: HTMLElement, doc: CptResult, mapping: AxisMapping, initialSlice: number): CptScene {
+export function createCptScene(
+  container: HTMLElement,
+  doc: CptResult,
+  mapping: AxisMapping,
+  initialSlice: number,
+): CptScene {
   const { nX, nT, nP } = dims(doc);
-  const nx = normalizer(doc, 'composition'); const nt = normalizer(doc, 'temperature'); const np = normalizer(doc, 'pressure');
+  const nx = normalizer(doc, 'composition');
+  const nt = normalizer(doc, 'temperature');
+  const np = normalizer(doc, 'pressure');
   // Scene position of a (composition, temperature, pressure) triple after the axis mapping.
   const place = (c: number, t: number, p: number): Vec => {
     const by = { composition: c, temperature: t, pressure: p };
@@ -42,19 +58,29 @@ export function createCptScene(container: HTMLElement, doc: CptResult, mapping: 
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.target.set(0.5, 0.5, 0.5);
   controls.enableDamping = false;
-  const resetCamera = () => { camera.position.set(2.1, 1.35, 2.4); controls.target.set(0.5, 0.5, 0.5); controls.update(); };
+  const resetCamera = () => {
+    camera.position.set(2.1, 1.35, 2.4);
+    controls.target.set(0.5, 0.5, 0.5);
+    controls.update();
+  };
   resetCamera();
 
   // Unit cube frame.
-  const box = new THREE.LineSegments(new THREE.EdgesGeometry(new THREE.BoxGeometry(1, 1, 1)), new THREE.LineBasicMaterial({ color: 0x667085 }));
+  const box = new THREE.LineSegments(
+    new THREE.EdgesGeometry(new THREE.BoxGeometry(1, 1, 1)),
+    new THREE.LineBasicMaterial({ color: 0x667085 }),
+  );
   box.position.set(0.5, 0.5, 0.5);
   scene.add(box);
 
   // Tick labels and axis titles as HTML (CSS2DRenderer): crisp text without font textures.
   const label = (text: string, pos: Vec, cls: string) => {
     const el = document.createElement('div');
-    el.className = cls; el.textContent = text;
-    const o = new CSS2DObject(el); o.position.set(...pos); scene.add(o);
+    el.className = cls;
+    el.textContent = text;
+    const o = new CSS2DObject(el);
+    o.position.set(...pos);
+    scene.add(o);
   };
   const tickMarks: number[] = [];
   const axesDef: { axis: 'x' | 'y' | 'z'; at: (s: number, off: number) => Vec }[] = [
@@ -76,26 +102,45 @@ export function createCptScene(container: HTMLElement, doc: CptResult, mapping: 
 
   const colorOf = (l: number) => new THREE.Color(phaseSetColor(l));
   const colorCache = new Map<number, THREE.Color>();
-  const col = (l: number) => { let c = colorCache.get(l); if (!c) { c = colorOf(l); colorCache.set(l, c); } return c; };
+  const col = (l: number) => {
+    let c = colorCache.get(l);
+    if (!c) {
+      c = colorOf(l);
+      colorCache.set(l, c);
+    }
+    return c;
+  };
 
   let hidden = new Set<number>();
   let slice = Math.max(0, Math.min(nP - 1, initialSlice));
 
   // Point cloud of the whole grid.
-  const cloudMat = new THREE.PointsMaterial({ size: Math.max(0.008, 0.6 / Math.max(nX, nT, nP)), vertexColors: true, transparent: true, opacity: 0.55, depthWrite: false });
+  const cloudMat = new THREE.PointsMaterial({
+    size: Math.max(0.008, 0.6 / Math.max(nX, nT, nP)),
+    vertexColors: true,
+    transparent: true,
+    opacity: 0.55,
+    depthWrite: false,
+  });
   let cloud: THREE.Points | null = null;
   let cloudCount = 0;
   function buildCloud() {
-    if (cloud) { scene.remove(cloud); cloud.geometry.dispose(); }
-    const pos: number[] = []; const colors: number[] = [];
+    if (cloud) {
+      scene.remove(cloud);
+      cloud.geometry.dispose();
+    }
+    const pos: number[] = [];
+    const colors: number[] = [];
     for (let iP = 0; iP < nP; iP++) {
       if (iP === slice) continue; // the slice is drawn as quads
-      for (let iT = 0; iT < nT; iT++) for (let iX = 0; iX < nX; iX++) {
-        const l = doc.labels[(iP * nT + iT) * nX + iX]!;
-        if (hidden.has(l)) continue;
-        pos.push(...place(nx(doc.axes.x[iX]!), nt(doc.axes.T[iT]!), np(doc.axes.P[iP]!)));
-        const c = col(l); colors.push(c.r, c.g, c.b);
-      }
+      for (let iT = 0; iT < nT; iT++)
+        for (let iX = 0; iX < nX; iX++) {
+          const l = doc.labels[(iP * nT + iT) * nX + iX]!;
+          if (hidden.has(l)) continue;
+          pos.push(...place(nx(doc.axes.x[iX]!), nt(doc.axes.T[iT]!), np(doc.axes.P[iP]!)));
+          const c = col(l);
+          colors.push(c.r, c.g, c.b);
+        }
     }
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
@@ -114,54 +159,89 @@ export function createCptScene(container: HTMLElement, doc: CptResult, mapping: 
   let sliceFrame: THREE.LineLoop | null = null;
   let sliceCells = 0;
   function buildSlice() {
-    if (sliceMesh) { scene.remove(sliceMesh); sliceMesh.geometry.dispose(); }
-    if (sliceFrame) { scene.remove(sliceFrame); sliceFrame.geometry.dispose(); }
-    const p = np(doc.axes.P[slice]!);
-    const pos: number[] = []; const colors: number[] = [];
-    sliceCells = 0;
-    for (let iT = 0; iT < nT; iT++) for (let iX = 0; iX < nX; iX++) {
-      const l = doc.labels[(slice * nT + iT) * nX + iX]!;
-      if (hidden.has(l)) continue;
-      const x0 = clamp01(xEdges[iX]!); const x1 = clamp01(xEdges[iX + 1]!);
-      const t0 = clamp01(tEdges[iT]!); const t1 = clamp01(tEdges[iT + 1]!);
-      const a = place(x0, t0, p); const b = place(x1, t0, p); const c = place(x1, t1, p); const d = place(x0, t1, p);
-      pos.push(...a, ...b, ...c, ...a, ...c, ...d);
-      const k = col(l);
-      for (let i = 0; i < 6; i++) colors.push(k.r, k.g, k.b);
-      sliceCells++;
+    if (sliceMesh) {
+      scene.remove(sliceMesh);
+      sliceMesh.geometry.dispose();
     }
+    if (sliceFrame) {
+      scene.remove(sliceFrame);
+      sliceFrame.geometry.dispose();
+    }
+    const p = np(doc.axes.P[slice]!);
+    const pos: number[] = [];
+    const colors: number[] = [];
+    sliceCells = 0;
+    for (let iT = 0; iT < nT; iT++)
+      for (let iX = 0; iX < nX; iX++) {
+        const l = doc.labels[(slice * nT + iT) * nX + iX]!;
+        if (hidden.has(l)) continue;
+        const x0 = clamp01(xEdges[iX]!);
+        const x1 = clamp01(xEdges[iX + 1]!);
+        const t0 = clamp01(tEdges[iT]!);
+        const t1 = clamp01(tEdges[iT + 1]!);
+        const a = place(x0, t0, p);
+        const b = place(x1, t0, p);
+        const c = place(x1, t1, p);
+        const d = place(x0, t1, p);
+        pos.push(...a, ...b, ...c, ...a, ...c, ...d);
+        const k = col(l);
+        for (let i = 0; i < 6; i++) colors.push(k.r, k.g, k.b);
+        sliceCells++;
+      }
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
     g.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
     sliceMesh = new THREE.Mesh(g, sliceMat);
     scene.add(sliceMesh);
     const fg = new THREE.BufferGeometry();
-    fg.setAttribute('position', new THREE.Float32BufferAttribute([...place(0, 0, p), ...place(1, 0, p), ...place(1, 1, p), ...place(0, 1, p)], 3));
+    fg.setAttribute(
+      'position',
+      new THREE.Float32BufferAttribute([...place(0, 0, p), ...place(1, 0, p), ...place(1, 1, p), ...place(0, 1, p)], 3),
+    );
     sliceFrame = new THREE.LineLoop(fg, new THREE.LineBasicMaterial({ color: 0x1d2330 }));
     scene.add(sliceFrame);
   }
 
-  function render() { renderer.render(scene, camera); labelRenderer.render(scene, camera); }
+  function render() {
+    renderer.render(scene, camera);
+    labelRenderer.render(scene, camera);
+  }
   function resize() {
-    const w = Math.max(50, container.clientWidth); const h = Math.max(50, container.clientHeight);
-    renderer.setSize(w, h); labelRenderer.setSize(w, h);
-    camera.aspect = w / h; camera.updateProjectionMatrix();
+    const w = Math.max(50, container.clientWidth);
+    const h = Math.max(50, container.clientHeight);
+    renderer.setSize(w, h);
+    labelRenderer.setSize(w, h);
+    camera.aspect = w / h;
+    camera.updateProjectionMatrix();
     render();
   }
   controls.addEventListener('change', render);
   const ro = new ResizeObserver(resize);
   ro.observe(container);
 
-  buildCloud(); buildSlice(); resize();
+  buildCloud();
+  buildSlice();
+  resize();
 
   return {
     setSlice(iP: number) {
       const n = Math.max(0, Math.min(nP - 1, iP));
       if (n === slice) return;
-      slice = n; buildCloud(); buildSlice(); render();
+      slice = n;
+      buildCloud();
+      buildSlice();
+      render();
     },
-    setHidden(h: Set<number>) { hidden = new Set(h); buildCloud(); buildSlice(); render(); },
-    resetCamera() { resetCamera(); render(); },
+    setHidden(h: Set<number>) {
+      hidden = new Set(h);
+      buildCloud();
+      buildSlice();
+      render();
+    },
+    resetCamera() {
+      resetCamera();
+      render();
+    },
     stats: () => ({ points: cloudCount, sliceCells, slice }),
     dispose() {
       ro.disconnect();
@@ -171,7 +251,8 @@ export function createCptScene(container: HTMLElement, doc: CptResult, mapping: 
         const m = o as THREE.Mesh;
         m.geometry?.dispose?.();
         const mat = m.material as THREE.Material | THREE.Material[] | undefined;
-        if (Array.isArray(mat)) mat.forEach((x) => x.dispose()); else mat?.dispose?.();
+        if (Array.isArray(mat)) mat.forEach((x) => x.dispose());
+        else mat?.dispose?.();
       });
       renderer.dispose();
       renderer.forceContextLoss();
