@@ -74,7 +74,7 @@ export function nulCharacterPath(value: unknown): string | null {
     }
     if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        if (k.includes('\u0000')) return `${join(path, k.replace(/\u0000/g, '\\u0000'))} (a key)`;
+        if (k.includes('\u0000')) return `${join(path, k.replaceAll('\u0000', '\\u0000'))} (a key)`;
         stack.push({ v: x, path: join(path, k) });
       }
     }

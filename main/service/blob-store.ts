@@ -3,7 +3,7 @@
 // service's store is <dataDir>/tasks/; a lab server's is the same layout in the directory its API processes and
 // workers share (PHASEDESK_BLOB_DIR, a network share), so any API process serves any worker's files.
 import { createReadStream, existsSync, type ReadStream } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { copyTaskFiles, removeTaskDir, scanTaskFiles, taskDir, type FileKind, type FoundFile } from './files.js';
 
 export interface BlobStore {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { binaryInput, compositionAxis, run } from '../../worker/calculations/binary_equilibrium.js';
-import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { JobControl } from '../../worker/protocol.js';
 import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
 import { parsedConfig, parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';

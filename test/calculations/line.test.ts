@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibrium.js';
-import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { JobControl } from '../../worker/protocol.js';
 import {
   relabelCompositionSets,
   run,

@@ -10,7 +10,7 @@ import { equilibrium } from '../../worker/core/equilibrium.js';
 import { PointConverter } from '../../worker/results/common.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel } from '../../worker/results/ordering.js';
 import { scanLine, stateAt } from '../../worker/calculations/line_calculation.js';
-import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

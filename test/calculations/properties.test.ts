@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { CancelledError, JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { CancelledError, JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { propertiesScan, run } from '../../worker/calculations/thermodynamic_properties_next.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';

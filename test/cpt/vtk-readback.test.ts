@@ -42,7 +42,7 @@ interface XmlArray {
   '@_type': string;
   '@_NumberOfComponents'?: string;
 }
-type Xml = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Xml = Record<string, any>;
 
 const parser = new XMLParser({
   ignoreAttributes: false,

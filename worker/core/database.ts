@@ -1,7 +1,7 @@
 // TypeScript wrapper of the native TDB reader (native-core/src/io) used by the service (catalog
 // import, POST /database/{db_id}/phases) and by the other layers of the core. There is one TDB
 // parser in the project: this one.
-import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type TPJet } from './native.js';
+import { loadCore, type NativeDatabase, type NativeDatabaseInfo } from './native.js';
 
 export type { NativeDatabase, NativeDatabaseInfo, TPJet } from './native.js';
 

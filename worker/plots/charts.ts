@@ -18,7 +18,6 @@ import {
   seriesColor,
   seriesDash,
   finiteExtent,
-  formatNumber,
   formatTemperature,
   temperatureLabel,
   temperatureTicks,

@@ -148,7 +148,7 @@ export function formatNumber(v: number, digits = 6): string {
 export function textWidth(s: string, size: number): number {
   let w = 0;
   for (const ch of s)
-    w += /[ il.,:;|'!()\[\]]/.test(ch) ? 0.32 : /[MWmw@%]/.test(ch) ? 0.9 : /[A-Z#&]/.test(ch) ? 0.7 : 0.58;
+    w += /[ il.,:;|'!()[\]]/.test(ch) ? 0.32 : /[MWmw@%]/.test(ch) ? 0.9 : /[A-Z#&]/.test(ch) ? 0.7 : 0.58;
   return w * size;
 }
 

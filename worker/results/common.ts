@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
-import { svgToPng } from '../plots/png.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
 import {
   ENGINE_NAME,

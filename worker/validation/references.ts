@@ -47,7 +47,10 @@ export function referencePhases(c: ValidationCase, db: NativeDatabase, entry?: E
     [new RegExp(`\\b${EL}\\s*\\(\\s*${PH}\\s*\\)`, 'g'), true],
     [new RegExp(`\\b${PH}\\s+(?:pure\\s+)?${EL}\\b`, 'g'), false],
   ] as Array<[RegExp, boolean]>) {
-    for (const m of text.matchAll(re)) elFirst ? take(m[1], m[2]) : take(m[2], m[1]);
+    for (const m of text.matchAll(re)) {
+      if (elFirst) take(m[1], m[2]);
+      else take(m[2], m[1]);
+    }
   }
   const single =
     /\b(?:relative to|reference(?: phase)?s?(?: is| are|:)?)\s+(?:pure\s+)?(?:the\s+)?([A-Za-z][A-Za-z0-9_]*)\b/i.exec(

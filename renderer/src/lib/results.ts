@@ -4,7 +4,7 @@
 // document gives a clear message, not a blank view.
 import { api, type FileList } from './api.js';
 import type { TaskResult, TaskType } from '../../../contract/tasks/registry.js';
-import type { ResultTable, EquilibriumPoint } from '../../../contract/results/common.js';
+import type { EquilibriumPoint } from '../../../contract/results/common.js';
 import { transitionDescription, type LinePoint, type Transition } from '../../../contract/results/line_calculation.js';
 import type { PropertiesPoint } from '../../../contract/results/thermodynamic_properties_next.js';
 import type { ScheilStep } from '../../../contract/results/scheil_solidification.js';

@@ -105,6 +105,7 @@ describe('a step beyond the atoms of the system: the retry with the amounts limi
     ],
     [
       'CrFeNb_Jacob2016.tdb',
+      // eslint-disable-next-line no-loss-of-precision -- the shortest text that reads back as this double
       1435.8901977539062,
       { FE: 0.853838719367981, NB: 0.11749166757264963 },
       ['FCC_A1', 'LAVES_C14'],

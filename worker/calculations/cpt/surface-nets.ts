@@ -76,7 +76,7 @@ export function changingEdges(dims: [number, number, number], labels: ArrayLike<
 
 export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundarySurface {
   const dims = grid.coords.map((c) => c.length) as [number, number, number];
-  const [n0, n1, n2] = dims;
+  const [n0, n1] = dims;
   const stride = [1, n0, n0 * n1];
   const cellDims = dims.map((n) => Math.max(n - 1, 1));
   const span = grid.coords.map((c) => Math.abs((c[c.length - 1] ?? 0) - (c[0] ?? 0)) || 1);
