@@ -85,6 +85,13 @@ module.exports = {
       from: { path: '^worker/calculations/([^/]+)\\.ts$' },
       to: { path: '^worker/calculations/', pathNot: '^worker/calculations/$1(/|\\.ts$)' },
     },
+    {
+      name: 'calculations-independent-parts',
+      severity: 'error',
+      comment: 'the parts of a calculation in its folder import only their own task type of worker/calculations',
+      from: { path: '^worker/calculations/([^/]+)/' },
+      to: { path: '^worker/calculations/', pathNot: '^worker/calculations/$1(/|\\.ts$)' },
+    },
     layer(
       'calculations-below-entries',
       '^worker/calculations/',

@@ -36,7 +36,7 @@ export async function loadCalculation(taskType: string): Promise<UntypedRun | un
   if (isTaskType(taskType)) return (await CALCULATIONS[taskType]()).run as unknown as UntypedRun;
   // a stage of a lab server's C-P-T flow (grid chunk, bisection part): an internal job, never a task type
   if (taskType === CPT_STAGE_JOB)
-    return (await import('./calculations/binary_cpt_stage.js')).run as unknown as UntypedRun;
+    return (await import('./calculations/binary_cpt_diagram/stage.js')).run as unknown as UntypedRun;
   if (taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1')
     return (await import('./calculations/test-only.js')).run;
   return undefined;

@@ -1,5 +1,5 @@
 // Benchmark part of `npm run bench:calc` (bench/calc.ts calls benchAlloyTemperatures()): the liquidus/solidus
-// scan that every point calculation runs (worker/results/alloy-temperatures.ts), from a point's equilibrium at
+// scan that every point calculation runs (worker/scans/alloy-temperatures.ts), from a point's equilibrium at
 // 1000 K, median of 3 runs on a database already open (the point's own equilibrium has warmed it):
 // a binary (Al-30Zn), a ternary with a wide melting range (Cr-30Ti-30V) and a quaternary with ordered phases
 // whose equilibria are slow (Ni-10Al-10Co-10Cr in alcocrni.tdb). Prints the temperatures found, so a change of
@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { alloyTemperatures } from '../../worker/results/alloy-temperatures.js';
+import { alloyTemperatures } from '../../worker/scans/alloy-temperatures.js';
 import { tdbDir, median } from '../support.js';
 
 const REPEATS = 3;

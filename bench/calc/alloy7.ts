@@ -17,12 +17,13 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scanLine } from '../../worker/scans/line-scan.js';
+import { clearDatabaseCache } from '../../worker/system/system.js';
 import { loadCore } from '../../worker/core/native.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { JobControl, CONTROL_BYTES, type TaskJob } from '../../worker/protocol.js';
-import { scanLine } from '../../worker/calculations/line_calculation.js';
-import { clearDatabaseCache } from '../../worker/calculations/point_calculation.js';
+
 import { scheilSolidification } from '../../worker/calculations/scheil_solidification.js';
 import { tdbDir, median } from '../support.js';
 

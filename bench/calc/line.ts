@@ -12,9 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scanLine } from '../../worker/scans/line-scan.js';
+import { clearDatabaseCache } from '../../worker/system/system.js';
 import { JobControl, type TaskJob } from '../../worker/protocol.js';
-import { run, scanLine } from '../../worker/calculations/line_calculation.js';
-import { clearDatabaseCache } from '../../worker/calculations/point_calculation.js';
+import { run } from '../../worker/calculations/line_calculation.js';
+
 import { tdbDir, median } from '../support.js';
 
 const REPEATS = 7;

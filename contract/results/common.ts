@@ -53,7 +53,7 @@ export interface PhaseRecord {
   /** frozen Cp of the phase, -T d2GM/dT2 */
   CPM: number;
   /**
-   * Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is
+   * Present for phases with an order-disorder description (worker/system/ordering.ts): whether this set is
    * ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.
    */
   ordering?: OrderingState;

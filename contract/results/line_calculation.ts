@@ -30,7 +30,7 @@ export interface Transition {
    * structure (a second-order transition, e.g. A2 -> B2); 'phase_change' otherwise
    */
   kind?: 'phase_change' | 'order_disorder';
-  /** sets whose structure changes across the transition (worker/results/ordering.ts) */
+  /** sets whose structure changes across the transition (worker/system/ordering.ts) */
   ordering_changes?: OrderingChange[];
   /** ordered/disordered structure of each appearing or disappearing set of a phase with an order-disorder description */
   structures?: Record<string, string>;
@@ -78,7 +78,7 @@ export interface LineCalculationResult extends ResultDocument {
   alloy_temperatures?: AlloyTemperaturesField;
 }
 
-/** A transition of a line at which C + 1 phases coexist (worker/results/alloy-temperatures.ts). */
+/** A transition of a line at which C + 1 phases coexist (worker/scans/alloy-temperatures.ts). */
 export interface InvariantCrossing {
   T: number;
   /** path parameter of the line (0..1) */

@@ -2,7 +2,7 @@
 // Shape (docs/calculations.md): { point, table } beside the ResultDocument fields.
 import type { EquilibriumPoint, ResultDocument, ResultTable } from './common.js';
 
-/** Liquidus and solidus of the alloy (worker/results/alloy-temperatures.ts), K; null when there is none. */
+/** Liquidus and solidus of the alloy (worker/scans/alloy-temperatures.ts), K; null when there is none. */
 export interface AlloyTemperaturesField {
   /** liquid phases of the system (empty: no liquidus or solidus) */
   liquid_phases: string[];
@@ -19,7 +19,7 @@ export interface PointCalculationResult extends ResultDocument {
   task_type: 'point_calculation';
   /** the equilibrium; Cp_equilibrium = dHM/dT along the equilibrium (null when the solver gave none) */
   point: EquilibriumPoint & { Cp_equilibrium: number | null };
-  /** one row: the outputs (thermo_outputs / outputs_list_template, worker/results/outputs.ts) */
+  /** one row: the outputs (thermo_outputs / outputs_list_template, contract/results/outputs.ts) */
   table: ResultTable;
   /** the output names the table was built from, after defaults and template/custom merging */
   outputs: string[];

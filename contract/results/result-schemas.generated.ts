@@ -122,7 +122,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       },
       "table": {
-        "description": "one row: the outputs (thermo_outputs / outputs_list_template, worker/results/outputs.ts)",
+        "description": "one row: the outputs (thermo_outputs / outputs_list_template, contract/results/outputs.ts)",
         "$ref": "#/$defs/ResultTable"
       },
       "outputs": {
@@ -333,7 +333,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "ordering": {
-            "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
+            "description": "Present for phases with an order-disorder description (worker/system/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
           },
           "TC": {
@@ -928,7 +928,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "ordering": {
-            "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
+            "description": "Present for phases with an order-disorder description (worker/system/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
           },
           "TC": {
@@ -1128,7 +1128,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ]
           },
           "ordering_changes": {
-            "description": "sets whose structure changes across the transition (worker/results/ordering.ts)",
+            "description": "sets whose structure changes across the transition (worker/system/ordering.ts)",
             "type": "array",
             "items": {
               "$ref": "#/$defs/OrderingChange"
@@ -2243,7 +2243,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "ordering": {
-            "description": "Present for phases with an order-disorder description (worker/results/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
+            "description": "Present for phases with an order-disorder description (worker/system/ordering.ts): whether this set is ordered and its structure, e.g. { ordered: false, structure: 'A2', label: 'A2 (BCC_B2)' }.",
             "$ref": "#/$defs/OrderingState"
           },
           "TC": {
@@ -2443,7 +2443,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ]
           },
           "ordering_changes": {
-            "description": "sets whose structure changes across the transition (worker/results/ordering.ts)",
+            "description": "sets whose structure changes across the transition (worker/system/ordering.ts)",
             "type": "array",
             "items": {
               "$ref": "#/$defs/OrderingChange"

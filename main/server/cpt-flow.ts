@@ -2,11 +2,11 @@
 // the chunks of grid nodes are child jobs of the bisection's plan, which is a child of the merge job; BullMQ starts a
 // parent once all its children completed. The plan (made when every chunk is stored) adds the bisection's parts as
 // further children of the merge before it completes itself, so the merge waits for them too. The merge runs the embedded calculation with every equilibrium
-// replayed from the stored stages (worker/calculations/binary_cpt_stage.ts), writes the files and completes the task,
+// replayed from the stored stages (worker/calculations/binary_cpt_diagram/stage.ts), writes the files and completes the task,
 // so the result files equal the embedded run's. Job ids are derived from the task, so the flow added twice (the job
 // that adds it ran again) is the same flow.
 import type { FlowProducer, Job, Queue } from 'bullmq';
-import type { CptStage } from '../../worker/calculations/binary_cpt_stage.js';
+import type { CptStage } from '../../worker/calculations/binary_cpt_diagram/stage.js';
 import { TASK_QUEUE } from './redis.js';
 
 /** Grid nodes per chunk job (PHASEDESK_CPT_CHUNK_NODES). */

@@ -203,7 +203,7 @@ export async function startQueueWorker(
     }
     if (row.task_type === 'binary_cpt_diagram') {
       // The grid spreads over every worker as a flow (main/server/cpt-flow.ts); its merge job completes the task.
-      const { cptGridNodes } = await import('../../worker/calculations/binary_cpt_stage.js');
+      const { cptGridNodes } = await import('../../worker/calculations/binary_cpt_diagram/stage.js');
       let nodes: number;
       try {
         nodes = cptGridNodes(input.config);
@@ -291,7 +291,7 @@ export async function startQueueWorker(
     log(`task ${uuid}: grid ${name} started (attempt ${job.attemptsStarted})`);
     if (stage.kind === 'bisect-plan') {
       // no calculation: the stored chunks' changing edges, split into parts of about a chunk's work
-      const { planBisection } = await import('../../worker/calculations/binary_cpt_stage.js');
+      const { planBisection } = await import('../../worker/calculations/binary_cpt_diagram/stage.js');
       try {
         const ranges = planBisection(blobs.taskDir(uuid), input.config, stage.chunks, perChunk);
         await addBisectionParts(stageQueue, job, ranges);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { binaryInput, compositionAxis, run } from '../../worker/calculations/binary_equilibrium.js';
 import { JobControl } from '../../worker/protocol.js';
-import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
+import type { BinaryEquilibriumResult } from '../../contract/results/binary_equilibrium.js';
 import { parsedConfig, parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

@@ -10,13 +10,13 @@ import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run as runPoint } from '../../worker/calculations/point_calculation.js';
 import { run as runLine } from '../../worker/calculations/line_calculation.js';
 import { run as runProperties } from '../../worker/calculations/thermodynamic_properties_next.js';
-import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
-import type { PropertiesDocument } from '../../worker/results/thermodynamic_properties_next.js';
+import type { LineCalculationResult } from '../../contract/results/line_calculation.js';
+import type { PropertiesDocument } from '../../contract/results/thermodynamic_properties_next.js';
 import { run as runScheil } from '../../worker/calculations/scheil_solidification.js';
-import type { ScheilDocument } from '../../worker/results/scheil_solidification.js';
-import type { PointCalculationResult } from '../../worker/results/point_calculation.js';
-import { GAS_CONSTANT } from '../../worker/results/outputs.js';
-import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/results/units.js';
+import type { ScheilDocument } from '../../contract/results/scheil_solidification.js';
+import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
+import { GAS_CONSTANT } from '../../contract/results/outputs.js';
+import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/system/units.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { parsedJob } from '../support/jobs.js';
 import type { TaskType } from '../../contract/tasks/registry.js';
@@ -78,7 +78,7 @@ function lens(T: number) {
   return { xBL, xBS, xAL: 1 - xBL, xAS: 1 - xBS, muA: R * T * Math.log(1 - xBS), muB: R * T * Math.log(xBS) };
 }
 
-describe('composition units (worker/results/units.ts)', () => {
+describe('composition units (worker/system/units.ts)', () => {
   it('converts by hand-checked masses both ways and keeps the left-out element left out', () => {
     // masses A = 20, B = 30: w(B) = 0.6 is x(B) = (0.6/30) / (0.4/20 + 0.6/30) = 0.5
     expect(massToMoleFractions({ A: 0.4, B: 0.6 }, { A: 20, B: 30 }).B).toBeCloseTo(0.5, 15);

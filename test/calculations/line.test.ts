@@ -7,17 +7,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stateAt } from '../../worker/scans/scan-path.js';
+import { scanLine, type LineScan } from '../../worker/scans/line-scan.js';
+import { relabelCompositionSets } from '../../worker/scans/composition-sets.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibrium.js';
 import { JobControl } from '../../worker/protocol.js';
-import {
-  relabelCompositionSets,
-  run,
-  scanLine,
-  stateAt,
-  type LineScan,
-} from '../../worker/calculations/line_calculation.js';
-import type { LineCalculationResult } from '../../worker/results/line_calculation.js';
+import { run } from '../../worker/calculations/line_calculation.js';
+import type { LineCalculationResult } from '../../contract/results/line_calculation.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { ensureBuilt, ROOT } from '../service/helpers.js';

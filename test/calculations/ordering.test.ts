@@ -1,15 +1,18 @@
-// Phase identity (worker/results/ordering.ts): every composition set of a phase with an order-disorder
+// Phase identity (worker/system/ordering.ts): every composition set of a phase with an order-disorder
 // description says whether it is ordered and names its structure; line scans report second-order
 // (order-disorder) transitions and keep the identity of composition sets where one of them vanishes.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stateAt } from '../../worker/scans/scan-path.js';
+import { scanLine } from '../../worker/scans/line-scan.js';
+import { PointConverter } from '../../worker/system/point-converter.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { PointConverter } from '../../worker/results/common.js';
-import { classifyOrdering, orderingModelOf, type OrderingModel } from '../../worker/results/ordering.js';
-import { scanLine, stateAt } from '../../worker/calculations/line_calculation.js';
+
+import { classifyOrdering, orderingModelOf, type OrderingModel } from '../../worker/system/ordering.js';
+
 import { JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';

@@ -1,4 +1,4 @@
-// The outputs vocabulary (worker/results/outputs.ts): parsing, ordering of template + custom outputs,
+// The outputs vocabulary (contract/results/outputs.ts): parsing, ordering of template + custom outputs,
 // table building over phase labels, and the 400 of POST /task for an unknown name.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -11,7 +11,7 @@ import {
   selectOutputs,
   validateOutputs,
   type TablePoint,
-} from '../../worker/results/outputs.js';
+} from '../../contract/results/outputs.js';
 import { validateTaskConfig } from '../../main/api/task-config.js';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 

@@ -5,12 +5,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { resolveCompositions } from '../../worker/system/system.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { resolveCompositions, run } from '../../worker/calculations/point_calculation.js';
-import type { PointCalculationResult } from '../../worker/results/point_calculation.js';
-import { GAS_CONSTANT } from '../../worker/results/outputs.js';
+import { run } from '../../worker/calculations/point_calculation.js';
+import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
+import { GAS_CONSTANT } from '../../contract/results/outputs.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

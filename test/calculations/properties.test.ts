@@ -13,7 +13,7 @@ import { CancelledError, JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { propertiesScan, run } from '../../worker/calculations/thermodynamic_properties_next.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
-import type { PropertiesDocument } from '../../worker/results/thermodynamic_properties_next.js';
+import type { PropertiesDocument } from '../../contract/results/thermodynamic_properties_next.js';
 
 const ALZN = path.resolve(__dirname, '../../databases/alzn_mey1993.tdb');
 const db = openDatabase(ALZN);

@@ -18,7 +18,7 @@ import {
   type ScheilRun,
 } from '../../worker/calculations/scheil_solidification.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
-import type { ScheilDocument } from '../../worker/results/scheil_solidification.js';
+import type { ScheilDocument } from '../../contract/results/scheil_solidification.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { expectAllMatched } from '../validation/expect-matched.js';

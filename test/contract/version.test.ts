@@ -1,9 +1,10 @@
 // The engine version is defined once (contract/version.ts); the native core states the same number, and every
 // result.json and the calculation cache key use it.
 import { describe, expect, it } from 'vitest';
+import { ENGINE_NAME } from '../../contract/results/common.js';
 import { ENGINE_CACHE_TAG, ENGINE_VERSION } from '../../contract/version.js';
 import { loadCore } from '../../worker/core/native.js';
-import { ENGINE_NAME, getEngineVersion, provenance } from '../../worker/results/common.js';
+import { getEngineVersion, provenance } from '../../worker/results/common.js';
 import { ENGINE_VERSION as CACHE_ENGINE } from '../../main/service/tasks.js';
 import { TDB } from '../service/helpers.js';
 

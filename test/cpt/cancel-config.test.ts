@@ -65,7 +65,7 @@ describe('binary_cpt_diagram cancel', () => {
     // stopped during the grid (progress 0..0.7), long before it could have finished
     expect(control.getProgress()).toBeLessThan(0.7);
     const latency = stoppedAt - new Float64Array(stamp)[0]!;
-    // reported, not asserted (no timed assertions): the relay thread of cpt/chunked.ts hands the flag to the
+    // reported, not asserted (no timed assertions): the relay thread of worker/scans/chunked-solver.ts hands the flag to the
     // native batch within 20 ms, which stops after the equilibria in flight
     console.log(`cancel latency ${latency.toFixed(0)} ms, progress at stop ${control.getProgress().toFixed(3)}`);
   });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../worker/calculations/binary_cpt_diagram.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
-import type { BinaryCptResult } from '../../worker/results/binary_cpt_diagram.js';
+import type { BinaryCptResult } from '../../contract/results/binary_cpt_diagram.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

@@ -1,8 +1,8 @@
-// Multi-label Surface Nets (worker/calculations/cpt/surface-nets.ts) on synthetic labels whose exact
+// Multi-label Surface Nets (worker/mapping/surface-nets.ts) on synthetic labels whose exact
 // boundaries are known: a plane, a sphere (closed surface: every polygon edge shared by two
 // polygons), three regions, and a grid with a flat axis.
 import { describe, expect, it } from 'vitest';
-import { changingEdges, edgeKey, surfaceNets, type Crossings } from '../../worker/calculations/cpt/surface-nets.js';
+import { changingEdges, edgeKey, surfaceNets, type Crossings } from '../../worker/mapping/surface-nets.js';
 
 function axis(n: number, lo = 0, hi = 1): number[] {
   return n === 1 ? [lo] : Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));

@@ -15,7 +15,7 @@ import { run, BISECTION_STEPS, VTK_ZIP_NAME } from '../../worker/calculations/bi
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium, type EquilibriumResult } from '../../worker/core/equilibrium.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
-import type { BinaryCptResult } from '../../worker/results/binary_cpt_diagram.js';
+import type { BinaryCptResult } from '../../contract/results/binary_cpt_diagram.js';
 import { seededRandom } from '../support/random.js';
 
 const TDB = resolve(__dirname, '../../databases/alzn_mey1993.tdb');

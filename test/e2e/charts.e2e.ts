@@ -29,7 +29,7 @@ import {
 import { checkDiagramLabels } from './labels-dom.js';
 import { scheilSequence, type ScheilStep } from '../../renderer/src/lib/results.js';
 import { colorMap } from '../../renderer/src/lib/results-plot.js';
-import { seriesColor } from '../../worker/plots/palette.js';
+import { seriesColor } from '../../contract/plots/palette.js';
 
 const ALLOY = { AL: 0.7, ZN: 0.3 };
 const AZ = ['AL', 'ZN'];

@@ -2,8 +2,9 @@
 // the service's result.csv writer, tick steps, gaps for non-converged points, the scan axis, the C–P–T grid layout
 // and axis mapping. Lives with the e2e tests because it imports renderer sources (excluded from the root config).
 import { describe, expect, it } from 'vitest';
-import { tableToCsv as serviceCsv } from '../../worker/results/common.js';
-import { cptIndex } from '../../worker/results/binary_cpt_diagram.js';
+
+import { tableToCsv as serviceCsv } from '../../contract/results/common.js';
+import { cptIndex } from '../../contract/results/binary_cpt_diagram.js';
 import {
   checkResult,
   phaseAmounts,

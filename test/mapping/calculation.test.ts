@@ -8,7 +8,7 @@ import { run } from '../../worker/calculations/binary_equilibrium.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
 import { CancelledError, JobControl } from '../../worker/protocol.js';
-import type { BinaryEquilibriumResult } from '../../worker/results/binary_equilibrium.js';
+import type { BinaryEquilibriumResult } from '../../contract/results/binary_equilibrium.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

@@ -7,11 +7,12 @@
 // warm-started scans found it.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { PointConverter } from '../../worker/system/point-converter.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { PhaseModel } from '../../worker/core/models.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
-import { PointConverter } from '../../worker/results/common.js';
+
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const database = openDatabase(path.join(SHARED_TDB_DIR, 'alnifcc4sl.tdb'));

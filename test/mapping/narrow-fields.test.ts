@@ -14,9 +14,10 @@
 //    1091 K) and its critical point (near 1217 K), where the solvus was once drawn with a jump instead.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { PointConverter } from '../../worker/system/point-converter.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { PointConverter } from '../../worker/results/common.js';
+
 import { auditBinary } from '../../worker/mapping/audit.js';
 import { field, mapWindow as map, span } from './windows.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';

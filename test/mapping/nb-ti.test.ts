@@ -6,9 +6,10 @@
 // x(TI) = 0.9995 next to the melting point of Ti, 1.7 J/mol below the equal-sublattice state). Judged by an
 // absolute site-fraction tolerance, the bcc within ~1e-4 of either element was called A2 and the rest B2: second-order
 // lines along both edges, and the lens under the melting point of Ti closed as a "congruent point" where its label
-// changed. Judged relative to the constituent's fraction (worker/results/ordering.ts), it is one state throughout.
+// changed. Judged relative to the constituent's fraction (worker/system/ordering.ts), it is one state throughout.
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { PointConverter } from '../../worker/system/point-converter.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
@@ -19,8 +20,8 @@ import { assembleDiagram } from '../../worker/mapping/invariants.js';
 import { OrderModel } from '../../worker/mapping/order-disorder.js';
 import { labelPhases } from '../../worker/mapping/phase-labels.js';
 import { classifyRegionEnd } from '../../worker/mapping/region-ends.js';
-import { PointConverter } from '../../worker/results/common.js';
-import { classifyOrdering, type OrderingModel } from '../../worker/results/ordering.js';
+
+import { classifyOrdering, type OrderingModel } from '../../worker/system/ordering.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 describe('COST507 Nb-Ti: the induced order of BCC_B2 is one state up to the elements', () => {

@@ -4,11 +4,12 @@
 // must differ in the ordering state (site fractions of the two bcc sublattices equal = disordered).
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { PointConverter } from '../../worker/system/point-converter.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { PhaseModel } from '../../worker/core/models.js';
 import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
-import { PointConverter } from '../../worker/results/common.js';
+
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 test('alfe: B2/A2 second-order line located and confirmed by point equilibria', () => {

@@ -1,4 +1,4 @@
-// Diagram labels (worker/plots/labels.ts) on real diagrams: each diagram is mapped by the worker code from a
+// Diagram labels (contract/plots/labels.ts) on real diagrams: each diagram is mapped by the worker code from a
 // bundled or shared database, its preview SVG is written as the calculation writes it, and the labels are read
 // back from the SVG: no two label boxes intersect, every box lies inside the plot area, no box is crossed by a
 // boundary polyline or an invariant line, and every leader line ends at its own label. Composition-set names
@@ -19,7 +19,7 @@ import {
   tagDropped,
   type Box,
   type Segment,
-} from '../../worker/plots/labels.js';
+} from '../../contract/plots/labels.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { findAll, parseXml, type XmlElement } from './xml.js';
 

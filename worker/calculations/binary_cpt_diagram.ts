@@ -10,6 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
+import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumOptions } from '../core/equilibrium.js';
@@ -23,11 +24,14 @@ import {
   type JobControl,
   type TaskJob,
 } from '../protocol.js';
-import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles } from '../results/common.js';
-import { defaultCptAxisConfig, type BinaryCptResult, type CptAxisConfig } from '../results/binary_cpt_diagram.js';
+import { provenance, writeResultFiles } from '../results/common.js';
+import {
+  defaultCptAxisConfig,
+  type BinaryCptResult,
+  type CptAxisConfig,
+} from '../../contract/results/binary_cpt_diagram.js';
 import { VTK_FOLDER, buildVtk, fractionArrays, regionsPerPressure, resultTable } from '../results/binary_cpt_output.js';
-import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
-import type { ResultTable } from '../results/common.js';
+import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
 
 export {
   BISECTION_STEPS,

@@ -1,22 +1,23 @@
 // binary_equilibrium (service spec "task_type = binary_equilibrium", issue 6): the T-x phase diagram of
 // a binary over the condition's temperature and composition ranges, mapped by worker/mapping/binary.ts
 // (seed grid + continuation of every two-phase region in T; see the method comment there). Writes
-// result/result.json (BinaryEquilibriumResult, worker/results/binary_equilibrium.ts), result/result.csv
+// result/result.json (BinaryEquilibriumResult, contract/results/binary_equilibrium.ts), result/result.csv
 // (the tie-lines) and preview/phase_diagram.svg/.png.
 import { basename } from 'node:path';
+import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
-import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
+import { provenance, writeResultFiles } from '../results/common.js';
 import {
   compositionAxis,
   regionBoundaries,
   type BinaryEquilibriumResult,
   type MassPoint,
-} from '../results/binary_equilibrium.js';
-import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../results/units.js';
+} from '../../contract/results/binary_equilibrium.js';
+import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
 
 export { compositionAxis };
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
@@ -184,7 +185,7 @@ export function diagramChart(
   }
   for (const l of d.magneticLines) boundaries.push({ phases: [l.phase, l.phase], points: l.points, kind: 'magnetic' });
   // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
-  // the others as further positions (label placement: worker/plots/labels.ts)
+  // the others as further positions (label placement: contract/plots/labels.ts)
   const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
   for (const r of d.regions) {
     const t = r.tielines[Math.floor(r.tielines.length / 2)];

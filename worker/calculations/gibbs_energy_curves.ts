@@ -8,17 +8,25 @@
 // referred to SER, and also to each element's reference state (GM_formation, worker/results/thermo-extra.ts) as
 // the preview draws them. A phase of fixed composition is a single point, where that composition lies on the line.
 import { basename } from 'node:path';
+import { stateAt, type ScanPath } from '../scans/scan-path.js';
+import { axisOf, axisValue } from '../scans/line-scan.js';
+import { documentBase } from '../results/document.js';
+import { inMoleFractions, openSystem, resolveCompositions } from '../system/system.js';
+import { phaseLabel, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { propertyChart, type Series } from '../plots/charts.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
-import { phaseLabel, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
-import type { CommonTangent, GibbsEnergyCurvesDocument, PhaseCurve } from '../results/gibbs_energy_curves.js';
+import { writeResultFiles } from '../results/common.js';
+import type {
+  CommonTangent,
+  GibbsEnergyCurvesDocument,
+  PhaseCurve,
+} from '../../contract/results/gibbs_energy_curves.js';
 import { ThermoExtras } from '../results/thermo-extra.js';
-import { chunkedBatch } from './batch.js';
-import { axisOf, axisValue, stateAt, type ScanPath } from './line_calculation.js';
+import { chunkedBatch } from '../scans/batch.js';
+
 import { GIBBS_CURVES_DEFAULT_POINTS } from '../../contract/tasks/gibbs_energy_curves.js';
-import { documentBase, inMoleFractions, openSystem, resolveCompositions } from './point_calculation.js';
 
 export const DEFAULT_POINTS = GIBBS_CURVES_DEFAULT_POINTS;
 

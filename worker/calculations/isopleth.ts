@@ -3,13 +3,15 @@
 // fractions). Mapped by worker/mapping/isopleth/trace.ts (coarse grid + continuation of every line, see the
 // method comment there). Writes result/result.json (IsoplethResult, contract/results/isopleth.ts), result/result.csv
 // (the points of every line, of the liquidus and of the solidus) and preview/isopleth.svg/.png.
+import { documentBase } from '../results/document.js';
+import { openSystem } from '../system/system.js';
+import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { mapIsopleth, type IsoplethMap } from '../mapping/isopleth/trace.js';
 import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
 import { isoplethPreview } from '../plots/isopleth.js';
-import { tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
-import type { IsoplethResult } from '../results/isopleth.js';
+import { writeResultFiles } from '../results/common.js';
+import type { IsoplethResult } from '../../contract/results/isopleth.js';
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
-import { documentBase, openSystem } from './point_calculation.js';
 
 /** Coarse-grid nodes per axis when the task gives no resolution. */
 export const DEFAULT_RESOLUTION = 11;

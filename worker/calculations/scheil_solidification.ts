@@ -21,18 +21,31 @@
 // It also ends when the liquid fraction falls below `stop` (1e-8) -> 'liquid_exhausted', at the minimum
 // temperature -> 'minimum_temperature', on a non-converged equilibrium -> 'not_converged', or when the
 // alloy has no liquid at the start -> 'no_liquid'.
+import { documentBase } from '../results/document.js';
+import { inMoleFractions, openSystem, resolveCompositions } from '../system/system.js';
+import { tableToCsv } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
-import { tableToCsv, writeResultFiles } from '../results/common.js';
-import type { ScheilDocument, ScheilEndReason, ScheilPath, ScheilStep } from '../results/scheil_solidification.js';
+import { writeResultFiles } from '../results/common.js';
+import type {
+  ScheilDocument,
+  ScheilEndReason,
+  ScheilPath,
+  ScheilStep,
+} from '../../contract/results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
-import { chunkedBatch } from './batch.js';
-import { elementMasses } from '../results/units.js';
-import { documentBase, inMoleFractions, openSystem, resolveCompositions } from './point_calculation.js';
-import { scheilFirstClass, scheilTable, withAlloyTemperatures, withLiquidMassFractions } from './scheil-table.js';
+import { chunkedBatch } from '../scans/batch.js';
+import { elementMasses } from '../system/units.js';
+
+import {
+  scheilFirstClass,
+  scheilTable,
+  withAlloyTemperatures,
+  withLiquidMassFractions,
+} from './scheil_solidification/table.js';
 
 interface SolveSetup {
   database: NativeDatabase;

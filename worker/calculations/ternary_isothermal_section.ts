@@ -4,13 +4,15 @@
 // contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
 // preview/isothermal_section.svg/.png.
 import { basename } from 'node:path';
+import { openSystem } from '../system/system.js';
+import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type { NativeDatabase } from '../core/native.js';
 import { mapTernary, type TernarySection, type Vec3 } from '../mapping/ternary.js';
 import { ternarySectionChart } from '../plots/ternary.js';
-import { RESULT_VERSION, provenance, tableToCsv, writeResultFiles, type ResultTable } from '../results/common.js';
+import { provenance, writeResultFiles } from '../results/common.js';
 import type { Composition, TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
-import { openSystem } from './point_calculation.js';
-import { elementMasses, moleToMassFractions } from '../results/units.js';
+
+import { elementMasses, moleToMassFractions } from '../system/units.js';
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 
 export interface TernaryInput {

@@ -13,9 +13,16 @@
 // In a single-phase region both are the same quantity (nothing to redistribute), which the tests check.
 // Phase properties (GM, HM, SM, CPM of each stable phase) are in points[].phases; the chemical
 // potentials (MU) are those of the system, equal in every stable phase at equilibrium.
+import { conditionsAt, type ScanPath } from '../scans/scan-path.js';
+import { axisOf, scanSetup, type ScanJob } from '../scans/line-scan.js';
+import { refineTransitions } from '../scans/transitions.js';
+import { documentBase, outputNames } from '../results/document.js';
+import { type CalcSystem } from '../system/system.js';
+import { PointConverter } from '../system/point-converter.js';
+import { tableToCsv } from '../../contract/results/common.js';
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
-import { PointConverter, tableToCsv, writeResultFiles } from '../results/common.js';
-import { buildTable } from '../results/outputs.js';
+import { writeResultFiles } from '../results/common.js';
+import { buildTable } from '../../contract/results/outputs.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import type { EquilibriumResult } from '../core/equilibrium.js';
 import {
@@ -23,13 +30,11 @@ import {
   type PropertiesDocument,
   type PropertiesPoint,
   type Transition,
-} from '../results/thermodynamic_properties_next.js';
+} from '../../contract/results/thermodynamic_properties_next.js';
 import { propertyChart, type Series } from '../plots/charts.js';
 import { formatTemperature, type TemperatureUnit } from '../plots/panel.js';
 import { CancelledError } from '../protocol.js';
-import { chunkedBatch } from './batch.js';
-import { axisOf, conditionsAt, refineTransitions, scanSetup, type ScanJob, type ScanPath } from './line_calculation.js';
-import { documentBase, outputNames, type CalcSystem } from './point_calculation.js';
+import { chunkedBatch } from '../scans/batch.js';
 
 export interface PropertiesScan {
   sys: CalcSystem;

@@ -15,19 +15,17 @@
 //  (e) convergence: every point of the isothermal scans converges or says that no equilibrium exists there
 //      (a diagram drawn around points the solver gave up on would pass (b) without having been checked).
 // Every disagreement is one line of text; nothing is filtered here (the caller decides what is known).
+import { type ScanPath } from '../scans/scan-path.js';
+import { refineTransitions, type RefinedTransition } from '../scans/transitions.js';
+import { chunkedScan } from '../scans/chunked-scan.js';
+import { PointConverter } from '../system/point-converter.js';
 import { equilibrium, saysNoEquilibrium, type CompositionSet, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
-import {
-  chunkedScan,
-  refineTransitions,
-  type RefinedTransition,
-  type ScanPath,
-} from '../calculations/line_calculation.js';
-import { PointConverter } from '../results/common.js';
+
 import { CONTROL_BYTES, JobControl } from '../protocol.js';
 import { baseName, mapBinary, type BinaryDiagram } from './binary.js';
 import { disorderedLabel, hasOrderedVariants, orderedStateLabel } from './order-disorder.js';
-import { orderingModelOf } from '../results/ordering.js';
+import { orderingModelOf } from '../system/ordering.js';
 
 /** Largest distance in mole fraction between a scan transition and the drawn boundary it is matched to. */
 export const X_TOL = 0.004;

@@ -1,7 +1,12 @@
 // Types and tolerances shared by the modules of the binary (T-x) mapper (worker/mapping/binary.ts and
 // the modules it is built from: seed-grid, tracing, region-ends, invariants, order-disorder, labels).
 import type { NativeDatabase } from '../core/native.js';
-import type { InvariantRecord, RegionEndKind, TieLine, TwoPhaseRegion } from '../results/binary_equilibrium.js';
+import type {
+  InvariantRecord,
+  RegionEndKind,
+  TieLine,
+  TwoPhaseRegion,
+} from '../../contract/results/binary_equilibrium.js';
 
 export interface MapControl {
   readonly cancelled: boolean;

@@ -8,7 +8,7 @@
 //     temperature_step (the end value is always a node, the last step may be shorter), and
 //     pressure_points pressures from pressure_start to pressure_end, evenly spaced in P or in log10 P.
 //     One global equilibrium per node (worker/core/equilibrium.ts, formula sheet §8-§9) across the
-//     job's OpenMP threads, in chunks for cancel and progress (cpt/chunked.ts).
+//     job's OpenMP threads, in chunks for cancel and progress (worker/scans/chunked-solver.ts).
 //  2. Label per node: the sorted stable phase labels (NAME, NAME#2 for a second composition set)
 //     joined by '+'; -1 where the solver did not certify the equilibrium (kept visible, never guessed).
 //  3. Boundaries: every grid edge whose two node labels differ is bisected (BISECTION_STEPS equilibria,
@@ -17,19 +17,14 @@
 //  4. Surfaces: multi-label Surface Nets (Gibson 1998; cpt/surface-nets.ts) on those crossings.
 //  5. Tie-lines (include_tielines): at every tieline_stride-th temperature row, each two-phase region
 //     of the row gives one tie-line (the two phase compositions, identical for all its nodes).
+import { phaseLabel } from '../../contract/results/common.js';
 import type { EquilibriumConditions, EquilibriumOptions, EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError, type JobControl } from '../protocol.js';
-import { phaseLabel } from '../results/common.js';
-import type { CptAxisConfig, CptBoundaryPoint, CptTieLine } from '../results/binary_cpt_diagram.js';
-import { ChunkedSolver } from '../calculations/cpt/chunked.js';
-import {
-  changingEdges,
-  edgeKey,
-  surfaceNets,
-  type BoundarySurface,
-  type GridEdge,
-} from '../calculations/cpt/surface-nets.js';
+
+import type { CptAxisConfig, CptBoundaryPoint, CptTieLine } from '../../contract/results/binary_cpt_diagram.js';
+import { ChunkedSolver } from '../scans/chunked-solver.js';
+import { changingEdges, edgeKey, surfaceNets, type BoundarySurface, type GridEdge } from './surface-nets.js';
 
 /** Equilibria per bisected edge: the crossing is known to 1/2^6 = 1/64 of the grid step. */
 export const BISECTION_STEPS = 6;

@@ -2,7 +2,7 @@
 // that meet at one temperature and classified from which phase lies between in composition and on which
 // side the outer two-phase field is), critical points of miscibility gaps, congruent points, pure-element
 // transitions, and the meeting points of second-order lines with two-phase fields.
-import type { InvariantKind, InvariantRecord, TieLine } from '../results/binary_equilibrium.js';
+import type { InvariantKind, InvariantRecord, TieLine } from '../../contract/results/binary_equilibrium.js';
 import {
   MERGE_T,
   MIN_STEP,

@@ -10,7 +10,7 @@
 // solved for it.
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
-import type { TieLine } from '../results/binary_equilibrium.js';
+import type { TieLine } from '../../contract/results/binary_equilibrium.js';
 import type { BinaryRegion } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
 import { baseName } from './phase-labels.js';

@@ -20,7 +20,7 @@ import {
   orderingModelOf,
   type OrderingModel,
   type OrderingState,
-} from '../results/ordering.js';
+} from '../system/ordering.js';
 
 const DISORDERED_STRUCTURE = { BCC: 'A2', FCC: 'A1', HCP: 'A3' } as const;
 
@@ -128,7 +128,7 @@ export function hasOrderedVariants(m: OrderingModel | null): boolean {
 interface OrderedPhase {
   disordered: string;
   groups: number[][][];
-  /** the sublattice model of the results' classification (worker/results/ordering.ts) */
+  /** the sublattice model of the results' classification (worker/system/ordering.ts) */
   ordering: OrderingModel | null;
   variants: boolean;
   variables: readonly SiteVariable[];
@@ -165,7 +165,7 @@ export class OrderModel {
       const groups = orderingGroups(model.variables);
       // ordering sublattices that hold a single constituent in this system (BCC_B2 (AL,FE)(AL,FE)(O,VA) in
       // Fe-O) leave the phase nothing but its disordered state: labelled so, as the results name it
-      // (worker/results/ordering.ts); with no groups its order parameter is 0
+      // (worker/system/ordering.ts); with no groups its order parameter is 0
       if (!groups.length && !(ph.disorderedPart && ordering)) continue;
       m.add(ph.name.toUpperCase(), disorderedLabel(ph.name, ph.disorderedPart, ordering), groups, {
         ordering,

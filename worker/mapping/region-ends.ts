@@ -4,7 +4,7 @@
 // collapses inside the diagram), a transition of a pure component (it collapses onto x = 0 or 1).
 import { solveRequest } from './binary-solver.js';
 import { SAME_X, SHORT_TIELINE, type BinaryState, type RegionEnd, type StateRequest } from './binary-types.js';
-import type { TieLine } from '../results/binary_equilibrium.js';
+import type { TieLine } from '../../contract/results/binary_equilibrium.js';
 import { baseName } from './phase-labels.js';
 import { edgePhase } from './pure_edges.js';
 

@@ -24,7 +24,7 @@
 // (worker/mapping/ternary_geometry.ts).
 import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
-import { chunkedBatch } from '../calculations/batch.js';
+import { chunkedBatch } from '../scans/batch.js';
 import { CancelledError, type JobControl } from '../protocol.js';
 import { StateLabeller, labelSets, singlePhaseFieldLabels } from './ternary_labels.js';
 import {

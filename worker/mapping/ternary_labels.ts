@@ -1,11 +1,12 @@
 // Display labels of the phase sets of a mapped field (ternary sections and isopleths): a set of a phase with an
-// order-disorder description is named by its state, as point results name it (worker/results/ordering.ts:
+// order-disorder description is named by its state, as point results name it (worker/system/ordering.ts:
 // "L12 (L12_FCC)", "A1 (L12_FCC)", "B2 (BCC_B2)"), so gamma + gamma' reads as two states of one model rather than
 // NAME + NAME#2; other phases keep their set labels (NAME, NAME#2 for a second set of a miscibility gap). Two sets
 // in the same state are numbered as sets are: "B2 (B2)", "B2 (B2)#2".
+import { PointConverter } from '../system/point-converter.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
-import { PointConverter } from '../results/common.js';
+
 import {
   dist3,
   type TernaryTieLine,

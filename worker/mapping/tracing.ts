@@ -3,7 +3,7 @@
 // global equilibrium at any X inside the field gives both boundary compositions; the region is followed
 // up and down in T with X = the midpoint of the predicted tie-line and an adaptive step, and its ends
 // are located by bisection on T to MIN_STEP and classified (region-ends.ts).
-import type { TieLine } from '../results/binary_equilibrium.js';
+import type { TieLine } from '../../contract/results/binary_equilibrium.js';
 import { solveRequest } from './binary-solver.js';
 import {
   JUMP_X,

@@ -5,7 +5,13 @@
 // values (NaN, null) break a line instead of being joined across. Bad input (length mismatch, empty
 // arrays of the wrong shape) throws an Error with a message, never crashes the process.
 
-import { placeLabels, polylineSegments, type LabelRequest, type PlacedLabel, type Segment } from './labels.js';
+import {
+  placeLabels,
+  polylineSegments,
+  type LabelRequest,
+  type PlacedLabel,
+  type Segment,
+} from '../../contract/plots/labels.js';
 import {
   LinearScale,
   Panel,
@@ -513,7 +519,7 @@ const REGION_LABEL_SIZE = 19;
 const INVARIANT_LABEL_SIZE = 15;
 
 /**
- * Label placement of a diagram (worker/plots/labels.ts): invariants first (their positions are few), then the
+ * Label placement of a diagram (contract/plots/labels.ts): invariants first (their positions are few), then the
  * fields. A field whose name fits nowhere gets a number at its anchor, and the number's meaning goes to the legend.
  */
 function diagramLabels(

@@ -2,7 +2,7 @@
 // region labels, drawn by the binary diagram chart (worker/plots/charts.ts) with the composition axis in mole or
 // mass percent of the axis element and T in K (degrees Celsius on the right).
 import { binaryPhaseDiagram, type BoundaryInput, type InvariantInput, type RegionLabelInput } from './charts.js';
-import { isoplethAxisLabel, isoplethCompositionText, type IsoplethResult } from '../results/isopleth.js';
+import { isoplethAxisLabel, isoplethCompositionText, type IsoplethResult } from '../../contract/results/isopleth.js';
 import { previewTemperatureUnit } from './panel.js';
 
 export function isoplethPreview(doc: IsoplethResult): string {

@@ -13,7 +13,7 @@ import {
   type Rect,
   type TemperatureUnit,
 } from './svg.js';
-import { phaseSetFill } from './palette.js';
+import { phaseSetFill } from '../../contract/plots/palette.js';
 
 export interface IsobaricSection {
   P: number;
@@ -38,7 +38,7 @@ export interface IsobaricSectionsInput {
   temperatureUnit?: TemperatureUnit;
 }
 
-export { SECTION_FILLS, phaseSetFill } from './palette.js';
+export { SECTION_FILLS, phaseSetFill } from '../../contract/plots/palette.js';
 
 /** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
 export function pressureText(P: number): string {

@@ -14,7 +14,7 @@
 export const FONT_FAMILY = "'DejaVu Sans', Arial, Helvetica, sans-serif";
 
 // Colours live in palette.ts, shared with the renderer.
-export { PALETTE, DASHES, REGION_FILLS, seriesColor, seriesDash } from './palette.js';
+export { PALETTE, DASHES, REGION_FILLS, seriesColor, seriesDash } from '../../contract/plots/palette.js';
 
 /** Escape text for XML character data and attribute values; drops characters XML 1.0 forbids. */
 export function escapeXml(value: unknown): string {

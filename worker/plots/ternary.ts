@@ -3,8 +3,15 @@
 // tie-triangles shaded, region labels and critical points. Mole fractions; the preview always shows the whole
 // triangle (a composition window only limits what is mapped).
 import { escapeXml, fmt, FONT_FAMILY, previewTemperatureUnit } from './svg.js';
-import { REGION_FILLS } from './palette.js';
-import { dejaVuMeasure, placeLabels, polylineSegments, type LabelRequest, type Pt, type Segment } from './labels.js';
+import { REGION_FILLS } from '../../contract/plots/palette.js';
+import {
+  dejaVuMeasure,
+  placeLabels,
+  polylineSegments,
+  type LabelRequest,
+  type Pt,
+  type Segment,
+} from '../../contract/plots/labels.js';
 import { gibbsPoint, type TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 
 const WIDTH = 820;
@@ -130,7 +137,7 @@ export function ternarySectionChart(doc: Doc): string {
     `<text x="${WIDTH / 2}" y="${fmt(A[1] + 40)}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`,
   );
 
-  // labels (worker/plots/labels.ts, as the binary preview): single-phase fields at their label points, two-phase
+  // labels (contract/plots/labels.ts, as the binary preview): single-phase fields at their label points, two-phase
   // regions at the middles of their tie-lines, triangles at their centroid; none overlaps another or a boundary, and
   // a label that fits nowhere becomes a number at its field, explained under the triangle
   const segments: Segment[] = [];

@@ -1,10 +1,11 @@
 // Output documents of a binary C-P-T grid (worker/mapping/cpt-grid.ts): the per-node phase amounts,
 // the result table, the VTK files for ParaView with their README, and the region counts per pressure.
-import type { BinaryCptResult } from './binary_cpt_diagram.js';
-import type { ResultTable } from './common.js';
+import { type ResultTable } from '../../contract/results/common.js';
+import type { BinaryCptResult } from '../../contract/results/binary_cpt_diagram.js';
+
 import { BISECTION_STEPS, pressureCoordinate, type CptComputation } from '../mapping/cpt-grid.js';
-import type { BoundarySurface } from '../calculations/cpt/surface-nets.js';
-import { multiBlock, polyData, rectilinearGrid, type VtkArray } from '../calculations/cpt/vtk.js';
+import type { BoundarySurface } from '../mapping/surface-nets.js';
+import { multiBlock, polyData, rectilinearGrid, type VtkArray } from './vtk.js';
 
 /** Folder inside the zip, so unpacking gives one directory. */
 export const VTK_FOLDER = 'cpt_diagram';

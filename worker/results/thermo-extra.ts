@@ -2,7 +2,7 @@
 // added to the points of point, line and properties results:
 //  - per stable phase: TC and BMAGN (magnetic phases only: a MAGNETIC type definition or TC/BMAGN parameters),
 //    VM (phases with volume parameters V0/VA/VC/VK only), the degree of ordering (pycalphad's definition,
-//    worker/results/phase-properties.ts; phases with one constituent on two or more sublattices) and GM_formation;
+//    worker/system/phase-properties.ts; phases with one constituent on two or more sublattices) and GM_formation;
 //  - per point: VM of the system (when every stable phase has one), GM_formation, and MUR/ACR, the chemical
 //    potential and activity of each element relative to its reference state at the point's T and P.
 // Reference state of an element (condition.reference_states {EL: PHASE}, else the ELEMENT line's reference
@@ -10,12 +10,13 @@
 // that phase alone (one composition set) at T, P. MUR = MU - G_ref, ACR = exp(MUR / RT) (Thermo-Calc's
 // reference-state convention), GM_formation = GM - sum_i x_i G_ref,i. With SER, G_ref = 0.
 import { basename } from 'node:path';
+import { type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
-import type { EquilibriumPoint } from './common.js';
-import { GAS_CONSTANT } from './outputs.js';
-import { degreeOfOrdering } from './phase-properties.js';
+
+import { GAS_CONSTANT } from '../../contract/results/outputs.js';
+import { degreeOfOrdering } from '../system/phase-properties.js';
 
 export const SER = 'SER';
 const MAGNETIC_PARAMETERS = new Set(['TC', 'BMAGN', 'NT']);

@@ -26,7 +26,7 @@ import {
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { uniqueFeasiblePoint } from './feasible.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
-import { degreeOfOrdering as doo, netCharge, phaseX, siteFractionSpec } from '../results/phase-properties.js';
+import { degreeOfOrdering as doo, netCharge, phaseX, siteFractionSpec } from '../system/phase-properties.js';
 import { formationReference } from './references.js';
 
 export { referencePhases } from './references.js';
@@ -702,7 +702,7 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
   return best;
 }
 
-/** pycalphad's degree of ordering (worker/results/phase-properties.ts); the ionic liquid is not supported. */
+/** pycalphad's degree of ordering (worker/system/phase-properties.ts); the ionic liquid is not supported. */
 export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: ArrayLike<number>): number {
   if (model.info.ionicLiquid) throw new Unsupported('DEGREE_OF_ORDERING of the ionic liquid (variable site ratios)');
   return doo(dbInfo(db), model, y);

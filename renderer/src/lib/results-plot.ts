@@ -1,4 +1,4 @@
-import { seriesStyles } from '../../../worker/plots/palette.js';
+import { seriesStyles } from '../../../contract/plots/palette.js';
 
 // Small plotting helpers for the SVG result charts (a few dozen lines instead of a chart library): linear and
 // log scales with inverse, "nice" tick steps (1-2-5 sequence), number formatting, phase colours, path strings.
@@ -78,9 +78,9 @@ export function fmtTick(v: number, step: number): string {
   return v.toFixed(dec);
 }
 
-// Colours come from the palette the previews use (worker/plots/palette.ts), so a phase has the same colour on
+// Colours come from the palette the previews use (contract/plots/palette.ts), so a phase has the same colour on
 // screen and in the PNG preview.
-export { PALETTE, ROLE_COLORS, phaseSetFill, seriesStyles } from '../../../worker/plots/palette.js';
+export { PALETTE, ROLE_COLORS, phaseSetFill, seriesStyles } from '../../../contract/plots/palette.js';
 export const NOT_CONVERGED_COLOR = '#9e9e9e';
 
 /** Colour per label: the previews' colour of its index among the sorted labels (seriesStyles). */

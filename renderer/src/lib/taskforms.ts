@@ -181,7 +181,7 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
 
 /**
  * What the binary_equilibrium task will map for this configuration: the x-axis component and its range, as
- * the worker reads them (worker/results/binary_equilibrium.ts compositionAxis), and whether the range was
+ * the worker reads them (contract/results/binary_equilibrium.ts compositionAxis), and whether the range was
  * widened because start and end are the same composition. null while the components are not both chosen.
  */
 export function binaryMapping(

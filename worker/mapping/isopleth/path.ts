@@ -3,7 +3,7 @@
 // fractions (an Al-4.4Cu-xMg alloy in mass percent) and every point is converted to mole fractions for the solver
 // with the molar masses of the database's ELEMENT lines: x_i = (w_i / M_i) / sum_j (w_j / M_j).
 
-import { massToMoleFractions, type CompositionUnit } from '../../results/units.js';
+import { massToMoleFractions, type CompositionUnit } from '../../system/units.js';
 
 export type { CompositionUnit };
 

@@ -22,11 +22,11 @@
 //    where a solid phase's line borders the field of liquid alone; the solidus is the liquid's own line.
 import { equilibrium, type EquilibriumResult } from '../../core/equilibrium.js';
 import type { NativeDatabase } from '../../core/native.js';
-import { chunkedBatch } from '../../calculations/batch.js';
+import { chunkedBatch } from '../../scans/batch.js';
 import { CancelledError, type JobControl } from '../../protocol.js';
 import { axisValue, solverX, type CompositionPath } from './path.js';
 import { resultStateLabels, StateLabeller } from '../ternary_labels.js';
-import type { IsoplethRegion } from '../../results/isopleth.js';
+import type { IsoplethRegion } from '../../../contract/results/isopleth.js';
 
 export interface IsoplethSetup {
   database: NativeDatabase;

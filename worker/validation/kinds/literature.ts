@@ -6,7 +6,7 @@
 import { equilibrium } from '../../core/equilibrium.js';
 import { baseName, isLiquidName, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames, pureTransition } from '../../mapping/queries.js';
-import type { InvariantRecord } from '../../results/binary_equilibrium.js';
+import type { InvariantRecord } from '../../../contract/results/binary_equilibrium.js';
 import { alloyQuantity, meltingQuantity } from '../alloy.js';
 import { caseDatabase } from '../databases.js';
 import { computeEntry } from './point.js';

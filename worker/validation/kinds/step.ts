@@ -14,8 +14,10 @@
 //   T_liquidus / T_solidus of the line's alloy (worker/validation/alloy.ts)
 //   "PHASE stable at VAR >= v" (also <=, >, <, =): whether PHASE is stable at any grid point there
 import { availableParallelism } from 'node:os';
+import { type ScanPath } from '../../scans/scan-path.js';
+import { refineTransitions } from '../../scans/transitions.js';
 import { equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } from '../../core/equilibrium.js';
-import { refineTransitions, type ScanPath } from '../../calculations/line_calculation.js';
+
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import { alloyQuantity } from '../alloy.js';
 import { conditionValues } from '../conditions.js';

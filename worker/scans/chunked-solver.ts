@@ -14,9 +14,9 @@ import {
   type EquilibriumConditions,
   type EquilibriumOptions,
   type EquilibriumResult,
-} from '../../core/equilibrium.js';
-import type { NativeDatabase } from '../../core/native.js';
-import { CancelledError, PROGRESS_BYTE_OFFSET, type JobControl } from '../../protocol.js';
+} from '../core/equilibrium.js';
+import type { NativeDatabase } from '../core/native.js';
+import { CancelledError, PROGRESS_BYTE_OFFSET, type JobControl } from '../protocol.js';
 
 export interface SolverSystem {
   db: NativeDatabase;

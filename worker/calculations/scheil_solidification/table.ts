@@ -1,9 +1,10 @@
 // The result table of a Scheil task (one row per step, with the alloy's temperatures and the liquid's mass
 // fractions beside its mole fractions) and the alloy's first-class quantities of result.json.
-import type { ResultTable } from '../results/common.js';
-import type { ScheilDocument } from '../results/scheil_solidification.js';
-import { massFractionsOrUndefined } from '../results/units.js';
-import type { ScheilRun } from './scheil_solidification.js';
+
+import { type ResultTable } from '../../../contract/results/common.js';
+import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
+import { massFractionsOrUndefined } from '../../system/units.js';
+import type { ScheilRun } from '../scheil_solidification.js';
 
 /** The result table: one row per Scheil step. */
 export function scheilTable(run: ScheilRun): ResultTable {

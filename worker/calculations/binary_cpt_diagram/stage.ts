@@ -9,7 +9,8 @@
 // and a reader never sees half a file. A stage whose file exists returns at once.
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EquilibriumConditions, EquilibriumResult } from '../core/equilibrium.js';
+import { phaseLabel } from '../../../contract/results/common.js';
+import type { EquilibriumConditions, EquilibriumResult } from '../../core/equilibrium.js';
 import {
   BISECTION_STEPS,
   bisectEdges,
@@ -17,18 +18,18 @@ import {
   edgeConditions,
   nodeConditions,
   stableLabels,
-} from '../mapping/cpt-grid.js';
-import { phaseLabel } from '../results/common.js';
-import { changingEdges } from './cpt/surface-nets.js';
+} from '../../mapping/cpt-grid.js';
+
+import { changingEdges } from '../../mapping/surface-nets.js';
 import {
   CancelledError,
   type CalculationJob,
   type CalculationOutput,
   type JobControl,
   type TaskJob,
-} from '../protocol.js';
-import { ChunkedSolver } from './cpt/chunked.js';
-import { pressureAxis, readInput, run as runDiagram, stepAxis } from './binary_cpt_diagram.js';
+} from '../../protocol.js';
+import { ChunkedSolver } from '../../scans/chunked-solver.js';
+import { pressureAxis, readInput, run as runDiagram, stepAxis } from '../binary_cpt_diagram.js';
 
 export interface CptStage {
   /** bisect-plan: the lab worker splits the changing edges into bisect jobs (no calculation) */

@@ -7,11 +7,12 @@
 // the same definitions as the validation runner's
 // T_liquidus / T_solidus (worker/validation/alloy.ts). An invariant on a line is a transition at which C + 1
 // phases coexist (C elements, pressure fixed: Gibbs' phase rule leaves no degree of freedom).
+import { type PointConverter } from '../system/point-converter.js';
+import { phaseLabel } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
-import type { PointConverter } from './common.js';
-import { phaseLabel } from './common.js';
+
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
 import type { InvariantCrossing } from '../../contract/results/line_calculation.js';
 

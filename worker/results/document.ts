@@ -1,0 +1,39 @@
+// The fields every result document shares (contract/results/common.ts ResultDocument), the outputs a task asks
+// for, and texts used in several result documents.
+import { basename } from 'node:path';
+import { RESULT_VERSION, type EquilibriumPoint, type ResultDocument } from '../../contract/results/common.js';
+import { provenance } from '../results/common.js';
+import { phaseSetName, selectOutputs, type OutputTaskType } from '../../contract/results/outputs.js';
+import { type CalculationJob } from '../protocol.js';
+
+export const CP_DEFINITION =
+  'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative ' +
+  'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
+
+/** ResultDocument fields; config keeps the file name of the database, not the server's path. */
+export function documentBase<T extends string>(
+  job: CalculationJob,
+  taskType: T,
+  tdbFile: string,
+): ResultDocument & { task_type: T } {
+  const config = { ...job.config, tdb_file: basename(tdbFile) };
+  return {
+    version: RESULT_VERSION,
+    task_type: taskType,
+    provenance: provenance(tdbFile, job.database?.code ?? null, job.database?.sha256),
+    config,
+  };
+}
+
+export function outputNames(
+  taskType: OutputTaskType,
+  cond: { thermo_outputs?: string[]; outputs_list_template?: string[] },
+): string[] {
+  return selectOutputs(taskType, cond.outputs_list_template, cond.thermo_outputs);
+}
+
+/** "FCC_A1 + LIQUID" (labels sorted) or "no stable phase". */
+export function phaseSetText(p: EquilibriumPoint): string {
+  const s = phaseSetName(p);
+  return s ? s.split('+').join(' + ') : 'no stable phase';
+}
