@@ -11,6 +11,7 @@
 // common.ts). So NP(FCC_A1) is the amount of the first FCC_A1 set; the total over a gap is
 // NP(FCC_A1) + NP(FCC_A1#2). `*` expands over the components (elements, without VA) or over the
 // phase labels met in the result (sorted by name, then composition set).
+import { elementsOf } from '../phases.js';
 import type { EquilibriumPoint, PhaseRecord, ResultTable } from './common.js';
 
 /**
@@ -444,11 +445,6 @@ export function checkOutputElements(names: readonly string[], components: readon
     if (!els.includes(r.element)) return `output '${n}': ${r.element} is not one of the components ${els.join(', ')}`;
   }
   return null;
-}
-
-/** Mass-carrying components: upper-cased, without the vacancy VA and the electron /-. */
-export function elementsOf(components: readonly string[]): string[] {
-  return components.map((c) => c.toUpperCase()).filter((c) => c !== 'VA' && c !== '/-');
 }
 
 export type OutputTaskType = 'point_calculation' | 'line_calculation' | 'thermodynamic_properties_next';

@@ -1,6 +1,7 @@
 // Building blocks of the task-configuration schemas (zod 4) shared by the task types in contract/tasks/: units
 // and bounds, composition maps, scan points, output names, and the error map that turns zod issues into the
 // 400 texts of POST /task ("task_config.condition.pressure: must be greater than 0"). Pure TypeScript.
+import { isMassless } from '../phases.js';
 import { z } from 'zod';
 import { checkOutputElements, validateOutputs } from '../results/outputs.js';
 
@@ -71,7 +72,7 @@ export function pointsRule(
 
 /** Tolerance of "the mole fractions sum to 1", the same as the worker's (worker/calculations/point_calculation.ts). */
 export const COMPOSITION_SUM_TOLERANCE = 1e-6;
-const isElement = (c: string) => c !== 'VA' && c !== '/-';
+const isElement = (c: string) => !isMassless(c);
 
 /**
  * The composition maps the worker accepts (resolveCompositions in worker/calculations/point_calculation.ts):

@@ -2,6 +2,7 @@
 // worker would refuse (components that are not elements of the database, phases it does not define) and the
 // work bounds (main/config.ts WORK_BOUND_SETTINGS). Every check is arithmetic on the configuration: nothing is
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
+import { isMassless } from '../../contract/phases.js';
 import type { WorkBounds } from '../config.js';
 
 export interface DatabaseLists {
@@ -11,7 +12,7 @@ export interface DatabaseLists {
 }
 
 type Condition = Record<string, unknown>;
-const isElement = (c: string) => c !== 'VA' && c !== '/-';
+const isElement = (c: string) => !isMassless(c);
 const TEMPERATURE_FIELDS = ['temperature', 'temperature_start', 'temperature_end', 'start_temperature'] as const;
 /** Lowest temperature of a Scheil path (worker/calculations/scheil_solidification.ts, minimumTemperature). */
 export const SCHEIL_MINIMUM_TEMPERATURE = 1;

@@ -5,8 +5,9 @@
 // a traced region (a region that does not exist); a point that does not converge must say that no
 // equilibrium exists (a model without a lower bound, a composition no phase can take), anything else is
 // a solver failure the diagram may hide.
+import { baseName } from '../../contract/phases.js';
 import { equilibrium, saysNoEquilibrium } from '../../worker/core/equilibrium.js';
-import { baseName, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { type BinaryDiagram } from '../../worker/mapping/binary.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
 
 const X_TOL = 0.02; // interpolating between traced tie-lines (steps up to 15 K) stays well within this

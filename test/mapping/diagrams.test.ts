@@ -5,8 +5,9 @@
 // the same two phases with the same compositions (to 1e-4), X slightly outside gives another phase
 // set that still holds the boundary's phase.
 import { describe, expect, test } from 'vitest';
+import { baseName } from '../../contract/phases.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { baseName, mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
+import { mapBinary, type BinaryDiagram } from '../../worker/mapping/binary.js';
 import { checkCoverage } from './coverage.js';
 import { binarySystems, type BinarySystem } from './systems.js';
 

@@ -1,7 +1,8 @@
 // Checks a mapped ternary section against independent point equilibria on both sides of its boundaries.
+import { baseName } from '../../contract/phases.js';
 import { equilibriumBatch } from '../../worker/core/equilibrium.js';
 import type { NativeDatabase } from '../../worker/core/native.js';
-import { baseName, dist3, fromPlane, toPlane, type TernarySection, type Vec3 } from '../../worker/mapping/ternary.js';
+import { dist3, fromPlane, toPlane, type TernarySection, type Vec3 } from '../../worker/mapping/ternary.js';
 
 export interface SideProbe {
   x: Vec3;

@@ -3,9 +3,10 @@
 // centroid, and by the mapper's own completeness self-check.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { baseName } from '../../contract/phases.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { baseName, mapTernary, type TernarySection } from '../../worker/mapping/ternary.js';
+import { mapTernary, type TernarySection } from '../../worker/mapping/ternary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { probeBoundaries } from './ternary-support.js';
 

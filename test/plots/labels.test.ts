@@ -5,10 +5,11 @@
 // agree between regions, invariants and single-phase labels.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { baseName } from '../../contract/phases.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
 import { diagramChart } from '../../worker/calculations/binary_equilibrium.js';
-import { harmonizeSetNames, baseName } from '../../worker/plots/set-names.js';
+import { harmonizeSetNames } from '../../worker/plots/set-names.js';
 import {
   boxesIntersect,
   boxInside,

@@ -21,6 +21,7 @@
 // It also ends when the liquid fraction falls below `stop` (1e-8) -> 'liquid_exhausted', at the minimum
 // temperature -> 'minimum_temperature', on a non-converged equilibrium -> 'not_converged', or when the
 // alloy has no liquid at the start -> 'no_liquid'.
+import { elementsOf } from '../../contract/phases.js';
 import { documentBase } from '../results/document.js';
 import { inMoleFractions, openSystem, resolveCompositions } from '../system/system.js';
 import { tableToCsv } from '../../contract/results/common.js';
@@ -266,7 +267,7 @@ interface Split {
 
 export function scheilSolidification(input: ScheilInput): ScheilRun {
   const db = input.database;
-  const elements = [...new Set(input.components.map((c) => c.toUpperCase()).filter((c) => c !== 'VA' && c !== '/-'))];
+  const elements = [...new Set(elementsOf(input.components))];
   const dbElements = new Set(db.info().elements.map((e) => e.name.toUpperCase()));
   for (const e of elements)
     if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of the database`);

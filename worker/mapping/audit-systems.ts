@@ -3,6 +3,7 @@
 // file, the large ones (COST507, mc_fecocrnbti) included: each pair of elements for which the file has at
 // least one Gibbs-energy parameter mixing exactly those two (an assessed binary, so its diagram has fields
 // of its own).
+import { elementsOf } from '../../contract/phases.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
@@ -15,17 +16,14 @@ export interface AuditSystem {
   elements: [string, string];
 }
 
-function elementsOf(db: NativeDatabase): string[] {
-  return db
-    .info()
-    .elements.map((e) => e.name.toUpperCase())
-    .filter((n) => n !== 'VA' && n !== '/-');
+function elementsOfDatabase(db: NativeDatabase): string[] {
+  return elementsOf(db.info().elements.map((e) => e.name));
 }
 
 /** Pairs of elements with at least one G/L parameter whose constituents hold exactly those two, sorted. */
 export function assessedPairs(db: NativeDatabase): string[] {
   const info = db.info();
-  const els = elementsOf(db);
+  const els = elementsOfDatabase(db);
   const speciesElements = new Map(
     info.species.map((s) => [s.name.toUpperCase(), Object.keys(s.composition).map((e) => e.toUpperCase())]),
   );
@@ -65,7 +63,7 @@ export function auditSystems(dirs: string[]): {
       continue;
     }
     const base = `${path.basename(path.dirname(file))}/${path.basename(file)}`;
-    const els = elementsOf(db);
+    const els = elementsOfDatabase(db);
     if (els.length < 2) continue;
     if (els.length === 2) {
       systems.push({ name: base, file, db, elements: [els[0], els[1]] });

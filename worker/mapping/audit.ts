@@ -15,6 +15,7 @@
 //  (e) convergence: every point of the isothermal scans converges or says that no equilibrium exists there
 //      (a diagram drawn around points the solver gave up on would pass (b) without having been checked).
 // Every disagreement is one line of text; nothing is filtered here (the caller decides what is known).
+import { baseName } from '../../contract/phases.js';
 import { type ScanPath } from '../scans/scan-path.js';
 import { refineTransitions, type RefinedTransition } from '../scans/transitions.js';
 import { chunkedScan } from '../scans/chunked-scan.js';
@@ -23,7 +24,7 @@ import { equilibrium, saysNoEquilibrium, type CompositionSet, type EquilibriumRe
 import type { NativeDatabase } from '../core/native.js';
 
 import { CONTROL_BYTES, JobControl } from '../protocol.js';
-import { baseName, mapBinary, type BinaryDiagram } from './binary.js';
+import { mapBinary, type BinaryDiagram } from './binary.js';
 import { disorderedLabel, hasOrderedVariants, orderedStateLabel } from './order-disorder.js';
 import { orderingModelOf } from '../system/ordering.js';
 

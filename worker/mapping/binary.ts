@@ -35,7 +35,6 @@ export type {
   MapControl,
   OrderDisorderOptions,
 } from './binary-types.js';
-export { baseName, isLiquidName } from './phase-labels.js';
 export { classifyInvariant, cutAt } from './invariants.js';
 
 export function mapBinary(req: BinaryMapRequest): BinaryDiagram {

@@ -2,6 +2,7 @@
 // that meet at one temperature and classified from which phase lies between in composition and on which
 // side the outer two-phase field is), critical points of miscibility gaps, congruent points, pure-element
 // transitions, and the meeting points of second-order lines with two-phase fields.
+import { baseName, isLiquidName } from '../../contract/phases.js';
 import type { InvariantKind, InvariantRecord, TieLine } from '../../contract/results/binary_equilibrium.js';
 import {
   MERGE_T,
@@ -14,7 +15,7 @@ import {
   type TracedRegion,
 } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
-import { baseName, isLiquidName, labelPhases } from './phase-labels.js';
+import { labelPhases } from './phase-labels.js';
 
 /** A region end that is one side of an invariant: its three phases (by x) and the two-phase fields seen. */
 export interface InvariantEnd {

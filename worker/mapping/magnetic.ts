@@ -8,12 +8,13 @@
 // with one substitutional sublattice (interstitial or single-species sublattices besides); a point is
 // kept where it lies in that phase's single-phase field of the traced diagram, so no equilibrium is
 // solved for it.
+import { baseName } from '../../contract/phases.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import type { TieLine } from '../../contract/results/binary_equilibrium.js';
 import type { BinaryRegion } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
-import { baseName } from './phase-labels.js';
+
 import { interpolateTieLine } from './tracing.js';
 
 export interface MagneticLine {

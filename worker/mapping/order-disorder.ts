@@ -6,11 +6,12 @@
 // surface; its state is read from the site fractions: equal fractions on the sublattices that share
 // their constituents (the ones the disordered part merges into its quasi-fractions) = disordered. With
 // phase_scope 'all', every phase with such equivalent sublattices is checked, not only DIS_PART ones.
+import { baseName } from '../../contract/phases.js';
 import { PhaseModel, type SiteVariable } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 import { BudgetExceeded } from './binary-solver.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
-import { baseName } from './phase-labels.js';
+
 import {
   classifyOrdering,
   differenceTolerance,

@@ -2,16 +2,6 @@
 // composition), and the anchors of the single-phase field labels on the seed grid.
 import type { PhaseState } from './binary-types.js';
 
-export function isLiquidName(name: string): boolean {
-  return /^LIQ|LIQUID|^IONIC_LIQ/i.test(name);
-}
-
-/** Splits "NAME#2" into NAME. */
-export function baseName(label: string): string {
-  const i = label.indexOf('#');
-  return i < 0 ? label : label.slice(0, i);
-}
-
 /** Sorts the phases by x and labels them: the second set of one phase NAME#2, the third NAME#3, ... */
 export function labelPhases<P extends { base: string; x: number; NP: number }>(list: P[]): (P & PhaseState)[] {
   const labelled = [...list].sort((a, b) => a.x - b.x).map((p) => ({ ...p, label: p.base }));

@@ -2,10 +2,11 @@
 // (located by bisection on T to MIN_STEP): an invariant (the state beyond has a neighbouring two-phase
 // set -> three phases), the critical point of a miscibility gap or a congruent point (the tie-line
 // collapses inside the diagram), a transition of a pure component (it collapses onto x = 0 or 1).
+import { baseName } from '../../contract/phases.js';
 import { solveRequest } from './binary-solver.js';
 import { SAME_X, SHORT_TIELINE, type BinaryState, type RegionEnd, type StateRequest } from './binary-types.js';
 import type { TieLine } from '../../contract/results/binary_equilibrium.js';
-import { baseName } from './phase-labels.js';
+
 import { edgePhase } from './pure_edges.js';
 
 /** A collapsed tie-line whose midpoint lies this close to x = 0 or 1 ends at the pure element. */

@@ -9,11 +9,12 @@
 //
 // Up to `concurrency` seeds are traced at once (one per thread by default); each round, the pending requests of
 // the active traces go to the solver together, over the threads (BinarySolver.solveRound).
+import { baseName } from '../../contract/phases.js';
 import { solveRequest } from './binary-solver.js';
 import { EDGE_TOL, LENS_DT, type BinaryState, type MapContext, type StateRequest } from './binary-types.js';
 import { marchToField } from './field_search.js';
 import { invariantPhases } from './invariants.js';
-import { baseName } from './phase-labels.js';
+
 import { edgeBrackets, edgePhase, narrowEdgeBracket } from './pure_edges.js';
 import type { RegionTracer } from './tracing.js';
 

@@ -2,6 +2,7 @@
 // with a coarser sampling), every two-phase node a seed of its region, and between neighbouring
 // single-phase nodes of different phases a bisection for the (narrow) two-phase field in between, or,
 // for the two states of one ordered phase, the located point of a second-order transition.
+import { baseName } from '../../contract/phases.js';
 import { BudgetExceeded, solveRequest } from './binary-solver.js';
 import {
   MIN_STEP,
@@ -11,7 +12,6 @@ import {
   type StateRequest,
 } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
-import { baseName } from './phase-labels.js';
 
 /** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */
 export function gridAxes(

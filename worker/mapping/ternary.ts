@@ -22,6 +22,7 @@
 // Completeness self-check (as for binary diagrams, worker/mapping/audit.ts): point equilibria at the centroids of
 // the seed grid's cells (no node shared with the seed grid) must each lie in a mapped region of the same phases
 // (worker/mapping/ternary_geometry.ts).
+import { baseName } from '../../contract/phases.js';
 import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { chunkedBatch } from '../scans/batch.js';
@@ -29,7 +30,6 @@ import { CancelledError, type JobControl } from '../protocol.js';
 import { StateLabeller, labelSets, singlePhaseFieldLabels } from './ternary_labels.js';
 import {
   INSIDE_TOL,
-  baseName,
   dist3,
   upwardCellCentroids,
   fromPlane,

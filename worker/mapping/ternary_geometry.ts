@@ -1,6 +1,7 @@
 // Geometry of ternary isothermal sections (worker/mapping/ternary.ts): the types of a mapped section, the Gibbs
 // triangle's Cartesian plane (isotropic distances), polygon membership of regions and triangles, and the completeness
 // self-check that compares independent point equilibria with the map.
+import { baseName } from '../../contract/phases.js';
 
 /** Mole fractions of the three components, in the order of the request's components. */
 export type Vec3 = [number, number, number];
@@ -73,11 +74,6 @@ export interface MappedRegions {
 /** mole fraction: polygon membership tolerance of the coverage test and the self-check */
 export const INSIDE_TOL = 2e-3;
 const SQRT3_2 = Math.sqrt(3) / 2;
-
-export function baseName(label: string): string {
-  const i = label.indexOf('#');
-  return i < 0 ? label : label.slice(0, i);
-}
 
 /** Cartesian point of the Gibbs triangle: component 0 at (0,0), 1 at (1,0), 2 at (1/2, sqrt(3)/2). */
 export function toPlane(x: Vec3): [number, number] {

@@ -3,6 +3,7 @@
 // global equilibrium at any X inside the field gives both boundary compositions; the region is followed
 // up and down in T with X = the midpoint of the predicted tie-line and an adaptive step, and its ends
 // are located by bisection on T to MIN_STEP and classified (region-ends.ts).
+import { baseName } from '../../contract/phases.js';
 import type { TieLine } from '../../contract/results/binary_equilibrium.js';
 import { solveRequest } from './binary-solver.js';
 import {
@@ -18,7 +19,7 @@ import {
   type TracedRegion,
 } from './binary-types.js';
 import { marchToField } from './field_search.js';
-import { baseName } from './phase-labels.js';
+
 import { classifyRegionEnd } from './region-ends.js';
 
 type Attempt = { ok: true; e: BinaryState; searched?: boolean } | { ok: false; e: BinaryState };

@@ -11,6 +11,7 @@
 //      (same temperature to 0.05 K, nearest composition);
 //   3. a single-phase label takes the name of the nearest boundary of that phase.
 // Phases that never show two sets are left as they are.
+import { baseName } from '../../contract/phases.js';
 
 export interface NamedTieLine {
   T: number;
@@ -37,9 +38,6 @@ export interface SetNamedDiagram {
   singlePhaseLabels: NamedLabel[];
 }
 
-export function baseName(label: string): string {
-  return label.replace(/#\d+$/, '');
-}
 function setLabel(base: string, k: number): string {
   return k === 0 ? base : `${base}#${k + 1}`;
 }

@@ -7,6 +7,7 @@
 // the same definitions as the validation runner's
 // T_liquidus / T_solidus (worker/validation/alloy.ts). An invariant on a line is a transition at which C + 1
 // phases coexist (C elements, pressure fixed: Gibbs' phase rule leaves no degree of freedom).
+import { isLiquidName } from '../../contract/phases.js';
 import { type PointConverter } from '../system/point-converter.js';
 import { phaseLabel } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
@@ -17,11 +18,6 @@ import type { AlloyTemperaturesField } from '../../contract/results/point_calcul
 import type { InvariantCrossing } from '../../contract/results/line_calculation.js';
 
 export type { InvariantCrossing };
-
-/** Liquid phases by name, as the diagram mapper and the validation runner tell them (LIQUID, LIQ..., IONIC_LIQ). */
-export function isLiquidPhase(name: string): boolean {
-  return /^LIQ|LIQUID|^IONIC_LIQ/i.test(name);
-}
 
 export const ALLOY_T_RANGE: [number, number] = [200, 4000];
 /** step of the downward scan, K: a bracket is narrowed to ALLOY_T_TOLERANCE whatever its width */
@@ -59,12 +55,12 @@ export function alloyTemperatures(
   startT?: number,
   startState?: EquilibriumResult,
 ): AlloyTemperatures {
-  const liquids = (sys.phases ?? sys.formable).filter(isLiquidPhase);
+  const liquids = (sys.phases ?? sys.formable).filter(isLiquidName);
   if (liquids.length === 0)
     return { liquid_phases: [], liquidus: null, solidus: null, range, note: 'no liquid phase in the system' };
   const at = (T: number): EquilibriumConditions => ({ T, P, X });
-  const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidPhase(p.name));
-  const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidPhase(p.name));
+  const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidName(p.name));
+  const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidName(p.name));
   // Scanned from the top down, in chunks, until the solidus is bracketed (no liquid below a state with liquid):
   // the highest changes are met first, and the slow low-temperature equilibria of ordered phases are never
   // computed (a quaternary with ordered BCC and L12: 33 s bottom-up, a fraction of that top-down).
@@ -201,11 +197,11 @@ export function alloyTemperatures(
     }
     return null;
   };
-  const isSolid = (p: { name: string }) => !isLiquidPhase(p.name);
+  const isSolid = (p: { name: string }) => !isLiquidName(p.name);
   const liquidus = highestFlip(onlyLiquid, (r) => r.phases.filter(isSolid).reduce((t, p) => t + p.NP, 0), true);
   const solidus = highestFlip(
     anyLiquid,
-    (r) => r.phases.filter((p) => isLiquidPhase(p.name)).reduce((t, p) => t + p.NP, 0),
+    (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
     false,
   );
   const notes: string[] = [];

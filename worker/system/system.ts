@@ -3,8 +3,9 @@
 // solver. Every calculation starts here.
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { elementsOf } from '../../contract/phases.js';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
-import { elementsOf } from '../../contract/results/outputs.js';
+
 import { elementMasses, moleFractionCondition, type CompositionUnit } from './units.js';
 import { type CalculationJob } from '../protocol.js';
 
@@ -83,7 +84,7 @@ export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSyst
   for (const e of elements) {
     if (!dbElements.has(e))
       throw new Error(
-        `condition.components: ${e} is not an element of ${basename(tdbFile)} (${[...dbElements].filter((x) => x !== 'VA' && x !== '/-').join(', ')})`,
+        `condition.components: ${e} is not an element of ${basename(tdbFile)} (${elementsOf([...dbElements]).join(', ')})`,
       );
   }
   // VA is a component of sublattice models whenever the database defines it (README of the validation set).

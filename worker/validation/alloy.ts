@@ -3,7 +3,9 @@
 // bisection to 1e-6 K over 200-3000 K). Liquidus: the highest change whose upper side holds only liquid
 // phases. Solidus: the highest change whose lower side holds no liquid phase (for an alloy that ends in
 // a eutectic this is the eutectic temperature).
-import { isLiquidName } from '../mapping/binary.js';
+
+import { elementsOf } from '../../contract/phases.js';
+import { isLiquidName } from '../../contract/phases.js';
 import type { PhaseSetChange } from '../mapping/queries.js';
 import type { NativeDatabase } from '../core/native.js';
 import { parseAssignments } from './expression.js';
@@ -37,7 +39,7 @@ function alloyCase(c: ValidationCase, q: string): ValidationCase {
  */
 export function meltingQuantity(q: string, c: ValidationCase, db: NativeDatabase): ComputedValue | null {
   if (!/^T_?melting\b/i.test(q.trim())) return null;
-  const els = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  const els = elementsOf(c.components);
   const named =
     /^T_?melting\s*\(\s*([A-Za-z]{1,2})\s*\)/i.exec(q)?.[1] ?? /\b(?:of|pure)\s+([A-Za-z]{1,2})\b/i.exec(q)?.[1];
   let el = named?.toUpperCase();

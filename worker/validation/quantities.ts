@@ -6,6 +6,7 @@
 // Errors: Unsupported = the runner cannot compute this name (reported with the name, never skipped);
 // NoResult = this point has no value (phase not stable, no root, not converged): a grid extremum ignores
 // such points ("ignoring points without a result"); everything else is an error of the case.
+import { elementsOf } from '../../contract/phases.js';
 import {
   equilibrium as solve,
   type CompositionSet,
@@ -73,7 +74,7 @@ const results = new WeakMap<NativeDatabase, Map<string, EquilibriumResult>>();
 // ------------------------------------------------------------------------------------------- helpers
 
 export function caseElements(c: ValidationCase): string[] {
-  return c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  return elementsOf(c.components);
 }
 
 function elementMasses(db: NativeDatabase): Record<string, number> {

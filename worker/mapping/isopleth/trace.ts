@@ -20,6 +20,7 @@
 //    (narrower than the grid) is labelled there. Horizontal runs shared by two or more lines at one T are
 //    the invariant-like lines (n+1 phases of an n-component system meet at one temperature). The liquidus is
 //    where a solid phase's line borders the field of liquid alone; the solidus is the liquid's own line.
+import { baseName } from '../../../contract/phases.js';
 import { equilibrium, type EquilibriumResult } from '../../core/equilibrium.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { chunkedBatch } from '../../scans/batch.js';
@@ -107,7 +108,6 @@ export function phaseLabels(r: EquilibriumResult): string[] {
 }
 
 /** The base name of a label (FCC_A1#2 -> FCC_A1). */
-export const baseName = (label: string): string => label.replace(/#\d+$/, '');
 
 interface UV {
   u: number;

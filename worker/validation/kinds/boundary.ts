@@ -2,6 +2,7 @@
 // overall composition (shared/validation/README.md), by a T scan of global equilibria and bisection
 // to 1e-6 K (worker/mapping/queries.ts). The quantity names the two phase sets, e.g.
 // "T at which the FCC_A1 miscibility gap closes (FCC_A1#1+FCC_A1#2 <-> FCC_A1)".
+import { elementsOf } from '../../../contract/phases.js';
 import { equilibrium } from '../../core/equilibrium.js';
 import { phaseNames, phaseSetChanges, type PhaseSetChange } from '../../mapping/queries.js';
 import { caseDatabase } from '../databases.js';
@@ -45,7 +46,7 @@ export function lineX(c: ValidationCase, db: NativeDatabase): Record<string, num
   }
   if (!Object.keys(W).length) return X;
   if (Object.keys(X).length) throw new Error('a line needs X or W conditions, not both');
-  const els = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  const els = elementsOf(c.components);
   const free = els.filter((e) => !(e in W));
   if (free.length !== 1) throw new Error('give the mass fractions of all elements but one');
   const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));

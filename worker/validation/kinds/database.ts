@@ -2,6 +2,7 @@
 // symmetry expansion (§5.5, any name containing "parameter_count"); elements (without VA and /-), phases,
 // species, functions, number_of_elements / _phases / _species / _functions / _parameters (as stored), and
 // the same restricted to what the case's components can form ("phases for components").
+import { elementsOf } from '../../../contract/phases.js';
 import { expandedParameterCount } from '../../core/models.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
@@ -9,8 +10,8 @@ import type { ComputedValue, KindHandler } from '../types.js';
 export const database: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);
   const info = db.info();
-  const elements = info.elements.map((e) => e.name.toUpperCase()).filter((n) => n !== 'VA' && n !== '/-');
-  const comps = c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  const elements = elementsOf(info.elements.map((e) => e.name));
+  const comps = elementsOf(c.components);
   const facts: Record<string, () => unknown> = {
     elements: () => elements,
     phases: () => info.phases.map((p) => p.name),

@@ -4,8 +4,9 @@
 // whose phases below and above together are the named phases. For a binary the mapped diagram
 // (worker/mapping/binary.ts) must hold the same invariant (cross-check, reported on mismatch) and gives the
 // phase compositions; otherwise the compositions come from the equilibria 1e-3 K below and above it.
+import { baseName } from '../../../contract/phases.js';
 import { equilibrium } from '../../core/equilibrium.js';
-import { baseName } from '../../mapping/binary.js';
+
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
 import { lineChanges, lineX } from './boundary.js';

@@ -3,8 +3,9 @@
 // elements, single-phase fields) compared with a particular database (shared/validation/README.md).
 // Every value is read from the mapped diagram (worker/mapping/binary.ts) or from point equilibria with
 // root finding (worker/mapping/queries.ts); the tolerance is the curator's and nothing is tuned.
+import { baseName, isLiquidName } from '../../../contract/phases.js';
 import { equilibrium } from '../../core/equilibrium.js';
-import { baseName, isLiquidName, type BinaryDiagram } from '../../mapping/binary.js';
+import { type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames, pureTransition } from '../../mapping/queries.js';
 import type { InvariantRecord } from '../../../contract/results/binary_equilibrium.js';
 import { alloyQuantity, meltingQuantity } from '../alloy.js';

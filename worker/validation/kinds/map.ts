@@ -3,12 +3,14 @@
 // from the traced isothermal section (worker/mapping/ternary.ts), any other from global equilibria on the case's
 // grid; point checks from point equilibria.
 // Also exports the diagram cache and helpers the kinds "boundary", "invariant" and "literature" use.
+import { elementsOf } from '../../../contract/phases.js';
+import { baseName } from '../../../contract/phases.js';
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
 import { solverConditions } from '../quantities.js';
 import { vocabularyEntry } from './point.js';
 import type { NativeDatabase } from '../../core/native.js';
-import { baseName, mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
+import { mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
 import { mapTernary, type TernarySection } from '../../mapping/ternary.js';
 import { caseDatabase } from '../databases.js';
@@ -16,7 +18,7 @@ import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 
 /** The case's elements (VA and electrons dropped), upper case. */
 export function caseElements(c: ValidationCase): string[] {
-  return c.components.map((s) => s.toUpperCase()).filter((s) => s !== 'VA' && s !== '/-');
+  return elementsOf(c.components);
 }
 
 /** Solver components of a case: its elements plus VA when the database has it. */
