@@ -118,6 +118,22 @@ async function measureCpp(file: string, text: string, out: Measured[]): Promise<
   tree.delete();
 }
 
+/** Functions and the line count of one TypeScript or Svelte text. */
+export function measureSource(file: string, text: string): SizeReport {
+  const functions: Measured[] = [];
+  if (file.endsWith('.svelte')) {
+    for (const block of svelteScripts(text)) measureTypeScript(file, block.content, block.firstLine, functions);
+  } else measureTypeScript(file, text, 1, functions);
+  return { functions, files: [{ file, line: 1, name: file, lines: lineCount(text) }] };
+}
+
+/** Functions (lambdas included) and the line count of one C++ text. */
+export async function measureCppSource(file: string, text: string): Promise<SizeReport> {
+  const functions: Measured[] = [];
+  await measureCpp(file, text, functions);
+  return { functions, files: [{ file, line: 1, name: file, lines: lineCount(text) }] };
+}
+
 /** Every function and file of the checked trees under `root`, longest first. */
 export async function measureTree(root: string): Promise<SizeReport> {
   const paths: string[] = [];
@@ -126,11 +142,9 @@ export async function measureTree(root: string): Promise<SizeReport> {
   const files: Measured[] = [];
   for (const path of paths) {
     const text = readFileSync(join(root, path), 'utf8');
-    files.push({ file: path, line: 1, name: path, lines: lineCount(text) });
-    if (/\.(cpp|hpp|h|cc)$/.test(path)) await measureCpp(path, text, functions);
-    else if (path.endsWith('.svelte')) {
-      for (const block of svelteScripts(text)) measureTypeScript(path, block.content, block.firstLine, functions);
-    } else measureTypeScript(path, text, 1, functions);
+    const one = /\.(cpp|hpp|h|cc)$/.test(path) ? await measureCppSource(path, text) : measureSource(path, text);
+    functions.push(...one.functions);
+    files.push(...one.files);
   }
   functions.sort((a, b) => b.lines - a.lines);
   files.sort((a, b) => b.lines - a.lines);
