@@ -17,7 +17,7 @@ import { registerDatabaseRoutes } from './api/databases.js';
 import { registerDownloadRoutes } from './api/downloads.js';
 import { registerRendererRoutes } from './api/renderer.js';
 import { buildOpenApi, registerResultSchemaRoutes } from './api/openapi.js';
-import { parseJsonBody } from './api/json-body.js';
+import { parseJsonBody } from './requests/json-body.js';
 import { bootstrapIfEmpty } from './console/bootstrap.js';
 import { registerConsoleRoutes } from './api/console.js';
 import { loadOrCreateConsoleToken } from './console/token.js';

@@ -9,7 +9,7 @@ import { TASK_TYPES } from '../../contract/tasks/registry.js';
 import { DB_STATES } from '../../contract/api/console.js';
 import type { ServiceContext } from '../service/context.js';
 import { HttpError } from '../util/errors.js';
-import { parseOrThrow } from './schemas.js';
+import { parseOrThrow } from '../requests/parse.js';
 import { CONSOLE_HEADER, consoleTokenMatches } from '../console/token.js';
 import { deleteKey, issueKey, nameKey, setKeyActive, setKeyExpiry } from '../console/keys.js';
 import { setDatabaseState, subscribe } from '../console/databases.js';

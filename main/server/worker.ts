@@ -14,7 +14,7 @@ import { openStore, type Store } from '../db/index.js';
 import { CalcHost, type HostOutput, type HostProgress } from '../service/calc-host.js';
 import { prepareDataDir } from '../service/files.js';
 import { directoryBlobStore } from '../service/blob-store.js';
-import { logLine, transition, type TaskRow } from '../service/tasks.js';
+import { logLine, transition, type TaskRow } from '../service/task-rows.js';
 import { storeOutcome } from '../service/task-outcome.js';
 import { CPT_STAGE_JOB, type HostJob } from '../../worker/protocol.js';
 import { redisConnection, TASK_QUEUE } from './redis.js';

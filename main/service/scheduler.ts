@@ -6,7 +6,7 @@
 // after settings.calcHost.maxTasks tasks or when it grew above maxRssMb.
 import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
-import { transition, logLine, type TaskRow } from './tasks.js';
+import { transition, type TaskRow } from './task-rows.js';
 import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
 import type { HostJob } from '../../worker/protocol.js';
 import { storeOutcome } from './task-outcome.js';
@@ -258,5 +258,3 @@ export class Scheduler {
     await Promise.all(this.hosts.map((h) => (h.busy ? (h.kill(), h.stop(0)) : h.stop())));
   }
 }
-
-export { logLine };
