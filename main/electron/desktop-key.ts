@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningService } from '../server.js';
-import { LOCAL_USER } from '../console/bootstrap.js';
+import { LOCAL_USER } from '../../contract/api/console.js';
 import { issueKey } from '../console/keys.js';
 import { hashApiKey } from '../service/keys.js';
 import { isPast } from '../util/time.js';
