@@ -2,7 +2,7 @@
 // Configuration by flags or environment (flag > environment > settings.json > default), see README "Lab server".
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { resolveSettings, type SettingsOverrides } from '../config.js';
+import { hostNames, resolveSettings, type SettingsOverrides } from '../config.js';
 import { runUntilSignal } from './until-signal.js';
 
 const SERVER_USAGE = `usage: phasedesk server [--host ADDR] [--port N] [--data-dir DIR] [--database-url URL] [--redis-url URL]
@@ -75,14 +75,7 @@ export async function serverCommand(argv: string[]): Promise<number> {
     ...(o.port !== undefined ? { port: intFlag(o.port, '--port', 0, 65535) } : {}),
     lab: {
       ...base.lab,
-      ...(o['allowed-hosts'] !== undefined
-        ? {
-            allowedHosts: String(o['allowed-hosts'])
-              .split(',')
-              .map((h) => h.trim().toLowerCase())
-              .filter(Boolean),
-          }
-        : {}),
+      ...(o['allowed-hosts'] !== undefined ? { allowedHosts: hostNames(String(o['allowed-hosts'])) } : {}),
       ...(o['public-url'] !== undefined ? { publicUrl: String(o['public-url']).replace(/\/+$/, '') } : {}),
     },
   };
