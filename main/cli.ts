@@ -20,14 +20,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   key: CONSOLE_COMMAND,
   subscribe: CONSOLE_COMMAND,
   db: CONSOLE_COMMAND,
-  server: async () => ({ run: (argv) => import('./server/commands.js').then((m) => m.serverCommand(argv.slice(1))) }),
-  worker: async () => ({ run: (argv) => import('./server/commands.js').then((m) => m.workerCommand(argv.slice(1))) }),
+  server: async () => ({ run: (argv) => import('./cli/lab.js').then((m) => m.serverCommand(argv.slice(1))) }),
+  worker: async () => ({ run: (argv) => import('./cli/lab.js').then((m) => m.workerCommand(argv.slice(1))) }),
 };
 
 async function main(argv: string[]): Promise<number> {
   // `calc` has its own options (main/console/calc.ts) and needs no data directory.
   if (argv[0] === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
-  // The lab server's commands parse their own options (main/server/commands.ts).
+  // The lab server's commands parse their own options (main/cli/lab.ts).
   if (argv[0] === 'server' || argv[0] === 'worker') return (await COMMANDS[argv[0]]()).run(argv);
   if (argv.length === 1 && (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h')) {
     console.log(USAGE);

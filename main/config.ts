@@ -196,6 +196,14 @@ export interface LabServerSettings {
   publicUrl?: string;
 }
 
+/** "a.lab, B.lab" (PHASEDESK_ALLOWED_HOSTS, --allowed-hosts) -> ['a.lab', 'b.lab']. */
+export function hostNames(list: string): string[] {
+  return list
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+}
+
 function resolveLabServer(over: Partial<LabServerSettings> | undefined, env: NodeJS.ProcessEnv): LabServerSettings {
   const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
   return {
@@ -203,12 +211,7 @@ function resolveLabServer(over: Partial<LabServerSettings> | undefined, env: Nod
     redisUrl: over?.redisUrl ?? nonEmpty(env.PHASEDESK_REDIS_URL),
     urlSecret: over?.urlSecret ?? nonEmpty(env.PHASEDESK_URL_SECRET),
     publicUrl: (over?.publicUrl ?? nonEmpty(env.PHASEDESK_PUBLIC_URL))?.replace(/\/+$/, ''),
-    allowedHosts:
-      over?.allowedHosts ??
-      (env.PHASEDESK_ALLOWED_HOSTS ?? '')
-        .split(',')
-        .map((h) => h.trim().toLowerCase())
-        .filter(Boolean),
+    allowedHosts: over?.allowedHosts ?? hostNames(env.PHASEDESK_ALLOWED_HOSTS ?? ''),
   };
 }
 // ---- end of the lab-server block ----

@@ -34,6 +34,9 @@ export interface ConsoleSubscription {
   expires_at: string | null;
 }
 
+/** The user a desktop data directory starts with (its first key's owner); the console's default username. */
+export const LOCAL_USER = 'local';
+
 export const DB_STATES = ['enable', 'disable', 'invisible'] as const;
 export type DbState = (typeof DB_STATES)[number];
 

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../service/context.js';
 import { getDatabase, listDatabases, phasesForElements, userDbStatus } from '../service/databases.js';
 import { auth } from './auth-hook.js';
-import { dbByTaskQuery, dbListQuery, dbUserStatusQuery, parseOrThrow, phasesRequest } from './schemas.js';
+import { parseOrThrow } from '../requests/parse.js';
+import { dbByTaskQuery, dbListQuery, dbUserStatusQuery, phasesRequest } from '../requests/databases.js';
 
 export function registerDatabaseRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/database', async (req) => listDatabases(ctx, auth(req).user.id, parseOrThrow(dbListQuery, req.query)));

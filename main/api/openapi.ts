@@ -1,7 +1,21 @@
-// OpenAPI 3.1 document of /api/v2, generated from the same zod schemas the routes use.
+// OpenAPI 3.1 document of /api/v2, generated from the same zod schemas the routes use (main/requests/) and the
+// contract's answers (contract/api/).
 import { z } from 'zod';
-import * as S from './schemas.js';
 import type { FastifyInstance } from 'fastify';
+import {
+  dbItemResponse,
+  errorResponse,
+  fileListResponse,
+  keyInfoResponse,
+  listDbResponse,
+  phasesResponse,
+  taskListResponse,
+  taskStatusResponse,
+  userStatusResponse,
+} from '../../contract/api/responses.js';
+import { taskCreateBody, taskCreateResponse } from '../../contract/api/task-request.js';
+import { taskListQuery } from '../requests/tasks.js';
+import { dbByTaskQuery, dbListQuery, dbUserStatusQuery, phasesRequest } from '../requests/databases.js';
 import { TASK_REGISTRY, TASK_TYPES, isTaskType } from '../../contract/tasks/registry.js';
 import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
 import { HttpError } from '../util/errors.js';
@@ -44,20 +58,21 @@ const err = (d: string) => ({ description: d, ...json('Error') });
 const pathId = (name: string, schema: Record<string, unknown>) => ({ name, in: 'path', required: true, schema });
 const AUTH = { 401: err('Authentication failed'), 403: err('Key disabled/expired or access denied') };
 
-export function buildOpenApi(serverUrl: string): Record<string, unknown> {
+/** The schemas of components.schemas: the bodies of the requests and answers, and each open type's task_config. */
+function componentSchemas(): Record<string, unknown> {
   const schemas: Record<string, unknown> = {
-    Error: js(S.errorResponse),
-    KeyInfo: js(S.keyInfoResponse),
-    DbItemResponse: js(S.dbItemResponse),
-    ListDbResponse: js(S.listDbResponse),
-    TaskStatusResponse: js(S.taskStatusResponse),
-    TaskList: js(S.taskListResponse),
-    TaskCreateRequest: js(S.taskCreateRequest, 'input'),
-    TaskCreateResponse: js(S.taskCreateResponse),
-    FileListResponse: js(S.fileListResponse),
-    PhasesRequest: js(S.phasesRequest, 'input'),
-    PhasesResponse: js(S.phasesResponse),
-    UserDbStatus: js(S.userStatusResponse),
+    Error: js(errorResponse),
+    KeyInfo: js(keyInfoResponse),
+    DbItemResponse: js(dbItemResponse),
+    ListDbResponse: js(listDbResponse),
+    TaskStatusResponse: js(taskStatusResponse),
+    TaskList: js(taskListResponse),
+    TaskCreateRequest: js(taskCreateBody, 'input'),
+    TaskCreateResponse: js(taskCreateResponse),
+    FileListResponse: js(fileListResponse),
+    PhasesRequest: js(phasesRequest, 'input'),
+    PhasesResponse: js(phasesResponse),
+    UserDbStatus: js(userStatusResponse),
   };
   for (const t of TASK_TYPES) schemas[`TaskConfig_${t}`] = js(TASK_REGISTRY[t].schema, 'input');
   // task_config is one of the open types' configurations, told apart by task_type
@@ -75,20 +90,127 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       { type: 'null' },
     ],
   };
-  const intId = pathId('id', { type: 'integer', minimum: 1 });
-  const fileOp = (what: string) => ({
-    get: {
-      summary: `${what} files of a completed task`,
-      parameters: [intId],
-      responses: {
-        200: ok('FileListResponse'),
-        ...AUTH,
-        404: err('Task not found'),
-        409: err('Task is not completed'),
+  return schemas;
+}
+
+const intId = pathId('id', { type: 'integer', minimum: 1 });
+const fileOp = (what: string) => ({
+  get: {
+    summary: `${what} files of a completed task`,
+    parameters: [intId],
+    responses: {
+      200: ok('FileListResponse'),
+      ...AUTH,
+      404: err('Task not found'),
+      409: err('Task is not completed'),
+    },
+  },
+});
+
+/** The operations of /key and /task. */
+function taskPaths(): Record<string, unknown> {
+  return {
+    '/key/info': { get: { summary: 'Key info', responses: { 200: ok('KeyInfo'), ...AUTH } } },
+    '/task': {
+      post: {
+        summary: 'Create a task',
+        requestBody: { required: true, ...json('TaskCreateRequest') },
+        responses: { 200: ok('TaskCreateResponse'), 400: err('Validation error'), ...AUTH },
       },
     },
-  });
-  const dbList = queryParams(S.dbListQuery);
+    '/task/list': {
+      get: {
+        summary: 'List own tasks',
+        parameters: queryParams(taskListQuery),
+        responses: { 200: ok('TaskList'), 400: err('Out-of-range paging'), ...AUTH },
+      },
+    },
+    '/task/{id}': {
+      get: {
+        summary: 'Task status',
+        parameters: [intId],
+        responses: { 200: ok('TaskStatusResponse'), ...AUTH, 404: err('Task not found') },
+      },
+      delete: {
+        summary: 'Stop if needed, then delete',
+        parameters: [pathId('id', { anyOf: [{ type: 'integer' }, { type: 'string', format: 'uuid' }] })],
+        responses: {
+          200: { description: 'Deleted (empty body)' },
+          400: err('id must be an integer or uuid'),
+          ...AUTH,
+          404: err('Task not found'),
+        },
+      },
+    },
+    '/task/{id}/cancel': {
+      patch: {
+        summary: 'Cancel',
+        parameters: [intId],
+        responses: {
+          200: ok('TaskStatusResponse'),
+          ...AUTH,
+          404: err('Task not found'),
+          409: err('Not cancellable'),
+        },
+      },
+    },
+    '/task/{id}/result': fileOp('Result'),
+    '/task/{id}/preview': fileOp('Preview'),
+    '/task/{id}/vtk': fileOp('VTK'),
+  };
+}
+
+/** The operations of /database. */
+function databasePaths(): Record<string, unknown> {
+  const dbList = queryParams(dbListQuery);
+  return {
+    '/database': {
+      get: {
+        summary: 'Enabled databases',
+        parameters: dbList,
+        responses: { 200: ok('ListDbResponse'), 400: err('Bad paging'), ...AUTH },
+      },
+    },
+    '/database/users': {
+      get: {
+        summary: 'Databases linked to the caller',
+        parameters: dbList,
+        responses: { 200: ok('ListDbResponse'), ...AUTH },
+      },
+    },
+    '/database/by-task': {
+      get: {
+        summary: 'Databases supporting a task type',
+        parameters: queryParams(dbByTaskQuery, ['task_type']),
+        responses: { 200: ok('ListDbResponse'), 400: err('task_type missing'), ...AUTH },
+      },
+    },
+    '/database/user/status': {
+      get: {
+        summary: 'Subscription status',
+        parameters: queryParams(dbUserStatusQuery, ['user_id', 'topdb_id']),
+        responses: { 200: ok('UserDbStatus'), ...AUTH, 404: err('Db not found') },
+      },
+    },
+    '/database/{db_id}': {
+      get: {
+        summary: 'One database',
+        parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+        responses: { 200: ok('DbItemResponse'), ...AUTH, 404: err('Db not found') },
+      },
+    },
+    '/database/{db_id}/phases': {
+      post: {
+        summary: 'Phases for elements',
+        parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+        requestBody: { required: true, ...json('PhasesRequest') },
+        responses: { 200: ok('PhasesResponse'), 400: err('Bad element_list'), ...AUTH, 404: err('Db not found') },
+      },
+    },
+  };
+}
+
+export function buildOpenApi(serverUrl: string): Record<string, unknown> {
   return {
     openapi: '3.1.0',
     info: { title: 'PhaseDesk Thermodynamic Calculation Task Service', version: '2.0.0' },
@@ -97,101 +219,10 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
     'x-result-schemas': Object.fromEntries(TASK_TYPES.map((t) => [t, `${serverUrl}${RESULT_SCHEMA_PATH}/${t}.json`])),
     servers: [{ url: serverUrl }],
     components: {
-      schemas,
+      schemas: componentSchemas(),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'tk_ + 32 alphanumerics' } },
     },
     security: [{ bearer: [] }],
-    paths: {
-      '/key/info': { get: { summary: 'Key info', responses: { 200: ok('KeyInfo'), ...AUTH } } },
-      '/task': {
-        post: {
-          summary: 'Create a task',
-          requestBody: { required: true, ...json('TaskCreateRequest') },
-          responses: { 200: ok('TaskCreateResponse'), 400: err('Validation error'), ...AUTH },
-        },
-      },
-      '/task/list': {
-        get: {
-          summary: 'List own tasks',
-          parameters: queryParams(S.taskListQuery),
-          responses: { 200: ok('TaskList'), 400: err('Out-of-range paging'), ...AUTH },
-        },
-      },
-      '/task/{id}': {
-        get: {
-          summary: 'Task status',
-          parameters: [intId],
-          responses: { 200: ok('TaskStatusResponse'), ...AUTH, 404: err('Task not found') },
-        },
-        delete: {
-          summary: 'Stop if needed, then delete',
-          parameters: [pathId('id', { anyOf: [{ type: 'integer' }, { type: 'string', format: 'uuid' }] })],
-          responses: {
-            200: { description: 'Deleted (empty body)' },
-            400: err('id must be an integer or uuid'),
-            ...AUTH,
-            404: err('Task not found'),
-          },
-        },
-      },
-      '/task/{id}/cancel': {
-        patch: {
-          summary: 'Cancel',
-          parameters: [intId],
-          responses: {
-            200: ok('TaskStatusResponse'),
-            ...AUTH,
-            404: err('Task not found'),
-            409: err('Not cancellable'),
-          },
-        },
-      },
-      '/task/{id}/result': fileOp('Result'),
-      '/task/{id}/preview': fileOp('Preview'),
-      '/task/{id}/vtk': fileOp('VTK'),
-      '/database': {
-        get: {
-          summary: 'Enabled databases',
-          parameters: dbList,
-          responses: { 200: ok('ListDbResponse'), 400: err('Bad paging'), ...AUTH },
-        },
-      },
-      '/database/users': {
-        get: {
-          summary: 'Databases linked to the caller',
-          parameters: dbList,
-          responses: { 200: ok('ListDbResponse'), ...AUTH },
-        },
-      },
-      '/database/by-task': {
-        get: {
-          summary: 'Databases supporting a task type',
-          parameters: queryParams(S.dbByTaskQuery, ['task_type']),
-          responses: { 200: ok('ListDbResponse'), 400: err('task_type missing'), ...AUTH },
-        },
-      },
-      '/database/user/status': {
-        get: {
-          summary: 'Subscription status',
-          parameters: queryParams(S.dbUserStatusQuery, ['user_id', 'topdb_id']),
-          responses: { 200: ok('UserDbStatus'), ...AUTH, 404: err('Db not found') },
-        },
-      },
-      '/database/{db_id}': {
-        get: {
-          summary: 'One database',
-          parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
-          responses: { 200: ok('DbItemResponse'), ...AUTH, 404: err('Db not found') },
-        },
-      },
-      '/database/{db_id}/phases': {
-        post: {
-          summary: 'Phases for elements',
-          parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
-          requestBody: { required: true, ...json('PhasesRequest') },
-          responses: { 200: ok('PhasesResponse'), 400: err('Bad element_list'), ...AUTH, 404: err('Db not found') },
-        },
-      },
-    },
+    paths: { ...taskPaths(), ...databasePaths() },
   };
 }

@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceContext } from '../service/context.js';
-import { cancelTask, createTask, deleteTask, getTask, listTasks, taskFiles } from '../service/tasks.js';
+import { cancelTask, deleteTask, getTask, listTasks, taskFiles } from '../service/tasks.js';
+import { createTask } from '../service/task-create.js';
 import { signedUrl, type FileKind } from '../service/files.js';
+import { parseOrThrow } from '../requests/parse.js';
+import { parseTaskCreateRequest, taskListQuery } from '../requests/tasks.js';
 import { auth } from './auth-hook.js';
-import { parseOrThrow, taskListQuery } from './schemas.js';
 
 export function registerTaskRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  app.post('/task', async (req, reply) => reply.code(200).send(await createTask(ctx, auth(req), req.body)));
+  app.post('/task', async (req, reply) => {
+    const a = auth(req);
+    return reply.code(200).send(await createTask(ctx, a, parseTaskCreateRequest(req.body)));
+  });
   // Fixed path registered alongside the parameterized one; find-my-way prefers static segments.
   app.get('/task/list', async (req) => {
     const q = parseOrThrow(taskListQuery, req.query);

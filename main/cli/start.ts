@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { startService } from '../server.js';
 import { parseConsoleArgs, portOption } from './options.js';
+import { runUntilSignal } from './until-signal.js';
 
 export async function run(argv: string[]): Promise<number> {
   const { values: o } = parseConsoleArgs(argv);
@@ -13,13 +14,5 @@ export async function run(argv: string[]): Promise<number> {
   console.log(`Console token: ${svc.consoleToken} (also in ${join(svc.ctx.settings.dataDir, 'console-token')})`);
   console.log(`PhaseDesk listening on ${svc.baseUrl}`);
   console.log(`Open ${svc.ctx.origin}/ in a browser`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void svc.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return -1; // keep running
+  return runUntilSignal(() => svc.close());
 }

@@ -4,8 +4,7 @@ import type { Store } from '../db/index.js';
 import { createUser, setPlan } from './users.js';
 import { importDatabase, readCatalog, subscribe } from './databases.js';
 import { issueKey } from './keys.js';
-
-export const LOCAL_USER = 'local';
+import { LOCAL_USER } from '../../contract/api/console.js';
 
 /**
  * First start with an empty data directory: user "local" on plan "local" (task_using_limit 100000) and one

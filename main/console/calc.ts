@@ -1,6 +1,6 @@
 // `phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]`: runs one
 // task_config without the service, for scripts and batch work. The configuration is validated with
-// the same zod schemas as POST /task (main/api/task-config.ts), the same worker/calculations/<task_type>
+// the same zod schemas as POST /task (main/requests/task-config.ts), the same worker/calculations/<task_type>
 // module runs in this process with a JobControl, and it writes the same files the service would:
 // DIR/result/result.json, DIR/result/result.csv, DIR/preview/<name>.svg + .png (+ DIR/vtk/ for the
 // types that make VTK files).
@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { OPEN_TASK_TYPES, validateTaskConfig } from '../api/task-config.js';
+import { OPEN_TASK_TYPES, validateTaskConfig } from '../requests/task-config.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { loadCalculation } from '../../worker/index.js';
 

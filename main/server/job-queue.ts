@@ -7,6 +7,7 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { ServiceContext } from '../service/context.js';
 import { redisConnection, TASK_QUEUE, taskJobId } from './redis.js';
+import { CoalescedRuns } from '../util/coalesced-runs.js';
 
 /** The data of a task's job; everything else the worker reads from the task record. */
 export interface TaskJobData {
@@ -26,14 +27,16 @@ export class JobQueue {
   readonly queue: Queue<TaskJobData>;
   private readonly redis: Redis;
   private readonly added = new Set<string>();
-  private pumping = false;
-  private again = false;
-  private closing = false;
+  private readonly pumps: CoalescedRuns;
 
   constructor(
     private readonly ctx: ServiceContext,
     redisUrl: string,
   ) {
+    this.pumps = new CoalescedRuns(
+      () => this.pump(),
+      (e) => this.ctx.log(`job queue error: ${e.message}`),
+    );
     this.redis = redisConnection(redisUrl);
     this.queue = new Queue<TaskJobData>(TASK_QUEUE, { connection: this.redis });
     this.queue.on('error', (e) => ctx.log(`job queue: ${e.message}`));
@@ -55,21 +58,7 @@ export class JobQueue {
   }
 
   kick(): void {
-    if (this.closing) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump()
-      .catch((e) => this.ctx.log(`job queue error: ${(e as Error).message}`))
-      .finally(() => {
-        this.pumping = false;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.pumps.request();
   }
 
   /** Adds a job for every pending or queued task this process has not added yet. */
@@ -100,7 +89,7 @@ export class JobQueue {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
+    this.pumps.stop();
     clearInterval(this.timer);
     await this.queue.close();
     await this.redis.quit().catch(() => {});

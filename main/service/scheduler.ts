@@ -6,10 +6,12 @@
 // after settings.calcHost.maxTasks tasks or when it grew above maxRssMb.
 import { dirname, join } from 'node:path';
 import type { ServiceContext } from './context.js';
-import { transition, logLine, type TaskRow } from './tasks.js';
-import { CalcHost, CalculationProcessCrash, type HostOutput, type HostProgress } from './calc-host.js';
-import type { HostJob } from '../../worker/protocol.js';
+import { taskById, transition, updateRunningTask, type TaskRow } from './task-rows.js';
+import { CalculationProcessCrash, type CalcHost, type HostOutput, type HostProgress } from './calc-host.js';
+import { HostPool } from './host-pool.js';
+import { calculationInput, calculationJob, DATABASE_GONE, ompThreadsFor } from './calc-job.js';
 import { storeOutcome } from './task-outcome.js';
+import { CoalescedRuns } from '../util/coalesced-runs.js';
 
 interface InFlight {
   taskId: number;
@@ -19,20 +21,29 @@ interface InFlight {
 }
 
 export class Scheduler {
-  private readonly hostFile: string;
-  private readonly hosts: CalcHost[] = [];
+  private readonly pool: HostPool;
   private readonly inflight = new Map<string, InFlight>();
-  private pumping = false;
-  private again = false;
+  private readonly pumps: CoalescedRuns;
+  private readonly progressTimer: NodeJS.Timeout;
   private closing = false;
 
   constructor(
     private readonly ctx: ServiceContext,
     workerFile: string,
   ) {
+    this.pumps = new CoalescedRuns(
+      () => this.pump(),
+      (e) => this.ctx.log(`scheduler error: ${e.message}`),
+    );
     // The host script sits next to the piscina worker file it runs (dist/worker/).
-    this.hostFile = join(dirname(workerFile), 'host.js');
-    for (let i = 0; i < ctx.settings.poolSize; i++) this.hosts.push(this.newHost());
+    const hostFile = join(dirname(workerFile), 'host.js');
+    this.pool = new HostPool(
+      hostFile,
+      ctx.settings.calcHost,
+      ctx.settings.poolSize,
+      (l) => ctx.log(l),
+      () => this.kick(),
+    );
     // Progress and stage relayed by the hosts are copied to the task rows once a second.
     this.progressTimer = setInterval(() => {
       void this.saveProgress();
@@ -40,55 +51,15 @@ export class Scheduler {
     this.progressTimer.unref();
   }
 
-  private readonly progressTimer: NodeJS.Timeout;
-
-  private newHost(): CalcHost {
-    return new CalcHost(this.hostFile, this.ctx.settings.calcHost, (host, how) => this.hostEnded(host, how));
-  }
-
-  /** A host ended (crash, kill, or a planned stop): its slot gets a new host unless the service is closing. */
-  private hostEnded(host: CalcHost, how: string): void {
-    const i = this.hosts.indexOf(host);
-    if (i < 0) return; // retired on purpose
-    if (this.closing) return;
-    this.ctx.log(`calculation process ${host.pid} ended (${how}); starting a new one`);
-    const replace = () => {
-      if (this.closing || this.hosts[i] !== host) return;
-      this.hosts[i] = this.newHost();
-      this.kick();
-    };
-    // A host that could not even start (a broken installation) is retried once a second, not in a busy loop.
-    if (host.started) replace();
-    else setTimeout(replace, 1000).unref();
-  }
-
-  /** Replaces a host that ran its share of tasks or grew too large (native memory is returned with the process). */
-  private recycleIfDue(host: CalcHost): void {
-    const { maxTasks, maxRssMb } = this.ctx.settings.calcHost;
-    if (this.closing || host.exited || (host.tasksRun < maxTasks && host.rssMb <= maxRssMb)) return;
-    const i = this.hosts.indexOf(host);
-    if (i < 0) return;
-    this.hosts[i] = this.newHost();
-    this.ctx.log(
-      `calculation process ${host.pid} replaced after ${host.tasksRun} task(s), resident size ${Math.round(host.rssMb)} MB`,
-    );
-    void host.stop();
-  }
-
   /** Process ids of the calculation hosts (for memory checks). */
   hostPids(): number[] {
-    return this.hosts.map((h) => h.pid).filter((p): p is number => p !== undefined);
+    return this.pool.pids();
   }
 
   private async saveProgress(): Promise<void> {
     try {
-      for (const [uuid, f] of this.inflight) {
-        await this.ctx.store.db
-          .updateTable('tasks')
-          .set({ progress: f.progress.progress, stage: f.progress.stage })
-          .where('uuid', '=', uuid)
-          .where('status', '=', 'running')
-          .execute();
+      for (const f of this.inflight.values()) {
+        await updateRunningTask(this.ctx.store, f.taskId, { progress: f.progress.progress, stage: f.progress.stage });
       }
     } catch (e) {
       this.ctx.log(`progress update failed: ${(e as Error).message}`);
@@ -97,8 +68,7 @@ export class Scheduler {
 
   /** OpenMP threads for one job: the request's value bounded by threadBudget / poolSize. */
   threadsFor(requested: number | null): number {
-    const perSlot = Math.max(1, Math.floor(this.ctx.settings.threadBudget / this.ctx.settings.poolSize));
-    return requested === null ? perSlot : Math.max(1, Math.min(requested, perSlot));
+    return ompThreadsFor(this.ctx.settings, requested);
   }
 
   /** Recovery at start: pending/queued are picked up by pump(); running/uploading are failed. */
@@ -116,20 +86,7 @@ export class Scheduler {
 
   kick(): void {
     if (this.closing) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = true;
-    void this.pump()
-      .catch((e) => this.ctx.log(`scheduler error: ${(e as Error).message}`))
-      .finally(() => {
-        this.pumping = false;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.pumps.request();
   }
 
   requestStop(uuid: string): void {
@@ -146,12 +103,8 @@ export class Scheduler {
     return this.inflight.get(uuid)?.progress;
   }
 
-  private idleHost(): CalcHost | undefined {
-    return this.hosts.find((h) => !h.busy && !h.exited);
-  }
-
   private async pump(): Promise<void> {
-    while (!this.closing && this.idleHost()) {
+    while (!this.closing && this.pool.idle()) {
       const busy = [...this.inflight.keys()];
       let q = this.ctx.store.db.selectFrom('tasks').selectAll().where('status', 'in', ['pending', 'queued']);
       if (busy.length > 0) q = q.where('uuid', 'not in', busy);
@@ -163,17 +116,9 @@ export class Scheduler {
 
   private async dispatch(row: TaskRow): Promise<void> {
     if (row.status === 'pending' && !(await transition(this.ctx, row.id, 'pending', 'queued'))) return;
-    const db = row.database_id
-      ? await this.ctx.store.db
-          .selectFrom('databases')
-          .select(['file_path', 'code', 'file_sha256'])
-          .where('id', '=', row.database_id)
-          .executeTakeFirst()
-      : undefined;
-    if (!db) {
-      await transition(this.ctx, row.id, 'queued', 'failed', {
-        logs: ['the database file of this task is no longer available'],
-      });
+    const input = await calculationInput(this.ctx.store, row);
+    if (!input) {
+      await transition(this.ctx, row.id, 'queued', 'failed', { logs: [DATABASE_GONE] });
       return;
     }
     const ompThreads = this.threadsFor(row.omp_threads);
@@ -183,19 +128,8 @@ export class Scheduler {
       }))
     )
       return;
-    const config = JSON.parse(row.task_config) as Record<string, unknown>;
-    // The code is replaced by the server-managed file path before the config reaches the worker.
-    delete config.tdb_code;
-    config.tdb_file = db.file_path;
-    const job: HostJob = {
-      taskUuid: row.uuid,
-      taskType: row.task_type,
-      config,
-      ompThreads,
-      taskDir: this.ctx.blobs.taskDir(row.uuid),
-      database: { code: db.code, sha256: db.file_sha256 },
-    };
-    const host = this.idleHost();
+    const job = calculationJob(row, input, { ompThreads, taskDir: this.ctx.blobs.taskDir(row.uuid) });
+    const host = this.pool.idle();
     if (!host) {
       await transition(this.ctx, row.id, 'running', 'failed', { logs: ['no calculation process was available'] });
       return;
@@ -212,19 +146,15 @@ export class Scheduler {
       .catch((e) => this.ctx.log(`task ${row.id}: bookkeeping error: ${(e as Error).message}`))
       .finally(() => {
         this.inflight.delete(row.uuid);
-        this.recycleIfDue(host);
+        this.pool.recycleIfDue(host);
         this.kick();
       });
     this.inflight.set(row.uuid, entry);
   }
 
-  private async current(row: TaskRow) {
-    return this.ctx.store.db.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirst();
-  }
-
   private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
-    const now = await this.current(row);
+    const now = await taskById(this.ctx.store, row.id);
     if (!now) {
       this.ctx.blobs.remove(row.uuid);
       return;
@@ -240,7 +170,7 @@ export class Scheduler {
     // A host killed by the shutdown is not a crash: the task is failed by the restart recovery.
     if (this.closing && err instanceof CalculationProcessCrash) return;
     if (this.closing) return;
-    const now = await this.current(row);
+    const now = await taskById(this.ctx.store, row.id);
     if (!now) {
       this.ctx.blobs.remove(row.uuid);
       return;
@@ -251,12 +181,12 @@ export class Scheduler {
   /** Stops dispatching, raises every cancel flag, waits for calculations to return, then ends every host (killed after the grace period). */
   async close(graceMs = 10_000): Promise<void> {
     this.closing = true;
+    this.pumps.stop();
+    this.pool.retire();
     clearInterval(this.progressTimer);
     for (const f of this.inflight.values()) f.host.cancel();
     const all = Promise.all([...this.inflight.values()].map((f) => f.done));
     await Promise.race([all, new Promise((r) => setTimeout(r, graceMs).unref())]);
-    await Promise.all(this.hosts.map((h) => (h.busy ? (h.kill(), h.stop(0)) : h.stop())));
+    await this.pool.stop({ killBusy: true });
   }
 }
-
-export { logLine };

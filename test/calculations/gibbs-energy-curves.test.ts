@@ -12,7 +12,7 @@ import type { GibbsEnergyCurvesDocument } from '../../contract/results/gibbs_ene
 import { GAS_CONSTANT as R } from '../../contract/results/outputs.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
-import { validateTaskConfig } from '../../main/api/task-config.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { parsedJob } from '../support/jobs.js';
 

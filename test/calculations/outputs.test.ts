@@ -12,7 +12,7 @@ import {
   validateOutputs,
   type TablePoint,
 } from '../../contract/results/outputs.js';
-import { validateTaskConfig } from '../../main/api/task-config.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 
 describe('output names', () => {

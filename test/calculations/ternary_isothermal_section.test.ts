@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, test } from 'vitest';
-import { validateTaskConfig } from '../../main/api/task-config.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { DEFAULT_WORK_BOUNDS } from '../../main/config.js';
 import { checkTaskConfig } from '../../main/service/task-checks.js';
 import { run } from '../../worker/calculations/ternary_isothermal_section.js';

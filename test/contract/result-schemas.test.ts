@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { TASK_TYPES, type TaskType } from '../../contract/tasks/registry.js';
 import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
 import { GENERATED_FILE, generatedModule, resultSchemas } from '../../scripts/result-schemas.js';
-import { validateTaskConfig } from '../../main/api/task-config.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { loadCalculation } from '../../worker/index.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 import { api, startFixture, type Fixture } from '../service/helpers.js';

@@ -3,8 +3,8 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, http, pointConfig, startFixture, type Fixture, type Res } from '../service/helpers.js';
-import { hostAllowed, parseHost } from '../../main/server.js';
-import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../main/api/json-body.js';
+import { hostAllowed, parseHost } from '../../main/api/host-header.js';
+import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../main/requests/json-body.js';
 import { seededRandom } from '../support/random.js';
 
 let f: Fixture;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startFixture, TDB, until, type Fixture } from '../service/helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
-import { TASK_STATES } from '../../main/service/task-state.js';
+import { TASK_STATES } from '../../contract/task-states.js';
 
 let f: Fixture;
 const made: { id: number; title: string; type: string; code: string }[] = [];

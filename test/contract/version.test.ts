@@ -5,7 +5,7 @@ import { ENGINE_NAME } from '../../contract/results/common.js';
 import { ENGINE_CACHE_TAG, ENGINE_VERSION } from '../../contract/version.js';
 import { loadCore } from '../../worker/core/native.js';
 import { getEngineVersion, provenance } from '../../worker/results/common.js';
-import { ENGINE_VERSION as CACHE_ENGINE } from '../../main/service/tasks.js';
+import { ENGINE_VERSION as CACHE_ENGINE } from '../../main/service/calc-cache.js';
 import { TDB } from '../service/helpers.js';
 
 describe('engine version', () => {

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { computeCpt, readInput, run, stepAxis } from '../../worker/calculations/binary_cpt_diagram.js';
 import { CancelledError, CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
-import { validateTaskConfig } from '../../main/api/task-config.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 
 const TDB = resolve(__dirname, '../../databases/cuni_mey1992.tdb');
 const condition = {

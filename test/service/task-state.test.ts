@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertTransition, canTransition, IllegalTransitionError, TASK_STATES } from '../../main/service/task-state.js';
+import { assertTransition, canTransition, IllegalTransitionError, TASK_STATES } from '../../contract/task-states.js';
 
 // The spec's "Permitted moves between states" table, written out independently of the implementation.
 const SPEC_MOVES = new Set([

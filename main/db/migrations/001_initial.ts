@@ -1,11 +1,21 @@
-import { Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { bigintType, doubleType, idColumn } from '../dialect.js';
 
 // First schema version. Later versions add files 002_*.ts and register them in ../index.ts.
 export async function up(db: Kysely<any>): Promise<void> {
+  await createAccountTables(db);
+  await createDatabaseTables(db);
+  await createTaskTables(db);
+  await db.schema
+    .createTable('settings')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
+}
+
+/** Plans, users and their API keys (stored as hashes). */
+async function createAccountTables(db: Kysely<any>): Promise<void> {
   const [idType, identity] = idColumn(db);
-  const bigint = bigintType(db),
-    double = doubleType(db);
   await db.schema
     .createTable('plans')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -34,6 +44,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_used_at', 'text')
     .addColumn('expires_at', 'text')
     .execute();
+}
+
+/** The database catalog and the users' subscriptions to it. */
+async function createDatabaseTables(db: Kysely<any>): Promise<void> {
+  const double = doubleType(db);
   await db.schema
     .createTable('databases')
     .addColumn('id', 'text', (c) => c.primaryKey())
@@ -66,6 +81,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('subscriptions_user_db', ['user_id', 'database_id'])
     .execute();
+}
+
+/** Tasks, the creation log of the daily quota, the files of the tasks and the calculation cache. */
+async function createTaskTables(db: Kysely<any>): Promise<void> {
+  const [idType, identity] = idColumn(db);
+  const bigint = bigintType(db),
+    double = doubleType(db);
   await db.schema
     .createTable('tasks')
     .addColumn('id', idType, identity)
@@ -118,12 +140,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('result', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createTable('settings')
-    .addColumn('key', 'text', (c) => c.primaryKey())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .execute();
-  void sql;
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

@@ -1,8 +1,9 @@
 // `phasedesk server` and `phasedesk worker`: the lab server's API process and its calculation workers.
-// Configuration by flags or environment (flag > environment > settings.json > default), see README "Lab server".
+// Configuration by flags or environment (flag > environment > settings.json > default), see docs/lab-server.md.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { resolveSettings, type SettingsOverrides } from '../config.js';
+import { hostNames, resolveSettings, type SettingsOverrides } from '../config.js';
+import { runUntilSignal } from './until-signal.js';
 
 const SERVER_USAGE = `usage: phasedesk server [--host ADDR] [--port N] [--data-dir DIR] [--database-url URL] [--redis-url URL]
                         [--allowed-hosts a,b] [--public-url URL]
@@ -74,14 +75,7 @@ export async function serverCommand(argv: string[]): Promise<number> {
     ...(o.port !== undefined ? { port: intFlag(o.port, '--port', 0, 65535) } : {}),
     lab: {
       ...base.lab,
-      ...(o['allowed-hosts'] !== undefined
-        ? {
-            allowedHosts: String(o['allowed-hosts'])
-              .split(',')
-              .map((h) => h.trim().toLowerCase())
-              .filter(Boolean),
-          }
-        : {}),
+      ...(o['allowed-hosts'] !== undefined ? { allowedHosts: hostNames(String(o['allowed-hosts'])) } : {}),
       ...(o['public-url'] !== undefined ? { publicUrl: String(o['public-url']).replace(/\/+$/, '') } : {}),
     },
   };
@@ -91,15 +85,7 @@ export async function serverCommand(argv: string[]): Promise<number> {
   if (svc.firstKey) console.log(`API key: ${svc.firstKey}`);
   console.log(`Console token: ${svc.consoleToken} (also in ${join(svc.ctx.settings.dataDir, 'console-token')})`);
   console.log(`PhaseDesk lab server listening on ${svc.ctx.settings.host}:${svc.port} (${svc.baseUrl})`);
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void svc.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return -1;
+  return runUntilSignal(() => svc.close());
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
@@ -125,16 +111,8 @@ export async function workerCommand(argv: string[]): Promise<number> {
     2,
     3600,
   );
-  const { startQueueWorker } = await import('./worker.js');
+  const { startQueueWorker } = await import('../server/worker.js');
   const { defaultWorkerFile } = await import('../server.js');
   const w = await startQueueWorker(settings, defaultWorkerFile(), (l) => console.log(l), { lockSeconds });
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void w.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  return -1;
+  return runUntilSignal(() => w.close());
 }

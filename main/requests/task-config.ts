@@ -1,6 +1,7 @@
-// Validation of task_config on the service side. The schemas of the open task types are in the contract
-// (contract/tasks/registry.ts, shared with the worker and the renderer); this module adds what only the
-// service has: the test-only calculation types behind PHASEDESK_TEST_CALCULATIONS.
+// Validation of task_config, for POST /task (main/requests/tasks.ts) and `phasedesk calc` (main/console/calc.ts).
+// The schemas of the open task types are in the contract (contract/tasks/registry.ts, shared with the worker and
+// the renderer); this module adds what only the service has: the test-only calculation types behind
+// PHASEDESK_TEST_CALCULATIONS.
 import { z } from 'zod';
 import {
   TASK_REGISTRY,

@@ -1,0 +1,188 @@
+// POST /task once the request is parsed (main/requests/tasks.ts): the database resolved and the subscription
+// checked (spec POST /task step 1), the configuration validated and bounded, then in one transaction the user's
+// limits checked and the task inserted, pending or, on a calculation cache hit, completed with the cached files.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/index.js';
+import type { AuthContext } from './keys.js';
+import type { ServiceContext } from './context.js';
+import { HttpError } from '../util/errors.js';
+import { taskTime } from '../util/time.js';
+import { validTaskConfig, type TaskCreateRequest } from '../requests/tasks.js';
+import type { TaskCreateResponse } from '../../contract/api/task-request.js';
+import type { TaskState } from '../../contract/task-states.js';
+import { subscriptionAllowsTasks, type DbRow } from './databases.js';
+import { checkTaskConfig } from './task-checks.js';
+import { logLine } from './task-rows.js';
+import { cacheKey, cachedCalculation, reuseCachedFiles } from './calc-cache.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Spec POST /task step 1: the database is resolved (enabled record, subscription access) before the type-specific
+ * configuration is validated, so an unknown code is named even when the condition is incomplete.
+ */
+async function usableDatabase(ctx: ServiceContext, auth: AuthContext, code: string): Promise<DbRow> {
+  const dbRow = await ctx.store.db
+    .selectFrom('databases')
+    .selectAll()
+    .where('code', '=', code)
+    .where('state', '=', 'enable')
+    .executeTakeFirst();
+  if (!dbRow) throw new HttpError(400, `Db code '${code}' was not found or is disabled`);
+  const sub = await ctx.store.db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('user_id', '=', auth.user.id)
+    .where('database_id', '=', dbRow.id)
+    .executeTakeFirst();
+  if (!subscriptionAllowsTasks(sub))
+    throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
+  return dbRow;
+}
+
+/** The task type and its configuration, within the database (elements, phases) and the work bounds. */
+function checkedConfig(ctx: ServiceContext, req: TaskCreateRequest, dbRow: DbRow) {
+  const valid = validTaskConfig(req.config, req.code);
+  const refusal = checkTaskConfig(
+    valid.taskType,
+    valid.config,
+    {
+      code: req.code,
+      elements: JSON.parse(dbRow.element_list) as string[],
+      phases: JSON.parse(dbRow.phase_list) as string[],
+    },
+    ctx.settings.workBounds,
+  );
+  if (refusal) throw new HttpError(400, refusal);
+  return valid;
+}
+
+async function countOf(query: { executeTakeFirstOrThrow(): Promise<{ n: string | number | bigint }> }) {
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** The plan's rolling-24-hour creations and the deployment's cap on pending tasks, as 403s. */
+async function checkCreationLimits(
+  trx: Kysely<DB>,
+  userId: string,
+  now: Date,
+  limit: number,
+  maxPending: number,
+): Promise<void> {
+  const used = await countOf(
+    trx
+      .selectFrom('task_creations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('created_ms', '>', now.getTime() - DAY_MS),
+  );
+  if (used >= limit)
+    throw new HttpError(403, `Rate limit exceeded: used ${used} of ${limit} requests in the last 24 hours`);
+  const pending = await countOf(
+    trx
+      .selectFrom('tasks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('status', '=', 'pending'),
+  );
+  if (pending >= maxPending) {
+    throw new HttpError(403, `Pending task limit exceeded. Maximum allowed pending tasks: ${maxPending}`, {
+      current_pending_tasks: pending,
+      max_pending_tasks: maxPending,
+    });
+  }
+}
+
+/** Everything the creating transaction writes. */
+interface NewTask {
+  uuid: string;
+  now: Date;
+  limit: number;
+  key: string;
+  taskType: string;
+  config: Record<string, unknown>;
+  databaseId: string;
+}
+
+/**
+ * Check and insert in one transaction, so concurrent POSTs cannot exceed either limit: on SQLite the one
+ * connection serialises the transactions; on PostgreSQL (many connections, many API processes) the user's row is
+ * locked first (SELECT ... FOR UPDATE), so the counts of one user's creations are taken one transaction at a time.
+ */
+async function insertTask(
+  trx: Kysely<DB>,
+  ctx: ServiceContext,
+  auth: AuthContext,
+  req: TaskCreateRequest,
+  t: NewTask,
+): Promise<{ id: number; status: TaskState }> {
+  if (ctx.store.dialect === 'postgres') {
+    await trx.selectFrom('users').select('id').where('id', '=', auth.user.id).forUpdate().executeTakeFirst();
+  }
+  await checkCreationLimits(trx, auth.user.id, t.now, t.limit, ctx.settings.maxPendingTasks);
+  const hit = req.noCache ? undefined : await cachedCalculation(trx, t.key);
+  await trx.insertInto('task_creations').values({ user_id: auth.user.id, created_ms: t.now.getTime() }).execute();
+  const status: TaskState = hit ? 'completed' : 'pending';
+  const inserted = await trx
+    .insertInto('tasks')
+    .values({
+      uuid: t.uuid,
+      title: req.title,
+      task_config: JSON.stringify(t.config),
+      status,
+      task_type: t.taskType,
+      tdb_code: req.code,
+      database_id: t.databaseId,
+      result: hit ? hit.result : null,
+      logs: hit ? logLine(`calculation cache hit: results reused from an identical earlier calculation`) : null,
+      progress: hit ? 1 : 0,
+      stage: null,
+      user_id: auth.user.id,
+      engine: 'thermo_next',
+      omp_threads: req.ompThreads,
+      no_cache: req.noCache ? 1 : 0,
+      cache_key: t.key,
+      created_at: taskTime(t.now),
+      updated_at: taskTime(t.now),
+      created_ms: t.now.getTime(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  if (hit) await reuseCachedFiles(trx, ctx.blobs, hit, id, t.uuid);
+  return { id, status };
+}
+
+/** POST /task. */
+export async function createTask(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  req: TaskCreateRequest,
+): Promise<TaskCreateResponse> {
+  const dbRow = await usableDatabase(ctx, auth, req.code);
+  const { taskType, config } = checkedConfig(ctx, req, dbRow);
+  const plan = await ctx.store.db
+    .selectFrom('plans')
+    .selectAll()
+    .where('id', '=', auth.user.plan_id)
+    .executeTakeFirst();
+  const task: NewTask = {
+    uuid: randomUUID(),
+    now: new Date(),
+    limit: plan?.task_using_limit ?? 0,
+    key: cacheKey(config, dbRow.file_sha256),
+    taskType,
+    config,
+    databaseId: dbRow.id,
+  };
+  let created: { id: number; status: TaskState };
+  try {
+    created = await ctx.store.db.transaction().execute((trx) => insertTask(trx, ctx, auth, req, task));
+  } catch (e) {
+    if (!(e instanceof HttpError)) ctx.blobs.remove(task.uuid);
+    throw e;
+  }
+  if (created.status === 'pending') ctx.kick();
+  return { id: created.id, status: created.status, task_type: taskType, tdb_code: req.code };
+}
