@@ -4,7 +4,8 @@
 //   conditions.cpp   parse_conditions: EquilibriumSolver's Conditions -> linear rows (Conds)
 //   sampling.cpp     make_info, sample_phase (grid of each phase, once per solver), prepare_TP (grid energies
 //                    once per (T,P))
-//   hull.cpp         hull (lower convex hull by a revised simplex) and cold_start (hull vertices -> sets)
+//   hull.cpp         hull (lower convex hull by a revised simplex)
+//   cold_start.cpp   cold_start (hull vertices -> sets)
 //   warm_start.cpp   warm_sets, seed_metastable (a start from a neighbouring state), predict (line extrapolation)
 //   newton_system.cpp linearize (per-set system), set_step, apply_step, relax_at_mu, overall, solve_global
 //   feasibility.cpp  add_set (phase addition), assemblage_feasible (can the sets left meet the conditions)
@@ -212,9 +213,10 @@ std::string pure_vacancy_reason(const Run& run, const CompSet& s);
 // A stable set with fewer atoms per formula unit than this is on its way to that configuration: no condensed state.
 inline constexpr double kCondensedNfMin = 1e-4;
 
-// hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
+// hull.cpp: false with `why` when no hull is found
 bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
 void sort_for_hull(Grid& grid, int C);
+// cold_start.cpp: false with `why` when no hull is found or the conditions are out of reach
 bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
 
 // warm_start.cpp
