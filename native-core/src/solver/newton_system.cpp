@@ -10,35 +10,34 @@
 
 namespace pd::solver::detail {
 
-// --------------------------------------------------------------------------------------------
-// Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
-// space of J when not positive definite there (a Newton step towards a maximum is never wanted).
-void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
-  const PhaseModel& pm = *run.phases[s.phase];
-  const PhaseInfo& pi = run.im.info[s.phase];
-  auto& im = run.im;
-  const int m = pi.m, k = pi.kr, n = m + 2, K = m + k, C = run.C;
-  pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
-  pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
-  s.Gf = s.e.Gf;
-  s.GM = s.e.GM;
-  s.Nf = s.mo.Nf;
-  s.ylin.assign(s.y.begin(), s.y.end());
-  s.dy0.assign(m, 0.0);
-  s.cA.assign(static_cast<size_t>(C) * m, 0.0);
-  s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (below)
-  if (run.mu.size() == static_cast<size_t>(C))
-    for (int A = 0; A < C; ++A)
-      if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
-  s.cT.assign(m, 0.0);
-  if (m == 0) return;
-  // W = Hessian of the Lagrangian (8.1) in y: ∂²G_f/∂y² - sum_A μ_A ∂²M_A/∂y². The second term is zero
-  // for constant site ratios; for the ionic liquid (§7.1, P and Q depend on y) M_A is quadratic in y and
-  // leaving it out (as §8.2 notes pycalphad did before its PR #715) makes Δy of (8.3) the Newton step of
-  // the wrong function: with μ ~ -1e5 J/mol the missing curvature is larger than the ideal-mixing one, and
-  // two liquid sets of a miscibility gap oscillated without converging. μ is the current estimate (the
-  // step (8.3) stays linear in the new μ; the product μ·∂M/∂y is linearised at the current μ and y).
-  std::vector<double>& W = im.W;
+void reduced_hessian(const double* H, size_t ld, int m, const std::vector<double>& Z, int nz, std::vector<double>& HZ,
+                     std::vector<double>& Hr) {
+  HZ.assign(static_cast<size_t>(m) * nz, 0.0);
+  Hr.assign(static_cast<size_t>(nz) * nz, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      const double h = H[i * ld + j];
+      if (h == 0) continue;
+      for (int c = 0; c < nz; ++c) HZ[i * nz + c] += h * Z[j * nz + c];
+    }
+  for (int a = 0; a < nz; ++a)
+    for (int b = 0; b < nz; ++b) {
+      double v = 0;
+      for (int i = 0; i < m; ++i) v += Z[i * nz + a] * HZ[i * nz + b];
+      Hr[a * nz + b] = v;
+    }
+}
+
+namespace {
+
+// W = Hessian of the Lagrangian (8.1) in y: ∂²G_f/∂y² - sum_A μ_A ∂²M_A/∂y². The second term is zero
+// for constant site ratios; for the ionic liquid (§7.1, P and Q depend on y) M_A is quadratic in y and
+// leaving it out (as §8.2 notes pycalphad did before its PR #715) makes Δy of (8.3) the Newton step of
+// the wrong function: with μ ~ -1e5 J/mol the missing curvature is larger than the ideal-mixing one, and
+// two liquid sets of a miscibility gap oscillated without converging. μ is the current estimate (the
+// step (8.3) stays linear in the new μ; the product μ·∂M/∂y is linearised at the current μ and y).
+void lagrangian_hessian(const PhaseInfo& pi, const CompSet& s, int C, std::vector<double>& W) {
+  const int m = pi.m, n = m + 2;
   W.assign(static_cast<size_t>(m) * m, 0.0);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) W[i * m + j] = s.e.d2Gf[(2 + i) * n + 2 + j];
@@ -49,46 +48,42 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
       const double* d2 = &s.mo.d2M[static_cast<size_t>(A) * m * m];
       for (int ij = 0; ij < m * m; ++ij) W[ij] -= muA * d2[ij];
     }
-  // reduced Hessian test
+}
+
+// The shift δ added to the diagonal of W that makes it positive definite on the null space of the site constraints
+// (0 when it is): a Newton step towards a maximum is never wanted.
+//
+// The shift starts from the smallest diagonal entry, not the largest: a constituent at y ~ 1e-14 puts
+// R T / y ~ 1e18 on the diagonal, and a shift relative to that (1e9 J/mol and more) flattened every
+// other direction as well, so that the set's composition no longer answered μ in (8.3) (the Newton
+// system then asked for μ of 1e8..1e12 J/mol: a single ionic-liquid set started inside its miscibility
+// gap, cuo.tdb 1514 K). Starting small and growing by 4 keeps the shift within 4-16 times the most
+// negative eigenvalue of the reduced Hessian, whatever the spread of its diagonal.
+double positive_definite_shift(EquilibriumSolver::Impl& im, const PhaseInfo& pi, const std::vector<double>& W) {
   double delta = 0;
-  if (pi.nz > 0) {
-    const int nz = pi.nz;
-    im.Hr.assign(static_cast<size_t>(nz) * nz, 0.0);
-    std::vector<double>& tmp = im.rhs;
-    tmp.assign(static_cast<size_t>(m) * nz, 0.0);  // H Z
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < m; ++j) {
-        double h = W[i * m + j];
-        if (h == 0) continue;
-        for (int c = 0; c < nz; ++c) tmp[i * nz + c] += h * pi.Z[j * nz + c];
-      }
-    for (int a = 0; a < nz; ++a)
-      for (int b = 0; b < nz; ++b) {
-        double v = 0;
-        for (int i = 0; i < m; ++i) v += pi.Z[i * nz + a] * tmp[i * nz + b];
-        im.Hr[a * nz + b] = v;
-      }
-    // The shift starts from the smallest diagonal entry, not the largest: a constituent at y ~ 1e-14 puts
-    // R T / y ~ 1e18 on the diagonal, and a shift relative to that (1e9 J/mol and more) flattened every
-    // other direction as well, so that the set's composition no longer answered μ in (8.3) (the Newton
-    // system then asked for μ of 1e8..1e12 J/mol: a single ionic-liquid set started inside its miscibility
-    // gap, cuo.tdb 1514 K). Starting small and growing by 4 keeps the shift within 4-16 times the most
-    // negative eigenvalue of the reduced Hessian, whatever the spread of its diagonal.
-    double scale = std::numeric_limits<double>::infinity();
-    for (int a = 0; a < nz; ++a) scale = std::min(scale, std::fabs(im.Hr[a * nz + a]));
-    scale = std::isfinite(scale) ? std::max(scale, 1.0) : 1.0;
-    std::vector<double>& trial = im.trial;  // workspace: no allocation per call
-    trial = im.Hr;
-    if (!cholesky(trial.data(), nz)) {
-      delta = std::min(1e-9 * scale, 1.0);
-      for (int tries = 0; tries < 64; ++tries, delta *= 4) {
-        trial = im.Hr;
-        for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;
-        if (cholesky(trial.data(), nz)) break;
-      }
-      delta *= 4;  // keep a margin so the step stays moderate
+  if (pi.nz <= 0) return delta;
+  const int nz = pi.nz;
+  reduced_hessian(W.data(), pi.m, pi.m, pi.Z, nz, im.rhs, im.Hr);
+  double scale = std::numeric_limits<double>::infinity();
+  for (int a = 0; a < nz; ++a) scale = std::min(scale, std::fabs(im.Hr[a * nz + a]));
+  scale = std::isfinite(scale) ? std::max(scale, 1.0) : 1.0;
+  std::vector<double>& trial = im.trial;  // workspace: no allocation per call
+  trial = im.Hr;
+  if (!cholesky(trial.data(), nz)) {
+    delta = std::min(1e-9 * scale, 1.0);
+    for (int tries = 0; tries < 64; ++tries, delta *= 4) {
+      trial = im.Hr;
+      for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;
+      if (cholesky(trial.data(), nz)) break;
     }
+    delta *= 4;  // keep a margin so the step stays moderate
   }
+  return delta;
+}
+
+// Φ = [[W + δ I, J_r^T], [J_r, 0]] factored into im.Phi, im.piv; false when it is singular.
+bool factor_kkt(EquilibriumSolver::Impl& im, const PhaseInfo& pi, const std::vector<double>& W, double delta) {
+  const int m = pi.m, k = pi.kr, K = m + k;
   im.Phi.assign(static_cast<size_t>(K) * K, 0.0);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < m; ++j) im.Phi[i * K + j] = W[i * m + j];
@@ -100,10 +95,12 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
       im.Phi[i * K + m + r] = pi.Jr[r * m + i];
     }
   im.piv.assign(K, 0);
-  if (!lu_factor(im.Phi.data(), K, im.piv.data())) {
-    // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
-    return;
-  }
+  return lu_factor(im.Phi.data(), K, im.piv.data());
+}
+
+// The set's steps from the factored Φ: the base step dy0, the μ columns cA (need_mu) and the T column cT (need_T).
+void solve_steps(EquilibriumSolver::Impl& im, const PhaseInfo& pi, CompSet& s, int C, bool need_T, bool need_mu) {
+  const int m = pi.m, k = pi.kr, n = m + 2, K = m + k;
   std::vector<double>& b = im.bvec;
   b.assign(K, 0.0);
   // base step: Φ [Δy; -λ] = [-(g - sum_A μ0_A ∂M_A/∂y); -r], i.e. c_G of (8.3) taken at the current μ0
@@ -136,6 +133,37 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
     lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
     for (int i = 0; i < m; ++i) s.cT[i] = b[i];
   }
+}
+
+}  // namespace
+
+// --------------------------------------------------------------------------------------------
+// Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
+// space of J when not positive definite there (a Newton step towards a maximum is never wanted).
+void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
+  const PhaseModel& pm = *run.phases[s.phase];
+  const PhaseInfo& pi = run.im.info[s.phase];
+  auto& im = run.im;
+  const int m = pi.m, C = run.C;
+  pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
+  pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
+  s.Gf = s.e.Gf;
+  s.GM = s.e.GM;
+  s.Nf = s.mo.Nf;
+  s.ylin.assign(s.y.begin(), s.y.end());
+  s.dy0.assign(m, 0.0);
+  s.cA.assign(static_cast<size_t>(C) * m, 0.0);
+  s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (solve_steps)
+  if (run.mu.size() == static_cast<size_t>(C))
+    for (int A = 0; A < C; ++A)
+      if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
+  s.cT.assign(m, 0.0);
+  if (m == 0) return;
+  lagrangian_hessian(pi, s, C, im.W);
+  const double delta = positive_definite_shift(im, pi, im.W);
+  // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
+  if (!factor_kkt(im, pi, im.W, delta)) return;
+  solve_steps(im, pi, s, C, need_T, need_mu);
 }
 
 // Δy of a set for given μ (8.3).

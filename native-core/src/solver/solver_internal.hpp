@@ -237,6 +237,10 @@ const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end 
                            const std::vector<const CompSet*>* maxima = nullptr);
 void overall(const Run& run, std::vector<double>& x, double& N);
 bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::vector<double>& dal, double& dT);
+// The reduced Hessian Hr = Z^T H Z (nz x nz) of the m x m matrix H (row i at H + i * ld) on the null space Z (m x nz,
+// PhaseInfo::Z) of a phase's site constraints (§12 item 10); HZ: workspace, H Z (m x nz).
+void reduced_hessian(const double* H, size_t ld, int m, const std::vector<double>& Z, int nz, std::vector<double>& HZ,
+                     std::vector<double>& Hr);
 
 // feasibility.cpp
 void add_set(Run& run, int q);
