@@ -12,6 +12,8 @@
 //   newton.cpp       newton: the iteration with phase changes
 //   certify.cpp      certify: Newton, grid re-scan with the final μ and the basin check, until certified
 //   basins.cpp       check_basins: maxima of the driving force between the grid points
+//   saddle.cpp       escape_saddle: a stable set at a saddle, and the state below it (for check_basins)
+//   sublattice_symmetry.cpp  sublattice_permutations, symmetric_under: ordering variants (for check_basins)
 //   results.cpp      fill_results (result, convergence verdict), dot_derivatives
 //   batch.cpp        solve_batch over OpenMP threads
 //   equilibrium.cpp  EquilibriumSolver: construction, solve, solve_impl (the pipeline in order)
@@ -253,10 +255,18 @@ bool newton(Run& run, int max_it, std::string& why);
 bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
 
 // basins.cpp
+// The driving force of phase p at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
+double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo);
 // The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
 void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
 // Relaxes phases from their best grid points at the μ of the last grid re-scan (its driving forces, Impl::grid_df).
 bool check_basins(Run& run, int pdens, double& added_df, int& added_phase);
+// saddle.cpp: the state below a stable set of phase p at a saddle of G_f - μ·M (see there)
+bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& minimum);
+// sublattice_symmetry.cpp: permutations of phase p's equivalent sublattices (maps of the site-fraction indices), and
+// whether the model at the current (T, P) is invariant under one
+std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, const PhaseInfo& pi);
+bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma);
 
 // results.cpp
 void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
