@@ -366,6 +366,111 @@ void overall(const Run& run, std::vector<double>& x, double& N) {
     for (double& v : x) v /= N;
 }
 
+namespace {
+
+// The global linear system of one call of solve_global: its sizes, mode and workspaces.
+struct GlobalSystem {
+  const Run& run;
+  const bool newton, Tfree;    // mode 0; mode 1 (T a variable)
+  const std::vector<int>& st;  // the stable sets
+  const int P, nf, nx, nU;     // stable sets, free elements, condition rows, unknowns
+  std::vector<double>& A;      // nR x nU
+  std::vector<double>& rhs;
+  const std::vector<double>& x;    // the overall composition
+  const double N;                  // ... and the moles of atoms
+  const std::vector<double>& ref;  // the μ the Newton mode's corrections are taken from
+};
+
+// (a) the stable rows (8.4): G_f of each stable set against μ·M.
+void stable_rows(const GlobalSystem& gs, int& row) {
+  const Run& run = gs.run;
+  const Conds& cd = run.cd;
+  for (int a = 0; a < gs.P; ++a, ++row) {
+    const CompSet& s = run.sets[gs.st[a]];
+    double r = gs.newton ? s.Gf : 0.0;
+    for (int j = 0; j < gs.nf; ++j) gs.A[row * gs.nU + j] = s.mo.M[cd.free_el[j]];
+    if (gs.newton)
+      for (int E = 0; E < run.C; ++E) r -= s.mo.M[E] * gs.ref[E];  // free: corrections to ref; fixed: ref = the value
+    if (gs.Tfree) gs.A[row * gs.nU + gs.nf + gs.P] = -s.e.dGf[0];
+    gs.rhs[row] = r;
+  }
+}
+
+// Stable set a's terms in condition row c (the size row when c = nx): v Δℵ and w·Δy, Δy expanded in the unknowns
+// (its μ and T columns); in the Newton mode Δy's part at μ = ref is taken from the right side r.
+void set_in_balance_row(const GlobalSystem& gs, int row, int c, int a, double& r) {
+  const Run& run = gs.run;
+  const Conds& cd = run.cd;
+  const int C = run.C;
+  const bool size_row = c == gs.nx;
+  const double N = gs.N;
+  const std::vector<double>& x = gs.x;
+  const CompSet& s = run.sets[gs.st[a]];
+  const int m = static_cast<int>(s.y.size());
+  // w_k and v
+  double v = 0;
+  if (size_row)
+    v = s.Nf;
+  else
+    for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
+  gs.A[row * gs.nU + gs.nf + a] = v;
+  for (int i = 0; i < m; ++i) {
+    double w = 0;
+    if (size_row) {
+      for (int E = 0; E < C; ++E) w += s.mo.dM[E * m + i];
+      w *= s.aleph;
+    } else {
+      double dN = 0;
+      for (int E = 0; E < C; ++E) dN += s.mo.dM[E * m + i];
+      for (int E = 0; E < C; ++E) w += cd.a[c][E] * (s.mo.dM[E * m + i] - x[E] * dN);
+      w *= s.aleph / N;
+    }
+    if (w == 0) continue;
+    if (gs.newton) {
+      // Δy at μ = ref (set_step): dy0 + sum_E c_E (ref_E - μ0_E); μ0 = ref after newton's linearize
+      double dyr = s.dy0[i];
+      for (int E = 0; E < C; ++E)
+        if (gs.ref[E] != s.mu0[E]) dyr += s.cA[E * m + i] * (gs.ref[E] - s.mu0[E]);
+      r -= w * dyr;
+    }
+    for (int j = 0; j < gs.nf; ++j) gs.A[row * gs.nU + j] += w * s.cA[cd.free_el[j] * m + i];
+    if (gs.Tfree) gs.A[row * gs.nU + gs.nf + gs.P] += w * s.cT[i];
+  }
+}
+
+// (b) the condition rows (8.5) and (c) the size row (8.6): both are sum_α [w^α·Δy^α + v^α Δℵ^α]. Their targets:
+// the residuals (Newton mode), a unit change of condition row xrow (mode 2), else 0.
+void balance_rows(const GlobalSystem& gs, int mode, int xrow, int& row) {
+  const Conds& cd = gs.run.cd;
+  for (int c = 0; c <= gs.nx; ++c, ++row) {
+    const bool size_row = c == gs.nx;
+    double target;
+    if (size_row)
+      target = gs.newton ? -(gs.N - 1) : 0.0;
+    else {
+      double res = -cd.b[c];
+      for (int E = 0; E < gs.run.C; ++E) res += cd.a[c][E] * gs.x[E];
+      target = gs.newton ? -res : (mode == 2 && c == xrow ? 1.0 : 0.0);
+    }
+    double r = target;
+    for (int a = 0; a < gs.P; ++a) set_in_balance_row(gs, row, c, a, r);
+    gs.rhs[row] = r;
+  }
+}
+
+void trace_global(const std::vector<double>& A, const std::vector<double>& rhs, const std::vector<double>& sol, int nR,
+                  int nU) {
+  for (int i = 0; i < nR; ++i) {
+    for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", A[i * nU + j]);
+    std::fprintf(stderr, " | %12.5e\n", rhs[i]);
+  }
+  std::fprintf(stderr, "sol");
+  for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", sol[j]);
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
 // The global linear system of §8.3 (mode 0: Newton step) or of §9.4 (mode 1: dT = 1; mode 2: unit
 // change of the condition row `xrow`). Unknowns: μ of free elements, Δℵ of stable sets, [ΔT].
 // Returns false if the system could not be solved.
@@ -383,7 +488,6 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   const int nU = nf + P + (Tfree ? 1 : 0);
   const int nR = P + nx + 1 + (Tfree ? 1 : 0);
   auto& A = run.im.A;
-  auto& b = run.im.bvec;
   A.assign(static_cast<size_t>(nR) * nU, 0.0);
   std::vector<double>& rhs = run.im.grhs;
   rhs.assign(nR, 0.0);
@@ -402,64 +506,10 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   if (newton)
     for (int E = 0; E < C; ++E)
       if (cd.fixed[E]) ref[E] = cd.mufix[E];
+  const GlobalSystem gs{run, newton, Tfree, st, P, nf, nx, nU, A, rhs, x, N, ref};
   int row = 0;
-  // (a) stable rows (8.4)
-  for (int a = 0; a < P; ++a, ++row) {
-    const CompSet& s = run.sets[st[a]];
-    double r = newton ? s.Gf : 0.0;
-    for (int j = 0; j < nf; ++j) A[row * nU + j] = s.mo.M[cd.free_el[j]];
-    if (newton)
-      for (int E = 0; E < C; ++E) r -= s.mo.M[E] * ref[E];  // free: corrections to ref; fixed: ref = the value
-    if (Tfree) A[row * nU + nf + P] = -s.e.dGf[0];
-    rhs[row] = r;
-  }
-  // (b) condition rows (8.5) and (c) the size row (8.6): both are sum_α [w^α·Δy^α + v^α Δℵ^α]
-  for (int c = 0; c <= nx; ++c, ++row) {
-    const bool size_row = c == nx;
-    double target;
-    if (size_row)
-      target = newton ? -(N - 1) : 0.0;
-    else {
-      double res = -cd.b[c];
-      for (int E = 0; E < C; ++E) res += cd.a[c][E] * x[E];
-      target = newton ? -res : (mode == 2 && c == xrow ? 1.0 : 0.0);
-    }
-    double r = target;
-    for (int a = 0; a < P; ++a) {
-      const CompSet& s = run.sets[st[a]];
-      const int m = static_cast<int>(s.y.size());
-      // w_k and v
-      double v = 0;
-      if (size_row)
-        v = s.Nf;
-      else
-        for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
-      A[row * nU + nf + a] = v;
-      for (int i = 0; i < m; ++i) {
-        double w = 0;
-        if (size_row) {
-          for (int E = 0; E < C; ++E) w += s.mo.dM[E * m + i];
-          w *= s.aleph;
-        } else {
-          double dN = 0;
-          for (int E = 0; E < C; ++E) dN += s.mo.dM[E * m + i];
-          for (int E = 0; E < C; ++E) w += cd.a[c][E] * (s.mo.dM[E * m + i] - x[E] * dN);
-          w *= s.aleph / N;
-        }
-        if (w == 0) continue;
-        if (newton) {
-          // Δy at μ = ref (set_step): dy0 + sum_E c_E (ref_E - μ0_E); μ0 = ref after newton's linearize
-          double dyr = s.dy0[i];
-          for (int E = 0; E < C; ++E)
-            if (ref[E] != s.mu0[E]) dyr += s.cA[E * m + i] * (ref[E] - s.mu0[E]);
-          r -= w * dyr;
-        }
-        for (int j = 0; j < nf; ++j) A[row * nU + j] += w * s.cA[cd.free_el[j] * m + i];
-        if (Tfree) A[row * nU + nf + P] += w * s.cT[i];
-      }
-    }
-    rhs[row] = r;
-  }
+  stable_rows(gs, row);
+  balance_rows(gs, mode, xrow, row);
   if (Tfree) {
     A[row * nU + nf + P] = 1;
     rhs[row] = 1;
@@ -473,22 +523,13 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   lstsq(A.data(), nR, nU, rhs.data(), run.im.sol.data(), run.im.lw, 1e-14);
   if (newton)
     for (int j = 0; j < nf; ++j) run.im.sol[j] += ref[cd.free_el[j]];
-  if (debug_level() >= 2) {
-    for (int i = 0; i < nR; ++i) {
-      for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", A[i * nU + j]);
-      std::fprintf(stderr, " | %12.5e\n", rhs[i]);
-    }
-    std::fprintf(stderr, "sol");
-    for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", run.im.sol[j]);
-    std::fprintf(stderr, "\n");
-  }
+  if (debug_level() >= 2) trace_global(A, rhs, run.im.sol, nR, nU);
   dmu.assign(C, 0.0);
   for (int E = 0; E < C; ++E) dmu[E] = (cd.fixed[E] && newton) ? cd.mufix[E] : 0.0;
   for (int j = 0; j < nf; ++j) dmu[cd.free_el[j]] = run.im.sol[j];
   dal.assign(run.sets.size(), 0.0);
   for (int a = 0; a < P; ++a) dal[st[a]] = run.im.sol[nf + a];
   dT = Tfree ? run.im.sol[nf + P] : 0.0;
-  (void)b;
   return true;
 }
 
