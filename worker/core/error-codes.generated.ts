@@ -12,9 +12,11 @@ export const CORE_ERROR_CODES = [
   'PD_INVALID_ARGUMENT',
   /** the database's content cannot be used by the models (unsupported model, undefined FUNCTION used, ...) */
   'PD_MODEL',
-  /** a numerical step failed (a result that only did not converge says so in `converged`/`reason` instead) */
+  /** a numerical step failed; as an equilibrium result's `reasonCode`: the solver did not find the equilibrium (`reason` says why) */
   'PD_NOT_CONVERGED',
-  /** stopped by the call's cancel flag (control block or setCancelFlag) */
+  /** an equilibrium result's `reasonCode` when no equilibrium exists at its conditions: a phase whose Gibbs energy per mole of atoms has no lower bound there, or a composition no allowed phase can take */
+  'PD_NO_EQUILIBRIUM',
+  /** stopped by the call's cancel flag (control block or setCancelFlag); also the `reasonCode` of a batch's results not reached */
   'PD_CANCELLED',
   /** memory ran out inside the core */
   'PD_OUT_OF_MEMORY',

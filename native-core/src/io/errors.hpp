@@ -1,6 +1,7 @@
 // Errors of the calculation core that a user can act on, each with a machine-readable code, and the
 // cooperative cancellation of long native calls. The Node-API layer (napi/common.hpp) turns every
-// exception into a JS Error whose `code` property is the name of one of kErrorCodes below.
+// exception into a JS Error whose `code` property is the name of one of kErrorCodes below; an equilibrium result
+// that did not converge carries one as its reason code (solver/equilibrium.hpp, EquilibriumResult::reason_code).
 // kErrorCodes is the one list of the codes: worker/core/error-codes.generated.ts is made from it by
 // scripts/error-codes.ts, and test/core/error-codes.test.ts fails when the two differ.
 #pragma once
@@ -21,6 +22,7 @@ enum class ErrorCode {
   InvalidArgument,
   Model,
   NotConverged,
+  NoEquilibrium,
   Cancelled,
   OutOfMemory,
   Internal,
@@ -40,8 +42,9 @@ inline constexpr ErrorCodeInfo kErrorCodes[] = {
     {ErrorCode::File, "PD_FILE", "the file cannot be opened or read; `file`, `line` 0, `reason`"},
     {ErrorCode::InvalidArgument, "PD_INVALID_ARGUMENT", "arguments or conditions of the call are not acceptable (also the argument TypeErrors/RangeErrors)"},
     {ErrorCode::Model, "PD_MODEL", "the database's content cannot be used by the models (unsupported model, undefined FUNCTION used, ...)"},
-    {ErrorCode::NotConverged, "PD_NOT_CONVERGED", "a numerical step failed (a result that only did not converge says so in `converged`/`reason` instead)"},
-    {ErrorCode::Cancelled, "PD_CANCELLED", "stopped by the call's cancel flag (control block or setCancelFlag)"},
+    {ErrorCode::NotConverged, "PD_NOT_CONVERGED", "a numerical step failed; as an equilibrium result's `reasonCode`: the solver did not find the equilibrium (`reason` says why)"},
+    {ErrorCode::NoEquilibrium, "PD_NO_EQUILIBRIUM", "an equilibrium result's `reasonCode` when no equilibrium exists at its conditions: a phase whose Gibbs energy per mole of atoms has no lower bound there, or a composition no allowed phase can take"},
+    {ErrorCode::Cancelled, "PD_CANCELLED", "stopped by the call's cancel flag (control block or setCancelFlag); also the `reasonCode` of a batch's results not reached"},
     {ErrorCode::OutOfMemory, "PD_OUT_OF_MEMORY", "memory ran out inside the core"},
     {ErrorCode::Internal, "PD_INTERNAL", "a defect of the core; the raw C++ text is only in `detail`, for a bug report"},
     // clang-format on

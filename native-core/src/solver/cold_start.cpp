@@ -191,18 +191,19 @@ void sets_from_groups(Run& run, const std::vector<HullVertex>& real, std::vector
 
 // The cold start (§8.7): the hull's vertices become the stable composition sets and the hull's μ the first
 // estimate; every other phase gets a metastable set at its grid point of largest driving force.
-bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why) {
+bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, Reason& why) {
   std::vector<HullVertex> verts;
   if (!hull(run, verts, why)) {
-    why = "starting point failed: " + why;
+    why.text = "starting point failed: " + why.text;
     return false;
   }
   if (debug_level() >= 1) trace_vertices(run, verts);
   refit_mu_to_real_vertices(run, verts);
   for (const auto& v : verts)
     if (v.phase < 0 && v.f > 1e-9) {
-      why = "the conditions " + std::string(kOutOfReach) + " (element " + elements[v.point] +
-            " is in none of them, or the composition is outside their range)";
+      why = {"the conditions " + std::string(kOutOfReach) + " (element " + elements[v.point] +
+                 " is in none of them, or the composition is outside their range)",
+             ErrorCode::NoEquilibrium};
       return false;
     }
   const std::vector<HullVertex> real = real_vertices(verts);

@@ -398,12 +398,12 @@ void hull_answer(const Simplex& sx, std::vector<HullVertex>& verts) {
 // Revised simplex: rows sum f = 1 and each linear condition; columns the grid points (per mole of atoms) and the
 // fake points e_A of the free elements. Each iteration factors the basis, prices the grid for the most negative
 // reduced cost and pivots it in by the ratio test, until no point prices below -1e-8.
-bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
+bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why) {
   const Conds& cd = run.cd;
   const int S = 1 + static_cast<int>(cd.a.size());
   const int nfree = static_cast<int>(cd.free_el.size());
   if (S != nfree) {
-    why = "phase rule: conditions do not match the number of free chemical potentials";
+    why = {"phase rule: conditions do not match the number of free chemical potentials"};
     return false;
   }
   const size_t total = run.grid.total;
@@ -413,7 +413,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   for (size_t p = 0; p < run.grid.ph.size(); ++p) offs[p + 1] = offs[p] + run.grid.ph[p].np;
   const std::vector<uint32_t>& order = run.grid.hull_order;
   if (order.size() != total) {
-    why = "the grid has no hull order (sort_for_hull)";
+    why = {"the grid has no hull order (sort_for_hull)"};
     return false;
   }
   if (!columns_current(sx)) lay_out_columns(sx);
@@ -421,7 +421,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
   EquilibriumSolver::Impl::HullWork& w = sx.w;
   for (int it = 0; it < 1000; ++it) {
     if (!factor_basis(sx)) {
-      why = "degenerate simplex in the convex hull";
+      why = {"degenerate simplex in the convex hull"};
       return false;
     }
     double best = -1e-8;
@@ -442,7 +442,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     double theta;
     const int leave = leaving_row(sx, theta);
     if (leave < 0) {
-      why = "unbounded convex hull problem";
+      why = {"unbounded convex hull problem"};
       return false;
     }
     track_degeneracy(sx, theta, best);
@@ -450,7 +450,7 @@ bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why) {
     std::copy(xq, xq + sx.C, &w.bx[static_cast<size_t>(leave) * sx.C]);
     w.bc[leave] = cost_of(sx, xq, run.im.gridG[bp][bq]);
   }
-  why = "convex hull iteration limit";
+  why = {"convex hull iteration limit"};
   return false;
 }
 

@@ -15,7 +15,7 @@ namespace pd::solver::detail {
 // Fills `res` from the final state of `run` (also when not converged: the last state, flagged). `ok`/`why`:
 // certify's verdict; a certified state is converged unless the mass balance, the tangent of a stable set or
 // the driving force of a metastable one says otherwise.
-void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const Reason& why,
                   EquilibriumResult& res) {
   const Conds& cd = run.cd;
   const int C = run.C;
@@ -97,24 +97,24 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   for (const auto& r : res.metastable)
     if (std::find(vacant_phases.begin(), vacant_phases.end(), r.phase_index) == vacant_phases.end())
       maxdf = std::max(maxdf, r.DF);
-  if (!ok) {
-    res.converged = false;
-    res.reason = why;
-  } else if (mb > mass_balance_tolerance(cd)) {
-    res.reason = "mass balance not satisfied (" + std::to_string(mb) + ")";
-  } else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6) {
-    res.reason = "a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol";
-  } else if (maxdf > kDFGrid) {
-    res.reason = "a metastable phase has a positive driving force (" + std::to_string(maxdf) + " J/mol)";
-  } else {
+  Reason verdict{"converged"};
+  if (!ok)
+    verdict = why;
+  else if (mb > mass_balance_tolerance(cd))
+    verdict = {"mass balance not satisfied (" + std::to_string(mb) + ")"};
+  else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6)
+    verdict = {"a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol"};
+  else if (maxdf > kDFGrid)
+    verdict = {"a metastable phase has a positive driving force (" + std::to_string(maxdf) + " J/mol)"};
+  else
     res.converged = true;
-    res.reason = "converged";
-  }
   // A state that failed with a stable set at almost no atoms per formula unit failed because that phase has no
   // lower bound: pycalphad_inline_V_O_gas_halite at X(V) = 1e-9, where HALITE takes the V at N_f = 3e-12 (1200
   // formula units in 3.7e-9 moles of atoms) and the tangent check fails by 0.3 J/mol. Said so, it is an answer
   // and not a failure to find one: the cold start's retries are not run for it.
-  if (!res.converged && vacant_stable) res.reason = pure_vacancy_reason(run, *vacant_stable);
+  if (!res.converged && vacant_stable) verdict = pure_vacancy_reason(run, *vacant_stable);
+  res.reason = verdict.text;
+  if (!res.converged) res.reason_code = verdict.code;
 }
 
 namespace {

@@ -23,8 +23,8 @@
 // moles of atoms); energies in J per formula unit (G_f) or per mole of atoms (GM, DF). Every step works on
 // one Run (one solve on one thread) and the caller's EquilibriumSolver::Impl workspaces: nothing here is
 // shared between threads except the immutable Grid.
-// Failure modes: a step that cannot go on returns false with the reason in `why` (becomes
-// EquilibriumResult::reason, converged = false); malformed conditions throw std::invalid_argument;
+// Failure modes: a step that cannot go on returns false with the Reason in `why` (becomes EquilibriumResult::reason
+// and reason_code, converged = false); malformed conditions throw std::invalid_argument;
 // cancellation throws pd::Cancelled (throw_if_cancelled, between phases of the grid work).
 #pragma once
 
@@ -201,25 +201,28 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
 void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
                 EquilibriumSolver::Impl& im, double T, double P);
 
-// The two answers that no equilibrium exists at the conditions (not that the solver failed to find one): a phase
-// whose Gibbs energy per mole of atoms has no lower bound (newton.cpp), and a composition no allowed phase can take
-// (hull.cpp). The reasons carry these phrases; worker/core/equilibrium.ts's saysNoEquilibrium reads the same.
+// Why a step could not go on: the text of EquilibriumResult::reason and its code (reason_code).
+struct Reason {
+  std::string text;
+  ErrorCode code = ErrorCode::NotConverged;
+};
+
+// The two answers that no equilibrium exists at the conditions (not that the solver failed to find one), with the
+// code ErrorCode::NoEquilibrium: a phase whose Gibbs energy per mole of atoms has no lower bound (newton.cpp), and a
+// composition no allowed phase can take (cold_start.cpp). Their texts carry these phrases.
 inline constexpr const char* kNoLowerBound = "no equilibrium exists";
 inline constexpr const char* kOutOfReach = "cannot be reached with the allowed phases";
-inline bool says_no_equilibrium(const std::string& reason) {
-  return reason.find(kNoLowerBound) != std::string::npos || reason.find(kOutOfReach) != std::string::npos;
-}
 // The reason given for a stable set that runs into its phase's pure-vacancy configuration (N_f -> 0 with G_f < 0:
 // G_M = G_f / N_f has no lower bound), newton.cpp.
-std::string pure_vacancy_reason(const Run& run, const CompSet& s);
+Reason pure_vacancy_reason(const Run& run, const CompSet& s);
 // A stable set with fewer atoms per formula unit than this is on its way to that configuration: no condensed state.
 inline constexpr double kCondensedNfMin = 1e-4;
 
 // hull.cpp: false with `why` when no hull is found
-bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
+bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why);
 void sort_for_hull(Grid& grid, int C);
 // cold_start.cpp: false with `why` when no hull is found or the conditions are out of reach
-bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
+bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, Reason& why);
 
 // warm_start.cpp
 bool warm_sets(Run& run, const WarmStart& w);
@@ -249,10 +252,10 @@ void add_set(Run& run, int q);
 bool assemblage_feasible(const Run& run, const std::vector<char>& keep);
 
 // newton.cpp
-bool newton(Run& run, int max_it, std::string& why);
+bool newton(Run& run, int max_it, Reason& why);
 
 // certify.cpp: true when the state in `run` is the certified equilibrium; false with `why` otherwise
-bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
+bool certify(Run& run, const SolverOptions& options, bool warm, Reason& why);
 
 // basins.cpp
 // The driving force of phase p at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
@@ -269,7 +272,7 @@ std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, cons
 bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma);
 
 // results.cpp
-void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const Reason& why,
                   EquilibriumResult& res);
 void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::string>& elements,
                      const std::vector<std::string>& requests, EquilibriumResult& res);
