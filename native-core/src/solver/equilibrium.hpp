@@ -109,7 +109,7 @@ class EquilibriumSolver {
   const std::vector<std::shared_ptr<const PhaseModel>>& phases() const { return phases_; }
   SolverOptions& options() { return options_; }
 
-  // Never throws for a non-converging case (converged = false, reason); throws std::invalid_argument
+  // Never throws for a non-converging case (converged = false, reason, reason_code); throws std::invalid_argument
   // for malformed conditions (unknown element, wrong number of conditions, X sum >= 1).
   EquilibriumResult solve(const Conditions& c);
   // Same, starting Newton from `start` when it is valid (warm start; falls back to the cold start of
