@@ -4,6 +4,7 @@
 // atoms per mole of atoms of the system.
 import { CANCEL_INDEX, NATIVE_CONTROL_BYTES, PROGRESS_BYTE_OFFSET } from '../../contract/control-block.js';
 import { withCancelFlag } from './cancel.js';
+import type { CoreErrorCode } from './errors.js';
 import { loadCore, loadTestingCore, type CoreAddon, type NativeDatabase } from './native.js';
 
 export interface EquilibriumConditions {
@@ -75,6 +76,12 @@ export interface EquilibriumResult {
   /** false whenever the solver could not certify the answer; `reason` says why */
   converged: boolean;
   reason: string;
+  /**
+   * Why not, for code to read (undefined when converged): PD_NO_EQUILIBRIUM when no equilibrium exists at these
+   * conditions, PD_NOT_CONVERGED when the solver did not find it, PD_CANCELLED for a batch's condition not reached,
+   * the error's code for a batch's condition that threw (errors.ts).
+   */
+  reasonCode?: CoreErrorCode;
   iterations: number;
   T: number;
   P: number;
@@ -93,11 +100,11 @@ export interface EquilibriumResult {
   derivatives: Record<string, number>;
 }
 
-/** The reasons of an unconverged answer that say no equilibrium exists at these conditions (a phase whose Gibbs
- *  energy per mole of atoms has no lower bound, a composition no allowed phase can take), as opposed to a solver
- *  that did not find one (native-core/src/solver: hull.cpp, newton.cpp). */
-export function saysNoEquilibrium(r: Pick<EquilibriumResult, 'converged' | 'reason'>): boolean {
-  return !r.converged && /no equilibrium exists|cannot be reached with the allowed phases/.test(r.reason);
+/** An unconverged answer that says no equilibrium exists at these conditions (a phase whose Gibbs energy per mole of
+ *  atoms has no lower bound, a composition no allowed phase can take), as opposed to a solver that did not find one
+ *  (native-core/src/solver: cold_start.cpp, newton.cpp). */
+export function saysNoEquilibrium(r: Pick<EquilibriumResult, 'converged' | 'reasonCode'>): boolean {
+  return !r.converged && r.reasonCode === 'PD_NO_EQUILIBRIUM';
 }
 
 export interface EquilibriumRequest {

@@ -1,29 +1,10 @@
 // Errors thrown by the calculation core (native-core). Every exception that crosses the Node-API boundary
 // becomes an Error with a clear message and a machine-readable `code` (as better-sqlite3's SqliteError);
-// code that reacts to a kind of failure reads the code, never the message text. The set is defined in
-// native-core/src/napi/common.hpp; keep the two in step.
+// code that reacts to a kind of failure reads the code, never the message text. The codes are listed once, in
+// native-core/src/io/errors.hpp (kErrorCodes), from which error-codes.generated.ts is made.
+import { CORE_ERROR_CODES } from './error-codes.generated.js';
 
-/** Codes of the errors the core throws. */
-export const CORE_ERROR_CODES = [
-  /** malformed database file; message "FILE:LINE: text", with `file`, `line` and `reason` */
-  'PD_TDB_SYNTAX',
-  /** the database file exceeds a bound of the reader (name length, FUNCTION nesting, size); `file`, `line`, `reason` */
-  'PD_TDB_LIMIT',
-  /** the file cannot be opened or read; `file`, `line` 0, `reason` */
-  'PD_FILE',
-  /** arguments or conditions of the call are not acceptable (also the argument TypeErrors/RangeErrors) */
-  'PD_INVALID_ARGUMENT',
-  /** the database's content cannot be used by the models (unsupported model, undefined FUNCTION used, ...) */
-  'PD_MODEL',
-  /** a numerical step failed (a result that only did not converge says so in `converged`/`reason` instead) */
-  'PD_NOT_CONVERGED',
-  /** stopped by the call's cancel flag (control block or setCancelFlag) */
-  'PD_CANCELLED',
-  /** memory ran out inside the core */
-  'PD_OUT_OF_MEMORY',
-  /** a defect of the core; the raw C++ text is only in `detail`, for a bug report */
-  'PD_INTERNAL',
-] as const;
+export { CORE_ERROR_CODES };
 
 export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 

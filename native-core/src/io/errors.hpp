@@ -1,9 +1,12 @@
 // Errors of the calculation core that a user can act on, each with a machine-readable code, and the
 // cooperative cancellation of long native calls. The Node-API layer (napi/common.hpp) turns every
-// exception into a JS Error whose `code` property is one of kErrorCodes below; the TypeScript
-// declaration of the same set is worker/core/errors.ts.
+// exception into a JS Error whose `code` property is the name of one of kErrorCodes below; an equilibrium result
+// that did not converge carries one as its reason code (solver/equilibrium.hpp, EquilibriumResult::reason_code).
+// kErrorCodes is the one list of the codes: worker/core/error-codes.generated.ts is made from it by
+// scripts/error-codes.ts, and test/core/error-codes.test.ts fails when the two differ.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <new>
@@ -13,41 +16,48 @@
 namespace pd {
 
 enum class ErrorCode {
-  TdbSyntax,        // PD_TDB_SYNTAX: the database file is malformed (message "FILE:LINE: text")
-  TdbLimit,         // PD_TDB_LIMIT: the file exceeds a documented bound of the reader (name length, nesting, size)
-  File,             // PD_FILE: the file cannot be opened or read
-  InvalidArgument,  // PD_INVALID_ARGUMENT: a call's arguments or conditions are not acceptable
-  Model,            // PD_MODEL: the database's content cannot be used by the models (unsupported model, ...)
-  NotConverged,     // PD_NOT_CONVERGED: a numerical step failed (results that merely did not converge say so in
-                    // their `converged`/`reason` fields instead)
-  Cancelled,        // PD_CANCELLED: the call was stopped by its cancel flag
-  OutOfMemory,      // PD_OUT_OF_MEMORY: memory ran out inside the core
-  Internal,         // PD_INTERNAL: a defect of the core (its raw C++ text is kept out of the message)
+  TdbSyntax,
+  TdbLimit,
+  File,
+  InvalidArgument,
+  Model,
+  NotConverged,
+  NoEquilibrium,
+  Cancelled,
+  OutOfMemory,
+  Internal,
 };
 
-inline const char* error_code_name(ErrorCode c) {
-  switch (c) {
-    case ErrorCode::TdbSyntax:
-      return "PD_TDB_SYNTAX";
-    case ErrorCode::TdbLimit:
-      return "PD_TDB_LIMIT";
-    case ErrorCode::File:
-      return "PD_FILE";
-    case ErrorCode::InvalidArgument:
-      return "PD_INVALID_ARGUMENT";
-    case ErrorCode::Model:
-      return "PD_MODEL";
-    case ErrorCode::NotConverged:
-      return "PD_NOT_CONVERGED";
-    case ErrorCode::Cancelled:
-      return "PD_CANCELLED";
-    case ErrorCode::OutOfMemory:
-      return "PD_OUT_OF_MEMORY";
-    case ErrorCode::Internal:
-      return "PD_INTERNAL";
-  }
-  return "PD_INTERNAL";
+// Each code in the order of ErrorCode: its name (the `code` of the JS Error) and what it means (the doc comment of
+// the generated TypeScript list). One entry per line, each text one string literal.
+struct ErrorCodeInfo {
+  ErrorCode code;
+  const char* name;
+  const char* meaning;
+};
+inline constexpr ErrorCodeInfo kErrorCodes[] = {
+    // clang-format off
+    {ErrorCode::TdbSyntax, "PD_TDB_SYNTAX", "malformed database file; message \"FILE:LINE: text\", with `file`, `line` and `reason`"},
+    {ErrorCode::TdbLimit, "PD_TDB_LIMIT", "the database file exceeds a bound of the reader (name length, FUNCTION nesting, size); `file`, `line`, `reason`"},
+    {ErrorCode::File, "PD_FILE", "the file cannot be opened or read; `file`, `line` 0, `reason`"},
+    {ErrorCode::InvalidArgument, "PD_INVALID_ARGUMENT", "arguments or conditions of the call are not acceptable (also the argument TypeErrors/RangeErrors)"},
+    {ErrorCode::Model, "PD_MODEL", "the database's content cannot be used by the models (unsupported model, undefined FUNCTION used, ...)"},
+    {ErrorCode::NotConverged, "PD_NOT_CONVERGED", "a numerical step failed; as an equilibrium result's `reasonCode`: the solver did not find the equilibrium (`reason` says why)"},
+    {ErrorCode::NoEquilibrium, "PD_NO_EQUILIBRIUM", "an equilibrium result's `reasonCode` when no equilibrium exists at its conditions: a phase whose Gibbs energy per mole of atoms has no lower bound there, or a composition no allowed phase can take"},
+    {ErrorCode::Cancelled, "PD_CANCELLED", "stopped by the call's cancel flag (control block or setCancelFlag); also the `reasonCode` of a batch's results not reached"},
+    {ErrorCode::OutOfMemory, "PD_OUT_OF_MEMORY", "memory ran out inside the core"},
+    {ErrorCode::Internal, "PD_INTERNAL", "a defect of the core; the raw C++ text is only in `detail`, for a bug report"},
+    // clang-format on
+};
+
+constexpr bool error_codes_in_order() {
+  for (size_t i = 0; i < sizeof kErrorCodes / sizeof kErrorCodes[0]; ++i)
+    if (static_cast<size_t>(kErrorCodes[i].code) != i) return false;
+  return sizeof kErrorCodes / sizeof kErrorCodes[0] == static_cast<size_t>(ErrorCode::Internal) + 1;
 }
+static_assert(error_codes_in_order(), "kErrorCodes lists every ErrorCode once, in the enum's order");
+
+inline const char* error_code_name(ErrorCode c) { return kErrorCodes[static_cast<size_t>(c)].name; }
 
 // An error whose message is meant for the user as it is.
 class CoreError : public std::runtime_error {
@@ -76,6 +86,16 @@ inline std::string user_message(const std::exception& e) {
     return e.what();
   if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "out of memory in the calculation core";
   return kInternalErrorMessage;
+}
+
+// The code of an exception as the Node-API layer reports it (napi/common.hpp, Guard): a CoreError's own, the
+// core's checks of arguments and conditions (std::invalid_argument) InvalidArgument, std::bad_alloc OutOfMemory,
+// anything else Internal.
+inline ErrorCode error_code_of(const std::exception& e) {
+  if (const auto* core = dynamic_cast<const CoreError*>(&e)) return core->code();
+  if (dynamic_cast<const std::invalid_argument*>(&e) != nullptr) return ErrorCode::InvalidArgument;
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return ErrorCode::OutOfMemory;
+  return ErrorCode::Internal;
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -1,67 +1,18 @@
 // Evaluation of a compiled phase model (compiled_model.hpp): G and its exact derivatives over (T, P, y),
-// grid energies from linear tables, moles and properties (formula sheet ../shared/design/calphad-formulas.md
-// §0-§7; magnetic functions: Inden, Hillert and Jarl, Dinsdale 1991, Xiong et al. 2012, see docs/engine.md).
+// moles and properties (formula sheet ../shared/design/calphad-formulas.md §0-§7; magnetic functions:
+// Inden, Hillert and Jarl, Dinsdale 1991, Xiong et al. 2012, see docs/engine.md and magnetic.hpp). The grid
+// energies from linear tables are point_tables.cpp.
 #include "models/compiled_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "io/errors.hpp"
+#include "models/magnetic.hpp"
 
 namespace pd::models {
 
 namespace {
-
-// §3.2 IHJ f(tau) with first and second derivatives. Integer powers by multiplication (std::pow was
-// a fifth of a scan's time on magnetic phases with large sampled grids); the same polynomials.
-// kDerivatives = false: f only (the grid energies), f1 and f2 left unset.
-template <bool kDerivatives = true>
-void ihj(double tau, double p, double& f, double& f1, double& f2) {
-  const double A = 518.0 / 1125.0 + (11692.0 / 15975.0) * (1.0 / p - 1.0);
-  if (tau <= 1) {
-    const double a = 79.0 / (140.0 * p), K = (474.0 / 497.0) * (1.0 / p - 1.0);
-    const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
-    const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau;
-    f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600)) / A;
-    if constexpr (!kDerivatives) return;
-    f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40)) / A;
-    f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40)) / A;
-  } else {
-    const double u = 1 / tau, u2 = u * u, u5 = u2 * u2 * u, u6 = u5 * u, u7 = u6 * u;
-    const double u15 = u5 * u5 * u5, u16 = u15 * u, u17 = u16 * u, u25 = u15 * u5 * u5, u26 = u25 * u, u27 = u26 * u;
-    f = -(u5 / 10 + u15 / 315 + u25 / 1500) / A;
-    if constexpr (!kDerivatives) return;
-    f1 = -(-u6 / 2 - u16 * 15 / 315 - u26 * 25 / 1500) / A;
-    f2 = -(3 * u7 + u17 * 240 / 315 + u27 * 650 / 1500) / A;
-  }
-}
-// §3.3 Xiong et al. f(tau), the paper's parenthesisation (tau^21/1617 inside the (1/p-1) factor).
-template <bool kDerivatives = true>
-void xiong(double tau, double p, double& f, double& f1, double& f2) {
-  const double D = 0.33471979 + 0.49649686 * (1.0 / p - 1.0);
-  if (tau <= 0) {
-    f = f1 = f2 = 0;
-    return;
-  }
-  if (tau <= 1) {
-    const double a = 0.38438376 / p, K = 0.63570895 * (1.0 / p - 1.0);
-    const double t2 = tau * tau, t3 = t2 * tau, t6 = t3 * t3, t7 = t6 * tau, t8 = t7 * tau, t9 = t8 * tau;
-    const double t13 = t6 * t7, t14 = t13 * tau, t15 = t14 * tau, t19 = t13 * t6, t20 = t19 * tau, t21 = t20 * tau;
-    f = 1 - (a / tau + K * (t3 / 6 + t9 / 135 + t15 / 600 + t21 / 1617)) / D;
-    if constexpr (!kDerivatives) return;
-    f1 = -(-a / t2 + K * (t2 / 2 + t8 / 15 + t14 / 40 + t20 * 21 / 1617)) / D;
-    f2 = -(2 * a / t3 + K * (tau + 8 * t7 / 15 + 14 * t13 / 40 + t19 * 420 / 1617)) / D;
-  } else {
-    const double u = 1 / tau, u2 = u * u, u7 = u2 * u2 * u2 * u, u8 = u7 * u, u9 = u8 * u;
-    const double u14 = u7 * u7, u21 = u14 * u7, u22 = u21 * u, u23 = u22 * u, u35 = u21 * u14, u36 = u35 * u,
-                 u37 = u36 * u;
-    const double u49 = u35 * u14, u50 = u49 * u, u51 = u50 * u;
-    f = -(u7 / 21 + u21 / 630 + u35 / 2975 + u49 / 8232) / D;
-    if constexpr (!kDerivatives) return;
-    f1 = -(-u8 / 3 - u22 / 30 - u36 / 85 - u50 * 49 / 8232) / D;
-    f2 = -(u9 * 8 / 3 + u23 * 22 / 30 + u37 * 36 / 85 + u51 * 2450 / 8232) / D;
-  }
-}
 
 // A jet over at most four inputs (T and the magnetic sums T*, beta, T_N). The magnetic contribution is a
 // function of these few quantities, so its chain rule is carried in this small space and taken to
@@ -142,48 +93,154 @@ void compose(const SmallJet& F, const Jet* const in[4], Jet& out) {
   }
 }
 
-void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m, size_t ncoef,
-              CompiledModel::LinearTable& out) {
-  std::vector<char> used(ncoef, 0);
-  for (const Poly* poly : polys)
-    for (const Term& t : poly->terms) used[t.coef] = 1;
-  std::vector<int> col_of(ncoef, -1);
-  for (size_t k = 0; k < ncoef; ++k)
-    if (used[k]) {
-      col_of[k] = int(out.cols.size());
-      out.cols.push_back(int(k));
-    }
-  const size_t nc = out.cols.size(), kB = CompiledModel::LinearTable::kBlock;
-  const size_t nblocks = (np + kB - 1) / kB;
-  out.B.assign(nblocks * nc * kB, 0.0);
-  std::vector<double> dense(ncoef);
-  for (size_t p = 0; p < np; ++p) {
-    std::fill(dense.begin(), dense.end(), 0.0);
-    for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
-    double* Bb = out.B.data() + (p / kB) * nc * kB + p % kB;
-    for (size_t j = 0; j < nc; ++j) Bb[j * kB] = dense[out.cols[j]];
+// the jets of one point in CompiledModel::compute
+struct PointJets {
+  Jet G, I, Nf, Tj, tc, bm, nt, mag;
+  Jet extra, a, b, c, d, e;  // the Einstein and two-state terms and their intermediates
+};
+PointJets& per_thread_jets() {
+  thread_local PointJets jets;
+  return jets;
+}
+
+// IHJ (3.2)-(3.6): the afm rule on the (partitioned) sums w.tc, w.bm; the term into w.mag, false where the model
+// has none (T* = 0 or β <= -1). Inputs of the small jet: 0 = T, 1 = the sum TC, 2 = the sum BMAGN.
+bool ihj_jet(PointJets& w, double T, int n, int ord, const MagneticType& type, CompiledModel::Parts& o) {
+  const magnetic::IhjOrdering r = magnetic::ihj_ordering(w.tc.v, w.bm.v, type.afm);
+  const SmallJet ts = small_variable(1, r.tstar, r.dtstar);
+  const SmallJet be = small_variable(2, r.beta, r.dbeta);
+  o.Tstar = ts.v;
+  o.beta = be.v;
+  if (!(ts.v != 0 && be.v > -1)) return false;
+  Jet& mag = w.mag;
+  if (ord == 0) {
+    mag.reset(n, ord);
+    mag.v = magnetic::ihj_value(T, ts.v, be.v, type.p);
+    return true;
+  }
+  const SmallJet Ts = small_variable(0, T, 1.0);
+  SmallJet tau = Ts * reciprocal(ts);
+  double f, f1, f2;
+  magnetic::ihj(tau.v, type.p, f, f1, f2);
+  SmallJet fj = apply(tau, f, f1, f2);
+  SmallJet lb = apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
+  const Jet* in[4] = {&w.Tj, &w.tc, &w.bm, nullptr};
+  mag.reset(n, ord);
+  compose(Ts * lb * fj * R, in, mag);
+  return true;
+}
+
+// Xiong (3.7)-(3.9): f(tau_C) + f(tau_N), beta used directly (w.tc, w.nt, w.bm); the term into w.mag, false where
+// the model has none (β <= -1). Inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN.
+bool xiong_jet(PointJets& w, double T, int n, int ord, double p, CompiledModel::Parts& o) {
+  const Jet &tc = w.tc, &bm = w.bm, &nt = w.nt;
+  o.Tstar = tc.v;
+  o.beta = bm.v;
+  if (!(bm.v > -1)) return false;
+  Jet& mag = w.mag;
+  if (ord == 0) {
+    mag.reset(n, ord);
+    mag.v = magnetic::xiong_value(T, tc.v, nt.v, bm.v, p);
+    return true;
+  }
+  const SmallJet Ts = small_variable(0, T, 1.0);
+  SmallJet fsum;
+  for (int i : {1, 2}) {
+    const double crit = i == 1 ? tc.v : nt.v;
+    if (crit == 0) continue;  // tau = 1e10 -> f ~ 0
+    SmallJet tau = Ts * reciprocal(small_variable(i, crit, 1.0));
+    double f, f1, f2;
+    magnetic::xiong(tau.v, p, f, f1, f2);
+    fsum = fsum + apply(tau, f, f1, f2);
+  }
+  const SmallJet b = small_variable(3, bm.v, 1.0);
+  SmallJet lb = apply(b, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
+  const Jet* in[4] = {&w.Tj, &w.tc, &w.nt, &w.bm};
+  mag.reset(n, ord);
+  compose(Ts * lb * fsum * R, in, mag);
+  return true;
+}
+
+// The magnetic term of a magnetic model into w.mag (false where it has none), T* and β of the point into o.
+bool magnetic_jet(const CompiledModel& model, const CompiledModel::StateImpl& st, const double* y, int n, int ord,
+                  PointJets& w, CompiledModel::Parts& o) {
+  Jet &tc = w.tc, &bm = w.bm;
+  tc.reset(n, ord);
+  bm.reset(n, ord);
+  model.TC_.eval(st.c, y, tc);
+  model.BM_.eval(st.c, y, bm);
+  if (model.mag_->afm != 0) return ihj_jet(w, st.T, n, ord, *model.mag_, o);
+  Jet& nt = w.nt;
+  nt.reset(n, ord);
+  model.NT_.eval(st.c, y, nt);
+  return xiong_jet(w, st.T, n, ord, model.mag_->p, o);
+}
+
+// §4.1 Einstein: theta = exp(sum of THETA (ln theta)); 1.5 R theta + 3 R T ln(1 - exp(-theta/T)), into w.extra
+// (in w's jets, by the operations of theta / Tj = theta * (1 / Tj) and theta (1.5 R) + (Tj g) (3 R))
+void einstein_jet(const CompiledModel& model, const CompiledModel::StateImpl& st, const double* y, int n, int ord,
+                  PointJets& w) {
+  const Jet& Tj = w.Tj;
+  Jet &lt = w.a, &theta = w.b, &inv_T = w.c, &u = w.d, &g = w.e;
+  lt.reset(n, ord);
+  model.THETA_.eval(st.c, y, lt);
+  double th = std::exp(lt.v);
+  models::apply_into(lt, th, th, th, theta);
+  models::reciprocal_into(Tj, inv_T);
+  models::multiply_into(theta, inv_T, u);
+  double em = std::expm1(u.v);  // e^u - 1
+  models::apply_into(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em), g);
+  Jet& Tg = lt;  // lt is no longer needed
+  models::multiply_into(Tj, g, Tg);
+  Tg *= 3 * R;
+  Jet& extra = w.extra;
+  extra = theta;
+  extra *= 1.5 * R;
+  extra += Tg;
+}
+
+// §4.2 two-state: -R T ln(1 + exp(-GD/(R T))), softplus evaluated stably, added to w.extra (has_extra: the
+// Einstein term is there) or put there
+// (x = (GD / Tj) (-1 / R), as GD * (1 / Tj) scaled, and two = (Tj s) (-R))
+void two_state_jet(const CompiledModel& model, const CompiledModel::StateImpl& st, const double* y, int n, int ord,
+                   bool has_extra, PointJets& w) {
+  const Jet& Tj = w.Tj;
+  Jet &gd = w.a, &inv_T = w.c, &x = w.d, &s = w.e, &two = w.b;
+  gd.reset(n, ord);
+  model.GD_.eval(st.c, y, gd);
+  models::reciprocal_into(Tj, inv_T);
+  models::multiply_into(gd, inv_T, x);
+  x *= -1.0 / R;
+  double sp = std::max(x.v, 0.0) + std::log1p(std::exp(-std::fabs(x.v)));
+  double sg = 1 / (1 + std::exp(-x.v));
+  models::apply_into(x, sp, sg, sg * (1 - sg), s);
+  models::multiply_into(Tj, s, two);
+  two *= -R;
+  if (has_extra)
+    w.extra += two;
+  else
+    std::swap(w.extra, two);
+}
+
+// §6.2 volume: V0/N_f * exp(VA) * (P - 101325) into o.Vnm and o.vol (added to GM), nothing if VK != 0 (pycalphad)
+void volume_term(const CompiledModel& model, const CompiledModel::StateImpl& st, const double* y, int n, int ord,
+                 const Jet& Nf, Jet& GM, CompiledModel::Parts& o) {
+  Jet inv = models::reciprocal(Nf);
+  Jet v0(n, ord), va(n, ord), vk(n, ord);
+  model.V0_.eval(st.c, y, v0);
+  model.VA_.eval(st.c, y, va);
+  model.VK_.eval(st.c, y, vk);
+  double e = std::exp(va.v);
+  o.Vnm = v0 * inv * models::apply(va, e, e, e);
+  if (vk.v == 0) {
+    Jet dp = Jet::variable(n, ord, 1, st.P - kP0);
+    o.vol = o.Vnm * dp;
+    GM += o.vol;
+    o.hasVol = true;
   }
 }
 
 }  // namespace
-
-// The kBlock sums over the columns stay in registers and are added in pairs (SSE2). GCC's loop
-// vectoriser would rather vectorise over the columns (the loop with the unknown trip count), which
-// costs a shuffle per product: twice the time per point with the table in the L3 cache.
-#if defined(__GNUC__) && !defined(__clang__)
-__attribute__((optimize("no-tree-loop-vectorize")))
-#endif
-void CompiledModel::LinearTable::block_values(size_t block, const double* cv, double* out) const {
-  const size_t nc = cols.size();
-  const double* Bb = B.data() + block * nc * kBlock;
-  double s[kBlock] = {};
-  for (size_t j = 0; j < nc; ++j) {
-    const double c = cv[j];
-    const double* col = Bb + j * kBlock;
-    for (size_t i = 0; i < kBlock; ++i) s[i] += col[i] * c;
-  }
-  for (size_t i = 0; i < kBlock; ++i) out[i] = s[i];
-}
 
 std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) const {
   auto st = std::make_unique<StateImpl>();
@@ -197,40 +254,10 @@ std::unique_ptr<PhaseModel::State> CompiledModel::prepare(double T, double P) co
   return st;
 }
 
-namespace {
-// The magnetic term's value alone (§3.2 IHJ with the partitioned T* and beta; §3.3 Xiong with T_C, T_N and beta),
-// by the same operations as the value of the small jets in CompiledModel::compute.
-double ihj_value(double T, double tstar, double beta, double p) {
-  double f, f1, f2;
-  ihj<false>(T * (1 / tstar), p, f, f1, f2);
-  return T * std::log1p(beta) * f * R;
-}
-double xiong_value(double T, double tc, double nt, double beta, double p) {
-  double fsum = 0;
-  for (double crit : {tc, nt}) {
-    if (crit == 0) continue;
-    double f, f1, f2;
-    xiong<false>(T * (1 / crit), p, f, f1, f2);
-    fsum = fsum + f;
-  }
-  return T * std::log1p(beta) * fsum * R;
-}
-
-// the jets of one point in CompiledModel::compute
-struct PointJets {
-  Jet G, I, Nf, Tj, tc, bm, nt, mag;
-  Jet extra, a, b, c, d, e;  // the Einstein and two-state terms and their intermediates
-};
-PointJets& per_thread_jets() {
-  thread_local PointJets jets;
-  return jets;
-}
-}  // namespace
-
 void CompiledModel::compute(const State& state, const double* y, int ord, Parts& o, bool want_parts) const {
   const auto& st = static_cast<const StateImpl&>(state);
   const int n = int(vars_.size()) + 2;
-  const double T = st.T, P = st.P;
+  const double T = st.T;
   // The jets of this point in per-thread scratch that keeps its storage from call to call: at order 2 each
   // holds an n x n Hessian, and allocating them took a tenth of a small system's equilibrium. At order 0 they
   // hold no vectors: a local set, without the lookup of a thread_local.
@@ -251,111 +278,17 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
     if (ord >= 1) Tj.g[0] = 1.0;
   }
   Jet& mag = w.mag;  // set only if the phase is magnetic
-  bool hasMag = false, hasExtra = false;
   o.Tstar = 0;
   o.beta = 0;
-  if (mag_ && !TC_.empty()) {
-    Jet &tc = w.tc, &bm = w.bm;
-    tc.reset(n, ord);
-    bm.reset(n, ord);
-    TC_.eval(st.c, y, tc);
-    BM_.eval(st.c, y, bm);
-    const double afm = mag_->afm, p = mag_->p;
-    if (afm != 0) {
-      // IHJ (3.2)-(3.6): afm rule on the (partitioned) sums
-      // inputs of the small jet: 0 = T, 1 = the sum TC, 2 = the sum BMAGN
-      const double tscale = tc.v > 0 ? 1.0 : 1.0 / afm, bscale = bm.v > 0 ? 1.0 : 1.0 / afm;
-      const SmallJet ts = small_variable(1, tc.v > 0 ? tc.v : tc.v * (1.0 / afm), tscale);
-      const SmallJet be = small_variable(2, bm.v > 0 ? bm.v : bm.v * (1.0 / afm), bscale);
-      o.Tstar = ts.v;
-      o.beta = be.v;
-      if (ts.v != 0 && be.v > -1 && ord == 0) {
-        mag.reset(n, ord);
-        mag.v = ihj_value(T, ts.v, be.v, p);
-        hasMag = true;
-      } else if (ts.v != 0 && be.v > -1) {
-        const SmallJet Ts = small_variable(0, T, 1.0);
-        SmallJet tau = Ts * reciprocal(ts);
-        double f, f1, f2;
-        ihj(tau.v, p, f, f1, f2);
-        SmallJet fj = apply(tau, f, f1, f2);
-        SmallJet lb = apply(be, std::log1p(be.v), 1 / (1 + be.v), -1 / ((1 + be.v) * (1 + be.v)));
-        const Jet* in[4] = {&Tj, &tc, &bm, nullptr};
-        mag.reset(n, ord);
-        compose(Ts * lb * fj * R, in, mag);
-        hasMag = true;
-      }
-    } else {
-      // Xiong (3.7)-(3.9): f(tau_C) + f(tau_N), beta used directly
-      Jet& nt = w.nt;
-      nt.reset(n, ord);
-      NT_.eval(st.c, y, nt);
-      o.Tstar = tc.v;
-      o.beta = bm.v;
-      if (bm.v > -1 && ord == 0) {
-        mag.reset(n, ord);
-        mag.v = xiong_value(T, tc.v, nt.v, bm.v, p);
-        hasMag = true;
-      } else if (bm.v > -1) {
-        // inputs of the small jet: 0 = T, 1 = TC, 2 = NT, 3 = BMAGN
-        const SmallJet Ts = small_variable(0, T, 1.0);
-        SmallJet fsum;
-        for (int i : {1, 2}) {
-          const double crit = i == 1 ? tc.v : nt.v;
-          if (crit == 0) continue;  // tau = 1e10 -> f ~ 0
-          SmallJet tau = Ts * reciprocal(small_variable(i, crit, 1.0));
-          double f, f1, f2;
-          xiong(tau.v, p, f, f1, f2);
-          fsum = fsum + apply(tau, f, f1, f2);
-        }
-        const SmallJet b = small_variable(3, bm.v, 1.0);
-        SmallJet lb = apply(b, std::log1p(bm.v), 1 / (1 + bm.v), -1 / ((1 + bm.v) * (1 + bm.v)));
-        const Jet* in[4] = {&Tj, &tc, &nt, &bm};
-        mag.reset(n, ord);
-        compose(Ts * lb * fsum * R, in, mag);
-        hasMag = true;
-      }
-    }
-  }
+  const bool hasMag = mag_ && !TC_.empty() && magnetic_jet(*this, st, y, n, ord, w, o);
+  bool hasExtra = false;
   Jet& extra = w.extra;  // set only if the phase has Einstein or two-state terms
   if (!THETA_.empty()) {
-    // §4.1 Einstein: theta = exp(sum of THETA (ln theta)); 1.5 R theta + 3 R T ln(1 - exp(-theta/T))
-    // (in w's jets, by the operations of theta / Tj = theta * (1 / Tj) and theta (1.5 R) + (Tj g) (3 R))
-    Jet &lt = w.a, &theta = w.b, &inv_T = w.c, &u = w.d, &g = w.e;
-    lt.reset(n, ord);
-    THETA_.eval(st.c, y, lt);
-    double th = std::exp(lt.v);
-    models::apply_into(lt, th, th, th, theta);
-    models::reciprocal_into(Tj, inv_T);
-    models::multiply_into(theta, inv_T, u);
-    double em = std::expm1(u.v);  // e^u - 1
-    models::apply_into(u, std::log(-std::expm1(-u.v)), 1 / em, -(em + 1) / (em * em), g);
-    Jet& Tg = lt;  // lt is no longer needed
-    models::multiply_into(Tj, g, Tg);
-    Tg *= 3 * R;
-    extra = theta;
-    extra *= 1.5 * R;
-    extra += Tg;
+    einstein_jet(*this, st, y, n, ord, w);
     hasExtra = true;
   }
   if (!GD_.empty()) {
-    // §4.2 two-state: -R T ln(1 + exp(-GD/(R T))), softplus evaluated stably
-    // (x = (GD / Tj) (-1 / R), as GD * (1 / Tj) scaled, and two = (Tj s) (-R))
-    Jet &gd = w.a, &inv_T = w.c, &x = w.d, &s = w.e, &two = w.b;
-    gd.reset(n, ord);
-    GD_.eval(st.c, y, gd);
-    models::reciprocal_into(Tj, inv_T);
-    models::multiply_into(gd, inv_T, x);
-    x *= -1.0 / R;
-    double sp = std::max(x.v, 0.0) + std::log1p(std::exp(-std::fabs(x.v)));
-    double sg = 1 / (1 + std::exp(-x.v));
-    models::apply_into(x, sp, sg, sg * (1 - sg), s);
-    models::multiply_into(Tj, s, two);
-    two *= -R;
-    if (hasExtra)
-      extra += two;
-    else
-      std::swap(extra, two);
+    two_state_jet(*this, st, y, n, ord, hasExtra, w);
     hasExtra = true;
   }
   // Sum per formula unit (0.1), then G_M = S / N_f with the quotient rule done in place.
@@ -368,25 +301,11 @@ void CompiledModel::compute(const State& state, const double* y, int ord, Parts&
   std::swap(o.GM, S);
   Jet& GM = o.GM;
   models::divide_in_place(GM, Nf);
-  // §6.2 volume: V0/N_f * exp(VA) * (P - 101325), nothing if VK != 0 (pycalphad)
   o.hasVol = false;
-  if (!V0_.empty()) {
-    Jet inv = models::reciprocal(Nf);
-    Jet v0(n, ord), va(n, ord), vk(n, ord);
-    V0_.eval(st.c, y, v0);
-    VA_.eval(st.c, y, va);
-    VK_.eval(st.c, y, vk);
-    double e = std::exp(va.v);
-    o.Vnm = v0 * inv * models::apply(va, e, e, e);
-    if (vk.v == 0) {
-      Jet dp = Jet::variable(n, ord, 1, P - kP0);
-      o.vol = o.Vnm * dp;
-      GM += o.vol;
-      o.hasVol = true;
-    }
-  } else {
+  if (!V0_.empty())
+    volume_term(*this, st, y, n, ord, Nf, GM, o);
+  else
     o.Vnm.reset(n, 0);
-  }
   std::swap(o.Nf, Nf);
   if (want_parts) {
     o.ID = I;
@@ -421,22 +340,13 @@ void CompiledModel::energy(const State& state, const double* y, int derivative_o
 }
 
 double CompiledModel::gf_value(const StateImpl& st, const double* y, double& Nf) const {
-  const double T = st.T;
   // the order of compute(): S = G + I (+ the magnetic term)
   double S = G_.eval_value(st.c, y);
   S += ID_.eval_value(st.c, y);
   Nf = NF_.eval_value(st.c, y);
-  if (mag_ && !TC_.empty()) {
-    const double tc = TC_.eval_value(st.c, y), bm = BM_.eval_value(st.c, y);
-    const double afm = mag_->afm, p = mag_->p;
-    if (afm != 0) {
-      const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
-      if (ts != 0 && be > -1) S += ihj_value(T, ts, be, p);
-    } else {
-      const double nt = NT_.eval_value(st.c, y);
-      if (bm > -1) S += xiong_value(T, tc, nt, bm, p);
-    }
-  }
+  if (mag_ && !TC_.empty())
+    magnetic::add_value<magnetic::Tau::kTimesReciprocal>(*mag_, st.T, TC_.eval_value(st.c, y), BM_.eval_value(st.c, y),
+                                                         mag_->afm == 0 ? NT_.eval_value(st.c, y) : 0.0, S);
   return S;
 }
 
@@ -455,131 +365,6 @@ void CompiledModel::energies(const State& state, const double* Y, size_t npoints
   for (size_t k = 0; k < npoints; ++k) {
     compute(state, Y + k * m, 0, p, false);
     GM[k] = p.GM.v;
-  }
-}
-
-std::unique_ptr<const PhaseModel::PointSet> CompiledModel::compile_points(const double* Y, size_t npoints) const {
-  // Einstein, two-state and volume terms are nonlinear in their parameters: no table for them.
-  if (!THETA_.empty() || !GD_.empty() || !V0_.empty()) return nullptr;
-  const size_t m = vars_.size(), ncoef = 2 + exprs_.size();
-  auto cols = [&](std::initializer_list<const Poly*> polys) {
-    std::vector<char> used(ncoef, 0);
-    for (const Poly* poly : polys)
-      for (const Term& t : poly->terms) used[t.coef] = 1;
-    return size_t(std::count(used.begin(), used.end(), 1));
-  };
-  const bool magnetic = mag_ && !TC_.empty();
-  size_t width = cols({&G_, &ID_}) + cols({&NF_});
-  if (magnetic) width += cols({&TC_}) + cols({&BM_}) + cols({&NT_});
-  if (double(width) * double(npoints) > 1.6e7) return nullptr;  // keep each table under ~128 MB
-  auto ps = std::make_unique<PointSetImpl>();
-  ps->np = npoints;
-  tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
-  throw_if_cancelled();
-  tabulate({&NF_}, Y, npoints, m, ncoef, ps->NF);
-  if (magnetic) {
-    throw_if_cancelled();
-    tabulate({&TC_}, Y, npoints, m, ncoef, ps->TC);
-    tabulate({&BM_}, Y, npoints, m, ncoef, ps->BM);
-    if (mag_->afm == 0) tabulate({&NT_}, Y, npoints, m, ncoef, ps->NT);
-  }
-  return ps;
-}
-
-void CompiledModel::energies(const State& state, const PointSet& points, double* GM) const {
-  const auto& st = static_cast<const StateImpl&>(state);
-  const auto& q = static_cast<const PointSetImpl&>(points);
-  const double T = st.T;
-  std::vector<double> cS, cN, cTC, cBM, cNT;
-  q.S.gather(st.c, cS);
-  q.NF.gather(st.c, cN);
-  const bool magnetic = mag_ && !TC_.empty();
-  if (magnetic) {
-    q.TC.gather(st.c, cTC);
-    q.BM.gather(st.c, cBM);
-    q.NT.gather(st.c, cNT);
-  }
-  // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
-  const size_t nc = cS.size();
-  std::vector<int> group_of;
-  std::vector<double> cG;
-  if (nc >= 8) {  // a narrower table is summed as it is: grouping its columns would cost more than it saves
-    group_of.assign(nc, -1);
-    for (size_t j = 0; j < nc; ++j) {
-      if (cS[j] == 0) continue;
-      for (size_t l = 0; l < j && group_of[j] < 0; ++l)
-        if (group_of[l] >= 0 && cS[l] == cS[j]) group_of[j] = group_of[l];
-      if (group_of[j] < 0) {
-        group_of[j] = int(cG.size());
-        cG.push_back(cS[j]);
-      }
-    }
-  }
-  std::shared_ptr<const MergedColumns> merged;
-  if (!group_of.empty() && cG.size() < nc) {
-    {
-      std::lock_guard<std::mutex> lock(q.merged_mutex);
-      merged = q.merged;
-    }
-    if (!merged || merged->group_of != group_of) {
-      auto fresh = std::make_shared<MergedColumns>();
-      fresh->group_of = group_of;
-      LinearTable& t = fresh->table;
-      const size_t ng = cG.size(), kB = LinearTable::kBlock, nblocks = (q.np + kB - 1) / kB;
-      t.cols.assign(ng, -1);
-      for (size_t j = 0; j < nc; ++j)
-        if (group_of[j] >= 0 && t.cols[group_of[j]] < 0) t.cols[group_of[j]] = q.S.cols[j];
-      t.B.assign(nblocks * ng * kB, 0.0);
-      for (size_t b = 0; b < nblocks; ++b)
-        for (size_t j = 0; j < nc; ++j) {
-          if (group_of[j] < 0) continue;
-          const double* from = q.S.B.data() + (b * nc + j) * kB;
-          double* to = t.B.data() + (b * ng + group_of[j]) * kB;
-          for (size_t i = 0; i < kB; ++i) to[i] += from[i];
-        }
-      merged = std::move(fresh);
-      std::lock_guard<std::mutex> lock(q.merged_mutex);
-      q.merged = merged;
-    }
-  }
-  const LinearTable& S = merged ? merged->table : q.S;
-  const double* cSv = merged ? cG.data() : cS.data();
-  constexpr size_t kB = LinearTable::kBlock;
-  double Sb[kB], Nb[kB], TCb[kB], BMb[kB], NTb[kB] = {};
-  for (size_t k = 0; k < q.np; ++k) {
-    const size_t i = k % kB;
-    if (i == 0) {
-      S.block_values(k / kB, cSv, Sb);
-      q.NF.block_values(k / kB, cN.data(), Nb);
-      if (magnetic) {
-        q.TC.block_values(k / kB, cTC.data(), TCb);
-        q.BM.block_values(k / kB, cBM.data(), BMb);
-        if (!q.NT.empty()) q.NT.block_values(k / kB, cNT.data(), NTb);
-      }
-    }
-    double S = Sb[i];
-    if (magnetic) {
-      const double tc = TCb[i], bm = BMb[i];
-      const double afm = mag_->afm, p = mag_->p;
-      double f, f1, f2;
-      if (afm != 0) {
-        const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
-        if (ts != 0 && be > -1) {
-          ihj<false>(T / ts, p, f, f1, f2);
-          S += T * std::log1p(be) * f * R;
-        }
-      } else if (bm > -1) {
-        const double nt = NTb[i];
-        double fsum = 0;
-        for (double crit : {tc, nt}) {
-          if (crit == 0) continue;
-          xiong<false>(T / crit, p, f, f1, f2);
-          fsum += f;
-        }
-        S += T * std::log1p(bm) * fsum * R;
-      }
-    }
-    GM[k] = S / Nb[i];
   }
 }
 
@@ -623,8 +408,8 @@ PhaseProperties CompiledModel::properties(const State& state, const double* y) c
 double CompiledModel::ordering_temperature_of(double tc, double bm, double nt) const {
   const double afm = mag_->afm;
   if (afm != 0) {  // IHJ: the afm rule on the sums, as in compute()
-    const double ts = tc > 0 ? tc : tc * (1.0 / afm), be = bm > 0 ? bm : bm * (1.0 / afm);
-    return be != 0 && be > -1 ? ts : 0;
+    const magnetic::IhjOrdering o = magnetic::ihj_ordering(tc, bm, afm);
+    return o.beta != 0 && o.beta > -1 ? o.tstar : 0;
   }
   return bm != 0 && bm > -1 ? std::max(tc, nt) : 0;
 }
@@ -634,29 +419,6 @@ double CompiledModel::magnetic_ordering_temperature(const State& state, const do
   const auto& st = static_cast<const StateImpl&>(state);
   return ordering_temperature_of(TC_.eval_value(st.c, y), BM_.eval_value(st.c, y),
                                  mag_->afm == 0 ? NT_.eval_value(st.c, y) : 0.0);
-}
-
-double CompiledModel::magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
-  if (!magnetic()) return 0;
-  const auto& st = static_cast<const StateImpl&>(state);
-  const auto& q = static_cast<const PointSetImpl&>(points);
-  std::vector<double> cTC, cBM, cNT;
-  q.TC.gather(st.c, cTC);
-  q.BM.gather(st.c, cBM);
-  q.NT.gather(st.c, cNT);
-  constexpr size_t kB = LinearTable::kBlock;
-  double TCb[kB], BMb[kB], NTb[kB] = {};
-  double best = 0;
-  for (size_t k = 0; k < q.np; ++k) {
-    const size_t i = k % kB;
-    if (i == 0) {
-      q.TC.block_values(k / kB, cTC.data(), TCb);
-      q.BM.block_values(k / kB, cBM.data(), BMb);
-      if (!q.NT.empty()) q.NT.block_values(k / kB, cNT.data(), NTb);
-    }
-    best = std::max(best, ordering_temperature_of(TCb[i], BMb[i], NTb[i]));
-  }
-  return best;
 }
 
 }  // namespace pd::models

@@ -1,7 +1,8 @@
 // The compiled form of one phase's Gibbs energy (the PhaseModel the builder returns): flat term lists
 // (poly.hpp) over the site-fraction variables, with the nonlinear parts (magnetic, Einstein, two-state,
 // 1/N_f, volume) applied on top with second-order jets. Internal to models/: phase_model.cpp fills the
-// term lists (the builder), compiled_model.cpp evaluates them. Failure modes: evaluation never throws
+// term lists (the builder), compiled_model.cpp evaluates them at a point, point_tables.cpp over a grid's linear
+// tables (PointSet), both with the magnetic functions of magnetic.hpp. Failure modes: evaluation never throws
 // for finite inputs (a NaN energy propagates to the solver, which reports it); compile_points throws
 // pd::Cancelled when the call is cancelled.
 #pragma once

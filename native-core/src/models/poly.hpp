@@ -206,6 +206,13 @@ class Poly {
 
  private:
   void eval_compiled(const std::vector<TPJet>& c, const double* y, Jet& out) const;
+  // The steps of eval_compiled at order >= 1 over the factor values and sums of one evaluation (poly.cpp).
+  struct Sums;
+  void term_products(const std::vector<TPJet>& c, int ord, Sums& s) const;
+  void invertible_lists(int ord, Sums& s) const;
+  void gradient_to_y(Jet& out, const Sums& s) const;
+  void diagonal_hessian_to_y(Jet& out, const Sums& s) const;
+  void hessian_to_y(Jet& out, Sums& s) const;
   // sum over terms of scale * c.v * the product of its factors' values val (per distinct factor)
   double values_only(const std::vector<TPJet>& c, const double* val) const;
   // values_only of the factor values at y, kept on the stack (at most kValuesOnStack distinct factors)

@@ -4,22 +4,11 @@
 // NAPI_CPP_EXCEPTIONS but without NODE_ADDON_API_CPP_EXCEPTIONS_ALL) only converts Napi::Error; a
 // std::exception escaping a callback would terminate the process. Every exported function and ObjectWrap
 // method is therefore wrapped with Guard()/Wrap<>() below, which turn any exception into a JS Error with
-// a clear message and a machine-readable `code` property (as better-sqlite3's SqliteError does):
-//
-//   PD_TDB_SYNTAX        malformed database file; message "FILE:LINE: text", plus `file`, `line`, `reason`
-//   PD_TDB_LIMIT         the file exceeds a bound of the reader (name length, FUNCTION nesting, size, ...);
-//                        same properties as PD_TDB_SYNTAX
-//   PD_FILE              the file cannot be opened or read; same properties (line 0)
-//   PD_INVALID_ARGUMENT  arguments or conditions of the call are not acceptable (also every TypeError and
-//                        RangeError of the argument checks)
-//   PD_MODEL             the database's content cannot be used by the models (unsupported model, ...)
-//   PD_NOT_CONVERGED     a numerical step failed (a result that only did not converge says so in its fields)
-//   PD_CANCELLED         the call was stopped by its cancel flag
-//   PD_OUT_OF_MEMORY     memory ran out inside the core
-//   PD_INTERNAL          a defect of the core: the message says so; the raw C++ text (vector::_M_range_check,
-//                        ...) is never the message, only the `detail` property kept for a bug report
-//
-// The set is mirrored by worker/core/errors.ts (CoreErrorCode); keep the two in step.
+// a clear message and a machine-readable `code` property (as better-sqlite3's SqliteError does): the name of one of
+// the codes listed in io/errors.hpp (kErrorCodes, what each means). A TdbError (PD_TDB_SYNTAX, PD_TDB_LIMIT,
+// PD_FILE) also has `file`, `line` and `reason`; a defect of the core (PD_INTERNAL) has the message
+// kInternalErrorMessage, the raw C++ text (vector::_M_range_check, ...) only in the `detail` property kept for a bug
+// report; every TypeError and RangeError of the argument checks is PD_INVALID_ARGUMENT.
 #pragma once
 
 #include <napi.h>
@@ -61,16 +50,12 @@ auto Guard(Napi::Env env, F&& f) -> decltype(f()) {
     err.Set("line", Napi::Number::New(env, e.line()));
     err.Set("reason", Napi::String::New(env, e.message()));
     throw err;
-  } catch (const pd::CoreError& e) {
-    throw CodedError(env, e.what(), error_code_name(e.code()));
-  } catch (const std::invalid_argument& e) {
-    // the core's own checks of conditions and options: their messages are written for the user
-    throw CodedError(env, e.what(), error_code_name(ErrorCode::InvalidArgument));
-  } catch (const std::bad_alloc&) {
-    throw CodedError(env, "out of memory in the calculation core", error_code_name(ErrorCode::OutOfMemory));
   } catch (const std::exception& e) {
-    Napi::Error err = CodedError(env, kInternalErrorMessage, error_code_name(ErrorCode::Internal));
-    err.Set("detail", Napi::String::New(env, e.what()));
+    // the core's own errors and its checks of conditions and options keep their messages, written for the user
+    // (user_message, error_code_of in io/errors.hpp)
+    const ErrorCode code = error_code_of(e);
+    Napi::Error err = CodedError(env, user_message(e), error_code_name(code));
+    if (code == ErrorCode::Internal) err.Set("detail", Napi::String::New(env, e.what()));
     throw err;
   } catch (...) {
     throw CodedError(env, "internal error in the calculation core (unknown exception)",

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@ std::vector<std::string> StringArray(Napi::Env env, const Napi::Value& v, const 
 }
 
 // Solvers are cached per thread (each piscina worker is its own thread) by database, components,
-// phases and sampling density, so that models and the sampled grid are built once (issue 4 "warm").
+// phases and sampling density, so that models and the sampled grid are built once per thread.
 struct CacheKey {
   const pd::Database* db;
   std::vector<std::string> comps, phases;
@@ -172,8 +173,8 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
 // Layout per result. Numbers: converged (0/1), iterations, T, P, GM, HM, SM, CPM, massBalanceError,
 // mu and x (each: count, values), stable sets (count; each: setNumber, NP, x (count, values), y (count,
 // values), GM, HM, SM, CPM), metastable sets (count; each: DF, x, y, GM, HM, SM, CPM), derivatives
-// (count, values). Strings: reason, elements (count in the numbers), stable names, metastable names,
-// derivative keys.
+// (count, values). Strings: reason, reason code ('' when converged: the property is then undefined), elements
+// (count in the numbers), stable names, metastable names, derivative keys.
 constexpr const char* kBuild = R"JS((function (N, S, count) {
   'use strict';
   let i = 0, j = 0;
@@ -193,7 +194,7 @@ constexpr const char* kBuild = R"JS((function (N, S, count) {
   for (let r = 0; r < count; r++) {
     const converged = N[i++] !== 0, iterations = N[i++], T = N[i++], P = N[i++];
     const GM = N[i++], HM = N[i++], SM = N[i++], CPM = N[i++], massBalanceError = N[i++];
-    const reason = S[j++];
+    const reason = S[j++], reasonCode = S[j++] || undefined;
     const ne = N[i++];
     const elements = [];
     for (let k = 0; k < ne; k++) elements.push(S[j++]);
@@ -210,8 +211,8 @@ constexpr const char* kBuild = R"JS((function (N, S, count) {
     }
     const derivatives = {};
     for (let n = N[i++]; n > 0; n--) derivatives[S[j++]] = N[i++];
-    out.push({ converged, reason, iterations, T, P, elements, GM, HM, SM, CPM, massBalanceError, mu, x, phases,
-      metastable, derivatives });
+    out.push({ converged, reason, reasonCode, iterations, T, P, elements, GM, HM, SM, CPM, massBalanceError, mu, x,
+      phases, metastable, derivatives });
   }
   return out;
 }))JS";
@@ -226,6 +227,7 @@ class ResultWriter {
     N_.insert(N_.end(), {r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM, r.HM, r.SM, r.CPM,
                          r.mass_balance_error});
     S_.push_back(&r.reason);
+    S_.push_back(&CodeName(r.reason_code));
     N_.push_back(static_cast<double>(r.elements.size()));
     for (const auto& e : r.elements) S_.push_back(&e);
     Comp(r.elements, r.mu);
@@ -317,6 +319,16 @@ class ResultWriter {
         },
         env_));
     return fn;
+  }
+  // The name of a result's reason code (io/errors.hpp), '' for none: strings that live as long as the process.
+  static const std::string& CodeName(const std::optional<ErrorCode>& code) {
+    static const std::vector<std::string> names = [] {
+      std::vector<std::string> v;
+      for (const auto& c : kErrorCodes) v.emplace_back(c.name);
+      return v;
+    }();
+    static const std::string none;
+    return code ? names[static_cast<size_t>(*code)] : none;
   }
   // {EL: value} per element: count, values (keys = the result's element names, in order)
   void Comp(const std::vector<std::string>& el, const std::vector<double>& vals) {

@@ -78,7 +78,8 @@ bool magnetic_basin_possible(const Run& run, size_t p) {
   return run.cd.T < kAboveOrdering * highest;
 }
 
-// The driving force of the phase at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
+}  // namespace
+
 double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo) {
   run.phases[p]->energy(*run.im.states[p], y, 0, e);
   run.phases[p]->moles(y, 0, mo);
@@ -87,6 +88,8 @@ double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesRe
   for (int A = 0; A < run.C; ++A) df += run.mu[A] * mo.M[A] / mo.Nf;
   return df;
 }
+
+namespace {
 
 // A start lies in the basin of a maximum of its phase (one a relaxation has ended in) when the driving force
 // rises along the straight path from it to that maximum, tested at points no further apart than an eighth of
@@ -195,191 +198,6 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
   return false;
 }
 
-// The lowest eigenvalue of the symmetric n x n matrix A (row-major, destroyed) and its unit eigenvector
-// (cyclic Jacobi rotations; n is the null-space dimension of one phase's site constraints, a few to ~20).
-double lowest_eigenpair(std::vector<double>& A, int n, std::vector<double>& vec) {
-  std::vector<double> V(static_cast<size_t>(n) * n, 0.0);
-  for (int i = 0; i < n; ++i) V[i * n + i] = 1;
-  for (int sweep = 0; sweep < 60; ++sweep) {
-    double off = 0, diag = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) (i == j ? diag : off) += A[i * n + j] * A[i * n + j];
-    if (!(off > 1e-28 * diag)) break;
-    for (int p = 0; p < n - 1; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        const double apq = A[p * n + q];
-        if (apq == 0) continue;
-        const double theta = (A[q * n + q] - A[p * n + p]) / (2 * apq);
-        const double t = (theta >= 0 ? 1.0 : -1.0) / (std::fabs(theta) + std::sqrt(theta * theta + 1));
-        const double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; ++k) {
-          const double akp = A[k * n + p], akq = A[k * n + q];
-          A[k * n + p] = c * akp - s * akq;
-          A[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) {
-          const double apk = A[p * n + k], aqk = A[q * n + k];
-          A[p * n + k] = c * apk - s * aqk;
-          A[q * n + k] = s * apk + c * aqk;
-        }
-        for (int k = 0; k < n; ++k) {
-          const double vkp = V[k * n + p], vkq = V[k * n + q];
-          V[k * n + p] = c * vkp - s * vkq;
-          V[k * n + q] = s * vkp + c * vkq;
-        }
-      }
-  }
-  int j = 0;
-  for (int i = 1; i < n; ++i)
-    if (A[i * n + i] < A[j * n + j]) j = i;
-  vec.assign(n, 0.0);
-  for (int k = 0; k < n; ++k) vec[k] = V[k * n + j];
-  return A[j * n + j];
-}
-
-// A stable set that Newton converged to can be a saddle of G_f - μ·M rather than its minimum: a disordered
-// state is a stationary point of G by symmetry on both sides of a second-order ordering transition, and where
-// its reduced Hessian has a negative eigenvalue (below the transition) an ordered state lies lower, so close
-// to the disordered one in site fractions (the L10 ordering of Ni-rich fcc in alnifcc4sl: at 480 K, x(NI) =
-// 0.985, sublattice pairs 0.019 apart and 1.1 J/mol below the A1 saddle) that no grid point lies in its basin
-// apart from the set's own neighbours. Here the set's reduced Hessian (the null space of its site constraints,
-// PhaseInfo::Z) is tested; where it is not positive definite, the driving force is searched along the
-// eigenvector of its lowest eigenvalue (both ways, steps halving from the largest that keeps the site
-// fractions in range) and the set relaxed at μ from the best point (Newton with the Hessian shifted to
-// positive definite, linearize(), goes uphill in DF). Returns false when the set is a minimum or no point
-// above the tangent is found; `minimum` tells whether the set is a minimum (its reduced Hessian positive
-// definite).
-bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& minimum) {
-  const PhaseInfo& pi = run.im.info[p];
-  const int m = pi.m, nz = pi.nz, n = m + 2;
-  minimum = false;
-  if (nz < 1 || pi.variable_ratios) return false;
-  EnergyResult e;
-  // the Hessian at s.y: the one of the set's last linearisation when that was at s.y (Newton linearises every set
-  // at its final site fractions before it returns a converged state)
-  const bool linearised_here = s.ylin == s.y && s.e.d2Gf.size() >= static_cast<size_t>(n) * n;
-  if (!linearised_here) run.phases[p]->energy(*run.im.states[p], s.y.data(), 2, e);
-  const std::vector<double>& d2Gf = linearised_here ? s.e.d2Gf : e.d2Gf;
-  std::vector<double> HZ(static_cast<size_t>(m) * nz, 0.0), Hr(static_cast<size_t>(nz) * nz, 0.0);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < m; ++j) {
-      const double h = d2Gf[(2 + i) * n + 2 + j];
-      if (h != 0)
-        for (int c = 0; c < nz; ++c) HZ[i * nz + c] += h * pi.Z[j * nz + c];
-    }
-  for (int a = 0; a < nz; ++a)
-    for (int b = 0; b < nz; ++b) {
-      double v = 0;
-      for (int i = 0; i < m; ++i) v += pi.Z[i * nz + a] * HZ[i * nz + b];
-      Hr[a * nz + b] = v;
-    }
-  std::vector<double> trial = Hr;
-  minimum = cholesky(trial.data(), nz);
-  if (minimum) return false;
-  std::vector<double> u;
-  if (!(lowest_eigenpair(Hr, nz, u) < 0)) return false;
-  std::vector<double> v(m, 0.0);
-  for (int i = 0; i < m; ++i)
-    for (int c = 0; c < nz; ++c) v[i] += pi.Z[i * nz + c] * u[c];
-  constexpr double kYFloor = 1e-12;
-  MolesResult mo;
-  std::vector<double> y(m), ybest;
-  double best = kDFAdd;
-  for (const double sign : {1.0, -1.0}) {
-    double tmax = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < m; ++i) {
-      const double d = sign * v[i];
-      if (d < -1e-14)
-        tmax = std::min(tmax, (s.y[i] - kYFloor) / -d);
-      else if (d > 1e-14)
-        tmax = std::min(tmax, (1 - kYFloor - s.y[i]) / d);
-    }
-    if (!std::isfinite(tmax) || !(tmax > 0)) continue;
-    for (double t = 0.9 * tmax; t > 1e-8 * tmax; t *= 0.5) {
-      for (int i = 0; i < m; ++i) y[i] = s.y[i] + sign * t * v[i];
-      const double df = df_at(run, p, y.data(), e, mo);
-      if (df > best) {
-        best = df;
-        ybest = y;
-      }
-    }
-  }
-  if (ybest.empty()) return false;
-  out = CompSet();
-  out.phase = static_cast<int>(p);
-  out.y = std::move(ybest);
-  relax_at_mu(run, out, 1e-7, false);  // linearised by check_basins if it is the phase's best
-  out.DF = driving_force(run, out);
-  if (debug_level() >= 2)
-    std::fprintf(stderr, "saddle of %s: best DF on its descent line %.4g, relaxed DF %.4g\n",
-                 run.phases[p]->name().c_str(), best, out.DF);
-  return std::isfinite(out.DF) && out.DF > kDFAdd && !at_vacancy_floor(run, out);
-}
-
-// Permutations of a phase's equivalent sublattices (the same constituents in the same order), as maps of the
-// site-fraction indices (variable i goes to sigma[i]); the identity left out, none beyond kMaxPerms. Whether
-// the model is invariant under one is tested by symmetric_under.
-std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, const PhaseInfo& pi) {
-  constexpr size_t kMaxPerms = 48;
-  const auto& vars = pm.variables();
-  const int ns = static_cast<int>(pi.subl.size());
-  auto same_constituents = [&](int a, int b) {
-    if (pi.subl[a].size() != pi.subl[b].size()) return false;
-    for (size_t j = 0; j < pi.subl[a].size(); ++j)
-      if (vars[pi.subl[a][j]].species != vars[pi.subl[b][j]].species) return false;
-    return true;
-  };
-  std::vector<std::vector<int>> out;
-  std::vector<int> perm(ns);
-  for (int a = 0; a < ns; ++a) perm[a] = a;
-  // all permutations of the sublattice indices (ns is small: the mixing sublattices of one phase), kept
-  // where each sublattice goes to an equivalent one
-  if (ns > 8) return out;
-  do {
-    bool ok = true, identity = true;
-    for (int a = 0; a < ns && ok; ++a) {
-      ok = pi.subl[a].size() >= 2 ? same_constituents(a, perm[a]) : perm[a] == a;
-      identity &= perm[a] == a;
-    }
-    if (!ok || identity) continue;
-    std::vector<int> sigma(pi.m);
-    for (int a = 0; a < ns; ++a)
-      for (size_t j = 0; j < pi.subl[a].size(); ++j) sigma[pi.subl[a][j]] = pi.subl[perm[a]][j];
-    out.push_back(std::move(sigma));
-    if (out.size() > kMaxPerms) return {};
-  } while (std::next_permutation(perm.begin(), perm.end()));
-  return out;
-}
-
-// The model of phase p at the current (T, P) is invariant under sigma: energy and contents agree at a generic
-// interior point and its image (an asymmetric parameter shows there; rounding is far below the tolerance).
-bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma) {
-  const PhaseInfo& pi = run.im.info[p];
-  std::vector<double> y(pi.m), ys(pi.m);
-  uint32_t seed = 12345;
-  for (const auto& sl : pi.subl) {
-    double sum = 0;
-    for (int i : sl) {
-      seed = seed * 1664525u + 1013904223u;
-      y[i] = 0.2 + 0.8 * (seed >> 8) / 16777216.0;
-      sum += y[i];
-    }
-    for (int i : sl) y[i] /= sum;
-  }
-  for (int i = 0; i < pi.m; ++i) ys[sigma[i]] = y[i];
-  EnergyResult e1, e2;
-  MolesResult m1, m2;
-  run.phases[p]->energy(*run.im.states[p], y.data(), 0, e1);
-  run.phases[p]->energy(*run.im.states[p], ys.data(), 0, e2);
-  run.phases[p]->moles(y.data(), 0, m1);
-  run.phases[p]->moles(ys.data(), 0, m2);
-  if (!std::isfinite(e1.GM) || !(std::fabs(e1.GM - e2.GM) <= 1e-7 + 1e-12 * std::fabs(e1.GM))) return false;
-  if (!(std::fabs(m1.Nf - m2.Nf) <= 1e-12 * std::fabs(m1.Nf))) return false;
-  for (int A = 0; A < run.C; ++A)
-    if (!(std::fabs(m1.M[A] - m2.M[A]) <= 1e-12 * std::fabs(m1.Nf))) return false;
-  return true;
-}
-
 }  // namespace
 
 // One pass without branches (the compiler vectorises it), each point's sum taken -G + Σ μ_A x_A in the order of A.
@@ -393,273 +211,356 @@ void grid_df(const double* gG, const double* X, const double* mu, int C, size_t 
   }
 }
 
-bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
-  constexpr int kStarts = 6;          // relaxations per phase and solve, at most
-  constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
-  constexpr size_t kCandidates = 64;  // best grid points considered
-  constexpr double kApart = 0.1;      // starts differ by this much in some site fraction
-  constexpr double kWindow = 2000;    // J/mol of atoms: grid points further below the hyperplane are not tried
-  // ... on a phase without narrow basins: a basin's maximum lies within half a grid spacing h = 1/pdens of a
-  // grid point and at most G'' h² / 8 above it. The ideal mixing term gives at most R T / (8 pdens) (its
-  // curvature R T / x at x = h; the log-spaced points nearer the ends err less); twice that leaves as much again
-  // for an excess energy whose curvature is up to R T pdens.
-  const double smooth_window = kGasConstant * run.cd.T / (4.0 * std::max(pdens, 1));
-  const int C = run.C;
-  bool added = false;
-  added_df = 0;  // the largest driving force of a set added, and its phase
-  added_phase = -1;
-  std::vector<std::pair<double, size_t>> cand;
+namespace {
+
+constexpr int kStarts = 6;          // relaxations per phase and solve, at most
+constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
+constexpr size_t kCandidates = 64;  // best grid points considered
+constexpr double kApart = 0.1;      // starts differ by this much in some site fraction
+constexpr double kWindow = 2000;    // J/mol of atoms: grid points further below the hyperplane are not tried
+
+// ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
+bool within(const double* a, const double* b, int m, double tol) {
+  for (int i = 0; i < m; ++i)
+    if (!(std::fabs(a[i] - b[i]) < tol)) return false;
+  return true;
+}
+
+double ydist(const double* a, const double* b, int m) {
+  double d = 0;
+  for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+  return d;
+}
+
+// the same maximum up to symmetry: equal driving force and composition
+bool same_state(const CompSet& a, double dfa, const CompSet& b, double dfb, int C) {
+  if (std::fabs(dfa - dfb) > 1e-3) return false;
+  for (int A = 0; A < C; ++A)
+    if (std::fabs(a.mo.M[A] / a.Nf - b.mo.M[A] / b.Nf) > 1e-5) return false;
+  return true;
+}
+
+using Candidate = std::pair<double, size_t>;  // a grid point's driving force and index
+
+// the heap's order: best first, of equal ones the lower grid index
+bool worse(const Candidate& a, const Candidate& b) {
+  return a.first < b.first || (a.first == b.first && a.second > b.second);
+}
+
+// The workspaces of one check, shared by its phases.
+struct BasinWork {
+  std::vector<Candidate> cand;
   std::vector<const CompSet*> rises_from;  // per grid point of a one-dimensional phase: the maximum it rises to
   std::vector<ContentsAt> contents_at;     // of the maxima a path has been tested to
   std::vector<double> ymid;                // uphill_to_known's workspaces
   EnergyResult e_mid;
   MolesResult mo_mid;
-  // ydist(a, b, m) < tol, stopping at the first site fraction that differs by tol or more
-  auto within = [](const double* a, const double* b, int m, double tol) {
-    for (int i = 0; i < m; ++i)
-      if (!(std::fabs(a[i] - b[i]) < tol)) return false;
-    return true;
+};
+
+// The basin check of one phase p: its candidates (take_candidates), its known maxima (know_sets), the relaxations
+// from its best grid points (search) and what comes of them (conclude).
+class PhaseBasins {
+ public:
+  PhaseBasins(Run& run, size_t p, BasinWork& work)
+      : run_(run), p_(p), pi_(run.im.info[p]), g_(run.grid.ph[p]), m_(g_.m), work_(work) {}
+
+  // Grid points next to the phase's own sets are left out before the best are chosen: around a stable
+  // disordered set the best points all lie in its own basin, and an ordered basin a little further down
+  // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
+  // The others within `window` of the hyperplane are taken best first (of equal ones the lower grid index), and
+  // rarely more than a few: a heap gives the next on demand.
+  void take_candidates(double window) {
+    std::vector<const double*> sets_of_phase;
+    for (const auto& s : run_.sets)
+      if (s.phase == phase()) sets_of_phase.push_back(s.y.data());
+    std::vector<Candidate>& cand = work_.cand;
+    cand.clear();
+    if (!g_.line_order.empty()) work_.rises_from.assign(g_.np, nullptr);
+    work_.contents_at.clear();
+    {
+      // the points within the window first, in a loop of its own (most of a phase's grid lies below it)
+      const double* df = df_all().data();
+      const double lowest = -window;
+      for (size_t k = 0, np = g_.np; k < np; ++k)
+        if (df[k] > lowest) cand.emplace_back(df[k], k);
+    }
+    const int m = m_;
+    if (!sets_of_phase.empty())
+      cand.erase(std::remove_if(cand.begin(), cand.end(),
+                                [&](const Candidate& c) {
+                                  const double* yk = &g_.Y[c.second * m];
+                                  return std::any_of(sets_of_phase.begin(), sets_of_phase.end(),
+                                                     [&](const double* t) { return within(t, yk, m, kApart); });
+                                }),
+                 cand.end());
+    std::make_heap(cand.begin(), cand.end(), worse);
+    heap_end_ = cand.size();
+  }
+
+  // The phase's sets are known maxima (and starts taken); a stable set at a saddle (escape_saddle) has a new
+  // maximum below it, one a relaxation has ended in.
+  void know_sets() {
+    for (const auto& s : run_.sets)
+      if (s.phase == phase()) {
+        taken_.push_back(s.y.data());
+        known_.push_back(&s);
+      }
+    found_.reserve(kStarts + run_.sets.size());  // `known_` points into both
+    variants_.reserve(kCandidates);              // at most one per candidate taken
+    for (const auto& s : run_.sets) {
+      CompSet below;
+      bool minimum = false;
+      if (s.phase != phase() || !s.stable) continue;
+      const bool escaped = escape_saddle(run_, p_, s, below, minimum);
+      if (minimum) minima_.push_back(&s);
+      if (!escaped) continue;
+      if (ydist(below.y.data(), s.y.data(), m_) < 10 * kCompTol) continue;
+      found_.push_back(std::move(below));
+      known_.push_back(&found_.back());
+      reached_.push_back(&found_.back());
+    }
+  }
+
+  // Relaxes from the candidates best first, until kStarts relaxations, kKnownInARow in a row that end in known
+  // maxima, or kCandidates candidates.
+  void search() {
+    for (size_t c = 0; c < kCandidates && heap_end_ > 0 && starts_ < kStarts && known_in_a_row_ < kKnownInARow; ++c) {
+      std::pop_heap(work_.cand.begin(), work_.cand.begin() + heap_end_, worse);
+      const auto [df0, k0] = work_.cand[--heap_end_];
+      const double* y0 = &g_.Y[k0 * m_];
+      if (left_out(y0, df0, k0)) continue;
+      taken_.push_back(y0);
+      bool permuted = false;
+      CompSet s = relaxed_from(y0, df0, permuted);
+      s.DF = driving_force(run_, s);
+      if (debug_level() >= 2)
+        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", name(), df0, s.DF,
+                     permuted ? " (a permuted start)" : "");
+      if (!std::isfinite(s.DF) || at_vacancy_floor(run_, s)) continue;
+      record(std::move(s));
+    }
+  }
+
+  // The best new maximum, linearised: a set of its own when its driving force exceeds kDFAdd (returns true; the
+  // largest such driving force of the check and its phase in added_df, added_phase); otherwise it replaces the
+  // metastable set of a phase without a stable set when it is better.
+  bool conclude(double& added_df, int& added_phase) {
+    if (found_.empty()) return false;
+    auto best =
+        std::max_element(found_.begin(), found_.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
+    linearize(run_, *best, false);
+    if (best->DF > kDFAdd) {
+      if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", name(), best->DF);
+      if (best->DF > added_df) {
+        added_df = best->DF;
+        added_phase = phase();
+      }
+      run_.sets.push_back(std::move(*best));
+      return true;
+    }
+    // nothing to add: a phase without a stable set reports its best maximum
+    CompSet* meta = nullptr;
+    bool has_stable = false;
+    for (auto& s : run_.sets)
+      if (s.phase == phase()) {
+        has_stable |= s.stable;
+        if (!s.stable && (!meta || s.DF > meta->DF)) meta = &s;
+      }
+    if (!has_stable && meta && best->DF > meta->DF + 1e-9) *meta = std::move(*best);
+    return false;
+  }
+
+ private:
+  int phase() const { return static_cast<int>(p_); }
+  const char* name() const { return run_.phases[p_]->name().c_str(); }
+  // the driving force of every grid point of the phase at the μ of the last grid re-scan
+  const std::vector<double>& df_all() const { return run_.im.grid_df[p_]; }
+
+  // A candidate is not relaxed when it lies next to a start taken, or uphill to a known maximum (by symmetry or
+  // by its path, uphill_to_known).
+  bool left_out(const double* y0, double df0, size_t k0) {
+    if (std::any_of(taken_.begin(), taken_.end(), [&](const double* t) { return within(t, y0, m_, kApart); }))
+      return true;
+    if (uphill_by_symmetry(y0, df0)) {
+      if (debug_level() >= 3) std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", name(), df0);
+      return true;
+    }
+    const CompSet* rose_to = nullptr;
+    if (uphill_to_known(run_, p_, y0, df0, reached_, k0, df_all(), work_.rises_from, work_.contents_at, work_.ymid,
+                        work_.e_mid, work_.mo_mid, &rose_to)) {
+      uphill_.push_back({y0, df0, rose_to});
+      return true;
+    }
+    return false;
+  }
+
+  // The maximum the start y0 ends in: the permuted end of an earlier start it is a permutation of (one energy), or
+  // its relaxation at μ.
+  CompSet relaxed_from(const double* y0, double df0, bool& permuted) {
+    CompSet s;
+    s.phase = phase();
+    const std::vector<double>* ys = permuted_start(y0, df0);
+    permuted = ys != nullptr;
+    if (ys) {
+      s.y = *ys;
+      run_.phases[p_]->energy(*run_.im.states[p_], s.y.data(), 0, s.e);
+      run_.phases[p_]->moles(s.y.data(), 0, s.mo);
+      s.Gf = s.e.Gf;
+      s.GM = s.e.GM;
+      s.Nf = s.mo.Nf;
+      return s;
+    }
+    s.y.assign(y0, y0 + m_);
+    // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
+    // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
+    // a relaxation that comes next to a stable minimum or a maximum a relaxation has ended in ends there
+    ends_.assign(minima_.begin(), minima_.end());
+    ends_.insert(ends_.end(), reached_.begin(), reached_.end());
+    relax_at_mu(run_, s, 1e-7, false, &ends_);
+    relaxed_.push_back({y0, df0, s.y});
+    ++starts_;  // only relaxations count: a permuted start costs one energy (the ordering variants of one grid
+                // point used up the starts of Ni-Pt's 4-sublattice FCC_L12 before another basin was tried)
+    return s;
+  }
+
+  // A relaxed maximum: known (a relaxation ended in it), another ordering variant of a known one, or new.
+  void record(CompSet&& s) {
+    bool is_known = false, is_variant = false;
+    for (const CompSet* k : known_) {
+      const bool same_y = ydist(k->y.data(), s.y.data(), m_) < 10 * kCompTol;
+      if (same_y && std::find(reached_.begin(), reached_.end(), k) == reached_.end()) reached_.push_back(k);
+      is_known |= same_y;
+      is_variant |= !same_y && same_state(*k, k->stable ? 0.0 : k->DF, s, s.DF, run_.C);
+    }
+    if (is_known) {
+      ++known_in_a_row_;
+      return;
+    }
+    if (is_variant) {
+      // another ordering variant of a known state (the sublattices permuted): known from now on, so that
+      // the starts in its basin are left out, but not a sign that the phase has no other basin (around an
+      // ordered L12 set the best grid points are its other variants; Ni-Pt, 760.4 K, x(PT) = 0.636: L10,
+      // 1.4 J/mol above the tangent, comes after two of them)
+      variants_.push_back(std::move(s));
+      known_.push_back(&variants_.back());
+      reached_.push_back(&variants_.back());
+      return;
+    }
+    known_in_a_row_ = 0;
+    found_.push_back(std::move(s));
+    known_.push_back(&found_.back());
+    reached_.push_back(&found_.back());
+  }
+
+  // The index of a permutation under which the model is invariant and which maps the start `from` (DF
+  // df_from) onto y0 (DF df0); -1 if there is none. The phase's sublattice permutations are found when first
+  // needed; perm_ok_: per permutation 0 untested, 1 the model is invariant, -1 not.
+  int symmetry_between(const double* from, double df_from, const double* y0, double df0) {
+    if (!(std::fabs(df_from - df0) <= 1e-9 * (1 + std::fabs(df0)))) return -1;
+    if (!perms_made_) {
+      perms_ = sublattice_permutations(*run_.phases[p_], pi_);
+      perm_ok_.assign(perms_.size(), 0);
+      perms_made_ = true;
+    }
+    for (size_t q = 0; q < perms_.size(); ++q) {
+      const std::vector<int>& sigma = perms_[q];
+      bool image = true;
+      for (int i = 0; i < m_ && image; ++i) image = std::fabs(y0[sigma[i]] - from[i]) <= 1e-13;
+      if (!image) continue;
+      if (perm_ok_[q] == 0) perm_ok_[q] = symmetric_under(run_, p_, sigma) ? 1 : -1;
+      if (perm_ok_[q] > 0) return static_cast<int>(q);
+    }
+    return -1;
+  }
+
+  // A start that is an earlier one with its equivalent sublattices permuted (the ordering variants of a grid
+  // point: three of the four L12 variants of a 4-sublattice fcc are starts) ends in the same permutation of that
+  // one's maximum when the model is invariant under it, which is taken without relaxing: that end, or null.
+  const std::vector<double>* permuted_start(const double* y0, double df0) {
+    for (const RelaxedStart& r : relaxed_) {
+      const int q = symmetry_between(r.y0, r.df0, y0, df0);
+      if (q < 0) continue;
+      ys_perm_.assign(m_, 0.0);
+      for (int i = 0; i < m_; ++i) ys_perm_[perms_[q][i]] = r.y[i];
+      return &ys_perm_;
+    }
+    return nullptr;
+  }
+
+  // A start that is one found uphill to a known maximum with its sublattices permuted rises the same way to the
+  // permuted maximum, and where a relaxation has ended in that one too (within 1e-6 in every site fraction) the
+  // start is left out without evaluating the path (the ordering variants of a grid point around an ordered set).
+  bool uphill_by_symmetry(const double* y0, double df0) {
+    for (const UphillStart& u : uphill_) {
+      const int q = symmetry_between(u.y0, u.df0, y0, df0);
+      if (q < 0) continue;
+      ys_perm_.assign(m_, 0.0);
+      for (int i = 0; i < m_; ++i) ys_perm_[perms_[q][i]] = u.to->y[i];
+      for (const CompSet* k : reached_)
+        if (ydist(k->y.data(), ys_perm_.data(), m_) < 1e-6) return true;
+    }
+    return false;
+  }
+
+  struct RelaxedStart {  // a start relaxed, and where it ended
+    const double* y0;
+    double df0;
+    std::vector<double> y;
   };
-  auto ydist = [](const double* a, const double* b, int m) {
-    double d = 0;
-    for (int i = 0; i < m; ++i) d = std::max(d, std::fabs(a[i] - b[i]));
-    return d;
+  struct UphillStart {  // a start found uphill to a known maximum, with that maximum
+    const double* y0;
+    double df0;
+    const CompSet* to;
   };
-  // the same maximum up to symmetry: equal driving force and composition
-  auto same_state = [&](const CompSet& a, double dfa, const CompSet& b, double dfb) {
-    if (std::fabs(dfa - dfb) > 1e-3) return false;
-    for (int A = 0; A < C; ++A)
-      if (std::fabs(a.mo.M[A] / a.Nf - b.mo.M[A] / b.Nf) > 1e-5) return false;
-    return true;
-  };
+
+  Run& run_;
+  size_t p_;
+  const PhaseInfo& pi_;
+  const PhaseGrid& g_;
+  int m_;
+  BasinWork& work_;
+  size_t heap_end_ = 0;
+  std::vector<const double*> taken_;  // the phase's sets and the starts used
+  std::vector<const CompSet*> known_;
+  std::vector<const CompSet*> reached_;    // the known maxima a relaxation has ended in
+  std::vector<CompSet> found_, variants_;  // new maxima; ordering variants of known ones
+  std::vector<const CompSet*> minima_;     // stable sets of the phase that are minima of G - μ·M (not saddles)
+  std::vector<RelaxedStart> relaxed_;
+  std::vector<std::vector<int>> perms_;
+  std::vector<signed char> perm_ok_;
+  bool perms_made_ = false;
+  std::vector<double> ys_perm_;
+  std::vector<UphillStart> uphill_;
+  std::vector<const CompSet*> ends_;
+  int starts_ = 0, known_in_a_row_ = 0;
+};
+
+}  // namespace
+
+bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
+  // ... on a phase without narrow basins: a basin's maximum lies within half a grid spacing h = 1/pdens of a
+  // grid point and at most G'' h² / 8 above it. The ideal mixing term gives at most R T / (8 pdens) (its
+  // curvature R T / x at x = h; the log-spaced points nearer the ends err less); twice that leaves as much again
+  // for an excess energy whose curvature is up to R T pdens.
+  const double smooth_window = kGasConstant * run.cd.T / (4.0 * std::max(pdens, 1));
+  bool added = false;
+  added_df = 0;  // the largest driving force of a set added, and its phase
+  added_phase = -1;
+  BasinWork work;
   for (size_t p = 0; p < run.phases.size(); ++p) {
     const PhaseInfo& pi = run.im.info[p];
-    const PhaseGrid& g = run.grid.ph[p];
-    if (pi.charged || g.np == 0) continue;
+    if (pi.charged || run.grid.ph[p].np == 0) continue;
     if (run.single_set) {
       bool stable = false;
       for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);
       if (stable) continue;
     }
     const double window = pi.several_basins || magnetic_basin_possible(run, p) ? kWindow : smooth_window;
-    const int m = g.m;
-    std::vector<const double*> sets_of_phase;
-    for (const auto& s : run.sets)
-      if (s.phase == static_cast<int>(p)) sets_of_phase.push_back(s.y.data());
-    // Grid points next to the phase's own sets are left out before the best are chosen: around a stable
-    // disordered set the best points all lie in its own basin, and an ordered basin a little further down
-    // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
-    cand.clear();
-    const std::vector<double>& df_all = run.im.grid_df[p];  // the driving force of every grid point of the phase
-    if (!g.line_order.empty()) rises_from.assign(g.np, nullptr);
-    contents_at.clear();
-    {
-      // the points within the window first, in a loop of its own (most of a phase's grid lies below it)
-      const double* df = df_all.data();
-      const double lowest = -window;
-      for (size_t k = 0, np = g.np; k < np; ++k)
-        if (df[k] > lowest) cand.emplace_back(df[k], k);
-    }
-    if (!sets_of_phase.empty())
-      cand.erase(std::remove_if(cand.begin(), cand.end(),
-                                [&](const std::pair<double, size_t>& c) {
-                                  const double* yk = &g.Y[c.second * m];
-                                  return std::any_of(sets_of_phase.begin(), sets_of_phase.end(),
-                                                     [&](const double* t) { return within(t, yk, m, kApart); });
-                                }),
-                 cand.end());
-    // taken best first (of equal ones the lower grid index), and rarely more than a few: a heap gives the
-    // next on demand
-    auto worse = [](const std::pair<double, size_t>& a, const std::pair<double, size_t>& b) {
-      return a.first < b.first || (a.first == b.first && a.second > b.second);
-    };
-    std::make_heap(cand.begin(), cand.end(), worse);
-    size_t heap_end = cand.size();
-    std::vector<const double*> taken;  // the phase's sets and the starts used
-    std::vector<const CompSet*> known;
-    std::vector<const CompSet*> reached;  // the known maxima a relaxation has ended in
-    for (const auto& s : run.sets)
-      if (s.phase == static_cast<int>(p)) {
-        taken.push_back(s.y.data());
-        known.push_back(&s);
-      }
-    std::vector<CompSet> found, variants;      // new maxima; ordering variants of known ones
-    found.reserve(kStarts + run.sets.size());  // `known` points into both
-    variants.reserve(kCandidates);             // at most one per candidate taken
-    // stable sets at a saddle (escape_saddle): the state below them is a new maximum
-    std::vector<const CompSet*> minima;  // stable sets of the phase that are minima of G - μ·M (not saddles)
-    for (const auto& s : run.sets) {
-      CompSet below;
-      bool minimum = false;
-      if (s.phase != static_cast<int>(p) || !s.stable) continue;
-      const bool escaped = escape_saddle(run, p, s, below, minimum);
-      if (minimum) minima.push_back(&s);
-      if (!escaped) continue;
-      if (ydist(below.y.data(), s.y.data(), m) < 10 * kCompTol) continue;
-      found.push_back(std::move(below));
-      known.push_back(&found.back());
-      reached.push_back(&found.back());
-    }
-    // Starts relaxed so far, and where they ended: a start that is an earlier one with its equivalent
-    // sublattices permuted (the ordering variants of a grid point: three of the four L12 variants of a
-    // 4-sublattice fcc are starts) ends in the same permutation of that one's maximum when the model is
-    // invariant under it, which is taken without relaxing (perms: the phase's sublattice permutations, found
-    // when first needed; perm_ok: per permutation 0 untested, 1 the model is invariant, -1 not).
-    struct RelaxedStart {
-      const double* y0;
-      double df0;
-      std::vector<double> y;
-    };
-    std::vector<RelaxedStart> relaxed;
-    std::vector<std::vector<int>> perms;
-    std::vector<signed char> perm_ok;
-    bool perms_made = false;
-    std::vector<double> ys_perm;
-    // the index of a permutation under which the model is invariant and which maps the start `from` (DF
-    // df_from) onto y0 (DF df0); -1 if there is none
-    auto symmetry_between = [&](const double* from, double df_from, const double* y0, double df0) -> int {
-      if (!(std::fabs(df_from - df0) <= 1e-9 * (1 + std::fabs(df0)))) return -1;
-      if (!perms_made) {
-        perms = sublattice_permutations(*run.phases[p], pi);
-        perm_ok.assign(perms.size(), 0);
-        perms_made = true;
-      }
-      for (size_t q = 0; q < perms.size(); ++q) {
-        const std::vector<int>& sigma = perms[q];
-        bool image = true;
-        for (int i = 0; i < m && image; ++i) image = std::fabs(y0[sigma[i]] - from[i]) <= 1e-13;
-        if (!image) continue;
-        if (perm_ok[q] == 0) perm_ok[q] = symmetric_under(run, p, sigma) ? 1 : -1;
-        if (perm_ok[q] > 0) return static_cast<int>(q);
-      }
-      return -1;
-    };
-    auto permuted_start = [&](const double* y0, double df0) -> const std::vector<double>* {
-      for (const RelaxedStart& r : relaxed) {
-        const int q = symmetry_between(r.y0, r.df0, y0, df0);
-        if (q < 0) continue;
-        ys_perm.assign(m, 0.0);
-        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = r.y[i];
-        return &ys_perm;
-      }
-      return nullptr;
-    };
-    // Starts found uphill to a known maximum (uphill_to_known), with that maximum: a start that is one of them
-    // with its sublattices permuted rises the same way to the permuted maximum, and where a relaxation has
-    // ended in that one too (within 1e-6 in every site fraction) the start is left out without evaluating the
-    // path (the ordering variants of a grid point around an ordered set).
-    struct UphillStart {
-      const double* y0;
-      double df0;
-      const CompSet* to;
-    };
-    std::vector<UphillStart> uphill;
-    auto uphill_by_symmetry = [&](const double* y0, double df0) {
-      for (const UphillStart& u : uphill) {
-        const int q = symmetry_between(u.y0, u.df0, y0, df0);
-        if (q < 0) continue;
-        ys_perm.assign(m, 0.0);
-        for (int i = 0; i < m; ++i) ys_perm[perms[q][i]] = u.to->y[i];
-        for (const CompSet* k : reached)
-          if (ydist(k->y.data(), ys_perm.data(), m) < 1e-6) return true;
-      }
-      return false;
-    };
-    std::vector<const CompSet*> ends;
-    int starts = 0, known_in_a_row = 0;
-    for (size_t c = 0; c < kCandidates && heap_end > 0 && starts < kStarts && known_in_a_row < kKnownInARow; ++c) {
-      std::pop_heap(cand.begin(), cand.begin() + heap_end, worse);
-      const auto [df0, k0] = cand[--heap_end];
-      const double* y0 = &g.Y[k0 * m];
-      if (std::any_of(taken.begin(), taken.end(), [&](const double* t) { return within(t, y0, m, kApart); })) continue;
-      if (uphill_by_symmetry(y0, df0)) {
-        if (debug_level() >= 3)
-          std::fprintf(stderr, "basin %s start DF %.3f uphill by symmetry\n", run.phases[p]->name().c_str(), df0);
-        continue;
-      }
-      const CompSet* rose_to = nullptr;
-      if (uphill_to_known(run, p, y0, df0, reached, k0, df_all, rises_from, contents_at, ymid, e_mid, mo_mid,
-                          &rose_to)) {
-        uphill.push_back({y0, df0, rose_to});
-        continue;
-      }
-      taken.push_back(y0);
-      CompSet s;
-      s.phase = static_cast<int>(p);
-      const std::vector<double>* ys = permuted_start(y0, df0);
-      if (ys) {
-        s.y = *ys;
-        run.phases[p]->energy(*run.im.states[p], s.y.data(), 0, s.e);
-        run.phases[p]->moles(s.y.data(), 0, s.mo);
-        s.Gf = s.e.Gf;
-        s.GM = s.e.GM;
-        s.Nf = s.mo.Nf;
-      } else {
-        s.y.assign(y0, y0 + m);
-        // to tell a new maximum from a known one and its sign: Newton's final refinement is not needed here
-        // (a set that is added is refined by the next pass), nor its linearisation unless it is the best found
-        // a relaxation that comes next to a stable minimum or a maximum a relaxation has ended in ends there
-        ends.assign(minima.begin(), minima.end());
-        ends.insert(ends.end(), reached.begin(), reached.end());
-        relax_at_mu(run, s, 1e-7, false, &ends);
-        relaxed.push_back({y0, df0, s.y});
-        ++starts;  // only relaxations count: a permuted start costs one energy (the ordering variants of one grid
-                   // point used up the starts of Ni-Pt's 4-sublattice FCC_L12 before another basin was tried)
-      }
-      s.DF = driving_force(run, s);
-      if (debug_level() >= 2)
-        std::fprintf(stderr, "basin %s start DF %.3f relaxed DF %.3f%s\n", run.phases[p]->name().c_str(), df0, s.DF,
-                     ys ? " (a permuted start)" : "");
-      if (!std::isfinite(s.DF) || at_vacancy_floor(run, s)) continue;
-      bool is_known = false, is_variant = false;
-      for (const CompSet* k : known) {
-        const bool same_y = ydist(k->y.data(), s.y.data(), m) < 10 * kCompTol;
-        if (same_y && std::find(reached.begin(), reached.end(), k) == reached.end()) reached.push_back(k);
-        is_known |= same_y;
-        is_variant |= !same_y && same_state(*k, k->stable ? 0.0 : k->DF, s, s.DF);
-      }
-      if (is_known) {
-        ++known_in_a_row;
-        continue;
-      }
-      if (is_variant) {
-        // another ordering variant of a known state (the sublattices permuted): known from now on, so that
-        // the starts in its basin are left out, but not a sign that the phase has no other basin (around an
-        // ordered L12 set the best grid points are its other variants; Ni-Pt, 760.4 K, x(PT) = 0.636: L10,
-        // 1.4 J/mol above the tangent, comes after two of them)
-        variants.push_back(std::move(s));
-        known.push_back(&variants.back());
-        reached.push_back(&variants.back());
-        continue;
-      }
-      known_in_a_row = 0;
-      found.push_back(std::move(s));
-      known.push_back(&found.back());
-      reached.push_back(&found.back());
-    }
-    if (found.empty()) continue;
-    auto best =
-        std::max_element(found.begin(), found.end(), [](const CompSet& a, const CompSet& b) { return a.DF < b.DF; });
-    linearize(run, *best, false);
-    if (best->DF > kDFAdd) {
-      if (debug_level() >= 1) std::fprintf(stderr, "basin of %s with DF %g\n", run.phases[p]->name().c_str(), best->DF);
-      if (best->DF > added_df) {
-        added_df = best->DF;
-        added_phase = static_cast<int>(p);
-      }
-      run.sets.push_back(std::move(*best));
-      added = true;
-      continue;
-    }
-    // nothing to add: a phase without a stable set reports its best maximum
-    CompSet* meta = nullptr;
-    bool has_stable = false;
-    for (auto& s : run.sets)
-      if (s.phase == static_cast<int>(p)) {
-        has_stable |= s.stable;
-        if (!s.stable && (!meta || s.DF > meta->DF)) meta = &s;
-      }
-    if (!has_stable && meta && best->DF > meta->DF + 1e-9) *meta = std::move(*best);
+    PhaseBasins phase(run, p, work);
+    phase.take_candidates(window);
+    phase.know_sets();
+    phase.search();
+    added |= phase.conclude(added_df, added_phase);
   }
   return added;
 }

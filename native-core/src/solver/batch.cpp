@@ -30,6 +30,7 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
     auto one = [&](long i, const WarmStart* start, WarmStart* end) {
       if (cancel && *cancel != 0) {
         out[i].reason = "cancelled";
+        out[i].reason_code = ErrorCode::Cancelled;
         if (end) *end = WarmStart();
         return;
       }
@@ -38,10 +39,12 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
       } catch (const Cancelled&) {
         out[i] = EquilibriumResult();
         out[i].reason = "cancelled";
+        out[i].reason_code = ErrorCode::Cancelled;
         if (end) *end = WarmStart();
       } catch (const std::exception& e) {
         out[i] = EquilibriumResult();
         out[i].reason = std::string("error: ") + user_message(e);
+        out[i].reason_code = error_code_of(e);
         if (end) *end = WarmStart();
       }
       long d;

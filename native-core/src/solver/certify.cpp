@@ -17,7 +17,7 @@ namespace {
 // again, at most options.max_outer times. After a warm start (branch_checked false) the metastable sets also
 // get one comparison with the best grid point of their phase at the final μ (pbest, pq: workspaces).
 bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_checked, std::vector<double>& pbest,
-                       std::vector<size_t>& pq, std::string& why) {
+                       std::vector<size_t>& pq, Reason& why) {
   const int C = run.C;
   bool ok = false;
   for (int outer = 0; outer <= options.max_outer; ++outer) {
@@ -91,7 +91,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
       std::ostringstream os;
       os << "a sampled point of " << run.phases[bp]->name() << " stays below the tangent hyperplane by " << bdf
          << " J/mol after " << options.max_outer << " re-scans";
-      why = os.str();
+      why = {os.str()};
       break;
     }
     CompSet s;
@@ -107,7 +107,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
 
 // Newton and the grid re-scans (newton_and_rescan), then check_basins; a new basin means one more pass (at
 // most three checks). Returns true when the state in `run` is certified; false with `why` otherwise.
-bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why) {
+bool certify(Run& run, const SolverOptions& options, bool warm, Reason& why) {
   bool ok = false;
   bool branch_checked = !warm;
   std::vector<double> pbest;  // warm start: per phase the largest grid driving force at the final μ
@@ -132,8 +132,8 @@ bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why
         os << "phase " << run.phases[basin_phase]->name() << " has a state " << basin_df
            << " J/mol below the tangent of the equilibrium found (a basin between the sampled points), and the"
               " iteration does not converge with it ("
-           << why << ")";
-        why = os.str();
+           << why.text << ")";
+        why.text = os.str();  // the code of the failure inside it
         break;
       }
       run.sets = std::move(certified);

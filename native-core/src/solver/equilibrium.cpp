@@ -106,7 +106,7 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
   if (!done) {
     res = solve_impl(c, nullptr);
     // the retries, for a failure to find the equilibrium (an answer that none exists is not retried)
-    if (!res.converged && !says_no_equilibrium(res.reason)) {
+    if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) {
       res = from_nearby(c, std::move(res));
       if (!res.converged) res = with_amounts_limited(c, std::move(res));
     }
@@ -122,16 +122,18 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
   Conds cd = parse_conditions(c, elements_, masses_);
   prepare_TP(phases_, *grid_, *impl_, c.T, c.P);
   Run run{phases_, *grid_, *impl_, cd, C, {}, {}, 0, options_.single_set, limit_amounts};
-  std::string why;
+  Reason why;
   const bool warm = start != nullptr;
   if (warm) {
     if (!warm_sets(run, *start)) {
       res.reason = "warm start does not fit this system";
+      res.reason_code = ErrorCode::NotConverged;
       return res;
     }
     seed_metastable(run);
   } else if (!cold_start(run, elements_, options_.single_set, why)) {
-    res.reason = why;
+    res.reason = why.text;
+    res.reason_code = why.code;
     return res;
   }
   const bool ok = certify(run, options_, warm, why);

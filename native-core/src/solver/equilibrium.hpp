@@ -9,9 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "io/errors.hpp"
 #include "models/phase_model.hpp"
 
 namespace pd::solver {
@@ -37,7 +39,7 @@ struct SolverOptions {
   // Dot derivatives to compute after convergence (§9.4), e.g. "HM.T", "MU(AL).X(ZN)", "NP(FCC_A1).T",
   // "X(LIQUID,AL).T", "GM.X(TI)", "SM.T".
   std::vector<std::string> derivatives;
-  // Warm start (opt-in, issue "200-point line under 10 ms"): in solve_batch each condition after the first
+  // Warm start (opt-in): in solve_batch each condition after the first
   // of a thread's contiguous chunk starts Newton from the previous converged result of that chunk instead
   // of the convex hull (§8.7), extrapolated linearly from the two previous states when the conditions
   // advance in equal steps; the grid re-scan with the final μ (§8.5 outer loop) still certifies the
@@ -58,7 +60,12 @@ struct CompSetResult {
 
 struct EquilibriumResult {
   bool converged = false;
-  std::string reason;  // "converged" or why not
+  std::string reason;  // "converged" or why not (the text result files keep)
+  // Why not, for code to read (io/errors.hpp): NoEquilibrium when no equilibrium exists at the conditions (a phase
+  // whose Gibbs energy per mole of atoms has no lower bound there, a composition no allowed phase can take),
+  // NotConverged when the solver did not find it, Cancelled for a batch's condition not reached, the exception's
+  // code (error_code_of) for one that threw. Unset when converged.
+  std::optional<ErrorCode> reason_code;
   int iterations = 0;
   std::vector<std::string> elements;
   std::vector<CompSetResult> stable;
@@ -102,7 +109,7 @@ class EquilibriumSolver {
   const std::vector<std::shared_ptr<const PhaseModel>>& phases() const { return phases_; }
   SolverOptions& options() { return options_; }
 
-  // Never throws for a non-converging case (converged = false, reason); throws std::invalid_argument
+  // Never throws for a non-converging case (converged = false, reason, reason_code); throws std::invalid_argument
   // for malformed conditions (unknown element, wrong number of conditions, X sum >= 1).
   EquilibriumResult solve(const Conditions& c);
   // Same, starting Newton from `start` when it is valid (warm start; falls back to the cold start of

@@ -155,7 +155,7 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
 // (guard_infeasible_removal) stays at a tiny amount. maxdal: the largest change in moles of atoms. Returns
 // false with `why` when a set runs into its pure-vacancy configuration.
 bool step_amounts(Run& run, const std::vector<double>& dal, const std::vector<char>& hold, int& nstable,
-                  int since_change, double& maxdal, bool& changed, std::string& why) {
+                  int since_change, double& maxdal, bool& changed, Reason& why) {
   for (size_t i = 0; i < run.sets.size(); ++i) {
     CompSet& s = run.sets[i];
     if (!s.stable) continue;
@@ -320,13 +320,13 @@ bool merge_pairs_below_chord(Run& run) {
 
 // The reason of a Newton run that reached its iteration limit; it says so when the stable sets left cannot
 // meet the conditions at all (assemblage_feasible).
-std::string iteration_limit_reason(const Run& run) {
+Reason iteration_limit_reason(const Run& run) {
   // A stable set on its way to the pure-vacancy configuration (see step_amounts) that the iteration limit
   // stopped before 1e8 formula units: fewer than 1e-4 atoms per formula unit is no condensed state either
   // (pycalphad_inline_V_O_gas_halite at X(V) = 1e-6: HALITE at 1.2e6 formula units after 400 iterations).
   for (const auto& s : run.sets)
     if (s.stable && s.aleph > 1e4) return pure_vacancy_reason(run, s);
-  std::string why = "Newton iteration limit reached";
+  Reason why{"Newton iteration limit reached"};
   std::vector<char> keep(run.sets.size(), 0);
   std::string names;
   for (size_t i = 0; i < run.sets.size(); ++i)
@@ -335,21 +335,22 @@ std::string iteration_limit_reason(const Run& run) {
       names += (names.empty() ? "" : " + ") + run.phases[run.sets[i].phase]->name();
     }
   if (!names.empty() && !assemblage_feasible(run, keep))
-    why += " (the stable phases " + names + " cannot meet the composition conditions)";
+    why.text += " (the stable phases " + names + " cannot meet the composition conditions)";
   return why;
 }
 
 }  // namespace
 
-std::string pure_vacancy_reason(const Run& run, const CompSet& s) {
-  return "phase " + run.phases[s.phase]->name() +
-         " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
-         "there): " +
-         std::string(kNoLowerBound) + " with this phase";
+Reason pure_vacancy_reason(const Run& run, const CompSet& s) {
+  return {"phase " + run.phases[s.phase]->name() +
+              " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
+              "there): " +
+              std::string(kNoLowerBound) + " with this phase",
+          ErrorCode::NoEquilibrium};
 }
 
 // Newton iteration on the Lagrangian with phase changes (§8.3-§8.5). Returns true when converged.
-bool newton(Run& run, int max_it, std::string& why) {
+bool newton(Run& run, int max_it, Reason& why) {
   std::vector<double> mu, dal;
   int since_change = 0;
   std::vector<double> x;
@@ -391,7 +392,7 @@ bool newton(Run& run, int max_it, std::string& why) {
     const double res = condition_residual(run, x);
     double dT;
     if (!solve_global(run, 0, -1, mu, dal, dT)) {
-      why = "non-finite values in the Newton system (model energies NaN/Inf)";
+      why = {"non-finite values in the Newton system (model energies NaN/Inf)"};
       return false;
     }
     mu_prev.swap(run.mu);

@@ -10,35 +10,34 @@
 
 namespace pd::solver::detail {
 
-// --------------------------------------------------------------------------------------------
-// Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
-// space of J when not positive definite there (a Newton step towards a maximum is never wanted).
-void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
-  const PhaseModel& pm = *run.phases[s.phase];
-  const PhaseInfo& pi = run.im.info[s.phase];
-  auto& im = run.im;
-  const int m = pi.m, k = pi.kr, n = m + 2, K = m + k, C = run.C;
-  pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
-  pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
-  s.Gf = s.e.Gf;
-  s.GM = s.e.GM;
-  s.Nf = s.mo.Nf;
-  s.ylin.assign(s.y.begin(), s.y.end());
-  s.dy0.assign(m, 0.0);
-  s.cA.assign(static_cast<size_t>(C) * m, 0.0);
-  s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (below)
-  if (run.mu.size() == static_cast<size_t>(C))
-    for (int A = 0; A < C; ++A)
-      if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
-  s.cT.assign(m, 0.0);
-  if (m == 0) return;
-  // W = Hessian of the Lagrangian (8.1) in y: ∂²G_f/∂y² - sum_A μ_A ∂²M_A/∂y². The second term is zero
-  // for constant site ratios; for the ionic liquid (§7.1, P and Q depend on y) M_A is quadratic in y and
-  // leaving it out (as §8.2 notes pycalphad did before its PR #715) makes Δy of (8.3) the Newton step of
-  // the wrong function: with μ ~ -1e5 J/mol the missing curvature is larger than the ideal-mixing one, and
-  // two liquid sets of a miscibility gap oscillated without converging. μ is the current estimate (the
-  // step (8.3) stays linear in the new μ; the product μ·∂M/∂y is linearised at the current μ and y).
-  std::vector<double>& W = im.W;
+void reduced_hessian(const double* H, size_t ld, int m, const std::vector<double>& Z, int nz, std::vector<double>& HZ,
+                     std::vector<double>& Hr) {
+  HZ.assign(static_cast<size_t>(m) * nz, 0.0);
+  Hr.assign(static_cast<size_t>(nz) * nz, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      const double h = H[i * ld + j];
+      if (h == 0) continue;
+      for (int c = 0; c < nz; ++c) HZ[i * nz + c] += h * Z[j * nz + c];
+    }
+  for (int a = 0; a < nz; ++a)
+    for (int b = 0; b < nz; ++b) {
+      double v = 0;
+      for (int i = 0; i < m; ++i) v += Z[i * nz + a] * HZ[i * nz + b];
+      Hr[a * nz + b] = v;
+    }
+}
+
+namespace {
+
+// W = Hessian of the Lagrangian (8.1) in y: ∂²G_f/∂y² - sum_A μ_A ∂²M_A/∂y². The second term is zero
+// for constant site ratios; for the ionic liquid (§7.1, P and Q depend on y) M_A is quadratic in y and
+// leaving it out (as §8.2 notes pycalphad did before its PR #715) makes Δy of (8.3) the Newton step of
+// the wrong function: with μ ~ -1e5 J/mol the missing curvature is larger than the ideal-mixing one, and
+// two liquid sets of a miscibility gap oscillated without converging. μ is the current estimate (the
+// step (8.3) stays linear in the new μ; the product μ·∂M/∂y is linearised at the current μ and y).
+void lagrangian_hessian(const PhaseInfo& pi, const CompSet& s, int C, std::vector<double>& W) {
+  const int m = pi.m, n = m + 2;
   W.assign(static_cast<size_t>(m) * m, 0.0);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < m; ++j) W[i * m + j] = s.e.d2Gf[(2 + i) * n + 2 + j];
@@ -49,46 +48,42 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
       const double* d2 = &s.mo.d2M[static_cast<size_t>(A) * m * m];
       for (int ij = 0; ij < m * m; ++ij) W[ij] -= muA * d2[ij];
     }
-  // reduced Hessian test
+}
+
+// The shift δ added to the diagonal of W that makes it positive definite on the null space of the site constraints
+// (0 when it is): a Newton step towards a maximum is never wanted.
+//
+// The shift starts from the smallest diagonal entry, not the largest: a constituent at y ~ 1e-14 puts
+// R T / y ~ 1e18 on the diagonal, and a shift relative to that (1e9 J/mol and more) flattened every
+// other direction as well, so that the set's composition no longer answered μ in (8.3) (the Newton
+// system then asked for μ of 1e8..1e12 J/mol: a single ionic-liquid set started inside its miscibility
+// gap, cuo.tdb 1514 K). Starting small and growing by 4 keeps the shift within 4-16 times the most
+// negative eigenvalue of the reduced Hessian, whatever the spread of its diagonal.
+double positive_definite_shift(EquilibriumSolver::Impl& im, const PhaseInfo& pi, const std::vector<double>& W) {
   double delta = 0;
-  if (pi.nz > 0) {
-    const int nz = pi.nz;
-    im.Hr.assign(static_cast<size_t>(nz) * nz, 0.0);
-    std::vector<double>& tmp = im.rhs;
-    tmp.assign(static_cast<size_t>(m) * nz, 0.0);  // H Z
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < m; ++j) {
-        double h = W[i * m + j];
-        if (h == 0) continue;
-        for (int c = 0; c < nz; ++c) tmp[i * nz + c] += h * pi.Z[j * nz + c];
-      }
-    for (int a = 0; a < nz; ++a)
-      for (int b = 0; b < nz; ++b) {
-        double v = 0;
-        for (int i = 0; i < m; ++i) v += pi.Z[i * nz + a] * tmp[i * nz + b];
-        im.Hr[a * nz + b] = v;
-      }
-    // The shift starts from the smallest diagonal entry, not the largest: a constituent at y ~ 1e-14 puts
-    // R T / y ~ 1e18 on the diagonal, and a shift relative to that (1e9 J/mol and more) flattened every
-    // other direction as well, so that the set's composition no longer answered μ in (8.3) (the Newton
-    // system then asked for μ of 1e8..1e12 J/mol: a single ionic-liquid set started inside its miscibility
-    // gap, cuo.tdb 1514 K). Starting small and growing by 4 keeps the shift within 4-16 times the most
-    // negative eigenvalue of the reduced Hessian, whatever the spread of its diagonal.
-    double scale = std::numeric_limits<double>::infinity();
-    for (int a = 0; a < nz; ++a) scale = std::min(scale, std::fabs(im.Hr[a * nz + a]));
-    scale = std::isfinite(scale) ? std::max(scale, 1.0) : 1.0;
-    std::vector<double>& trial = im.trial;  // workspace: no allocation per call
-    trial = im.Hr;
-    if (!cholesky(trial.data(), nz)) {
-      delta = std::min(1e-9 * scale, 1.0);
-      for (int tries = 0; tries < 64; ++tries, delta *= 4) {
-        trial = im.Hr;
-        for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;
-        if (cholesky(trial.data(), nz)) break;
-      }
-      delta *= 4;  // keep a margin so the step stays moderate
+  if (pi.nz <= 0) return delta;
+  const int nz = pi.nz;
+  reduced_hessian(W.data(), pi.m, pi.m, pi.Z, nz, im.rhs, im.Hr);
+  double scale = std::numeric_limits<double>::infinity();
+  for (int a = 0; a < nz; ++a) scale = std::min(scale, std::fabs(im.Hr[a * nz + a]));
+  scale = std::isfinite(scale) ? std::max(scale, 1.0) : 1.0;
+  std::vector<double>& trial = im.trial;  // workspace: no allocation per call
+  trial = im.Hr;
+  if (!cholesky(trial.data(), nz)) {
+    delta = std::min(1e-9 * scale, 1.0);
+    for (int tries = 0; tries < 64; ++tries, delta *= 4) {
+      trial = im.Hr;
+      for (int a = 0; a < nz; ++a) trial[a * nz + a] += delta;
+      if (cholesky(trial.data(), nz)) break;
     }
+    delta *= 4;  // keep a margin so the step stays moderate
   }
+  return delta;
+}
+
+// Φ = [[W + δ I, J_r^T], [J_r, 0]] factored into im.Phi, im.piv; false when it is singular.
+bool factor_kkt(EquilibriumSolver::Impl& im, const PhaseInfo& pi, const std::vector<double>& W, double delta) {
+  const int m = pi.m, k = pi.kr, K = m + k;
   im.Phi.assign(static_cast<size_t>(K) * K, 0.0);
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < m; ++j) im.Phi[i * K + j] = W[i * m + j];
@@ -100,10 +95,12 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
       im.Phi[i * K + m + r] = pi.Jr[r * m + i];
     }
   im.piv.assign(K, 0);
-  if (!lu_factor(im.Phi.data(), K, im.piv.data())) {
-    // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
-    return;
-  }
+  return lu_factor(im.Phi.data(), K, im.piv.data());
+}
+
+// The set's steps from the factored Φ: the base step dy0, the μ columns cA (need_mu) and the T column cT (need_T).
+void solve_steps(EquilibriumSolver::Impl& im, const PhaseInfo& pi, CompSet& s, int C, bool need_T, bool need_mu) {
+  const int m = pi.m, k = pi.kr, n = m + 2, K = m + k;
   std::vector<double>& b = im.bvec;
   b.assign(K, 0.0);
   // base step: Φ [Δy; -λ] = [-(g - sum_A μ0_A ∂M_A/∂y); -r], i.e. c_G of (8.3) taken at the current μ0
@@ -136,6 +133,37 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
     lu_solve(im.Phi.data(), K, im.piv.data(), b.data());
     for (int i = 0; i < m; ++i) s.cT[i] = b[i];
   }
+}
+
+}  // namespace
+
+// --------------------------------------------------------------------------------------------
+// Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
+// space of J when not positive definite there (a Newton step towards a maximum is never wanted).
+void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
+  const PhaseModel& pm = *run.phases[s.phase];
+  const PhaseInfo& pi = run.im.info[s.phase];
+  auto& im = run.im;
+  const int m = pi.m, C = run.C;
+  pm.energy(*im.states[s.phase], s.y.data(), 2, s.e);
+  pm.moles(s.y.data(), pi.variable_ratios ? 2 : 1, s.mo);
+  s.Gf = s.e.Gf;
+  s.GM = s.e.GM;
+  s.Nf = s.mo.Nf;
+  s.ylin.assign(s.y.begin(), s.y.end());
+  s.dy0.assign(m, 0.0);
+  s.cA.assign(static_cast<size_t>(C) * m, 0.0);
+  s.mu0.assign(C, 0.0);  // the μ of the base step dy0 (solve_steps)
+  if (run.mu.size() == static_cast<size_t>(C))
+    for (int A = 0; A < C; ++A)
+      if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
+  s.cT.assign(m, 0.0);
+  if (m == 0) return;
+  lagrangian_hessian(pi, s, C, im.W);
+  const double delta = positive_definite_shift(im, pi, im.W);
+  // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
+  if (!factor_kkt(im, pi, im.W, delta)) return;
+  solve_steps(im, pi, s, C, need_T, need_mu);
 }
 
 // Δy of a set for given μ (8.3).
@@ -338,6 +366,111 @@ void overall(const Run& run, std::vector<double>& x, double& N) {
     for (double& v : x) v /= N;
 }
 
+namespace {
+
+// The global linear system of one call of solve_global: its sizes, mode and workspaces.
+struct GlobalSystem {
+  const Run& run;
+  const bool newton, Tfree;    // mode 0; mode 1 (T a variable)
+  const std::vector<int>& st;  // the stable sets
+  const int P, nf, nx, nU;     // stable sets, free elements, condition rows, unknowns
+  std::vector<double>& A;      // nR x nU
+  std::vector<double>& rhs;
+  const std::vector<double>& x;    // the overall composition
+  const double N;                  // ... and the moles of atoms
+  const std::vector<double>& ref;  // the μ the Newton mode's corrections are taken from
+};
+
+// (a) the stable rows (8.4): G_f of each stable set against μ·M.
+void stable_rows(const GlobalSystem& gs, int& row) {
+  const Run& run = gs.run;
+  const Conds& cd = run.cd;
+  for (int a = 0; a < gs.P; ++a, ++row) {
+    const CompSet& s = run.sets[gs.st[a]];
+    double r = gs.newton ? s.Gf : 0.0;
+    for (int j = 0; j < gs.nf; ++j) gs.A[row * gs.nU + j] = s.mo.M[cd.free_el[j]];
+    if (gs.newton)
+      for (int E = 0; E < run.C; ++E) r -= s.mo.M[E] * gs.ref[E];  // free: corrections to ref; fixed: ref = the value
+    if (gs.Tfree) gs.A[row * gs.nU + gs.nf + gs.P] = -s.e.dGf[0];
+    gs.rhs[row] = r;
+  }
+}
+
+// Stable set a's terms in condition row c (the size row when c = nx): v Δℵ and w·Δy, Δy expanded in the unknowns
+// (its μ and T columns); in the Newton mode Δy's part at μ = ref is taken from the right side r.
+void set_in_balance_row(const GlobalSystem& gs, int row, int c, int a, double& r) {
+  const Run& run = gs.run;
+  const Conds& cd = run.cd;
+  const int C = run.C;
+  const bool size_row = c == gs.nx;
+  const double N = gs.N;
+  const std::vector<double>& x = gs.x;
+  const CompSet& s = run.sets[gs.st[a]];
+  const int m = static_cast<int>(s.y.size());
+  // w_k and v
+  double v = 0;
+  if (size_row)
+    v = s.Nf;
+  else
+    for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
+  gs.A[row * gs.nU + gs.nf + a] = v;
+  for (int i = 0; i < m; ++i) {
+    double w = 0;
+    if (size_row) {
+      for (int E = 0; E < C; ++E) w += s.mo.dM[E * m + i];
+      w *= s.aleph;
+    } else {
+      double dN = 0;
+      for (int E = 0; E < C; ++E) dN += s.mo.dM[E * m + i];
+      for (int E = 0; E < C; ++E) w += cd.a[c][E] * (s.mo.dM[E * m + i] - x[E] * dN);
+      w *= s.aleph / N;
+    }
+    if (w == 0) continue;
+    if (gs.newton) {
+      // Δy at μ = ref (set_step): dy0 + sum_E c_E (ref_E - μ0_E); μ0 = ref after newton's linearize
+      double dyr = s.dy0[i];
+      for (int E = 0; E < C; ++E)
+        if (gs.ref[E] != s.mu0[E]) dyr += s.cA[E * m + i] * (gs.ref[E] - s.mu0[E]);
+      r -= w * dyr;
+    }
+    for (int j = 0; j < gs.nf; ++j) gs.A[row * gs.nU + j] += w * s.cA[cd.free_el[j] * m + i];
+    if (gs.Tfree) gs.A[row * gs.nU + gs.nf + gs.P] += w * s.cT[i];
+  }
+}
+
+// (b) the condition rows (8.5) and (c) the size row (8.6): both are sum_α [w^α·Δy^α + v^α Δℵ^α]. Their targets:
+// the residuals (Newton mode), a unit change of condition row xrow (mode 2), else 0.
+void balance_rows(const GlobalSystem& gs, int mode, int xrow, int& row) {
+  const Conds& cd = gs.run.cd;
+  for (int c = 0; c <= gs.nx; ++c, ++row) {
+    const bool size_row = c == gs.nx;
+    double target;
+    if (size_row)
+      target = gs.newton ? -(gs.N - 1) : 0.0;
+    else {
+      double res = -cd.b[c];
+      for (int E = 0; E < gs.run.C; ++E) res += cd.a[c][E] * gs.x[E];
+      target = gs.newton ? -res : (mode == 2 && c == xrow ? 1.0 : 0.0);
+    }
+    double r = target;
+    for (int a = 0; a < gs.P; ++a) set_in_balance_row(gs, row, c, a, r);
+    gs.rhs[row] = r;
+  }
+}
+
+void trace_global(const std::vector<double>& A, const std::vector<double>& rhs, const std::vector<double>& sol, int nR,
+                  int nU) {
+  for (int i = 0; i < nR; ++i) {
+    for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", A[i * nU + j]);
+    std::fprintf(stderr, " | %12.5e\n", rhs[i]);
+  }
+  std::fprintf(stderr, "sol");
+  for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", sol[j]);
+  std::fprintf(stderr, "\n");
+}
+
+}  // namespace
+
 // The global linear system of §8.3 (mode 0: Newton step) or of §9.4 (mode 1: dT = 1; mode 2: unit
 // change of the condition row `xrow`). Unknowns: μ of free elements, Δℵ of stable sets, [ΔT].
 // Returns false if the system could not be solved.
@@ -355,7 +488,6 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   const int nU = nf + P + (Tfree ? 1 : 0);
   const int nR = P + nx + 1 + (Tfree ? 1 : 0);
   auto& A = run.im.A;
-  auto& b = run.im.bvec;
   A.assign(static_cast<size_t>(nR) * nU, 0.0);
   std::vector<double>& rhs = run.im.grhs;
   rhs.assign(nR, 0.0);
@@ -374,64 +506,10 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   if (newton)
     for (int E = 0; E < C; ++E)
       if (cd.fixed[E]) ref[E] = cd.mufix[E];
+  const GlobalSystem gs{run, newton, Tfree, st, P, nf, nx, nU, A, rhs, x, N, ref};
   int row = 0;
-  // (a) stable rows (8.4)
-  for (int a = 0; a < P; ++a, ++row) {
-    const CompSet& s = run.sets[st[a]];
-    double r = newton ? s.Gf : 0.0;
-    for (int j = 0; j < nf; ++j) A[row * nU + j] = s.mo.M[cd.free_el[j]];
-    if (newton)
-      for (int E = 0; E < C; ++E) r -= s.mo.M[E] * ref[E];  // free: corrections to ref; fixed: ref = the value
-    if (Tfree) A[row * nU + nf + P] = -s.e.dGf[0];
-    rhs[row] = r;
-  }
-  // (b) condition rows (8.5) and (c) the size row (8.6): both are sum_α [w^α·Δy^α + v^α Δℵ^α]
-  for (int c = 0; c <= nx; ++c, ++row) {
-    const bool size_row = c == nx;
-    double target;
-    if (size_row)
-      target = newton ? -(N - 1) : 0.0;
-    else {
-      double res = -cd.b[c];
-      for (int E = 0; E < C; ++E) res += cd.a[c][E] * x[E];
-      target = newton ? -res : (mode == 2 && c == xrow ? 1.0 : 0.0);
-    }
-    double r = target;
-    for (int a = 0; a < P; ++a) {
-      const CompSet& s = run.sets[st[a]];
-      const int m = static_cast<int>(s.y.size());
-      // w_k and v
-      double v = 0;
-      if (size_row)
-        v = s.Nf;
-      else
-        for (int E = 0; E < C; ++E) v += cd.a[c][E] * (s.mo.M[E] - x[E] * s.Nf) / N;
-      A[row * nU + nf + a] = v;
-      for (int i = 0; i < m; ++i) {
-        double w = 0;
-        if (size_row) {
-          for (int E = 0; E < C; ++E) w += s.mo.dM[E * m + i];
-          w *= s.aleph;
-        } else {
-          double dN = 0;
-          for (int E = 0; E < C; ++E) dN += s.mo.dM[E * m + i];
-          for (int E = 0; E < C; ++E) w += cd.a[c][E] * (s.mo.dM[E * m + i] - x[E] * dN);
-          w *= s.aleph / N;
-        }
-        if (w == 0) continue;
-        if (newton) {
-          // Δy at μ = ref (set_step): dy0 + sum_E c_E (ref_E - μ0_E); μ0 = ref after newton's linearize
-          double dyr = s.dy0[i];
-          for (int E = 0; E < C; ++E)
-            if (ref[E] != s.mu0[E]) dyr += s.cA[E * m + i] * (ref[E] - s.mu0[E]);
-          r -= w * dyr;
-        }
-        for (int j = 0; j < nf; ++j) A[row * nU + j] += w * s.cA[cd.free_el[j] * m + i];
-        if (Tfree) A[row * nU + nf + P] += w * s.cT[i];
-      }
-    }
-    rhs[row] = r;
-  }
+  stable_rows(gs, row);
+  balance_rows(gs, mode, xrow, row);
   if (Tfree) {
     A[row * nU + nf + P] = 1;
     rhs[row] = 1;
@@ -445,22 +523,13 @@ bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::v
   lstsq(A.data(), nR, nU, rhs.data(), run.im.sol.data(), run.im.lw, 1e-14);
   if (newton)
     for (int j = 0; j < nf; ++j) run.im.sol[j] += ref[cd.free_el[j]];
-  if (debug_level() >= 2) {
-    for (int i = 0; i < nR; ++i) {
-      for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", A[i * nU + j]);
-      std::fprintf(stderr, " | %12.5e\n", rhs[i]);
-    }
-    std::fprintf(stderr, "sol");
-    for (int j = 0; j < nU; ++j) std::fprintf(stderr, " %12.5e", run.im.sol[j]);
-    std::fprintf(stderr, "\n");
-  }
+  if (debug_level() >= 2) trace_global(A, rhs, run.im.sol, nR, nU);
   dmu.assign(C, 0.0);
   for (int E = 0; E < C; ++E) dmu[E] = (cd.fixed[E] && newton) ? cd.mufix[E] : 0.0;
   for (int j = 0; j < nf; ++j) dmu[cd.free_el[j]] = run.im.sol[j];
   dal.assign(run.sets.size(), 0.0);
   for (int a = 0; a < P; ++a) dal[st[a]] = run.im.sol[nf + a];
   dT = Tfree ? run.im.sol[nf + P] : 0.0;
-  (void)b;
   return true;
 }
 

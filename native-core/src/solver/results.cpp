@@ -15,7 +15,7 @@ namespace pd::solver::detail {
 // Fills `res` from the final state of `run` (also when not converged: the last state, flagged). `ok`/`why`:
 // certify's verdict; a certified state is converged unless the mass balance, the tangent of a stable set or
 // the driving force of a metastable one says otherwise.
-void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const Reason& why,
                   EquilibriumResult& res) {
   const Conds& cd = run.cd;
   const int C = run.C;
@@ -97,168 +97,204 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   for (const auto& r : res.metastable)
     if (std::find(vacant_phases.begin(), vacant_phases.end(), r.phase_index) == vacant_phases.end())
       maxdf = std::max(maxdf, r.DF);
-  if (!ok) {
-    res.converged = false;
-    res.reason = why;
-  } else if (mb > mass_balance_tolerance(cd)) {
-    res.reason = "mass balance not satisfied (" + std::to_string(mb) + ")";
-  } else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6) {
-    res.reason = "a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol";
-  } else if (maxdf > kDFGrid) {
-    res.reason = "a metastable phase has a positive driving force (" + std::to_string(maxdf) + " J/mol)";
-  } else {
+  Reason verdict{"converged"};
+  if (!ok)
+    verdict = why;
+  else if (mb > mass_balance_tolerance(cd))
+    verdict = {"mass balance not satisfied (" + std::to_string(mb) + ")"};
+  else if (worst_mu > 1e-6 * std::max(1.0, std::fabs(res.GM)) && worst_mu > 1e-6)
+    verdict = {"a stable phase is off the tangent hyperplane by " + std::to_string(worst_mu) + " J/mol"};
+  else if (maxdf > kDFGrid)
+    verdict = {"a metastable phase has a positive driving force (" + std::to_string(maxdf) + " J/mol)"};
+  else
     res.converged = true;
-    res.reason = "converged";
-  }
   // A state that failed with a stable set at almost no atoms per formula unit failed because that phase has no
   // lower bound: pycalphad_inline_V_O_gas_halite at X(V) = 1e-9, where HALITE takes the V at N_f = 3e-12 (1200
   // formula units in 3.7e-9 moles of atoms) and the tangent check fails by 0.3 J/mol. Said so, it is an answer
   // and not a failure to find one: the cold start's retries are not run for it.
-  if (!res.converged && vacant_stable) res.reason = pure_vacancy_reason(run, *vacant_stable);
+  if (!res.converged && vacant_stable) verdict = pure_vacancy_reason(run, *vacant_stable);
+  res.reason = verdict.text;
+  if (!res.converged) res.reason_code = verdict.code;
 }
+
+namespace {
+
+// A request "A.B" upper-cased and cut at its last '.' outside parentheses (B may be X(EL), A may contain '(').
+void split_request(const std::string& req0, std::string& qa, std::string& qb) {
+  std::string req = req0;
+  for (auto& ch : req) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  int depth = 0;
+  size_t dot = std::string::npos;
+  for (size_t i = 0; i < req.size(); ++i) {
+    if (req[i] == '(')
+      ++depth;
+    else if (req[i] == ')')
+      --depth;
+    else if (req[i] == '.' && depth == 0)
+      dot = i;
+  }
+  if (dot == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "' is not of the form A.B");
+  qa = req.substr(0, dot);
+  qb = req.substr(dot + 1);
+}
+
+// The mode of solve_global for the variable B: 1 for T, 2 for X(EL) of condition row xrow.
+int variable_mode(const Conds& cd, const std::vector<std::string>& elements, const std::string& req0,
+                  const std::string& qb, int& xrow) {
+  xrow = -1;
+  if (qb == "T") return 1;
+  if (qb.size() > 3 && qb.rfind("X(", 0) == 0 && qb.back() == ')') {
+    std::string el = qb.substr(2, qb.size() - 3);
+    for (size_t r = 0; r < cd.a.size(); ++r)
+      if (cd.row_is_x[r] && elements[cd.row_element[r]] == el) xrow = static_cast<int>(r);
+    if (xrow < 0) throw std::invalid_argument("derivative '" + req0 + "': X(" + el + ") is not a condition");
+    return 2;
+  }
+  throw std::invalid_argument("derivative '" + req0 + "': only .T and .X(EL) are supported");
+}
+
+// The sensitivities of the state to the variable (§9.4): dμ, dT, and per stable set dy (9.3) and dNP (9.4).
+struct Sensitivity {
+  std::vector<double> dmu, dal;
+  double dT = 0;
+  std::vector<std::vector<double>> dy;
+  std::vector<double> dNP;
+};
+
+Sensitivity sensitivity(Run& run, int mode, int xrow) {
+  const int C = run.C;
+  Sensitivity d;
+  if (!solve_global(run, mode, xrow, d.dmu, d.dal, d.dT))
+    throw CoreError(ErrorCode::NotConverged, "derivative system not finite");
+  d.dy.resize(run.sets.size());
+  d.dNP.assign(run.sets.size(), 0.0);
+  for (size_t i = 0; i < run.sets.size(); ++i) {
+    CompSet& s = run.sets[i];
+    if (!s.stable) continue;
+    const int m = static_cast<int>(s.y.size());
+    d.dy[i].assign(m, 0.0);
+    for (int k = 0; k < m; ++k) {
+      double v = s.cT[k] * d.dT;
+      for (int A = 0; A < C; ++A) v += s.cA[A * m + k] * d.dmu[A];
+      d.dy[i][k] = v;
+    }
+    double dNf = 0;
+    for (int k = 0; k < m; ++k)
+      for (int A = 0; A < C; ++A) dNf += s.mo.dM[A * m + k] * d.dy[i][k];
+    d.dNP[i] = s.Nf * d.dal[i] + s.aleph * dNf;
+  }
+  return d;
+}
+
+// GM, SM or HM (`which`) of set s and its change with the variable (dT, site fractions' change dy).
+void set_property(const CompSet& s, const std::string& which, double T, double dT, const std::vector<double>& dy,
+                  double& val, double& dval) {
+  const int m = static_cast<int>(s.y.size());
+  const int n = m + 2;
+  const auto& g = s.e.dGM;
+  const auto& h = s.e.d2GM;
+  double vT, vY = 0;
+  if (which == "GM") {
+    val = s.GM;
+    vT = g[0];
+    for (int k = 0; k < m; ++k) vY += g[2 + k] * dy[k];
+  } else if (which == "SM") {
+    val = -g[0];
+    vT = -h[0];
+    for (int k = 0; k < m; ++k) vY += -h[(2 + k) * n] * dy[k];
+  } else {  // HM
+    val = s.GM - T * g[0];
+    vT = -T * h[0];
+    for (int k = 0; k < m; ++k) vY += (g[2 + k] - T * h[(2 + k) * n]) * dy[k];
+  }
+  dval = vT * dT + vY;
+}
+
+// The system's GM, HM or SM: sum over the stable sets of dNP v + NP dv.
+double system_property_derivative(const Run& run, const std::string& qa, double T, const Sensitivity& d) {
+  double out = 0;
+  for (size_t i = 0; i < run.sets.size(); ++i) {
+    const CompSet& s = run.sets[i];
+    if (!s.stable) continue;
+    double v, dv;
+    set_property(s, qa, T, d.dT, d.dy[i], v, dv);
+    out += d.dNP[i] * v + s.aleph * s.Nf * dv;
+  }
+  return out;
+}
+
+// NP(PHASE[#n]) or X(PHASE[#n],EL) (qa): the amount summed over the phase's stable sets (or set n), the mole
+// fraction of its first (or n-th) set; NaN for a mole fraction of a phase that is not stable.
+double phase_derivative(const Run& run, const std::vector<std::string>& elements, const std::string& req0,
+                        const std::string& qa, const Sensitivity& d) {
+  const int C = run.C;
+  bool isNP = qa[0] == 'N';
+  std::string inner = qa.substr(isNP ? 3 : 2, qa.size() - (isNP ? 4 : 3));
+  std::string ph = inner, el;
+  if (!isNP) {
+    size_t comma = inner.find(',');
+    if (comma == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "': use X(PHASE,EL)");
+    ph = inner.substr(0, comma);
+    el = inner.substr(comma + 1);
+  }
+  int want_set = 0;
+  size_t hash = ph.find('#');
+  if (hash != std::string::npos) {
+    want_set = std::atoi(ph.c_str() + hash + 1);
+    ph = ph.substr(0, hash);
+  }
+  int seen = 0;
+  bool found = false;
+  double out = 0;
+  for (size_t i = 0; i < run.sets.size(); ++i) {
+    const CompSet& s = run.sets[i];
+    if (!s.stable || run.phases[s.phase]->name() != ph) continue;
+    ++seen;
+    if (want_set && seen != want_set) continue;
+    if (isNP) {
+      out += d.dNP[i];
+      found = true;
+    } else if (!found) {
+      auto it = std::find(elements.begin(), elements.end(), el);
+      if (it == elements.end()) throw std::invalid_argument("derivative '" + req0 + "': unknown element " + el);
+      const int A = static_cast<int>(it - elements.begin());
+      const int m = static_cast<int>(s.y.size());
+      double dMA = 0, dNf = 0;
+      for (int k = 0; k < m; ++k) {
+        dMA += s.mo.dM[A * m + k] * d.dy[i][k];
+        for (int E = 0; E < C; ++E) dNf += s.mo.dM[E * m + k] * d.dy[i][k];
+      }
+      out = (dMA * s.Nf - s.mo.M[A] * dNf) / (s.Nf * s.Nf);
+      found = true;
+    }
+  }
+  if (!found && !isNP) out = std::numeric_limits<double>::quiet_NaN();
+  return out;
+}
+
+}  // namespace
 
 // The derivatives named in `requests` ("A.B" with B = T or X(EL) of a condition row), appended to
 // res.derivatives; throws std::invalid_argument for a request it cannot parse. Needs every set linearised
 // with its T column (linearize(..., true)).
 void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::string>& elements,
                      const std::vector<std::string>& requests, EquilibriumResult& res) {
-  const Conds& cd = run.cd;
-  const int C = run.C;
-  // parse "A.B"
-  auto upper = [](std::string s) {
-    for (auto& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    return s;
-  };
   for (const auto& req0 : requests) {
-    std::string req = upper(req0);
-    size_t dot = req.rfind('.');
-    // B may be X(EL) which has no '.', A may contain '(' ... find the '.' outside parentheses
-    int depth = 0;
-    dot = std::string::npos;
-    for (size_t i = 0; i < req.size(); ++i) {
-      if (req[i] == '(')
-        ++depth;
-      else if (req[i] == ')')
-        --depth;
-      else if (req[i] == '.' && depth == 0)
-        dot = i;
-    }
-    if (dot == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "' is not of the form A.B");
-    std::string qa = req.substr(0, dot), qb = req.substr(dot + 1);
-    int mode = 0, xrow = -1;
-    if (qb == "T")
-      mode = 1;
-    else if (qb.size() > 3 && qb.rfind("X(", 0) == 0 && qb.back() == ')') {
-      std::string el = qb.substr(2, qb.size() - 3);
-      for (size_t r = 0; r < cd.a.size(); ++r)
-        if (cd.row_is_x[r] && elements[cd.row_element[r]] == el) xrow = static_cast<int>(r);
-      if (xrow < 0) throw std::invalid_argument("derivative '" + req0 + "': X(" + el + ") is not a condition");
-      mode = 2;
-    } else {
-      throw std::invalid_argument("derivative '" + req0 + "': only .T and .X(EL) are supported");
-    }
-    std::vector<double> dmu, dal;
-    double dT = 0;
-    if (!solve_global(run, mode, xrow, dmu, dal, dT))
-      throw CoreError(ErrorCode::NotConverged, "derivative system not finite");
-    // per-set dy (9.3) and dNP (9.4)
-    std::vector<std::vector<double>> dy(run.sets.size());
-    std::vector<double> dNP(run.sets.size(), 0.0);
-    for (size_t i = 0; i < run.sets.size(); ++i) {
-      CompSet& s = run.sets[i];
-      if (!s.stable) continue;
-      const int m = static_cast<int>(s.y.size());
-      dy[i].assign(m, 0.0);
-      for (int k = 0; k < m; ++k) {
-        double v = s.cT[k] * dT;
-        for (int A = 0; A < C; ++A) v += s.cA[A * m + k] * dmu[A];
-        dy[i][k] = v;
-      }
-      double dNf = 0;
-      for (int k = 0; k < m; ++k)
-        for (int A = 0; A < C; ++A) dNf += s.mo.dM[A * m + k] * dy[i][k];
-      dNP[i] = s.Nf * dal[i] + s.aleph * dNf;
-    }
-    auto prop = [&](const CompSet& s, const std::string& which, double& val, double& dval,
-                    const std::vector<double>& d) {
-      const int m = static_cast<int>(s.y.size());
-      const int n = m + 2;
-      const double T = c.T;
-      const auto& g = s.e.dGM;
-      const auto& h = s.e.d2GM;
-      double vT, vY = 0;
-      if (which == "GM") {
-        val = s.GM;
-        vT = g[0];
-        for (int k = 0; k < m; ++k) vY += g[2 + k] * d[k];
-      } else if (which == "SM") {
-        val = -g[0];
-        vT = -h[0];
-        for (int k = 0; k < m; ++k) vY += -h[(2 + k) * n] * d[k];
-      } else {  // HM
-        val = s.GM - T * g[0];
-        vT = -T * h[0];
-        for (int k = 0; k < m; ++k) vY += (g[2 + k] - T * h[(2 + k) * n]) * d[k];
-      }
-      dval = vT * dT + vY;
-    };
+    std::string qa, qb;
+    split_request(req0, qa, qb);
+    int xrow;
+    const int mode = variable_mode(run.cd, elements, req0, qb, xrow);
+    const Sensitivity d = sensitivity(run, mode, xrow);
     double out = std::numeric_limits<double>::quiet_NaN();
     if (qa == "GM" || qa == "HM" || qa == "SM") {
-      out = 0;
-      for (size_t i = 0; i < run.sets.size(); ++i) {
-        const CompSet& s = run.sets[i];
-        if (!s.stable) continue;
-        double v, dv;
-        prop(s, qa, v, dv, dy[i]);
-        out += dNP[i] * v + s.aleph * s.Nf * dv;
-      }
+      out = system_property_derivative(run, qa, c.T, d);
     } else if (qa.rfind("MU(", 0) == 0 && qa.back() == ')') {
       std::string el = qa.substr(3, qa.size() - 4);
       auto it = std::find(elements.begin(), elements.end(), el);
       if (it == elements.end()) throw std::invalid_argument("derivative '" + req0 + "': unknown element " + el);
-      out = dmu[it - elements.begin()];
+      out = d.dmu[it - elements.begin()];
     } else if ((qa.rfind("NP(", 0) == 0 || qa.rfind("X(", 0) == 0) && qa.back() == ')') {
-      bool isNP = qa[0] == 'N';
-      std::string inner = qa.substr(isNP ? 3 : 2, qa.size() - (isNP ? 4 : 3));
-      std::string ph = inner, el;
-      if (!isNP) {
-        size_t comma = inner.find(',');
-        if (comma == std::string::npos) throw std::invalid_argument("derivative '" + req0 + "': use X(PHASE,EL)");
-        ph = inner.substr(0, comma);
-        el = inner.substr(comma + 1);
-      }
-      int want_set = 0;
-      size_t hash = ph.find('#');
-      if (hash != std::string::npos) {
-        want_set = std::atoi(ph.c_str() + hash + 1);
-        ph = ph.substr(0, hash);
-      }
-      int seen = 0;
-      bool found = false;
-      out = 0;
-      for (size_t i = 0; i < run.sets.size(); ++i) {
-        const CompSet& s = run.sets[i];
-        if (!s.stable || run.phases[s.phase]->name() != ph) continue;
-        ++seen;
-        if (want_set && seen != want_set) continue;
-        if (isNP) {
-          out += dNP[i];
-          found = true;
-        } else if (!found) {
-          auto it = std::find(elements.begin(), elements.end(), el);
-          if (it == elements.end()) throw std::invalid_argument("derivative '" + req0 + "': unknown element " + el);
-          const int A = static_cast<int>(it - elements.begin());
-          const int m = static_cast<int>(s.y.size());
-          double dMA = 0, dNf = 0;
-          for (int k = 0; k < m; ++k) {
-            dMA += s.mo.dM[A * m + k] * dy[i][k];
-            for (int E = 0; E < C; ++E) dNf += s.mo.dM[E * m + k] * dy[i][k];
-          }
-          out = (dMA * s.Nf - s.mo.M[A] * dNf) / (s.Nf * s.Nf);
-          found = true;
-        }
-      }
-      if (!found && !isNP) out = std::numeric_limits<double>::quiet_NaN();
+      out = phase_derivative(run, elements, req0, qa, d);
     } else {
       throw std::invalid_argument("derivative '" + req0 + "': unsupported quantity " + qa);
     }

@@ -121,163 +121,237 @@ void floor_renormalise(double* y, const PhaseInfo& pi) {
 
 }  // namespace
 
-PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens) {
-  const int m = pi.m;
-  std::vector<double> pts;  // rows of m
-  // End members (product over sublattices).
+namespace {
+
+// End members: one constituent per sublattice, every combination (at most 20000).
+std::vector<std::vector<double>> end_members(const PhaseInfo& pi) {
   std::vector<std::vector<double>> ends;
-  {
-    std::vector<int> idx(pi.subl.size(), 0);
-    size_t count = 1;
-    for (const auto& s : pi.subl) count *= std::max<size_t>(1, s.size());
-    count = std::min<size_t>(count, 20000);
-    for (size_t c = 0; c < count; ++c) {
-      std::vector<double> y(m, 0.0);
-      for (size_t s = 0; s < pi.subl.size(); ++s)
-        if (!pi.subl[s].empty()) y[pi.subl[s][idx[s]]] = 1.0;
-      ends.push_back(y);
-      for (size_t s = 0; s < pi.subl.size(); ++s) {
-        if (++idx[s] < static_cast<int>(pi.subl[s].size())) break;
-        idx[s] = 0;
-      }
+  std::vector<int> idx(pi.subl.size(), 0);
+  size_t count = 1;
+  for (const auto& s : pi.subl) count *= std::max<size_t>(1, s.size());
+  count = std::min<size_t>(count, 20000);
+  for (size_t c = 0; c < count; ++c) {
+    std::vector<double> y(pi.m, 0.0);
+    for (size_t s = 0; s < pi.subl.size(); ++s)
+      if (!pi.subl[s].empty()) y[pi.subl[s][idx[s]]] = 1.0;
+    ends.push_back(y);
+    for (size_t s = 0; s < pi.subl.size(); ++s) {
+      if (++idx[s] < static_cast<int>(pi.subl[s].size())) break;
+      idx[s] = 0;
     }
   }
-  // Charged phases: keep only neutral points (§8.7): neutral end members plus the neutral mixture of
-  // every (positive, negative) pair; every convex combination of neutral points is neutral again.
-  if (pi.charged) {
-    std::vector<std::vector<double>> neutral;
-    std::vector<double> q(ends.size());
-    for (size_t e = 0; e < ends.size(); ++e) {
-      double worst = 0;
-      for (int r = 0; r < pi.k; ++r) {
-        double s = -pi.rhs[r];
-        for (int i = 0; i < m; ++i) s += pi.J[r * m + i] * ends[e][i];
-        // site-sum rows are satisfied by construction; take the charge row's residual
-        if (std::fabs(s) > std::fabs(worst)) worst = s;
-      }
-      q[e] = worst;
+  return ends;
+}
+
+// Charged phases: keep only neutral points (§8.7): neutral end members plus the neutral mixture of
+// every (positive, negative) pair; every convex combination of neutral points is neutral again.
+std::vector<std::vector<double>> neutral_points(const PhaseInfo& pi, const std::vector<std::vector<double>>& ends) {
+  const int m = pi.m;
+  std::vector<std::vector<double>> neutral;
+  std::vector<double> q(ends.size());
+  for (size_t e = 0; e < ends.size(); ++e) {
+    double worst = 0;
+    for (int r = 0; r < pi.k; ++r) {
+      double s = -pi.rhs[r];
+      for (int i = 0; i < m; ++i) s += pi.J[r * m + i] * ends[e][i];
+      // site-sum rows are satisfied by construction; take the charge row's residual
+      if (std::fabs(s) > std::fabs(worst)) worst = s;
     }
-    for (size_t e = 0; e < ends.size(); ++e)
-      if (std::fabs(q[e]) < 1e-12) neutral.push_back(ends[e]);
-    for (size_t a = 0; a < ends.size(); ++a)
-      for (size_t b = 0; b < ends.size(); ++b)
-        if (q[a] > 1e-12 && q[b] < -1e-12 && neutral.size() < 20000) {
-          double t = -q[b] / (q[a] - q[b]);
-          std::vector<double> y(m);
-          for (int i = 0; i < m; ++i) y[i] = t * ends[a][i] + (1 - t) * ends[b][i];
-          neutral.push_back(y);
-        }
-    ends.swap(neutral);
+    q[e] = worst;
   }
-  for (auto& e : ends) pts.insert(pts.end(), e.begin(), e.end());
-  PhaseGrid g;
-  bool has_vacuum = false;  // the phase has a pure-vacancy end member (N_f can reach 0)
-  double nf_end_min = std::numeric_limits<double>::infinity();  // fewest atoms of an end member that has any
-  {
-    // distinct end-member compositions (PhaseGrid::Xv): sorted, neighbours within 1e-9 merged; only the
-    // pure-vacancy configuration (no atoms) has none
-    MolesResult mo;
-    std::vector<std::vector<double>> xe;
-    for (const auto& e : ends) {
-      pm.moles(e.data(), 0, mo);
-      if (!(mo.Nf > 1e-10)) {
-        has_vacuum = true;
-        continue;
+  for (size_t e = 0; e < ends.size(); ++e)
+    if (std::fabs(q[e]) < 1e-12) neutral.push_back(ends[e]);
+  for (size_t a = 0; a < ends.size(); ++a)
+    for (size_t b = 0; b < ends.size(); ++b)
+      if (q[a] > 1e-12 && q[b] < -1e-12 && neutral.size() < 20000) {
+        double t = -q[b] / (q[a] - q[b]);
+        std::vector<double> y(m);
+        for (int i = 0; i < m; ++i) y[i] = t * ends[a][i] + (1 - t) * ends[b][i];
+        neutral.push_back(y);
       }
-      nf_end_min = std::min(nf_end_min, mo.Nf);
-      std::vector<double> x(C);
-      for (int A = 0; A < C; ++A) x[A] = mo.M[A] / mo.Nf;
-      xe.push_back(std::move(x));
+  return neutral;
+}
+
+// What the end members tell of the phase: its distinct end-member compositions (PhaseGrid::Xv: sorted, neighbours
+// within 1e-9 merged; only the pure-vacancy configuration, without atoms, has none), whether it has a pure-vacancy
+// end member (N_f can reach 0), and the fewest atoms of an end member that has any.
+struct EndMemberSummary {
+  bool has_vacuum = false;
+  double nf_end_min = std::numeric_limits<double>::infinity();
+};
+EndMemberSummary end_member_compositions(const PhaseModel& pm, const std::vector<std::vector<double>>& ends, int C,
+                                         PhaseGrid& g) {
+  EndMemberSummary sum;
+  MolesResult mo;
+  std::vector<std::vector<double>> xe;
+  for (const auto& e : ends) {
+    pm.moles(e.data(), 0, mo);
+    if (!(mo.Nf > 1e-10)) {
+      sum.has_vacuum = true;
+      continue;
     }
-    std::sort(xe.begin(), xe.end());
-    for (const auto& x : xe) {
-      double d = 1;
-      if (g.nv) {
-        d = 0;
-        for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(x[A] - g.Xv[(g.nv - 1) * C + A]));
-      }
-      if (d <= 1e-9) continue;
-      g.Xv.insert(g.Xv.end(), x.begin(), x.end());
-      ++g.nv;
-    }
+    sum.nf_end_min = std::min(sum.nf_end_min, mo.Nf);
+    std::vector<double> x(C);
+    for (int A = 0; A < C; ++A) x[A] = mo.M[A] / mo.Nf;
+    xe.push_back(std::move(x));
   }
-  // Lines between pairs of end members (pdens points each, capped to ~90000 points).
+  std::sort(xe.begin(), xe.end());
+  for (const auto& x : xe) {
+    double d = 1;
+    if (g.nv) {
+      d = 0;
+      for (int A = 0; A < C; ++A) d = std::max(d, std::fabs(x[A] - g.Xv[(g.nv - 1) * C + A]));
+    }
+    if (d <= 1e-9) continue;
+    g.Xv.insert(g.Xv.end(), x.begin(), x.end());
+    ++g.nv;
+  }
+  return sum;
+}
+
+// Lines between pairs of end members (pdens points each, capped to ~90000 points), appended to pts.
+void pair_lines(const PhaseInfo& pi, const std::vector<std::vector<double>>& ends, int pdens,
+                std::vector<double>& pts) {
+  const int m = pi.m;
   size_t E = ends.size();
   size_t pairs = E * (E - 1) / 2;
-  if (pairs > 0) {
-    int per = pdens;
-    if (pairs * per > 90000) per = std::max<int>(3, static_cast<int>(90000 / pairs));
-    size_t stride = pairs > 5000 ? pairs / 5000 + 1 : 1;
-    // Many end members (five or more constituents on each of two mixing sublattices, e.g. BCC_B2 or the
-    // Laves phases of a 7-component alloy): most pairs differ on several sublattices, and their lines cross
-    // the interior of the constitution space that the quasi-random points below already cover. Those
-    // diagonals get a quarter of the points; the edges (pairs differing on one sublattice: binary mixing on
-    // that sublattice, where gaps and dilute minima lie) keep the full density. Smaller phases are unchanged.
-    // (ordered phases of ternaries and quaternaries, e.g. a 4-sublattice FCC of three or four elements,
-    // keep every line: their partially ordered states lie on the diagonals)
-    bool wide_sublattices = true;
-    for (const auto& sl : pi.subl)
-      if (sl.size() >= 2 && sl.size() < 5) wide_sublattices = false;
-    const bool sparse_diagonals = !pi.charged && pairs > kSparseDiagonalPairs && wide_sublattices;
-    const int per_diagonal = std::max(3, per / 4);
-    // room for every line point at once (an upper bound; pages never written are never touched): growing
-    // the array by doubling copied and faulted in the large grids several times over
-    pts.reserve(pts.size() + (pairs / stride + 1) * static_cast<size_t>(per + 28) * m);
-    size_t pc = 0;
-    for (size_t a = 0; a < E; ++a) {
-      throw_if_cancelled();
-      for (size_t b = a + 1; b < E; ++b, ++pc) {
-        if (pc % stride) continue;
-        int along = per;
-        if (sparse_diagonals) {
-          // end members are one-hot per sublattice: two differing entries per differing sublattice
-          int differing = 0;
-          for (int i = 0; i < m; ++i) differing += ends[a][i] != ends[b][i];
-          if (differing > 2) along = per_diagonal;
-        }
-        for (int j = 1; j < along; ++j) {
-          double t = static_cast<double>(j) / along;
+  if (pairs == 0) return;
+  int per = pdens;
+  if (pairs * per > 90000) per = std::max<int>(3, static_cast<int>(90000 / pairs));
+  size_t stride = pairs > 5000 ? pairs / 5000 + 1 : 1;
+  // Many end members (five or more constituents on each of two mixing sublattices, e.g. BCC_B2 or the
+  // Laves phases of a 7-component alloy): most pairs differ on several sublattices, and their lines cross
+  // the interior of the constitution space that the quasi-random points below already cover. Those
+  // diagonals get a quarter of the points; the edges (pairs differing on one sublattice: binary mixing on
+  // that sublattice, where gaps and dilute minima lie) keep the full density. Smaller phases are unchanged.
+  // (ordered phases of ternaries and quaternaries, e.g. a 4-sublattice FCC of three or four elements,
+  // keep every line: their partially ordered states lie on the diagonals)
+  bool wide_sublattices = true;
+  for (const auto& sl : pi.subl)
+    if (sl.size() >= 2 && sl.size() < 5) wide_sublattices = false;
+  const bool sparse_diagonals = !pi.charged && pairs > kSparseDiagonalPairs && wide_sublattices;
+  const int per_diagonal = std::max(3, per / 4);
+  // room for every line point at once (an upper bound; pages never written are never touched): growing
+  // the array by doubling copied and faulted in the large grids several times over
+  pts.reserve(pts.size() + (pairs / stride + 1) * static_cast<size_t>(per + 28) * m);
+  size_t pc = 0;
+  for (size_t a = 0; a < E; ++a) {
+    throw_if_cancelled();
+    for (size_t b = a + 1; b < E; ++b, ++pc) {
+      if (pc % stride) continue;
+      int along = per;
+      if (sparse_diagonals) {
+        // end members are one-hot per sublattice: two differing entries per differing sublattice
+        int differing = 0;
+        for (int i = 0; i < m; ++i) differing += ends[a][i] != ends[b][i];
+        if (differing > 2) along = per_diagonal;
+      }
+      for (int j = 1; j < along; ++j) {
+        double t = static_cast<double>(j) / along;
+        for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
+      }
+      // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
+      // minima closer to a pure end than the uniform spacing)
+      if (pairs <= kSparseDiagonalPairs)
+        for (int k = 3; k <= 16; ++k) {
+          double t = std::pow(10.0, -0.5 * k);
+          if (t >= 1.0 / per) continue;
           for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
+          for (int i = 0; i < m; ++i) pts.push_back((1 - t) * ends[a][i] + t * ends[b][i]);
         }
-        // extra points near both ends of the edge (dilute solutions, terminal miscibility-gap
-        // minima closer to a pure end than the uniform spacing)
-        if (pairs <= kSparseDiagonalPairs)
-          for (int k = 3; k <= 16; ++k) {
-            double t = std::pow(10.0, -0.5 * k);
-            if (t >= 1.0 / per) continue;
-            for (int i = 0; i < m; ++i) pts.push_back(t * ends[a][i] + (1 - t) * ends[b][i]);
-            for (int i = 0; i < m; ++i) pts.push_back((1 - t) * ends[a][i] + t * ends[b][i]);
-          }
+    }
+  }
+}
+
+// Faces of one mixing sublattice: every other sublattice held at one constituent, that sublattice quasi-random
+// (pdens points per face). Pair lines give a face of two constituents only, and random interior points seldom
+// have the other sublattices that pure: alcrni's B2 at 1273 K, Al on one sublattice and Al, Cr, Ni on the
+// other, lies 75-125 J/mol below the states both grids found before.
+void face_points(const PhaseInfo& pi, const std::vector<std::vector<double>>& ends, int pdens,
+                 std::vector<double>& pts) {
+  const size_t E = ends.size();
+  if (pi.charged || pi.subl.size() < 2 || E < 2) return;
+  size_t added = 0;
+  for (size_t s = 0; s < pi.subl.size() && added < kFacePointsMax; ++s) {
+    if (pi.subl[s].size() < 3) continue;
+    const int first = pi.subl[s][0];
+    for (size_t e = 0; e < E && added < kFacePointsMax; ++e) {
+      if (ends[e][first] != 1.0) continue;  // one end member per choice of the other sublattices
+      for (int r = 0; r < pdens && added < kFacePointsMax; ++r, ++added) {
+        std::vector<double> y(ends[e]);
+        double sum = 0;
+        for (size_t k = 0; k < pi.subl[s].size(); ++k) {
+          const double u = halton(static_cast<uint64_t>(r) + 1, kPrimes[k % 40]);
+          y[pi.subl[s][k]] = -std::log(std::max(u, 1e-300));
+          sum += y[pi.subl[s][k]];
+        }
+        for (int i : pi.subl[s]) y[i] /= sum;
+        pts.insert(pts.end(), y.begin(), y.end());
       }
     }
   }
-  // Faces of one mixing sublattice: every other sublattice held at one constituent, that sublattice quasi-random
-  // (pdens points per face). Pair lines give a face of two constituents only, and random interior points seldom
-  // have the other sublattices that pure: alcrni's B2 at 1273 K, Al on one sublattice and Al, Cr, Ni on the
-  // other, lies 75-125 J/mol below the states both grids found before.
-  if (!pi.charged && pi.subl.size() >= 2 && E >= 2) {
-    size_t added = 0;
-    for (size_t s = 0; s < pi.subl.size() && added < kFacePointsMax; ++s) {
-      if (pi.subl[s].size() < 3) continue;
-      const int first = pi.subl[s][0];
-      for (size_t e = 0; e < E && added < kFacePointsMax; ++e) {
-        if (ends[e][first] != 1.0) continue;  // one end member per choice of the other sublattices
-        for (int r = 0; r < pdens && added < kFacePointsMax; ++r, ++added) {
-          std::vector<double> y(ends[e]);
-          double sum = 0;
-          for (size_t k = 0; k < pi.subl[s].size(); ++k) {
-            const double u = halton(static_cast<uint64_t>(r) + 1, kPrimes[k % 40]);
-            y[pi.subl[s][k]] = -std::log(std::max(u, 1e-300));
-            sum += y[pi.subl[s][k]];
-          }
-          for (int i : pi.subl[s]) y[i] /= sum;
-          pts.insert(pts.end(), y.begin(), y.end());
-        }
-      }
+}
+
+// Charged phases' interior points: random convex combinations of up to four neutral points.
+void neutral_combinations(const PhaseInfo& pi, const std::vector<std::vector<double>>& ends, size_t nrand,
+                          std::vector<double>& pts) {
+  const int m = pi.m;
+  const size_t E = ends.size();
+  for (size_t r = 0; r < nrand; ++r) {
+    int nk = std::min<int>(static_cast<int>(E), 4);
+    std::vector<double> y(m, 0.0);
+    double wsum = 0;
+    for (int kk = 0; kk < nk; ++kk) {
+      size_t pick = static_cast<size_t>(halton(r + 1, kPrimes[2 * kk]) * E) % E;
+      double w = -std::log(std::max(1e-300, halton(r + 1, kPrimes[2 * kk + 1])));
+      wsum += w;
+      for (int i = 0; i < m; ++i) y[i] += w * ends[pick][i];
     }
+    for (double& v : y) v /= wsum;
+    pts.insert(pts.end(), y.begin(), y.end());
   }
-  // Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on
-  // each simplex); for charged phases random convex combinations of the neutral points instead.
+}
+
+// y normalised per sublattice.
+void normalise_sublattices(const PhaseInfo& pi, std::vector<double>& y) {
+  for (const auto& s : pi.subl) {
+    double sum = 0;
+    for (int i : s) sum += y[i];
+    for (int i : s) y[i] /= sum;
+  }
+}
+
+// Sublattices with the same constituents (order-disorder models, e.g. B2 (AL,NI,VA)0.5(AL,NI,VA)0.5):
+// the disordered states (equal site fractions on them) form a thin subspace that random interior
+// points almost never hit, so every random point also gets a disordered twin (appended before them all).
+void disordered_twins(const PhaseModel& pm, const PhaseInfo& pi, size_t nrand, std::vector<double>& pts) {
+  const int m = pi.m;
+  std::vector<int> twin_of(pi.subl.size(), -1);
+  const auto& vars = pm.variables();
+  for (size_t s = 1; s < pi.subl.size(); ++s)
+    for (size_t t = 0; t < s && twin_of[s] < 0; ++t) {
+      if (pi.subl[s].size() != pi.subl[t].size() || pi.subl[s].size() < 2) continue;
+      bool same = true;
+      for (size_t k = 0; k < pi.subl[s].size(); ++k) same &= vars[pi.subl[s][k]].species == vars[pi.subl[t][k]].species;
+      if (same) twin_of[s] = static_cast<int>(twin_of[t] >= 0 ? twin_of[t] : static_cast<int>(t));
+    }
+  bool has_twins = std::any_of(twin_of.begin(), twin_of.end(), [](int v) { return v >= 0; });
+  for (size_t r = 0; r < nrand && has_twins; ++r) {
+    std::vector<double> y(m);
+    for (int i = 0; i < m; ++i) y[i] = -std::log(std::max(halton(r + 1, kPrimes[(i + 7) % 40]), 1e-300));
+    for (size_t s = 0; s < pi.subl.size(); ++s)
+      if (twin_of[s] >= 0)
+        for (size_t k = 0; k < pi.subl[s].size(); ++k) y[pi.subl[s][k]] = y[pi.subl[twin_of[s]][k]];
+    normalise_sublattices(pi, y);
+    pts.insert(pts.end(), y.begin(), y.end());
+  }
+}
+
+// Quasi-random interior points (§8.7): Halton u, t = -ln u, normalised per sublattice (uniform on
+// each simplex); for charged phases random convex combinations of the neutral points instead.
+void interior_points(const PhaseModel& pm, const PhaseInfo& pi, const std::vector<std::vector<double>>& ends, int pdens,
+                     std::vector<double>& pts) {
+  const int m = pi.m;
   int dof = 0;
   for (const auto& s : pi.subl) dof += static_cast<int>(s.size()) - 1;
   if (pi.charged) dof = std::max(0, dof - 1);
@@ -287,68 +361,31 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   size_t nrand = static_cast<size_t>(pdens) * std::max(0, dof) * (pi.charged ? 4 : 1) * (dof >= 2 ? 8 : 1);
   nrand = std::min<size_t>(nrand, 30000);
   pts.reserve(pts.size() + 2 * nrand * m);
-  if (pi.charged && E >= 2) {
-    for (size_t r = 0; r < nrand; ++r) {
-      int nk = std::min<int>(static_cast<int>(E), 4);
-      std::vector<double> y(m, 0.0);
-      double wsum = 0;
-      for (int kk = 0; kk < nk; ++kk) {
-        size_t pick = static_cast<size_t>(halton(r + 1, kPrimes[2 * kk]) * E) % E;
-        double w = -std::log(std::max(1e-300, halton(r + 1, kPrimes[2 * kk + 1])));
-        wsum += w;
-        for (int i = 0; i < m; ++i) y[i] += w * ends[pick][i];
-      }
-      for (double& v : y) v /= wsum;
-      pts.insert(pts.end(), y.begin(), y.end());
-    }
-  } else if (!pi.charged) {
-    // Sublattices with the same constituents (order-disorder models, e.g. B2 (AL,NI,VA)0.5(AL,NI,VA)0.5):
-    // the disordered states (equal site fractions on them) form a thin subspace that random interior
-    // points almost never hit, so every random point also gets a disordered twin.
-    std::vector<int> twin_of(pi.subl.size(), -1);
-    const auto& vars = pm.variables();
-    for (size_t s = 1; s < pi.subl.size(); ++s)
-      for (size_t t = 0; t < s && twin_of[s] < 0; ++t) {
-        if (pi.subl[s].size() != pi.subl[t].size() || pi.subl[s].size() < 2) continue;
-        bool same = true;
-        for (size_t k = 0; k < pi.subl[s].size(); ++k)
-          same &= vars[pi.subl[s][k]].species == vars[pi.subl[t][k]].species;
-        if (same) twin_of[s] = static_cast<int>(twin_of[t] >= 0 ? twin_of[t] : static_cast<int>(t));
-      }
-    bool has_twins = std::any_of(twin_of.begin(), twin_of.end(), [](int v) { return v >= 0; });
-    for (size_t r = 0; r < nrand && has_twins; ++r) {
-      std::vector<double> y(m);
-      for (int i = 0; i < m; ++i) y[i] = -std::log(std::max(halton(r + 1, kPrimes[(i + 7) % 40]), 1e-300));
-      for (size_t s = 0; s < pi.subl.size(); ++s)
-        if (twin_of[s] >= 0)
-          for (size_t k = 0; k < pi.subl[s].size(); ++k) y[pi.subl[s][k]] = y[pi.subl[twin_of[s]][k]];
-      for (const auto& sl : pi.subl) {
-        double sum = 0;
-        for (int i : sl) sum += y[i];
-        for (int i : sl) y[i] /= sum;
-      }
-      pts.insert(pts.end(), y.begin(), y.end());
-    }
-    for (size_t r = 0; r < nrand; ++r) {
-      std::vector<double> y(m);
-      for (int i = 0; i < m; ++i) {
-        double u = halton(r + 1, kPrimes[i % 40]);
-        y[i] = -std::log(std::max(u, 1e-300));
-      }
-      for (const auto& s : pi.subl) {
-        double sum = 0;
-        for (int i : s) sum += y[i];
-        for (int i : s) y[i] /= sum;
-      }
-      pts.insert(pts.end(), y.begin(), y.end());
-    }
+  if (pi.charged) {
+    if (ends.size() >= 2) neutral_combinations(pi, ends, nrand, pts);
+    return;
   }
-  // Floor, composition, drop pure-vacancy points.
+  disordered_twins(pm, pi, nrand, pts);
+  for (size_t r = 0; r < nrand; ++r) {
+    std::vector<double> y(m);
+    for (int i = 0; i < m; ++i) {
+      double u = halton(r + 1, kPrimes[i % 40]);
+      y[i] = -std::log(std::max(u, 1e-300));
+    }
+    normalise_sublattices(pi, y);
+    pts.insert(pts.end(), y.begin(), y.end());
+  }
+}
+
+// The points kept (floored at kYMin, with atoms above the phase's vacancy floor) into g.Y with their compositions
+// g.X. Points close to the pure-vacancy configuration (N_f -> 0) are not sampled: their amount in formula units
+// NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
+void keep_points(const PhaseModel& pm, const PhaseInfo& pi, int C, const std::vector<std::vector<double>>& ends,
+                 const EndMemberSummary& em, std::vector<double>& pts, PhaseGrid& g) {
+  const int m = pi.m;
   g.m = m;
   size_t n = m ? pts.size() / m : 0;
   MolesResult mo;
-  // Points close to the pure-vacancy configuration (N_f -> 0) are not sampled: their amount in formula
-  // units NP/N_f explodes and they carry no information a point with more atoms does not (§1.4, §8.7).
   double nf_max = 0;
   throw_if_cancelled();
   if (!pi.variable_ratios && !pi.charged) {
@@ -368,7 +405,8 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   // sublattice may be vacant, the crystal may not); others only leave out the near-empty grid points.
   g.Y.reserve(n * m);
   g.X.reserve(n * C);
-  g.nf_floor = has_vacuum && std::isfinite(nf_end_min) ? kVacantFloorRatio * nf_end_min : kNfFloorRatio * nf_max;
+  g.nf_floor =
+      em.has_vacuum && std::isfinite(em.nf_end_min) ? kVacantFloorRatio * em.nf_end_min : kNfFloorRatio * nf_max;
   for (size_t p = 0; p < n; ++p) {
     double* y = &pts[p * m];
     if (!pi.charged)
@@ -381,21 +419,43 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
     for (int A = 0; A < C; ++A) g.X.push_back(mo.M[A] / mo.Nf);
     ++g.np;
   }
+}
+
+// A phase with one degree of freedom: its points' coordinate along the line, their order along it and each one's
+// rank in that order (PhaseGrid::line_s, line_order, line_rank).
+void line_coordinates(const PhaseInfo& pi, PhaseGrid& g) {
+  const int m = pi.m;
+  g.line_s.resize(g.np);
+  for (size_t k = 0; k < g.np; ++k) {
+    double v = 0;
+    for (int i = 0; i < m; ++i) v += pi.Z[i] * g.Y[k * m + i];
+    g.line_s[k] = v;
+  }
+  g.line_order.resize(g.np);
+  for (size_t k = 0; k < g.np; ++k) g.line_order[k] = k;
+  std::sort(g.line_order.begin(), g.line_order.end(), [&](size_t a, size_t b) { return g.line_s[a] < g.line_s[b]; });
+  g.line_rank.resize(g.np);
+  for (size_t r = 0; r < g.np; ++r) g.line_rank[g.line_order[r]] = r;
+}
+
+}  // namespace
+
+// The grid of one phase, its points in this order: end members, lines between pairs of them, faces of one mixing
+// sublattice, quasi-random interior points; then floored, with their compositions, and tabulated.
+PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens) {
+  std::vector<std::vector<double>> ends = end_members(pi);
+  if (pi.charged) ends = neutral_points(pi, ends);
+  std::vector<double> pts;  // rows of m
+  for (auto& e : ends) pts.insert(pts.end(), e.begin(), e.end());
+  PhaseGrid g;
+  const EndMemberSummary em = end_member_compositions(pm, ends, C, g);
+  pair_lines(pi, ends, pdens, pts);
+  face_points(pi, ends, pdens, pts);
+  interior_points(pm, pi, ends, pdens, pts);
+  keep_points(pm, pi, C, ends, em, pts, g);
   throw_if_cancelled();
   if (g.np) g.table = pm.compile_points(g.Y.data(), g.np);
-  if (pi.nz == 1 && !pi.variable_ratios) {
-    g.line_s.resize(g.np);
-    for (size_t k = 0; k < g.np; ++k) {
-      double v = 0;
-      for (int i = 0; i < m; ++i) v += pi.Z[i] * g.Y[k * m + i];
-      g.line_s[k] = v;
-    }
-    g.line_order.resize(g.np);
-    for (size_t k = 0; k < g.np; ++k) g.line_order[k] = k;
-    std::sort(g.line_order.begin(), g.line_order.end(), [&](size_t a, size_t b) { return g.line_s[a] < g.line_s[b]; });
-    g.line_rank.resize(g.np);
-    for (size_t r = 0; r < g.np; ++r) g.line_rank[g.line_order[r]] = r;
-  }
+  if (pi.nz == 1 && !pi.variable_ratios) line_coordinates(pi, g);
   return g;
 }
 

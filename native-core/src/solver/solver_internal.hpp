@@ -4,13 +4,16 @@
 //   conditions.cpp   parse_conditions: EquilibriumSolver's Conditions -> linear rows (Conds)
 //   sampling.cpp     make_info, sample_phase (grid of each phase, once per solver), prepare_TP (grid energies
 //                    once per (T,P))
-//   hull.cpp         hull (lower convex hull by a revised simplex) and cold_start (hull vertices -> sets)
+//   hull.cpp         hull (lower convex hull by a revised simplex)
+//   cold_start.cpp   cold_start (hull vertices -> sets)
 //   warm_start.cpp   warm_sets, seed_metastable (a start from a neighbouring state), predict (line extrapolation)
 //   newton_system.cpp linearize (per-set system), set_step, apply_step, relax_at_mu, overall, solve_global
 //   feasibility.cpp  add_set (phase addition), assemblage_feasible (can the sets left meet the conditions)
 //   newton.cpp       newton: the iteration with phase changes
 //   certify.cpp      certify: Newton, grid re-scan with the final μ and the basin check, until certified
 //   basins.cpp       check_basins: maxima of the driving force between the grid points
+//   saddle.cpp       escape_saddle: a stable set at a saddle, and the state below it (for check_basins)
+//   sublattice_symmetry.cpp  sublattice_permutations, symmetric_under: ordering variants (for check_basins)
 //   results.cpp      fill_results (result, convergence verdict), dot_derivatives
 //   batch.cpp        solve_batch over OpenMP threads
 //   equilibrium.cpp  EquilibriumSolver: construction, solve, solve_impl (the pipeline in order)
@@ -20,8 +23,8 @@
 // moles of atoms); energies in J per formula unit (G_f) or per mole of atoms (GM, DF). Every step works on
 // one Run (one solve on one thread) and the caller's EquilibriumSolver::Impl workspaces: nothing here is
 // shared between threads except the immutable Grid.
-// Failure modes: a step that cannot go on returns false with the reason in `why` (becomes
-// EquilibriumResult::reason, converged = false); malformed conditions throw std::invalid_argument;
+// Failure modes: a step that cannot go on returns false with the Reason in `why` (becomes EquilibriumResult::reason
+// and reason_code, converged = false); malformed conditions throw std::invalid_argument;
 // cancellation throws pd::Cancelled (throw_if_cancelled, between phases of the grid work).
 #pragma once
 
@@ -198,24 +201,28 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
 void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
                 EquilibriumSolver::Impl& im, double T, double P);
 
-// The two answers that no equilibrium exists at the conditions (not that the solver failed to find one): a phase
-// whose Gibbs energy per mole of atoms has no lower bound (newton.cpp), and a composition no allowed phase can take
-// (hull.cpp). The reasons carry these phrases; worker/core/equilibrium.ts's saysNoEquilibrium reads the same.
+// Why a step could not go on: the text of EquilibriumResult::reason and its code (reason_code).
+struct Reason {
+  std::string text;
+  ErrorCode code = ErrorCode::NotConverged;
+};
+
+// The two answers that no equilibrium exists at the conditions (not that the solver failed to find one), with the
+// code ErrorCode::NoEquilibrium: a phase whose Gibbs energy per mole of atoms has no lower bound (newton.cpp), and a
+// composition no allowed phase can take (cold_start.cpp). Their texts carry these phrases.
 inline constexpr const char* kNoLowerBound = "no equilibrium exists";
 inline constexpr const char* kOutOfReach = "cannot be reached with the allowed phases";
-inline bool says_no_equilibrium(const std::string& reason) {
-  return reason.find(kNoLowerBound) != std::string::npos || reason.find(kOutOfReach) != std::string::npos;
-}
 // The reason given for a stable set that runs into its phase's pure-vacancy configuration (N_f -> 0 with G_f < 0:
 // G_M = G_f / N_f has no lower bound), newton.cpp.
-std::string pure_vacancy_reason(const Run& run, const CompSet& s);
+Reason pure_vacancy_reason(const Run& run, const CompSet& s);
 // A stable set with fewer atoms per formula unit than this is on its way to that configuration: no condensed state.
 inline constexpr double kCondensedNfMin = 1e-4;
 
-// hull.cpp: false with `why` when no hull is found; cold_start also when the conditions are out of reach
-bool hull(Run& run, std::vector<HullVertex>& verts, std::string& why);
+// hull.cpp: false with `why` when no hull is found
+bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why);
 void sort_for_hull(Grid& grid, int C);
-bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, std::string& why);
+// cold_start.cpp: false with `why` when no hull is found or the conditions are out of reach
+bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, Reason& why);
 
 // warm_start.cpp
 bool warm_sets(Run& run, const WarmStart& w);
@@ -235,25 +242,37 @@ const CompSet* relax_at_mu(Run& run, CompSet& s, double tol, bool linearize_end 
                            const std::vector<const CompSet*>* maxima = nullptr);
 void overall(const Run& run, std::vector<double>& x, double& N);
 bool solve_global(Run& run, int mode, int xrow, std::vector<double>& dmu, std::vector<double>& dal, double& dT);
+// The reduced Hessian Hr = Z^T H Z (nz x nz) of the m x m matrix H (row i at H + i * ld) on the null space Z (m x nz,
+// PhaseInfo::Z) of a phase's site constraints (§12 item 10); HZ: workspace, H Z (m x nz).
+void reduced_hessian(const double* H, size_t ld, int m, const std::vector<double>& Z, int nz, std::vector<double>& HZ,
+                     std::vector<double>& Hr);
 
 // feasibility.cpp
 void add_set(Run& run, int q);
 bool assemblage_feasible(const Run& run, const std::vector<char>& keep);
 
 // newton.cpp
-bool newton(Run& run, int max_it, std::string& why);
+bool newton(Run& run, int max_it, Reason& why);
 
 // certify.cpp: true when the state in `run` is the certified equilibrium; false with `why` otherwise
-bool certify(Run& run, const SolverOptions& options, bool warm, std::string& why);
+bool certify(Run& run, const SolverOptions& options, bool warm, Reason& why);
 
 // basins.cpp
+// The driving force of phase p at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
+double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo);
 // The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
 void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
 // Relaxes phases from their best grid points at the μ of the last grid re-scan (its driving forces, Impl::grid_df).
 bool check_basins(Run& run, int pdens, double& added_df, int& added_phase);
+// saddle.cpp: the state below a stable set of phase p at a saddle of G_f - μ·M (see there)
+bool escape_saddle(Run& run, size_t p, const CompSet& s, CompSet& out, bool& minimum);
+// sublattice_symmetry.cpp: permutations of phase p's equivalent sublattices (maps of the site-fraction indices), and
+// whether the model at the current (T, P) is invariant under one
+std::vector<std::vector<int>> sublattice_permutations(const PhaseModel& pm, const PhaseInfo& pi);
+bool symmetric_under(const Run& run, size_t p, const std::vector<int>& sigma);
 
 // results.cpp
-void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const std::string& why,
+void fill_results(Run& run, const Conditions& c, const SolverOptions& options, bool ok, const Reason& why,
                   EquilibriumResult& res);
 void dot_derivatives(Run& run, const Conditions& c, const std::vector<std::string>& elements,
                      const std::vector<std::string>& requests, EquilibriumResult& res);
