@@ -53,9 +53,19 @@ const ADDONS = ['phasedesk_core.node', 'phasedesk_core_testing.node'].map((f) =>
   path.join(CORE, 'build', 'Release', f),
 );
 const ADDON_STAMP = path.join(CORE, 'build', '.sources-sha256');
+// The translation units the last configure saw: binding.gyp lists them through native-core/tools/list-sources.cjs
+// when gyp runs, so a .cpp file added or removed since needs gyp again, not only make.
+const UNITS_STAMP = path.join(CORE, 'build', '.translation-units');
 
 function coreSources() {
   return filesUnder(CORE, (p) => /\.(c|cc|cpp|h|hpp|inc|gyp|gypi|cjs|js)$/.test(p)).sort();
+}
+
+function translationUnits() {
+  return coreSources()
+    .filter((f) => f.endsWith('.cpp'))
+    .map((f) => path.relative(CORE, f))
+    .join('\n');
 }
 
 function sourcesHash(files) {
@@ -86,6 +96,16 @@ function nodeGyp() {
   return found;
 }
 
+/**
+ * The Node headers for node-gyp: npm passes its `nodedir` setting to scripts; run directly, the headers installed
+ * beside this node (a Debian or nodejs.org install has them under <prefix>/include/node) spare a download.
+ */
+function nodeHeaders() {
+  if (process.env.npm_config_nodedir) return [];
+  const prefix = path.dirname(path.dirname(process.execPath));
+  return existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? [`--nodedir=${prefix}`] : [];
+}
+
 function buildAddon() {
   const sources = coreSources();
   const built = ADDONS.map(mtime);
@@ -97,10 +117,17 @@ function buildAddon() {
       return 'up to date (sources unchanged)';
   }
   const configured = mtime(path.join(CORE, 'build', 'config.gypi'));
-  const gypChanged = configured === undefined || mtime(path.join(CORE, 'binding.gyp')) > configured;
-  const status = run(process.execPath, [nodeGyp(), gypChanged ? 'rebuild' : 'build', '--directory', CORE]);
+  const units = translationUnits();
+  const gypChanged =
+    configured === undefined ||
+    mtime(path.join(CORE, 'binding.gyp')) > configured ||
+    !existsSync(UNITS_STAMP) ||
+    readFileSync(UNITS_STAMP, 'utf8') !== units;
+  const args = [nodeGyp(), gypChanged ? 'rebuild' : 'build', '--directory', CORE, ...nodeHeaders()];
+  const status = run(process.execPath, args);
   if (status !== 0) return fail('addon', status);
   writeFileSync(ADDON_STAMP, sourcesHash(coreSources()) + '\n');
+  writeFileSync(UNITS_STAMP, units);
   return gypChanged ? 'rebuilt' : 'built (changed sources)';
 }
 
