@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// Builds only what changed since the last build: `node bin/build.js [addon] [tsc] [renderer]` (all three when none
-// is named). Used by `npm install`, `npm start`, `npm test` and `npm run build*`, so that a start with nothing
-// changed costs a few file checks instead of a full compile.
-//   addon     native-core/ with node-gyp, when an addon is missing or a source under native-core/ changed
-//             (modification time first; a newer file whose content matches the last build's hash is no change).
-//   tsc       `tsc -b tsconfig.json`: TypeScript's own incremental build (dist/tsconfig.tsbuildinfo).
-//   renderer  `vite build` of renderer/, when a file the last build read (recorded in dist/renderer-build-inputs.json)
-//             changed, or package-lock.json did.
+// Builds only what changed since the last build: `node bin/build.js [addon] [tsc] [renderer] [test-hooks]` (the
+// first three when none is named). Used by `npm install`, `npm start`, `npm test` and `npm run build*`, so that a
+// start with nothing changed costs a few file checks instead of a full compile.
+//   addon       native-core/ with node-gyp, when an addon is missing or a source under native-core/ changed
+//               (modification time first; a newer file whose content matches the last build's hash is no change).
+//   tsc         `tsc -b tsconfig.json`: TypeScript's own incremental build (dist/tsconfig.tsbuildinfo); then the
+//               outputs of deleted sources are removed, so that the installers do not pack them.
+//   renderer    `vite build` of renderer/, when a file the last build read (recorded in
+//               dist/renderer-build-inputs.json) changed, or package-lock.json did.
+//   test-hooks  test/support/hooks/ (the test calculations and the test-only addon's loader) into
+//               dist/test/support/hooks/: the tests' setup builds it, the production build never does.
 // A failing step exits non-zero and stops the steps after it; with --type-errors-warn (npm install) type errors are
 // reported without failing, as tsc still writes dist/.
 import { spawnSync } from 'node:child_process';
@@ -19,7 +22,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(ROOT, 'package.json'));
 
-const STEPS = { addon: buildAddon, tsc: buildTypeScript, renderer: buildRenderer };
+const STEPS = { addon: buildAddon, tsc: buildTypeScript, renderer: buildRenderer, 'test-hooks': buildTestHooks };
+/** What `node bin/build.js` builds when no step is named: the app, never the test hooks. */
+const DEFAULT_STEPS = ['addon', 'tsc', 'renderer'];
 
 function mtime(file) {
   try {
@@ -203,8 +208,10 @@ function buildTypeScript() {
   ]);
   if (status === 0) writeFileSync(TS_STAMP, `${new Date().toISOString()}\n`);
   else rmSync(TS_STAMP, { force: true });
+  const pruned = removeOutputsOfDeletedSources();
+  const removed = pruned ? `, ${pruned} output(s) of deleted sources removed` : '';
   if (status === 0)
-    return state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)';
+    return (state === 'outputs missing' ? 'done (tsc -b --force: outputs were missing)' : 'done (tsc -b)') + removed;
   // the build info of a build with errors must not look current to typeScriptState(): tsc -b reports them again
   if (existsSync(TS_BUILD_INFO)) utimesSync(TS_BUILD_INFO, 0, 0);
   // tsc writes every file even when some do not type-check; `npm install` reports the errors but still succeeds, so
@@ -212,6 +219,78 @@ function buildTypeScript() {
   if (flags.has('--type-errors-warn') && existsSync(path.join(ROOT, 'dist', 'main', 'cli.js')))
     return 'done, with type errors (above)';
   return fail('tsc', status);
+}
+
+/**
+ * tsc -b writes the .js (and .js.map) of each source but never removes those of a source deleted or moved since: they
+ * would stay in dist/ and be packed by the installers (dist/main/**, dist/worker/**). Removes every .js, .cjs and
+ * .map under the folders tsconfig.json compiles whose .ts or .cts is gone; returns how many.
+ */
+function removeOutputsOfDeletedSources() {
+  const config = JSON.parse(readFileSync(TSCONFIG, 'utf8'));
+  const outDir = path.resolve(ROOT, config.compilerOptions?.outDir ?? 'dist');
+  const dirs = new Set((config.include ?? []).map((g) => String(g).split('/')[0]).filter((d) => d && !d.includes('*')));
+  let removed = 0;
+  for (const d of dirs) {
+    const out = path.join(outDir, d);
+    if (!existsSync(out)) continue;
+    for (const f of filesUnder(out, (p) => /\.c?js(\.map)?$/.test(p))) {
+      const source = path.join(ROOT, path.relative(outDir, f)).replace(/\.(c?)js(\.map)?$/, (_, c) => `.${c}ts`);
+      if (!existsSync(source)) {
+        rmSync(f);
+        removed++;
+      }
+    }
+  }
+  return removed;
+}
+
+// ---- test hooks --------------------------------------------------------------------------------------------
+
+// test/support/hooks/: the calculations of the __test_* task types and the loader of the test-only core addon. Not
+// in tsconfig.json, so the production build (dist/main and dist/worker, what `npm run build` writes and the
+// installers pack) has none of them; the tests' setup builds them into dist/test/support/hooks/, where their imports
+// of ../../../worker/... reach the compiled worker. Each file is transpiled on its own with tsconfig.json's options
+// (as ES modules: transpiling alone, TypeScript cannot read package.json's "type"); `npm run typecheck` type-checks
+// them with the tests (tsconfig.test.json).
+const HOOKS = path.join(ROOT, 'test', 'support', 'hooks');
+
+function buildTestHooks() {
+  const config = JSON.parse(readFileSync(TSCONFIG, 'utf8'));
+  const outDir = path.join(path.resolve(ROOT, config.compilerOptions?.outDir ?? 'dist'), path.relative(ROOT, HOOKS));
+  mkdirSync(outDir, { recursive: true });
+  const sources = readdirSync(HOOKS).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+  for (const f of readdirSync(outDir))
+    if (!sources.includes(f.replace(/\.js$/, '.ts'))) rmSync(path.join(outDir, f), { force: true });
+  const outOf = (f) => path.join(outDir, f.replace(/\.ts$/, '.js'));
+  const stale = sources.filter(
+    (f) => (mtime(outOf(f)) ?? -Infinity) < Math.max(mtime(path.join(HOOKS, f)), mtime(TSCONFIG)),
+  );
+  if (!stale.length) return 'up to date';
+  const ts = require('typescript');
+  const { options, errors } = ts.convertCompilerOptionsFromJson(config.compilerOptions ?? {}, ROOT);
+  if (errors.length) throw new Error(ts.flattenDiagnosticMessageText(errors[0].messageText, '\n'));
+  const compilerOptions = {
+    ...options,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    sourceMap: false,
+    declaration: false,
+  };
+  for (const f of stale) {
+    const source = path.join(HOOKS, f);
+    const r = ts.transpileModule(readFileSync(source, 'utf8'), {
+      compilerOptions,
+      fileName: source,
+      reportDiagnostics: true,
+    });
+    if (r.diagnostics?.length) {
+      for (const d of r.diagnostics) console.error(`${f}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+      return fail('test-hooks', 1);
+    }
+    writeFileSync(outOf(f), r.outputText);
+  }
+  return `built (${stale.length} file(s) transpiled)`;
 }
 
 // ---- renderer ----------------------------------------------------------------------------------------------
@@ -286,7 +365,7 @@ for (const w of wanted) {
   }
 }
 const quiet = process.env.PHASEDESK_BUILD_QUIET === '1';
-for (const step of wanted.length ? Object.keys(STEPS).filter((s) => wanted.includes(s)) : Object.keys(STEPS)) {
+for (const step of wanted.length ? Object.keys(STEPS).filter((s) => wanted.includes(s)) : DEFAULT_STEPS) {
   const t0 = performance.now();
   try {
     const what = await STEPS[step]();

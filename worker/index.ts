@@ -37,9 +37,24 @@ export async function loadCalculation(taskType: string): Promise<UntypedRun | un
   // a stage of a lab server's C-P-T flow (grid chunk, bisection part): an internal job, never a task type
   if (taskType === CPT_STAGE_JOB)
     return (await import('./calculations/binary_cpt_diagram/stage.js')).run as unknown as UntypedRun;
-  if (taskType.startsWith('__test_') && process.env.PHASEDESK_TEST_CALCULATIONS === '1')
-    return (await import('./calculations/test-only.js')).run;
+  if (process.env.PHASEDESK_TEST_CALCULATIONS === '1') return testCalculation(taskType);
   return undefined;
+}
+
+/**
+ * The test calculations (test/support/hooks/calculations.ts): built by the test setup beside dist/worker, never by
+ * the production build, so a service without them has none. The path is a variable so that TypeScript does not
+ * follow it into the production program.
+ */
+const TEST_CALCULATIONS = '../test/support/hooks/calculations.js';
+async function testCalculation(taskType: string): Promise<UntypedRun | undefined> {
+  try {
+    const hooks = (await import(TEST_CALCULATIONS)) as { TEST_TASK_TYPES: readonly string[]; run: UntypedRun };
+    return hooks.TEST_TASK_TYPES.includes(taskType) ? hooks.run : undefined;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_MODULE_NOT_FOUND') return undefined;
+    throw e;
+  }
 }
 
 export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {

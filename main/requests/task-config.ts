@@ -16,15 +16,26 @@ export { ANNOUNCED_TASK_TYPES, zodErrorMap, formatZodError };
 export const OPEN_TASK_TYPES: readonly TaskType[] = TASK_TYPES;
 export type OpenTaskType = TaskType;
 
-/** Test-only calculation types, reachable only when PHASEDESK_TEST_CALCULATIONS=1. */
-export const TEST_TASK_TYPES = ['__test_sleep', '__test_crash', '__test_throw', '__test_write', '__test_heap'] as const;
+/**
+ * Test-only calculation types, reachable only when PHASEDESK_TEST_CALCULATIONS=1. Their names come with the test
+ * hooks (test/support/hooks/task-types.ts), which the test setup alone builds (dist/test/, never packed): a
+ * production build has none. The path is a variable so that TypeScript does not follow it into the production build.
+ */
+const TEST_HOOK_TYPES = '../../test/support/hooks/task-types.js';
+export const TEST_TASK_TYPES: readonly string[] = await import(TEST_HOOK_TYPES).then(
+  (m: { TEST_TASK_TYPES: readonly string[] }) => m.TEST_TASK_TYPES,
+  (e: { code?: string }) => {
+    if (e.code === 'ERR_MODULE_NOT_FOUND') return [];
+    throw e;
+  },
+);
 export function testCalculationsEnabled(): boolean {
-  return process.env.PHASEDESK_TEST_CALCULATIONS === '1';
+  return process.env.PHASEDESK_TEST_CALCULATIONS === '1' && TEST_TASK_TYPES.length > 0;
 }
 
 /** Loose schema for the env-gated test calculations (never reachable in normal runs). */
 export const testCalculationSchema = z.looseObject({
-  task_type: z.enum(TEST_TASK_TYPES),
+  task_type: z.string().refine((t) => TEST_TASK_TYPES.includes(t)),
   ...common,
   seconds: z.number().optional(),
 });

@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['test/e2e/**/*.e2e.ts'],
+    // dist/ and the test hooks (the services of these tests run the __test_* calculations) brought up to date
+    globalSetup: ['test/setup/build-dist.ts'],
     pool: 'forks',
     fileParallelism: false,
     testTimeout: 120_000,

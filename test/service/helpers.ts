@@ -27,9 +27,10 @@ export function ensureBuilt(): void {
     join('dist', 'worker', 'index.js'),
     join('dist', 'worker', 'host.js'),
     join('dist', 'main', 'cli.js'),
+    join('dist', 'test', 'support', 'hooks', 'calculations.js'),
   ]) {
     if (!existsSync(join(ROOT, f)))
-      throw new Error(`${f} is missing: the test setup's build (node bin/build.js tsc) did not produce it`);
+      throw new Error(`${f} is missing: the test setup's build (node bin/build.js tsc test-hooks) did not produce it`);
   }
 }
 

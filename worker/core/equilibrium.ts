@@ -5,7 +5,7 @@
 import { CANCEL_INDEX, NATIVE_CONTROL_BYTES, PROGRESS_BYTE_OFFSET } from '../../contract/control-block.js';
 import { withCancelFlag } from './cancel.js';
 import type { CoreErrorCode } from './errors.js';
-import { loadCore, loadTestingCore, type CoreAddon, type NativeDatabase } from './native.js';
+import { loadCore, type CoreAddon, type NativeDatabase } from './native.js';
 
 export interface EquilibriumConditions {
   /** temperature, K */
@@ -184,12 +184,4 @@ export function createBatchControl(): { buffer: SharedArrayBuffer; cancel(): voi
     },
     progress: () => prog[0]!,
   };
-}
-
-/**
- * Self tests of the solver on toy models with known answers: test-only code, built into its own addon
- * (native-core/src/solver/testing, phasedesk_core_testing.node), which the service never loads.
- */
-export function solverSelfTest(verbose = false): { passed: number; failed: number; messages: string[] } {
-  return loadTestingCore().solverSelfTest(verbose);
 }

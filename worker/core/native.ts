@@ -145,15 +145,6 @@ export interface CoreAddon {
   setCancelFlag(control: Int32Array | SharedArrayBuffer | null): void;
 }
 
-/** The test-only addon (native-core/src/solver/testing, its own node-gyp target): never loaded by the service. */
-export interface TestingAddon {
-  solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
-  /** throws a C++ library exception through the production error translation (PD_INTERNAL) */
-  internalErrorProbe(): never;
-  /** aborts the process (std::abort): a real native crash for the service's crash-isolation test */
-  crashForTest(): never;
-}
-
 const REQUIRED_MEMBERS = [
   'Database',
   'PhaseModel',
@@ -166,7 +157,8 @@ const REQUIRED_MEMBERS = [
 
 let cached: CoreAddon | undefined;
 
-function findRepoAddon(file = 'phasedesk_core.node'): string {
+/** Where an addon of native-core/build/Release is (the production one unless named; tests load the testing one). */
+export function findRepoAddon(file = 'phasedesk_core.node'): string {
   // Walk up from this module's folder to the first ancestor holding native-core/.
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
@@ -235,27 +227,4 @@ export function loadCore(): CoreAddon {
   }
   cached = addon;
   return addon;
-}
-
-let cachedTesting: TestingAddon | undefined;
-
-/**
- * Loads the test-only addon phasedesk_core_testing.node (PHASEDESK_CORE_TESTING_ADDON, or next to the
- * production addon's default place). Tests only: the service never calls this.
- */
-export function loadTestingCore(): TestingAddon {
-  if (cachedTesting) return cachedTesting;
-  preferSleepingOpenMpThreads();
-  const env = process.env.PHASEDESK_CORE_TESTING_ADDON;
-  const file = env && env.length > 0 ? path.resolve(env) : findRepoAddon('phasedesk_core_testing.node');
-  try {
-    cachedTesting = createRequire(import.meta.url)(file) as TestingAddon;
-  } catch (err) {
-    throw new Error(
-      `test-only core addon not built (npm install builds it; or set PHASEDESK_CORE_TESTING_ADDON). ` +
-        `Tried ${file}: ${err instanceof Error ? err.message : String(err)}`,
-      { cause: err },
-    );
-  }
-  return cachedTesting;
 }

@@ -1,24 +1,16 @@
-// Preview charts of calculation results (issue 5 "Preview files", issue 6 binary_equilibrium preview):
-// plain data in, a complete SVG document out. PNG conversion is in png.ts.
+// Preview charts of calculation results: plain data in, a complete SVG document out (PNG conversion is in png.ts).
+// Phase fractions of a scan, thermodynamic properties, Scheil beside the lever rule, the binary phase diagram (its
+// labels placed by diagram-labels.ts) and the table of an equilibrium point; chart-frame.ts has what they share.
 //
 // Conventions: temperatures in kelvin, compositions as mole fractions, fractions in [0, 1]. Missing
 // values (NaN, null) break a line instead of being joined across. Bad input (length mismatch, empty
 // arrays of the wrong shape) throws an Error with a message, never crashes the process.
 
 import {
-  placeLabels,
-  polylineSegments,
-  type LabelRequest,
-  type PlacedLabel,
-  type Segment,
-} from '../../contract/plots/labels.js';
-import {
-  LinearScale,
   Panel,
   SvgBuilder,
   drawLegend,
   legendWidth,
-  niceTicks,
   renderTable,
   resolveAxis,
   seriesColor,
@@ -30,21 +22,21 @@ import {
   REGION_FILLS,
   type Cell,
   type LegendItem,
-  type Point,
   type Rect,
-  type TemperatureUnit,
   type Ticks,
 } from './svg.js';
-
-export const DEFAULT_WIDTH = 1200;
-
-interface CommonOptions {
-  title?: string;
-  width?: number;
-  height?: number;
-  /** The unit a temperature axis (data in kelvin) and temperatures in labels are shown in (default kelvin). */
-  temperatureUnit?: TemperatureUnit;
-}
+import {
+  CELSIUS_RIGHT,
+  DEFAULT_WIDTH,
+  checkLengths,
+  drawTitle,
+  isArr,
+  layout,
+  num,
+  zip,
+  type CommonOptions,
+} from './chart-frame.js';
+import { diagramLabels } from './diagram-labels.js';
 
 export interface Series {
   name: string;
@@ -55,51 +47,6 @@ export interface Series {
 export interface Transition {
   x: number;
   label: string;
-}
-
-/** Array check that does not narrow ReadonlyArray inputs to any[] (TypeScript's Array.isArray does). */
-function isArr(v: unknown): boolean {
-  return Array.isArray(v);
-}
-
-function num(v: number | null | undefined): number {
-  return typeof v === 'number' && Number.isFinite(v) ? v : NaN;
-}
-
-function checkLengths(x: ReadonlyArray<unknown>, series: ReadonlyArray<Series>, what: string): void {
-  if (!isArr(x)) throw new TypeError(`${what}: x must be an array`);
-  for (const s of series) {
-    if (!s || !isArr(s.values)) throw new TypeError(`${what}: series ${JSON.stringify(s?.name)} has no values array`);
-    if (s.values.length !== x.length) {
-      throw new RangeError(
-        `${what}: series ${JSON.stringify(s.name)} has ${s.values.length} values for ${x.length} x values`,
-      );
-    }
-  }
-}
-
-function zip(x: ReadonlyArray<number | null>, y: ReadonlyArray<number | null>): Point[] {
-  return x.map((v, i) => [num(v), num(y[i])] as const);
-}
-
-/** Room for the right-hand Celsius axis (tick labels and its title). */
-const CELSIUS_RIGHT = 110;
-
-/** Outer layout: plot area inside margins, legend column on the right when there is a legend. */
-function layout(
-  width: number,
-  height: number,
-  o: { title?: boolean; celsiusTop?: boolean; celsiusRight?: boolean; legend?: number },
-): Rect {
-  const top = (o.title ? 50 : 20) + (o.celsiusTop ? 75 : 20);
-  const left = 120;
-  const right = (o.celsiusRight ? CELSIUS_RIGHT : 30) + (o.legend ? o.legend + 20 : 0);
-  const bottom = 95;
-  return { x: left, y: top, width: Math.max(100, width - left - right), height: Math.max(100, height - top - bottom) };
-}
-
-function drawTitle(svg: SvgBuilder, title: string | undefined): void {
-  if (title) svg.text(svg.width / 2, 16, title, { size: 24, weight: 'bold', anchor: 'middle', valign: 'top' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -514,135 +461,6 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
 /** Height of one row of the small-field legend under a diagram, px. */
 const LEGEND_ROW = 22;
 
-/** Region label text size (px) in the previews; invariant labels are a little smaller. */
-const REGION_LABEL_SIZE = 19;
-const INVARIANT_LABEL_SIZE = 15;
-
-/**
- * Label placement of a diagram (contract/plots/labels.ts): invariants first (their positions are few), then the
- * fields. A field whose name fits nowhere gets a number at its anchor, and the number's meaning goes to the legend.
- */
-function diagramLabels(
-  input: BinaryPhaseDiagramInput,
-  area: Rect,
-  xt: Ticks,
-  yt: Ticks,
-): { placed: PlacedLabel[]; legend: string[] } {
-  const sx = new LinearScale(xt.min, xt.max, area.x, area.x + area.width);
-  const sy = new LinearScale(yt.min, yt.max, area.y + area.height, area.y);
-  const px = (x: number, T: number): readonly [number, number] => [sx.map(x), sy.map(T)];
-  const segments: Segment[] = [];
-  for (const b of input.boundaries) segments.push(...polylineSegments(b.points.map((p) => px(num(p?.x), num(p?.T)))));
-  const requests: LabelRequest[] = [];
-  /** invariant labels without the phases, tried when the whole reaction fits nowhere */
-  const shortText = new Map<string, string>();
-  (input.invariants ?? []).forEach((v, i) => {
-    const xs = (v.x ?? []).map(num).filter(Number.isFinite);
-    if (!xs.length || !Number.isFinite(num(v.T))) return;
-    const [a, Y] = px(Math.min(...xs), num(v.T)),
-      [b] = px(Math.max(...xs), num(v.T));
-    segments.push([a, Y, b, Y]);
-    const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatTemperature(num(v.T), input.temperatureUnit)}`;
-    const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
-    // below the line first (the boundaries meet it from above), then above; centred on the line, then shifted
-    // sideways in 20 px steps (a label longer than its line may overhang one end)
-    const xsAlong = [0, ...Array.from({ length: 30 }, (_, k) => (k % 2 ? -1 : 1) * 20 * Math.ceil((k + 1) / 2))].map(
-      (d) => (a + b) / 2 + d,
-    );
-    const inside: Array<readonly [number, number]> = [
-      ...xsAlong.map((X) => [X, Y + h / 2 + 2] as const),
-      ...xsAlong.map((X) => [X, Y - h / 2 - 2] as const),
-    ];
-    if (!Number.isFinite(Y) || Y < area.y || Y > area.y + area.height) return;
-    requests.push({
-      key: `invariant:${i}`,
-      text,
-      size: INVARIANT_LABEL_SIZE,
-      anchor: [(a + b) / 2, Y],
-      inside,
-      priority: 2,
-      spiral: false,
-      maxLeader: 90,
-    });
-    shortText.set(`invariant:${i}`, `${v.kind ?? 'invariant'} ${formatTemperature(num(v.T), input.temperatureUnit)}`);
-  });
-  const fields: Array<{ text: string; anchor: readonly [number, number]; inside: Array<readonly [number, number]> }> =
-    [];
-  for (const r of input.regions ?? []) {
-    if (!r.label) continue;
-    const pts = (r.points ?? []).filter((p) => Number.isFinite(num(p.x)) && Number.isFinite(num(p.T)));
-    if (!pts.length) continue;
-    // Vertex centroid: good enough for the convex-ish regions of a binary diagram; explicit
-    // regionLabels take over when a region is strongly concave.
-    const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length,
-      cT = pts.reduce((s, p) => s + p.T, 0) / pts.length;
-    fields.push({ text: r.label, anchor: px(cx, cT), inside: [] });
-  }
-  for (const r of input.regionLabels ?? []) {
-    const x = num(r?.x),
-      T = num(r?.T);
-    if (!Number.isFinite(x) || !Number.isFinite(T)) continue;
-    const anchor = px(x, T);
-    // labels whose anchor lies outside the plotted range are dropped, not chased
-    if (
-      anchor[0] < area.x - 1e-6 ||
-      anchor[0] > area.x + area.width + 1e-6 ||
-      anchor[1] < area.y - 1e-6 ||
-      anchor[1] > area.y + area.height + 1e-6
-    )
-      continue;
-    fields.push({ text: String(r?.label ?? ''), anchor, inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))) });
-  }
-  // larger fields first: their labels have more room to move
-  fields.forEach((f, i) =>
-    requests.push({
-      key: `field:${i}`,
-      text: f.text,
-      size: REGION_LABEL_SIZE,
-      anchor: f.anchor,
-      inside: f.inside,
-      priority: 1 - f.text.length / 1000,
-      shrink: [0.8],
-    }),
-  );
-  const first = placeLabels(requests, { area, segments });
-  const placed = [...first.placed];
-  const taken = () => ({
-    area,
-    segments: [...segments, ...placed.flatMap((p) => (p.leader ? [p.leader] : []))],
-    obstacles: placed.map((p) => p.box),
-  });
-  // invariants whose reaction fits nowhere: kind and temperature only, among what is already placed
-  const short = placeLabels(
-    first.dropped.filter((r) => shortText.has(r.key)).map((r) => ({ ...r, text: shortText.get(r.key)! })),
-    taken(),
-  );
-  placed.push(...short.placed);
-  const legend: string[] = [];
-  const fieldsDropped = first.dropped.filter((r) => !short.placed.some((p) => p.key === r.key));
-  if (fieldsDropped.length) {
-    // numbers at the anchors of the fields left unlabelled, placed among what is already there
-    const tags = placeLabels(
-      fieldsDropped.map((r, k) => ({
-        key: r.key,
-        text: String(k + 1),
-        size: 16,
-        bold: true,
-        anchor: r.anchor,
-        inside: r.inside,
-        priority: 0,
-      })),
-      taken(),
-    );
-    placed.push(...tags.placed);
-    fieldsDropped.forEach((r, k) => {
-      const tagged = tags.placed.some((t) => t.key === r.key);
-      legend.push(tagged ? `${k + 1}: ${r.text}` : `(not marked) ${r.text}`);
-    });
-  }
-  return { placed, legend };
-}
-
 // ---------------------------------------------------------------------------------------------
 // Phase table of a single equilibrium point
 
@@ -668,6 +486,3 @@ export function pointTable(input: PointTableInput): string {
   );
   return renderTable(labels, rows, { title: input.title, width: input.width ?? DEFAULT_WIDTH, digits: input.digits });
 }
-
-/** Nice ticks re-exported for callers that want to pre-compute axis ranges (for example to align previews). */
-export { niceTicks };

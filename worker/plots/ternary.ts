@@ -42,66 +42,79 @@ function px(p: [number, number]): [number, number] {
   return [X0 + p[0] * SIDE, Y0 - p[1] * SIDE];
 }
 
-export function ternarySectionChart(doc: Doc): string {
-  const comps = doc.components;
-  const at = (c: Record<string, number>) => px(gibbsPoint(c, comps));
-  const pts = (list: [number, number][]) => list.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(' ');
-  const out: string[] = [];
-  out.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${escapeXml(FONT_FAMILY)}">`,
-  );
-  out.push(`<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`);
+/** Pixel point of a composition (mole fractions by component). */
+type At = (c: Record<string, number>) => [number, number];
+
+/** SVG points attribute of pixel points. */
+function pointsAttr(list: [number, number][]): string {
+  return list.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(' ');
+}
+
+function pathSegment(p: [number, number], q: [number, number]): string {
+  return `M${fmt(p[0])},${fmt(p[1])}L${fmt(q[0])},${fmt(q[1])}`;
+}
+
+/** The outline of a two-phase region: one boundary along its tie-lines' first ends, back along their second ends. */
+function regionOutline(r: Doc['two_phase_regions'][number], at: At): [number, number][] {
+  return [...r.tielines.map((t) => at(t.x[0])), ...[...r.tielines].reverse().map((t) => at(t.x[1]))];
+}
+
+/** The opening tag, the white background and the title line with the temperature in both units. */
+function header(doc: Doc): string[] {
   const TC = `${(doc.temperature - 273.15).toFixed(1)} °C`,
     TK = `${doc.temperature} K`;
   const tText = previewTemperatureUnit(doc.config) === 'celsius' ? `${TC} (${TK})` : `${TK} (${TC})`;
-  out.push(
-    `<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${comps.join('-')} isothermal section, T = ${tText}, P = ${doc.pressure} Pa`)}</text>`,
-  );
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${escapeXml(FONT_FAMILY)}">`,
+    `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`,
+    `<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${doc.components.join('-')} isothermal section, T = ${tText}, P = ${doc.pressure} Pa`)}</text>`,
+  ];
+}
 
-  const corner = (k: number): [number, number] => px(gibbsPoint({ [comps[k]!]: 1 }, comps));
-  const [A, B, C] = [corner(0), corner(1), corner(2)];
-  // composition grid every 0.1
+/** The composition grid, every 0.1 of each component. */
+function compositionGrid(comps: string[], at: At): string {
   const grid: string[] = [];
   for (let i = 1; i < 10; i++) {
     const f = i / 10;
     for (let k = 0; k < 3; k++) {
       const a = { [comps[k]!]: f, [comps[(k + 1) % 3]!]: 1 - f };
       const b = { [comps[k]!]: f, [comps[(k + 2) % 3]!]: 1 - f };
-      const [p, q] = [at(a), at(b)];
-      grid.push(`M${fmt(p[0])},${fmt(p[1])}L${fmt(q[0])},${fmt(q[1])}`);
+      grid.push(pathSegment(at(a), at(b)));
     }
   }
-  out.push(`<path d="${grid.join('')}" stroke="#E3E3E3" stroke-width="0.8" fill="none"/>`);
+  return `<path d="${grid.join('')}" stroke="#E3E3E3" stroke-width="0.8" fill="none"/>`;
+}
 
-  // two-phase regions: fill between the boundaries, tie-lines, boundaries
+/**
+ * The phase fields: two-phase regions filled, a selection of their tie-lines (about 12 each), the three-phase
+ * triangles shaded, the boundaries drawn over them and the critical points on top.
+ */
+function phaseFields(doc: Doc, at: At): string[] {
+  const out: string[] = [];
   doc.two_phase_regions.forEach((r, i) => {
     if (r.tielines.length < 2) return;
-    const poly = [...r.tielines.map((t) => at(t.x[0])), ...[...r.tielines].reverse().map((t) => at(t.x[1]))];
     out.push(
-      `<polygon points="${pts(poly)}" fill="${REGION_FILLS[i % REGION_FILLS.length]}" fill-opacity="0.8" stroke="none"/>`,
+      `<polygon points="${pointsAttr(regionOutline(r, at))}" fill="${REGION_FILLS[i % REGION_FILLS.length]}" fill-opacity="0.8" stroke="none"/>`,
     );
   });
   for (const r of doc.two_phase_regions) {
     const stride = Math.max(1, Math.floor(r.tielines.length / 12));
     const d = r.tielines
       .filter((_, k) => k % stride === 0 || k === r.tielines.length - 1)
-      .map((t) => {
-        const [p, q] = [at(t.x[0]), at(t.x[1])];
-        return `M${fmt(p[0])},${fmt(p[1])}L${fmt(q[0])},${fmt(q[1])}`;
-      })
+      .map((t) => pathSegment(at(t.x[0]), at(t.x[1])))
       .join('');
     if (d) out.push(`<path d="${d}" stroke="#8A8A8A" stroke-width="0.7" fill="none"/>`);
   }
   for (const t of doc.three_phase_triangles) {
     out.push(
-      `<polygon points="${pts(t.corners.map((c) => at(c.x)))}" fill="#BDBDBD" fill-opacity="0.75" stroke="#404040" stroke-width="1"/>`,
+      `<polygon points="${pointsAttr(t.corners.map((c) => at(c.x)))}" fill="#BDBDBD" fill-opacity="0.75" stroke="#404040" stroke-width="1"/>`,
     );
   }
   for (const r of doc.two_phase_regions) {
     for (const b of r.boundaries) {
       if (b.x.length < 2) continue;
       out.push(
-        `<polyline points="${pts(b.x.map(at))}" stroke="#1F1F1F" stroke-width="1.6" fill="none" stroke-linejoin="round"/>`,
+        `<polyline points="${pointsAttr(b.x.map(at))}" stroke="#1F1F1F" stroke-width="1.6" fill="none" stroke-linejoin="round"/>`,
       );
     }
   }
@@ -109,9 +122,12 @@ export function ternarySectionChart(doc: Doc): string {
     const [x, y] = at(c.x);
     out.push(`<circle cx="${fmt(x)}" cy="${fmt(y)}" r="4" fill="#D55E00" stroke="#000" stroke-width="0.6"/>`);
   }
+  return out;
+}
 
-  // triangle outline, ticks and corner names
-  out.push(`<polygon points="${pts([A, B, C])}" fill="none" stroke="#000" stroke-width="1.6"/>`);
+/** The triangle's outline, the fraction ticks along its edges, the corner names and the caption under it. */
+function triangleFrame(comps: string[], at: At, [A, B, C]: [number, number][]): string[] {
+  const out = [`<polygon points="${pointsAttr([A!, B!, C!])}" fill="none" stroke="#000" stroke-width="1.6"/>`];
   for (let i = 2; i < 10; i += 2) {
     const f = i / 10;
     for (let k = 0; k < 3; k++) {
@@ -125,25 +141,28 @@ export function ternarySectionChart(doc: Doc): string {
     }
   }
   out.push(
-    `<text x="${fmt(A[0] - 10)}" y="${fmt(A[1] + 22)}" font-size="16" font-weight="bold" text-anchor="end">${escapeXml(comps[0])}</text>`,
+    `<text x="${fmt(A![0] - 10)}" y="${fmt(A![1] + 22)}" font-size="16" font-weight="bold" text-anchor="end">${escapeXml(comps[0])}</text>`,
+    `<text x="${fmt(B![0] + 10)}" y="${fmt(B![1] + 22)}" font-size="16" font-weight="bold">${escapeXml(comps[1])}</text>`,
+    `<text x="${fmt(C![0])}" y="${fmt(C![1] - 12)}" font-size="16" font-weight="bold" text-anchor="middle">${escapeXml(comps[2])}</text>`,
+    `<text x="${WIDTH / 2}" y="${fmt(A![1] + 40)}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`,
   );
-  out.push(
-    `<text x="${fmt(B[0] + 10)}" y="${fmt(B[1] + 22)}" font-size="16" font-weight="bold">${escapeXml(comps[1])}</text>`,
-  );
-  out.push(
-    `<text x="${fmt(C[0])}" y="${fmt(C[1] - 12)}" font-size="16" font-weight="bold" text-anchor="middle">${escapeXml(comps[2])}</text>`,
-  );
-  out.push(
-    `<text x="${WIDTH / 2}" y="${fmt(A[1] + 40)}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`,
-  );
+  return out;
+}
 
-  // labels (contract/plots/labels.ts, as the binary preview): single-phase fields at their label points, two-phase
-  // regions at the middles of their tie-lines, triangles at their centroid; none overlaps another or a boundary, and
-  // a label that fits nowhere becomes a number at its field, explained under the triangle
+/** The lines labels must not cross: the two-phase boundaries and the edges of the three-phase triangles. */
+function labelObstacles(doc: Doc, at: At): Segment[] {
   const segments: Segment[] = [];
   for (const r of doc.two_phase_regions) for (const b of r.boundaries) segments.push(...polylineSegments(b.x.map(at)));
   for (const t of doc.three_phase_triangles)
     segments.push(...polylineSegments([...t.corners.map((c) => at(c.x)), at(t.corners[0]!.x)]));
+  return segments;
+}
+
+/**
+ * What to label: single-phase fields at their label points, two-phase regions at the middles of their tie-lines,
+ * triangles at their centroid. Slivers stay unlabelled.
+ */
+function labelRequests(doc: Doc, at: At): LabelRequest[] {
   const requests: LabelRequest[] = [];
   doc.single_phase_regions.forEach((s, i) =>
     requests.push({ key: `one:${i}`, text: s.phase, size: 14, bold: true, anchor: at(s.label_point.x), priority: 2 }),
@@ -151,8 +170,7 @@ export function ternarySectionChart(doc: Doc): string {
   doc.two_phase_regions.forEach((r, i) => {
     if (r.tielines.length < 2) return;
     // slivers (between two nearly equal triangles) stay unlabelled: their label would cover the neighbours'
-    if (polygonArea([...r.tielines.map((k) => at(k.x[0])), ...[...r.tielines].reverse().map((k) => at(k.x[1]))]) < 1200)
-      return;
+    if (polygonArea(regionOutline(r, at)) < 1200) return;
     const mids = r.tielines.map((t) => {
       const [p, q] = [at(t.x[0]), at(t.x[1])];
       return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] as Pt;
@@ -182,8 +200,17 @@ export function ternarySectionChart(doc: Doc): string {
       shrink: [0.85],
     });
   });
-  const area = { x: X0 - 10, y: C[1] - 4, width: SIDE + 20, height: A[1] - C[1] + 8 };
-  const first = placeLabels(requests, { area, segments, measure: dejaVuMeasure, maxLeader: 60 });
+  return requests;
+}
+
+/**
+ * Labels (contract/plots/labels.ts, as the binary preview) placed inside the triangle's box; none overlaps another
+ * or a boundary, and a label that fits nowhere becomes a number at its field, explained in the legend (the texts
+ * returned in `dropped`, each with its number or a dash when even the number found no place).
+ */
+function placeSectionLabels(doc: Doc, at: At, box: { x: number; y: number; width: number; height: number }) {
+  const segments = labelObstacles(doc, at);
+  const first = placeLabels(labelRequests(doc, at), { area: box, segments, measure: dejaVuMeasure, maxLeader: 60 });
   const tags = placeLabels(
     first.dropped.map((r, k) => ({
       key: r.key,
@@ -195,13 +222,14 @@ export function ternarySectionChart(doc: Doc): string {
       priority: 0,
     })),
     {
-      area,
+      area: box,
       segments: [...segments, ...first.placed.flatMap((l) => (l.leader ? [l.leader] : []))],
       obstacles: first.placed.map((l) => l.box),
       measure: dejaVuMeasure,
       maxLeader: 60,
     },
   );
+  const out: string[] = [];
   for (const l of [...first.placed, ...tags.placed]) {
     if (l.leader)
       out.push(
@@ -212,28 +240,46 @@ export function ternarySectionChart(doc: Doc): string {
       `<text x="${fmt(l.x)}" y="${fmt(l.baseline)}" font-size="${l.size}"${l.bold ? ' font-weight="bold"' : ''} text-anchor="middle" fill="${color}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke">${escapeXml(l.text)}</text>`,
     );
   }
-  let legendLines = 0;
-  if (first.dropped.length) {
-    const legend = first.dropped.map((r, k) => `${tags.placed.some((t) => t.key === r.key) ? k + 1 : '–'} ${r.text}`);
-    // legend lines under the triangle, as many as fit
-    const lines: string[] = [];
-    let line = '';
-    for (const item of legend) {
-      if (line && (line.length + item.length + 3) * 6.2 > WIDTH - 40) {
-        lines.push(line);
-        line = '';
-      }
-      line = line ? `${line};  ${item}` : item;
+  const dropped = first.dropped.map((r, k) => `${tags.placed.some((t) => t.key === r.key) ? k + 1 : '–'} ${r.text}`);
+  return { out, dropped };
+}
+
+/** The legend of the numbered labels, wrapped into lines of the picture's width. */
+function legendLines(items: string[]): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line && (line.length + item.length + 3) * 6.2 > WIDTH - 40) {
+      lines.push(line);
+      line = '';
     }
-    if (line) lines.push(line);
-    lines.forEach((t, k) =>
-      out.push(`<text x="20" y="${fmt(A[1] + 60 + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`),
-    );
-    legendLines = lines.length;
+    line = line ? `${line};  ${item}` : item;
   }
+  if (line) lines.push(line);
+  return lines;
+}
+
+export function ternarySectionChart(doc: Doc): string {
+  const comps = doc.components;
+  const at: At = (c) => px(gibbsPoint(c, comps));
+  const corners = [0, 1, 2].map((k) => at({ [comps[k]!]: 1 }));
+  const [A, , C] = corners as [[number, number], [number, number], [number, number]];
+  const out = [
+    ...header(doc),
+    compositionGrid(comps, at),
+    ...phaseFields(doc, at),
+    ...triangleFrame(comps, at, corners),
+  ];
+  const box = { x: X0 - 10, y: C[1] - 4, width: SIDE + 20, height: A[1] - C[1] + 8 };
+  const labels = placeSectionLabels(doc, at, box);
+  out.push(...labels.out);
+  // legend lines under the triangle; they make the picture taller
+  const legend = legendLines(labels.dropped);
+  legend.forEach((t, k) =>
+    out.push(`<text x="20" y="${fmt(A[1] + 60 + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`),
+  );
   out.push('</svg>');
-  // the legend of numbered labels makes the picture taller
-  const height = Math.max(HEIGHT, Y0 + 60 + legendLines * 14 + 10);
+  const height = Math.max(HEIGHT, Y0 + 60 + legend.length * 14 + 10);
   out[0] = out[0]!.replace(
     `height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}"`,
     `height="${height}" viewBox="0 0 ${WIDTH} ${height}"`,

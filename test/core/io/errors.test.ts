@@ -126,7 +126,7 @@ describe('every error from the core carries a machine-readable code', () => {
     ).toBe('PD_INVALID_ARGUMENT');
   });
   it('a defect of the core: PD_INTERNAL, never the C++ library text as the message', async () => {
-    const { loadTestingCore } = await import('../../../worker/core/native.js');
+    const { loadTestingCore } = await import('../../support/hooks/testing-core.js');
     try {
       loadTestingCore().internalErrorProbe();
       throw new Error('no error');

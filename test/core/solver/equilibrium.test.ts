@@ -10,11 +10,11 @@ import {
   createBatchControl,
   equilibrium,
   equilibriumBatch,
-  solverSelfTest,
   type EquilibriumConditions,
   type EquilibriumResult,
 } from '../../../worker/core/equilibrium.js';
-import type { NativeDatabase } from '../../../worker/core/native.js';
+import { loadCore, type NativeDatabase } from '../../../worker/core/native.js';
+import { loadTestingCore } from '../../support/hooks/testing-core.js';
 
 const TDB = path.resolve(__dirname, '../../../../shared/tdb');
 
@@ -89,7 +89,7 @@ function checkProperties(
 
 describe('equilibrium solver: toy-model self tests (C++)', () => {
   it('passes the analytic and property checks on toy models', () => {
-    const r = solverSelfTest();
+    const r = loadTestingCore().solverSelfTest();
     // Only honest non-convergence (reported as converged=false with a reason) is tolerated, and rarely;
     // any wrong answer flagged as converged shows up as a failing property message.
     const wrong = r.messages.filter((m) => !/ converged \(/.test(m));
@@ -97,8 +97,7 @@ describe('equilibrium solver: toy-model self tests (C++)', () => {
     expect(r.messages.length).toBeLessThanOrEqual(3);
     expect(r.passed).toBeGreaterThan(400);
   });
-  it('live in the test-only addon: the production addon exports no test code', async () => {
-    const { loadCore, loadTestingCore } = await import('../../../worker/core/native.js');
+  it('live in the test-only addon: the production addon exports no test code', () => {
     expect(Object.keys(loadCore()).filter((k) => /test/i.test(k))).toEqual([]);
     expect(typeof loadTestingCore().solverSelfTest).toBe('function');
   });

@@ -1,9 +1,18 @@
-// Calculations used only by the service tests (cancel, worker death, cache, files). worker/index.ts
-// dispatches here only when PHASEDESK_TEST_CALCULATIONS=1, and the service refuses these task types otherwise.
+// Calculations used only by the service tests (cancel, worker death, cache, files), of the task types in
+// task-types.ts. Built by the test setup alone (bin/build.js test-hooks, into dist/test/support/hooks/), never by the
+// production build; worker/index.ts dispatches here only when PHASEDESK_TEST_CALCULATIONS=1 and this module is
+// there, and the service refuses these task types otherwise.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadTestingCore } from '../core/native.js';
-import { CancelledError, type CalculationJob, type CalculationOutput, type JobControl } from '../protocol.js';
+import {
+  CancelledError,
+  type CalculationJob,
+  type CalculationOutput,
+  type JobControl,
+} from '../../../worker/protocol.js';
+import { loadTestingCore } from './testing-core.js';
+
+export { TEST_TASK_TYPES } from './task-types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -1,0 +1,152 @@
+// The values of the new-task form (screens/NewTask.svelte) and the task_config they make: fresh defaults of a task
+// type, the configuration built from the typed values, the values read back from a stored configuration ("Edit a
+// copy"), and the labels and element ids of the fields. The fields themselves come from the schemas (taskforms.ts).
+import {
+  advancedFields,
+  conditionFields,
+  defaultValue,
+  setPath,
+  OPEN_TASK_TYPES,
+  type FieldSpec,
+  type OpenTaskType,
+} from './taskforms.js';
+
+/** The form's values by key: condition fields by their key, advanced options as adv:<key>. */
+export type FormValues = Record<string, any>;
+
+/** Fresh defaults of a task type's condition fields (no components or phases picked). */
+export function freshValues(t: OpenTaskType): FormValues {
+  const v: FormValues = {};
+  for (const f of conditionFields(t)) v[f.key] = f.kind === 'elements' || f.kind === 'phases' ? [] : defaultValue(f, t);
+  return v;
+}
+
+/** The label of a field: its key in words; nested keys such as map_options.GLOBAL_MIN_PDENS keep the engine's spelling. */
+export function fieldLabel(key: string): string {
+  const parts = key.split('.');
+  const last = parts.pop()!;
+  if (/^[A-Z0-9_]+$/.test(last))
+    return `${parts.join(' ').replace(/_/g, ' ')}: ${last}`.replace(/^./, (c) => c.toUpperCase());
+  return last
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/\bx component\b/i, 'Composition axis component');
+}
+
+/** The element id of a field's input. */
+export function fieldId(key: string): string {
+  return `f-${key.replace(/\./g, '-')}`;
+}
+
+/** A value the user gave (not empty, not a number field left blank). */
+export function present(v: unknown): boolean {
+  return !(v === undefined || v === null || v === '' || (typeof v === 'number' && Number.isNaN(v)));
+}
+
+const yesNo = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : undefined);
+
+/** What the form sends besides the values: the database's code and the unit of the previews' temperatures. */
+export interface ConfigContext {
+  tdbCode: string;
+  previewUnit: 'kelvin' | 'celsius' | undefined;
+  components: string[];
+}
+
+/** The task_config of the form's values: empty optional fields left out, comma lists split, yes/no as booleans. */
+export function buildTaskConfig(
+  taskType: OpenTaskType,
+  values: FormValues,
+  ctx: ConfigContext,
+): Record<string, unknown> {
+  const condition: Record<string, unknown> = {};
+  for (const f of conditionFields(taskType)) {
+    let v = values[f.key];
+    if (f.kind === 'strings')
+      v =
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v;
+    if (f.kind === 'boolean') v = yesNo(v);
+    if ((f.kind === 'phases' || f.kind === 'strings') && Array.isArray(v) && v.length === 0 && !f.required)
+      v = undefined;
+    if (present(v)) setPath(condition, f.key, v);
+  }
+  const cfg: Record<string, unknown> = { task_type: taskType, tdb_code: ctx.tdbCode, condition };
+  if (ctx.previewUnit) cfg.preview_temperature_unit = ctx.previewUnit;
+  // binary_equilibrium: activated_elements "must equal condition.components" (spec), so it is derived, not typed.
+  if (taskType === 'binary_equilibrium') cfg.activated_elements = [...ctx.components];
+  for (const f of advancedFields(taskType)) {
+    let v = values[`adv:${f.key}`];
+    if (f.kind === 'boolean') v = yesNo(v);
+    if (present(v)) setPath(cfg, f.key, v);
+  }
+  return cfg;
+}
+
+/** The form's values of a stored task configuration ("Edit a copy"), or why the form cannot offer it. */
+export type CopiedTask =
+  | {
+      taskType: OpenTaskType;
+      values: FormValues;
+      /** the compositions as stored, typed into the composition inputs as they were */
+      compositions: Record<string, Record<string, number>>;
+      tdbCode: string | undefined;
+      previewUnit: 'kelvin' | 'celsius' | undefined;
+    }
+  | { problem: string };
+
+const isOpen = (t: unknown): t is OpenTaskType => (OPEN_TASK_TYPES as readonly unknown[]).includes(t);
+const valueAt = (o: Record<string, any>, path: string) =>
+  path.split('.').reduce<any>((a, k) => (a == null ? undefined : a[k]), o);
+
+/** The value of a stored condition as the form holds it (comma lists and yes/no as text). */
+function formValue(f: FieldSpec, v: unknown): unknown {
+  if (f.kind === 'strings') return Array.isArray(v) ? v.join(', ') : v;
+  if (f.kind === 'boolean') return String(v);
+  return v;
+}
+
+/**
+ * The values of a stored task_config (the description of task #from); query parameters named like a number field
+ * of the conditions (?start_temperature=935) then replace single values.
+ */
+export function copyOfTask(description: string, from: number, query: URLSearchParams): CopiedTask {
+  let cfg: Record<string, any>;
+  try {
+    cfg = JSON.parse(description);
+  } catch {
+    return { problem: `task #${from} has no readable configuration` };
+  }
+  if (!isOpen(cfg.task_type))
+    return { problem: `task #${from} is of type ${cfg.task_type}, which the form does not offer` };
+  const type = cfg.task_type;
+  const cond = (cfg.condition ?? {}) as Record<string, any>;
+  const values = freshValues(type);
+  const compositions: Record<string, Record<string, number>> = {};
+  for (const f of conditionFields(type)) {
+    const v = valueAt(cond, f.key);
+    if (v === undefined) continue;
+    if (f.kind === 'composition') compositions[f.key] = v;
+    else values[f.key] = formValue(f, v);
+  }
+  for (const f of advancedFields(type)) {
+    const v = valueAt(cfg, f.key);
+    if (v !== undefined) values[`adv:${f.key}`] = f.kind === 'boolean' ? String(v) : v;
+  }
+  for (const f of conditionFields(type)) {
+    const raw = query.get(f.key);
+    if (f.kind === 'number' && raw !== null && raw.trim() !== '' && Number.isFinite(Number(raw)))
+      values[f.key] = Number(raw);
+  }
+  const unit = cfg.preview_temperature_unit;
+  return {
+    taskType: type,
+    values,
+    compositions,
+    tdbCode: cfg.tdb_code || undefined,
+    previewUnit: unit === 'celsius' || unit === 'kelvin' ? unit : undefined,
+  };
+}
