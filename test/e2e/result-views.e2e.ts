@@ -187,7 +187,7 @@ describe('result views on fixture documents', () => {
     expect(await svg.getByTestId('invariant').count()).toBe(1);
     // a Curie/Neel line is drawn dotted, and the legend under the plot names the line styles
     expect(await svg.getByTestId('magnetic-line').count()).toBe(1);
-    expect(await page.getByTestId('line-legend').textContent()).toMatch(/Curie\/Néel temperature/);
+    expect(await page.getByTestId('line-legend').innerText()).toMatch(/Curie\/Néel temperature/);
     expect(await svg.getByTestId('region-label').allTextContents()).toEqual(
       expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1 + LIQUID']),
     );
