@@ -239,18 +239,22 @@ describe('order-disorder pairs', () => {
 });
 
 describe('a file is refused only when nothing usable remains', () => {
-  it('with the first dropped command, FILE:LINE', () => {
-    const text = ['ELEMENT AL FCC_A1 26.98 0 0 !', 'FROB X !', 'PHASE A % 0.5 0.5 !', 'CONSTITUENT A :AL:AL: !'].join(
-      '\n',
-    );
+  it('with the first dropped command, FILE:LINE; the same file with one sound phase more loads', () => {
+    const broken = ['ELEMENT AL FCC_A1 26.98 0 0 !', 'FROB X !', 'PHASE A % 0.5 0.5 !', 'CONSTITUENT A :AL:AL: !'];
     try {
-      openDatabaseFromString(text, 'none.tdb');
+      openDatabaseFromString(broken.join('\n'), 'none.tdb');
       throw new Error('not refused');
     } catch (e) {
       expect(isCoreError(e, 'PD_TDB_SYNTAX')).toBe(true);
       expect((e as CoreError).message).toBe("none.tdb:2: unknown command 'FROB'");
       expect((e as CoreError).line).toBe(2);
     }
+    const db = openDatabaseFromString([...broken, 'PHASE B % 1 1 !', 'CONSTITUENT B :AL: !'].join('\n'), 'none.tdb');
+    expect(phases(db)).toEqual(['B']);
+    expect(db.info().warnings).toEqual([
+      "none.tdb:2: unknown command 'FROB'; skipped",
+      "none.tdb:3: PHASE A: expected 'PHASE NAME TYPECODES NUMBER_OF_SUBLATTICES RATIOS...'; phase A is dropped, with its CONSTITUENT (line 4)",
+    ]);
   });
 
   it('a model is never built from a dropped phase: the error names the phase, it is no defect of the core', () => {
