@@ -17,6 +17,8 @@ import { parseArgs } from 'node:util';
 import { OPEN_TASK_TYPES, validateTaskConfig } from '../requests/task-config.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { loadCalculation } from '../../worker/index.js';
+import { openDatabase } from '../../worker/core/database.js';
+import { isDatabaseFileError } from '../../worker/core/errors.js';
 
 export const CALC_USAGE = `usage: phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]
   Runs a task_config (JSON, as in POST /task) without the service and writes DIR/result/result.json,
@@ -71,6 +73,7 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   if (!o.tdb) throw new CalcInputError('--tdb FILE is required');
   const tdb = path.resolve(o.tdb);
   if (!existsSync(tdb) || !statSync(tdb).isFile()) throw new CalcInputError(`--tdb ${o.tdb}: no such file`);
+  const warnings = readableTdb(tdb, o.tdb);
   if (c.tdb_code === undefined) c.tdb_code = path.basename(tdb).replace(/\.tdb$/i, '');
   const v = validateTaskConfig(taskType, c);
   if (!v.ok) throw new CalcInputError(v.error);
@@ -92,7 +95,24 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   const run = await loadCalculation(taskType);
   if (!run) throw new CalcInputError(`task_config.task_type: unsupported task type '${taskType}'`);
   const r = await run(job, control);
-  return { taskType, summary: r.summary, logs: r.logs, out };
+  return { taskType, summary: r.summary, logs: [...warnings, ...r.logs], out };
+}
+
+/**
+ * A TDB file that cannot be read (nothing usable in it, a bound of the reader, unreadable) is bad input: CalcInputError
+ * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count).
+ */
+function readableTdb(file: string, given: string): string[] {
+  let warnings: string[];
+  try {
+    warnings = openDatabase(file).info().warnings;
+  } catch (e) {
+    if (isDatabaseFileError(e)) throw new CalcInputError(`--tdb ${given}: ${e.message}`);
+    throw e;
+  }
+  const shown = warnings.slice(0, 20).map((w) => `warning: ${w}`);
+  if (warnings.length > shown.length) shown.push(`warning: ${warnings.length - shown.length} more in ${given}`);
+  return shown;
 }
 
 /** CLI entry: prints logs (stderr) and the summary (stdout); returns the exit code. */

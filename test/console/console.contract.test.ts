@@ -138,13 +138,18 @@ describe('hostile input', () => {
       error: /^tdb: bad\.tdb:2: unknown command 'FOO'$/,
     },
     {
-      name: 'unterminated TDB',
+      name: 'TDB of which nothing usable remains (its only PHASE without a sublattice count)',
       req: () =>
         con('POST', '/databases', {
-          body: { file_name: 'cut.tdb', code: 'CUT', name: 'cut', tdb: CUNI.slice(0, CUNI.lastIndexOf('!')) },
+          body: {
+            file_name: 'cut.tdb',
+            code: 'CUT',
+            name: 'cut',
+            tdb: 'ELEMENT CU FCC_A1 63.5 0 0 !\nPHASE LIQUID:L % 1.0 !\nCONSTITUENT LIQUID:L :CU: !\n',
+          },
         }),
       status: 400,
-      error: /^tdb: cut\.tdb:\d+: /,
+      error: /^tdb: cut\.tdb:2: PHASE LIQUID: expected 'PHASE NAME TYPECODES NUMBER_OF_SUBLATTICES RATIOS\.\.\.'$/,
     },
     {
       name: 'TDB without elements',
@@ -395,8 +400,11 @@ describe('keys', () => {
 });
 
 describe('databases', () => {
-  it('imports an uploaded TDB and reports what loaded and what was refused', async () => {
-    const tdb = CUNI + '\nPHASE EXTRA % 1 1.0 !\n';
+  it('imports an uploaded TDB and reports what loaded, what was refused and what was dropped', async () => {
+    const tdb = CUNI + '\nPHASE EXTRA:A % 1 1.0 !\nCONSTITUENT EXTRA :CU: !\nPHASE BROKEN % 0.5 0.5 !\n';
+    const broken = tdb.split('\n').findIndex((l) => l.startsWith('PHASE BROKEN')) + 1;
+    const dropped =
+      "PHASE BROKEN: expected 'PHASE NAME TYPECODES NUMBER_OF_SUBLATTICES RATIOS...'; phase BROKEN is dropped";
     const r = await con('POST', '/databases', {
       body: {
         file_name: 'cuni.tdb',
@@ -414,7 +422,8 @@ describe('databases', () => {
     expect(r.body.phases_loaded).toEqual(['LIQUID', 'FCC_A1']);
     expect(r.body.phases_refused).toHaveLength(1);
     expect(r.body.phases_refused[0].phase).toBe('EXTRA');
-    expect(r.body.phases_refused[0].reason).toMatch(/EXTRA.*cuni\.tdb.*no CONSTITUENT/);
+    expect(r.body.phases_refused[0].reason).toMatch(/aqueous solution model .* EXTRA in cuni\.tdb is not supported/);
+    expect(r.body.warnings).toEqual([`cuni.tdb:${broken}: ${dropped}`]);
     expect(r.body.parameter_count).toBeGreaterThan(0);
     // The contract side: user a sees it, subscribed, with the elements the reader found.
     const seen = await api(f.svc.port, 'GET', '/database?search=CUNI_COPY', { key: f.keyA });
@@ -430,6 +439,13 @@ describe('databases', () => {
       body: { element_list: ['CU', 'NI'] },
     });
     expect(ph.body.phase_list).toEqual(['LIQUID', 'FCC_A1']);
+    // GET /database/{db_id} carries the warnings of the stored file (extension load_warnings)
+    const item = await api(f.svc.port, 'GET', `/database/${r.body.id}`, { key: f.keyA });
+    expect(item.status).toBe(200);
+    expect(item.body.phase_list).toEqual(['LIQUID', 'FCC_A1', 'EXTRA']);
+    expect(item.body.load_warnings).toEqual([
+      { file: 'CUNI_COPY.tdb', line: broken, message: dropped, phase: 'BROKEN' },
+    ]);
     // The stored copy is the upload, under the server-managed name.
     expect(readFileSync(join(f.dataDir, 'databases', 'CUNI_COPY.tdb'), 'utf8')).toBe(tdb);
   });

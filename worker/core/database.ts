@@ -1,9 +1,9 @@
 // TypeScript wrapper of the native TDB reader (native-core/src/io) used by the service (catalog
 // import, POST /database/{db_id}/phases) and by the other layers of the core. There is one TDB
 // parser in the project: this one.
-import { loadCore, type NativeDatabase, type NativeDatabaseInfo } from './native.js';
+import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type NativeLoadWarning } from './native.js';
 
-export type { NativeDatabase, NativeDatabaseInfo, TPJet } from './native.js';
+export type { NativeDatabase, NativeDatabaseInfo, NativeLoadWarning, TPJet } from './native.js';
 
 /** What the service needs to list a database. */
 export interface TdbInfo {
@@ -13,13 +13,16 @@ export interface TdbInfo {
   phases: string[];
   /** "FILE:LINE: text" for everything ignored or questionable that did not stop the load */
   warnings: string[];
+  /** the same as records: a command ignored, or dropped with what depends on it, at its file and line */
+  loadWarnings: NativeLoadWarning[];
   /** phases that cannot be used, each with a reason naming the model, the phase and the file */
   refusals: { phase: string; reason: string }[];
 }
 
 /**
- * Opens a TDB file. Throws Error "FILE:LINE: message" for a malformed file, with `code` PD_TDB_SYNTAX, PD_TDB_LIMIT
- * (beyond a bound of the reader) or PD_FILE (unreadable) and `file`, `line`, `reason` (errors.ts isDatabaseFileError).
+ * Opens a TDB file. A command that cannot be read or used is dropped with what depends on it (info().loadWarnings);
+ * throws Error "FILE:LINE: message" when nothing usable remains, with `code` PD_TDB_SYNTAX, PD_TDB_LIMIT (beyond a
+ * bound of the reader) or PD_FILE (unreadable) and `file`, `line`, `reason` (errors.ts isDatabaseFileError).
  */
 export function openDatabase(path: string): NativeDatabase {
   return loadCore().Database.fromFile(path);
@@ -40,6 +43,7 @@ export function summarize(info: NativeDatabaseInfo): TdbInfo {
     elements: info.elements.map((e) => e.name).filter((n) => n !== 'VA' && n !== '/-'),
     phases: info.phases.map((p) => p.name),
     warnings: info.warnings,
+    loadWarnings: info.loadWarnings,
     refusals: info.phases.filter((p) => p.refusal !== '').map((p) => ({ phase: p.name, reason: p.refusal })),
   };
 }

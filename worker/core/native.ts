@@ -63,6 +63,23 @@ export interface NativeDatabaseInfo {
   parameterCount: number;
   /** "FILE:LINE: text" for everything that was ignored or questionable but did not stop the load */
   warnings: string[];
+  /** the same warnings as records, in the same order */
+  loadWarnings: NativeLoadWarning[];
+}
+
+/**
+ * A problem of a TDB file that did not stop the load: a command ignored, or dropped with what depends on it (a phase
+ * with its CONSTITUENT and PARAMETERs, a FUNCTION with the PARAMETERs using it).
+ */
+export interface NativeLoadWarning {
+  /** the file name without its folders */
+  file: string;
+  /** the line of the command; 0 for the file as a whole */
+  line: number;
+  /** what is wrong and what was ignored or dropped */
+  message: string;
+  /** the phase the command belongs to, or the phase dropped; '' when none */
+  phase: string;
 }
 
 /** A loaded thermodynamic database living in the native core (immutable). */

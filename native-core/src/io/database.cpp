@@ -163,27 +163,15 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
       case Op::PushC:
         st[sp++] = jet_const(in.c);
         break;
-      case Op::PushT: {
-        TPJet j;
-        j.v = T;
-        j.t = 1;
-        st[sp++] = j;
+      case Op::PushT:
+        st[sp++] = jet_t(T);
         break;
-      }
-      case Op::PushP: {
-        TPJet j;
-        j.v = P;
-        j.p = 1;
-        st[sp++] = j;
+      case Op::PushP:
+        st[sp++] = jet_p(P);
         break;
-      }
-      case Op::PushTPow: {
-        TPJet j;
-        j.v = T;
-        j.t = 1;
-        st[sp++] = jet_powc(j, in.c);
+      case Op::PushTPow:
+        st[sp++] = jet_powc(jet_t(T), in.c);
         break;
-      }
       case Op::PushF: {
         TPJet v = function_value(in.arg, ctx);
         ctx.stack_[sp++] = v;
@@ -192,30 +180,14 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
       case Op::PushUndef:
         throw CoreError(ErrorCode::Model,
                         "undefined FUNCTION " + store_->undefined[in.arg] + " in " + base_name(file_name_));
-      case Op::Add: {
-        TPJet& a = st[sp - 2];
-        const TPJet& b = st[sp - 1];
-        a.v += b.v;
-        a.t += b.t;
-        a.p += b.p;
-        a.tt += b.tt;
-        a.tp += b.tp;
-        a.pp += b.pp;
+      case Op::Add:
+        jet_add_to(st[sp - 2], st[sp - 1]);
         --sp;
         break;
-      }
-      case Op::Sub: {
-        TPJet& a = st[sp - 2];
-        const TPJet& b = st[sp - 1];
-        a.v -= b.v;
-        a.t -= b.t;
-        a.p -= b.p;
-        a.tt -= b.tt;
-        a.tp -= b.tp;
-        a.pp -= b.pp;
+      case Op::Sub:
+        jet_subtract_from(st[sp - 2], st[sp - 1]);
         --sp;
         break;
-      }
       case Op::Mul:
         st[sp - 2] = jet_mul(st[sp - 2], st[sp - 1]);
         --sp;
@@ -228,29 +200,15 @@ TPJet TdbDatabase::run(const Range& r, EvalContext& ctx) const {
         st[sp - 2] = jet_pow(st[sp - 2], st[sp - 1]);
         --sp;
         break;
-      case Op::Neg: {
-        TPJet& a = st[sp - 1];
-        a.v = -a.v;
-        a.t = -a.t;
-        a.p = -a.p;
-        a.tt = -a.tt;
-        a.tp = -a.tp;
-        a.pp = -a.pp;
+      case Op::Neg:
+        jet_negate(st[sp - 1]);
         break;
-      }
       case Op::AddC:
         st[sp - 1].v += in.c;
         break;
-      case Op::MulC: {
-        TPJet& a = st[sp - 1];
-        a.v *= in.c;
-        a.t *= in.c;
-        a.p *= in.c;
-        a.tt *= in.c;
-        a.tp *= in.c;
-        a.pp *= in.c;
+      case Op::MulC:
+        jet_scale(st[sp - 1], in.c);
         break;
-      }
       case Op::PowC:
         st[sp - 1] = jet_powc(st[sp - 1], in.c);
         break;

@@ -100,6 +100,33 @@ struct PhaseDef {
   int line = 0;
 };
 
+// A problem of the file that did not stop the load: a command ignored, or dropped with what depends on it.
+struct LoadWarning {
+  std::string file;     // the file name without its folders
+  int line = 0;         // 0: the file as a whole
+  std::string message;  // what is wrong and what was ignored or dropped
+  std::string phase;    // the phase the command belongs to or that was dropped, "" when none
+  // "FILE:LINE: message" ("FILE: message" for the file as a whole)
+  std::string text() const {
+    return line > 0 ? file + ":" + std::to_string(line) + ": " + message : file + ": " + message;
+  }
+};
+
+// How the sublattices of an ordered phase map onto those of its DIS_PART phase. Thermo-Calc's rules for
+// AMEND_PHASE_DESCRIPTION ... DISORDERED_PART (the requirements Thermo-Calc prints when a database breaks them,
+// quoted in pycalphad issue 345; Lukas, Fries and Sundman, Computational Thermodynamics, CUP 2007, §5.8.4): the
+// first sublattices of the ordered phase merge into sublattice 1 of the disordered phase, which holds every
+// constituent of those sublattices (a constituent may be absent from some of them: mc_al's GP_MAT orders
+// (AL,MG,SI) on the fcc sites of FCC_A1, which takes 16 elements); the remaining sublattices of both phases are the
+// interstitial ones, in order. The merged sublattices must hold as many sites as sublattice 1 of the disordered
+// phase and each interstitial sublattice as many as its counterpart (Thermo-Calc accepts proportional site
+// counts, but one magnetic term per formula unit cannot carry the disordered part scaled).
+struct OrderDisorderLayout {
+  size_t ordering_sublattices = 0;  // the first sublattices of the ordered phase, merged into sublattice 1
+  std::string mismatch;             // non-empty: why the two phases do not map onto each other
+};
+OrderDisorderLayout order_disorder_layout(const PhaseDef& ordered, const PhaseDef& disordered);
+
 struct Parameter {
   std::string type;  // canonical: G (also for L(...)), TC, BMAGN (also BM), NT, THETA, GD, V0, VA, VK, VC, MQ, ...
   bool written_as_l = false;  // L(...) rather than G(...): never an end member (§0)
@@ -147,7 +174,9 @@ class Database {
  public:
   virtual ~Database() = default;
 
-  // Reads a TDB file. Throws TdbError for a malformed file; never crashes on any input.
+  // Reads a TDB file. A malformed or unusable command is dropped with what depends on it, with a warning
+  // (warnings()); throws TdbError when nothing usable remains (the first dropped command's FILE:LINE), for a
+  // file beyond a bound of the reader (ErrorCode::TdbLimit) or one that cannot be read. Never crashes on any input.
   static std::shared_ptr<Database> from_file(const std::string& path);
   static std::shared_ptr<Database> from_string(const std::string& text, const std::string& file_name);
 
@@ -159,8 +188,8 @@ class Database {
   const std::vector<Parameter>& parameters() const { return parameters_; }
   // Parameters of one phase, in file order.
   std::vector<const Parameter*> parameters_of(const std::string& phase) const;
-  // Warnings that did not stop the load (ignored commands, undefined type codes, ...), "FILE:LINE: text".
-  const std::vector<std::string>& warnings() const { return warnings_; }
+  // What did not stop the load: commands ignored, or dropped with what depends on them, each at its line.
+  const std::vector<LoadWarning>& warnings() const { return warnings_; }
 
   // Phases that can exist with the given elements (VA implied): every sublattice keeps at least one
   // constituent made only of these elements, the phase is not refused, and the phase is not a pure
@@ -188,7 +217,7 @@ class Database {
   std::map<std::string, Species> species_;
   std::vector<PhaseDef> phases_;
   std::vector<Parameter> parameters_;
-  std::vector<std::string> warnings_;
+  std::vector<LoadWarning> warnings_;
 };
 
 // Convenience for tests and bindings: value and T/P derivatives of FUNCTION `name` at (T, P).

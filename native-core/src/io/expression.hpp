@@ -97,6 +97,52 @@ inline TPJet jet_const(double c) {
   j.v = c;
   return j;
 }
+// T or P itself: value v, derivative 1 with respect to that variable.
+inline TPJet jet_t(double T) {
+  TPJet j;
+  j.v = T;
+  j.t = 1;
+  return j;
+}
+inline TPJet jet_p(double P) {
+  TPJet j;
+  j.v = P;
+  j.p = 1;
+  return j;
+}
+// a += b, a -= b, a *= c, a = -a, every derivative alike.
+inline void jet_add_to(TPJet& a, const TPJet& b) {
+  a.v += b.v;
+  a.t += b.t;
+  a.p += b.p;
+  a.tt += b.tt;
+  a.tp += b.tp;
+  a.pp += b.pp;
+}
+inline void jet_subtract_from(TPJet& a, const TPJet& b) {
+  a.v -= b.v;
+  a.t -= b.t;
+  a.p -= b.p;
+  a.tt -= b.tt;
+  a.tp -= b.tp;
+  a.pp -= b.pp;
+}
+inline void jet_scale(TPJet& a, double c) {
+  a.v *= c;
+  a.t *= c;
+  a.p *= c;
+  a.tt *= c;
+  a.tp *= c;
+  a.pp *= c;
+}
+inline void jet_negate(TPJet& a) {
+  a.v = -a.v;
+  a.t = -a.t;
+  a.p = -a.p;
+  a.tt = -a.tt;
+  a.tp = -a.tp;
+  a.pp = -a.pp;
+}
 TPJet jet_mul(const TPJet& a, const TPJet& b);
 TPJet jet_div(const TPJet& a, const TPJet& b);
 // f(x) with f0 = f(x.v), f1 = f'(x.v), f2 = f''(x.v): chain rule to second order.

@@ -1,6 +1,7 @@
 // TDB reader, pass 1: the text as commands (ending at '!', '$' comments removed) and each command parsed into
-// pending records (elements, species, phases, constituents, functions and parameters as syntax trees, type
-// definitions, default commands). See tdb_reader.cpp for the whole reading and tdb_reader_internal.hpp.
+// pending records (elements, species, phases, constituents, type definitions, default commands; FUNCTIONs and
+// PARAMETERs in tdb_expressions.cpp). A command that cannot be read is dropped here with a warning, with what
+// depends on it. See tdb_reader.cpp for the whole reading and tdb_reader_internal.hpp.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -80,11 +81,12 @@ void Reader::split_commands() {
     cur.text += c;
     cur.lines.push_back(line);
   }
+  // A command the end of the file cuts off (kawin_AlMgSi.tdb ends inside its LIST_OF_REFERENCES) is dropped.
   if (!trim(cur.text).empty()) {
     size_t lead = cur.text.find_first_not_of(' ');
     int l = cur.lines[lead];
     std::string head = trim(cur.text).substr(0, 40);
-    fail(l, "command not terminated by '!' (file truncated?): " + head);
+    drop(TdbError(file_, l, "command not terminated by '!' (file truncated?): " + head), "dropped");
   }
 }
 
@@ -93,8 +95,19 @@ void Reader::dispatch(const Command& c) {
   std::string word = c.text.substr(0, sp);
   std::string kw = match_keyword(word, kCommands, sizeof(kCommands) / sizeof(kCommands[0]));
   int line = c.line_at(0);
-  if (kw.empty()) fail(line, "unknown command '" + word.substr(0, 60) + "'");
-  if (kw[0] == '?') fail(line, "ambiguous command abbreviation '" + word + "' (" + kw.substr(1) + ")");
+  if (kw.empty()) return drop(TdbError(file_, line, "unknown command '" + word.substr(0, 60) + "'"), "skipped");
+  if (kw[0] == '?')
+    return drop(TdbError(file_, line, "ambiguous command abbreviation '" + word + "' (" + kw.substr(1) + ")"),
+                "skipped");
+  try {
+    run_command(kw, c);
+  } catch (const TdbError& e) {
+    if (e.code() != ErrorCode::TdbSyntax) throw;  // a bound of the reader refuses the file
+    dropped_command(kw, c, e);
+  }
+}
+
+void Reader::run_command(const std::string& kw, const Command& c) {
   if (kw == "ELEMENT") return element(c);
   if (kw == "SPECIES") return species(c);
   if (kw == "PHASE") return phase(c);
@@ -103,8 +116,36 @@ void Reader::dispatch(const Command& c) {
   if (kw == "PARAMETER") return parameter(c);
   if (kw == "TYPE_DEFINITION") return type_definition(c);
   if (kw == "DEFAULT_COMMAND") return default_command(c);
-  // Everything else (DEFINE_SYSTEM_DEFAULT, DEFAULT_COMMAND, DATABASE_INFO, references,
-  // ASSESSED_SYSTEMS, TEMPERATURE_LIMITS, VERSION_DATE, ...) carries no thermodynamic data.
+  // Everything else (DEFINE_SYSTEM_DEFAULT, DATABASE_INFO, references, ASSESSED_SYSTEMS, TEMPERATURE_LIMITS,
+  // VERSION_DATE, ZERO_VOLUME_SPECIES, ...) carries no thermodynamic data.
+}
+
+// What depends on a command that cannot be read goes with it: a PHASE or its CONSTITUENT takes the phase with its
+// parameters (remove_dropped_phases), a FUNCTION takes every PARAMETER and FUNCTION that uses it (tdb_functions.cpp).
+void Reader::dropped_command(const std::string& kw, const Command& c, const TdbError& why) {
+  auto t = split_ws(c.text);
+  std::string name = t.size() > 1 ? t[1].substr(0, t[1].find(':')) : "";
+  if (kw == "FUNCTION" && !name.empty() && name.back() == '#') name.pop_back();
+  if (kw == "PHASE" && phase_pos_.count(name))
+    return drop(why,
+                "this PHASE command is dropped, the definition at line " +
+                    std::to_string(db_->phases_[phase_pos_[name]].line) + " is kept",
+                name);
+  if (kw == "CONSTITUENT" && constituents_.count(name))
+    return drop(why,
+                "this CONSTITUENT command is dropped, the one at line " + std::to_string(constituents_[name].second) +
+                    " is kept",
+                name);
+  if ((kw == "PHASE" || kw == "CONSTITUENT") && !name.empty()) return drop_phase(name, why.line(), why.message());
+  if (kw == "FUNCTION" && !name.empty()) {
+    auto known = function_pos_.find(name);
+    if (known != function_pos_.end())
+      return drop(why, "this definition is dropped, the one at line " + std::to_string(functions_[known->second].line) +
+                           " is kept");
+    dropped_functions_.emplace(name, why.line());
+    return drop(why, "dropped, with every PARAMETER and FUNCTION that uses it");
+  }
+  drop(why, "dropped");
 }
 
 std::vector<std::string> Reader::args_of(const Command& c) {
@@ -231,6 +272,31 @@ void Reader::phase(const Command& c) {
   ph.name = checked_name(line, "PHASE", t[1].substr(0, colon));
   if (colon != std::string::npos) ph.options = t[1].substr(colon + 1);
   if (ph.name.empty()) fail(line, "PHASE without a name");
+  read_site_ratios(t, ph);
+  for (char o : ph.options)
+    if (std::string("LGAYIBF").find(o) == std::string::npos)
+      warn(line, std::string("PHASE ") + ph.name + ": unknown phase option '" + o + "' ignored", ph.name);
+  auto dropped = dropped_phases_.find(ph.name);
+  if (dropped != dropped_phases_.end() && dropped->second.line < line) {
+    warn(dropped->second.line,
+         dropped->second.reason + "; that command is dropped, PHASE " + ph.name + " at line " + std::to_string(line) +
+             " is used",
+         ph.name);
+    dropped_phases_.erase(dropped);
+  }
+  auto known = phase_pos_.find(ph.name);
+  if (known != phase_pos_.end()) {
+    warn(line, "PHASE " + ph.name + " defined again; the later definition is used", ph.name);
+    db_->phases_[known->second] = ph;
+    return;
+  }
+  phase_pos_[ph.name] = db_->phases_.size();
+  db_->phases_.push_back(ph);
+}
+
+// "NAME[:OPTIONS] TYPECODES N RATIO_1 ... RATIO_N" (the type codes may be absent); text after the ratios is ignored.
+void Reader::read_site_ratios(const std::vector<std::string>& t, PhaseDef& ph) {
+  const int line = ph.line;
   int n = 0;
   size_t first_ratio;
   if (t.size() >= 4 && is_integer(t[3], n)) {
@@ -245,24 +311,23 @@ void Reader::phase(const Command& c) {
   if (t.size() < first_ratio + n)
     fail(line, "PHASE " + ph.name + ": " + std::to_string(n) + " sublattices but only " +
                    std::to_string(t.size() - first_ratio) + " site ratios");
-  if (t.size() > first_ratio + n) warn(line, "PHASE " + ph.name + ": extra text after the site ratios ignored");
+  // Text after the ratios: Thermo-Calc's description of the phase when it starts with '>' (mc_al: "> Al-Matrix phase,
+  // face-centered cubic >> 6"); anything else is ignored with a warning (a '!' missing at the end of the line makes
+  // the next command, usually the phase's CONSTITUENT, part of this one).
+  if (t.size() > first_ratio + n && t[first_ratio + n][0] != '>') {
+    std::string extra = t[first_ratio + n];
+    for (size_t k = first_ratio + n + 1; k < t.size() && extra.size() < 40; ++k) extra += " " + t[k];
+    warn(line,
+         "PHASE " + ph.name + ": text after the site ratios ignored: '" + extra.substr(0, 40) + "'" +
+             (starts_command(extra) ? " (a '!' missing before it?)" : ""),
+         ph.name);
+  }
   for (int k = 0; k < n; ++k) {
     double r;
     if (!parse_double(t[first_ratio + k], r) || !(r > 0))
       fail(line, "PHASE " + ph.name + ": site ratio '" + t[first_ratio + k] + "' is not a positive number");
     ph.site_ratios.push_back(r);
   }
-  for (char o : ph.options)
-    if (std::string("LGAYIBF").find(o) == std::string::npos)
-      warn(line, std::string("PHASE ") + ph.name + ": unknown phase option '" + o + "' ignored");
-  auto known = phase_pos_.find(ph.name);
-  if (known != phase_pos_.end()) {
-    warn(line, "PHASE " + ph.name + " defined again; the later definition is used");
-    db_->phases_[known->second] = ph;
-    return;
-  }
-  phase_pos_[ph.name] = db_->phases_.size();
-  db_->phases_.push_back(ph);
 }
 
 void Reader::constituent(const Command& c) {
@@ -285,9 +350,8 @@ void Reader::constituent(const Command& c) {
   checked_name(line, "CONSTITUENT: phase", name);
   std::string s = trim(spec);
   if (s.empty() || s[0] != ':') fail(line, "CONSTITUENT " + name + ": expected ':' before the first sublattice");
-  std::vector<std::vector<std::string>> subs;
-  std::string cur;
   std::vector<std::string> parts;
+  std::string cur;
   for (size_t i = 1; i < s.size(); ++i) {
     if (s[i] == ':') {
       parts.push_back(trim(cur));
@@ -298,226 +362,40 @@ void Reader::constituent(const Command& c) {
   }
   if (!trim(cur).empty()) parts.push_back(trim(cur));
   while (!parts.empty() && parts.back().empty()) parts.pop_back();
+  std::vector<std::vector<std::string>> subs;
   for (size_t k = 0; k < parts.size(); ++k) {
-    std::vector<std::string> list;
-    std::string item;
-    auto push = [&]() {
-      std::string x;
-      for (char ch : item)
-        if (ch != '%') x += ch;  // '%' marks major constituents
-      checked_name(line, "CONSTITUENT " + name + ": species", x);
-      if (!x.empty() && std::find(list.begin(), list.end(), x) == list.end()) list.push_back(x);
-      item.clear();
-    };
-    for (char ch : parts[k]) {
-      if (ch == ',' || ch == ' ')
-        push();  // "CONS ALPT :AL:PT NI:!" (alnipt.tdb): blanks separate too
-      else
-        item += ch;
-    }
-    push();
-    if (list.empty()) fail(line, "CONSTITUENT " + name + ": sublattice " + std::to_string(k + 1) + " is empty");
-    subs.push_back(list);
+    subs.push_back(sublattice_list(name, parts[k], line));
+    if (subs.back().empty()) fail(line, "CONSTITUENT " + name + ": sublattice " + std::to_string(k + 1) + " is empty");
   }
   if (subs.empty()) fail(line, "CONSTITUENT " + name + ": no sublattices");
-  if (constituents_.count(name)) warn(line, "CONSTITUENT " + name + " given again; the later one is used");
+  if (constituents_.count(name)) warn(line, "CONSTITUENT " + name + " given again; the later one is used", name);
   constituents_[name] = {subs, line};
 }
 
-// Reads "LOW expr; HIGH Y expr; HIGH N [ref]" starting at pos.
-std::vector<RangeAst> Reader::piecewise(const Command& c, size_t pos, const std::string& what) {
-  const std::string& s = c.text;
-  auto line_of = [&](size_t p) { return c.line_at(p); };
-  auto skip_ws = [&]() {
-    while (pos < s.size() && s[pos] == ' ') ++pos;
+// The species of one sublattice: separated by commas or blanks ("CONS ALPT :AL:PT NI:!" in alnipt.tdb), '%' (major
+// constituent) removed. A species named twice has no meaning: the command is dropped.
+std::vector<std::string> Reader::sublattice_list(const std::string& name, const std::string& text, int line) {
+  std::vector<std::string> list;
+  std::string item;
+  auto push = [&]() {
+    std::string x;
+    for (char ch : item)
+      if (ch != '%') x += ch;
+    item.clear();
+    checked_name(line, "CONSTITUENT " + name + ": species", x);
+    if (x.empty()) return;
+    if (std::find(list.begin(), list.end(), x) != list.end())
+      fail(line, "CONSTITUENT " + name + ": species " + x + " named twice in one sublattice");
+    list.push_back(x);
   };
-  auto read_limit = [&](double dflt, const char* which) -> double {
-    skip_ws();
-    if (pos < s.size() && s[pos] == ',') {
-      while (pos < s.size() && (s[pos] == ',' || s[pos] == ' ')) ++pos;
-      return dflt;
-    }
-    size_t start = pos;
-    while (pos < s.size() && s[pos] != ' ' && s[pos] != ';' && s[pos] != '!' &&
-           (std::isdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == 'E' || s[pos] == 'D' ||
-            ((s[pos] == '+' || s[pos] == '-') && (pos == start || s[pos - 1] == 'E' || s[pos - 1] == 'D'))))
-      ++pos;
-    double v;
-    if (pos == start || !parse_double(s.substr(start, pos - start), v))
-      fail(c.line_at(start), what + ": expected the " + which + " temperature limit");
-    if (pos < s.size() && s[pos] == ',') ++pos;  // "298.15, expr" style
-    return v;
-  };
-  std::vector<RangeAst> out;
-  // The lower limit may be omitted ("PARA G(LIQUID,AL) +GALLIQ; N !" in alcrni.tdb): a number
-  // followed by ';' is the expression itself, not a limit.
-  double low = kDefaultLowT;
-  {
-    skip_ws();
-    size_t save = pos;
-    bool numeric_start =
-        pos < s.size() && (std::isdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ',');
-    if (numeric_start) {
-      double v = read_limit(kDefaultLowT, "lower");
-      size_t after = pos;
-      skip_ws();
-      if (pos < s.size() && s[pos] == ';' && s[save] != ',')
-        pos = save;  // "0;": an expression
-      else {
-        pos = after;
-        low = v;
-      }
-    }
-  }
-  for (;;) {
-    if (out.size() > 10000) fail_limit(c.line_at(pos), what + ": more than 10000 temperature ranges");
-    RangeAst r;
-    r.low = low;
-    try {
-      r.ast = parse_expression(s, pos, file_, line_of);
-    } catch (const TdbError& e) {
-      throw TdbError(file_, e.line(), what + ": " + e.message(), e.code());  // say which command
-    }
-    if (pos >= s.size() || s[pos] != ';') fail(c.line_at(pos), what + ": expected ';' after the expression");
-    ++pos;
-    skip_ws();
-    if (pos < s.size() && (s[pos] == 'Y' || s[pos] == 'N') && (pos + 1 >= s.size() || s[pos + 1] == ' '))
-      r.high = kDefaultHighT;  // upper limit omitted
-    else if (pos >= s.size())
-      r.high = kDefaultHighT;
+  for (char ch : text) {
+    if (ch == ',' || ch == ' ')
+      push();
     else
-      r.high = read_limit(kDefaultHighT, "upper");
-    out.push_back(std::move(r));
-    skip_ws();
-    // 'Y' continues with another range; 'N', nothing, or a reference (alcocrni.tdb has
-    // "0.0; 6000.00   01DUP !" without the N) ends the expression.
-    if (pos < s.size() && s[pos] == 'Y' &&
-        (pos + 1 >= s.size() || s[pos + 1] == ' ' || s[pos + 1] == '+' || s[pos + 1] == '-' || s[pos + 1] == '(' ||
-         std::isdigit(static_cast<unsigned char>(s[pos + 1])) || s[pos + 1] == '.')) {
-      ++pos;
-      low = out.back().high;
-      continue;
-    }
-    break;
+      item += ch;
   }
-  return out;
-}
-
-void Reader::function(const Command& c) {
-  int line = c.line_at(0);
-  size_t pos = c.text.find(' ');
-  if (pos == std::string::npos) fail(line, "FUNCTION without a name");
-  while (pos < c.text.size() && c.text[pos] == ' ') ++pos;
-  size_t start = pos;
-  while (pos < c.text.size() && c.text[pos] != ' ') ++pos;
-  std::string name = c.text.substr(start, pos - start);
-  if (!name.empty() && name.back() == '#') name.pop_back();
-  if (name.empty()) fail(line, "FUNCTION without a name");
-  checked_name(line, "FUNCTION", name);
-  for (char ch : name)
-    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'))
-      fail(line, "FUNCTION name '" + name + "' contains '" + ch + "'");
-  PendingFunction f;
-  f.name = name;
-  f.line = line;
-  f.ranges = piecewise(c, pos, "FUNCTION " + name);
-  auto it = function_pos_.find(name);
-  if (it != function_pos_.end()) {
-    warn(line, "FUNCTION " + name + " defined again (first at line " + std::to_string(functions_[it->second].line) +
-                   "); the later definition is used");
-    functions_[it->second] = std::move(f);
-    return;
-  }
-  function_pos_[name] = functions_.size();
-  functions_.push_back(std::move(f));
-}
-
-void Reader::parameter(const Command& c) {
-  int line = c.line_at(0);
-  const std::string& s = c.text;
-  size_t pos = s.find(' ');
-  if (pos == std::string::npos) fail(line, "PARAMETER without a name");
-  while (pos < s.size() && s[pos] == ' ') ++pos;
-  size_t open = s.find('(', pos);
-  size_t close = open == std::string::npos ? std::string::npos : s.find(')', open);
-  if (open == std::string::npos || close == std::string::npos)
-    fail(line, "PARAMETER: expected TYPE(PHASE,CONSTITUENTS;ORDER)");
-  std::string type = trim(s.substr(pos, open - pos));
-  std::string inner = s.substr(open + 1, close - open - 1);
-  std::string text = type + "(" + inner + ")";
-  if (type.size() > kMaxNameLength || inner.size() > 64 * kMaxNameLength)
-    fail_limit(line, "PARAMETER " + text.substr(0, 48) + "...: longer than the reader accepts (type at most " +
-                         std::to_string(kMaxNameLength) + " characters, each name at most " +
-                         std::to_string(kMaxNameLength) + ")");
-  if (type.empty() || type.find(' ') != std::string::npos) fail(line, "PARAMETER " + text + ": bad parameter type");
-  PendingParameter pp;
-  Parameter& p = pp.p;
-  p.line = line;
-  if (type == "L") {
-    p.type = "G";
-    p.written_as_l = true;
-  } else if (type == "BM") {
-    p.type = "BMAGN";  // abbreviation used by crfe_bcc_magnetic.tdb (§0)
-  } else {
-    p.type = type;
-  }
-  size_t comma = inner.find(',');
-  if (comma == std::string::npos) fail(line, "PARAMETER " + text + ": expected ',' after the phase name");
-  std::string phase = trim(inner.substr(0, comma));
-  size_t amp = phase.find('&');
-  if (amp != std::string::npos) {
-    p.phase_qualifier = trim(phase.substr(amp + 1));
-    phase = trim(phase.substr(0, amp));
-  }
-  size_t pc = phase.find(':');  // tolerate "LIQUID:L" in a parameter
-  if (pc != std::string::npos) phase = phase.substr(0, pc);
-  if (phase.empty()) fail(line, "PARAMETER " + text + ": no phase name");
-  checked_name(line, "PARAMETER: phase", phase);
-  checked_name(line, "PARAMETER: phase qualifier", p.phase_qualifier);
-  p.phase = phase;
-  std::string arr = inner.substr(comma + 1);
-  size_t semi = arr.find(';');
-  if (semi != std::string::npos) {
-    std::string ord = trim(arr.substr(semi + 1));
-    arr = arr.substr(0, semi);
-    if (!ord.empty()) {
-      int o;
-      if (!is_integer(ord, o)) fail(line, "PARAMETER " + text + ": order '" + ord + "' is not a non-negative integer");
-      p.order = o;
-    }
-  }
-  std::vector<std::string> subs_text;
-  {
-    std::string cur;
-    for (char ch : arr) {
-      if (ch == ':') {
-        subs_text.push_back(cur);
-        cur.clear();
-      } else if (ch != ' ') {
-        cur += ch;
-      }
-    }
-    subs_text.push_back(cur);
-  }
-  for (const auto& st : subs_text) {
-    std::vector<std::string> list;
-    std::string cur;
-    for (size_t i = 0; i <= st.size(); ++i) {
-      if (i == st.size() || st[i] == ',') {
-        if (cur.empty()) fail(line, "PARAMETER " + text + ": empty constituent name");
-        checked_name(line, "PARAMETER " + p.type + "(" + p.phase + "): constituent", cur);
-        list.push_back(cur);
-        cur.clear();
-      } else {
-        cur += st[i];
-      }
-    }
-    std::sort(list.begin(), list.end());  // §2.1 canonical order (ASCII, upper case)
-    p.constituents.push_back(list);
-  }
-  pp.text = text;
-  pp.ranges = piecewise(c, close + 1, "PARAMETER " + text);
-  params_.push_back(std::move(pp));
+  push();
+  return list;
 }
 
 void Reader::type_definition(const Command& c) {

@@ -5,24 +5,26 @@
 //   1. the text is split into commands (ending at '!', '$' comments removed, text after '!' on the
 //      same line ignored unless it starts another command) and each command is parsed into pending
 //      records, expressions into syntax trees;
-//   2. type definitions are applied to the phases (formula sheet §10: "applied after all phases are
-//      read"), parameters are checked against their phases, FUNCTION references are resolved
-//      (undefined ones are an error where they are used, a warning elsewhere; cycles are an error)
-//      and every expression is compiled.
-// Every problem is a pd::TdbError "FILE:LINE: text"; no input can crash or hang the reader (the
-// expression parser bounds its nesting and size, all loops advance, nothing is indexed unchecked).
+//   2. constituents and type definitions are applied to the phases (formula sheet §10: "applied after all phases
+//      are read"), parameters are checked against their phases, FUNCTION references are resolved (undefined ones
+//      are taken as 0 with a warning) and every expression is compiled.
+// Load what is sound: a command that cannot be read or used is dropped with what depends on it and a warning
+// naming file and line (a phase goes with its CONSTITUENT and PARAMETERs, and with the ordered phases whose
+// DIS_PART it is; a FUNCTION with the PARAMETERs and FUNCTIONs that use it). What Thermo-Calc's rules give a
+// meaning to is read with that meaning: a type code that amends another phase amends it; order-disorder pairs
+// whose sublattices map onto each other (order_disorder_layout) are kept. The file is refused with the first
+// dropped command's "FILE:LINE: text" only when no phase remains, and at once for a bound of the reader.
+// No input can crash or hang the reader (the expression parser bounds its nesting and size, all loops advance,
+// nothing is indexed unchecked).
 //
-// Files: tdb_reader_internal.hpp (private types), tdb_commands.cpp (pass 1), this file (pass 2 and the entry
-// points), database.cpp (Database members and expression evaluation).
+// Files: tdb_reader_internal.hpp (private types), tdb_commands.cpp and tdb_expressions.cpp (pass 1), this file
+// (pass 2 and the entry points), tdb_functions.cpp (FUNCTION references and compilation), database.cpp (Database
+// members and expression evaluation), order_disorder.cpp (the layout rule of DIS_PART pairs).
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 #include "io/tdb_reader_internal.hpp"
 
@@ -34,12 +36,31 @@ namespace io {
 void Reader::finish() {
   // A file without an ELEMENT is no database (and not one any calculation could use): an HTML page or a
   // file of another format that happens to parse as commands.
-  {
-    bool any = false;
-    for (const auto& [name, el] : db_->elements_) any |= name != "VA" && name != "/-";
-    if (!any) fail(1, "no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)");
-  }
-  // Species: one per element (VA and the electron have no composition) plus VA always.
+  bool any = false;
+  for (const auto& [name, el] : db_->elements_) any |= name != "VA" && name != "/-";
+  if (!any) fail(1, "no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)");
+  make_species();
+  assign_constituents();
+  apply_type_definitions();
+  check_order_disorder();
+  remove_dropped_phases();
+  link_ordered_parents();
+  refuse_unsupported_models();
+  std::vector<PendingParameter*> kept = applicable_parameters();
+  report_repeated_parameters(kept);
+  resolve_and_compile(kept);
+  apply_rejections();
+  if (first_drop_ && db_->phases_.empty()) throw *first_drop_;  // nothing usable remains
+  std::stable_sort(db_->warnings_.begin(), db_->warnings_.end(),
+                   [](const LoadWarning& a, const LoadWarning& b) { return a.line < b.line; });
+  if (dropped_warnings_ > 0)
+    db_->warnings_.push_back(
+        LoadWarning{file_, 0, std::to_string(dropped_warnings_) + " further warnings not listed", ""});
+}
+
+// One species per element (VA and the electron have no composition), VA always, then the SPECIES commands (a
+// formula that cannot be read drops its species; a CONSTITUENT naming it then drops its phase).
+void Reader::make_species() {
   for (const auto& [name, el] : db_->elements_) {
     Species sp;
     sp.name = name;
@@ -54,153 +75,100 @@ void Reader::finish() {
     va.name = "VA";
     db_->species_["VA"] = va;
   }
-  for (const auto& ps : pending_species_) finish_species(ps.name, ps.formula, ps.line);
+  for (const auto& ps : pending_species_) {
+    try {
+      finish_species(ps.name, ps.formula, ps.line);
+    } catch (const TdbError& e) {
+      if (e.code() != ErrorCode::TdbSyntax) throw;
+      drop(e, "species " + ps.name + " is dropped");
+    }
+  }
+}
 
-  // Constituents.
+void Reader::assign_constituents() {
   for (const auto& [name, cl] : constituents_) {
+    if (dropped_phases_.count(name)) continue;
     PhaseDef* ph = phase_named(name);
-    if (!ph) fail(cl.second, "CONSTITUENT for phase " + name + " which has no PHASE command");
-    if (cl.first.size() != ph->site_ratios.size())
-      fail(cl.second, "CONSTITUENT " + name + " gives " + std::to_string(cl.first.size()) + " sublattices but PHASE " +
-                          name + " has " + std::to_string(ph->site_ratios.size()));
+    if (!ph) {
+      drop(TdbError(file_, cl.second, "CONSTITUENT for phase " + name + " which has no PHASE command"), "dropped");
+      continue;
+    }
+    if (cl.first.size() != ph->site_ratios.size()) {
+      drop_phase(name, cl.second,
+                 "CONSTITUENT " + name + " gives " + std::to_string(cl.first.size()) + " sublattices but PHASE " +
+                     name + " has " + std::to_string(ph->site_ratios.size()));
+      continue;
+    }
+    std::string unknown;
     for (const auto& sub : cl.first)
       for (const auto& sp : sub)
-        if (!db_->species_.count(sp))
-          fail(cl.second, "CONSTITUENT " + name + ": species " + sp + " is not declared (ELEMENT or SPECIES)");
+        if (unknown.empty() && !db_->species_.count(sp)) unknown = sp;
+    if (!unknown.empty()) {
+      drop_phase(name, cl.second,
+                 "CONSTITUENT " + name + ": species " + unknown + " is not declared (ELEMENT or SPECIES)");
+      continue;
+    }
     ph->constituents = cl.first;
   }
   for (auto& p : db_->phases_)
-    if (p.constituents.empty()) p.refusal = "phase " + p.name + " in " + file_ + " has no CONSTITUENT command";
-
-  apply_type_definitions();
-
-  for (auto& p : db_->phases_) {
-    if (!p.refusal.empty()) continue;
-    if (p.options.find('A') != std::string::npos)
-      p.refusal = "aqueous solution model (phase option A) of phase " + p.name + " in " + file_ + " is not supported";
-    else if (p.options.find('Y') != std::string::npos && p.site_ratios.size() != 2)
-      p.refusal = "ionic liquid model (phase option Y) of phase " + p.name + " in " + file_ +
-                  " needs exactly 2 sublattices, found " + std::to_string(p.site_ratios.size());
-  }
-
-  // Parameters: keep those that fit their phase (§1.1: a constituent not in the sublattice makes
-  // the parameter inapplicable; parameter_filter_test.tdb checks exactly this).
-  std::vector<PendingParameter*> kept;
-  for (auto& pp : params_) {
-    const PhaseDef* ph = phase_named(pp.p.phase);
-    if (!ph) {
-      warn(pp.p.line, "PARAMETER " + pp.text + ": phase " + pp.p.phase + " is not defined; ignored");
-      continue;
-    }
-    if (ph->constituents.empty()) continue;  // refused phase without constituents
-    // §7.1: in the ionic liquid a one-sublattice array of neutral species (G(IONIC_LIQ,S;0),
-    // L(IONIC_LIQ,B1,B2;0)) belongs to the anion sublattice. It is kept as written (one
-    // sublattice); it is checked against sublattice 2 here.
-    bool il_neutral =
-        ph->options.find('Y') != std::string::npos && ph->constituents.size() == 2 && pp.p.constituents.size() == 1;
-    if (il_neutral) {
-      bool ok = true;
-      for (const auto& sp : pp.p.constituents[0]) {
-        const auto& sub = ph->constituents[1];
-        if (sp != "*" && std::find(sub.begin(), sub.end(), sp) == sub.end()) ok = false;
-      }
-      if (ok)
-        kept.push_back(&pp);
-      else
-        warn(pp.p.line, "PARAMETER " + pp.text + ": not all of its species are on the anion sublattice of " + ph->name +
-                            "; ignored");
-      continue;
-    }
-    if (pp.p.constituents.size() != ph->constituents.size()) {
-      warn(pp.p.line, "PARAMETER " + pp.text + ": " + std::to_string(pp.p.constituents.size()) +
-                          " sublattices but phase " + ph->name + " has " + std::to_string(ph->constituents.size()) +
-                          "; ignored");
-      continue;
-    }
-    bool ok = true;
-    for (size_t s = 0; s < pp.p.constituents.size() && ok; ++s)
-      for (const auto& sp : pp.p.constituents[s]) {
-        if (sp == "*") continue;
-        const auto& sub = ph->constituents[s];
-        if (std::find(sub.begin(), sub.end(), sp) == sub.end()) {
-          warn(pp.p.line, "PARAMETER " + pp.text + ": " + sp + " is not a constituent of sublattice " +
-                              std::to_string(s + 1) + " of " + ph->name + "; ignored");
-          ok = false;
-          break;
-        }
-      }
-    if (ok) kept.push_back(&pp);
-  }
-
-  // The same parameter given twice (COST507.tdb has 6): both are kept, in file order, and
-  // reported; whether they add up (pycalphad sums every matching row) or the later one wins
-  // (Thermo-Calc) is the model's decision.
-  {
-    std::map<std::string, int> seen;
-    for (const PendingParameter* pp : kept) {
-      std::string key =
-          pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
-      for (const auto& sub : pp->p.constituents) {
-        key += ":";
-        for (const auto& sp : sub) key += sp + ",";
-      }
-      auto [it, fresh] = seen.emplace(key, pp->p.line);
-      if (!fresh)
-        warn(pp->p.line, "PARAMETER " + pp->text + " given again (first at line " + std::to_string(it->second) +
-                             "); both are kept");
-    }
-  }
-  resolve_and_compile(kept);
-  for (const auto& [name, line] : rejected_) {
-    PhaseDef* ph = phase_named(name);
-    if (!ph)
-      warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
-    else
-      ph->rejected_by_default = true;
-  }
-  if (dropped_warnings_ > 0)
-    db_->warnings_.push_back(file_ + ": " + std::to_string(dropped_warnings_) + " further warnings not listed");
+    if (p.constituents.empty() && !dropped_phases_.count(p.name))
+      drop_phase(p.name, p.line, "phase " + p.name + " has no CONSTITUENT command");
 }
 
+// Thermo-Calc runs the GES command of a type code when a phase with that code is entered: AMEND_PHASE_DESCRIPTION
+// of '@' or '*' amends that phase, of a named phase amends the named one (once it exists: here, after all PHASEs
+// are read), whichever phase carries the code.
 void Reader::apply_type_definitions() {
   std::map<char, std::vector<const TypeDef*>> by_code;
   for (const auto& td : typedefs_) by_code[td.code].push_back(&td);
+  std::set<const TypeDef*> applied_elsewhere;
   for (auto& ph : db_->phases_) {
+    if (dropped_phases_.count(ph.name)) continue;
     for (char code : ph.type_codes) {
       auto it = by_code.find(code);
       if (it == by_code.end()) {
         if (code != '%')
-          warn(ph.line, std::string("type code '") + code + "' of phase " + ph.name + " is not defined; ignored");
+          warn(ph.line, std::string("type code '") + code + "' of phase " + ph.name + " is not defined; ignored",
+               ph.name);
         continue;
       }
       for (const TypeDef* td : it->second) {
         if (td->keyword.empty()) continue;
-        if (!(td->target == "@" || td->target == "*" || td->target == ph.name)) continue;
-        apply(*td, ph);
+        if (td->target == "@" || td->target == "*" || td->target == ph.name) {
+          apply(*td, ph);
+          continue;
+        }
+        if (!applied_elsewhere.insert(td).second) continue;
+        PhaseDef* other = phase_named(td->target);
+        if (other && !dropped_phases_.count(other->name))
+          apply(*td, *other);
+        else if (!other)
+          warn(td->line,
+               "TYPE_DEFINITION " + std::string(1, code) + " (type code of phase " + ph.name + ") amends phase " +
+                   td->target + ", which is not defined; ignored",
+               ph.name);
       }
     }
   }
 }
 
 void Reader::apply(const TypeDef& td, PhaseDef& ph) {
+  const std::string what = "TYPE_DEFINITION " + td.keyword + " for " + ph.name;
   if (td.keyword == "MAGNETIC") {
     // §3: MAGNETIC afm p (afm = -1 BCC, -3 others, 0 selects Xiong et al.)
     MagneticType m;
     if (td.args.size() < 2 || !parse_double(td.args[0], m.afm) || !parse_double(td.args[1], m.p))
-      fail(td.line, "TYPE_DEFINITION MAGNETIC for " + ph.name + ": expected the antiferromagnetic factor and p");
+      return drop_phase(ph.name, td.line, what + ": expected the antiferromagnetic factor and p");
     ph.magnetic = m;
   } else if (td.keyword == "DISORDERED_PART") {
-    if (td.args.empty()) fail(td.line, "TYPE_DEFINITION DISORDERED_PART for " + ph.name + ": no phase named");
-    std::string dis = td.args[0];
-    PhaseDef* d = phase_named(dis);
-    if (!d) {
-      ph.refusal = "order-disorder model of phase " + ph.name + " in " + file_ + ": its DISORDERED_PART phase " + dis +
-                   " is not defined";
-      return;
-    }
-    if (d == &ph) fail(td.line, "phase " + ph.name + " cannot be its own DISORDERED_PART");
+    if (td.args.empty()) return drop_phase(ph.name, td.line, what + ": no phase named");
+    const std::string& dis = td.args[0];
+    if (dropped_phases_.count(dis))
+      return drop_phase(ph.name, td.line, "the DIS_PART phase " + dis + " of ordered phase " + ph.name + " is dropped");
+    if (!phase_named(dis)) return drop_phase(ph.name, td.line, what + ": phase " + dis + " is not defined");
+    if (dis == ph.name) return drop_phase(ph.name, td.line, what + ": a phase cannot be its own DISORDERED_PART");
     ph.disordered_part = dis;
-    d->ordered_parent = ph.name;
+    dis_part_line_[ph.name] = td.line;
   } else if (td.keyword == "EXCESS_MODEL") {
     std::string m = td.args.empty() ? "" : td.args[0];
     if (m.find("MUGGIANU") == std::string::npos && m.find("REDLICH") == std::string::npos)
@@ -212,146 +180,168 @@ void Reader::apply(const TypeDef& td, PhaseDef& ph) {
              td.keyword == "DEFAULT_COMPOSITION") {
     // start-point hints only
   } else {
-    warn(td.line, "TYPE_DEFINITION keyword " + td.keyword + " for phase " + ph.name + " not understood; ignored");
+    warn(td.line, "TYPE_DEFINITION keyword " + td.keyword + " for phase " + ph.name + " not understood; ignored",
+         ph.name);
   }
 }
 
-void Reader::resolve_and_compile(const std::vector<PendingParameter*>& kept) {
-  TdbDatabase& db = *db_;
-  const size_t nf = functions_.size();
-  db.func_names_.clear();
-  for (size_t f = 0; f < nf; ++f) {
-    db.func_names_.push_back(functions_[f].name);
-    db.func_index_[functions_[f].name] = static_cast<int>(f);
-  }
-  auto resolve = [&](const std::string& name) -> int {
-    auto it = db.func_index_.find(name);
-    if (it != db.func_index_.end()) return it->second;
-    if (name == "R") return -1;  // R / R#: gas constant (§10)
-    return -3;                   // undefined: the value 0 (see below)
-  };
-  // Reference graph of FUNCTIONs.
-  std::vector<std::vector<int>> edges(nf);
-  std::vector<std::vector<std::string>> undefined(nf);
-  for (size_t f = 0; f < nf; ++f)
-    for (const auto& r : functions_[f].ranges)
-      for (const auto& name : r.ast.refs()) {
-        int k = resolve(name);
-        if (k >= 0)
-          edges[f].push_back(k);
-        else if (k == -3)
-          undefined[f].push_back(name);
-      }
-  // Cycles and nesting depth (iterative DFS; a chain of thousands of FUNCTIONs must not overflow the
-  // stack here). Evaluation follows references recursively, so the depth is bounded (kMaxFunctionDepth).
-  {
-    std::vector<uint8_t> color(nf, 0);
-    std::vector<int> depth(nf, 1), next(nf, -1);  // levels of FUNCTION references, counting itself
-    for (size_t s = 0; s < nf; ++s) {
-      if (color[s]) continue;
-      std::vector<std::pair<int, size_t>> stack{{static_cast<int>(s), 0}};
-      color[s] = 1;
-      while (!stack.empty()) {
-        auto& [u, i] = stack.back();
-        if (i < edges[u].size()) {
-          int v = edges[u][i++];
-          if (color[v] == 1)
-            fail(functions_[v].line,
-                 "FUNCTION " + functions_[v].name + " refers to itself (through FUNCTION " + functions_[u].name + ")");
-          if (color[v] == 0) {
-            color[v] = 1;
-            stack.push_back({v, 0});
-          }
-        } else {
-          color[u] = 2;
-          for (int v : edges[u])
-            if (depth[v] + 1 > depth[u]) {
-              depth[u] = depth[v] + 1;
-              next[u] = v;
-            }
-          if (depth[u] > kMaxFunctionDepth) {
-            std::string chain = functions_[u].name;
-            int k = next[u];
-            for (int shown = 0; k >= 0 && shown < 3; ++shown, k = next[k]) chain += " -> " + functions_[k].name;
-            if (k >= 0) chain += " -> ...";
-            fail_limit(functions_[u].line, "FUNCTION " + functions_[u].name + " nests FUNCTION references " +
-                                               std::to_string(depth[u]) + " levels deep (" + chain + "; at most " +
-                                               std::to_string(kMaxFunctionDepth) + " levels)");
-          }
-          stack.pop_back();
-        }
-      }
+// An ordered phase depends on its DIS_PART phase: it is dropped with it, and when the two do not map onto each
+// other (order_disorder_layout). Chains (a DIS_PART phase with a DIS_PART of its own) are checked from their end.
+void Reader::check_order_disorder() {
+  std::vector<uint8_t> state(db_->phases_.size(), 0);  // 0 unseen, 1 on the chain being walked, 2 checked
+  for (size_t i = 0; i < db_->phases_.size(); ++i) {
+    std::vector<size_t> chain;
+    for (size_t k = i; state[k] == 0;) {
+      state[k] = 1;
+      chain.push_back(k);
+      auto next = phase_pos_.find(db_->phases_[k].disordered_part);
+      if (next == phase_pos_.end()) break;
+      k = next->second;
+    }
+    for (auto k = chain.rbegin(); k != chain.rend(); ++k) {
+      check_order_disorder_of(db_->phases_[*k]);
+      state[*k] = 2;
     }
   }
-  // Undefined references. Real files have them in used places (COST507.tdb: RTLNP in every GAS
-  // parameter, its FUNCTION commented out; Cr-Fe-Ni_shallow_bcc.tdb: ZERO#) and pycalphad, whose
-  // values the validation cases hold, evaluates an undefined symbol as 0. We do the same so that
-  // these files load, and report every such reference as a warning naming the symbol and line.
-  std::vector<uint8_t> used(nf, 0);
-  std::vector<int> todo;
-  std::set<std::string> reported;
-  for (const PendingParameter* pp : kept)
-    for (const auto& r : pp->ranges)
-      for (const auto& name : r.ast.refs()) {
-        int k = resolve(name);
-        if (k == -3 && reported.insert(name).second)
-          warn(pp->p.line, "PARAMETER " + pp->text + " uses FUNCTION " + name + ", which is not defined; taken as 0");
-        if (k >= 0 && !used[k]) {
-          used[k] = 1;
-          todo.push_back(k);
-        }
-      }
-  while (!todo.empty()) {
-    int f = todo.back();
-    todo.pop_back();
-    for (const auto& name : undefined[f])
-      if (reported.insert(name).second)
-        warn(functions_[f].line,
-             "FUNCTION " + functions_[f].name + " uses FUNCTION " + name + ", which is not defined; taken as 0");
-    for (int k : edges[f])
-      if (!used[k]) {
-        used[k] = 1;
-        todo.push_back(k);
-      }
-  }
-  for (size_t f = 0; f < nf; ++f)
-    if (!used[f] && !undefined[f].empty())
-      warn(functions_[f].line, "FUNCTION " + functions_[f].name + " uses undefined FUNCTION " + undefined[f][0] +
-                                   " (not used by any parameter); taken as 0");
+}
 
-  // Compile.
-  auto store = std::make_shared<CodeStore>();
-  auto compile = [&](const std::vector<RangeAst>& ranges, int func, int line) -> ExprId {
-    CompiledExpr e;
-    e.range_begin = static_cast<uint32_t>(store->ranges.size());
-    e.range_count = static_cast<uint32_t>(ranges.size());
-    e.line = line;
-    for (const auto& r : ranges) store->ranges.push_back(compile_range(r.ast, r.low, r.high, *store, resolve));
-    if (func >= 0) {
-      // The function's own body; the ExprId handed out for the function goes through its cache.
-      store->exprs.push_back(e);
-      ExprId body = static_cast<ExprId>(store->exprs.size() - 1);
-      CompiledExpr alias;
-      alias.func = func;
-      alias.line = line;
-      store->exprs.push_back(alias);
-      db.func_expr_.push_back(body);
-      return static_cast<ExprId>(store->exprs.size() - 1);
-    }
-    store->exprs.push_back(e);
-    return static_cast<ExprId>(store->exprs.size() - 1);
-  };
-  std::vector<ExprId> alias(nf);
-  for (size_t f = 0; f < nf; ++f) alias[f] = compile(functions_[f].ranges, static_cast<int>(f), functions_[f].line);
-  // func_expr_ holds the bodies (used by function_value); function_expr() hands out the aliases.
-  db.alias_expr_ = alias;
-  for (PendingParameter* pp : kept) {
-    pp->p.expr = compile(pp->ranges, -1, pp->p.line);
-    db.parameters_.push_back(pp->p);
+void Reader::check_order_disorder_of(PhaseDef& ph) {
+  if (ph.disordered_part.empty() || dropped_phases_.count(ph.name)) return;
+  const PhaseDef& dis = *phase_named(ph.disordered_part);
+  const int line = dis_part_line_[ph.name];
+  if (dropped_phases_.count(dis.name))
+    return drop_phase(ph.name, line, "the DIS_PART phase " + dis.name + " of ordered phase " + ph.name + " is dropped");
+  OrderDisorderLayout layout = order_disorder_layout(ph, dis);
+  if (!layout.mismatch.empty())
+    drop_phase(ph.name, line, "order-disorder model (DIS_PART " + dis.name + ") does not map: " + layout.mismatch);
+}
+
+// Removes the dropped phases, each with one warning naming what went with it.
+void Reader::remove_dropped_phases() {
+  if (dropped_phases_.empty()) return;
+  std::map<std::string, size_t> parameters;
+  for (const auto& pp : params_)
+    if (dropped_phases_.count(pp.p.phase)) ++parameters[pp.p.phase];
+  for (const auto& [name, d] : dropped_phases_) {
+    std::string with;
+    auto cl = constituents_.find(name);
+    if (cl != constituents_.end() && cl->second.second != d.line)
+      with += "its CONSTITUENT (line " + std::to_string(cl->second.second) + ")";
+    if (parameters[name] > 0)
+      with += (with.empty() ? "its " : " and ") + std::to_string(parameters[name]) +
+              (parameters[name] == 1 ? " PARAMETER" : " PARAMETERs");
+    warn(d.line, d.reason + "; phase " + name + " is dropped" + (with.empty() ? "" : ", with " + with), name);
   }
-  db.has_override_.assign(nf, 0);
-  db.override_value_.assign(nf, 0.0);
-  db.store_ = store;
+  auto& phases = db_->phases_;
+  phases.erase(std::remove_if(phases.begin(), phases.end(),
+                              [&](const PhaseDef& p) { return dropped_phases_.count(p.name) > 0; }),
+               phases.end());
+  phase_pos_.clear();
+  for (size_t k = 0; k < phases.size(); ++k) phase_pos_[phases[k].name] = k;
+}
+
+// Each DIS_PART phase names its ordered phase (the last one in the file when several share it).
+void Reader::link_ordered_parents() {
+  for (auto& p : db_->phases_) p.ordered_parent.clear();
+  for (const auto& p : db_->phases_)
+    if (PhaseDef* dis = phase_named(p.disordered_part)) dis->ordered_parent = p.name;
+}
+
+void Reader::refuse_unsupported_models() {
+  for (auto& p : db_->phases_) {
+    if (!p.refusal.empty()) continue;
+    if (p.options.find('A') != std::string::npos)
+      p.refusal = "aqueous solution model (phase option A) of phase " + p.name + " in " + file_ + " is not supported";
+    else if (p.options.find('Y') != std::string::npos && p.site_ratios.size() != 2)
+      p.refusal = "ionic liquid model (phase option Y) of phase " + p.name + " in " + file_ +
+                  " needs exactly 2 sublattices, found " + std::to_string(p.site_ratios.size());
+  }
+  for (auto& p : db_->phases_) {
+    const PhaseDef* dis = phase_named(p.disordered_part);
+    if (p.refusal.empty() && dis && !dis->refusal.empty())
+      p.refusal = "order-disorder model of phase " + p.name + " in " + file_ + ": its DIS_PART phase " + dis->name +
+                  " is refused (" + dis->refusal + ")";
+  }
+}
+
+// Parameters that fit their phase (§1.1: a constituent not in the sublattice makes the parameter inapplicable;
+// parameter_filter_test.tdb checks exactly this); those of a dropped phase go with it (remove_dropped_phases).
+std::vector<PendingParameter*> Reader::applicable_parameters() {
+  std::vector<PendingParameter*> kept;
+  for (auto& pp : params_) {
+    const PhaseDef* ph = phase_named(pp.p.phase);
+    if (!ph) {
+      if (!dropped_phases_.count(pp.p.phase))
+        warn(pp.p.line, "PARAMETER " + pp.text + ": phase " + pp.p.phase + " is not defined; ignored");
+      continue;
+    }
+    if (applies(pp, *ph)) kept.push_back(&pp);
+  }
+  return kept;
+}
+
+bool Reader::applies(const PendingParameter& pp, const PhaseDef& ph) {
+  auto ignored = [&](const std::string& why) {
+    warn(pp.p.line, "PARAMETER " + pp.text + ": " + why + "; ignored", ph.name);
+    return false;
+  };
+  // An interaction of a constituent with itself (L(BCC,MN,MN:VA;0)) has no meaning.
+  for (size_t s = 0; s < pp.p.constituents.size(); ++s) {
+    const auto& sub = pp.p.constituents[s];
+    auto twice = std::adjacent_find(sub.begin(), sub.end());
+    if (twice != sub.end() && *twice != "*")
+      return ignored(*twice + " interacts with itself on sublattice " + std::to_string(s + 1));
+  }
+  // §7.1: in the ionic liquid a one-sublattice array of neutral species (G(IONIC_LIQ,S;0),
+  // L(IONIC_LIQ,B1,B2;0)) belongs to the anion sublattice. It is kept as written (one
+  // sublattice); it is checked against sublattice 2 here.
+  bool il_neutral =
+      ph.options.find('Y') != std::string::npos && ph.constituents.size() == 2 && pp.p.constituents.size() == 1;
+  if (il_neutral) {
+    const auto& sub = ph.constituents[1];
+    for (const auto& sp : pp.p.constituents[0])
+      if (sp != "*" && std::find(sub.begin(), sub.end(), sp) == sub.end())
+        return ignored("not all of its species are on the anion sublattice of " + ph.name);
+    return true;
+  }
+  if (pp.p.constituents.size() != ph.constituents.size())
+    return ignored(std::to_string(pp.p.constituents.size()) + " sublattices but phase " + ph.name + " has " +
+                   std::to_string(ph.constituents.size()));
+  for (size_t s = 0; s < pp.p.constituents.size(); ++s)
+    for (const auto& sp : pp.p.constituents[s]) {
+      const auto& sub = ph.constituents[s];
+      if (sp != "*" && std::find(sub.begin(), sub.end(), sp) == sub.end())
+        return ignored(sp + " is not a constituent of sublattice " + std::to_string(s + 1) + " of " + ph.name);
+    }
+  return true;
+}
+
+// The same parameter given twice (COST507.tdb has 6): both are kept, in file order, and reported; whether they add
+// up (pycalphad sums every matching row) or the later one wins (Thermo-Calc) is the model's decision.
+void Reader::report_repeated_parameters(const std::vector<PendingParameter*>& kept) {
+  std::map<std::string, int> seen;
+  for (const PendingParameter* pp : kept) {
+    std::string key = pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
+    for (const auto& sub : pp->p.constituents) {
+      key += ":";
+      for (const auto& sp : sub) key += sp + ",";
+    }
+    auto [it, fresh] = seen.emplace(key, pp->p.line);
+    if (!fresh)
+      warn(pp->p.line,
+           "PARAMETER " + pp->text + " given again (first at line " + std::to_string(it->second) + "); both are kept",
+           pp->p.phase);
+  }
+}
+
+void Reader::apply_rejections() {
+  for (const auto& [name, line] : rejected_) {
+    PhaseDef* ph = phase_named(name);
+    if (ph)
+      ph->rejected_by_default = true;
+    else if (!dropped_phases_.count(name))
+      warn(line, "DEFAULT_COMMAND REJECT_PHASE: phase " + name + " is not defined; ignored");
+  }
 }
 
 }  // namespace io

@@ -1,9 +1,12 @@
-// The TDB reader's private types, shared by its translation units: tdb_commands.cpp (pass 1: the text as
-// commands, each parsed into pending records) and tdb_reader.cpp (pass 2: type definitions, checks, FUNCTION
-// resolution and compilation). Conventions: command text is upper-cased ASCII with whitespace normalised;
-// every position keeps its file line (Command::line_at). Failure modes: every problem is a pd::TdbError
-// "FILE:LINE: text" (ErrorCode::TdbLimit for a bound of the reader), thrown by Reader::fail/fail_limit;
-// warnings are collected in the database (at most kMaxWarnings, the rest counted).
+// The TDB reader's private types, shared by its translation units: tdb_commands.cpp and tdb_expressions.cpp
+// (pass 1: the text as commands, each parsed into pending records), tdb_reader.cpp (pass 2: constituents, type
+// definitions, the checks that drop phases and parameters) and tdb_functions.cpp (FUNCTION references resolved,
+// every expression compiled). Conventions: command text is upper-cased ASCII with whitespace normalised; every
+// position keeps its file line (Command::line_at). Failure modes: a problem of one command is a pd::TdbError
+// "FILE:LINE: text" thrown by Reader::fail and caught where the command is read: the command is dropped with
+// what depends on it (a phase with its CONSTITUENT and PARAMETERs, a FUNCTION with what uses it) and a warning
+// (at most kMaxWarnings, the rest counted). A bound of the reader (ErrorCode::TdbLimit, Reader::fail_limit) and a
+// file of which nothing usable remains (Reader::finish) refuse the file.
 #pragma once
 
 #include <map>
@@ -113,6 +116,17 @@ class Reader {
     auto it = phase_pos_.find(name);
     return it == phase_pos_.end() ? nullptr : &db_->phases_[it->second];
   }
+  // Phases dropped with their CONSTITUENT and PARAMETERs: name -> line and reason (the warning is given once the
+  // dependents are counted, remove_dropped_phases).
+  struct PhaseDrop {
+    int line = 0;
+    std::string reason;
+  };
+  std::map<std::string, PhaseDrop> dropped_phases_;
+  std::map<std::string, int> dropped_functions_;  // FUNCTIONs that could not be read: name -> line
+  std::map<std::string, int> dis_part_line_;      // ordered phase -> line of the TYPE_DEFINITION naming its DIS_PART
+  // The first command dropped: the file's error when nothing usable remains.
+  std::unique_ptr<TdbError> first_drop_;
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
   [[noreturn]] void fail_limit(int line, const std::string& msg) {
@@ -126,16 +140,28 @@ class Reader {
                            " characters long (at most " + std::to_string(kMaxNameLength) + ")");
     return name;
   }
-  void warn(int line, const std::string& msg) {
+  void warn(int line, const std::string& msg, const std::string& phase = "") {
     if (db_->warnings_.size() < kMaxWarnings)
-      db_->warnings_.push_back(file_ + ":" + std::to_string(line) + ": " + msg);
+      db_->warnings_.push_back(LoadWarning{file_, line, msg, phase});
     else
       ++dropped_warnings_;
   }
+  // A command dropped: `why` is the problem ("FILE:LINE: text"), `consequence` what is dropped with it.
+  void drop(const TdbError& why, const std::string& consequence, const std::string& phase = "") {
+    if (!first_drop_) first_drop_ = std::make_unique<TdbError>(why);
+    warn(why.line(), why.message() + "; " + consequence, phase);
+  }
+  // Drops a phase with its CONSTITUENT and PARAMETERs (and the ordered phases whose DIS_PART it is).
+  void drop_phase(const std::string& name, int line, const std::string& reason) {
+    if (!first_drop_) first_drop_ = std::make_unique<TdbError>(file_, line, reason);
+    dropped_phases_.emplace(name, PhaseDrop{line, reason});
+  }
 
-  // ---- pass 1: commands (tdb_commands.cpp) ----
+  // ---- pass 1: commands (tdb_commands.cpp, tdb_expressions.cpp) ----
   void split_commands();
   void dispatch(const Command& c);
+  void run_command(const std::string& keyword, const Command& c);
+  void dropped_command(const std::string& keyword, const Command& c, const TdbError& why);
   std::vector<std::string> args_of(const Command& c);
   void default_command(const Command& c);
   void element(const Command& c);
@@ -144,7 +170,9 @@ class Reader {
   void parse_formula(const std::string& f, Species& sp, int line);
   static bool is_integer(const std::string& s, int& out);
   void phase(const Command& c);
+  void read_site_ratios(const std::vector<std::string>& t, PhaseDef& ph);
   void constituent(const Command& c);
+  std::vector<std::string> sublattice_list(const std::string& name, const std::string& text, int line);
   std::vector<RangeAst> piecewise(const Command& c, size_t pos, const std::string& what);
   void function(const Command& c);
   void parameter(const Command& c);
@@ -152,9 +180,33 @@ class Reader {
 
   // ---- pass 2 (tdb_reader.cpp) ----
   void finish();
+  void make_species();
+  void assign_constituents();
   void apply_type_definitions();
   void apply(const TypeDef& td, PhaseDef& ph);
-  void resolve_and_compile(const std::vector<PendingParameter*>& kept);
+  void check_order_disorder();
+  void check_order_disorder_of(PhaseDef& ph);
+  void remove_dropped_phases();
+  void link_ordered_parents();
+  void refuse_unsupported_models();
+  std::vector<PendingParameter*> applicable_parameters();
+  bool applies(const PendingParameter& pp, const PhaseDef& ph);
+  void report_repeated_parameters(const std::vector<PendingParameter*>& kept);
+  void apply_rejections();
+
+  // ---- FUNCTIONs and compilation (tdb_functions.cpp) ----
+  struct FunctionRefs {
+    std::vector<std::vector<int>> uses;               // per FUNCTION: the FUNCTIONs it refers to (functions_ indices)
+    std::vector<std::vector<std::string>> undefined;  // per FUNCTION: the names it refers to that nothing defines
+  };
+  void resolve_and_compile(std::vector<PendingParameter*> kept);
+  // The FUNCTION index of a name (db_->func_index_), kGasConstantRef for R, kUndefinedRef for an undefined name.
+  int resolve_ref(const std::string& name) const;
+  FunctionRefs function_refs() const;
+  std::vector<PendingParameter*> drop_unusable_functions(const std::vector<PendingParameter*>& kept);
+  void check_function_depth(const FunctionRefs& refs);
+  void report_undefined_references(const FunctionRefs& refs, const std::vector<PendingParameter*>& kept);
+  void compile(const std::vector<PendingParameter*>& kept);
 };
 
 }  // namespace pd::io

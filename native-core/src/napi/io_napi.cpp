@@ -25,6 +25,27 @@ Napi::Array ConstituentArrays(Napi::Env env, const std::vector<std::vector<std::
   return out;
 }
 
+// What did not stop the load, as "FILE:LINE: text" lines.
+Napi::Array WarningTexts(Napi::Env env, const std::vector<pd::LoadWarning>& warnings) {
+  Napi::Array out = Napi::Array::New(env, warnings.size());
+  for (uint32_t i = 0; i < warnings.size(); ++i) out.Set(i, warnings[i].text());
+  return out;
+}
+
+// The same as records {file, line, message, phase}.
+Napi::Array LoadWarnings(Napi::Env env, const std::vector<pd::LoadWarning>& warnings) {
+  Napi::Array out = Napi::Array::New(env, warnings.size());
+  for (uint32_t i = 0; i < warnings.size(); ++i) {
+    Napi::Object o = Napi::Object::New(env);
+    o.Set("file", warnings[i].file);
+    o.Set("line", warnings[i].line);
+    o.Set("message", warnings[i].message);
+    o.Set("phase", warnings[i].phase);
+    out.Set(i, o);
+  }
+  return out;
+}
+
 class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
  public:
   // Tag that marks objects made by this class (napi_type_tag, Node-API 8), so that UnwrapDatabase
@@ -126,9 +147,8 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
       }
       out.Set("phases", phs);
       out.Set("parameterCount", static_cast<double>(d.parameters().size()));
-      Napi::Array warns = Napi::Array::New(env, d.warnings().size());
-      for (uint32_t i = 0; i < d.warnings().size(); ++i) warns.Set(i, d.warnings()[i]);
-      out.Set("warnings", warns);
+      out.Set("warnings", WarningTexts(env, d.warnings()));
+      out.Set("loadWarnings", LoadWarnings(env, d.warnings()));
       return out;
     });
   }

@@ -151,9 +151,15 @@ FUNCTION SUM 1 VV0#+1; 6000 N !`);
     const d = openDatabase(tdbPath('Cr-Fe-Ni_shallow_bcc.tdb'));
     expect(d.info().warnings.some((w) => /^Cr-Fe-Ni_shallow_bcc\.tdb:\d+: .*ZERO.*not defined/.test(w))).toBe(true);
   });
-  it('a FUNCTION cycle is an error naming file and line', () => {
-    expect(() => db(`FUNCTION A 1 B#; 6000 N !\nFUNCTION B 1 A#+1; 6000 N !`)).toThrow(
-      /expr\.tdb:\d+: FUNCTION [AB] refers to itself/,
+  it('FUNCTIONs on a cycle are dropped with a warning naming file and line; the others load', () => {
+    const d = db(`FUNCTION A 1 B#; 6000 N !\nFUNCTION B 1 A#+1; 6000 N !\nFUNCTION C 1 2*T; 6000 N !`);
+    expect(d.functionNames()).toEqual(['C']);
+    expect(d.info().warnings).toEqual([
+      'expr.tdb:4: FUNCTION A refers to itself (through FUNCTION B); dropped',
+      'expr.tdb:5: FUNCTION B refers to itself (through FUNCTION A); dropped',
+    ]);
+    expect(() => db(`FUNCTION A 1 B#; 6000 N !\nFUNCTION B 1 A#+1; 6000 N !`).evaluateFunction('A', 300)).toThrow(
+      /unknown FUNCTION 'A'/,
     );
   });
   it('unknown names throw a plain Error', () => {

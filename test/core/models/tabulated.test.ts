@@ -25,9 +25,10 @@ function randomRows(m: PhaseModel, n: number, rand: () => number): Float64Array 
   return Y;
 }
 
+// mf-mobility.tdb holds mobility parameters only (no ELEMENT, no PHASE): nothing to tabulate, and refused alone.
 const FILES = haveTdb
   ? readdirSync(TDB_DIR)
-      .filter((f) => f.toLowerCase().endsWith('.tdb'))
+      .filter((f) => f.toLowerCase().endsWith('.tdb') && f !== 'mf-mobility.tdb')
       .sort()
   : [];
 
