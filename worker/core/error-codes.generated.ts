@@ -6,6 +6,8 @@ export const CORE_ERROR_CODES = [
   'PD_TDB_SYNTAX',
   /** the database file exceeds a bound of the reader (name length, FUNCTION nesting, size); `file`, `line`, `reason` */
   'PD_TDB_LIMIT',
+  /** the file holds mobility or diffusivity parameters only (no ELEMENT, no PHASE): it describes the phases of another database and is read beside that one; `file`, `line`, `reason` */
+  'PD_TDB_MOBILITY_ONLY',
   /** the file cannot be opened or read; `file`, `line` 0, `reason` */
   'PD_FILE',
   /** arguments or conditions of the call are not acceptable (also the argument TypeErrors/RangeErrors) */

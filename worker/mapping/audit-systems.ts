@@ -3,6 +3,7 @@
 // file, the large ones (COST507, mc_fecocrnbti) included: each pair of elements for which the file has at
 // least one Gibbs-energy parameter mixing exactly those two (an assessed binary, so its diagram has fields
 // of its own).
+import { isCoreError } from '../core/errors.js';
 import { elementsOf } from '../../contract/phases.js';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -59,7 +60,8 @@ export function auditSystems(dirs: string[]): {
     try {
       db = openDatabase(file);
     } catch (e) {
-      unreadable.push({ file, error: (e as Error).message });
+      // mobility data alone is read beside its thermodynamic database: no system of its own
+      if (!isCoreError(e, 'PD_TDB_MOBILITY_ONLY')) unreadable.push({ file, error: (e as Error).message });
       continue;
     }
     const base = `${path.basename(path.dirname(file))}/${path.basename(file)}`;

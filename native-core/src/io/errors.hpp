@@ -18,6 +18,7 @@ namespace pd {
 enum class ErrorCode {
   TdbSyntax,
   TdbLimit,
+  TdbMobilityOnly,
   File,
   InvalidArgument,
   Model,
@@ -39,6 +40,7 @@ inline constexpr ErrorCodeInfo kErrorCodes[] = {
     // clang-format off
     {ErrorCode::TdbSyntax, "PD_TDB_SYNTAX", "malformed database file; message \"FILE:LINE: text\", with `file`, `line` and `reason`"},
     {ErrorCode::TdbLimit, "PD_TDB_LIMIT", "the database file exceeds a bound of the reader (name length, FUNCTION nesting, size); `file`, `line`, `reason`"},
+    {ErrorCode::TdbMobilityOnly, "PD_TDB_MOBILITY_ONLY", "the file holds mobility or diffusivity parameters only (no ELEMENT, no PHASE): it describes the phases of another database and is read beside that one; `file`, `line`, `reason`"},
     {ErrorCode::File, "PD_FILE", "the file cannot be opened or read; `file`, `line` 0, `reason`"},
     {ErrorCode::InvalidArgument, "PD_INVALID_ARGUMENT", "arguments or conditions of the call are not acceptable (also the argument TypeErrors/RangeErrors)"},
     {ErrorCode::Model, "PD_MODEL", "the database's content cannot be used by the models (unsupported model, undefined FUNCTION used, ...)"},

@@ -32,13 +32,33 @@ namespace pd {
 
 namespace io {
 
+// Kinetic parameters of the DICTRA/Thermo-Calc mobility format: activation energy MQ and frequency factor MF of an
+// atomic mobility, DQ and DF of a diffusivity given directly (Andersson and Agren, J. Appl. Phys. 72 (1992) 1350).
+static bool is_mobility_parameter(const std::string& type) {
+  return type == "MQ" || type == "MF" || type == "DQ" || type == "DF";
+}
+
+// A file without an ELEMENT: a file of mobility parameters alone describes the phases of a thermodynamic database
+// beside it (its own code, so that callers can tell it from a broken file); anything else is no database.
+void Reader::fail_without_elements() {
+  size_t mobility = 0;
+  for (const PendingParameter& pp : params_) mobility += is_mobility_parameter(pp.p.type) ? 1 : 0;
+  if (mobility > 0 && db_->phases_.empty())
+    throw TdbError(file_, 1,
+                   "mobility data only (" + std::to_string(mobility) +
+                       " mobility parameters, no ELEMENT or PHASE): it is read beside the thermodynamic database "
+                       "whose phases it describes",
+                   ErrorCode::TdbMobilityOnly);
+  fail(1, "no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)");
+}
+
 // ---- pass 2 ----
 void Reader::finish() {
   // A file without an ELEMENT is no database (and not one any calculation could use): an HTML page or a
   // file of another format that happens to parse as commands.
   bool any = false;
   for (const auto& [name, el] : db_->elements_) any |= name != "VA" && name != "/-";
-  if (!any) fail(1, "no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)");
+  if (!any) fail_without_elements();
   make_species();
   assign_constituents();
   apply_type_definitions();

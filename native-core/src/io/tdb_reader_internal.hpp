@@ -129,6 +129,7 @@ class Reader {
   std::unique_ptr<TdbError> first_drop_;
 
   [[noreturn]] void fail(int line, const std::string& msg) { throw TdbError(file_, line, msg); }
+  [[noreturn]] void fail_without_elements();
   [[noreturn]] void fail_limit(int line, const std::string& msg) {
     throw TdbError(file_, line, msg, ErrorCode::TdbLimit);
   }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type NativeLoadWarning } from '../../../worker/core/database.js';
+import { openDatabase, openDatabaseFromString, type NativeLoadWarning } from '../../../worker/core/database.js';
 import { equilibrium } from '../../../worker/core/equilibrium.js';
 import { isCoreError } from '../../../worker/core/errors.js';
 import { haveTdb, tdbPath } from './helpers.js';
@@ -110,9 +110,22 @@ describe.skipIf(!haveTdb)('the other databases that did not load', () => {
 
   it('mf-mobility.tdb holds mobility parameters only: alone, nothing in it is usable', () => {
     // no ELEMENT and no PHASE (its header: it "depends on the phase definitions and reference states from another
-    // database file"); its ZEROVOLUME_SPECIES, an unknown command, is no longer what refuses it
+    // database file"); its ZEROVOLUME_SPECIES, an unknown command, is no longer what refuses it. Its own code tells
+    // it from a broken file: the diagram discovery leaves it out, an import can say what it is.
     expect(() => openDatabase(tdbPath('mf-mobility.tdb'))).toThrow(
-      /^mf-mobility\.tdb:1: no ELEMENT declared \(a TDB database declares its elements with ELEMENT commands\)$/,
+      expect.objectContaining({
+        code: 'PD_TDB_MOBILITY_ONLY',
+        message: expect.stringMatching(
+          /^mf-mobility\.tdb:1: mobility data only \(\d+ mobility parameters, no ELEMENT or PHASE\)/,
+        ),
+      }),
+    );
+    // without mobility parameters, a file with no ELEMENT stays a broken file
+    expect(() => openDatabaseFromString('PARAMETER G(LIQUID,AL;0) 298.15 0; 6000 N !\n', 'g.tdb')).toThrow(
+      expect.objectContaining({
+        code: 'PD_TDB_SYNTAX',
+        message: expect.stringMatching(/^g\.tdb:1: no ELEMENT declared/),
+      }),
     );
   });
 });
