@@ -30,7 +30,7 @@ function points(elements: string[], nT: number, nX: number, seed: number) {
   return { temperatures, compositions };
 }
 
-const { systems } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR]);
+const { systems } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR], { scope: 'tests' });
 
 describe('no sampled state lies below the tangent of an equilibrium', () => {
   test.each(systems.map((s, i) => [s.name, s, i] as const))(
