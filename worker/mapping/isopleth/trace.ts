@@ -26,7 +26,7 @@ import type { NativeDatabase } from '../../core/native.js';
 import { chunkedBatch } from '../../scans/batch.js';
 import { CancelledError, type JobControl } from '../../protocol.js';
 import { axisValue, solverX, type CompositionPath } from './path.js';
-import { resultStateLabels, StateLabeller } from '../ternary_labels.js';
+import { resultStateLabels, StateLabeller } from '../core/labels.js';
 import type { IsoplethRegion } from '../../../contract/results/isopleth.js';
 
 export interface IsoplethSetup {
