@@ -9,7 +9,7 @@
 import { baseName } from '../../contract/phases.js';
 import { PhaseModel, type SiteVariable } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
-import { BudgetExceeded } from './binary-solver.js';
+import { BudgetExceeded } from './core/ledger.js';
 import type { BinaryState, OrderDisorderOptions, SecondOrderLine, SecondOrderPoint } from './binary-types.js';
 
 import {
