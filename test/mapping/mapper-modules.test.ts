@@ -13,13 +13,8 @@ import {
   mergeInvariantEnds,
   type InvariantEnd,
 } from '../../worker/mapping/invariants.js';
-import {
-  interpolateLine,
-  landauTc,
-  OrderModel,
-  orderingGroups,
-  orderParameter,
-} from '../../worker/mapping/order-disorder.js';
+import { OrderModel, orderingGroups, orderParameter } from '../../worker/mapping/order-disorder.js';
+import { interpolateLine, landauTc } from '../../worker/mapping/order-lines.js';
 import { labelPhases, singlePhaseAnchors } from '../../worker/mapping/phase-labels.js';
 import { classifyRegionEnd, criticalTemperature } from '../../worker/mapping/region-ends.js';
 import { lensTasks, TraceScheduler } from '../../worker/mapping/scheduler.js';

@@ -2,7 +2,7 @@
 // (seed-grid.ts), two-phase regions traced in T by the scheduler's coroutines (scheduler.ts, tracing.ts), traces
 // found twice merged, invariants from the region ends that meet at one temperature (invariants.ts), single-phase
 // labels confirmed by full-sampling equilibria (phase-labels.ts), second-order and Curie lines inside the fields
-// (order-disorder.ts, magnetic.ts).
+// (order-lines.ts, magnetic.ts).
 import { BinarySolver } from './binary-solver.js';
 import type { MapContext } from './binary-context.js';
 import type {
@@ -18,7 +18,8 @@ import { BudgetExceeded, MapLedger } from './core/ledger.js';
 import type { DiagramCoordinates, MapStrategy } from './core/skeleton.js';
 import { assembleDiagram, type DiagramPoints } from './invariants.js';
 import { magneticLines, type MagneticLine } from './magnetic.js';
-import { followSecondOrderLines, OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
+import { OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
+import { followSecondOrderLines } from './order-lines.js';
 import { confirmAnchors, singlePhaseAnchors } from './phase-labels.js';
 import { lensTasks, TraceScheduler } from './scheduler.js';
 import { gridAxes, seedsFromGrid } from './seed-grid.js';
