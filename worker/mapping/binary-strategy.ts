@@ -15,7 +15,7 @@ import type {
   TracedRegion,
 } from './binary-types.js';
 import { BudgetExceeded, MapLedger } from './core/ledger.js';
-import type { DiagramCoordinates, MapStrategy } from './core/skeleton.js';
+import type { MapStrategy } from './core/skeleton.js';
 import { assembleDiagram, type DiagramPoints } from './invariants.js';
 import { magneticLines, type MagneticLine } from './magnetic.js';
 import { OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
@@ -68,7 +68,6 @@ export class BinaryStrategy implements MapStrategy<BinaryGrid, BinaryDiagram> {
   private readonly order: OrderModel;
   private readonly solver: BinarySolver;
   private readonly ctx: MapContext;
-  readonly coordinates: DiagramCoordinates<{ T: number; X: number }, ReturnType<BinarySolver['conditions']>>;
   private tracer: RegionTracer | null = null;
   private secondOrder: SecondOrderPoint[] = [];
   private regions: TracedRegion[] = [];
@@ -105,10 +104,6 @@ export class BinaryStrategy implements MapStrategy<BinaryGrid, BinaryDiagram> {
     );
     const log = (s: string) => this.ledger.log(s);
     this.ctx = { solver: this.solver, order: this.order, Tlo, Thi, Xr, maxStep: req.maxStep ?? 15, log };
-    this.coordinates = {
-      conditions: (p) => this.solver.conditions(p.T, p.X),
-      inWindow: (p) => p.T >= Tlo && p.T <= Thi && p.X >= Xr[0] - 1e-9 && p.X <= Xr[1] + 1e-9,
-    };
   }
 
   private get threads(): number {

@@ -5,15 +5,14 @@
 // A phase diagram is the set of boundaries between the fields of constant stable phase set over two axes, everything
 // else fixed. Every kind finds them in the same stages (runMapping):
 //  1. seed grid: a coarse grid of global equilibria over the window, evaluated in chunks over the threads so that a
-//     cancel is seen between chunks (core/grid.ts: rectangular and triangular grids, neighbours, solveChunked);
+//     cancel is seen between chunks (core/grid.ts: rectangular and triangular grids, their neighbours, solveChunked);
 //  2. seeds: a node inside a field of two or more phases seeds it; between neighbouring nodes that differ, a search
 //     along the segment finds the boundary (or the narrow field) the grid stepped over;
 //  3. boundaries traced by continuation both ways from each seed that no traced boundary covers yet, until they end
-//     on the window, at an invariant, at a critical point or back at the seed (core/continuation.ts traceBothWays,
-//     and core/zpf-line.ts for a boundary that is a zero-phase-fraction line in a plane);
-//  4. regions closed: traces found twice dropped (core/continuation.ts dropTwins), ends joined where they meet,
-//     fields that overlap resolved;
-//  5. invariants: where the boundaries meet (region ends at one temperature, tie-triangles, lines that run together);
+//     on the window, at an invariant, at a critical point or back at the seed (core/continuation.ts traceBothWays;
+//     core/zpf-line.ts and core/zpf-lines.ts for boundaries that are zero-phase-fraction lines in a plane);
+//  4. regions closed: traces found twice dropped (core/continuation.ts dropTwins), fields that overlap resolved;
+//  5. invariants: where the boundaries meet;
 //  6. labels: one label per connected field of grid nodes of one phase set (core/grid.ts gridComponents), the phases
 //     named by their state (core/labels.ts);
 //  7. lines inside fields that bound none (second-order transitions, Curie lines);
@@ -23,28 +22,35 @@
 // Every stage counts its equilibria, checks the cancel flag, keeps to the budget and logs what it could not do in
 // one MapLedger (core/ledger.ts).
 //
-// What a diagram kind supplies is its strategy (MapStrategy below): its coordinates (the points of its seed grid,
-// their neighbours, and the condition set of a point), what "inside the window" means, its step rule (what one step
-// along a boundary is and when a step is accepted), what its invariants are, and how its result is assembled:
-//  - binary T-x (binary.ts): a rectangular grid in (T, x); a boundary pair is a tie-line family stepped in T (F = 1 at
-//    fixed P: one equilibrium inside the field gives the whole tie-line); invariants from region ends at one T;
-//  - ternary isothermal section (ternary.ts): a triangular grid over the window of the composition triangle; a
-//    tie-line family stepped along the tie-line's normal; tie-triangles are its invariants; a self-check;
-//  - isopleth (isopleth/trace.ts): a rectangular grid in (s, T) along a composition line; each phase's
-//    zero-phase-fraction line followed along its tangent and located across it; invariants where lines run together.
+// What a diagram kind supplies is its strategy (a MapStrategy): its coordinates (the points of its seed grid, their
+// neighbours, the condition set of a point), what "inside the window" means, its step rule (what one step along a
+// boundary is and when it is accepted), its invariants and its result:
+//  - binary T-x (binary-strategy.ts): a rectangular grid in (T, x), T the rows; a boundary pair is a tie-line family
+//    stepped in T (F = 1 at fixed P: one equilibrium inside the field gives the whole tie-line), the step aiming at
+//    0.015 in x (0.3 to 2 times the last, at most maxStep K), the traces run as coroutines whose point requests are
+//    solved together over the threads (scheduler.ts); invariants from the region ends that meet at one T;
+//  - ternary isothermal section (ternary/strategy.ts): a triangular grid over the window of the composition
+//    triangle; a tie-line family stepped along the tie-line's normal (halved when refused, 1.5 times when taken);
+//    tie-triangles, met by the traces, are its invariants; a self-check;
+//  - isopleth (isopleth/strategy.ts): a rectangular grid in (s, T), T the rows, s the parameter of a composition
+//    line; each phase's zero-phase-fraction line followed along its tangent and located across it (halved where it
+//    turns more than 25 degrees, 1.5 times where straight); invariants where lines of several phases run together.
+// Where two kinds do one thing their own way, the way is the kind's, named where it is passed, so that each keeps
+// its numbers: the grid evaluation (binary: cold equilibria at a coarser sampling in BinarySolver.solveGrid; the
+// others solveChunked, each chunk continuing from the last point); the order a label's search visits neighbours in
+// (NeighbourSteps of a rectangular grid) and the node that anchors a label (nearest the field's centroid in grid
+// units, or in composition, or the most interior node); which direction of a trace goes first (TraceOrder: the
+// ternary backwards first, so a triangle met there is known to the forward half; the isopleth forwards first, a
+// loop closing on its seed); which of two twins stays (the ternary's trace with more tie-lines, the isopleth's line
+// with more points; the binary merges two traces of one region into one).
+//
 // The kinds still to come are strategies of that size on the same primitives: a pseudo-binary section between two
-// compositions is the isopleth's strategy with the path between those two compositions and its ends as the axis'
-// components; a potential diagram (activity or chemical-potential axes) is a rectangular grid in (mu, T) or (mu, mu)
-// whose condition set fixes potentials, its boundaries zero-phase-fraction lines (core/zpf-line.ts) of the phases;
-// a liquidus projection of a ternary is the triangular grid of the section with the liquidus temperature solved at
-// each node, its boundaries the lines where the primary phase changes, followed as zero-phase-fraction lines in the
-// composition plane.
-
-/** The condition set of a point of a diagram's coordinates and the window it is mapped in. */
-export interface DiagramCoordinates<P, C> {
-  conditions(p: P): C;
-  inWindow(p: P): boolean;
-}
+// compositions is the isopleth's strategy with the path between those two compositions; a potential diagram
+// (activity or chemical-potential axes) is a rectangular grid in (mu, T) or (mu, mu) whose condition set fixes
+// potentials, its boundaries the phases' zero-phase-fraction lines (a ZpfPlane of those axes); a liquidus projection
+// of a ternary is the triangular grid of the section with the liquidus temperature solved at each node, its
+// boundaries the lines where the primary phase changes, followed as zero-phase-fraction lines in the composition
+// plane.
 
 /** The stages of one map of one diagram kind, run in this order by runMapping. */
 export interface MapStrategy<Grid, Result> {

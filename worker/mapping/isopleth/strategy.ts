@@ -5,7 +5,7 @@ import { equilibrium, type EquilibriumResult } from '../../core/equilibrium.js';
 import { rectangularEdges, solveChunked } from '../core/grid.js';
 import { StateLabeller } from '../core/labels.js';
 import { MapLedger } from '../core/ledger.js';
-import type { DiagramCoordinates, MapStrategy } from '../core/skeleton.js';
+import type { MapStrategy } from '../core/skeleton.js';
 import { ZpfFollower, type Located, type Sample, type UV, type ZpfPlane } from '../core/zpf-line.js';
 import { ZpfLineSet } from '../core/zpf-lines.js';
 import { invariantLines, namedLines } from './invariants.js';
@@ -34,7 +34,6 @@ export class IsoplethStrategy implements MapStrategy<IsoplethGrid, IsoplethMap> 
   private readonly ledger: MapLedger;
   private readonly T0: number;
   private readonly T1: number;
-  readonly coordinates: DiagramCoordinates<UV, ReturnType<IsoplethStrategy['conditionAt']>>;
   private readonly plane: ZpfPlane;
   private lineSet: ZpfLineSet<LinePoint> | null = null;
   private regions: RegionLabel[] = [];
@@ -45,10 +44,6 @@ export class IsoplethStrategy implements MapStrategy<IsoplethGrid, IsoplethMap> 
     this.ledger = new MapLedger(setup.control);
     [this.T0, this.T1] = setup.T;
     const path = setup.path;
-    this.coordinates = {
-      conditions: (p) => this.conditionAt(p),
-      inWindow: (p) => p.u >= 0 && p.u <= 1 && p.v >= 0 && p.v <= 1,
-    };
     this.plane = {
       solve: (p, start) => this.one(p, start),
       spanU: Math.abs(path.axisRange[1] - path.axisRange[0]),

@@ -6,7 +6,7 @@ import type { JobControl } from '../../protocol.js';
 import { triangularGrid, type TriangularGrid } from '../core/grid.js';
 import { StateLabeller } from '../core/labels.js';
 import { MapLedger } from '../core/ledger.js';
-import type { DiagramCoordinates, MapStrategy } from '../core/skeleton.js';
+import type { MapStrategy } from '../core/skeleton.js';
 import { SectionFields } from './fields.js';
 import type { SelfCheckResult, TernaryTriangle, TernaryTwoPhaseRegion, Vec3 } from './geometry.js';
 import { labelSets, singlePhaseFieldLabels } from './labels.js';
@@ -71,7 +71,6 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
   private readonly solver: SectionSolver;
   private readonly fields: SectionFields;
   private readonly seeds: SeedContext;
-  readonly coordinates: DiagramCoordinates<Vec3, ReturnType<SectionSolver['conditionOf']>>;
   private readonly control: TernaryMapRequest['control'];
   private singlePhaseLabels: TernarySection['singlePhaseLabels'] = [];
   private check: SelfCheckResult | null = null;
@@ -106,7 +105,6 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
       },
       this.ledger,
     );
-    this.coordinates = { conditions: (X) => this.solver.conditionOf(X), inWindow: (X) => this.window.contains(X) };
     this.fields = new SectionFields(req.components, this.solver, this.ledger);
     const tracer = new TieLineTracer(
       this.solver,
