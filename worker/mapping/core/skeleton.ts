@@ -32,9 +32,10 @@
 //  - ternary isothermal section (ternary/strategy.ts): a triangular grid over the window of the composition
 //    triangle; a tie-line family stepped along the tie-line's normal (halved when refused, 1.5 times when taken);
 //    tie-triangles, met by the traces, are its invariants; a self-check;
-//  - isopleth (isopleth/strategy.ts): a rectangular grid in (s, T), T the rows, s the parameter of a composition
-//    line; each phase's zero-phase-fraction line followed along its tangent and located across it (halved where it
-//    turns more than 25 degrees, 1.5 times where straight); invariants where lines of several phases run together.
+//  - isopleth (isopleth/strategy.ts): a map of zero-phase-fraction lines in a plane (core/zpf-map.ts), the plane
+//    (s, T), s the parameter of a composition line; each phase's line followed along its tangent and located across
+//    it (halved where it turns more than 25 degrees, 1.5 times where straight); invariants where lines of several
+//    phases run together.
 // Where two kinds do one thing their own way, the way is the kind's, named where it is passed, so that each keeps
 // its numbers: the grid evaluation (binary: cold equilibria at a coarser sampling in BinarySolver.solveGrid; the
 // others solveChunked, each chunk continuing from the last point); the order a label's search visits neighbours in
@@ -46,11 +47,10 @@
 //
 // The kinds still to come are strategies of that size on the same primitives: a pseudo-binary section between two
 // compositions is the isopleth's strategy with the path between those two compositions; a potential diagram
-// (activity or chemical-potential axes) is a rectangular grid in (mu, T) or (mu, mu) whose condition set fixes
-// potentials, its boundaries the phases' zero-phase-fraction lines (a ZpfPlane of those axes); a liquidus projection
-// of a ternary is the triangular grid of the section with the liquidus temperature solved at each node, its
-// boundaries the lines where the primary phase changes, followed as zero-phase-fraction lines in the composition
-// plane.
+// (activity or chemical-potential axes) is a ZpfMap whose PlaneAxes fix the potentials, in (mu, T) or (mu, mu), its
+// boundaries the phases' zero-phase-fraction lines; a liquidus projection of a ternary takes the triangular grid of
+// the section with the liquidus temperature solved at each node, its boundaries the lines where the primary phase
+// changes, followed as zero-phase-fraction lines in the composition plane.
 
 /** The stages of one map of one diagram kind, run in this order by runMapping. */
 export interface MapStrategy<Grid, Result> {

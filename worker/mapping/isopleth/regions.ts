@@ -1,51 +1,22 @@
-// The labelled regions of an isopleth (core/skeleton.ts, stage 6): connected grid nodes of one phase set get a label
-// point; a phase set met only beside a line (narrower than the grid) is labelled there; each label names the sets by
+// The labelled regions of an isopleth (core/skeleton.ts, stage 6): each connected field of grid nodes of one phase
+// set (core/zpf-map.ts) gets a label point; a phase set met only beside a line (narrower than the grid) is labelled there; each label names the sets by
 // their ordering state, from an equilibrium at its point (core/labels.ts).
-import { gridComponents, rectangularNeighbours } from '../core/grid.js';
 import { resultStateLabels, type StateLabeller } from '../core/labels.js';
 import type { Sample, UV } from '../core/zpf-line.js';
+import type { PlaneField } from '../core/zpf-map.js';
 import { axisValue, type CompositionPath } from './path.js';
 import type { LinePoint, RegionLabel, ZpfLine } from './types.js';
 
-/** The order a region's search visits a node's neighbours in: along s (up, down), then along T. */
-const NEIGHBOUR_STEPS = [
-  [0, 1],
-  [0, -1],
-  [1, 0],
-  [-1, 0],
-] as const;
-
-/**
- * One label per connected group of grid nodes (n x n, row-major in T) with the same phase set, at its most interior
- * node: the one with most same-set neighbours (8-neighbourhood), nearest the group's centroid among those.
- */
-export function gridRegions(grid: Sample[], n: number, T0: number, T1: number, path: CompositionPath): RegionLabel[] {
-  const key = grid.map((g) => g.labels.join('+'));
-  const groups = gridComponents(
-    grid.length,
-    () => true,
-    rectangularNeighbours(n, n, NEIGHBOUR_STEPS),
-    (a, b) => key[a] === key[b],
-  );
-  const comp = new Array<number>(grid.length).fill(-1);
-  groups.forEach((members, c) => members.forEach((m) => (comp[m] = c)));
-  return groups.map((members, c) => {
-    const cu = members.reduce((a, m) => a + (m % n), 0) / members.length,
-      cv = members.reduce((a, m) => a + Math.floor(m / n), 0) / members.length;
-    const score = (m: number) => {
-      const i = m % n,
-        j = Math.floor(m / n);
-      let s = 0;
-      for (let di = -1; di <= 1; di++)
-        for (let dj = -1; dj <= 1; dj++) {
-          const i2 = i + di,
-            j2 = j + dj;
-          if ((di || dj) && i2 >= 0 && j2 >= 0 && i2 < n && j2 < n && comp[j2 * n + i2] === c) s++;
-        }
-      return s * 1000 - Math.hypot(i - cu, j - cv);
-    };
-    const best = members.reduce((a, m) => (score(m) > score(a) ? m : a), members[0]!);
-    const g = grid[best]!;
+/** One label per field of the seed grid (core/zpf-map.ts), at the field's anchor. */
+export function gridRegions(
+  fields: PlaneField[],
+  samples: Sample[],
+  T0: number,
+  T1: number,
+  path: CompositionPath,
+): RegionLabel[] {
+  return fields.map(({ members, anchor }) => {
+    const g = samples[anchor]!;
     return {
       phases: g.labels,
       labels: g.labels,

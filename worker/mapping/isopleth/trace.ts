@@ -21,10 +21,11 @@
 //    the invariant-like lines (n+1 phases of an n-component system meet at one temperature). The liquidus is
 //    where a solid phase's line borders the field of liquid alone; the solidus is the liquid's own line.
 // The isopleth is a strategy of the mapping skeleton (core/skeleton.ts; isopleth/strategy.ts): the line location and
-// continuation of step 2 are the skeleton's (core/zpf-line.ts, core/zpf-lines.ts), its regions isopleth/regions.ts,
-// its invariant lines isopleth/invariants.ts.
+// continuation of step 2 are the skeleton's (core/zpf-map.ts over core/zpf-line.ts and core/zpf-lines.ts), its
+// regions isopleth/regions.ts, its invariant lines isopleth/invariants.ts.
 import { runMapping } from '../core/skeleton.js';
-import { IsoplethStrategy, phaseLabels } from './strategy.js';
+import { phaseLabels } from '../core/zpf-map.js';
+import { IsoplethStrategy } from './strategy.js';
 import type { IsoplethMap, IsoplethSetup } from './types.js';
 
 export { phaseLabels };

@@ -67,6 +67,7 @@ export interface SectionGrid {
 
 export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernarySection> {
   private readonly ledger: MapLedger;
+  private readonly P: number;
   private readonly window: SectionWindow;
   private readonly solver: SectionSolver;
   private readonly fields: SectionFields;
@@ -74,8 +75,6 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
   private readonly control: TernaryMapRequest['control'];
   private singlePhaseLabels: TernarySection['singlePhaseLabels'] = [];
   private check: SelfCheckResult | null = null;
-
-  private readonly P: number;
 
   constructor(private readonly req: TernaryMapRequest) {
     this.control = req.control;
