@@ -3,7 +3,8 @@
 // lens by continuation in T with its two ends, the classification of region ends, and the assembly of
 // invariants and congruent points from region ends.
 import { describe, expect, test } from 'vitest';
-import type { BinaryState, MapContext, RegionEnd, TracedRegion } from '../../worker/mapping/binary-types.js';
+import type { MapContext } from '../../worker/mapping/binary-context.js';
+import type { BinaryState, RegionEnd, TracedRegion } from '../../worker/mapping/binary-types.js';
 import { runSync } from '../../worker/mapping/field_search.js';
 import {
   assembleDiagram,
@@ -12,13 +13,8 @@ import {
   mergeInvariantEnds,
   type InvariantEnd,
 } from '../../worker/mapping/invariants.js';
-import {
-  interpolateLine,
-  landauTc,
-  OrderModel,
-  orderingGroups,
-  orderParameter,
-} from '../../worker/mapping/order-disorder.js';
+import { OrderModel, orderingGroups, orderParameter } from '../../worker/mapping/order-disorder.js';
+import { interpolateLine, landauTc } from '../../worker/mapping/order-lines.js';
 import { labelPhases, singlePhaseAnchors } from '../../worker/mapping/phase-labels.js';
 import { classifyRegionEnd, criticalTemperature } from '../../worker/mapping/region-ends.js';
 import { lensTasks, TraceScheduler } from '../../worker/mapping/scheduler.js';

@@ -1,9 +1,9 @@
-// Second-order lines followed in x (worker/mapping/order-disorder.ts): every other x is solved first and an x
+// Second-order lines followed in x (worker/mapping/order-lines.ts): every other x is solved first and an x
 // between only where the line is not straight there. Checked on a model transition with a known T_c(x): an
 // ordered state below T_c whose order parameter follows the mean-field law eta^2 ~ (T_c - T), disordered above.
 import { expect, test } from 'vitest';
 import type { BinaryState } from '../../worker/mapping/binary-types.js';
-import { followSecondOrderLines, type PointRequest } from '../../worker/mapping/order-disorder.js';
+import { followSecondOrderLines, type PointRequest } from '../../worker/mapping/order-lines.js';
 
 /** A dome, flat at its top (x = 0.5) and 2000 K per unit x at x = 0.3 and 0.7. */
 const tc = (x: number) => 1000 - 5000 * (x - 0.5) ** 2;

@@ -1,4 +1,4 @@
-// The overlap check of the ternary self-check (worker/mapping/ternary_geometry.ts): fields of a stable section meet
+// The overlap check of the ternary self-check (worker/mapping/ternary/geometry.ts): fields of a stable section meet
 // only along their edges; two tie-triangles, or a tie-triangle and a two-phase region, that share area are reported.
 import { describe, expect, test } from 'vitest';
 import {
@@ -7,7 +7,7 @@ import {
   type TernaryTriangle,
   type TernaryTwoPhaseRegion,
   type Vec3,
-} from '../../worker/mapping/ternary_geometry.js';
+} from '../../worker/mapping/ternary/geometry.js';
 
 const tri = (phases: [string, string, string], corners: [Vec3, Vec3, Vec3]): TernaryTriangle => ({
   phases,

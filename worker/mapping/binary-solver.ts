@@ -1,18 +1,15 @@
 // Point equilibria of a binary at (T, X) for the mapper: the global solver (worker/core/equilibrium.ts)
-// at fixed T, P and X(xComponent), its result reduced to the labelled stable phases (BinaryState), with
-// the equilibrium count, the safety budget and cancel checks in one place. Three ways to ask:
+// at fixed T, P and X(xComponent), its result reduced to the labelled stable phases (BinaryState), the
+// equilibrium count, the safety budget and cancel checks kept in the map's ledger (core/ledger.ts). Three ways to ask:
 // solve() one point now; solveRequest() the generator form for the tracing coroutines (a request is
 // yielded and its state received, so the scheduler can solve the requests of several traces together);
 // solveGrid() many points over the threads with the coarser sampling of the seed grid.
 import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
-import { CancelledError } from '../protocol.js';
 import { NP_MIN, XCLAMP, type BinaryState, type PhaseState, type StateRequest } from './binary-types.js';
+import { BudgetExceeded, type MapLedger } from './core/ledger.js';
 import type { OrderModel } from './order-disorder.js';
 import { numberSets } from './phase-labels.js';
-
-/** Thrown when the equilibrium budget of a diagram is used up (the caller logs what is left undone). */
-export class BudgetExceeded extends Error {}
 
 export interface BinarySolverSetup {
   database: NativeDatabase;
@@ -31,7 +28,6 @@ export interface BinarySolverSetup {
   budget: number;
   /** the ordered phases: a disordered state is labelled with the disordered name */
   order: OrderModel;
-  cancelled?: () => boolean;
 }
 
 /** Shifts a failed point's composition by this for its one retry (the tie-line does not depend on X inside a field). */
@@ -68,13 +64,21 @@ class ColdResults<V = EquilibriumResult> {
 const rawResults = new WeakMap<BinaryState, EquilibriumResult>();
 
 export class BinarySolver {
-  /** equilibria run (every result read, including retries) and how many did not converge */
-  count = 0;
-  notConverged = 0;
   /** ms of one thread per equilibrium, as measured on the seed grid (solveGrid) */
   private msPerEquilibrium = Infinity;
 
-  constructor(private readonly s: BinarySolverSetup) {}
+  constructor(
+    private readonly s: BinarySolverSetup,
+    private readonly ledger: MapLedger,
+  ) {}
+
+  /** equilibria run (every result read, including retries) and how many did not converge */
+  get count(): number {
+    return this.ledger.equilibria;
+  }
+  get notConverged(): number {
+    return this.ledger.notConverged;
+  }
 
   get budget(): number {
     return this.s.budget;
@@ -87,7 +91,7 @@ export class BinarySolver {
   }
 
   checkCancel(): void {
-    if (this.s.cancelled?.()) throw new CancelledError();
+    this.ledger.checkCancel();
   }
 
   /** Conditions of the point (the composition clamped inside the solver's range). */
@@ -97,11 +101,8 @@ export class BinarySolver {
 
   /** Reduces a solver result to its labelled stable phases (two sets of one phase at one composition are one). */
   toState(r: EquilibriumResult, T: number, X: number): BinaryState {
-    this.count++;
-    if (!r.converged) {
-      this.notConverged++;
-      return { ok: false, T, X, phases: [], key: '' };
-    }
+    this.ledger.count(r.converged);
+    if (!r.converged) return { ok: false, T, X, phases: [], key: '' };
     const order = this.s.order,
       xc = this.s.xComponent;
     const list: PhaseState[] = [];
@@ -157,7 +158,7 @@ export class BinarySolver {
       const X2 = X + (X < 0.5 ? RETRY_DX : -RETRY_DX);
       const r2 = this.single(T, X2);
       if (r2.converged) {
-        this.count++;
+        this.ledger.equilibria++; // the failed first try
         return this.toState(r2, T, X2);
       }
     }

@@ -1,5 +1,6 @@
 // Types and tolerances shared by the modules of the binary (T-x) mapper (worker/mapping/binary.ts and
-// the modules it is built from: seed-grid, tracing, region-ends, invariants, order-disorder, labels).
+// the modules it is built from: seed-grid, tracing, region-ends, invariants, order-disorder, labels; what the steps
+// of one map share at run time is binary-context.ts).
 import type { NativeDatabase } from '../core/native.js';
 import type {
   InvariantRecord,
@@ -158,15 +159,3 @@ export const SEARCH_LEN = 0.05;
 /** K: pure-element transitions are bracketed to this, and their lenses looked for this far on each side */
 export const EDGE_TOL = 0.02;
 export const LENS_DT = 0.2;
-
-/** What the steps of one mapping share: the point solver, the ordered phases, the ranges and the log. */
-export interface MapContext {
-  solver: import('./binary-solver.js').BinarySolver;
-  order: import('./order-disorder.js').OrderModel;
-  Tlo: number;
-  Thi: number;
-  Xr: [number, number];
-  /** largest continuation step in T, K */
-  maxStep: number;
-  log: (line: string) => void;
-}

@@ -196,39 +196,83 @@ export function computeWith(
   solver: Pick<ChunkedSolver, 'solve' | 'count'>,
   control: JobControl,
 ): CptComputation {
+  const { xs, Ts, Ps } = input;
+  const nX = xs.length,
+    nT = Ts.length,
+    nP = Ps.length;
+  const sets = new Registry();
+  // 1. grid: progress 0 .. 0.7
+  const nodes = solveNodes(input, solver, sets);
+  // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
+  const { boundary, crossings } = boundaryCrossings(input, solver, sets, nodes.labels);
+  if (control.cancelled) throw new CancelledError();
+  // 3. surfaces
+  const surface = surfaceNets(
+    { coords: [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))], labels: nodes.labels },
+    crossings,
+  );
+  return {
+    input,
+    dims: [nX, nT, nP],
+    labels: nodes.labels,
+    phaseSets: sets.names,
+    phaseLabels: nodes.phaseLabels,
+    nodePhases: nodes.nodePhases,
+    boundary,
+    crossings,
+    surface,
+    tielines: rowTieLines(input, nodes.labels, nodes.tieCandidates),
+    equilibria: solver.count,
+    notConverged: nodes.notConverged,
+  };
+}
+
+/** What the grid's equilibria give: each node's phase set and stable phases, the tie-line candidates. */
+interface SolvedNodes {
+  labels: Int32Array;
+  phaseLabels: string[];
+  nodePhases: [number, number][][];
+  /** the two-phase nodes of the tie-line rows with their phases' labels and compositions */
+  tieCandidates: Map<number, { label: string; x: number }[]>;
+  notConverged: number;
+}
+
+/**
+ * One equilibrium per grid node: its phase set (sorted stable labels joined by '+', registered in `sets`; -1 where
+ * the solver did not certify it), its phases' labels and amounts, and on a tie-line row a two-phase node's phases.
+ */
+function solveNodes(input: CptInput, solver: Pick<ChunkedSolver, 'solve'>, sets: Registry): SolvedNodes {
   const { xs, Ts, Ps, elements } = input;
   const [xComp] = elements;
   const nX = xs.length,
     nT = Ts.length,
-    nP = Ps.length,
-    N = nX * nT * nP;
-  const sets = new Registry(),
-    phaseReg = new Registry();
-  const labels = new Int32Array(N).fill(-1);
-  const nodePhases: [number, number][][] = new Array(N);
-  const tieCandidates = new Map<number, { label: string; x: number }[]>();
+    N = nX * nT * Ps.length;
+  const phaseReg = new Registry();
+  const out: SolvedNodes = {
+    labels: new Int32Array(N).fill(-1),
+    phaseLabels: phaseReg.names,
+    nodePhases: new Array(N),
+    tieCandidates: new Map(),
+    notConverged: 0,
+  };
   const onTieRow = (iT: number) => input.includeTielines && iT % input.tielineStride === 0;
-  let notConverged = 0;
-
-  const nodeCond = nodeConditions(input);
-  // 1. grid: progress 0 .. 0.7
   solver.solve(
     N,
-    nodeCond,
+    nodeConditions(input),
     (n, r) => {
       const labs = stableLabels(r);
-      nodePhases[n] = r.phases.map((p) => [
+      out.nodePhases[n] = r.phases.map((p) => [
         phaseReg.id(phaseLabel({ name: p.name, composition_set: p.setNumber })),
         p.NP,
       ]);
       if (!labs) {
-        notConverged++;
+        out.notConverged++;
         return;
       }
-      labels[n] = sets.id(labs.join('+'));
+      out.labels[n] = sets.id(labs.join('+'));
       const iT = Math.floor(n / nX) % nT;
       if (labs.length === 2 && onTieRow(iT)) {
-        tieCandidates.set(
+        out.tieCandidates.set(
           n,
           r.phases.map((p) => ({
             label: phaseLabel({ name: p.name, composition_set: p.setNumber }),
@@ -240,10 +284,22 @@ export function computeWith(
     0,
     0.7,
   );
+  return out;
+}
 
-  // 2. bisection of every edge with a label change: progress 0.7 .. 0.95
-  const edges = changingEdges([nX, nT, nP], labels);
-  const axisValues: number[][] = [xs, Ts, Ps.map((p) => pressureCoordinate(p, input.logP))];
+/**
+ * Every grid edge whose node labels differ, bisected (bisectEdges); the crossing is where the label first changes
+ * seen from the lower end, keyed by edge (for the surfaces) and listed with its conditions and the two sets.
+ */
+function boundaryCrossings(
+  input: CptInput,
+  solver: Pick<ChunkedSolver, 'solve'>,
+  sets: Registry,
+  labels: Int32Array,
+): { boundary: CptBoundaryPoint[]; crossings: Map<number, number> } {
+  const { xs, Ts, Ps, elements } = input;
+  const [xComp] = elements;
+  const edges = changingEdges([xs.length, Ts.length, Ps.length], labels);
   const hiLabel = Int32Array.from(edges.map((e) => e.b));
   const edgeCond = edgeConditions(input, edges);
   const { lo, hi } = bisectEdges(
@@ -276,12 +332,18 @@ export function computeWith(
       axis: axisNames[e.axis],
     });
   });
-  if (control.cancelled) throw new CancelledError();
+  return { boundary, crossings };
+}
 
-  // 3. surfaces
-  const surface = surfaceNets({ coords: [xs, Ts, axisValues[2]!], labels }, crossings);
-
-  // 4. tie-lines: one per two-phase region and tie-line row (its nodes share the phase compositions)
+/** One tie-line per two-phase region and tie-line row (its nodes share the phase compositions). */
+function rowTieLines(
+  input: CptInput,
+  labels: Int32Array,
+  tieCandidates: Map<number, { label: string; x: number }[]>,
+): (CptTieLine & { node: number })[] {
+  const { xs, Ts, Ps } = input;
+  const nX = xs.length,
+    nT = Ts.length;
   const tielines: (CptTieLine & { node: number })[] = [];
   const seen = new Map<string, CptTieLine[]>();
   for (const [n, ph] of [...tieCandidates.entries()].sort((a, b) => a[0] - b[0])) {
@@ -302,18 +364,5 @@ export function computeWith(
     seen.set(key, prev);
     tielines.push({ ...tl, node: n });
   }
-  return {
-    input,
-    dims: [nX, nT, nP],
-    labels,
-    phaseSets: sets.names,
-    phaseLabels: phaseReg.names,
-    nodePhases,
-    boundary,
-    crossings,
-    surface,
-    tielines,
-    equilibria: solver.count,
-    notConverged,
-  };
+  return tielines;
 }

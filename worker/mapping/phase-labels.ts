@@ -1,6 +1,7 @@
 // Phase labels of a binary diagram: NAME, NAME#2 for a second composition set (numbered in order of
 // composition), and the anchors of the single-phase field labels on the seed grid.
 import type { PhaseState } from './binary-types.js';
+import { gridComponents, rectangularNeighbours } from './core/grid.js';
 
 /** Sorts the phases by x and labels them: the second set of one phase NAME#2, the third NAME#3, ... */
 export function labelPhases<P extends { base: string; x: number; NP: number }>(list: P[]): (P & PhaseState)[] {
@@ -27,43 +28,31 @@ export interface GridNodeState {
   phases: readonly { label: string }[];
 }
 
+/** The order the anchors' search visits a node's neighbours in: along T (up, down), then along x. */
+const NEIGHBOUR_STEPS = [
+  [1, 0],
+  [-1, 0],
+  [0, 1],
+  [0, -1],
+] as const;
+
 /**
  * One label anchor per connected single-phase component of the seed grid (row-major, nT rows of nX
- * nodes, 4-neighbourhood): the member node nearest to the component's centroid in grid units.
+ * nodes, 4-neighbourhood; core/grid.ts gridComponents): the member node nearest to the component's centroid in
+ * grid units.
  */
 export function singlePhaseAnchors(
   grid: readonly GridNodeState[],
   nT: number,
   nX: number,
 ): { label: string; T: number; x: number }[] {
-  const out: { label: string; T: number; x: number }[] = [];
-  const seen = new Array<boolean>(grid.length).fill(false);
-  for (let s = 0; s < grid.length; s++) {
-    if (seen[s] || !grid[s].ok || grid[s].phases.length !== 1) continue;
-    const comp: number[] = [];
-    const stack = [s];
-    seen[s] = true;
-    while (stack.length) {
-      const k = stack.pop()!;
-      comp.push(k);
-      const i = Math.floor(k / nX),
-        j = k % nX;
-      for (const [di, dj] of [
-        [1, 0],
-        [-1, 0],
-        [0, 1],
-        [0, -1],
-      ]) {
-        const ii = i + di,
-          jj = j + dj;
-        if (ii < 0 || jj < 0 || ii >= nT || jj >= nX) continue;
-        const q = ii * nX + jj;
-        if (!seen[q] && grid[q].ok && grid[q].key === grid[s].key) {
-          seen[q] = true;
-          stack.push(q);
-        }
-      }
-    }
+  const fields = gridComponents(
+    grid.length,
+    (k) => grid[k].ok && grid[k].phases.length === 1,
+    rectangularNeighbours(nT, nX, NEIGHBOUR_STEPS),
+    (a, b) => grid[a].key === grid[b].key,
+  );
+  return fields.map((comp) => {
     const ci = comp.reduce((a, k) => a + Math.floor(k / nX), 0) / comp.length;
     const cj = comp.reduce((a, k) => a + (k % nX), 0) / comp.length;
     let best = comp[0],
@@ -75,9 +64,8 @@ export function singlePhaseAnchors(
         best = k;
       }
     }
-    out.push({ label: grid[s].phases[0].label, T: grid[best].T, x: grid[best].X });
-  }
-  return out;
+    return { label: grid[comp[0]].phases[0].label, T: grid[best].T, x: grid[best].X };
+  });
 }
 
 /**

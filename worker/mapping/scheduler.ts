@@ -11,7 +11,8 @@
 // the active traces go to the solver together, over the threads (BinarySolver.solveRound).
 import { baseName } from '../../contract/phases.js';
 import { solveRequest } from './binary-solver.js';
-import { EDGE_TOL, LENS_DT, type BinaryState, type MapContext, type StateRequest } from './binary-types.js';
+import type { MapContext } from './binary-context.js';
+import { EDGE_TOL, LENS_DT, type BinaryState, type StateRequest } from './binary-types.js';
 import { marchToField } from './field_search.js';
 import { invariantPhases } from './invariants.js';
 

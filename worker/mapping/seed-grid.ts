@@ -3,14 +3,10 @@
 // single-phase nodes of different phases a bisection for the (narrow) two-phase field in between, or,
 // for the two states of one ordered phase, the located point of a second-order transition.
 import { baseName } from '../../contract/phases.js';
-import { BudgetExceeded, solveRequest } from './binary-solver.js';
-import {
-  MIN_STEP,
-  type BinaryState,
-  type MapContext,
-  type SecondOrderPoint,
-  type StateRequest,
-} from './binary-types.js';
+import { solveRequest } from './binary-solver.js';
+import type { MapContext } from './binary-context.js';
+import { BudgetExceeded } from './core/ledger.js';
+import { MIN_STEP, type BinaryState, type SecondOrderPoint, type StateRequest } from './binary-types.js';
 import type { OrderModel } from './order-disorder.js';
 
 /** Grid axes: about one row per 125 K (at least 8, at most 40) and 21 columns unless given. */

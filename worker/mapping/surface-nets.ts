@@ -75,28 +75,129 @@ export function changingEdges(dims: [number, number, number], labels: ArrayLike<
 }
 
 export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundarySurface {
-  const dims = grid.coords.map((c) => c.length) as [number, number, number];
-  const [n0, n1] = dims;
-  const stride = [1, n0, n0 * n1];
-  const cellDims = dims.map((n) => Math.max(n - 1, 1));
-  const span = grid.coords.map((c) => Math.abs((c[c.length - 1] ?? 0) - (c[0] ?? 0)) || 1);
-  const labels = grid.labels;
+  return new SurfaceNet(grid, crossings).build();
+}
 
-  const crossingPoint = (axis: number, node: number): number[] | undefined => {
-    const t = crossings.get(edgeKey(axis, node));
-    if (t === undefined) return undefined;
-    const idx = [node % n0, Math.floor(node / n0) % n1, Math.floor(node / (n0 * n1))];
-    const p = idx.map((v, a) => grid.coords[a]![v]!);
-    const c = grid.coords[axis]!;
-    p[axis] = c[idx[axis]!]! + t * (c[idx[axis]! + 1]! - c[idx[axis]!]!);
-    return p;
+/** The construction of one surface net: the grid's shape, the cell vertices and points made so far, the output. */
+class SurfaceNet {
+  private readonly dims: [number, number, number];
+  private readonly stride: number[];
+  private readonly cellDims: number[];
+  private readonly span: number[];
+  /** one vertex per mixed cell, by cell index */
+  private readonly cellVertex = new Map<number, number[]>();
+  private readonly pointIndex = new Map<string, number>();
+  private readonly out: BoundarySurface = {
+    points: [],
+    polys: [],
+    lines: [],
+    polyLabels: [],
+    lineLabels: [],
+    polyAxis: [],
+    lineAxis: [],
   };
 
-  // One vertex per mixed cell: mean of the crossings on its edges (cached by cell index).
-  const cellVertex = new Map<number, number[]>();
-  const vertexOfCell = (c: number[]): number[] => {
+  constructor(
+    private readonly grid: LabelledGrid,
+    private readonly crossings: Crossings,
+  ) {
+    this.dims = grid.coords.map((c) => c.length) as [number, number, number];
+    const [n0, n1] = this.dims;
+    this.stride = [1, n0, n0 * n1];
+    this.cellDims = this.dims.map((n) => Math.max(n - 1, 1));
+    this.span = grid.coords.map((c) => Math.abs((c[c.length - 1] ?? 0) - (c[0] ?? 0)) || 1);
+  }
+
+  /** One polygon (or, on a flat axis, a segment) per crossing edge, in a deterministic order: by node, then axis. */
+  build(): BoundarySurface {
+    const labels = this.grid.labels;
+    // (the Map keeps insertion order otherwise)
+    const keys = [...this.crossings.keys()].sort((a, b) => a - b);
+    for (const key of keys) {
+      const axis = key % 3,
+        node = (key - axis) / 3;
+      const la = labels[node]!,
+        lb = labels[node + this.stride[axis]!]!;
+      const uniq = this.ringAround(axis, node);
+      // The ring order is counter-clockwise seen from +axis (o1 = axis+1, o2 = axis+2 is right-handed),
+      // so the normal points from the lower to the upper node; flip it where needed so that every
+      // polygon's normal points from the smaller to the larger phase-set index (consistent shading).
+      if (la > lb) uniq.reverse();
+      const out = this.out;
+      if (uniq.length >= 3) {
+        out.polys.push(uniq);
+        out.polyLabels.push([la, lb]);
+        out.polyAxis.push(axis);
+      } else if (uniq.length === 2) {
+        out.lines.push(uniq);
+        out.lineLabels.push([la, lb]);
+        out.lineAxis.push(axis);
+      }
+    }
+    return this.out;
+  }
+
+  /** The grid indices of a node. */
+  private indexOf(node: number): number[] {
+    const [n0, n1] = this.dims;
+    return [node % n0, Math.floor(node / n0) % n1, Math.floor(node / (n0 * n1))];
+  }
+
+  /**
+   * The vertices of the 4 cells around a crossing edge in cyclic order, (-1,-1), (0,-1), (0,0), (-1,0) in (o1, o2),
+   * repeated vertices dropped (collapsed cells at faces / flat axes).
+   */
+  private ringAround(axis: number, node: number): number[] {
+    const { dims, cellDims, grid } = this;
+    const idx = this.indexOf(node);
+    const o1 = (axis + 1) % 3,
+      o2 = (axis + 2) % 3;
+    const ring: number[] = [];
+    for (const [d1, d2] of [
+      [-1, -1],
+      [0, -1],
+      [0, 0],
+      [-1, 0],
+    ] as const) {
+      const raw = [0, 0, 0];
+      raw[axis] = idx[axis]!;
+      raw[o1] = idx[o1]! + d1;
+      raw[o2] = idx[o2]! + d2;
+      const cell = raw.map((r, a) => Math.min(Math.max(r, 0), cellDims[a]! - 1));
+      const v = [...this.vertexOfCell(cell)];
+      const proj: number[] = [-1, -1, -1];
+      for (const a of [o1, o2]) {
+        // a missing cell beyond a domain face, or a flat axis: project onto the edge's face coordinate
+        if (cell[a] !== raw[a] || dims[a]! < 2) {
+          v[a] = grid.coords[a]![idx[a]!]!;
+          proj[a] = idx[a]!;
+        }
+      }
+      const cellKey = (cell[2]! * cellDims[1]! + cell[1]!) * cellDims[0]! + cell[0]!;
+      ring.push(this.addPoint(v, `${cellKey}:${proj.join(',')}`));
+    }
+    const uniq: number[] = [];
+    for (const p of ring) if (!uniq.some((q) => q === p || this.same(q, p))) uniq.push(p);
+    return uniq;
+  }
+
+  /** The crossing point on the edge from node along axis, if one was recorded. */
+  private crossingPoint(axis: number, node: number): number[] | undefined {
+    const t = this.crossings.get(edgeKey(axis, node));
+    if (t === undefined) return undefined;
+    const idx = this.indexOf(node);
+    const p = idx.map((v, a) => this.grid.coords[a]![v]!);
+    const c = this.grid.coords[axis]!;
+    p[axis] = c[idx[axis]!]! + t * (c[idx[axis]! + 1]! - c[idx[axis]!]!);
+    return p;
+  }
+
+  /** The vertex of a mixed cell: the mean of the crossings on its edges (cached by cell index). */
+  private vertexOfCell(c: number[]): number[] {
+    const { dims, cellDims, grid } = this;
+    const [n0, n1] = dims;
     const key = (c[2]! * cellDims[1]! + c[1]!) * cellDims[0]! + c[0]!;
-    const hit = cellVertex.get(key);
+    const hit = this.cellVertex.get(key);
     if (hit) return hit;
     const sum = [0, 0, 0];
     let count = 0;
@@ -112,7 +213,7 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
           idx[o2] = Math.min(c[o2]! + d2, dims[o2]! - 1);
           // a flat axis repeats its single node: count each distinct edge once
           if ((d1 === 1 && dims[o1]! < 2) || (d2 === 1 && dims[o2]! < 2)) continue;
-          const p = crossingPoint(axis, (idx[2]! * n1 + idx[1]!) * n0 + idx[0]!);
+          const p = this.crossingPoint(axis, (idx[2]! * n1 + idx[1]!) * n0 + idx[0]!);
           if (!p) continue;
           sum[0] += p[0]!;
           sum[1] += p[1]!;
@@ -129,86 +230,24 @@ export function surfaceNets(grid: LabelledGrid, crossings: Crossings): BoundaryS
         return (cc[c[a]!]! + cc[Math.min(c[a]! + 1, dims[a]! - 1)]!) / 2;
       });
     }
-    cellVertex.set(key, v);
+    this.cellVertex.set(key, v);
     return v;
-  };
+  }
 
-  const out: BoundarySurface = {
-    points: [],
-    polys: [],
-    lines: [],
-    polyLabels: [],
-    lineLabels: [],
-    polyAxis: [],
-    lineAxis: [],
-  };
-  const pointIndex = new Map<string, number>();
-  const addPoint = (p: number[], key: string): number => {
-    const hit = pointIndex.get(key);
+  private addPoint(p: number[], key: string): number {
+    const hit = this.pointIndex.get(key);
     if (hit !== undefined) return hit;
-    const id = out.points.length / 3;
-    out.points.push(p[0]!, p[1]!, p[2]!);
-    pointIndex.set(key, id);
+    const id = this.out.points.length / 3;
+    this.out.points.push(p[0]!, p[1]!, p[2]!);
+    this.pointIndex.set(key, id);
     return id;
-  };
-  const same = (a: number, b: number): boolean => {
+  }
+
+  private same(a: number, b: number): boolean {
+    const pts = this.out.points;
     for (let d = 0; d < 3; d++) {
-      if (Math.abs(out.points[a * 3 + d]! - out.points[b * 3 + d]!) > 1e-9 * span[d]!) return false;
+      if (Math.abs(pts[a * 3 + d]! - pts[b * 3 + d]!) > 1e-9 * this.span[d]!) return false;
     }
     return true;
-  };
-
-  // Deterministic order: edges sorted by node then axis (the Map keeps insertion order otherwise).
-  const keys = [...crossings.keys()].sort((a, b) => a - b);
-  for (const key of keys) {
-    const axis = key % 3,
-      node = (key - axis) / 3;
-    const la = labels[node]!,
-      lb = labels[node + stride[axis]!]!;
-    const idx = [node % n0, Math.floor(node / n0) % n1, Math.floor(node / (n0 * n1))];
-    const o1 = (axis + 1) % 3,
-      o2 = (axis + 2) % 3;
-    const ring: number[] = [];
-    // the 4 cells around the edge in cyclic order: (-1,-1), (0,-1), (0,0), (-1,0) in (o1, o2)
-    for (const [d1, d2] of [
-      [-1, -1],
-      [0, -1],
-      [0, 0],
-      [-1, 0],
-    ] as const) {
-      const raw = [0, 0, 0];
-      raw[axis] = idx[axis]!;
-      raw[o1] = idx[o1]! + d1;
-      raw[o2] = idx[o2]! + d2;
-      const cell = raw.map((r, a) => Math.min(Math.max(r, 0), cellDims[a]! - 1));
-      const v = [...vertexOfCell(cell)];
-      const proj: number[] = [-1, -1, -1];
-      for (const a of [o1, o2]) {
-        // a missing cell beyond a domain face, or a flat axis: project onto the edge's face coordinate
-        if (cell[a] !== raw[a] || dims[a]! < 2) {
-          v[a] = grid.coords[a]![idx[a]!]!;
-          proj[a] = idx[a]!;
-        }
-      }
-      const cellKey = (cell[2]! * cellDims[1]! + cell[1]!) * cellDims[0]! + cell[0]!;
-      ring.push(addPoint(v, `${cellKey}:${proj.join(',')}`));
-    }
-    // drop repeated vertices (collapsed cells at faces / flat axes), keeping the cyclic order
-    const uniq: number[] = [];
-    for (const p of ring) if (!uniq.some((q) => q === p || same(q, p))) uniq.push(p);
-    // The ring order above is counter-clockwise seen from +axis (o1 = axis+1, o2 = axis+2 is right-handed),
-    // so the normal points from the lower to the upper node; flip it where needed so that every
-    // polygon's normal points from the smaller to the larger phase-set index (consistent shading).
-    if (la > lb) uniq.reverse();
-    if (uniq.length >= 3) {
-      out.polys.push(uniq);
-      out.polyLabels.push([la, lb]);
-      out.polyAxis.push(axis);
-    } else if (uniq.length === 2) {
-      out.lines.push(uniq);
-      out.lineLabels.push([la, lb]);
-      out.lineAxis.push(axis);
-    }
   }
-  return out;
 }

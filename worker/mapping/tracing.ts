@@ -5,6 +5,7 @@
 // are located by bisection on T to MIN_STEP and classified (region-ends.ts).
 import { baseName } from '../../contract/phases.js';
 import type { TieLine } from '../../contract/results/binary_equilibrium.js';
+import type { MapContext } from './binary-context.js';
 import { solveRequest } from './binary-solver.js';
 import {
   JUMP_X,
@@ -13,7 +14,6 @@ import {
   SEARCH_LEN,
   SHORT_TIELINE,
   type BinaryState,
-  type MapContext,
   type RegionEnd,
   type StateRequest,
   type TracedRegion,

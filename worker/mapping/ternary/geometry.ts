@@ -1,10 +1,12 @@
 // Geometry of ternary isothermal sections (worker/mapping/ternary.ts): the types of a mapped section, the Gibbs
 // triangle's Cartesian plane (isotropic distances), polygon membership of regions and triangles, and the completeness
-// self-check that compares independent point equilibria with the map.
-import { baseName } from '../../contract/phases.js';
+// self-check that compares independent point equilibria with the map (core/self-check.ts).
+import { baseName } from '../../../contract/phases.js';
+import type { Triple } from '../core/grid.js';
+import { tallyAnswers } from '../core/self-check.js';
 
 /** Mole fractions of the three components, in the order of the request's components. */
-export type Vec3 = [number, number, number];
+export type Vec3 = Triple;
 
 export interface TernaryTieLine {
   /** compositions of the region's two phases, in the order of the region's `phases` */
@@ -18,7 +20,7 @@ export interface TernaryTwoPhaseRegion {
   /** tie-lines in tracing order; `boundaries[k]` is the polyline of phase k's ends */
   tielines: TernaryTieLine[];
   ends: [TernaryEndKind, TernaryEndKind];
-  /** display labels of the two phases: the ordering state where the phase has one (ternary_labels.ts) */
+  /** display labels of the two phases: the ordering state where the phase has one (ternary/labels.ts) */
   labels?: [string, string];
 }
 
@@ -220,14 +222,7 @@ function onEdgeOf(t: TernaryTriangle, pair: string[], X: Vec3): boolean {
  * and no two mapped fields may overlap (findOverlaps).
  */
 export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckResult {
-  let agree = 0,
-    nc = 0;
-  const disagreements: SelfCheckDisagreement[] = [];
-  for (const e of answers) {
-    if (!e.ok) {
-      nc++;
-      continue;
-    }
+  const tally = tallyAnswers(answers, (e): SelfCheckDisagreement | null => {
     const found = e.labels;
     const key = sortedBases(found);
     const hits = regionsAt(s, e.X);
@@ -238,35 +233,9 @@ export function selfCheck(s: MappedRegions, answers: CheckAnswer[]): SelfCheckRe
           // two phases on the edge of a triangle that holds both: the tie-line between two triangles that share it
           // (two line compounds: no region of its own)
           (found.length === 2 && s.triangles.some((t) => onEdgeOf(t, found, e.X)));
-    if (ok) agree++;
-    else {
-      const inner = hits.sort((a, b) => b.depth - a.depth)[0];
-      disagreements.push({ x: e.X, found, mapped: inner ? inner.phases : [] });
-    }
-  }
-  return {
-    points: answers.length,
-    agree,
-    not_converged: nc,
-    disagreements,
-    metastable_answers: 0,
-    overlaps: findOverlaps(s),
-  };
-}
-
-/**
- * Centroids of the upward cells of a triangular grid of n divisions over a window with lower bounds lo and span
- * 1 - sum(lo): no point in common with the grid's nodes (the section's self-check).
- */
-export function upwardCellCentroids(n: number, lo: Vec3, span: number): Vec3[] {
-  const out: Vec3[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n - i; j++)
-      out.push([
-        lo[0] + (span * (n - i - j - 2 / 3)) / n,
-        lo[1] + (span * (i + 1 / 3)) / n,
-        lo[2] + (span * (j + 1 / 3)) / n,
-      ]);
-  }
-  return out;
+    if (ok) return null;
+    const inner = hits.sort((a, b) => b.depth - a.depth)[0];
+    return { x: e.X, found, mapped: inner ? inner.phases : [] };
+  });
+  return { ...tally, metastable_answers: 0, overlaps: findOverlaps(s) };
 }
