@@ -106,7 +106,9 @@ describe('fuzz', () => {
         expect(e).toBeInstanceOf(Error);
         expect((e as Error).message.startsWith(name + ':')).toBe(true);
         expect((e as Error).message).toMatch(/^[^:]+:\d+: \S/);
-        expect(isCoreError(e, 'PD_TDB_SYNTAX', 'PD_TDB_LIMIT', 'PD_TDB_MOBILITY_ONLY'), (e as Error).message).toBe(true);
+        expect(isCoreError(e, 'PD_TDB_SYNTAX', 'PD_TDB_LIMIT', 'PD_TDB_MOBILITY_ONLY'), (e as Error).message).toBe(
+          true,
+        );
         ++rejected;
         continue;
       }
