@@ -105,6 +105,12 @@ export interface EquilibriumPoint {
   ACR?: Record<string, number>;
 }
 
+/**
+ * Gas constant used for activities, the one of the calculation core (native-core/src/io/database.hpp
+ * kGasConstant = 8.3145, pycalphad's value; formula sheet §10).
+ */
+export const GAS_CONSTANT = 8.3145;
+
 /** Phase label of a stable composition set: NAME, or NAME#2 for the second set of a gap. */
 export function phaseLabel(p: { name: string; composition_set: number }): string {
   return p.composition_set > 1 ? `${p.name}#${p.composition_set}` : p.name;

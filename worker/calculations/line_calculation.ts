@@ -14,7 +14,7 @@ import { PointConverter } from '../system/point-converter.js';
 import { tableToCsv } from '../../contract/results/common.js';
 import { phaseFractionChart } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
-import { buildTable, stableLabels } from '../../contract/results/outputs.js';
+import { buildTable, stableLabels } from '../../contract/results/outputs/columns.js';
 import { alloyTemperatures, invariantsCrossed } from '../scans/alloy-temperatures.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import {

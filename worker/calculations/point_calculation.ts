@@ -15,7 +15,7 @@ import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { pointTable } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
-import { buildTable } from '../../contract/results/outputs.js';
+import { buildTable } from '../../contract/results/outputs/columns.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 
 const fmtT = (T: number) => `${Number(T.toFixed(2))} K`;

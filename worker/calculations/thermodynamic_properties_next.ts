@@ -22,7 +22,7 @@ import { PointConverter } from '../system/point-converter.js';
 import { tableToCsv } from '../../contract/results/common.js';
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 import { writeResultFiles } from '../results/common.js';
-import { buildTable } from '../../contract/results/outputs.js';
+import { buildTable } from '../../contract/results/outputs/columns.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import type { EquilibriumResult } from '../core/equilibrium.js';
 import {

@@ -3,7 +3,8 @@
 import { basename } from 'node:path';
 import { RESULT_VERSION, type EquilibriumPoint, type ResultDocument } from '../../contract/results/common.js';
 import { provenance } from '../results/common.js';
-import { phaseSetName, selectOutputs, type OutputTaskType } from '../../contract/results/outputs.js';
+import { phaseSetName } from '../../contract/results/outputs/columns.js';
+import { selectOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
 import { type CalculationJob } from '../protocol.js';
 
 export const CP_DEFINITION =
