@@ -7,10 +7,6 @@ import { phaseSetName } from '../../contract/results/outputs/columns.js';
 import { selectOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
 import { type CalculationJob } from '../protocol.js';
 
-export const CP_DEFINITION =
-  'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative ' +
-  'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
-
 /** ResultDocument fields; config keeps the file name of the database, not the server's path. */
 export function documentBase<T extends string>(
   job: CalculationJob,
