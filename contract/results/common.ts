@@ -105,6 +105,20 @@ export interface EquilibriumPoint {
   ACR?: Record<string, number>;
 }
 
+/**
+ * Gas constant used for activities, the one of the calculation core (native-core/src/io/database.hpp
+ * kGasConstant = 8.3145, pycalphad's value; formula sheet §10).
+ */
+export const GAS_CONSTANT = 8.3145;
+
+/** The Cp of point, line and properties results (their cp_definition). */
+export const CP_DEFINITION =
+  'Cp_equilibrium = dH/dT of the system along the equilibrium path at fixed overall composition and pressure ' +
+  '(dot derivative HM.T; includes the latent heat of changing phase amounts and phase compositions, as a ' +
+  'calorimeter sees it; jumps at each transition). Cp_frozen = sum over stable phases of NP * CPM with ' +
+  'CPM = -T d2GM/dT2 at fixed phase amounts and constitutions (equals Cp_equilibrium in single-phase regions). ' +
+  'Both in J/(mol of atoms K). The table column Cp is Cp_equilibrium.';
+
 /** Phase label of a stable composition set: NAME, or NAME#2 for the second set of a gap. */
 export function phaseLabel(p: { name: string; composition_set: number }): string {
   return p.composition_set > 1 ? `${p.name}#${p.composition_set}` : p.name;

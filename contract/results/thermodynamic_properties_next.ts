@@ -39,10 +39,3 @@ export interface PropertiesDocument extends ResultDocument {
   /** added: quantities left out and why */
   quantity_notes?: string[];
 }
-
-export const CP_DEFINITION =
-  'Cp_equilibrium = dH/dT of the system along the equilibrium path at fixed overall composition and pressure ' +
-  '(dot derivative HM.T; includes the latent heat of changing phase amounts and phase compositions, as a ' +
-  'calorimeter sees it; jumps at each transition). Cp_frozen = sum over stable phases of NP * CPM with ' +
-  'CPM = -T d2GM/dT2 at fixed phase amounts and constitutions (equals Cp_equilibrium in single-phase regions). ' +
-  'Both in J/(mol of atoms K). The table column Cp is Cp_equilibrium.';

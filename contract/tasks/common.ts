@@ -3,7 +3,7 @@
 // 400 texts of POST /task ("task_config.condition.pressure: must be greater than 0"). Pure TypeScript.
 import { isMassless } from '../phases.js';
 import { z } from 'zod';
-import { checkOutputElements, validateOutputs } from '../results/outputs.js';
+import { checkOutputElements, validateOutputs } from '../results/outputs/names.js';
 
 export const GT0 = 'must be greater than 0';
 export const kelvin = z.number().gt(0, GT0);

@@ -15,7 +15,7 @@ import type { PropertiesDocument } from '../../contract/results/thermodynamic_pr
 import { run as runScheil } from '../../worker/calculations/scheil_solidification.js';
 import type { ScheilDocument } from '../../contract/results/scheil_solidification.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
-import { GAS_CONSTANT } from '../../contract/results/outputs.js';
+import { GAS_CONSTANT } from '../../contract/results/common.js';
 import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/system/units.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { parsedJob } from '../support/jobs.js';

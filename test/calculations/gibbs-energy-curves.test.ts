@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run } from '../../worker/calculations/gibbs_energy_curves.js';
 import type { GibbsEnergyCurvesDocument } from '../../contract/results/gibbs_energy_curves.js';
-import { GAS_CONSTANT as R } from '../../contract/results/outputs.js';
+import { GAS_CONSTANT as R } from '../../contract/results/common.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';

@@ -1,17 +1,11 @@
-// The outputs vocabulary (contract/results/outputs.ts): parsing, ordering of template + custom outputs,
+// The outputs vocabulary (contract/results/outputs/): parsing, ordering of template + custom outputs,
 // table building over phase labels, and the 400 of POST /task for an unknown name.
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  DEFAULT_OUTPUTS,
-  GAS_CONSTANT,
-  KNOWN_OUTPUTS,
-  buildTable,
-  parseOutputName,
-  phaseSetName,
-  selectOutputs,
-  validateOutputs,
-  type TablePoint,
-} from '../../contract/results/outputs.js';
+import { GAS_CONSTANT } from '../../contract/results/common.js';
+import { buildTable, phaseSetName, type TablePoint } from '../../contract/results/outputs/columns.js';
+import { parseOutputName, validateOutputs } from '../../contract/results/outputs/names.js';
+import { DEFAULT_OUTPUTS, selectOutputs } from '../../contract/results/outputs/selection.js';
+import { KNOWN_OUTPUTS } from '../../contract/results/outputs/vocabulary.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 

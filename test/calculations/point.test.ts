@@ -11,7 +11,7 @@ import { equilibrium } from '../../worker/core/equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run } from '../../worker/calculations/point_calculation.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
-import { GAS_CONSTANT } from '../../contract/results/outputs.js';
+import { GAS_CONSTANT } from '../../contract/results/common.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 

@@ -10,13 +10,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { CancelledError, JobControl } from '../../worker/protocol.js';
-import {
-  run,
-  scheilSolidification,
-  SetLabeler,
-  xConditions,
-  type ScheilRun,
-} from '../../worker/calculations/scheil_solidification.js';
+import { run, scheilSolidification, type ScheilRun } from '../../worker/calculations/scheil_solidification.js';
+import { xConditions } from '../../worker/calculations/scheil_solidification/equilibria.js';
+import { SetLabeler } from '../../worker/calculations/scheil_solidification/phase-labels.js';
 import type { EquilibriumResult } from '../../worker/core/equilibrium.js';
 import type { ScheilDocument } from '../../contract/results/scheil_solidification.js';
 import { parsedJob } from '../support/jobs.js';

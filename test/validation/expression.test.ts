@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadCore } from '../../worker/core/native.js';
 import { parseExpression, parsePhrase, ParseError } from '../../worker/validation/expression.js';
 import { conditionValues, expandPoints } from '../../worker/validation/conditions.js';
-import { referencePhases, Unsupported } from '../../worker/validation/quantities.js';
+import { referencePhases } from '../../worker/validation/references.js';
+import { Unsupported } from '../../worker/validation/scope.js';
 import type { ValidationCase } from '../../worker/validation/types.js';
 
 describe('quantity names', () => {

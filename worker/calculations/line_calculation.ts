@@ -9,12 +9,13 @@
 import { axisOf, axisValue, scanLine, type LineScan } from '../scans/line-scan.js';
 import { type RefinedTransition } from '../scans/transitions.js';
 import { basename } from 'node:path';
-import { CP_DEFINITION, documentBase, outputNames } from '../results/document.js';
+import { CP_DEFINITION } from '../../contract/results/common.js';
+import { documentBase, outputNames } from '../results/document.js';
 import { PointConverter } from '../system/point-converter.js';
 import { tableToCsv } from '../../contract/results/common.js';
 import { phaseFractionChart } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
-import { buildTable, stableLabels } from '../../contract/results/outputs.js';
+import { buildTable, stableLabels } from '../../contract/results/outputs/columns.js';
 import { alloyTemperatures, invariantsCrossed } from '../scans/alloy-temperatures.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import {

@@ -5,7 +5,8 @@
 // phase table). A non-converged equilibrium is written as such (converged:false) and said in the
 // summary and the logs, never hidden.
 import { inMoleFractions, openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
-import { CP_DEFINITION, documentBase, outputNames, phaseSetText } from '../results/document.js';
+import { CP_DEFINITION } from '../../contract/results/common.js';
+import { documentBase, outputNames, phaseSetText } from '../results/document.js';
 import { basename } from 'node:path';
 import { PointConverter } from '../system/point-converter.js';
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
@@ -15,7 +16,7 @@ import { addFurtherQuantities } from '../results/thermo-extra.js';
 import { pointTable } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
-import { buildTable } from '../../contract/results/outputs.js';
+import { buildTable } from '../../contract/results/outputs/columns.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 
 const fmtT = (T: number) => `${Number(T.toFixed(2))} K`;

@@ -19,14 +19,13 @@ import { refineTransitions } from '../scans/transitions.js';
 import { documentBase, outputNames } from '../results/document.js';
 import { type CalcSystem } from '../system/system.js';
 import { PointConverter } from '../system/point-converter.js';
-import { tableToCsv } from '../../contract/results/common.js';
+import { CP_DEFINITION, tableToCsv } from '../../contract/results/common.js';
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 import { writeResultFiles } from '../results/common.js';
-import { buildTable } from '../../contract/results/outputs.js';
+import { buildTable } from '../../contract/results/outputs/columns.js';
 import { addFurtherQuantities } from '../results/thermo-extra.js';
 import type { EquilibriumResult } from '../core/equilibrium.js';
 import {
-  CP_DEFINITION,
   type PropertiesDocument,
   type PropertiesPoint,
   type Transition,

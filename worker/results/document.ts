@@ -3,12 +3,9 @@
 import { basename } from 'node:path';
 import { RESULT_VERSION, type EquilibriumPoint, type ResultDocument } from '../../contract/results/common.js';
 import { provenance } from '../results/common.js';
-import { phaseSetName, selectOutputs, type OutputTaskType } from '../../contract/results/outputs.js';
+import { phaseSetName } from '../../contract/results/outputs/columns.js';
+import { selectOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
 import { type CalculationJob } from '../protocol.js';
-
-export const CP_DEFINITION =
-  'Cp = dHM/dT along the equilibrium (phase amounts and compositions follow T; solver dot derivative ' +
-  'HM.T, formula sheet §9.4); Cp_frozen = sum NP*CPM with the phase amounts held fixed';
 
 /** ResultDocument fields; config keeps the file name of the database, not the server's path. */
 export function documentBase<T extends string>(

@@ -10,12 +10,11 @@
 // that phase alone (one composition set) at T, P. MUR = MU - G_ref, ACR = exp(MUR / RT) (Thermo-Calc's
 // reference-state convention), GM_formation = GM - sum_i x_i G_ref,i. With SER, G_ref = 0.
 import { basename } from 'node:path';
-import { type EquilibriumPoint } from '../../contract/results/common.js';
+import { GAS_CONSTANT, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
 
-import { GAS_CONSTANT } from '../../contract/results/outputs.js';
 import { degreeOfOrdering } from '../system/phase-properties.js';
 
 export const SER = 'SER';

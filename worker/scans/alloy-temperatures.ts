@@ -10,7 +10,8 @@
 import { isLiquidName } from '../../contract/phases.js';
 import { type PointConverter } from '../system/point-converter.js';
 import { phaseLabel } from '../../contract/results/common.js';
-import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
+import { highestFlip, type FlipScan, type TState } from './highest-flip.js';
 import type { NativeDatabase } from '../core/native.js';
 import { CancelledError } from '../protocol.js';
 
@@ -22,7 +23,6 @@ export type { InvariantCrossing };
 export const ALLOY_T_RANGE: [number, number] = [200, 4000];
 /** step of the downward scan, K: a bracket is narrowed to ALLOY_T_TOLERANCE whatever its width */
 export const ALLOY_T_STEP = 50;
-export const ALLOY_T_TOLERANCE = 0.01;
 /** first step of the upward probe from a known temperature to the first fully liquid state, K (doubled at each probe) */
 export const ALLOY_T_PROBE = 50;
 /** states of the downward scan between two checks whether the solidus is bracketed */
@@ -39,6 +39,13 @@ export interface AlloySystem {
   /** phases the components allow (to find the liquid ones when none are activated) */
   formable: string[];
 }
+
+const isSolid = (p: { name: string }) => !isLiquidName(p.name);
+const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidName(p.name));
+const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidName(p.name));
+
+/** The equilibria of the alloy: at T, from a start or cold. */
+type SolveAt = (T: number, start?: EquilibriumResult) => EquilibriumResult;
 
 /**
  * Liquidus and solidus at the overall mole fractions X (all components but one). `cancelled` is polled
@@ -58,152 +65,41 @@ export function alloyTemperatures(
   const liquids = (sys.phases ?? sys.formable).filter(isLiquidName);
   if (liquids.length === 0)
     return { liquid_phases: [], liquidus: null, solidus: null, range, note: 'no liquid phase in the system' };
-  const at = (T: number): EquilibriumConditions => ({ T, P, X });
-  const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidName(p.name));
-  const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidName(p.name));
+  const solve: SolveAt = (T, start) =>
+    equilibrium({
+      database: sys.db,
+      components: sys.components,
+      phases: sys.phases,
+      conditions: { T, P, X },
+      options: start ? { start } : undefined,
+    });
   // Scanned from the top down, in chunks, until the solidus is bracketed (no liquid below a state with liquid):
   // the highest changes are met first, and the slow low-temperature equilibria of ordered phases are never
   // computed (a quaternary with ordered BCC and L12: 33 s bottom-up, a fraction of that top-down).
-  // With a known state (the point's T): the scan starts at the first probed temperature at or above it where only
-  // liquid is stable, instead of at the top of the range; the probes go up by ALLOY_T_PROBE, then twice as far at
-  // each further probe (a liquidus 1000 K above the point costs 5 probes, not 10), and the last one is the range's top.
-  let top = range[1];
-  let topState: EquilibriumResult | undefined;
-  if (startT !== undefined && startT >= range[0] && startT <= range[1]) {
-    let probe = ALLOY_T_PROBE;
-    for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
-      if (cancelled()) throw new CancelledError();
-      const r =
-        T === startT && startState?.converged && startState.T === startT
-          ? startState
-          : equilibrium({ database: sys.db, components: sys.components, phases: sys.phases, conditions: at(T) });
-      if (r.converged && onlyLiquid(r)) {
-        top = T;
-        topState = r;
-        break;
-      }
-      if (T >= range[1]) break;
-    }
-  }
-  const down: number[] = [];
-  for (let T = top; T >= range[0] - 1e-9; T -= step) down.push(T);
-  // the scan starts with the fully liquid probe's state
-  const downResults: EquilibriumResult[] = topState ? [topState] : [];
-  const solidusBracketed = () => {
-    for (let i = 1; i < downResults.length; i++) {
-      const hi = downResults[i - 1]!,
-        lo = downResults[i]!;
-      if (hi.converged && lo.converged && anyLiquid(hi) && !anyLiquid(lo)) return true;
-    }
-    return false;
+  const top =
+    startT !== undefined && startT >= range[0] && startT <= range[1]
+      ? liquidTop(solve, range, startT, startState, cancelled)
+      : { T: range[1] };
+  const downResults = scanDown(solve, top, range[0], step, cancelled);
+  const Ts = downResults.map((k) => k.T).reverse();
+  const results = downResults.map((k) => k.r).reverse();
+  const scan: FlipScan = {
+    Ts,
+    results,
+    known: Ts.map((T, i) => ({ T, r: results[i]! })),
+    solve,
+    cancelled,
   };
-  for (let i = downResults.length; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
-    if (cancelled()) throw new CancelledError();
-    // each state starts from the one above it (a chain of warm starts, as equilibriumBatch's warmStart)
-    for (const T of down.slice(i, i + SCAN_CHUNK)) {
-      const prev = downResults[downResults.length - 1];
-      downResults.push(
-        equilibrium({
-          database: sys.db,
-          components: sys.components,
-          phases: sys.phases,
-          conditions: at(T),
-          options: prev?.converged ? { start: prev } : undefined,
-        }),
-      );
-    }
-  }
-  const Ts = down.slice(0, downResults.length).reverse();
-  const results = [...downResults].reverse();
-  /** every state computed so far (scan and refinements), so the solidus starts from what the liquidus met */
-  const known: { T: number; r: EquilibriumResult }[] = Ts.map((T, i) => ({ T, r: results[i]! }));
-  /**
-   * Highest grid bracket where pred is false below and true above (liquidus: only liquid above; solidus: any liquid
-   * above, none below), narrowed to ALLOY_T_TOLERANCE keeping a state on each side, from the highest such change
-   * among the states already computed in it. `amount` vanishes at the change on one side of it (liquidus: the
-   * solid phases below; solidus: the liquid above) and is smooth there except at an invariant: the two states
-   * nearest the change on that side extrapolate it linearly to zero, and the next step goes ALLOY_T_TOLERANCE * 0.45
-   * past that estimate, alternately to either side (regula falsi kept bracketed, as in Brent's method); an
-   * estimate outside the bracket, or a step that lands on the side it did not aim at, gives a bisection step
-   * instead. The answer is the middle of the final bracket either way, as the bisection's.
-   */
-  const highestFlip = (
-    pred: (r: EquilibriumResult) => boolean,
-    amount: (r: EquilibriumResult) => number,
-    amountBelow: boolean,
-  ): number | null => {
-    for (let i = Ts.length - 2; i >= 0; i--) {
-      const lo = results[i]!,
-        hi = results[i + 1]!;
-      if (!lo.converged || !hi.converged || pred(lo) || !pred(hi)) continue;
-      const inside = known.filter((k) => k.r.converged && k.T >= Ts[i]! && k.T <= Ts[i + 1]!).sort((x, y) => x.T - y.T);
-      let j = inside.length - 2;
-      while (j > 0 && (pred(inside[j]!.r) || !pred(inside[j + 1]!.r))) j--;
-      let a = inside[j]!.T,
-        b = inside[j + 1]!.T;
-      /** states on the amount's side with a positive amount, the nearest to the change last */
-      const side = (amountBelow ? inside.slice(0, j + 1) : inside.slice(j + 1).reverse())
-        .map((k) => ({ T: k.T, v: amount(k.r) }))
-        .filter((k) => k.v > 0);
-      const tol = ALLOY_T_TOLERANCE,
-        towardAmount = amountBelow ? -1 : 1;
-      const within = (t: number) => t > a + 0.02 * tol && t < b - 0.02 * tol;
-      let aimAtAmountSide = true,
-        lastAimMissed = false;
-      // each step starts from the previous step's state (the solver re-scans the grid with the final chemical
-      // potentials, so a warm start gives the cold start's answer)
-      let near = amountBelow ? inside[j]!.r : inside[j + 1]!.r;
-      for (let step = 0; b - a > tol && step < 100; step++) {
-        if (cancelled()) throw new CancelledError();
-        let m = 0.5 * (a + b);
-        let aimed: boolean | null = null;
-        const p = side[side.length - 2],
-          q = side[side.length - 1];
-        if (p && q && q.v !== p.v && !lastAimMissed) {
-          const zero = q.T - (q.v * (q.T - p.T)) / (q.v - p.v);
-          const toAmount = zero + towardAmount * 0.45 * tol,
-            toOther = zero - towardAmount * 0.45 * tol;
-          const [first, second] = aimAtAmountSide ? [toAmount, toOther] : [toOther, toAmount];
-          if (within(first)) {
-            m = first;
-            aimed = aimAtAmountSide;
-          } else if (within(second)) {
-            m = second;
-            aimed = !aimAtAmountSide;
-          }
-        }
-        const r = equilibrium({
-          database: sys.db,
-          components: sys.components,
-          phases: sys.phases,
-          conditions: at(m),
-          options: { start: near },
-        });
-        if (!r.converged) break;
-        near = r;
-        known.push({ T: m, r });
-        const above = pred(r);
-        if (above) b = m;
-        else a = m;
-        const onAmountSide = above !== amountBelow;
-        if (onAmountSide) {
-          const v = amount(r);
-          if (v > 0) side.push({ T: m, v });
-        }
-        lastAimMissed = aimed !== null && aimed !== onAmountSide;
-        if (aimed !== null) aimAtAmountSide = !aimed;
-      }
-      return 0.5 * (a + b);
-    }
-    return null;
-  };
-  const isSolid = (p: { name: string }) => !isLiquidName(p.name);
-  const liquidus = highestFlip(onlyLiquid, (r) => r.phases.filter(isSolid).reduce((t, p) => t + p.NP, 0), true);
-  const solidus = highestFlip(
-    anyLiquid,
-    (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
-    false,
-  );
+  const liquidus = highestFlip(scan, {
+    pred: onlyLiquid,
+    amount: (r) => r.phases.filter(isSolid).reduce((t, p) => t + p.NP, 0),
+    amountBelow: true,
+  });
+  const solidus = highestFlip(scan, {
+    pred: anyLiquid,
+    amount: (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
+    amountBelow: false,
+  });
   const notes: string[] = [];
   if (liquidus === null)
     notes.push(
@@ -211,6 +107,62 @@ export function alloyTemperatures(
     );
   if (solidus === null) notes.push(`no solidus between ${range[0]} and ${range[1]} K`);
   return { liquid_phases: liquids, liquidus, solidus, range, ...(notes.length ? { note: notes.join('; ') } : {}) };
+}
+
+/**
+ * The top of the downward scan from a known state at startT: the first probed temperature at or above it where
+ * only liquid is stable (with its state), else the range's top. The probes go up by ALLOY_T_PROBE, then twice as
+ * far at each further probe (a liquidus 1000 K above the point costs 5 probes, not 10), and the last one is the
+ * range's top.
+ */
+function liquidTop(
+  solve: SolveAt,
+  range: [number, number],
+  startT: number,
+  startState: EquilibriumResult | undefined,
+  cancelled: () => boolean,
+): { T: number; r?: EquilibriumResult } {
+  let probe = ALLOY_T_PROBE;
+  for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
+    if (cancelled()) throw new CancelledError();
+    const r = T === startT && startState?.converged && startState.T === startT ? startState : solve(T);
+    if (r.converged && onlyLiquid(r)) return { T, r };
+    if (T >= range[1]) return { T: range[1] };
+  }
+}
+
+/**
+ * The states of the scan from `top` down in steps of `step`, in chunks of SCAN_CHUNK, until the solidus is
+ * bracketed (a state with liquid above one without) or the range's bottom; the first is the top's liquid state
+ * when known.
+ */
+function scanDown(
+  solve: SolveAt,
+  top: { T: number; r?: EquilibriumResult },
+  bottom: number,
+  step: number,
+  cancelled: () => boolean,
+): TState[] {
+  const down: number[] = [];
+  for (let T = top.T; T >= bottom - 1e-9; T -= step) down.push(T);
+  const out: TState[] = top.r ? [{ T: down[0]!, r: top.r }] : [];
+  const solidusBracketed = () => {
+    for (let i = 1; i < out.length; i++) {
+      const hi = out[i - 1]!.r,
+        lo = out[i]!.r;
+      if (hi.converged && lo.converged && anyLiquid(hi) && !anyLiquid(lo)) return true;
+    }
+    return false;
+  };
+  for (let i = out.length; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
+    if (cancelled()) throw new CancelledError();
+    // each state starts from the one above it (a chain of warm starts, as equilibriumBatch's warmStart)
+    for (const T of down.slice(i, i + SCAN_CHUNK)) {
+      const prev = out[out.length - 1]?.r;
+      out.push({ T, r: solve(T, prev?.converged ? prev : undefined) });
+    }
+  }
+  return out;
 }
 
 /**

@@ -10,6 +10,7 @@ import { type EquilibriumResult } from '../core/equilibrium.js';
 import { type LineAxis } from '../../contract/results/line_calculation.js';
 import { CancelledError, type JobControl, type TaskJob } from '../protocol.js';
 
+/** What the scan varies: T alone, one mole fraction (T fixed), or both (path parameter). */
 export function axisOf(path: ScanPath, elements: string[], dependent: string): LineAxis {
   const tVaries = path.T0 !== path.T1;
   const varying = elements.filter((e) => path.full1[e] !== path.full0[e]);

@@ -56,6 +56,9 @@ interface Bracket {
 
 const MAX_ROUNDS = 60;
 
+/** A change of the phase set, or of the composition sets of the same phases (a set jumps: setJump). */
+type Differ = (ra: EquilibriumResult, rb: EquilibriumResult) => boolean;
+
 /**
  * Locates every phase-set change between neighbouring scan results by bisection on s, all brackets of
  * a round in one batch. A third phase set met inside a bracket splits it, so two transitions closer
@@ -71,8 +74,7 @@ export function refineTransitions(
   edges?: { s: number; r: EquilibriumResult }[],
 ): RefinedTransition[] {
   const key = (r: EquilibriumResult) => phaseSetKey(r, o.structureOf);
-  // a change of the phase set, or of the composition sets of the same phases (a set jumps: setJump)
-  const differ = (ra: EquilibriumResult, rb: EquilibriumResult) => key(ra) !== key(rb) || setJump(ra, rb) > SET_JUMP;
+  const differ: Differ = (ra, rb) => key(ra) !== key(rb) || setJump(ra, rb) > SET_JUMP;
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
@@ -97,68 +99,7 @@ export function refineTransitions(
     }
     active = next;
     if (!active.length) break;
-    // Bisection (the fewest equilibria); the brackets of one round run together. When the equilibria are
-    // slow and the brackets fewer than the threads, each bracket gets one point per idle thread instead
-    // (k-section in the same wall time as a bisection step).
-    const slow = (o.speed?.msPerEq ?? 0) >= 2;
-    const k = slow && active.length < o.threads ? Math.ceil(o.threads / active.length) : 1;
-    const conds: EquilibriumConditions[] = [];
-    const where: { br: Bracket; s: number[] }[] = [];
-    for (const br of active) {
-      const ss = Array.from({ length: k }, (_, j) => br.a + ((br.b - br.a) * (j + 1)) / (k + 1));
-      where.push({ br, s: ss });
-      for (const v of ss) conds.push(conditionsAt(path, v));
-    }
-    const used = threadsFor(conds.length, o.threads, o.speed?.msPerEq);
-    const derivatives = o.derivatives ? { derivatives: o.derivatives } : {};
-    // On one thread each midpoint starts from its bracket's lower end (a warm start; a batch would start
-    // every midpoint from the hull, which costs a multicomponent system several warm solves); the
-    // solver still certifies each answer against its grid. Not across an ordering change of one phase: near
-    // a second-order transition Newton from the ordered state stays ordered past where the cold solve
-    // (and a point calculation) finds the disordered state.
-    const warmFrom = (br: Bracket) => br.ra.converged && phaseSetKey(br.ra) !== phaseSetKey(br.rb);
-    const rs =
-      used === 1 && k === 1
-        ? where.map(({ br }, j) =>
-            equilibrium({
-              database: o.sys.db,
-              components: o.sys.components,
-              phases: o.sys.phases,
-              conditions: conds[j],
-              options: { ...derivatives, ...(warmFrom(br) ? { start: br.ra } : {}) },
-            }),
-          )
-        : equilibriumBatch({
-            database: o.sys.db,
-            components: o.sys.components,
-            phases: o.sys.phases,
-            conditions: conds,
-            threads: used,
-            control: ctl,
-            options: o.derivatives ? { derivatives: o.derivatives } : undefined,
-          });
-    let idx = 0;
-    const after: Bracket[] = [];
-    for (const { br, s: ss } of where) {
-      const chain = [{ s: br.a, r: br.ra }];
-      for (const v of ss) {
-        const r = rs[idx++];
-        if (r.converged) chain.push({ s: v, r });
-      }
-      chain.push({ s: br.b, r: br.rb });
-      // every interior point failed to converge: the bracket cannot be narrowed (reported refined:false)
-      if (chain.length === 2) {
-        unrefined.add(br);
-        done.push(br);
-        continue;
-      }
-      for (let j = 0; j + 1 < chain.length; j++) {
-        if (differ(chain[j].r, chain[j + 1].r)) {
-          after.push({ a: chain[j].s, b: chain[j + 1].s, ra: chain[j].r, rb: chain[j + 1].r, rounds: br.rounds + 1 });
-        }
-      }
-    }
-    active = after;
+    active = bisectionRound(path, active, o, ctl, differ, { done, unrefined });
   }
   done.sort((x, y) => x.a - y.a);
   // the final bracket ends: the states just before and just after each transition (for the preview)
@@ -178,54 +119,151 @@ export function refineTransitions(
     o.structureOf,
     jumps,
   );
-  return done.map((br) => {
-    const before = labelsOf(br.ra),
-      afterL = labelsOf(br.rb);
-    const sm = (br.a + br.b) / 2;
-    const st = stateAt(path, sm);
-    const w = widths(path, br.a, br.b);
-    const ordering: OrderingChange[] = [];
-    if (o.structureOf) {
-      for (const pa of br.ra.phases) {
-        const pb = br.rb.phases.find((q) => q.name === pa.name && q.setNumber === pa.setNumber);
-        const sa = o.structureOf(pa),
-          sb = pb ? o.structureOf(pb) : undefined;
-        if (pb && sa !== undefined && sb !== undefined && sa !== sb)
-          ordering.push({ phase: labelsOf({ ...br.ra, phases: [pa] })[0], before: sa, after: sb });
+  return done.map((br) => transitionOf(path, br, !unrefined.has(br), o.structureOf));
+}
+
+/**
+ * One round of the refinement: the brackets' interior points solved together, and the brackets they leave
+ * (a bracket whose interior points all fail goes to `ended.done` and `ended.unrefined`).
+ */
+function bisectionRound(
+  path: ScanPath,
+  active: Bracket[],
+  o: RefineOptions,
+  ctl: SharedArrayBuffer,
+  differ: Differ,
+  ended: { done: Bracket[]; unrefined: Set<Bracket> },
+): Bracket[] {
+  // Bisection (the fewest equilibria); the brackets of one round run together. When the equilibria are
+  // slow and the brackets fewer than the threads, each bracket gets one point per idle thread instead
+  // (k-section in the same wall time as a bisection step).
+  const slow = (o.speed?.msPerEq ?? 0) >= 2;
+  const k = slow && active.length < o.threads ? Math.ceil(o.threads / active.length) : 1;
+  const conds: EquilibriumConditions[] = [];
+  const where: { br: Bracket; s: number[] }[] = [];
+  for (const br of active) {
+    const ss = Array.from({ length: k }, (_, j) => br.a + ((br.b - br.a) * (j + 1)) / (k + 1));
+    where.push({ br, s: ss });
+    for (const v of ss) conds.push(conditionsAt(path, v));
+  }
+  const rs = solveInterior(
+    where.map((w) => w.br),
+    conds,
+    k,
+    o,
+    ctl,
+  );
+  let idx = 0;
+  const after: Bracket[] = [];
+  for (const { br, s: ss } of where) {
+    const chain = [{ s: br.a, r: br.ra }];
+    for (const v of ss) {
+      const r = rs[idx++];
+      if (r.converged) chain.push({ s: v, r });
+    }
+    chain.push({ s: br.b, r: br.rb });
+    // every interior point failed to converge: the bracket cannot be narrowed (reported refined:false)
+    if (chain.length === 2) {
+      ended.unrefined.add(br);
+      ended.done.push(br);
+      continue;
+    }
+    for (let j = 0; j + 1 < chain.length; j++) {
+      if (differ(chain[j].r, chain[j + 1].r)) {
+        after.push({ a: chain[j].s, b: chain[j + 1].s, ra: chain[j].r, rb: chain[j + 1].r, rounds: br.rounds + 1 });
       }
     }
-    const appearing = afterL.filter((l) => !before.includes(l));
-    const disappearing = before.filter((l) => !afterL.includes(l));
-    const structures: Record<string, string> = {};
-    if (o.structureOf) {
-      for (const [r, labels] of [
-        [br.ra, disappearing],
-        [br.rb, appearing],
-      ] as const) {
-        for (const p of r.phases) {
-          const l = labelsOf({ ...r, phases: [p] })[0];
-          const st = o.structureOf(p);
-          if (st !== undefined && labels.includes(l)) structures[l] = st;
-        }
-      }
-    }
-    return {
-      s: sm,
-      T: st.T,
-      x: st.x,
-      appearing,
-      disappearing,
-      phases_before: before,
-      phases_after: afterL,
-      dT: w.dT,
-      dx: w.dx,
-      refined: !unrefined.has(br),
-      kind:
-        appearing.length === 0 && disappearing.length === 0 && ordering.length > 0 ? 'order_disorder' : 'phase_change',
-      ordering_changes: ordering,
-      structures,
-    };
+  }
+  return after;
+}
+
+/** The equilibria of a round's interior points `conds`, `k` per bracket of `brackets`, in order. */
+function solveInterior(
+  brackets: Bracket[],
+  conds: EquilibriumConditions[],
+  k: number,
+  o: RefineOptions,
+  ctl: SharedArrayBuffer,
+): EquilibriumResult[] {
+  const used = threadsFor(conds.length, o.threads, o.speed?.msPerEq);
+  const derivatives = o.derivatives ? { derivatives: o.derivatives } : {};
+  // On one thread each midpoint starts from its bracket's lower end (a warm start; a batch would start
+  // every midpoint from the hull, which costs a multicomponent system several warm solves); the
+  // solver still certifies each answer against its grid. Not across an ordering change of one phase: near
+  // a second-order transition Newton from the ordered state stays ordered past where the cold solve
+  // (and a point calculation) finds the disordered state.
+  const warmFrom = (br: Bracket) => br.ra.converged && phaseSetKey(br.ra) !== phaseSetKey(br.rb);
+  if (used === 1 && k === 1)
+    return brackets.map((br, j) =>
+      equilibrium({
+        database: o.sys.db,
+        components: o.sys.components,
+        phases: o.sys.phases,
+        conditions: conds[j],
+        options: { ...derivatives, ...(warmFrom(br) ? { start: br.ra } : {}) },
+      }),
+    );
+  return equilibriumBatch({
+    database: o.sys.db,
+    components: o.sys.components,
+    phases: o.sys.phases,
+    conditions: conds,
+    threads: used,
+    control: ctl,
+    options: o.derivatives ? { derivatives: o.derivatives } : undefined,
   });
 }
 
-/** What the scan varies: T alone, one mole fraction (T fixed), or both (path parameter). */
+/** The transition of a final bracket: its middle, the phases on both sides, its widths and ordering changes. */
+function transitionOf(path: ScanPath, br: Bracket, refined: boolean, structureOf?: StructureOf): RefinedTransition {
+  const before = labelsOf(br.ra),
+    afterL = labelsOf(br.rb);
+  const sm = (br.a + br.b) / 2;
+  const st = stateAt(path, sm);
+  const w = widths(path, br.a, br.b);
+  const ordering = structureOf ? orderingChanges(br, structureOf) : [];
+  const appearing = afterL.filter((l) => !before.includes(l));
+  const disappearing = before.filter((l) => !afterL.includes(l));
+  const structures: Record<string, string> = {};
+  if (structureOf) {
+    for (const [r, labels] of [
+      [br.ra, disappearing],
+      [br.rb, appearing],
+    ] as const) {
+      for (const p of r.phases) {
+        const l = labelsOf({ ...r, phases: [p] })[0];
+        const st = structureOf(p);
+        if (st !== undefined && labels.includes(l)) structures[l] = st;
+      }
+    }
+  }
+  return {
+    s: sm,
+    T: st.T,
+    x: st.x,
+    appearing,
+    disappearing,
+    phases_before: before,
+    phases_after: afterL,
+    dT: w.dT,
+    dx: w.dx,
+    refined,
+    kind:
+      appearing.length === 0 && disappearing.length === 0 && ordering.length > 0 ? 'order_disorder' : 'phase_change',
+    ordering_changes: ordering,
+    structures,
+  };
+}
+
+/** The sets of the bracket's lower end whose structure (ordered or disordered) differs at its upper end. */
+function orderingChanges(br: Bracket, structureOf: StructureOf): OrderingChange[] {
+  const ordering: OrderingChange[] = [];
+  for (const pa of br.ra.phases) {
+    const pb = br.rb.phases.find((q) => q.name === pa.name && q.setNumber === pa.setNumber);
+    const sa = structureOf(pa),
+      sb = pb ? structureOf(pb) : undefined;
+    if (pb && sa !== undefined && sb !== undefined && sa !== sb)
+      ordering.push({ phase: labelsOf({ ...br.ra, phases: [pa] })[0], before: sa, after: sb });
+  }
+  return ordering;
+}

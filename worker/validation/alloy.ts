@@ -9,7 +9,7 @@ import { isLiquidName } from '../../contract/phases.js';
 import type { PhaseSetChange } from '../mapping/queries.js';
 import type { NativeDatabase } from '../core/native.js';
 import { parseAssignments } from './expression.js';
-import { lineChanges } from './kinds/boundary.js';
+import { lineChanges } from './line-changes.js';
 import type { ComputedValue, ValidationCase } from './types.js';
 
 const LIQUIDUS = /^(T_?liquidus|liquidus temperature)\b/i;

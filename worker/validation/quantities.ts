@@ -3,243 +3,33 @@
 // read by worker/validation/expression.ts and evaluated here. docs/validation.md lists every quantity,
 // how it is computed and its unit.
 //
-// Errors: Unsupported = the runner cannot compute this name (reported with the name, never skipped);
-// NoResult = this point has no value (phase not stable, no root, not converged): a grid extremum ignores
-// such points ("ignoring points without a result"); everything else is an error of the case.
-import { elementsOf } from '../../contract/phases.js';
-import {
-  equilibrium as solve,
-  type CompositionSet,
-  type EquilibriumConditions,
-  type EquilibriumResult,
-} from '../core/equilibrium.js';
-import { PhaseModel } from '../core/models.js';
-import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
+// Errors: Unsupported and NoResult (worker/validation/scope.ts) say why a quantity has no value.
 import {
   compositionKey,
   conditionValues,
   expandPoints,
   gridKeys,
   normKey,
-  siteFractionConditions,
   type PointConditions,
 } from './conditions.js';
+import { equilibriumAt } from './equilibrium-at.js';
+import { equilibriumAtom } from './equilibrium-atoms.js';
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
-import { uniqueFeasiblePoint } from './feasible.js';
-import type { ExpectedEntry, ValidationCase } from './types.js';
-import { degreeOfOrdering as doo, netCharge, phaseX, siteFractionSpec } from '../system/phase-properties.js';
-import { formationReference } from './references.js';
-
-export { referencePhases } from './references.js';
-
-export class Unsupported extends Error {}
-export class NoResult extends Error {}
-
-export interface Scope {
-  c: ValidationCase;
-  db: NativeDatabase;
-  /** 'property': one phase at the case's site fractions; 'equilibrium': global (or isolated) equilibria */
-  mode: 'equilibrium' | 'property';
-  /** the case's conditions with the overrides of the enclosing phrases applied */
-  cond: Record<string, unknown>;
-  entry?: ExpectedEntry;
-  /** "of isolated PHASE": only this phase, one composition set */
-  isolated?: string;
-  /** inside "VAR at which A=B" and T0: GM(PHASE) is PHASE alone (one composition set) at the overall composition */
-  phaseAlone?: boolean;
-}
-
-// ---------------------------------------------------------------------------------------------- caches
-
-const infos = new WeakMap<NativeDatabase, NativeDatabaseInfo>();
-export function dbInfo(db: NativeDatabase): NativeDatabaseInfo {
-  let i = infos.get(db);
-  if (!i) infos.set(db, (i = db.info()));
-  return i;
-}
-
-const models = new WeakMap<NativeDatabase, Map<string, PhaseModel | null>>();
-export function phaseModel(db: NativeDatabase, phase: string, components: string[]): PhaseModel {
-  let m = models.get(db);
-  if (!m) models.set(db, (m = new Map()));
-  const key = `${phase}|${components.join(',')}`;
-  if (!m.has(key)) m.set(key, PhaseModel.build(db, phase, components));
-  const model = m.get(key);
-  if (!model) throw new Unsupported(`phase ${phase} cannot form from ${components.join(',')}`);
-  return model;
-}
-
-const results = new WeakMap<NativeDatabase, Map<string, EquilibriumResult>>();
-
-// ------------------------------------------------------------------------------------------- helpers
-
-export function caseElements(c: ValidationCase): string[] {
-  return elementsOf(c.components);
-}
-
-function elementMasses(db: NativeDatabase): Record<string, number> {
-  return Object.fromEntries(dbInfo(db).elements.map((e) => [e.name.toUpperCase(), e.mass]));
-}
-
-export function massFractions(x: Record<string, number>, masses: Record<string, number>): Record<string, number> {
-  let tot = 0;
-  for (const [e, v] of Object.entries(x)) {
-    if (!(e in masses)) throw new Unsupported(`no mass for element ${e}`);
-    tot += v * masses[e];
-  }
-  return Object.fromEntries(Object.entries(x).map(([e, v]) => [e, (v * masses[e]) / tot]));
-}
-
-/** "PHASE", "PHASE#2", "PHASE#*" -> phase and set selector. */
-function phaseRef(arg: string): { phase: string; set: number | '*' | null } {
-  const m = /^([A-Z0-9_]+)(?:#(\d+|\*))?$/.exec(arg);
-  if (!m) throw new Unsupported(`'${arg}' is not a phase name`);
-  return { phase: m[1], set: m[2] === undefined ? null : m[2] === '*' ? '*' : Number(m[2]) };
-}
-
-function num(v: unknown, what: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw new NoResult(`${what} has no finite value`);
-  return v;
-}
-
-// ------------------------------------------------------------------------------------- equilibria
-
-export function solveCached(
-  db: NativeDatabase,
-  components: string[],
-  phases: string[],
-  cond: EquilibriumConditions,
-  singleSet: boolean,
-  derivatives: string[],
-): EquilibriumResult {
-  let m = results.get(db);
-  if (!m) results.set(db, (m = new Map()));
-  const key = JSON.stringify([components, phases, cond, singleSet, derivatives]);
-  let r = m.get(key);
-  if (!r) {
-    r = solve({ database: db, components, phases, conditions: cond, options: { singleSet, derivatives } });
-    if (m.size > 5000) m.clear();
-    m.set(key, r);
-  }
-  return r;
-}
-
-/** Solver conditions of a point (T, P, X, W, MU; N must be 1; Y conditions are handled by the caller). */
-export function solverConditions(point: PointConditions): EquilibriumConditions {
-  const out: EquilibriumConditions = { T: NaN, P: 101325 };
-  for (const [k0, v] of Object.entries(point)) {
-    const k = normKey(k0);
-    if (k === 'T') out.T = v;
-    else if (k === 'P') out.P = v;
-    else if (k === 'N') {
-      if (v !== 1) throw new Unsupported('only N = 1 is supported');
-    } else if (/^Y\(/.test(k)) continue;
-    else {
-      const ck = compositionKey(k);
-      if (!ck) throw new Unsupported(`condition ${k0}`);
-      (out[ck.kind] ??= {})[ck.element] = v;
-    }
-  }
-  if (!Number.isFinite(out.T)) throw new Unsupported('no temperature condition');
-  return out;
-}
-
-const clampFraction = (v: number) => Math.min(1 - 1e-10, Math.max(1e-10, v));
-
-function siteFractionOf(
-  s: Scope,
-  r: EquilibriumResult,
-  phase: string,
-  sublattice: number,
-  species: string,
-): number | null {
-  const set = r.phases.find((p) => p.name === phase);
-  if (!set) return null;
-  const model = phaseModel(s.db, phase, s.c.components);
-  const k = model.variables.findIndex((v) => v.sublattice === sublattice && v.species === species);
-  return k < 0 ? 0 : set.y[k];
-}
-
-/**
- * The equilibrium at a point. Y(PHASE,s,SPECIES) conditions: when the other conditions already fix the
- * system (C-1 composition conditions), the Y condition must agree with the result (checked to 1e-6 after
- * the 1e-10 clamp); when it replaces one composition condition, the free mole fraction (of the species'
- * element if that is free) is solved so that the stable PHASE has that site fraction (scan + bisection).
- */
-export function equilibriumAt(s: Scope, point: PointConditions, derivatives: string[] = []): EquilibriumResult {
-  const phases = s.isolated ? [s.isolated] : s.c.phases;
-  const base = solverConditions(point);
-  const run = (cond: EquilibriumConditions) =>
-    solveCached(s.db, s.c.components, phases, cond, !!s.isolated, derivatives);
-  const ys = siteFractionConditions(point);
-  const els = caseElements(s.c);
-  const fixed = Object.keys(base.X ?? {}).length + Object.keys(base.W ?? {}).length + Object.keys(base.MU ?? {}).length;
-  if (ys.length === 0 || fixed >= els.length - 1) {
-    const r = run(base);
-    if (!r.converged) throw new NoResult(`equilibrium did not converge: ${r.reason}`);
-    for (const yc of ys) {
-      const got = siteFractionOf(s, r, yc.phase, yc.sublattice, yc.species);
-      if (got === null) throw new NoResult(`condition ${yc.key}: ${yc.phase} is not stable at the other conditions`);
-      if (Math.abs(got - clampFraction(yc.value)) > 1e-6) {
-        throw new Error(
-          `condition ${yc.key} = ${yc.value} contradicts the other conditions (the equilibrium has ${got})`,
-        );
-      }
-    }
-    return r;
-  }
-  if (ys.length !== 1 || fixed !== els.length - 2 || base.MU || base.W) {
-    throw new Unsupported(
-      'Y conditions: one Y condition may replace one X condition; other combinations are not supported',
-    );
-  }
-  const yc = ys[0];
-  const freeEls = els.filter((e) => !(base.X && e in base.X));
-  const vary = freeEls.includes(yc.species) ? yc.species : freeEls[0];
-  const others = Object.values(base.X ?? {}).reduce((a, b) => a + b, 0);
-  const target = clampFraction(yc.value);
-  const f = (x: number): { d: number; r: EquilibriumResult } | null => {
-    const r = run({ ...base, X: { ...(base.X ?? {}), [vary]: x } });
-    if (!r.converged) return null;
-    const got = siteFractionOf(s, r, yc.phase, yc.sublattice, yc.species);
-    return got === null ? null : { d: got - target, r };
-  };
-  const lo = 1e-10,
-    hi = 1 - others - 1e-10;
-  const n = 50;
-  let prev: { x: number; v: { d: number; r: EquilibriumResult } } | null = null;
-  for (let i = 0; i <= n; i++) {
-    const x = lo + ((hi - lo) * i) / n;
-    const v = f(x);
-    if (!v) {
-      prev = null;
-      continue;
-    }
-    if (v.d === 0) return v.r;
-    if (prev && prev.v.d * v.d < 0) {
-      let a = prev.x,
-        b = x,
-        fa = prev.v.d,
-        best = v;
-      for (let k = 0; k < 80 && b - a > 1e-15; k++) {
-        const mid = 0.5 * (a + b);
-        const fm = f(mid);
-        if (!fm) break;
-        best = fm;
-        if (fa * fm.d <= 0) b = mid;
-        else {
-          a = mid;
-          fa = fm.d;
-        }
-      }
-      return best.r;
-    }
-    prev = { x, v };
-  }
-  throw new NoResult(`no X(${vary}) gives ${yc.key} = ${yc.value}`);
-}
+import { propertyAtom } from './property-atoms.js';
+import { NoResult, num, Unsupported, type Scope } from './scope.js';
+import type { ComputedValue } from './types.js';
 
 // ------------------------------------------------------------------------------------- evaluation
+
+/** One entry: its value, or why not (unsupported / error). */
+export function computeEntry(q: string, scope: Scope): ComputedValue {
+  try {
+    return { value: evaluateQuantity(q, scope) };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return err instanceof Unsupported ? { value: null, unsupported: msg } : { value: null, error: msg };
+  }
+}
 
 /** Evaluates a quantity name in a scope; throws Unsupported / NoResult / Error. */
 export function evaluateQuantity(q: string, s: Scope): unknown {
@@ -334,236 +124,15 @@ function evalExpr(e: Expr, s: Scope): unknown {
 
 function atomAt(a: Atom, point: PointConditions, s: Scope): unknown {
   if (a.wrt) return derivative(a, point, s);
-  return s.mode === 'property' ? propertyAtom(a, point, s) : equilibriumAtom(a, point, s);
+  if (s.mode === 'property') return propertyAtom(a, point, s);
+  if (a.name === 'T0') return t0(a, point, s);
+  return equilibriumAtom(a, point, s);
 }
 
-function stateTP(point: PointConditions): { T: number; P: number } {
-  const T = point.T;
-  if (typeof T !== 'number') throw new Unsupported('no temperature condition');
-  return { T, P: point.P ?? 101325 };
-}
-
-/** The phase an atom refers to: its first argument, else the entry's `phase` (a relation's "y" is no phase). */
-function atomPhase(a: Atom, s: Scope, argIndex = 0): string | null {
-  const arg = a.args.filter((x) => x !== 'y')[argIndex];
-  if (arg) return arg;
-  return s.entry?.phase ? s.entry.phase.toUpperCase() : null;
-}
-
-// ----------------------------------------------------------------------------- property mode atoms
-
-function propertyAtom(a: Atom, point: PointConditions, s: Scope): unknown {
-  const { T, P } = stateTP(point);
-  const sf = s.c.site_fractions ?? {};
-  const phase =
-    (a.name === 'X' || a.name === 'W') && a.args.length === 1
-      ? (s.entry?.phase?.toUpperCase() ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null))
-      : (atomPhase(a, s) ?? (Object.keys(sf).length === 1 ? Object.keys(sf)[0].toUpperCase() : null));
-  if (!phase) throw new Unsupported(`no phase named for ${a.text}`);
-  const model = phaseModel(s.db, phase, s.c.components);
-  const specKey = Object.keys(sf).find((k) => k.toUpperCase() === phase);
-  if (a.name === 'Y' && a.args.length <= 1) {
-    if (specKey) return sf[specKey];
-    const y = uniqueFeasiblePoint(model.variables.length, model.constraints);
-    if (!y)
-      throw new Unsupported(
-        `Y(${phase}): no site fractions given and the constraint set of ${phase} is not a single point`,
-      );
-    return siteFractionSpec(model, y);
-  }
-  // without site fractions: the phase's only configuration, when its constraints allow one (e.g. a charged phase)
-  let y: Float64Array;
-  if (specKey) y = model.siteFractions(sf[specKey]);
-  else {
-    const only = uniqueFeasiblePoint(model.variables.length, model.constraints);
-    if (!only) throw new Unsupported(`no site fractions given for ${phase}`);
-    y = Float64Array.from(only);
-  }
-  const props = () => model.properties(T, P, y);
-  switch (a.name) {
-    case 'GM':
-    case 'SM':
-    case 'HM':
-    case 'CPM':
-    case 'TC':
-    case 'VM':
-    case 'GM_NO_IDMIX':
-      return (props() as unknown as Record<string, number>)[a.name];
-    case 'BMAGN':
-      return props().BMAGN_per_atom;
-    case 'GM_FORMATION':
-      return props().GM - formationReference(s, phaseX(model, y), T, P);
-    case 'DEGREE_OF_ORDERING':
-    case 'DOO':
-      return degreeOfOrdering(s.db, model, y);
-    case 'NET_CHARGE':
-      return netCharge(model, y);
-    case 'X':
-    case 'W': {
-      const el = a.args[a.args.length - 1];
-      let x = phaseX(model, y);
-      if (a.name === 'W') x = massFractions(x, elementMasses(s.db));
-      if (!(el in x)) throw new Unsupported(`${el} is not an element of ${phase}`);
-      return x[el];
-    }
-    case 'Y': {
-      const [, sub, sp] = a.args;
-      const k = model.variables.findIndex((v) => v.sublattice === Number(sub) && v.species === sp);
-      return k < 0 ? 0 : y[k];
-    }
-    default:
-      throw new Unsupported(`property ${a.text}`);
-  }
-}
-
-// -------------------------------------------------------------------------- equilibrium mode atoms
-
-function setsOf(r: EquilibriumResult, arg: string): { sets: CompositionSet[]; list: boolean; phase: string } {
-  const ref = phaseRef(arg);
-  const all = r.phases.filter((p) => p.name === ref.phase);
-  if (ref.set === '*') return { sets: all, list: true, phase: ref.phase };
-  if (typeof ref.set === 'number')
-    return { sets: all.filter((p) => p.setNumber === ref.set), list: false, phase: ref.phase };
-  return { sets: all, list: false, phase: ref.phase };
-}
-
-/** One value per selected set (a list for PHASE#*), NoResult when the phase is not stable. */
-function perSet(r: EquilibriumResult, arg: string, f: (set: CompositionSet, phase: string) => unknown): unknown {
-  const { sets, list, phase } = setsOf(r, arg);
-  if (list) return sets.map((x) => f(x, phase));
-  if (!sets.length) throw new NoResult(`${arg} is not stable here`);
-  return f(sets[0], phase);
-}
-
-function equilibriumAtom(a: Atom, point: PointConditions, s: Scope): unknown {
-  const name = a.name;
-  if (name === 'T0') {
-    if (a.args.length !== 2) throw new Unsupported(`${a.text}: T0 takes two phases`);
-    return rootOf('T', `GM(${a.args[0]}) - GM(${a.args[1]})`, { ...s, cond: { ...s.cond, ...point } });
-  }
-  const { T, P } = stateTP(point);
-  // GM(PHASE) of a root phrase: the phase alone, one composition set, at the overall composition
-  const alone = a.args[0] ?? (s.isolated ? undefined : s.entry?.phase?.toUpperCase());
-  if (s.phaseAlone && ['GM', 'HM', 'SM', 'CPM'].includes(name) && a.args.length <= 1 && alone) {
-    const r = equilibriumAt({ ...s, isolated: phaseRef(alone).phase }, point);
-    return (r as unknown as Record<string, number>)[name];
-  }
-  const r = equilibriumAt(s, point);
-  const model = (phase: string) => phaseModel(s.db, phase, s.c.components);
-  const phaseProps = (phase: string, set: CompositionSet) => model(phase).properties(T, P, set.y);
-  const phaseArg = () => {
-    const p = atomPhase(a, s);
-    if (!p) throw new Unsupported(`${a.text} needs a phase`);
-    return p;
-  };
-  switch (name) {
-    case 'GM':
-    case 'HM':
-    case 'SM':
-    case 'CPM':
-      if (!a.args.length && !s.entry?.phase) return (r as unknown as Record<string, number>)[name];
-      return perSet(r, phaseArg(), (set) => (set as unknown as Record<string, number>)[name]);
-    case 'MU': {
-      const el = a.args[0];
-      if (!el || !(el in r.mu)) throw new Unsupported(`${a.text}: unknown element`);
-      return r.mu[el];
-    }
-    case 'X':
-    case 'W': {
-      // X(EL) of an entry that names a phase: that phase's composition (as in the property kind)
-      if (a.args.length === 1 && s.entry?.phase && !s.isolated) {
-        const el = a.args[0];
-        return perSet(r, s.entry.phase.toUpperCase(), (set) => {
-          const x = name === 'W' ? massFractions(set.x, elementMasses(s.db)) : set.x;
-          if (!(el in x)) throw new Unsupported(`${a.text}: unknown element`);
-          return x[el];
-        });
-      }
-      if (a.args.length === 1) {
-        const el = a.args[0];
-        const x = name === 'W' ? massFractions(r.x, elementMasses(s.db)) : r.x;
-        if (!(el in x)) throw new Unsupported(`${a.text}: unknown element`);
-        return x[el];
-      }
-      if (a.args.length !== 2) throw new Unsupported(`${a.text}: X(EL) or X(PHASE,EL)`);
-      const el = a.args[1];
-      return perSet(r, a.args[0], (set) => {
-        const x = name === 'W' ? massFractions(set.x, elementMasses(s.db)) : set.x;
-        if (!(el in x)) throw new Unsupported(`${a.text}: unknown element`);
-        return x[el];
-      });
-    }
-    case 'NP': {
-      const { sets, list } = setsOf(r, phaseArg());
-      return list ? sets.map((x) => x.NP) : sets.reduce((acc, x) => acc + x.NP, 0);
-    }
-    case 'Y': {
-      if (a.args.length === 3) {
-        const [ph, sub, sp] = a.args;
-        return perSet(r, ph, (set, phase) => {
-          const k = model(phase).variables.findIndex((v) => v.sublattice === Number(sub) && v.species === sp);
-          return k < 0 ? 0 : set.y[k];
-        });
-      }
-      return perSet(r, phaseArg(), (set, phase) => siteFractionSpec(model(phase), set.y));
-    }
-    case 'STABLE_PHASES':
-      return r.phases.map((p) => p.name);
-    case 'NUMBER_OF_STABLE_PHASES':
-      return r.phases.length;
-    case 'NP_SORTED_NONZERO':
-      return r.phases
-        .map((p) => p.NP)
-        .filter((v) => v > 0)
-        .sort((x, y) => x - y);
-    case 'COMPOSITION_SETS': {
-      // X as {EL: x}, or as a list in the (sorted) element order when the expected items write it so
-      const asList =
-        Array.isArray(s.entry?.value) && (s.entry!.value as Array<{ X?: unknown }>).some((v) => Array.isArray(v?.X));
-      return r.phases.map((p) => ({ X: asList ? r.elements.map((el) => p.x[el]) : p.x, NP: p.NP, GM: p.GM }));
-    }
-    case 'MASS_BALANCE_ERROR':
-      return r.massBalanceError;
-    case 'X_OVERALL_FROM_PHASES': {
-      const x: Record<string, number> = Object.fromEntries(r.elements.map((e) => [e, 0]));
-      for (const p of r.phases) for (const e of r.elements) x[e] += p.NP * (p.x[e] ?? 0);
-      return Array.isArray(s.entry?.value) ? r.elements.map((e) => x[e]) : x;
-    }
-    case 'DF': {
-      const phase = phaseRef(phaseArg()).phase;
-      if (r.phases.some((p) => p.name === phase)) return 0;
-      const m = r.metastable.find((p) => p.name === phase);
-      if (!m) throw new NoResult(`${phase} has no driving force here (not a candidate phase)`);
-      return m.DF;
-    }
-    case 'NET_CHARGE':
-      return perSet(r, phaseArg(), (set, phase) => netCharge(model(phase), set.y));
-    case 'VM':
-    case 'GM_NO_IDMIX':
-    case 'TC':
-    case 'BMAGN': {
-      const key = name === 'BMAGN' ? 'BMAGN_per_atom' : name;
-      const ph = atomPhase(a, s);
-      if (!ph) {
-        if (name === 'TC' || name === 'BMAGN') throw new Unsupported(`${a.text} needs a phase`);
-        return r.phases.reduce(
-          (acc, p) => acc + p.NP * (phaseProps(p.name, p) as unknown as Record<string, number>)[key],
-          0,
-        );
-      }
-      return perSet(r, ph, (set, phase) => (phaseProps(phase, set) as unknown as Record<string, number>)[key]);
-    }
-    case 'DEGREE_OF_ORDERING':
-    case 'DOO':
-      return perSet(r, phaseArg(), (set, phase) => degreeOfOrdering(s.db, model(phase), set.y));
-    case 'GM_FORMATION': {
-      const ph = atomPhase(a, s);
-      if (!ph) return r.GM - formationReference(s, r.x, T, P);
-      return perSet(r, ph, (set) => set.GM - formationReference(s, set.x, T, P));
-    }
-    default:
-      throw new Unsupported(`quantity ${a.text}`);
-  }
+/** T0(P1,P2): the temperature at which the two phases alone have the same GM (a root, rootOf). */
+function t0(a: Atom, point: PointConditions, s: Scope): number {
+  if (a.args.length !== 2) throw new Unsupported(`${a.text}: T0 takes two phases`);
+  return rootOf('T', `GM(${a.args[0]}) - GM(${a.args[1]})`, { ...s, cond: { ...s.cond, ...point } });
 }
 
 // ------------------------------------------------------------------------------------ derivatives
@@ -701,10 +270,4 @@ function rootOf(variable: string, expr: string, s0: Scope): number {
   }
   if (best === null) throw new NoResult(`${expr} has no root in ${variable} = [${lo}, ${hi}]`);
   return best;
-}
-
-/** pycalphad's degree of ordering (worker/system/phase-properties.ts); the ionic liquid is not supported. */
-export function degreeOfOrdering(db: NativeDatabase, model: PhaseModel, y: ArrayLike<number>): number {
-  if (model.info.ionicLiquid) throw new Unsupported('DEGREE_OF_ORDERING of the ionic liquid (variable site ratios)');
-  return doo(dbInfo(db), model, y);
 }

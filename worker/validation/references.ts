@@ -1,7 +1,7 @@
 // Reference phases of GM_FORMATION (shared/validation/README.md "Quantities"): where a case names them and the
 // Gibbs energy of each pure element in its reference phase.
 import type { NativeDatabase } from '../core/native.js';
-import { caseElements, dbInfo, NoResult, solveCached, Unsupported, type Scope } from './quantities.js';
+import { caseElements, dbInfo, NoResult, solveCached, Unsupported, type Scope } from './scope.js';
 import type { ExpectedEntry, ValidationCase } from './types.js';
 
 // ------------------------------------------------------------------------------- reference phases

@@ -193,6 +193,20 @@ function testDelay(control: JobControl): void {
   while (Date.now() < until && !control.cancelled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
 }
 
+/** What a stage runs with: its job's control, its folder and file, the diagram's input and a solver maker. */
+interface StageRun {
+  stage: CptStage;
+  control: JobControl;
+  /** the task's stages folder and this stage's file in it */
+  dir: string;
+  own: string;
+  /** the stage as its log names it */
+  name: string;
+  input: ReturnType<typeof readInput>;
+  xComp: string;
+  newSolver: () => ChunkedSolver;
+}
+
 export function run(job: CalculationJob, control: JobControl): CalculationOutput {
   const { cpt_stage: raw, ...config } = job.config;
   const stage = raw as CptStage;
@@ -210,99 +224,108 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
   // a stage job carries its task's configuration as the schema parsed it when the task was created, plus cpt_stage
   const diagramJob = { ...job, taskType: 'binary_cpt_diagram', config } as unknown as TaskJob<'binary_cpt_diagram'>;
   const input = readInput(diagramJob);
-  const xComp = input.elements[0];
-  const grid = () => readGrid(dir, stage.chunks);
   const newSolver = () =>
     new ChunkedSolver(
       { db: input.db, components: input.components, phases: input.phases, options: input.options },
       Math.max(1, Math.floor(job.ompThreads)),
       control,
     );
-  const { xs, Ts, Ps } = input;
-  const nX = xs.length,
-    nT = Ts.length,
-    nP = Ps.length,
-    first = stage.first!,
+  const at: StageRun = { stage, control, dir, own, name, input, xComp: input.elements[0], newSolver };
+  if (stage.kind === 'chunk') return runChunk(at);
+  if (stage.kind === 'bisect') return runBisect(at);
+  return runMerge(at, diagramJob);
+}
+
+/** The equilibria of the chunk's grid nodes, stored. */
+function runChunk({ stage, control, own, name, input, xComp, newSolver }: StageRun): CalculationOutput {
+  const first = stage.first!,
     end = stage.end!;
-
-  if (stage.kind === 'chunk') {
-    // The node numbering and conditions of worker/mapping/cpt-grid.ts (x fastest, then T, then P).
-    const nodeCond = nodeConditions(input);
-    const results: StoredResult[] = [];
-    const solver = newSolver();
-    try {
-      solver.solve(
-        end - first,
-        (i) => nodeCond(first + i),
-        (_i, r) => {
-          results.push(reduce(r, xComp));
-        },
-        0,
-        1,
-      );
-    } finally {
-      solver.close();
-    }
-    testDelay(control);
-    if (control.cancelled) throw new CancelledError();
-    const fresh = writeOnce(
-      own,
-      JSON.stringify({
-        kind: 'chunk',
-        chunk: stage.chunk,
-        worker: stage.worker,
-        results: [results],
-      } satisfies StageFile),
+  // The node numbering and conditions of worker/mapping/cpt-grid.ts (x fastest, then T, then P).
+  const nodeCond = nodeConditions(input);
+  const results: StoredResult[] = [];
+  const solver = newSolver();
+  try {
+    solver.solve(
+      end - first,
+      (i) => nodeCond(first + i),
+      (_i, r) => {
+        results.push(reduce(r, xComp));
+      },
+      0,
+      1,
     );
-    return {
-      summary: fresh ? 'stored' : 'already stored',
-      logs: [`${name}: ${end - first} equilibria ${fresh ? 'stored' : 'already stored by another run'}`],
-    };
+  } finally {
+    solver.close();
   }
+  testDelay(control);
+  if (control.cancelled) throw new CancelledError();
+  const fresh = writeOnce(
+    own,
+    JSON.stringify({
+      kind: 'chunk',
+      chunk: stage.chunk,
+      worker: stage.worker,
+      results: [results],
+    } satisfies StageFile),
+  );
+  return {
+    summary: fresh ? 'stored' : 'already stored',
+    logs: [`${name}: ${end - first} equilibria ${fresh ? 'stored' : 'already stored by another run'}`],
+  };
+}
 
-  if (stage.kind === 'bisect') {
-    // The bisection of worker/mapping/cpt-grid.ts on edges [first, end): the same midpoints, one batch per step;
-    // per edge the stored sequence of its midpoint equilibria (it ends early where a midpoint did not converge).
-    const stored = grid();
-    const labels = gridLabels(stored);
-    const names: string[] = [];
-    stored.forEach((r, n) => {
-      const l = labels[n]!;
-      if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+');
-    });
-    const edges = changingEdges([nX, nT, nP], labels).slice(first, end);
-    const edgeCond = edgeConditions(input, edges);
-    const seq: StoredResult[][] = edges.map(() => []);
-    const solver = newSolver();
-    try {
-      bisectEdges(
-        edges.length,
-        solver,
-        edgeCond,
-        (e, r) => {
-          seq[e]!.push(reduce(r, xComp));
-          const labs = stableLabels(r);
-          if (!labs) return null;
-          return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
-        },
-        0,
-        1,
-      );
-    } finally {
-      solver.close();
-    }
-    if (control.cancelled) throw new CancelledError();
-    const fresh = writeOnce(
-      own,
-      JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile),
+/**
+ * The bisection of worker/mapping/cpt-grid.ts on edges [first, end): the same midpoints, one batch per step;
+ * per edge the stored sequence of its midpoint equilibria (it ends early where a midpoint did not converge).
+ */
+function runBisect({ stage, control, dir, own, name, input, xComp, newSolver }: StageRun): CalculationOutput {
+  const stored = readGrid(dir, stage.chunks);
+  const labels = gridLabels(stored);
+  const names: string[] = [];
+  stored.forEach((r, n) => {
+    const l = labels[n]!;
+    if (l >= 0 && names[l] === undefined) names[l] = stableLabels(expand(r, xComp))!.join('+');
+  });
+  const edges = changingEdges([input.xs.length, input.Ts.length, input.Ps.length], labels).slice(
+    stage.first!,
+    stage.end!,
+  );
+  const edgeCond = edgeConditions(input, edges);
+  const seq: StoredResult[][] = edges.map(() => []);
+  const solver = newSolver();
+  try {
+    bisectEdges(
+      edges.length,
+      solver,
+      edgeCond,
+      (e, r) => {
+        seq[e]!.push(reduce(r, xComp));
+        const labs = stableLabels(r);
+        if (!labs) return null;
+        return labs.join('+') === names[edges[e]!.a] ? 'lo' : 'hi';
+      },
+      0,
+      1,
     );
-    return {
-      summary: fresh ? 'stored' : 'already stored',
-      logs: [`${name}: ${seq.reduce((a, r) => a + r.length, 0)} equilibria on ${edges.length} edges`],
-    };
+  } finally {
+    solver.close();
   }
+  if (control.cancelled) throw new CancelledError();
+  const fresh = writeOnce(
+    own,
+    JSON.stringify({ kind: 'bisect', chunk: stage.chunk, worker: stage.worker, results: seq } satisfies StageFile),
+  );
+  return {
+    summary: fresh ? 'stored' : 'already stored',
+    logs: [`${name}: ${seq.reduce((a, r) => a + r.length, 0)} equilibria on ${edges.length} edges`],
+  };
+}
 
-  // merge: the embedded calculation's own code, every equilibrium answered from the stored stages
+/** The embedded calculation's own code, every equilibrium answered from the stored stages. */
+function runMerge(
+  { stage, control, dir, xComp }: StageRun,
+  diagramJob: TaskJob<'binary_cpt_diagram'>,
+): CalculationOutput {
   // the bisection's batches as the mapping makes them: step s holds, in edge order, every edge still searched
   const perEdge: StoredResult[][] = [];
   const { parts } = JSON.parse(readFileSync(join(dir, 'bisect-plan.json'), 'utf8')) as { parts: number };
@@ -313,7 +336,7 @@ export function run(job: CalculationJob, control: JobControl): CalculationOutput
     if (!batch.length) break;
     steps.push(batch);
   }
-  const solver = replaySolver(grid(), steps, xComp);
+  const solver = replaySolver(readGrid(dir, stage.chunks), steps, xComp);
   const out = runDiagram(diagramJob, control, (inp, _threads, ctl) => computeWith(inp, solver, ctl));
   return { ...out, logs: [`grid of ${stage.chunks} chunks merged`, ...out.logs] };
 }

@@ -2,25 +2,15 @@
 // overall composition (shared/validation/README.md), by a T scan of global equilibria and bisection
 // to 1e-6 K (worker/mapping/queries.ts). The quantity names the two phase sets, e.g.
 // "T at which the FCC_A1 miscibility gap closes (FCC_A1#1+FCC_A1#2 <-> FCC_A1)".
-import { elementsOf } from '../../../contract/phases.js';
 import { equilibrium } from '../../core/equilibrium.js';
-import { phaseNames, phaseSetChanges, type PhaseSetChange } from '../../mapping/queries.js';
+import { phaseNames, type PhaseSetChange } from '../../mapping/queries.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
-import { solverComponents } from './map.js';
+import { solverComponents } from '../scope.js';
+import { fixedX, lineChanges } from '../line-changes.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { alloyQuantity } from '../alloy.js';
-import { vocabularyEntry } from './point.js';
-
-/** Fixed mole fractions of a line case (X(EL) = number conditions). */
-export function fixedX(c: ValidationCase): Record<string, number> {
-  const X: Record<string, number> = {};
-  for (const [k, v] of Object.entries(c.conditions)) {
-    const m = /^X\(([A-Z0-9]+)\)$/i.exec(k);
-    if (m && typeof v === 'number') X[m[1].toUpperCase()] = v;
-  }
-  return X;
-}
+import { vocabularyEntry } from './vocabulary.js';
 
 /** "A#1+A#2" -> sorted base names ["A", "A"]. */
 export function phaseSet(s: string): string[] {
@@ -29,54 +19,6 @@ export function phaseSet(s: string): string[] {
     .map((p) => p.trim().toUpperCase().replace(/#\d+$/, ''))
     .filter(Boolean)
     .sort();
-}
-
-const lines = new WeakMap<NativeDatabase, Map<string, PhaseSetChange[]>>();
-
-/**
- * The line's fixed mole fractions: X(EL) conditions, or W(EL) mass fractions (all elements but one, masses
- * from the ELEMENT lines of the TDB) converted to mole fractions, as literature alloys are given in wt%.
- */
-export function lineX(c: ValidationCase, db: NativeDatabase): Record<string, number> {
-  const X = fixedX(c);
-  const W: Record<string, number> = {};
-  for (const [k, v] of Object.entries(c.conditions)) {
-    const m = /^W\(([A-Z0-9]+)\)$/i.exec(k.replace(/\s+/g, ''));
-    if (m && typeof v === 'number') W[m[1].toUpperCase()] = v;
-  }
-  if (!Object.keys(W).length) return X;
-  if (Object.keys(X).length) throw new Error('a line needs X or W conditions, not both');
-  const els = elementsOf(c.components);
-  const free = els.filter((e) => !(e in W));
-  if (free.length !== 1) throw new Error('give the mass fractions of all elements but one');
-  const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
-  const w = { ...W, [free[0]]: 1 - Object.values(W).reduce((a, b) => a + b, 0) };
-  const n = Object.fromEntries(els.map((e) => [e, w[e] / masses[e]]));
-  const tot = Object.values(n).reduce((a, b) => a + b, 0);
-  return Object.fromEntries(Object.keys(W).map((e) => [e, n[e] / tot]));
-}
-
-/** The phase-set changes along T at the case's fixed composition (cached per database for the run). */
-export function lineChanges(c: ValidationCase, db: NativeDatabase): PhaseSetChange[] {
-  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
-  const X = lineX(c, db);
-  const key = JSON.stringify([c.components, c.phases, X, P]);
-  let m = lines.get(db);
-  if (!m) lines.set(db, (m = new Map()));
-  let out = m.get(key);
-  if (!out) {
-    out = phaseSetChanges({
-      database: db,
-      components: solverComponents(c, db),
-      phases: c.phases,
-      X,
-      P,
-      T: [200, 3000],
-      step: 5,
-    });
-    m.set(key, out);
-  }
-  return out;
 }
 
 /**

@@ -2,7 +2,7 @@
 // them. The point kinds (equilibrium, derivative, metastable, property) evaluate their quantities through
 // worker/validation/quantities.ts (kinds/point.ts), which also handles Y(PHASE,s,SPECIES) conditions.
 import type { EquilibriumConditions } from '../../core/equilibrium.js';
-import { solverConditions } from '../quantities.js';
+import { solverConditions } from '../equilibrium-at.js';
 import type { ValidationCase } from '../types.js';
 
 /** Point conditions of a case with `override` applied (every condition must then be a single number). */

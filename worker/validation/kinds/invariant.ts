@@ -9,9 +9,10 @@ import { equilibrium } from '../../core/equilibrium.js';
 
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
-import { lineChanges, lineX } from './boundary.js';
-import { caseDiagram, caseElements, solverComponents } from './map.js';
-import { vocabularyEntry } from './point.js';
+import { lineChanges, lineX } from '../line-changes.js';
+import { caseDiagram } from '../diagrams.js';
+import { caseElements, solverComponents } from '../scope.js';
+import { vocabularyEntry } from './vocabulary.js';
 
 export const invariant: KindHandler = (c, ctx) => {
   const db = caseDatabase(c, ctx);

@@ -2,117 +2,19 @@
 // single-point checks: a binary T-X case from the mapped diagram (worker/mapping/binary.ts), a ternary at fixed T
 // from the traced isothermal section (worker/mapping/ternary.ts), any other from global equilibria on the case's
 // grid; point checks from point equilibria.
-// Also exports the diagram cache and helpers the kinds "boundary", "invariant" and "literature" use.
-import { elementsOf } from '../../../contract/phases.js';
 import { baseName } from '../../../contract/phases.js';
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
-import { solverConditions } from '../quantities.js';
-import { vocabularyEntry } from './point.js';
+import { solverConditions } from '../equilibrium-at.js';
+import { vocabularyEntry } from './vocabulary.js';
+import { caseDiagram, caseSection } from '../diagrams.js';
+import { caseElements } from '../scope.js';
 import type { NativeDatabase } from '../../core/native.js';
-import { mapBinary, type BinaryDiagram } from '../../mapping/binary.js';
+import type { BinaryDiagram } from '../../mapping/binary.js';
 import { phaseNames } from '../../mapping/queries.js';
-import { mapTernary, type TernarySection } from '../../mapping/ternary.js';
+import type { TernarySection } from '../../mapping/ternary.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
-
-/** The case's elements (VA and electrons dropped), upper case. */
-export function caseElements(c: ValidationCase): string[] {
-  return elementsOf(c.components);
-}
-
-/** Solver components of a case: its elements plus VA when the database has it. */
-export function solverComponents(c: ValidationCase, db: NativeDatabase): string[] {
-  const els = caseElements(c);
-  return db.info().elements.some((e) => e.name.toUpperCase() === 'VA') ? [...els, 'VA'] : els;
-}
-
-/** Range {min, max} of a grid condition, or null. */
-function rangeOf(v: unknown): [number, number] | null {
-  if (v && typeof v === 'object' && !Array.isArray(v) && 'min' in v && 'max' in v) {
-    const o = v as { min: number; max: number };
-    return [o.min, o.max];
-  }
-  return null;
-}
-
-const diagrams = new Map<string, BinaryDiagram>();
-
-/**
- * The diagram of a binary case (cached per database, phases and ranges for the run). The x component
- * is the one a composition condition names (else the second element); T range from the case's T grid
- * or `defaultT`.
- */
-export function caseDiagram(
-  c: ValidationCase,
-  ctx: Parameters<KindHandler>[1],
-  defaultT: [number, number] = [250, 2200],
-): BinaryDiagram {
-  const els = caseElements(c);
-  if (els.length !== 2)
-    throw new Error(`case ${c.id}: a phase diagram needs exactly 2 elements, got ${els.join(', ')}`);
-  const db = caseDatabase(c, ctx);
-  let xc = els[1];
-  let X: [number, number] = [0, 1];
-  for (const [k, v] of Object.entries(c.conditions)) {
-    const m = /^X\(([A-Z0-9]+)\)$/i.exec(k);
-    if (m && els.includes(m[1].toUpperCase())) {
-      xc = m[1].toUpperCase();
-      X = rangeOf(v) ?? [0, 1];
-    }
-  }
-  const T = rangeOf(c.conditions.T) ?? defaultT;
-  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
-  const key = JSON.stringify([c.tdb, c.parameter_overrides ?? {}, els, xc, c.phases, T, X, P]);
-  let d = diagrams.get(key);
-  if (!d) {
-    d = mapBinary({
-      database: db,
-      components: [els[0], els[1]],
-      xComponent: xc,
-      phases: c.phases,
-      T,
-      X,
-      P,
-      threads: 1,
-    });
-    diagrams.set(key, d);
-  }
-  return d;
-}
-
-const sections = new Map<string, TernarySection>();
-
-/**
- * The isothermal section of a ternary case at its fixed T (cached for the run); a composition condition given as a
- * range {min, max} limits that component's window.
- */
-export function caseSection(c: ValidationCase, ctx: Parameters<KindHandler>[1]): TernarySection {
-  const els = caseElements(c);
-  if (els.length !== 3 || typeof c.conditions.T !== 'number')
-    throw new Error(`case ${c.id}: an isothermal section needs 3 elements and one T`);
-  const db = caseDatabase(c, ctx);
-  const window = els.map((e): [number, number] => {
-    const k = Object.keys(c.conditions).find((key) => new RegExp(`^X\\(${e}\\)$`, 'i').test(key));
-    return (k && rangeOf(c.conditions[k])) || [0, 1];
-  });
-  const P = typeof c.conditions.P === 'number' ? c.conditions.P : 101325;
-  const key = JSON.stringify([c.tdb, c.parameter_overrides ?? {}, els, c.phases, c.conditions.T, window, P]);
-  let s = sections.get(key);
-  if (!s) {
-    s = mapTernary({
-      database: db,
-      components: [els[0], els[1], els[2]],
-      phases: c.phases,
-      T: c.conditions.T,
-      P,
-      window,
-      threads: 2,
-    });
-    sections.set(key, s);
-  }
-  return s;
-}
 
 /** Phase sets (base names, sorted) of a section's two-phase regions and tie-triangles. */
 export function sectionSets(s: TernarySection, n: 2 | 3): string[][] {

@@ -6,7 +6,8 @@
 // site_fractions when it gives them, and the value of largest magnitude is reported.
 import type { PhaseModel } from '../../core/models.js';
 import { caseDatabase } from '../databases.js';
-import { evaluateQuantity, phaseModel, Unsupported } from '../quantities.js';
+import { evaluateQuantity } from '../quantities.js';
+import { phaseModel, Unsupported } from '../scope.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 
 function rng(seed: number): () => number {

@@ -22,7 +22,7 @@ import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import { alloyQuantity } from '../alloy.js';
 import { conditionValues } from '../conditions.js';
 import { caseDatabase } from '../databases.js';
-import { vocabularyEntry } from './point.js';
+import { vocabularyEntry } from './vocabulary.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
 import { pointConditions } from './equilibrium.js';
 

@@ -1,0 +1,55 @@
+// The output names of a task: its template and custom names in order, or its type's default columns.
+import { outputName, parseOutputName } from './names.js';
+
+export type OutputTaskType = 'point_calculation' | 'line_calculation' | 'thermodynamic_properties_next';
+
+/** Columns when a task names neither thermo_outputs nor outputs_list_template. */
+export const DEFAULT_OUTPUTS: Record<OutputTaskType, readonly string[]> = {
+  point_calculation: [
+    'T',
+    'P',
+    'phase_name',
+    'converged',
+    'NP(*)',
+    'x(*)',
+    'w(*)',
+    'x(*,*)',
+    'w(*,*)',
+    'G',
+    'H',
+    'S',
+    'Cp',
+    'mu(*)',
+    'ac(*)',
+    'acr(*)',
+    'GM_formation',
+    'T_liquidus',
+    'T_solidus',
+  ],
+  line_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'w(*)', 'G', 'H', 'S', 'mu(*)'],
+  thermodynamic_properties_next: ['T', 'phase_name', 'converged', 'G', 'H', 'S', 'Cp', 'Cp_frozen', 'mu(*)'],
+};
+
+/**
+ * The ordered output names of a task: outputs_list_template in order, then the thermo_outputs
+ * entries not already in it ("custom outputs are appended at its end"); duplicates (compared in
+ * canonical spelling) are dropped. Neither given (or both empty): the task type's default.
+ */
+export function selectOutputs(
+  taskType: OutputTaskType,
+  template?: readonly string[],
+  custom?: readonly string[],
+): string[] {
+  const all = [...(template ?? []), ...(custom ?? [])];
+  if (all.length === 0) return [...DEFAULT_OUTPUTS[taskType]];
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const n of all) {
+    const r = parseOutputName(n);
+    const key = typeof r === 'string' ? n : outputName(r);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(n);
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+// What a Scheil path has found so far: its steps, the solid formed of each phase, the remaining liquid, and
+// once known its liquidus, its end and why it ended.
+import type { ScheilEndReason, ScheilStep } from '../../../contract/results/scheil_solidification.js';
+import { AMOUNT_EPS, type Split } from './equilibria.js';
+
+export class PathState {
+  readonly steps: ScheilStep[] = [];
+  /** solid formed of each phase label, per mole of alloy */
+  readonly totals: Record<string, number> = {};
+  /** fraction solid */
+  fs = 0;
+  /** composition of the remaining liquid */
+  xL: Record<string, number>;
+  liquidus: number | null = null;
+  solidus: number | null = null;
+  endReason: ScheilEndReason | null = null;
+  eutecticPhases: string[] = [];
+
+  constructor(x0: Record<string, number>) {
+    this.xL = { ...x0 };
+  }
+
+  /** A step without solid at T: the start of the path, or its liquidus with the phases about to form. */
+  recordLiquid(T: number, phasesForming: string[]): void {
+    this.steps.push({
+      T,
+      fraction_solid: 0,
+      fraction_liquid: 1,
+      phases_forming: phasesForming,
+      liquid_x: { ...this.xL },
+      solid_increment: 0,
+      phase_increments: {},
+    });
+  }
+
+  /**
+   * A step at T: the solids of `s` form from the liquid left before it, 1 - fsBefore (Scheil's rule), and the
+   * liquid takes the composition of `s`.
+   */
+  record(T: number, s: Split, fsBefore: number): void {
+    const remaining = 1 - fsBefore;
+    const inc: Record<string, number> = {};
+    for (const q of s.solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + remaining * q.NP;
+    for (const [k, v] of Object.entries(inc)) this.totals[k] = (this.totals[k] ?? 0) + v;
+    const dfs = remaining * Math.max(0, 1 - s.fL);
+    this.fs = Math.min(1, fsBefore + dfs);
+    if (s.xL) this.xL = s.xL;
+    this.steps.push({
+      T,
+      fraction_solid: this.fs,
+      fraction_liquid: 1 - this.fs,
+      phases_forming: Object.keys(inc).sort(),
+      liquid_x: { ...this.xL },
+      solid_increment: dfs,
+      phase_increments: inc,
+    });
+  }
+
+  /**
+   * The last step: all the remaining liquid solidifies at T into `solids` in their proportions, and the path
+   * ends for `reason` ('eutectic': at an invariant, whose solids are kept as the eutectic phases).
+   */
+  solidifyRest(T: number, solids: Split['solids'], reason: ScheilEndReason): void {
+    const remaining = 1 - this.fs;
+    const sum = solids.reduce((a, q) => a + q.NP, 0) || 1;
+    const inc: Record<string, number> = {};
+    for (const q of solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
+    for (const [k, v] of Object.entries(inc)) this.totals[k] = (this.totals[k] ?? 0) + v;
+    const forming = Object.keys(inc).sort();
+    if (reason === 'eutectic') this.eutecticPhases = forming;
+    this.fs = 1;
+    this.steps.push({
+      T,
+      fraction_solid: 1,
+      fraction_liquid: 0,
+      phases_forming: forming,
+      liquid_x: { ...this.xL },
+      solid_increment: remaining,
+      phase_increments: inc,
+    });
+    this.solidus = T;
+    this.endReason = reason;
+  }
+}
