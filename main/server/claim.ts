@@ -14,13 +14,13 @@ function inTransaction(store: Store, db: Store['db']): { store: Store } {
   return { store: { ...store, db } };
 }
 
-/** One try: the task's record as claimed, or why there is nothing to run (undefined: its status changed meanwhile). */
+/** One try: the task's record as claimed, or why there is nothing to run (StatusChanged: look again). */
 async function claimOnce(
   w: JobContext,
   run: JobRun,
   uuid: string,
   ompThreads: (r: TaskRow) => number,
-): Promise<TaskRow | string | undefined> {
+): Promise<TaskRow | string> {
   const row = await taskByUuid(w.store, uuid);
   if (!row) return 'deleted';
   run.taskType = row.task_type;
@@ -62,11 +62,9 @@ export async function claimTask(
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const claimed = await untilAvailable(w, run, 'claiming the task', () => claimOnce(w, run, uuid, ompThreads));
-      if (claimed !== undefined) {
-        if (typeof claimed !== 'string' && claimed.status !== 'running')
-          w.metrics.taskWait.observe({ task_type: claimed.task_type }, (Date.now() - claimed.created_ms) / 1000);
-        return claimed;
-      }
+      if (typeof claimed !== 'string' && claimed.status !== 'running')
+        w.metrics.taskWait.observe({ task_type: claimed.task_type }, (Date.now() - claimed.created_ms) / 1000);
+      return claimed;
     } catch (e) {
       if (!(e instanceof StatusChanged)) throw e;
       // cancelled or taken meanwhile: look again

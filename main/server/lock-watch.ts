@@ -24,7 +24,8 @@ export class LockWatch {
 
   constructor(
     readonly lockMs: number,
-    private readonly onLost: (jobId: string) => void,
+    /** `sinceMs`: since the last confirmed renewal was sent (undefined: Redis refused the renewal). */
+    private readonly onLost: (jobId: string, sinceMs: number | undefined) => void,
   ) {
     this.timer = setInterval(() => this.check(Date.now()), Math.max(50, Math.min(250, Math.round(lockMs / 20))));
     this.timer.unref();
@@ -51,18 +52,18 @@ export class LockWatch {
 
   /** Redis said the lock is gone or another worker's. */
   refused(jobIds: string[]): void {
-    for (const id of jobIds) this.lose(id);
+    for (const id of jobIds) this.lose(id, undefined);
   }
 
   private check(now: number): void {
-    for (const [id, j] of this.jobs) if (now >= j.renewedAt + this.lockMs) this.lose(id);
+    for (const [id, j] of this.jobs) if (now >= j.renewedAt + this.lockMs) this.lose(id, now - j.renewedAt);
   }
 
-  private lose(jobId: string): void {
+  private lose(jobId: string, sinceMs: number | undefined): void {
     const j = this.jobs.get(jobId);
     if (!j) return;
     this.jobs.delete(jobId);
-    this.onLost(jobId);
+    this.onLost(jobId, sinceMs);
     j.lost.abort(new LockLostError(jobId));
   }
 

@@ -73,6 +73,54 @@ function failTaskOfFailedJob(w: JobContext, job: Job<TaskJobData> | undefined, e
     .catch(() => {});
 }
 
+/** What the jobs share; the BullMQ objects are the current session's. */
+function jobContext(
+  settings: ServiceSettings,
+  store: Store,
+  pool: HostPool,
+  log: (l: string) => void,
+  closing: AbortSignal,
+  current: () => QueueSession,
+): JobContext {
+  return {
+    store,
+    blobs: directoryBlobStore(settings.dataDir),
+    settings,
+    me: `${hostname()}:${process.pid}`,
+    pool,
+    log,
+    get flows() {
+      return current().flows;
+    },
+    get stageQueue() {
+      return current().queue;
+    },
+    perChunk: chunkNodes(),
+    metrics: new WorkerMetrics(
+      settings.poolSize,
+      () => pool.busyCount(),
+      () => pool.restarts,
+    ),
+    closing,
+  };
+}
+
+/** The admin listener (/metrics, /healthz, /readyz) when a metrics port is set. */
+function workerAdmin(w: JobContext, redis: () => QueueSession['redis']): Promise<AdminListener | undefined> {
+  const { metricsPort, metricsHost } = w.settings.lab;
+  if (metricsPort === undefined) return Promise.resolve(undefined);
+  const registry = w.metrics.registry;
+  return startAdminListener(
+    metricsHost,
+    metricsPort,
+    {
+      metrics: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
+      ready: () => probeAll(w.store, redis(), w.settings.dataDir),
+    },
+    w.log,
+  );
+}
+
 export async function startQueueWorker(
   settings: ServiceSettings,
   workerFile: string,
@@ -85,30 +133,13 @@ export async function startQueueWorker(
   const pool = new HostPool(join(dirname(workerFile), 'host.js'), settings.calcHost, settings.poolSize, log);
   const lockMs = Math.round((o.lockSeconds ?? settings.lab.lockSeconds) * 1000);
   const closing = new AbortController();
-  const metrics = new WorkerMetrics(
-    settings.poolSize,
-    () => pool.busyCount(),
-    () => pool.restarts,
-  );
   let session: QueueSession;
-  const w: JobContext = {
-    store,
-    blobs: directoryBlobStore(settings.dataDir),
-    settings,
-    me: `${hostname()}:${process.pid}`,
-    pool,
-    log,
-    get flows() {
-      return session.flows;
-    },
-    get stageQueue() {
-      return session.queue;
-    },
-    perChunk: chunkNodes(),
-    metrics,
-    closing: closing.signal,
-  };
-  const watch = new LockWatch(lockMs, () => metrics.lockLosses.inc());
+  const w = jobContext(settings, store, pool, log, closing.signal, () => session);
+  const watch = new LockWatch(lockMs, (id, since) => {
+    w.metrics.lockLosses.inc();
+    const why = since === undefined ? 'Redis refused its renewal' : `not renewed for ${since} ms`;
+    log(`job ${id}: lock ${why} (lock ${lockMs} ms): its calculation is stopped`);
+  });
   const runs = new Map<string, JobRun>();
   const open = () =>
     openQueueSession(redisUrl, jobProcessor(w, watch, runs), {
@@ -122,7 +153,7 @@ export async function startQueueWorker(
   const supervisor = new ConnectionSupervisor({
     store,
     lockMs,
-    metrics,
+    metrics: w.metrics,
     log,
     session: () => session,
     recycle: () => {
@@ -139,21 +170,7 @@ export async function startQueueWorker(
     busy: () => pool.busyCount(),
     hostRestarts: () => pool.restarts,
   });
-  const admin =
-    settings.lab.metricsPort === undefined
-      ? undefined
-      : await startAdminListener(
-          settings.lab.metricsHost,
-          settings.lab.metricsPort,
-          {
-            metrics: async () => ({
-              contentType: metrics.registry.contentType,
-              text: await metrics.registry.metrics(),
-            }),
-            ready: () => probeAll(store, session.redis, settings.dataDir),
-          },
-          log,
-        );
+  const admin = await workerAdmin(w, () => session.redis);
   log(
     `PhaseDesk worker ${w.me}: ${settings.poolSize} slot(s), ${threadsPerSlot(settings)} OpenMP thread(s) each, queue ${TASK_QUEUE}, lock ${lockMs / 1000} s${admin ? `, metrics on ${settings.lab.metricsHost}:${admin.port}` : ''}`,
   );

@@ -87,8 +87,12 @@ describe.skipIf(why)('chaos: a worker cut off from the network', () => {
         (x) => x !== undefined,
         100,
       );
-      expect(stoppedAt! - cutAt).toBeLessThanOrEqual(LOCK_SECONDS * 1000 + 500);
-      expect(stoppedAt!).toBeLessThanOrEqual(takenAt!);
+      const report = [inside!, outside].flatMap((p) =>
+        p.lines().map((x) => `${new Date(x.at).toISOString()} ${p.pid} ${x.text}`),
+      );
+      // the lock lasts LOCK_SECONDS from the last renewal sent before the cut (a loaded machine may be late to notice)
+      expect(stoppedAt! - cutAt, report.join('\n')).toBeLessThanOrEqual(LOCK_SECONDS * 1000 + 2000);
+      expect(stoppedAt!, report.join('\n')).toBeLessThanOrEqual(takenAt!);
       const done = await until(
         () => status(l, t.body.id),
         (r) => ['completed', 'failed', 'aborted'].includes(r.body?.status),
