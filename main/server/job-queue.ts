@@ -3,7 +3,8 @@
 // task to its worker. Every few seconds it adds the job of every task still waiting (the job id is the task's, so a
 // job that exists already is not added twice) and reconciles the running tasks with the queue (reconcile.ts), so
 // that nothing is lost with a Redis that restarted without its data. While Redis is out of reach new tasks are
-// refused with 503 (queueUnavailable); the connection comes back by itself (ioredis retries with a growing delay).
+// refused with 503 (queueUnavailable); the connection comes back by itself (ioredis retries with a growing delay),
+// and a connection that stays silent for a lock time (a cut network keeps TCP waiting for minutes) is replaced.
 import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -11,6 +12,7 @@ import type { ServiceContext } from '../service/context.js';
 import { redisConnection, TASK_QUEUE, taskJobId } from './redis.js';
 import { CoalescedRuns } from '../util/coalesced-runs.js';
 import { Reconciler } from './reconcile.js';
+import { probeRedis } from './probes.js';
 
 /** The data of a task's job; everything else the worker reads from the task record. */
 export interface TaskJobData {
@@ -49,6 +51,8 @@ export class JobQueue {
   private readonly reconciles: CoalescedRuns;
   private readonly reconciler: Reconciler;
   private readonly timer: NodeJS.Timeout;
+  /** Since when Redis has not answered the sweep's PING (undefined: it answers). */
+  private redisSilentSince: number | undefined;
 
   constructor(
     private readonly ctx: ServiceContext,
@@ -64,6 +68,9 @@ export class JobQueue {
     this.redis.on('error', () => {
       /* the queue's error event and queueUnavailable report it */
     });
+    this.redis.on('ready', () => {
+      this.redisSilentSince = undefined;
+    });
     this.queue = new Queue<TaskJobData>(TASK_QUEUE, { connection: this.redis });
     this.queue.on('error', (e) => ctx.log(`job queue: ${e.message}`));
     this.reconciler = new Reconciler(ctx, this.queue, ctx.settings.lab.lockSeconds * 1000);
@@ -78,6 +85,7 @@ export class JobQueue {
       this.added.clear();
       this.kick();
       this.reconciles.request();
+      void this.watchRedis();
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();
   }
@@ -89,7 +97,23 @@ export class JobQueue {
 
   /** Why new tasks cannot be queued now (Redis out of reach), or undefined. */
   queueUnavailable(): string | undefined {
-    return this.redis.status === 'ready' ? undefined : 'Redis';
+    return this.redis.status === 'ready' && this.redisSilentSince === undefined ? undefined : 'Redis';
+  }
+
+  /** A connection that looks open but has not answered for a lock time is dropped; ioredis connects anew. */
+  private async watchRedis(): Promise<void> {
+    if (this.redis.status !== 'ready') return;
+    const problem = await probeRedis(this.redis);
+    if (!problem) {
+      this.redisSilentSince = undefined;
+      return;
+    }
+    const now = Date.now();
+    this.redisSilentSince ??= now;
+    if (now - this.redisSilentSince < this.ctx.settings.lab.lockSeconds * 1000) return;
+    this.ctx.log(`Redis silent for ${this.ctx.settings.lab.lockSeconds} s (${problem}): a new connection`);
+    this.redisSilentSince = undefined;
+    this.redis.disconnect(true);
   }
 
   kick(): void {

@@ -13,7 +13,7 @@ import { processTaskJob } from './task-job.js';
 import { processCptStage } from './cpt-stage-job.js';
 
 /** The processor of every job: the run, the job's own processor, and what a lost lock leaves to do. */
-export function jobProcessor(w: JobContext, watch: LockWatch, runs: Map<string, JobRun>) {
+export function jobProcessor(w: JobContext, watch: LockWatch) {
   return async (job: Job<TaskJobData>, token?: string, signal?: AbortSignal): Promise<string> => {
     const id = job.id!;
     const run: JobRun = {
@@ -22,7 +22,6 @@ export function jobProcessor(w: JobContext, watch: LockWatch, runs: Map<string, 
       lockLost: watch.track(id, job.processedOn ?? Date.now()),
     };
     signal?.addEventListener('abort', () => run.cancel.abort());
-    runs.set(id, run);
     const started = Date.now();
     let outcome = 'error';
     try {
@@ -40,7 +39,6 @@ export function jobProcessor(w: JobContext, watch: LockWatch, runs: Map<string, 
       throw new WaitingError();
     } finally {
       watch.untrack(id);
-      runs.delete(id);
       const taskType = run.taskType ?? 'unknown';
       w.metrics.taskDuration.observe({ task_type: taskType, outcome }, (Date.now() - started) / 1000);
     }

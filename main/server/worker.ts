@@ -22,7 +22,7 @@ import { taskByUuid, transition } from '../service/task-rows.js';
 import { TASK_QUEUE } from './redis.js';
 import type { TaskJobData } from './job-queue.js';
 import { chunkNodes } from './cpt-flow.js';
-import type { JobContext, JobRun } from './job-context.js';
+import type { JobContext } from './job-context.js';
 import { LockWatch } from './lock-watch.js';
 import { jobProcessor } from './job-run.js';
 import { openQueueSession, type QueueSession } from './queue-session.js';
@@ -140,9 +140,8 @@ export async function startQueueWorker(
     const why = since === undefined ? 'Redis refused its renewal' : `not renewed for ${since} ms`;
     log(`job ${id}: lock ${why} (lock ${lockMs} ms): its calculation is stopped`);
   });
-  const runs = new Map<string, JobRun>();
   const open = () =>
-    openQueueSession(redisUrl, jobProcessor(w, watch, runs), {
+    openQueueSession(redisUrl, jobProcessor(w, watch), {
       concurrency: settings.poolSize,
       watch,
       log,
