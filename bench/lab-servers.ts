@@ -2,7 +2,7 @@
 // (postgresql, redis-server): each on a free loopback port in a temporary directory, stopped by its PID. When the
 // binaries are absent the tests that need them are skipped with a loud line in the output (CI installs them: .ci/run).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,8 +54,19 @@ async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise
 
 export interface RunningServer {
   url: string;
+  /** The server's process id (it changes with a restart). */
   pid: number;
+  /**
+   * PostgreSQL: `pg_ctl restart -m fast` (every connection ends with 57P01, the data stays). Redis: killed (-9) and
+   * started again on the same port without its data.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Further addresses a server listens on besides 127.0.0.1 (a test's network namespace reaches it there). */
+export interface ListenOptions {
+  extraAddresses?: string[];
 }
 
 /** As root, PostgreSQL runs as the `postgres` user (it refuses root). */
@@ -72,7 +83,7 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-export async function startPostgres(): Promise<RunningServer> {
+export async function startPostgres(o: ListenOptions = {}): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'phasedesk-pg-'));
   if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim()),
@@ -85,22 +96,37 @@ export async function startPostgres(): Promise<RunningServer> {
     ...asPostgres(join(PG_BIN!, 'initdb'), ['-D', data, '-U', 'phasedesk', '--auth=trust', '-E', 'UTF8', '--no-sync']),
     { stdio: 'ignore' },
   );
-  // Test settings: no fsync (the server's data is thrown away), sockets in the temp dir, loopback only.
-  const [cmd, args] = asPostgres(join(PG_BIN!, 'pg_ctl'), [
-    '-D',
-    data,
-    '-l',
-    join(dir, 'log'),
-    '-w',
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
-    'start',
-  ]);
-  execFileSync(cmd, args, { stdio: 'ignore' });
-  const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const extra = o.extraAddresses ?? [];
+  for (const a of extra)
+    appendFileSync(join(data, 'pg_hba.conf'), `host all all ${a.replace(/\.\d+$/, '.0')}/24 trust\n`);
+  // Test settings: no fsync (the server's data is thrown away), sockets in the temp dir, loopback (and the given
+  // addresses) only.
+  const pgCtl = (action: string, more: string[] = []) => {
+    const [cmd, args] = asPostgres(join(PG_BIN!, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      ...more,
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=${['127.0.0.1', ...extra].join(',')} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      action,
+    ]);
+    execFileSync(cmd, args, { stdio: 'ignore' });
+  };
+  pgCtl('start');
+  const postmasterPid = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let pid = postmasterPid();
   return {
     url: `postgres://phasedesk@127.0.0.1:${port}/postgres`,
-    pid,
+    get pid() {
+      return pid;
+    },
+    async restart() {
+      pgCtl('restart', ['-m', 'fast']);
+      pid = postmasterPid();
+    },
     async stop() {
       // SIGQUIT: immediate shutdown of the postmaster and its children.
       try {
@@ -133,16 +159,15 @@ export async function createDatabase(server: RunningServer, name: string): Promi
   return server.url.replace(/\/postgres$/, `/${name}`);
 }
 
-export async function startRedis(): Promise<RunningServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'phasedesk-redis-'));
-  const port = await freePort();
+/** redis-server on `port` with nothing kept on disk; resolves once it accepts connections. */
+async function spawnRedis(port: number, dir: string, binds: string[]): Promise<ChildProcess> {
   const child: ChildProcess = spawn(
     REDIS_BIN!,
     [
       '--port',
       String(port),
       '--bind',
-      '127.0.0.1',
+      ...binds,
       '--save',
       '',
       '--appendonly',
@@ -151,6 +176,8 @@ export async function startRedis(): Promise<RunningServer> {
       dir,
       '--maxmemory-policy',
       'noeviction',
+      // a test's network namespace reaches it on a link-local address of a link the test made (no password there)
+      ...(binds.length > 1 ? ['--protected-mode', 'no'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -160,16 +187,32 @@ export async function startRedis(): Promise<RunningServer> {
   });
   await waitFor(() => /Ready to accept connections/.test(out) || child.exitCode !== null, 'redis-server');
   if (child.exitCode !== null) throw new Error(`redis-server ended: ${out.slice(-500)}`);
-  const pid = child.pid!;
+  return child;
+}
+
+async function killChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const ended = new Promise((r) => child.once('exit', r));
+  process.kill(child.pid!, 'SIGKILL');
+  await ended;
+}
+
+export async function startRedis(o: ListenOptions = {}): Promise<RunningServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'phasedesk-redis-'));
+  const port = await freePort();
+  const binds = ['127.0.0.1', ...(o.extraAddresses ?? [])];
+  let child = await spawnRedis(port, dir, binds);
   return {
     url: `redis://127.0.0.1:${port}`,
-    pid,
+    get pid() {
+      return child.pid!;
+    },
+    async restart() {
+      await killChild(child);
+      child = await spawnRedis(port, dir, binds);
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const ended = new Promise((r) => child.once('exit', r));
-        process.kill(pid, 'SIGKILL');
-        await ended;
-      }
+      await killChild(child);
       rmSync(dir, { recursive: true, force: true });
     },
   };

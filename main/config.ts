@@ -45,6 +45,15 @@ export interface ServiceSettings {
   sources: { port: SettingSource; dataDir: SettingSource };
   /** The calculation processes ("calculation hosts"); see CALC_HOST_SETTING_BOUNDS. */
   calcHost: CalcHostSettings;
+  /** The sweep of task folders and upload files no record owns (main/service/orphans.ts). */
+  orphans: OrphanSweepSettings;
+}
+
+export interface OrphanSweepSettings {
+  /** PHASEDESK_ORPHAN_SWEEP_SECONDS, default 600: how often the sweep runs (besides at start). */
+  sweepSeconds: number;
+  /** PHASEDESK_ORPHAN_GRACE_SECONDS, default 900: a folder or file changed more recently is left alone. */
+  graceSeconds: number;
 }
 
 export type { SettingSource } from '../contract/api/console.js';
@@ -176,7 +185,8 @@ function intEnv(v: string | undefined): number | undefined {
 
 /** Precedence: explicit option (CLI flag, caller) > environment variable > <dataDir>/settings.json > default. */
 /** What a caller (CLI flags, the desktop shell, tests) sets explicitly. */
-export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources' | 'lab'>> & {
+export type SettingsOverrides = Partial<Omit<ServiceSettings, 'workBounds' | 'sources' | 'lab' | 'orphans'>> & {
+  orphans?: Partial<OrphanSweepSettings>;
   workBounds?: Partial<WorkBounds>;
   sources?: Partial<ServiceSettings['sources']>;
   lab?: Partial<LabServerSettings>;
@@ -194,6 +204,16 @@ export interface LabServerSettings {
   allowedHosts: string[];
   /** PHASEDESK_PUBLIC_URL: origin of the signed download URLs when a reverse proxy serves the API (https://pd.lab.example). */
   publicUrl?: string;
+  /**
+   * PHASEDESK_JOB_LOCK_SECONDS (worker: --lock-seconds), default 30: a job's lock on Redis; a worker that cannot renew
+   * it stops the calculation within this time, and the API adds again the job of a running task that Redis has lost
+   * once it has been missing this long. The same on every process of a lab.
+   */
+  lockSeconds: number;
+  /** PHASEDESK_METRICS_PORT (--metrics-port): the admin listener (/metrics, /healthz, /readyz); off when unset. */
+  metricsPort?: number;
+  /** PHASEDESK_METRICS_HOST (--metrics-host): its bind address, default 127.0.0.1. */
+  metricsHost: string;
 }
 
 /** "a.lab, B.lab" (PHASEDESK_ALLOWED_HOSTS, --allowed-hosts) -> ['a.lab', 'b.lab']. */
@@ -212,7 +232,16 @@ function resolveLabServer(over: Partial<LabServerSettings> | undefined, env: Nod
     urlSecret: over?.urlSecret ?? nonEmpty(env.PHASEDESK_URL_SECRET),
     publicUrl: (over?.publicUrl ?? nonEmpty(env.PHASEDESK_PUBLIC_URL))?.replace(/\/+$/, ''),
     allowedHosts: over?.allowedHosts ?? hostNames(env.PHASEDESK_ALLOWED_HOSTS ?? ''),
+    lockSeconds: over?.lockSeconds ?? boundedEnv(env.PHASEDESK_JOB_LOCK_SECONDS, 2, 3600) ?? 30,
+    metricsPort: over?.metricsPort ?? boundedEnv(env.PHASEDESK_METRICS_PORT, 0, 65535),
+    metricsHost: over?.metricsHost ?? nonEmpty(env.PHASEDESK_METRICS_HOST) ?? '127.0.0.1',
   };
+}
+
+/** An integer environment value within [lo, hi], else undefined. */
+function boundedEnv(v: string | undefined, lo: number, hi: number): number | undefined {
+  const n = intEnv(v);
+  return n !== undefined && n >= lo && n <= hi ? n : undefined;
 }
 // ---- end of the lab-server block ----
 
@@ -264,6 +293,10 @@ export function resolveSettings(over: SettingsOverrides = {}, env: NodeJS.Proces
     catalogFile: over.catalogFile,
     bootstrap: over.bootstrap ?? true,
     calcHost: resolveCalcHost(over.calcHost, env, file.saved as Partial<Record<CalcHostKey, number>>),
+    orphans: {
+      sweepSeconds: over.orphans?.sweepSeconds ?? boundedEnv(env.PHASEDESK_ORPHAN_SWEEP_SECONDS, 1, 86_400) ?? 600,
+      graceSeconds: over.orphans?.graceSeconds ?? boundedEnv(env.PHASEDESK_ORPHAN_GRACE_SECONDS, 0, 604_800) ?? 900,
+    },
     ...(file.problem ? { settingsFileProblem: file.problem } : {}),
   };
 }

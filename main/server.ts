@@ -15,6 +15,10 @@ import { loadOrCreateConsoleToken } from './console/token.js';
 import { acquireDataDirLock } from './service/data-dir-lock.js';
 import { JobQueue, sharedUrlSecret } from './server/job-queue.js';
 import { directoryBlobStore } from './service/blob-store.js';
+import { scheduleOrphanSweep, sweepOrphans } from './service/orphans.js';
+import { startAdminListener, type AdminListener } from './server/admin-listener.js';
+import { labMetrics } from './server/lab-metrics.js';
+import { probeAll } from './server/probes.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository (or package) root, whether running from dist/main or from main/ (vitest). */
@@ -34,6 +38,8 @@ export interface RunningService {
   port: number;
   baseUrl: string;
   firstKey?: string;
+  /** The lab server's admin listener (/metrics, /healthz, /readyz), when settings.lab.metricsPort is set. */
+  admin?: AdminListener;
   /** Token of the local console API (/console/v1), kept in <dataDir>/console-token. */
   consoleToken: string;
   consoleTokenCreated: boolean;
@@ -82,6 +88,7 @@ function serviceContext(
     blobs: directoryBlobStore(settings.dataDir),
     kick: () => scheduler?.kick(),
     requestStop: (uuid) => scheduler?.requestStop(uuid),
+    queueUnavailable: () => (scheduler instanceof JobQueue ? scheduler.queueUnavailable() : undefined),
     log,
   };
   scheduler = settings.lab.redisUrl
@@ -90,8 +97,43 @@ function serviceContext(
   return { ctx, scheduler };
 }
 
+/**
+ * Task folders and upload files no record owns (main/service/orphans.ts): at start (the embedded service holds its
+ * data directory, so no task folder can be being written: no grace for them), then on a schedule.
+ */
+async function sweepAtStartAndOnSchedule(ctx: ServiceContext): Promise<{ stop(): void }> {
+  const { settings, store, log } = ctx;
+  const graceMs = settings.orphans.graceSeconds * 1000;
+  try {
+    const removed = await sweepOrphans(store, settings.dataDir, {
+      graceMs,
+      taskGraceMs: settings.lab.redisUrl ? graceMs : 0,
+    });
+    if (removed.length) log(`orphan sweep at start: removed ${removed.length} folder(s) or file(s) no record owns`);
+  } catch (e) {
+    log(`orphan sweep at start failed: ${(e as Error).message}`);
+  }
+  return scheduleOrphanSweep(store, settings.dataDir, { everyMs: settings.orphans.sweepSeconds * 1000, graceMs, log });
+}
+
+/** The lab server's admin listener, when a metrics port is set. */
+async function labAdmin(ctx: ServiceContext, queue: JobQueue): Promise<AdminListener | undefined> {
+  const { metricsPort, metricsHost } = ctx.settings.lab;
+  if (metricsPort === undefined) return undefined;
+  const registry = labMetrics(ctx.store, queue);
+  return startAdminListener(
+    metricsHost,
+    metricsPort,
+    {
+      metrics: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
+      ready: () => probeAll(ctx.store, queue.redis, ctx.settings.dataDir),
+    },
+    ctx.log,
+  );
+}
+
 async function startInDataDir(settings: ServiceSettings, log: (l: string) => void): Promise<RunningService> {
-  const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl });
+  const store = await openStore(settings.dataDir, { databaseUrl: settings.lab.databaseUrl, log });
   protectStoreFiles(settings.dataDir);
   const secret = settings.lab.urlSecret
     ? sharedUrlSecret(settings.lab.urlSecret)
@@ -101,6 +143,8 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
   const firstKey = settings.bootstrap ? await bootstrapIfEmpty(store, settings.dataDir, catalog, log) : undefined;
   const { ctx, scheduler } = serviceContext(settings, store, secret, log);
   await scheduler.recover();
+  const sweeper = await sweepAtStartAndOnSchedule(ctx);
+  const admin = scheduler instanceof JobQueue ? await labAdmin(ctx, scheduler) : undefined;
   const app = createListener(settings, log);
   await registerRoutes(app, ctx, consoleToken.token, PACKAGE_ROOT, log);
   await app.listen({ host: settings.host, port: settings.port });
@@ -116,11 +160,14 @@ async function startInDataDir(settings: ServiceSettings, log: (l: string) => voi
     port,
     baseUrl: `${ctx.origin}${API_PREFIX}`,
     firstKey,
+    admin,
     consoleToken: consoleToken.token,
     consoleTokenCreated: consoleToken.created,
     async close() {
       if (closed) return;
       closed = true;
+      sweeper.stop();
+      await admin?.close();
       await app.close();
       await scheduler.close();
       await store.close();

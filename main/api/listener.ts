@@ -7,6 +7,7 @@ import type { ServiceSettings } from '../config.js';
 import { HttpError } from '../util/errors.js';
 import { parseJsonBody } from '../requests/json-body.js';
 import { hostAllowed } from './host-header.js';
+import { isUnavailableError, ServiceUnavailable } from '../util/unavailable.js';
 
 /**
  * Slow clients: a request (headers and body) must arrive within requestTimeoutMs or the connection is closed; node
@@ -56,10 +57,22 @@ function rejectBadRequest(allowedHosts: readonly string[]) {
   };
 }
 
-/** HttpError and fastify's own 4xx as {"error": message}; anything else is logged and a bare 500. */
+/** Which server a lost connection belongs to, for the 503's message. */
+function unreachableServer(e: Error): string {
+  return /redis|Connection is closed|max retries per request/i.test(`${e.message} ${e.stack ?? ''}`)
+    ? 'Redis'
+    : 'PostgreSQL';
+}
+
+/**
+ * HttpError and fastify's own 4xx as {"error": message}; a server of the lab out of reach (a restart, a lost
+ * network) as 503 with Retry-After; anything else is logged and a bare 500.
+ */
 function sendError(log: (l: string) => void) {
   return (error: FastifyError | HttpError | Error, _req: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof HttpError) return reply.code(error.status).send(error.body());
+    if (!(error instanceof HttpError) && isUnavailableError(error))
+      error = new ServiceUnavailable(unreachableServer(error));
+    if (error instanceof HttpError) return reply.code(error.status).headers(error.headers).send(error.body());
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500)
       return reply.code(status).send({ error: error.message });

@@ -6,13 +6,17 @@ import { hostNames, resolveSettings, type SettingsOverrides } from '../config.js
 import { runUntilSignal } from './until-signal.js';
 
 const SERVER_USAGE = `usage: phasedesk server [--host ADDR] [--port N] [--data-dir DIR] [--database-url URL] [--redis-url URL]
-                        [--allowed-hosts a,b] [--public-url URL]
+                        [--allowed-hosts a,b] [--public-url URL] [--metrics-port N] [--metrics-host ADDR]
   the /api/v2 service of a lab: records in PostgreSQL (PHASEDESK_DATABASE_URL), tasks as jobs on Redis
   (PHASEDESK_REDIS_URL) for \`phasedesk worker\` processes, files in the shared directory (PHASEDESK_BLOB_DIR).
-  Binds 127.0.0.1 unless --host / PHASEDESK_HOST says otherwise; Host names besides loopback: PHASEDESK_ALLOWED_HOSTS.`;
+  Binds 127.0.0.1 unless --host / PHASEDESK_HOST says otherwise; Host names besides loopback: PHASEDESK_ALLOWED_HOSTS.
+  --metrics-port (PHASEDESK_METRICS_PORT): /metrics, /healthz and /readyz on a listener of their own (off by
+  default), bound to --metrics-host (PHASEDESK_METRICS_HOST, default 127.0.0.1).`;
 const WORKER_USAGE = `usage: phasedesk worker [--data-dir DIR] [--database-url URL] [--redis-url URL] [--slots N] [--threads N] [--lock-seconds S]
+                        [--metrics-port N] [--metrics-host ADDR]
   runs the lab server's tasks: N calculations at a time (PHASEDESK_POOL_SIZE), sharing --threads OpenMP threads
-  (PHASEDESK_THREAD_BUDGET); a job whose worker died goes to another worker after --lock-seconds (default 30).`;
+  (PHASEDESK_THREAD_BUDGET); a job whose worker died goes to another worker after --lock-seconds (default 30,
+  PHASEDESK_JOB_LOCK_SECONDS); --metrics-port as for \`phasedesk server\`.`;
 
 function common(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }>) {
   const { values } = parseArgs({
@@ -23,6 +27,8 @@ function common(argv: string[], extra: Record<string, { type: 'string' | 'boolea
       'data-dir': { type: 'string' },
       'database-url': { type: 'string' },
       'redis-url': { type: 'string' },
+      'metrics-port': { type: 'string' },
+      'metrics-host': { type: 'string' },
       help: { type: 'boolean' },
       ...extra,
     },
@@ -45,6 +51,10 @@ function labOverrides(o: Record<string, string | boolean | undefined>): Settings
     lab: {
       ...(o['database-url'] ? { databaseUrl: o['database-url'] as string } : {}),
       ...(o['redis-url'] ? { redisUrl: o['redis-url'] as string } : {}),
+      ...(o['metrics-port'] !== undefined
+        ? { metricsPort: intFlag(o['metrics-port'], '--metrics-port', 0, 65535) }
+        : {}),
+      ...(o['metrics-host'] ? { metricsHost: o['metrics-host'] as string } : {}),
     },
   };
 }
@@ -98,21 +108,18 @@ export async function workerCommand(argv: string[]): Promise<number> {
     console.log(WORKER_USAGE);
     return 0;
   }
+  const base = labOverrides(o);
+  const lockSeconds = intFlag(o['lock-seconds'], '--lock-seconds', 2, 3600);
   const over: SettingsOverrides = {
-    ...labOverrides(o),
+    ...base,
     ...(o.slots !== undefined ? { poolSize: intFlag(o.slots, '--slots', 1, 64) } : {}),
     ...(o.threads !== undefined ? { threadBudget: intFlag(o.threads, '--threads', 1, 1024) } : {}),
+    lab: { ...base.lab, ...(lockSeconds !== undefined ? { lockSeconds } : {}) },
   };
   const settings = resolveSettings(over);
   requireLab(settings, 'worker');
-  const lockSeconds = intFlag(
-    o['lock-seconds'] ?? (process.env.PHASEDESK_JOB_LOCK_SECONDS || undefined),
-    '--lock-seconds',
-    2,
-    3600,
-  );
   const { startQueueWorker } = await import('../server/worker.js');
   const { defaultWorkerFile } = await import('../server.js');
-  const w = await startQueueWorker(settings, defaultWorkerFile(), (l) => console.log(l), { lockSeconds });
+  const w = await startQueueWorker(settings, defaultWorkerFile(), (l) => console.log(l));
   return runUntilSignal(() => w.close());
 }

@@ -1,18 +1,19 @@
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DB } from './types.js';
 import type { StoreDialect } from './dialect.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_task_stage.js';
+import * as m003 from './migrations/003_attempts.js';
+import { postgresPool } from './postgres-pool.js';
 
 export type { DB } from './types.js';
 export type { StoreDialect } from './dialect.js';
 
 /** Migrations are registered statically (no directory scan) so they work from dist/ and under vitest alike. */
-const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002 };
+const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002, '003_attempts': m003 };
 
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
@@ -31,16 +32,17 @@ export interface Store {
 export interface StoreOptions {
   /** postgres://user@host:port/db: records in PostgreSQL (lab server) instead of <dataDir>/phasedesk.sqlite. */
   databaseUrl?: string;
+  /** Where a lost PostgreSQL connection is logged (default: stderr). */
+  log?: (line: string) => void;
 }
-
-/** Connection pool size of one process on PostgreSQL. */
-const PG_POOL_SIZE = 10;
 
 export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<Store> {
   if (o.databaseUrl)
     return migrated({
       dialect: 'postgres',
-      db: new Kysely<DB>({ dialect: new PostgresDialect({ pool: postgresPool(o.databaseUrl) }) }),
+      db: new Kysely<DB>({
+        dialect: new PostgresDialect({ pool: postgresPool(o.databaseUrl, o.log ?? ((l) => console.error(l))) }),
+      }),
     });
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new Database(join(dataDir, 'phasedesk.sqlite'));
@@ -53,24 +55,6 @@ export async function openStore(dataDir: string, o: StoreOptions = {}): Promise<
     dialect: 'sqlite',
     sqlite,
     db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }),
-  });
-}
-
-/**
- * bigint (ids, millisecond times, COUNT(*)) arrives as a JavaScript number, as from SQLite: every such value here
- * stays far below 2^53.
- */
-function postgresPool(url: string): pg.Pool {
-  const INT8_OID = 20;
-  return new pg.Pool({
-    connectionString: url,
-    max: PG_POOL_SIZE,
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID
-          ? (v: string) => Number(v)
-          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
   });
 }
 

@@ -104,6 +104,25 @@ export interface SettingsTable {
   value: string;
 }
 
+/** The fencing token of a lab-server job (migration 003, main/server/fence.ts). */
+export interface JobAttemptsTable {
+  job_id: string;
+  task_id: number;
+  attempt: number;
+  worker: string;
+  started_ms: number;
+}
+/** A lab-server worker's heartbeat (migration 003). */
+export interface LabWorkersTable {
+  name: string;
+  started_ms: number;
+  heartbeat_ms: number;
+  slots: number;
+  busy: number;
+  lock_ms: number;
+  host_restarts: number;
+}
+
 export interface DB {
   plans: PlansTable;
   users: UsersTable;
@@ -115,4 +134,6 @@ export interface DB {
   task_files: TaskFilesTable;
   calc_cache: CalcCacheTable;
   settings: SettingsTable;
+  job_attempts: JobAttemptsTable;
+  lab_workers: LabWorkersTable;
 }

@@ -1,10 +1,13 @@
-// One job of a binary_cpt_diagram grid's flow (main/server/cpt-flow.ts). A chunk's results go to the shared
-// directory (written once, so a chunk that runs again changes nothing); the task's progress is the share of chunks
-// stored (0..0.7, the embedded run's grid share), then the bisection's and merge's own. The merge stores the result
-// files and completes the task.
+// One job of a binary_cpt_diagram grid's flow (main/server/cpt-flow.ts). Each run of a stage is an attempt with its
+// fencing token (main/service/fence.ts): its progress and, for the merge, its result are written only while it is
+// the stage's latest. A chunk's results go to the shared directory (written once, so a chunk that runs again changes
+// nothing); the task's progress is the share of chunks stored (0..0.7, the embedded run's grid share), then the
+// bisection's and merge's own. The merge writes the result files in its attempt's folder (main/server/attempt-dir.ts)
+// and completes the task.
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Job } from 'bullmq';
+import { startAttempt } from '../service/fence.js';
 import type { HostOutput, HostProgress } from '../service/calc-host.js';
 import {
   calculationInput,
@@ -17,8 +20,11 @@ import { storeOutcome } from '../service/task-outcome.js';
 import { taskByUuid, updateRunningTask, type TaskRow } from '../service/task-rows.js';
 import { CPT_STAGE_JOB } from '../../worker/protocol.js';
 import { addBisectionParts, type CptStageJobData } from './cpt-flow.js';
-import { failRunningTask, PROGRESS_SAVE_MS, type JobContext } from './job-context.js';
+import { failRunningTask, PROGRESS_SAVE_MS, type JobContext, type JobRun } from './job-context.js';
 import { runOnSlot, slotRunOf } from './slot-run.js';
+import { untilAvailable } from './until-available.js';
+import { linkStages, removeAttempt, unlinkStages } from './attempt-dir.js';
+import { attemptFolder } from '../service/blob-store.js';
 
 type CptStage = CptStageJobData['stage'];
 
@@ -38,36 +44,37 @@ function stageName(stage: CptStage): string {
 }
 
 /** No calculation: the stored chunks' changing edges, split into parts of about a chunk's work. */
-async function planBisection(
-  w: JobContext,
-  job: Job<CptStageJobData>,
-  row: TaskRow,
-  input: CalculationInput,
-): Promise<string> {
+async function planBisection(w: JobContext, run: JobRun, row: TaskRow, input: CalculationInput): Promise<string> {
+  const job = run.job as Job<CptStageJobData>;
   const { uuid, stage } = job.data;
   const { planBisection } = await import('../../worker/calculations/binary_cpt_diagram/stage.js');
+  let ranges: [number, number][];
   try {
-    const ranges = planBisection(w.blobs.taskDir(uuid), input.config, stage.chunks, w.perChunk);
-    await addBisectionParts(w.stageQueue, job, ranges);
-    w.log(`task ${uuid}: grid bisection in ${ranges.length} part(s)`);
-    await updateRunningTask(w.store, row.id, { stage: `bisecting the boundaries in ${ranges.length} part(s)` });
+    ranges = planBisection(w.blobs.taskDir(uuid), input.config, stage.chunks, w.perChunk);
   } catch (e) {
-    await failRunningTask(w, row, `planning the boundary bisection failed: ${(e as Error).message}`);
+    const message = `planning the boundary bisection failed: ${(e as Error).message}`;
+    await untilAvailable(w, run, 'failing the task', () => failRunningTask(w, row, message, run));
     return 'failed';
   }
+  await addBisectionParts(w.stageQueue, job, ranges);
+  w.log(`task ${uuid}: grid bisection in ${ranges.length} part(s)`);
+  const text = `bisecting the boundaries in ${ranges.length} part(s)`;
+  await untilAvailable(w, run, 'saving the plan', () => updateRunningTask(w.store, row.id, { stage: text }, run.fence));
   return 'planned';
 }
 
-/** The merge's progress (0.95..1, while it writes the result files) saved once a second. */
-function saveMergeProgress(w: JobContext, row: TaskRow, live: () => HostProgress): NodeJS.Timeout {
+/** The merge's progress (0.95..1, while it writes the result files) saved once a second, one write at a time. */
+function saveMergeProgress(w: JobContext, run: JobRun, row: TaskRow, live: () => HostProgress): NodeJS.Timeout {
+  let writing = false;
   return setInterval(() => {
+    if (writing) return;
+    writing = true;
     const progress = 0.95 + 0.05 * live().progress;
-    void updateRunningTask(
-      w.store,
-      row.id,
-      { progress, stage: 'writing the result files' },
-      { forwardOnly: true },
-    ).catch(() => {});
+    updateRunningTask(w.store, row.id, { progress, stage: 'writing the result files' }, run.fence)
+      .catch(() => {})
+      .finally(() => {
+        writing = false;
+      });
   }, PROGRESS_SAVE_MS);
 }
 
@@ -78,80 +85,107 @@ function storedStages(stagesDir: string, kind: 'chunk' | 'bisect'): number {
 }
 
 /** A stage's calculation returned: a chunk or bisection part moves the progress on; the merge completes the task. */
-async function stageDone(w: JobContext, row: TaskRow, stage: CptStage, out: HostOutput): Promise<string> {
+async function stageDone(
+  w: JobContext,
+  run: JobRun,
+  row: TaskRow,
+  stage: CptStage,
+  out: HostOutput,
+  attempt: string | undefined,
+): Promise<string> {
   const stagesDir = join(w.blobs.taskDir(row.uuid), 'stages');
   if (stage.kind === 'chunk') {
     const done = storedStages(stagesDir, 'chunk');
     const progress = (0.7 * done) / stage.chunks;
     const text = `computing the grid: ${done} of ${stage.chunks} chunks`;
-    await updateRunningTask(w.store, row.id, { progress, stage: text }, { forwardOnly: true });
+    await untilAvailable(w, run, 'saving the progress', () =>
+      updateRunningTask(w.store, row.id, { progress, stage: text }, run.fence),
+    );
     return 'stored';
   }
   if (stage.kind === 'bisect') {
     const parts = storedStages(stagesDir, 'bisect');
     const progress = 0.7 + (0.25 * parts) / Math.max(parts, bisectParts(stagesDir));
-    await updateRunningTask(w.store, row.id, { progress }, { forwardOnly: true });
+    await untilAvailable(w, run, 'saving the progress', () =>
+      updateRunningTask(w.store, row.id, { progress }, run.fence),
+    );
     return 'stored';
   }
-  await storeOutcome(w, row, out, { progress: 1, stage: null });
-  rmSync(stagesDir, { recursive: true, force: true });
-  return 'stored';
+  const stored = await untilAvailable(w, run, 'storing the result', () =>
+    storeOutcome(w, row, out, { fence: run.fence, attempt }),
+  );
+  w.log(`task ${row.uuid}: result ${stored} (merge attempt ${run.fence!.attempt})`);
+  if (stored === 'completed') rmSync(stagesDir, { recursive: true, force: true });
+  if (stored === 'refused' || stored === 'failed') removeAttempt(w.blobs, row.uuid, attempt!);
+  return stored === 'completed' ? 'stored' : stored;
 }
 
 /** A chunk, a bisection part or the merge: its calculation on a slot, then its share of the task. */
-async function runStage(
-  w: JobContext,
-  job: Job<CptStageJobData>,
-  row: TaskRow,
-  input: CalculationInput,
-  signal: AbortSignal | undefined,
-): Promise<string> {
-  const { uuid, stage } = job.data;
+async function runStage(w: JobContext, run: JobRun, row: TaskRow, input: CalculationInput): Promise<string> {
+  const { uuid, stage } = (run.job as Job<CptStageJobData>).data;
   const name = stageName(stage);
+  // the merge writes the result files in its attempt's folder, reading the stages through hard links
+  const attempt = stage.kind === 'merge' ? attemptFolder('merge', run.fence!.attempt) : undefined;
+  if (attempt) linkStages(w.blobs, uuid, attempt);
   const hostJob = calculationJob(
     row,
     { ...input, config: { ...input.config, cpt_stage: { ...stage, worker: w.me } } },
     {
       ompThreads: ompThreadsFor(w.settings, row.omp_threads),
-      taskDir: w.blobs.taskDir(row.uuid),
+      taskDir: w.blobs.taskDir(row.uuid, attempt),
       taskType: CPT_STAGE_JOB,
     },
   );
   let live: HostProgress = { progress: 0, stage: null };
-  const progressTimer = stage.kind === 'merge' ? saveMergeProgress(w, row, () => live) : undefined;
+  const progressTimer = attempt ? saveMergeProgress(w, run, row, () => live) : undefined;
   let out: HostOutput | 'failed';
   try {
-    out = await runOnSlot(w, job, row, hostJob, signal, (p) => {
+    out = await runOnSlot(w, run, row, hostJob, (p) => {
       live = p;
     });
+  } catch (e) {
+    if (attempt) removeAttempt(w.blobs, uuid, attempt);
+    throw e;
   } finally {
     if (progressTimer) clearInterval(progressTimer);
+    if (attempt) unlinkStages(w.blobs, uuid, attempt);
   }
-  const run = await slotRunOf(w, row, out);
-  if (run.kind === 'failed') w.log(`task ${uuid}: grid ${name} failed`);
-  if (run.kind === 'stopped') w.log(`task ${uuid}: grid ${name} stopped`);
-  if (run.kind === 'failed' || run.kind === 'deleted') return run.kind;
-  if (run.kind === 'stopped') return run.status;
-  w.log(`task ${uuid}: grid ${name} ${run.out.summary}`);
-  return stageDone(w, row, stage, run.out);
+  const slot = await slotRunOf(w, run, row, out);
+  if (slot.kind === 'failed') w.log(`task ${uuid}: grid ${name} failed`);
+  if (slot.kind === 'stopped') w.log(`task ${uuid}: grid ${name} stopped`);
+  if (slot.kind !== 'done') {
+    if (attempt && slot.kind !== 'deleted') removeAttempt(w.blobs, uuid, attempt);
+    return slot.kind === 'stopped' ? slot.status : slot.kind;
+  }
+  w.log(`task ${uuid}: grid ${name} ${slot.out.summary}`);
+  return stageDone(w, run, row, stage, slot.out, attempt);
+}
+
+/** The task's record and a new attempt of this stage, or what the job finds instead (the task no longer running). */
+async function claimStage(w: JobContext, run: JobRun): Promise<TaskRow | string> {
+  const { uuid } = (run.job as Job<CptStageJobData>).data;
+  const row = await untilAvailable(w, run, 'reading the task', () => taskByUuid(w.store, uuid));
+  if (!row) return 'deleted';
+  run.taskType = row.task_type;
+  if (row.status !== 'running') return row.status; // cancelled or failed: the rest of the flow does nothing
+  const attempt = await untilAvailable(w, run, 'starting the stage', () =>
+    startAttempt(w.store.db, row.id, run.job.id!, w.me),
+  );
+  run.fence = { jobId: run.job.id!, attempt };
+  return row;
 }
 
 /** One job of a grid's flow; the rest of a flow whose task is no longer running does nothing. */
-export async function processCptStage(
-  w: JobContext,
-  job: Job<CptStageJobData>,
-  signal: AbortSignal | undefined,
-): Promise<string> {
+export async function processCptStage(w: JobContext, job: Job<CptStageJobData>, run: JobRun): Promise<string> {
   const { uuid, stage } = job.data;
-  const row = await taskByUuid(w.store, uuid);
-  if (!row) return 'deleted';
-  if (row.status !== 'running') return row.status; // cancelled or failed: the rest of the flow does nothing
-  const input = await calculationInput(w.store, row);
+  const row = await claimStage(w, run);
+  if (typeof row === 'string') return row;
+  const input = await untilAvailable(w, run, 'reading the database record', () => calculationInput(w.store, row));
   if (!input) {
-    await failRunningTask(w, row, DATABASE_GONE);
+    await untilAvailable(w, run, 'failing the task', () => failRunningTask(w, row, DATABASE_GONE, run));
     return 'failed';
   }
-  w.log(`task ${uuid}: grid ${stageName(stage)} started (attempt ${job.attemptsStarted})`);
-  if (stage.kind === 'bisect-plan') return planBisection(w, job, row, input);
-  return runStage(w, job, row, input, signal);
+  w.log(`task ${uuid}: grid ${stageName(stage)} started (attempt ${run.fence!.attempt})`);
+  if (stage.kind === 'bisect-plan') return planBisection(w, run, row, input);
+  return runStage(w, run, row, input);
 }

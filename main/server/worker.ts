@@ -2,14 +2,16 @@
 // calculation host of its own (the embedded service's worker code, worker/host.ts + worker/index.ts), one host per
 // slot. The worker, not the API, moves the task through running -> uploading -> completed | failed, so an API
 // restart never touches a running task. Cancel: twice a second the worker reads the task's status; once it is no
-// longer running (PATCH cancel or DELETE on any API process) the job gets BullMQ's cancellation signal, which raises
-// the calculation's native cancel flag (main/server/slot-run.ts). A worker that dies (kill -9, a lost machine) stops
-// renewing its job's lock; BullMQ then hands the job to another worker, which runs the task again from the start
-// (main/server/claim.ts).
+// longer running (PATCH cancel or DELETE on any API process) the calculation's native cancel flag is raised
+// (main/server/slot-run.ts). A worker that dies (kill -9, a lost machine) stops renewing its job's lock; BullMQ then
+// hands the job to another worker, which runs the task again from the start (main/server/claim.ts). A worker that
+// is alive but cannot renew (a cut network) stops the calculation itself before its lock can have lapsed
+// (main/server/lock-watch.ts), and every write carries the job's attempt, so it can never store a second result.
+// PostgreSQL or Redis away: the worker waits, pauses and reconnects (main/server/connection-supervisor.ts); it
+// never exits for it.
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { FlowProducer, Queue, Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Job } from 'bullmq';
 import type { ServiceSettings } from '../config.js';
 import { openStore, type Store } from '../db/index.js';
 import { prepareDataDir } from '../service/files.js';
@@ -17,12 +19,18 @@ import { directoryBlobStore } from '../service/blob-store.js';
 import { HostPool } from '../service/host-pool.js';
 import { threadsPerSlot } from '../service/calc-job.js';
 import { taskByUuid, transition } from '../service/task-rows.js';
-import { redisConnection, TASK_QUEUE } from './redis.js';
+import { TASK_QUEUE } from './redis.js';
 import type { TaskJobData } from './job-queue.js';
-import { chunkNodes, type CptStageJobData } from './cpt-flow.js';
+import { chunkNodes } from './cpt-flow.js';
 import type { JobContext } from './job-context.js';
-import { processTaskJob } from './task-job.js';
-import { processCptStage } from './cpt-stage-job.js';
+import { LockWatch } from './lock-watch.js';
+import { jobProcessor } from './job-run.js';
+import { openQueueSession, type QueueSession } from './queue-session.js';
+import { ConnectionSupervisor } from './connection-supervisor.js';
+import { WorkerMetrics } from './worker-metrics.js';
+import { startHeartbeat } from './heartbeat.js';
+import { startAdminListener, type AdminListener } from './admin-listener.js';
+import { probeAll } from './probes.js';
 
 export interface QueueWorkerOptions {
   /** Seconds a job's lock lasts without renewal; a dead worker's job goes to another worker after about this long. */
@@ -30,10 +38,13 @@ export interface QueueWorkerOptions {
 }
 
 export interface RunningQueueWorker {
-  worker: Worker<TaskJobData>;
   store: Store;
+  /** "host:pid", as in the tasks' logs. */
+  name: string;
   /** Process ids of the calculation hosts. */
   hostPids(): number[];
+  /** The admin listener (/metrics, /healthz, /readyz) when settings.lab.metricsPort is set. */
+  admin?: AdminListener;
   /** graceful (default): running tasks finish first; otherwise their calculations are killed and the tasks fail. */
   close(graceful?: boolean): Promise<void>;
 }
@@ -62,6 +73,54 @@ function failTaskOfFailedJob(w: JobContext, job: Job<TaskJobData> | undefined, e
     .catch(() => {});
 }
 
+/** What the jobs share; the BullMQ objects are the current session's. */
+function jobContext(
+  settings: ServiceSettings,
+  store: Store,
+  pool: HostPool,
+  log: (l: string) => void,
+  closing: AbortSignal,
+  current: () => QueueSession,
+): JobContext {
+  return {
+    store,
+    blobs: directoryBlobStore(settings.dataDir),
+    settings,
+    me: `${hostname()}:${process.pid}`,
+    pool,
+    log,
+    get flows() {
+      return current().flows;
+    },
+    get stageQueue() {
+      return current().queue;
+    },
+    perChunk: chunkNodes(),
+    metrics: new WorkerMetrics(
+      settings.poolSize,
+      () => pool.busyCount(),
+      () => pool.restarts,
+    ),
+    closing,
+  };
+}
+
+/** The admin listener (/metrics, /healthz, /readyz) when a metrics port is set. */
+function workerAdmin(w: JobContext, redis: () => QueueSession['redis']): Promise<AdminListener | undefined> {
+  const { metricsPort, metricsHost } = w.settings.lab;
+  if (metricsPort === undefined) return Promise.resolve(undefined);
+  const registry = w.metrics.registry;
+  return startAdminListener(
+    metricsHost,
+    metricsPort,
+    {
+      metrics: async () => ({ contentType: registry.contentType, text: await registry.metrics() }),
+      ready: () => probeAll(w.store, redis(), w.settings.dataDir),
+    },
+    w.log,
+  );
+}
+
 export async function startQueueWorker(
   settings: ServiceSettings,
   workerFile: string,
@@ -70,65 +129,74 @@ export async function startQueueWorker(
 ): Promise<RunningQueueWorker> {
   const { databaseUrl, redisUrl } = requireLabUrls(settings);
   prepareDataDir(settings.dataDir);
-  const store = await openStore(settings.dataDir, { databaseUrl });
+  const store = await openStore(settings.dataDir, { databaseUrl, log });
   const pool = new HostPool(join(dirname(workerFile), 'host.js'), settings.calcHost, settings.poolSize, log);
-  const lockMs = Math.round((o.lockSeconds ?? 30) * 1000);
-  const redis = redisConnection(redisUrl, { blocking: true });
-  let worker: Worker<TaskJobData> | undefined;
-  const w: JobContext = {
-    store,
-    blobs: directoryBlobStore(settings.dataDir),
-    settings,
-    me: `${hostname()}:${process.pid}`,
-    pool,
-    log,
-    cancelJob: (jobId, reason) => worker?.cancelJob(jobId, reason),
-    flows: new FlowProducer({ connection: redis }),
-    stageQueue: new Queue(TASK_QUEUE, { connection: redis }),
-    perChunk: chunkNodes(),
-  };
-  worker = new Worker<TaskJobData>(
-    TASK_QUEUE,
-    (job: Job<TaskJobData>, _token?: string, signal?: AbortSignal) =>
-      job.name === 'task'
-        ? processTaskJob(w, job, signal)
-        : processCptStage(w, job as unknown as Job<CptStageJobData>, signal),
-    {
-      connection: redis,
+  const lockMs = Math.round((o.lockSeconds ?? settings.lab.lockSeconds) * 1000);
+  const closing = new AbortController();
+  let session: QueueSession;
+  const w = jobContext(settings, store, pool, log, closing.signal, () => session);
+  const watch = new LockWatch(lockMs, (id, since) => {
+    w.metrics.lockLosses.inc();
+    const why = since === undefined ? 'Redis refused its renewal' : `not renewed for ${since} ms`;
+    log(`job ${id}: lock ${why} (lock ${lockMs} ms): its calculation is stopped`);
+  });
+  const open = () =>
+    openQueueSession(redisUrl, jobProcessor(w, watch), {
       concurrency: settings.poolSize,
-      lockDuration: lockMs,
-      stalledInterval: lockMs,
-      maxStalledCount: 5,
+      watch,
+      log,
+      onFailed: (job, e) => failTaskOfFailedJob(w, job, e),
+    });
+  session = open();
+  await session.worker.waitUntilReady();
+  const supervisor = new ConnectionSupervisor({
+    store,
+    lockMs,
+    metrics: w.metrics,
+    log,
+    session: () => session,
+    recycle: () => {
+      void session.close(true);
+      session = open();
+      return session;
     },
-  );
-  worker.on('error', (e) => log(`worker: ${e.message}`));
-  worker.on('failed', (job, e) => failTaskOfFailedJob(w, job, e));
-  await worker.waitUntilReady();
+  });
+  const heartbeat = startHeartbeat(store, {
+    name: w.me,
+    startedMs: Date.now(),
+    slots: settings.poolSize,
+    lockMs,
+    busy: () => pool.busyCount(),
+    hostRestarts: () => pool.restarts,
+  });
+  const admin = await workerAdmin(w, () => session.redis);
   log(
-    `PhaseDesk worker ${w.me}: ${settings.poolSize} slot(s), ${threadsPerSlot(settings)} OpenMP thread(s) each, queue ${TASK_QUEUE}`,
+    `PhaseDesk worker ${w.me}: ${settings.poolSize} slot(s), ${threadsPerSlot(settings)} OpenMP thread(s) each, queue ${TASK_QUEUE}, lock ${lockMs / 1000} s${admin ? `, metrics on ${settings.lab.metricsHost}:${admin.port}` : ''}`,
   );
-  return queueWorkerHandle(worker, w, redis);
-}
-
-function queueWorkerHandle(worker: Worker<TaskJobData>, w: JobContext, redis: Redis): RunningQueueWorker {
-  let closing = false;
+  let closed = false;
   return {
-    worker,
-    store: w.store,
-    hostPids: () => w.pool.pids(),
+    store,
+    name: w.me,
+    hostPids: () => pool.pids(),
+    admin,
     async close(graceful = true) {
-      if (closing) return;
-      closing = true;
-      w.pool.retire();
-      if (!graceful) w.pool.killAll();
+      if (closed) return;
+      closed = true;
+      supervisor.stop();
+      pool.retire();
+      if (!graceful) {
+        pool.killAll();
+        closing.abort();
+      }
       // No new jobs; the running ones finish and are stored (a worker that must stop at once is killed: its jobs
       // then go to another worker when their locks lapse).
-      await worker.close().catch(() => {});
-      await w.flows.close().catch(() => {});
-      await w.stageQueue.close().catch(() => {});
-      await redis.quit().catch(() => {});
-      await w.pool.stop();
-      await w.store.close();
+      await session.close(!graceful);
+      watch.close();
+      closing.abort();
+      await admin?.close();
+      await heartbeat.stop();
+      await pool.stop();
+      await store.close();
     },
   };
 }

@@ -3,16 +3,27 @@
 // service's store is <dataDir>/tasks/; a lab server's is the same layout in the directory its API processes and
 // workers share (PHASEDESK_BLOB_DIR, a network share), so any API process serves any worker's files.
 import { createReadStream, existsSync, type ReadStream } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { copyTaskFiles, removeTaskDir, scanTaskFiles, taskDir, type FileKind, type FoundFile } from './files.js';
 
+/** A lab-server attempt's folder inside a task's folder: run-<n> (a task's own job), merge-<n> (a grid's merge job). */
+export const ATTEMPT_FOLDER = /^(run|merge)-(\d+)$/;
+
+export function attemptFolder(kind: 'run' | 'merge', attempt: number): string {
+  return `${kind}-${attempt}`;
+}
+
 export interface BlobStore {
-  /** The directory a task's calculation writes into (<dir>/{result,preview,vtk}/). */
-  taskDir(uuid: string): string;
-  /** The files a calculation left, with size and sha256, made private (0600). */
-  scan(uuid: string): FoundFile[];
-  /** A cache hit: the files of one task become another's. */
-  copy(fromUuid: string, toUuid: string): void;
+  /**
+   * The directory a task's calculation writes into (<dir>/{result,preview,vtk}/): the task's folder, or with
+   * `attempt` (a lab-server job's attempt, main/server/attempt-dir.ts) a folder of that attempt inside it, so that two
+   * workers running the same task never write into one folder.
+   */
+  taskDir(uuid: string, attempt?: string): string;
+  /** The files a calculation left in taskDir(uuid, attempt), with size and sha256, made private (0600). */
+  scan(uuid: string, attempt?: string): FoundFile[];
+  /** A cache hit: recorded files (relative paths) copied to another task's paths. */
+  copy(copies: { from: string; to: string }[]): void;
   remove(uuid: string): void;
   /** A recorded file (task_files.rel_path) to stream, or undefined when it is gone. */
   open(relPath: string): ReadStream | undefined;
@@ -23,9 +34,9 @@ export interface BlobStore {
 export function directoryBlobStore(root: string): BlobStore {
   const base = resolve(root);
   return {
-    taskDir: (uuid) => taskDir(root, uuid),
-    scan: (uuid) => scanTaskFiles(root, uuid),
-    copy: (from, to) => copyTaskFiles(root, from, to),
+    taskDir: (uuid, attempt) => (attempt ? join(taskDir(root, uuid), attempt) : taskDir(root, uuid)),
+    scan: (uuid, attempt) => scanTaskFiles(root, attempt ? join(taskDir(root, uuid), attempt) : taskDir(root, uuid)),
+    copy: (copies) => copyTaskFiles(root, copies),
     remove: (uuid) => removeTaskDir(root, uuid),
     open(relPath) {
       const full = resolve(base, relPath);

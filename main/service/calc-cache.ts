@@ -59,15 +59,12 @@ export async function reuseCachedFiles(
 ): Promise<void> {
   const files = await db
     .selectFrom('task_files')
-    .select(['kind', 'name', 'size', 'sha256'])
+    .select(['kind', 'name', 'size', 'sha256', 'rel_path'])
     .where('task_id', '=', hit.id)
     .execute();
-  await insertTaskFiles(
-    db,
-    taskId,
-    files.map((f) => ({ ...f, relPath: blobs.relPath(uuid, f.kind, f.name) })),
-  );
-  blobs.copy(hit.task_uuid, uuid);
+  const copies = files.map((f) => ({ ...f, relPath: blobs.relPath(uuid, f.kind, f.name) }));
+  await insertTaskFiles(db, taskId, copies);
+  blobs.copy(copies.map((f) => ({ from: f.rel_path, to: f.relPath })));
 }
 
 /** A completed calculation becomes the cached one of its key (replacing an earlier task's entry). */

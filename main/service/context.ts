@@ -16,5 +16,7 @@ export interface ServiceContext {
   kick(): void;
   /** Asks a running calculation to stop (sets the cancel flag of its control block). */
   requestStop(taskUuid: string): void;
+  /** The server new tasks cannot be handed to right now (a lab server's Redis), or undefined. */
+  queueUnavailable(): string | undefined;
   log(line: string): void;
 }

@@ -10,7 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import type { ServiceContext } from './context.js';
 
 export const FILE_KINDS = ['result', 'preview', 'vtk'] as const;
@@ -93,9 +93,11 @@ export interface FoundFile {
   sha256: string;
 }
 
-/** Files the calculation left in <taskDir>/{result,preview,vtk}/ (flat, one level). */
-export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
-  const dir = taskDir(dataDir, uuid);
+/**
+ * Files a calculation left in <dir>/{result,preview,vtk}/ (flat, one level), `dir` being a task's folder or, on the
+ * lab server, one attempt's folder inside it; relPath is relative to the data directory.
+ */
+export function scanTaskFiles(dataDir: string, dir: string): FoundFile[] {
   const out: FoundFile[] = [];
   for (const kind of FILE_KINDS) {
     const kd = join(dir, kind);
@@ -120,18 +122,14 @@ export function scanTaskFiles(dataDir: string, uuid: string): FoundFile[] {
   return out;
 }
 
-/** Cache hit: copy the source task's files into the new task's directory. */
-export function copyTaskFiles(dataDir: string, fromUuid: string, toUuid: string): void {
-  for (const kind of FILE_KINDS) {
-    const src = join(taskDir(dataDir, fromUuid), kind);
-    if (!existsSync(src)) continue;
-    const dst = join(taskDir(dataDir, toUuid), kind);
-    mkdirSync(dst, { recursive: true, mode: PRIVATE_DIR_MODE });
-    chmodPrivate(taskDir(dataDir, toUuid), PRIVATE_DIR_MODE);
-    for (const name of readdirSync(src)) {
-      copyFileSync(join(src, name), join(dst, name));
-      chmodPrivate(join(dst, name), PRIVATE_FILE_MODE);
-    }
+/** Cache hit: the recorded files of the source task (data-directory relative paths) copied to the new paths. */
+export function copyTaskFiles(dataDir: string, copies: { from: string; to: string }[]): void {
+  for (const { from, to } of copies) {
+    const dst = join(dataDir, to);
+    mkdirSync(dirname(dst), { recursive: true, mode: PRIVATE_DIR_MODE });
+    chmodPrivate(dirname(dirname(dst)), PRIVATE_DIR_MODE);
+    copyFileSync(join(dataDir, from), dst);
+    chmodPrivate(dst, PRIVATE_FILE_MODE);
   }
 }
 

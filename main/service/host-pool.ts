@@ -7,6 +7,8 @@ import { CalcHost } from './calc-host.js';
 export class HostPool {
   private readonly hosts: CalcHost[] = [];
   private closing = false;
+  /** Hosts replaced so far (a crash, a kill, or recycleIfDue). */
+  restarts = 0;
 
   /** `onReplaced`: a slot has a new host (the scheduler then looks for waiting tasks). */
   constructor(
@@ -32,6 +34,7 @@ export class HostPool {
     const replace = () => {
       if (this.closing || this.hosts[i] !== host) return;
       this.hosts[i] = this.newHost();
+      this.restarts++;
       this.onReplaced();
     };
     // A host that could not even start (a broken installation) is retried once a second, not in a busy loop.
@@ -46,6 +49,7 @@ export class HostPool {
     const i = this.hosts.indexOf(host);
     if (i < 0) return;
     this.hosts[i] = this.newHost();
+    this.restarts++;
     this.log(
       `calculation process ${host.pid} replaced after ${host.tasksRun} task(s), resident size ${Math.round(host.rssMb)} MB`,
     );
@@ -55,6 +59,11 @@ export class HostPool {
   /** A host that is running and has no job, if there is one. */
   idle(): CalcHost | undefined {
     return this.hosts.find((h) => !h.busy && !h.exited);
+  }
+
+  /** Hosts running a calculation now. */
+  busyCount(): number {
+    return this.hosts.filter((h) => h.busy).length;
   }
 
   /** Process ids of the calculation hosts (for memory checks). */

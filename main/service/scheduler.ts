@@ -140,7 +140,7 @@ export class Scheduler {
         entry.progress = p;
       })
       .then(
-        (out) => this.finish(row, out, entry.progress),
+        (out) => this.finish(row, out),
         (err: unknown) => this.fail(row, err),
       )
       .catch((e) => this.ctx.log(`task ${row.id}: bookkeeping error: ${(e as Error).message}`))
@@ -152,7 +152,7 @@ export class Scheduler {
     this.inflight.set(row.uuid, entry);
   }
 
-  private async finish(row: TaskRow, out: HostOutput, live: HostProgress): Promise<void> {
+  private async finish(row: TaskRow, out: HostOutput): Promise<void> {
     if (this.closing) return; // left as running: the next start fails it with a log line
     const now = await taskById(this.ctx.store, row.id);
     if (!now) {
@@ -161,7 +161,7 @@ export class Scheduler {
     } // deleted meanwhile
     if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
     if (out.cancelled) return;
-    await storeOutcome(this.ctx, row, out, live);
+    await storeOutcome(this.ctx, row, out);
   }
 
   private async fail(row: TaskRow, err: unknown): Promise<void> {

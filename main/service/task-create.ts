@@ -7,6 +7,7 @@ import type { DB } from '../db/index.js';
 import type { AuthContext } from './keys.js';
 import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
+import { ServiceUnavailable } from '../util/unavailable.js';
 import { taskTime } from '../util/time.js';
 import { validTaskConfig, type TaskCreateRequest } from '../requests/tasks.js';
 import type { TaskCreateResponse } from '../../contract/api/task-request.js';
@@ -160,6 +161,9 @@ export async function createTask(
   auth: AuthContext,
   req: TaskCreateRequest,
 ): Promise<TaskCreateResponse> {
+  // a lab server whose Redis is away cannot queue the task: the client tries again (its waiting tasks are safe)
+  const away = ctx.queueUnavailable();
+  if (away) throw new ServiceUnavailable(away);
   const dbRow = await usableDatabase(ctx, auth, req.code);
   const { taskType, config } = checkedConfig(ctx, req, dbRow);
   const plan = await ctx.store.db

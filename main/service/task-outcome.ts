@@ -1,42 +1,52 @@
 // What happens to a task once its calculation returned: running -> uploading -> completed (files recorded, the
-// calculation cache filled) or failed. Shared by the embedded scheduler and the lab server's queue workers.
+// calculation cache filled) or failed. Shared by the embedded scheduler and the lab server's queue workers. The
+// files are read (size, sha256) first; the moves, the file rows and the cache entry are then one transaction, so a
+// task is completed with all its files or not at all, and on the lab server only while the writer's attempt is its
+// job's latest (main/service/fence.ts): a worker that lost its job never stores a second result.
 import type { ServiceContext } from './context.js';
 import { transition, type TaskRow } from './task-rows.js';
-import type { HostOutput, HostProgress } from './calc-host.js';
+import type { HostOutput } from './calc-host.js';
 import { insertTaskFiles } from './task-file-rows.js';
 import { rememberCalculation } from './calc-cache.js';
+import { holdFence, type Fence } from './fence.js';
+import type { FoundFile } from './files.js';
 
 export type OutcomeContext = Pick<ServiceContext, 'store' | 'blobs'>;
 
-/** A calculation that returned (not cancelled) on a task still running: its files and summary make it completed. */
+/** completed; stopped: the task was no longer running; refused: a later attempt of the job exists; failed. */
+export type StoredOutcome = 'completed' | 'stopped' | 'refused' | 'failed';
+
+/**
+ * A calculation that returned (not cancelled) on a task still running: its files and summary make it completed.
+ * `attempt`: the folder of the lab-server attempt that wrote the files; `fence`: that attempt's token.
+ */
 export async function storeOutcome(
   ctx: OutcomeContext,
   row: TaskRow,
   out: HostOutput,
-  live: HostProgress,
-): Promise<void> {
-  if (
-    !(await transition(ctx, row.id, 'running', 'uploading', {
-      logs: out.logs,
-      progress: live.progress,
-      stage: 'storing result files',
-    }))
-  )
-    return;
+  o: { fence?: Fence; attempt?: string } = {},
+): Promise<StoredOutcome> {
+  let files: FoundFile[];
   try {
-    const files = ctx.blobs.scan(row.uuid);
+    files = ctx.blobs.scan(row.uuid, o.attempt);
+  } catch (e) {
+    const logs = [`storing result files failed: ${(e as Error).message}`];
+    return (await transition(ctx, row.id, 'running', 'failed', { logs }, o.fence)) ? 'failed' : 'stopped';
+  }
+  return ctx.store.db.transaction().execute(async (trx): Promise<StoredOutcome> => {
+    if (o.fence && !(await holdFence(ctx.store, trx, o.fence))) return 'refused';
+    const t = { store: { ...ctx.store, db: trx } };
+    if (!(await transition(t, row.id, 'running', 'uploading', { logs: out.logs, stage: 'storing result files' })))
+      return 'stopped';
     // one INSERT: the rows of a task's files are recorded all or none
-    await insertTaskFiles(ctx.store.db, row.id, files);
-    const completed = await transition(ctx, row.id, 'uploading', 'completed', {
+    await insertTaskFiles(trx, row.id, files);
+    await transition(t, row.id, 'uploading', 'completed', {
       result: out.summary,
       logs: [`${files.length} file(s) stored`],
       progress: 1,
       stage: null,
     });
-    if (completed && row.cache_key) await rememberCalculation(ctx.store, row.cache_key, row.uuid, out.summary);
-  } catch (e) {
-    await transition(ctx, row.id, 'uploading', 'failed', {
-      logs: [`storing result files failed: ${(e as Error).message}`],
-    });
-  }
+    if (row.cache_key) await rememberCalculation(t.store, row.cache_key, row.uuid, out.summary);
+    return 'completed';
+  });
 }

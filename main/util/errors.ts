@@ -4,6 +4,8 @@ export class HttpError extends Error {
     public readonly status: number,
     message: string,
     public readonly extra: Record<string, unknown> = {},
+    /** Response headers besides the JSON body's (Retry-After of a 503). */
+    public readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

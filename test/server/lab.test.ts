@@ -1,6 +1,7 @@
 // The lab server with real servers: `phasedesk server` (API) and `phasedesk worker` processes on PostgreSQL and
 // Redis. Auth, tasks and signed downloads over the API; a kill -9 of the API mid-task; cancel across processes;
-// a worker killed mid-task whose job runs again on a replacement.
+// a worker killed mid-task whose job runs again on a replacement; /metrics, /healthz and /readyz of the API and the
+// workers, readiness lost while Redis does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 
 let lab: Lab | undefined;
 beforeAll(async () => {
-  if (!serversMissing) lab = await startLab({ workers: 2 });
+  if (!serversMissing) lab = await startLab({ workers: 2, metrics: true });
 }, 120_000);
 afterAll(async () => {
   if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n'));
@@ -126,7 +127,68 @@ describe.skipIf(serversMissing)('lab server', () => {
     await l.startWorker();
     const done = await waitStatus(t.body.id, ['completed', 'failed', 'aborted']);
     expect(done.body.status).toBe('completed');
-    expect(done.body.logs).toMatch(/running again on worker [^:]+:\d+: the worker that ran it ended/);
+    expect(done.body.logs).toMatch(
+      /running again on worker [^:]+:\d+ \(attempt 2\): the worker that ran it ended or lost the job/,
+    );
+  });
+
+  it('/metrics, /healthz and /readyz of the API and of each worker; not ready while Redis does not answer', async () => {
+    const l = lab!;
+    const admin = (p: { metricsPort?: number }, path: string) => http(p.metricsPort!, 'GET', path);
+    const live = l.workers.filter((w) => !w.killed);
+    for (const p of [l.api, ...live]) {
+      expect((await admin(p, '/healthz')).body).toEqual({ status: 'ok' });
+      const ready = await admin(p, '/readyz');
+      expect([ready.status, ready.body]).toEqual([
+        200,
+        { status: 'ready', checks: { postgresql: 'ok', redis: 'ok', blob_directory: 'ok' } },
+      ]);
+    }
+    const apiMetrics = await until(
+      () => admin(l.api, '/metrics'),
+      (r) =>
+        live.every(
+          (w) => r.text.includes(`phasedesk_worker_heartbeat_age_seconds{worker="`) && r.text.includes(`:${w.pid}"}`),
+        ),
+      200,
+    );
+    expect(apiMetrics.headers['content-type']).toMatch(/^text\/plain/);
+    expect(apiMetrics.text).toMatch(/^phasedesk_tasks\{state="completed",task_type="point_calculation"\} [1-9]/m);
+    expect(apiMetrics.text).toMatch(/^phasedesk_queue_jobs\{state="waiting"\} \d+/m);
+    expect(apiMetrics.text).toMatch(/^phasedesk_queue_oldest_wait_seconds \d/m);
+    expect(apiMetrics.text).toMatch(/^phasedesk_worker_busy_slots\{worker="[^"]+"\} \d/m);
+    expect(apiMetrics.text).toMatch(/^phasedesk_server_reachable\{server="redis"\} 1/m);
+    const ran = await Promise.all(live.map((w) => admin(w, '/metrics')));
+    const all = ran.map((r) => r.text).join('\n');
+    expect(all).toMatch(
+      /^phasedesk_task_duration_seconds_count\{task_type="point_calculation",outcome="completed"\} [1-9]/m,
+    );
+    expect(all).toMatch(/^phasedesk_task_wait_seconds_bucket\{le="\+Inf",task_type="point_calculation"\} [1-9]/m);
+    expect(all).toMatch(/^phasedesk_calculation_process_restarts_total \d/m);
+    expect(all).toMatch(/^phasedesk_worker_slots 1/m);
+    // Redis stopped (SIGSTOP): it keeps its connections but answers nothing
+    process.kill(l.redis.pid, 'SIGSTOP');
+    try {
+      for (const p of [l.api, live[0]!]) {
+        const r = await admin(p, '/readyz');
+        expect(r.status).toBe(503);
+        expect(r.headers['retry-after']).toBe('5');
+        expect(r.body.checks.redis).toMatch(/no answer from Redis|Redis connection/);
+        expect(r.body.checks.postgresql).toBe('ok');
+      }
+    } finally {
+      process.kill(l.redis.pid, 'SIGCONT');
+    }
+    for (const p of [l.api, ...live])
+      await until(
+        () => admin(p, '/readyz'),
+        (r) => r.status === 200,
+        200,
+      );
+    // and the lab still runs tasks
+    const t = await task(l.keyA, pointConfig(), 'after');
+    expect((await waitStatus(t.body.id, ['completed', 'failed'])).body.status).toBe('completed');
+    expect(l.deaths()).toEqual([]);
   });
 
   it('`phasedesk server` and `phasedesk worker` without PostgreSQL or Redis refuse to start, naming the setting', () => {

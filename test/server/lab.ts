@@ -1,5 +1,7 @@
 // A lab server for tests: PostgreSQL, Redis, `phasedesk server` and `phasedesk worker` processes (dist/main/cli.js),
-// all on free loopback ports with one shared temporary directory; every process is stopped by its PID.
+// all on free loopback ports with one shared temporary directory; every process is stopped by its PID. A worker may
+// run inside a network namespace the test made (`ip netns exec`), reaching the servers at an address of that
+// namespace's link. Every process is remembered, so a test can ask which ones ended without being killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT, seed, tempDir } from '../service/helpers.js';
@@ -9,8 +11,21 @@ import { createDatabase, freePort, startPostgres, startRedis, type RunningServer
 export interface LabProcess {
   child: ChildProcess;
   pid: number;
+  /** What it printed, and when each line arrived (ms since epoch). */
   output(): string;
+  lines(): { at: number; text: string }[];
+  /** The test killed it (a process that ended otherwise died). */
+  killed: boolean;
+  /** Its admin listener's port (/metrics, /healthz, /readyz) when the lab was started with metrics. */
+  metricsPort?: number;
   kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export interface WorkerStart {
+  args?: string[];
+  /** Run inside this network namespace (`ip netns exec NAME`). */
+  netns?: string;
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Lab {
@@ -24,30 +39,43 @@ export interface Lab {
   userA: string;
   api: LabProcess;
   workers: LabProcess[];
+  /** Every process started, the ones replaced included. */
+  processes: LabProcess[];
+  env: NodeJS.ProcessEnv;
   startApi(): Promise<LabProcess>;
-  startWorker(args?: string[]): Promise<LabProcess>;
+  startWorker(o?: string[] | WorkerStart): Promise<LabProcess>;
+  /** Processes that ended although the test did not kill them. */
+  deaths(): LabProcess[];
   stop(): Promise<void>;
 }
 
 const URL_SECRET = 'lab-test-url-secret-0123456789abcdef0123456789';
 
-function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<LabProcess> {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main', 'cli.js'), ...args], {
+function launch(command: string[], args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<LabProcess> {
+  const [exe, ...pre] = command;
+  const child = spawn(exe!, [...pre, join(ROOT, 'dist', 'main', 'cli.js'), ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+  const lines: { at: number; text: string }[] = [];
+  let partial = '';
+  const take = (d: string) => {
     out += d;
-  });
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    out += d;
-  });
+    const parts = (partial + d).split('\n');
+    partial = parts.pop()!;
+    for (const text of parts) lines.push({ at: Date.now(), text });
+  };
+  child.stdout!.setEncoding('utf8').on('data', take);
+  child.stderr!.setEncoding('utf8').on('data', take);
   const proc: LabProcess = {
     child,
     pid: child.pid!,
     output: () => out,
+    lines: () => lines,
+    killed: false,
     async kill(signal = 'SIGKILL') {
+      proc.killed = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       const ended = new Promise((r) => child.once('exit', r));
       process.kill(child.pid!, signal);
@@ -68,16 +96,28 @@ function launch(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<
   });
 }
 
-export async function startLab(o: { workers?: number; env?: NodeJS.ProcessEnv } = {}): Promise<Lab> {
+export interface LabOptions {
+  workers?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Addresses PostgreSQL and Redis listen on besides 127.0.0.1. */
+  extraAddresses?: string[];
+  /** --lock-seconds of the workers (and PHASEDESK_JOB_LOCK_SECONDS of every process), default 2. */
+  lockSeconds?: number;
+  /** Every process with an admin listener (--metrics-port) on a free port. */
+  metrics?: boolean;
+}
+
+export async function startLab(o: LabOptions = {}): Promise<Lab> {
   ensureBuilt();
-  const pg = await startPostgres();
-  const redis = await startRedis();
+  const pg = await startPostgres({ extraAddresses: o.extraAddresses });
+  const redis = await startRedis({ extraAddresses: o.extraAddresses });
   const databaseUrl = await createDatabase(pg, 'lab');
   const dataDir = tempDir();
   const store = await openStore(dataDir, { databaseUrl });
   const s = await seed(store, dataDir);
   await store.close();
   const port = await freePort();
+  const lockSeconds = o.lockSeconds ?? 2;
   const env = {
     ...process.env,
     PHASEDESK_DATABASE_URL: databaseUrl,
@@ -85,6 +125,7 @@ export async function startLab(o: { workers?: number; env?: NodeJS.ProcessEnv } 
     PHASEDESK_BLOB_DIR: dataDir,
     PHASEDESK_URL_SECRET: URL_SECRET,
     PHASEDESK_TEST_CALCULATIONS: '1',
+    PHASEDESK_JOB_LOCK_SECONDS: String(lockSeconds),
     ...o.env,
   };
   const lab: Lab = {
@@ -98,25 +139,55 @@ export async function startLab(o: { workers?: number; env?: NodeJS.ProcessEnv } 
     userA: s.userA,
     api: undefined as unknown as LabProcess,
     workers: [],
+    processes: [],
+    env,
     async startApi() {
+      const metricsPort = o.metrics ? await freePort() : undefined;
       lab.api = await launch(
-        ['server', '--port', String(port), '--allowed-hosts', 'pd.lab.example'],
+        [process.execPath],
+        [
+          'server',
+          '--port',
+          String(port),
+          '--allowed-hosts',
+          'pd.lab.example',
+          ...(metricsPort ? ['--metrics-port', String(metricsPort)] : []),
+        ],
         env,
         /listening on/,
       );
+      lab.api.metricsPort = metricsPort;
+      lab.processes.push(lab.api);
       return lab.api;
     },
-    async startWorker(args = []) {
-      const w = await launch(
-        ['worker', '--slots', '1', '--threads', '1', '--lock-seconds', '2', ...args],
-        env,
+    async startWorker(opt = []) {
+      const w: WorkerStart = Array.isArray(opt) ? { args: opt } : opt;
+      const command = w.netns ? ['ip', 'netns', 'exec', w.netns, process.execPath] : [process.execPath];
+      const metricsPort = o.metrics && !w.netns ? await freePort() : undefined;
+      const p = await launch(
+        command,
+        [
+          'worker',
+          '--slots',
+          '1',
+          '--threads',
+          '1',
+          '--lock-seconds',
+          String(lockSeconds),
+          ...(metricsPort ? ['--metrics-port', String(metricsPort)] : []),
+          ...(w.args ?? []),
+        ],
+        { ...env, ...w.env },
         /PhaseDesk worker/,
       );
-      lab.workers.push(w);
-      return w;
+      p.metricsPort = metricsPort;
+      lab.workers.push(p);
+      lab.processes.push(p);
+      return p;
     },
+    deaths: () => lab.processes.filter((p) => !p.killed && (p.child.exitCode !== null || p.child.signalCode !== null)),
     async stop() {
-      await Promise.all([lab.api, ...lab.workers].filter(Boolean).map((p) => p.kill()));
+      await Promise.all(lab.processes.map((p) => p.kill()));
       await redis.stop();
       await pg.stop();
     },
