@@ -7,12 +7,17 @@ import type { DB } from './types.js';
 import type { StoreDialect } from './dialect.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_task_stage.js';
+import * as m003 from './migrations/003_database_setup.js';
 
 export type { DB } from './types.js';
 export type { StoreDialect } from './dialect.js';
 
 /** Migrations are registered statically (no directory scan) so they work from dist/ and under vitest alike. */
-const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002 };
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': m001,
+  '002_task_stage': m002,
+  '003_database_setup': m003,
+};
 
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {

@@ -121,7 +121,7 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
   );
   const tangents = commonTangents(eq, eqPhases, s, axisValues, path, sys.elements, axis, gref);
   const doc: GibbsEnergyCurvesDocument = {
-    ...documentBase(job, 'gibbs_energy_curves', sys.tdbFile),
+    ...documentBase(job, 'gibbs_energy_curves', sys),
     temperature: T,
     pressure: P,
     axis,
