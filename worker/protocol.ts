@@ -1,6 +1,7 @@
 // Messages between the service (main/service/scheduler.ts), the calculation hosts (worker/host.ts) and the
 // piscina worker inside each host (worker/index.ts).
 import type { TaskConfig, TaskType } from '../contract/tasks/registry.js';
+import type { DatabasePhaseSelection } from '../contract/phase-selection.js';
 
 import {
   CANCEL_INDEX,
@@ -32,8 +33,11 @@ export interface CalculationJob<C extends object = Record<string, unknown>> {
   /** Absolute task directory; the calculation writes into <taskDir>/{result,preview,vtk}/. */
   taskDir: string;
   control: SharedArrayBuffer;
-  /** catalog code and sha256 of the database file, recorded in result.json (absent in `phasedesk calc`) */
-  database?: { code: string; sha256: string };
+  /**
+   * catalog code and sha256 of the database file, recorded in result.json, and the record's recommended phase
+   * selection as it was when the task was created (absent in `phasedesk calc`)
+   */
+  database?: { code: string; sha256: string; phase_selection?: DatabasePhaseSelection | null };
 }
 
 export interface CalculationOutput {

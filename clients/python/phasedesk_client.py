@@ -84,6 +84,12 @@ class _Database(TypedDict):
     user_status: str
     created_at: str
     updated_at: str
+    # extensions: where the file comes from, its licence and attribution, its recommended phase selection
+    # ({"inhibit_phases": [...], "for_systems": [...], "groups": {...}, "note": ...}) or None
+    source: Optional[str]
+    license: Optional[str]
+    attribution: Optional[str]
+    phase_selection: Optional[Dict[str, Any]]
 
 
 class Database(_Database, total=False):
@@ -103,6 +109,8 @@ class UserDatabaseStatus(TypedDict):
 
 class PhasesResponse(TypedDict):
     phase_list: List[str]
+    phase_groups: Dict[str, List[str]]  # extension: members of every group among phase_list (key without @)
+    recommended_inhibit_phases: List[str]  # extension: what a task without inhibit_phases suppresses here
 
 
 class _Task(TypedDict):
@@ -161,6 +169,7 @@ class _PointCondition(TypedDict):
 
 class PointCondition(_PointCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     thermo_outputs: List[str]
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
@@ -182,6 +191,7 @@ class _LineCondition(_ScanCondition):
 
 class LineCondition(_LineCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     thermo_outputs: List[str]
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
@@ -190,11 +200,13 @@ class LineCondition(_LineCondition, total=False):
 
 class BinaryEquilibriumCondition(_ScanCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
 
 
 class PropertiesCondition(_LineCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     thermo_outputs: List[str]
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
@@ -226,6 +238,7 @@ class _GibbsEnergyCurvesCondition(TypedDict):
 class GibbsEnergyCurvesCondition(_GibbsEnergyCurvesCondition, total=False):
     points: int  # default 101
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
@@ -251,6 +264,7 @@ class _CptCondition(TypedDict):
 
 class CptCondition(_CptCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # grid equally spaced in it; default mole_fraction
     include_tielines: bool
     tieline_stride: float
@@ -265,6 +279,7 @@ class _TernarySectionCondition(TypedDict):
 
 class TernarySectionCondition(_TernarySectionCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_window: List[Dict[str, Any]]  # [{"component": ..., "min": ..., "max": ...}] mole fractions
     composition_unit: Literal["mole_fraction", "mass_fraction"]
     map_options: Dict[str, Any]  # GLOBAL_MIN_PDENS, grid_divisions
@@ -349,6 +364,7 @@ class _IsoplethCondition(TypedDict):
 
 class IsoplethCondition(_IsoplethCondition, total=False):
     activated_phases: List[str]
+    inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_unit: Literal["mole_fraction", "mass_fraction"]
     resolution: int  # coarse-grid nodes per axis (5..101)
 

@@ -1,5 +1,6 @@
 // Response bodies of the local console API (/console/v1, main/api/console.ts): what the service's console
 // functions (main/console/admin.ts) return and the renderer's console screens read.
+import type { DatabasePhaseSelection } from '../phase-selection.js';
 
 export interface ConsoleUser {
   id: string;
@@ -56,6 +57,12 @@ export interface ConsoleDb {
   file_sha256: string;
   created_at: string;
   updated_at: string;
+  /** where the file comes from, its licence and the attribution it requires (extensions of the record) */
+  source: string | null;
+  license: string | null;
+  attribution: string | null;
+  /** the recommended phase selection calculations on this database start from */
+  phase_selection: DatabasePhaseSelection | null;
   subscriptions: ConsoleSubscription[];
 }
 

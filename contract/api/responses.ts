@@ -2,6 +2,7 @@
 // shapes, the OpenAPI document publishes them, and the renderer reads them with the same types.
 import { z } from 'zod';
 import { TASK_STATES } from '../task-states.js';
+import { databasePhaseSelectionSchema } from '../phase-selection.js';
 
 export const errorResponse = z.object({
   error: z.string(),
@@ -41,6 +42,12 @@ export const dbItemResponse = z.object({
   user_status: z.string(),
   created_at: z.string(),
   updated_at: z.string(),
+  // Extensions (spec clients ignore them; docs/api.md): where the file comes from, its licence and the attribution
+  // the licence requires, and the recommended phase selection calculations on it start from.
+  source: z.string().nullable(),
+  license: z.string().nullable(),
+  attribution: z.string().nullable(),
+  phase_selection: databasePhaseSelectionSchema.nullable(),
 });
 export const listDbResponse = z.object({
   items: z.array(dbItemResponse),
@@ -76,7 +83,13 @@ export const fileListResponse = z.object({
   files: z.array(z.string()),
   total_count: z.number().int(),
 });
-export const phasesResponse = z.object({ phase_list: z.array(z.string()) });
+export const phasesResponse = z.object({
+  phase_list: z.array(z.string()),
+  // Extensions: the members of every group among phase_list (key without @) and the database's recommended entries
+  // for these elements (what a task without condition.inhibit_phases suppresses).
+  phase_groups: z.record(z.string(), z.array(z.string())),
+  recommended_inhibit_phases: z.array(z.string()),
+});
 export const userStatusResponse = z.object({ status: z.string() });
 
 export type ErrorResponse = z.output<typeof errorResponse>;

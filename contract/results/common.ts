@@ -7,6 +7,8 @@
 /** Version of the result.json layout; bumped on any incompatible change. */
 export const RESULT_VERSION = 1;
 export { ENGINE_NAME } from '../version.js';
+import type { PhaseSelectionRecord } from '../phase-selection.js';
+export type { PhaseSelectionRecord };
 
 export interface Provenance {
   engine: { name: string; version: string };
@@ -15,12 +17,16 @@ export interface Provenance {
   created_at: string;
 }
 
-/** Every result.json: version, task type, provenance, the validated task_config it answers. */
+/**
+ * Every result.json: version, task type, provenance, the validated task_config it answers and the phase selection
+ * it was computed with (the task's condition.inhibit_phases or its database's recommended selection).
+ */
 export interface ResultDocument {
   version: number;
   task_type: string;
   provenance: Provenance;
   config: Record<string, unknown>;
+  phase_selection: PhaseSelectionRecord;
 }
 
 /** Ordered or not, for a composition set of a phase with an order-disorder description. */

@@ -163,6 +163,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -173,7 +176,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "cp_definition",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "AlloyTemperaturesField": {
@@ -366,6 +370,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "HM",
           "SM",
           "CPM"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -658,6 +694,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -671,7 +710,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "not_converged",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "AlloyTemperaturesField": {
@@ -961,6 +1001,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "HM",
           "SM",
           "CPM"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -1466,6 +1538,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -1486,7 +1561,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "table",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "BinaryBoundary": {
@@ -1688,6 +1764,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "phases",
           "second_order_lines",
           "notes"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -2081,6 +2189,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -2091,7 +2202,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "table",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "LineAxis": {
@@ -2276,6 +2388,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "HM",
           "SM",
           "CPM"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -2538,6 +2682,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "type": "object",
         "additionalProperties": {}
       },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      },
       "liquid_phase": {
         "type": "string"
       },
@@ -2661,6 +2808,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "version",
       "provenance",
       "config",
+      "phase_selection",
       "liquid_phase",
       "liquidus_temperature",
       "solidus_temperature",
@@ -2677,6 +2825,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "warnings"
     ],
     "$defs": {
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
       "Provenance": {
         "type": "object",
         "properties": {
@@ -3016,6 +3196,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -3032,7 +3215,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "vtk_files",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "CptAxis": {
@@ -3201,6 +3385,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "T",
           "x",
           "phases"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -3411,6 +3627,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -3432,7 +3651,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "table",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "IsoplethInvariant": {
@@ -3625,6 +3845,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "T",
           "x",
           "grid_nodes"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {
@@ -3913,6 +4165,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -3931,9 +4186,42 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "table",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
       "Provenance": {
         "type": "object",
         "properties": {
@@ -4510,6 +4798,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "config": {
         "type": "object",
         "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
       }
     },
     "required": [
@@ -4529,7 +4820,8 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "notes",
       "version",
       "provenance",
-      "config"
+      "config",
+      "phase_selection"
     ],
     "$defs": {
       "CommonTangent": {
@@ -4745,6 +5037,38 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "name",
           "GM",
           "GM_formation"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
         ]
       },
       "Provenance": {

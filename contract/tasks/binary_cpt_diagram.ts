@@ -1,6 +1,6 @@
 // binary_cpt_diagram: a composition x temperature x pressure grid of a binary system, with its viewer axes.
 import { z } from 'zod';
-import { GT0, common, compositionUnit, fraction, kelvin, phases, pressure } from './common.js';
+import { GT0, common, compositionUnit, fraction, kelvin, phaseFields, pressure } from './common.js';
 export type { BinaryCptResult } from '../results/binary_cpt_diagram.js';
 
 const axis = z
@@ -21,7 +21,7 @@ export const binaryCptSchema = z
     condition: z
       .looseObject({
         components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
-        activated_phases: phases.optional(),
+        ...phaseFields,
         x_component: z.string().min(1),
         composition_start: fraction,
         composition_end: fraction,

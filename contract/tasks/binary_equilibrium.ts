@@ -1,6 +1,6 @@
 // binary_equilibrium: the whole binary phase diagram by tie-line continuation, with order-disorder lines.
 import { z } from 'zod';
-import { common, composition, compositionRule, compositionUnit, kelvin, phases, pressure } from './common.js';
+import { common, composition, compositionRule, compositionUnit, kelvin, phaseFields, pressure } from './common.js';
 export type { BinaryEquilibriumResult } from '../results/binary_equilibrium.js';
 
 // Strict: an unknown option key is refused with a 400 naming it, not silently ignored.
@@ -27,7 +27,7 @@ export const binaryEquilibriumSchema = z
         temperature_start: kelvin,
         temperature_end: kelvin,
         pressure,
-        activated_phases: phases.optional(),
+        ...phaseFields,
         // the unit of compositions_start/end and of the preview's composition axis (docs/calculations.md)
         composition_unit: compositionUnit,
       })

@@ -12,6 +12,12 @@ export const fraction = z.number().min(0, 'must be between 0 and 1').max(1, 'mus
 export const components = z.array(z.string().min(1, 'must not be empty')).min(1, 'must contain at least 1 element');
 export const composition = z.record(z.string(), fraction);
 export const phases = z.array(z.string());
+/**
+ * condition.inhibit_phases: phase names, patterns (* and ?) and @groups (contract/phase-selection.ts); the
+ * specification gives it to Scheil, this service to every task type. Absent: the database's recommended selection.
+ */
+export const inhibitEntries = z.array(z.string().min(1, 'must not be empty'));
+export const phaseFields = { activated_phases: phases.optional(), inhibit_phases: inhibitEntries.optional() };
 // Output names of the vocabulary in contract/results/outputs.ts; an unknown name is a 400 listing the known ones.
 export const outputs = z.array(z.string()).superRefine((names, ctx) => {
   const err = validateOutputs(names);
@@ -206,7 +212,7 @@ export const scanCondition = z
     temperature_end: kelvin,
     pressure,
     points: scanPoints,
-    activated_phases: phases.optional(),
+    ...phaseFields,
     thermo_outputs: outputs.optional(),
     outputs_list_template: outputs.optional(),
     ...furtherFields,

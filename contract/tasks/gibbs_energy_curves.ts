@@ -8,7 +8,7 @@ import {
   compositionRule,
   furtherFields,
   kelvin,
-  phases,
+  phaseFields,
   pressure,
   referenceStatesRule,
   sameComposition,
@@ -30,7 +30,7 @@ export const gibbsEnergyCurvesSchema = z.looseObject({
       compositions_start: composition,
       compositions_end: composition,
       points: scanPoints.min(2, 'must be at least 2').max(5001, 'must be at most 5001').optional(),
-      activated_phases: phases.optional(),
+      ...phaseFields,
       ...furtherFields,
     })
     .superRefine(compositionRule(['compositions_start', 'compositions_end']))

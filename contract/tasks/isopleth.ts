@@ -2,7 +2,7 @@
 // varying linearly from composition_start to composition_end in mole or mass fractions. An extension of the
 // spec's task types (README "Task types").
 import { z } from 'zod';
-import { common, composition, compositionRule, kelvin, phases, pressure, sameComposition } from './common.js';
+import { common, composition, compositionRule, kelvin, phaseFields, pressure, sameComposition } from './common.js';
 export type { IsoplethResult } from '../results/isopleth.js';
 
 /** Coarse-grid nodes per axis of an isopleth: bounds of condition.resolution. */
@@ -14,7 +14,7 @@ export const isoplethSchema = z.looseObject({
   condition: z
     .looseObject({
       components: z.array(z.string().min(1, 'must not be empty')).min(2, 'must contain at least 2 elements'),
-      activated_phases: phases.optional(),
+      ...phaseFields,
       temperature_start: kelvin,
       temperature_end: kelvin,
       pressure,

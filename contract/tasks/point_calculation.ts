@@ -9,7 +9,7 @@ import {
   kelvin,
   outputElementsRule,
   outputs,
-  phases,
+  phaseFields,
   pressure,
   referenceStatesRule,
 } from './common.js';
@@ -21,7 +21,7 @@ export const pointCalculationSchema = z.looseObject({
   condition: z
     .looseObject({
       components,
-      activated_phases: phases.optional(),
+      ...phaseFields,
       temperature: kelvin,
       pressure,
       compositions: composition,

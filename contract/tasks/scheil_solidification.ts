@@ -8,7 +8,7 @@ import {
   compositionRule,
   compositionUnit,
   kelvin,
-  phases,
+  phaseFields,
   pressure,
 } from './common.js';
 export type { ScheilDocument } from '../results/scheil_solidification.js';
@@ -23,8 +23,7 @@ export const scheilSchema = z.looseObject({
       start_temperature: kelvin,
       temperature_step: z.number().gt(0, GT0),
       pressure,
-      activated_phases: phases.optional(),
-      inhibit_phases: phases.optional(),
+      ...phaseFields,
       composition_unit: compositionUnit,
     })
     .superRefine(compositionRule(['compositions'])),

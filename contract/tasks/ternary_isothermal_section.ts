@@ -1,7 +1,7 @@
 // ternary_isothermal_section: the phase diagram of a three-element system at one temperature and pressure
 // (docs/calculations.md "Ternary isothermal sections").
 import { z } from 'zod';
-import { GT0, common, fraction, kelvin, phases, pressure } from './common.js';
+import { GT0, common, fraction, kelvin, phaseFields, pressure } from './common.js';
 export type { TernaryIsothermalSectionResult } from '../results/ternary_isothermal_section.js';
 
 export const ternaryIsothermalSectionSchema = z.looseObject({
@@ -12,7 +12,7 @@ export const ternaryIsothermalSectionSchema = z.looseObject({
       components: z.array(z.string().min(1, 'must not be empty')).length(3, 'must hold exactly 3 components'),
       temperature: kelvin,
       pressure,
-      activated_phases: phases.optional(),
+      ...phaseFields,
       /** mapped part of the triangle: [min, max] mole fraction of some components (default the whole triangle) */
       composition_window: z
         .array(z.strictObject({ component: z.string().min(1), min: fraction, max: fraction }))

@@ -20,7 +20,7 @@ import {
 } from '../requests/console.js';
 import { CONSOLE_HEADER, consoleTokenMatches } from '../console/token.js';
 import { deleteKey, issueKey, nameKey, setKeyActive, setKeyExpiry } from '../console/keys.js';
-import { setDatabaseState, subscribe } from '../console/databases.js';
+import { subscribe } from '../console/databases.js';
 import {
   importUploadedDatabase,
   keyExists,
@@ -29,6 +29,7 @@ import {
   listUsers,
   saveSettings,
   settingsView,
+  updateDatabase,
 } from '../console/admin.js';
 
 export const CONSOLE_PREFIX = '/console/v1';
@@ -101,7 +102,7 @@ export async function registerConsoleRoutes(app: FastifyInstance, ctx: ServiceCo
       c.patch('/databases/:code', async (req) => {
         const { code } = parseOrThrow(codeParams, req.params);
         const b = parseOrThrow(dbPatchBody, req.body);
-        await wrap(() => setDatabaseState(ctx.store, code, b.state));
+        await wrap(() => updateDatabase(ctx.store, code, b));
         return (await listAllDatabases(ctx.store)).find((d) => d.code === code);
       });
       c.put('/databases/:code/subscriptions/:username', async (req) => {

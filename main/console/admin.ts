@@ -16,10 +16,12 @@ import {
   type SavedSettings,
   type ServiceSettings,
 } from '../config.js';
-import { effectiveStatus } from '../service/databases.js';
+import { effectiveStatus, selectionOf } from '../service/databases.js';
 import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
-import { registerDatabase, subscribe, type DbMeta } from './databases.js';
+import { checkNewCode, registerDatabase, setDatabaseState, setupColumns, subscribe, type DbMeta } from './databases.js';
+import { codeFromFileName, nameFromFileName } from '../../contract/database-code.js';
+import { rfc3339 } from '../util/time.js';
 import { parseTdbForImport } from './tdb-import.js';
 import type {
   ConsoleDb,
@@ -100,6 +102,10 @@ export async function listAllDatabases(store: Store): Promise<ConsoleDb[]> {
     file_sha256: r.file_sha256,
     created_at: r.created_at,
     updated_at: r.updated_at,
+    source: r.source,
+    license: r.license,
+    attribution: r.attribution,
+    phase_selection: selectionOf(r),
     subscriptions: subs
       .filter((s) => s.database_id === r.id)
       .map((s) => ({
@@ -111,7 +117,11 @@ export async function listAllDatabases(store: Store): Promise<ConsoleDb[]> {
   }));
 }
 
-export interface ImportRequest extends DbMeta {
+export interface ImportRequest extends Omit<DbMeta, 'code' | 'name'> {
+  /** The record's code; absent: derived from the file name (contract/database-code.ts codeFromFileName). */
+  code?: string;
+  /** The record's name; absent: the file name without its extension. */
+  name?: string;
   /** Name of the uploaded file, used in "FILE:LINE: message" errors and warnings. */
   file_name: string;
   /** The file's text (console upload) or bytes (CLI: stored exactly as read). */
@@ -133,15 +143,55 @@ export function withLfLineEndings(tdb: string | Buffer): string | Buffer {
 
 export type { ImportReport };
 
+/** The request with its code and name: given, or derived from the file name (a free code, in any case). */
+async function withCodeAndName(
+  store: Store,
+  req: ImportRequest,
+): Promise<ImportRequest & { code: string; name: string }> {
+  const taken = req.code ? [] : (await store.db.selectFrom('databases').select('code').execute()).map((r) => r.code);
+  return {
+    ...req,
+    code: req.code ?? codeFromFileName(req.file_name, taken),
+    name: req.name ?? nameFromFileName(req.file_name),
+  };
+}
+
+/** PATCH /console/v1/databases/{code}: the enablement state and the record's extension fields. */
+export async function updateDatabase(
+  store: Store,
+  code: string,
+  patch: Pick<DbMeta, 'source' | 'license' | 'attribution' | 'phase_selection'> & { state?: DbState },
+): Promise<void> {
+  if (patch.state !== undefined) await setDatabaseState(store, code, patch.state);
+  const columns = setupColumns(patch);
+  if (Object.keys(columns).length === 0) return;
+  const r = await store.db
+    .updateTable('databases')
+    .set({ ...columns, updated_at: rfc3339() })
+    .where('code', '=', code)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new Error(`database '${code}' does not exist`);
+}
+
 /**
  * Imports an uploaded TDB text with the project's single TDB reader (worker/core/database.ts). A malformed file
  * is a 400 whose message is the reader's "FILE:LINE: message"; refused phases and warnings do not stop the
  * import and are returned one by one so the user sees exactly what loaded and what did not.
  */
-export async function importUploadedDatabase(store: Store, dataDir: string, req: ImportRequest): Promise<ImportReport> {
+export async function importUploadedDatabase(
+  store: Store,
+  dataDir: string,
+  request: ImportRequest,
+): Promise<ImportReport> {
+  const req = await withCodeAndName(store, request);
   const existing = await store.db.selectFrom('databases').select('id').where('code', '=', req.code).executeTakeFirst();
   if (existing && !req.replace)
     throw new HttpError(409, `code: a database with code '${req.code}' already exists (set replace to overwrite it)`);
+  try {
+    await checkNewCode(store, req.code);
+  } catch (e) {
+    throw new HttpError(400, (e as Error).message);
+  }
   if (req.subscribe_user) {
     const u = await store.db
       .selectFrom('users')

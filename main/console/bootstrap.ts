@@ -61,6 +61,10 @@ export async function syncCatalog(
         version: e.version,
         level: e.level,
         support_task_list: e.support_task_list,
+        source: e.source ?? null,
+        license: e.license ?? null,
+        attribution: e.attribution ?? null,
+        phase_selection: e.phase_selection ?? null,
       });
       if (local) await subscribe(store, { username: LOCAL_USER, code: e.code, status: 'active', expiresAt: null });
       log(`imported database ${e.code}${r.warnings.length ? ` (${r.warnings.length} warning(s))` : ''}`);

@@ -6,6 +6,9 @@ import { parseTdbForImport } from './tdb-import.js';
 import { sha256File } from '../service/files.js';
 import { rfc3339 } from '../util/time.js';
 import { userIdByName } from './users.js';
+import { caseCollision, databaseCodeProblem } from '../../contract/database-code.js';
+import type { DatabasePhaseSelection } from '../../contract/phase-selection.js';
+import type { DatabasesTable } from '../db/types.js';
 
 export interface DbMeta {
   code: string;
@@ -17,6 +20,37 @@ export interface DbMeta {
   support_task_list?: string[];
   price?: number;
   sp_id?: string | null;
+  /** extension fields of the record; undefined keeps what a replaced record had */
+  source?: string | null;
+  license?: string | null;
+  attribution?: string | null;
+  phase_selection?: DatabasePhaseSelection | null;
+}
+
+/** The record's extension fields as stored, for the ones `meta` gives. */
+export function setupColumns(
+  meta: Pick<DbMeta, 'source' | 'license' | 'attribution' | 'phase_selection'>,
+): Partial<Pick<DatabasesTable, 'source' | 'license' | 'attribution' | 'phase_selection'>> {
+  const out: Partial<Pick<DatabasesTable, 'source' | 'license' | 'attribution' | 'phase_selection'>> = {};
+  for (const k of ['source', 'license', 'attribution'] as const) if (meta[k] !== undefined) out[k] = meta[k];
+  if (meta.phase_selection !== undefined)
+    out.phase_selection = meta.phase_selection === null ? null : JSON.stringify(meta.phase_selection);
+  return out;
+}
+
+/**
+ * Refuses a code that cannot name the stored file (<code>.tdb): too long, characters outside the safe set, a Windows
+ * device name, or a code that differs from an existing one only by case (one file on macOS and Windows).
+ */
+export async function checkNewCode(store: Store, code: string): Promise<void> {
+  const problem = databaseCodeProblem(code);
+  if (problem) throw new Error(`code: ${problem}`);
+  const codes = (await store.db.selectFrom('databases').select('code').execute()).map((r) => r.code);
+  const other = caseCollision(code, codes);
+  if (other)
+    throw new Error(
+      `code: '${code}' differs from the existing database '${other}' only by case; the two files would be one on macOS and Windows`,
+    );
 }
 
 /**
@@ -30,7 +64,7 @@ export async function registerDatabase(
   meta: DbMeta,
   lists: { element_list: string[]; phase_list: string[] },
 ): Promise<string> {
-  if (!/^[A-Za-z0-9_.-]+$/.test(meta.code)) throw new Error('code may only contain letters, digits, _ . -');
+  await checkNewCode(store, meta.code);
   if (!existsSync(file)) throw new Error(`${file}: no such file`);
   const dir = join(dataDir, 'databases');
   mkdirSync(dir, { recursive: true });
@@ -53,6 +87,7 @@ export async function registerDatabase(
     file_path: target,
     file_sha256: sha256File(target),
     updated_at: now,
+    ...setupColumns(meta),
   };
   const existing = await store.db.selectFrom('databases').select('id').where('code', '=', meta.code).executeTakeFirst();
   if (existing) {
@@ -137,6 +172,12 @@ export interface CatalogEntry {
   version: string;
   level: string;
   support_task_list?: string[];
+  /** where the file comes from, its licence and the attribution the licence requires */
+  source?: string;
+  license?: string;
+  attribution?: string;
+  /** the recommended phase selection (contract/phase-selection.ts) */
+  phase_selection?: DatabasePhaseSelection;
 }
 
 export function readCatalog(catalogFile: string): { entries: CatalogEntry[]; baseDir: string } | undefined {

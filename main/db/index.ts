@@ -7,13 +7,19 @@ import type { StoreDialect } from './dialect.js';
 import * as m001 from './migrations/001_initial.js';
 import * as m002 from './migrations/002_task_stage.js';
 import * as m003 from './migrations/003_attempts.js';
+import * as m004 from './migrations/004_database_setup.js';
 import { postgresPool } from './postgres-pool.js';
 
 export type { DB } from './types.js';
 export type { StoreDialect } from './dialect.js';
 
 /** Migrations are registered statically (no directory scan) so they work from dist/ and under vitest alike. */
-const MIGRATIONS: Record<string, Migration> = { '001_initial': m001, '002_task_stage': m002, '003_attempts': m003 };
+const MIGRATIONS: Record<string, Migration> = {
+  '001_initial': m001,
+  '002_task_stage': m002,
+  '003_attempts': m003,
+  '004_database_setup': m004,
+};
 
 class StaticProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {

@@ -45,6 +45,12 @@ export interface DatabasesTable {
   file_sha256: string;
   created_at: string;
   updated_at: string;
+  /** where the file comes from, its licence and the attribution the licence requires (migration 003) */
+  source: string | null;
+  license: string | null;
+  attribution: string | null;
+  /** the recommended phase selection, JSON of contract/phase-selection.ts DatabasePhaseSelection (migration 003) */
+  phase_selection: string | null;
 }
 export interface SubscriptionsTable {
   id: string;
@@ -78,6 +84,8 @@ export interface TasksTable {
   created_at: string;
   updated_at: string;
   created_ms: number;
+  /** the database's recommended phase selection when the task was created, JSON (migration 003) */
+  database_selection: string | null;
 }
 export interface TaskCreationsTable {
   id: Generated<number>;

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { TASK_TYPES } from '../../contract/tasks/registry.js';
 import { DB_STATES, LOCAL_USER } from '../../contract/api/console.js';
 import { SETTING_BOUNDS } from '../config.js';
+import { databaseCodeProblem } from '../../contract/database-code.js';
+import { databasePhaseSelectionSchema } from '../../contract/phase-selection.js';
 
 const isoTime = z
   .string()
@@ -55,6 +57,27 @@ const text = (max: number) =>
     .min(1, { error: 'must not be empty' })
     .max(max, { error: `must be at most ${max} characters` });
 
+/** A code for a new record: the rules of contract/database-code.ts (length, characters, Windows device names). */
+const newCode = z.string({ error: 'must be a string' }).superRefine((c, ctx) => {
+  const problem = databaseCodeProblem(c);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+const optionalText = (max: number) =>
+  z
+    .string({ error: 'must be a string or null' })
+    .trim()
+    .max(max, { error: `must be at most ${max} characters` })
+    .transform((s) => (s === '' ? null : s))
+    .nullable()
+    .optional();
+/** The record's extension fields: null clears one, absent keeps it. */
+const setupFields = {
+  source: optionalText(2000),
+  license: optionalText(200),
+  attribution: optionalText(4000),
+  phase_selection: databasePhaseSelectionSchema.nullable().optional(),
+};
+
 export const dbImportBody = z.strictObject({
   file_name: z
     .string({ error: 'must be a string' })
@@ -62,10 +85,9 @@ export const dbImportBody = z.strictObject({
     .max(255, { error: 'must be at most 255 characters' })
     .regex(/^[^/\\\0]+$/, { error: 'must be a file name without a directory' }),
   tdb: z.string({ error: 'must be the text of the TDB file' }).min(1, { error: 'must not be empty' }),
-  code: z
-    .string({ error: 'must be a string' })
-    .regex(CODE_RE, { error: 'may only contain letters, digits, _ . - (at most 64)' }),
-  name: text(200),
+  // absent: derived from file_name (contract/database-code.ts codeFromFileName), as the desktop's "Open" does
+  code: newCode.optional(),
+  name: text(200).optional(),
   level: text(50).default('free'),
   type: text(50).default('alloy'),
   version: text(50).default('1.0'),
@@ -81,10 +103,16 @@ export const dbImportBody = z.strictObject({
     .default([...TASK_TYPES]),
   replace: z.boolean({ error: 'must be true or false' }).default(false),
   subscribe_user: username.nullable().default(LOCAL_USER),
+  ...setupFields,
 });
-export const dbPatchBody = z.strictObject({
-  state: z.enum(DB_STATES, { error: 'must be enable, disable or invisible' }),
-});
+export const dbPatchBody = z
+  .strictObject({
+    state: z.enum(DB_STATES, { error: 'must be enable, disable or invisible' }).optional(),
+    ...setupFields,
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    error: 'state, source, license, attribution or phase_selection is required',
+  });
 export const subscriptionBody = z.strictObject({
   // The spec's known values; the store keeps free text, but the console only writes these.
   status: z.enum(['trail', 'active', 'inactive', 'expired', 'pending'], {

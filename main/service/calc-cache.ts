@@ -25,10 +25,15 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v);
 }
 
-export function cacheKey(config: Record<string, unknown>, dbSha256: string): string {
+/**
+ * The key of a calculation: its configuration, the database file, the engine and, for a database with a recommended
+ * phase selection (JSON as stored), that selection, which decides the phases when the task gives no inhibit_phases.
+ */
+export function cacheKey(config: Record<string, unknown>, dbSha256: string, dbSelection: string | null = null): string {
   const { task_path: _tp, tdb_file: _tf, ...rest } = config;
+  const selection = dbSelection === null ? '' : `\n${canonicalJson(JSON.parse(dbSelection))}`;
   return createHash('sha256')
-    .update(`${canonicalJson(rest)}\n${dbSha256}\n${ENGINE_VERSION}`)
+    .update(`${canonicalJson(rest)}\n${dbSha256}\n${ENGINE_VERSION}${selection}`)
     .digest('hex');
 }
 

@@ -6,6 +6,7 @@ import type { ServiceSettings } from '../config.js';
 import type { Store } from '../db/index.js';
 import type { HostJob } from '../../worker/protocol.js';
 import type { TaskRow } from './task-rows.js';
+import type { DatabasePhaseSelection } from '../../contract/phase-selection.js';
 
 /** The failure log of a task whose database record went away before its calculation started. */
 export const DATABASE_GONE = 'the database file of this task is no longer available';
@@ -30,7 +31,9 @@ export async function calculationInput(store: Store, row: TaskRow): Promise<Calc
   // The code is replaced by the server-managed file path before the config reaches the worker.
   delete config.tdb_code;
   config.tdb_file = db.file_path;
-  return { config, database: { code: db.code, sha256: db.file_sha256 } };
+  // the database's recommended phase selection as it was when the task was created
+  const selection = row.database_selection ? (JSON.parse(row.database_selection) as DatabasePhaseSelection) : null;
+  return { config, database: { code: db.code, sha256: db.file_sha256, phase_selection: selection } };
 }
 
 /** OpenMP threads of one pool slot: threadBudget / poolSize, at least 1. */

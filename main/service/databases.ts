@@ -1,9 +1,10 @@
-import type { DbItemResponse, ListDbResponse } from '../../contract/api/responses.js';
+import type { DbItemResponse, ListDbResponse, PhasesResponse } from '../../contract/api/responses.js';
 import type { Selectable } from 'kysely';
 import type { DatabasesTable, SubscriptionsTable } from '../db/types.js';
 import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
+import { recommendedEntries, type DatabasePhaseSelection } from '../../contract/phase-selection.js';
 
 export type DbRow = Selectable<DatabasesTable>;
 type SubRow = Selectable<SubscriptionsTable>;
@@ -19,6 +20,11 @@ export function effectiveStatus(sub: Pick<SubRow, 'status' | 'expires_at'> | und
 export function subscriptionAllowsTasks(sub: SubRow | undefined): boolean {
   const s = effectiveStatus(sub);
   return s === 'active' || s === 'trail';
+}
+
+/** The record's recommended phase selection (stored as JSON, checked by the schema when it was written). */
+export function selectionOf(row: Pick<DbRow, 'phase_selection'>): DatabasePhaseSelection | null {
+  return row.phase_selection ? (JSON.parse(row.phase_selection) as DatabasePhaseSelection) : null;
 }
 
 export function toDbItem(row: DbRow, userStatus: string): DbItemResponse {
@@ -38,6 +44,11 @@ export function toDbItem(row: DbRow, userStatus: string): DbItemResponse {
     user_status: userStatus,
     created_at: row.created_at,
     updated_at: row.updated_at,
+    // extensions (docs/api.md): where the file comes from, its licence and attribution, its recommended selection
+    source: row.source,
+    license: row.license,
+    attribution: row.attribution,
+    phase_selection: selectionOf(row),
   };
 }
 
@@ -125,6 +136,11 @@ interface TdbModule {
     refusals: { phase: string; reason: string }[];
   };
   phasesFor(path: string, elements: string[]): string[];
+  phasesWithGroups(
+    path: string,
+    elements: string[],
+    databaseGroups?: Record<string, string[]>,
+  ): { phases: string[]; groups: Record<string, string[]> };
 }
 
 /** The single TDB reader of the project lives in worker/core/database.ts (native core). */
@@ -137,8 +153,16 @@ export async function loadTdbModule(): Promise<TdbModule> {
   }
 }
 
-/** POST /database/{db_id}/phases. */
-export async function phasesForElements(ctx: ServiceContext, userId: string, id: string, elements: string[]) {
+/**
+ * POST /database/{db_id}/phases, with the extensions phase_groups (the members of every group among the phases) and
+ * recommended_inhibit_phases (the database's recommended entries for these elements).
+ */
+export async function phasesForElements(
+  ctx: ServiceContext,
+  userId: string,
+  id: string,
+  elements: string[],
+): Promise<PhasesResponse> {
   const row = await enabledDatabase(ctx, id);
   if (!row) throw new HttpError(404, 'Db not found');
   const st = effectiveStatus(await subscriptionFor(ctx, userId, id));
@@ -148,8 +172,14 @@ export async function phasesForElements(ctx: ServiceContext, userId: string, id:
   const unknown = elements.filter((e) => !known.has(e.toUpperCase()));
   if (unknown.length > 0) throw new HttpError(400, `element_list: unknown elements for this Db: ${unknown.join(', ')}`);
   const mod = await loadTdbModule();
+  const selection = selectionOf(row);
   try {
-    return { phase_list: mod.phasesFor(row.file_path, elements) };
+    const { phases, groups } = mod.phasesWithGroups(row.file_path, elements, selection?.groups);
+    return {
+      phase_list: phases,
+      phase_groups: groups,
+      recommended_inhibit_phases: recommendedEntries(selection, elements),
+    };
   } catch (e) {
     // the stored file no longer reads (e.g. imported before a reader bound): a state of this Db, not a fault
     // of the service; the answer names the file and line

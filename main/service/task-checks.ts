@@ -4,11 +4,21 @@
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import { isMassless } from '../../contract/phases.js';
 import type { WorkBounds } from '../config.js';
+import {
+  knownGroupNames,
+  nearestName,
+  unknownEntries,
+  unknownEntryText,
+  type DatabasePhaseSelection,
+  type UnknownEntry,
+} from '../../contract/phase-selection.js';
 
 export interface DatabaseLists {
   code: string;
   elements: string[];
   phases: string[];
+  /** the record's recommended phase selection: its groups are names an inhibit_phases entry may use */
+  selection?: DatabasePhaseSelection | null;
 }
 
 type Condition = Record<string, unknown>;
@@ -26,6 +36,29 @@ export function stepAxisCount(start: number, end: number, step: number): number 
   const n = Math.floor((end - start) / step + 1e-9);
   const last = start + n * step;
   return n + 1 + (end - last > step * 1e-6 ? 1 : 0);
+}
+
+/**
+ * Activated phases the database does not define, and inhibit_phases entries that name no phase, no group or (a
+ * pattern) match nothing: each named with the nearest name the database knows.
+ */
+function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
+  if (Array.isArray(c.activated_phases)) {
+    const defined = new Set(db.phases.map((p) => p.toUpperCase()));
+    const unknown: UnknownEntry[] = (c.activated_phases as unknown[])
+      .map(String)
+      .filter((p) => !defined.has(p.toUpperCase()))
+      .map((entry) => ({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }));
+    if (unknown.length > 0)
+      return `${at('activated_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
+  }
+  if (Array.isArray(c.inhibit_phases)) {
+    const entries = (c.inhibit_phases as unknown[]).map(String);
+    const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));
+    if (unknown.length > 0)
+      return `${at('inhibit_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
+  }
+  return null;
 }
 
 /** The first refusal as "<field>: <message>", or null when the configuration is within the database and the bounds. */
@@ -57,13 +90,8 @@ export function checkTaskConfig(
     }
   }
 
-  const phases = new Set(db.phases.map((p) => p.toUpperCase()));
-  for (const f of ['activated_phases', 'inhibit_phases']) {
-    if (!Array.isArray(c[f])) continue;
-    const unknown = (c[f] as string[]).map((p) => String(p).toUpperCase()).filter((p) => !phases.has(p));
-    if (unknown.length > 0)
-      return `${at(f)}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not phases' : 'is not a phase'} of database '${db.code}'`;
-  }
+  const phases = phaseRefusal(c, db);
+  if (phases) return phases;
 
   if (
     (taskType === 'line_calculation' ||

@@ -12,7 +12,7 @@ import { taskTime } from '../util/time.js';
 import { validTaskConfig, type TaskCreateRequest } from '../requests/tasks.js';
 import type { TaskCreateResponse } from '../../contract/api/task-request.js';
 import type { TaskState } from '../../contract/task-states.js';
-import { subscriptionAllowsTasks, type DbRow } from './databases.js';
+import { selectionOf, subscriptionAllowsTasks, type DbRow } from './databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { logLine } from './task-rows.js';
 import { cacheKey, cachedCalculation, reuseCachedFiles } from './calc-cache.js';
@@ -52,6 +52,7 @@ function checkedConfig(ctx: ServiceContext, req: TaskCreateRequest, dbRow: DbRow
       code: req.code,
       elements: JSON.parse(dbRow.element_list) as string[],
       phases: JSON.parse(dbRow.phase_list) as string[],
+      selection: selectionOf(dbRow),
     },
     ctx.settings.workBounds,
   );
@@ -104,6 +105,8 @@ interface NewTask {
   taskType: string;
   config: Record<string, unknown>;
   databaseId: string;
+  /** the database's recommended phase selection now (JSON), kept with the task */
+  databaseSelection: string | null;
 }
 
 /**
@@ -147,6 +150,7 @@ async function insertTask(
       created_at: taskTime(t.now),
       updated_at: taskTime(t.now),
       created_ms: t.now.getTime(),
+      database_selection: t.databaseSelection,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -175,10 +179,11 @@ export async function createTask(
     uuid: randomUUID(),
     now: new Date(),
     limit: plan?.task_using_limit ?? 0,
-    key: cacheKey(config, dbRow.file_sha256),
+    key: cacheKey(config, dbRow.file_sha256, dbRow.phase_selection),
     taskType,
     config,
     databaseId: dbRow.id,
+    databaseSelection: dbRow.phase_selection,
   };
   let created: { id: number; status: TaskState };
   try {

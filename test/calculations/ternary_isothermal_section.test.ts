@@ -190,7 +190,7 @@ describe('ternary_isothermal_section task', () => {
       /^task_config\.condition\.components: FE is not an element of database 'ALCRNI'/,
     );
     expect(check({ activated_phases: ['SIGMA'] })).toBe(
-      "task_config.condition.activated_phases: SIGMA is not a phase of database 'ALCRNI'",
+      "task_config.condition.activated_phases: SIGMA is not a phase of database 'ALCRNI' (nearest: LIQUID)",
     );
   });
 });

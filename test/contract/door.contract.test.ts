@@ -187,12 +187,38 @@ const ROWS: [string, Record<string, unknown>, string][] = [
   [
     'an activated phase the database does not define',
     pointConfig({ activated_phases: ['LIQUID', 'NO_SUCH_PHASE'] }),
-    "task_config.condition.activated_phases: NO_SUCH_PHASE is not a phase of database 'ALFE'",
+    "task_config.condition.activated_phases: NO_SUCH_PHASE is not a phase of database 'ALFE' (nearest: FCC_A1)",
   ],
   [
     'a Scheil inhibited phase the database does not define',
     scheil({ inhibit_phases: ['SIGMA'] }),
-    "task_config.condition.inhibit_phases: SIGMA is not a phase of database 'ALFE'",
+    "task_config.condition.inhibit_phases: SIGMA is not a phase of database 'ALFE' (nearest: LIQUID)",
+  ],
+  // inhibit_phases in every task type: a misspelled name, group or pattern is named with the nearest known name
+  [
+    'a misspelled suppressed phase (point)',
+    pointConfig({ inhibit_phases: ['BCC_2A'] }),
+    "task_config.condition.inhibit_phases: BCC_2A is not a phase of database 'ALFE' (nearest: BCC_A2)",
+  ],
+  [
+    'a misspelled group (line)',
+    scan('line_calculation', { inhibit_phases: ['@ordred'] }),
+    "task_config.condition.inhibit_phases: @ordred is not a group of database 'ALFE' (nearest: @ordered)",
+  ],
+  [
+    'a pattern that matches nothing (properties)',
+    scan('thermodynamic_properties_next', { inhibit_phases: ['*_L12'] }),
+    "task_config.condition.inhibit_phases: *_L12 matches no phase of database 'ALFE' (nearest: FCC_A1)",
+  ],
+  [
+    'a group of another database (binary)',
+    binary({ inhibit_phases: ['@carbides'] }),
+    "task_config.condition.inhibit_phases: @carbides is not a group of database 'ALFE' (nearest: @ordered)",
+  ],
+  [
+    'an empty entry (C-P-T)',
+    cpt({ inhibit_phases: [''] }),
+    'task_config.condition.inhibit_phases.0: must not be empty',
   ],
   [
     'scan where nothing changes with points > 1',
@@ -252,6 +278,13 @@ describe('POST /task: refusals at the door', () => {
       cpt({ map_options: { GLOBAL_MIN_PDENS: 100 } }),
       binary({ compositions_start: { AL: 0.5, FE: 0.5 }, compositions_end: { AL: 0.5, FE: 0.5 } }),
       pointConfig({ components: ['al', 'fe', 'VA'], compositions: { al: 0.3 }, activated_phases: ['liquid'] }),
+      // names, patterns and groups of every kind, in every task type
+      pointConfig({ inhibit_phases: ['@ordered', 'fcc*', '@gas', '@ionic_liquid', '@foreign', 'liquid'] }),
+      scan('line_calculation', { inhibit_phases: ['BCC_?2'] }),
+      scan('thermodynamic_properties_next', { inhibit_phases: [] }),
+      scheil({ inhibit_phases: ['@ORDERED'] }),
+      cpt({ inhibit_phases: ['*_A1'] }),
+      binary({ inhibit_phases: ['@ordered', 'FCC_A1'] }),
     ]) {
       const r = await api(f.svc.port, 'POST', '/task', {
         key: f.keyA,

@@ -125,7 +125,7 @@ describe('console screens against a real service', () => {
   it('imports a TDB upload and reports what loaded and what was refused', async () => {
     await nav('Manage databases');
     await page.getByTestId('db-admin-table').waitFor();
-    // The bundled Cu-Ni file under another code, plus one phase without constituents that the reader refuses.
+    // The bundled Cu-Ni file under another code, plus one phase without constituents that the reader drops.
     const tdb = readFileSync(join(REPO, 'databases', 'cuni_mey1992.tdb'), 'utf8') + '\nPHASE EXTRA % 1 1.0 !\n';
     await page.setInputFiles('#db-file', { name: 'cuni_copy.tdb', mimeType: 'text/plain', buffer: Buffer.from(tdb) });
     expect(await page.inputValue('#db-code')).toBe('CUNI_COPY');
@@ -138,7 +138,9 @@ describe('console screens against a real service', () => {
     expect(text).toContain('Imported CUNI_COPY from cuni_copy.tdb');
     expect(text).toMatch(/Elements\s+CU\s+NI \(2\)/);
     expect(text).toMatch(/Phases loaded\s+LIQUID\s+FCC_A1 \(2\)/);
-    expect(await page.getByTestId('refused').innerText()).toMatch(/EXTRA: .*cuni_copy\.tdb.*no CONSTITUENT/);
+    // the reader drops the phase with a warning naming the file and line (no refusal: the rest loads)
+    expect(text).toMatch(/No phase was refused\./);
+    expect(text).toMatch(/cuni_copy\.tdb:\d+: phase EXTRA has no CONSTITUENT command; phase EXTRA is dropped/);
     const row = page.locator('[data-testid="db-admin-table"] tbody tr[data-code="CUNI_COPY"]');
     await row.waitFor();
     expect(await row.getByTestId('state').innerText()).toBe('enabled');
@@ -162,8 +164,12 @@ describe('console screens against a real service', () => {
     await page.selectOption('#f-tdb_code', db.id);
     await page.fill('#f-title', 'Cu-Ni from the uploaded copy');
     for (const el of ['CU', 'NI']) await page.locator(`#f-components button[data-element="${el}"]`).click();
-    await page.locator('.phases .chip').first().waitFor(); // phases of the uploaded file, for the picked elements
-    expect((await page.locator('.phases .chip').allInnerTexts()).map((t) => t.trim())).toEqual(['LIQUID', 'FCC_A1']);
+    // phases of the uploaded file, for the picked elements
+    await page.locator('#f-activated_phases .chip').first().waitFor();
+    expect((await page.locator('#f-activated_phases .chip').allInnerTexts()).map((t) => t.trim())).toEqual([
+      'LIQUID',
+      'FCC_A1',
+    ]);
     await page.fill('#f-temperature', '1500');
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.getByTestId('created').waitFor();
@@ -213,6 +219,34 @@ describe('console screens against a real service', () => {
     // The user-facing catalog shows it again.
     await nav('Databases');
     await page.getByTestId('db-table').getByText('CUNI_COPY').waitFor();
+  });
+
+  it("edits a database's recommended setup: licence, suppressed phases and its own groups, as /api/v2 shows them", async () => {
+    const key = (await page.evaluate(() => localStorage.getItem('phasedesk.apiKey')))!;
+    await nav('Manage databases');
+    const row = page.locator('[data-testid="db-admin-table"] tbody tr[data-code="CUNI_COPY"]');
+    await row.getByRole('button', { name: 'Recommended setup' }).click();
+    const form = page.getByTestId('db-setup');
+    await form.getByLabel('Suppressed phases (every system)').fill('@gas, FCC*');
+    await form.getByLabel('Groups of this database (one a line, used as @name)').fill('melts: LIQ*');
+    await form.getByLabel('Licence', { exact: true }).fill('CC0');
+    // a line without ':' is named before anything is sent
+    await form.getByLabel('Suppressed in systems with these elements (one rule a line)').fill('CU NI FCC_A1');
+    await form.getByRole('button', { name: 'Save the setup' }).click();
+    expect(await form.getByRole('alert').innerText()).toMatch(/for systems: "CU NI FCC_A1" needs a ':'/);
+    await form.getByLabel('Suppressed in systems with these elements (one rule a line)').fill('CU, NI: LIQUID');
+    await form.getByRole('button', { name: 'Save the setup' }).click();
+    await page.getByText('CUNI_COPY: recommended setup saved.').waitFor();
+    expect(await row.innerText()).toMatch(/CC0[\s\S]*suppresses @gas, FCC\*/);
+    const item = (await v2('GET', '/database?search=CUNI_COPY', key)).json.items[0];
+    expect(item).toMatchObject({
+      license: 'CC0',
+      phase_selection: {
+        inhibit_phases: ['@gas', 'FCC*'],
+        for_systems: [{ elements: ['CU', 'NI'], inhibit_phases: ['LIQUID'] }],
+        groups: { melts: ['LIQ*'] },
+      },
+    });
   });
 
   it('shows the settings with the local API address and saves changes for the next start', async () => {

@@ -20,6 +20,7 @@ import type { TemperatureUnit } from '../plots/panel.js';
 import {
   CancelledError,
   type CalculationConfig,
+  type CalculationJob,
   type CalculationOutput,
   type JobControl,
   type TaskJob,
@@ -32,6 +33,9 @@ import {
 } from '../../contract/results/binary_cpt_diagram.js';
 import { VTK_FOLDER, buildVtk, fractionArrays, regionsPerPressure, resultTable } from '../results/binary_cpt_output.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
+import { selectPhases } from '../system/phase-selection.js';
+import { selectionRequest } from '../system/system.js';
+import type { PhaseSelectionRecord } from '../../contract/phase-selection.js';
 
 export {
   BISECTION_STEPS,
@@ -95,9 +99,14 @@ function parseAxisConfig(cfg: CalculationConfig<'binary_cpt_diagram'>): CptAxisC
 
 /** The database-dependent part of the task's input: elements and phases checked against the TDB (the schema
  * checked the numbers when the task was created). */
-export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'> }): CptInput & {
+export function readInput(job: {
+  config: CalculationConfig<'binary_cpt_diagram'>;
+  database?: CalculationJob['database'];
+}): CptInput & {
   db: ReturnType<typeof openDatabase>;
   logs: string[];
+  /** the phase selection applied (result.json phase_selection) */
+  selection: PhaseSelectionRecord;
   /** the unit of composition_start/end/step; `mass` converts (absent when an element has no molar mass) */
   unit: CompositionUnit;
   mass: MassConverter | undefined;
@@ -117,22 +126,8 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
   for (const e of elements)
     if (!dbElements.has(e)) throw new Error(`condition.components: ${e} is not an element of ${basename(tdbFile)}`);
   const components = dbElements.has('VA') ? [xComp, other, 'VA'] : [xComp, other];
-  const logs: string[] = [];
-  let phases: string[] | undefined;
-  const act = (c.activated_phases ?? []).map((p) => p.toUpperCase());
-  if (act.length) {
-    const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
-    const unknown = act.filter((p) => !defined.has(p));
-    if (unknown.length)
-      throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
-    const formable = db.phasesFor([xComp, other], true); // rejected-by-default phases too, when named
-    phases = act.filter((p) => formable.includes(p));
-    const dropped = act.filter((p) => !formable.includes(p));
-    if (dropped.length)
-      logs.push(`activated phases that cannot form from ${xComp}-${other} are ignored: ${dropped.join(', ')}`);
-    if (!phases.length)
-      throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${xComp}-${other}`);
-  }
+  const sel = selectPhases(db, [xComp, other], selectionRequest(job, c), basename(tdbFile));
+  const { phases, logs } = sel;
 
   // with mass fractions the grid is equally spaced in w; the equilibria run at the nodes' mole fractions
   const unit = c.composition_unit ?? 'mole_fraction';
@@ -169,6 +164,7 @@ export function readInput(job: { config: CalculationConfig<'binary_cpt_diagram'>
   return {
     db,
     logs,
+    selection: sel.record,
     tdbFile,
     components,
     elements: [xComp, other],
@@ -299,6 +295,7 @@ export function run(
     task_type: 'binary_cpt_diagram',
     provenance: provenance(input.tdbFile, job.database?.code ?? null, job.database?.sha256),
     config: job.config,
+    phase_selection: input.selection,
     x_component: input.elements[0],
     components: input.elements,
     axes: { x: input.xs, T: input.Ts, P: input.Ps, ...(w ? { w: input.xs.map(w) } : {}) },

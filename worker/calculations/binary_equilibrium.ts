@@ -18,6 +18,8 @@ import {
   type MassPoint,
 } from '../../contract/results/binary_equilibrium.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
+import { selectPhases } from '../system/phase-selection.js';
+import { selectionRequest } from '../system/system.js';
 
 export { compositionAxis };
 import type { CalculationConfig, CalculationOutput, JobControl, TaskJob } from '../protocol.js';
@@ -29,7 +31,6 @@ interface BinaryInput {
   T: [number, number];
   X: [number, number];
   P: number;
-  phases: string[] | undefined;
   orderDisorder: OrderDisorderOptions | undefined;
   unit: CompositionUnit;
 }
@@ -65,7 +66,6 @@ export function binaryInput(
   }
   const T0 = c.temperature_start,
     T1 = c.temperature_end;
-  const phases = c.activated_phases?.length ? c.activated_phases.map((p) => p.toUpperCase()) : undefined;
   return {
     tdbFile: config.tdb_file,
     components: [comps[0]!, comps[1]!],
@@ -73,7 +73,6 @@ export function binaryInput(
     T: [Math.min(T0, T1), Math.max(T0, T1)],
     X,
     P: c.pressure,
-    phases,
     orderDisorder: config.order_disorder,
     unit,
   };
@@ -224,15 +223,16 @@ export function diagramChart(
 export function diagramDocument(
   d: BinaryDiagram,
   config: Record<string, unknown>,
-  prov: BinaryEquilibriumResult['provenance'],
+  base: Pick<BinaryEquilibriumResult, 'provenance' | 'phase_selection'>,
   unit: CompositionUnit = 'mole_fraction',
   mass?: MassConverter,
 ): BinaryEquilibriumResult {
   const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION,
     task_type: 'binary_equilibrium',
-    provenance: prov,
+    provenance: base.provenance,
     config,
+    phase_selection: base.phase_selection,
     components: d.components,
     x_component: d.xComponent,
     temperature_range: d.T,
@@ -288,13 +288,14 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
   const db = openDatabase(job.config.tdb_file);
   const masses = elementMasses(db.info().elements);
   const inp = binaryInput(job.config, masses);
+  const sel = selectPhases(db, inp.components, selectionRequest(job, job.config.condition), basename(inp.tdbFile));
   // one name per composition set in regions, invariants and labels (worker/plots/set-names.ts)
   const d = harmonizeSetNames(
     mapBinary({
       database: db,
       components: inp.components,
       xComponent: inp.xComponent,
-      phases: inp.phases,
+      phases: sel.phases,
       T: inp.T,
       X: inp.X,
       P: inp.P,
@@ -309,7 +310,10 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
   const doc = diagramDocument(
     d,
     config,
-    provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256),
+    {
+      provenance: provenance(inp.tdbFile, job.database?.code ?? null, job.database?.sha256),
+      phase_selection: sel.record,
+    },
     inp.unit,
     mass,
   );
@@ -319,6 +323,7 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
     previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) },
   });
   const logs = [
+    ...sel.logs,
     `mapped ${inp.components.join('-')} over T ${inp.T[0]}-${inp.T[1]} K, X(${inp.xComponent}) ${inp.X[0]}-${inp.X[1]}: ` +
       `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,
     ...d.orderDisorder.notes.map((n) => `order/disorder: ${n}`),

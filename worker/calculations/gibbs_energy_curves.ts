@@ -53,7 +53,7 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
   );
   const result = curvesResult(line, curves, eq, gref);
   const doc: GibbsEnergyCurvesDocument = {
-    ...documentBase(job, 'gibbs_energy_curves', sys.tdbFile),
+    ...documentBase(job, 'gibbs_energy_curves', sys),
     ...result,
     reference_states: { ...extras.references },
     reference_energies: gref,

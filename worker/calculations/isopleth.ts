@@ -87,7 +87,7 @@ export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationO
     control,
     liquids,
   });
-  const base = documentBase(job, 'isopleth', sys.tdbFile);
+  const base = documentBase(job, 'isopleth', sys);
   const doc: IsoplethResult = {
     ...base,
     components: sys.elements,

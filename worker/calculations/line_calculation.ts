@@ -80,7 +80,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
   const axis = axisOf(path, sys.elements, scan.dependent);
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: LineCalculationResult = {
-    ...documentBase(job, 'line_calculation', sys.tdbFile),
+    ...documentBase(job, 'line_calculation', sys),
     axis,
     points,
     transitions,

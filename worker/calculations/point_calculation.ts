@@ -50,7 +50,7 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     { components: sys.elements, phases: sys.formable },
   );
   const doc: PointCalculationResult = {
-    ...documentBase(job, 'point_calculation', sys.tdbFile),
+    ...documentBase(job, 'point_calculation', sys),
     point,
     table,
     outputs: names,

@@ -157,8 +157,8 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   const res = scheilSolidification({
     database: sys.db,
     components: sys.elements,
+    // the task's inhibit_phases (or the database's recommended selection) are applied in sys.phases
     phases: sys.phases ?? [],
-    inhibitPhases: (cond.inhibit_phases ?? []).map((p) => p.toUpperCase()),
     P: cond.pressure,
     composition: cond.compositions,
     startTemperature: cond.start_temperature,
@@ -170,7 +170,7 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
   const masses = elementMasses(sys.db.info().elements);
   const table = withAlloyTemperatures(withLiquidMassFractions(scheilTable(res), res, masses), res);
   const doc: ScheilDocument = {
-    ...documentBase(job, 'scheil_solidification', sys.tdbFile),
+    ...documentBase(job, 'scheil_solidification', sys),
     liquid_phase: res.liquid_phase,
     liquidus_temperature: res.liquidus_temperature,
     solidus_temperature: res.solidus_temperature,

@@ -60,7 +60,7 @@ export function sectionDocument(
   unit: TernaryInput['unit'],
   toMass: ((x: Composition) => Composition) | null,
   config: Record<string, unknown>,
-  prov: TernaryIsothermalSectionResult['provenance'],
+  base: Pick<TernaryIsothermalSectionResult, 'provenance' | 'phase_selection'>,
 ): TernaryIsothermalSectionResult {
   const comps = s.components;
   const obj = (v: Vec3): Composition => Object.fromEntries(comps.map((c, i) => [c, v[i]!]));
@@ -68,8 +68,9 @@ export function sectionDocument(
   const doc: TernaryIsothermalSectionResult = {
     version: RESULT_VERSION,
     task_type: 'ternary_isothermal_section',
-    provenance: prov,
+    provenance: base.provenance,
     config,
+    phase_selection: base.phase_selection,
     components: comps,
     temperature: s.T,
     pressure: s.P,
@@ -196,13 +197,10 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
   control.setStage('writing the section');
   const toMass = inp.unit === 'mass_fraction' ? massConverter(sys.db, inp.components) : null;
   const config = { ...job.config, tdb_file: basename(sys.tdbFile) };
-  const doc = sectionDocument(
-    s,
-    inp.unit,
-    toMass,
-    config,
-    provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
-  );
+  const doc = sectionDocument(s, inp.unit, toMass, config, {
+    provenance: provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
+    phase_selection: sys.selection,
+  });
   writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(doc.table),

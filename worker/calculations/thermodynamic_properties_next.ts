@@ -175,7 +175,7 @@ export function run(job: TaskJob<'thermodynamic_properties_next'>, control: JobC
   const table = buildTable(points, names, { components: sys.elements, phases: sys.formable });
   const notConverged = points.filter((p) => !p.converged).length;
   const doc: PropertiesDocument = {
-    ...documentBase(job, 'thermodynamic_properties_next', sys.tdbFile),
+    ...documentBase(job, 'thermodynamic_properties_next', sys),
     cp_definition: CP_DEFINITION,
     axis: axisOf(path, sys.elements, dependent),
     points,

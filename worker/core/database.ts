@@ -2,6 +2,8 @@
 // import, POST /database/{db_id}/phases) and by the other layers of the core. There is one TDB
 // parser in the project: this one.
 import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type NativeLoadWarning } from './native.js';
+import { elementsOf } from '../../contract/phases.js';
+import { groupMembers, type PhaseFacts } from '../../contract/phase-selection.js';
 
 export type { NativeDatabase, NativeDatabaseInfo, NativeLoadWarning, TPJet } from './native.js';
 
@@ -66,4 +68,33 @@ function refusalsOf(info: NativeDatabaseInfo): TdbInfo['refusals'] {
  */
 export function phasesFor(path: string, elements: string[]): string[] {
   return openDatabase(path).phasesFor(elements.map((e) => e.toUpperCase()));
+}
+
+/** What the phase groups are computed from (contract/phase-selection.ts), for every phase of the database. */
+export function phaseFactsOf(info: NativeDatabaseInfo): PhaseFacts[] {
+  const speciesElements = new Map(info.species.map((s) => [s.name.toUpperCase(), Object.keys(s.composition)]));
+  return info.phases.map((p) => ({
+    name: p.name.toUpperCase(),
+    options: p.options,
+    disorderedPart: p.disorderedPart.toUpperCase(),
+    elements: elementsOf([
+      ...new Set(p.constituents.flat().flatMap((c) => speciesElements.get(c.toUpperCase()) ?? [c.toUpperCase()])),
+    ]),
+  }));
+}
+
+/**
+ * phasesFor, with the members of every phase group among those phases (key without @): the groups every database
+ * has and `databaseGroups`, the record's own. Throws Error "FILE:LINE: message" for a bad file.
+ */
+export function phasesWithGroups(
+  path: string,
+  elements: string[],
+  databaseGroups: Record<string, string[]> = {},
+): { phases: string[]; groups: Record<string, string[]> } {
+  const db = openDatabase(path);
+  const phases = db.phasesFor(elements.map((e) => e.toUpperCase()));
+  const listed = new Set(phases.map((p) => p.toUpperCase()));
+  const facts = phaseFactsOf(db.info()).filter((f) => listed.has(f.name));
+  return { phases, groups: groupMembers(facts, elements, databaseGroups) };
 }

@@ -1,7 +1,12 @@
 // The fields every result document shares (contract/results/common.ts ResultDocument), the outputs a task asks
 // for, and texts used in several result documents.
 import { basename } from 'node:path';
-import { RESULT_VERSION, type EquilibriumPoint, type ResultDocument } from '../../contract/results/common.js';
+import {
+  RESULT_VERSION,
+  type EquilibriumPoint,
+  type PhaseSelectionRecord,
+  type ResultDocument,
+} from '../../contract/results/common.js';
 import { provenance } from '../results/common.js';
 import { phaseSetName } from '../../contract/results/outputs/columns.js';
 import { selectOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
@@ -11,14 +16,15 @@ import { type CalculationJob } from '../protocol.js';
 export function documentBase<T extends string>(
   job: CalculationJob,
   taskType: T,
-  tdbFile: string,
+  sys: { tdbFile: string; selection: PhaseSelectionRecord },
 ): ResultDocument & { task_type: T } {
-  const config = { ...job.config, tdb_file: basename(tdbFile) };
+  const config = { ...job.config, tdb_file: basename(sys.tdbFile) };
   return {
     version: RESULT_VERSION,
     task_type: taskType,
-    provenance: provenance(tdbFile, job.database?.code ?? null, job.database?.sha256),
+    provenance: provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
     config,
+    phase_selection: sys.selection,
   };
 }
 

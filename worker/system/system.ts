@@ -7,12 +7,27 @@ import { elementsOf } from '../../contract/phases.js';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
 
 import { elementMasses, moleFractionCondition, type CompositionUnit } from './units.js';
+import { selectPhases, type SelectionRequest } from './phase-selection.js';
+import type { PhaseSelectionRecord } from '../../contract/phase-selection.js';
 import { type CalculationJob } from '../protocol.js';
 
 /** What openSystem reads of a condition (every type's schema in contract/tasks/ guarantees these shapes). */
 export interface SystemCondition {
   components: string[];
   activated_phases?: string[];
+  inhibit_phases?: string[];
+}
+
+/** The phase selection a task asks for: its condition's, over its database's recommended selection. */
+export function selectionRequest(
+  job: Pick<CalculationJob, 'database'>,
+  cond: Omit<SystemCondition, 'components'>,
+): SelectionRequest {
+  return {
+    activated: cond.activated_phases,
+    inhibit: cond.inhibit_phases,
+    database: job.database?.phase_selection ?? null,
+  };
 }
 
 /**
@@ -45,6 +60,8 @@ export interface CalcSystem {
   phases: string[] | undefined;
   /** phases of the database that can form with the elements (for output names) */
   formable: string[];
+  /** the phase selection applied (result.json phase_selection) */
+  selection: PhaseSelectionRecord;
   logs: string[];
 }
 
@@ -72,7 +89,7 @@ export function clearDatabaseCache(): void {
   databases.clear();
 }
 
-/** Opens the database and resolves components and activated phases of a task. */
+/** Opens the database and resolves the components and the phases of a task (activated, then the phase selection). */
 export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSystem {
   const tdbFile = tdbFileOf(job);
   const db = cachedDatabase(tdbFile);
@@ -91,22 +108,12 @@ export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSyst
   const components = dbElements.has('VA') ? [...elements, 'VA'] : [...elements];
   // phases the file rejects by default (DEFAULT_COMMAND REJECT_PHASE) are used when activated by name
   const formable = db.phasesFor(elements, true);
-  const logs: string[] = [];
-  let phases: string[] | undefined;
-  const act = (cond.activated_phases ?? []).map((p) => p.toUpperCase());
-  if (act.length > 0) {
-    const defined = new Set(info.phases.map((p) => p.name.toUpperCase()));
-    const unknown = act.filter((p) => !defined.has(p));
-    if (unknown.length)
-      throw new Error(`condition.activated_phases: ${unknown.join(', ')} not defined in ${basename(tdbFile)}`);
-    phases = act.filter((p) => formable.includes(p));
-    const dropped = act.filter((p) => !formable.includes(p));
-    if (dropped.length)
-      logs.push(`activated phases that cannot form from ${elements.join('-')} are ignored: ${dropped.join(', ')}`);
-    if (phases.length === 0)
-      throw new Error(`condition.activated_phases: none of ${act.join(', ')} can form from ${elements.join(', ')}`);
-  }
-  return { db, tdbFile, components, elements, phases, formable, logs };
+  const {
+    phases,
+    record: selection,
+    logs,
+  } = selectPhases(db, elements, selectionRequest(job, cond), basename(tdbFile));
+  return { db, tdbFile, components, elements, phases, formable, selection, logs };
 }
 
 const SUM_TOL = 1e-6;

@@ -60,6 +60,23 @@ export interface Database {
   user_status: string;
   created_at: string;
   updated_at: string;
+  /** extension: where the file comes from, its licence and the attribution the licence requires */
+  source: string | null;
+  license: string | null;
+  attribution: string | null;
+  /** extension: the recommended phase selection calculations on this database start from */
+  phase_selection: PhaseSelection | null;
+}
+
+/** A database's recommended phase selection (entries: phase names, patterns with * and ?, @groups). */
+export interface PhaseSelection {
+  /** suppressed in every system */
+  inhibit_phases: string[];
+  /** suppressed only in systems holding all of `elements` */
+  for_systems?: { elements: string[]; inhibit_phases: string[] }[];
+  /** the database's own groups: @name -> phase names and patterns */
+  groups?: Record<string, string[]>;
+  note?: string;
 }
 
 /** @schema ListDbResponse */
@@ -84,6 +101,10 @@ export interface PhasesRequest {
 /** @schema PhasesResponse */
 export interface PhasesResponse {
   phase_list: string[];
+  /** extension: the members of every phase group among phase_list (key without @) */
+  phase_groups: Record<string, string[]>;
+  /** extension: what a task without condition.inhibit_phases suppresses in this system */
+  recommended_inhibit_phases: string[];
 }
 
 export type TaskStatus =
@@ -148,6 +169,8 @@ export type Compositions = Record<string, number>;
 export interface PointCondition {
   components: string[];
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   temperature: number;
   pressure: number;
   compositions: Compositions;
@@ -172,6 +195,8 @@ export interface LineCondition {
   pressure: number;
   points: number;
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   thermo_outputs?: string[];
   outputs_list_template?: string[];
   /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
@@ -189,6 +214,8 @@ export interface BinaryEquilibriumCondition {
   temperature_end: number;
   pressure: number;
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   composition_unit?: CompositionUnit;
 }
 
@@ -202,6 +229,8 @@ export interface PropertiesCondition {
   pressure: number;
   points: number;
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   thermo_outputs?: string[];
   outputs_list_template?: string[];
   /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
@@ -232,6 +261,8 @@ export interface GibbsEnergyCurvesCondition {
   /** default 101 */
   points?: number;
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   /** mole_fraction (default) or mass_fraction: the unit of the composition maps */
   composition_unit?: CompositionUnit;
   /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
@@ -247,6 +278,8 @@ export interface CptMapOptions {
 export interface CptCondition {
   components: string[];
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   x_component: string;
   composition_start: number;
   composition_end: number;
@@ -340,6 +373,8 @@ export interface CptDiagramConfig {
 export interface IsoplethCondition {
   components: string[];
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   temperature_start: number;
   temperature_end: number;
   pressure: number;
@@ -369,6 +404,8 @@ export interface TernarySectionCondition {
   temperature: number;
   pressure: number;
   activated_phases?: string[];
+  /** phase names, patterns (* ?) and @groups to suppress; absent: the database's recommended selection */
+  inhibit_phases?: string[];
   /** [min, max] mole fraction of some components (default the whole triangle) */
   composition_window?: { component: string; min: number; max: number }[];
   composition_unit?: 'mole_fraction' | 'mass_fraction';

@@ -10,6 +10,7 @@ import type {
   FileListResponse,
   KeyInfoResponse,
   ListDbResponse,
+  PhasesResponse,
   TaskListResponse,
   TaskStatusResponse,
 } from '../../../contract/api/responses.js';
@@ -27,6 +28,8 @@ export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> &
   Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
 export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
 export type TaskCreated = TaskCreateResponse;
+export type PhasesList = Pick<PhasesResponse, 'phase_list'> &
+  Partial<Pick<PhasesResponse, 'phase_groups' | 'recommended_inhibit_phases'>>;
 export type FileList = FileListResponse;
 /** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */
 export interface TaskFilters {
@@ -122,8 +125,9 @@ export const api = {
   databasesByTask: (task_type: string, page = 1, size = 100) =>
     request<DbList>('GET', `/database/by-task${qs({ task_type, page, size })}`),
   database: (id: string) => request<DbItem>('GET', `/database/${encodeURIComponent(id)}`),
+  // phase_groups and recommended_inhibit_phases are extensions: a service without them leaves them out
   phases: (id: string, element_list: string[]) =>
-    request<{ phase_list: string[] }>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
+    request<PhasesList>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
   taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc', f: TaskFilters = {}) =>
     request<TaskList>(
       'GET',

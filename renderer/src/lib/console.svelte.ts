@@ -12,6 +12,7 @@ import type {
   ImportReport,
   SettingsView,
 } from '../../../contract/api/console.js';
+import type { DatabasePhaseSelection } from '../../../contract/phase-selection.js';
 import { ApiError } from './api.js';
 
 const TOKEN_STORAGE = 'phasedesk.consoleToken';
@@ -99,11 +100,12 @@ export const consoleApi = {
     request<ConsoleKey>('PATCH', `/keys/${id}`, b),
   deleteKey: (id: number) => request<void>('DELETE', `/keys/${id}`),
   databases: () => request<{ items: ConsoleDb[] }>('GET', '/databases'),
+  /** code and name absent: the service derives them from file_name (the desktop's one-step import) */
   importDatabase: (b: {
     file_name: string;
     tdb: string;
-    code: string;
-    name: string;
+    code?: string;
+    name?: string;
     level?: string;
     type?: string;
     version?: string;
@@ -114,6 +116,16 @@ export const consoleApi = {
   }) => request<ImportReport>('POST', '/databases', b),
   setDatabaseState: (code: string, state: DbState) =>
     request<ConsoleDb>('PATCH', `/databases/${encodeURIComponent(code)}`, { state }),
+  /** the record's extension fields: source, licence, attribution and the recommended phase selection */
+  updateDatabase: (
+    code: string,
+    b: {
+      source?: string | null;
+      license?: string | null;
+      attribution?: string | null;
+      phase_selection?: DatabasePhaseSelection | null;
+    },
+  ) => request<ConsoleDb>('PATCH', `/databases/${encodeURIComponent(code)}`, b),
   setSubscription: (code: string, username: string, b: { status: string; expires_at?: string | null }) =>
     request<ConsoleDb>(
       'PUT',

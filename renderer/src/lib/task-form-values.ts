@@ -14,7 +14,10 @@ import {
 /** The form's values by key: condition fields by their key, advanced options as adv:<key>. */
 export type FormValues = Record<string, any>;
 
-/** Fresh defaults of a task type's condition fields (no components or phases picked). */
+/**
+ * Fresh defaults of a task type's condition fields (no components or phases picked; the suppressed phases left to
+ * the database's recommended selection).
+ */
 export function freshValues(t: OpenTaskType): FormValues {
   const v: FormValues = {};
   for (const f of conditionFields(t)) v[f.key] = f.kind === 'elements' || f.kind === 'phases' ? [] : defaultValue(f, t);
@@ -52,7 +55,10 @@ export interface ConfigContext {
   components: string[];
 }
 
-/** The task_config of the form's values: empty optional fields left out, comma lists split, yes/no as booleans. */
+/**
+ * The task_config of the form's values: empty optional fields left out (but an empty list of suppressed phases,
+ * which says "suppress nothing" instead of the database's recommendation), comma lists split, yes/no as booleans.
+ */
 export function buildTaskConfig(
   taskType: OpenTaskType,
   values: FormValues,

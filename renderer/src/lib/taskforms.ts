@@ -14,7 +14,16 @@ import { compositionAxis } from '../../../contract/results/binary_equilibrium.js
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
 export type FieldKind =
-  'number' | 'composition' | 'elements' | 'phases' | 'strings' | 'enum' | 'boolean' | 'component' | 'string';
+  | 'number'
+  | 'composition'
+  | 'elements'
+  | 'phases'
+  | 'selection'
+  | 'strings'
+  | 'enum'
+  | 'boolean'
+  | 'component'
+  | 'string';
 
 export interface FieldSpec {
   /** Dotted path below task_config.condition (map_options.GLOBAL_MIN_PDENS for nested objects). */
@@ -78,6 +87,8 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
+      // inhibit_phases: names, patterns and groups over the database's recommended selection (PhaseSelectionPicker)
+      if (key === 'inhibit_phases') return [{ ...base, kind: 'selection' }];
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];
       return [{ ...base, kind: 'strings' }];
     }
