@@ -5,7 +5,8 @@
 // of its own).
 import { isCoreError } from '../core/errors.js';
 import { elementsOf } from '../../contract/phases.js';
-import { readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type NativeDatabase } from '../core/database.js';
 
@@ -52,6 +53,16 @@ export const AUDITED_SEPARATELY: Record<string, string> = {
     'by npm run audit:diagrams',
 };
 
+/**
+ * The files of the folders, sorted, a file byte-identical to one of a later folder left out: a bundled copy of a
+ * shared database (databases/ beside ../shared/tdb) is audited once, under the shared name.
+ */
+function distinctFiles(folders: string[][]): string[] {
+  const byContent = new Map<string, string>();
+  for (const file of folders.flat()) byContent.set(createHash('sha256').update(readFileSync(file)).digest('hex'), file);
+  return [...byContent.values()].sort();
+}
+
 export interface AuditScope {
   /** 'tests' leaves out the databases of AUDITED_SEPARATELY (listed in `separately`); 'full' covers everything */
   scope?: 'tests' | 'full';
@@ -68,13 +79,13 @@ export function auditSystems(
   const separately: { file: string; why: string }[] = [];
   const systems: AuditSystem[] = [];
   const unreadable: { file: string; error: string }[] = [];
-  const files = dirs
-    .flatMap((d) =>
+  const files = distinctFiles(
+    dirs.map((d) =>
       readdirSync(d)
         .filter((f) => f.toLowerCase().endsWith('.tdb'))
         .map((f) => path.join(d, f)),
-    )
-    .sort();
+    ),
+  );
   for (const file of files) {
     const why = AUDITED_SEPARATELY[path.basename(file)];
     if (why && o.scope === 'tests') {
