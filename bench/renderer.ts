@@ -1,4 +1,4 @@
-// Renderer benchmark (issue 7, "Done when"): size of the production bundle (raw and gzip) and time to first
+// Renderer benchmark: size of the production bundle (raw and gzip) and time to first
 // render of the task list holding 1,000 tasks, median of 5 fresh page loads in headless Chromium.
 // The API is mocked in the page by playwright route interception, so only the renderer is measured.
 // Note: the real GET /task/list caps items_per_page at 100; the mock returns all 1,000 tasks in one page to

@@ -2,7 +2,7 @@
 // runs, of a full binary phase diagram (300-2000 K, whole composition range, every phase of the
 // database) mapped by worker/mapping/binary.ts, for three databases, on all cores. The database is
 // opened once before the runs (warm: what the 2nd and later tasks on a database cost); result files
-// are not written (the mapping is what is timed). Goal (issue 6): each < 0.5 s.
+// are not written (the mapping is what is timed). Goal: each < 0.5 s.
 // Section `diagrams-all` (benchAllDiagrams): one diagram of every binary database in ../shared/tdb
 // (exactly two elements besides VA and the electron), default phases, after one warm-up call per file.
 // Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb beside the repository.

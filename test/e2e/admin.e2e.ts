@@ -1,4 +1,4 @@
-// The console screens in headless Chromium against a real service (issue 7): console token, Keys (create, shown
+// The console screens in headless Chromium against a real service: console token, Keys (create, shown
 // once, use, disable/enable, rename, delete), Manage databases (import a TDB upload with its report, a malformed
 // upload refused with FILE:LINE next to the file field, disable/enable as /api/v2 sees it), Settings (local API
 // address, curl example, save for next start). Any console error fails the run. Screenshots go to docs/screenshots.

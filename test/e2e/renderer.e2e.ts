@@ -1,4 +1,4 @@
-// Drives the production renderer in headless Chromium against a real PhaseDesk service (issue 7, first slice):
+// Drives the production renderer in headless Chromium against a real PhaseDesk service:
 // key screen, database list/search/detail/phases, a point_calculation through the generated form (with a
 // client-side field error first), the task list until the task is terminal, the detail with its log,
 // cancelling a queued task and deleting another. Any console error fails the run. Screenshots go to docs/screenshots.

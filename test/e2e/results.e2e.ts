@@ -1,4 +1,4 @@
-// Result views end to end (issue 7, "Results"): a real PhaseDesk service computes one small task of each of the six
+// Result views end to end: a real PhaseDesk service computes one small task of each of the six
 // task types on the bundled Al-Zn database (an Mey 1993), the production renderer opens each completed task in
 // headless Chromium, the view is checked against the result.json the service wrote (fetched here through the same
 // signed URL), and a screenshot of each view goes to docs/screenshots/result-*.png. Any console error fails the run.

@@ -1,4 +1,4 @@
-// Completeness of a mapped binary diagram (issue 6: "every two-phase region ... no missing boundary,
+// Completeness of a mapped binary diagram ("every two-phase region ... no missing boundary,
 // gap or invariant"): independent point equilibria on a grid that shares no node with the mapper's seed
 // grid. Every converged two-phase point must lie in a traced region of the same two phases with the same
 // compositions (a region the mapper missed shows up here); a single-phase point must not lie well inside

@@ -1,4 +1,4 @@
-// Order/disorder in binary diagrams (issue 6): alfe.tdb has B2_BCC with DIS_PART BCC_A2. The mapping
+// Order/disorder in binary diagrams: alfe.tdb has B2_BCC with DIS_PART BCC_A2. The mapping
 // labels the disordered state BCC_A2 and locates the second-order B2/A2 transition; each located point
 // is checked against point equilibria below (20 K, see the comment in the test) and 2 K above, which
 // must differ in the ordering state (site fractions of the two bcc sublattices equal = disordered).

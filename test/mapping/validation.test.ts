@@ -1,4 +1,4 @@
-// The shared validation cases of the kinds map, boundary, invariant and literature (issue 6 "Done when").
+// The shared validation cases of the kinds map, boundary, invariant and literature.
 import { test } from 'vitest';
 import { expectAllMatched } from '../validation/expect-matched.js';
 

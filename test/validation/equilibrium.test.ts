@@ -1,5 +1,5 @@
 // Every case of the solver's kinds (equilibrium, metastable, derivative, conversion) of the shared
-// open validation set must match. (Issue 4 asks for at least 95%; the open set is at 100% now, so
+// open validation set must match. (The goal is at least 95%; the open set is at 100% now, so
 // any regression fails.)
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

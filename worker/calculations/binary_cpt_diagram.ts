@@ -1,4 +1,4 @@
-// binary_cpt_diagram (service spec "task_type = binary_cpt_diagram", issue 6): the stable phase set of
+// binary_cpt_diagram (service spec "task_type = binary_cpt_diagram"): the stable phase set of
 // a binary system on a composition x temperature x pressure grid, the boundary surfaces between the
 // phase-set regions, tie-lines, result files, isobaric-section previews and a zip of VTK files for
 // ParaView (GET /task/{id}/vtk serves every file of <taskDir>/vtk/, main/service/files.ts).

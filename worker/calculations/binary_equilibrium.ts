@@ -1,4 +1,4 @@
-// binary_equilibrium (service spec "task_type = binary_equilibrium", issue 6): the T-x phase diagram of
+// binary_equilibrium (service spec "task_type = binary_equilibrium"): the T-x phase diagram of
 // a binary over the condition's temperature and composition ranges, mapped by worker/mapping/binary.ts
 // (seed grid + continuation of every two-phase region in T; see the method comment there). Writes
 // result/result.json (BinaryEquilibriumResult, contract/results/binary_equilibrium.ts), result/result.csv

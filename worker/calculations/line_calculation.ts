@@ -1,4 +1,4 @@
-// line_calculation (service spec "task_type = line_calculation", issue 5): `points` equilibria on the
+// line_calculation (service spec "task_type = line_calculation"): `points` equilibria on the
 // straight line from (temperature_start, compositions_start) to (temperature_end, compositions_end),
 // path parameter s = 0..1 with T and the mole fractions linear in s. The scan runs as OpenMP batches
 // (worker/core/equilibriumBatch, threads = job.ompThreads) in chunks of about 150 ms, so a cancel is

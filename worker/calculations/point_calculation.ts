@@ -1,4 +1,4 @@
-// point_calculation (service spec "task_type = point_calculation", issue 5): one global equilibrium
+// point_calculation (service spec "task_type = point_calculation"): one global equilibrium
 // at the condition's T, P and composition (worker/core/equilibrium.ts, formula sheet §8-§9),
 // restricted to activated_phases when given. Writes result/result.json ({point, table} beside the
 // ResultDocument fields), result/result.csv (the outputs table) and preview/point.svg/.png (the

@@ -1,4 +1,4 @@
-// Task type thermodynamic_properties_next (issue 5): a scan from the start to the end state (T and
+// Task type thermodynamic_properties_next: a scan from the start to the end state (T and
 // composition interpolated linearly over `points` points, the path of line_calculation, with its
 // transition refinement to 0.01 K / 1e-5, refineTransitions) giving
 // G, H, S, Cp and the chemical potentials of the system and of every stable phase, exact from the

@@ -1,5 +1,5 @@
 // A small, dependency-free SVG builder (the document, styles, number formatting and ticks) for the 2D preview plots of calculation results
-// (issue 5 "Preview files", issue 6 binary_equilibrium preview). Runs in Node with no DOM.
+// (the preview files of every task type, the binary_equilibrium diagram among them). Runs in Node with no DOM.
 //
 // Design choices:
 // - Deterministic: no clocks, no randomness, ids come from a per-document counter and every number

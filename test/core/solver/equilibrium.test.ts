@@ -1,5 +1,5 @@
 // Tests of the global equilibrium solver (worker/core/equilibrium.ts, native-core/src/solver).
-// Property tests (issue 4): mass balance 1e-10, NP >= 0, GM of every stable set on the tangent
+// Property tests: mass balance 1e-10, NP >= 0, GM of every stable set on the tangent
 // hyperplane sum_A mu_A x_A (1e-6 J/mol), and no sampled single-phase point below that hyperplane
 // (global minimum), over pseudo-random conditions in shared databases; plus the toy-model self tests.
 import { describe, expect, it } from 'vitest';
