@@ -46,20 +46,8 @@ export function summarize(info: NativeDatabaseInfo): TdbInfo {
     phases: info.phases.map((p) => p.name),
     warnings: info.warnings,
     loadWarnings: info.loadWarnings,
-    refusals: refusalsOf(info),
+    refusals: info.phases.filter((p) => p.refusal !== '').map((p) => ({ phase: p.name, reason: p.refusal })),
   };
-}
-
-/** Phases refused by a model check, then phases the reader dropped whole (a load warning naming the phase, absent from the phases read). */
-function refusalsOf(info: NativeDatabaseInfo): TdbInfo['refusals'] {
-  const refused = info.phases.filter((p) => p.refusal !== '').map((p) => ({ phase: p.name, reason: p.refusal }));
-  const seen = new Set(info.phases.map((p) => p.name));
-  for (const w of info.loadWarnings) {
-    if (!w.phase || seen.has(w.phase)) continue;
-    seen.add(w.phase);
-    refused.push({ phase: w.phase, reason: `${w.file}:${w.line}: ${w.message}` });
-  }
-  return refused;
 }
 
 /**
