@@ -1,4 +1,4 @@
-// The isopleth result view end to end: a real PhaseDesk service with COST507 imported by the CLI computes a small
+// The isopleth result view end to end: a real PhaseDesk service with its bundled COST507 computes a small
 // Al-4.4Cu-xMg isopleth (mass percent), the production renderer opens the completed task in headless Chromium, the
 // view is checked against the result.json the service wrote (every line drawn, liquidus and solidus, the region
 // labels, the axis in mass percent, T in K and in degrees C), and screenshots go to docs/screenshots/result-isopleth*.png.
@@ -8,7 +8,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  REPO,
   SCREENSHOTS,
   apiCall,
   consoleCommand,
@@ -21,10 +20,6 @@ import {
 } from './harness.js';
 import type { IsoplethResult } from '../../contract/results/isopleth.js';
 
-const COST507 = process.env.PHASEDESK_TDB_DIR
-  ? join(process.env.PHASEDESK_TDB_DIR, 'COST507.tdb')
-  : join(REPO, '..', 'shared', 'tdb', 'COST507.tdb');
-
 let svc: Service;
 let served: Served;
 let browser: Browser;
@@ -35,21 +30,6 @@ let id = 0;
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
-  consoleCommand(svc, [
-    'db',
-    'import',
-    COST507,
-    '--code',
-    'COST507',
-    '--name',
-    'COST 507 light alloys',
-    '--level',
-    'free',
-    '--type',
-    'alloy',
-    '--version',
-    '1.0',
-  ]);
   consoleCommand(svc, ['subscribe', 'local', 'COST507', '--status', 'active']);
   served = await serveRenderer(svc);
   const r = await apiCall<{ id: number }>(svc, 'POST', '/task', {
