@@ -57,9 +57,18 @@ describe('phasedesk calc', () => {
     expect(doc.config.tdb_code).toBe('alzn_mey1993');
     expect(doc.provenance.database).toMatchObject({ code: null, file_name: 'alzn_mey1993.tdb' });
     expect(doc.provenance.database.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // T, P and the composition lead every table whatever the task asked for
     expect(readFileSync(path.join(out, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe(
-      'T [K],phase_name,NP(FCC_A1) [mol/mol],NP(FCC_A1#2) [mol/mol]',
+      'T [K],P [Pa],x(AL) [-],x(ZN) [-],phase_name,NP(FCC_A1) [mol/mol],NP(FCC_A1#2) [mol/mol]',
     );
+    // a composition set has one name: result.json's label is the CSV's column name
+    expect(doc.point.phases.map((p: { label: string }) => p.label).sort()).toEqual(['FCC_A1', 'FCC_A1#2']);
+    expect(doc.point.phases.find((p: { label: string }) => p.label === 'FCC_A1#2')).toMatchObject({
+      name: 'FCC_A1',
+      composition_set: 2,
+    });
+    // result.json's times are ISO 8601
+    expect(doc.provenance.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('line_calculation from a whole POST /task body: the transitions are in result.json', () => {
@@ -136,6 +145,16 @@ describe('phasedesk calc', () => {
       [
         [writeConfig('p0.json', { ...ok, condition: { ...ok.condition, pressure: 0 } }), '--tdb', ALZN, '--out', tmp],
         /task_config\.condition\.pressure: must be greater than 0/,
+      ],
+      [
+        [
+          writeConfig('typo.json', { ...ok, condition: { ...ok.condition, activated_phase: ['LIQUID'] } }),
+          '--tdb',
+          ALZN,
+          '--out',
+          tmp,
+        ],
+        /^phasedesk calc: task_config\.condition: unknown key activated_phase \(did you mean activated_phases\?\)$/,
       ],
       [[writeConfig('bad.json', '{not json'), '--tdb', ALZN, '--out', tmp], /is not valid JSON/],
       [

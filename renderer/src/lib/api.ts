@@ -21,11 +21,12 @@ export type KeyInfo = KeyInfoResponse;
 export type DbItem = DbItemResponse;
 export type DbList = ListDbResponse;
 /**
- * A task record. progress and stage are extensions (README): 0..1 and a short text such as "mapping two-phase
- * regions"; a service without them leaves them out, and the renderer then shows the elapsed time only.
+ * A task record. progress, stage and duration_ms are extensions (README): 0..1, a short text such as "mapping
+ * two-phase regions" and the run time in ms; a service without them leaves them out, and the renderer then shows the
+ * elapsed time only.
  */
-export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> &
-  Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
+export type Task = Omit<TaskStatusResponse, 'progress' | 'stage' | 'duration_ms'> &
+  Partial<Pick<TaskStatusResponse, 'progress' | 'stage' | 'duration_ms'>>;
 export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
 export type TaskCreated = TaskCreateResponse;
 export type PhasesList = Pick<PhasesResponse, 'phase_list'> &
