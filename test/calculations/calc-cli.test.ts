@@ -161,7 +161,7 @@ describe('phasedesk calc', () => {
         [writeConfig('type.json', { task_type: 'aging' }), '--tdb', ALZN, '--out', tmp],
         /unsupported task type 'aging'/,
       ],
-      [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE is required/],
+      [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE or --db CODE is required/],
       [[writeConfig('ok.json', ok), '--tdb', path.join(tmp, 'none.tdb'), '--out', tmp], /no such file/],
       [[writeConfig('ok.json', ok), '--tdb', ALZN], /--out DIR is required/],
       [
