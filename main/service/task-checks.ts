@@ -4,6 +4,7 @@
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import { isMassless } from '../../contract/phases.js';
 import type { WorkBounds } from '../config.js';
+import { closeName } from '../../contract/nearest-name.js';
 import {
   knownGroupNames,
   nearestName,
@@ -85,8 +86,13 @@ export function checkTaskConfig(
     const known = new Set(db.elements.map((e) => e.toUpperCase()));
     const unknown = elements.filter((e) => !known.has(e));
     if (unknown.length > 0) {
-      const list = db.elements.filter((e) => isElement(e.toUpperCase())).join(', ');
-      return `${at('components')}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not elements' : 'is not an element'} of database '${db.code}' (elements: ${list})`;
+      const elements = db.elements.filter((e) => isElement(e.toUpperCase()));
+      const close = unknown.flatMap((e) => {
+        const near = closeName(e, elements);
+        return near ? [unknown.length > 1 ? `${near} for ${e}` : near] : [];
+      });
+      const hint = close.length > 0 ? `; did you mean ${close.join(', ')}?` : '';
+      return `${at('components')}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not elements' : 'is not an element'} of database '${db.code}' (elements: ${elements.join(', ')}${hint})`;
     }
   }
 

@@ -1,6 +1,6 @@
 // A key that task_config or its condition does not define is a 400 naming the key and the known key it is close
-// to, for every task type, over the real listener; every optional field of the specification and every documented
-// extension (docs/api.md "Extensions of task_config") stays accepted by the same validation.
+// to, for every task type, over the real listener (an unknown element likewise); every optional field of the
+// specification and every documented extension (docs/api.md "Extensions to the specification") stays accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
@@ -238,6 +238,14 @@ describe('unknown keys in task_config', () => {
     );
     const u = await post({ ...cpt, ui_metadata: { modul: 'cpt' } });
     expect(u.body.error).toBe('task_config.ui_metadata: unknown key modul (did you mean module?)');
+  });
+
+  it('an unknown element is named with the element close to it', async () => {
+    const r = await post(pointConfig({ components: ['AL', 'FF'], compositions: { AL: 0.3, FF: 0.7 } }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe(
+      "task_config.condition.components: FF is not an element of database 'ALFE' (elements: AL, FE; did you mean FE?)",
+    );
   });
 
   it('the same check on a task_config sent as the description', async () => {
