@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { OPEN_TASK_TYPES, validateTaskConfig } from '../requests/task-config.js';
+import { databaseRefusal } from '../requests/database-checks.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { loadCalculation } from '../../worker/index.js';
 import { openDatabase } from '../../worker/core/database.js';
@@ -112,11 +113,18 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   }
   const db = await calcDatabase(o, c.tdb_code);
   const tdb = db.file;
-  const warnings = readableTdb(tdb, db.given);
+  const { warnings, lists } = readableTdb(tdb, db.given);
   if (db.database) c.tdb_code = db.database.code;
   else if (c.tdb_code === undefined) c.tdb_code = path.basename(tdb).replace(/\.tdb$/i, '');
   const v = validateTaskConfig(taskType, c);
   if (!v.ok) throw new CalcInputError(v.error);
+  // the elements and phases of the file, as POST /task checks them against the database record
+  const refusal = databaseRefusal((v.value.condition ?? {}) as Record<string, unknown>, {
+    ...lists,
+    code: db.database?.code ?? path.basename(tdb),
+    selection: db.database?.phase_selection ?? null,
+  });
+  if (refusal) throw new CalcInputError(refusal);
   if (!o.out) throw new CalcInputError('--out DIR is required');
   const out = path.resolve(o.out);
   if (existsSync(out) && !statSync(out).isDirectory())
@@ -141,19 +149,25 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
 
 /**
  * A TDB file that cannot be read (nothing usable in it, a bound of the reader, unreadable) is bad input: CalcInputError
- * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count).
+ * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count), and the
+ * file's elements and phases.
  */
-function readableTdb(file: string, given: string): string[] {
-  let warnings: string[];
+function readableTdb(
+  file: string,
+  given: string,
+): { warnings: string[]; lists: { elements: string[]; phases: string[] } } {
+  let info;
   try {
-    warnings = openDatabase(file).info().warnings;
+    info = openDatabase(file).info();
   } catch (e) {
     if (isDatabaseFileError(e)) throw new CalcInputError(`--tdb ${given}: ${e.message}`);
     throw e;
   }
+  const warnings = info.warnings;
   const shown = warnings.slice(0, 20).map((w) => `warning: ${w}`);
   if (warnings.length > shown.length) shown.push(`warning: ${warnings.length - shown.length} more in ${given}`);
-  return shown;
+  const lists = { elements: info.elements.map((e) => e.name), phases: info.phases.map((p) => p.name) };
+  return { warnings: shown, lists };
 }
 
 /** CLI entry: prints logs (stderr) and the summary (stdout); returns the exit code. */

@@ -182,23 +182,22 @@ describe('phasedesk calc', () => {
         expect(await calcCommand(args), args.join(' ')).toBe(2);
         expect(errors.join('\n')).toMatch(msg);
       }
-      // a calculation that fails (composition of an element outside the database) exits 1 with the message
+      // an element or a phase the file does not have is bad input, named as POST /task names it
       errors.length = 0;
-      expect(
-        await calcCommand([
-          writeConfig('fe.json', {
-            ...ok,
-            condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } },
-          }),
-          '--tdb',
-          ALZN,
-          '--out',
-          tmp,
-        ]),
-      ).toBe(1);
+      const fe = { ...ok, condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } } };
+      expect(await calcCommand([writeConfig('fe.json', fe), '--tdb', ALZN, '--out', tmp])).toBe(2);
       expect(errors.join('\n')).toMatch(
-        /calculation failed: condition.components: FE is not an element of alzn_mey1993.tdb/,
+        /task_config\.condition\.components: FE is not an element of database 'alzn_mey1993\.tdb' \(elements: AL, ZN\)/,
       );
+      errors.length = 0;
+      const phase = { ...ok, condition: { ...ok.condition, activated_phases: ['FCC_A2', 'LIQUID'] } };
+      expect(await calcCommand([writeConfig('phase.json', phase), '--tdb', ALZN, '--out', tmp])).toBe(2);
+      expect(errors.join('\n')).toMatch(/activated_phases: FCC_A2 is not a phase of database .* \(nearest: FCC_A1\)/);
+      // a problem only the calculation finds (the reference phase of an element) exits 1 with the message
+      errors.length = 0;
+      const ref = { ...ok, condition: { ...ok.condition, reference_states: { AL: 'NOPE' } } };
+      expect(await calcCommand([writeConfig('ref.json', ref), '--tdb', ALZN, '--out', tmp])).toBe(1);
+      expect(errors.join('\n')).toMatch(/calculation failed: condition\.reference_states\.AL: NOPE is not a phase/);
     } finally {
       spy.mockRestore();
     }
