@@ -8,6 +8,9 @@
 //   - a group, @name: a group every database has (BUILTIN_GROUPS) or one of the database's own groups.
 // Pure TypeScript (no node: imports).
 import { z } from 'zod';
+import { nearestName } from './nearest-name.js';
+
+export { nearestName };
 
 /** The groups every database has, with what each contains (docs/calculations.md "Phase selection" says the same). */
 export const BUILTIN_GROUPS = {
@@ -166,39 +169,6 @@ export function removedBy(entries: string[], names: string[], members: Record<st
   );
   const matched = new Set(matchNames(entries, names).map((n) => n.toUpperCase()));
   return names.filter((n) => byGroup.has(n.toUpperCase()) || matched.has(n.toUpperCase()));
-}
-
-/**
- * Edit distance of two strings, case-insensitive: insertions, deletions, substitutions and transpositions of
- * neighbours each count 1 (the optimal string alignment distance; FCC_L21 is one step from FCC_L12).
- */
-function distance(a: string, b: string): number {
-  const s = a.toUpperCase();
-  const t = b.toUpperCase();
-  const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [i]);
-  for (let j = 1; j <= t.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= s.length; i++)
-    for (let j = 1; j <= t.length; j++) {
-      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
-      d[i]![j] = v;
-    }
-  return d[s.length]![t.length]!;
-}
-
-/** The candidate closest to `word` by edit distance (the first of equals), or undefined when there is none. */
-export function nearestName(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestD = Infinity;
-  for (const c of candidates) {
-    const d = distance(word, c);
-    if (d < bestD) {
-      best = c;
-      bestD = d;
-    }
-  }
-  return best;
 }
 
 /** An entry that names nothing the database knows, and the nearest name it does know. */

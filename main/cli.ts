@@ -3,13 +3,14 @@
 // other commands are the web-console operations of the spec against a data directory.
 // Each command's module is imported only when that command runs: a `calc` never loads fastify, Kysely or SQLite,
 // and `--help` loads nothing but node:util (test/cli/lazy-loading.test.ts checks both).
-import { parseConsoleArgs, USAGE } from './cli/options.js';
+import { commandHelp, parseConsoleArgs, USAGE } from './cli/options.js';
 
 interface Command {
   run(argv: string[]): Promise<number>;
 }
 
 const CONSOLE_COMMAND = () => import('./cli/console.js');
+const REMOTE_COMMAND = () => import('./cli/remote-commands.js');
 
 /** Command name -> its module, loaded on demand. */
 const COMMANDS: Record<string, () => Promise<Command>> = {
@@ -20,25 +21,40 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   key: CONSOLE_COMMAND,
   subscribe: CONSOLE_COMMAND,
   db: CONSOLE_COMMAND,
+  task: REMOTE_COMMAND,
+  submit: REMOTE_COMMAND,
   server: async () => ({ run: (argv) => import('./cli/lab.js').then((m) => m.serverCommand(argv.slice(1))) }),
   worker: async () => ({ run: (argv) => import('./cli/lab.js').then((m) => m.workerCommand(argv.slice(1))) }),
 };
 
+/** Commands that parse their own options and print their own help. */
+const OWN_OPTIONS = new Set(['calc', 'server', 'worker']);
+
+/** `phasedesk help WORDS` and `phasedesk WORDS --help`: the command's help, else the usage (exit code 0). */
+function printHelp(words: string[]): number {
+  console.log(commandHelp(words) ?? USAGE);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
+  const first = argv[0];
+  if (first === 'help' || first === '--help' || first === '-h') {
+    const words = argv.slice(1);
+    const own = words[0];
+    if (own === 'calc') return (await COMMANDS.calc()).run(['--help']);
+    if (own !== undefined && OWN_OPTIONS.has(own)) return (await COMMANDS[own]()).run([own, '--help']);
+    return printHelp(words);
+  }
   // `calc` has its own options (main/console/calc.ts) and needs no data directory.
-  if (argv[0] === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
+  if (first === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
   // The lab server's commands parse their own options (main/cli/lab.ts).
-  if (argv[0] === 'server' || argv[0] === 'worker') return (await COMMANDS[argv[0]]()).run(argv);
-  if (argv.length === 1 && (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h')) {
-    console.log(USAGE);
-    return 0;
-  }
-  const { values, positionals } = parseConsoleArgs(argv);
+  if (first === 'server' || first === 'worker') return (await COMMANDS[first]()).run(argv);
+  if (argv.includes('--help') || argv.includes('-h')) return printHelp(argv.filter((a) => !a.startsWith('-')));
+  // `db list` asks the running service; the other db commands work on the data directory.
+  if (first === 'db' && argv[1] === 'list') return (await REMOTE_COMMAND()).run(argv);
+  if (first === 'task' || first === 'submit') return (await COMMANDS[first]()).run(argv);
+  const { positionals } = parseConsoleArgs(argv);
   const name = positionals[0];
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
   if (name === undefined) {
     console.error(USAGE);
     return 2;
@@ -55,8 +71,9 @@ main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },
-  (e: Error) => {
+  (e: Error & { code?: string }) => {
     console.error(`error: ${e.message}`);
-    process.exitCode = 1;
+    // a misspelled option or a missing value is bad input (node:util parseArgs)
+    process.exitCode = e.code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1;
   },
 );

@@ -130,6 +130,7 @@ class Task(_Task, total=False):
     tdb_code: Optional[str]
     progress: float  # extension: fraction done, 0..1
     stage: Optional[str]  # extension: what runs now ("mapping two-phase regions")
+    duration_ms: Optional[int]  # extension: the calculation's run time in ms; None when no calculation ran
 
 
 class TaskList(TypedDict):
@@ -460,7 +461,7 @@ ENDPOINTS: Dict[str, Tuple[str, str]] = {
 
 # PhaseDesk additions to the specification, by schema or operation.
 EXTENSIONS: Dict[str, Set[str]] = {
-    "TaskStatusResponse": {"progress", "stage"},
+    "TaskStatusResponse": {"progress", "stage", "duration_ms"},
     "GET /task/list": {"status", "task_type", "tdb_code", "search"},
 }
 
@@ -651,6 +652,20 @@ class PhaseDeskClient:
                 return res.read()
         except urllib.error.HTTPError as e:
             raise _error_from(e, "GET", url) from None
+
+    def task_file(self, id: int, name: str, *, kind: str = "result") -> bytes:  # noqa: A002
+        """One named file of a task in one call: the file list of `kind` ("result", "preview" or "vtk") and the
+        download of the URL whose file name is `name` ("result.csv", "point.svg"). A name the list lacks raises
+        PhaseDeskError 404 naming the files there are."""
+        if kind not in ("result", "preview", "vtk"):
+            raise ValueError(f"kind must be result, preview or vtk, not {kind!r}")
+        files: FileList = self._call(f"{kind}_files", params={"id": id})
+        for url in files["files"]:
+            if file_name(url) == name:
+                return self.download(url)
+        names = ", ".join(file_name(u) for u in files["files"]) or "none"
+        raise PhaseDeskError(404, f"task {id} has no {kind} file {name} (files: {names})", "GET",
+                             f"{self.base_url}/task/{id}/{kind}")
 
     def download_json(self, url: str) -> Any:
         """Downloads a signed URL and parses it as JSON (result.json)."""

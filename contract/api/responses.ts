@@ -67,9 +67,11 @@ export const taskStatusResponse = z.object({
   tdb_code: z.string().nullable().optional(),
   created_at: z.string(),
   updated_at: z.string(),
-  // Extensions (spec clients ignore them): progress 0..1 and what a running task is doing.
+  // Extensions (spec clients ignore them): progress 0..1, what a running task is doing, and the calculation's run
+  // time in milliseconds (created_at and updated_at have one-second resolution; null when no calculation ran).
   progress: z.number().min(0).max(1),
   stage: z.string().nullable(),
+  duration_ms: z.number().int().min(0).nullable(),
 });
 export const taskListResponse = z.object({
   data: z.array(taskStatusResponse),

@@ -45,6 +45,8 @@ export interface PhaseRecord {
   name: string;
   /** 1, 2, ... (miscibility gaps) */
   composition_set: number;
+  /** the set's one name, as result.csv's columns and phase_name spell it: NAME, or NAME#2 for the second set */
+  label: string;
   /** NP: moles of atoms of the phase per mole of atoms of the system */
   amount: number;
   /** mole fractions of the elements in the phase */

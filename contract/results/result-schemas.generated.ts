@@ -295,6 +295,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "description": "1, 2, ... (miscibility gaps)",
             "type": "number"
           },
+          "label": {
+            "description": "the set's one name, as result.csv's columns and phase_name spell it: NAME, or NAME#2 for the second set",
+            "type": "string"
+          },
           "amount": {
             "description": "NP: moles of atoms of the phase per mole of atoms of the system",
             "type": "number"
@@ -363,6 +367,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "required": [
           "name",
           "composition_set",
+          "label",
           "amount",
           "x",
           "site_fractions",
@@ -926,6 +931,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "description": "1, 2, ... (miscibility gaps)",
             "type": "number"
           },
+          "label": {
+            "description": "the set's one name, as result.csv's columns and phase_name spell it: NAME, or NAME#2 for the second set",
+            "type": "string"
+          },
           "amount": {
             "description": "NP: moles of atoms of the phase per mole of atoms of the system",
             "type": "number"
@@ -994,6 +1003,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "required": [
           "name",
           "composition_set",
+          "label",
           "amount",
           "x",
           "site_fractions",
@@ -2313,6 +2323,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "description": "1, 2, ... (miscibility gaps)",
             "type": "number"
           },
+          "label": {
+            "description": "the set's one name, as result.csv's columns and phase_name spell it: NAME, or NAME#2 for the second set",
+            "type": "string"
+          },
           "amount": {
             "description": "NP: moles of atoms of the phase per mole of atoms of the system",
             "type": "number"
@@ -2381,6 +2395,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "required": [
           "name",
           "composition_set",
+          "label",
           "amount",
           "x",
           "site_fractions",

@@ -15,11 +15,11 @@ const axis = z
   });
 
 export const binaryCptSchema = z
-  .looseObject({
+  .strictObject({
     task_type: z.literal('binary_cpt_diagram'),
     ...common,
     condition: z
-      .looseObject({
+      .strictObject({
         components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
         ...phaseFields,
         x_component: z.string().min(1),
@@ -37,7 +37,7 @@ export const binaryCptSchema = z
         pressure_scale: z.enum(['linear', 'log'], 'must be one of: linear, log'),
         include_tielines: z.boolean().optional(),
         tieline_stride: z.number().gt(0, GT0).optional(),
-        map_options: z.looseObject({ GLOBAL_MIN_PDENS: z.number().gt(0, GT0).optional() }).optional(),
+        map_options: z.strictObject({ GLOBAL_MIN_PDENS: z.number().gt(0, GT0).optional() }).optional(),
       })
       .superRefine((c, ctx) => {
         if (!(c.composition_end > c.composition_start))
@@ -58,7 +58,7 @@ export const binaryCptSchema = z
           ctx.addIssue({ code: 'custom', path: ['x_component'], message: 'must be one of condition.components' });
       }),
     ui_metadata: z
-      .looseObject({
+      .strictObject({
         module: z.string().optional(),
         backend_task_type: z.string().optional(),
         axis_config: z.strictObject({ x: axis, y: axis, z: axis }).optional(),

@@ -14,13 +14,13 @@ export const orderDisorderSchema = z.strictObject({
 });
 
 export const binaryEquilibriumSchema = z
-  .looseObject({
+  .strictObject({
     task_type: z.literal('binary_equilibrium'),
     ...common,
     activated_elements: z.array(z.string()).optional(),
     order_disorder: orderDisorderSchema.optional(),
     condition: z
-      .looseObject({
+      .strictObject({
         components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),
         compositions_start: composition,
         compositions_end: composition,

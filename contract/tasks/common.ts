@@ -3,6 +3,7 @@
 // 400 texts of POST /task ("task_config.condition.pressure: must be greater than 0"). Pure TypeScript.
 import { isMassless } from '../phases.js';
 import { z } from 'zod';
+import { closeName } from '../nearest-name.js';
 import { checkOutputElements, validateOutputs } from '../results/outputs/names.js';
 
 export const GT0 = 'must be greater than 0';
@@ -174,13 +175,39 @@ export function referenceStatesRule(
 
 export const scanPoints = z.number().int('must be an integer').gt(0, 'must be a positive integer');
 
-/** Error map for a parse: missing fields read "is required", wrong types "must be a <type>". */
+/**
+ * "unknown key inhibit_phase (did you mean inhibit_phases?)": the keys an object does not define, each with the
+ * known key it is close to, or the known keys when one is close to none (a misspelled optional field would
+ * otherwise be ignored and the calculation run without it).
+ */
+export function unknownKeysText(keys: readonly string[], known: readonly string[]): string {
+  const named = keys.map((k) => {
+    const near = closeName(k, known);
+    return { text: near ? `${k} (did you mean ${near}?)` : k, near };
+  });
+  const list = named.map((n) => n.text).join(', ');
+  const noneClose = named.some((n) => n.near === undefined);
+  return `unknown key${keys.length > 1 ? 's' : ''} ${list}${noneClose ? `; known keys: ${known.join(', ')}` : ''}`;
+}
+
+/** The keys a zod object schema defines (the schema zod hands to the error map as `inst`). */
+function shapeKeys(inst: unknown): string[] {
+  const shape = (inst as { _zod?: { def?: { shape?: Record<string, unknown> } } } | undefined)?._zod?.def?.shape;
+  return shape ? Object.keys(shape) : [];
+}
+
+/**
+ * Error map for a parse: missing fields read "is required", wrong types "must be a <type>", keys a strict object
+ * does not define "unknown key ... (did you mean ...?)".
+ */
 export function zodErrorMap(iss: {
   code: string;
   input?: unknown;
   expected?: unknown;
   message?: string;
   values?: unknown[];
+  keys?: string[];
+  inst?: unknown;
 }): string | undefined {
   if (iss.code === 'invalid_type') {
     if (iss.input === undefined) return 'is required';
@@ -190,13 +217,16 @@ export function zodErrorMap(iss: {
   if (iss.code === 'invalid_value' && Array.isArray(iss.values)) {
     return `must be one of: ${iss.values.map(String).join(', ')}`;
   }
-  if (iss.code === 'unrecognized_keys') return iss.message;
+  if (iss.code === 'unrecognized_keys') return unknownKeysText(iss.keys ?? [], shapeKeys(iss.inst));
   return undefined;
 }
 
-/** First issue of a failed parse as "<prefix>.<path>: <message>". */
+/**
+ * The issue a 400 names as "<prefix>.<path>: <message>": an unknown key first (a misspelled field also makes the
+ * field it meant "is required", and the misspelling is the cause), else the first issue.
+ */
 export function formatZodError(err: z.ZodError, prefix: string): string {
-  const iss = err.issues[0];
+  const iss = err.issues.find((i) => i.code === 'unrecognized_keys') ?? err.issues[0];
   if (!iss) return `${prefix}: invalid`;
   const path = [prefix, ...iss.path.map(String)].filter((s) => s.length > 0).join('.');
   return `${path}: ${iss.message}`;
@@ -204,7 +234,7 @@ export function formatZodError(err: z.ZodError, prefix: string): string {
 
 /** Condition of a scan in T and/or composition (line_calculation, thermodynamic_properties_next). */
 export const scanCondition = z
-  .looseObject({
+  .strictObject({
     components,
     compositions_start: composition,
     compositions_end: composition,

@@ -19,11 +19,11 @@ export type { GibbsEnergyCurvesDocument } from '../results/gibbs_energy_curves.j
 /** Points along the line when the configuration names none. */
 export const GIBBS_CURVES_DEFAULT_POINTS = 101;
 
-export const gibbsEnergyCurvesSchema = z.looseObject({
+export const gibbsEnergyCurvesSchema = z.strictObject({
   task_type: z.literal('gibbs_energy_curves'),
   ...common,
   condition: z
-    .looseObject({
+    .strictObject({
       components: components.min(2, 'must contain at least 2 elements'),
       temperature: kelvin,
       pressure,

@@ -8,11 +8,11 @@ export type { IsoplethResult } from '../results/isopleth.js';
 /** Coarse-grid nodes per axis of an isopleth: bounds of condition.resolution. */
 export const ISOPLETH_RESOLUTION = { min: 5, max: 101 } as const;
 
-export const isoplethSchema = z.looseObject({
+export const isoplethSchema = z.strictObject({
   task_type: z.literal('isopleth'),
   ...common,
   condition: z
-    .looseObject({
+    .strictObject({
       components: z.array(z.string().min(1, 'must not be empty')).min(2, 'must contain at least 2 elements'),
       ...phaseFields,
       temperature_start: kelvin,

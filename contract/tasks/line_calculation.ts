@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { common, scanCondition } from './common.js';
 export type { LineCalculationResult } from '../results/line_calculation.js';
 
-export const lineCalculationSchema = z.looseObject({
+export const lineCalculationSchema = z.strictObject({
   task_type: z.literal('line_calculation'),
   ...common,
   condition: scanCondition,

@@ -15,11 +15,11 @@ import {
 } from './common.js';
 export type { PointCalculationResult } from '../results/point_calculation.js';
 
-export const pointCalculationSchema = z.looseObject({
+export const pointCalculationSchema = z.strictObject({
   task_type: z.literal('point_calculation'),
   ...common,
   condition: z
-    .looseObject({
+    .strictObject({
       components,
       ...phaseFields,
       temperature: kelvin,

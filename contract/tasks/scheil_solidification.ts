@@ -13,11 +13,11 @@ import {
 } from './common.js';
 export type { ScheilDocument } from '../results/scheil_solidification.js';
 
-export const scheilSchema = z.looseObject({
+export const scheilSchema = z.strictObject({
   task_type: z.literal('scheil_solidification'),
   ...common,
   condition: z
-    .looseObject({
+    .strictObject({
       components,
       compositions: composition,
       start_temperature: kelvin,

@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { GT0, common, fraction, kelvin, phaseFields, pressure } from './common.js';
 export type { TernaryIsothermalSectionResult } from '../results/ternary_isothermal_section.js';
 
-export const ternaryIsothermalSectionSchema = z.looseObject({
+export const ternaryIsothermalSectionSchema = z.strictObject({
   task_type: z.literal('ternary_isothermal_section'),
   ...common,
   condition: z
-    .looseObject({
+    .strictObject({
       components: z.array(z.string().min(1, 'must not be empty')).length(3, 'must hold exactly 3 components'),
       temperature: kelvin,
       pressure,
@@ -21,7 +21,7 @@ export const ternaryIsothermalSectionSchema = z.looseObject({
         .enum(['mole_fraction', 'mass_fraction'], 'must be one of: mole_fraction, mass_fraction')
         .optional(),
       map_options: z
-        .looseObject({
+        .strictObject({
           GLOBAL_MIN_PDENS: z.number().gt(0, GT0).optional(),
           /** divisions of each side of the seed grid: (n+1)(n+2)/2 point equilibria, as many again for the self-check */
           grid_divisions: z

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { common, scanCondition } from './common.js';
 export type { PropertiesDocument } from '../results/thermodynamic_properties_next.js';
 
-export const thermodynamicPropertiesSchema = z.looseObject({
+export const thermodynamicPropertiesSchema = z.strictObject({
   task_type: z.literal('thermodynamic_properties_next'),
   ...common,
   condition: scanCondition,

@@ -122,8 +122,24 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     await command({ store, dataDir: settings.dataDir, o, sub, a1, a2 });
+  } catch (e) {
+    if (!isRefusal(e)) throw e;
+    console.error(`error: ${e.message}`);
+    return 2;
   } finally {
     await store.close();
   }
   return 0;
+}
+
+/**
+ * What the console operations throw for input they refuse (a missing argument, an unknown user, plan, key or
+ * database, a code or time they do not take): exit code 2. A failure of the store itself (an error with a system or
+ * SQLite code, a 5xx) stays exit code 1.
+ */
+function isRefusal(e: unknown): e is Error {
+  if (!(e instanceof Error)) return false;
+  const { code, status } = e as Error & { code?: unknown; status?: unknown };
+  if (typeof status === 'number') return status >= 400 && status < 500;
+  return code === undefined;
 }

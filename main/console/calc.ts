@@ -5,34 +5,75 @@
 // DIR/result/result.json, DIR/result/result.csv, DIR/preview/<name>.svg + .png (+ DIR/vtk/ for the
 // types that make VTK files).
 //
-// tdb_code: the database is the file given by --tdb, never a catalog entry, so tdb_code is optional
-// here; when absent it is derived from the file name (the spec's legacy rule "a missing tdb_code is
-// derived from the file name of tdb_file"), when present it is only validated. result.json records
-// the file name and sha256 of --tdb with database code null (worker/results/common.ts provenance).
+// The database: --tdb FILE, tdb_code then optional (when absent it is derived from the file name, the spec's legacy
+// rule "a missing tdb_code is derived from the file name of tdb_file"; when present it is only validated), and
+// result.json records the file name and sha256 with database code null (worker/results/common.ts provenance). Or
+// --db CODE (or the configuration's tdb_code when neither is given): the data directory's or the bundled catalog's
+// database of that code (main/console/calc-database.ts), with its recommended phase selection as the service uses
+// it, and result.json records the code.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { OPEN_TASK_TYPES, validateTaskConfig } from '../requests/task-config.js';
+import { databaseRefusal } from '../requests/database-checks.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { loadCalculation } from '../../worker/index.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { isDatabaseFileError } from '../../worker/core/errors.js';
 
-export const CALC_USAGE = `usage: phasedesk calc CONFIG.json --tdb FILE --out DIR [--threads N]
+export const CALC_USAGE = `usage: phasedesk calc CONFIG.json (--tdb FILE | --db CODE) --out DIR [--threads N] [--data-dir DIR]
   Runs a task_config (JSON, as in POST /task) without the service and writes DIR/result/result.json,
   DIR/result/result.csv and DIR/preview/*.svg|png. task_type: ${OPEN_TASK_TYPES.join(', ')}.
-  tdb_code may be omitted (the database is FILE). --threads: OpenMP threads (default: all cores).`;
+  --tdb FILE: that TDB file (tdb_code may be omitted). --db CODE: the database of that code that the service of
+  --data-dir (PHASEDESK_DATA_DIR) has imported, else the bundled one, with its recommended phase selection; without
+  either, the configuration's tdb_code. --threads: OpenMP threads (default: all cores).
+  Exit codes: 0 done, 1 the calculation failed, 2 bad input.`;
 
 /** Bad input (usage, configuration): exit code 2. */
 export class CalcInputError extends Error {}
 
 export interface CalcOptions {
   config: string;
-  tdb: string;
+  /** a TDB file, or */
+  tdb?: string;
+  /** a database code (main/console/calc-database.ts), or neither: the configuration's tdb_code */
+  db?: string;
+  dataDir?: string;
   out: string;
   threads?: number;
+}
+
+/** The database a calculation reads: the file, and for a code its catalog record (code, hash, selection). */
+interface CalcDatabase {
+  file: string;
+  given: string;
+  database?: CalculationJob['database'];
+}
+
+/** --tdb FILE, else --db CODE (or the configuration's tdb_code) through the data directory or the bundled catalog. */
+async function calcDatabase(o: CalcOptions, configCode: unknown): Promise<CalcDatabase> {
+  if (o.tdb && o.db) throw new CalcInputError('give --tdb FILE or --db CODE, not both');
+  const code = o.db || (!o.tdb && typeof configCode === 'string' && configCode !== '' ? configCode : undefined);
+  if (!o.tdb && !code)
+    throw new CalcInputError('--tdb FILE or --db CODE is required (or tdb_code in the configuration)');
+  if (o.tdb) {
+    const file = path.resolve(o.tdb);
+    if (!existsSync(file) || !statSync(file).isFile()) throw new CalcInputError(`--tdb ${o.tdb}: no such file`);
+    return { file, given: o.tdb };
+  }
+  const { databaseOfCode } = await import('./calc-database.js');
+  let db;
+  try {
+    db = await databaseOfCode(code!, o.dataDir);
+  } catch (e) {
+    throw new CalcInputError((e as Error).message);
+  }
+  if (!existsSync(db.file))
+    throw new CalcInputError(`--db ${code}: the file of database ${db.code} is missing (${db.file})`);
+  const sha256 = db.sha256 ?? createHash('sha256').update(readFileSync(db.file)).digest('hex');
+  return { file: db.file, given: db.code, database: { code: db.code, sha256, phase_selection: db.selection } };
 }
 
 export interface CalcRun {
@@ -70,13 +111,20 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
       `task_config.task_type: unsupported task type '${taskType}' (one of ${OPEN_TASK_TYPES.join(', ')})`,
     );
   }
-  if (!o.tdb) throw new CalcInputError('--tdb FILE is required');
-  const tdb = path.resolve(o.tdb);
-  if (!existsSync(tdb) || !statSync(tdb).isFile()) throw new CalcInputError(`--tdb ${o.tdb}: no such file`);
-  const warnings = readableTdb(tdb, o.tdb);
-  if (c.tdb_code === undefined) c.tdb_code = path.basename(tdb).replace(/\.tdb$/i, '');
+  const db = await calcDatabase(o, c.tdb_code);
+  const tdb = db.file;
+  const { warnings, lists } = readableTdb(tdb, db.given);
+  if (db.database) c.tdb_code = db.database.code;
+  else if (c.tdb_code === undefined) c.tdb_code = path.basename(tdb).replace(/\.tdb$/i, '');
   const v = validateTaskConfig(taskType, c);
   if (!v.ok) throw new CalcInputError(v.error);
+  // the elements and phases of the file, as POST /task checks them against the database record
+  const refusal = databaseRefusal((v.value.condition ?? {}) as Record<string, unknown>, {
+    ...lists,
+    code: db.database?.code ?? path.basename(tdb),
+    selection: db.database?.phase_selection ?? null,
+  });
+  if (refusal) throw new CalcInputError(refusal);
   if (!o.out) throw new CalcInputError('--out DIR is required');
   const out = path.resolve(o.out);
   if (existsSync(out) && !statSync(out).isDirectory())
@@ -88,6 +136,7 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
     taskUuid: randomUUID(),
     taskType,
     config: { ...v.value, tdb_file: tdb },
+    ...(db.database ? { database: db.database } : {}),
     ompThreads: threads,
     taskDir: out,
     control: control.buffer,
@@ -100,19 +149,25 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
 
 /**
  * A TDB file that cannot be read (nothing usable in it, a bound of the reader, unreadable) is bad input: CalcInputError
- * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count).
+ * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count), and the
+ * file's elements and phases.
  */
-function readableTdb(file: string, given: string): string[] {
-  let warnings: string[];
+function readableTdb(
+  file: string,
+  given: string,
+): { warnings: string[]; lists: { elements: string[]; phases: string[] } } {
+  let info;
   try {
-    warnings = openDatabase(file).info().warnings;
+    info = openDatabase(file).info();
   } catch (e) {
     if (isDatabaseFileError(e)) throw new CalcInputError(`--tdb ${given}: ${e.message}`);
     throw e;
   }
+  const warnings = info.warnings;
   const shown = warnings.slice(0, 20).map((w) => `warning: ${w}`);
   if (warnings.length > shown.length) shown.push(`warning: ${warnings.length - shown.length} more in ${given}`);
-  return shown;
+  const lists = { elements: info.elements.map((e) => e.name), phases: info.phases.map((p) => p.name) };
+  return { warnings: shown, lists };
 }
 
 /** CLI entry: prints logs (stderr) and the summary (stdout); returns the exit code. */
@@ -125,6 +180,8 @@ export async function calcCommand(argv: string[]): Promise<number> {
       strict: true,
       options: {
         tdb: { type: 'string' },
+        db: { type: 'string' },
+        'data-dir': { type: 'string' },
         out: { type: 'string' },
         threads: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -145,7 +202,14 @@ export async function calcCommand(argv: string[]): Promise<number> {
   }
   const threads = values.threads !== undefined ? Number(values.threads) : undefined;
   try {
-    const r = await runCalc({ config: positionals[0], tdb: values.tdb ?? '', out: values.out ?? '', threads });
+    const r = await runCalc({
+      config: positionals[0],
+      tdb: values.tdb,
+      db: values.db,
+      dataDir: values['data-dir'],
+      out: values.out ?? '',
+      threads,
+    });
     for (const l of r.logs) console.error(l);
     console.log(r.summary ?? `${r.taskType} finished`);
     return 0;

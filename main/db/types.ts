@@ -86,6 +86,9 @@ export interface TasksTable {
   created_ms: number;
   /** the database's recommended phase selection when the task was created, JSON (migration 003) */
   database_selection: string | null;
+  /** when the task last moved to running, and when it reached a terminal state, ms (migration 005) */
+  started_ms: number | null;
+  finished_ms: number | null;
 }
 export interface TaskCreationsTable {
   id: Generated<number>;

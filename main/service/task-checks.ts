@@ -1,25 +1,12 @@
 // Checks of a schema-valid task_config that need the database record or the service's settings: what the
-// worker would refuse (components that are not elements of the database, phases it does not define) and the
-// work bounds (main/config.ts WORK_BOUND_SETTINGS). Every check is arithmetic on the configuration: nothing is
+// worker would refuse (components that are not elements of the database, phases it does not define:
+// main/requests/database-checks.ts, which `phasedesk calc` runs too) and the work bounds (main/config.ts WORK_BOUND_SETTINGS). Every check is arithmetic on the configuration: nothing is
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import { isMassless } from '../../contract/phases.js';
 import type { WorkBounds } from '../config.js';
-import {
-  knownGroupNames,
-  nearestName,
-  unknownEntries,
-  unknownEntryText,
-  type DatabasePhaseSelection,
-  type UnknownEntry,
-} from '../../contract/phase-selection.js';
+import { databaseRefusal, type DatabaseLists } from '../requests/database-checks.js';
 
-export interface DatabaseLists {
-  code: string;
-  elements: string[];
-  phases: string[];
-  /** the record's recommended phase selection: its groups are names an inhibit_phases entry may use */
-  selection?: DatabasePhaseSelection | null;
-}
+export type { DatabaseLists };
 
 type Condition = Record<string, unknown>;
 const isElement = (c: string) => !isMassless(c);
@@ -36,29 +23,6 @@ export function stepAxisCount(start: number, end: number, step: number): number 
   const n = Math.floor((end - start) / step + 1e-9);
   const last = start + n * step;
   return n + 1 + (end - last > step * 1e-6 ? 1 : 0);
-}
-
-/**
- * Activated phases the database does not define, and inhibit_phases entries that name no phase, no group or (a
- * pattern) match nothing: each named with the nearest name the database knows.
- */
-function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
-  if (Array.isArray(c.activated_phases)) {
-    const defined = new Set(db.phases.map((p) => p.toUpperCase()));
-    const unknown: UnknownEntry[] = (c.activated_phases as unknown[])
-      .map(String)
-      .filter((p) => !defined.has(p.toUpperCase()))
-      .map((entry) => ({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }));
-    if (unknown.length > 0)
-      return `${at('activated_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
-  }
-  if (Array.isArray(c.inhibit_phases)) {
-    const entries = (c.inhibit_phases as unknown[]).map(String);
-    const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));
-    if (unknown.length > 0)
-      return `${at('inhibit_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
-  }
-  return null;
 }
 
 /** The first refusal as "<field>: <message>", or null when the configuration is within the database and the bounds. */
@@ -82,16 +46,9 @@ export function checkTaskConfig(
     if (elements.length > bounds.max_components) {
       return `${at('components')}: must hold at most ${bounds.max_components} elements (setting max_components)`;
     }
-    const known = new Set(db.elements.map((e) => e.toUpperCase()));
-    const unknown = elements.filter((e) => !known.has(e));
-    if (unknown.length > 0) {
-      const list = db.elements.filter((e) => isElement(e.toUpperCase())).join(', ');
-      return `${at('components')}: ${unknown.join(', ')} ${unknown.length > 1 ? 'are not elements' : 'is not an element'} of database '${db.code}' (elements: ${list})`;
-    }
   }
-
-  const phases = phaseRefusal(c, db);
-  if (phases) return phases;
+  const refusal = databaseRefusal(c, db);
+  if (refusal) return refusal;
 
   if (
     (taskType === 'line_calculation' ||

@@ -150,6 +150,7 @@ async function insertTask(
       created_at: taskTime(t.now),
       updated_at: taskTime(t.now),
       created_ms: t.now.getTime(),
+      finished_ms: hit ? t.now.getTime() : null,
       database_selection: t.databaseSelection,
     })
     .returning('id')

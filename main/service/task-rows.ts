@@ -5,7 +5,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Store } from '../db/index.js';
 import type { TasksTable } from '../db/types.js';
 import { taskTime } from '../util/time.js';
-import { assertTransition, type TaskState } from '../../contract/task-states.js';
+import { assertTransition, TERMINAL, type TaskState } from '../../contract/task-states.js';
 import { fenceHolds, type Fence } from './fence.js';
 
 export type TaskRow = Selectable<TasksTable>;
@@ -69,7 +69,10 @@ export async function transition(
   assertTransition(from, to);
   const row = await ctx.store.db.selectFrom('tasks').select(['logs']).where('id', '=', id).executeTakeFirst();
   if (!row) return false;
-  const set: Partial<Record<keyof TasksTable, unknown>> = { status: to, updated_at: taskTime() };
+  const now = new Date();
+  const set: Partial<Record<keyof TasksTable, unknown>> = { status: to, updated_at: taskTime(now) };
+  if (to === 'running') set.started_ms = now.getTime();
+  if ((TERMINAL as readonly string[]).includes(to)) set.finished_ms = now.getTime();
   if (patch.result !== undefined) set.result = patch.result;
   if (patch.progress !== undefined) set.progress = patch.progress;
   if (patch.stage !== undefined) set.stage = patch.stage;

@@ -6,7 +6,7 @@ import type { AuthContext } from './keys.js';
 import type { ServiceContext } from './context.js';
 import { HttpError } from '../util/errors.js';
 import type { FileListResponse, TaskListResponse, TaskStatusResponse } from '../../contract/api/responses.js';
-import { CANCELLABLE, type TaskState } from '../../contract/task-states.js';
+import { CANCELLABLE, TERMINAL, type TaskState } from '../../contract/task-states.js';
 import { transition, type TaskRow } from './task-rows.js';
 
 export function toTaskRecord(row: TaskRow): TaskStatusResponse {
@@ -25,7 +25,21 @@ export function toTaskRecord(row: TaskRow): TaskStatusResponse {
     // Extensions a spec client ignores: progress 0..1 and, while the task runs, a short stage text.
     progress: row.status === 'completed' ? 1 : row.progress,
     stage: row.status === 'running' || row.status === 'uploading' ? (row.stage ?? null) : null,
+    duration_ms: durationMs(row),
   };
+}
+
+/**
+ * Extension: the calculation's run time in milliseconds, from its start to the task's terminal state (or to now
+ * while it runs); null when no calculation ran (a cache hit, a task cancelled before it started).
+ */
+export function durationMs(
+  row: Pick<TaskRow, 'status' | 'started_ms' | 'finished_ms'>,
+  now = Date.now(),
+): number | null {
+  if (row.started_ms === null || row.started_ms === undefined) return null;
+  const end = (TERMINAL as readonly string[]).includes(row.status) ? row.finished_ms : now;
+  return end === null || end === undefined ? null : Math.max(0, Number(end) - Number(row.started_ms));
 }
 
 function parseIntId(raw: string): number | undefined {

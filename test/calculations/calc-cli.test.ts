@@ -57,9 +57,18 @@ describe('phasedesk calc', () => {
     expect(doc.config.tdb_code).toBe('alzn_mey1993');
     expect(doc.provenance.database).toMatchObject({ code: null, file_name: 'alzn_mey1993.tdb' });
     expect(doc.provenance.database.sha256).toMatch(/^[0-9a-f]{64}$/);
+    // T, P and the composition lead every table whatever the task asked for
     expect(readFileSync(path.join(out, 'result', 'result.csv'), 'utf8').split('\r\n')[0]).toBe(
-      'T [K],phase_name,NP(FCC_A1) [mol/mol],NP(FCC_A1#2) [mol/mol]',
+      'T [K],P [Pa],x(AL) [-],x(ZN) [-],phase_name,NP(FCC_A1) [mol/mol],NP(FCC_A1#2) [mol/mol]',
     );
+    // a composition set has one name: result.json's label is the CSV's column name
+    expect(doc.point.phases.map((p: { label: string }) => p.label).sort()).toEqual(['FCC_A1', 'FCC_A1#2']);
+    expect(doc.point.phases.find((p: { label: string }) => p.label === 'FCC_A1#2')).toMatchObject({
+      name: 'FCC_A1',
+      composition_set: 2,
+    });
+    // result.json's times are ISO 8601
+    expect(doc.provenance.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('line_calculation from a whole POST /task body: the transitions are in result.json', () => {
@@ -137,12 +146,22 @@ describe('phasedesk calc', () => {
         [writeConfig('p0.json', { ...ok, condition: { ...ok.condition, pressure: 0 } }), '--tdb', ALZN, '--out', tmp],
         /task_config\.condition\.pressure: must be greater than 0/,
       ],
+      [
+        [
+          writeConfig('typo.json', { ...ok, condition: { ...ok.condition, activated_phase: ['LIQUID'] } }),
+          '--tdb',
+          ALZN,
+          '--out',
+          tmp,
+        ],
+        /^phasedesk calc: task_config\.condition: unknown key activated_phase \(did you mean activated_phases\?\)$/,
+      ],
       [[writeConfig('bad.json', '{not json'), '--tdb', ALZN, '--out', tmp], /is not valid JSON/],
       [
         [writeConfig('type.json', { task_type: 'aging' }), '--tdb', ALZN, '--out', tmp],
         /unsupported task type 'aging'/,
       ],
-      [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE is required/],
+      [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE or --db CODE is required/],
       [[writeConfig('ok.json', ok), '--tdb', path.join(tmp, 'none.tdb'), '--out', tmp], /no such file/],
       [[writeConfig('ok.json', ok), '--tdb', ALZN], /--out DIR is required/],
       [
@@ -163,23 +182,22 @@ describe('phasedesk calc', () => {
         expect(await calcCommand(args), args.join(' ')).toBe(2);
         expect(errors.join('\n')).toMatch(msg);
       }
-      // a calculation that fails (composition of an element outside the database) exits 1 with the message
+      // an element or a phase the file does not have is bad input, named as POST /task names it
       errors.length = 0;
-      expect(
-        await calcCommand([
-          writeConfig('fe.json', {
-            ...ok,
-            condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } },
-          }),
-          '--tdb',
-          ALZN,
-          '--out',
-          tmp,
-        ]),
-      ).toBe(1);
+      const fe = { ...ok, condition: { ...ok.condition, components: ['AL', 'FE'], compositions: { FE: 0.1 } } };
+      expect(await calcCommand([writeConfig('fe.json', fe), '--tdb', ALZN, '--out', tmp])).toBe(2);
       expect(errors.join('\n')).toMatch(
-        /calculation failed: condition.components: FE is not an element of alzn_mey1993.tdb/,
+        /task_config\.condition\.components: FE is not an element of database 'alzn_mey1993\.tdb' \(elements: AL, ZN\)/,
       );
+      errors.length = 0;
+      const phase = { ...ok, condition: { ...ok.condition, activated_phases: ['FCC_A2', 'LIQUID'] } };
+      expect(await calcCommand([writeConfig('phase.json', phase), '--tdb', ALZN, '--out', tmp])).toBe(2);
+      expect(errors.join('\n')).toMatch(/activated_phases: FCC_A2 is not a phase of database .* \(nearest: FCC_A1\)/);
+      // a problem only the calculation finds (the reference phase of an element) exits 1 with the message
+      errors.length = 0;
+      const ref = { ...ok, condition: { ...ok.condition, reference_states: { AL: 'NOPE' } } };
+      expect(await calcCommand([writeConfig('ref.json', ref), '--tdb', ALZN, '--out', tmp])).toBe(1);
+      expect(errors.join('\n')).toMatch(/calculation failed: condition\.reference_states\.AL: NOPE is not a phase/);
     } finally {
       spy.mockRestore();
     }

@@ -219,6 +219,9 @@ describe('line_calculation', () => {
     expect(doc.transitions[0]).toMatchObject({ appearing: ['FCC_A1#2'], disappearing: ['HCP_A3'], x: { ZN: 0.4 } });
     expect(doc.table.columns.map((c) => c.name)).toEqual([
       'T',
+      'P',
+      'x(AL)',
+      'x(ZN)',
       'NP(FCC_A1)',
       'NP(FCC_A1#2)',
       'NP(HCP_A3)',
@@ -227,7 +230,7 @@ describe('line_calculation', () => {
     ]);
     // Cp column: equilibrium Cp, larger than the frozen one inside the two-phase field at 750 K
     const i750 = doc.points.findIndex((p) => p.T === 750);
-    expect(doc.table.rows[i750][5]).toBe(doc.points[i750].Cp_equilibrium);
+    expect(doc.table.rows[i750][8]).toBe(doc.points[i750].Cp_equilibrium);
     expect(doc.points[i750].Cp_equilibrium!).toBeGreaterThan(doc.points[i750].CPM);
     const svg = readFileSync(path.join(j.taskDir, 'preview', 'phase_fractions.svg'), 'utf8');
     expect(svg).toContain('+FCC_A1#2');

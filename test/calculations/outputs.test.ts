@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { GAS_CONSTANT } from '../../contract/results/common.js';
 import { buildTable, phaseSetName, type TablePoint } from '../../contract/results/outputs/columns.js';
 import { parseOutputName, validateOutputs } from '../../contract/results/outputs/names.js';
-import { DEFAULT_OUTPUTS, selectOutputs } from '../../contract/results/outputs/selection.js';
+import { DEFAULT_OUTPUTS, selectOutputs, withStateOutputs } from '../../contract/results/outputs/selection.js';
 import { KNOWN_OUTPUTS } from '../../contract/results/outputs/vocabulary.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
@@ -51,6 +51,17 @@ describe('output names', () => {
     expect(selectOutputs('point_calculation', [], [])).toEqual([...DEFAULT_OUTPUTS.point_calculation]);
     expect(selectOutputs('line_calculation')).toEqual([...DEFAULT_OUTPUTS.line_calculation]);
   });
+
+  it('T, P and the composition lead the columns whatever the task asked for, each once', () => {
+    expect(withStateOutputs(['ac(ZN)', 'mu(*)'])).toEqual(['T', 'P', 'x(*)', 'ac(ZN)', 'mu(*)']);
+    expect(withStateOutputs(['G', 't', 'X(*)', 'P'])).toEqual(['T', 'P', 'x(*)', 'G']);
+    expect(withStateOutputs(['G'], 'mass_fraction')).toEqual(['T', 'P', 'x(*)', 'w(*)', 'G']);
+    const table = buildTable([point(800, [['FCC_A1', 1, 1, { AL: 0.6, ZN: 0.4 }]])], withStateOutputs(['ac(ZN)']), {
+      components: ['AL', 'ZN'],
+    });
+    expect(table.columns.map((c) => c.name)).toEqual(['T', 'P', 'x(AL)', 'x(ZN)', 'ac(ZN)']);
+    expect(table.rows[0]!.slice(0, 4)).toEqual([800, 101325, 0.6, 0.4]);
+  });
 });
 
 function point(
@@ -72,6 +83,7 @@ function point(
     phases: phases.map(([name, set, amount, x]) => ({
       name,
       composition_set: set,
+      label: set > 1 ? `${name}#${set}` : name,
       amount,
       x,
       site_fractions: [{ ...x }],

@@ -95,7 +95,9 @@ describe('point_calculation', () => {
     // in a two-phase field the equilibrium Cp exceeds the frozen one (phase amounts shift with T)
     expect(p.Cp_equilibrium!).toBeGreaterThan(p.CPM);
     const csv = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').split('\r\n');
-    expect(csv[0].startsWith('T [K],P [Pa],phase_name,converged,NP(FCC_A1) [mol/mol]')).toBe(true);
+    expect(csv[0]).toMatch(
+      /^T \[K\],P \[Pa\],x\(AL\) \[-\],x\(ZN\) \[-\],phase_name,converged,NP\(FCC_A1\) \[mol\/mol\]/,
+    );
     expect(readFileSync(path.join(j.taskDir, 'preview', 'point.svg'), 'utf8')).toContain('FCC_A1#2');
   });
 
@@ -110,9 +112,18 @@ describe('point_calculation', () => {
     const out = run(j, ctl());
     expect(out.summary).toBe('LIQUID at 900 K (converged)');
     const doc = read(j);
-    expect(doc.table.columns.map((c) => c.name)).toEqual(['phase_name', 'T', 'x(LIQUID,ZN)', 'DF(HCP_A3)']);
-    expect(doc.table.rows[0][2]).toBeCloseTo(0.4, 10);
-    expect(doc.table.rows[0][3] as number).toBeLessThan(0);
+    // T, P and the composition lead; the outputs asked for follow in their order
+    expect(doc.table.columns.map((c) => c.name)).toEqual([
+      'T',
+      'P',
+      'x(AL)',
+      'x(ZN)',
+      'phase_name',
+      'x(LIQUID,ZN)',
+      'DF(HCP_A3)',
+    ]);
+    expect(doc.table.rows[0][5]).toBeCloseTo(0.4, 10);
+    expect(doc.table.rows[0][6] as number).toBeLessThan(0);
     expect(doc.point.metastable.map((m) => m.name)).toEqual(['HCP_A3']);
   });
 

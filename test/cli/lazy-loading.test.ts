@@ -111,6 +111,14 @@ describe('the command line loads what its command needs', () => {
     ]);
   });
 
+  it('a command against a running service loads neither the service nor the store', () => {
+    const r = phasedesk('task', 'list', '--url', 'http://127.0.0.1:9/api/v2');
+    // no key in this environment, or none of the developer's: 3 (no key) or 4 (nothing listening)
+    expect([3, 4], r.stderr).toContain(r.status);
+    for (const p of SERVICE_ONLY) expect(r.packages, p).not.toContain(p);
+    expect(r.loaded.filter((f) => /^dist\/main\/(server\.js|db\/|service\/|console\/)/.test(f))).toEqual([]);
+  });
+
   it('a console command opens the store without loading the HTTP server', () => {
     const r = phasedesk('plan', 'set', 'basic', '--limit', '5', '--data-dir', path.join(tmp, 'data'));
     expect(r.status, r.stderr).toBe(0);

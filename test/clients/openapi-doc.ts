@@ -111,6 +111,6 @@ export function compareFields(where: string, client: ClientField[], doc: DocFiel
 
 /** The PhaseDesk extensions agreed between the engineers (task record, task list filters); clients may carry no other. */
 export const AGREED_EXTENSIONS: Record<string, string[]> = {
-  TaskStatusResponse: ['progress', 'stage'],
+  TaskStatusResponse: ['progress', 'stage', 'duration_ms'],
   'GET /task/list': ['status', 'task_type', 'tdb_code', 'search'],
 };

@@ -213,6 +213,15 @@ describe('TypeScript client against a real service', () => {
     expect(
       (await client.downloadText(files.files.find((u) => fileName(u) === 'result.csv')!)).split('\n')[0],
     ).toContain('T [K]');
+    // one call for a named file; a name the list lacks names the files there are
+    const csv = new TextDecoder().decode(await client.taskFile(created.id, 'result.csv'));
+    expect(csv.split('\n')[0]).toMatch(/^T \[K\],P \[Pa\],x\(AL\)/);
+    expect((await client.taskFile(created.id, 'point.svg', { kind: 'preview' })).length).toBeGreaterThan(0);
+    await expect(client.taskFile(created.id, 'nope.csv')).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/has no result file nope\.csv \(files: .*result\.csv/),
+    });
+    expect(done.duration_ms).toBeGreaterThanOrEqual(0);
 
     // The signed URL is the credential: the key never travels with a download.
     const sent: { url: string; auth: string | null }[] = [];

@@ -723,7 +723,7 @@ const ROWS: Row[] = [
         },
       }),
     status: 400,
-    error: /^task_config\.order_disorder: Unrecognized key: "trace_boundary"/,
+    error: 'task_config.order_disorder: unknown key trace_boundary (did you mean trace_boundaries?)',
   },
   {
     name: 'binary_cpt axis component not a component',

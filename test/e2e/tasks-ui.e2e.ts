@@ -312,7 +312,7 @@ describe('task screens against a real service', () => {
       // completed tasks show their duration and result summary
       const done = page.locator('[data-testid="task-table"] tbody tr', { hasText: 'Al-Zn diagram, x(Zn) edited' });
       expect(await done.getByTestId('task-summary').innerText()).toMatch(/two-phase region/);
-      expect(await done.getByTestId('task-elapsed').innerText()).toMatch(/^\d+(\.\d)? s$|min/);
+      expect(await done.getByTestId('task-elapsed').innerText()).toMatch(/^\d+(\.\d+)? m?s$|min/);
       await shot('tasks');
       await page.goto(`${served.url}#/tasks/${id}`);
       const detailBar = page.getByTestId('task-progress').getByRole('progressbar');
@@ -497,6 +497,17 @@ describe('task screen helpers', () => {
     });
     expect(done.elapsedMs).toBe(95_000);
     expect(fmtDuration(done.elapsedMs)).toBe('1 min 35 s');
+    // the record's duration_ms (milliseconds) where the service sends it: a short run is not "0.0 s"
+    const quick = taskTiming({
+      ...base,
+      status: 'completed',
+      updated_at: base.created_at,
+      duration_ms: 734,
+      logs: '[2026-01-01 10:00:00 UTC] started with 2 OpenMP thread(s)',
+    });
+    expect(quick.elapsedMs).toBe(734);
+    expect(fmtDuration(quick.elapsedMs)).toBe('734 ms');
+    expect(fmtDuration(2345)).toBe('2.35 s');
     const running = taskTiming(
       {
         ...base,

@@ -85,7 +85,7 @@ describe('TDB import', () => {
       '--version',
       '1',
     );
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // bad input (docs/cli.md "Exit codes")
     expect(r.err.trim()).toBe(
       'error: tdb: e.tdb:1: no ELEMENT declared (a TDB database declares its elements with ELEMENT commands)',
     );
@@ -180,7 +180,7 @@ describe('keys and files', () => {
     cli(d, 'plan', 'set', 'p', '--limit', '5');
     cli(d, 'user', 'create', 'u', '--plan', 'p');
     const past = cli(d, 'key', 'issue', 'u', '--expires', '2020-01-01T00:00:00Z');
-    expect(past.code).toBe(1);
+    expect(past.code).toBe(2);
     expect(past.err.trim()).toBe(
       'error: expiry 2020-01-01T00:00:00Z is in the past: the key would be expired when issued',
     );

@@ -28,7 +28,7 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const T = cond.temperature,
     P = cond.pressure;
   const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]);
-  const names = outputNames('point_calculation', cond);
+  const names = outputNames('point_calculation', job.config.condition);
   const conditions: EquilibriumConditions = { T, P, X: comp.X[0] };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the
   // equilibrium Cp (formula sheet §9.4).

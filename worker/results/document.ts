@@ -9,7 +9,7 @@ import {
 } from '../../contract/results/common.js';
 import { provenance } from '../results/common.js';
 import { phaseSetName } from '../../contract/results/outputs/columns.js';
-import { selectOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
+import { selectOutputs, withStateOutputs, type OutputTaskType } from '../../contract/results/outputs/selection.js';
 import { type CalculationJob } from '../protocol.js';
 
 /** ResultDocument fields; config keeps the file name of the database, not the server's path. */
@@ -28,11 +28,15 @@ export function documentBase<T extends string>(
   };
 }
 
+/** The task's output names (selectOutputs), after the temperature, pressure and composition it omits. */
 export function outputNames(
   taskType: OutputTaskType,
-  cond: { thermo_outputs?: string[]; outputs_list_template?: string[] },
+  cond: { thermo_outputs?: string[]; outputs_list_template?: string[]; composition_unit?: string },
 ): string[] {
-  return selectOutputs(taskType, cond.outputs_list_template, cond.thermo_outputs);
+  return withStateOutputs(
+    selectOutputs(taskType, cond.outputs_list_template, cond.thermo_outputs),
+    cond.composition_unit,
+  );
 }
 
 /** "FCC_A1 + LIQUID" (labels sorted) or "no stable phase". */

@@ -5,7 +5,7 @@ import type { NativeDatabase } from '../core/native.js';
 import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
-import type { EquilibriumPoint, SublatticeFractions } from '../../contract/results/common.js';
+import { phaseLabel, type EquilibriumPoint, type SublatticeFractions } from '../../contract/results/common.js';
 import { elementMasses, massFractionsOrUndefined } from './units.js';
 
 /**
@@ -72,6 +72,7 @@ export class PointConverter {
       phases: r.phases.map((p) => ({
         name: p.name,
         composition_set: p.setNumber,
+        label: phaseLabel({ name: p.name, composition_set: p.setNumber }),
         amount: p.NP,
         x: { ...p.x },
         ...this.massField(p.x),

@@ -130,6 +130,8 @@ export interface Task {
   progress?: number;
   /** @extension Short text of what runs now ("mapping two-phase regions"), or null. */
   stage?: string | null;
+  /** @extension The calculation's run time in milliseconds (so far, while it runs); null when no calculation ran. */
+  duration_ms?: number | null;
 }
 
 /** @schema TaskList */
@@ -756,6 +758,27 @@ export class PhaseDeskClient {
     const res = await this.fetchImpl(url, { signal: o.signal });
     if (!res.ok) throw await errorFrom(res, 'GET', url);
     return new Uint8Array(await res.arrayBuffer());
+  }
+
+  /**
+   * One named file of a task in one call: the file list of `kind` (GET /task/{id}/result, /preview or /vtk) and the
+   * download of the URL whose file name is `name` (`result.csv`, `point.svg`). A name the list lacks is a
+   * PhaseDeskApiError 404 naming the files there are.
+   */
+  async taskFile(
+    id: number,
+    name: string,
+    o: RequestOptions & { kind?: 'result' | 'preview' | 'vtk' } = {},
+  ): Promise<Uint8Array> {
+    const kind = o.kind ?? 'result';
+    const list = await this.call<FileList>(`${kind}Files`, { params: { id }, signal: o.signal });
+    const url = list.files.find((u) => fileName(u) === name);
+    if (url === undefined) {
+      const names = list.files.map(fileName).join(', ');
+      const message = `task ${id} has no ${kind} file ${name} (files: ${names || 'none'})`;
+      throw new PhaseDeskApiError(404, message, 'GET', `${this.baseUrl}/task/${id}/${kind}`);
+    }
+    return this.download(url, o);
   }
 
   /** Downloads a signed URL and parses it as JSON (result.json). */

@@ -53,3 +53,27 @@ export function selectOutputs(
   }
   return out;
 }
+
+/**
+ * The outputs every table carries so that a script can plot any column against the state it was computed at:
+ * temperature, pressure and the overall composition (mole fractions, and mass fractions when the task gave its
+ * compositions in them).
+ */
+export function stateOutputs(compositionUnit?: string): string[] {
+  return ['T', 'P', 'x(*)', ...(compositionUnit === 'mass_fraction' ? ['w(*)'] : [])];
+}
+
+/**
+ * The output names behind the state outputs (stateOutputs), so that the first columns of every table are T, P and
+ * the composition whatever the task asked for; the names the task gave keep their order after them (a state output
+ * among them is not repeated).
+ */
+export function withStateOutputs(names: readonly string[], compositionUnit?: string): string[] {
+  const canonical = (n: string) => {
+    const r = parseOutputName(n);
+    return typeof r === 'string' ? n : outputName(r);
+  };
+  const state = stateOutputs(compositionUnit);
+  const leading = new Set(state.map(canonical));
+  return [...state, ...names.filter((n) => !leading.has(canonical(n)))];
+}

@@ -21,11 +21,12 @@ export type KeyInfo = KeyInfoResponse;
 export type DbItem = DbItemResponse;
 export type DbList = ListDbResponse;
 /**
- * A task record. progress and stage are extensions (README): 0..1 and a short text such as "mapping two-phase
- * regions"; a service without them leaves them out, and the renderer then shows the elapsed time only.
+ * A task record. progress, stage and duration_ms are extensions (README): 0..1, a short text such as "mapping
+ * two-phase regions" and the run time in ms; a service without them leaves them out, and the renderer then shows the
+ * elapsed time only.
  */
-export type Task = Omit<TaskStatusResponse, 'progress' | 'stage'> &
-  Partial<Pick<TaskStatusResponse, 'progress' | 'stage'>>;
+export type Task = Omit<TaskStatusResponse, 'progress' | 'stage' | 'duration_ms'> &
+  Partial<Pick<TaskStatusResponse, 'progress' | 'stage' | 'duration_ms'>>;
 export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
 export type TaskCreated = TaskCreateResponse;
 export type PhasesList = Pick<PhasesResponse, 'phase_list'> &
@@ -187,21 +188,27 @@ export interface TaskTiming {
   waiting: boolean;
 }
 
-/** Run time of a task from its record: the log's start line to the last update (or to now while it runs). */
+/**
+ * Run time of a task from its record: a finished task's duration_ms (milliseconds, where the service sends it),
+ * else the log's start line to the last update (one-second times) or to now while it runs.
+ */
 export function taskTiming(t: Task, now = Date.now()): TaskTiming {
   const logs = t.logs ?? '';
   const started = /\[([^\]]+)\] started with/.exec(logs);
   const cached = /calculation cache hit/.test(logs);
   const waiting = t.status === 'pending' || t.status === 'queued' || t.status === 'created';
   const startMs = started ? taskMs(started[1]) : taskMs(t.created_at);
-  const endMs = TERMINAL.has(t.status) ? taskMs(t.updated_at) : now;
+  const finished = TERMINAL.has(t.status);
+  if (finished && typeof t.duration_ms === 'number') return { startMs, elapsedMs: t.duration_ms, cached, waiting };
+  const endMs = finished ? taskMs(t.updated_at) : now;
   return { startMs, elapsedMs: cached ? 0 : Math.max(0, endMs - startMs), cached, waiting };
 }
 
 /** 0.4 s, 12 s, 3 min 05 s, 1 h 02 min. */
 export function fmtDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
-  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(2)} s`;
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);

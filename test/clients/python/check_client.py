@@ -183,6 +183,15 @@ def run_session(base_url, api_key, sleep_config):
     assert abs(sum(p["amount"] for p in point["phases"]) - 1) < 1e-6
     csv = pd.download_text(next(u for u in files["files"] if file_name(u) == "result.csv"))
     assert "T [K]" in csv.splitlines()[0], csv.splitlines()[0]
+    # one call for a named file; a name the list lacks names the files there are
+    assert pd.task_file(created["id"], "result.csv").decode("utf-8") == csv
+    assert len(pd.task_file(created["id"], "point.svg", kind="preview")) > 0
+    try:
+        pd.task_file(created["id"], "nope.csv")
+        raise AssertionError("task_file of a missing name did not raise")
+    except PhaseDeskError as e:
+        assert e.status == 404 and "result.csv" in e.message, e.message
+    assert isinstance(done["duration_ms"], int) and done["duration_ms"] >= 0, done
     # The signed URL is the credential: the key never travels with a download.
     sent = []
     real_urlopen = pdc.urllib.request.urlopen

@@ -40,5 +40,5 @@ export const mismatched: CalculationTable = {
 // A calculation reads its configuration with the types the schema infers.
 declare const point: TaskConfig<'point_calculation'>;
 export const temperature: number = point.condition.temperature;
-// @ts-expect-error NOT_IN_SCHEMA: a point configuration has no temperature_start (an unknown key is `unknown`)
+// @ts-expect-error NOT_IN_SCHEMA: a point configuration has no temperature_start (the schema is strict: the key does not exist)
 export const start: number = point.condition.temperature_start;

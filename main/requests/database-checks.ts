@@ -1,0 +1,71 @@
+// Checks of a schema-valid task_config against its database: components that are not elements of it, activated
+// phases it does not define, inhibit_phases entries that name nothing in it; each named with the name close to it.
+// POST /task runs them on the database record (main/service/task-checks.ts), `phasedesk calc` on the TDB file it
+// reads (main/console/calc.ts), so that both refuse the same input with the same text.
+import { isMassless } from '../../contract/phases.js';
+import { closeName } from '../../contract/nearest-name.js';
+import {
+  knownGroupNames,
+  nearestName,
+  unknownEntries,
+  unknownEntryText,
+  type DatabasePhaseSelection,
+  type UnknownEntry,
+} from '../../contract/phase-selection.js';
+
+export interface DatabaseLists {
+  code: string;
+  elements: string[];
+  phases: string[];
+  /** the record's recommended phase selection: its groups are names an inhibit_phases entry may use */
+  selection?: DatabasePhaseSelection | null;
+}
+
+type Condition = Record<string, unknown>;
+const isElement = (c: string) => !isMassless(c);
+const at = (field: string) => `task_config.condition.${field}`;
+
+/** Components that are not elements of the database, with the element close to each. */
+function elementRefusal(c: Condition, db: DatabaseLists): string | null {
+  if (!Array.isArray(c.components)) return null;
+  const wanted = [...new Set((c.components as unknown[]).map((e) => String(e).toUpperCase()).filter(isElement))];
+  const known = new Set(db.elements.map((e) => e.toUpperCase()));
+  const unknown = wanted.filter((e) => !known.has(e));
+  if (unknown.length === 0) return null;
+  const elements = db.elements.filter((e) => isElement(e.toUpperCase()));
+  const close = unknown.flatMap((e) => {
+    const near = closeName(e, elements);
+    return near ? [unknown.length > 1 ? `${near} for ${e}` : near] : [];
+  });
+  const hint = close.length > 0 ? `; did you mean ${close.join(', ')}?` : '';
+  const verb = unknown.length > 1 ? 'are not elements' : 'is not an element';
+  return `${at('components')}: ${unknown.join(', ')} ${verb} of database '${db.code}' (elements: ${elements.join(', ')}${hint})`;
+}
+
+/**
+ * Activated phases the database does not define, and inhibit_phases entries that name no phase, no group or (a
+ * pattern) match nothing: each named with the nearest name the database knows.
+ */
+function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
+  if (Array.isArray(c.activated_phases)) {
+    const defined = new Set(db.phases.map((p) => p.toUpperCase()));
+    const unknown: UnknownEntry[] = (c.activated_phases as unknown[])
+      .map(String)
+      .filter((p) => !defined.has(p.toUpperCase()))
+      .map((entry) => ({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }));
+    if (unknown.length > 0)
+      return `${at('activated_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
+  }
+  if (Array.isArray(c.inhibit_phases)) {
+    const entries = (c.inhibit_phases as unknown[]).map(String);
+    const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));
+    if (unknown.length > 0)
+      return `${at('inhibit_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
+  }
+  return null;
+}
+
+/** The first refusal of the condition against the database as "<field>: <message>", or null. */
+export function databaseRefusal(c: Condition, db: DatabaseLists): string | null {
+  return elementRefusal(c, db) ?? phaseRefusal(c, db);
+}

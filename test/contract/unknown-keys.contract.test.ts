@@ -1,0 +1,260 @@
+// A key that task_config or its condition does not define is a 400 naming the key and the known key it is close
+// to, for every task type, over the real listener (an unknown element likewise); every optional field of the
+// specification and every documented extension (docs/api.md "Extensions to the specification") stays accepted.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
+import { TASK_TYPES, type TaskType } from '../../contract/tasks/registry.js';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await startFixture();
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+const AL_FE = ['AL', 'FE'];
+const scan = {
+  components: AL_FE,
+  compositions_start: { AL: 0.1, FE: 0.9 },
+  compositions_end: { AL: 0.4, FE: 0.6 },
+  temperature_start: 800,
+  temperature_end: 1200,
+  pressure: 101325,
+  points: 5,
+};
+
+/**
+ * A configuration of each type carrying every optional field the specification gives it and every extension this
+ * service documents for it.
+ */
+const FULL: Record<TaskType, Record<string, unknown>> = {
+  point_calculation: {
+    ...pointConfig({
+      activated_phases: ['FCC_A1', 'BCC_A2', 'LIQUID'],
+      inhibit_phases: ['@gas'],
+      thermo_outputs: ['G'],
+      outputs_list_template: ['T', 'x(*)'],
+      composition_unit: 'mole_fraction',
+      reference_states: { AL: 'SER' },
+    }),
+    task_path: 'out/p',
+    tdb_file: 'ALFE.tdb',
+    preview_temperature_unit: 'celsius',
+  },
+  line_calculation: {
+    task_type: 'line_calculation',
+    tdb_code: 'ALFE',
+    task_path: 'out/l',
+    preview_temperature_unit: 'kelvin',
+    condition: {
+      ...scan,
+      activated_phases: [],
+      inhibit_phases: ['@ordered'],
+      thermo_outputs: ['NP(*)'],
+      outputs_list_template: ['T'],
+      composition_unit: 'mole_fraction',
+      reference_states: { FE: 'BCC_A2' },
+    },
+  },
+  binary_equilibrium: {
+    task_type: 'binary_equilibrium',
+    tdb_code: 'ALFE',
+    task_path: 'out/b',
+    activated_elements: AL_FE,
+    order_disorder: {
+      enabled: true,
+      trace_boundaries: true,
+      stability_filter: true,
+      plot_boundaries: true,
+      phase_scope: 'all',
+      trace_method: 'branch_continuation',
+    },
+    condition: {
+      components: AL_FE,
+      compositions_start: { AL: 0 },
+      compositions_end: { AL: 1 },
+      temperature_start: 300,
+      temperature_end: 2000,
+      pressure: 101325,
+      activated_phases: ['FCC_A1'],
+      inhibit_phases: ['GAS'],
+      composition_unit: 'mass_fraction',
+    },
+  },
+  thermodynamic_properties_next: {
+    task_type: 'thermodynamic_properties_next',
+    tdb_code: 'ALFE',
+    task_path: 'out/t',
+    condition: { ...scan, activated_phases: ['FCC_A1'], thermo_outputs: ['Cp', 'mu(*)'], outputs_list_template: [] },
+  },
+  scheil_solidification: {
+    task_type: 'scheil_solidification',
+    tdb_code: 'ALFE',
+    task_path: 'out/s',
+    condition: {
+      components: AL_FE,
+      compositions: { AL: 0.9, FE: 0.1 },
+      start_temperature: 1200,
+      temperature_step: 1,
+      pressure: 101325,
+      activated_phases: ['LIQUID', 'FCC_A1'],
+      inhibit_phases: ['BCC_A2'],
+      composition_unit: 'mole_fraction',
+    },
+  },
+  binary_cpt_diagram: {
+    task_type: 'binary_cpt_diagram',
+    tdb_code: 'ALFE',
+    task_path: 'out/c',
+    condition: {
+      components: AL_FE,
+      activated_phases: ['FCC_A1'],
+      inhibit_phases: [],
+      x_component: 'AL',
+      composition_start: 0,
+      composition_end: 1,
+      composition_step: 0.1,
+      composition_unit: 'mole_fraction',
+      temperature_start: 500,
+      temperature_end: 1500,
+      temperature_step: 100,
+      pressure_start: 1e5,
+      pressure_end: 1e9,
+      pressure_points: 3,
+      pressure_scale: 'log',
+      include_tielines: true,
+      tieline_stride: 2,
+      map_options: { GLOBAL_MIN_PDENS: 60 },
+    },
+    ui_metadata: {
+      module: 'cpt',
+      backend_task_type: 'binary_cpt_diagram',
+      axis_config: {
+        x: { variable: 'composition', component: 'AL' },
+        y: { variable: 'temperature' },
+        z: { variable: 'pressure' },
+      },
+    },
+  },
+  isopleth: {
+    task_type: 'isopleth',
+    tdb_code: 'ALFE',
+    condition: {
+      components: AL_FE,
+      activated_phases: ['FCC_A1'],
+      inhibit_phases: ['@gas'],
+      temperature_start: 500,
+      temperature_end: 1500,
+      pressure: 101325,
+      composition_start: { AL: 0.1 },
+      composition_end: { AL: 0.5 },
+      composition_unit: 'mass_fraction',
+      resolution: 21,
+    },
+  },
+  ternary_isothermal_section: {
+    task_type: 'ternary_isothermal_section',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE', 'NI'],
+      temperature: 1000,
+      pressure: 101325,
+      activated_phases: ['FCC_A1'],
+      inhibit_phases: ['@gas'],
+      composition_window: [{ component: 'AL', min: 0, max: 0.5 }],
+      composition_unit: 'mole_fraction',
+      map_options: { GLOBAL_MIN_PDENS: 60, grid_divisions: 10 },
+    },
+  },
+  gibbs_energy_curves: {
+    task_type: 'gibbs_energy_curves',
+    tdb_code: 'ALFE',
+    condition: {
+      components: AL_FE,
+      temperature: 1000,
+      pressure: 101325,
+      compositions_start: { AL: 0 },
+      compositions_end: { AL: 1 },
+      points: 51,
+      activated_phases: ['FCC_A1'],
+      inhibit_phases: ['@gas'],
+      composition_unit: 'mole_fraction',
+      reference_states: { AL: 'SER' },
+    },
+  },
+};
+
+const withCondition = (cfg: Record<string, unknown>, extra: Record<string, unknown>) => ({
+  ...cfg,
+  condition: { ...(cfg.condition as Record<string, unknown>), ...extra },
+});
+
+async function post(cfg: Record<string, unknown>) {
+  return api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'typo', task_config: cfg } });
+}
+
+describe('unknown keys in task_config', () => {
+  it('covers every open task type', () => {
+    expect(Object.keys(FULL).sort()).toEqual([...TASK_TYPES].sort());
+  });
+
+  it.each(TASK_TYPES)('%s: every optional field of the specification and every extension is accepted', (t) => {
+    expect(validateTaskConfig(t, FULL[t])).toMatchObject({ ok: true });
+  });
+
+  it.each(TASK_TYPES)('%s: a misspelled condition key is a 400 naming it and the nearest known key', async (t) => {
+    const r = await post(withCondition(FULL[t], { inhibit_phase: ['GAS'] }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('task_config.condition: unknown key inhibit_phase (did you mean inhibit_phases?)');
+  });
+
+  it.each(TASK_TYPES)('%s: a misspelled top-level key is a 400 naming it', async (t) => {
+    const r = await post({ ...FULL[t], task_pth: 'x' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('task_config: unknown key task_pth (did you mean task_path?)');
+  });
+
+  it('a misspelled required key is named rather than the field it left out', async () => {
+    const { temperature, ...rest } = pointConfig().condition;
+    const r = await post({ ...pointConfig(), condition: { ...rest, temprature: temperature } });
+    expect(r.body.error).toBe('task_config.condition: unknown key temprature (did you mean temperature?)');
+  });
+
+  it('a key close to none is listed with the known keys; several unknown keys are named together', async () => {
+    const r = await post(withCondition(pointConfig(), { colour: 'red', activated_phase: ['FCC_A1'] }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatch(
+      /^task_config\.condition: unknown keys colour, activated_phase \(did you mean activated_phases\?\); known keys: components, activated_phases, inhibit_phases, temperature, /,
+    );
+  });
+
+  it('keys of nested objects: map_options and ui_metadata', async () => {
+    const cpt = FULL.binary_cpt_diagram;
+    const r = await post(withCondition(cpt, { map_options: { GLOBAL_MIN_PDEN: 60 } }));
+    expect(r.body.error).toBe(
+      'task_config.condition.map_options: unknown key GLOBAL_MIN_PDEN (did you mean GLOBAL_MIN_PDENS?)',
+    );
+    const u = await post({ ...cpt, ui_metadata: { modul: 'cpt' } });
+    expect(u.body.error).toBe('task_config.ui_metadata: unknown key modul (did you mean module?)');
+  });
+
+  it('an unknown element is named with the element close to it', async () => {
+    const r = await post(pointConfig({ components: ['AL', 'FF'], compositions: { AL: 0.3, FF: 0.7 } }));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe(
+      "task_config.condition.components: FF is not an element of database 'ALFE' (elements: AL, FE; did you mean FE?)",
+    );
+  });
+
+  it('the same check on a task_config sent as the description', async () => {
+    const cfg = withCondition(pointConfig(), { inhibit_phase: [] });
+    const r = await api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: { title: 'typo', description: JSON.stringify(cfg) },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain('unknown key inhibit_phase (did you mean inhibit_phases?)');
+  });
+});
