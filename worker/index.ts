@@ -24,6 +24,7 @@ export const CALCULATIONS: CalculationTable = {
   isopleth: () => import('./calculations/isopleth.js'),
   ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
   gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
+  equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
