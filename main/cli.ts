@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// PhaseDesk command line: `start` runs the /api/v2 listener; `calc` runs one task_config without the service; the
-// other commands are the web-console operations of the spec against a data directory.
+// PhaseDesk command line: `start` runs the /api/v2 listener; `calc` runs one task_config without the service and
+// `batch` an equilibrium_batch of a CSV table; the other commands are the web-console operations of the spec against
+// a data directory.
 // Each command's module is imported only when that command runs: a `calc` never loads fastify, Kysely or SQLite,
 // and `--help` loads nothing but node:util (test/cli/lazy-loading.test.ts checks both).
 import { parseConsoleArgs, USAGE } from './cli/options.js';
@@ -15,6 +16,7 @@ const CONSOLE_COMMAND = () => import('./cli/console.js');
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: () => import('./cli/start.js'),
   calc: async () => ({ run: (await import('./console/calc.js')).calcCommand }),
+  batch: () => import('./cli/batch.js'),
   user: CONSOLE_COMMAND,
   plan: CONSOLE_COMMAND,
   key: CONSOLE_COMMAND,
@@ -27,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 async function main(argv: string[]): Promise<number> {
   // `calc` has its own options (main/console/calc.ts) and needs no data directory.
   if (argv[0] === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
+  if (argv[0] === 'batch') return (await COMMANDS.batch()).run(argv);
   // The lab server's commands parse their own options (main/cli/lab.ts).
   if (argv[0] === 'server' || argv[0] === 'worker') return (await COMMANDS[argv[0]]()).run(argv);
   if (argv.length === 1 && (argv[0] === 'help' || argv[0] === '--help' || argv[0] === '-h')) {

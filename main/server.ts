@@ -1,7 +1,7 @@
 // The embedded /api/v2 service: fastify listener on 127.0.0.1, Kysely store, scheduler over calculation processes.
 import type { FastifyInstance } from 'fastify';
-import { dirname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from './util/package-root.js';
 import type { AddressInfo } from 'node:net';
 import { openStore, type Store } from './db/index.js';
 import { resolveSettings, type ServiceSettings, type SettingsOverrides } from './config.js';
@@ -20,9 +20,7 @@ import { startAdminListener, type AdminListener } from './server/admin-listener.
 import { labMetrics } from './server/lab-metrics.js';
 import { probeAll } from './server/probes.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** Repository (or package) root, whether running from dist/main or from main/ (vitest). */
-export const PACKAGE_ROOT = here.split(sep).includes('dist') ? resolve(here, '..', '..') : resolve(here, '..');
+export { PACKAGE_ROOT };
 
 /** The calculation hosts need compiled JS: dist/worker/index.js (and host.js beside it) next to the compiled main, or the repo's dist under vitest. */
 export function defaultWorkerFile(): string {

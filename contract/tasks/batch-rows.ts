@@ -193,7 +193,8 @@ class FieldReader {
         throw new BatchInputError(CSV_PATH, `${this.at}, column ${header}: must be between 0 and ${top} (${what})`);
       composition[element] = percent ? v / 100 : v;
     }
-    const r = compositionProblem(elements, composition, unit.startsWith('mass') ? 'mass fractions' : 'mole fractions');
+    const fractions = `${unit.startsWith('mass') ? 'mass' : 'mole'} ${percent ? 'percents / 100' : 'fractions'}`;
+    const r = compositionProblem(elements, composition, fractions);
     if ('problem' in r) {
       const column = r.problem.key ? `, column ${r.problem.key}` : '';
       throw new BatchInputError(CSV_PATH, `${this.at}${column}: ${r.problem.message}`);

@@ -62,7 +62,15 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   }
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
     throw new CalcInputError('task_config must be a JSON object');
-  const c = { ...(cfg as Record<string, unknown>) };
+  return runTaskConfig(cfg as Record<string, unknown>, o);
+}
+
+/**
+ * Validates and runs a task_config read or built by a command (`calc`, `batch`); throws CalcInputError for bad
+ * input, Error for a failed calculation.
+ */
+export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOptions, 'config'>): Promise<CalcRun> {
+  const c = { ...cfg };
   const taskType = c.task_type;
   if (typeof taskType !== 'string') throw new CalcInputError('task_config.task_type is required');
   if (!(OPEN_TASK_TYPES as readonly string[]).includes(taskType)) {
