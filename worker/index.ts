@@ -8,6 +8,7 @@ import {
   type CalculationJob,
   type CalculationOutput,
   type CalculationTable,
+  type JobOutput,
 } from './protocol.js';
 import { TASK_REGISTRY, isTaskType } from '../contract/tasks/registry.js';
 import { withCancelFlag } from './core/cancel.js';
@@ -58,7 +59,7 @@ async function testCalculation(taskType: string): Promise<UntypedRun | undefined
   }
 }
 
-export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
+export default async function runJob(job: CalculationJob): Promise<JobOutput> {
   const control = new JobControl(job.control);
   // the stage a task of each type reports while its calculation runs (GET /task/{id} `stage`)
   if (isTaskType(job.taskType)) control.setStage(TASK_REGISTRY[job.taskType].stage);
@@ -70,6 +71,8 @@ export default async function runJob(job: CalculationJob): Promise<CalculationOu
     control.setProgress(1);
     return out;
   } catch (e) {
+    if (e instanceof CancelledError && e.kept)
+      return { ...e.kept, logs: [...e.kept.logs, 'calculation stopped by cancel'], cancelled: true, kept: true };
     if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)
       return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
     throw e;

@@ -180,7 +180,12 @@ describe('equilibrium_batch cancel', () => {
         product: { compositions, temperatures: [500, 600, 700, 800] },
       },
     };
-    await expect(calculate('equilibrium_batch', ALZN, config, control)).rejects.toBeInstanceOf(CancelledError);
+    const stopped = calculate('equilibrium_batch', ALZN, config, control);
+    await expect(stopped).rejects.toBeInstanceOf(CancelledError);
+    // the error carries what the task keeps: the service records the files on the aborted task
+    expect(((await stopped.catch((e: unknown) => e)) as CancelledError).kept?.summary).toMatch(
+      /^stopped after \d+ of 200 row\(s\): \d+ ok, 0 not converged, 0 failed$/,
+    );
     const dir = path.join(tmp, `run-${runs}`);
     const doc = readJson<EquilibriumBatchResult>(dir);
     expect(doc.complete).toBe(false);

@@ -99,10 +99,11 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
     quantity_notes: [...b.extras.notes],
   };
   writeResultFiles(job.taskDir, { json: doc });
-  if (cancelled) throw new CancelledError();
   const c = writer.counts;
-  const summary = `${c.done} row(s): ${c.ok} ok, ${c.not_converged} not converged, ${c.failed} failed`;
-  return {
+  const summary =
+    (cancelled ? `stopped after ${c.done} of ${c.rows} row(s): ` : `${c.done} row(s): `) +
+    `${c.ok} ok, ${c.not_converged} not converged, ${c.failed} failed`;
+  const output = {
     summary,
     logs: [
       ...sys.logs,
@@ -111,6 +112,9 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
       `written ${ROWS_FILE}, ${CSV_FILE}, result/result.json`,
     ],
   };
+  // a cancel keeps the rows done: the files are complete for them, and the service records them on the stopped task
+  if (cancelled) throw new CancelledError(output);
+  return output;
 }
 
 /** Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts. */
