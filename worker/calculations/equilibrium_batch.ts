@@ -6,6 +6,7 @@
 // does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
 // The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
 // with the rows done and result.json says complete: false.
+import { createHash } from 'node:crypto';
 import { CP_DEFINITION } from '../../contract/results/common.js';
 import { batchRowCount, batchRows, type BatchRowInput } from '../../contract/tasks/batch-rows.js';
 import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
@@ -86,8 +87,10 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
     if (!(e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)) throw e;
     cancelled = true;
   }
+  const base = documentBase(job, 'equilibrium_batch', sys);
   const doc: EquilibriumBatchResult = {
-    ...documentBase(job, 'equilibrium_batch', sys),
+    ...base,
+    config: withTableDigest(base.config),
     complete: !cancelled,
     counts: writer.counts,
     columns: writer.finish(sys.elements),
@@ -237,4 +240,16 @@ function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTe
   );
   b.lastAlloy = { key, value };
   return value;
+}
+
+/**
+ * The configuration as result.json records it: a table's CSV text by its length and sha256 (the text is the task's
+ * input, kept with the task; result.json keeps a size that does not grow with the rows).
+ */
+function withTableDigest(config: Record<string, unknown>): Record<string, unknown> {
+  const cond = config.condition as Condition;
+  if (!cond.table) return config;
+  const { csv, ...table } = cond.table;
+  const digest = { csv_characters: csv.length, csv_sha256: createHash('sha256').update(csv).digest('hex') };
+  return { ...config, condition: { ...cond, table: { ...table, ...digest } } };
 }
