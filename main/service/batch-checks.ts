@@ -17,13 +17,27 @@ export function batchRefusal(
 ): string | null {
   const cond = c as unknown as BatchSourceCondition;
   const source = cond.rows ? 'rows' : cond.product ? 'product' : 'table.csv';
-  const count = batchRowCount(cond);
+  // a table with a T column is read once for both its count and its temperatures
+  const tableT = cond.table && !cond.table.temperatures ? tableTemperatures(cond, bounds.max_temperature) : undefined;
+  const count = tableT?.count ?? batchRowCount(cond);
   if (count > bounds.max_batch_rows)
     return `${at(source)}: gives ${count} rows; must give at most ${bounds.max_batch_rows} rows (setting max_batch_rows)`;
-  return temperatureRefusal(cond, bounds.max_temperature) ?? outputPhaseRefusal(c, db);
+  return tableT?.refusal ?? temperatureRefusal(cond, bounds.max_temperature) ?? outputPhaseRefusal(c, db);
 }
 
-/** The first temperature above the bound, named by its field (a table's T column by its row). */
+/** The rows of a table with a T column, and the first row whose temperature is above the bound. */
+function tableTemperatures(c: BatchSourceCondition, max: number): { count: number; refusal: string | null } {
+  let count = 0;
+  let refusal: string | null = null;
+  for (const r of batchRows(c)) {
+    count++;
+    if (refusal === null && r.T > max)
+      refusal = `${at('table.csv')}: row ${r.row}, column T: must be at most ${max} K (setting max_temperature)`;
+  }
+  return { count, refusal };
+}
+
+/** The first listed temperature above the bound, named by its field. */
 function temperatureRefusal(c: BatchSourceCondition, max: number): string | null {
   const bound = `must be at most ${max} K (setting max_temperature)`;
   const listed: [string, number[] | undefined][] = [
@@ -34,14 +48,8 @@ function temperatureRefusal(c: BatchSourceCondition, max: number): string | null
     const i = Ts?.findIndex((T) => T > max) ?? -1;
     if (i >= 0) return `${at(`${field}.${i}`)}: ${bound}`;
   }
-  if (c.rows) {
-    const i = c.rows.findIndex((r) => r.temperature > max);
-    return i >= 0 ? `${at(`rows.${i}.temperature`)}: ${bound}` : null;
-  }
-  if (c.table && !c.table.temperatures) {
-    for (const r of batchRows(c)) if (r.T > max) return `${at('table.csv')}: row ${r.row}, column T: ${bound}`;
-  }
-  return null;
+  const i = c.rows?.findIndex((r) => r.temperature > max) ?? -1;
+  return i >= 0 ? `${at(`rows.${i}.temperature`)}: ${bound}` : null;
 }
 
 /** An output naming a phase the database does not define, with the nearest name it does. */
