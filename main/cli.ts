@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// PhaseDesk command line: `start` runs the /api/v2 listener; `calc` runs one task_config without the service; the
-// other commands are the web-console operations of the spec against a data directory.
+// PhaseDesk command line: `start` runs the /api/v2 listener; `calc` runs one task_config without the service and
+// `batch` an equilibrium_batch of a CSV table; the other commands are the web-console operations of the spec against
+// a data directory.
 // Each command's module is imported only when that command runs: a `calc` never loads fastify, Kysely or SQLite,
 // and `--help` loads nothing but node:util (test/cli/lazy-loading.test.ts checks both).
 import { commandHelp, parseConsoleArgs, USAGE } from './cli/options.js';
@@ -16,6 +17,7 @@ const REMOTE_COMMAND = () => import('./cli/remote-commands.js');
 const COMMANDS: Record<string, () => Promise<Command>> = {
   start: () => import('./cli/start.js'),
   calc: async () => ({ run: (await import('./console/calc.js')).calcCommand }),
+  batch: () => import('./cli/batch.js'),
   user: CONSOLE_COMMAND,
   plan: CONSOLE_COMMAND,
   key: CONSOLE_COMMAND,
@@ -28,7 +30,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /** Commands that parse their own options and print their own help. */
-const OWN_OPTIONS = new Set(['calc', 'server', 'worker']);
+const OWN_OPTIONS = new Set(['calc', 'batch', 'server', 'worker']);
 
 /** `phasedesk help WORDS` and `phasedesk WORDS --help`: the command's help, else the usage (exit code 0). */
 function printHelp(words: string[]): number {
@@ -47,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // `calc` has its own options (main/console/calc.ts) and needs no data directory.
   if (first === 'calc') return (await COMMANDS.calc()).run(argv.slice(1));
+  if (first === 'batch') return (await COMMANDS.batch()).run(argv);
   // The lab server's commands parse their own options (main/cli/lab.ts).
   if (first === 'server' || first === 'worker') return (await COMMANDS[first]()).run(argv);
   if (argv.includes('--help') || argv.includes('-h')) return printHelp(argv.filter((a) => !a.startsWith('-')));

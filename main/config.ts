@@ -77,6 +77,8 @@ export const WORK_BOUND_SETTINGS = {
   max_components: [2, 100, 20],
   /** condition.map_options.GLOBAL_MIN_PDENS, the sampling density per phase of the global minimisation */
   max_sampling_density: [60, 100_000, 2_000],
+  /** rows of an equilibrium_batch: rows, compositions x temperatures, or a table's records (x temperatures) */
+  max_batch_rows: [10, 10_000_000, 1_000_000],
 } as const;
 export type WorkBoundName = keyof typeof WORK_BOUND_SETTINGS;
 export type WorkBounds = Record<WorkBoundName, number>;

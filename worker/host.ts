@@ -10,7 +10,7 @@ import {
   CONTROL_BYTES,
   JobControl,
   type CalculationJob,
-  type CalculationOutput,
+  type JobOutput,
   type HostJob,
   type HostReport,
   type HostRequest,
@@ -30,7 +30,7 @@ const PROGRESS_INTERVAL_MS = 200;
 process.env.PHASEDESK_PREVIEW_PNG = 'host';
 // before the calculation thread loads the core (a worker thread cannot set the process's environment)
 preferSleepingOpenMpThreads();
-const pool = new Piscina<CalculationJob, CalculationOutput & { cancelled?: boolean }>({
+const pool = new Piscina<CalculationJob, JobOutput>({
   filename: join(here, 'index.js'),
   minThreads: 1,
   maxThreads: 1,

@@ -8,6 +8,7 @@ import {
   type CalculationJob,
   type CalculationOutput,
   type CalculationTable,
+  type JobOutput,
 } from './protocol.js';
 import { TASK_REGISTRY, isTaskType } from '../contract/tasks/registry.js';
 import { withCancelFlag } from './core/cancel.js';
@@ -24,6 +25,7 @@ export const CALCULATIONS: CalculationTable = {
   isopleth: () => import('./calculations/isopleth.js'),
   ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
   gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
+  equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;
@@ -57,7 +59,7 @@ async function testCalculation(taskType: string): Promise<UntypedRun | undefined
   }
 }
 
-export default async function runJob(job: CalculationJob): Promise<CalculationOutput & { cancelled?: boolean }> {
+export default async function runJob(job: CalculationJob): Promise<JobOutput> {
   const control = new JobControl(job.control);
   // the stage a task of each type reports while its calculation runs (GET /task/{id} `stage`)
   if (isTaskType(job.taskType)) control.setStage(TASK_REGISTRY[job.taskType].stage);
@@ -69,6 +71,8 @@ export default async function runJob(job: CalculationJob): Promise<CalculationOu
     control.setProgress(1);
     return out;
   } catch (e) {
+    if (e instanceof CancelledError && e.kept)
+      return { ...e.kept, logs: [...e.kept.logs, 'calculation stopped by cancel'], cancelled: true, kept: true };
     if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)
       return { summary: null, logs: ['calculation stopped by cancel'], cancelled: true };
     throw e;

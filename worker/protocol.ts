@@ -94,7 +94,7 @@ export type HostRequest = { type: 'run'; job: HostJob } | { type: 'cancel' } | {
 export type HostReport =
   | { type: 'ready' }
   | { type: 'progress'; progress: number; stage: string | null }
-  | { type: 'done'; output: CalculationOutput & { cancelled?: boolean }; rssMb: number }
+  | { type: 'done'; output: JobOutput; rssMb: number }
   | { type: 'failed'; message: string; rssMb: number };
 /** Settings a host reads from PHASEDESK_HOST_SETTINGS (JSON) at start. */
 export interface HostSettings {
@@ -103,11 +103,18 @@ export interface HostSettings {
 }
 
 export class CancelledError extends Error {
-  constructor() {
+  /**
+   * `kept`: what a calculation that stops between parts keeps (an equilibrium_batch's rows done): its files are
+   * complete for those parts, and the service records them on the stopped task.
+   */
+  constructor(readonly kept?: CalculationOutput) {
     super('calculation cancelled');
     this.name = 'CancelledError';
   }
 }
+
+/** What a calculation returns to its host: its output, or that it stopped (with the files it kept, if any). */
+export type JobOutput = CalculationOutput & { cancelled?: boolean; kept?: boolean };
 
 /** The job of a task of type T: its configuration typed by the type's schema. */
 export type TaskJob<T extends TaskType> = CalculationJob<CalculationConfig<T>>;

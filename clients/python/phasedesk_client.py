@@ -244,6 +244,51 @@ class GibbsEnergyCurvesCondition(_GibbsEnergyCurvesCondition, total=False):
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
+class _BatchRow(TypedDict):
+    compositions: Compositions
+    temperature: float
+
+
+class BatchRow(_BatchRow, total=False):
+    pressure: float  # default condition.pressure
+    label: str
+
+
+class _BatchProduct(TypedDict):
+    compositions: List[Compositions]
+    temperatures: List[float]
+
+
+class BatchProduct(_BatchProduct, total=False):
+    labels: List[str]  # one per composition
+
+
+class _BatchTable(TypedDict):
+    csv: str  # a header line with one column per element, optional T, pressure and label columns
+
+
+class BatchTable(_BatchTable, total=False):
+    unit: Literal["mole_fraction", "mass_fraction", "mole_percent", "mass_percent"]  # default mole_fraction
+    temperatures: List[float]  # every record at each of these temperatures (when the table has no T column)
+
+
+class _EquilibriumBatchCondition(TypedDict):
+    components: List[str]
+    pressure: float  # Pa, of the rows that give none
+
+
+class EquilibriumBatchCondition(_EquilibriumBatchCondition, total=False):
+    rows: List[BatchRow]  # exactly one of rows, product and table
+    product: BatchProduct
+    table: BatchTable
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+    thermo_outputs: List[str]
+    outputs_list_template: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+    reference_states: Dict[str, str]
+
+
 class CptMapOptions(TypedDict, total=False):
     GLOBAL_MIN_PDENS: float
 
@@ -400,9 +445,19 @@ class GibbsEnergyCurvesConfig(_GibbsEnergyCurvesConfig, total=False):
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
+class _EquilibriumBatchConfig(_ConfigBase):
+    condition: EquilibriumBatchCondition
+
+
+class EquilibriumBatchConfig(_EquilibriumBatchConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
-    CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig,
+    CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -437,6 +492,10 @@ SCHEMAS: Dict[type, str] = {
     TernarySectionConfig: "TaskConfig_ternary_isothermal_section",
     GibbsEnergyCurvesCondition: "TaskConfig_gibbs_energy_curves.condition",
     GibbsEnergyCurvesConfig: "TaskConfig_gibbs_energy_curves",
+    EquilibriumBatchCondition: "TaskConfig_equilibrium_batch.condition",
+    BatchProduct: "TaskConfig_equilibrium_batch.condition.product",
+    BatchTable: "TaskConfig_equilibrium_batch.condition.table",
+    EquilibriumBatchConfig: "TaskConfig_equilibrium_batch",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

@@ -140,11 +140,17 @@ export interface ResultTable {
 
 /** CSV (RFC 4180) of a table; the header carries the unit in brackets, e.g. "T [K]". */
 export function tableToCsv(table: ResultTable): string {
-  const cell = (v: number | string | null): string => {
-    if (v === null || v === undefined) return '';
-    const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
-    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-  };
-  const header = table.columns.map((c) => cell(c.unit ? `${c.name} [${c.unit}]` : c.name));
-  return [header.join(','), ...table.rows.map((r) => r.map(cell).join(','))].join('\r\n') + '\r\n';
+  return [csvHeader(table.columns), ...table.rows.map((r) => r.map(csvCell).join(','))].join('\r\n') + '\r\n';
+}
+
+/** A CSV cell: empty for null and non-finite numbers, quoted when it holds a comma, a quote or a line end. */
+export function csvCell(v: number | string | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : '') : v;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** The header line of a result CSV: "name [unit]" per column. */
+export function csvHeader(columns: readonly { name: string; unit: string }[]): string {
+  return columns.map((c) => csvCell(c.unit ? `${c.name} [${c.unit}]` : c.name)).join(',');
 }

@@ -5188,5 +5188,305 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "equilibrium_batch": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of equilibrium_batch",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "equilibrium_batch"
+      },
+      "complete": {
+        "description": "false when the calculation stopped (cancel) before every row: the files hold the rows done",
+        "type": "boolean"
+      },
+      "counts": {
+        "$ref": "#/$defs/BatchCounts"
+      },
+      "columns": {
+        "description": "columns of result/result.csv: row, label, status, reason, the inputs, then the outputs",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "unit": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "name",
+            "unit"
+          ]
+        }
+      },
+      "outputs": {
+        "description": "the output names the columns were built from, after defaults and template/custom merging",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "files": {
+        "description": "the files of the rows, relative to the task's folder",
+        "type": "object",
+        "properties": {
+          "csv": {
+            "type": "string"
+          },
+          "jsonl": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "csv",
+          "jsonl"
+        ]
+      },
+      "preview_rows": {
+        "description": "the first rows (at most PREVIEW_ROWS), as in rows.jsonl, for a view that does not download the table",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/BatchRowRecord"
+        }
+      },
+      "cp_definition": {
+        "description": "which Cp the `Cp` column holds",
+        "type": "string"
+      },
+      "reference_states": {
+        "description": "reference state of each element for MUR, ACR, GM_formation (a phase, or 'SER')",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "quantity_notes": {
+        "description": "quantities left out and why",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "complete",
+      "counts",
+      "columns",
+      "outputs",
+      "files",
+      "preview_rows",
+      "cp_definition",
+      "reference_states",
+      "quantity_notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "BatchCounts": {
+        "type": "object",
+        "properties": {
+          "rows": {
+            "description": "rows of the batch",
+            "type": "number"
+          },
+          "done": {
+            "description": "rows computed (equals rows unless the task was cancelled)",
+            "type": "number"
+          },
+          "ok": {
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          },
+          "failed": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "rows",
+          "done",
+          "ok",
+          "not_converged",
+          "failed"
+        ]
+      },
+      "BatchRowRecord": {
+        "type": "object",
+        "properties": {
+          "row": {
+            "description": "1-based number of the row in the batch",
+            "type": "number"
+          },
+          "label": {
+            "type": "string"
+          },
+          "status": {
+            "enum": [
+              "not_converged",
+              "ok",
+              "failed"
+            ]
+          },
+          "reason": {
+            "description": "why the row is not ok ('' when it is)",
+            "type": "string"
+          },
+          "input": {
+            "description": "the row's conditions: K, Pa, overall mole fractions of every element (after unit conversion)",
+            "type": "object",
+            "properties": {
+              "T": {
+                "type": "number"
+              },
+              "P": {
+                "type": "number"
+              },
+              "x": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              }
+            },
+            "required": [
+              "T",
+              "P",
+              "x"
+            ]
+          },
+          "values": {
+            "description": "the row's output columns (their names as in `columns`); absent for a failed row",
+            "type": "object",
+            "additionalProperties": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          }
+        },
+        "required": [
+          "row",
+          "status",
+          "reason",
+          "input"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      }
+    }
   }
 };

@@ -81,61 +81,75 @@ export function pointsRule(
 export const COMPOSITION_SUM_TOLERANCE = 1e-6;
 const isElement = (c: string) => !isMassless(c);
 
+/** What is wrong with one composition map, if anything: the key (absent: the whole map) and the message. */
+export interface CompositionProblem {
+  key?: string;
+  message: string;
+}
+
 /**
- * The composition maps the worker accepts (resolveCompositions in worker/calculations/point_calculation.ts):
- * keys are components, and a map gives every element (summing to 1) or every element but one (summing to at most
- * 1), the maps of a scan leaving out the same one. `partial`: binary_equilibrium may give fewer (its x component
- * is the one given).
+ * The check of one composition map against the elements (upper case, no VA): keys are elements, and the map gives
+ * every element (summing to 1) or every element but one (summing to at most 1). `fractions` names the unit in the
+ * messages ("mole fractions"); `partial`: fewer may be given. Returns the problem, or the element left out
+ * (`leftOut`, absent when every element is given).
+ */
+export function compositionProblem(
+  elements: readonly string[],
+  map: Record<string, number>,
+  fractions: string,
+  partial = false,
+): { problem: CompositionProblem } | { leftOut?: string } {
+  const given = new Map<string, number>();
+  for (const [k, v] of Object.entries(map)) {
+    const el = k.toUpperCase();
+    if (el === 'VA') continue;
+    if (!elements.includes(el))
+      return { problem: { key: k, message: `is not one of condition.components (${elements.join(', ')})` } };
+    given.set(el, v);
+  }
+  if (elements.length < 2) return {};
+  const missing = elements.filter((e) => !given.has(e));
+  const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
+  if (missing.length > 1 && !partial)
+    return {
+      problem: {
+        message: `must give the ${fractions} of all components or of all but one (missing ${missing.join(', ')})`,
+      },
+    };
+  if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE)
+    return { problem: { message: `${fractions} of all components must sum to 1 (they sum to ${sum})` } };
+  if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE)
+    return {
+      problem: {
+        message: `${fractions} must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})`,
+      },
+    };
+  return missing.length === 1 && !partial ? { leftOut: missing[0]! } : {};
+}
+
+/** The elements of condition.components: upper case, without VA and the electron, each once. */
+export function conditionElements(components: readonly string[]): string[] {
+  return [...new Set(components.map((e) => e.toUpperCase()).filter(isElement))];
+}
+
+/**
+ * The composition maps the worker accepts (resolveCompositions in worker/system/system.ts): each map passes
+ * compositionProblem, the maps of a scan leaving out the same element. `partial`: binary_equilibrium may give fewer
+ * (its x component is the one given).
  */
 export function compositionRule(fields: string[], partial = false) {
   return (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
-    const elements = [...new Set((c.components as string[]).map((e) => e.toUpperCase()).filter(isElement))];
+    const elements = conditionElements(c.components as string[]);
     const leftOut = new Set<string>();
     const fractions = c.composition_unit === 'mass_fraction' ? 'mass fractions' : 'mole fractions';
     for (const field of fields) {
-      const map = c[field] as Record<string, number>;
-      const given = new Map<string, number>();
-      for (const [k, v] of Object.entries(map)) {
-        const el = k.toUpperCase();
-        if (el === 'VA') continue;
-        if (!elements.includes(el)) {
-          ctx.addIssue({
-            code: 'custom',
-            path: [field, k],
-            message: `is not one of condition.components (${elements.join(', ')})`,
-          });
-          return;
-        }
-        given.set(el, v);
-      }
-      if (elements.length < 2) continue;
-      const missing = elements.filter((e) => !given.has(e));
-      const sum = Number([...given.values()].reduce((a, b) => a + b, 0).toPrecision(12));
-      if (missing.length > 1 && !partial) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `must give the ${fractions} of all components or of all but one (missing ${missing.join(', ')})`,
-        });
+      const r = compositionProblem(elements, c[field] as Record<string, number>, fractions, partial);
+      if ('problem' in r) {
+        const path = r.problem.key === undefined ? [field] : [field, r.problem.key];
+        ctx.addIssue({ code: 'custom', path, message: r.problem.message });
         return;
       }
-      if (missing.length === 0 && Math.abs(sum - 1) > COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `${fractions} of all components must sum to 1 (they sum to ${sum})`,
-        });
-        return;
-      }
-      if (missing.length > 0 && sum > 1 + COMPOSITION_SUM_TOLERANCE) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `${fractions} must sum to at most 1 when ${missing.join(', ')} is left out (they sum to ${sum})`,
-        });
-        return;
-      }
-      if (missing.length === 1 && !partial) leftOut.add(missing[0]!);
+      if (r.leftOut) leftOut.add(r.leftOut);
     }
     if (leftOut.size > 1) {
       ctx.addIssue({

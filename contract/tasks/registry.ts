@@ -13,6 +13,7 @@ import { binaryCptSchema, type BinaryCptResult } from './binary_cpt_diagram.js';
 import { isoplethSchema, type IsoplethResult } from './isopleth.js';
 import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } from './ternary_isothermal_section.js';
 import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs_energy_curves.js';
+import { equilibriumBatchSchema, type EquilibriumBatchResult } from './equilibrium_batch.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -103,6 +104,13 @@ export const TASK_REGISTRY = {
     help: 'Extension: molar Gibbs energy of every phase against composition at one temperature, with the stable common tangents.',
     stage: 'computing the Gibbs energy curves',
     result: resultOf<GibbsEnergyCurvesDocument>(),
+  }),
+  equilibrium_batch: entry({
+    schema: equilibriumBatchSchema,
+    label: 'Batch of equilibria',
+    help: 'Extension: one equilibrium per row of a list, a product of compositions and temperatures or a CSV table, merged into one result table.',
+    stage: 'computing the rows',
+    result: resultOf<EquilibriumBatchResult>(),
   }),
 } as const;
 

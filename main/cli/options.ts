@@ -13,6 +13,7 @@ export const USAGE = `usage: phasedesk <command> [--data-dir DIR]       (phasede
   db import FILE --code C --name N --level L --type T --version V [--description D] [--support-tasks a,b] [--replace]
   db enable CODE | db disable CODE | db hide CODE
   calc CONFIG.json (--tdb FILE | --db CODE) --out DIR [--threads N]   run a task_config without the service
+  batch TABLE.csv (--tdb FILE | --db CODE) --out DIR [...]  one equilibrium per row of a CSV table (phasedesk batch --help)
   server | worker                           lab server: the API on PostgreSQL + Redis, and its workers (--help)
 against a running service (API key from PHASEDESK_API_KEY or the file of --config; docs/cli.md):
   db list                                   the databases the service offers

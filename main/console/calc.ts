@@ -53,7 +53,7 @@ interface CalcDatabase {
 }
 
 /** --tdb FILE, else --db CODE (or the configuration's tdb_code) through the data directory or the bundled catalog. */
-async function calcDatabase(o: CalcOptions, configCode: unknown): Promise<CalcDatabase> {
+async function calcDatabase(o: Omit<CalcOptions, 'config'>, configCode: unknown): Promise<CalcDatabase> {
   if (o.tdb && o.db) throw new CalcInputError('give --tdb FILE or --db CODE, not both');
   const code = o.db || (!o.tdb && typeof configCode === 'string' && configCode !== '' ? configCode : undefined);
   if (!o.tdb && !code)
@@ -103,7 +103,15 @@ export async function runCalc(o: CalcOptions): Promise<CalcRun> {
   }
   if (!cfg || typeof cfg !== 'object' || Array.isArray(cfg))
     throw new CalcInputError('task_config must be a JSON object');
-  const c = { ...(cfg as Record<string, unknown>) };
+  return runTaskConfig(cfg as Record<string, unknown>, o);
+}
+
+/**
+ * Validates and runs a task_config read or built by a command (`calc`, `batch`); throws CalcInputError for bad
+ * input, Error for a failed calculation.
+ */
+export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOptions, 'config'>): Promise<CalcRun> {
+  const c = { ...cfg };
   const taskType = c.task_type;
   if (typeof taskType !== 'string') throw new CalcInputError('task_config.task_type is required');
   if (!(OPEN_TASK_TYPES as readonly string[]).includes(taskType)) {

@@ -3,9 +3,9 @@
 // dies rejects the job it was running with a CalculationProcessCrash; the scheduler replaces it.
 import { fork, type ChildProcess } from 'node:child_process';
 import type { CalcHostSettings } from '../config.js';
-import type { CalculationOutput, HostJob, HostReport, HostRequest, HostSettings } from '../../worker/protocol.js';
+import type { HostJob, HostReport, HostRequest, HostSettings, JobOutput } from '../../worker/protocol.js';
 
-export type HostOutput = CalculationOutput & { cancelled?: boolean };
+export type HostOutput = JobOutput;
 export interface HostProgress {
   progress: number;
   stage: string | null;

@@ -10,7 +10,7 @@ import { taskById, transition, updateRunningTask, type TaskRow } from './task-ro
 import { CalculationProcessCrash, type CalcHost, type HostOutput, type HostProgress } from './calc-host.js';
 import { HostPool } from './host-pool.js';
 import { calculationInput, calculationJob, DATABASE_GONE, ompThreadsFor } from './calc-job.js';
-import { storeOutcome } from './task-outcome.js';
+import { storeKeptFiles, storeOutcome } from './task-outcome.js';
 import { CoalescedRuns } from '../util/coalesced-runs.js';
 
 interface InFlight {
@@ -159,7 +159,9 @@ export class Scheduler {
       this.ctx.blobs.remove(row.uuid);
       return;
     } // deleted meanwhile
-    if (now.status !== 'running') return; // aborted meanwhile: keep the aborted state
+    // aborted meanwhile: keep the aborted state, and the files of what a calculation kept (a batch's rows done)
+    if (now.status === 'aborted' && out.cancelled && out.kept) await storeKeptFiles(this.ctx, now);
+    if (now.status !== 'running') return;
     if (out.cancelled) return;
     await storeOutcome(this.ctx, row, out);
   }

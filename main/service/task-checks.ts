@@ -3,6 +3,7 @@
 // main/requests/database-checks.ts, which `phasedesk calc` runs too) and the work bounds (main/config.ts WORK_BOUND_SETTINGS). Every check is arithmetic on the configuration: nothing is
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import { isMassless } from '../../contract/phases.js';
+import { batchRefusal } from './batch-checks.js';
 import type { WorkBounds } from '../config.js';
 import { databaseRefusal, type DatabaseLists } from '../requests/database-checks.js';
 
@@ -100,6 +101,11 @@ export function checkTaskConfig(
     c.resolution * c.resolution > bounds.max_grid_nodes
   ) {
     return `${at('resolution')}: a ${c.resolution} x ${c.resolution} grid must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`;
+  }
+
+  if (taskType === 'equilibrium_batch') {
+    const batch = batchRefusal(c, db, bounds);
+    if (batch) return batch;
   }
 
   const pdens = (c.map_options as Condition | undefined)?.GLOBAL_MIN_PDENS;

@@ -50,3 +50,22 @@ export async function storeOutcome(
     return 'completed';
   });
 }
+
+/**
+ * The files a calculation kept when it stopped (an equilibrium_batch's rows done), on its task aborted meanwhile:
+ * recorded as a completed task's are, so GET /task/{id}/result lists them; the task stays aborted and nothing enters
+ * the calculation cache.
+ */
+export async function storeKeptFiles(ctx: OutcomeContext, row: TaskRow): Promise<void> {
+  const files = ctx.blobs.scan(row.uuid);
+  await ctx.store.db.transaction().execute(async (trx) => {
+    const now = await trx.selectFrom('tasks').select(['status']).where('id', '=', row.id).executeTakeFirst();
+    if (now?.status !== 'aborted') return;
+    const recorded = await trx
+      .selectFrom('task_files')
+      .select(['task_id'])
+      .where('task_id', '=', row.id)
+      .executeTakeFirst();
+    if (!recorded) await insertTaskFiles(trx, row.id, files);
+  });
+}

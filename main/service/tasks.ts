@@ -147,7 +147,9 @@ export async function taskFiles(
   sign: (uuid: string, name: string) => string,
 ): Promise<FileListResponse> {
   const row = await ownedTask(ctx, auth, raw, false);
-  if (row.status !== 'completed') throw new HttpError(409, `Task is not completed (status: ${row.status})`);
+  // an aborted task lists the files its calculation kept (an equilibrium_batch's rows done), if any
+  if (row.status !== 'completed' && row.status !== 'aborted')
+    throw new HttpError(409, `Task is not completed (status: ${row.status})`);
   const files = await ctx.store.db
     .selectFrom('task_files')
     .select(['name'])
@@ -155,6 +157,8 @@ export async function taskFiles(
     .where('kind', '=', kind)
     .orderBy('name')
     .execute();
+  if (row.status === 'aborted' && files.length === 0)
+    throw new HttpError(409, `Task is not completed (status: ${row.status})`);
   const urls = files.map((f) => sign(row.uuid, f.name));
   return { task_id: row.uuid, files: urls, total_count: urls.length };
 }

@@ -109,6 +109,14 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
       points: 21,
     },
   },
+  equilibrium_batch: {
+    condition: {
+      ...FE_C,
+      pressure: P,
+      product: { compositions: [{ C: 0.01 }, { C: 0.018 }], temperatures: [1000, 1200] },
+      thermo_outputs: ['phase_name', 'NP(*)', 'DF(*)'],
+    },
+  },
 };
 
 let n = 0;

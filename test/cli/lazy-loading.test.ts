@@ -119,6 +119,19 @@ describe('the command line loads what its command needs', () => {
     expect(r.loaded.filter((f) => /^dist\/main\/(server\.js|db\/|service\/|console\/)/.test(f))).toEqual([]);
   });
 
+  it('batch of a table: the batch calculation and the core, never the service, Kysely or SQLite', () => {
+    const csv = path.join(tmp, 'alloys.csv');
+    writeFileSync(csv, 'ZN,T\n0.1,600\n0.4,700\n');
+    const r = phasedesk('batch', csv, '--db', 'ALZN_MEY1993', '--balance', 'AL', '--out', path.join(tmp, 'b'));
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('2 row(s): 2 ok, 0 not converged, 0 failed');
+    for (const p of SERVICE_ONLY) expect(r.packages, p).not.toContain(p);
+    expect(r.loaded.filter((f) => /^dist\/main\/(server\.js|db\/|service\/|cli\/start)/.test(f))).toEqual([]);
+    expect(r.loaded.filter((f) => /^dist\/worker\/calculations\//.test(f))).toEqual([
+      'dist/worker/calculations/equilibrium_batch.js',
+    ]);
+  });
+
   it('a console command opens the store without loading the HTTP server', () => {
     const r = phasedesk('plan', 'set', 'basic', '--limit', '5', '--data-dir', path.join(tmp, 'data'));
     expect(r.status, r.stderr).toBe(0);

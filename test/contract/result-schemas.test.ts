@@ -136,6 +136,16 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  equilibrium_batch: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        product: { compositions: [{ ZN: 0.1 }, { ZN: 0.6 }], temperatures: [600, 800] },
+      },
+    },
+  },
 };
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });

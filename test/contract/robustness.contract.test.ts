@@ -308,6 +308,28 @@ const VALID: Record<string, unknown>[] = [
       },
     },
   },
+  {
+    task_type: 'equilibrium_batch',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      pressure: 101325,
+      rows: [
+        { compositions: { AL: 0.3 }, temperature: 900 },
+        { compositions: { AL: 0.4, FE: 0.6 }, temperature: 1000, pressure: 1e6, label: 'b' },
+      ],
+      thermo_outputs: ['NP(*)', 'x(*,*)'],
+    },
+  },
+  {
+    task_type: 'equilibrium_batch',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      pressure: 101325,
+      table: { csv: 'label,AL,T\r\na,30,900\r\n"b, c",40.5,1000\r\n', unit: 'mass_percent' },
+    },
+  },
 ];
 
 const DEEP = '\u0001DEEP\u0001';

@@ -184,6 +184,22 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       reference_states: { AL: 'SER' },
     },
   },
+  equilibrium_batch: {
+    task_type: 'equilibrium_batch',
+    tdb_code: 'ALFE',
+    task_path: 'out/batch',
+    condition: {
+      components: AL_FE,
+      pressure: 101325,
+      rows: [{ compositions: { AL: 0.2 }, temperature: 1000, pressure: 101325, label: 'a' }],
+      activated_phases: ['FCC_A1', 'BCC_A2'],
+      inhibit_phases: ['@gas'],
+      thermo_outputs: ['G'],
+      outputs_list_template: ['T'],
+      composition_unit: 'mole_fraction',
+      reference_states: { AL: 'SER' },
+    },
+  },
 };
 
 const withCondition = (cfg: Record<string, unknown>, extra: Record<string, unknown>) => ({

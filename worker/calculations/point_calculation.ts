@@ -8,7 +8,7 @@ import { inMoleFractions, openSystem, resolveCompositions, type CalcSystem } fro
 import { CP_DEFINITION } from '../../contract/results/common.js';
 import { documentBase, outputNames, phaseSetText } from '../results/document.js';
 import { basename } from 'node:path';
-import { PointConverter } from '../system/point-converter.js';
+import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { alloyTemperatures } from '../scans/alloy-temperatures.js';
@@ -37,12 +37,11 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     components: sys.components,
     phases: sys.phases,
     conditions,
-    options: { derivatives: ['HM.T'] },
+    options: { derivatives: POINT_DERIVATIVES },
   });
   if (control.cancelled) throw new CancelledError();
   const conv = new PointConverter(sys.db, sys.components);
-  const cpEq = r.derivatives['HM.T'];
-  const point = { ...conv.point(r), Cp_equilibrium: typeof cpEq === 'number' && Number.isFinite(cpEq) ? cpEq : null };
+  const point = pointWithCp(conv, r);
   const further = pointFurtherQuantities(sys, cond, point, r, conditions, control);
   const table = buildTable(
     [{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }],

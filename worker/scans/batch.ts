@@ -68,10 +68,14 @@ export function chunkedBatch(
     });
     for (const r of rs) out.push(r);
     control?.setProgress(p0 + ((p1 - p0) * out.length) / n);
-    // next chunk: about CHUNK_MS, at most twice the last one, at least one point per thread
-    const perPoint = (performance.now() - t0) / chunk.length;
-    size = Math.max(th, Math.min(2 * size, perPoint > 0 ? Math.floor(CHUNK_MS / perPoint) : 2 * size, 8192));
+    size = nextChunkSize(size, th, performance.now() - t0, chunk.length);
   }
   if (control?.cancelled) throw new CancelledError();
   return out;
+}
+
+/** The next chunk's size: about CHUNK_MS, at most twice the last one and 8192, at least one condition per thread. */
+export function nextChunkSize(size: number, threads: number, elapsedMs: number, count: number): number {
+  const perPoint = elapsedMs / count;
+  return Math.max(threads, Math.min(2 * size, perPoint > 0 ? Math.floor(CHUNK_MS / perPoint) : 2 * size, 8192));
 }

@@ -87,3 +87,15 @@ export class PointConverter {
     };
   }
 }
+
+/** The derivatives a point is solved with: HM.T gives the equilibrium Cp (formula sheet §9.4). */
+export const POINT_DERIVATIVES = ['HM.T'];
+
+/** The point of an equilibrium solved with POINT_DERIVATIVES, with its equilibrium Cp (null when there is none). */
+export function pointWithCp(
+  conv: PointConverter,
+  r: EquilibriumResult,
+): EquilibriumPoint & { Cp_equilibrium: number | null } {
+  const cpEq = r.derivatives['HM.T'];
+  return { ...conv.point(r), Cp_equilibrium: typeof cpEq === 'number' && Number.isFinite(cpEq) ? cpEq : null };
+}

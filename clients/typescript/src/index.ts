@@ -271,6 +271,50 @@ export interface GibbsEnergyCurvesCondition {
   reference_states?: Record<string, string>;
 }
 
+/** One row of an equilibrium_batch given as a list: its own composition, temperature and pressure. */
+export interface BatchRow {
+  compositions: Compositions;
+  temperature: number;
+  /** default condition.pressure */
+  pressure?: number;
+  label?: string;
+}
+
+/** @schema TaskConfig_equilibrium_batch.condition.product */
+export interface BatchProduct {
+  compositions: Compositions[];
+  temperatures: number[];
+  /** one per composition */
+  labels?: string[];
+}
+
+/** @schema TaskConfig_equilibrium_batch.condition.table */
+export interface BatchTable {
+  /** CSV text: a header line with one column per element, optional T, pressure and label columns */
+  csv: string;
+  /** default mole_fraction */
+  unit?: 'mole_fraction' | 'mass_fraction' | 'mole_percent' | 'mass_percent';
+  /** every record at each of these temperatures (when the table has no T column) */
+  temperatures?: number[];
+}
+
+/** @schema TaskConfig_equilibrium_batch.condition */
+export interface EquilibriumBatchCondition {
+  components: string[];
+  /** Pa, of the rows that give none */
+  pressure: number;
+  /** exactly one of rows, product and table */
+  rows?: BatchRow[];
+  product?: BatchProduct;
+  table?: BatchTable;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  thermo_outputs?: string[];
+  outputs_list_template?: string[];
+  composition_unit?: CompositionUnit;
+  reference_states?: Record<string, string>;
+}
+
 /** @schema TaskConfig_binary_cpt_diagram.condition.map_options */
 export interface CptMapOptions {
   GLOBAL_MIN_PDENS?: number;
@@ -436,6 +480,17 @@ export interface GibbsEnergyCurvesConfig {
   condition: GibbsEnergyCurvesCondition;
 }
 
+/** @schema TaskConfig_equilibrium_batch */
+export interface EquilibriumBatchConfig {
+  task_type: 'equilibrium_batch';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: EquilibriumBatchCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig
   | LineCalculationConfig
@@ -445,7 +500,8 @@ export type TaskConfig =
   | CptDiagramConfig
   | IsoplethConfig
   | TernarySectionConfig
-  | GibbsEnergyCurvesConfig;
+  | GibbsEnergyCurvesConfig
+  | EquilibriumBatchConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

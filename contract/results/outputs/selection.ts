@@ -1,7 +1,8 @@
 // The output names of a task: its template and custom names in order, or its type's default columns.
 import { outputName, parseOutputName } from './names.js';
 
-export type OutputTaskType = 'point_calculation' | 'line_calculation' | 'thermodynamic_properties_next';
+export type OutputTaskType =
+  'point_calculation' | 'line_calculation' | 'thermodynamic_properties_next' | 'equilibrium_batch';
 
 /** Columns when a task names neither thermo_outputs nor outputs_list_template. */
 export const DEFAULT_OUTPUTS: Record<OutputTaskType, readonly string[]> = {
@@ -28,6 +29,8 @@ export const DEFAULT_OUTPUTS: Record<OutputTaskType, readonly string[]> = {
   ],
   line_calculation: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'w(*)', 'G', 'H', 'S', 'mu(*)'],
   thermodynamic_properties_next: ['T', 'phase_name', 'converged', 'G', 'H', 'S', 'Cp', 'Cp_frozen', 'mu(*)'],
+  // the alloy designer's table: phases, amounts and phase compositions (T_liquidus, T_solidus when named)
+  equilibrium_batch: ['T', 'P', 'phase_name', 'converged', 'NP(*)', 'x(*)', 'x(*,*)', 'G', 'H', 'S', 'Cp'],
 };
 
 /**

@@ -99,6 +99,7 @@ const REQUIRED: Record<TaskType, string[]> = {
     'table',
   ],
   gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
+  equilibrium_batch: ['counts', 'columns', 'files', 'preview_rows'],
 };
 
 /** Null when the document can be shown, else why not. */

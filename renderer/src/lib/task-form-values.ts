@@ -6,7 +6,7 @@ import {
   conditionFields,
   defaultValue,
   setPath,
-  OPEN_TASK_TYPES,
+  FORM_TASK_TYPES,
   type FieldSpec,
   type OpenTaskType,
 } from './taskforms.js';
@@ -104,7 +104,7 @@ export type CopiedTask =
     }
   | { problem: string };
 
-const isOpen = (t: unknown): t is OpenTaskType => (OPEN_TASK_TYPES as readonly unknown[]).includes(t);
+const isOpen = (t: unknown): t is OpenTaskType => (FORM_TASK_TYPES as readonly unknown[]).includes(t);
 const valueAt = (o: Record<string, any>, path: string) =>
   path.split('.').reduce<any>((a, k) => (a == null ? undefined : a[k]), o);
 

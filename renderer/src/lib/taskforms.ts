@@ -13,6 +13,13 @@ import { compositionAxis } from '../../../contract/results/binary_equilibrium.js
 
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
+/**
+ * The types the New task form offers: every open type but equilibrium_batch, whose rows (a list, a product of
+ * compositions and temperatures, or a CSV table) need a form of their own that is not written yet; a batch is made
+ * through the API or `phasedesk batch`, and its result is shown like any other.
+ */
+export const FORM_TASK_TYPES: readonly OpenTaskType[] = OPEN_TASK_TYPES.filter((t) => t !== 'equilibrium_batch');
+
 export type FieldKind =
   | 'number'
   | 'composition'

@@ -17,6 +17,7 @@ export const complete: CalculationTable = {
   isopleth: calculation<'isopleth'>(),
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
+  equilibrium_batch: calculation<'equilibrium_batch'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -29,6 +30,7 @@ export const missing: CalculationTable = {
   isopleth: calculation<'isopleth'>(),
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
+  equilibrium_batch: calculation<'equilibrium_batch'>(),
 };
 
 export const mismatched: CalculationTable = {

@@ -23,6 +23,7 @@ export const complete: ResultViewTable = {
   isopleth: view<'isopleth'>(),
   ternary_isothermal_section: view<'ternary_isothermal_section'>(),
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
+  equilibrium_batch: view<'equilibrium_batch'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -35,6 +36,7 @@ export const missing: ResultViewTable = {
   binary_cpt_diagram: view<'binary_cpt_diagram'>(),
   ternary_isothermal_section: view<'ternary_isothermal_section'>(),
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
+  equilibrium_batch: view<'equilibrium_batch'>(),
 };
 
 export const mismatched: ResultViewTable = {

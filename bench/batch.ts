@@ -1,0 +1,102 @@
+// `npm run bench:batch`: rows per second of an equilibrium_batch of the 7-component Al alloy family of the speed
+// goals (COST507, the alloy7 composition of bench/calc/alloy7.ts with each solute varied by +-30 %), run in this
+// process as `phasedesk batch` runs it, with every core (or BENCH_THREADS):
+//   phases   BENCH_BATCH_ALLOYS alloys (default 1000) at 700, 750 and 800 K: phases, amounts, phase compositions
+//            (goal: 10,000 alloys x 3 temperatures under 2 minutes on a quiet 2-core machine, 250 rows/s)
+//   liquidus BENCH_BATCH_LIQUIDUS_ALLOYS alloys (default 100) at the same temperatures with T_liquidus and T_solidus
+//            (goal: the same batch under 5 minutes, 100 rows/s)
+// Each section runs BENCH_BATCH_REPEATS times (default 3) and prints the median rows/s, every run's figure, and the
+// process's peak resident size after it (a batch's memory does not grow with its rows: the rows go to disk).
+// The alloys are a low-discrepancy sequence (fractional parts of multiples of square roots of primes), so every run
+// computes the same rows. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { validateTaskConfig } from '../main/requests/task-config.js';
+import { loadCalculation } from '../worker/index.js';
+import { CONTROL_BYTES, JobControl } from '../worker/protocol.js';
+import { median, tdbDir } from './support.js';
+
+const X: Record<string, number> = { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 };
+const SOLUTES = Object.keys(X);
+const STEPS = [2, 3, 5, 7, 11, 13].map(Math.sqrt);
+const TEMPERATURES = [700, 750, 800];
+const GOAL_ROWS_PER_S = { phases: (10_000 * 3) / 120, liquidus: (10_000 * 3) / 300 };
+
+const count = (name: string, fallback: number) => Math.max(1, Math.floor(Number(process.env[name] ?? fallback)));
+const ALLOYS = count('BENCH_BATCH_ALLOYS', 1000);
+const LIQUIDUS_ALLOYS = count('BENCH_BATCH_LIQUIDUS_ALLOYS', 100);
+const REPEATS = count('BENCH_BATCH_REPEATS', 3);
+const THREADS = count('BENCH_THREADS', availableParallelism());
+
+/** The table of n alloys: alloy7 with each solute's mole fraction times 0.7 ... 1.3, AL the balance. */
+function alloyTable(n: number): string {
+  const lines = [SOLUTES.join(',')];
+  for (let i = 1; i <= n; i++) {
+    lines.push(SOLUTES.map((el, k) => (X[el]! * (0.7 + 0.6 * ((i * STEPS[k]!) % 1))).toPrecision(6)).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** One batch of the section; returns rows per second and the summary. */
+async function runOnce(alloys: number, outputs: string[]): Promise<{ rowsPerS: number; summary: string }> {
+  const cfg = {
+    task_type: 'equilibrium_batch',
+    tdb_code: 'COST507',
+    condition: {
+      components: [...SOLUTES, 'AL'],
+      pressure: 101325,
+      table: { csv: alloyTable(alloys), temperatures: TEMPERATURES },
+      thermo_outputs: outputs,
+    },
+  };
+  const v = validateTaskConfig('equilibrium_batch', cfg);
+  if (!v.ok) throw new Error(v.error);
+  const dir = mkdtempSync(path.join(tmpdir(), 'phasedesk-bench-batch-'));
+  const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
+  const job = {
+    taskUuid: 'bench',
+    taskType: 'equilibrium_batch',
+    config: { ...v.value, tdb_file: path.join(tdbDir(), 'COST507.tdb') },
+    ompThreads: THREADS,
+    taskDir: dir,
+    control: control.buffer,
+  };
+  try {
+    const t0 = performance.now();
+    const out = await (await loadCalculation('equilibrium_batch'))!(job, control);
+    const seconds = (performance.now() - t0) / 1000;
+    return { rowsPerS: (alloys * TEMPERATURES.length) / seconds, summary: out.summary ?? '' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outputs: string[]): Promise<void> {
+  const runs: number[] = [];
+  let summary = '';
+  for (let i = 0; i < REPEATS; i++) {
+    const r = await runOnce(alloys, outputs);
+    runs.push(r.rowsPerS);
+    summary = r.summary;
+  }
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  console.log(
+    `${name.padEnd(8)} ${alloys} alloys x ${TEMPERATURES.length} T: median ${median(runs).toFixed(1)} rows/s ` +
+      `(runs ${runs.map((r) => r.toFixed(1)).join(', ')}; goal >= ${GOAL_ROWS_PER_S[name].toFixed(0)}), ` +
+      `peak RSS ${rssMb.toFixed(0)} MB; ${summary}`,
+  );
+}
+
+async function main(): Promise<void> {
+  console.log(`equilibrium_batch of alloy7 (COST507), ${THREADS} thread(s), ${REPEATS} run(s) per section`);
+  // the first run of a process builds the phase models and sampling grids: one warm-up row first
+  await runOnce(1, ['phase_name']);
+  await section('phases', ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)']);
+  await section('liquidus', LIQUIDUS_ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)', 'T_liquidus', 'T_solidus']);
+}
+
+main().catch((e: Error) => {
+  console.error(`bench:batch: ${e.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,122 @@
+// equilibrium_batch (extension): many global equilibria in one task, one row each, the rows given as a list (each
+// its own composition, temperature and pressure), as a product (compositions x temperatures) or as CSV text. Every
+// row's composition is checked here as a point calculation's is, so a bad row is a 400 naming it before anything
+// runs; a row that does not converge is a row of the result, never a failed task.
+import { z } from 'zod';
+import {
+  common,
+  components,
+  composition,
+  compositionProblem,
+  compositionUnit,
+  conditionElements,
+  furtherFields,
+  kelvin,
+  outputElementsRule,
+  outputs,
+  phaseFields,
+  pressure,
+  referenceStatesRule,
+} from './common.js';
+import { BatchInputError, batchRows, TABLE_UNITS, type BatchSourceCondition } from './batch-rows.js';
+export type { EquilibriumBatchResult } from '../results/equilibrium_batch.js';
+
+const label = z.string().max(200, 'must be at most 200 characters');
+const nonEmpty = 'must hold at least 1 entry';
+
+const batchRow = z.strictObject({
+  compositions: composition,
+  temperature: kelvin,
+  pressure: pressure.optional(),
+  label: label.optional(),
+});
+
+const product = z.strictObject({
+  compositions: z.array(composition).min(1, nonEmpty),
+  temperatures: z.array(kelvin).min(1, nonEmpty),
+  labels: z.array(label).optional(),
+});
+
+const table = z.strictObject({
+  csv: z.string().min(1, 'must not be empty'),
+  unit: z.enum(TABLE_UNITS, `must be one of: ${TABLE_UNITS.join(', ')}`).optional(),
+  temperatures: z.array(kelvin).min(1, nonEmpty).optional(),
+});
+
+const SOURCES = ['rows', 'product', 'table'] as const;
+
+/** Exactly one of rows, product and table. */
+function oneSourceRule(c: Record<string, unknown>, ctx: z.RefinementCtx) {
+  const given = SOURCES.filter((k) => c[k] !== undefined);
+  if (given.length !== 1)
+    ctx.addIssue({
+      code: 'custom',
+      path: given.length ? [given[1]!] : [],
+      message:
+        given.length === 0
+          ? 'give the rows as one of: rows, product, table'
+          : `give the rows as one of rows, product and table, not ${given.join(' and ')}`,
+    });
+}
+
+/** Every composition of rows and product passes the point calculation's check; a table is read whole. */
+function rowsRule(c: BatchSourceCondition, ctx: z.RefinementCtx) {
+  const elements = conditionElements(c.components);
+  const fractions = c.composition_unit === 'mass_fraction' ? 'mass fractions' : 'mole fractions';
+  const maps: [(string | number)[], Record<string, number>][] = [
+    ...(c.rows ?? []).map((r, i): [(string | number)[], Record<string, number>] => [
+      ['rows', i, 'compositions'],
+      r.compositions,
+    ]),
+    ...(c.product?.compositions ?? []).map((m, i): [(string | number)[], Record<string, number>] => [
+      ['product', 'compositions', i],
+      m,
+    ]),
+  ];
+  for (const [path, map] of maps) {
+    const r = compositionProblem(elements, map, fractions);
+    if ('problem' in r) {
+      ctx.addIssue({
+        code: 'custom',
+        path: r.problem.key ? [...path, r.problem.key] : path,
+        message: r.problem.message,
+      });
+      return;
+    }
+  }
+  if (c.product?.labels && c.product.labels.length !== c.product.compositions.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['product', 'labels'],
+      message: `must hold one label per composition (${c.product.compositions.length})`,
+    });
+  if (!c.table) return;
+  try {
+    for (const _ of batchRows(c));
+  } catch (e) {
+    if (!(e instanceof BatchInputError)) throw e;
+    ctx.addIssue({ code: 'custom', path: e.path, message: e.message });
+  }
+}
+
+export const equilibriumBatchSchema = z.strictObject({
+  task_type: z.literal('equilibrium_batch'),
+  ...common,
+  condition: z
+    .strictObject({
+      components,
+      ...phaseFields,
+      pressure,
+      rows: z.array(batchRow).min(1, nonEmpty).optional(),
+      product: product.optional(),
+      table: table.optional(),
+      thermo_outputs: outputs.optional(),
+      outputs_list_template: outputs.optional(),
+      composition_unit: compositionUnit,
+      reference_states: furtherFields.reference_states,
+    })
+    .superRefine(oneSourceRule)
+    .superRefine(outputElementsRule)
+    .superRefine(referenceStatesRule)
+    .superRefine(rowsRule),
+});

@@ -1,0 +1,277 @@
+// equilibrium_batch: each row is the point calculation of that row (same phases, amounts, compositions and energies
+// within the solver's tolerance), a row that does not converge or cannot be computed is a row of the result with its
+// status and reason, a cancel keeps the rows done, and the merged CSV holds the columns of every row.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
+import { loadCalculation } from '../../worker/index.js';
+import { CancelledError, CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
+import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
+import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+import type { ResultTable } from '../../contract/results/common.js';
+import { buildTable } from '../../contract/results/outputs/columns.js';
+import { openDatabase } from '../../worker/core/database.js';
+import { equilibrium } from '../../worker/core/equilibrium.js';
+import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../../worker/system/point-converter.js';
+
+const ALZN = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
+const CUMG = path.join(SHARED_TDB_DIR, 'cumg.tdb');
+const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-batch-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+let runs = 0;
+/** Runs a task_config of the type as the worker does (validated first); returns the task folder. */
+async function calculate(
+  taskType: string,
+  tdb: string,
+  config: Record<string, unknown>,
+  control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES)),
+  threads = 1,
+): Promise<string> {
+  const v = validateTaskConfig(taskType, { task_type: taskType, tdb_code: 'TEST', ...config });
+  if (!v.ok) throw new Error(v.error);
+  const dir = path.join(tmp, `run-${++runs}`);
+  const job = { taskUuid: dir, taskType, config: { ...v.value, tdb_file: tdb }, ompThreads: threads, taskDir: dir };
+  await (await loadCalculation(taskType))!({ ...job, control: control.buffer }, control);
+  return dir;
+}
+
+const readJson = <T>(dir: string) => JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as T;
+const readRows = (dir: string) =>
+  readFileSync(path.join(dir, 'result', 'rows.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as BatchRowRecord);
+
+/** The row's values are the table's (one row): text equal, fractions to 1e-6, energies to 1e-3 J/mol. */
+function expectSameRow(r: BatchRowRecord, table: ResultTable) {
+  expect(Object.keys(r.values!).sort()).toEqual(table.columns.map((c) => c.name).sort());
+  table.columns.forEach((c, j) => {
+    const want = table.rows[0]![j];
+    const got = r.values![c.name];
+    if (typeof want === 'number') expect(got, `row ${r.row} ${c.name}`).toBeCloseTo(want, Math.abs(want) > 100 ? 3 : 6);
+    else expect(got, `row ${r.row} ${c.name}`).toEqual(want);
+  });
+}
+
+const OUTPUTS = ['phase_name', 'NP(*)', 'x(*,*)', 'G', 'H', 'S', 'Cp', 'mu(*)'];
+
+describe('equilibrium_batch', () => {
+  it('200 rows (20 Al-Zn alloys x 10 temperatures) agree row for row with point calculations', async () => {
+    const compositions = Array.from({ length: 20 }, (_, i) => ({ ZN: Number((0.02 + 0.047 * i).toFixed(4)) }));
+    const temperatures = Array.from({ length: 10 }, (_, i) => 450 + 60 * i);
+    const dir = await calculate(
+      'equilibrium_batch',
+      ALZN,
+      {
+        condition: {
+          components: ['AL', 'ZN'],
+          pressure: 101325,
+          product: { compositions, temperatures },
+          thermo_outputs: OUTPUTS,
+        },
+      },
+      undefined,
+      2,
+    );
+    const doc = readJson<EquilibriumBatchResult>(dir);
+    expect(doc.complete).toBe(true);
+    expect(doc.counts).toEqual({ rows: 200, done: 200, ok: 200, not_converged: 0, failed: 0 });
+    const rows = readRows(dir);
+    expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    // every row against one cold equilibrium made into a point and outputs as the point calculation does
+    const sys = { db: openDatabase(ALZN), components: ['AL', 'ZN', 'VA'] };
+    const conv = new PointConverter(sys.db, sys.components);
+    for (const r of rows) {
+      const cold = equilibrium({
+        database: sys.db,
+        components: sys.components,
+        conditions: { T: r.input.T, P: 101325, X: { ZN: r.input.x.ZN! } },
+        options: { derivatives: POINT_DERIVATIVES },
+      });
+      const table = buildTable([pointWithCp(conv, cold)], OUTPUTS, { components: ['AL', 'ZN'] });
+      expectSameRow(r, table);
+    }
+    // every 7th row against the point calculation task itself (each also runs its liquidus search)
+    for (const r of rows.filter((_, i) => i % 7 === 0)) {
+      const point = await calculate('point_calculation', ALZN, {
+        condition: {
+          components: ['AL', 'ZN'],
+          pressure: 101325,
+          temperature: r.input.T,
+          compositions: { ZN: r.input.x.ZN },
+          thermo_outputs: OUTPUTS,
+        },
+      });
+      expectSameRow(r, readJson<PointCalculationResult>(point).table);
+    }
+  }, 120_000);
+});
+
+describe('equilibrium_batch rows that are not ok', () => {
+  it('a row the allowed phases cannot reach is not_converged with the reason; the others are ok', async () => {
+    const dir = await calculate('equilibrium_batch', CUMG, {
+      condition: {
+        components: ['CU', 'MG'],
+        pressure: 101325,
+        activated_phases: ['CUMG2'],
+        rows: [
+          { compositions: { MG: 2 / 3 }, temperature: 600 },
+          { compositions: { MG: 0.3 }, temperature: 600, label: 'outside' },
+          { compositions: { CU: 1 / 3, MG: 2 / 3 }, temperature: 700 },
+        ],
+        thermo_outputs: ['phase_name', 'NP(*)'],
+      },
+    });
+    const doc = readJson<EquilibriumBatchResult>(dir);
+    expect(doc.counts).toEqual({ rows: 3, done: 3, ok: 2, not_converged: 1, failed: 0 });
+    const rows = readRows(dir);
+    expect(rows.map((r) => r.status)).toEqual(['ok', 'not_converged', 'ok']);
+    expect(rows[1]!.label).toBe('outside');
+    expect(rows[1]!.reason).toMatch(/cannot be reached with the allowed phases/);
+    expect(rows[0]!.values!['NP(CUMG2)']).toBeCloseTo(1, 9);
+    const csv = readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8').split('\r\n');
+    expect(csv[0]).toBe(
+      'row,label,status,reason,input_T [K],input_P [Pa],input_x(CU) [mol/mol],input_x(MG) [mol/mol],phase_name,NP(CUMG2) [mol/mol]',
+    );
+    expect(csv[2]).toMatch(/^2,outside,not_converged,"the conditions cannot be reached/);
+  });
+
+  it('rows that cannot be computed are failed with the reason, and the task still completes', async () => {
+    // a copy of the database where ZN has no molar mass: mass fractions cannot be converted
+    const tdb = path.join(tmp, 'alzn-no-zn-mass.tdb');
+    writeFileSync(tdb, readFileSync(ALZN, 'utf8').replace(/^(\s*ELEMENT\s+ZN\s+\S+\s+)[0-9.E+]+/im, '$10.0'));
+    const dir = await calculate('equilibrium_batch', tdb, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        composition_unit: 'mass_fraction',
+        product: { compositions: [{ ZN: 0.1 }, { ZN: 0.2 }], temperatures: [600, 700] },
+      },
+    });
+    const doc = readJson<EquilibriumBatchResult>(dir);
+    expect(doc.complete).toBe(true);
+    expect(doc.counts).toMatchObject({ rows: 4, done: 4, ok: 0, failed: 4 });
+    const rows = readRows(dir);
+    expect(rows[0]!.status).toBe('failed');
+    expect(rows[0]!.reason).toMatch(/ZN/);
+    expect(rows[0]!.values).toBeUndefined();
+  });
+});
+
+describe('equilibrium_batch cancel', () => {
+  it('a cancel keeps the rows done: the files hold them and result.json says complete: false', async () => {
+    // the cancel is raised when the first chunk's progress is reported
+    class CancelAfterFirstChunk extends JobControl {
+      override setProgress(p: number) {
+        super.setProgress(p);
+        if (p > 0) this.cancel();
+      }
+    }
+    const control = new CancelAfterFirstChunk(new SharedArrayBuffer(CONTROL_BYTES));
+    const compositions = Array.from({ length: 50 }, (_, i) => ({ ZN: 0.01 + 0.018 * i }));
+    const config = {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        product: { compositions, temperatures: [500, 600, 700, 800] },
+      },
+    };
+    const stopped = calculate('equilibrium_batch', ALZN, config, control);
+    await expect(stopped).rejects.toBeInstanceOf(CancelledError);
+    // the error carries what the task keeps: the service records the files on the aborted task
+    expect(((await stopped.catch((e: unknown) => e)) as CancelledError).kept?.summary).toMatch(
+      /^stopped after \d+ of 200 row\(s\): \d+ ok, 0 not converged, 0 failed$/,
+    );
+    const dir = path.join(tmp, `run-${runs}`);
+    const doc = readJson<EquilibriumBatchResult>(dir);
+    expect(doc.complete).toBe(false);
+    expect(doc.counts.rows).toBe(200);
+    expect(doc.counts.done).toBeGreaterThan(0);
+    expect(doc.counts.done).toBeLessThan(200);
+    expect(readRows(dir)).toHaveLength(doc.counts.done);
+    const csv = readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv).toHaveLength(doc.counts.done + 1);
+  });
+});
+
+describe('equilibrium_batch sources and alloy temperatures', () => {
+  it('a CSV table in mass percent gives the rows the same alloys give as a list in mass fractions', async () => {
+    const outputs = ['phase_name', 'NP(*)', 'w(*)', 'G'];
+    const csv = 'label,ZN,T\r\nlow,5,600\r\n"high, hot",40.5,800\r\n';
+    const table = await calculate('equilibrium_batch', ALZN, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        table: { csv, unit: 'mass_percent' },
+        thermo_outputs: outputs,
+      },
+    });
+    const list = await calculate('equilibrium_batch', ALZN, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        composition_unit: 'mass_fraction',
+        rows: [
+          { compositions: { ZN: 0.05 }, temperature: 600, label: 'low' },
+          { compositions: { ZN: 0.405 }, temperature: 800, label: 'high, hot' },
+        ],
+        thermo_outputs: outputs,
+      },
+    });
+    const a = readRows(table),
+      b = readRows(list);
+    expect(a).toHaveLength(2);
+    expect(a.map((r) => r.label)).toEqual(['low', 'high, hot']);
+    a.forEach((r, i) => {
+      expect(r.values!['w(ZN)']).toBeCloseTo(i === 0 ? 0.05 : 0.405, 9);
+      expect(r.values).toEqual(b[i]!.values);
+    });
+    // no T column: every record at every temperature of table.temperatures
+    const product = await calculate('equilibrium_batch', ALZN, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        table: { csv: 'ZN\n0.1\n0.2\n', temperatures: [500, 900] },
+      },
+    });
+    expect(readRows(product).map((r) => [r.input.T, r.input.x.ZN])).toEqual([
+      [500, 0.1],
+      [900, 0.1],
+      [500, 0.2],
+      [900, 0.2],
+    ]);
+  });
+
+  it("T_liquidus and T_solidus are the point calculation's, searched once per alloy", async () => {
+    const dir = await calculate('equilibrium_batch', ALZN, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        product: { compositions: [{ ZN: 0.1 }, { ZN: 0.6 }], temperatures: [500, 700] },
+        thermo_outputs: ['phase_name', 'T_liquidus', 'T_solidus'],
+      },
+    });
+    const rows = readRows(dir);
+    for (const r of rows) {
+      const point = readJson<PointCalculationResult>(
+        await calculate('point_calculation', ALZN, {
+          condition: {
+            components: ['AL', 'ZN'],
+            pressure: 101325,
+            temperature: r.input.T,
+            compositions: { ZN: r.input.x.ZN },
+          },
+        }),
+      );
+      expect(r.values!.T_liquidus as number).toBeCloseTo(point.alloy_temperatures!.liquidus!, 2);
+      expect(r.values!.T_solidus as number).toBeCloseTo(point.alloy_temperatures!.solidus!, 2);
+    }
+    expect(rows[0]!.values!.T_liquidus).toBe(rows[1]!.values!.T_liquidus);
+  });
+});

@@ -1,0 +1,84 @@
+// `phasedesk batch TABLE.csv` through the real CLI (dist/main/cli.js): the options become an equilibrium_batch
+// task_config, validated as POST /task validates it (a bad row is exit code 2 naming row and column), and the rows
+// are written as the service writes them.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from '../service/helpers.js';
+import { splitList } from '../../main/cli/batch.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-batch-cli-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+const table = (name: string, text: string) => {
+  const f = path.join(tmp, name);
+  writeFileSync(f, text);
+  return f;
+};
+const cli = (...args: string[]) =>
+  spawnSync(process.execPath, [path.join(ROOT, 'dist', 'main', 'cli.js'), 'batch', ...args], { encoding: 'utf8' });
+
+describe('phasedesk batch', () => {
+  it('a table in mass percent with the balance element, at two temperatures, on a bundled database', () => {
+    ensureBuilt();
+    const csv = table('alloys.csv', 'label,ZN\nlow,5\nhigh,60\n');
+    const out = path.join(tmp, 'out');
+    const r = cli(
+      csv,
+      '--db',
+      'alzn_mey1993',
+      '--balance',
+      'AL',
+      '--unit',
+      'mass_percent',
+      '--temperatures',
+      '600,800',
+      '--outputs',
+      'phase_name,NP(*),x(*,*)',
+      '--out',
+      out,
+      '--threads',
+      '1',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('4 row(s): 4 ok, 0 not converged, 0 failed');
+    const lines = readFileSync(path.join(out, 'result', 'result.csv'), 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(
+      /^row,label,status,reason,input_T \[K\],input_P \[Pa\],input_x\(ZN\) \[mol\/mol\],input_x\(AL\)/,
+    );
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 5).join(','))).toEqual([
+      '1,low,ok,,600',
+      '2,low,ok,,800',
+      '3,high,ok,,600',
+      '4,high,ok,,800',
+    ]);
+    const doc = JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8'));
+    expect(doc.config.tdb_code).toBe('alzn_mey1993');
+    expect(doc.columns.map((c: { name: string }) => c.name)).toContain('x(LIQUID,ZN)');
+  });
+
+  it('bad input is exit code 2 naming the row and the column, or the missing option', () => {
+    const bad = table('bad.csv', 'ZN,T\n0.1,600\n0.2,warm\n');
+    const r = cli(bad, '--db', 'ALZN_MEY1993', '--balance', 'AL', '--out', path.join(tmp, 'bad'));
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(
+      "phasedesk batch: task_config.condition.table.csv: row 2 (line 3), column T: must be a number (got 'warm')",
+    );
+    const noDb = cli(bad, '--out', path.join(tmp, 'bad'));
+    expect(noDb.status).toBe(2);
+    expect(noDb.stderr).toContain('give one of --tdb FILE and --db CODE');
+    const unknown = cli(bad, '--db', 'NOPE', '--out', path.join(tmp, 'bad'));
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/--db NOPE: not in the bundled catalog \(.*COST507/);
+    expect(cli('--help').stdout).toMatch(/^usage: phasedesk batch TABLE\.csv/);
+  });
+
+  it('lists split at the commas outside parentheses', () => {
+    expect(splitList('NP(*), x(*,*),G ,T_liquidus,')).toEqual(['NP(*)', 'x(*,*)', 'G', 'T_liquidus']);
+  });
+});

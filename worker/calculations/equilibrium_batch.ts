@@ -1,0 +1,255 @@
+// equilibrium_batch (extension): one global equilibrium per row, the rows read one chunk at a time
+// (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads with each row warm-started from the one
+// before it (the solver certifies every answer by its grid re-scan and redoes a failed warm start cold), then made
+// into the point calculation's point and outputs (worker/calculations/point_calculation.ts), with the alloy's
+// liquidus and solidus by the point calculation's search when T_liquidus or T_solidus is asked for. A row that
+// does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
+// The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
+// with the rows done and result.json says complete: false.
+import { createHash } from 'node:crypto';
+import { CP_DEFINITION } from '../../contract/results/common.js';
+import { batchRowCount, batchRows, type BatchRowInput } from '../../contract/tasks/batch-rows.js';
+import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
+import { parseOutputName } from '../../contract/results/outputs/names.js';
+import { resolveColumns, type TableContext, type TablePoint } from '../../contract/results/outputs/columns.js';
+import { openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
+import { elementMasses, massMapToMoleFractions } from '../system/units.js';
+import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
+import { documentBase, outputNames } from '../results/document.js';
+import { ThermoExtras } from '../results/thermo-extra.js';
+import { writeResultFiles } from '../results/common.js';
+import { BatchTableWriter, CSV_FILE, ROWS_FILE, rowValues } from '../results/batch-table.js';
+import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
+import { nextChunkSize } from '../scans/batch.js';
+import {
+  equilibrium,
+  equilibriumBatch,
+  type EquilibriumConditions,
+  type EquilibriumResult,
+} from '../core/equilibrium.js';
+import { isCoreError } from '../core/errors.js';
+import { CancelledError, CONTROL_BYTES, type JobControl, type TaskJob } from '../protocol.js';
+
+type Condition = TaskJob<'equilibrium_batch'>['config']['condition'];
+
+/** A row ready for the solver: its conditions, or why it has none. */
+interface SolverRow {
+  input: BatchRowInput;
+  /** overall mole fractions of every element */
+  x: Record<string, number>;
+  conditions?: EquilibriumConditions;
+  error?: string;
+}
+
+/** What every row of one task shares: the system, the outputs and their context, the further quantities. */
+interface BatchContext {
+  sys: CalcSystem;
+  names: string[];
+  ctx: TableContext;
+  conv: PointConverter;
+  extras: ThermoExtras;
+  alloy: boolean;
+  masses: () => Record<string, number>;
+  control: JobControl;
+  threads: number;
+  /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
+  lastAlloy?: { key: string; value: AlloyTemperatures };
+}
+
+export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
+  if (control.cancelled) throw new CancelledError();
+  const cond = job.config.condition;
+  const sys = openSystem(job, cond);
+  const names = outputNames('equilibrium_batch', cond);
+  const ctx: TableContext = { components: sys.elements, phases: sys.formable };
+  resolveColumns(names, [], ctx); // an output naming a phase the database does not define fails here, before any row
+  const total = batchRowCount(cond);
+  let masses: Record<string, number> | undefined;
+  const b: BatchContext = {
+    sys,
+    names,
+    ctx,
+    conv: new PointConverter(sys.db, sys.components),
+    extras: new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states),
+    alloy: names.some((n) => {
+      const o = parseOutputName(n);
+      return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus');
+    }),
+    masses: () => (masses ??= elementMasses(sys.db.info().elements)),
+    control,
+    threads: Math.max(1, Math.floor(job.ompThreads)),
+  };
+  const writer = new BatchTableWriter(job.taskDir, names, ctx, total);
+  let cancelled = false;
+  try {
+    solveRows(b, cond, writer);
+  } catch (e) {
+    if (!(e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)) throw e;
+    cancelled = true;
+  }
+  const base = documentBase(job, 'equilibrium_batch', sys);
+  const doc: EquilibriumBatchResult = {
+    ...base,
+    config: withTableDigest(base.config),
+    complete: !cancelled,
+    counts: writer.counts,
+    columns: writer.finish(sys.elements),
+    outputs: names,
+    files: { csv: CSV_FILE, jsonl: ROWS_FILE },
+    preview_rows: writer.preview,
+    cp_definition: CP_DEFINITION,
+    reference_states: { ...b.extras.references },
+    quantity_notes: [...b.extras.notes],
+  };
+  writeResultFiles(job.taskDir, { json: doc });
+  const c = writer.counts;
+  const summary =
+    (cancelled ? `stopped after ${c.done} of ${c.rows} row(s): ` : `${c.done} row(s): `) +
+    `${c.ok} ok, ${c.not_converged} not converged, ${c.failed} failed`;
+  const output = {
+    summary,
+    logs: [
+      ...sys.logs,
+      `outputs ${names.join(', ')}`,
+      summary,
+      `written ${ROWS_FILE}, ${CSV_FILE}, result/result.json`,
+    ],
+  };
+  // a cancel keeps the rows done: the files are complete for them, and the service records them on the stopped task
+  if (cancelled) throw new CancelledError(output);
+  return output;
+}
+
+/** Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts. */
+function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): void {
+  const rows = batchRows(cond);
+  let size = 4 * b.threads;
+  let last: EquilibriumResult | undefined;
+  for (;;) {
+    if (b.control.cancelled) throw new CancelledError();
+    const chunk: SolverRow[] = [];
+    while (chunk.length < size) {
+      const r = rows.next();
+      if (r.done) break;
+      chunk.push(solverRow(b, r.value));
+    }
+    if (chunk.length === 0) return;
+    const t0 = performance.now();
+    const results = solveChunk(b, chunk, last);
+    for (const [i, row] of chunk.entries()) writeRow(b, writer, row, results[i]);
+    writer.flush();
+    for (const r of results) if (!(r instanceof Error) && r.converged) last = r;
+    b.control.setProgress(writer.counts.done / Math.max(1, writer.counts.rows));
+    b.control.setStage(`computing the rows: ${writer.counts.done} of ${writer.counts.rows} done`);
+    size = nextChunkSize(size, b.threads, performance.now() - t0, chunk.length);
+  }
+}
+
+/** The row's mole fractions and solver conditions (a mass composition converted with the database's masses). */
+function solverRow(b: BatchContext, input: BatchRowInput): SolverRow {
+  const field = `row ${input.row}`;
+  try {
+    const map =
+      input.unit === 'mass_fraction'
+        ? massMapToMoleFractions(field, input.composition, b.sys.elements, b.masses())
+        : input.composition;
+    const comp = resolveCompositions(b.sys.elements, [{ field, value: map }]);
+    return { input, x: comp.full[0]!, conditions: { T: input.T, P: input.P, X: comp.X[0]! } };
+  } catch (e) {
+    return { input, x: {}, error: (e as Error).message };
+  }
+}
+
+/**
+ * The equilibria of a chunk across the threads, each warm-started from the row before it (the first from `last`).
+ * A chunk the solver refuses as a whole is solved row by row, so one bad row fails alone.
+ */
+function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResult): (EquilibriumResult | Error)[] {
+  const solvable = chunk.filter((r) => r.conditions);
+  const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
+  let solved: (EquilibriumResult | Error)[];
+  try {
+    solved = equilibriumBatch({
+      ...base,
+      conditions: solvable.map((r) => r.conditions!),
+      options: { derivatives: POINT_DERIVATIVES, warmStart: true, ...(last?.converged ? { start: last } : {}) },
+      threads: b.threads,
+      control: new SharedArrayBuffer(CONTROL_BYTES),
+    });
+  } catch (e) {
+    if (isCoreError(e, 'PD_CANCELLED')) throw e;
+    solved = solvable.map((r) => {
+      try {
+        return equilibrium({ ...base, conditions: r.conditions!, options: { derivatives: POINT_DERIVATIVES } });
+      } catch (err) {
+        if (isCoreError(err, 'PD_CANCELLED')) throw err;
+        return err as Error;
+      }
+    });
+  }
+  let k = 0;
+  return chunk.map((r) => (r.conditions ? solved[k++]! : new Error(r.error)));
+}
+
+/** One row of the table from its equilibrium (or from why it has none). */
+function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: EquilibriumResult | Error): void {
+  const { input } = row;
+  const base = {
+    row: input.row,
+    ...(input.label !== undefined ? { label: input.label } : {}),
+    input: { T: input.T, P: input.P, x: row.x },
+  };
+  if (r instanceof Error) {
+    writer.add({ ...base, status: 'failed', reason: r.message });
+    return;
+  }
+  let point: TablePoint;
+  try {
+    const p = pointWithCp(b.conv, r);
+    b.extras.enrich(p, r);
+    const alloy = b.alloy ? alloyOf(b, row, r) : undefined;
+    point = alloy ? { ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : p;
+  } catch (e) {
+    if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED')) throw e;
+    writer.add({ ...base, status: 'failed', reason: (e as Error).message });
+    return;
+  }
+  const record: BatchRowRecord = {
+    ...base,
+    status: r.converged ? 'ok' : 'not_converged',
+    reason: r.converged ? '' : r.reason,
+    values: rowValues(point, b.names, b.ctx),
+  };
+  writer.add(record, point);
+}
+
+/** The liquidus and solidus of the row's alloy (searched once for the rows of one alloy that follow each other). */
+function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTemperatures {
+  const c = row.conditions!;
+  const key = JSON.stringify([c.X, c.P]);
+  if (b.lastAlloy?.key === key) return b.lastAlloy.value;
+  const value = alloyTemperatures(
+    b.sys,
+    c.X ?? {},
+    c.P ?? 101325,
+    () => b.control.cancelled,
+    undefined,
+    undefined,
+    c.T,
+    r,
+  );
+  b.lastAlloy = { key, value };
+  return value;
+}
+
+/**
+ * The configuration as result.json records it: a table's CSV text by its length and sha256 (the text is the task's
+ * input, kept with the task; result.json keeps a size that does not grow with the rows).
+ */
+function withTableDigest(config: Record<string, unknown>): Record<string, unknown> {
+  const cond = config.condition as Condition;
+  if (!cond.table) return config;
+  const { csv, ...table } = cond.table;
+  const digest = { csv_characters: csv.length, csv_sha256: createHash('sha256').update(csv).digest('hex') };
+  return { ...config, condition: { ...cond, table: { ...table, ...digest } } };
+}
