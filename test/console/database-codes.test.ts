@@ -68,9 +68,9 @@ describe('db import --code', () => {
     writeFileSync(file, readFileSync(join(ROOT, 'databases', 'alzn_mey1993.tdb')));
     expect(cli(d, ...importArgs(file, 'ALZN_MEY1993')).code).toBe(0);
   });
-  it.each(ROWS)('refuses %s as the console does', (_label, code, why) => {
+  it.each(ROWS)('refuses %s as the console does, exit code 2 (bad input)', (_label, code, why) => {
     const r = cli(d, ...importArgs(file, code));
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err.trim()).toBe(`error: code: ${why}`);
     expect(r.err).not.toMatch(/ENAMETOOLONG|copyfile/);
   });

@@ -129,7 +129,7 @@ describe('hostile databases are refused at import with file and line', () => {
     const dataDir = tempDir();
     for (const [i, h] of HOSTILE.entries()) {
       const r = cli(dataDir, h.file, `H${i}`);
-      expect(r.status, `${h.file}: ${r.stdout}`).toBe(1);
+      expect(r.status, `${h.file}: ${r.stdout}`).toBe(2);
       const line = r.stderr
         .trim()
         .split('\n')

@@ -15,7 +15,8 @@ import { resolveColumns, type TableContext, type TablePoint } from '../../contra
 import { openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
 import { elementMasses, massMapToMoleFractions } from '../system/units.js';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
-import { documentBase, outputNames } from '../results/document.js';
+import { documentBase } from '../results/document.js';
+import { selectOutputs } from '../../contract/results/outputs/selection.js';
 import { ThermoExtras } from '../results/thermo-extra.js';
 import { writeResultFiles } from '../results/common.js';
 import { BatchTableWriter, CSV_FILE, ROWS_FILE, rowValues } from '../results/batch-table.js';
@@ -60,7 +61,8 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
   if (control.cancelled) throw new CancelledError();
   const cond = job.config.condition;
   const sys = openSystem(job, cond);
-  const names = outputNames('equilibrium_batch', cond);
+  // each row begins with its input T, P and composition: the table needs no second copy of them (outputNames adds one)
+  const names = selectOutputs('equilibrium_batch', cond.outputs_list_template, cond.thermo_outputs);
   const ctx: TableContext = { components: sys.elements, phases: sys.formable };
   resolveColumns(names, [], ctx); // an output naming a phase the database does not define fails here, before any row
   const total = batchRowCount(cond);
