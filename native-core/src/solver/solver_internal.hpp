@@ -158,6 +158,10 @@ struct CompSet {
   // μ needs no model evaluation
   std::vector<double> ylin;
   bool idle = false;  // newton(): a metastable set far below the tangent, neither linearised nor stepped
+  // newton() with Run::delay_changes: the iteration at which the set last entered the stable assemblage (add_set),
+  // and whether its amount came out negative in the last step (removal_delayed)
+  int entered_at = -1000000;
+  bool negative_before = false;
 };
 
 // Everything one solve needs, bundled so helper functions stay short.
@@ -172,6 +176,8 @@ struct Run {
   int iterations = 0;
   bool single_set = false;
   bool limit_amounts = false;  // newton(): no set's amount beyond the atoms of the system in one step
+  bool delay_changes = false;  // newton(): phase changes delayed as OpenCalphad delays them (removal_delayed), and a
+                               // stable set inside a spinodal split (split_set_at_saddle)
 };
 
 // A vertex of the lower convex hull (hull.cpp): a grid point of a phase, or a fake point e_A (phase -1,
