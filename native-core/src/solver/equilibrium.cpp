@@ -95,8 +95,9 @@ EquilibriumResult EquilibriumSolver::with_amounts_limited(const Conditions& c, E
 // limit or until its set has entered six times (then the answer is not converged: a metastable phase with a positive
 // driving force). AISI 304 on mf-steel at 1100 K failed so (BCC_A2, 426 J/mol), also with the amounts limited; with
 // the phase changes delayed as OpenCalphad delays them (newton.cpp, removal_delayed) it converges to FCC_A1 + BCC_A2 +
-// M23C6_D84, 86 J/mol lower. The last retry of a cold start that did not converge, so that every answer found
-// without it stays as it was.
+// M23C6_D84, 86 J/mol lower. Where several assemblages follow each other in a cycle, a phase that enters again
+// enters the assemblage of least G over the sets as they are (newton.cpp, enter_candidate). The last retry of a cold
+// start that did not converge, so that every answer found without it stays as it was.
 EquilibriumResult EquilibriumSolver::with_phase_changes_delayed(const Conditions& c, EquilibriumResult failed) {
   EquilibriumResult res = solve_impl(c, nullptr, Newton::ChangesDelayed);
   return res.converged ? res : failed;

@@ -143,7 +143,7 @@ class EquilibriumSolver {
 
   // How Newton runs: as it is, or in one of the cold start's retries with the amounts' step limited (a set holds at
   // most the atoms of the system, newton.cpp overshoot_step_limit) or with the phase changes delayed (newton.cpp,
-  // removal_delayed and split_set_at_saddle).
+  // removal_delayed, enter_candidate and split_set_at_saddle).
   enum class Newton { Plain, AmountsLimited, ChangesDelayed };
   // One solve from the hull (start = null) or from a warm start (no fallback).
   EquilibriumResult solve_impl(const Conditions& c, const WarmStart* start, Newton mode = Newton::Plain);

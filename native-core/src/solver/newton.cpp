@@ -368,6 +368,14 @@ bool split_set_at_saddle(Run& run) {
   return false;
 }
 
+// The candidate enters beside the stable sets (add_set). With Run::delay_changes a phase that enters again, the
+// iteration having come back to an assemblage it left, enters the assemblage of least G over the sets as they are
+// instead (assemblage_lp.cpp): a cycle of assemblages each reached by adding a phase ends there.
+void enter_candidate(Run& run, int candidate) {
+  const bool again = run.delay_changes && run.sets[candidate].added > 0;
+  if (!again || !enter_least_assemblage(run, candidate)) add_set(run, candidate);
+}
+
 // The reason of a Newton run that reached its iteration limit; it says so when the stable sets left cannot
 // meet the conditions at all (assemblage_feasible).
 Reason iteration_limit_reason(const Run& run) {
@@ -509,7 +517,7 @@ bool newton(Run& run, int max_it, Reason& why) {
     if (res_converged && amounts_still && maxdy < 1e-10 && since_change >= 1) {
       const int best = converged_candidate(run, maxdy_meta);
       if (best < 0) return true;
-      add_set(run, best);
+      enter_candidate(run, best);
       since_change = 0;
       have_prev = false;
     }

@@ -5,8 +5,9 @@
 // (BCC_A2 entering FCC_A1 + M23C6_D84 + SIGMA2_D8B with 426 J/mol left again after one Newton step, in every
 // retry) and a point of the Fe-Cr-Ni section at 1073 K (SIGMA2_D8B entering FCC_A1 + BCC_A2, 91 J/mol); both converge
 // with the phase changes delayed as OpenCalphad delays them (native-core/src/solver/newton.cpp, removal_delayed). A
-// random point inside a spinodal of LIQUID converges with the liquid split (split_set_at_saddle). The cold scans:
-// npm run audit:steels -- --cold.
+// random point inside a spinodal of LIQUID converges with the liquid split (split_set_at_saddle), and two random points
+// where Newton went round a cycle of assemblages converge with a phase that enters again entering the assemblage of
+// least G over the sets (assemblage_lp.cpp, enter_least_assemblage). The cold scans: npm run audit:steels -- --cold.
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../../worker/core/database.js';
@@ -24,26 +25,6 @@ import {
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 
 const db = openDatabase(path.join(SHARED_TDB_DIR, STEEL_TDB));
-
-/**
- * Random points where the solver does not find the equilibrium, with what is known of the cause; listed, not skipped:
- * a listed point that converges fails the test too, so that the list shrinks with each fix.
- */
-const KNOWN_FAILURES: { T: number; cause: string }[] = [
-  {
-    T: 749.5640612673014,
-    cause:
-      'x(CR) = 0.31, x(MO) = 0.21, x(MN) = 0.20: Newton cycles through assemblages of up to eight phases (CUB_A13, ' +
-      'CHI_A12, ALM3_A15, LAVES_C14, M23C6_D84, HCP_A3 nitride, ...) in every retry, to the iteration limit',
-  },
-  {
-    T: 1249.0219366271049,
-    cause:
-      'x(MN) = 0.25, x(NI) = 0.22, x(MO) = 0.16: four converged assemblages follow each other in a cycle, each ' +
-      'adding a phase with a positive driving force and losing two (ALM3_A15, SI3N4, M5SI3_D8M, CHI_A12); the ' +
-      'answer is not converged, ALM3_A15 408 J/mol above the tangent',
-  },
-];
 
 function stablePhases(r: { phases: { name: string }[] }): string[] {
   return r.phases.map((p) => p.name).sort();
@@ -107,6 +88,46 @@ describe('the points that failed converge to the lower state', () => {
   });
 });
 
+describe('random points where Newton went round a cycle of assemblages converge to the lower state', () => {
+  // Each point: its index among randomSteelPoints(300), the assemblage found and the GM of the unconverged answer
+  // before (the cycle's last state, reached at the iteration limit).
+  const cases = [
+    {
+      index: 224,
+      label: '749.6 K, x(CR) = 0.31, x(MO) = 0.21, x(MN) = 0.20',
+      phases: ['ALM3_A15', 'CHI_A12', 'CUB_A13', 'HCP_A3', 'LAVES_C14', 'M23C6_D84', 'SIGMA_D8B'],
+      unconvergedGM: -49126.47,
+    },
+    {
+      index: 283,
+      label: '1249.0 K, x(MN) = 0.25, x(NI) = 0.22, x(MO) = 0.16',
+      phases: ['ALM3_A15', 'BCC_A2', 'HCP_A3', 'HCP_A3', 'LAVES_C15', 'M5SI3_D8M'],
+      unconvergedGM: -102073.6,
+    },
+  ];
+  test.each(cases)('$label', ({ index, phases, unconvergedGM }) => {
+    const point = randomSteelPoints(300)[index]!;
+    const r = equilibrium({
+      database: db,
+      components: [...STEEL_ELEMENTS, 'VA'],
+      phases: recommendedPhases(db, STEEL_ELEMENTS),
+      conditions: point,
+    });
+    expect(r.converged, r.reason).toBe(true);
+    expect(stablePhases(r)).toEqual(phases);
+    expect(r.GM).toBeLessThan(unconvergedGM - 60);
+    // the same state with the phases of the answer alone
+    const alone = equilibrium({
+      database: db,
+      components: [...STEEL_ELEMENTS, 'VA'],
+      phases: [...new Set(phases)],
+      conditions: point,
+    });
+    expect(alone.converged, alone.reason).toBe(true);
+    expect(alone.GM).toBeCloseTo(r.GM, 4);
+  });
+});
+
 describe('every point converges or says that no equilibrium exists', () => {
   test.each(Object.keys(STEELS))('%s, warm T scan 600-1800 K', (alloy) => {
     const t = scanSteel(db, alloy, true);
@@ -116,11 +137,6 @@ describe('every point converges or says that no equilibrium exists', () => {
 
   test('300 random points of Fe-Cr-Ni-Mo-Mn-Si-C-N', () => {
     const t = randomSteelTally(db, 300);
-    const unknown = t.failed.filter((f) => !KNOWN_FAILURES.some((k) => k.T === f.T));
-    expect(unknown).toEqual([]);
-    expect(
-      KNOWN_FAILURES.filter((k) => !t.failed.some((f) => f.T === k.T)),
-      'listed failures that now converge',
-    ).toEqual([]);
+    expect(t.failed).toEqual([]);
   }, 300_000);
 });
