@@ -86,7 +86,20 @@ EquilibriumResult EquilibriumSolver::from_nearby(const Conditions& c, Equilibriu
 // state 8 J/mol above the one found without it, which the certification passed: Al-Ni-Pt at 723.6 K); so it is
 // the last retry of a cold start that did not converge, and every answer found without it stays as it was.
 EquilibriumResult EquilibriumSolver::with_amounts_limited(const Conditions& c, EquilibriumResult failed) {
-  EquilibriumResult res = solve_impl(c, nullptr, true);
+  EquilibriumResult res = solve_impl(c, nullptr, Newton::AmountsLimited);
+  return res.converged ? res : failed;
+}
+
+// A phase that enters with a driving force of a few hundred J/mol can leave again in Newton's next step, taking others
+// with it, and the iteration returns to the state it came from: the same phase enters again, until the iteration
+// limit or until its set has entered six times (then the answer is not converged: a metastable phase with a positive
+// driving force). AISI 304 on mf-steel at 1100 K failed so (BCC_A2, 426 J/mol), also with the amounts limited; with
+// the phase changes delayed as OpenCalphad delays them (newton.cpp, removal_delayed) it converges to FCC_A1 + BCC_A2 +
+// M23C6_D84, 86 J/mol lower. Where several assemblages follow each other in a cycle, a phase that enters again
+// enters the assemblage of least G over the sets as they are (newton.cpp, enter_candidate). The last retry of a cold
+// start that did not converge, so that every answer found without it stays as it was.
+EquilibriumResult EquilibriumSolver::with_phase_changes_delayed(const Conditions& c, EquilibriumResult failed) {
+  EquilibriumResult res = solve_impl(c, nullptr, Newton::ChangesDelayed);
   return res.converged ? res : failed;
 }
 
@@ -109,19 +122,30 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
     if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) {
       res = from_nearby(c, std::move(res));
       if (!res.converged) res = with_amounts_limited(c, std::move(res));
+      if (!res.converged) res = with_phase_changes_delayed(c, std::move(res));
     }
   }
   if (end) *end = WarmStart::from_result(res);
   return res;
 }
 
-EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmStart* start, bool limit_amounts) {
+EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmStart* start, Newton mode) {
   EquilibriumResult res;
   res.elements = elements_;
   const int C = static_cast<int>(elements_.size());
   Conds cd = parse_conditions(c, elements_, masses_);
   prepare_TP(phases_, *grid_, *impl_, c.T, c.P);
-  Run run{phases_, *grid_, *impl_, cd, C, {}, {}, 0, options_.single_set, limit_amounts};
+  Run run{phases_,
+          *grid_,
+          *impl_,
+          cd,
+          C,
+          {},
+          {},
+          0,
+          options_.single_set,
+          mode == Newton::AmountsLimited,
+          mode == Newton::ChangesDelayed};
   Reason why;
   const bool warm = start != nullptr;
   if (warm) {

@@ -141,14 +141,19 @@ class EquilibriumSolver {
   // touches workspaces sized by the grid (milliseconds per call for a large grid) and starts with cold (T,P) caches.
   std::vector<std::unique_ptr<EquilibriumSolver>> team_;
 
-  // One solve from the hull (start = null) or from a warm start (no fallback); limit_amounts: Newton's amounts'
-  // step stops where a set would hold more than the atoms of the system (newton.cpp, overshoot_step_limit).
-  EquilibriumResult solve_impl(const Conditions& c, const WarmStart* start, bool limit_amounts = false);
+  // How Newton runs: as it is, or in one of the cold start's retries with the amounts' step limited (a set holds at
+  // most the atoms of the system, newton.cpp overshoot_step_limit) or with the phase changes delayed (newton.cpp,
+  // removal_delayed, enter_candidate and split_set_at_saddle).
+  enum class Newton { Plain, AmountsLimited, ChangesDelayed };
+  // One solve from the hull (start = null) or from a warm start (no fallback).
+  EquilibriumResult solve_impl(const Conditions& c, const WarmStart* start, Newton mode = Newton::Plain);
   // After a cold start that did not converge: the equilibrium a hair inside the composition range (every X
   // condition moved by kNearbyDX), and from its state a warm start at c. Returns `failed` unless that converges.
   EquilibriumResult from_nearby(const Conditions& c, EquilibriumResult failed);
   // After that: the cold start again with the amounts' step limited. Returns `failed` unless that converges.
   EquilibriumResult with_amounts_limited(const Conditions& c, EquilibriumResult failed);
+  // After that: the cold start again with the phase changes delayed. Returns `failed` unless that converges.
+  EquilibriumResult with_phase_changes_delayed(const Conditions& c, EquilibriumResult failed);
 };
 
 }  // namespace pd::solver

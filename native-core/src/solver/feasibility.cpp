@@ -27,6 +27,8 @@ void add_set(Run& run, int q) {
   const int S = static_cast<int>(cd.free_el.size());
   CompSet& sq = run.sets[q];
   sq.added++;
+  sq.entered_at = run.iterations;
+  sq.negative_before = false;
   auto column = [&](const CompSet& s, double* col) {
     col[0] = 1;
     for (int r = 0; r + 1 < S; ++r) {

@@ -151,6 +151,24 @@ bool guard_infeasible_removal(Run& run, const std::vector<double>& dal, double s
   return backtrack;
 }
 
+// Newton's step after a phase enters with a driving force of a few hundred J/mol can move the chemical potentials by
+// kJ/mol; one or two of the sets then come out with a negative amount and leave, and the set that entered leaves in
+// the next step, so that the iteration returns to the state it came from and the phase enters again (AISI 304 on
+// mf-steel at 1100 K: BCC_A2 entering FCC_A1 + M23C6_D84 + SIGMA2_D8B, DF 426 J/mol, left after one step every time;
+// Fe-20.4Cr-17.1Ni at 1073 K: SIGMA2_D8B entering FCC_A1 + BCC_A2, DF 91 J/mol, took BCC_A2 and then itself out).
+// With Run::delay_changes (a retry, equilibrium.cpp) a removal waits as in OpenCalphad's minimizer (Sundman, Lu and
+// Ohtani, Comput. Mater. Sci. 101 (2015) 127; its meq_sameset and meq_phaseset): a set that entered less than
+// kMinIterationsStable iterations ago is not removed, and a set whose amount comes out negative is first held at zero
+// amount and leaves only when it comes out negative in the next iteration too. Returns true when the set stays.
+constexpr int kMinIterationsStable = 4;
+
+bool removal_delayed(const Run& run, CompSet& s) {
+  if (!run.delay_changes) return false;
+  const bool delay = run.iterations - s.entered_at < kMinIterationsStable || !s.negative_before;
+  s.negative_before = true;
+  return delay;
+}
+
 // The amounts' step (§8.4-§8.5): a stable set whose amount would become negative leaves (`changed`), one held
 // (guard_infeasible_removal) stays at a tiny amount. maxdal: the largest change in moles of atoms. Returns
 // false with `why` when a set runs into its pure-vacancy configuration.
@@ -166,7 +184,14 @@ bool step_amounts(Run& run, const std::vector<double>& dal, const std::vector<ch
       na = std::max(s.aleph, 1e-13);   // kept at a tiny amount (see guard_infeasible_removal)
       maxdal = std::max(maxdal, 1.0);  // not converged while a needed set is held at the bound
     }
-    if (!(na > 1e-14) && nstable > 1 && since_change >= 1) {
+    const bool leaves = !(na > 1e-14) && nstable > 1 && since_change >= 1;
+    if (leaves && removal_delayed(run, s)) {
+      s.aleph = 1e-16;                 // at zero amount, still on the tangent (a stable set)
+      maxdal = std::max(maxdal, 1.0);  // not converged while it is held there
+      continue;
+    }
+    s.negative_before = false;
+    if (leaves) {
       s.stable = false;
       s.aleph = 0;
       s.removed++;
@@ -318,6 +343,39 @@ bool merge_pairs_below_chord(Run& run) {
   return false;
 }
 
+// A stable set whose reduced Hessian is not positive definite lies inside a spinodal of its phase: a saddle of G, not
+// a minimum, and Newton with the Hessian shifted to positive definite (linearize) creeps towards it by a few per cent
+// of the distance per iteration (a LIQUID of mf-steel's Fe-Cr-Ni-Mo-Mn-Si-C-N at 1649 K, x(C) = 0.34, shifted by
+// 1.3e5 J/mol in every iteration: still moving at the iteration limit, where LIQUID + LIQUID is 400 J/mol lower).
+// A phase inside its spinodal decomposes (Lukas, Fries and Sundman, Computational Thermodynamics, 2007, ch. 6: the
+// stability of a solution phase against a miscibility gap): with Run::delay_changes, a run that has not converged
+// kCreepIterations after its last phase change takes the state below such a set along the eigenvector of the
+// lowest eigenvalue (escape_saddle) as a second set of the phase. Returns true if one entered.
+bool split_set_at_saddle(Run& run) {
+  for (size_t i = 0; i < run.sets.size(); ++i) {
+    if (!run.sets[i].stable) continue;
+    CompSet below;
+    bool minimum = false;
+    const size_t p = static_cast<size_t>(run.sets[i].phase);
+    if (!escape_saddle(run, p, run.sets[i], below, minimum)) continue;
+    if (debug_level() >= 1)
+      std::fprintf(stderr, "split %s at a saddle: DF %g\n", run.phases[p]->name().c_str(), below.DF);
+    linearize(run, below, false);
+    run.sets.push_back(std::move(below));
+    add_set(run, static_cast<int>(run.sets.size()) - 1);
+    return true;
+  }
+  return false;
+}
+
+// The candidate enters beside the stable sets (add_set). With Run::delay_changes a phase that enters again, the
+// iteration having come back to an assemblage it left, enters the assemblage of least G over the sets as they are
+// instead (assemblage_lp.cpp): a cycle of assemblages each reached by adding a phase ends there.
+void enter_candidate(Run& run, int candidate) {
+  const bool again = run.delay_changes && run.sets[candidate].added > 0;
+  if (!again || !enter_least_assemblage(run, candidate)) add_set(run, candidate);
+}
+
 // The reason of a Newton run that reached its iteration limit; it says so when the stable sets left cannot
 // meet the conditions at all (assemblage_feasible).
 Reason iteration_limit_reason(const Run& run) {
@@ -432,7 +490,10 @@ bool newton(Run& run, int max_it, Reason& why) {
                      s.Nf > 0 ? s.mo.M[run.C - 1] / s.Nf : 0.0);
       std::fprintf(stderr, "\n");
     }
-    if (!changed && since_change >= kCreepIterations && since_change % 20 == 0) changed = merge_pairs_below_chord(run);
+    if (!changed && since_change >= kCreepIterations && since_change % 20 == 0) {
+      changed = merge_pairs_below_chord(run);
+      if (!changed && run.delay_changes) changed = split_set_at_saddle(run);
+    }
     have_prev = !changed;
     if (changed) {
       since_change = 0;
@@ -456,7 +517,7 @@ bool newton(Run& run, int max_it, Reason& why) {
     if (res_converged && amounts_still && maxdy < 1e-10 && since_change >= 1) {
       const int best = converged_candidate(run, maxdy_meta);
       if (best < 0) return true;
-      add_set(run, best);
+      enter_candidate(run, best);
       since_change = 0;
       have_prev = false;
     }

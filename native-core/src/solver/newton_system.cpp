@@ -161,6 +161,8 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
   if (m == 0) return;
   lagrangian_hessian(pi, s, C, im.W);
   const double delta = positive_definite_shift(im, pi, im.W);
+  if (delta > 0 && s.stable && debug_level() >= 2)
+    std::fprintf(stderr, "  shift %s by %g\n", run.phases[s.phase]->name().c_str(), delta);
   // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
   if (!factor_kkt(im, pi, im.W, delta)) return;
   solve_steps(im, pi, s, C, need_T, need_mu);

@@ -9,6 +9,7 @@
 //   warm_start.cpp   warm_sets, seed_metastable (a start from a neighbouring state), predict (line extrapolation)
 //   newton_system.cpp linearize (per-set system), set_step, apply_step, relax_at_mu, overall, solve_global
 //   feasibility.cpp  add_set (phase addition), assemblage_feasible (can the sets left meet the conditions)
+//   assemblage_lp.cpp enter_least_assemblage (phase addition by a linear program over the sets, a retry's)
 //   newton.cpp       newton: the iteration with phase changes
 //   certify.cpp      certify: Newton, grid re-scan with the final μ and the basin check, until certified
 //   basins.cpp       check_basins: maxima of the driving force between the grid points
@@ -158,6 +159,10 @@ struct CompSet {
   // μ needs no model evaluation
   std::vector<double> ylin;
   bool idle = false;  // newton(): a metastable set far below the tangent, neither linearised nor stepped
+  // newton() with Run::delay_changes: the iteration at which the set last entered the stable assemblage (add_set),
+  // and whether its amount came out negative in the last step (removal_delayed)
+  int entered_at = -1000000;
+  bool negative_before = false;
 };
 
 // Everything one solve needs, bundled so helper functions stay short.
@@ -172,6 +177,9 @@ struct Run {
   int iterations = 0;
   bool single_set = false;
   bool limit_amounts = false;  // newton(): no set's amount beyond the atoms of the system in one step
+  bool delay_changes = false;  // newton(): phase changes delayed as OpenCalphad delays them (removal_delayed), a
+                               // phase entering again enters the assemblage of least G over the sets
+                               // (enter_least_assemblage), a stable set inside a spinodal split (split_set_at_saddle)
 };
 
 // A vertex of the lower convex hull (hull.cpp): a grid point of a phase, or a fake point e_A (phase -1,
@@ -250,6 +258,10 @@ void reduced_hessian(const double* H, size_t ld, int m, const std::vector<double
 // feasibility.cpp
 void add_set(Run& run, int q);
 bool assemblage_feasible(const Run& run, const std::vector<char>& keep);
+
+// assemblage_lp.cpp: with Run::delay_changes, the assemblage of least G over the sets as they are, the candidate set in
+// it; false when that is no other than the current one
+bool enter_least_assemblage(Run& run, int candidate);
 
 // newton.cpp
 bool newton(Run& run, int max_it, Reason& why);
