@@ -54,6 +54,27 @@ describe('classifyInvariant', () => {
     expect(r.phases.map((p) => p.name)).toEqual(['FCC_A1', 'LIQUID', 'HCP_A3']);
     expect(classifyInvariant(600, ph, []).kind).toBe('invariant');
   });
+  test('a field is matched among the pairs of its own phases where two phases lie 1e-5 apart', () => {
+    // Co-Cu of mc_fe at 694.66 K: hcp and the Co-rich fcc 1e-5 apart, the Cu-rich fcc at 0.998; by composition alone
+    // hcp + Cu-rich fcc is closer to the inner pair fcc + fcc#2, and the votes cancel
+    const ph = [
+      { base: 'HCP_A3', x: 0.00206 },
+      { base: 'FCC_A1', x: 0.00207 },
+      { base: 'FCC_A1', x: 0.99784 },
+    ];
+    const hcpFcc = { xs: [0.0021, 0.99785] as [number, number], bases: ['HCP_A3', 'FCC_A1'] as [string, string] };
+    const gap = { xs: [0.00211, 0.99784] as [number, number], bases: ['FCC_A1', 'FCC_A1'] as [string, string] };
+    const lens = { xs: [0.00198, 0.00199] as [number, number], bases: ['HCP_A3', 'FCC_A1'] as [string, string] };
+    const r = classifyInvariant(694.66, ph, [
+      { ...hcpFcc, side: below },
+      { ...gap, side: above },
+      { ...gap, side: above },
+      { ...hcpFcc, side: below },
+      { ...lens, side: above },
+      { ...hcpFcc, side: below },
+    ]);
+    expect(r).toMatchObject({ kind: 'monotectoid', reaction: 'FCC_A1 -> HCP_A3 + FCC_A1#2' });
+  });
 });
 
 describe('cutAt', () => {

@@ -64,6 +64,31 @@ describe('field search at fixed T', () => {
     expect(inside!.X).toBeGreaterThan(1e-4);
     expect(inside!.X).toBeLessThan(2e-4);
   });
+  test('a step across the lens and the neighbour beyond it into a third field is taken back to the lens', () => {
+    // Cu-V of mc_fe at 1357.80 K: liquid, a liquid + fcc lens 3e-5 wide, fcc 1.4e-4 wide, then fcc + hcp
+    const at = (X: number): State => {
+      const one = (label: string): State => ({ ok: true, T: 1357.8, X, key: label, phases: [{ label, x: X, NP: 1 }] });
+      const two = (a: string, xa: number, b: string, xb: number): State => {
+        const f = (X - xa) / (xb - xa);
+        return {
+          ok: true,
+          T: 1357.8,
+          X,
+          key: `${a}+${b}`,
+          phases: [
+            { label: a, x: xa, NP: 1 - f },
+            { label: b, x: xb, NP: f },
+          ],
+        };
+      };
+      if (X < 0.00035) return one('LIQUID');
+      if (X < 0.00038) return two('LIQUID', 0.00035, 'FCC_A1', 0.00038);
+      if (X < 0.00052) return one('FCC_A1');
+      return two('FCC_A1', 0.00052, 'HCP_A3', 0.0748);
+    };
+    const f = runSync(marchToField(probe, at(0.00025), { limit: 0.05, firstStep: 1e-3, growth: 3, xTol: 1e-6 }), at);
+    expect(f?.key).toBe('LIQUID+FCC_A1');
+  });
 });
 
 describe('pure-element transitions on an edge', () => {

@@ -488,6 +488,51 @@ describe('invariants', () => {
     expect(gap.criticalPoints).toEqual([]);
     expect(gap.tricriticalPoints[0].phases).toEqual(['B2', 'B2#2']);
   });
+  test('a field traced across an invariant where a phase splits is cut there, each part ending on its own pair', () => {
+    // Fe-Pd of mc_fe: bcc + fcc traced in one 15 K step across the monotectoid at 1038.65 K, where fcc splits into
+    // 0.295 (above, with bcc and with the fcc gap) and 0.305 (below, with bcc)
+    const regions = [
+      { ...region(['BCC_A2', 'FCC_A1'], [1000, 1060], [0.02, 0.3]), tielines: [] as BinaryRegion['tielines'] },
+      region(['FCC_A1', 'FCC_A1#2'], [1038.65, 1100], [0.295, 0.305]),
+    ];
+    regions[0].tielines = [
+      { T: 1000, x: [0.018, 0.33] },
+      { T: 1027.14, x: [0.02, 0.3147] },
+      { T: 1042.14, x: [0.022, 0.292] },
+      { T: 1060, x: [0.024, 0.28] },
+    ];
+    const phases = [
+      { base: 'BCC_A2', x: 0.0216 },
+      { base: 'FCC_A1', x: 0.295 },
+      { base: 'FCC_A1', x: 0.305 },
+    ];
+    const inv = mergeInvariantEnds(
+      [
+        {
+          T: 1038.65,
+          phases,
+          facts: [
+            { xs: [0.295, 0.305], bases: ['FCC_A1', 'FCC_A1'], side: 1 },
+            { xs: [0.0216, 0.305], bases: ['BCC_A2', 'FCC_A1'], side: -1 },
+          ],
+          region: 1,
+          dir: -1,
+        },
+      ],
+      regions,
+      () => {},
+    );
+    expect(inv[0]).toMatchObject({ kind: 'monotectoid', reaction: 'FCC_A1 -> BCC_A2 + FCC_A1#2' });
+    const bccFcc = regions.filter((r) => r.phases.join('+') === 'BCC_A2+FCC_A1');
+    expect(bccFcc).toHaveLength(2);
+    expect(bccFcc[0].tielines.map((t) => t.T)).toEqual([1000, 1027.14, 1038.65]);
+    expect(bccFcc[0].tielines[2].x).toEqual([0.0216, 0.305]);
+    expect(bccFcc[0].ends).toEqual({ low: 'invariant', high: 'invariant' });
+    expect(bccFcc[1].tielines.map((t) => t.T)).toEqual([1038.65, 1042.14, 1060]);
+    expect(bccFcc[1].tielines[0].x).toEqual([0.0216, 0.295]);
+    // the gap's own region ends there already: nothing to cut
+    expect(regions.find((r) => r.phases[1] === 'FCC_A1#2')!.tielines.map((t) => t.T)).toEqual([1038.65, 1100]);
+  });
   test('one invariant seen with two phases at one composition in either order is merged', () => {
     // the high- and low-temperature forms of a line compound at its transition (Al8Cr5 at 1398 K in alcocrni)
     const regions = [

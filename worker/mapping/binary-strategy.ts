@@ -24,6 +24,7 @@ import { confirmAnchors, singlePhaseAnchors } from './phase-labels.js';
 import { lensTasks, TraceScheduler } from './scheduler.js';
 import { gridAxes, seedsFromGrid } from './seed-grid.js';
 import { mergeOverlappingTraces, RegionTracer } from './tracing.js';
+import { withoutDuplicates } from '../system/duplicate-phases.js';
 
 /** The seed grid of a binary: its axes, the states of its nodes (row-major in T), and the seeds found on it. */
 export interface BinaryGrid {
@@ -36,8 +37,12 @@ export interface BinaryGrid {
   seconds: number;
 }
 
-/** The system of a request: the two components (upper case), the axis component, the solver's components, phases. */
-function binarySystem(req: BinaryMapRequest) {
+/**
+ * The system of a request: the two components (upper case), the axis component, the solver's components, phases (by
+ * default every phase the components allow but one that duplicates another's state over [Tlo, Thi]:
+ * duplicate-phases.ts).
+ */
+function binarySystem(req: BinaryMapRequest, [Tlo, Thi]: [number, number], P: number) {
   const db = req.database;
   const [c1, c2] = req.components.map((c) => c.toUpperCase()) as [string, string];
   const xc = (req.xComponent ?? c2).toUpperCase();
@@ -46,7 +51,10 @@ function binarySystem(req: BinaryMapRequest) {
   const elementNames = db.info().elements.map((e) => e.name.toUpperCase());
   for (const c of [c1, c2]) if (!elementNames.includes(c)) throw new Error(`element ${c} is not in the database`);
   const components = elementNames.includes('VA') ? [c1, c2, 'VA'] : [c1, c2];
-  const phases = req.phases && req.phases.length ? req.phases.map((p) => p.toUpperCase()) : db.phasesFor([c1, c2]);
+  const phases =
+    req.phases && req.phases.length
+      ? req.phases.map((p) => p.toUpperCase())
+      : withoutDuplicates(db, components, db.phasesFor([c1, c2]), [Tlo, Thi], P);
   return { c1, c2, xc, components, phases };
 }
 
@@ -79,9 +87,9 @@ export class BinaryStrategy implements MapStrategy<BinaryGrid, BinaryDiagram> {
 
   constructor(private readonly req: BinaryMapRequest) {
     this.ledger = new MapLedger(req.control, req.log);
-    this.system = binarySystem(req);
     const { Tlo, Thi, Xr } = binaryWindow(req);
     this.P = req.P ?? 101325;
+    this.system = binarySystem(req, [Tlo, Thi], this.P);
     this.od = resolveOrderDisorderOptions(req.orderDisorder);
     this.order = OrderModel.build(req.database, this.system.phases, this.system.components, this.od);
     // The seed grid only locates regions: a coarser sampling of the global minimisation (30 points per

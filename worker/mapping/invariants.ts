@@ -17,12 +17,21 @@ import {
 import type { OrderModel } from './order-disorder.js';
 import { labelPhases } from './phase-labels.js';
 
+/** A two-phase field seen next to an invariant: its boundaries, its phases and the side it lies on. */
+export interface InvariantFact {
+  xs: [number, number];
+  /** the base names of its phases, when known */
+  bases?: [string, string];
+  /** -1 = the field lies below the invariant, +1 = above */
+  side: 1 | -1;
+}
+
 /** A region end that is one side of an invariant: its three phases (by x) and the two-phase fields seen. */
 export interface InvariantEnd {
   T: number;
   phases: { base: string; x: number }[];
   /** side: -1 = the two-phase field lies below the invariant, +1 = above */
-  facts: { xs: [number, number]; side: 1 | -1 }[];
+  facts: InvariantFact[];
   region: number;
   dir: 1 | -1;
 }
@@ -113,9 +122,13 @@ export function assembleDiagram(
       } else if (e.kind === 'invariant' && e.bad) {
         // union of the last tie-line and the phases beyond (within 0.01 K)
         const ph = invariantPhases(r.labels, e.good.x, e.bad.phases);
-        const facts: InvariantEnd['facts'] = [{ xs: e.good.x, side: e.dir === 1 ? -1 : 1 }];
+        const facts: InvariantFact[] = [{ xs: e.good.x, bases: [leftBase, rightBase], side: e.dir === 1 ? -1 : 1 }];
         if (e.bad.phases.length === 2)
-          facts.push({ xs: [e.bad.phases[0].x, e.bad.phases[1].x], side: e.dir === 1 ? 1 : -1 });
+          facts.push({
+            xs: [e.bad.phases[0].x, e.bad.phases[1].x],
+            bases: [e.bad.phases[0].base, e.bad.phases[1].base],
+            side: e.dir === 1 ? 1 : -1,
+          });
         // two of the three being the ordered and disordered state of one phase at (nearly) one
         // composition: a second-order ordering line meets this two-phase field, not an invariant
         const ordPair =
@@ -245,8 +258,8 @@ export function mergeCongruentEnds(ends: readonly CongruentEnd[], regions: Binar
  * (F = 0), so they are one even when they disagree in T: that happens where the solver returns a state
  * just beyond the invariant as stable at some compositions (a global-minimum miss of ~0.1 J/mol, e.g.
  * L + gamma 1 K under the gamma' + gamma eutectic of alnifcc4sl). The invariant takes the median of the
- * ends' temperatures, and a field traced beyond it is cut there, so no two two-phase fields overlap.
- * Sorted from the highest temperature down.
+ * ends' temperatures, and a field traced beyond it is cut there, so no two two-phase fields overlap; a field
+ * traced across it as one region is cut in two (splitAcross). Sorted from the highest temperature down.
  */
 export function mergeInvariantEnds(
   cands: readonly InvariantEnd[],
@@ -254,6 +267,7 @@ export function mergeInvariantEnds(
   log: (s: string) => void,
 ): InvariantRecord[] {
   const invariants: InvariantRecord[] = [];
+  const across: { T: number; ph: { base: string; x: number }[]; facts: InvariantFact[] }[] = [];
   const used = new Array<boolean>(cands.length).fill(false);
   for (let i = 0; i < cands.length; i++) {
     if (used[i]) continue;
@@ -284,9 +298,65 @@ export function mergeInvariantEnds(
     }));
     const facts = group.flatMap((c) => c.facts);
     invariants.push(classifyInvariant(T, ph, facts));
+    across.push({ T, ph: [...ph].sort((a, b) => a.x - b.x), facts });
   }
+  for (const v of across) splitAcross(regions, v.T, v.ph, outerSideOf(v.ph, v.facts));
   invariants.sort((a, b) => b.T - a.T);
   return invariants;
+}
+
+/**
+ * Each two-phase field of an invariant ends at it (Gibbs phase rule: three phases coexist at one temperature), but
+ * where a phase of the invariant splits in two sets, the field of another phase with the one set above and with the
+ * other below joins at the invariant with a jump in x small enough for the trace to step over as one region (Fe-Pd
+ * of mc_fe: bcc + fcc, whose fcc boundary is 0.295 above the monotectoid at 1038.65 K and 0.305 below, traced in one
+ * 15 K step; fcc + liquid across the peritectic at 1601.41 K, 0.2997 above and 0.3003 below). A region with tie-lines
+ * on both sides of the invariant, at its temperature within 2 SAME_X of a pair of its phases on each side (the outer
+ * pair on `outerSide`, the inner pairs on the other, outerSideOf), is cut there in two, each part ending on its
+ * pair's compositions.
+ */
+export function splitAcross(
+  regions: BinaryRegion[],
+  T: number,
+  ph: readonly { base: string; x: number }[],
+  outerSide: 1 | -1 | 0,
+): void {
+  if (!outerSide) return;
+  const pairs = [
+    [0, 2, outerSide],
+    [0, 1, -outerSide],
+    [1, 2, -outerSide],
+  ] as const;
+  for (let i = 0; i < regions.length; i++) {
+    const r = regions[i];
+    const below = r.tielines.filter((t) => t.T < T - MIN_STEP),
+      above = r.tielines.filter((t) => t.T > T + MIN_STEP);
+    if (!below.length || !above.length) continue;
+    const lo = below[below.length - 1],
+      hi = above[0];
+    const w = (T - lo.T) / (hi.T - lo.T);
+    const at = [0, 1].map((k) => lo.x[k] + w * (hi.x[k] - lo.x[k]));
+    const bases = r.phases.map(baseName).sort().join('+');
+    const pairOn = (side: number) =>
+      pairs.find(
+        ([a, b, s]) =>
+          s === side &&
+          [ph[a].base, ph[b].base].sort().join('+') === bases &&
+          Math.abs(at[0] - ph[a].x) <= 2 * SAME_X &&
+          Math.abs(at[1] - ph[b].x) <= 2 * SAME_X,
+      );
+    const under = pairOn(-1),
+      over = pairOn(1);
+    if (!under || !over) continue;
+    const end = (pr: readonly [number, number, number]): TieLine => ({ T, x: [ph[pr[0]].x, ph[pr[1]].x] });
+    regions.splice(
+      i,
+      1,
+      { phases: r.phases, tielines: [...below, end(under)], ends: { low: r.ends.low, high: 'invariant' } },
+      { phases: r.phases, tielines: [end(over), ...above], ends: { low: 'invariant', high: r.ends.high } },
+    );
+    i++;
+  }
 }
 
 /**
@@ -345,28 +415,27 @@ export function dedupePoints<P extends { T: number; x: number }>(list: P[], same
 }
 
 /**
- * Kind and reaction (on cooling) of a binary invariant from the three phases ordered in x and on which
- * side (below -1 / above +1) the two-phase field of the outer phases lies.
+ * The side (below -1, above +1, 0 unknown) of the two-phase field of the outer two of an invariant's three phases
+ * (ordered in x). Each fact (a field seen on one side) is matched to the pair of the three phases it is closest to,
+ * among the pairs of its own phases when it names them (two phases of an invariant can lie 1e-5 apart, where
+ * compositions alone do not tell the pairs: hcp and the Co-rich fcc at the monotectoid of Co-Cu in mc_fe, 694.66 K);
+ * the outer pair's side follows by majority (an inner pair lies on the other side).
  */
-export function classifyInvariant(
-  T: number,
-  ph: { base: string; x: number }[],
-  facts: { xs: [number, number]; side: 1 | -1 }[],
-): InvariantRecord {
-  const labelled = labelPhases(ph.map((p) => ({ ...p, NP: 0 })));
-  const [p0, p1, p2] = labelled;
-  // each fact (a two-phase field seen on one side) is matched to the pair of the three phases it is
-  // closest to; the outer pair's side follows by majority (an inner pair lies on the other side)
-  const pairs: [PhaseState, PhaseState, boolean][] = [
+export function outerSideOf(ph: readonly { base: string; x: number }[], facts: readonly InvariantFact[]): 1 | -1 | 0 {
+  const [p0, p1, p2] = ph;
+  const pairs: [(typeof ph)[number], (typeof ph)[number], boolean][] = [
     [p0, p2, true],
     [p0, p1, false],
     [p1, p2, false],
   ];
+  const samePhases = (f: InvariantFact, pr: (typeof pairs)[number]) =>
+    !f.bases || [pr[0].base, pr[1].base].sort().join('+') === [...f.bases].sort().join('+');
   let vote = 0;
   for (const f of facts) {
+    const own = pairs.filter((pr) => samePhases(f, pr));
     let best = pairs[0],
       err = Infinity;
-    for (const pr of pairs) {
+    for (const pr of own.length ? own : pairs) {
       const d = Math.abs(f.xs[0] - pr[0].x) + Math.abs(f.xs[1] - pr[1].x);
       if (d < err) {
         err = d;
@@ -376,7 +445,21 @@ export function classifyInvariant(
     if (err > 4 * SAME_X) continue;
     vote += best[2] ? f.side : -f.side;
   }
-  const outerSide: 1 | -1 | 0 = vote > 0 ? 1 : vote < 0 ? -1 : 0;
+  return vote > 0 ? 1 : vote < 0 ? -1 : 0;
+}
+
+/**
+ * Kind and reaction (on cooling) of a binary invariant from the three phases ordered in x and on which
+ * side (below -1 / above +1) the two-phase field of the outer phases lies.
+ */
+export function classifyInvariant(
+  T: number,
+  ph: { base: string; x: number }[],
+  facts: InvariantFact[],
+): InvariantRecord {
+  const labelled = labelPhases(ph.map((p) => ({ ...p, NP: 0 })));
+  const [p0, p1, p2] = labelled;
+  const outerSide = outerSideOf(labelled, facts);
   const L = (p: PhaseState) => isLiquidName(p.base);
   let kind: InvariantKind = 'invariant';
   let reaction: string;

@@ -24,6 +24,14 @@ import { classifyRegionEnd } from './region-ends.js';
 
 type Attempt = { ok: true; e: BinaryState; searched?: boolean } | { ok: false; e: BinaryState };
 
+/** The shift in x aimed at per continuation step. */
+const STEP_AIM_X = 0.015;
+
+/** The largest shift of a boundary between two tie-lines. */
+function shift(a: TieLine, b: TieLine): number {
+  return Math.max(Math.abs(b.x[0] - a.x[0]), Math.abs(b.x[1] - a.x[1]));
+}
+
 export function tieOf(e: BinaryState): TieLine {
   return { T: e.T, x: [e.phases[0].x, e.phases[1].x] };
 }
@@ -118,10 +126,36 @@ export class RegionTracer {
           growth: 3,
           xTol: 1e-6,
         });
-        if (found && found.key === key) return { ok: true, e: found, searched: true };
+        if (found && found.key === key && found.phases.every((p) => Math.abs(p.x - first!.X) <= reach))
+          return { ok: true, e: found, searched: true };
+        if (found && (yield* this.beyondEnd(cur, found, at, at === left ? 0 : 1))) return { ok: false, e: found };
       }
     }
     return { ok: false, e: first! };
+  }
+
+  /**
+   * Whether `found`, a field the composition search reached from the phase `at` (on side k of tie-line `cur`) beyond
+   * the field traced, is the state beyond this field's end at an invariant: it holds `at` where this field's boundary
+   * was (within SAME_X, as invariantPhases takes one phase record), with a third phase (Cu-V of mc_fe: the liquid +
+   * fcc lens next to Cu, 3e-5 wide, ends at the peritectic of 1357.81 K, liquid + hcp above) or with the same phases
+   * but wider than the search's reach, another field (Co-Cu of mc_fe at 694.66 K: the lens of hcp + fcc next to Co,
+   * 1e-5 wide, ends at the monotectoid where hcp + the Cu-rich fcc, 0.0021 to 0.9978, begins), and it does not hold
+   * at cur.T, inside the field traced: a field beyond an invariant begins there (Gibbs phase rule), while one found
+   * across a single-phase range next to a congruent end was there all along (Al-Cu of COST 507: epsilon + zeta
+   * closes at 861.34 K where zeta forms from epsilon; above it the search from epsilon reaches epsilon + delta,
+   * 0.007 further, which holds at 861.33 K too).
+   */
+  private *beyondEnd(
+    cur: TieLine,
+    found: BinaryState,
+    at: string,
+    k: 0 | 1,
+  ): Generator<StateRequest, boolean, BinaryState> {
+    const own = found.phases.find((p) => p.label === at);
+    if (!own || Math.abs(own.x - cur.x[k]) >= SAME_X) return false;
+    const inside = yield* solveRequest(cur.T, (found.phases[0].x + found.phases[1].x) / 2);
+    return !(inside.ok && inside.key === found.key);
   }
 
   private tieLine(e: BinaryState): TieLine {
@@ -194,17 +228,19 @@ export class RegionTracer {
       const a = yield* this.attempt(cur, slope, T, key);
       if (a.ok) {
         const next = this.tieLine(a.e);
-        const dx = Math.max(Math.abs(next.x[0] - cur.x[0]), Math.abs(next.x[1] - cur.x[1]));
-        if (dx > 0.05 && dT > 4 * MIN_STEP) {
+        const dx = shift(cur, next);
+        // too coarse: redo with a smaller step (a tie-line the composition search found is off the linear
+        // prediction, so only the step bounds how far the boundaries curve in between: it keeps to the aim)
+        if ((dx > 0.05 || (a.searched && dx > STEP_AIM_X)) && dT > 4 * MIN_STEP) {
           dT /= 2;
           continue;
-        } // too coarse: redo with a smaller step
+        }
         const h = next.T - cur.T;
         if (Math.abs(h) > 1e-12) slope = [(next.x[0] - cur.x[0]) / h, (next.x[1] - cur.x[1]) / h];
         keep(next);
         cur = next;
         // aim at ~0.015 in x per step: smaller where the boundaries move fast, bigger where smooth
-        dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, 0.015 / Math.max(dx, 1e-9)))));
+        dT = Math.min(maxStep, Math.max(MIN_STEP, dT * Math.min(2, Math.max(0.3, STEP_AIM_X / Math.max(dx, 1e-9)))));
         continue;
       }
       // the region ends between cur.T and T: bisection on T
@@ -213,6 +249,7 @@ export class RegionTracer {
       let gslope = slope;
       let searchFails = 0;
       const searchCap = hard ? Infinity : 2;
+      let resume = false;
       while (Math.abs(badT - good.T) > MIN_STEP) {
         const Tm = (good.T + badT) / 2;
         // cheap inside the bracket: one probe, and the composition search only until it has failed
@@ -222,10 +259,23 @@ export class RegionTracer {
         if (m.ok) {
           const n = this.tieLine(m.e);
           const h = n.T - good.T;
+          if (m.searched && shift(good, n) > STEP_AIM_X && Math.abs(h) > 4 * MIN_STEP) {
+            // the field goes on, found off its prediction further than a step's aim: back to steps from the last
+            // good tie-line (Cu-Zn of mc_al: the hcp + liquid lens from the melting point of Zn to the peritectic
+            // 2.6 K above moves 0.034 in x, along a curve that a chord over the bracket misses by 0.005)
+            dT = Math.abs(h) / 2;
+            resume = true;
+            break;
+          }
           if (Math.abs(h) > 1e-12 && Math.abs(h) > 0.5) gslope = [(n.x[0] - good.x[0]) / h, (n.x[1] - good.x[1]) / h];
           keep(n);
           good = n;
         } else badT = Tm;
+      }
+      if (resume) {
+        cur = good;
+        slope = gslope;
+        continue;
       }
       // the first failure may come from a poor X guess (e.g. the seed's zero slope), not from the
       // end of the region: re-check the bad side from the last good tie-line and resume if it holds

@@ -267,6 +267,10 @@ class PhaseBasins {
   // Grid points next to the phase's own sets are left out before the best are chosen: around a stable
   // disordered set the best points all lie in its own basin, and an ordered basin a little further down
   // (Ni-Pt, 712.5 K, x(PT) = 0.174: L12 0.68 J/mol below the tangent of the single FCC) would never be tried.
+  // On a phase with one degree of freedom the grid tells the set's own basin: a point from which the driving
+  // force falls somewhere on the way to the set lies in another basin and stays a candidate (a magnetically
+  // induced gap narrower than kApart next to a stable set: Co-W of mc_fe_v2.059 at 1180.72 K, x(W) = 0.1385, the
+  // Co-rich fcc at 0.027, 1.4 J/mol above the tangent of fcc at 0.053 + CO3MO, whose grid points lie below it).
   // The others within `window` of the hyperplane are taken best first (of equal ones the lower grid index), and
   // rarely more than a few: a heap gives the next on demand.
   void take_candidates(double window) {
@@ -289,22 +293,20 @@ class PhaseBasins {
       cand.erase(std::remove_if(cand.begin(), cand.end(),
                                 [&](const Candidate& c) {
                                   const double* yk = &g_.Y[c.second * m];
-                                  return std::any_of(sets_of_phase.begin(), sets_of_phase.end(),
-                                                     [&](const double* t) { return within(t, yk, m, kApart); });
+                                  return std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) {
+                                    return within(t, yk, m, kApart) && !dip_between(c.second, t);
+                                  });
                                 }),
                  cand.end());
     std::make_heap(cand.begin(), cand.end(), worse);
     heap_end_ = cand.size();
   }
 
-  // The phase's sets are known maxima (and starts taken); a stable set at a saddle (escape_saddle) has a new
-  // maximum below it, one a relaxation has ended in.
+  // The phase's sets are known maxima (the grid points next to them left out by take_candidates); a stable set at
+  // a saddle (escape_saddle) has a new maximum below it, one a relaxation has ended in.
   void know_sets() {
     for (const auto& s : run_.sets)
-      if (s.phase == phase()) {
-        taken_.push_back(s.y.data());
-        known_.push_back(&s);
-      }
+      if (s.phase == phase()) known_.push_back(&s);
     found_.reserve(kStarts + run_.sets.size());  // `known_` points into both
     variants_.reserve(kCandidates);              // at most one per candidate taken
     for (const auto& s : run_.sets) {
@@ -372,6 +374,26 @@ class PhaseBasins {
 
  private:
   int phase() const { return static_cast<int>(p_); }
+
+  // On a phase with one degree of freedom: the driving force of the grid points from point k towards the set of
+  // site fractions y falls somewhere before it reaches the set (k lies in another basin). False on other phases.
+  bool dip_between(size_t k, const double* y) const {
+    if (g_.line_order.empty()) return false;
+    double s_set = 0;
+    for (int i = 0; i < m_; ++i) s_set += pi_.Z[i] * y[i];
+    const double s0 = g_.line_s[k];
+    const long dir = s_set > s0 ? 1 : -1;
+    const long np = static_cast<long>(g_.line_order.size());
+    const std::vector<double>& df = df_all();
+    double prev = df[k];
+    for (long r = static_cast<long>(g_.line_rank[k]) + dir; r >= 0 && r < np; r += dir) {
+      const size_t g = g_.line_order[r];
+      if ((g_.line_s[g] - s_set) * dir >= 0) break;  // at or past the set
+      if (df[g] < prev) return true;
+      prev = df[g];
+    }
+    return false;
+  }
   const char* name() const { return run_.phases[p_]->name().c_str(); }
   // the driving force of every grid point of the phase at the μ of the last grid re-scan
   const std::vector<double>& df_all() const { return run_.im.grid_df[p_]; }
@@ -520,7 +542,7 @@ class PhaseBasins {
   int m_;
   BasinWork& work_;
   size_t heap_end_ = 0;
-  std::vector<const double*> taken_;  // the phase's sets and the starts used
+  std::vector<const double*> taken_;  // the starts used
   std::vector<const CompSet*> known_;
   std::vector<const CompSet*> reached_;    // the known maxima a relaxation has ended in
   std::vector<CompSet> found_, variants_;  // new maxima; ordering variants of known ones

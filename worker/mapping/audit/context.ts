@@ -7,6 +7,7 @@ import type { NativeDatabase } from '../../core/native.js';
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import type { BinaryDiagram } from '../binary-types.js';
 import { disorderedLabel, hasOrderedVariants, orderedStateLabel } from '../order-disorder.js';
+import { duplicatesOver } from '../../system/duplicate-phases.js';
 
 /** Largest distance in mole fraction between a scan transition and the drawn boundary it is matched to. */
 export const X_TOL = 0.004;
@@ -44,7 +45,8 @@ export interface AuditContext {
   structureOf: (p: CompositionSet) => string | undefined;
   /**
    * The label a set gets on the diagram (order-disorder.ts): the disordered state of an ordered phase carries its
-   * disordered name, the ordered variants of a four-sublattice phase their structure.
+   * disordered name, the ordered variants of a four-sublattice phase their structure, a phase duplicating another's
+   * state that other's (it is not mapped: duplicate-phases.ts).
    */
   drawnName: (p: CompositionSet) => string;
   failures: AuditFailures;
@@ -70,10 +72,11 @@ export function auditContext(
       ] as const;
     }),
   );
+  const twinOf = duplicatesOver(db, components, db.phasesFor([c1, c2]), T);
   const drawnName = (p: CompositionSet) => {
     const o = orderingOf.get(p.name),
       st = o && conv.ordering(p);
-    return o && st ? orderedStateLabel(p.name, o.disordered, o.variants, st) : p.name;
+    return twinOf.get(p.name) ?? (o && st ? orderedStateLabel(p.name, o.disordered, o.variants, st) : p.name);
   };
   return {
     db,

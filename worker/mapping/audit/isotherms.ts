@@ -115,6 +115,11 @@ function compareTransitions(
         );
       continue;
     }
+    // the same sets under the diagram's names on both sides (to 1e-4 in x): a phase duplicating another's state
+    // named the one way and the other by the solver (duplicate-phases.ts), no boundary
+    const drawnSets = (k: number) =>
+      edges[2 * i + k].r.phases.filter((p) => p.NP > 1e-9).map((p) => `${drawnName(p)}@${fmtX(p.x[xc] ?? 0)}`);
+    if (drawnSets(0).sort().join() === drawnSets(1).sort().join()) continue;
     const names = new Set([...sideNames(i, 'before', 0), ...sideNames(i, 'after', 0)]);
     const hit = drawn.some((b) => Math.abs(b.x - x) <= X_TOL && b.phases.every((p) => names.has(baseName(p))));
     if (
