@@ -145,3 +145,19 @@ export async function checkAfterChaos(
   expect(left).toEqual([]);
   return { tasks: ids.length, stuck: 0, duplicateResults, files };
 }
+
+/** The text of a task's stored file of this name (the store's record, read from the blob directory). */
+export async function storedFile(lab: Lab, id: number, name: string): Promise<string> {
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl, log: () => {} });
+  try {
+    const f = await store.db
+      .selectFrom('task_files')
+      .select('rel_path')
+      .where('task_id', '=', id)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return readFileSync(join(lab.dataDir, f.rel_path), 'utf8');
+  } finally {
+    await store.close();
+  }
+}
