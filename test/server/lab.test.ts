@@ -192,7 +192,7 @@ describe.skipIf(serversMissing)('lab server', () => {
   }, 120_000);
 
   // Known defect: after Redis is paused (SIGSTOP) for the readiness checks above and resumed, a task posted once
-  // every process reports ready again can stay pending on this lab (seen in 2 of 3 runs of this file): a worker's
+  // every process reports ready again can stay pending on this lab (seen in 4 of 5 runs of this file): a worker's
   // blocking Redis connection does not come back, though its /readyz says ready.
   it.todo('after Redis was paused and resumed, a new task runs on the workers');
 
