@@ -9,7 +9,7 @@ import { api, pointConfig, until } from '../service/helpers.js';
 import { openStore } from '../../main/db/index.js';
 import { subscribe } from '../../main/console/databases.js';
 import { serversMissing } from './servers.js';
-import { startLab, type Lab } from './lab.js';
+import { cptGrid, startLab, type Lab } from './lab.js';
 import { CHAOS_ENV, TERMINAL, checkAfterChaos, sleepTask, status, storedFile } from './chaos.js';
 
 const LOCK_SECONDS = 3;
@@ -38,25 +38,7 @@ const point = (l: Lab) =>
     (e: Error) => ({ status: 0, body: { error: e.message }, headers: {} as Record<string, unknown> }),
   );
 
-// 11 x 16 x 2 = 352 nodes in 22 chunks of 16 (test/server/cpt-flow.test.ts)
-const grid = {
-  task_type: 'binary_cpt_diagram',
-  tdb_code: 'ALZN_MEY1993',
-  condition: {
-    components: ['AL', 'ZN'],
-    x_component: 'ZN',
-    composition_start: 0,
-    composition_end: 1,
-    composition_step: 0.1,
-    temperature_start: 300,
-    temperature_end: 900,
-    temperature_step: 40,
-    pressure_start: 1e5,
-    pressure_end: 1e9,
-    pressure_points: 2,
-    pressure_scale: 'log',
-  },
-};
+const grid = cptGrid();
 
 describe.skipIf(serversMissing)('chaos: restarts of PostgreSQL and Redis, kill -9 of the API and a worker', () => {
   it('PostgreSQL fast restart during a burst of POSTs and a running task, three times: nothing lost, no death', async () => {
@@ -131,7 +113,7 @@ describe.skipIf(serversMissing)('chaos: restarts of PostgreSQL and Redis, kill -
   it('Redis killed and restarted empty during a batch task: it completes with every row once', async () => {
     const l = lab!;
     const compositions = Array.from({ length: 40 }, (_, i) => ({ ZN: Number((0.01 + 0.024 * i).toFixed(3)) }));
-    const temperatures = Array.from({ length: 250 }, (_, i) => 400 + 2 * i);
+    const temperatures = Array.from({ length: 1000 }, (_, i) => 400 + 0.5 * i);
     const rows = compositions.length * temperatures.length;
     const batch = await api(l.port, 'POST', '/task', {
       key: l.keyA,

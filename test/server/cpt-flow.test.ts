@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { startLab, type Lab, type LabProcess } from './lab.js';
+import { cptGrid, startLab, type Lab, type LabProcess } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 import { openStore } from '../../main/db/index.js';
 import { subscribe } from '../../main/console/databases.js';
@@ -37,27 +37,7 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-// 11 x 16 x 2 = 352 nodes: 22 chunks of 16
-const config = (over: Record<string, unknown> = {}) => ({
-  task_type: 'binary_cpt_diagram',
-  tdb_code: 'ALZN_MEY1993',
-  condition: {
-    components: ['AL', 'ZN'],
-    x_component: 'ZN',
-    composition_start: 0,
-    composition_end: 1,
-    composition_step: 0.1,
-    temperature_start: 300,
-    temperature_end: 900,
-    temperature_step: 40,
-    pressure_start: 1e5,
-    pressure_end: 1e9,
-    pressure_points: 2,
-    pressure_scale: 'log',
-    include_tielines: true,
-    ...over,
-  },
-});
+const config = (over: Record<string, unknown> = {}) => cptGrid({ include_tielines: true, ...over });
 const status = (id: number) =>
   api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
 const lines = (w: LabProcess, uuid: string, what: RegExp) =>

@@ -201,3 +201,24 @@ export async function startLab(o: LabOptions = {}): Promise<Lab> {
   }
   return lab;
 }
+
+/** A small C-P-T grid on the bundled Al-Zn: 11 x 16 x 2 = 352 nodes (22 chunks of 16 with PHASEDESK_CPT_CHUNK_NODES=16). */
+export const cptGrid = (condition: Record<string, unknown> = {}) => ({
+  task_type: 'binary_cpt_diagram',
+  tdb_code: 'ALZN_MEY1993',
+  condition: {
+    components: ['AL', 'ZN'],
+    x_component: 'ZN',
+    composition_start: 0,
+    composition_end: 1,
+    composition_step: 0.1,
+    temperature_start: 300,
+    temperature_end: 900,
+    temperature_step: 40,
+    pressure_start: 1e5,
+    pressure_end: 1e9,
+    pressure_points: 2,
+    pressure_scale: 'log',
+    ...condition,
+  },
+});
