@@ -27,6 +27,8 @@ export function sharedUrlSecret(text: string): Buffer {
 }
 
 const SWEEP_INTERVAL_MS = 5000;
+/** Redis is probed this often, so that new tasks are accepted again as soon as it answers (as /readyz reports it). */
+const PROBE_INTERVAL_MS = 1000;
 
 /** Logs a failing background pass once, and once more when it works again. */
 function failureLog(log: (l: string) => void, what: string) {
@@ -51,7 +53,9 @@ export class JobQueue {
   private readonly reconciles: CoalescedRuns;
   private readonly reconciler: Reconciler;
   private readonly timer: NodeJS.Timeout;
-  /** Since when Redis has not answered the sweep's PING (undefined: it answers). */
+  private readonly probeTimer: NodeJS.Timeout;
+  private probing = false;
+  /** Since when Redis has not answered the probe's PING (undefined: it answers). */
   private redisSilentSince: number | undefined;
 
   constructor(
@@ -85,9 +89,16 @@ export class JobQueue {
       this.added.clear();
       this.kick();
       this.reconciles.request();
-      void this.watchRedis();
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();
+    this.probeTimer = setInterval(() => {
+      if (this.probing) return;
+      this.probing = true;
+      void this.watchRedis().finally(() => {
+        this.probing = false;
+      });
+    }, PROBE_INTERVAL_MS);
+    this.probeTimer.unref();
   }
 
   /** At start: the first reconciliation pass (tasks left running whose jobs Redis lost are found from now on). */
@@ -157,6 +168,7 @@ export class JobQueue {
     this.pumps.stop();
     this.reconciles.stop();
     clearInterval(this.timer);
+    clearInterval(this.probeTimer);
     await this.queue.close().catch(() => {});
     if (this.redis.status === 'ready') await this.redis.quit().catch(() => this.redis.disconnect());
     else this.redis.disconnect();

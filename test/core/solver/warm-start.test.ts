@@ -253,4 +253,28 @@ describe('warm start of a single equilibrium (options.start)', () => {
       }),
     ).toThrow(/options.start/);
   });
+
+  it('a start from a two-phase field leaves no second set of an ordered compound at a negligible amount', () => {
+    // mc_al Al-Ti at 335.42 K: from AL3TI_L + AL2TI at x(Ti) = 0.25, Newton arrives at x(Ti) = 0.5 (one ulp
+    // below, as a scan's step lands there) with the other ordering variant of L1_0 AlTi at x(Ti) = 0.49995
+    // holding 1.6e-8 of the atoms, certified 3e-4 J/mol above the single set (certify.cpp, drop_negligible_twin)
+    const mcal = openDatabase(path.join(TDB, 'mc_al_v2.032.pycalphad.tdb'));
+    const base = { database: mcal, components: ['AL', 'TI', 'VA'], phases: mcal.phasesFor(['AL', 'TI']) };
+    const xlo = 1e-6,
+      xhi = 1 - 1e-6;
+    const at = (s: number) => ({ T: 335.42, P: 101325, X: { TI: xlo + (xhi - xlo) * s } });
+    const cold = equilibrium({ ...base, conditions: at(0.5) });
+    expect(phaseSet(cold)).toBe('ALTI');
+    for (const from of [0.25, 0.275, 0.3]) {
+      const start = equilibrium({ ...base, conditions: at(from) });
+      expect(start.phases.length).toBe(2);
+      const [warm] = equilibriumBatch({
+        ...base,
+        conditions: [at(0.5)],
+        threads: 1,
+        options: { warmStart: true, start },
+      });
+      expectSame(warm, cold, `from x(Ti) = ${from}`);
+    }
+  });
 });
