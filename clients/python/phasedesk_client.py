@@ -12,6 +12,7 @@ server omits.
     done = pd.wait_for_task(task["id"])
 """
 
+import io
 import json
 import re
 import threading
@@ -541,6 +542,14 @@ class PhaseDeskError(Exception):
         return (self.body or {}).get("details")
 
 
+class PhaseDeskTaskError(Exception):
+    """A task that ended failed or aborted where its result was wanted: `task` is its record, its logs say why."""
+
+    def __init__(self, task: Task):
+        super().__init__(f"task {task['id']} {task['status']}")
+        self.task = task
+
+
 def _error_from(e: urllib.error.HTTPError, method: str, url: str) -> PhaseDeskError:
     raw = e.read() if e.fp is not None else b""
     text = raw.decode("utf-8", "replace")
@@ -700,6 +709,31 @@ class PhaseDeskClient:
                     raise InterruptedError(f"stopped waiting for task {id}")
             else:
                 time.sleep(wait)
+
+    # -- equilibrium_batch (a PhaseDesk extension) -----------------------------------------------------------------
+
+    def batch(self, tdb_code: str, condition: EquilibriumBatchCondition, *, title: str = "batch",
+              omp_threads: Optional[int] = None, timeout: Optional[float] = None, interval: float = 0.5,
+              dataframe: bool = False) -> Any:
+        """Runs an equilibrium_batch task (many alloys and temperatures in one task), waits for it and returns its
+        rows in input order, as in result/rows.jsonl: dicts with row, label, status ("ok", "not_converged",
+        "failed"), reason, input {T, P, x} and values {column: value}. A row that did not converge comes back with
+        its status and reason, never as an exception. dataframe=True returns result.csv as a pandas DataFrame (one
+        column per input and output; pandas must be installed). Raises PhaseDeskError 400 naming the field for a
+        configuration the service refuses, PhaseDeskTaskError when the task fails or is aborted, TimeoutError after
+        `timeout` seconds (the task keeps running: cancel_task stops it)."""
+        config = {"task_type": "equilibrium_batch", "tdb_code": tdb_code, "condition": condition}
+        created = self.create_task(title, config, omp_threads=omp_threads)  # type: ignore[arg-type]
+        task = self.wait_for_task(created["id"], interval=interval, timeout=timeout)
+        if task["status"] != "completed":
+            raise PhaseDeskTaskError(task)
+        if dataframe:
+            import pandas  # optional: only this form needs it
+
+            return pandas.read_csv(io.StringIO(self.task_file(created["id"], "result.csv").decode("utf-8")))
+        text = self.task_file(created["id"], "rows.jsonl").decode("utf-8")
+        rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+        return sorted(rows, key=lambda r: r["row"])
 
     # -- files ---------------------------------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ import {
   ENDPOINTS,
   PhaseDeskApiError,
   PhaseDeskClient,
+  PhaseDeskTaskError,
   fileName,
   type Task,
   type TaskConfig,
@@ -243,6 +244,64 @@ describe('TypeScript client against a real service', () => {
     const png = await client.download(previews.files.find((u) => fileName(u) === 'point.png')!);
     expect(Array.from(png.subarray(0, 4))).toEqual([0x89, 0x50, 0x4e, 0x47]);
     expect((await client.vtkFiles(created.id)).task_id).toBe(files.task_id);
+  });
+
+  it('runs a batch: rows in input order with status, inputs and outputs; a refused or failed one throws', async () => {
+    const product = {
+      compositions: [
+        { AL: 0.25, FE: 0.75 },
+        { AL: 0.4, FE: 0.6 },
+      ],
+      temperatures: [1200, 1400],
+    };
+    const rows = await client.batch(
+      'ALFE',
+      { components: ['AL', 'FE'], pressure: 101325, product },
+      { intervalMs: 20 },
+    );
+    expect(rows.map((r) => r.row)).toEqual([1, 2, 3, 4]);
+    expect(rows.every((r) => r.status === 'ok' && r.reason === '')).toBe(true);
+    expect(rows.map((r) => [r.input.T, Number(r.input.x.AL!.toFixed(9))]).sort()).toEqual([
+      [1200, 0.25],
+      [1200, 0.4],
+      [1400, 0.25],
+      [1400, 0.4],
+    ]);
+    // each row is the point calculation of its alloy
+    const alone = await client.createTask({
+      title: 'same alloy',
+      no_cache: true,
+      task_config: pointConfig() as TaskConfig,
+    });
+    await client.waitForTask(alone.id, { intervalMs: 20 });
+    const point = JSON.parse(new TextDecoder().decode(await client.taskFile(alone.id, 'result.json'))).point;
+    const [same] = await client.batch('ALFE', {
+      components: ['AL', 'FE'],
+      pressure: 101325,
+      rows: [{ compositions: { AL: 0.3, FE: 0.7 }, temperature: 1000 }],
+    });
+    expect(same!.values!.G).toBeCloseTo(point.GM, 6);
+    const refused = await client.batch('ALFE', { components: ['AL', 'FE'], pressure: 101325 }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PhaseDeskApiError);
+    expect((refused as PhaseDeskApiError).status).toBe(400);
+    expect((refused as PhaseDeskApiError).message).toMatch(/rows/);
+    // a batch cancelled while it runs ends aborted: PhaseDeskTaskError with the task's record
+    const many = {
+      compositions: Array.from({ length: 40 }, (_, k) => ({ AL: 0.1 + k * 0.01, FE: 0.9 - k * 0.01 })),
+      temperatures: Array.from({ length: 500 }, (_, k) => 600 + k),
+    };
+    const cancelled = await client
+      .batch(
+        'ALFE',
+        { components: ['AL', 'FE'], pressure: 101325, product: many },
+        {
+          intervalMs: 20,
+          onUpdate: (t) => void (t.status === 'running' && client.cancelTask(t.id).catch(() => {})),
+        },
+      )
+      .catch((e: unknown) => e);
+    expect(cancelled).toBeInstanceOf(PhaseDeskTaskError);
+    expect((cancelled as PhaseDeskTaskError).task.status).toBe('aborted');
   });
 
   it('throws PhaseDeskApiError with the HTTP status and the service message', async () => {

@@ -627,6 +627,36 @@ export interface WaitOptions extends RequestOptions {
   onUpdate?: (task: Task) => void;
 }
 
+/** One row of an equilibrium_batch result (a line of result/rows.jsonl; a PhaseDesk extension). */
+export interface BatchRowRecord {
+  /** 1-based number of the row in the batch */
+  row: number;
+  label?: string;
+  /** ok: converged; not_converged: the solver's answer, flagged; failed: no answer (`reason` says why) */
+  status: 'ok' | 'not_converged' | 'failed';
+  /** why the row is not ok ('' when it is) */
+  reason: string;
+  /** the row's conditions: K, Pa, overall mole fractions of every element */
+  input: { T: number; P: number; x: Record<string, number> };
+  /** the row's outputs by column name (as in result.csv); absent for a failed row */
+  values?: Record<string, number | string | null>;
+}
+
+export interface BatchOptions extends WaitOptions {
+  /** default 'batch' */
+  title?: string;
+  /** OpenMP threads of the task (the service's default when absent) */
+  ompThreads?: number;
+}
+
+/** A task that ended failed or aborted where its result was wanted: `task` is its record, its `logs` say why. */
+export class PhaseDeskTaskError extends Error {
+  override readonly name = 'PhaseDeskTaskError';
+  constructor(readonly task: Task) {
+    super(`task ${task.id} ${task.status}`);
+  }
+}
+
 type Query = Record<string, string | number | boolean | undefined>;
 
 function abortError(signal: AbortSignal): unknown {
@@ -804,6 +834,31 @@ export class PhaseDeskClient {
       if ((TERMINAL_STATUSES as readonly string[]).includes(task.status)) return task;
       await sleep(interval, o.signal);
     }
+  }
+
+  /**
+   * Runs an equilibrium_batch task (a PhaseDesk extension: many alloys and temperatures in one task), waits for it and
+   * returns its rows in input order (result/rows.jsonl). A row that did not converge comes back with its status and
+   * reason, never as an error; a configuration the service refuses is a PhaseDeskApiError 400 naming the field, a task
+   * that fails or is aborted a PhaseDeskTaskError. Aborting `signal` stops the waiting, not the task (cancelTask does).
+   */
+  async batch(tdbCode: string, condition: EquilibriumBatchCondition, o: BatchOptions = {}): Promise<BatchRowRecord[]> {
+    const created = await this.createTask(
+      {
+        title: o.title ?? 'batch',
+        task_config: { task_type: 'equilibrium_batch', tdb_code: tdbCode, condition },
+        ...(o.ompThreads !== undefined ? { omp_threads: o.ompThreads } : {}),
+      },
+      { signal: o.signal },
+    );
+    const task = await this.waitForTask(created.id, o);
+    if (task.status !== 'completed') throw new PhaseDeskTaskError(task);
+    const text = new TextDecoder().decode(await this.taskFile(created.id, 'rows.jsonl', { signal: o.signal }));
+    return text
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as BatchRowRecord)
+      .sort((a, b) => a.row - b.row);
   }
 
   /**

@@ -224,6 +224,29 @@ def run_session(base_url, api_key, sleep_config):
     tampered = re.sub(r"signature=([0-9a-f])", lambda m: "signature=" + ("1" if m.group(1) == "0" else "0"), result_url)
     expect_error(lambda: pd.download(tampered), 403)
 
+    # A batch: rows in input order, each with its status, inputs and outputs; a refused one names the field.
+    product = {"compositions": [{"AL": 0.25, "FE": 0.75}, {"AL": 0.4, "FE": 0.6}], "temperatures": [1200, 1400]}
+    rows = pd.batch("ALFE", {"components": ["AL", "FE"], "pressure": 101325, "product": product},
+                    title="python batch", interval=0.02, timeout=120)
+    assert [r["row"] for r in rows] == [1, 2, 3, 4], rows
+    assert all(r["status"] == "ok" and r["reason"] == "" for r in rows), rows
+    assert sorted((r["input"]["T"], round(r["input"]["x"]["AL"], 9)) for r in rows) == [
+        (1200, 0.25), (1200, 0.4), (1400, 0.25), (1400, 0.4)], rows
+    same = next(r for r in rows if r["input"]["T"] == 1200 and abs(r["input"]["x"]["AL"] - 0.25) < 1e-12)
+    # the same alloy as the point calculation above: the same phases and Gibbs energy
+    assert [k[3:-1] for k in same["values"] if k.startswith("NP(")] == [p["name"] for p in point["phases"]], same
+    assert abs(same["values"]["G"] - point["GM"]) < 1e-6 * abs(point["GM"]), (same["values"]["G"], point["GM"])
+    e = expect_error(lambda: pd.batch("ALFE", {"components": ["AL", "FE"], "pressure": 101325}), 400)
+    assert "rows" in e.message, e.message
+    try:
+        import pandas  # noqa: F401 - optional
+    except ImportError:
+        pass
+    else:
+        frame = pd.batch("ALFE", {"components": ["AL", "FE"], "pressure": 101325, "product": product},
+                         interval=0.02, timeout=120, dataframe=True)
+        assert len(frame) == 4, frame
+
     # Waiting stops when the event is set; cancel and delete end the task.
     sleeper = pd.create_task("sleeper", sleep_config)
     stop = threading.Event()
