@@ -176,6 +176,8 @@ class PointCondition(_PointCondition, total=False):
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
+    chemical_potentials: Dict[str, float]  # {EL: J/mol} in place of EL's mole fraction (open system)
+    activities: Dict[str, float]  # {EL: activity against reference_states[EL]} in place of its mole fraction
 
 
 class _ScanCondition(TypedDict):

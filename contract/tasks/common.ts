@@ -139,7 +139,9 @@ export function conditionElements(components: readonly string[]): string[] {
  */
 export function compositionRule(fields: string[], partial = false) {
   return (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
-    const elements = conditionElements(c.components as string[]);
+    // an element held at a chemical potential or activity has no mole fraction condition (potentialFields)
+    const byPotential = new Set(potentialElements(c));
+    const elements = conditionElements(c.components as string[]).filter((e) => !byPotential.has(e));
     const leftOut = new Set<string>();
     const fractions = c.composition_unit === 'mass_fraction' ? 'mass fractions' : 'mole fractions';
     for (const field of fields) {
@@ -185,6 +187,71 @@ export function referenceStatesRule(
         message: `is not one of condition.components (${els.join(', ')})`,
       });
   }
+}
+
+/**
+ * Open-system conditions of a point (an extension): an element held at a chemical potential (J/mol, referred to the
+ * database's SER) or at an activity (relative to its reference state, reference_states) instead of a mole fraction,
+ * e.g. the carbon activity of a carburising atmosphere. Its mole fraction is then a result.
+ */
+export const potentialFields = {
+  chemical_potentials: z
+    .record(z.string(), z.number().min(-1e7, 'must be at least -1e7 J/mol').max(1e7, 'must be at most 1e7 J/mol'))
+    .optional(),
+  activities: z.record(z.string(), z.number().gt(0, GT0).max(1e6, 'must be at most 1e6')).optional(),
+};
+
+/** The elements a condition holds at a chemical potential or activity (upper case). */
+export function potentialElements(c: Record<string, unknown>): string[] {
+  const keys = (field: string) => Object.keys((c[field] as Record<string, number> | undefined) ?? {});
+  return [...keys('chemical_potentials'), ...keys('activities')].map((k) => k.toUpperCase());
+}
+
+/**
+ * chemical_potentials and activities name components, each element at most once among them and compositions, in
+ * mole fractions, and leave at least one element without a potential (the amount of matter is fixed by the others).
+ */
+export function potentialRule(c: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const elements = conditionElements((c.components as string[] | undefined) ?? []);
+  const given = new Map<string, string>();
+  for (const field of ['compositions', 'chemical_potentials', 'activities'])
+    for (const k of Object.keys((c[field] as Record<string, number> | undefined) ?? {})) {
+      const el = k.toUpperCase();
+      if (el === 'VA') continue;
+      if (field !== 'compositions' && !elements.includes(el)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field, k],
+          message: `is not one of condition.components (${elements.join(', ')})`,
+        });
+        return;
+      }
+      const before = given.get(el);
+      if (before) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [field, k],
+          message: `${el} is also given in ${before}: give one condition per element`,
+        });
+        return;
+      }
+      given.set(el, field);
+    }
+  const held = potentialElements(c);
+  if (held.length === 0) return;
+  if (c.composition_unit === 'mass_fraction')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['composition_unit'],
+      message:
+        'must be mole_fraction with chemical_potentials or activities (the mass of the held elements is a result)',
+    });
+  else if (elements.every((e) => held.includes(e)))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['chemical_potentials'],
+      message: 'must leave at least one component without a chemical potential or activity',
+    });
 }
 
 export const scanPoints = z.number().int('must be an integer').gt(0, 'must be a positive integer');

@@ -10,6 +10,8 @@ import {
   outputElementsRule,
   outputs,
   phaseFields,
+  potentialFields,
+  potentialRule,
   pressure,
   referenceStatesRule,
 } from './common.js';
@@ -28,8 +30,10 @@ export const pointCalculationSchema = z.strictObject({
       thermo_outputs: outputs.optional(),
       outputs_list_template: outputs.optional(),
       ...furtherFields,
+      ...potentialFields,
     })
     .superRefine(outputElementsRule)
+    .superRefine(potentialRule)
     .superRefine(compositionRule(['compositions']))
     .superRefine(referenceStatesRule),
 });

@@ -19,6 +19,7 @@ import { GAS_CONSTANT } from '../../contract/results/common.js';
 import { massToMoleFractions, moleToMassFractions, massMapToMoleFractions } from '../../worker/system/units.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { parsedJob } from '../support/jobs.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import type { TaskType } from '../../contract/tasks/registry.js';
 
 const LENS = path.join(__dirname, '../validation/tdb/lens_ideal.tdb');
@@ -421,5 +422,80 @@ describe('line and properties results', () => {
       L0 = -5000 + 2 * T;
     expect(pd.points[0]!.MUR!.A).toBeCloseTo(R * T * Math.log(0.6) + L0 * 0.16, 4);
     expect(pd.reference_states).toMatchObject({ A: 'REG' });
+  });
+});
+
+describe('open-system conditions: chemical potentials and activities', () => {
+  const CFE = path.join(SHARED_TDB_DIR, 'cfe_broshe.tdb');
+  const steel = (condition: Record<string, unknown>) =>
+    job(
+      {
+        components: ['FE', 'C'],
+        temperature: 1300,
+        activated_phases: undefined,
+        reference_states: { C: 'GRAPHITE' },
+        thermo_outputs: ['phase_name', 'x(*)', 'mu(*)', 'acr(*)'],
+        ...condition,
+      },
+      CFE,
+    );
+
+  it('a carbon activity or chemical potential gives back the austenite it came from', () => {
+    const closed = steel({ compositions: { C: 0.02 } });
+    runPoint(closed, ctl());
+    const c = read(closed).point;
+    expect(c.phases.map((p) => p.name)).toEqual(['FCC_A1']);
+    // against graphite: a_C = exp((MU_C - G_graphite) / RT), below 1 in austenite that holds 2 at.% C at 1300 K
+    expect(c.ACR!.C).toBeGreaterThan(0.05);
+    expect(c.ACR!.C).toBeLessThan(1);
+    for (const condition of [{ activities: { C: c.ACR!.C } }, { chemical_potentials: { C: c.MU.C } }]) {
+      const open = steel({ compositions: {}, ...condition });
+      runPoint(open, ctl());
+      const doc = read(open);
+      expect(doc.point.converged).toBe(true);
+      expect(doc.point.phases.map((p) => p.name)).toEqual(['FCC_A1']);
+      expect(doc.point.x.C).toBeCloseTo(0.02, 8);
+      expect(doc.point.MU.C).toBeCloseTo(c.MU.C, 4);
+      expect(doc.point.MU.FE).toBeCloseTo(c.MU.FE, 4);
+      expect(doc.alloy_temperatures.liquidus).toBeNull();
+      expect(doc.alloy_temperatures.note).toMatch(/chemical potential or activity/);
+    }
+  });
+
+  it('activity 1 against graphite is the graphite saturation of austenite (the Acm of the stable Fe-C system)', () => {
+    const open = steel({ compositions: {}, activities: { C: 1 } });
+    runPoint(open, ctl());
+    const x = read(open).point.x.C;
+    // the same point closed at that carbon content: austenite + graphite coexist there (a = 1 on the boundary)
+    const saturated = steel({ compositions: { C: x + 0.002 } });
+    runPoint(saturated, ctl());
+    expect(
+      read(saturated)
+        .point.phases.map((p) => p.name)
+        .sort(),
+    ).toEqual(['FCC_A1', 'GRAPHITE']);
+    const fcc = read(saturated).point.phases.find((p) => p.name === 'FCC_A1')!;
+    expect(fcc.x.C).toBeCloseTo(x, 6);
+  });
+
+  it('refuses a potential on an unknown element, twice-given elements, mass fractions and a system with none free', () => {
+    const bad = (condition: Record<string, unknown>) => {
+      const r = validateTaskConfig('point_calculation', {
+        task_type: 'point_calculation',
+        tdb_code: 'CFE',
+        condition: { components: ['FE', 'C'], temperature: 1300, pressure: 101325, compositions: {}, ...condition },
+      });
+      return r.ok ? null : r.error;
+    };
+    expect(bad({ activities: { C: 0.5 } })).toBeNull();
+    expect(bad({ activities: { CR: 0.5 } })).toMatch(/condition\.activities\.CR: is not one of condition\.components/);
+    expect(bad({ activities: { C: 0 } })).toMatch(/condition\.activities\.C: must be greater than 0/);
+    expect(bad({ compositions: { C: 0.02 }, activities: { C: 0.5 } })).toMatch(
+      /condition\.activities\.C: C is also given in compositions/,
+    );
+    expect(bad({ activities: { C: 0.5 }, composition_unit: 'mass_fraction' })).toMatch(
+      /condition\.composition_unit: must be mole_fraction/,
+    );
+    expect(bad({ activities: { C: 0.5, FE: 1 } })).toMatch(/must leave at least one component/);
   });
 });

@@ -9,10 +9,12 @@ import { CP_DEFINITION } from '../../contract/results/common.js';
 import { documentBase, outputNames, phaseSetText } from '../results/document.js';
 import { basename } from 'node:path';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
-import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
+import { GAS_CONSTANT, phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
-import { alloyTemperatures } from '../scans/alloy-temperatures.js';
-import { addFurtherQuantities } from '../results/thermo-extra.js';
+import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
+import { addFurtherQuantities, ThermoExtras } from '../results/thermo-extra.js';
+import { isLiquidName } from '../../contract/phases.js';
+import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
 import { pointTable } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
@@ -27,9 +29,12 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const sys = openSystem(job, cond);
   const T = cond.temperature,
     P = cond.pressure;
-  const comp = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]);
+  const MU = heldPotentials(sys, cond, T, P);
+  const free = sys.elements.filter((e) => !(e in MU));
+  const comp = resolveCompositions(free, [{ field: 'condition.compositions', value: cond.compositions }]);
   const names = outputNames('point_calculation', job.config.condition);
-  const conditions: EquilibriumConditions = { T, P, X: comp.X[0] };
+  const open = Object.keys(MU).length > 0;
+  const conditions: EquilibriumConditions = { T, P, X: comp.X[0], ...(open ? { MU } : {}) };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the
   // equilibrium Cp (formula sheet §9.4).
   const r = equilibrium({
@@ -58,7 +63,12 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     ...further.fields,
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
-  const xText = sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
+  const xText = open
+    ? [
+        ...Object.entries(comp.X[0]).map(([e, x]) => `X(${e})=${Number(x.toPrecision(6))}`),
+        ...potentialText(cond),
+      ].join(', ')
+    : sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
   const tC = `${Number((T - 273.15).toFixed(2))} °C`;
   const tText = job.config.preview_temperature_unit === 'celsius' ? `${tC} (${fmtT(T)})` : `${fmtT(T)} (${tC})`;
   const preview = pointPreview(
@@ -95,22 +105,69 @@ function pointFurtherQuantities(
   control: JobControl,
 ) {
   const fields = addFurtherQuantities(sys, cond, [{ point, r }]);
-  const alloy = alloyTemperatures(
-    sys,
-    conditions.X ?? {},
-    conditions.P ?? 101325,
-    () => control.cancelled,
-    undefined,
-    undefined,
-    conditions.T,
-    r,
-  );
+  const alloy = conditions.MU
+    ? openSystemAlloy(sys)
+    : alloyTemperatures(
+        sys,
+        conditions.X ?? {},
+        conditions.P ?? 101325,
+        () => control.cancelled,
+        undefined,
+        undefined,
+        conditions.T,
+        r,
+      );
   const fmt = (v: number | null) => (v === null ? 'none' : `${v.toFixed(2)} K`);
   const logs = [
     `alloy: liquidus ${fmt(alloy.liquidus)}, solidus ${fmt(alloy.solidus)}${alloy.note ? ` (${alloy.note})` : ''}`,
     ...fields.quantity_notes.map((n) => `note: ${n}`),
   ];
   return { fields, alloy, logs };
+}
+
+/** The condition's open-system terms (chemical_potentials and activities) as the solver's MU conditions, J/mol. */
+function heldPotentials(
+  sys: CalcSystem,
+  cond: {
+    chemical_potentials?: Record<string, number>;
+    activities?: Record<string, number>;
+    reference_states?: Record<string, string>;
+  },
+  T: number,
+  P: number,
+): Record<string, number> {
+  const MU: Record<string, number> = {};
+  for (const [k, v] of Object.entries(cond.chemical_potentials ?? {})) MU[k.toUpperCase()] = v;
+  const activities = Object.entries(cond.activities ?? {});
+  if (activities.length === 0) return MU;
+  // MU = G_ref + R T ln(a), G_ref the element in its reference state at T, P (as ACR and MUR are defined)
+  const refs = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states, T, P).referenceEnergies(
+    T,
+    P,
+  );
+  for (const [k, a] of activities) MU[k.toUpperCase()] = refs[k.toUpperCase()]! + GAS_CONSTANT * T * Math.log(a);
+  return MU;
+}
+
+function potentialText(cond: {
+  chemical_potentials?: Record<string, number>;
+  activities?: Record<string, number>;
+}): string[] {
+  return [
+    ...Object.entries(cond.chemical_potentials ?? {}).map(([e, v]) => `MU(${e.toUpperCase()})=${v} J/mol`),
+    ...Object.entries(cond.activities ?? {}).map(([e, v]) => `a(${e.toUpperCase()})=${v}`),
+  ];
+}
+
+/** No liquidus or solidus of an open system: its composition changes with the temperature. */
+function openSystemAlloy(sys: CalcSystem): AlloyTemperaturesField {
+  return {
+    liquid_phases: (sys.phases ?? sys.formable).filter(isLiquidName),
+    liquidus: null,
+    solidus: null,
+    range: ALLOY_T_RANGE,
+    note: 'not searched: chemical potential or activity conditions leave the composition free',
+  };
 }
 
 /** Phase table of one point: stable composition sets, then metastable phases with driving forces. */

@@ -182,6 +182,10 @@ export interface PointCondition {
   composition_unit?: CompositionUnit;
   /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
   reference_states?: Record<string, string>;
+  /** {EL: J/mol}: EL held at this chemical potential in place of a mole fraction (an open system) */
+  chemical_potentials?: Record<string, number>;
+  /** {EL: activity against reference_states[EL]}: EL held at this activity in place of a mole fraction */
+  activities?: Record<string, number>;
 }
 
 /** mole_fraction (default) or mass_fraction */

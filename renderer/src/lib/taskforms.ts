@@ -73,6 +73,8 @@ function checks(s: AnyZ): Record<string, any>[] {
   return ((s._zod.def.checks ?? []) as { _zod: { def: Record<string, any> } }[]).map((c) => c._zod.def);
 }
 
+const OPEN_SYSTEM_KEYS = new Set(['chemical_potentials', 'activities']);
+
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
   const def = inner._zod.def;
@@ -87,9 +89,12 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       }
       return [f];
     }
-    // a record of fractions is a composition; a record of names (reference_states) has no form field (API only)
+    // a record of fractions is a composition; a record of names (reference_states) and the open-system conditions
+    // (chemical_potentials, activities: J/mol and activities, not fractions) have no form field (API only)
     case 'record':
-      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' ? [] : [{ ...base, kind: 'composition' }];
+      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' || OPEN_SYSTEM_KEYS.has(key)
+        ? []
+        : [{ ...base, kind: 'composition' }];
     case 'array': {
       if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
