@@ -112,6 +112,7 @@ class PhasesResponse(TypedDict):
     phase_list: List[str]
     phase_groups: Dict[str, List[str]]  # extension: members of every group among phase_list (key without @)
     recommended_inhibit_phases: List[str]  # extension: what a task without inhibit_phases suppresses here
+    temperature_range: Optional[Dict[str, Any]]  # extension: {start, end, melting_points} K, a new diagram's range
 
 
 class _Task(TypedDict):

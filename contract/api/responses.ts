@@ -91,6 +91,15 @@ export const phasesResponse = z.object({
   // for these elements (what a task without condition.inhibit_phases suppresses).
   phase_groups: z.record(z.string(), z.array(z.string())),
   recommended_inhibit_phases: z.array(z.string()),
+  // Extension: the temperature range a new diagram of these elements opens with, K (worker/core/melting.ts), and the
+  // pure elements' melting points it comes from; null when no element has one in the database.
+  temperature_range: z
+    .object({
+      start: z.number(),
+      end: z.number(),
+      melting_points: z.record(z.string(), z.number().nullable()),
+    })
+    .nullable(),
 });
 export const userStatusResponse = z.object({ status: z.string() });
 

@@ -140,7 +140,11 @@ interface TdbModule {
     path: string,
     elements: string[],
     databaseGroups?: Record<string, string[]>,
-  ): { phases: string[]; groups: Record<string, string[]> };
+  ): {
+    phases: string[];
+    groups: Record<string, string[]>;
+    temperatureRange: { start: number; end: number; melting_points: Record<string, number | null> } | null;
+  };
 }
 
 /** The single TDB reader of the project lives in worker/core/database.ts (native core). */
@@ -154,8 +158,9 @@ export async function loadTdbModule(): Promise<TdbModule> {
 }
 
 /**
- * POST /database/{db_id}/phases, with the extensions phase_groups (the members of every group among the phases) and
- * recommended_inhibit_phases (the database's recommended entries for these elements).
+ * POST /database/{db_id}/phases, with the extensions phase_groups (the members of every group among the phases),
+ * recommended_inhibit_phases (the database's recommended entries for these elements) and temperature_range (the range
+ * a new diagram of these elements opens with, from the pure elements' melting points: worker/core/melting.ts).
  */
 export async function phasesForElements(
   ctx: ServiceContext,
@@ -174,11 +179,12 @@ export async function phasesForElements(
   const mod = await loadTdbModule();
   const selection = selectionOf(row);
   try {
-    const { phases, groups } = mod.phasesWithGroups(row.file_path, elements, selection?.groups);
+    const { phases, groups, temperatureRange } = mod.phasesWithGroups(row.file_path, elements, selection?.groups);
     return {
       phase_list: phases,
       phase_groups: groups,
       recommended_inhibit_phases: recommendedEntries(selection, elements),
+      temperature_range: temperatureRange,
     };
   } catch (e) {
     // the stored file no longer reads (e.g. imported before a reader bound): a state of this Db, not a fault

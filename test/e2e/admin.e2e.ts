@@ -237,7 +237,8 @@ describe('console screens against a real service', () => {
     await form.getByLabel('Suppressed in systems with these elements (one rule a line)').fill('CU, NI: LIQUID');
     await form.getByRole('button', { name: 'Save the setup' }).click();
     await page.getByText('CUNI_COPY: recommended setup saved.').waitFor();
-    expect(await row.innerText()).toMatch(/CC0[\s\S]*suppresses @gas, FCC\*/);
+    // the list is reloaded after the message: its row shows the saved setup once that answer is in
+    await expect.poll(() => row.innerText()).toMatch(/CC0[\s\S]*suppresses @gas, FCC\*/);
     const item = (await v2('GET', '/database?search=CUNI_COPY', key)).json.items[0];
     expect(item).toMatchObject({
       license: 'CC0',

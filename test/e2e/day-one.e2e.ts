@@ -131,6 +131,22 @@ describe('a fresh install', () => {
     expect(doc.phase_selection).toMatchObject({ source: 'database', removed: expect.arrayContaining(['BCC_DISL']) });
   });
 
+  it('a new diagram opens with the temperature range of its system; a range the user typed is kept', async () => {
+    // Cu-Ni: Ni melts at 1728 K, so the whole liquidus needs more than the old fixed 300-1500 K
+    await newTask('binary_equilibrium', 'CUNI_MEY1992', 'Cu-Ni', ['CU', 'NI']);
+    await expect.poll(() => page.inputValue('#f-temperature_end')).toBe('2000');
+    expect(await page.inputValue('#f-temperature_start')).toBe('300');
+    // Fe-C: the range follows iron, not graphite (which melts above 4000 K)
+    await page.selectOption('#f-tdb_code', idOf('MC_FE_V2.059'));
+    await pick(['FE', 'C']);
+    await expect.poll(() => page.inputValue('#f-temperature_end')).toBe('2100');
+    // a typed range stays when the components change
+    await page.fill('#f-temperature_end', '1700');
+    await pick(['FE', 'NI']);
+    await page.waitForTimeout(500);
+    expect(await page.inputValue('#f-temperature_end')).toBe('1700');
+  });
+
   it('computes 316L at 1300 K on the steel database: austenite alone', async () => {
     await newTask('point_calculation', 'MC_FE_V2.059', '316L at 1300 K', ['FE', 'CR', 'NI', 'MO', 'MN', 'SI', 'C']);
     await page.selectOption('#f-composition_unit', 'mass_fraction');

@@ -4,6 +4,7 @@
 import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type NativeLoadWarning } from './native.js';
 import { elementsOf } from '../../contract/phases.js';
 import { groupMembers, type PhaseFacts } from '../../contract/phase-selection.js';
+import { suggestedTemperatureRange, type TemperatureRange } from './melting.js';
 
 export type { NativeDatabase, NativeDatabaseInfo, NativeLoadWarning, TPJet } from './native.js';
 
@@ -79,10 +80,14 @@ export function phasesWithGroups(
   path: string,
   elements: string[],
   databaseGroups: Record<string, string[]> = {},
-): { phases: string[]; groups: Record<string, string[]> } {
+): { phases: string[]; groups: Record<string, string[]>; temperatureRange: TemperatureRange | null } {
   const db = openDatabase(path);
   const phases = db.phasesFor(elements.map((e) => e.toUpperCase()));
   const listed = new Set(phases.map((p) => p.toUpperCase()));
   const facts = phaseFactsOf(db.info()).filter((f) => listed.has(f.name));
-  return { phases, groups: groupMembers(facts, elements, databaseGroups) };
+  return {
+    phases,
+    groups: groupMembers(facts, elements, databaseGroups),
+    temperatureRange: suggestedTemperatureRange(db, elements),
+  };
 }

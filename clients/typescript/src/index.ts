@@ -105,6 +105,16 @@ export interface PhasesResponse {
   phase_groups: Record<string, string[]>;
   /** extension: what a task without condition.inhibit_phases suppresses in this system */
   recommended_inhibit_phases: string[];
+  /** extension: the temperature range (K) a new diagram of these elements opens with, from the pure elements' melting points */
+  temperature_range: TemperatureRange | null;
+}
+
+/** @schema PhasesResponse.temperature_range */
+export interface TemperatureRange {
+  start: number;
+  end: number;
+  /** K per element; null when the database gives it none */
+  melting_points: Record<string, number | null>;
 }
 
 export type TaskStatus =
