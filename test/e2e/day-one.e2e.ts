@@ -147,6 +147,17 @@ describe('a fresh install', () => {
     expect(await page.inputValue('#f-temperature_end')).toBe('1700');
   });
 
+  it('a four-component isopleth picked one element at a time opens with fractions that sum to 1', async () => {
+    await newTask('isopleth', 'MC_FE_V2.059', 'Fe-Cr-Ni-C', ['FE', 'CR', 'NI', 'C']);
+    for (const el of ['CR', 'NI', 'C']) expect(await fraction('f-composition_start', el).inputValue()).toBe('0.25');
+    expect(await page.getByText('The typed fractions exceed 1').count()).toBe(0);
+    // a typed fraction stays when another component is picked
+    await fraction('f-composition_end', 'C').fill('0.05');
+    await page.locator('#f-components button[data-element="MN"]').click();
+    expect(await fraction('f-composition_end', 'C').inputValue()).toBe('0.05');
+    expect(await fraction('f-composition_end', 'NI').inputValue()).toBe('0.2');
+  });
+
   it('computes 316L at 1300 K on the steel database: austenite alone', async () => {
     await newTask('point_calculation', 'MC_FE_V2.059', '316L at 1300 K', ['FE', 'CR', 'NI', 'MO', 'MN', 'SI', 'C']);
     await page.selectOption('#f-composition_unit', 'mass_fraction');
