@@ -291,6 +291,8 @@ class EquilibriumBatchCondition(_EquilibriumBatchCondition, total=False):
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]
     reference_states: Dict[str, str]
+    chemical_potentials: Dict[str, float]  # {EL: J/mol} held in every row (the rows leave EL out)
+    activities: Dict[str, float]  # {EL: activity against reference_states[EL]} held in every row
 
 
 class CptMapOptions(TypedDict, total=False):

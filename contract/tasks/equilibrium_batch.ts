@@ -15,6 +15,9 @@ import {
   outputElementsRule,
   outputs,
   phaseFields,
+  potentialElements,
+  potentialFields,
+  potentialRule,
   pressure,
   referenceStatesRule,
 } from './common.js';
@@ -59,8 +62,25 @@ function oneSourceRule(c: Record<string, unknown>, ctx: z.RefinementCtx) {
     });
 }
 
+/**
+ * The condition the rows are read from: the elements held at a chemical potential or activity have no fraction in
+ * the rows (their columns and keys are refused like any other non-component's).
+ */
+export function rowsCondition<C extends BatchSourceCondition>(c: C, held: string[]): C {
+  return held.length ? { ...c, components: c.components.filter((e) => !held.includes(e.toUpperCase())) } : c;
+}
+
 /** Every composition of rows and product passes the point calculation's check; a table is read whole. */
 function rowsRule(c: BatchSourceCondition, ctx: z.RefinementCtx) {
+  const held = potentialElements(c as unknown as Record<string, unknown>);
+  if (held.length && c.table?.unit?.startsWith('mass'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['table', 'unit'],
+      message:
+        'must be mole_fraction or mole_percent with chemical_potentials or activities (the mass of the held elements is a result)',
+    });
+  c = rowsCondition(c, held);
   const elements = conditionElements(c.components);
   const fractions = c.composition_unit === 'mass_fraction' ? 'mass fractions' : 'mole fractions';
   const maps: [(string | number)[], Record<string, number>][] = [
@@ -114,9 +134,11 @@ export const equilibriumBatchSchema = z.strictObject({
       outputs_list_template: outputs.optional(),
       composition_unit: compositionUnit,
       reference_states: furtherFields.reference_states,
+      ...potentialFields,
     })
     .superRefine(oneSourceRule)
     .superRefine(outputElementsRule)
     .superRefine(referenceStatesRule)
+    .superRefine(potentialRule)
     .superRefine(rowsRule),
 });

@@ -284,3 +284,46 @@ describe('equilibrium_batch sources and alloy temperatures', () => {
     expect(rows[0]!.values!.T_liquidus).toBe(rows[1]!.values!.T_liquidus);
   });
 });
+
+describe('equilibrium_batch in an open system', () => {
+  const CFE = path.join(SHARED_TDB_DIR, 'cfe_broshe.tdb');
+  it('rows at a carbon activity against graphite are the point calculations at that activity', async () => {
+    const common = { components: ['FE', 'C'], pressure: 101325, reference_states: { C: 'GRAPHITE' } };
+    const outputs = ['phase_name', 'x(*)', 'acr(*)'];
+    const dir = await calculate('equilibrium_batch', CFE, {
+      condition: {
+        ...common,
+        activities: { C: 0.3 },
+        product: { compositions: [{}], temperatures: [1100, 1250, 1400] },
+        thermo_outputs: outputs,
+      },
+    });
+    const rows = readRows(dir);
+    expect(rows.map((r) => r.status)).toEqual(['ok', 'ok', 'ok']);
+    for (const r of rows) {
+      const point = await calculate('point_calculation', CFE, {
+        condition: {
+          ...common,
+          temperature: r.input.T,
+          compositions: {},
+          activities: { C: 0.3 },
+          thermo_outputs: outputs,
+        },
+      });
+      const doc = readJson<PointCalculationResult>(point);
+      expect(r.values!['x(C)']).toBeCloseTo(doc.point.x.C!, 9);
+      expect(r.values!['acr(C)']).toBeCloseTo(0.3, 7);
+      expect(r.values!.phase_name).toBe(
+        doc.table.rows[0]![doc.table.columns.findIndex((c) => c.name === 'phase_name')],
+      );
+    }
+    // more carbon dissolves in austenite at the same activity the hotter it is (Fe-C: the Acm line rises with T)
+    expect(rows[2]!.values!['x(C)']).toBeGreaterThan(rows[0]!.values!['x(C)'] as number);
+    // a row may not give the held element's fraction: a 400 naming it
+    await expect(
+      calculate('equilibrium_batch', CFE, {
+        condition: { ...common, activities: { C: 0.3 }, rows: [{ compositions: { C: 0.01 }, temperature: 1200 }] },
+      }),
+    ).rejects.toThrow(/condition\.rows\.0\.compositions\.C: is not one of condition\.components \(FE\)/);
+  });
+});

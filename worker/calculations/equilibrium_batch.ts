@@ -9,6 +9,8 @@
 import { createHash } from 'node:crypto';
 import { CP_DEFINITION } from '../../contract/results/common.js';
 import { batchRowCount, batchRows, type BatchRowInput } from '../../contract/tasks/batch-rows.js';
+import { rowsCondition } from '../../contract/tasks/equilibrium_batch.js';
+import { potentialElements } from '../../contract/tasks/common.js';
 import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
 import { parseOutputName } from '../../contract/results/outputs/names.js';
 import { resolveColumns, type TableContext, type TablePoint } from '../../contract/results/outputs/columns.js';
@@ -17,7 +19,7 @@ import { elementMasses, massMapToMoleFractions } from '../system/units.js';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
 import { documentBase } from '../results/document.js';
 import { selectOutputs } from '../../contract/results/outputs/selection.js';
-import { ThermoExtras } from '../results/thermo-extra.js';
+import { heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { writeResultFiles } from '../results/common.js';
 import { BatchTableWriter, CSV_FILE, ROWS_FILE, rowValues } from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
@@ -55,6 +57,10 @@ interface BatchContext {
   threads: number;
   /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
   lastAlloy?: { key: string; value: AlloyTemperatures };
+  /** the elements held at a chemical potential or activity (condition.chemical_potentials, activities) */
+  held: string[];
+  /** their MU conditions at a row's T and P, J/mol */
+  heldMU: (T: number, P: number) => Record<string, number>;
 }
 
 export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
@@ -67,19 +73,26 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
   resolveColumns(names, [], ctx); // an output naming a phase the database does not define fails here, before any row
   const total = batchRowCount(cond);
   let masses: Record<string, number> | undefined;
+  const held = potentialElements(cond);
+  const extras = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states);
   const b: BatchContext = {
     sys,
     names,
     ctx,
     conv: new PointConverter(sys.db, sys.components),
-    extras: new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states),
-    alloy: names.some((n) => {
-      const o = parseOutputName(n);
-      return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus');
-    }),
+    extras,
+    // an open system's composition follows T: no liquidus or solidus (the columns stay empty)
+    alloy:
+      held.length === 0 &&
+      names.some((n) => {
+        const o = parseOutputName(n);
+        return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus');
+      }),
     masses: () => (masses ??= elementMasses(sys.db.info().elements)),
     control,
     threads: Math.max(1, Math.floor(job.ompThreads)),
+    held,
+    heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
   };
   const writer = new BatchTableWriter(job.taskDir, names, ctx, total);
   let cancelled = false;
@@ -124,7 +137,7 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
 
 /** Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts. */
 function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): void {
-  const rows = batchRows(cond);
+  const rows = batchRows(rowsCondition(cond, b.held));
   let size = 4 * b.threads;
   let last: EquilibriumResult | undefined;
   for (;;) {
@@ -155,8 +168,14 @@ function solverRow(b: BatchContext, input: BatchRowInput): SolverRow {
       input.unit === 'mass_fraction'
         ? massMapToMoleFractions(field, input.composition, b.sys.elements, b.masses())
         : input.composition;
-    const comp = resolveCompositions(b.sys.elements, [{ field, value: map }]);
-    return { input, x: comp.full[0]!, conditions: { T: input.T, P: input.P, X: comp.X[0]! } };
+    if (b.held.length === 0) {
+      const comp = resolveCompositions(b.sys.elements, [{ field, value: map }]);
+      return { input, x: comp.full[0]!, conditions: { T: input.T, P: input.P, X: comp.X[0]! } };
+    }
+    // an open system: the row's fractions of the other elements; the balance's and the held elements' are results
+    const free = b.sys.elements.filter((e) => !b.held.includes(e));
+    const X = resolveCompositions(free, [{ field, value: map }]).X[0]!;
+    return { input, x: X, conditions: { T: input.T, P: input.P, X, MU: b.heldMU(input.T, input.P) } };
   } catch (e) {
     return { input, x: {}, error: (e as Error).message };
   }

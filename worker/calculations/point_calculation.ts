@@ -9,10 +9,10 @@ import { CP_DEFINITION } from '../../contract/results/common.js';
 import { documentBase, outputNames, phaseSetText } from '../results/document.js';
 import { basename } from 'node:path';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
-import { GAS_CONSTANT, phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
+import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
-import { addFurtherQuantities, ThermoExtras } from '../results/thermo-extra.js';
+import { addFurtherQuantities, heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { isLiquidName } from '../../contract/phases.js';
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
 import { pointTable } from '../plots/charts.js';
@@ -29,7 +29,12 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const sys = openSystem(job, cond);
   const T = cond.temperature,
     P = cond.pressure;
-  const MU = heldPotentials(sys, cond, T, P);
+  const MU = heldPotentials(
+    cond,
+    () => new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states, T, P),
+    T,
+    P,
+  );
   const free = sys.elements.filter((e) => !(e in MU));
   const comp = resolveCompositions(free, [{ field: 'condition.compositions', value: cond.compositions }]);
   const names = outputNames('point_calculation', job.config.condition);
@@ -123,30 +128,6 @@ function pointFurtherQuantities(
     ...fields.quantity_notes.map((n) => `note: ${n}`),
   ];
   return { fields, alloy, logs };
-}
-
-/** The condition's open-system terms (chemical_potentials and activities) as the solver's MU conditions, J/mol. */
-function heldPotentials(
-  sys: CalcSystem,
-  cond: {
-    chemical_potentials?: Record<string, number>;
-    activities?: Record<string, number>;
-    reference_states?: Record<string, string>;
-  },
-  T: number,
-  P: number,
-): Record<string, number> {
-  const MU: Record<string, number> = {};
-  for (const [k, v] of Object.entries(cond.chemical_potentials ?? {})) MU[k.toUpperCase()] = v;
-  const activities = Object.entries(cond.activities ?? {});
-  if (activities.length === 0) return MU;
-  // MU = G_ref + R T ln(a), G_ref the element in its reference state at T, P (as ACR and MUR are defined)
-  const refs = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states, T, P).referenceEnergies(
-    T,
-    P,
-  );
-  for (const [k, a] of activities) MU[k.toUpperCase()] = refs[k.toUpperCase()]! + GAS_CONSTANT * T * Math.log(a);
-  return MU;
 }
 
 function potentialText(cond: {

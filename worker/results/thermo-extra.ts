@@ -219,3 +219,23 @@ export function addFurtherQuantities(
   for (const { point, r } of pairs) extras.enrich(point, r);
   return { reference_states: { ...extras.references }, quantity_notes: [...extras.notes] };
 }
+
+/**
+ * condition.chemical_potentials and activities (an open system) as the solver's MU conditions at T, P, J/mol: an
+ * activity a against the element's reference state is MU = GM_ref + RT ln a (as acr is defined); `extras` is asked
+ * for the reference energies only when there are activities.
+ */
+export function heldPotentials(
+  cond: { chemical_potentials?: Record<string, number>; activities?: Record<string, number> },
+  extras: () => ThermoExtras,
+  T: number,
+  P: number,
+): Record<string, number> {
+  const MU: Record<string, number> = {};
+  for (const [k, v] of Object.entries(cond.chemical_potentials ?? {})) MU[k.toUpperCase()] = v;
+  const activities = Object.entries(cond.activities ?? {});
+  if (activities.length === 0) return MU;
+  const refs = extras().referenceEnergies(T, P);
+  for (const [k, a] of activities) MU[k.toUpperCase()] = refs[k.toUpperCase()]! + GAS_CONSTANT * T * Math.log(a);
+  return MU;
+}

@@ -327,6 +327,10 @@ export interface EquilibriumBatchCondition {
   outputs_list_template?: string[];
   composition_unit?: CompositionUnit;
   reference_states?: Record<string, string>;
+  /** {EL: J/mol}: EL held at this chemical potential in every row (the rows leave EL out) */
+  chemical_potentials?: Record<string, number>;
+  /** {EL: activity against reference_states[EL]}: EL held at this activity in every row */
+  activities?: Record<string, number>;
 }
 
 /** @schema TaskConfig_binary_cpt_diagram.condition.map_options */
