@@ -179,6 +179,7 @@ class PointCondition(_PointCondition, total=False):
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
     chemical_potentials: Dict[str, float]  # {EL: J/mol} in place of EL's mole fraction (open system)
     activities: Dict[str, float]  # {EL: activity against reference_states[EL]} in place of its mole fraction
+    fixed_phases: Dict[str, float]  # {PHASE: amount 0..1}: T left free, `temperature` where the search starts
 
 
 class _ScanCondition(TypedDict):

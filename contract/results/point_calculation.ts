@@ -31,4 +31,15 @@ export interface PointCalculationResult extends ResultDocument {
   reference_states?: Record<string, string>;
   /** added: quantities left out and why */
   quantity_notes?: string[];
+  /**
+   * added (condition.fixed_phases): the temperature at which the phase's amount crosses `amount`, nearest the start
+   * temperature; the point is the equilibrium at the end of `bracket` on the phase's side, K
+   */
+  fixed_phase?: {
+    phase: string;
+    amount: number;
+    start_temperature: number;
+    temperature: number;
+    bracket: [number, number];
+  };
 }

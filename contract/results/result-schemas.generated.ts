@@ -154,6 +154,44 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "type": "string"
         }
       },
+      "fixed_phase": {
+        "description": "added (condition.fixed_phases): the temperature at which the phase's amount crosses `amount`, nearest the start temperature; the point is the equilibrium at the end of `bracket` on the phase's side, K",
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "number"
+          },
+          "start_temperature": {
+            "type": "number"
+          },
+          "temperature": {
+            "type": "number"
+          },
+          "bracket": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "phase",
+          "amount",
+          "start_temperature",
+          "temperature",
+          "bracket"
+        ]
+      },
       "version": {
         "type": "number"
       },

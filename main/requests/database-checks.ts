@@ -56,6 +56,12 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
     if (unknown.length > 0)
       return `${at('activated_phases')}: ${unknown.map((u) => unknownEntryText(u, db.code)).join('; ')}`;
   }
+  if (c.fixed_phases && typeof c.fixed_phases === 'object') {
+    const defined = new Set(db.phases.map((p) => p.toUpperCase()));
+    const unknown = Object.keys(c.fixed_phases).filter((p) => !defined.has(p.toUpperCase()));
+    if (unknown.length > 0)
+      return `${at('fixed_phases')}: ${unknown.map((entry) => unknownEntryText({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }, db.code)).join('; ')}`;
+  }
   if (Array.isArray(c.inhibit_phases)) {
     const entries = (c.inhibit_phases as unknown[]).map(String);
     const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));

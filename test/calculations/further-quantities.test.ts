@@ -337,6 +337,56 @@ describe('line and properties results', () => {
     );
   });
 
+  it('a fixed phase as the condition: LIQUID at 1 is the liquidus, at 0 the solidus, by hand and as the line has them', () => {
+    const at = (fixed: Record<string, number>, temperature: number) => {
+      const j = job(
+        {
+          components: ['A', 'B'],
+          compositions: { B: 0.3 },
+          activated_phases: undefined,
+          fixed_phases: fixed,
+          temperature,
+        },
+        EUT,
+      );
+      runPoint(j, ctl());
+      return read(j);
+    };
+    const tA = root((T) => xL(10000, T) - 0.7, 300, 1000),
+      tB = root((T) => xL(15000, T) - 0.3, 300, 1500);
+    const liquidus = at({ LIQUID: 1 }, 1400);
+    expect(Math.abs(liquidus.fixed_phase!.temperature - Math.max(tA, tB))).toBeLessThan(0.01);
+    expect(Math.abs(liquidus.fixed_phase!.temperature - liquidus.alloy_temperatures!.liquidus!)).toBeLessThan(0.01);
+    expect(liquidus.fixed_phase!.bracket[1] - liquidus.fixed_phase!.bracket[0]).toBeLessThanOrEqual(0.01);
+    expect(liquidus.point.phases.map((p) => p.name)).toEqual(['LIQUID']);
+    // from below the solidus too: the boundary nearest the start
+    const solidus = at({ LIQUID: 0 }, 600);
+    expect(Math.abs(solidus.fixed_phase!.temperature - TE)).toBeLessThan(0.01);
+    expect(solidus.point.phases.map((p) => p.name)).toContain('LIQUID');
+    // the same as the line calculation's liquidus at this composition
+    const line = job(
+      {
+        components: ['A', 'B'],
+        temperature_start: 500,
+        temperature_end: 1500,
+        points: 21,
+        compositions_start: { B: 0.3 },
+        compositions_end: { B: 0.3 },
+        activated_phases: undefined,
+        compositions: undefined,
+        temperature: undefined,
+      },
+      EUT,
+      'line_calculation' as const,
+    );
+    runLine(line, ctl());
+    const lineLiquidus = read<LineCalculationResult>(line).alloy_temperatures!.liquidus!;
+    expect(Math.abs(liquidus.fixed_phase!.temperature - lineLiquidus)).toBeLessThan(0.01);
+    // a phase this calculation does not have, and an amount no temperature reaches, say so
+    expect(() => at({ GAS: 0 }, 900)).toThrow(/condition.fixed_phases.GAS: GAS is not among the phases/);
+    expect(() => at({ ALPHA: 1 }, 900)).toThrow(/condition.fixed_phases.ALPHA: ALPHA at amount 1: no such temperature/);
+  });
+
   it('Scheil given in mass fractions: liquidus, Scheil end and equilibrium solidus side by side, by hand', () => {
     const j = job(
       {

@@ -190,6 +190,26 @@ const ROWS: [string, Record<string, unknown>, string][] = [
     "task_config.condition.activated_phases: NO_SUCH_PHASE is not a phase of database 'ALFE' (nearest: FCC_A1)",
   ],
   [
+    'a fixed phase the database does not define',
+    pointConfig({ fixed_phases: { LIQIUD: 1 } }),
+    "task_config.condition.fixed_phases: LIQIUD is not a phase of database 'ALFE' (nearest: LIQUID)",
+  ],
+  [
+    'two fixed phases',
+    pointConfig({ fixed_phases: { LIQUID: 1, FCC_A1: 0 } }),
+    'task_config.condition.fixed_phases: must hold one phase (the temperature is the one free condition), not 2',
+  ],
+  [
+    'a fixed phase amount over 1',
+    pointConfig({ fixed_phases: { LIQUID: 1.5 } }),
+    'task_config.condition.fixed_phases.LIQUID: must be between 0 and 1',
+  ],
+  [
+    'an activity of an element that is not a component',
+    pointConfig({ compositions: {}, activities: { ZN: 0.5 } }),
+    'task_config.condition.activities.ZN: is not one of condition.components (AL, FE)',
+  ],
+  [
     'a Scheil inhibited phase the database does not define',
     scheil({ inhibit_phases: ['SIGMA'] }),
     "task_config.condition.inhibit_phases: SIGMA is not a phase of database 'ALFE' (nearest: LIQUID)",

@@ -12,6 +12,7 @@ import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
+import { fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import { addFurtherQuantities, heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { isLiquidName } from '../../contract/phases.js';
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
@@ -39,7 +40,8 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const comp = resolveCompositions(free, [{ field: 'condition.compositions', value: cond.compositions }]);
   const names = outputNames('point_calculation', job.config.condition);
   const open = Object.keys(MU).length > 0;
-  const conditions: EquilibriumConditions = { T, P, X: comp.X[0], ...(open ? { MU } : {}) };
+  const fixed = fixedPhaseOf(sys, cond, comp.X[0], control);
+  const conditions: EquilibriumConditions = { T: fixed?.at ?? T, P, X: comp.X[0], ...(open ? { MU } : {}) };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the
   // equilibrium Cp (formula sheet §9.4).
   const r = equilibrium({
@@ -66,6 +68,7 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     cp_definition: CP_DEFINITION,
     alloy_temperatures: further.alloy,
     ...further.fields,
+    ...(fixed ? { fixed_phase: fixed.field } : {}),
   };
   const state = r.converged ? 'converged' : `NOT converged: ${r.reason}`;
   const xText = open
@@ -74,19 +77,23 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
         ...potentialText(cond),
       ].join(', ')
     : sys.elements.map((e) => `X(${e})=${Number((comp.full[0][e] ?? 0).toPrecision(6))}`).join(', ');
-  const tC = `${Number((T - 273.15).toFixed(2))} °C`;
-  const tText = job.config.preview_temperature_unit === 'celsius' ? `${tC} (${fmtT(T)})` : `${fmtT(T)} (${tC})`;
+  const tC = `${Number((conditions.T - 273.15).toFixed(2))} °C`;
+  const tText =
+    job.config.preview_temperature_unit === 'celsius'
+      ? `${tC} (${fmtT(conditions.T)})`
+      : `${fmtT(conditions.T)} (${tC})`;
   const preview = pointPreview(
     point,
     sys.elements,
     `Equilibrium at ${tText}, ${P} Pa, ${xText} (${r.converged ? 'converged' : 'not converged'})`,
   );
   const files = writeResultFiles(job.taskDir, { json: doc, csv: tableToCsv(table), previews: { point: preview } });
-  const summary = `${phaseSetText(point)} at ${fmtT(T)} (${state})`;
+  const summary = `${phaseSetText(point)} at ${fmtT(conditions.T)} (${state})`;
   const logs = [
     ...sys.logs,
     `database ${basename(sys.tdbFile)} (sha256 ${doc.provenance.database.sha256.slice(0, 12)}...), components ${sys.components.join(', ')}`,
     `conditions T=${T} K, P=${P} Pa, ${xText}${sys.phases ? `, phases ${sys.phases.join(', ')}` : ''}`,
+    ...(fixed ? [fixed.log] : []),
     `equilibrium ${state} after ${r.iterations} iterations: ${phaseSetText(point)}, GM=${r.GM.toFixed(3)} J/mol`,
     ...(r.converged
       ? []
@@ -128,6 +135,37 @@ function pointFurtherQuantities(
     ...fields.quantity_notes.map((n) => `note: ${n}`),
   ];
   return { fields, alloy, logs };
+}
+
+/**
+ * condition.fixed_phases: the temperature at which the phase's amount crosses the given one, nearest
+ * condition.temperature (worker/scans/fixed-phase.ts); the point is computed at the bracket's end on the phase's side.
+ */
+function fixedPhaseOf(
+  sys: CalcSystem,
+  cond: { fixed_phases?: Record<string, number>; temperature: number; pressure: number },
+  X: Record<string, number>,
+  control: JobControl,
+): { at: number; field: NonNullable<PointCalculationResult['fixed_phase']>; log: string } | undefined {
+  const [entry] = Object.entries(cond.fixed_phases ?? {});
+  if (!entry) return undefined;
+  const [key, amount] = entry;
+  const phase = key.toUpperCase();
+  if (!(sys.phases ?? sys.formable).includes(phase))
+    throw new Error(
+      `condition.fixed_phases.${key}: ${phase} is not among the phases of this calculation (suppressed, not activated or not formable with the components)`,
+    );
+  const found = fixedPhaseTemperature(
+    sys,
+    X,
+    cond.pressure,
+    { phase, amount, from: cond.temperature },
+    () => control.cancelled,
+  );
+  if (found instanceof Error) throw new Error(`condition.fixed_phases.${key}: ${found.message}`);
+  const field = { phase, amount, start_temperature: cond.temperature, temperature: found.T, bracket: found.bracket };
+  const log = `${phase} at amount ${amount}: ${found.T.toFixed(2)} K (bracket ${found.bracket.map((t) => t.toFixed(3)).join('-')} K, searched from ${cond.temperature} K); the point is computed at ${found.stateT.toFixed(3)} K`;
+  return { at: found.stateT, field, log };
 }
 
 function potentialText(cond: {

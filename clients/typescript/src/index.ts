@@ -196,6 +196,8 @@ export interface PointCondition {
   chemical_potentials?: Record<string, number>;
   /** {EL: activity against reference_states[EL]}: EL held at this activity in place of a mole fraction */
   activities?: Record<string, number>;
+  /** {PHASE: amount 0..1}: the temperature left free (LIQUID 1: the liquidus); `temperature` starts the search */
+  fixed_phases?: Record<string, number>;
 }
 
 /** mole_fraction (default) or mass_fraction */
