@@ -73,7 +73,7 @@ function checks(s: AnyZ): Record<string, any>[] {
   return ((s._zod.def.checks ?? []) as { _zod: { def: Record<string, any> } }[]).map((c) => c._zod.def);
 }
 
-const OPEN_SYSTEM_KEYS = new Set(['chemical_potentials', 'activities']);
+const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases']);
 
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
@@ -89,10 +89,10 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       }
       return [f];
     }
-    // a record of fractions is a composition; a record of names (reference_states) and the open-system conditions
-    // (chemical_potentials, activities: J/mol and activities, not fractions) have no form field (API only)
+    // a record of fractions is a composition; a record of names (reference_states), the open-system conditions
+    // (chemical_potentials, activities) and fixed_phases (amounts of phases) have no form field yet (API only)
     case 'record':
-      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' || OPEN_SYSTEM_KEYS.has(key)
+      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' || API_ONLY_RECORDS.has(key)
         ? []
         : [{ ...base, kind: 'composition' }];
     case 'array': {
