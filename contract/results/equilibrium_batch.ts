@@ -40,8 +40,8 @@ export interface EquilibriumBatchResult extends ResultDocument {
   columns: { name: string; unit: string }[];
   /** the output names the columns were built from, after defaults and template/custom merging */
   outputs: string[];
-  /** the files of the rows, relative to the task's folder */
-  files: { csv: string; jsonl: string };
+  /** the files of the rows, relative to the task's folder (xlsx: for batches of at most 50,000 rows) */
+  files: { csv: string; jsonl: string; xlsx?: string };
   /** the first rows (at most PREVIEW_ROWS), as in rows.jsonl, for a view that does not download the table */
   preview_rows: BatchRowRecord[];
   /** which Cp the `Cp` column holds */

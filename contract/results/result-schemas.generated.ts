@@ -5269,13 +5269,16 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "files": {
-        "description": "the files of the rows, relative to the task's folder",
+        "description": "the files of the rows, relative to the task's folder (xlsx: for batches of at most 50,000 rows)",
         "type": "object",
         "properties": {
           "csv": {
             "type": "string"
           },
           "jsonl": {
+            "type": "string"
+          },
+          "xlsx": {
             "type": "string"
           }
         },

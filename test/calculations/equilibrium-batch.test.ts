@@ -4,6 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { loadCalculation } from '../../worker/index.js';
@@ -91,6 +92,13 @@ describe('equilibrium_batch', () => {
     expect(doc.counts).toEqual({ rows: 1000, done: 1000, ok: 1000, not_converged: 0, failed: 0 });
     const rows = readRows(dir);
     expect(rows.map((r) => r.row)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    // result.xlsx: the same table as a worksheet, the header then one row per batch row, numbers as numbers
+    expect(doc.files.xlsx).toBe('result/result.xlsx');
+    const xlsx = unzipSync(readFileSync(path.join(dir, 'result', 'result.xlsx')));
+    const sheet = strFromU8(xlsx['xl/worksheets/sheet1.xml']!);
+    expect(sheet.match(/<row /g)).toHaveLength(1001);
+    expect(strFromU8(xlsx['xl/sharedStrings.xml']!)).toContain('input_x(ZN) [mol/mol]');
+    expect(sheet).toContain(`<v>${rows[999]!.input.T}</v>`);
     // every row against one cold equilibrium made into a point and outputs as the point calculation does
     const sys = { db: openDatabase(ALZN), components: ['AL', 'ZN', 'VA'] };
     const conv = new PointConverter(sys.db, sys.components);

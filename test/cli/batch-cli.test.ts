@@ -110,6 +110,9 @@ describe('phasedesk batch', () => {
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8'));
     expect(doc.counts).toEqual({ rows: 100000, done: 100000, ok: 100000, not_converged: 0, failed: 0 });
+    // a spreadsheet of this size is not built in memory: result.csv only, and result.json says so
+    expect(doc.files.xlsx).toBeUndefined();
+    expect(doc.quantity_notes).toContain('result.xlsx: not written for more than 50000 rows (result.csv has them all)');
     const csv = readFileSync(path.join(out, 'result', 'result.csv'), 'utf8')
       .trimEnd()
       .split('\r\n');

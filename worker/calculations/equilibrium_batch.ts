@@ -21,7 +21,15 @@ import { documentBase } from '../results/document.js';
 import { selectOutputs } from '../../contract/results/outputs/selection.js';
 import { heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { writeResultFiles } from '../results/common.js';
-import { BatchTableWriter, CSV_FILE, ROWS_FILE, rowValues } from '../results/batch-table.js';
+import {
+  BatchTableWriter,
+  CSV_FILE,
+  ROWS_FILE,
+  rowValues,
+  writeXlsx,
+  XLSX_FILE,
+  XLSX_MAX_ROWS,
+} from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
 import { nextChunkSize } from '../scans/batch.js';
 import {
@@ -63,7 +71,7 @@ interface BatchContext {
   heldMU: (T: number, P: number) => Record<string, number>;
 }
 
-export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
+export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
   if (control.cancelled) throw new CancelledError();
   const cond = job.config.condition;
   const sys = openSystem(job, cond);
@@ -103,18 +111,26 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
     cancelled = true;
   }
   const base = documentBase(job, 'equilibrium_batch', sys);
+  const table = writer.finish(sys.elements);
+  if (table.cells) await writeXlsx(job.taskDir, table.columns, table.cells);
+  const files = table.cells ? [ROWS_FILE, CSV_FILE, XLSX_FILE] : [ROWS_FILE, CSV_FILE];
   const doc: EquilibriumBatchResult = {
     ...base,
     config: withTableDigest(base.config),
     complete: !cancelled,
     counts: writer.counts,
-    columns: writer.finish(sys.elements),
+    columns: table.columns,
     outputs: names,
-    files: { csv: CSV_FILE, jsonl: ROWS_FILE },
+    files: { csv: CSV_FILE, jsonl: ROWS_FILE, ...(table.cells ? { xlsx: XLSX_FILE } : {}) },
     preview_rows: writer.preview,
     cp_definition: CP_DEFINITION,
     reference_states: { ...b.extras.references },
-    quantity_notes: [...b.extras.notes],
+    quantity_notes: [
+      ...b.extras.notes,
+      ...(table.cells
+        ? []
+        : [`result.xlsx: not written for more than ${XLSX_MAX_ROWS} rows (result.csv has them all)`]),
+    ],
   };
   writeResultFiles(job.taskDir, { json: doc });
   const c = writer.counts;
@@ -123,12 +139,7 @@ export function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
     `${c.ok} ok, ${c.not_converged} not converged, ${c.failed} failed`;
   const output = {
     summary,
-    logs: [
-      ...sys.logs,
-      `outputs ${names.join(', ')}`,
-      summary,
-      `written ${ROWS_FILE}, ${CSV_FILE}, result/result.json`,
-    ],
+    logs: [...sys.logs, `outputs ${names.join(', ')}`, summary, `written ${files.join(', ')}, result/result.json`],
   };
   // a cancel keeps the rows done: the files are complete for them, and the service records them on the stopped task
   if (cancelled) throw new CancelledError(output);

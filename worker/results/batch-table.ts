@@ -2,9 +2,11 @@
 // once (each row with the columns of its own point, as a point calculation's table gives them), and at the end
 // result/result.csv is written from it in one streaming pass, with the columns of every row merged. What is kept in
 // memory does not grow with the rows: the shape of the points met (phase labels, their sublattice constituents,
-// the metastable phases), which the merged columns are resolved from, the counts and the first rows.
+// the metastable phases), which the merged columns are resolved from, the counts and the first rows. result.xlsx
+// (batches of at most XLSX_MAX_ROWS rows) holds the same table as a spreadsheet.
 import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import writeXlsxFile from 'write-excel-file/node';
 import { csvCell, csvHeader, phaseLabel, type PhaseRecord } from '../../contract/results/common.js';
 import {
   buildTable,
@@ -17,6 +19,11 @@ import { BATCH_PREVIEW_ROWS, type BatchCounts, type BatchRowRecord } from '../..
 
 export const ROWS_FILE = 'result/rows.jsonl';
 export const CSV_FILE = 'result/result.csv';
+export const XLSX_FILE = 'result/result.xlsx';
+/** Rows a result.xlsx is written for (one worksheet built in memory; result.csv streams any number). */
+export const XLSX_MAX_ROWS = 50_000;
+
+type Cell = number | string | null;
 /** bytes gathered before a write */
 const WRITE_BUFFER = 1 << 20;
 
@@ -136,19 +143,25 @@ export class BatchTableWriter {
     this.pending = '';
   }
 
-  /** Closes rows.jsonl and writes result.csv from it; returns the CSV's columns. */
-  finish(elements: readonly string[]): { name: string; unit: string }[] {
+  /**
+   * Closes rows.jsonl and writes result.csv from it; returns the CSV's columns and, for a batch of at most
+   * XLSX_MAX_ROWS rows, its cells for result.xlsx (writeXlsx).
+   */
+  finish(elements: readonly string[]): { columns: { name: string; unit: string }[]; cells: Cell[][] | null } {
     this.flush();
     if (this.fd !== null) closeSync(this.fd);
     this.fd = null;
     const outputs = resolveColumns(this.names, [this.shapes.point()], this.ctx);
     const columns = [...leadingColumns(elements), ...outputs.map((c) => ({ name: c.name, unit: c.unit }))];
+    const cells: Cell[][] | null = this.counts.done <= XLSX_MAX_ROWS ? [] : null;
     const out = openSync(join(this.dir, CSV_FILE), 'w');
     try {
       let text = csvHeader(columns) + '\r\n';
       const defaults = outputs.map((c) => c.value(EMPTY_POINT));
       forEachLine(join(this.dir, ROWS_FILE), (line) => {
-        text += csvLine(JSON.parse(line) as BatchRowRecord, elements, outputs, defaults) + '\r\n';
+        const row = rowCells(JSON.parse(line) as BatchRowRecord, elements, outputs, defaults);
+        cells?.push(row);
+        text += row.map(csvCell).join(',') + '\r\n';
         if (text.length >= WRITE_BUFFER) {
           writeSync(out, text);
           text = '';
@@ -158,8 +171,47 @@ export class BatchTableWriter {
     } finally {
       closeSync(out);
     }
-    return columns;
+    return { columns, cells };
   }
+}
+
+/**
+ * result.xlsx: the table of result.csv as one worksheet, the header row frozen, numbers as numbers (write-excel-file).
+ * The workbook is built in memory, so only batches of at most XLSX_MAX_ROWS rows get one (result.csv has every row).
+ */
+export async function writeXlsx(
+  dir: string,
+  columns: { name: string; unit: string }[],
+  cells: Cell[][],
+): Promise<void> {
+  const header = columns.map((c) => ({
+    value: c.unit ? `${c.name} [${c.unit}]` : c.name,
+    fontWeight: 'bold' as const,
+  }));
+  const data = [header, ...cells.map((row) => row.map((v) => (v === null || v === undefined ? null : v)))];
+  await writeXlsxFile(data, { sheet: 'rows', stickyRowsCount: 1 }).toFile(join(dir, XLSX_FILE));
+}
+
+function rowCells(
+  r: BatchRowRecord,
+  elements: readonly string[],
+  outputs: readonly Column[],
+  defaults: readonly (number | string | null)[],
+): Cell[] {
+  const cells: Cell[] = [
+    r.row,
+    r.label ?? null,
+    r.status,
+    r.reason,
+    r.input.T,
+    r.input.P,
+    ...elements.map((e) => r.input.x[e] ?? null),
+  ];
+  const values = r.values;
+  outputs.forEach((c, i) => {
+    cells.push(values === undefined ? null : c.name in values ? values[c.name]! : defaults[i]!);
+  });
+  return cells;
 }
 
 /** The columns before the outputs: the row, its label and status, and its conditions. */
@@ -173,28 +225,6 @@ function leadingColumns(elements: readonly string[]): { name: string; unit: stri
     { name: 'input_P', unit: 'Pa' },
     ...elements.map((e) => ({ name: `input_x(${e})`, unit: 'mol/mol' })),
   ];
-}
-
-function csvLine(
-  r: BatchRowRecord,
-  elements: readonly string[],
-  outputs: readonly Column[],
-  defaults: readonly (number | string | null)[],
-): string {
-  const cells = [
-    r.row,
-    r.label ?? null,
-    r.status,
-    r.reason,
-    r.input.T,
-    r.input.P,
-    ...elements.map((e) => r.input.x[e]),
-  ];
-  const values = r.values;
-  outputs.forEach((c, i) => {
-    cells.push(values === undefined ? null : c.name in values ? values[c.name]! : defaults[i]!);
-  });
-  return cells.map(csvCell).join(',');
 }
 
 /** Calls `f` with each line of a file, read in blocks (the file is never held whole). */
