@@ -7,6 +7,7 @@ import type { Store } from '../db/index.js';
 import type { QueueSession } from './queue-session.js';
 import type { WorkerMetrics } from './worker-metrics.js';
 import { probePostgres, probeRedis } from './probes.js';
+import { repeatWithoutOverlap } from '../util/repeat.js';
 
 const PROBE_EVERY_MS = 1000;
 
@@ -22,19 +23,11 @@ export interface SupervisedWorker {
 
 export class ConnectionSupervisor {
   private readonly timer: NodeJS.Timeout;
-  private probing = false;
   private pausedForStore = false;
   private redisSilentSince: number | undefined;
 
   constructor(private readonly s: SupervisedWorker) {
-    this.timer = setInterval(() => {
-      if (this.probing) return;
-      this.probing = true;
-      void this.probe().finally(() => {
-        this.probing = false;
-      });
-    }, PROBE_EVERY_MS);
-    this.timer.unref();
+    this.timer = repeatWithoutOverlap(PROBE_EVERY_MS, () => this.probe());
   }
 
   /** Whether new jobs wait for PostgreSQL (a new session starts paused then). */

@@ -13,6 +13,7 @@ import { redisConnection, TASK_QUEUE, taskJobId } from './redis.js';
 import { CoalescedRuns } from '../util/coalesced-runs.js';
 import { Reconciler } from './reconcile.js';
 import { probeRedis } from './probes.js';
+import { repeatWithoutOverlap } from '../util/repeat.js';
 
 /** The data of a task's job; everything else the worker reads from the task record. */
 export interface TaskJobData {
@@ -54,7 +55,6 @@ export class JobQueue {
   private readonly reconciler: Reconciler;
   private readonly timer: NodeJS.Timeout;
   private readonly probeTimer: NodeJS.Timeout;
-  private probing = false;
   /** Since when Redis has not answered the probe's PING (undefined: it answers). */
   private redisSilentSince: number | undefined;
 
@@ -91,14 +91,7 @@ export class JobQueue {
       this.reconciles.request();
     }, SWEEP_INTERVAL_MS);
     this.timer.unref();
-    this.probeTimer = setInterval(() => {
-      if (this.probing) return;
-      this.probing = true;
-      void this.watchRedis().finally(() => {
-        this.probing = false;
-      });
-    }, PROBE_INTERVAL_MS);
-    this.probeTimer.unref();
+    this.probeTimer = repeatWithoutOverlap(PROBE_INTERVAL_MS, () => this.watchRedis());
   }
 
   /** At start: the first reconciliation pass (tasks left running whose jobs Redis lost are found from now on). */

@@ -296,14 +296,14 @@ describe('line and properties results', () => {
     return 0.5 * (a + b);
   };
   const TE = root((T) => xL(10000, T) + xL(15000, T) - 1, 300, 1000);
-
-  it('a T line through the eutectic: liquidus, solidus and the invariant with its phase compositions, by hand', () => {
+  /** A T line 500 -> 1500 K at x(B) = 0.3 of the ideal eutectic, run. */
+  const eutecticLine = (points: number) => {
     const j = job(
       {
         components: ['A', 'B'],
         temperature_start: 500,
         temperature_end: 1500,
-        points: 51,
+        points,
         compositions_start: { B: 0.3 },
         compositions_end: { B: 0.3 },
         activated_phases: undefined,
@@ -314,6 +314,11 @@ describe('line and properties results', () => {
       'line_calculation' as const,
     );
     runLine(j, ctl());
+    return j;
+  };
+
+  it('a T line through the eutectic: liquidus, solidus and the invariant with its phase compositions, by hand', () => {
+    const j = eutecticLine(51);
     const doc = read<LineCalculationResult>(j);
     // liquidus: the higher of the two liquidus branches at x(B) = 0.3
     const tA = root((T) => xL(10000, T) - 0.7, 300, 1000),
@@ -364,23 +369,7 @@ describe('line and properties results', () => {
     expect(Math.abs(solidus.fixed_phase!.temperature - TE)).toBeLessThan(0.01);
     expect(solidus.point.phases.map((p) => p.name)).toContain('LIQUID');
     // the same as the line calculation's liquidus at this composition
-    const line = job(
-      {
-        components: ['A', 'B'],
-        temperature_start: 500,
-        temperature_end: 1500,
-        points: 21,
-        compositions_start: { B: 0.3 },
-        compositions_end: { B: 0.3 },
-        activated_phases: undefined,
-        compositions: undefined,
-        temperature: undefined,
-      },
-      EUT,
-      'line_calculation' as const,
-    );
-    runLine(line, ctl());
-    const lineLiquidus = read<LineCalculationResult>(line).alloy_temperatures!.liquidus!;
+    const lineLiquidus = read<LineCalculationResult>(eutecticLine(21)).alloy_temperatures!.liquidus!;
     expect(Math.abs(liquidus.fixed_phase!.temperature - lineLiquidus)).toBeLessThan(0.01);
     // a phase this calculation does not have, and an amount no temperature reaches, say so
     expect(() => at({ GAS: 0 }, 900)).toThrow(/condition.fixed_phases.GAS: GAS is not among the phases/);
@@ -507,8 +496,8 @@ describe('open-system conditions: chemical potentials and activities', () => {
       expect(doc.point.x.C).toBeCloseTo(0.02, 8);
       expect(doc.point.MU.C).toBeCloseTo(c.MU.C, 4);
       expect(doc.point.MU.FE).toBeCloseTo(c.MU.FE, 4);
-      expect(doc.alloy_temperatures.liquidus).toBeNull();
-      expect(doc.alloy_temperatures.note).toMatch(/chemical potential or activity/);
+      expect(doc.alloy_temperatures!.liquidus).toBeNull();
+      expect(doc.alloy_temperatures!.note).toMatch(/chemical potential or activity/);
     }
   });
 
