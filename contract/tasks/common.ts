@@ -217,7 +217,7 @@ export function potentialRule(c: Record<string, unknown>, ctx: z.RefinementCtx):
   for (const field of ['compositions', 'chemical_potentials', 'activities'])
     for (const k of Object.keys((c[field] as Record<string, number> | undefined) ?? {})) {
       const el = k.toUpperCase();
-      if (el === 'VA') continue;
+      if (el === 'VA' && field === 'compositions') continue;
       if (field !== 'compositions' && !elements.includes(el)) {
         ctx.addIssue({
           code: 'custom',

@@ -205,6 +205,11 @@ const ROWS: [string, Record<string, unknown>, string][] = [
     'task_config.condition.fixed_phases.LIQUID: must be between 0 and 1',
   ],
   [
+    'a chemical potential of vacancies',
+    pointConfig({ compositions: {}, chemical_potentials: { VA: 0 } }),
+    'task_config.condition.chemical_potentials.VA: is not one of condition.components (AL, FE)',
+  ],
+  [
     'an activity of an element that is not a component',
     pointConfig({ compositions: {}, activities: { ZN: 0.5 } }),
     'task_config.condition.activities.ZN: is not one of condition.components (AL, FE)',
