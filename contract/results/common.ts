@@ -151,6 +151,11 @@ export function csvCell(v: number | string | null | undefined): string {
 }
 
 /** The header line of a result CSV: "name [unit]" per column. */
+/** A column's heading in result files: its name and, when it has one, its unit in brackets ("G [J/mol]"). */
+export function columnHeading(c: { name: string; unit: string }): string {
+  return c.unit ? `${c.name} [${c.unit}]` : c.name;
+}
+
 export function csvHeader(columns: readonly { name: string; unit: string }[]): string {
-  return columns.map((c) => csvCell(c.unit ? `${c.name} [${c.unit}]` : c.name)).join(',');
+  return columns.map((c) => csvCell(columnHeading(c))).join(',');
 }

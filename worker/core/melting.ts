@@ -40,9 +40,16 @@ export function meltingPoint(db: NativeDatabase, element: string): number | null
   let lo = SEARCH_FROM;
   // the top of the search: the highest of these where the pure element has an equilibrium (a phase with vacancies
   // can run into its pure-vacancy configuration at the highest temperatures: BCC_B2 of alni_dupin_2001 at 6000 K)
-  const top = SEARCH_TO.find((T) => solidAt(T) !== undefined);
-  if (solidAt(lo) !== true || top === undefined || solidAt(top) !== false) return null;
-  let hi = top;
+  let top: number | undefined;
+  for (const T of SEARCH_TO) {
+    const solid = solidAt(T);
+    if (solid === undefined) continue;
+    if (solid) return null; // still solid at the top of the search
+    top = T;
+    break;
+  }
+  if (top === undefined || solidAt(lo) !== true) return null;
+  let hi: number = top;
   while (hi - lo > 0.5) {
     const mid = 0.5 * (lo + hi);
     const solid = solidAt(mid);

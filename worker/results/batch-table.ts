@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import writeXlsxFile from 'write-excel-file/node';
-import { csvCell, csvHeader, phaseLabel, type PhaseRecord } from '../../contract/results/common.js';
+import { columnHeading, csvCell, csvHeader, phaseLabel, type PhaseRecord } from '../../contract/results/common.js';
 import {
   buildTable,
   resolveColumns,
@@ -184,11 +184,8 @@ export async function writeXlsx(
   columns: { name: string; unit: string }[],
   cells: Cell[][],
 ): Promise<void> {
-  const header = columns.map((c) => ({
-    value: c.unit ? `${c.name} [${c.unit}]` : c.name,
-    fontWeight: 'bold' as const,
-  }));
-  const data = [header, ...cells.map((row) => row.map((v) => (v === null || v === undefined ? null : v)))];
+  const header = columns.map((c) => ({ value: columnHeading(c), fontWeight: 'bold' as const }));
+  const data = [header, ...cells];
   await writeXlsxFile(data, { sheet: 'rows', stickyRowsCount: 1 }).toFile(join(dir, XLSX_FILE));
 }
 
