@@ -9,7 +9,7 @@ import { resolveCompositions } from '../../worker/system/system.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
-import { run } from '../../worker/calculations/point_calculation.js';
+import { PREVIEW_METASTABLE_ROWS, pointPreview, run } from '../../worker/calculations/point_calculation.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
 import { GAS_CONSTANT } from '../../contract/results/common.js';
 import { parsedJob } from '../support/jobs.js';
@@ -171,5 +171,38 @@ describe('point_calculation', () => {
         ],
       ),
     ).toThrow(/leave out the same one/);
+  });
+});
+
+describe('the phase-table preview', () => {
+  it('lists the metastable phases nearest to stability and counts the rest (result.json holds them all)', () => {
+    const metastable = Array.from({ length: PREVIEW_METASTABLE_ROWS + 7 }, (_, i) => ({
+      name: `PHASE_${String(i).padStart(2, '0')}`,
+      driving_force: -100 * (i + 1),
+      x: { AL: 0.5, ZN: 0.5 },
+      GM: -20000,
+    })).reverse();
+    const point = {
+      T: 600,
+      P: 101325,
+      x: { AL: 0.6, ZN: 0.4 },
+      converged: true,
+      reason: '',
+      GM: -21000,
+      HM: 0,
+      SM: 0,
+      CPM: 0,
+      MU: { AL: -20000, ZN: -23000 },
+      phases: [{ name: 'FCC_A1', amount: 1, x: { AL: 0.6, ZN: 0.4 }, GM: -21000 }],
+      metastable,
+    } as unknown as Parameters<typeof pointPreview>[0];
+    const svg = pointPreview(point, ['AL', 'ZN'], 'many phases');
+    const listed = metastable.filter((m) => new RegExp(`>${m.name}<`).test(svg)).map((m) => m.name);
+    expect(listed).toHaveLength(PREVIEW_METASTABLE_ROWS);
+    // the nearest to stability are the ones listed
+    expect(listed).toContain('PHASE_00');
+    expect(listed).not.toContain(`PHASE_${PREVIEW_METASTABLE_ROWS}`);
+    expect(svg).toContain('7 more');
+    expect(svg).toContain('FCC_A1');
   });
 });

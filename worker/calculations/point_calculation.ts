@@ -189,15 +189,24 @@ function openSystemAlloy(sys: CalcSystem): AlloyTemperaturesField {
   };
 }
 
-/** Phase table of one point: stable composition sets, then metastable phases with driving forces. */
+/**
+ * Metastable phases the preview table lists, nearest to stability first; result.json and result.csv hold them all
+ * (a steel database leaves over a hundred, a table image of which nobody reads and which takes seconds to draw).
+ */
+export const PREVIEW_METASTABLE_ROWS = 15;
+
+/** Phase table of one point: stable composition sets, then the metastable phases nearest to stability. */
 export function pointPreview(p: EquilibriumPoint, elements: string[], title: string): string {
   const columns = ['Phase', 'Status', 'NP (mol/mol)', ...elements.map((e) => `x(${e})`), 'GM (J/mol)', 'DF (J/mol)'];
   const rows: (string | number | null)[][] = [];
   for (const q of [...p.phases].sort((a, b) => phaseLabel(a).localeCompare(phaseLabel(b)))) {
     rows.push([phaseLabel(q), 'stable', q.amount, ...elements.map((e) => q.x[e] ?? null), q.GM, 0]);
   }
-  for (const m of [...p.metastable].sort((a, b) => b.driving_force - a.driving_force)) {
+  const metastable = [...p.metastable].sort((a, b) => b.driving_force - a.driving_force);
+  for (const m of metastable.slice(0, PREVIEW_METASTABLE_ROWS)) {
     rows.push([m.name, 'metastable', 0, ...elements.map((e) => m.x[e] ?? null), m.GM, m.driving_force]);
   }
+  const more = metastable.length - PREVIEW_METASTABLE_ROWS;
+  if (more > 0) rows.push([`${more} more`, 'metastable', null, ...elements.map(() => null), null, '(result.json)']);
   return pointTable({ columns, rows, title });
 }

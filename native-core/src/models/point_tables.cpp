@@ -36,7 +36,8 @@ void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t 
 
 // The columns of S whose values cS are equal at this (T,P) as one column of their sum (the same sum up to rounding),
 // cG their values: the grouping last used by any thread when it is the same, else a new one (kept for the next
-// call). Null when no two columns are equal, or S has fewer than 8 (grouping would cost more than it saves).
+// call). Null when the grouping leaves more than three quarters of the columns, or S has fewer than 8 (grouping would
+// cost more than it saves).
 std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const CompiledModel::PointSetImpl& q,
                                                                    const std::vector<double>& cS,
                                                                    std::vector<double>& cG) {
@@ -55,7 +56,9 @@ std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const Compile
     }
   }
   std::shared_ptr<const CompiledModel::MergedColumns> merged;
-  if (!group_of.empty() && cG.size() < nc) {
+  // The merged table is a second copy of the grid's table: worth its memory only when it is markedly narrower
+  // (a steel's sigma or Laves phase has a few equal columns among 30-50, its grid tens of thousands of points)
+  if (!group_of.empty() && 4 * cG.size() <= 3 * nc) {
     {
       std::lock_guard<std::mutex> lock(q.merged_mutex);
       merged = q.merged;

@@ -200,14 +200,17 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
 
 }  // namespace
 
-// One pass without branches (the compiler vectorises it), each point's sum taken -G + Σ μ_A x_A in the order of A.
+// Each point's sum taken -G + Σ μ_A x_A in the order of A, point after point: the compositions are read once (a pass
+// per element, which vectorised the additions, read a large grid's compositions C times from memory: a steel's
+// 600,000 points are 33 MB).
 void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
   df.resize(np);
   double* out = df.data();
-  for (size_t k = 0; k < np; ++k) out[k] = -gG[k];
-  for (int A = 0; A < C; ++A) {
-    const double muA = mu[A];
-    for (size_t k = 0; k < np; ++k) out[k] += muA * X[k * C + A];
+  for (size_t k = 0; k < np; ++k) {
+    const double* x = X + k * C;
+    double s = -gG[k];
+    for (int A = 0; A < C; ++A) s += mu[A] * x[A];
+    out[k] = s;
   }
 }
 
