@@ -294,6 +294,7 @@ class EquilibriumBatchCondition(_EquilibriumBatchCondition, total=False):
     reference_states: Dict[str, str]
     chemical_potentials: Dict[str, float]  # {EL: J/mol} held in every row (the rows leave EL out)
     activities: Dict[str, float]  # {EL: activity against reference_states[EL]} held in every row
+    fixed_phases: Dict[str, float]  # {PHASE: amount 0..1}: each row's T left free, the row's T where the search starts
 
 
 class CptMapOptions(TypedDict, total=False):

@@ -94,3 +94,21 @@ function readField(text: string, i: number, line: number): { value: string; end:
     throw new CsvSyntaxError(at, 'text after the closing double quote of a field');
   return { value, end: j, line: at };
 }
+
+/**
+ * A sheet's rows as the CSV text a batch table takes (RFC 4180: a field with a comma, quote or line break quoted):
+ * numbers in full precision, a date as its ISO text (the table's reader names it as not a number), empty cells
+ * empty; trailing empty cells of a row are kept so that every record has the header's width.
+ */
+export function sheetToCsv(rows: readonly (readonly unknown[])[]): string {
+  const width = Math.max(0, ...rows.map((r) => r.length));
+  // a cell as read-excel-file gives it: a string, number, boolean, Date or null
+  const field = (v: unknown): string => {
+    const s = v === null || v === undefined ? '' : v instanceof Date ? v.toISOString() : String(v);
+    return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return rows
+    .filter((r) => r.some((v) => v !== null && v !== undefined && v !== ''))
+    .map((r) => Array.from({ length: width }, (_, i) => field(r[i])).join(','))
+    .join('\n');
+}

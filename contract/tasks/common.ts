@@ -201,6 +201,33 @@ export const potentialFields = {
   activities: z.record(z.string(), z.number().gt(0, GT0).max(1e6, 'must be at most 1e6')).optional(),
 };
 
+/** A phase at an amount with the temperature free (fixedPhaseRule). */
+export const fixedPhaseFields = { fixed_phases: z.record(z.string(), fraction).optional() };
+
+/**
+ * condition.fixed_phases (an extension of point calculations and batches): one phase at an amount (fraction of the
+ * atoms, 0..1) with the temperature left free, the condition's (or the row's) temperature the start of the search
+ * (worker/scans/fixed-phase.ts); at a fixed composition, so not with chemical potentials or activities.
+ */
+export function fixedPhaseRule(
+  c: { fixed_phases?: Record<string, number> } & Record<string, unknown>,
+  ctx: z.RefinementCtx,
+) {
+  const keys = Object.keys(c.fixed_phases ?? {});
+  if (keys.length > 1)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['fixed_phases'],
+      message: `must hold one phase (the temperature is the one free condition), not ${keys.length}`,
+    });
+  else if (keys.length === 1 && (c.chemical_potentials || c.activities))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['fixed_phases'],
+      message: 'cannot be combined with chemical_potentials or activities (the composition must be fixed)',
+    });
+}
+
 /** The elements a condition holds at a chemical potential or activity (upper case). */
 export function potentialElements(c: Record<string, unknown>): string[] {
   const keys = (field: string) => Object.keys((c[field] as Record<string, number> | undefined) ?? {});

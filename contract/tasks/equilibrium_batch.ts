@@ -10,6 +10,8 @@ import {
   compositionProblem,
   compositionUnit,
   conditionElements,
+  fixedPhaseFields,
+  fixedPhaseRule,
   furtherFields,
   kelvin,
   outputElementsRule,
@@ -135,8 +137,10 @@ export const equilibriumBatchSchema = z.strictObject({
       composition_unit: compositionUnit,
       reference_states: furtherFields.reference_states,
       ...potentialFields,
+      ...fixedPhaseFields,
     })
     .superRefine(oneSourceRule)
+    .superRefine(fixedPhaseRule)
     .superRefine(outputElementsRule)
     .superRefine(referenceStatesRule)
     .superRefine(potentialRule)

@@ -1,4 +1,4 @@
-// `phasedesk batch TABLE.csv (--tdb FILE | --db CODE) --out DIR [...]`: an equilibrium_batch of a CSV table without
+// `phasedesk batch TABLE.csv|TABLE.xlsx (--tdb FILE | --db CODE) --out DIR [...]`: an equilibrium_batch of a table without
 // the service, as `phasedesk calc` runs a task_config (main/console/calc.ts): the options become the task_config,
 // validated by the same schema as POST /task (a bad row is bad input, exit code 2, naming row and column), and the
 // same calculation writes DIR/result/result.csv, rows.jsonl and result.json.
@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { CalcInputError, runTaskConfig } from '../console/calc.js';
-import { csvRecords } from '../../contract/tasks/batch-csv.js';
+import { csvRecords, sheetToCsv } from '../../contract/tasks/batch-csv.js';
 import { TABLE_UNITS } from '../../contract/tasks/batch-rows.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 
-export const BATCH_USAGE = `usage: phasedesk batch TABLE.csv (--tdb FILE | --db CODE) --out DIR [options]
-  One equilibrium per row of TABLE.csv (a header line: one column per element, optional T [K], pressure [Pa] and
-  label columns), written to DIR/result/result.csv (the merged table), DIR/result/rows.jsonl and result.json.
+export const BATCH_USAGE = `usage: phasedesk batch TABLE.csv|TABLE.xlsx (--tdb FILE | --db CODE) --out DIR [options]
+  One equilibrium per row of TABLE (a header line: one column per element, optional T [K], pressure [Pa] and label
+  columns; of a workbook, its first sheet), written to DIR/result/result.csv (the merged table), DIR/result/rows.jsonl and result.json.
   --db CODE              a database of the bundled catalog (databases/catalog.json) instead of --tdb FILE
   --components EL,...    the system's elements (default: the table's element columns, and --balance)
   --balance EL           the element no column gives (1 minus the others), e.g. --balance AL
@@ -41,6 +41,26 @@ export function splitList(text: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The table as CSV text: a .xlsx file's first sheet (read-excel-file; a file that is no workbook is bad input), any
+ * other file as it is.
+ */
+async function readTable(file: string): Promise<string> {
+  if (/\.xlsx$/i.test(file)) {
+    const { readSheet } = await import('read-excel-file/node');
+    try {
+      return sheetToCsv(await readSheet(file));
+    } catch (e) {
+      throw new CalcInputError(`cannot read ${file} as a workbook (.xlsx): ${(e as Error).message}`);
+    }
+  }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CalcInputError(`cannot read ${file}: ${(e as Error).message}`);
+  }
 }
 
 /** The file of a code of the bundled catalog (case-insensitive). */
@@ -127,16 +147,11 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    if (parsed.positionals.length !== 1) throw new CalcInputError('give exactly one TABLE.csv');
+    if (parsed.positionals.length !== 1) throw new CalcInputError('give exactly one TABLE.csv or TABLE.xlsx');
     if ((v.tdb === undefined) === (v.db === undefined))
       throw new CalcInputError('give one of --tdb FILE and --db CODE');
     const tdb = v.tdb ?? catalogFile(v.db!);
-    let csv: string;
-    try {
-      csv = readFileSync(parsed.positionals[0]!, 'utf8');
-    } catch (e) {
-      throw new CalcInputError(`cannot read ${parsed.positionals[0]}: ${(e as Error).message}`);
-    }
+    const csv = await readTable(parsed.positionals[0]!);
     const cfg = batchConfig(csv, v, v.db ?? path.basename(tdb).replace(/\.tdb$/i, ''));
     const threads = v.threads !== undefined ? Number(v.threads) : undefined;
     const r = await runTaskConfig(cfg, { tdb, out: v.out ?? '', threads });

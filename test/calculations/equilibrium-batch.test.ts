@@ -67,6 +67,18 @@ function expectSameRow(r: BatchRowRecord, table: ResultTable) {
   });
 }
 
+/** The point calculation of an Al-Zn row's input (and further conditions). */
+async function alznPointOf(r: BatchRowRecord, extra: Record<string, unknown> = {}): Promise<PointCalculationResult> {
+  const condition = {
+    components: ['AL', 'ZN'],
+    pressure: 101325,
+    temperature: r.input.T,
+    compositions: { ZN: r.input.x.ZN },
+    ...extra,
+  };
+  return readJson<PointCalculationResult>(await calculate('point_calculation', ALZN, { condition }));
+}
+
 const OUTPUTS = ['phase_name', 'NP(*)', 'x(*,*)', 'G', 'H', 'S', 'Cp', 'mu(*)'];
 
 describe('equilibrium_batch', () => {
@@ -276,20 +288,41 @@ describe('equilibrium_batch sources and alloy temperatures', () => {
     });
     const rows = readRows(dir);
     for (const r of rows) {
-      const point = readJson<PointCalculationResult>(
-        await calculate('point_calculation', ALZN, {
-          condition: {
-            components: ['AL', 'ZN'],
-            pressure: 101325,
-            temperature: r.input.T,
-            compositions: { ZN: r.input.x.ZN },
-          },
-        }),
-      );
+      const point = await alznPointOf(r);
       expect(r.values!.T_liquidus as number).toBeCloseTo(point.alloy_temperatures!.liquidus!, 2);
       expect(r.values!.T_solidus as number).toBeCloseTo(point.alloy_temperatures!.solidus!, 2);
     }
     expect(rows[0]!.values!.T_liquidus).toBe(rows[1]!.values!.T_liquidus);
+  });
+
+  it("a phase fixed at an amount: each row's T is the point calculation's, LIQUID at 0 the solidus, at 1 the liquidus", async () => {
+    const batch = async (fixed: Record<string, number>) =>
+      readRows(
+        await calculate('equilibrium_batch', ALZN, {
+          condition: {
+            components: ['AL', 'ZN'],
+            pressure: 101325,
+            product: { compositions: [{ ZN: 0.1 }, { ZN: 0.6 }], temperatures: [500, 900] },
+            fixed_phases: fixed,
+            thermo_outputs: ['T', 'phase_name', 'NP(*)', 'T_liquidus', 'T_solidus'],
+          },
+        }),
+      );
+    const solidus = await batch({ LIQUID: 0 });
+    expect(solidus.map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    for (const r of solidus) {
+      const point = await alznPointOf(r, { fixed_phases: { LIQUID: 0 } });
+      expect(r.values!.T as number).toBeCloseTo(point.point.T, 6);
+      expect(Math.abs((r.values!.T as number) - (r.values!.T_solidus as number))).toBeLessThan(0.01);
+      expect(r.values!.phase_name as string).toContain('LIQUID');
+    }
+    const liquidus = await batch({ LIQUID: 1 });
+    for (const r of liquidus)
+      expect(Math.abs((r.values!.T as number) - (r.values!.T_liquidus as number))).toBeLessThan(0.01);
+    // an amount no temperature reaches fails its rows with the reason; the task completes
+    const none = await batch({ HCP_A3: 1 });
+    expect(none.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
+    expect(none[0]!.reason).toMatch(/^condition\.fixed_phases\.HCP_A3: HCP_A3 at amount 1: no such temperature/);
   });
 });
 

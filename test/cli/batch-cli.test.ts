@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../service/helpers.js';
+import writeXlsxFile from 'write-excel-file/node';
 import { splitList } from '../../main/cli/batch.js';
+import { sheetToCsv } from '../../contract/tasks/batch-csv.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-batch-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -62,6 +64,34 @@ describe('phasedesk batch', () => {
     expect(doc.columns.map((c: { name: string }) => c.name)).toContain('x(LIQUID,ZN)');
   });
 
+  it("a workbook's first sheet is read as the same table (read-excel-file); a file that is no workbook is bad input", async () => {
+    ensureBuilt();
+    const xlsx = path.join(tmp, 'alloys.xlsx');
+    const cell = (value: string | number) => ({ value });
+    await writeXlsxFile(
+      [
+        [cell('label'), cell('ZN')],
+        [cell('low'), cell(5)],
+        [cell('high'), cell(60)],
+      ],
+      { sheet: 'alloys' },
+    ).toFile(xlsx);
+    const args = ['--db', 'ALZN_MEY1993', '--balance', 'AL', '--unit', 'mass_percent', '--temperatures', '600'];
+    const fromCsv = cli(table('same.csv', 'label,ZN\nlow,5\nhigh,60\n'), ...args, '--out', path.join(tmp, 'c'));
+    const fromXlsx = cli(xlsx, ...args, '--out', path.join(tmp, 'x'));
+    expect(fromXlsx.status, fromXlsx.stderr).toBe(0);
+    const rows = (dir: string) =>
+      readFileSync(path.join(tmp, dir, 'result', 'rows.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { label: string; input: unknown; values: unknown });
+    expect(rows('x')).toEqual(rows('c'));
+    expect(fromCsv.stdout).toBe(fromXlsx.stdout);
+    const notBook = cli(table('fake.xlsx', 'ZN\n0.1\n'), ...args, '--out', path.join(tmp, 'f'));
+    expect(notBook.status).toBe(2);
+    expect(notBook.stderr).toContain('as a workbook (.xlsx)');
+  });
+
   it('bad input is exit code 2 naming the row and the column, or the missing option', () => {
     const bad = table('bad.csv', 'ZN,T\n0.1,600\n0.2,warm\n');
     const r = cli(bad, '--db', 'ALZN_MEY1993', '--balance', 'AL', '--out', path.join(tmp, 'bad'));
@@ -75,7 +105,7 @@ describe('phasedesk batch', () => {
     const unknown = cli(bad, '--db', 'NOPE', '--out', path.join(tmp, 'bad'));
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toMatch(/--db NOPE: not in the bundled catalog \(.*COST507/);
-    expect(cli('--help').stdout).toMatch(/^usage: phasedesk batch TABLE\.csv/);
+    expect(cli('--help').stdout).toMatch(/^usage: phasedesk batch TABLE\.csv\|TABLE\.xlsx/);
   });
 
   it('100,000 rows stream to disk: the whole batch runs in a 48 MB JavaScript heap', () => {
@@ -122,5 +152,16 @@ describe('phasedesk batch', () => {
 
   it('lists split at the commas outside parentheses', () => {
     expect(splitList('NP(*), x(*,*),G ,T_liquidus,')).toEqual(['NP(*)', 'x(*,*)', 'G', 'T_liquidus']);
+  });
+
+  it('a sheet as CSV: quoted where needed, dates as ISO text, empty rows left out, every record as wide as the widest', () => {
+    const csv = sheetToCsv([
+      ['label', 'ZN', 'T'],
+      ['a, "quoted"', 0.1, null],
+      [],
+      [null, 1e-7, new Date('2026-01-02T00:00:00Z')],
+      ['x'],
+    ]);
+    expect(csv.split('\n')).toEqual(['label,ZN,T', '"a, ""quoted""",0.1,', ',1e-7,2026-01-02T00:00:00.000Z', 'x,,']);
   });
 });

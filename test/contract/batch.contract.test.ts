@@ -113,6 +113,16 @@ const REFUSALS: [string, Record<string, unknown>, string][] = [
     'task_config.condition.table: give the rows as one of rows, product and table, not rows and table',
   ],
   ['no source', batch({ rows: undefined }), 'task_config.condition: give the rows as one of: rows, product, table'],
+  [
+    'a misspelled fixed phase',
+    batch({ fixed_phases: { LIQIUD: 0 } }),
+    "task_config.condition.fixed_phases: LIQIUD is not a phase of database 'ALFE' (nearest: LIQUID)",
+  ],
+  [
+    'two fixed phases',
+    batch({ fixed_phases: { LIQUID: 0, FCC_A1: 1 } }),
+    'task_config.condition.fixed_phases: must hold one phase (the temperature is the one free condition), not 2',
+  ],
 ];
 
 describe('POST /task equilibrium_batch: refusals at the door', () => {

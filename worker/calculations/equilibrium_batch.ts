@@ -2,7 +2,8 @@
 // (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads with each row warm-started from the one
 // before it (the solver certifies every answer by its grid re-scan and redoes a failed warm start cold), then made
 // into the point calculation's point and outputs (worker/calculations/point_calculation.ts), with the alloy's
-// liquidus and solidus by the point calculation's search when T_liquidus or T_solidus is asked for. A row that
+// liquidus and solidus by the point calculation's search when T_liquidus or T_solidus is asked for, and each row's
+// temperature sought when a phase is fixed at an amount (condition.fixed_phases, as in a point calculation). A row that
 // does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
 // The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
 // with the rows done and result.json says complete: false.
@@ -32,6 +33,7 @@ import {
 } from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
 import { nextChunkSize } from '../scans/batch.js';
+import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import {
   equilibrium,
   equilibriumBatch,
@@ -69,6 +71,8 @@ interface BatchContext {
   held: string[];
   /** their MU conditions at a row's T and P, J/mol */
   heldMU: (T: number, P: number) => Record<string, number>;
+  /** condition.fixed_phases: the phase, its amount and the key as given (every row's T is then sought) */
+  fixed?: { phase: string; amount: number; key: string };
 }
 
 export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
@@ -101,6 +105,7 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
     threads: Math.max(1, Math.floor(job.ompThreads)),
     held,
     heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
+    fixed: fixedPhaseEntry(sys, cond.fixed_phases),
   };
   const writer = new BatchTableWriter(job.taskDir, names, ctx, total);
   let cancelled = false;
@@ -157,7 +162,7 @@ function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): 
     while (chunk.length < size) {
       const r = rows.next();
       if (r.done) break;
-      chunk.push(solverRow(b, r.value));
+      chunk.push(atFixedPhase(b, solverRow(b, r.value)));
     }
     if (chunk.length === 0) return;
     const t0 = performance.now();
@@ -190,6 +195,27 @@ function solverRow(b: BatchContext, input: BatchRowInput): SolverRow {
   } catch (e) {
     return { input, x: {}, error: (e as Error).message };
   }
+}
+
+/**
+ * A row with a phase fixed at an amount: its temperature is the one nearest the row's at which the phase's amount
+ * crosses it (worker/scans/fixed-phase.ts, as a point calculation's), the state taken on the phase's side of the
+ * 0.01 K bracket; a row without such a temperature fails with the reason.
+ */
+function atFixedPhase(b: BatchContext, row: SolverRow): SolverRow {
+  const f = b.fixed;
+  const c = row.conditions;
+  if (!f || !c) return row;
+  const found = fixedPhaseTemperature(
+    b.sys,
+    c.X ?? {},
+    c.P ?? 101325,
+    { phase: f.phase, amount: f.amount, from: c.T },
+    () => b.control.cancelled,
+  );
+  if (found instanceof Error)
+    return { input: row.input, x: row.x, error: `condition.fixed_phases.${f.key}: ${found.message}` };
+  return { ...row, conditions: { ...c, T: found.stateT } };
 }
 
 /**

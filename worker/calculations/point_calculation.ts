@@ -12,7 +12,7 @@ import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
-import { fixedPhaseTemperature } from '../scans/fixed-phase.js';
+import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import { addFurtherQuantities, heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { isLiquidName } from '../../contract/phases.js';
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
@@ -147,14 +147,9 @@ function fixedPhaseOf(
   X: Record<string, number>,
   control: JobControl,
 ): { at: number; field: NonNullable<PointCalculationResult['fixed_phase']>; log: string } | undefined {
-  const [entry] = Object.entries(cond.fixed_phases ?? {});
-  if (!entry) return undefined;
-  const [key, amount] = entry;
-  const phase = key.toUpperCase();
-  if (!(sys.phases ?? sys.formable).includes(phase))
-    throw new Error(
-      `condition.fixed_phases.${key}: ${phase} is not among the phases of this calculation (suppressed, not activated or not formable with the components)`,
-    );
+  const fixed = fixedPhaseEntry(sys, cond.fixed_phases);
+  if (!fixed) return undefined;
+  const { key, phase, amount } = fixed;
   const found = fixedPhaseTemperature(
     sys,
     X,

@@ -31,6 +31,25 @@ export interface FixedPhaseTemperature {
   stateT: number;
 }
 
+/**
+ * The one entry of condition.fixed_phases (the schema allows one), its phase checked against the phases of the
+ * calculation: `key` as given, `phase` upper case. Undefined when none is given.
+ */
+export function fixedPhaseEntry(
+  sys: AlloySystem,
+  fixed: Record<string, number> | undefined,
+): { key: string; phase: string; amount: number } | undefined {
+  const [entry] = Object.entries(fixed ?? {});
+  if (!entry) return undefined;
+  const [key, amount] = entry;
+  const phase = key.toUpperCase();
+  if (!(sys.phases ?? sys.formable).includes(phase))
+    throw new Error(
+      `condition.fixed_phases.${key}: ${phase} is not among the phases of this calculation (suppressed, not activated or not formable with the components)`,
+    );
+  return { key, phase, amount };
+}
+
 /** Fraction of the atoms in `phase` (all its composition sets). */
 function amountOf(r: EquilibriumResult, phase: string): number {
   return r.phases.filter((p) => baseName(p.name) === phase).reduce((s, p) => s + p.NP, 0);

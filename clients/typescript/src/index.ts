@@ -333,6 +333,8 @@ export interface EquilibriumBatchCondition {
   chemical_potentials?: Record<string, number>;
   /** {EL: activity against reference_states[EL]}: EL held at this activity in every row */
   activities?: Record<string, number>;
+  /** {PHASE: amount 0..1}: each row's T left free (the row's T where the search starts) */
+  fixed_phases?: Record<string, number>;
 }
 
 /** @schema TaskConfig_binary_cpt_diagram.condition.map_options */

@@ -26,6 +26,8 @@ export function freshValues(t: OpenTaskType): FormValues {
 
 /** The label of a field: its key in words; nested keys such as map_options.GLOBAL_MIN_PDENS keep the engine's spelling. */
 export function fieldLabel(key: string): string {
+  if (key === 'table.csv') return 'Rows: a table of compositions';
+  if (key === 'table.unit') return 'Unit of the table';
   const parts = key.split('.');
   const last = parts.pop()!;
   if (/^[A-Z0-9_]+$/.test(last))
@@ -47,6 +49,14 @@ export function present(v: unknown): boolean {
 }
 
 const yesNo = (v: unknown) => (v === 'true' ? true : v === 'false' ? false : undefined);
+
+/** A comma or space separated list of numbers; a word that is not a number stays as it is, for the schema to name. */
+export function numberList(text: string): (number | string)[] {
+  return text
+    .split(/[,;\s]+/)
+    .filter(Boolean)
+    .map((s) => (Number.isFinite(Number(s)) ? Number(s) : s));
+}
 
 /** What the form sends besides the values: the database's code and the unit of the previews' temperatures. */
 export interface ConfigContext {
@@ -75,8 +85,14 @@ export function buildTaskConfig(
               .map((s) => s.trim())
               .filter(Boolean)
           : v;
+    if (f.kind === 'numbers') v = typeof v === 'string' ? numberList(v) : v;
     if (f.kind === 'boolean') v = yesNo(v);
-    if ((f.kind === 'phases' || f.kind === 'strings') && Array.isArray(v) && v.length === 0 && !f.required)
+    if (
+      (f.kind === 'phases' || f.kind === 'strings' || f.kind === 'numbers') &&
+      Array.isArray(v) &&
+      v.length === 0 &&
+      !f.required
+    )
       v = undefined;
     if (present(v)) setPath(condition, f.key, v);
   }
@@ -110,7 +126,7 @@ const valueAt = (o: Record<string, any>, path: string) =>
 
 /** The value of a stored condition as the form holds it (comma lists and yes/no as text). */
 function formValue(f: FieldSpec, v: unknown): unknown {
-  if (f.kind === 'strings') return Array.isArray(v) ? v.join(', ') : v;
+  if (f.kind === 'strings' || f.kind === 'numbers') return Array.isArray(v) ? v.join(', ') : v;
   if (f.kind === 'boolean') return String(v);
   return v;
 }

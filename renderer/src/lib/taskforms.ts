@@ -14,11 +14,10 @@ import { compositionAxis } from '../../../contract/results/binary_equilibrium.js
 export { OPEN_TASK_TYPES, type OpenTaskType };
 
 /**
- * The types the New task form offers: every open type but equilibrium_batch, whose rows (a list, a product of
- * compositions and temperatures, or a CSV table) need a form of their own that is not written yet; a batch is made
- * through the API or `phasedesk batch`, and its result is shown like any other.
+ * The types the New task form offers: every open type. A batch's rows are a table pasted or read from a file
+ * (`table.csv`); its paired rows and products (lists of compositions) are made through the API or `phasedesk batch`.
  */
-export const FORM_TASK_TYPES: readonly OpenTaskType[] = OPEN_TASK_TYPES.filter((t) => t !== 'equilibrium_batch');
+export const FORM_TASK_TYPES: readonly OpenTaskType[] = OPEN_TASK_TYPES;
 
 export type FieldKind =
   | 'number'
@@ -30,7 +29,9 @@ export type FieldKind =
   | 'enum'
   | 'boolean'
   | 'component'
-  | 'string';
+  | 'string'
+  | 'numbers'
+  | 'table';
 
 export interface FieldSpec {
   /** Dotted path below task_config.condition (map_options.GLOBAL_MIN_PDENS for nested objects). */
@@ -74,6 +75,8 @@ function checks(s: AnyZ): Record<string, any>[] {
 }
 
 const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases']);
+/** Objects the form leaves to the API: a batch's paired rows and products are lists of compositions. */
+const API_ONLY_OBJECTS = new Set(['product']);
 
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
@@ -99,6 +102,7 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
+      if (unwrap(def.element as AnyZ).inner._zod.def.type === 'number') return [{ ...base, kind: 'numbers' }];
       // inhibit_phases: names, patterns and groups over the database's recommended selection (PhaseSelectionPicker)
       if (key === 'inhibit_phases') return [{ ...base, kind: 'selection' }];
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];
@@ -109,8 +113,10 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     case 'boolean':
       return [{ ...base, kind: 'boolean' }];
     case 'string':
+      if (key === 'table.csv') return [{ ...base, kind: 'table' }];
       return [{ ...base, kind: key === 'x_component' ? 'component' : 'string' }];
     case 'object':
+      if (API_ONLY_OBJECTS.has(key)) return [];
       return Object.entries(inner.shape ?? {})
         .flatMap(([k, v]) => describe(`${key}.${k}`, v as AnyZ))
         .map((f) => ({ ...f, required: f.required && !optional }));
@@ -119,9 +125,15 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
   }
 }
 
+/** Condition fields a type's form leaves out: a batch's table has its own unit (composition_unit is the rows'). */
+const FORM_HIDDEN: Partial<Record<OpenTaskType, readonly string[]>> = { equilibrium_batch: ['composition_unit'] };
+
 export function conditionFields(t: OpenTaskType): FieldSpec[] {
   const cond = (TASK_REGISTRY[t].schema as unknown as AnyZ).shape?.condition as AnyZ;
-  return Object.entries(unwrap(cond).inner.shape ?? {}).flatMap(([k, v]) => describe(k, v as AnyZ));
+  const hidden = FORM_HIDDEN[t] ?? [];
+  return Object.entries(unwrap(cond).inner.shape ?? {})
+    .filter(([k]) => !hidden.includes(k))
+    .flatMap(([k, v]) => describe(k, v as AnyZ));
 }
 
 /** Top-level optional objects of the schema other than condition/ui_metadata (binary_equilibrium.order_disorder). */
@@ -147,7 +159,8 @@ export function advancedFields(t: OpenTaskType): FieldSpec[] {
 export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   const last = f.key.split('.').pop()!;
   if (f.kind === 'enum') return f.required ? (last === 'pressure_scale' ? 'log' : f.options?.[0]) : undefined;
-  if (f.kind === 'boolean' || f.kind === 'strings' || f.kind === 'string') return undefined;
+  if (f.kind === 'boolean' || f.kind === 'strings' || f.kind === 'string' || f.kind === 'table') return undefined;
+  if (f.kind === 'numbers') return f.key === 'table.temperatures' ? '700, 800, 900' : undefined;
   if (f.kind !== 'number' || !f.required) return undefined;
   const table: Record<string, number> = {
     temperature: 1000,
