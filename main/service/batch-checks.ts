@@ -60,11 +60,15 @@ function outputPhaseRefusal(c: Record<string, unknown>, db: { code: string; phas
     if (!Array.isArray(names)) continue;
     for (const n of names as string[]) {
       const o = parseOutputName(n);
-      if (typeof o === 'string' || o.phase === undefined || o.phase === '*') continue;
-      const phase = o.phase.split('#')[0]!;
-      if (known.has(phase)) continue;
-      const nearest = nearestName(phase, db.phases);
-      return `${at(field)}: output '${n}': ${phase} is not a phase of database '${db.code}'${nearest ? ` (nearest: ${nearest})` : ''}`;
+      if (typeof o === 'string') continue;
+      // the phase arguments (T0 has two)
+      for (const arg of [o.phase, o.phase2]) {
+        if (arg === undefined || arg === '*') continue;
+        const phase = arg.split('#')[0]!;
+        if (known.has(phase)) continue;
+        const nearest = nearestName(phase, db.phases);
+        return `${at(field)}: output '${n}': ${phase} is not a phase of database '${db.code}'${nearest ? ` (nearest: ${nearest})` : ''}`;
+      }
     }
   }
   return null;

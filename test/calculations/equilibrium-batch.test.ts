@@ -10,6 +10,7 @@ import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { loadCalculation } from '../../worker/index.js';
 import { CancelledError, CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
+import type { LineCalculationResult } from '../../contract/results/line_calculation.js';
 import type { PointCalculationResult } from '../../contract/results/point_calculation.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import type { ResultTable } from '../../contract/results/common.js';
@@ -323,6 +324,70 @@ describe('equilibrium_batch sources and alloy temperatures', () => {
     const none = await batch({ HCP_A3: 1 });
     expect(none.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed']);
     expect(none[0]!.reason).toMatch(/^condition\.fixed_phases\.HCP_A3: HCP_A3 at amount 1: no such temperature/);
+  });
+
+  it("T_solvus(PHASE): the temperature nearest the row's at which the phase appears or disappears, as the line has it", async () => {
+    const dir = await calculate('equilibrium_batch', ALZN, {
+      condition: {
+        components: ['AL', 'ZN'],
+        pressure: 101325,
+        rows: [
+          { compositions: { ZN: 0.3 }, temperature: 450 },
+          { compositions: { ZN: 0.05 }, temperature: 450 },
+        ],
+        thermo_outputs: ['T', 'phase_name', 'T_solvus(HCP_A3)'],
+      },
+    });
+    const [alloy, dilute] = readRows(dir);
+    const line = readJson<LineCalculationResult>(
+      await calculate('line_calculation', ALZN, {
+        condition: {
+          components: ['AL', 'ZN'],
+          pressure: 101325,
+          temperature_start: 400,
+          temperature_end: 700,
+          points: 31,
+          compositions_start: { ZN: 0.3 },
+          compositions_end: { ZN: 0.3 },
+        },
+      }),
+    );
+    const hcp = line.transitions.filter((t) => [...t.appearing, ...t.disappearing].includes('HCP_A3'));
+    expect(hcp.length).toBeGreaterThan(0);
+    const nearest = hcp.map((t) => t.T).sort((a, b) => Math.abs(a - 450) - Math.abs(b - 450))[0]!;
+    expect(Math.abs((alloy!.values!['T_solvus(HCP_A3)'] as number) - nearest)).toBeLessThan(0.02);
+    // the point calculation gives the same column; a dilute alloy's solvus lies lower
+    const point = await alznPointOf(alloy!, { thermo_outputs: ['T_solvus(HCP_A3)'] });
+    const column = point.table.columns.findIndex((c) => c.name === 'T_solvus(HCP_A3)');
+    expect(point.table.columns[column]!.unit).toBe('K');
+    expect(point.table.rows[0]![column]).toBeCloseTo(alloy!.values!['T_solvus(HCP_A3)'] as number, 6);
+    expect(dilute!.values!['T_solvus(HCP_A3)'] as number).toBeLessThan(nearest);
+  });
+
+  it('T0(PHASE1,PHASE2) where the two ideal solutions of one composition have equal G: 1000 + 500 x(B) K by hand', async () => {
+    const LENS = path.join(__dirname, '../validation/tdb/lens_ideal.tdb');
+    const condition = {
+      components: ['A', 'B'],
+      pressure: 101325,
+      thermo_outputs: ['T0(LIQUID,SOLID)', 'T0(SOLID,REG)'],
+    };
+    const dir = await calculate('equilibrium_batch', LENS, {
+      condition: { ...condition, product: { compositions: [{ B: 0.3 }, { B: 0.8 }], temperatures: [700, 1600] } },
+    });
+    const rows = readRows(dir);
+    for (const r of rows) {
+      // G(LIQUID) - G(SOLID) = (1 - x) (10000 - 10 T) + x (15000 - 10 T): ideal mixing is the same in both
+      expect(Math.abs((r.values!['T0(LIQUID,SOLID)'] as number) - (1000 + 500 * r.input.x.B!))).toBeLessThan(0.01);
+      // REG lies above SOLID at every positive T at these compositions: no T0
+      expect(r.values!['T0(SOLID,REG)']).toBeNull();
+    }
+    const point = readJson<PointCalculationResult>(
+      await calculate('point_calculation', LENS, {
+        condition: { ...condition, temperature: 900, compositions: { B: 0.3 } },
+      }),
+    );
+    const column = point.table.columns.findIndex((c) => c.name === 'T0(LIQUID,SOLID)');
+    expect(Math.abs((point.table.rows[0]![column] as number) - 1150)).toBeLessThan(0.01);
   });
 });
 

@@ -1,6 +1,7 @@
 // equilibrium_batch through the real listener: POST /task refuses a bad table or list of rows with a 400 naming the
 // row, the column and the bound before any task exists, and a good batch runs to a completed task whose files (the
 // merged CSV, the rows as JSON Lines and result.json) are listed by GET /task/{id}/result and downloaded by URL.
+import { KNOWN_OUTPUT_NAMES } from '../../contract/results/outputs/vocabulary.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, http, startFixture, until, type Fixture } from '../service/helpers.js';
 import { DEFAULT_WORK_BOUNDS } from '../../main/config.js';
@@ -113,6 +114,16 @@ const REFUSALS: [string, Record<string, unknown>, string][] = [
     'task_config.condition.table: give the rows as one of rows, product and table, not rows and table',
   ],
   ['no source', batch({ rows: undefined }), 'task_config.condition: give the rows as one of: rows, product, table'],
+  [
+    'an unknown second phase of T0',
+    batch({ thermo_outputs: ['T0(FCC_A1,BCC_A3)'] }),
+    "task_config.condition.thermo_outputs: output 'T0(FCC_A1,BCC_A3)': BCC_A3 is not a phase of database 'ALFE' (nearest: BCC_A2)",
+  ],
+  [
+    'T_solvus of every phase',
+    batch({ thermo_outputs: ['T_solvus(*)'] }),
+    `task_config.condition.thermo_outputs: unknown output 'T_solvus(*)'; known: ${KNOWN_OUTPUT_NAMES}`,
+  ],
   [
     'a misspelled fixed phase',
     batch({ fixed_phases: { LIQIUD: 0 } }),

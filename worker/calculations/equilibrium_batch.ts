@@ -35,6 +35,11 @@ import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temper
 import { nextChunkSize } from '../scans/batch.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import {
+  phaseTemperatureOutputs,
+  phaseTemperatures,
+  type PhaseTemperatureOutputs,
+} from '../scans/phase-temperatures.js';
+import {
   equilibrium,
   equilibriumBatch,
   type EquilibriumConditions,
@@ -71,6 +76,8 @@ interface BatchContext {
   held: string[];
   /** their MU conditions at a row's T and P, J/mol */
   heldMU: (T: number, P: number) => Record<string, number>;
+  /** the phases of T_solvus(PHASE) and the pairs of T0(PHASE1,PHASE2) outputs, searched at every row */
+  phaseTs: PhaseTemperatureOutputs;
   /** condition.fixed_phases: the phase, its amount and the key as given (every row's T is then sought) */
   fixed?: { phase: string; amount: number; key: string };
 }
@@ -106,6 +113,8 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
     held,
     heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
     fixed: fixedPhaseEntry(sys, cond.fixed_phases),
+    // an open system's composition follows T: no solvus or T0 (the columns stay empty)
+    phaseTs: held.length ? { solvus: [], tZero: [] } : phaseTemperatureOutputs(names),
   };
   const writer = new BatchTableWriter(job.taskDir, names, ctx, total);
   let cancelled = false;
@@ -267,6 +276,7 @@ function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: 
     b.extras.enrich(p, r);
     const alloy = b.alloy ? alloyOf(b, row, r) : undefined;
     point = alloy ? { ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : p;
+    if (b.phaseTs.solvus.length || b.phaseTs.tZero.length) point = { ...point, ...phaseTemperaturesOf(b, row) };
   } catch (e) {
     if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED')) throw e;
     writer.add({ ...base, status: 'failed', reason: (e as Error).message });
@@ -298,6 +308,12 @@ function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTe
   );
   b.lastAlloy = { key, value };
   return value;
+}
+
+/** The T_solvus and T0 outputs at the row's composition, each searched from the row's temperature. */
+function phaseTemperaturesOf(b: BatchContext, row: SolverRow): Pick<TablePoint, 'T_solvus' | 'T0'> {
+  const c = row.conditions!;
+  return phaseTemperatures(b.sys, b.phaseTs, { X: c.X ?? {}, P: c.P ?? 101325, T: c.T }, () => b.control.cancelled);
 }
 
 /**

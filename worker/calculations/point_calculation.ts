@@ -13,6 +13,7 @@ import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/re
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
+import { phaseTemperatureOutputs, phaseTemperatures } from '../scans/phase-temperatures.js';
 import { addFurtherQuantities, heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
 import { isLiquidName } from '../../contract/phases.js';
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
@@ -55,8 +56,18 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const conv = new PointConverter(sys.db, sys.components);
   const point = pointWithCp(conv, r);
   const further = pointFurtherQuantities(sys, cond, point, r, conditions, control);
+  // solvus and T0 at the point's composition: none in an open system, whose composition follows T
+  const at = { X: conditions.X ?? {}, P, T: conditions.T };
+  const phaseTs = open ? {} : phaseTemperatures(sys, phaseTemperatureOutputs(names), at, () => control.cancelled);
   const table = buildTable(
-    [{ ...point, T_liquidus: further.alloy.liquidus, T_solidus: further.alloy.solidus }],
+    [
+      {
+        ...point,
+        T_liquidus: further.alloy.liquidus,
+        T_solidus: further.alloy.solidus,
+        ...phaseTs,
+      },
+    ],
     names,
     { components: sys.elements, phases: sys.formable },
   );

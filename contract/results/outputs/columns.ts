@@ -13,6 +13,10 @@ export type TablePoint = EquilibriumPoint & {
   Cp_equilibrium?: number | null;
   T_liquidus?: number | null;
   T_solidus?: number | null;
+  /** the solvus of each phase named by a T_solvus(PHASE) output, K (null: none in range) */
+  T_solvus?: Record<string, number | null>;
+  /** T0 of each pair named by a T0(PHASE1,PHASE2) output, keyed "PHASE1,PHASE2", K (null: none in range) */
+  T0?: Record<string, number | null>;
   invariants_crossed?: string | null;
 };
 
@@ -127,13 +131,18 @@ class Expansion {
   phases(all: () => string[] = () => labelsMet(this.points)): string[] {
     const o = this.o;
     if (o.phase === '*') return all();
-    const { name } = splitLabel(o.phase!);
+    return [this.known(o.phase!)];
+  }
+
+  /** A named phase argument, which the database must define for these components. */
+  known(label: string): string {
+    const { name } = splitLabel(label);
     if (this.knownPhases && !this.knownPhases.has(name)) {
       throw new Error(
         `output '${this.n}': ${name} is not a phase of the database for these components (${[...this.knownPhases].join(', ')})`,
       );
     }
-    return [o.phase!];
+    return label;
   }
 
   column(name: string, value: Value): Column {
@@ -189,6 +198,12 @@ function columnsOf(x: Expansion): Column[] {
       return x.phases().flatMap((l) => siteFractionColumns(x, l));
     case 'DF':
       return x.phases(() => phaseNamesMet(x.points)).map((l) => drivingForceColumn(x, l));
+    case 'T_solvus':
+      return x.phases().map((l) => x.column(`T_solvus(${l})`, (p) => p.T_solvus?.[l] ?? null));
+    case 'T0': {
+      const pair = `${x.known(x.o.phase!)},${x.known(x.o.phase2!)}`;
+      return [x.column(`T0(${pair})`, (p) => p.T0?.[pair] ?? null)];
+    }
     default:
       return [];
   }

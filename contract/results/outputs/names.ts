@@ -39,6 +39,8 @@ export type Fn =
   | 'structure'
   | 'T_liquidus'
   | 'T_solidus'
+  | 'T_solvus'
+  | 'T0'
   | 'invariants_crossed';
 
 /** Phase functions whose value is a field of the stable set (PHASE may be *: the labels met that have it). */
@@ -67,6 +69,8 @@ const PHASE_FUNCTIONS: Record<string, Fn> = {
 export interface OutputSpec {
   fn: Fn;
   phase?: string;
+  /** the second phase of T0(PHASE1,PHASE2) */
+  phase2?: string;
   element?: string;
   sublattice?: number | '*';
   species?: string;
@@ -103,7 +107,7 @@ const SPECIES_RE = /^[A-Z0-9_+\-/]+$/;
 export function parseOutputName(raw: string): OutputSpec | string {
   if (typeof raw !== 'string') return 'not a string';
   const s = raw.trim();
-  const m = /^([A-Za-z_]+)\s*(?:\((.*)\))?$/.exec(s);
+  const m = /^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?$/.exec(s);
   if (!m) return `unknown output '${raw}'`;
   const fname = m[1].toUpperCase();
   if (m[2] === undefined) {
@@ -142,11 +146,41 @@ export function parseOutputName(raw: string): OutputSpec | string {
     case 'AC':
       if (args.length === 1 && el(args[0])) return { fn: fname === 'MU' ? 'mu' : 'ac', element: args[0] };
       break;
+    case 'T_SOLVUS':
+      // one named phase: each is a search of its own (no '*'), over all its composition sets (no '#')
+      if (args.length === 1 && /^[A-Z0-9_]+$/.test(args[0])) return { fn: 'T_solvus', phase: args[0] };
+      break;
+    case 'T0':
+      // two different named phases, each alone at the alloy's composition
+      if (args.length === 2 && args.every((a) => /^[A-Z0-9_]+$/.test(a)) && args[0] !== args[1])
+        return { fn: 'T0', phase: args[0], phase2: args[1] };
+      break;
     default:
       if (PHASE_FUNCTIONS[fname] && args.length === 1 && ph(args[0]))
         return { fn: PHASE_FUNCTIONS[fname], phase: args[0] };
   }
   return `unknown output '${raw}'`;
+}
+
+/** The phases whose solvus the output names ask for (T_solvus(PHASE)), in order, each once. */
+export function solvusPhases(names: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const n of names) {
+    const o = parseOutputName(n);
+    if (typeof o !== 'string' && o.fn === 'T_solvus' && !out.includes(o.phase!)) out.push(o.phase!);
+  }
+  return out;
+}
+
+/** The phase pairs whose T0 the output names ask for (T0(PHASE1,PHASE2)), in order, each once. */
+export function tZeroPairs(names: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const n of names) {
+    const o = parseOutputName(n);
+    if (typeof o !== 'string' && o.fn === 'T0' && !out.some(([a, b]) => a === o.phase && b === o.phase2))
+      out.push([o.phase!, o.phase2!]);
+  }
+  return out;
 }
 
 /** Canonical spelling of a parsed name (the column name). */
@@ -167,6 +201,10 @@ export function outputName(o: OutputSpec): string {
       return `GM_formation(${o.phase})`;
     case 'VMph':
       return `VM(${o.phase})`;
+    case 'T_solvus':
+      return `T_solvus(${o.phase})`;
+    case 'T0':
+      return `T0(${o.phase},${o.phase2})`;
     case 'x':
     case 'w':
       return `${o.fn}(${o.element})`;
@@ -193,6 +231,8 @@ export function outputUnit(o: OutputSpec): string {
     case 'TC':
     case 'T_liquidus':
     case 'T_solidus':
+    case 'T_solvus':
+    case 'T0':
       return 'K';
     case 'P':
       return 'Pa';

@@ -180,6 +180,18 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
       "equilibrium solidus temperature of the alloy at the point's composition (point_calculation; line_calculation at fixed composition)",
   },
   {
+    name: 'T_solvus(PHASE)',
+    unit: 'K',
+    description:
+      "solvus of a phase at the point's composition: the temperature nearest the point's at which the phase appears or disappears, to 0.01 K (point_calculation, equilibrium_batch; empty when none lies in 200-4000 K)",
+  },
+  {
+    name: 'T0(PHASE1,PHASE2)',
+    unit: 'K',
+    description:
+      "the temperature nearest the point's at which the two phases, each alone at the point's composition, have equal Gibbs energy (the limit of a partitionless transformation, e.g. T0(FCC_A1,BCC_A2) of a steel), to 0.01 K (point_calculation, equilibrium_batch; empty when they do not cross in 200-4000 K)",
+  },
+  {
     name: 'invariants_crossed',
     unit: '',
     description:
