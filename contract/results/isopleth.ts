@@ -3,6 +3,7 @@
 // Units: T in K; compositions as fractions in the task's composition_unit (mole or mass fraction); the section's
 // horizontal axis is the fraction of `axis.element`, s = 0..1 the path parameter from composition_start to
 // composition_end.
+import { elementSymbol } from '../plots/names.js';
 import type { ResultDocument, ResultTable } from './common.js';
 
 export interface IsoplethLinePoint {
@@ -70,12 +71,12 @@ export interface IsoplethResult extends ResultDocument {
   table: ResultTable;
 }
 
-/** "Mole percent MG" / "Mass percent MG". */
+/** "Mole percent Mg" / "Mass percent Mg". */
 export function isoplethAxisLabel(doc: Pick<IsoplethResult, 'axis'>): string {
-  return `${doc.axis.unit === 'mass_fraction' ? 'Mass' : 'Mole'} percent ${doc.axis.element}`;
+  return `${doc.axis.unit === 'mass_fraction' ? 'Mass' : 'Mole'} percent ${elementSymbol(doc.axis.element)}`;
 }
 
-/** "CU 4.4, SI 0.5, MG 0-2 mass%": the fixed and varying elements of the section (the dependent one left out). */
+/** "Al - Cu 4.4, Si 0.5, Mg 0-2 mass%": the fixed and varying elements of the section (the dependent one left out). */
 export function isoplethCompositionText(
   doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'>,
 ): string {
@@ -85,7 +86,8 @@ export function isoplethCompositionText(
     .map((e) => {
       const a = doc.composition_start[e] ?? 0,
         b = doc.composition_end[e] ?? 0;
-      return Math.abs(a - b) < 1e-12 ? `${e} ${pct(a)}` : `${e} ${pct(a)}-${pct(b)}`;
+      const el = elementSymbol(e);
+      return Math.abs(a - b) < 1e-12 ? `${el} ${pct(a)}` : `${el} ${pct(a)}-${pct(b)}`;
     });
-  return `${doc.dependent} - ${parts.join(', ')} ${doc.composition_unit === 'mass_fraction' ? 'mass%' : 'mol%'}`;
+  return `${elementSymbol(doc.dependent)} - ${parts.join(', ')} ${doc.composition_unit === 'mass_fraction' ? 'mass%' : 'mol%'}`;
 }

@@ -90,8 +90,8 @@ describe('binary_equilibrium composition axis', () => {
     const csv = readFileSync(path.join(dir, 'result', 'result.csv'), 'utf8');
     expect(csv.split('\r\n')[0]).toContain('X_left(ZN)');
     const svg = readFileSync(path.join(dir, 'preview', 'phase_diagram.svg'), 'utf8');
-    expect(svg).toContain('Mole fraction ZN');
-    expect(svg).toContain('AL-ZN phase diagram');
+    expect(svg).toContain('Mole fraction Zn');
+    expect(svg).toContain('Al-Zn phase diagram, P = 1 atm');
   });
 
   test('composition_unit mass_fraction: the range is converted, every x has its w, the CSV both, the preview mass percent', async () => {
@@ -141,7 +141,7 @@ describe('binary_equilibrium composition axis', () => {
       expect(Number(c[iW])).toBeCloseTo(wOf(Number(c[iX])), 12);
     }
     const svg = readFileSync(path.join(dir, 'preview', 'phase_diagram.svg'), 'utf8');
-    expect(svg).toContain('Mass percent ZN');
+    expect(svg).toContain('Mass percent Zn');
     // the axis runs 80..100 mass percent
     expect(svg).toMatch(/>80</);
     expect(svg).toMatch(/>100</);

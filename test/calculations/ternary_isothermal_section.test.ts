@@ -72,7 +72,7 @@ describe('ternary_isothermal_section task', () => {
       doc.two_phase_regions.reduce((a, r) => a + r.tielines.length, 0),
     );
     const svg = readFileSync(path.join(dir, 'preview', 'isothermal_section.svg'), 'utf8');
-    expect(svg).toContain('CR-TI-V isothermal section, T = 1400 K');
+    expect(svg).toContain('Cr-Ti-V isothermal section, T = 1400 K');
     for (const t of doc.three_phase_triangles) for (const p of t.phases) expect(svg).toContain(p);
     expect(existsSync(path.join(dir, 'preview', 'isothermal_section.png'))).toBe(true);
   });

@@ -70,7 +70,7 @@ describe('C-P-T diagram in mass fractions', () => {
       expect(Number(c[1])).toBeCloseTo(wOf(Number(c[0])), 12);
     }
     const svg = readFileSync(join(dir, 'preview', 'isobaric_sections.svg'), 'utf8');
-    expect(svg).toContain('Mass percent ZN');
-    expect(svg).not.toContain('Mole fraction ZN');
+    expect(svg).toContain('Mass percent Zn');
+    expect(svg).not.toContain('Mole fraction Zn');
   });
 });

@@ -16,7 +16,7 @@ describe('isobaric sections preview', () => {
         { P: 1e9, labels: [0, -1, 2, 0, 0, 2] },
       ],
     });
-    expect(svg).toContain('P = 100 kPa');
+    expect(svg).toContain('P = 1 bar');
     expect(svg).toContain('P = 1 GPa');
     for (const name of ['>A<', '>A+B<', '>B<', '>not converged<']) expect(svg).toContain(name);
     expect(svg).toContain(phaseSetFill(1));
@@ -28,7 +28,9 @@ describe('isobaric sections preview', () => {
     );
   });
   it('formats pressures with SI prefixes', () => {
-    expect(pressureText(101325)).toBe('101.3 kPa');
+    expect(pressureText(101325)).toBe('1 atm');
+    expect(pressureText(1e5)).toBe('1 bar');
+    expect(pressureText(2e5)).toBe('200 kPa');
     expect(pressureText(5e6)).toBe('5 MPa');
     expect(pressureText(10)).toBe('10 Pa');
   });

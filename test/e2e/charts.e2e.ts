@@ -346,7 +346,7 @@ describe('Scheil and C-P-T', () => {
     const doc = await result<{ pressure_dependent: boolean }>('cpt');
     expect(doc.pressure_dependent).toBe(false);
     await openView('cpt');
-    expect(await page.getByTestId('cpt-title').innerText()).toBe('ZN–AL C–P–T diagram');
+    expect(await page.getByTestId('cpt-title').innerText()).toBe('Zn-Al C–P–T diagram');
     await page.getByTestId('cpt-pressure-note').waitFor();
     await page.waitForFunction(
       () =>

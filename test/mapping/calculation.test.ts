@@ -76,7 +76,7 @@ describe('binary_equilibrium task', () => {
       'region,phases,T [K],phase_left,X_left(ZN) [mole fraction],phase_right,X_right(ZN) [mole fraction]',
     );
     const svg = readFileSync(path.join(dir, 'preview', 'phase_diagram.svg'), 'utf8');
-    expect(svg).toContain('Mole fraction ZN');
+    expect(svg).toContain('Mole fraction Zn');
     expect(svg).toContain('eutectic');
     expect(existsSync(path.join(dir, 'preview', 'phase_diagram.png'))).toBe(true);
   }, 120_000);

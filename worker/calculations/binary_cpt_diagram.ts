@@ -7,6 +7,7 @@
 // Nets surfaces, tie-lines); the output documents are worker/results/binary_cpt_output.ts.
 // Pressure enters the Gibbs energies only through molar-volume terms (V0, VA, ...) of the TDB; most
 // databases have none, so P changes the diagram little or not at all (said in the VTK README).
+import { elementSymbol } from '../../contract/plots/names.js';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
@@ -227,7 +228,7 @@ function sectionPreview(
   return isobaricSections({
     title: `${elements[0]}-${elements[1]}: isobaric sections`,
     note: pressureMatters ? undefined : NO_VOLUME_NOTE,
-    xLabel: `${mass ? 'Mass percent' : 'Mole fraction'} ${elements[0]}`,
+    xLabel: `${mass ? 'Mass percent' : 'Mole fraction'} ${elementSymbol(elements[0]!)}`,
     xs: Array.from(comp.input.xs, f),
     Ts,
     phaseSets: comp.phaseSets,

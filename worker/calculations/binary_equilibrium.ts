@@ -3,6 +3,7 @@
 // (seed grid + continuation of every two-phase region in T; see the method comment there). Writes
 // result/result.json (BinaryEquilibriumResult, contract/results/binary_equilibrium.ts), result/result.csv
 // (the tie-lines) and preview/phase_diagram.svg/.png.
+import { elementSymbol, pressureText, systemName } from '../../contract/plots/names.js';
 import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
@@ -199,7 +200,7 @@ export function diagramChart(
   }
   return binaryPhaseDiagram({
     // the x-axis component last: an A-B diagram is drawn against x(B)
-    title: `${d.components.find((c) => c !== d.xComponent) ?? d.components[0]}-${d.xComponent} phase diagram, P = ${d.P} Pa`,
+    title: `${systemName([d.components.find((c) => c !== d.xComponent) ?? d.components[0]!, d.xComponent])} phase diagram, P = ${pressureText(d.P)}`,
     boundaries,
     tieLines: d.regions.flatMap((r) =>
       r.tielines.filter((_, k) => k % 4 === 2).map((t) => ({ T: t.T, x: t.x, phases: r.phases })),
@@ -211,7 +212,7 @@ export function diagramChart(
       kind: v.kind,
     })),
     regionLabels: labels,
-    xLabel: inMass ? `Mass percent ${d.xComponent}` : `Mole fraction ${d.xComponent}`,
+    xLabel: inMass ? `Mass percent ${elementSymbol(d.xComponent)}` : `Mole fraction ${elementSymbol(d.xComponent)}`,
     yLabel: 'Temperature (K)',
     xRange: d.X,
     TRange: d.T,

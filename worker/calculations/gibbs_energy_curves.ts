@@ -7,6 +7,7 @@
 // 2008, ch. 4; Lukas, Fries, Sundman, Computational Thermodynamics, 2007, ch. 2). Energies are per mole of atoms,
 // referred to SER, and also to each element's reference state (GM_formation, worker/results/thermo-extra.ts) as
 // the preview draws them. A phase of fixed composition is a single point, where that composition lies on the line.
+import { systemName } from '../../contract/plots/names.js';
 import { basename } from 'node:path';
 import { documentBase } from '../results/document.js';
 import { inMoleFractions, openSystem } from '../system/system.js';
@@ -60,7 +61,7 @@ export function run(job: TaskJob<'gibbs_energy_curves'>, control: JobControl): C
     table: curvesTable(line, curves, eq, result.equilibrium.phases),
     notes: [...extras.notes, ...notes],
   };
-  const title = `Gibbs energy, ${sys.elements.join('-')} at ${fmt(T)} K (${fmt(T - KELVIN)} °C), ${basename(sys.tdbFile)}`;
+  const title = `Gibbs energy, ${systemName(sys.elements)} at ${fmt(T)} K (${fmt(T - KELVIN)} °C), ${basename(sys.tdbFile)}`;
   const files = writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(doc.table),

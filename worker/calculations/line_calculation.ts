@@ -6,6 +6,7 @@
 // transition between neighbouring points (the set of stable phase labels changes, NAME#2 sets of a
 // miscibility gap included) is located by bisection on s until the bracket is within 0.01 K and 1e-5
 // in every mole fraction, and listed in `transitions`.
+import { systemName } from '../../contract/plots/names.js';
 import { axisOf, axisValue, scanLine, type LineScan } from '../scans/line-scan.js';
 import { type RefinedTransition } from '../scans/transitions.js';
 import { basename } from 'node:path';
@@ -106,7 +107,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     ),
   }));
   const chart = phaseFractionChart({
-    title: `Phase fractions, ${sys.elements.join('-')} (${basename(sys.tdbFile)})`,
+    title: `Phase fractions, ${systemName(sys.elements)} (${basename(sys.tdbFile)})`,
     x: xs,
     xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label,
     series,

@@ -13,6 +13,7 @@
 // In a single-phase region both are the same quantity (nothing to redistribute), which the tests check.
 // Phase properties (GM, HM, SM, CPM of each stable phase) are in points[].phases; the chemical
 // potentials (MU) are those of the system, equal in every stable phase at equilibrium.
+import { elementSymbol, systemName } from '../../contract/plots/names.js';
 import { conditionsAt, type ScanPath } from '../scans/scan-path.js';
 import { axisOf, scanSetup, type ScanJob } from '../scans/line-scan.js';
 import { refineTransitions } from '../scans/transitions.js';
@@ -147,7 +148,7 @@ export function propertiesPreview(
   return propertyChart({
     title,
     x: rows.map((r) => r.x),
-    xLabel: varyT ? 'Temperature (K)' : `Mole fraction ${el}`,
+    xLabel: varyT ? 'Temperature (K)' : `Mole fraction ${elementSymbol(el)}`,
     panels: [
       { label: 'Cp (J/(mol·K))', series: cp },
       { label: 'H (J/mol)', values: rows.map((r) => r.H) },
@@ -194,7 +195,7 @@ export function run(job: TaskJob<'thermodynamic_properties_next'>, control: JobC
         points,
         transitions,
         sys.elements,
-        `Thermodynamic properties, ${sys.elements.join('-')} (${file})`,
+        `Thermodynamic properties, ${systemName(sys.elements)} (${file})`,
         job.config.preview_temperature_unit,
       ),
     },

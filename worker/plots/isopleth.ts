@@ -1,6 +1,7 @@
 // Preview of an isopleth (vertical section): the zero-phase-fraction lines, the invariant-like horizontals and the
 // region labels, drawn by the binary diagram chart (worker/plots/charts.ts) with the composition axis in mole or
 // mass percent of the axis element and T in K (degrees Celsius on the right).
+import { pressureText } from '../../contract/plots/names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type InvariantInput, type RegionLabelInput } from './charts.js';
 import { isoplethAxisLabel, isoplethCompositionText, type IsoplethResult } from '../../contract/results/isopleth.js';
 import { previewTemperatureUnit } from './panel.js';
@@ -25,7 +26,7 @@ export function isoplethPreview(doc: IsoplethResult): string {
     }));
   const [a, b] = doc.axis.range;
   return binaryPhaseDiagram({
-    title: `Isopleth ${isoplethCompositionText(doc)}, P = ${doc.pressure} Pa`,
+    title: `Isopleth ${isoplethCompositionText(doc)}, P = ${pressureText(doc.pressure)}`,
     boundaries,
     invariants,
     regionLabels,

@@ -2,10 +2,10 @@
 // one panel per pressure, each a phase-set map of the grid (every node painted as the rectangle of
 // the cell centred on it, runs of equal labels along x merged into one rectangle), with the bisected
 // boundary points drawn on top and optional tie-lines. Plain data in, a complete SVG document out.
+import { pressureText } from '../../contract/plots/names.js';
 import {
   Panel,
   SvgBuilder,
-  formatNumber,
   temperatureLabel,
   temperatureTicksWithin,
   textWidth,
@@ -42,12 +42,7 @@ export interface IsobaricSectionsInput {
 export { SECTION_FILLS, phaseSetFill } from '../../contract/plots/palette.js';
 
 /** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
-export function pressureText(P: number): string {
-  if (P >= 1e9) return `${formatNumber(P / 1e9, 4)} GPa`;
-  if (P >= 1e6) return `${formatNumber(P / 1e6, 4)} MPa`;
-  if (P >= 1e3) return `${formatNumber(P / 1e3, 4)} kPa`;
-  return `${formatNumber(P, 4)} Pa`;
-}
+export { pressureText };
 
 /** Cell edges around node values: midpoints between nodes, the outer nodes' half cells clipped to the range. */
 function cellEdges(v: ArrayLike<number>): number[] {

@@ -2,6 +2,7 @@
 // top) with the two-phase regions (lightly filled, boundaries drawn, a selection of tie-lines), the three-phase
 // tie-triangles shaded, region labels and critical points. Mole fractions; the preview always shows the whole
 // triangle (a composition window only limits what is mapped).
+import { pressureText, systemName } from '../../contract/plots/names.js';
 import { escapeXml, fmt, FONT_FAMILY, previewTemperatureUnit } from './svg.js';
 import { REGION_FILLS } from '../../contract/plots/palette.js';
 import {
@@ -67,7 +68,7 @@ function header(doc: Doc): string[] {
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${escapeXml(FONT_FAMILY)}">`,
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`,
-    `<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${doc.components.join('-')} isothermal section, T = ${tText}, P = ${doc.pressure} Pa`)}</text>`,
+    `<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${systemName(doc.components)} isothermal section, T = ${tText}, P = ${pressureText(doc.pressure)}`)}</text>`,
   ];
 }
 
