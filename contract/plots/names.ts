@@ -22,3 +22,18 @@ export function pressureText(P: number): string {
   if (P >= 1e3) return `${short(P / 1e3)} kPa`;
   return `${short(P)} Pa`;
 }
+
+/**
+ * An alloy as metallurgists write it: the balance element (the largest fraction) first, then each other element's
+ * percent and symbol, largest first, with the unit: "Al-4.4Cu-0.5Si (mass %)", "Fe-18Cr-8Ni (at. %)".
+ */
+export function alloyName(fractions: Record<string, number>, unit: 'mass' | 'mole'): string {
+  const parts = Object.entries(fractions)
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1]);
+  if (parts.length === 0) return '';
+  const [balance, ...rest] = parts;
+  const pct = (v: number) => String(Number((100 * v).toPrecision(3)));
+  const name = [elementSymbol(balance![0]), ...rest.map(([e, v]) => `${pct(v)}${elementSymbol(e)}`)].join('-');
+  return `${name} (${unit === 'mass' ? 'mass %' : 'at. %'})`;
+}

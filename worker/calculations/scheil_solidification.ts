@@ -21,6 +21,7 @@
 // It also ends when the liquid fraction falls below `stop` (1e-8) -> 'liquid_exhausted', at the minimum
 // temperature -> 'minimum_temperature', on a non-converged equilibrium -> 'not_converged', or when the
 // alloy has no liquid at the start -> 'no_liquid'.
+import { alloyName } from '../../contract/plots/names.js';
 import { documentBase } from '../results/document.js';
 import { inMoleFractions, openSystem } from '../system/system.js';
 import { tableToCsv } from '../../contract/results/common.js';
@@ -30,7 +31,7 @@ import { writeResultFiles } from '../results/common.js';
 import type { ScheilDocument, ScheilPath } from '../../contract/results/scheil_solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
-import { elementMasses } from '../system/units.js';
+import { elementMasses, moleToMassFractions } from '../system/units.js';
 
 import { PathEquilibria } from './scheil_solidification/equilibria.js';
 import { leverRule } from './scheil_solidification/lever-rule.js';
@@ -189,11 +190,13 @@ export function run(job: TaskJob<'scheil_solidification'>, control: JobControl):
     ...scheilFirstClass(res, masses),
   };
   throwIfCancelled(control);
-  const alloy = Object.entries(res.composition)
-    .filter(([, v]) => v > 0)
-    .map(([e, v]) => `${e} ${Number(v.toFixed(4))}`)
-    .join(', ');
-  const title = `Scheil and lever-rule solidification, x: ${alloy} (${sys.tdbFile.split(/[\\/]/).pop()})`;
+  // the alloy as the task gave it: in mass percent for a task in mass fractions
+  const inMass = job.config.condition.composition_unit === 'mass_fraction';
+  const alloy = alloyName(
+    inMass ? moleToMassFractions(res.composition, masses) : res.composition,
+    inMass ? 'mass' : 'mole',
+  );
+  const title = `Scheil and lever-rule solidification of ${alloy} (${sys.tdbFile.split(/[\\/]/).pop()})`;
   writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(table),
