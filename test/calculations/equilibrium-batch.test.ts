@@ -389,6 +389,49 @@ describe('equilibrium_batch sources and alloy temperatures', () => {
     const column = point.table.columns.findIndex((c) => c.name === 'T0(LIQUID,SOLID)');
     expect(Math.abs((point.table.rows[0]![column] as number) - 1150)).toBeLessThan(0.01);
   });
+
+  it('T_scheil_end: the end of the Scheil path from the liquidus; an ideal eutectic ends at its eutectic', async () => {
+    const EUT = path.join(__dirname, '../validation/tdb/eutectic_ideal.tdb');
+    const R = 8.314462618;
+    // ideal liquid, pure solids: x_i on the liquidus of solid i is exp(-(dH_i - 10 T) / RT); the eutectic where both sum to 1
+    const xL = (dH: number, T: number) => Math.exp(-(dH - 10 * T) / (R * T));
+    let lo = 300,
+      hi = 1000;
+    for (let k = 0; k < 100; k++) {
+      const m = 0.5 * (lo + hi);
+      if (xL(10000, m) + xL(15000, m) > 1) hi = m;
+      else lo = m;
+    }
+    const TE = 0.5 * (lo + hi);
+    const condition = {
+      components: ['A', 'B'],
+      pressure: 101325,
+      activated_phases: ['LIQUID', 'ALPHA', 'BETA'],
+      thermo_outputs: ['T_liquidus', 'T_scheil_end'],
+    };
+    const rows = readRows(
+      await calculate('equilibrium_batch', EUT, {
+        condition: { ...condition, product: { compositions: [{ B: 0.2 }, { B: 0.7 }], temperatures: [900, 1000] } },
+      }),
+    );
+    for (const r of rows) expect(Math.abs((r.values!.T_scheil_end as number) - TE)).toBeLessThan(0.05);
+    expect(rows[0]!.values!.T_scheil_end).toBe(rows[1]!.values!.T_scheil_end);
+    // the same as a Scheil task of that alloy from 1 K above its liquidus in 1 K steps
+    const liquidus = rows[0]!.values!.T_liquidus as number;
+    const scheil = readJson<{ solidus_temperature: number }>(
+      await calculate('scheil_solidification', EUT, {
+        condition: {
+          components: ['A', 'B'],
+          pressure: 101325,
+          activated_phases: ['LIQUID', 'ALPHA', 'BETA'],
+          compositions: { B: 0.2 },
+          start_temperature: Math.ceil(liquidus) + 1,
+          temperature_step: 1,
+        },
+      }),
+    );
+    expect(rows[0]!.values!.T_scheil_end).toBeCloseTo(scheil.solidus_temperature, 9);
+  });
 });
 
 describe('equilibrium_batch in an open system', () => {

@@ -7,6 +7,7 @@
 // does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
 // The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
 // with the rows done and result.json says complete: false.
+import { scheilEndTemperature } from '../scans/scheil/run.js';
 import { createHash } from 'node:crypto';
 import { CP_DEFINITION } from '../../contract/results/common.js';
 import { batchRowCount, batchRows, type BatchRowInput } from '../../contract/tasks/batch-rows.js';
@@ -72,6 +73,9 @@ interface BatchContext {
   threads: number;
   /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
   lastAlloy?: { key: string; value: AlloyTemperatures };
+  /** T_scheil_end asked for: the last alloy's end of its Scheil path */
+  scheil: boolean;
+  lastScheil?: { key: string; value: number | null };
   /** the elements held at a chemical potential or activity (condition.chemical_potentials, activities) */
   held: string[];
   /** their MU conditions at a row's T and P, J/mol */
@@ -105,7 +109,7 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
       held.length === 0 &&
       names.some((n) => {
         const o = parseOutputName(n);
-        return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus');
+        return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus' || o.fn === 'T_scheil_end');
       }),
     masses: () => (masses ??= elementMasses(sys.db.info().elements)),
     control,
@@ -113,6 +117,7 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
     held,
     heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
     fixed: fixedPhaseEntry(sys, cond.fixed_phases),
+    scheil: held.length === 0 && names.some((n) => (parseOutputName(n) as { fn?: string }).fn === 'T_scheil_end'),
     // an open system's composition follows T: no solvus or T0 (the columns stay empty)
     phaseTs: held.length ? { solvus: [], tZero: [] } : phaseTemperatureOutputs(names),
   };
@@ -276,6 +281,7 @@ function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: 
     b.extras.enrich(p, r);
     const alloy = b.alloy ? alloyOf(b, row, r) : undefined;
     point = alloy ? { ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : p;
+    if (b.scheil && alloy) point = { ...point, T_scheil_end: scheilEndOf(b, row, alloy.liquidus) };
     if (b.phaseTs.solvus.length || b.phaseTs.tZero.length) point = { ...point, ...phaseTemperaturesOf(b, row) };
   } catch (e) {
     if (e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED')) throw e;
@@ -307,6 +313,16 @@ function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTe
     r,
   );
   b.lastAlloy = { key, value };
+  return value;
+}
+
+/** The end of the Scheil path of the row's alloy (computed once for the rows of one alloy that follow each other). */
+function scheilEndOf(b: BatchContext, row: SolverRow, liquidus: number | null): number | null {
+  const c = row.conditions!;
+  const key = JSON.stringify([c.X, c.P]);
+  if (b.lastScheil?.key === key) return b.lastScheil.value;
+  const value = scheilEndTemperature(b.sys, c.X ?? {}, c.P ?? 101325, liquidus, b.control);
+  b.lastScheil = { key, value };
   return value;
 }
 

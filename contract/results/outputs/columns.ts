@@ -13,6 +13,8 @@ export type TablePoint = EquilibriumPoint & {
   Cp_equilibrium?: number | null;
   T_liquidus?: number | null;
   T_solidus?: number | null;
+  /** the end of the alloy's Scheil path from its liquidus, K */
+  T_scheil_end?: number | null;
   /** the solvus of each phase named by a T_solvus(PHASE) output, K (null: none in range) */
   T_solvus?: Record<string, number | null>;
   /** T0 of each pair named by a T0(PHASE1,PHASE2) output, keyed "PHASE1,PHASE2", K (null: none in range) */
@@ -91,6 +93,7 @@ const SCALAR_VALUES: Partial<Record<Fn, Value>> = {
   VM: (p) => p.VM ?? null,
   T_liquidus: (p) => p.T_liquidus ?? null,
   T_solidus: (p) => p.T_solidus ?? null,
+  T_scheil_end: (p) => p.T_scheil_end ?? null,
   invariants_crossed: (p) => p.invariants_crossed ?? null,
 };
 

@@ -41,6 +41,7 @@ export type Fn =
   | 'T_solidus'
   | 'T_solvus'
   | 'T0'
+  | 'T_scheil_end'
   | 'invariants_crossed';
 
 /** Phase functions whose value is a field of the stable set (PHASE may be *: the labels met that have it). */
@@ -94,6 +95,7 @@ const SCALARS: Record<string, Fn> = {
   VM: 'VM',
   T_LIQUIDUS: 'T_liquidus',
   T_SOLIDUS: 'T_solidus',
+  T_SCHEIL_END: 'T_scheil_end',
   INVARIANTS_CROSSED: 'invariants_crossed',
 };
 const ELEMENT_RE = /^(?:\*|[A-Z][A-Z0-9_]*)$/;
@@ -233,6 +235,7 @@ export function outputUnit(o: OutputSpec): string {
     case 'T_solidus':
     case 'T_solvus':
     case 'T0':
+    case 'T_scheil_end':
       return 'K';
     case 'P':
       return 'Pa';

@@ -180,6 +180,12 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
       "equilibrium solidus temperature of the alloy at the point's composition (point_calculation; line_calculation at fixed composition)",
   },
   {
+    name: 'T_scheil_end',
+    unit: 'K',
+    description:
+      "end of the alloy's Scheil-Gulliver solidification from its liquidus in 1 K steps (the last eutectic, or where the liquid is used up); T_liquidus - T_scheil_end is the Scheil freezing range (point_calculation, equilibrium_batch)",
+  },
+  {
     name: 'T_solvus(PHASE)',
     unit: 'K',
     description:

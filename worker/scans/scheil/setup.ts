@@ -4,7 +4,7 @@ import { elementsOf } from '../../../contract/phases.js';
 import type { NativeDatabase } from '../../core/native.js';
 import type { JobControl } from '../../protocol.js';
 import { resolveCompositions } from '../../system/system.js';
-import type { ScheilInput } from '../scheil_solidification.js';
+import type { ScheilInput } from './run.js';
 
 export interface ScheilSetup {
   database: NativeDatabase;

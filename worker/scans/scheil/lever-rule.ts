@@ -2,7 +2,7 @@
 // composition stepping down from the start temperature until the liquid is gone, the solidus by bisection.
 import type { EquilibriumResult } from '../../core/equilibrium.js';
 import { CancelledError } from '../../protocol.js';
-import { chunkedBatch } from '../../scans/batch.js';
+import { chunkedBatch } from '../batch.js';
 import { xConditions, type PathEquilibria, type PathPoint } from './equilibria.js';
 import type { ScheilSetup } from './setup.js';
 
