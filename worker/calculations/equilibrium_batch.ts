@@ -14,7 +14,7 @@ import { batchRowCount, batchRows, type BatchRowInput } from '../../contract/tas
 import { rowsCondition } from '../../contract/tasks/equilibrium_batch.js';
 import { potentialElements } from '../../contract/tasks/common.js';
 import type { BatchRowRecord, EquilibriumBatchResult } from '../../contract/results/equilibrium_batch.js';
-import { parseOutputName } from '../../contract/results/outputs/names.js';
+import { asksFor } from '../../contract/results/outputs/names.js';
 import { resolveColumns, type TableContext, type TablePoint } from '../../contract/results/outputs/columns.js';
 import { openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
 import { elementMasses, massMapToMoleFractions } from '../system/units.js';
@@ -105,19 +105,14 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
     conv: new PointConverter(sys.db, sys.components),
     extras,
     // an open system's composition follows T: no liquidus or solidus (the columns stay empty)
-    alloy:
-      held.length === 0 &&
-      names.some((n) => {
-        const o = parseOutputName(n);
-        return typeof o !== 'string' && (o.fn === 'T_liquidus' || o.fn === 'T_solidus' || o.fn === 'T_scheil_end');
-      }),
+    alloy: held.length === 0 && asksFor(names, 'T_liquidus', 'T_solidus', 'T_scheil_end'),
     masses: () => (masses ??= elementMasses(sys.db.info().elements)),
     control,
     threads: Math.max(1, Math.floor(job.ompThreads)),
     held,
     heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
     fixed: fixedPhaseEntry(sys, cond.fixed_phases),
-    scheil: held.length === 0 && names.some((n) => (parseOutputName(n) as { fn?: string }).fn === 'T_scheil_end'),
+    scheil: held.length === 0 && asksFor(names, 'T_scheil_end'),
     // an open system's composition follows T: no solvus or T0 (the columns stay empty)
     phaseTs: held.length ? { solvus: [], tZero: [] } : phaseTemperatureOutputs(names),
   };

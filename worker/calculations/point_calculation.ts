@@ -5,7 +5,7 @@
 // phase table). A non-converged equilibrium is written as such (converged:false) and said in the
 // summary and the logs, never hidden.
 import { scheilEndTemperature } from '../scans/scheil/run.js';
-import { parseOutputName } from '../../contract/results/outputs/names.js';
+import { asksFor } from '../../contract/results/outputs/names.js';
 import { inMoleFractions, openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
 import { CP_DEFINITION } from '../../contract/results/common.js';
 import { documentBase, outputNames, phaseSetText } from '../results/document.js';
@@ -68,7 +68,7 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
         T_liquidus: further.alloy.liquidus,
         T_solidus: further.alloy.solidus,
         ...phaseTs,
-        ...(wantsScheilEnd(names) && !open
+        ...(asksFor(names, 'T_scheil_end') && !open
           ? { T_scheil_end: scheilEndTemperature(sys, at.X, P, further.alloy.liquidus, control) }
           : {}),
       },
@@ -187,11 +187,6 @@ function potentialText(cond: {
     ...Object.entries(cond.chemical_potentials ?? {}).map(([e, v]) => `MU(${e.toUpperCase()})=${v} J/mol`),
     ...Object.entries(cond.activities ?? {}).map(([e, v]) => `a(${e.toUpperCase()})=${v}`),
   ];
-}
-
-/** A T_scheil_end output among the names. */
-function wantsScheilEnd(names: readonly string[]): boolean {
-  return names.some((n) => (parseOutputName(n) as { fn?: string }).fn === 'T_scheil_end');
 }
 
 /** No liquidus or solidus of an open system: its composition changes with the temperature. */

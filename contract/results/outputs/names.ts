@@ -164,6 +164,14 @@ export function parseOutputName(raw: string): OutputSpec | string {
   return `unknown output '${raw}'`;
 }
 
+/** Whether an output name of one of these functions is among the names. */
+export function asksFor(names: readonly string[], ...fns: Fn[]): boolean {
+  return names.some((n) => {
+    const o = parseOutputName(n);
+    return typeof o !== 'string' && fns.includes(o.fn);
+  });
+}
+
 /** The phases whose solvus the output names ask for (T_solvus(PHASE)), in order, each once. */
 export function solvusPhases(names: readonly string[]): string[] {
   const out: string[] = [];
