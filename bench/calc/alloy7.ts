@@ -24,7 +24,7 @@ import { equilibrium } from '../../worker/core/equilibrium.js';
 import { openDatabase } from '../../worker/core/database.js';
 import { JobControl, CONTROL_BYTES, type TaskJob } from '../../worker/protocol.js';
 
-import { scheilSolidification } from '../../worker/calculations/scheil_solidification.js';
+import { scheilSolidification } from '../../worker/scans/scheil/run.js';
 import { tdbDir, median } from '../support.js';
 
 const REPEATS = Math.max(1, Number(process.env.BENCH_ALLOY7_REPEATS ?? 3));

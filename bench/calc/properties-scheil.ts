@@ -9,7 +9,7 @@ import path from 'node:path';
 import { openDatabase } from '../../worker/core/database.js';
 import { JobControl, type TaskJob } from '../../worker/protocol.js';
 import { propertiesScan } from '../../worker/calculations/thermodynamic_properties_next.js';
-import { scheilSolidification } from '../../worker/calculations/scheil_solidification.js';
+import { scheilSolidification } from '../../worker/scans/scheil/run.js';
 import { tdbDir, median } from '../support.js';
 
 const REPEATS = 7;

@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
-import { scheilSolidification, scheilSummary } from '../../worker/calculations/scheil_solidification.js';
+import { scheilSummary } from '../../worker/calculations/scheil_solidification.js';
+import { scheilSolidification } from '../../worker/scans/scheil/run.js';
 
 const alzn = openDatabase(path.resolve(__dirname, '../../databases/alzn_mey1993.tdb'));
 const run = (T0: number) =>

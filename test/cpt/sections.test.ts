@@ -1,6 +1,7 @@
 // Preview of binary_cpt_diagram (worker/plots/sections.ts): panels per pressure, legend per phase set.
 import { describe, expect, it } from 'vitest';
-import { isobaricSections, phaseSetFill, pressureText } from '../../worker/plots/sections.js';
+import { isobaricSections, phaseSetFill } from '../../worker/plots/sections.js';
+import { pressureText } from '../../contract/plots/names.js';
 import { isPng, svgToPng } from '../../worker/plots/png.js';
 
 describe('isobaric sections preview', () => {

@@ -11,8 +11,7 @@ import { scheilChart } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
 import { elementMasses, moleToMassFractions } from '../system/units.js';
 
-import { scheilSolidification, throwIfCancelled, type ScheilInput, type ScheilRun } from '../scans/scheil/run.js';
-export { scheilSolidification, type ScheilInput, type ScheilRun };
+import { scheilSolidification, throwIfCancelled, type ScheilRun } from '../scans/scheil/run.js';
 import {
   scheilFirstClass,
   scheilTable,

@@ -42,7 +42,6 @@ export interface IsobaricSectionsInput {
 export { SECTION_FILLS, phaseSetFill } from '../../contract/plots/palette.js';
 
 /** Pressure as text: Pa below 1e5, else bar/GPa style with the Pa value. */
-export { pressureText };
 
 /** Cell edges around node values: midpoints between nodes, the outer nodes' half cells clipped to the range. */
 function cellEdges(v: ArrayLike<number>): number[] {

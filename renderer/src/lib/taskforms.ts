@@ -99,10 +99,11 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
         ? []
         : [{ ...base, kind: 'composition' }];
     case 'array': {
-      if (unwrap(def.element as AnyZ).inner._zod.def.type === 'object') return [];
+      const elementType = unwrap(def.element as AnyZ).inner._zod.def.type;
+      if (elementType === 'object') return [];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
-      if (unwrap(def.element as AnyZ).inner._zod.def.type === 'number') return [{ ...base, kind: 'numbers' }];
+      if (elementType === 'number') return [{ ...base, kind: 'numbers' }];
       // inhibit_phases: names, patterns and groups over the database's recommended selection (PhaseSelectionPicker)
       if (key === 'inhibit_phases') return [{ ...base, kind: 'selection' }];
       if (/phases$/.test(key)) return [{ ...base, kind: 'phases' }];

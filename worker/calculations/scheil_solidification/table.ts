@@ -4,7 +4,7 @@
 import { type ResultTable } from '../../../contract/results/common.js';
 import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
 import { massFractionsOrUndefined } from '../../system/units.js';
-import type { ScheilRun } from '../scheil_solidification.js';
+import type { ScheilRun } from '../../scans/scheil/run.js';
 
 /** The result table: one row per Scheil step. */
 export function scheilTable(run: ScheilRun): ResultTable {

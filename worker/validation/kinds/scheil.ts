@@ -12,7 +12,7 @@
 // Conditions X(EL) or W(EL) (mass fractions converted with the TDB element masses).
 // A single phase is returned as its name, several as a list (so a "single phase" expectation fails
 // honestly when more than one phase forms).
-import { scheilSolidification, type ScheilRun } from '../../calculations/scheil_solidification.js';
+import { scheilSolidification, type ScheilRun } from '../../scans/scheil/run.js';
 import { caseDatabase } from '../databases.js';
 import type { ComputedValue, KindHandler } from '../types.js';
 
