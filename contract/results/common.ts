@@ -74,6 +74,29 @@ export interface PhaseRecord {
   degree_of_ordering?: number;
   /** GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts) */
   GM_formation?: number;
+  /** mobilities and diffusivities: phases with kinetic parameters (MQ, MF, DQ, DF) in the database only */
+  diffusion?: PhaseDiffusion;
+}
+
+/**
+ * Diffusion in one stable phase (worker/system/diffusion.ts; Andersson and Agren, J. Appl. Phys. 72 (1992) 1350).
+ * Matrices are keyed [k][j]: the flux of k driven by the gradient of j, for k and j other than the dependent n.
+ */
+export interface PhaseDiffusion {
+  /** atomic mobility M_k of each element with data, m^2 mol/(J s) */
+  mobility: Record<string, number>;
+  /** tracer diffusivity D*_k = RT M_k (or the database's diffusivity exp((DF + DQ)/RT)), m^2/s */
+  tracer: Record<string, number>;
+  /** elements that diffuse interstitially (they sit only on sublattices that hold vacancies) */
+  interstitials: string[];
+  /** the dependent substitutional element n of the matrices: the phase's major one */
+  dependent: string;
+  /** chemical (interdiffusion) coefficients D^n_kj in the volume-fixed frame of the substitutional elements, m^2/s */
+  chemical: Record<string, Record<string, number>>;
+  /** intrinsic (lattice-fixed) coefficients D'^n_kj, m^2/s */
+  intrinsic: Record<string, Record<string, number>>;
+  /** Jonsson's degree of magnetic order xi in the mobility's ferromagnetic factor (bcc magnetic phases) */
+  magnetic_order?: number;
 }
 
 export interface MetastableRecord {

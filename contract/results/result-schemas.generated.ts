@@ -323,6 +323,68 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "label"
         ]
       },
+      "PhaseDiffusion": {
+        "type": "object",
+        "properties": {
+          "mobility": {
+            "description": "atomic mobility M_k of each element with data, m^2 mol/(J s)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "tracer": {
+            "description": "tracer diffusivity D*_k = RT M_k (or the database's diffusivity exp((DF + DQ)/RT)), m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "interstitials": {
+            "description": "elements that diffuse interstitially (they sit only on sublattices that hold vacancies)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "dependent": {
+            "description": "the dependent substitutional element n of the matrices: the phase's major one",
+            "type": "string"
+          },
+          "chemical": {
+            "description": "chemical (interdiffusion) coefficients D^n_kj in the volume-fixed frame of the substitutional elements, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "intrinsic": {
+            "description": "intrinsic (lattice-fixed) coefficients D'^n_kj, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "magnetic_order": {
+            "description": "Jonsson's degree of magnetic order xi in the mobility's ferromagnetic factor (bcc magnetic phases)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "mobility",
+          "tracer",
+          "interstitials",
+          "dependent",
+          "chemical",
+          "intrinsic"
+        ]
+      },
       "PhaseRecord": {
         "type": "object",
         "properties": {
@@ -400,6 +462,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "GM_formation": {
             "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
             "type": "number"
+          },
+          "diffusion": {
+            "description": "mobilities and diffusivities: phases with kinetic parameters (MQ, MF, DQ, DF) in the database only",
+            "$ref": "#/$defs/PhaseDiffusion"
           }
         },
         "required": [
@@ -959,6 +1025,68 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "label"
         ]
       },
+      "PhaseDiffusion": {
+        "type": "object",
+        "properties": {
+          "mobility": {
+            "description": "atomic mobility M_k of each element with data, m^2 mol/(J s)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "tracer": {
+            "description": "tracer diffusivity D*_k = RT M_k (or the database's diffusivity exp((DF + DQ)/RT)), m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "interstitials": {
+            "description": "elements that diffuse interstitially (they sit only on sublattices that hold vacancies)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "dependent": {
+            "description": "the dependent substitutional element n of the matrices: the phase's major one",
+            "type": "string"
+          },
+          "chemical": {
+            "description": "chemical (interdiffusion) coefficients D^n_kj in the volume-fixed frame of the substitutional elements, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "intrinsic": {
+            "description": "intrinsic (lattice-fixed) coefficients D'^n_kj, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "magnetic_order": {
+            "description": "Jonsson's degree of magnetic order xi in the mobility's ferromagnetic factor (bcc magnetic phases)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "mobility",
+          "tracer",
+          "interstitials",
+          "dependent",
+          "chemical",
+          "intrinsic"
+        ]
+      },
       "PhaseRecord": {
         "type": "object",
         "properties": {
@@ -1036,6 +1164,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "GM_formation": {
             "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
             "type": "number"
+          },
+          "diffusion": {
+            "description": "mobilities and diffusivities: phases with kinetic parameters (MQ, MF, DQ, DF) in the database only",
+            "$ref": "#/$defs/PhaseDiffusion"
           }
         },
         "required": [
@@ -2351,6 +2483,68 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "label"
         ]
       },
+      "PhaseDiffusion": {
+        "type": "object",
+        "properties": {
+          "mobility": {
+            "description": "atomic mobility M_k of each element with data, m^2 mol/(J s)",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "tracer": {
+            "description": "tracer diffusivity D*_k = RT M_k (or the database's diffusivity exp((DF + DQ)/RT)), m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "interstitials": {
+            "description": "elements that diffuse interstitially (they sit only on sublattices that hold vacancies)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "dependent": {
+            "description": "the dependent substitutional element n of the matrices: the phase's major one",
+            "type": "string"
+          },
+          "chemical": {
+            "description": "chemical (interdiffusion) coefficients D^n_kj in the volume-fixed frame of the substitutional elements, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "intrinsic": {
+            "description": "intrinsic (lattice-fixed) coefficients D'^n_kj, m^2/s",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "magnetic_order": {
+            "description": "Jonsson's degree of magnetic order xi in the mobility's ferromagnetic factor (bcc magnetic phases)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "mobility",
+          "tracer",
+          "interstitials",
+          "dependent",
+          "chemical",
+          "intrinsic"
+        ]
+      },
       "PhaseRecord": {
         "type": "object",
         "properties": {
@@ -2428,6 +2622,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "GM_formation": {
             "description": "GM - sum_i x_i GM(reference state of i) at the same T and P, J/mol of atoms (worker/results/thermo-extra.ts)",
             "type": "number"
+          },
+          "diffusion": {
+            "description": "mobilities and diffusivities: phases with kinetic parameters (MQ, MF, DQ, DF) in the database only",
+            "$ref": "#/$defs/PhaseDiffusion"
           }
         },
         "required": [

@@ -131,6 +131,29 @@ export interface NativePhaseModel {
   evaluateBatch(T: number, P: number, Y: Float64Array | number[], order: number, threads: number): Float64Array;
 }
 
+/** The kinetic parameters of one phase at a point (native-core/src/models/mobility_model.hpp), per element. */
+export interface NativeMobilityValues {
+  /** parameter sums per element of elements(), J/mol (0 where absent) */
+  MQ: Float64Array;
+  MF: Float64Array;
+  DQ: Float64Array;
+  DF: Float64Array;
+  /** 1: mobility data (MQ/MF), 2: diffusivity data (DQ/DF), 3: both, 0: none */
+  present: Float64Array;
+  /** M_k, m^2 mol/(J s); NaN without mobility data */
+  mobility: Float64Array;
+  /** D_k = exp((DF + DQ)/RT), m^2/s; NaN without diffusivity data */
+  diffusivity: Float64Array;
+  /** Jonsson's degree of magnetic order xi, and the alpha of the phase's ferromagnetic factor */
+  magneticOrder: number;
+  alpha: number;
+}
+
+export interface NativeMobilityModel {
+  elements(): string[];
+  evaluate(T: number, P: number, y: Float64Array | number[], curie: number, hasMoment: boolean): NativeMobilityValues;
+}
+
 /**
  * The production addon's exports (native-core/src/napi): the one declaration of its interface. Errors it
  * throws carry a `code` (errors.ts).
@@ -139,6 +162,10 @@ export interface CoreAddon {
   coreVersion: string;
   Database: NativeDatabaseClass;
   PhaseModel: { build(db: NativeDatabase, phase: string, components: string[]): NativePhaseModel | null };
+  /** null: the phase has no kinetic parameter for these components */
+  MobilityModel: { build(db: NativeDatabase, phase: string, components: string[]): NativeMobilityModel | null };
+  /** Jonsson's degree of magnetic order at tau = T/T* for structure factor p */
+  magneticOrderDegree(tau: number, p: number): number;
   expandedParameterCount(db: NativeDatabase): number;
   maxThreads(): number;
   equilibrium(
@@ -165,6 +192,8 @@ export interface CoreAddon {
 const REQUIRED_MEMBERS = [
   'Database',
   'PhaseModel',
+  'MobilityModel',
+  'magneticOrderDegree',
   'expandedParameterCount',
   'maxThreads',
   'equilibrium',

@@ -4,7 +4,9 @@
 //    VM (phases with volume parameters V0/VA/VC/VK only), the degree of ordering (pycalphad's definition,
 //    worker/system/phase-properties.ts; phases with one constituent on two or more sublattices) and GM_formation;
 //  - per point: VM of the system (when every stable phase has one), GM_formation, and MUR/ACR, the chemical
-//    potential and activity of each element relative to its reference state at the point's T and P.
+//    potential and activity of each element relative to its reference state at the point's T and P;
+//  - per stable phase with kinetic parameters (MQ, MF, DQ, DF): mobilities, tracer, intrinsic and chemical
+//    diffusivities (worker/system/diffusion.ts).
 // Reference state of an element (condition.reference_states {EL: PHASE}, else the ELEMENT line's reference
 // phase when the database defines it and the phase holds the pure element, else SER): GM of the pure element in
 // that phase alone (one composition set) at T, P. MUR = MU - G_ref, ACR = exp(MUR / RT) (Thermo-Calc's
@@ -15,17 +17,21 @@ import { equilibrium, type EquilibriumResult, type PhaseState } from '../core/eq
 import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase, NativeDatabaseInfo } from '../core/native.js';
 
+import { diffusionPhase, phaseDiffusion, type DiffusionPhase } from '../system/diffusion.js';
 import { degreeOfOrdering } from '../system/phase-properties.js';
 
 export const SER = 'SER';
 const MAGNETIC_PARAMETERS = new Set(['TC', 'BMAGN', 'NT']);
 const VOLUME_PARAMETERS = new Set(['V0', 'VA', 'VC', 'VK']);
+const KINETIC_PARAMETERS = new Set(['MQ', 'MF', 'DQ', 'DF']);
 
 interface PhaseTraits {
   magnetic: boolean;
   volume: boolean;
   ordering: boolean;
   model: PhaseModel | null;
+  /** the phase's kinetic parameters, when the database has some (mobilities and diffusivities) */
+  diffusion: DiffusionPhase | null;
 }
 
 /** Adds the further quantities to result points of one system (one instance per calculation). */
@@ -132,6 +138,10 @@ export class ThermoExtras {
       volume: [...VOLUME_PARAMETERS].some((k) => types.has(k)),
       ordering: !!model && !model.info.ionicLiquid && [...subl.values()].some((s) => s.size > 1),
       model,
+      diffusion:
+        model && [...KINETIC_PARAMETERS].some((k) => types.has(k))
+          ? diffusionPhase(this.db, model, this.components)
+          : null,
     };
     this.traits.set(name, t);
     if (!t.volume && !this.withoutVolume.has(name)) {
@@ -172,6 +182,7 @@ export class ThermoExtras {
         vmSystem += set.NP * props.VM;
       } else vmComplete = false;
       if (t.ordering) rec.degree_of_ordering = degreeOfOrdering(this.info, t.model, set.y);
+      if (t.diffusion) rec.diffusion = phaseDiffusion(t.diffusion, T, P, set.y, set.x);
     });
     if (vmComplete) point.VM = vmSystem;
     point.GM_formation = formation(r.x, r.GM);

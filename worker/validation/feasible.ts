@@ -1,24 +1,17 @@
 // The feasible set {A y = b, 0 <= y} of a phase's linear constraints (site sums, electroneutrality
 // (7.5)) by vertex enumeration: used to find the only charge-neutral configuration of a phase
 // (case pyc-prop-alcl3-only-neutral-config). Small phases only (m <= 16).
+import { solveLinear } from '../core/linear.js';
 import type { LinearConstraint } from '../core/models.js';
 
-/** Gauss-Jordan solve of a square system; null if singular. */
+/** The solution of a square system; null if singular. */
 function solve(A: number[][], b: number[]): number[] | null {
-  const n = b.length;
-  const M = A.map((r, i) => [...r, b[i]]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r][c]) > Math.abs(M[p][c])) p = r;
-    if (Math.abs(M[p][c]) < 1e-12) return null;
-    [M[c], M[p]] = [M[p], M[c]];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r][c] / M[c][c];
-      for (let k = c; k <= n; k++) M[r][k] -= f * M[c][k];
-    }
-  }
-  return M.map((r, i) => r[n] / r[i]);
+  const x = solveLinear(
+    A,
+    b.map((v) => [v]),
+    1e-12,
+  );
+  return x && x.map((row) => row[0]);
 }
 
 /** Vertices of the polytope; returns the point if all vertices coincide, else null. */

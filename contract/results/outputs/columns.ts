@@ -130,6 +130,15 @@ class Expansion {
     return [o.element!];
   }
 
+  /** The second element argument (DC, DI): every component for '*', else the named one. */
+  elements2(): string[] {
+    const { o, els } = this;
+    if (o.element2 === '*') return els;
+    if (!els.includes(o.element2!))
+      throw new Error(`output '${this.n}': ${o.element2} is not one of the components ${els.join(', ')}`);
+    return [o.element2!];
+  }
+
   /** The phase arguments: `all()` for '*', else the named label (whose phase the database must define). */
   phases(all: () => string[] = () => labelsMet(this.points)): string[] {
     const o = this.o;
@@ -203,6 +212,28 @@ function columnsOf(x: Expansion): Column[] {
       return x.phases(() => phaseNamesMet(x.points)).map((l) => drivingForceColumn(x, l));
     case 'T_solvus':
       return x.phases().map((l) => x.column(`T_solvus(${l})`, (p) => p.T_solvus?.[l] ?? null));
+    case 'MOB':
+    case 'DT':
+      return diffusionColumns(x, (l, e) =>
+        x.column(outputName({ fn, phase: l, element: e }), (p) => {
+          const d = findSet(p, l)?.diffusion;
+          return (fn === 'MOB' ? d?.mobility[e] : d?.tracer[e]) ?? null;
+        }),
+      );
+    case 'DC':
+    case 'DI': {
+      const cols = diffusionColumns(x, (l, e) =>
+        x.elements2().map((e2) =>
+          x.column(outputName({ fn, phase: l, element: e, element2: e2 }), (p) => {
+            const d = findSet(p, l)?.diffusion;
+            return (fn === 'DC' ? d?.chemical : d?.intrinsic)?.[e]?.[e2] ?? null;
+          }),
+        ),
+      );
+      // '*' leaves out the pairs with the dependent element, empty at every point
+      const expanded = x.o.element === '*' || x.o.element2 === '*';
+      return expanded ? cols.filter((c) => x.points.some((p) => c.value(p) !== null)) : cols;
+    }
     case 'T0': {
       const pair = `${x.known(x.o.phase!)},${x.known(x.o.phase2!)}`;
       return [x.column(`T0(${pair})`, (p) => p.T0?.[pair] ?? null)];
@@ -230,6 +261,12 @@ function phaseFieldColumns(x: Expansion): Column[] {
       return q ? (get(q) ?? null) : null;
     }),
   );
+}
+
+/** The columns of a diffusion output per phase label ('*': the labels with diffusion data) and element. */
+function diffusionColumns(x: Expansion, make: (label: string, element: string) => Column | Column[]): Column[] {
+  const withData = () => labelsMet(x.points).filter((l) => x.points.some((p) => !!findSet(p, l)?.diffusion));
+  return x.phases(withData).flatMap((l) => x.elements().flatMap((e) => make(l, e)));
 }
 
 /** y(PHASE,s,SPECIES) of a label, or for y(PHASE,*) every constituent of every sublattice the points show. */

@@ -42,7 +42,11 @@ export type Fn =
   | 'T_solvus'
   | 'T0'
   | 'T_scheil_end'
-  | 'invariants_crossed';
+  | 'invariants_crossed'
+  | 'MOB'
+  | 'DT'
+  | 'DC'
+  | 'DI';
 
 /** Phase functions whose value is a field of the stable set (PHASE may be *: the labels met that have it). */
 export const PHASE_FIELDS: Partial<Record<Fn, (q: PhaseRecord) => number | string | null | undefined>> = {
@@ -73,6 +77,8 @@ export interface OutputSpec {
   /** the second phase of T0(PHASE1,PHASE2) */
   phase2?: string;
   element?: string;
+  /** the second element of DC(PHASE,EL1,EL2) and DI(PHASE,EL1,EL2): the one whose gradient drives the flux */
+  element2?: string;
   sublattice?: number | '*';
   species?: string;
 }
@@ -148,6 +154,15 @@ export function parseOutputName(raw: string): OutputSpec | string {
     case 'AC':
       if (args.length === 1 && el(args[0])) return { fn: fname === 'MU' ? 'mu' : 'ac', element: args[0] };
       break;
+    case 'MOB':
+    case 'DT':
+      if (args.length === 2 && ph(args[0]) && el(args[1])) return { fn: fname, phase: args[0], element: args[1] };
+      break;
+    case 'DC':
+    case 'DI':
+      if (args.length === 3 && ph(args[0]) && el(args[1]) && el(args[2]))
+        return { fn: fname, phase: args[0], element: args[1], element2: args[2] };
+      break;
     case 'T_SOLVUS':
       // one named phase: each is a search of its own (no '*'), over all its composition sets (no '#')
       if (args.length === 1 && /^[A-Z0-9_]+$/.test(args[0])) return { fn: 'T_solvus', phase: args[0] };
@@ -220,6 +235,12 @@ export function outputName(o: OutputSpec): string {
       return `${o.fn}(${o.element})`;
     case 'xph':
       return `x(${o.phase},${o.element})`;
+    case 'MOB':
+    case 'DT':
+      return `${o.fn}(${o.phase},${o.element})`;
+    case 'DC':
+    case 'DI':
+      return `${o.fn}(${o.phase},${o.element},${o.element2})`;
     case 'wph':
       return `w(${o.phase},${o.element})`;
     case 'mur':
@@ -267,6 +288,12 @@ export function outputUnit(o: OutputSpec): string {
       return 'm^3/mol';
     case 'BMAGN':
       return 'Bohr magnetons';
+    case 'MOB':
+      return 'm^2 mol/(J s)';
+    case 'DT':
+    case 'DC':
+    case 'DI':
+      return 'm^2/s';
     case 'x':
     case 'xph':
     case 'y':
@@ -301,8 +328,10 @@ export function checkOutputElements(names: readonly string[], components: readon
   const els = elementsOf(components);
   for (const n of names) {
     const r = parseOutputName(n);
-    if (typeof r === 'string' || !r.element || r.element === '*') continue;
-    if (!els.includes(r.element)) return `output '${n}': ${r.element} is not one of the components ${els.join(', ')}`;
+    if (typeof r === 'string') continue;
+    for (const e of [r.element, r.element2])
+      if (e && e !== '*' && !els.includes(e))
+        return `output '${n}': ${e} is not one of the components ${els.join(', ')}`;
   }
   return null;
 }

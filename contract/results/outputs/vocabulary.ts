@@ -203,6 +203,30 @@ export const KNOWN_OUTPUTS: readonly KnownOutput[] = [
     description:
       'the invariants a line crosses, each "T K: PHASE (EL x, ...) + ..." with the mole fractions of its C + 1 phases, joined by "; " (line_calculation; the same text on every row)',
   },
+  {
+    name: 'MOB(PHASE,EL)',
+    unit: 'm^2 mol/(J s)',
+    description:
+      "atomic mobility of EL in a stable phase, M = exp(MF/RT) exp((1 + alpha xi) MQ/RT) / RT from the database's mobility parameters (Andersson and Agren 1992; Jonsson's magnetic factor in bcc); empty without mobility data for the phase",
+  },
+  {
+    name: 'DT(PHASE,EL)',
+    unit: 'm^2/s',
+    description:
+      'tracer diffusivity of EL in a stable phase, D* = RT M (or exp((DF + DQ)/RT) where the database gives a diffusivity directly)',
+  },
+  {
+    name: 'DC(PHASE,EL1,EL2)',
+    unit: 'm^2/s',
+    description:
+      "chemical (interdiffusion) coefficient D^n(EL1,EL2) in the volume-fixed frame of the substitutional elements, with the phase's major substitutional element n as the dependent one (the phase's diffusion.dependent in result.json); the thermodynamic factor from the phase's own Gibbs-energy Hessian",
+  },
+  {
+    name: 'DI(PHASE,EL1,EL2)',
+    unit: 'm^2/s',
+    description:
+      'intrinsic (lattice-fixed) diffusion coefficient of EL1 with respect to the gradient of EL2, same dependent n',
+  },
 ];
 
 export const KNOWN_OUTPUT_NAMES: string = KNOWN_OUTPUTS.map((o) => o.name).join(', ');

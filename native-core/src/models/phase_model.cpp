@@ -191,6 +191,8 @@ void add_ideal(CompiledModel& M, const std::vector<double>& ratios, const View& 
     }
 }
 
+}  // namespace
+
 View site_fraction_view(const ModelParts& P) {
   View vy;
   vy.sub.resize(P.vidx.size());
@@ -203,7 +205,7 @@ View site_fraction_view(const ModelParts& P) {
 // ordered phase (order_disorder_layout: those that merge into sublattice 1 of the DIS_PART phase) are replaced by
 // the disordered fractions x_i (5.1) and the interstitial sublattices keep their own site fractions. A constituent
 // absent from some merged sublattices has no site fraction there (Thermo-Calc's rule, database.hpp).
-void compile_order_disorder(ModelParts& P, const PhaseDef& dis, const View& vy) {
+OrderDisorderViews order_disorder_views(const ModelParts& P, const PhaseDef& dis, const View& vy) {
   const OrderDisorderLayout layout = order_disorder_layout(P.ph, dis);
   if (!layout.mismatch.empty())
     throw CoreError(ErrorCode::Model, "order-disorder model of phase " + P.ph.name + " in " + P.db.file_name() +
@@ -218,11 +220,19 @@ void compile_order_disorder(ModelParts& P, const PhaseDef& dis, const View& vy) 
       Affine& a = x[c];
       a.lin.push_back({k, P.ph.site_ratios[s] / sumA});
     }
-  View vyp = vy, vdis;
-  for (size_t s = 0; s < nS; ++s) vyp.sub[s] = x;
-  vdis.sub.resize(ndis);
-  vdis.sub[0] = x;
-  for (size_t k = 1; k < ndis; ++k) vdis.sub[k] = vy.sub[k + nS - 1];
+  OrderDisorderViews v{vy, {}};
+  for (size_t s = 0; s < nS; ++s) v.ordered_at_x.sub[s] = x;
+  v.disordered.sub.resize(ndis);
+  v.disordered.sub[0] = x;
+  for (size_t k = 1; k < ndis; ++k) v.disordered.sub[k] = vy.sub[k + nS - 1];
+  return v;
+}
+
+namespace {
+
+void compile_order_disorder(ModelParts& P, const PhaseDef& dis, const View& vy) {
+  const OrderDisorderViews views = order_disorder_views(P, dis, vy);
+  const View &vyp = views.ordered_at_x, &vdis = views.disordered;
   CompiledModel& M = *P.M;
   P.terms.group(P.allp, P.ph.name);
   auto ordp = phase_params(P.allp, P.ph.name);
@@ -256,6 +266,8 @@ void compile_fixed_site_ratios(ModelParts& P) {
   compile_order_disorder(P, *dis, vy);
 }
 
+}  // namespace
+
 // The model's kind, elements and variables; nullptr when the phase cannot form from the components.
 std::shared_ptr<CompiledModel> start_model(ModelParts& P, const std::vector<std::string>& components) {
   for (auto c : components) {
@@ -285,7 +297,6 @@ std::shared_ptr<CompiledModel> start_model(ModelParts& P, const std::vector<std:
   return P.M;
 }
 
-}  // namespace
 }  // namespace models
 
 std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const std::string& phase_in,

@@ -70,6 +70,18 @@ struct ModelParts {
   double charge(const std::string& sp) const;
 };
 
+// The views of an order-disorder pair (§5.2-5.4) beside the site-fraction view: the ordered phase's sublattices
+// with the disordered fractions x_i (5.1) on its merged sublattices (`ordered_at_x`), and the DIS_PART phase's
+// sublattices at x_i and the interstitial site fractions (`disordered`).
+struct OrderDisorderViews {
+  View ordered_at_x;
+  View disordered;
+};
+View site_fraction_view(const ModelParts& P);
+OrderDisorderViews order_disorder_views(const ModelParts& P, const PhaseDef& dis, const View& vy);
+// The model's kind, elements and variables (phase_model.cpp); nullptr when the phase cannot form from the components.
+std::shared_ptr<CompiledModel> start_model(ModelParts& P, const std::vector<std::string>& components);
+
 // §7: the two-sublattice ionic liquid (C+)_P (A-, Va, B0)_Q (phase_model_ionic.cpp).
 void compile_ionic_liquid(ModelParts& P);
 

@@ -10,6 +10,9 @@
 //   model.orderingTemperatureMaxTabulated(T, P, Y) -> their largest through the linear tables, or null
 //   model.evaluateBatch(T, P, Y, order, threads) -> Float64Array of GM; computes full derivatives
 //                                          for every row with OpenMP (benchmarks / sampling)
+//   MobilityModel.build(db, phase, components) -> MobilityModel | null (no kinetic parameter for the phase)
+//   mobility.elements(); mobility.evaluate(T, P, y, curie, hasMoment) -> sums per kind, M_k, D_k, xi
+//   magneticOrderDegree(tau, p)        -> Jonsson's xi of the IHJ function
 //   expandedParameterCount(db)         -> number of parameters after the B/F expansion (§5.5)
 // Every function is wrapped by Guard (common.hpp): C++ exceptions become JS Errors.
 #include <napi.h>
@@ -23,6 +26,7 @@
 #include <omp.h>
 #endif
 
+#include "models/mobility_model.hpp"
 #include "models/phase_model.hpp"
 #include "napi/common.hpp"
 #include "napi/io_napi.hpp"
@@ -303,6 +307,81 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
 };
 PerEnvConstructor JsPhaseModel::ctor;
 
+// The kinetic parameters of one phase (models/mobility_model.hpp), on the variables of its PhaseModel.
+class JsMobilityModel : public Napi::ObjectWrap<JsMobilityModel> {
+ public:
+  static PerEnvConstructor ctor;
+  std::shared_ptr<const Database> db;
+  std::shared_ptr<const MobilityModel> model;
+
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(
+        env, "MobilityModel",
+        {StaticMethod<&JsMobilityModel::Build>("build"), InstanceMethod<&JsMobilityModel::Elements>("elements"),
+         InstanceMethod<&JsMobilityModel::Evaluate>("evaluate")});
+  }
+  explicit JsMobilityModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsMobilityModel>(info) {}
+
+  static Napi::Value Build(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      auto db = UnwrapDatabase(info[0]);
+      std::string phase = ArgString(info, 1, "phase name");
+      std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
+      auto m = MobilityModel::build(*db, phase, comps);
+      if (!m) return env.Null();
+      Napi::Object obj = ctor.New(env, {}, "MobilityModel");
+      auto* self = Unwrap(obj);
+      self->db = db;
+      self->model = m;
+      return obj;
+    });
+  }
+
+  Napi::Value Elements(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      auto els = Napi::Array::New(env, model->elements().size());
+      for (size_t k = 0; k < model->elements().size(); ++k) els.Set(uint32_t(k), model->elements()[k]);
+      return els;
+    });
+  }
+
+  // evaluate(T, P, y, curie, hasMoment) -> {MQ, MF, DQ, DF, present, mobility, diffusivity, magneticOrder, alpha}
+  Napi::Value Evaluate(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      double T = ArgNumber(info, 0, "T"), P = ArgNumber(info, 1, "P");
+      if (!(T > 0) || !std::isfinite(T)) throw std::invalid_argument("temperature must be a positive number of kelvin");
+      if (!std::isfinite(P) || P <= 0) throw std::invalid_argument("pressure must be a positive number of pascal");
+      auto y = ArgVector(info, 2, "site fractions");
+      if (y.size() != model->variable_count())
+        throw std::invalid_argument("expected " + std::to_string(model->variable_count()) + " site fractions, got " +
+                                    std::to_string(y.size()));
+      const double curie = info.Length() > 3 && info[3].IsNumber() ? info[3].As<Napi::Number>().DoubleValue() : 0;
+      const bool moment = info.Length() > 4 && info[4].ToBoolean().Value();
+      const MobilityModel::Values v = model->evaluate(T, P, y.data(), curie, moment);
+      auto o = Napi::Object::New(env);
+      const char* names[] = {"MQ", "MF", "DQ", "DF"};
+      for (int k = 0; k < MobilityModel::kKinds; ++k) o.Set(names[k], ToF64(env, v.sums[k]));
+      std::vector<double> present(v.present.begin(), v.present.end());
+      o.Set("present", ToF64(env, present));
+      o.Set("mobility", ToF64(env, v.mobility));
+      o.Set("diffusivity", ToF64(env, v.diffusivity));
+      o.Set("magneticOrder", v.magnetic_order);
+      o.Set("alpha", v.alpha);
+      return o;
+    });
+  }
+};
+PerEnvConstructor JsMobilityModel::ctor;
+
+Napi::Value MagneticOrderDegree(const Napi::CallbackInfo& info) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    return Napi::Number::New(info.Env(), magnetic_order_degree(ArgNumber(info, 0, "tau"), ArgNumber(info, 1, "p")));
+  });
+}
+
 Napi::Value ExpandedParameterCount(const Napi::CallbackInfo& info) {
   auto db = UnwrapDatabase(info[0]);
   return Napi::Number::New(info.Env(), double(expanded_parameters(*db).size()));
@@ -322,6 +401,10 @@ void RegisterModels(Napi::Env env, Napi::Object exports) {
   Napi::Function f = JsPhaseModel::Define(env);
   JsPhaseModel::ctor.Register(env, f);
   exports.Set("PhaseModel", f);
+  Napi::Function mobility = JsMobilityModel::Define(env);
+  JsMobilityModel::ctor.Register(env, mobility);
+  exports.Set("MobilityModel", mobility);
+  Export<MagneticOrderDegree>(env, exports, "magneticOrderDegree");
   Export<ExpandedParameterCount>(env, exports, "expandedParameterCount");
   Export<MaxThreads>(env, exports, "maxThreads");
 }
