@@ -26,14 +26,19 @@ export interface TdbInfo {
  * Opens a TDB file. A command that cannot be read or used is dropped with what depends on it (info().loadWarnings);
  * throws Error "FILE:LINE: message" when nothing usable remains, with `code` PD_TDB_SYNTAX, PD_TDB_LIMIT (beyond a
  * bound of the reader) or PD_FILE (unreadable) and `file`, `line`, `reason` (errors.ts isDatabaseFileError).
+ * `mobilityPath`: a file of mobility data for the database's phases, read beside it (NativeDatabaseClass.fromFile).
  */
-export function openDatabase(path: string): NativeDatabase {
-  return loadCore().Database.fromFile(path);
+export function openDatabase(path: string, mobilityPath?: string): NativeDatabase {
+  return loadCore().Database.fromFile(path, mobilityPath);
 }
 
 /** Reads TDB text (e.g. an upload before it is stored); `name` is used in error messages. */
-export function openDatabaseFromString(text: string, name: string): NativeDatabase {
-  return loadCore().Database.fromString(text, name);
+export function openDatabaseFromString(
+  text: string,
+  name: string,
+  mobility?: { text: string; name: string },
+): NativeDatabase {
+  return loadCore().Database.fromString(text, name, mobility?.text, mobility?.name);
 }
 
 /** Summary of a TDB file for the catalog. Throws Error "FILE:LINE: message" for a bad file. */

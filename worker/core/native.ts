@@ -110,12 +110,18 @@ export interface NativeParameterInfo {
   constituents: string[][];
   order: number;
   line: number;
+  /** the file it was read from, without its folders: the mobility file's for the parameters read from it */
+  file: string;
 }
 
 export interface NativeDatabaseClass {
-  /** throws Error "FILE:LINE: message" for a malformed file */
-  fromFile(path: string): NativeDatabase;
-  fromString(text: string, name: string): NativeDatabase;
+  /**
+   * Throws Error "FILE:LINE: message" for a malformed file. With `mobilityPath`, a file of mobility data (MQ, MF, DQ,
+   * DF parameters) is read beside the thermodynamic one: it adds its FUNCTIONs and mobility PARAMETERs only (anything
+   * else in it is ignored with a warning); warnings and errors about it name it and its lines.
+   */
+  fromFile(path: string, mobilityPath?: string): NativeDatabase;
+  fromString(text: string, name: string, mobilityText?: string, mobilityName?: string): NativeDatabase;
 }
 
 /** A phase model living in the native core (models/phase_model.hpp), wrapped by models.ts. */

@@ -131,7 +131,7 @@ struct Parameter {
   std::string type;  // canonical: G (also for L(...)), TC, BMAGN (also BM), NT, THETA, GD, V0, VA, VK, VC, MQ, ...
   bool written_as_l = false;  // L(...) rather than G(...): never an end member (§0)
   std::string phase;
-  std::string phase_qualifier;  // text after '&' in MQ(PHASE&EL,...) etc.; usually empty
+  std::string phase_qualifier;  // text after '&' in MQ(PHASE&EL,...) etc.: the diffusing element; usually empty
   // Per sublattice, sorted; "*" is the wildcard. Exception (§7.1): for an ionic liquid (option Y)
   // a one-sublattice array of neutral species, e.g. G(IONIC_LIQ,S;0), is kept as written (size 1);
   // it belongs to the anion sublattice (index 1).
@@ -139,6 +139,7 @@ struct Parameter {
   int order = 0;
   ExprId expr = kNoExpr;
   int line = 0;
+  std::string file;  // the file it was read from, without its folders (the mobility file's for its parameters)
 };
 
 // Per-(T, P) evaluation context: FUNCTIONs referenced by several parameters are evaluated once.
@@ -179,6 +180,14 @@ class Database {
   // file beyond a bound of the reader (ErrorCode::TdbLimit) or one that cannot be read. Never crashes on any input.
   static std::shared_ptr<Database> from_file(const std::string& path);
   static std::shared_ptr<Database> from_string(const std::string& text, const std::string& file_name);
+  // Reads a thermodynamic TDB file and, beside it, a file of mobility data for its phases (DICTRA format: MQ, MF,
+  // DQ, DF parameters). The mobility file adds its FUNCTIONs and mobility PARAMETERs only; every other command of it
+  // is ignored with a warning, a parameter that does not fit the thermodynamic database is dropped with a warning
+  // naming the mobility file and line. Throws as from_file, and TdbError naming the mobility file when none of its
+  // parameters is usable.
+  static std::shared_ptr<Database> from_files(const std::string& thermo_path, const std::string& mobility_path);
+  static std::shared_ptr<Database> from_strings(const std::string& thermo_text, const std::string& thermo_name,
+                                                const std::string& mobility_text, const std::string& mobility_name);
 
   const std::string& file_name() const { return file_name_; }
   const std::map<std::string, Element>& elements() const { return elements_; }

@@ -108,6 +108,7 @@ void Reader::dispatch(const Command& c) {
 }
 
 void Reader::run_command(const std::string& kw, const Command& c) {
+  if (!beside_.empty() && ignored_in_mobility_file(kw, c)) return;
   if (kw == "ELEMENT") return element(c);
   if (kw == "SPECIES") return species(c);
   if (kw == "PHASE") return phase(c);
@@ -158,9 +159,13 @@ std::vector<std::string> Reader::args_of(const Command& c) {
 // BCC descriptions, alcocrni and COST507 the gas). Names may be separated by spaces or commas and may
 // precede the phase definitions; they are checked in finish(). Other default commands
 // (DEFINE_SYSTEM_ELEMENT, RESTORE_PHASE, ...) change nothing here and are ignored.
+bool rejects_phases(const std::vector<std::string>& words) {
+  return words.size() >= 2 && abbreviates(words[1], "REJECT_PHASE") && split_parts(words[1]).size() >= 2;
+}
+
 void Reader::default_command(const Command& c) {
   auto t = args_of(c);
-  if (t.size() < 2 || !abbreviates(t[1], "REJECT_PHASE") || split_parts(t[1]).size() < 2) return;
+  if (!rejects_phases(t)) return;
   for (size_t i = 2; i < t.size(); ++i) {
     std::string cur;
     for (char ch : t[i] + ",") {

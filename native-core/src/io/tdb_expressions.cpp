@@ -104,6 +104,7 @@ void Reader::function(const Command& c) {
   PendingFunction f;
   f.name = name;
   f.line = line;
+  f.file = file_;
   f.ranges = piecewise(c, pos, "FUNCTION " + name);
   auto it = function_pos_.find(name);
   if (it != function_pos_.end()) {
@@ -138,6 +139,7 @@ void Reader::parameter(const Command& c) {
   PendingParameter pp;
   Parameter& p = pp.p;
   p.line = line;
+  p.file = file_;
   if (type == "L") {
     p.type = "G";
     p.written_as_l = true;

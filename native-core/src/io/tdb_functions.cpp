@@ -119,7 +119,7 @@ std::vector<PendingParameter*> Reader::drop_unusable_functions(const std::vector
   for (const auto& [name, line] : dropped_functions_) dropped.insert(name);
   for (size_t f = 0; f < nf; ++f)
     if (!why[f].empty()) {
-      drop(TdbError(file_, functions_[f].line, why[f]), "dropped");
+      drop(TdbError(functions_[f].file, functions_[f].line, why[f]), "dropped");
       dropped.insert(functions_[f].name);
     }
   std::vector<PendingParameter*> usable;
@@ -131,7 +131,7 @@ std::vector<PendingParameter*> Reader::drop_unusable_functions(const std::vector
     if (bad.empty())
       usable.push_back(pp);
     else
-      drop(TdbError(file_, pp->p.line, "PARAMETER " + pp->text + " uses FUNCTION " + bad + ", which is dropped"),
+      drop(TdbError(pp->p.file, pp->p.line, "PARAMETER " + pp->text + " uses FUNCTION " + bad + ", which is dropped"),
            "ignored", pp->p.phase);
   }
   if (dropped.size() > dropped_functions_.size()) {
@@ -175,9 +175,10 @@ void Reader::check_function_depth(const FunctionRefs& refs) {
         int k = next[u];
         for (int shown = 0; k >= 0 && shown < 3; ++shown, k = next[k]) chain += " -> " + functions_[k].name;
         if (k >= 0) chain += " -> ...";
-        fail_limit(functions_[u].line, "FUNCTION " + functions_[u].name + " nests FUNCTION references " +
-                                           std::to_string(depth[u]) + " levels deep (" + chain + "; at most " +
-                                           std::to_string(kMaxFunctionDepth) + " levels)");
+        throw TdbError(functions_[u].file, functions_[u].line,
+                       "FUNCTION " + functions_[u].name + " nests FUNCTION references " + std::to_string(depth[u]) +
+                           " levels deep (" + chain + "; at most " + std::to_string(kMaxFunctionDepth) + " levels)",
+                       ErrorCode::TdbLimit);
       }
       stack.pop_back();
     }
@@ -187,7 +188,7 @@ void Reader::check_function_depth(const FunctionRefs& refs) {
 // Undefined references. Real files have them in used places (COST507.tdb: RTLNP in every GAS parameter, its
 // FUNCTION commented out; Cr-Fe-Ni_shallow_bcc.tdb: ZERO#) and pycalphad, whose values the validation cases hold,
 // evaluates an undefined symbol as 0. We do the same so that these files load, and report every such reference as a
-// warning naming the symbol and line.
+// warning naming the symbol and line (once per file: a mobility file read beside is told of its own).
 void Reader::report_undefined_references(const FunctionRefs& refs, const std::vector<PendingParameter*>& kept) {
   const size_t nf = functions_.size();
   std::vector<uint8_t> used(nf, 0);
@@ -197,9 +198,10 @@ void Reader::report_undefined_references(const FunctionRefs& refs, const std::ve
     for (const auto& r : pp->ranges)
       for (const auto& name : r.ast.refs()) {
         int k = resolve_ref(name);
-        if (k == kUndefinedRef && reported.insert(name).second)
-          warn(pp->p.line, "PARAMETER " + pp->text + " uses FUNCTION " + name + ", which is not defined; taken as 0",
-               pp->p.phase);
+        if (k == kUndefinedRef && reported.insert(pp->p.file + ":" + name).second)
+          warn_at(pp->p.file, pp->p.line,
+                  "PARAMETER " + pp->text + " uses FUNCTION " + name + ", which is not defined; taken as 0",
+                  pp->p.phase);
         if (k >= 0 && !used[k]) {
           used[k] = 1;
           todo.push_back(k);
@@ -209,9 +211,9 @@ void Reader::report_undefined_references(const FunctionRefs& refs, const std::ve
     int f = todo.back();
     todo.pop_back();
     for (const auto& name : refs.undefined[f])
-      if (reported.insert(name).second)
-        warn(functions_[f].line,
-             "FUNCTION " + functions_[f].name + " uses FUNCTION " + name + ", which is not defined; taken as 0");
+      if (reported.insert(functions_[f].file + ":" + name).second)
+        warn_at(functions_[f].file, functions_[f].line,
+                "FUNCTION " + functions_[f].name + " uses FUNCTION " + name + ", which is not defined; taken as 0");
     for (int k : refs.uses[f])
       if (!used[k]) {
         used[k] = 1;
@@ -220,8 +222,9 @@ void Reader::report_undefined_references(const FunctionRefs& refs, const std::ve
   }
   for (size_t f = 0; f < nf; ++f)
     if (!used[f] && !refs.undefined[f].empty())
-      warn(functions_[f].line, "FUNCTION " + functions_[f].name + " uses undefined FUNCTION " + refs.undefined[f][0] +
-                                   " (not used by any parameter); taken as 0");
+      warn_at(functions_[f].file, functions_[f].line,
+              "FUNCTION " + functions_[f].name + " uses undefined FUNCTION " + refs.undefined[f][0] +
+                  " (not used by any parameter); taken as 0");
 }
 
 void Reader::compile(const std::vector<PendingParameter*>& kept) {

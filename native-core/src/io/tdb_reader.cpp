@@ -18,8 +18,9 @@
 // nothing is indexed unchecked).
 //
 // Files: tdb_reader_internal.hpp (private types), tdb_commands.cpp and tdb_expressions.cpp (pass 1), this file
-// (pass 2 and the entry points), tdb_functions.cpp (FUNCTION references and compilation), database.cpp (Database
-// members and expression evaluation), order_disorder.cpp (the layout rule of DIS_PART pairs).
+// (pass 2 and the entry points), tdb_functions.cpp (FUNCTION references and compilation), tdb_mobility.cpp (a mobility
+// file read beside the thermodynamic one), database.cpp (Database members and expression evaluation),
+// order_disorder.cpp (the layout rule of DIS_PART pairs).
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -31,12 +32,6 @@
 namespace pd {
 
 namespace io {
-
-// Kinetic parameters of the DICTRA/Thermo-Calc mobility format: activation energy MQ and frequency factor MF of an
-// atomic mobility, DQ and DF of a diffusivity given directly (Andersson and Agren, J. Appl. Phys. 72 (1992) 1350).
-static bool is_mobility_parameter(const std::string& type) {
-  return type == "MQ" || type == "MF" || type == "DQ" || type == "DF";
-}
 
 // A file without an ELEMENT: a file of mobility parameters alone describes the phases of a thermodynamic database
 // beside it (its own code, so that callers can tell it from a broken file); anything else is no database.
@@ -67,12 +62,17 @@ void Reader::finish() {
   link_ordered_parents();
   refuse_unsupported_models();
   std::vector<PendingParameter*> kept = applicable_parameters();
+  if (mobility_) add_mobility(kept);
   report_repeated_parameters(kept);
   resolve_and_compile(kept);
   apply_rejections();
   if (first_drop_ && db_->phases_.empty()) throw *first_drop_;  // nothing usable remains
-  std::stable_sort(db_->warnings_.begin(), db_->warnings_.end(),
-                   [](const LoadWarning& a, const LoadWarning& b) { return a.line < b.line; });
+  if (mobility_) check_mobility_usable();
+  // The thermodynamic file's warnings first, then the mobility file's, each in line order.
+  auto rank = [&](const LoadWarning& w) { return w.file == file_ ? 0 : 1; };
+  std::stable_sort(db_->warnings_.begin(), db_->warnings_.end(), [&](const LoadWarning& a, const LoadWarning& b) {
+    return rank(a) != rank(b) ? rank(a) < rank(b) : a.line < b.line;
+  });
   if (dropped_warnings_ > 0)
     db_->warnings_.push_back(
         LoadWarning{file_, 0, std::to_string(dropped_warnings_) + " further warnings not listed", ""});
@@ -302,7 +302,7 @@ std::vector<PendingParameter*> Reader::applicable_parameters() {
 
 bool Reader::applies(const PendingParameter& pp, const PhaseDef& ph) {
   auto ignored = [&](const std::string& why) {
-    warn(pp.p.line, "PARAMETER " + pp.text + ": " + why + "; ignored", ph.name);
+    warn_at(pp.p.file, pp.p.line, "PARAMETER " + pp.text + ": " + why + "; ignored", ph.name);
     return false;
   };
   // An interaction of a constituent with itself (L(BCC,MN,MN:VA;0)) has no meaning.
@@ -339,18 +339,19 @@ bool Reader::applies(const PendingParameter& pp, const PhaseDef& ph) {
 // The same parameter given twice (COST507.tdb has 6): both are kept, in file order, and reported; whether they add
 // up (pycalphad sums every matching row) or the later one wins (Thermo-Calc) is the model's decision.
 void Reader::report_repeated_parameters(const std::vector<PendingParameter*>& kept) {
-  std::map<std::string, int> seen;
+  std::map<std::string, const Parameter*> seen;
   for (const PendingParameter* pp : kept) {
     std::string key = pp->p.type + "|" + pp->p.phase + "&" + pp->p.phase_qualifier + "|" + std::to_string(pp->p.order);
     for (const auto& sub : pp->p.constituents) {
       key += ":";
       for (const auto& sp : sub) key += sp + ",";
     }
-    auto [it, fresh] = seen.emplace(key, pp->p.line);
-    if (!fresh)
-      warn(pp->p.line,
-           "PARAMETER " + pp->text + " given again (first at line " + std::to_string(it->second) + "); both are kept",
-           pp->p.phase);
+    auto [it, fresh] = seen.emplace(key, &pp->p);
+    if (fresh) continue;
+    const std::string first =
+        (it->second->file == pp->p.file ? "" : it->second->file + " ") + "line " + std::to_string(it->second->line);
+    warn_at(pp->p.file, pp->p.line, "PARAMETER " + pp->text + " given again (first at " + first + "); both are kept",
+            pp->p.phase);
   }
 }
 
@@ -373,7 +374,15 @@ std::shared_ptr<Database> Database::from_string(const std::string& text, const s
   return r.read();
 }
 
-std::shared_ptr<Database> Database::from_file(const std::string& path) {
+std::shared_ptr<Database> Database::from_strings(const std::string& thermo_text, const std::string& thermo_name,
+                                                 const std::string& mobility_text, const std::string& mobility_name) {
+  io::Reader r(thermo_text, thermo_name);
+  r.read_beside(mobility_text, mobility_name);
+  return r.read();
+}
+
+// The whole file as text, bounded in size.
+static std::string file_text(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw TdbError(base_name(path), 0, std::string("cannot open the file: ") + std::strerror(errno), ErrorCode::File);
@@ -385,7 +394,14 @@ std::shared_ptr<Database> Database::from_file(const std::string& path) {
   in.seekg(0, std::ios::beg);
   std::string text(static_cast<size_t>(size), '\0');
   if (size > 0 && !in.read(&text[0], size)) throw TdbError(base_name(path), 0, "cannot read the file", ErrorCode::File);
-  return from_string(text, path);
+  return text;
+}
+
+std::shared_ptr<Database> Database::from_file(const std::string& path) { return from_string(file_text(path), path); }
+
+std::shared_ptr<Database> Database::from_files(const std::string& thermo_path, const std::string& mobility_path) {
+  const std::string thermo = file_text(thermo_path);
+  return from_strings(thermo, thermo_path, file_text(mobility_path), mobility_path);
 }
 
 }  // namespace pd

@@ -6,10 +6,13 @@
 // "FILE:LINE: text" thrown by Reader::fail and caught where the command is read: the command is dropped with
 // what depends on it (a phase with its CONSTITUENT and PARAMETERs, a FUNCTION with what uses it) and a warning
 // (at most kMaxWarnings, the rest counted). A bound of the reader (ErrorCode::TdbLimit, Reader::fail_limit) and a
-// file of which nothing usable remains (Reader::finish) refuse the file.
+// file of which nothing usable remains (Reader::finish) refuse the file. A mobility file read beside the thermodynamic
+// one (tdb_mobility.cpp) has a Reader of its own for pass 1, so every command and pending record keeps its file;
+// pass 2 runs once, on the thermodynamic Reader, with the mobility file's FUNCTIONs and PARAMETERs added.
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <utility>
@@ -37,6 +40,7 @@ struct PendingFunction {
   std::string name;
   std::vector<RangeAst> ranges;
   int line = 0;
+  std::string file;  // base name of the file it was read from
 };
 
 struct PendingParameter {
@@ -77,6 +81,10 @@ bool parse_double(const std::string& tok, double& out);
 // Splits at whitespace (and at commas when commas_too).
 std::vector<std::string> split_ws(const std::string& s, bool commas_too = false);
 std::string trim(const std::string& s);
+// DEFAULT_COMMAND REJECT_PHASE (its words): keeps phases out of the default system (tdb_commands.cpp).
+bool rejects_phases(const std::vector<std::string>& words);
+// MQ, MF, DQ, DF: the parameter types of mobility data (tdb_mobility.cpp).
+bool is_mobility_parameter(const std::string& type);
 
 class Reader {
  public:
@@ -85,9 +93,16 @@ class Reader {
     db_->file_name_ = path;
   }
 
+  // A mobility file to read beside this one (before read()): its FUNCTIONs and mobility PARAMETERs are added.
+  void read_beside(const std::string& text, const std::string& path) {
+    mobility_ = std::make_unique<Reader>(text, path);
+    mobility_->beside_ = file_;
+  }
+
   std::shared_ptr<TdbDatabase> read() {
     split_commands();
     for (const Command& c : commands_) dispatch(c);
+    if (mobility_) read_mobility_commands();
     finish();
     return db_;
   }
@@ -95,6 +110,18 @@ class Reader {
  private:
   const std::string& text_;
   std::string file_;
+  // Set on the Reader of a mobility file: the base name of the thermodynamic file whose phases it describes.
+  std::string beside_;
+  std::unique_ptr<Reader> mobility_;  // the Reader of the mobility file read beside this one
+  // Commands of a mobility file that would change the thermodynamic description, ignored: kind -> count, first line
+  // and the head of the first command (one warning per kind).
+  struct IgnoredKind {
+    size_t count = 0;
+    int line = 0;
+    std::string head;
+  };
+  std::map<std::string, IgnoredKind> ignored_;
+  LoadWarning first_mobility_drop_;  // the first mobility parameter dropped (line 0: none), for the file's error
   std::shared_ptr<TdbDatabase> db_;
   std::vector<Command> commands_;
   std::vector<PendingFunction> functions_;
@@ -141,16 +168,19 @@ class Reader {
                            " characters long (at most " + std::to_string(kMaxNameLength) + ")");
     return name;
   }
-  void warn(int line, const std::string& msg, const std::string& phase = "") {
+  void warn(int line, const std::string& msg, const std::string& phase = "") { warn_at(file_, line, msg, phase); }
+  // A warning about a command of another file (pass 2 sees the mobility file's FUNCTIONs and PARAMETERs too).
+  void warn_at(const std::string& file, int line, const std::string& msg, const std::string& phase = "") {
     if (db_->warnings_.size() < kMaxWarnings)
-      db_->warnings_.push_back(LoadWarning{file_, line, msg, phase});
+      db_->warnings_.push_back(LoadWarning{file, line, msg, phase});
     else
       ++dropped_warnings_;
   }
-  // A command dropped: `why` is the problem ("FILE:LINE: text"), `consequence` what is dropped with it.
+  // A command dropped: `why` is the problem ("FILE:LINE: text"), `consequence` what is dropped with it. Only a
+  // command of this Reader's own file can become the file's error.
   void drop(const TdbError& why, const std::string& consequence, const std::string& phase = "") {
-    if (!first_drop_) first_drop_ = std::make_unique<TdbError>(why);
-    warn(why.line(), why.message() + "; " + consequence, phase);
+    if (!first_drop_ && why.file() == file_) first_drop_ = std::make_unique<TdbError>(why);
+    warn_at(why.file(), why.line(), why.message() + "; " + consequence, phase);
   }
   // Drops a phase with its CONSTITUENT and PARAMETERs (and the ordered phases whose DIS_PART it is).
   void drop_phase(const std::string& name, int line, const std::string& reason) {
@@ -178,6 +208,16 @@ class Reader {
   void function(const Command& c);
   void parameter(const Command& c);
   void type_definition(const Command& c);
+
+  // ---- a mobility file read beside (tdb_mobility.cpp) ----
+  void read_mobility_commands();
+  bool ignored_in_mobility_file(const std::string& keyword, const Command& c);
+  void report_ignored_commands();
+  void add_mobility(std::vector<PendingParameter*>& kept);
+  bool fits_thermodynamics(const PendingParameter& pp);
+  std::set<std::string> names_of_thermodynamics(const std::vector<PendingParameter*>& kept) const;
+  void add_mobility_functions(const std::vector<PendingParameter*>& usable, const std::vector<PendingParameter*>& kept);
+  void check_mobility_usable();
 
   // ---- pass 2 (tdb_reader.cpp) ----
   void finish();

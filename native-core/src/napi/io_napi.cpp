@@ -79,17 +79,32 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
   const std::shared_ptr<const pd::Database>& db() const { return db_; }
 
  private:
+  // An optional argument: absent when undefined or null.
+  static bool Given(const Napi::CallbackInfo& info, size_t k) {
+    return info.Length() > k && !info[k].IsUndefined() && !info[k].IsNull();
+  }
+
+  // fromFile(path, mobilityPath?): a mobility file, when given, is read beside the thermodynamic one.
   static Napi::Value FromFile(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       std::string path = ArgString(info, 0, "path");
+      if (Given(info, 1))
+        return WrapDatabase(info.Env(), pd::Database::from_files(path, ArgString(info, 1, "mobility path")));
       return WrapDatabase(info.Env(), pd::Database::from_file(path));
     });
   }
 
+  // fromString(text, name, mobilityText?, mobilityName?)
   static Napi::Value FromString(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       std::string text = ArgString(info, 0, "text");
       std::string name = info.Length() > 1 && info[1].IsString() ? info[1].As<Napi::String>().Utf8Value() : "<string>";
+      if (Given(info, 2)) {
+        std::string mobility = ArgString(info, 2, "mobility text");
+        std::string mobility_name =
+            info.Length() > 3 && info[3].IsString() ? info[3].As<Napi::String>().Utf8Value() : "<mobility string>";
+        return WrapDatabase(info.Env(), pd::Database::from_strings(text, name, mobility, mobility_name));
+      }
       return WrapDatabase(info.Env(), pd::Database::from_string(text, name));
     });
   }
@@ -201,7 +216,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
     });
   }
 
-  // parameters(phase?) -> [{type, writtenAsL, phase, qualifier, constituents, order, line}]
+  // parameters(phase?) -> [{type, writtenAsL, phase, qualifier, constituents, order, line, file}]
   Napi::Value Parameters(const Napi::CallbackInfo& info) {
     return Guard(info.Env(), [&]() -> Napi::Value {
       Napi::Env env = info.Env();
@@ -220,6 +235,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
         o.Set("constituents", ConstituentArrays(env, p.constituents));
         o.Set("order", p.order);
         o.Set("line", p.line);
+        o.Set("file", p.file);
         out.Set(k++, o);
       }
       return out;
