@@ -59,7 +59,12 @@ export function diffusionPhase(db: NativeDatabase, model: PhaseModel, components
  * dmu_i/dN_j (J/mol per mole) of the phase at y for an amount of one mole of atoms, elements in model order; null
  * when the linearised system is singular (an element absent from the phase, a phase at a critical point).
  */
-export function thermodynamicFactor(model: PhaseModel, T: number, P: number, y: Float64Array | number[]): number[][] | null {
+export function thermodynamicFactor(
+  model: PhaseModel,
+  T: number,
+  P: number,
+  y: Float64Array | number[],
+): number[][] | null {
   const m = model.variables.length;
   const n = m + 2;
   const e = model.evaluate(T, P, y, 2);
