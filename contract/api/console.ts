@@ -78,6 +78,12 @@ export interface ImportReport {
   warnings: string[];
   parameter_count: number;
   subscribed: string | null;
+  /**
+   * a file of mobility data alone (MQ, MF, DQ, DF; no ELEMENT or PHASE): elements and phases are the ones its
+   * parameters name, the record's type is 'mobility', and tasks name it as mobility_tdb_code beside a thermodynamic
+   * database
+   */
+  mobility_only?: boolean;
 }
 
 /** Where a setting in use came from (command-line flag > environment > settings file > default). */

@@ -43,6 +43,10 @@ export const common = {
   // The unit of the temperature axes and temperatures in the previews (SVG/PNG); data stay in kelvin
   // (docs/calculations.md "Preview temperatures").
   preview_temperature_unit: z.enum(['kelvin', 'celsius'], 'must be one of: kelvin, celsius').optional(),
+  // A database of mobility data read beside the task's (docs/calculations.md "Mobilities and diffusivities"), by code
+  // as tdb_code; the server substitutes its file as mobility_tdb_file (a client's path is never used).
+  mobility_tdb_code: z.string().min(1, 'must not be empty').optional(),
+  mobility_tdb_file: z.string().optional(),
 };
 
 /** The two composition maps give the same fraction of every key. */

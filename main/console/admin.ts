@@ -16,7 +16,7 @@ import {
   type SavedSettings,
   type ServiceSettings,
 } from '../config.js';
-import { effectiveStatus, selectionOf } from '../service/databases.js';
+import { effectiveStatus, MOBILITY_TYPE, selectionOf } from '../service/databases.js';
 import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
 import { checkNewCode, registerDatabase, setDatabaseState, setupColumns, subscribe, type DbMeta } from './databases.js';
@@ -212,7 +212,10 @@ export async function importUploadedDatabase(
   writeFileSync(tmp, tdb);
   let id: string;
   try {
-    id = await registerDatabase(store, dataDir, tmp, req, { element_list: info.elements, phase_list: info.phases });
+    id = await registerDatabase(store, dataDir, tmp, info.mobilityOnly ? { ...req, type: MOBILITY_TYPE } : req, {
+      element_list: info.elements,
+      phase_list: info.phases,
+    });
   } catch (e) {
     throw new HttpError(400, (e as Error).message);
   } finally {
@@ -232,6 +235,7 @@ export async function importUploadedDatabase(
     warnings: info.warnings,
     parameter_count: parameterCount,
     subscribed: req.subscribe_user,
+    ...(info.mobilityOnly ? { mobility_only: true } : {}),
   };
 }
 

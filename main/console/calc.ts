@@ -28,7 +28,8 @@ export const CALC_USAGE = `usage: phasedesk calc CONFIG.json (--tdb FILE | --db 
   DIR/result/result.csv and DIR/preview/*.svg|png. task_type: ${OPEN_TASK_TYPES.join(', ')}.
   --tdb FILE: that TDB file (tdb_code may be omitted). --db CODE: the database of that code that the service of
   --data-dir (PHASEDESK_DATA_DIR) has imported, else the bundled one, with its recommended phase selection; without
-  either, the configuration's tdb_code. --threads: OpenMP threads (default: all cores).
+  either, the configuration's tdb_code. --mobility-tdb FILE: a file of mobility data (MQ, MF, DQ, DF) read beside
+  the database (else the configuration's mobility_tdb_code, as --db). --threads: OpenMP threads (default: all cores).
   Exit codes: 0 done, 1 the calculation failed, 2 bad input.`;
 
 /** Bad input (usage, configuration): exit code 2. */
@@ -40,6 +41,8 @@ export interface CalcOptions {
   tdb?: string;
   /** a database code (main/console/calc-database.ts), or neither: the configuration's tdb_code */
   db?: string;
+  /** a file of mobility data read beside the database, or the configuration's mobility_tdb_code */
+  mobilityTdb?: string;
   dataDir?: string;
   out: string;
   threads?: number;
@@ -74,6 +77,23 @@ async function calcDatabase(o: Omit<CalcOptions, 'config'>, configCode: unknown)
     throw new CalcInputError(`--db ${code}: the file of database ${db.code} is missing (${db.file})`);
   const sha256 = db.sha256 ?? createHash('sha256').update(readFileSync(db.file)).digest('hex');
   return { file: db.file, given: db.code, database: { code: db.code, sha256, phase_selection: db.selection } };
+}
+
+/** --mobility-tdb FILE, else the configuration's mobility_tdb_code through the catalog; undefined without either. */
+async function calcMobility(o: Omit<CalcOptions, 'config'>, configCode: unknown): Promise<string | undefined> {
+  if (o.mobilityTdb) {
+    const file = path.resolve(o.mobilityTdb);
+    if (!existsSync(file) || !statSync(file).isFile())
+      throw new CalcInputError(`--mobility-tdb ${o.mobilityTdb}: no such file`);
+    return file;
+  }
+  if (typeof configCode !== 'string' || configCode === '') return undefined;
+  const { databaseOfCode } = await import('./calc-database.js');
+  try {
+    return (await databaseOfCode(configCode, o.dataDir)).file;
+  } catch (e) {
+    throw new CalcInputError(`task_config.mobility_tdb_code: ${(e as Error).message}`);
+  }
 }
 
 export interface CalcRun {
@@ -121,7 +141,8 @@ export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOp
   }
   const db = await calcDatabase(o, c.tdb_code);
   const tdb = db.file;
-  const { warnings, lists } = readableTdb(tdb, db.given);
+  const mobility = await calcMobility(o, c.mobility_tdb_code);
+  const { warnings, lists } = readableTdb(tdb, db.given, mobility);
   if (db.database) c.tdb_code = db.database.code;
   else if (c.tdb_code === undefined) c.tdb_code = path.basename(tdb).replace(/\.tdb$/i, '');
   const v = validateTaskConfig(taskType, c);
@@ -143,7 +164,7 @@ export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOp
   const job: CalculationJob = {
     taskUuid: randomUUID(),
     taskType,
-    config: { ...v.value, tdb_file: tdb },
+    config: { ...v.value, tdb_file: tdb, ...(mobility ? { mobility_tdb_file: mobility } : {}) },
     ...(db.database ? { database: db.database } : {}),
     ompThreads: threads,
     taskDir: out,
@@ -163,12 +184,16 @@ export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOp
 function readableTdb(
   file: string,
   given: string,
+  mobility?: string,
 ): { warnings: string[]; lists: { elements: string[]; phases: string[] } } {
   let info;
   try {
     info = openDatabase(file).info();
+    if (mobility) info = openDatabase(file, mobility).info();
   } catch (e) {
-    if (isDatabaseFileError(e)) throw new CalcInputError(`--tdb ${given}: ${e.message}`);
+    const option = mobility && !info ? '--tdb' : mobility ? '--mobility-tdb' : '--tdb';
+    if (isDatabaseFileError(e))
+      throw new CalcInputError(`${option} ${option === '--tdb' ? given : mobility}: ${e.message}`);
     throw e;
   }
   const warnings = info.warnings;
@@ -189,6 +214,7 @@ export async function calcCommand(argv: string[]): Promise<number> {
       options: {
         tdb: { type: 'string' },
         db: { type: 'string' },
+        'mobility-tdb': { type: 'string' },
         'data-dir': { type: 'string' },
         out: { type: 'string' },
         threads: { type: 'string' },
@@ -214,6 +240,7 @@ export async function calcCommand(argv: string[]): Promise<number> {
       config: positionals[0],
       tdb: values.tdb,
       db: values.db,
+      mobilityTdb: values['mobility-tdb'],
       dataDir: values['data-dir'],
       out: values.out ?? '',
       threads,

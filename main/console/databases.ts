@@ -4,6 +4,7 @@ import { basename, join, resolve, dirname } from 'node:path';
 import type { Store } from '../db/index.js';
 import { parseTdbForImport } from './tdb-import.js';
 import { sha256File } from '../service/files.js';
+import { MOBILITY_TYPE } from '../service/databases.js';
 import { rfc3339 } from '../util/time.js';
 import { userIdByName } from './users.js';
 import { caseCollision, databaseCodeProblem } from '../../contract/database-code.js';
@@ -109,7 +110,7 @@ export async function importDatabase(
   meta: DbMeta,
 ): Promise<{ id: string; warnings: string[] }> {
   const { info } = await parseTdbForImport(readFileSync(resolve(file), 'utf8'), basename(file));
-  const id = await registerDatabase(store, dataDir, file, meta, {
+  const id = await registerDatabase(store, dataDir, file, info.mobilityOnly ? { ...meta, type: MOBILITY_TYPE } : meta, {
     element_list: info.elements,
     phase_list: info.phases,
   });

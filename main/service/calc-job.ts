@@ -17,7 +17,7 @@ export interface CalculationInput {
   database: HostJob['database'];
 }
 
-/** The task's configuration and database for a calculation, or undefined when the database record is gone. */
+/** The task's configuration and database for a calculation, or undefined when a database record it names is gone. */
 export async function calculationInput(store: Store, row: TaskRow): Promise<CalculationInput | undefined> {
   const db = row.database_id
     ? await store.db
@@ -31,6 +31,17 @@ export async function calculationInput(store: Store, row: TaskRow): Promise<Calc
   // The code is replaced by the server-managed file path before the config reaches the worker.
   delete config.tdb_code;
   config.tdb_file = db.file_path;
+  // so is the code of a mobility database named beside it (a client's own path is never used)
+  delete config.mobility_tdb_file;
+  if (typeof config.mobility_tdb_code === 'string') {
+    const mobility = await store.db
+      .selectFrom('databases')
+      .select('file_path')
+      .where('code', '=', config.mobility_tdb_code)
+      .executeTakeFirst();
+    if (!mobility) return undefined;
+    config.mobility_tdb_file = mobility.file_path;
+  }
   // the database's recommended phase selection as it was when the task was created
   const selection = row.database_selection ? (JSON.parse(row.database_selection) as DatabasePhaseSelection) : null;
   return { config, database: { code: db.code, sha256: db.file_sha256, phase_selection: selection } };

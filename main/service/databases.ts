@@ -6,6 +6,9 @@ import { HttpError } from '../util/errors.js';
 import { isPast } from '../util/time.js';
 import { recommendedEntries, type DatabasePhaseSelection } from '../../contract/phase-selection.js';
 
+/** The record type of a file of mobility data alone (it is read beside a thermodynamic database, never alone). */
+export const MOBILITY_TYPE = 'mobility';
+
 export type DbRow = Selectable<DatabasesTable>;
 type SubRow = Selectable<SubscriptionsTable>;
 

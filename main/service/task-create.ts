@@ -12,35 +12,13 @@ import { taskTime } from '../util/time.js';
 import { validTaskConfig, type TaskCreateRequest } from '../requests/tasks.js';
 import type { TaskCreateResponse } from '../../contract/api/task-request.js';
 import type { TaskState } from '../../contract/task-states.js';
-import { selectionOf, subscriptionAllowsTasks, type DbRow } from './databases.js';
+import { selectionOf, type DbRow } from './databases.js';
+import { mobilityDatabase, usableDatabase } from './task-databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { logLine } from './task-rows.js';
 import { cacheKey, cachedCalculation, reuseCachedFiles } from './calc-cache.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Spec POST /task step 1: the database is resolved (enabled record, subscription access) before the type-specific
- * configuration is validated, so an unknown code is named even when the condition is incomplete.
- */
-async function usableDatabase(ctx: ServiceContext, auth: AuthContext, code: string): Promise<DbRow> {
-  const dbRow = await ctx.store.db
-    .selectFrom('databases')
-    .selectAll()
-    .where('code', '=', code)
-    .where('state', '=', 'enable')
-    .executeTakeFirst();
-  if (!dbRow) throw new HttpError(400, `Db code '${code}' was not found or is disabled`);
-  const sub = await ctx.store.db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('user_id', '=', auth.user.id)
-    .where('database_id', '=', dbRow.id)
-    .executeTakeFirst();
-  if (!subscriptionAllowsTasks(sub))
-    throw new HttpError(403, `the current subscription does not allow access to Db code '${code}'`);
-  return dbRow;
-}
 
 /** The task type and its configuration, within the database (elements, phases) and the work bounds. */
 function checkedConfig(ctx: ServiceContext, req: TaskCreateRequest, dbRow: DbRow) {
@@ -171,6 +149,7 @@ export async function createTask(
   if (away) throw new ServiceUnavailable(away);
   const dbRow = await usableDatabase(ctx, auth, req.code);
   const { taskType, config } = checkedConfig(ctx, req, dbRow);
+  const mobility = await mobilityDatabase(ctx, auth, config, dbRow);
   const plan = await ctx.store.db
     .selectFrom('plans')
     .selectAll()
@@ -180,7 +159,11 @@ export async function createTask(
     uuid: randomUUID(),
     now: new Date(),
     limit: plan?.task_using_limit ?? 0,
-    key: cacheKey(config, dbRow.file_sha256, dbRow.phase_selection),
+    key: cacheKey(
+      mobility ? { ...config, mobility_sha256: mobility.file_sha256 } : config,
+      dbRow.file_sha256,
+      dbRow.phase_selection,
+    ),
     taskType,
     config,
     databaseId: dbRow.id,

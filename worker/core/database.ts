@@ -20,6 +20,8 @@ export interface TdbInfo {
   loadWarnings: NativeLoadWarning[];
   /** phases that cannot be used, each with a reason naming the model, the phase and the file */
   refusals: { phase: string; reason: string }[];
+  /** a file of mobility data alone: elements and phases are those its mobility parameters name */
+  mobilityOnly?: boolean;
 }
 
 /**
@@ -44,6 +46,23 @@ export function openDatabaseFromString(
 /** Summary of a TDB file for the catalog. Throws Error "FILE:LINE: message" for a bad file. */
 export function readTdbInfo(path: string): TdbInfo {
   return summarize(openDatabase(path).info());
+}
+
+/**
+ * The summary of a file of mobility data alone (MQ, MF, DQ, DF parameters, no ELEMENT or PHASE): the phases and
+ * diffusing elements it names; it is read beside a thermodynamic database (openDatabase's mobilityPath).
+ */
+export function summarizeMobilityFile(text: string, name: string): TdbInfo & { parameterCount: number } {
+  const s = loadCore().Database.mobilitySummary(text, name);
+  return {
+    elements: s.elements,
+    phases: s.phases,
+    warnings: s.warnings,
+    loadWarnings: s.loadWarnings,
+    refusals: [],
+    mobilityOnly: true,
+    parameterCount: s.parameterCount,
+  };
 }
 
 export function summarize(info: NativeDatabaseInfo): TdbInfo {

@@ -122,6 +122,20 @@ export interface NativeDatabaseClass {
    */
   fromFile(path: string, mobilityPath?: string): NativeDatabase;
   fromString(text: string, name: string, mobilityText?: string, mobilityName?: string): NativeDatabase;
+  /**
+   * What a file of mobility data alone names (from a file without ELEMENT or PHASE, which fromFile refuses with
+   * PD_TDB_MOBILITY_ONLY): the phases and diffusing elements of its mobility parameters; throws when it has none.
+   */
+  mobilitySummary(
+    text: string,
+    name: string,
+  ): {
+    phases: string[];
+    elements: string[];
+    parameterCount: number;
+    warnings: string[];
+    loadWarnings: NativeLoadWarning[];
+  };
 }
 
 /** A phase model living in the native core (models/phase_model.hpp), wrapped by models.ts. */

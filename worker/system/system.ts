@@ -39,7 +39,9 @@ export function inMoleFractions<
 >(job: CalculationJob, cond: C): C {
   if ((cond.composition_unit ?? 'mole_fraction') === 'mole_fraction') return cond;
   const elements = [...new Set(elementsOf(cond.components.map((c) => c.toUpperCase())))];
-  return moleFractionCondition(cond, elements, () => elementMasses(cachedDatabase(tdbFileOf(job)).info().elements));
+  return moleFractionCondition(cond, elements, () =>
+    elementMasses(cachedDatabase(tdbFileOf(job), mobilityFileOf(job)).info().elements),
+  );
 }
 
 export function tdbFileOf(job: CalculationJob): string {
@@ -47,6 +49,12 @@ export function tdbFileOf(job: CalculationJob): string {
   if (typeof f !== 'string' || f.length === 0)
     throw new Error('task_config.tdb_file is missing (the database file of the task)');
   return f;
+}
+
+/** The file of mobility data read beside the task's database (task_config.mobility_tdb_file), if any. */
+export function mobilityFileOf(job: CalculationJob): string | undefined {
+  const f = job.config.mobility_tdb_file;
+  return typeof f === 'string' && f.length > 0 ? f : undefined;
 }
 
 export interface CalcSystem {
@@ -72,12 +80,15 @@ export interface CalcSystem {
 const databases = new Map<string, NativeDatabase>();
 const MAX_CACHED_DATABASES = 8;
 
-export function cachedDatabase(tdbFile: string): NativeDatabase {
-  const st = statSync(tdbFile);
-  const key = `${tdbFile}|${st.size}|${st.mtimeMs}`;
+export function cachedDatabase(tdbFile: string, mobilityFile?: string): NativeDatabase {
+  const stamp = (f: string) => {
+    const st = statSync(f);
+    return `${f}|${st.size}|${st.mtimeMs}`;
+  };
+  const key = mobilityFile ? `${stamp(tdbFile)}|${stamp(mobilityFile)}` : stamp(tdbFile);
   let db = databases.get(key);
   if (!db) {
-    db = openDatabase(tdbFile);
+    db = openDatabase(tdbFile, mobilityFile);
     if (databases.size >= MAX_CACHED_DATABASES) databases.delete(databases.keys().next().value as string);
     databases.set(key, db);
   }
@@ -92,7 +103,7 @@ export function clearDatabaseCache(): void {
 /** Opens the database and resolves the components and the phases of a task (activated, then the phase selection). */
 export function openSystem(job: CalculationJob, cond: SystemCondition): CalcSystem {
   const tdbFile = tdbFileOf(job);
-  const db = cachedDatabase(tdbFile);
+  const db = cachedDatabase(tdbFile, mobilityFileOf(job));
   const info = db.info();
   const dbElements = new Set(info.elements.map((e) => e.name.toUpperCase()));
   const raw = cond.components.map((c) => c.toUpperCase());

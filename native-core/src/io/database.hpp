@@ -189,6 +189,16 @@ class Database {
   static std::shared_ptr<Database> from_strings(const std::string& thermo_text, const std::string& thermo_name,
                                                 const std::string& mobility_text, const std::string& mobility_name);
 
+  // What a file of mobility data alone names (it has no ELEMENT or PHASE: from_file refuses it with
+  // ErrorCode::TdbMobilityOnly): the phases and diffusing elements of its mobility parameters, sorted, their count
+  // and the warnings of reading its commands. Throws TdbError when it holds no mobility parameter.
+  struct MobilitySummary {
+    std::vector<std::string> phases, elements;
+    size_t parameters = 0;
+    std::vector<LoadWarning> warnings;
+  };
+  static MobilitySummary mobility_summary(const std::string& text, const std::string& file_name);
+
   const std::string& file_name() const { return file_name_; }
   const std::map<std::string, Element>& elements() const { return elements_; }
   const std::map<std::string, Species>& species() const { return species_; }  // includes one per element and VA

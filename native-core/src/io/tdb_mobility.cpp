@@ -18,6 +18,8 @@
 // parameters under the name NAME@MOBILITY-FILE (the name its author's parameters were fitted with; a warning says so)
 // while the thermodynamic description keeps its own. FUNCTIONs of the mobility file that no usable mobility
 // parameter uses are not added (a kawin file's Gibbs-energy FUNCTIONs).
+#include <set>
+
 #include "io/tdb_reader_internal.hpp"
 
 namespace pd::io {
@@ -211,4 +213,32 @@ void Reader::check_mobility_usable() {
                      (first.line > 0 ? "; this one: " + first.message : "") + ")");
 }
 
+// The phases and diffusing elements a file of mobility data alone names, for a catalog that lists it before any
+// thermodynamic database is named beside it.
+Database::MobilitySummary Reader::mobility_summary() {
+  split_commands();
+  for (const Command& c : commands_) dispatch(c);
+  std::set<std::string> phases, elements;
+  Database::MobilitySummary out;
+  for (const PendingParameter& pp : params_) {
+    // a parameter without its diffusing element (MQ(BCC_A2V,...) for MQ(BCC_A2&V,...)) is dropped beside any database
+    if (!is_mobility_parameter(pp.p.type) || pp.p.phase_qualifier.empty()) continue;
+    ++out.parameters;
+    phases.insert(pp.p.phase);
+    elements.insert(pp.p.phase_qualifier);
+  }
+  if (out.parameters == 0) throw TdbError(file_, 0, "no mobility PARAMETER (MQ, MF, DQ, DF) in " + file_);
+  out.phases.assign(phases.begin(), phases.end());
+  out.elements.assign(elements.begin(), elements.end());
+  out.warnings = db_->warnings_;
+  return out;
+}
+
 }  // namespace pd::io
+
+namespace pd {
+Database::MobilitySummary Database::mobility_summary(const std::string& text, const std::string& file_name) {
+  io::Reader r(text, file_name);
+  return r.mobility_summary();
+}
+}  // namespace pd

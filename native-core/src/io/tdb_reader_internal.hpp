@@ -99,6 +99,9 @@ class Reader {
     mobility_->beside_ = file_;
   }
 
+  // Pass 1 alone, on a file of mobility data with no thermodynamic description (tdb_mobility.cpp).
+  Database::MobilitySummary mobility_summary();
+
   std::shared_ptr<TdbDatabase> read() {
     split_commands();
     for (const Command& c : commands_) dispatch(c);

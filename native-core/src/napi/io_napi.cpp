@@ -57,6 +57,7 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
                        {
                            StaticMethod<&DatabaseWrap::FromFile>("fromFile"),
                            StaticMethod<&DatabaseWrap::FromString>("fromString"),
+                           StaticMethod<&DatabaseWrap::MobilitySummary>("mobilitySummary"),
                            InstanceMethod<&DatabaseWrap::Info>("info"),
                            InstanceMethod<&DatabaseWrap::PhasesFor>("phasesFor"),
                            InstanceMethod<&DatabaseWrap::WithOverrides>("withOverrides"),
@@ -91,6 +92,26 @@ class DatabaseWrap : public Napi::ObjectWrap<DatabaseWrap> {
       if (Given(info, 1))
         return WrapDatabase(info.Env(), pd::Database::from_files(path, ArgString(info, 1, "mobility path")));
       return WrapDatabase(info.Env(), pd::Database::from_file(path));
+    });
+  }
+
+  // mobilitySummary(text, name) -> {phases, elements, parameterCount, loadWarnings} of a file of mobility data alone
+  static Napi::Value MobilitySummary(const Napi::CallbackInfo& info) {
+    return Guard(info.Env(), [&]() -> Napi::Value {
+      Napi::Env env = info.Env();
+      const auto s = pd::Database::mobility_summary(ArgString(info, 0, "text"), ArgString(info, 1, "name"));
+      auto out = Napi::Object::New(env);
+      auto strings = [&](const std::vector<std::string>& v) {
+        auto a = Napi::Array::New(env, v.size());
+        for (size_t k = 0; k < v.size(); ++k) a.Set(uint32_t(k), v[k]);
+        return a;
+      };
+      out.Set("phases", strings(s.phases));
+      out.Set("elements", strings(s.elements));
+      out.Set("parameterCount", double(s.parameters));
+      out.Set("warnings", WarningTexts(env, s.warnings));
+      out.Set("loadWarnings", LoadWarnings(env, s.warnings));
+      return out;
     });
   }
 
