@@ -229,6 +229,11 @@ const rng = seededRandom;
 
 const VALID: Record<string, unknown>[] = [
   pointConfig(),
+  // a mobility database beside the task's (here one without mobility data: a 400 naming mobility_tdb_code)
+  {
+    ...pointConfig({ thermo_outputs: ['MOB(*,*)', 'DT(BCC_A2,AL)', 'DC(BCC_A2,AL,FE)', 'DI(*,*,*)'] }),
+    mobility_tdb_code: 'ALFE',
+  },
   {
     task_type: 'line_calculation',
     tdb_code: 'ALFE',
