@@ -26,6 +26,7 @@ export const CALCULATIONS: CalculationTable = {
   ternary_isothermal_section: () => import('./calculations/ternary_isothermal_section.js'),
   gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
   equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
+  spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

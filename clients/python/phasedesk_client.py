@@ -249,6 +249,30 @@ class GibbsEnergyCurvesCondition(_GibbsEnergyCurvesCondition, total=False):
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
 
 
+class SpinodalCoherent(TypedDict):
+    c11: float  # Pa
+    c12: float  # Pa
+    lattice_mismatch: float  # (1/a) da/dx of the axis element
+    molar_volume: float  # m^3/mol
+
+
+class _SpinodalCondition(TypedDict):
+    components: List[str]
+    phase: str
+    temperature_start: float
+    temperature_end: float
+    pressure: float
+
+
+class SpinodalCondition(_SpinodalCondition, total=False):
+    x_component: str  # default: the second component
+    temperature_points: int  # default 61
+    composition_points: int  # default 201
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+    coherent: SpinodalCoherent  # the coherent spinodal (Cahn 1961)
+
+
 class _BatchRow(TypedDict):
     compositions: Compositions
     temperature: float
@@ -351,6 +375,8 @@ class _PointConfig(_ConfigBase):
 class PointCalculationConfig(_PointConfig, total=False):
     task_path: str
     tdb_file: str  # legacy: the code is derived from the file name; the path itself is never used
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -361,6 +387,8 @@ class _LineConfig(_ConfigBase):
 class LineCalculationConfig(_LineConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -371,6 +399,8 @@ class _BinaryConfig(_ConfigBase):
 class BinaryEquilibriumConfig(_BinaryConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     activated_elements: List[str]  # must equal condition["components"]
     order_disorder: Dict[str, Any]
@@ -383,6 +413,8 @@ class _PropertiesConfig(_ConfigBase):
 class PropertiesConfig(_PropertiesConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -393,6 +425,8 @@ class _ScheilConfig(_ConfigBase):
 class ScheilConfig(_ScheilConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -403,6 +437,8 @@ class _CptConfig(_ConfigBase):
 class CptDiagramConfig(_CptConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     ui_metadata: Dict[str, Any]
 
@@ -430,6 +466,8 @@ class _IsoplethConfig(_ConfigBase):
 class IsoplethConfig(_IsoplethConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -440,6 +478,8 @@ class _TernarySectionConfig(_ConfigBase):
 class TernarySectionConfig(_TernarySectionConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -450,6 +490,8 @@ class _GibbsEnergyCurvesConfig(_ConfigBase):
 class GibbsEnergyCurvesConfig(_GibbsEnergyCurvesConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
 
 
@@ -460,12 +502,27 @@ class _EquilibriumBatchConfig(_ConfigBase):
 class EquilibriumBatchConfig(_EquilibriumBatchConfig, total=False):
     task_path: str
     tdb_file: str
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+
+
+class _SpinodalConfig(_ConfigBase):
+    condition: SpinodalCondition
+
+
+class SpinodalConfig(_SpinodalConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
+    SpinodalConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -504,6 +561,9 @@ SCHEMAS: Dict[type, str] = {
     BatchProduct: "TaskConfig_equilibrium_batch.condition.product",
     BatchTable: "TaskConfig_equilibrium_batch.condition.table",
     EquilibriumBatchConfig: "TaskConfig_equilibrium_batch",
+    SpinodalCondition: "TaskConfig_spinodal_decomposition.condition",
+    SpinodalCoherent: "TaskConfig_spinodal_decomposition.condition.coherent",
+    SpinodalConfig: "TaskConfig_spinodal_decomposition",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

@@ -5727,5 +5727,318 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "spinodal_decomposition": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of spinodal_decomposition",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "spinodal_decomposition"
+      },
+      "phase": {
+        "type": "string"
+      },
+      "components": {
+        "description": "the two elements, and the one on the composition axis",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "x_component": {
+        "type": "string"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "temperatures": {
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "chemical_spinodal": {
+        "description": "d2G/dx2 = 0 of the phase (its internal degrees of freedom relaxed): each temperature's gaps",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/GapPoint"
+        }
+      },
+      "coherent_spinodal": {
+        "description": "d2G/dx2 + 2 eta^2 Y V_m = 0 (Cahn 1961); null without condition.coherent",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/GapPoint"
+            }
+          }
+        ]
+      },
+      "binodal": {
+        "description": "the miscibility gap of the phase alone (two composition sets), at the temperatures with a chemical spinodal",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/GapPoint"
+        }
+      },
+      "critical_points": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/CriticalPoint"
+        }
+      },
+      "elastic": {
+        "description": "Y of the <100> directions (Pa) and the strain energy 2 eta^2 Y V_m (J/mol) of the coherent spinodal",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "modulus_100": {
+                "type": "number"
+              },
+              "strain_energy": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "modulus_100",
+              "strain_energy"
+            ]
+          }
+        ]
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "phase",
+      "components",
+      "x_component",
+      "pressure",
+      "temperatures",
+      "chemical_spinodal",
+      "coherent_spinodal",
+      "binodal",
+      "critical_points",
+      "elastic",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "CriticalPoint": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "number"
+          },
+          "kind": {
+            "description": "'chemical': of the chemical spinodal and the binodal; 'coherent': of the coherent spinodal",
+            "enum": [
+              "coherent",
+              "chemical"
+            ]
+          }
+        },
+        "required": [
+          "T",
+          "x",
+          "kind"
+        ]
+      },
+      "GapPoint": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "T",
+          "x"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      }
+    }
   }
 };

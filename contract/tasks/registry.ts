@@ -14,6 +14,7 @@ import { isoplethSchema, type IsoplethResult } from './isopleth.js';
 import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } from './ternary_isothermal_section.js';
 import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs_energy_curves.js';
 import { equilibriumBatchSchema, type EquilibriumBatchResult } from './equilibrium_batch.js';
+import { spinodalSchema, type SpinodalDecompositionDocument } from './spinodal_decomposition.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -112,6 +113,13 @@ export const TASK_REGISTRY = {
     stage: 'computing the rows',
     result: resultOf<EquilibriumBatchResult>(),
   }),
+  spinodal_decomposition: entry({
+    schema: spinodalSchema,
+    label: 'Spinodal decomposition',
+    help: 'Chemical (and coherent) spinodal of one phase of a binary over a temperature range, with its miscibility gap and critical point.',
+    stage: 'tracing the spinodal',
+    result: resultOf<SpinodalDecompositionDocument>(),
+  }),
 } as const;
 
 export type TaskType = keyof typeof TASK_REGISTRY;
@@ -132,7 +140,6 @@ export function isTaskType(t: string): t is TaskType {
 export const ANNOUNCED_TASK_TYPES = [
   'physical_vapor_deposition',
   'cutting_process',
-  'spinodal_decomposition',
   'solidification',
   'solution_treatment',
   'aging',

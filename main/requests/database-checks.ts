@@ -62,6 +62,9 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
     if (unknown.length > 0)
       return `${at('fixed_phases')}: ${unknown.map((entry) => unknownEntryText({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }, db.code)).join('; ')}`;
   }
+  // the one phase of a spinodal_decomposition
+  if (typeof c.phase === 'string' && !db.phases.some((p) => p.toUpperCase() === String(c.phase).toUpperCase()))
+    return `${at('phase')}: ${unknownEntryText({ entry: c.phase, kind: 'name', nearest: nearestName(c.phase, db.phases) }, db.code)}`;
   if (Array.isArray(c.inhibit_phases)) {
     const entries = (c.inhibit_phases as unknown[]).map(String);
     const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));

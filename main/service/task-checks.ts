@@ -4,6 +4,10 @@
 // built from it (no axis, no grid), so a configuration asking for 1e9 points costs as little as one asking for 10.
 import { isMassless } from '../../contract/phases.js';
 import { batchRefusal } from './batch-checks.js';
+import {
+  SPINODAL_DEFAULT_COMPOSITION_POINTS,
+  SPINODAL_DEFAULT_TEMPERATURE_POINTS,
+} from '../../contract/tasks/spinodal_decomposition.js';
 import type { WorkBounds } from '../config.js';
 import { databaseRefusal, type DatabaseLists } from '../requests/database-checks.js';
 
@@ -73,6 +77,14 @@ export function checkTaskConfig(
         `must give at most ${bounds.max_scheil_steps} steps (setting max_scheil_steps)`
       );
     }
+  }
+
+  if (taskType === 'spinodal_decomposition') {
+    const nodes =
+      (typeof c.temperature_points === 'number' ? c.temperature_points : SPINODAL_DEFAULT_TEMPERATURE_POINTS) *
+      (typeof c.composition_points === 'number' ? c.composition_points : SPINODAL_DEFAULT_COMPOSITION_POINTS);
+    if (nodes > bounds.max_grid_nodes)
+      return `${at('composition_points')}: temperature_points x composition_points is ${fmt(nodes)}; must be at most ${bounds.max_grid_nodes} (setting max_grid_nodes)`;
   }
 
   if (taskType === 'binary_cpt_diagram') {

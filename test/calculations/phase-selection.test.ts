@@ -96,6 +96,17 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
       resolution: 10,
     },
   },
+  spinodal_decomposition: {
+    condition: {
+      ...FE_C,
+      phase: 'BCC_A2',
+      temperature_start: 500,
+      temperature_end: 900,
+      pressure: P,
+      temperature_points: 3,
+      composition_points: 21,
+    },
+  },
   ternary_isothermal_section: {
     condition: { components: ['FE', 'CR', 'C'], temperature: 1200, pressure: P, map_options: { grid_divisions: 8 } },
   },

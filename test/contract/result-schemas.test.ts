@@ -123,6 +123,21 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  spinodal_decomposition: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        phase: 'FCC_A1',
+        temperature_start: 400,
+        temperature_end: 700,
+        pressure: 101325,
+        temperature_points: 7,
+        composition_points: 51,
+        coherent: { c11: 108e9, c12: 62e9, lattice_mismatch: -0.02, molar_volume: 1e-5 },
+      },
+    },
+  },
   gibbs_energy_curves: {
     tdb: ALZN,
     config: {

@@ -327,6 +327,20 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'spinodal_decomposition',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      phase: 'BCC_A2',
+      temperature_start: 500,
+      temperature_end: 1200,
+      pressure: 101325,
+      temperature_points: 5,
+      composition_points: 41,
+      coherent: { c11: 230e9, c12: 135e9, lattice_mismatch: 0.01, molar_volume: 7.1e-6 },
+    },
+  },
+  {
     task_type: 'equilibrium_batch',
     tdb_code: 'ALFE',
     condition: {

@@ -168,6 +168,23 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       map_options: { GLOBAL_MIN_PDENS: 60, grid_divisions: 10 },
     },
   },
+  spinodal_decomposition: {
+    task_type: 'spinodal_decomposition',
+    tdb_code: 'ALFE',
+    mobility_tdb_code: 'ALFE',
+    preview_temperature_unit: 'celsius',
+    condition: {
+      components: AL_FE,
+      phase: 'BCC_A2',
+      x_component: 'AL',
+      temperature_start: 500,
+      temperature_end: 1000,
+      pressure: 101325,
+      temperature_points: 11,
+      composition_points: 101,
+      coherent: { c11: 230e9, c12: 135e9, lattice_mismatch: 0.01, molar_volume: 7.1e-6 },
+    },
+  },
   gibbs_energy_curves: {
     task_type: 'gibbs_energy_curves',
     tdb_code: 'ALFE',

@@ -306,13 +306,15 @@ export interface BoundaryInput {
   kind?: BoundaryKind;
 }
 
-export type BoundaryKind = 'phase_boundary' | 'second_order' | 'magnetic';
+export type BoundaryKind = 'phase_boundary' | 'second_order' | 'magnetic' | 'spinodal' | 'coherent_spinodal';
 
 /** Line styles and legend texts of the boundary kinds of a binary diagram. */
 export const BOUNDARY_STYLES: Record<BoundaryKind, { dash?: string; width: number; legend?: string }> = {
   phase_boundary: { width: 2.5 },
   second_order: { dash: '12 7', width: 2.2, legend: 'second-order (order-disorder) transition' },
   magnetic: { dash: '2 6', width: 2.2, legend: 'Curie / Neel temperature (magnetic)' },
+  spinodal: { dash: '9 6', width: 2.2, legend: 'chemical spinodal (d²G/dx² = 0)' },
+  coherent_spinodal: { dash: '2 4 9 4', width: 2.2, legend: 'coherent spinodal (with the strain energy)' },
 };
 
 export interface TieLineInput {
@@ -385,7 +387,7 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   }
   const labels = diagramLabels(input, area, xt, yt);
   // Fields too small for their names are listed under the plot, one row per entry.
-  const lineKinds = (['second_order', 'magnetic'] as const).filter((k) =>
+  const lineKinds = (['second_order', 'magnetic', 'spinodal', 'coherent_spinodal'] as const).filter((k) =>
     input.boundaries.some((b) => b.kind === k && b.points.length > 1),
   );
   const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length;

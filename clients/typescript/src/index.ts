@@ -287,6 +287,37 @@ export interface GibbsEnergyCurvesCondition {
   reference_states?: Record<string, string>;
 }
 
+/** @schema TaskConfig_spinodal_decomposition.condition.coherent */
+export interface SpinodalCoherent {
+  /** elastic constants, Pa */
+  c11: number;
+  c12: number;
+  /** (1/a) da/dx of the axis element */
+  lattice_mismatch: number;
+  /** m^3/mol */
+  molar_volume: number;
+}
+
+/** @schema TaskConfig_spinodal_decomposition.condition */
+export interface SpinodalCondition {
+  components: string[];
+  /** the phase whose spinodal is traced */
+  phase: string;
+  /** the element on the composition axis; default the second component */
+  x_component?: string;
+  temperature_start: number;
+  temperature_end: number;
+  pressure: number;
+  /** default 61 */
+  temperature_points?: number;
+  /** default 201 */
+  composition_points?: number;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  /** the coherent spinodal (Cahn 1961) */
+  coherent?: SpinodalCoherent;
+}
+
 /** One row of an equilibrium_batch given as a list: its own composition, temperature and pressure. */
 export interface BatchRow {
   compositions: Compositions;
@@ -373,6 +404,10 @@ export interface PointCalculationConfig {
   task_path?: string;
   /** legacy: the code is derived from the file name; the path itself is never used */
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: PointCondition;
@@ -384,6 +419,10 @@ export interface LineCalculationConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: LineCondition;
@@ -395,6 +434,10 @@ export interface BinaryEquilibriumConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   /** must equal condition.components */
@@ -409,6 +452,10 @@ export interface PropertiesConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: PropertiesCondition;
@@ -420,6 +467,10 @@ export interface ScheilConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: ScheilCondition;
@@ -431,6 +482,10 @@ export interface CptDiagramConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: CptCondition;
@@ -460,6 +515,10 @@ export interface IsoplethConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: IsoplethCondition;
@@ -486,6 +545,10 @@ export interface TernarySectionConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: TernarySectionCondition;
@@ -497,6 +560,10 @@ export interface GibbsEnergyCurvesConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: GibbsEnergyCurvesCondition;
@@ -508,9 +575,28 @@ export interface EquilibriumBatchConfig {
   tdb_code: string;
   task_path?: string;
   tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
   condition: EquilibriumBatchCondition;
+}
+
+/** @schema TaskConfig_spinodal_decomposition */
+export interface SpinodalConfig {
+  task_type: 'spinodal_decomposition';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: SpinodalCondition;
 }
 
 export type TaskConfig =
@@ -523,7 +609,8 @@ export type TaskConfig =
   | IsoplethConfig
   | TernarySectionConfig
   | GibbsEnergyCurvesConfig
-  | EquilibriumBatchConfig;
+  | EquilibriumBatchConfig
+  | SpinodalConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

@@ -15,6 +15,7 @@ import type { LineCalculationResult } from '../../../contract/results/line_calcu
 import type { PropertiesDocument } from '../../../contract/results/thermodynamic_properties_next.js';
 import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
 import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_energy_curves.js';
+import type { SpinodalDecompositionDocument } from '../../../contract/results/spinodal_decomposition.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -34,6 +35,7 @@ export type ScheilResult = ScheilDocument;
 export type BinaryResult = BinaryEquilibriumResult;
 export type CptResult = BinaryCptResult;
 export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
+export type SpinodalResult = SpinodalDecompositionDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -100,6 +102,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   ],
   gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
   equilibrium_batch: ['counts', 'columns', 'files', 'preview_rows'],
+  spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

@@ -146,6 +146,7 @@ export function advancedFields(t: OpenTaskType): FieldSpec[] {
     'tdb_code',
     'task_path',
     'tdb_file',
+    'mobility_tdb_file',
     'condition',
     'ui_metadata',
     'activated_elements',

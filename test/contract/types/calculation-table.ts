@@ -18,6 +18,7 @@ export const complete: CalculationTable = {
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
   equilibrium_batch: calculation<'equilibrium_batch'>(),
+  spinodal_decomposition: calculation<'spinodal_decomposition'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -31,6 +32,7 @@ export const missing: CalculationTable = {
   ternary_isothermal_section: calculation<'ternary_isothermal_section'>(),
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
   equilibrium_batch: calculation<'equilibrium_batch'>(),
+  spinodal_decomposition: calculation<'spinodal_decomposition'>(),
 };
 
 export const mismatched: CalculationTable = {

@@ -24,6 +24,7 @@ export const complete: ResultViewTable = {
   ternary_isothermal_section: view<'ternary_isothermal_section'>(),
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
   equilibrium_batch: view<'equilibrium_batch'>(),
+  spinodal_decomposition: view<'spinodal_decomposition'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -37,6 +38,7 @@ export const missing: ResultViewTable = {
   ternary_isothermal_section: view<'ternary_isothermal_section'>(),
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
   equilibrium_batch: view<'equilibrium_batch'>(),
+  spinodal_decomposition: view<'spinodal_decomposition'>(),
 };
 
 export const mismatched: ResultViewTable = {

@@ -1,0 +1,83 @@
+// spinodal_decomposition (announced by the specification, opened here): the chemical spinodal of one phase of a
+// binary system over a temperature range, where the curvature of its molar Gibbs energy in composition changes
+// sign, with the phase's own miscibility gap (binodal) and critical point, and the coherent spinodal when the
+// elastic constants, the lattice mismatch and the molar volume are given (Cahn, Acta Metall. 9 (1961) 795;
+// worker/calculations/spinodal_decomposition.ts).
+import { z } from 'zod';
+import { common, components, kelvin, phaseFields, pressure } from './common.js';
+export type { SpinodalDecompositionDocument } from '../results/spinodal_decomposition.js';
+
+/** Temperatures and compositions of the scan when the configuration names none. */
+export const SPINODAL_DEFAULT_TEMPERATURE_POINTS = 61;
+export const SPINODAL_DEFAULT_COMPOSITION_POINTS = 201;
+
+const positive = z.number().gt(0, 'must be greater than 0');
+
+/**
+ * Elastic data of the coherent spinodal of a cubic crystal (Cahn 1961): the strain energy 2 eta^2 Y V_m per mole
+ * with Y = (c11 + 2 c12)(c11 - c12) / c11, the modulus of the elastically soft <100> directions.
+ */
+export const coherentFields = z.strictObject({
+  /** elastic constants, Pa (aluminium: c11 = 108 GPa, c12 = 62 GPa) */
+  c11: positive,
+  c12: z.number(),
+  /** eta = (1/a) da/dx of the axis element, per unit mole fraction (Al-Zn fcc: about -0.02) */
+  lattice_mismatch: z.number(),
+  /** molar volume, m^3/mol (aluminium: 1.0e-5) */
+  molar_volume: positive,
+});
+
+export const spinodalSchema = z.strictObject({
+  task_type: z.literal('spinodal_decomposition'),
+  ...common,
+  condition: z
+    .strictObject({
+      components: components.length(2, 'must contain exactly 2 elements (a binary system)'),
+      /** the phase whose spinodal is drawn (FCC_A1 of Al-Zn, BCC_A2 of Cr-Fe) */
+      phase: z.string().min(1, 'must name a phase'),
+      /** the element on the composition axis: the second component when absent */
+      x_component: z.string().min(1, 'must not be empty').optional(),
+      temperature_start: kelvin,
+      temperature_end: kelvin,
+      pressure,
+      temperature_points: z
+        .number()
+        .int('must be an integer')
+        .min(2, 'must be at least 2')
+        .max(2001, 'must be at most 2001')
+        .optional(),
+      composition_points: z
+        .number()
+        .int('must be an integer')
+        .min(11, 'must be at least 11')
+        .max(20001, 'must be at most 20001')
+        .optional(),
+      coherent: coherentFields.optional(),
+      ...phaseFields,
+    })
+    .superRefine((c, ctx) => {
+      if (c.temperature_end <= c.temperature_start)
+        ctx.addIssue({ code: 'custom', path: ['temperature_end'], message: 'must be greater than temperature_start' });
+      const els = c.components.map((e) => e.toUpperCase());
+      if (new Set(els).size !== 2)
+        ctx.addIssue({ code: 'custom', path: ['components'], message: 'must name two different elements' });
+      if (c.x_component !== undefined && !els.includes(c.x_component.toUpperCase()))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['x_component'],
+          message: `must be one of the components ${els.join(', ')}`,
+        });
+      if (c.coherent && c.coherent.c12 >= c.coherent.c11)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['coherent', 'c12'],
+          message: 'must be less than c11 (a mechanically stable cubic crystal)',
+        });
+      if (c.coherent && c.coherent.c11 + 2 * c.coherent.c12 <= 0)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['coherent', 'c12'],
+          message: 'must make c11 + 2 c12 greater than 0 (a positive bulk modulus)',
+        });
+    }),
+});

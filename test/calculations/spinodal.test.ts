@@ -1,0 +1,152 @@
+// spinodal_decomposition against closed forms and real gaps: for a regular solution the critical temperature is
+// Omega / 2R at x = 1/2 and the spinodal is x(1 - x) = RT / 2 Omega (the coherent one with 2 Omega - 2 eta^2 Y V_m);
+// on the fcc gap of Al-Zn, the bcc gap of Cr-Fe and the fcc gap of Cu-Ni the spinodal lies inside the binodal and
+// meets it at the critical point; a phase with sublattices gives the spinodal of its relaxed state.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { JobControl, type CalculationJob } from '../../worker/protocol.js';
+import { run } from '../../worker/calculations/spinodal_decomposition.js';
+import type { SpinodalDecompositionDocument } from '../../contract/results/spinodal_decomposition.js';
+import { GAS_CONSTANT as R } from '../../contract/results/common.js';
+import { ROOT } from '../service/helpers.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+import { parsedJob } from '../support/jobs.js';
+
+const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-spinodal-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+let n = 0;
+
+const OMEGA = 20000;
+// the same regular solution twice: one sublattice with a vacancy sublattice, and two equal sublattices (whose site
+// fractions the calculation relaxes by minimisation at each composition)
+const REGULAR = path.join(tmp, 'regular.tdb');
+writeFileSync(
+  REGULAR,
+  `ELEMENT VA VACUUM 0 0 0 !
+ELEMENT A FCC_A1 10 0 0 !
+ELEMENT B FCC_A1 20 0 0 !
+PHASE FCC_A1 % 2 1 1 !
+CONSTITUENT FCC_A1 :A,B:VA: !
+PARAMETER G(FCC_A1,A:VA;0) 1 0; 6000 N !
+PARAMETER G(FCC_A1,B:VA;0) 1 0; 6000 N !
+PARAMETER G(FCC_A1,A,B:VA;0) 1 ${OMEGA}; 6000 N !
+PHASE TWIN % 2 1 1 !
+CONSTITUENT TWIN :A,B:A,B: !
+PARAMETER G(TWIN,A:A;0) 1 0; 6000 N !
+PARAMETER G(TWIN,B:B;0) 1 0; 6000 N !
+PARAMETER G(TWIN,A:B;0) 1 ${OMEGA}; 6000 N !
+PARAMETER G(TWIN,B:A;0) 1 ${OMEGA}; 6000 N !
+PARAMETER G(TWIN,A,B:*;0) 1 ${-OMEGA / 2}; 6000 N !
+PARAMETER G(TWIN,*:A,B;0) 1 ${-OMEGA / 2}; 6000 N !
+`,
+);
+
+function job(tdb: string, condition: Record<string, unknown>) {
+  return parsedJob('spinodal_decomposition', {
+    taskUuid: 's',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
+    config: { tdb_file: tdb, condition: { pressure: 101325, ...condition } },
+  });
+}
+const ctl = () => new JobControl(new SharedArrayBuffer(16));
+const read = (j: CalculationJob) =>
+  JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as SpinodalDecompositionDocument;
+
+/** The document of a run, with its files checked. */
+function calc(tdb: string, condition: Record<string, unknown>) {
+  const j = job(tdb, condition);
+  run(j, ctl());
+  for (const f of ['result/result.csv', 'preview/spinodal.svg', 'preview/spinodal.png'])
+    expect(readFileSync(path.join(j.taskDir, f)).length).toBeGreaterThan(0);
+  return read(j);
+}
+
+describe('spinodal_decomposition', () => {
+  it('regular solution: T_c = Omega/2R at x = 1/2, x(1-x) = RT/2 Omega, the coherent spinodal with 2 eta^2 Y V_m', () => {
+    const coherent = { c11: 100e9, c12: 50e9, lattice_mismatch: 0.05, molar_volume: 1e-5 };
+    const d = calc(REGULAR, {
+      components: ['A', 'B'],
+      phase: 'FCC_A1',
+      temperature_start: 600,
+      temperature_end: 1500,
+      temperature_points: 10,
+      coherent,
+    });
+    const Y = ((coherent.c11 + 2 * coherent.c12) * (coherent.c11 - coherent.c12)) / coherent.c11;
+    const E = 2 * coherent.lattice_mismatch ** 2 * Y * coherent.molar_volume;
+    expect(d.elastic!.strain_energy).toBeCloseTo(E, 6);
+    const chem = d.critical_points.find((c) => c.kind === 'chemical')!;
+    expect(chem.T).toBeCloseTo(OMEGA / (2 * R), 2);
+    expect(chem.x).toBeCloseTo(0.5, 4);
+    const coh = d.critical_points.find((c) => c.kind === 'coherent')!;
+    expect(coh.T).toBeCloseTo((OMEGA - E / 2) / (2 * R), 2);
+    for (const p of d.chemical_spinodal) {
+      const half = Math.sqrt(0.25 - (R * p.T) / (2 * OMEGA));
+      expect(p.x[0]).toBeCloseTo(0.5 - half, 7);
+      expect(p.x[1]).toBeCloseTo(0.5 + half, 7);
+    }
+    for (const p of d.coherent_spinodal!) {
+      const half = Math.sqrt(0.25 - (R * p.T) / (2 * OMEGA - E));
+      expect(p.x[0]).toBeCloseTo(0.5 - half, 7);
+    }
+    // the binodal of a symmetric gap: ln(x/(1-x)) = Omega (2x - 1) / RT at each of its compositions
+    expect(d.binodal.length).toBeGreaterThan(3);
+    for (const b of d.binodal)
+      for (const x of b.x) expect(Math.log(x / (1 - x))).toBeCloseTo((OMEGA * (2 * x - 1)) / (R * b.T), 4);
+  });
+
+  it('a phase with internal degrees of freedom: its curvature with the site fractions relaxed', () => {
+    // TWIN (A,B)1(A,B)1: G_ex = Omega x(1-x) + 3 Omega d^2 per formula unit with d = y'_A - x, so its relaxed state is
+    // disordered (d = 0) and per mole of atoms it is the regular solution of Omega/2: T_c = Omega/4R, and the
+    // spinodal x(1-x) = RT/Omega
+    const d = calc(REGULAR, {
+      components: ['A', 'B'],
+      phase: 'TWIN',
+      temperature_start: 300,
+      temperature_end: 900,
+      temperature_points: 7,
+    });
+    const chem = d.critical_points.find((c) => c.kind === 'chemical')!;
+    expect(chem.T).toBeCloseTo(OMEGA / (4 * R), 1);
+    for (const p of d.chemical_spinodal) {
+      const half = Math.sqrt(0.25 - (R * p.T) / OMEGA);
+      expect(p.x[0]).toBeCloseTo(0.5 - half, 5);
+    }
+  });
+
+  it.each([
+    ['Al-Zn fcc', path.join(ROOT, 'databases', 'alzn_mey1993.tdb'), ['AL', 'ZN'], 'FCC_A1', 300, 800],
+    ['Cr-Fe bcc', path.join(SHARED_TDB_DIR, 'crfe_bcc_magnetic.tdb'), ['CR', 'FE'], 'BCC_A2', 500, 1100],
+    ['Cu-Ni fcc', path.join(ROOT, 'databases', 'cuni_mey1992.tdb'), ['CU', 'NI'], 'FCC_A1', 300, 800],
+  ])('%s: the spinodal lies inside the binodal and meets it at the critical point', (_, tdb, comps, phase, t0, t1) => {
+    const d = calc(tdb, {
+      components: comps,
+      phase,
+      temperature_start: t0,
+      temperature_end: t1,
+      temperature_points: 26,
+    });
+    // the highest critical point is the gap's; Cu-Ni has a second, small one on the Ni-rich side (532.7 K), where the
+    // magnetic ordering of nickel-rich fcc bends G (an Mey's magnetic parameters)
+    const crit = d.critical_points.filter((c) => c.kind === 'chemical').sort((a, b) => b.T - a.T);
+    expect(crit.length).toBeGreaterThanOrEqual(1);
+    expect(d.binodal.length).toBeGreaterThan(5);
+    for (const b of d.binodal) {
+      const s = d.chemical_spinodal.find((p) => p.T === b.T && p.x[0] < b.x[1] && p.x[1] > b.x[0])!;
+      expect(s).toBeDefined();
+      expect(b.x[0]).toBeLessThan(s.x[0]);
+      expect(b.x[1]).toBeGreaterThan(s.x[1]);
+    }
+    // near the critical point both close on it: the widths shrink to zero and the middles approach x_c
+    const top = [...d.chemical_spinodal].sort((a, b) => b.T - a.T)[0]!;
+    expect(crit[0]!.T - top.T).toBeLessThan(0.05 * (t1 - t0));
+    expect(top.x[1] - top.x[0]).toBeLessThan(0.1);
+    expect(Math.abs(0.5 * (top.x[0] + top.x[1]) - crit[0]!.x)).toBeLessThan(0.02);
+    const topGap = [...d.binodal].sort((a, b) => b.T - a.T)[0]!;
+    expect(Math.abs(0.5 * (topGap.x[0] + topGap.x[1]) - crit[0]!.x)).toBeLessThan(0.05);
+  });
+});
