@@ -5,6 +5,7 @@
 //  - line: liquidus/solidus and the invariants crossed with their phase compositions, the activity chart;
 //  - Scheil: liquidus, Scheil end and equilibrium solidus side by side, the alloy in x and w;
 //  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table;
+//  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
 //    the New task form with composition_unit.
 // Screenshots go to docs/screenshots/result-*.png. Any console error fails the run.
@@ -107,6 +108,19 @@ const TASKS: Record<string, { tdb: string; type: string; condition: Record<strin
       compositions_end: { ZN: 1 },
       points: 101,
       activated_phases: ['LIQUID', 'FCC_A1', 'HCP_A3'],
+    },
+  },
+  spinodal: {
+    tdb: 'ALZN_MEY1993',
+    type: 'spinodal_decomposition',
+    condition: {
+      components: AZ,
+      phase: 'FCC_A1',
+      temperature_start: 300,
+      temperature_end: 700,
+      pressure: 1e5,
+      temperature_points: 41,
+      coherent: { c11: 108e9, c12: 62e9, lattice_mismatch: -0.02, molar_volume: 1e-5 },
     },
   },
 };
@@ -270,6 +284,16 @@ describe('further quantities in the result views', () => {
     expect(tangents).toMatch(/FCC_A1|HCP_A3/);
     expect(await page.locator('[data-testid="plot-gibbs"] path[data-series="LIQUID"]').count()).toBe(1);
     await shot('result-gibbs-curves');
+    expect(errors).toEqual([]);
+  });
+
+  it('spinodal_decomposition: the gap, the chemical and coherent spinodals, the critical points', async () => {
+    await openView('spinodal');
+    const critical = await page.getByTestId('spinodal-critical').innerText();
+    expect(critical).toMatch(/chemical/);
+    expect(critical).toMatch(/coherent/);
+    expect(await page.locator('[data-testid="plot-spinodal"] path[data-series="chemical spinodal"]').count()).toBe(1);
+    await shot('result-spinodal');
     expect(errors).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 // and the critical points where the branches meet. A regular solution gives T_c = Omega / 2R and x(1 - x) = RT /
 // 2 Omega on the spinodal (test/calculations/spinodal.test.ts).
 import { basename } from 'node:path';
-import { systemName } from '../../contract/plots/names.js';
+import { elementSymbol, systemName } from '../../contract/plots/names.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type {
   CriticalPoint,
@@ -237,7 +237,7 @@ export function spinodalPreview(
   return binaryPhaseDiagram({
     title,
     boundaries,
-    xLabel: `Mole fraction ${doc.x_component}`,
+    xLabel: `Mole fraction ${elementSymbol(doc.x_component)}`,
     TRange: [doc.temperatures[0]!, doc.temperatures[doc.temperatures.length - 1]!],
     temperatureUnit: unit,
     regionLabels: chemicalTop.map((c) => ({
