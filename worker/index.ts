@@ -27,6 +27,7 @@ export const CALCULATIONS: CalculationTable = {
   gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
   equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
   spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
+  solution_treatment: () => import('./calculations/solution_treatment.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

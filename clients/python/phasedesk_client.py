@@ -273,6 +273,40 @@ class SpinodalCondition(_SpinodalCondition, total=False):
     coherent: SpinodalCoherent  # the coherent spinodal (Cahn 1961)
 
 
+class SolutionDiffusivity(TypedDict):
+    D0: float  # m^2/s
+    Q: float  # J/mol
+
+
+class _SolutionDissolution(TypedDict):
+    phase: str
+    radius: float  # m
+
+
+class SolutionDissolution(_SolutionDissolution, total=False):
+    temperature: float  # default: the recommended temperature
+    diffusivity: SolutionDiffusivity  # default: from the database's mobility data
+
+
+class _SolutionCondition(TypedDict):
+    components: List[str]
+    compositions: Compositions
+    pressure: float
+    temperature_start: float
+
+
+class SolutionCondition(_SolutionCondition, total=False):
+    temperature_end: float  # default: 20 K above the liquidus
+    points: int  # default 121
+    matrix_phase: str
+    precipitates: List[str]
+    safety_margin: float  # K, default 10
+    dissolution: SolutionDissolution
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+
+
 class _BatchRow(TypedDict):
     compositions: Compositions
     temperature: float
@@ -519,10 +553,22 @@ class SpinodalConfig(_SpinodalConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
+class _SolutionConfig(_ConfigBase):
+    condition: SolutionCondition
+
+
+class SolutionConfig(_SolutionConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
-    SpinodalConfig,
+    SpinodalConfig, SolutionConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -564,6 +610,10 @@ SCHEMAS: Dict[type, str] = {
     SpinodalCondition: "TaskConfig_spinodal_decomposition.condition",
     SpinodalCoherent: "TaskConfig_spinodal_decomposition.condition.coherent",
     SpinodalConfig: "TaskConfig_spinodal_decomposition",
+    SolutionCondition: "TaskConfig_solution_treatment.condition",
+    SolutionDissolution: "TaskConfig_solution_treatment.condition.dissolution",
+    SolutionDiffusivity: "TaskConfig_solution_treatment.condition.dissolution.diffusivity",
+    SolutionConfig: "TaskConfig_solution_treatment",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

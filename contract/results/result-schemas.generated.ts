@@ -6040,5 +6040,414 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "solution_treatment": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of solution_treatment",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "solution_treatment"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "composition": {
+        "description": "the alloy's mole fractions",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "temperatures": {
+        "description": "the scan: temperatures and each phase's amount there (0 where absent)",
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "amounts": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          }
+        }
+      },
+      "liquidus": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "solidus": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "scheil_solidus": {
+        "description": "the end of the as-cast alloy's Scheil-Gulliver path: its non-equilibrium solidus without back diffusion",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "incipient_melting": {
+        "description": "the lower of solidus and scheil_solidus: melting starts there in a cast, unhomogenised alloy",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "matrix_phase": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "solvus": {
+        "description": "the highest temperature at which each precipitate is stable (to 0.01 K); null when never stable in the scan",
+        "type": "object",
+        "additionalProperties": {
+          "anyOf": [
+            {
+              "type": "null"
+            },
+            {
+              "type": "number"
+            }
+          ]
+        }
+      },
+      "window": {
+        "description": "[the highest solvus + margin, incipient melting - margin]; null when it is empty",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        ]
+      },
+      "recommended_temperature": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "safety_margin": {
+        "type": "number"
+      },
+      "dissolution": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "$ref": "#/$defs/Dissolution"
+          }
+        ]
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "pressure",
+      "composition",
+      "temperatures",
+      "amounts",
+      "liquidus",
+      "solidus",
+      "scheil_solidus",
+      "incipient_melting",
+      "matrix_phase",
+      "solvus",
+      "window",
+      "recommended_temperature",
+      "safety_margin",
+      "dissolution",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "Dissolution": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "temperature": {
+            "type": "number"
+          },
+          "solute": {
+            "description": "the solute whose diffusion controls it: the element the precipitate is richest in against the matrix",
+            "type": "string"
+          },
+          "c_matrix": {
+            "description": "its mole fractions: in the matrix far away (the alloy), at the interface, in the precipitate",
+            "type": "number"
+          },
+          "c_interface": {
+            "type": "number"
+          },
+          "c_precipitate": {
+            "type": "number"
+          },
+          "k": {
+            "description": "k = 2 (c_interface - c_matrix) / (c_precipitate - c_interface): the supersaturation that drives it",
+            "type": "number"
+          },
+          "diffusivity": {
+            "description": "m^2/s, and where it comes from",
+            "type": "number"
+          },
+          "diffusivity_source": {
+            "type": "string"
+          },
+          "initial_radius": {
+            "type": "number"
+          },
+          "time": {
+            "description": "s; null when the particle does not dissolve at this temperature (k <= 0: below the solvus)",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "curve": {
+            "description": "radius against time, from the start to the end",
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "t": {
+                  "type": "number"
+                },
+                "r": {
+                  "type": "number"
+                }
+              },
+              "required": [
+                "t",
+                "r"
+              ]
+            }
+          }
+        },
+        "required": [
+          "phase",
+          "temperature",
+          "solute",
+          "c_matrix",
+          "c_interface",
+          "c_precipitate",
+          "k",
+          "diffusivity",
+          "diffusivity_source",
+          "initial_radius",
+          "time",
+          "curve"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      }
+    }
   }
 };

@@ -15,6 +15,7 @@ import { ternaryIsothermalSectionSchema, type TernaryIsothermalSectionResult } f
 import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs_energy_curves.js';
 import { equilibriumBatchSchema, type EquilibriumBatchResult } from './equilibrium_batch.js';
 import { spinodalSchema, type SpinodalDecompositionDocument } from './spinodal_decomposition.js';
+import { solutionTreatmentSchema, type SolutionTreatmentDocument } from './solution_treatment.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -120,6 +121,13 @@ export const TASK_REGISTRY = {
     stage: 'tracing the spinodal',
     result: resultOf<SpinodalDecompositionDocument>(),
   }),
+  solution_treatment: entry({
+    schema: solutionTreatmentSchema,
+    label: 'Solution treatment',
+    help: 'Solvus of every precipitate, incipient melting and the solution window of an alloy, with a recommended temperature and the time to dissolve a particle.',
+    stage: 'finding the solution window',
+    result: resultOf<SolutionTreatmentDocument>(),
+  }),
 } as const;
 
 export type TaskType = keyof typeof TASK_REGISTRY;
@@ -141,7 +149,6 @@ export const ANNOUNCED_TASK_TYPES = [
   'physical_vapor_deposition',
   'cutting_process',
   'solidification',
-  'solution_treatment',
   'aging',
   'directional_solidification',
 ] as const;

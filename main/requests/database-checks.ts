@@ -62,9 +62,21 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
     if (unknown.length > 0)
       return `${at('fixed_phases')}: ${unknown.map((entry) => unknownEntryText({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }, db.code)).join('; ')}`;
   }
-  // the one phase of a spinodal_decomposition
-  if (typeof c.phase === 'string' && !db.phases.some((p) => p.toUpperCase() === String(c.phase).toUpperCase()))
-    return `${at('phase')}: ${unknownEntryText({ entry: c.phase, kind: 'name', nearest: nearestName(c.phase, db.phases) }, db.code)}`;
+  // the phases a type names one by one (spinodal_decomposition's phase, solution_treatment's matrix, precipitates and
+  // dissolving phase)
+  const dissolution = (c.dissolution ?? {}) as Condition;
+  const named: [string, unknown][] = [
+    ['phase', c.phase],
+    ['matrix_phase', c.matrix_phase],
+    ...(Array.isArray(c.precipitates)
+      ? c.precipitates.map((p, i) => [`precipitates.${i}`, p] as [string, unknown])
+      : []),
+    ['dissolution.phase', dissolution.phase],
+  ];
+  for (const [field, name] of named) {
+    if (typeof name !== 'string' || db.phases.some((p) => p.toUpperCase() === name.toUpperCase())) continue;
+    return `${at(field)}: ${unknownEntryText({ entry: name, kind: 'name', nearest: nearestName(name, db.phases) }, db.code)}`;
+  }
   if (Array.isArray(c.inhibit_phases)) {
     const entries = (c.inhibit_phases as unknown[]).map(String);
     const unknown = unknownEntries(entries, db.phases, knownGroupNames(db.selection));

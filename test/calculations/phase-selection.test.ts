@@ -96,6 +96,9 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
       resolution: 10,
     },
   },
+  solution_treatment: {
+    condition: { ...FE_C, compositions: { C: 0.018 }, pressure: P, temperature_start: 900, points: 21 },
+  },
   spinodal_decomposition: {
     condition: {
       ...FE_C,

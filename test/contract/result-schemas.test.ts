@@ -123,6 +123,19 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  solution_treatment: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        compositions: { ZN: 0.1 },
+        pressure: 101325,
+        temperature_start: 400,
+        points: 21,
+        dissolution: { phase: 'HCP_A3', radius: 1e-6, temperature: 600, diffusivity: { D0: 2e-5, Q: 120000 } },
+      },
+    },
+  },
   spinodal_decomposition: {
     tdb: ALZN,
     config: {

@@ -327,6 +327,19 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'solution_treatment',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions: { AL: 0.05 },
+      pressure: 101325,
+      temperature_start: 600,
+      points: 21,
+      precipitates: ['FCC_A1'],
+      dissolution: { phase: 'FCC_A1', radius: 1e-6, diffusivity: { D0: 1e-4, Q: 250000 } },
+    },
+  },
+  {
     task_type: 'spinodal_decomposition',
     tdb_code: 'ALFE',
     condition: {

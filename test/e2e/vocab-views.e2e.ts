@@ -6,6 +6,7 @@
 //  - Scheil: liquidus, Scheil end and equilibrium solidus side by side, the alloy in x and w;
 //  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table;
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
+//  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
 //    the New task form with composition_unit.
 // Screenshots go to docs/screenshots/result-*.png. Any console error fails the run.
@@ -121,6 +122,18 @@ const TASKS: Record<string, { tdb: string; type: string; condition: Record<strin
       pressure: 1e5,
       temperature_points: 41,
       coherent: { c11: 108e9, c12: 62e9, lattice_mismatch: -0.02, molar_volume: 1e-5 },
+    },
+  },
+  solution: {
+    tdb: 'ALZN_MEY1993',
+    type: 'solution_treatment',
+    condition: {
+      components: AZ,
+      compositions: { ZN: 0.1 },
+      pressure: 1e5,
+      temperature_start: 350,
+      points: 61,
+      dissolution: { phase: 'HCP_A3', radius: 1e-6, temperature: 560, diffusivity: { D0: 2.45e-5, Q: 120000 } },
     },
   },
 };
@@ -294,6 +307,16 @@ describe('further quantities in the result views', () => {
     expect(critical).toMatch(/coherent/);
     expect(await page.locator('[data-testid="plot-spinodal"] path[data-series="chemical spinodal"]').count()).toBe(1);
     await shot('result-spinodal');
+    expect(errors).toEqual([]);
+  });
+
+  it('solution_treatment: amounts against T, the window and the dissolution of a particle', async () => {
+    await openView('solution');
+    const temps = await page.getByTestId('solution-temperatures').innerText();
+    expect(temps).toMatch(/solvus of HCP_A3/);
+    expect(temps).toMatch(/incipient melting/);
+    expect(await page.getByTestId('solution-dissolution').innerText()).toMatch(/dissolves in/);
+    await shot('result-solution-treatment');
     expect(errors).toEqual([]);
   });
 });

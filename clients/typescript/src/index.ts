@@ -318,6 +318,45 @@ export interface SpinodalCondition {
   coherent?: SpinodalCoherent;
 }
 
+/** @schema TaskConfig_solution_treatment.condition.dissolution.diffusivity */
+export interface SolutionDiffusivity {
+  /** m^2/s */
+  D0: number;
+  /** J/mol */
+  Q: number;
+}
+
+/** @schema TaskConfig_solution_treatment.condition.dissolution */
+export interface SolutionDissolution {
+  phase: string;
+  /** m */
+  radius: number;
+  /** default: the recommended temperature */
+  temperature?: number;
+  /** default: from the database's mobility data */
+  diffusivity?: SolutionDiffusivity;
+}
+
+/** @schema TaskConfig_solution_treatment.condition */
+export interface SolutionCondition {
+  components: string[];
+  compositions: Compositions;
+  pressure: number;
+  temperature_start: number;
+  /** default: 20 K above the liquidus */
+  temperature_end?: number;
+  /** default 121 */
+  points?: number;
+  matrix_phase?: string;
+  precipitates?: string[];
+  /** K, default 10 */
+  safety_margin?: number;
+  dissolution?: SolutionDissolution;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  composition_unit?: CompositionUnit;
+}
+
 /** One row of an equilibrium_batch given as a list: its own composition, temperature and pressure. */
 export interface BatchRow {
   compositions: Compositions;
@@ -599,6 +638,21 @@ export interface SpinodalConfig {
   condition: SpinodalCondition;
 }
 
+/** @schema TaskConfig_solution_treatment */
+export interface SolutionConfig {
+  task_type: 'solution_treatment';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: SolutionCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig
   | LineCalculationConfig
@@ -610,7 +664,8 @@ export type TaskConfig =
   | TernarySectionConfig
   | GibbsEnergyCurvesConfig
   | EquilibriumBatchConfig
-  | SpinodalConfig;
+  | SpinodalConfig
+  | SolutionConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

@@ -16,6 +16,7 @@ import type { PropertiesDocument } from '../../../contract/results/thermodynamic
 import type { ScheilDocument } from '../../../contract/results/scheil_solidification.js';
 import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_energy_curves.js';
 import type { SpinodalDecompositionDocument } from '../../../contract/results/spinodal_decomposition.js';
+import type { SolutionTreatmentDocument } from '../../../contract/results/solution_treatment.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -36,6 +37,7 @@ export type BinaryResult = BinaryEquilibriumResult;
 export type CptResult = BinaryCptResult;
 export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
 export type SpinodalResult = SpinodalDecompositionDocument;
+export type SolutionResult = SolutionTreatmentDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -103,6 +105,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   gibbs_energy_curves: ['axis', 'axis_values', 'curves', 'equilibrium', 'tangents', 'table'],
   equilibrium_batch: ['counts', 'columns', 'files', 'preview_rows'],
   spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
+  solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

@@ -19,6 +19,7 @@ export const complete: CalculationTable = {
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
   equilibrium_batch: calculation<'equilibrium_batch'>(),
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
+  solution_treatment: calculation<'solution_treatment'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -33,6 +34,7 @@ export const missing: CalculationTable = {
   gibbs_energy_curves: calculation<'gibbs_energy_curves'>(),
   equilibrium_batch: calculation<'equilibrium_batch'>(),
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
+  solution_treatment: calculation<'solution_treatment'>(),
 };
 
 export const mismatched: CalculationTable = {

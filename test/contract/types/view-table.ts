@@ -25,6 +25,7 @@ export const complete: ResultViewTable = {
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
   equilibrium_batch: view<'equilibrium_batch'>(),
   spinodal_decomposition: view<'spinodal_decomposition'>(),
+  solution_treatment: view<'solution_treatment'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -39,6 +40,7 @@ export const missing: ResultViewTable = {
   gibbs_energy_curves: view<'gibbs_energy_curves'>(),
   equilibrium_batch: view<'equilibrium_batch'>(),
   spinodal_decomposition: view<'spinodal_decomposition'>(),
+  solution_treatment: view<'solution_treatment'>(),
 };
 
 export const mismatched: ResultViewTable = {
