@@ -36,7 +36,11 @@ function amountsOf(scan: EquilibriumResult[]): Record<string, number[]> {
   return out;
 }
 
-/** The solid with the most atoms at the highest scanned temperature below the solidus (or the named one). */
+/**
+ * The named matrix, else the solid with the most atoms summed over the scanned temperatures below the solidus: the
+ * phase a solution treatment dissolves the others into (austenite of a stainless steel, not the delta ferrite it may
+ * solidify as).
+ */
 function matrixPhase(
   cond: Condition,
   temperatures: number[],
@@ -45,11 +49,12 @@ function matrixPhase(
 ) {
   if (cond.matrix_phase) return cond.matrix_phase.toUpperCase();
   const below = temperatures.map((T, i) => ({ T, i })).filter((t) => solidus === null || t.T < solidus);
-  const at = below[below.length - 1];
-  if (!at) return null;
-  const solids = Object.entries(amounts).filter(([p]) => !isLiquidName(p));
-  solids.sort((a, b) => b[1][at.i]! - a[1][at.i]!);
-  return solids[0] && solids[0][1][at.i]! > 0 ? solids[0][0] : null;
+  const total = (v: number[]) => below.reduce((a, t) => a + (v[t.i] ?? 0), 0);
+  const solids = Object.entries(amounts)
+    .filter(([p]) => !isLiquidName(p))
+    .map(([p, v]) => ({ p, sum: total(v) }))
+    .sort((a, b) => b.sum - a.sum);
+  return solids[0] && solids[0].sum > 0 ? solids[0].p : null;
 }
 
 /** The precipitates: the named ones, or every solid but the matrix that is stable somewhere in the scan. */
@@ -109,9 +114,12 @@ export function run(job: TaskJob<'solution_treatment'>, control: JobControl): Ca
   const sys = openSystem(job, cond);
   const P = cond.pressure;
   const X = resolveCompositions(sys.elements, [{ field: 'condition.compositions', value: cond.compositions }]).X[0]!;
+  const clock = stageClock();
   const alloy = alloyTemperatures(sys, X, P, () => control.cancelled);
+  clock.stage('liquidus and solidus');
   control.setProgress(0.15);
   const scheil = scheilEndTemperature(sys, X, P, alloy.liquidus, control);
+  clock.stage('Scheil solidus');
   control.setProgress(0.35);
   const melting = [alloy.solidus, scheil].filter((t): t is number => t !== null);
   const incipient = melting.length ? Math.min(...melting) : null;
@@ -130,10 +138,12 @@ export function run(job: TaskJob<'solution_treatment'>, control: JobControl): Ca
     0.35,
     0.7,
   );
+  clock.stage(`scan of ${n} temperatures`);
   const amounts = amountsOf(scan);
   const matrix = matrixPhase(cond, temperatures, amounts, alloy.solidus);
   const precipitates = precipitatesOf(cond, amounts, matrix);
   const solvus = solvusOf(sys, X, P, temperatures, amounts, precipitates, control);
+  clock.stage('solvus searches');
   control.setProgress(0.85);
   const margin = cond.safety_margin ?? SOLUTION_DEFAULT_MARGIN;
   const { window, recommended } = windowOf(solvus, incipient, margin, cond.temperature_start);
@@ -178,7 +188,21 @@ export function run(job: TaskJob<'solution_treatment'>, control: JobControl): Ca
   });
   return {
     summary: solutionSummary(doc),
-    logs: [...sys.logs, ...notes.map((m) => `note: ${m}`), `written ${files.join(', ')}`],
+    logs: [...sys.logs, `time: ${clock.text()}`, ...notes.map((m) => `note: ${m}`), `written ${files.join(', ')}`],
+  };
+}
+
+/** Wall time of the stages of a run, for its logs. */
+function stageClock() {
+  let last = performance.now();
+  const parts: string[] = [];
+  return {
+    stage(name: string) {
+      const now = performance.now();
+      parts.push(`${name} ${((now - last) / 1000).toFixed(2)} s`);
+      last = now;
+    },
+    text: () => parts.join(', '),
   };
 }
 
