@@ -59,7 +59,7 @@ describe('solution_treatment on Al-10Zn', () => {
     const r = equilibrium({
       database: db,
       components: ['AL', 'ZN', 'VA'],
-      phases: null,
+      phases: undefined,
       conditions: { T, P: 101325, X: { ZN: 0.1 } },
     });
     expect(r.converged).toBe(true);

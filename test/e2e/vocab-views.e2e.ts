@@ -7,6 +7,7 @@
 //  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table;
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
+//  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
 //    the New task form with composition_unit.
 // Screenshots go to docs/screenshots/result-*.png. Any console error fails the run.
@@ -14,9 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { SHARED_TDB_DIR } from '../support/shared.js';
 import {
   SCREENSHOTS,
   apiCall,
+  consoleCommand,
   launch,
   openResultView,
   postTasks,
@@ -156,6 +159,44 @@ beforeAll(async () => {
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
   Object.assign(ids, await postTasks(svc, TASKS, 'Vocabulary'));
+  // a database with mobility data, imported as a user would
+  const kawin = join(SHARED_TDB_DIR, 'kawin_FeCrNi.tdb');
+  consoleCommand(svc, [
+    'db',
+    'import',
+    kawin,
+    '--code',
+    'KAWIN_FECRNI',
+    '--name',
+    'Fe-Cr-Ni (kawin)',
+    '--level',
+    'free',
+    '--type',
+    'alloy',
+    '--version',
+    '1',
+  ]);
+  consoleCommand(svc, ['subscribe', 'local', 'KAWIN_FECRNI', '--status', 'active']);
+  Object.assign(
+    ids,
+    await postTasks(
+      svc,
+      {
+        mobility: {
+          tdb: 'KAWIN_FECRNI',
+          type: 'point_calculation',
+          condition: {
+            components: ['CR', 'FE', 'NI', 'VA'],
+            temperature: 1373,
+            pressure: 1e5,
+            compositions: { CR: 0.18, NI: 0.1 },
+            thermo_outputs: ['MOB(*,*)', 'DC(FCC_A1,*,*)'],
+          },
+        },
+      },
+      'Vocabulary',
+    ),
+  );
   browser = await launch();
   ({ page, errors } = await signedInPage(browser, svc, { viewport: { width: 1360, height: 1500 } }));
 });
@@ -317,6 +358,16 @@ describe('further quantities in the result views', () => {
     expect(temps).toMatch(/incipient melting/);
     expect(await page.getByTestId('solution-dissolution').innerText()).toMatch(/dissolves in/);
     await shot('result-solution-treatment');
+    expect(errors).toEqual([]);
+  });
+
+  it('point on a database with mobility data: the mobilities and the chemical diffusivities of the phase', async () => {
+    await openView('mobility');
+    const text = await page.getByTestId('point-diffusion').innerText();
+    expect(text).toMatch(/FCC_A1/);
+    expect(text).toMatch(/Tracer D\*/);
+    expect(text).toMatch(/k = CR/);
+    await page.getByTestId('point-diffusion').screenshot({ path: join(SCREENSHOTS, 'result-point-diffusion.png') });
     expect(errors).toEqual([]);
   });
 });
