@@ -2,7 +2,8 @@
 // each the median of BENCH_STEEL_RUNS (default 5) runs with its peak resident set (getrusage maxrss of the process,
 // written by the process itself at exit) and its goal. The steel tasks run on the bundled MF Steel database with its
 // recommended phase selection (`--db MF_STEEL`); 316L = Fe-17Cr-12Ni-2.5Mo-0.02C-1.5Mn-0.5Si (mass %). The last row is
-// the 7-component Al alloy of bench:calc's alloy7 on COST507 (every phase).
+// the 7-component Al alloy of bench:calc's alloy7 on COST507 (every phase); `solution` is the solution-treatment window
+// of 316L (kinetics part 1: goal < 3 s).
 // With PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and addon built), each run of a task is also
 // run with that checkout's command line, alternately, and printed beside as "before" with the ratio before/now.
 // Sections can be selected by the names in the first column: `npm run bench:steel -- point scheil`.
@@ -94,6 +95,16 @@ const TASKS: SteelTask[] = [
     config: {
       task_type: 'ternary_isothermal_section',
       condition: { components: ['FE', 'CR', 'NI'], temperature: 1073, pressure: 101325 },
+    },
+  },
+  {
+    name: 'solution',
+    what: 'solution_treatment 316L from 900 K (window, solvus, incipient melting)',
+    goal: { s: 3, mb: 300 },
+    database: ['--db', 'MF_STEEL'],
+    config: {
+      task_type: 'solution_treatment',
+      condition: { components: STEEL, compositions: SS316L, temperature_start: 900, ...mass },
     },
   },
   {
