@@ -438,6 +438,7 @@ class BinaryEquilibriumConfig(_BinaryConfig, total=False):
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     activated_elements: List[str]  # must equal condition["components"]
     order_disorder: Dict[str, Any]
+    spinodal: bool  # the chemical spinodal inside every miscibility gap, drawn dashed
 
 
 class _PropertiesConfig(_ConfigBase):

@@ -75,6 +75,13 @@ export interface OrderDisorderResult {
   notes: string[];
 }
 
+/** The chemical spinodal inside one phase's miscibility gap (config spinodal: true), at the gap's tie-line temperatures. */
+export interface GapSpinodal {
+  phase: string;
+  /** the two spinodal compositions at each tie-line temperature of the gap (w beside x as for tie-lines) */
+  points: TieLine[];
+}
+
 export interface BinaryEquilibriumResult extends ResultDocument {
   task_type: 'binary_equilibrium';
   components: [string, string];
@@ -82,6 +89,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   temperature_range: [number, number];
   composition_range: [number, number];
   two_phase_regions: TwoPhaseRegion[];
+  /** added, with config spinodal: true: the chemical spinodal of each phase with a miscibility gap */
+  spinodals?: GapSpinodal[];
   invariants: InvariantRecord[];
   critical_points: ({ phase: string } & MassPoint)[];
   congruent_points: ({ phases: [string, string] } & MassPoint)[];
@@ -182,6 +191,7 @@ export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriu
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+    spinodals: doc.spinodals?.map((s) => ({ ...s, points: s.points.map((t) => ({ ...t, x: t.w ?? [NaN, NaN] })) })),
   };
 }
 
@@ -202,5 +212,6 @@ export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): Bin
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
+    spinodals: doc.spinodals?.map((s) => ({ ...s, points: s.points.map(pt) })),
   };
 }

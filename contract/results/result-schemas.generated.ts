@@ -1462,6 +1462,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "$ref": "#/$defs/TwoPhaseRegion"
         }
       },
+      "spinodals": {
+        "description": "added, with config spinodal: true: the chemical spinodal of each phase with a miscibility gap",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/GapSpinodal"
+        }
+      },
       "invariants": {
         "type": "array",
         "items": {
@@ -1775,6 +1782,25 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         },
         "required": [
           "region",
+          "phase",
+          "points"
+        ]
+      },
+      "GapSpinodal": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "points": {
+            "description": "the two spinodal compositions at each tie-line temperature of the gap (w beside x as for tie-lines)",
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/TieLine"
+            }
+          }
+        },
+        "required": [
           "phase",
           "points"
         ]

@@ -19,6 +19,8 @@ export const binaryEquilibriumSchema = z
     ...common,
     activated_elements: z.array(z.string()).optional(),
     order_disorder: orderDisorderSchema.optional(),
+    // extension: the chemical spinodal inside every miscibility gap of the diagram, drawn dashed
+    spinodal: z.boolean('must be true or false').optional(),
     condition: z
       .strictObject({
         components: z.array(z.string().min(1)).length(2, 'must hold exactly 2 components'),

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run } from '../../worker/calculations/spinodal_decomposition.js';
+import { run as runBinary } from '../../worker/calculations/binary_equilibrium.js';
+import type { BinaryEquilibriumResult } from '../../contract/results/binary_equilibrium.js';
 import type { SpinodalDecompositionDocument } from '../../contract/results/spinodal_decomposition.js';
 import { GAS_CONSTANT as R } from '../../contract/results/common.js';
 import { ROOT } from '../service/helpers.js';
@@ -148,5 +150,44 @@ describe('spinodal_decomposition', () => {
     expect(Math.abs(0.5 * (top.x[0] + top.x[1]) - crit[0]!.x)).toBeLessThan(0.02);
     const topGap = [...d.binodal].sort((a, b) => b.T - a.T)[0]!;
     expect(Math.abs(0.5 * (topGap.x[0] + topGap.x[1]) - crit[0]!.x)).toBeLessThan(0.05);
+  });
+
+  it('binary_equilibrium with spinodal: true draws the regular solution spinodal inside its gap, at its tie-lines', () => {
+    const j = parsedJob('binary_equilibrium', {
+      taskUuid: 'b',
+      ompThreads: 1,
+      taskDir: path.join(tmp, `t${n++}`),
+      control: new SharedArrayBuffer(16),
+      config: {
+        tdb_file: REGULAR,
+        spinodal: true,
+        condition: {
+          components: ['A', 'B'],
+          compositions_start: { B: 0 },
+          compositions_end: { B: 1 },
+          temperature_start: 600,
+          temperature_end: 1400,
+          pressure: 101325,
+          activated_phases: ['FCC_A1'],
+        },
+      },
+    });
+    runBinary(j, ctl());
+    const d = JSON.parse(
+      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+    ) as BinaryEquilibriumResult;
+    const gap = d.two_phase_regions.find((r) => r.phases[1] === 'FCC_A1#2')!;
+    expect(d.spinodals).toHaveLength(1);
+    const s = d.spinodals![0]!;
+    expect(s.phase).toBe('FCC_A1');
+    expect(s.points.length).toBeGreaterThan(0.8 * gap.tielines.length - 2);
+    for (const p of s.points) {
+      const half = Math.sqrt(0.25 - (R * p.T) / (2 * OMEGA));
+      expect(p.x[0]).toBeCloseTo(0.5 - half, 5);
+      expect(p.x[1]).toBeCloseTo(0.5 + half, 5);
+      const tie = gap.tielines.find((t) => t.T === p.T)!;
+      expect(tie.x[0]).toBeLessThan(p.x[0]);
+      expect(tie.x[1]).toBeGreaterThan(p.x[1]);
+    }
   });
 });

@@ -63,6 +63,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
     tdb_code: 'ALFE',
     task_path: 'out/b',
     activated_elements: AL_FE,
+    spinodal: true,
     order_disorder: {
       enabled: true,
       trace_boundaries: true,

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
+import { spinodalsInGaps } from '../mapping/spinodal/in-gaps.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
@@ -16,6 +17,7 @@ import {
   compositionAxis,
   regionBoundaries,
   type BinaryEquilibriumResult,
+  type GapSpinodal,
   type MassPoint,
 } from '../../contract/results/binary_equilibrium.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
@@ -173,9 +175,11 @@ export function diagramChart(
   unit: CompositionUnit = 'mole_fraction',
   mass?: MassConverter,
   temperatureUnit?: TemperatureUnit,
+  spinodals: readonly GapSpinodal[] = [],
 ): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
+  const onAxis = (x: number) => (inMass ? 100 * mass.toW(x) : x);
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) =>
     regionBoundaries(r).map((b) => ({ phases: [...r.phases], points: b.points })),
   );
@@ -184,6 +188,12 @@ export function diagramChart(
       boundaries.push({ phases: [l.ordered, l.disordered], points: l.points, kind: 'second_order' });
   }
   for (const l of d.magneticLines) boundaries.push({ phases: [l.phase, l.phase], points: l.points, kind: 'magnetic' });
+  // each spinodal as one dome: the low branch up the gap's tie-line temperatures, the high branch back down
+  for (const s of spinodals) {
+    const low = s.points.map((p) => ({ T: p.T, x: onAxis(p.x[0]) }));
+    const high = [...s.points].reverse().map((p) => ({ T: p.T, x: onAxis(p.x[1]) }));
+    boundaries.push({ phases: [s.phase, s.phase], points: [...low, ...high], kind: 'spinodal' });
+  }
   // single-phase fields at the mapping's anchors; two-phase regions at their middle tie-line, with the middles of
   // the others as further positions (label placement: contract/plots/labels.ts)
   const labels: RegionLabelInput[] = d.singlePhaseLabels.map((l) => ({ ...l }));
@@ -285,6 +295,24 @@ function withMassFractions(doc: BinaryEquilibriumResult, mass: MassConverter): B
   };
 }
 
+/** The spinodal inside the diagram's miscibility gaps (config spinodal: true), with its time. */
+function gapSpinodals(db: ReturnType<typeof openDatabase>, inp: BinaryInput, d: BinaryDiagram) {
+  const t0 = performance.now();
+  const components = withVacancy(db, inp.components);
+  const spinodals = spinodalsInGaps({ db, components, P: inp.P }, [otherElement(inp), inp.xComponent], d.regions);
+  return { spinodals, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** The solver's components: the elements, and VA when the database defines it. */
+function withVacancy(db: ReturnType<typeof openDatabase>, elements: string[]): string[] {
+  return db.info().elements.some((e) => e.name.toUpperCase() === 'VA') ? [...elements, 'VA'] : elements;
+}
+
+/** The element of the diagram that is not on its composition axis. */
+function otherElement(inp: { components: string[]; xComponent: string }): string {
+  return inp.components.find((c) => c !== inp.xComponent && c !== 'VA')!;
+}
+
 export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): CalculationOutput {
   const db = openDatabase(job.config.tdb_file);
   const masses = elementMasses(db.info().elements);
@@ -318,15 +346,31 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
     inp.unit,
     mass,
   );
+  const gap = job.config.spinodal ? gapSpinodals(db, inp, d) : undefined;
+  const spinodals = gap?.spinodals;
+  if (spinodals)
+    doc.spinodals = mass
+      ? spinodals.map((g) => ({
+          ...g,
+          points: g.points.map((t) => ({ ...t, w: [mass.toW(t.x[0]), mass.toW(t.x[1])] as [number, number] })),
+        }))
+      : spinodals;
   writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(doc.table),
-    previews: { phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit) },
+    previews: {
+      phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit, spinodals),
+    },
   });
   const logs = [
     ...sel.logs,
     `mapped ${inp.components.join('-')} over T ${inp.T[0]}-${inp.T[1]} K, X(${inp.xComponent}) ${inp.X[0]}-${inp.X[1]}: ` +
       `${d.stats.equilibria} equilibria in ${d.stats.seconds.toFixed(2)} s`,
+    ...(spinodals
+      ? [
+          `spinodal of ${spinodals.map((s) => `${s.phase} (${s.points.length} tie-lines)`).join(', ') || 'no miscibility gap'} in ${gap!.seconds.toFixed(3)} s`,
+        ]
+      : []),
     ...d.orderDisorder.notes.map((n) => `order/disorder: ${n}`),
     ...d.logs,
   ];

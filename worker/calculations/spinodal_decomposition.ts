@@ -24,8 +24,8 @@ import { CancelledError, type CalculationOutput, type JobControl, type TaskJob }
 import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { openSystem } from '../system/system.js';
-import { Curvature } from './spinodal_decomposition/curvature.js';
-import { compositionGrid, criticalPoint, negativeIntervals, type CurveFn } from './spinodal_decomposition/gaps.js';
+import { Curvature } from '../mapping/spinodal/curvature.js';
+import { compositionGrid, criticalPoint, negativeIntervals, type CurveFn } from '../mapping/spinodal/gaps.js';
 
 type Condition = TaskJob<'spinodal_decomposition'>['config']['condition'];
 

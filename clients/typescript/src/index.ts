@@ -482,6 +482,8 @@ export interface BinaryEquilibriumConfig {
   /** must equal condition.components */
   activated_elements?: string[];
   order_disorder?: Record<string, unknown>;
+  /** the chemical spinodal inside every miscibility gap, drawn dashed */
+  spinodal?: boolean;
   condition: BinaryEquilibriumCondition;
 }
 

@@ -50,6 +50,9 @@ export class Curvature {
   private readonly direct: ((xB: number) => Float64Array) | null;
   private readonly ia: number;
   private readonly ib: number;
+  /** the variables of A and B on the sublattice of atoms (a phase whose composition fixes its site fractions) */
+  private readonly ya: number;
+  private readonly yb: number;
   evaluations = 0;
 
   constructor(private readonly sys: CurvatureSystem) {
@@ -57,6 +60,24 @@ export class Curvature {
     const els = sys.model.info.elements;
     this.ia = els.indexOf(sys.axis[0]);
     this.ib = els.indexOf(sys.axis[1]);
+    const atoms = sys.model.variables.findIndex((v) => v.species !== 'VA');
+    const sub = atoms >= 0 ? sys.model.variables[atoms]!.sublattice : -1;
+    this.ya = sys.model.variables.findIndex((v) => v.sublattice === sub && v.species === sys.axis[0]);
+    this.yb = sys.model.variables.findIndex((v) => v.sublattice === sub && v.species === sys.axis[1]);
+  }
+
+  /**
+   * A phase whose composition fixes its site fractions: y_B = x_B and y_A = 1 - x_B on its one sublattice of atoms
+   * (site ratio a = N_f), so d2G_m/dx_B^2 = (H_AA + H_BB - 2 H_AB) / N_f with H the Hessian of G per formula unit:
+   * one evaluation, no linear system.
+   */
+  private directCurvature(T: number, y: Float64Array): number {
+    const m = this.sys.model.variables.length;
+    const n = m + 2;
+    const e = this.sys.model.evaluate(T, this.sys.P, y, 2);
+    const H = (i: number, j: number) => e.d2Gf[(2 + i) * n + 2 + j]!;
+    const { ya, yb } = this;
+    return (H(ya, ya) + H(yb, yb) - 2 * H(ya, yb)) / (e.Gf / e.GM);
   }
 
   /** The phase's site fractions at x_B (relaxed), or null. */
@@ -74,6 +95,7 @@ export class Curvature {
 
   at(T: number, xB: number): number {
     this.evaluations++;
+    if (this.direct) return this.directCurvature(T, this.direct(xB));
     const y = this.sites(T, xB);
     if (!y) return NaN;
     const G = thermodynamicFactor(this.sys.model, T, this.sys.P, y);
