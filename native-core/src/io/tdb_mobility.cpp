@@ -93,7 +93,7 @@ void Reader::add_mobility(std::vector<PendingParameter*>& kept) {
   kept.insert(kept.end(), usable.begin(), usable.end());
 }
 
-bool Reader::fits_thermodynamics(const PendingParameter& pp) {
+bool Reader::fits_thermodynamics(PendingParameter& pp) {
   auto ignored = [&](const std::string& why) {
     warn_at(pp.p.file, pp.p.line, "PARAMETER " + pp.text + ": " + why + "; ignored", pp.p.phase);
     return false;

@@ -300,7 +300,18 @@ std::vector<PendingParameter*> Reader::applicable_parameters() {
   return kept;
 }
 
-bool Reader::applies(const PendingParameter& pp, const PhaseDef& ph) {
+// Mobility data often leave out the sublattices that hold only vacancies (MQ(FCC_A1&AL,NI;0) for FCC_A1
+// (AL,CR,NI)(VA), as kawin's Ni-Cr-Al file writes them): the parameter does not depend on them, as '*' there says.
+static void pad_vacancy_sublattices(PendingParameter& pp, const PhaseDef& ph) {
+  if (!is_mobility_parameter(pp.p.type)) return;
+  while (pp.p.constituents.size() < ph.constituents.size()) {
+    const auto& sub = ph.constituents[pp.p.constituents.size()];
+    if (sub.size() != 1 || sub[0] != "VA") return;
+    pp.p.constituents.push_back({"*"});
+  }
+}
+
+bool Reader::applies(PendingParameter& pp, const PhaseDef& ph) {
   auto ignored = [&](const std::string& why) {
     warn_at(pp.p.file, pp.p.line, "PARAMETER " + pp.text + ": " + why + "; ignored", ph.name);
     return false;
@@ -324,6 +335,7 @@ bool Reader::applies(const PendingParameter& pp, const PhaseDef& ph) {
         return ignored("not all of its species are on the anion sublattice of " + ph.name);
     return true;
   }
+  pad_vacancy_sublattices(pp, ph);
   if (pp.p.constituents.size() != ph.constituents.size())
     return ignored(std::to_string(pp.p.constituents.size()) + " sublattices but phase " + ph.name + " has " +
                    std::to_string(ph.constituents.size()));

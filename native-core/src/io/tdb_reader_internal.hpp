@@ -217,7 +217,7 @@ class Reader {
   bool ignored_in_mobility_file(const std::string& keyword, const Command& c);
   void report_ignored_commands();
   void add_mobility(std::vector<PendingParameter*>& kept);
-  bool fits_thermodynamics(const PendingParameter& pp);
+  bool fits_thermodynamics(PendingParameter& pp);
   std::set<std::string> names_of_thermodynamics(const std::vector<PendingParameter*>& kept) const;
   void add_mobility_functions(const std::vector<PendingParameter*>& usable, const std::vector<PendingParameter*>& kept);
   void check_mobility_usable();
@@ -234,7 +234,7 @@ class Reader {
   void link_ordered_parents();
   void refuse_unsupported_models();
   std::vector<PendingParameter*> applicable_parameters();
-  bool applies(const PendingParameter& pp, const PhaseDef& ph);
+  bool applies(PendingParameter& pp, const PhaseDef& ph);
   void report_repeated_parameters(const std::vector<PendingParameter*>& kept);
   void apply_rejections();
 

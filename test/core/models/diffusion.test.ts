@@ -208,3 +208,23 @@ describe('interstitial diffusion', () => {
     expect(d.intrinsic.C.C / (uC * yVa * MC * dmu)).toBeCloseTo(1, 5);
   });
 });
+
+describe('mobility data as databases write it', () => {
+  it('reads parameters that leave out a vacancy sublattice, and an ordered phase takes its DIS_PART phase data', () => {
+    // kawin_NiCrAl.tdb writes MQ(FCC_A1&AL,NI;0) for FCC_A1 (AL,CR,NI)(VA)
+    const db = openDatabase(`${TDB}/kawin_NiCrAl.tdb`);
+    expect(db.info().warnings.filter((w) => /PARAMETER M[QF]\(/.test(w))).toEqual([]);
+    const comps = ['AL', 'CR', 'NI', 'VA'];
+    const x = { AL: 0.12, CR: 0.1, NI: 0.78 };
+    const fcc = PhaseModel.build(db, 'FCC_A1', comps)!;
+    const l12 = PhaseModel.build(db, 'FCC_L12', comps)!;
+    const yFcc = fcc.siteFractions([x, { VA: 1 }]);
+    const yL12 = l12.siteFractions(l12.info.numSublattices === 5 ? [x, x, x, x, { VA: 1 }] : [x, x, { VA: 1 }]);
+    const T = 1273;
+    const a = phaseDiffusion(diffusionPhase(db, fcc, comps)!, T, 101325, yFcc, x);
+    const b = phaseDiffusion(diffusionPhase(db, l12, comps)!, T, 101325, yL12, x);
+    // MQ(FCC_A1&AL,NI;0) = -284000 + RT ln(7.5e-4) and the rest, as the disordered phase: the same sums at y = x
+    for (const el of ['AL', 'CR', 'NI']) expect(b.mobility[el]! / a.mobility[el]!).toBeCloseTo(1, 10);
+    expect(a.mobility.AL).toBeGreaterThan(0);
+  });
+});
