@@ -516,6 +516,7 @@ class TernarySectionConfig(_TernarySectionConfig, total=False):
     mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    spinodal: bool  # the spinodal line inside every miscibility gap, drawn dashed
 
 
 class _GibbsEnergyCurvesConfig(_ConfigBase):

@@ -4401,6 +4401,44 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           ]
         }
       },
+      "spinodals": {
+        "description": "added, with config spinodal: true: the spinodal of each phase with a miscibility gap, the two spinodal compositions (mole fractions) on each tie-line of the gap (worker/mapping/spinodal/in-gaps.ts)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phase": {
+              "type": "string"
+            },
+            "points": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "prefixItems": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  }
+                ],
+                "minItems": 2,
+                "maxItems": 2
+              }
+            }
+          },
+          "required": [
+            "phase",
+            "points"
+          ]
+        }
+      },
       "self_check": {
         "anyOf": [
           {

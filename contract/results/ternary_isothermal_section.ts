@@ -66,6 +66,9 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
   /** `label`: the display label (the ordering state where the phase has one, as for two-phase regions) */
   single_phase_regions: { phase: string; label: string; label_point: { x: Composition; w?: Composition } }[];
   critical_points: { phases: [string, string]; x: Composition; w?: Composition }[];
+  /** added, with config spinodal: true: the spinodal of each phase with a miscibility gap, the two spinodal
+   * compositions (mole fractions) on each tie-line of the gap (worker/mapping/spinodal/in-gaps.ts) */
+  spinodals?: { phase: string; points: [Composition, Composition][] }[];
   self_check: TernarySelfCheck | null;
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };
   table: ResultTable;

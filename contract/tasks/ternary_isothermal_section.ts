@@ -7,6 +7,8 @@ export type { TernaryIsothermalSectionResult } from '../results/ternary_isotherm
 export const ternaryIsothermalSectionSchema = z.strictObject({
   task_type: z.literal('ternary_isothermal_section'),
   ...common,
+  // extension: the spinodal line inside every miscibility gap of the section, drawn dashed
+  spinodal: z.boolean('must be true or false').optional(),
   condition: z
     .strictObject({
       components: z.array(z.string().min(1, 'must not be empty')).length(3, 'must hold exactly 3 components'),

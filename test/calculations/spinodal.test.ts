@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { run } from '../../worker/calculations/spinodal_decomposition.js';
 import { run as runBinary } from '../../worker/calculations/binary_equilibrium.js';
+import { run as runSection } from '../../worker/calculations/ternary_isothermal_section.js';
+import type { TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 import type { BinaryEquilibriumResult } from '../../contract/results/binary_equilibrium.js';
 import type { SpinodalDecompositionDocument } from '../../contract/results/spinodal_decomposition.js';
 import { GAS_CONSTANT as R } from '../../contract/results/common.js';
@@ -24,6 +26,22 @@ const OMEGA = 20000;
 // the same regular solution twice: one sublattice with a vacancy sublattice, and two equal sublattices (whose site
 // fractions the calculation relaxes by minimisation at each composition)
 const REGULAR = path.join(tmp, 'regular.tdb');
+// A-B-C fcc, Omega only between A and B: the A-B gap reaches into the section
+const TERNARY = path.join(tmp, 'ternary.tdb');
+writeFileSync(
+  TERNARY,
+  `ELEMENT VA VACUUM 0 0 0 !
+ELEMENT A FCC_A1 10 0 0 !
+ELEMENT B FCC_A1 20 0 0 !
+ELEMENT C FCC_A1 30 0 0 !
+PHASE FCC_A1 % 2 1 1 !
+CONSTITUENT FCC_A1 :A,B,C:VA: !
+PARAMETER G(FCC_A1,A:VA;0) 1 0; 6000 N !
+PARAMETER G(FCC_A1,B:VA;0) 1 0; 6000 N !
+PARAMETER G(FCC_A1,C:VA;0) 1 0; 6000 N !
+PARAMETER G(FCC_A1,A,B:VA;0) 1 ${OMEGA}; 6000 N !
+`,
+);
 writeFileSync(
   REGULAR,
   `ELEMENT VA VACUUM 0 0 0 !
@@ -189,5 +207,40 @@ describe('spinodal_decomposition', () => {
       expect(tie.x[0]).toBeLessThan(p.x[0]);
       expect(tie.x[1]).toBeGreaterThan(p.x[1]);
     }
+  });
+
+  it('ternary_isothermal_section with spinodal: true: on each tie-line of the gap the Hessian determinant vanishes', () => {
+    const T = 900;
+    const j = parsedJob('ternary_isothermal_section', {
+      taskUuid: 't',
+      ompThreads: 1,
+      taskDir: path.join(tmp, `t${n++}`),
+      control: new SharedArrayBuffer(16),
+      config: {
+        tdb_file: TERNARY,
+        spinodal: true,
+        condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
+      },
+    });
+    runSection(j, ctl());
+    const d = JSON.parse(
+      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+    ) as TernaryIsothermalSectionResult;
+    expect(d.spinodals).toHaveLength(1);
+    const points = d.spinodals![0]!.points;
+    expect(points.length).toBeGreaterThan(5);
+    // G_m = RT sum x ln x + Omega x_A x_B in (x_B, x_C): the closed-form Hessian
+    const hessian = (x: Record<string, number>) => {
+      const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
+      const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA,
+        cc = R * T * (1 / a + 1 / c),
+        bc = (R * T) / a - OMEGA;
+      return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
+    };
+    for (const pair of points)
+      for (const x of pair) {
+        const h = hessian(x);
+        expect(Math.abs(h.det) / h.scale).toBeLessThan(1e-6);
+      }
   });
 });

@@ -158,6 +158,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
   ternary_isothermal_section: {
     task_type: 'ternary_isothermal_section',
     tdb_code: 'ALFE',
+    spinodal: true,
     condition: {
       components: ['AL', 'FE', 'NI'],
       temperature: 1000,

@@ -3,6 +3,7 @@
 // 1e-5, completeness self-check). Writes result/result.json (TernaryIsothermalSectionResult,
 // contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
 // preview/isothermal_section.svg/.png.
+import { sectionSpinodals } from '../mapping/spinodal/in-gaps.js';
 import { basename } from 'node:path';
 import { openSystem } from '../system/system.js';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
@@ -201,6 +202,12 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
     provenance: provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
     phase_selection: sys.selection,
   });
+  if (job.config.spinodal)
+    doc.spinodals = sectionSpinodals(
+      { db: sys.db, components: sys.components, P: inp.P },
+      inp.T,
+      doc.two_phase_regions,
+    );
   writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(doc.table),

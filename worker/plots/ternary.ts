@@ -30,6 +30,7 @@ type Doc = Pick<
   | 'three_phase_triangles'
   | 'single_phase_regions'
   | 'critical_points'
+  | 'spinodals'
 > & { config?: unknown };
 
 function polygonArea(p: [number, number][]): number {
@@ -118,6 +119,13 @@ function phaseFields(doc: Doc, at: At): string[] {
         `<polyline points="${pointsAttr(b.x.map(at))}" stroke="#1F1F1F" stroke-width="1.6" fill="none" stroke-linejoin="round"/>`,
       );
     }
+  }
+  // the spinodal of each gap, dashed: one side's compositions along the tie-lines, the other's back
+  for (const g of doc.spinodals ?? []) {
+    const line = [...g.points.map((p) => at(p[0])), ...[...g.points].reverse().map((p) => at(p[1]))];
+    out.push(
+      `<polyline points="${pointsAttr(line)}" stroke="#B03030" stroke-width="1.6" stroke-dasharray="7 4" fill="none"/>`,
+    );
   }
   for (const c of doc.critical_points) {
     const [x, y] = at(c.x);

@@ -592,6 +592,8 @@ export interface TernarySectionConfig {
   mobility_tdb_file?: string;
   /** unit of the previews' temperature axes (default kelvin) */
   preview_temperature_unit?: 'kelvin' | 'celsius';
+  /** the spinodal line inside every miscibility gap, drawn dashed */
+  spinodal?: boolean;
   condition: TernarySectionCondition;
 }
 

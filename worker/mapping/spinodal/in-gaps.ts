@@ -10,6 +10,7 @@ import type { GapPoint } from '../../../contract/results/spinodal_decomposition.
 import { PhaseModel } from '../../core/models.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { Curvature } from './curvature.js';
+import { StabilityDeterminant } from './determinant.js';
 import { leastValue, type CurveFn } from './gaps.js';
 
 const X_TOLERANCE = 1e-7;
@@ -89,6 +90,54 @@ export function spinodalsInGaps(
       points.push({ T: t.T, x });
     }
     if (points.length) out.push({ phase, points: points.sort((a, b) => a.T - b.T) });
+  }
+  return out;
+}
+
+type Composition = Record<string, number>;
+
+export interface SectionGapRegion {
+  phases: [string, string];
+  tielines: { x: [Composition, Composition] }[];
+}
+
+export interface SectionSpinodal {
+  phase: string;
+  /** the two spinodal compositions on each tie-line of the gap */
+  points: [Composition, Composition][];
+}
+
+/**
+ * The spinodal line inside every miscibility gap of an isothermal section: on each tie-line of a region of two sets
+ * of one phase, the two compositions where the determinant of the phase's composition Hessian changes sign, found as
+ * in a binary along the tie-line's parameter s (x = x1 + s (x2 - x1)).
+ */
+export function sectionSpinodals(
+  sys: { db: NativeDatabase; components: string[]; P: number },
+  T: number,
+  regions: readonly SectionGapRegion[],
+): SectionSpinodal[] {
+  const out: SectionSpinodal[] = [];
+  for (const region of regions) {
+    const phase = baseName(region.phases[0]);
+    if (baseName(region.phases[1]) !== phase) continue;
+    const model = PhaseModel.build(sys.db, phase, sys.components);
+    if (!model) continue;
+    const stability = new StabilityDeterminant({ ...sys, model });
+    const points: [Composition, Composition][] = [];
+    let hint: number | null = null;
+    for (const t of region.tielines) {
+      const [a, b] = t.x;
+      const along = (u: number) =>
+        Object.fromEntries(Object.keys(a).map((e) => [e, a[e]! + u * ((b[e] ?? 0) - a[e]!)]));
+      const f: CurveFn = (u) => stability.at(T, along(u));
+      const inside = negativeInside(f, 0, 1, hint);
+      if (!(inside.value < 0)) continue;
+      const u: [number, number] = [crossing(f, inside.x, 0), crossing(f, inside.x, 1)];
+      hint = 0.5 * (u[0] + u[1]);
+      points.push([along(u[0]), along(u[1])]);
+    }
+    if (points.length) out.push({ phase, points });
   }
   return out;
 }

@@ -1,0 +1,80 @@
+// The stability of one phase against composition fluctuations at any composition of a system: the Hessian of its
+// molar Gibbs energy in the independent mole fractions (the first element dependent), its internal degrees of
+// freedom relaxed, from G_ij = dmu_i/dN_j of the phase alone (worker/system/diffusion.ts thermodynamicFactor):
+//     H_jk = G_jk - G_jA - G_Ak + G_AA   (j, k the independent elements, A the dependent one)
+// Its determinant is positive where the phase is stable against every small fluctuation and changes sign on the
+// spinodal (Cahn and Hilliard, J. Chem. Phys. 28 (1958) 258; for a ternary, the spinodal line of a section).
+import { equilibrium } from '../../core/equilibrium.js';
+import type { PhaseModel } from '../../core/models.js';
+import type { NativeDatabase } from '../../core/native.js';
+import { thermodynamicFactor } from '../../system/diffusion.js';
+
+type Composition = Record<string, number>;
+
+/** The determinant of a small symmetric matrix by Gaussian elimination (sizes 1 to a few). */
+function determinant(H: number[][]): number {
+  const M = H.map((r) => [...r]);
+  const n = M.length;
+  let det = 1;
+  for (let c = 0; c < n; c++) {
+    let p = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
+    if (M[p]![c] === 0) return 0;
+    if (p !== c) {
+      [M[p], M[c]] = [M[c]!, M[p]!];
+      det = -det;
+    }
+    det *= M[c]![c]!;
+    for (let r = c + 1; r < n; r++) {
+      const f = M[r]![c]! / M[c]![c]!;
+      for (let k = c; k < n; k++) M[r]![k]! -= f * M[c]![k]!;
+    }
+  }
+  return det;
+}
+
+export class StabilityDeterminant {
+  private readonly atomSublattice: number | null;
+  evaluations = 0;
+
+  constructor(private readonly sys: { db: NativeDatabase; components: string[]; model: PhaseModel; P: number }) {
+    // a phase whose composition fixes its site fractions: one sublattice of atoms, every other vacancies alone
+    const vars = sys.model.variables;
+    const holding = new Set(vars.filter((v) => v.species !== 'VA').map((v) => v.sublattice));
+    const single = holding.size === 1 ? [...holding][0]! : null;
+    const clean =
+      single !== null &&
+      !vars.some((v) => v.sublattice === single && v.species === 'VA') &&
+      vars.every((v) => v.sublattice === single || v.species === 'VA');
+    this.atomSublattice = clean ? single : null;
+  }
+
+  private sites(T: number, x: Composition): Float64Array | null {
+    const vars = this.sys.model.variables;
+    if (this.atomSublattice !== null)
+      return Float64Array.from(vars, (v) => (v.species === 'VA' ? 1 : (x[v.species] ?? 0)));
+    const els = this.sys.model.info.elements;
+    const r = equilibrium({
+      database: this.sys.db,
+      components: this.sys.components,
+      phases: [this.sys.model.name],
+      conditions: { T, P: this.sys.P, X: Object.fromEntries(els.slice(1).map((e) => [e, x[e] ?? 0])) },
+      options: { singleSet: true },
+    });
+    return r.converged && r.phases.length === 1 ? r.phases[0]!.y : null;
+  }
+
+  /** det H at (T, x), (J/mol)^(C-1); NaN where the phase has no state there. */
+  at(T: number, x: Composition): number {
+    this.evaluations++;
+    const y = this.sites(T, x);
+    if (!y) return NaN;
+    const G = thermodynamicFactor(this.sys.model, T, this.sys.P, y);
+    if (!G) return NaN;
+    const n = G.length;
+    const H = Array.from({ length: n - 1 }, (_, j) =>
+      Array.from({ length: n - 1 }, (_, k) => G[j + 1]![k + 1]! - G[j + 1]![0]! - G[0]![k + 1]! + G[0]![0]!),
+    );
+    return determinant(H);
+  }
+}
