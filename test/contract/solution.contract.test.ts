@@ -2,7 +2,7 @@
 // the field (a misspelled matrix, precipitate or dissolving phase with the nearest name, a radius of 0, a negative
 // margin, a temperature range the wrong way round).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startFixture, until, type Fixture } from '../service/helpers.js';
+import { api, runTask, startFixture, type Fixture } from '../service/helpers.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -29,17 +29,9 @@ const post = (task_config: unknown) =>
 
 describe('solution_treatment over the API', () => {
   it('completes with result.json and result.csv', async () => {
-    const r = await post(config());
-    expect(r.status, r.text).toBe(200);
-    const done = await until(
-      () => api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA }),
-      (x) => !['pending', 'queued', 'running'].includes(x.body?.status),
-      50,
-    );
-    expect(done.body.status, done.text).toBe('completed');
-    const files = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
-    const names = (files.body.files as string[]).map((u) => new URL(u).pathname.split('/').pop());
-    expect(names).toEqual(expect.arrayContaining(['result.json', 'result.csv']));
+    const r = await runTask(f, config());
+    expect(r.status, r.text).toBe('completed');
+    expect(r.files).toEqual(expect.arrayContaining(['result.json', 'result.csv']));
   }, 120_000);
 
   it.each([

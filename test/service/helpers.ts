@@ -147,6 +147,27 @@ export function http(
 export const api = (port: number, method: string, path: string, o: Parameters<typeof http>[3] = {}) =>
   http(port, method, `/api/v2${path}`, o);
 
+/**
+ * POSTs a task as user a and waits for its terminal state; the status and the names of its result files (empty
+ * unless completed).
+ */
+export async function runTask(
+  f: Fixture,
+  taskConfig: unknown,
+): Promise<{ status: string; text: string; files: string[] }> {
+  const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'task', task_config: taskConfig } });
+  if (r.status !== 200) return { status: `http ${r.status}`, text: r.text, files: [] };
+  const done = await until(
+    () => api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA }),
+    (x) => !['pending', 'queued', 'running'].includes(x.body?.status),
+    50,
+  );
+  if (done.body.status !== 'completed') return { status: done.body.status, text: done.text, files: [] };
+  const files = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
+  const names = (files.body.files as string[]).map((u) => new URL(u).pathname.split('/').pop()!);
+  return { status: 'completed', text: done.text, files: names };
+}
+
 /** Polls until pred holds (no timing assertion: vitest's test timeout is the only bound). */
 export async function until<T>(fn: () => Promise<T>, pred: (v: T) => boolean, stepMs = 25): Promise<T> {
   for (;;) {

@@ -102,11 +102,7 @@ double magnetic_order_degree(double tau, double p) {
 
 std::shared_ptr<const MobilityModel> MobilityModel::build(const Database& db, const std::string& phase_in,
                                                           const std::vector<std::string>& components) {
-  std::string phase = phase_in;
-  for (auto& ch : phase) ch = char(std::toupper(static_cast<unsigned char>(ch)));
-  const PhaseDef* ph = db.phase(phase);
-  if (!ph) throw CoreError(ErrorCode::Model, "unknown phase " + phase + " in " + db.file_name());
-  if (!ph->refusal.empty()) throw CoreError(ErrorCode::Model, ph->refusal);
+  const PhaseDef* ph = &models::usable_phase(db, phase_in);
   models::ModelParts P(db, *ph);
   if (!models::start_model(P, components)) return nullptr;
   auto out = std::make_shared<models::CompiledMobility>();

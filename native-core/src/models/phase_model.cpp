@@ -299,13 +299,21 @@ std::shared_ptr<CompiledModel> start_model(ModelParts& P, const std::vector<std:
 
 }  // namespace models
 
-std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const std::string& phase_in,
-                                                    const std::vector<std::string>& components) {
-  std::string phase = phase_in;
+namespace models {
+const PhaseDef& usable_phase(const Database& db, const std::string& name) {
+  std::string phase = name;
   for (auto& ch : phase) ch = char(std::toupper(static_cast<unsigned char>(ch)));
   const PhaseDef* ph = db.phase(phase);
   if (!ph) throw CoreError(ErrorCode::Model, "unknown phase " + phase + " in " + db.file_name());
   if (!ph->refusal.empty()) throw CoreError(ErrorCode::Model, ph->refusal);
+  return *ph;
+}
+}  // namespace models
+
+std::shared_ptr<const PhaseModel> PhaseModel::build(const Database& db, const std::string& phase_in,
+                                                    const std::vector<std::string>& components) {
+  const PhaseDef* ph = &models::usable_phase(db, phase_in);
+  const std::string& phase = ph->name;
   models::ModelParts P(db, *ph);
   if (!models::start_model(P, components)) return nullptr;
   // Only this phase's parameters and its disordered part's are used: expanding those alone (not the whole database

@@ -77,6 +77,8 @@ struct OrderDisorderViews {
   View ordered_at_x;
   View disordered;
 };
+// The phase of that name (any case), or CoreError (ErrorCode::Model) for an unknown or refused phase.
+const PhaseDef& usable_phase(const Database& db, const std::string& name);
 View site_fraction_view(const ModelParts& P);
 OrderDisorderViews order_disorder_views(const ModelParts& P, const PhaseDef& dis, const View& vy);
 // The model's kind, elements and variables (phase_model.cpp); nullptr when the phase cannot form from the components.

@@ -64,6 +64,27 @@ Napi::Float64Array ToF64(Napi::Env env, const std::vector<double>& v) {
   return a;
 }
 
+// A model of one phase built by `build` from (database, phase, components), wrapped in a new object of class Wrap
+// (which keeps the database alive beside it); null when the phase cannot form from the components.
+template <class Wrap, class Model>
+Napi::Value BuildModel(const Napi::CallbackInfo& info, const char* name,
+                       std::shared_ptr<const Model> (*build)(const Database&, const std::string&,
+                                                             const std::vector<std::string>&)) {
+  return Guard(info.Env(), [&]() -> Napi::Value {
+    Napi::Env env = info.Env();
+    auto db = UnwrapDatabase(info[0]);
+    std::string phase = ArgString(info, 1, "phase name");
+    std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
+    auto m = build(*db, phase, comps);
+    if (!m) return env.Null();
+    Napi::Object obj = Wrap::ctor.New(env, {}, name);
+    auto* self = Wrap::Unwrap(obj);
+    self->db = db;
+    self->model = m;
+    return obj;
+  });
+}
+
 class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
  public:
   static PerEnvConstructor ctor;  // per env: worker threads each load the addon
@@ -107,19 +128,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
   }
 
   static Napi::Value Build(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
-      Napi::Env env = info.Env();
-      auto db = UnwrapDatabase(info[0]);
-      std::string phase = ArgString(info, 1, "phase name");
-      std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
-      auto m = PhaseModel::build(*db, phase, comps);
-      if (!m) return env.Null();
-      Napi::Object obj = ctor.New(env, {}, "PhaseModel");
-      auto* self = Unwrap(obj);
-      self->db = db;
-      self->model = m;
-      return obj;
-    });
+    return BuildModel<JsPhaseModel>(info, "PhaseModel", &PhaseModel::build);
   }
 
   Napi::Value Info(const Napi::CallbackInfo& info) {
@@ -323,19 +332,7 @@ class JsMobilityModel : public Napi::ObjectWrap<JsMobilityModel> {
   explicit JsMobilityModel(const Napi::CallbackInfo& info) : Napi::ObjectWrap<JsMobilityModel>(info) {}
 
   static Napi::Value Build(const Napi::CallbackInfo& info) {
-    return Guard(info.Env(), [&]() -> Napi::Value {
-      Napi::Env env = info.Env();
-      auto db = UnwrapDatabase(info[0]);
-      std::string phase = ArgString(info, 1, "phase name");
-      std::vector<std::string> comps = ArgStringArray(env, info[2], "components");
-      auto m = MobilityModel::build(*db, phase, comps);
-      if (!m) return env.Null();
-      Napi::Object obj = ctor.New(env, {}, "MobilityModel");
-      auto* self = Unwrap(obj);
-      self->db = db;
-      self->model = m;
-      return obj;
-    });
+    return BuildModel<JsMobilityModel>(info, "MobilityModel", &MobilityModel::build);
   }
 
   Napi::Value Elements(const Napi::CallbackInfo& info) {
