@@ -28,6 +28,7 @@ export const CALCULATIONS: CalculationTable = {
   equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
   spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
   solution_treatment: () => import('./calculations/solution_treatment.js'),
+  solidification: () => import('./calculations/solidification.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

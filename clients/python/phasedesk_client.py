@@ -307,6 +307,30 @@ class SolutionCondition(_SolutionCondition, total=False):
     composition_unit: Literal["mole_fraction", "mass_fraction"]
 
 
+class SolidDiffusivity(TypedDict):
+    D0: float  # m^2/s
+    Q: float  # J/mol
+
+
+class _SolidificationCondition(TypedDict):
+    components: List[str]
+    compositions: Compositions
+    pressure: float
+    start_temperature: float
+    temperature_step: float
+    cooling_rate: float  # K/s
+
+
+class SolidificationCondition(_SolidificationCondition, total=False):
+    secondary_arm_spacing: float  # m; default derived from the cooling rate
+    fast_diffusers: List[str]  # default: C, N, H, B, O among the components
+    solid_diffusivities: Dict[str, SolidDiffusivity]  # default: the database's mobility data
+    primary_phase: str
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+
+
 class _BatchRow(TypedDict):
     compositions: Compositions
     temperature: float
@@ -567,10 +591,22 @@ class SolutionConfig(_SolutionConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
+class _SolidificationConfig(_ConfigBase):
+    condition: SolidificationCondition
+
+
+class SolidificationConfig(_SolidificationConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
-    SpinodalConfig, SolutionConfig,
+    SpinodalConfig, SolutionConfig, SolidificationConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -616,6 +652,8 @@ SCHEMAS: Dict[type, str] = {
     SolutionDissolution: "TaskConfig_solution_treatment.condition.dissolution",
     SolutionDiffusivity: "TaskConfig_solution_treatment.condition.dissolution.diffusivity",
     SolutionConfig: "TaskConfig_solution_treatment",
+    SolidificationCondition: "TaskConfig_solidification.condition",
+    SolidificationConfig: "TaskConfig_solidification",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

@@ -6513,5 +6513,399 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "solidification": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of solidification",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "solidification"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "composition": {
+        "description": "the alloy's mole fractions",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "liquidus": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "primary_phase": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "string"
+          }
+        ]
+      },
+      "cooling_rate": {
+        "type": "number"
+      },
+      "secondary_arm_spacing": {
+        "type": "number"
+      },
+      "arm_spacing_source": {
+        "enum": [
+          "given",
+          "derived from the cooling rate"
+        ]
+      },
+      "local_solidification_time": {
+        "description": "(liquidus - Scheil solidus) / cooling rate, s",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "back_diffusion": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/BackDiffusion"
+        }
+      },
+      "path": {
+        "description": "the path with back diffusion, the classic Scheil path and the lever rule",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/SolidPathPoint"
+        }
+      },
+      "scheil_path": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/SolidPathPoint"
+        }
+      },
+      "lever_rule": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/SolidPathPoint"
+        }
+      },
+      "solidus": {
+        "description": "where each path ends: the non-equilibrium solidus with back diffusion, Scheil's, the equilibrium solidus",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "scheil_solidus": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "lever_rule_solidus": {
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "end_reason": {
+        "type": "string"
+      },
+      "phases_in_order": {
+        "description": "the solid phases in the order they start to form along the path",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "microsegregation": {
+        "description": "the composition of the solid as it forms, against the fraction solid before it (microsegregation)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "fraction_solid": {
+              "type": "number"
+            },
+            "x": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "required": [
+            "fraction_solid",
+            "x"
+          ]
+        }
+      },
+      "table": {
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "pressure",
+      "composition",
+      "liquidus",
+      "primary_phase",
+      "cooling_rate",
+      "secondary_arm_spacing",
+      "arm_spacing_source",
+      "local_solidification_time",
+      "back_diffusion",
+      "path",
+      "scheil_path",
+      "lever_rule",
+      "solidus",
+      "scheil_solidus",
+      "lever_rule_solidus",
+      "end_reason",
+      "phases_in_order",
+      "microsegregation",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "BackDiffusion": {
+        "type": "object",
+        "properties": {
+          "element": {
+            "type": "string"
+          },
+          "diffusivity": {
+            "description": "m^2/s in the primary solid at the middle of the freezing range; null: no data (no back diffusion)",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "source": {
+            "type": "string"
+          },
+          "alpha": {
+            "description": "Fourier number 4 D t_f / lambda_2^2",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "number"
+              }
+            ]
+          },
+          "omega": {
+            "description": "Clyne and Kurz's Omega, 0 (Scheil) to 1/2 (equilibrium)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "element",
+          "diffusivity",
+          "source",
+          "alpha",
+          "omega"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      },
+      "SolidPathPoint": {
+        "type": "object",
+        "properties": {
+          "T": {
+            "type": "number"
+          },
+          "fraction_solid": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "T",
+          "fraction_solid"
+        ]
+      }
+    }
   }
 };

@@ -16,6 +16,7 @@ import { gibbsEnergyCurvesSchema, type GibbsEnergyCurvesDocument } from './gibbs
 import { equilibriumBatchSchema, type EquilibriumBatchResult } from './equilibrium_batch.js';
 import { spinodalSchema, type SpinodalDecompositionDocument } from './spinodal_decomposition.js';
 import { solutionTreatmentSchema, type SolutionTreatmentDocument } from './solution_treatment.js';
+import { solidificationSchema, type SolidificationDocument } from './solidification.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -128,6 +129,13 @@ export const TASK_REGISTRY = {
     stage: 'finding the solution window',
     result: resultOf<SolutionTreatmentDocument>(),
   }),
+  solidification: entry({
+    schema: solidificationSchema,
+    label: 'Solidification (back diffusion)',
+    help: 'Scheil-Gulliver with back diffusion in the solid from the cooling rate and the dendrite arm spacing, beside the classic Scheil and the lever rule.',
+    stage: 'solidifying with back diffusion',
+    result: resultOf<SolidificationDocument>(),
+  }),
 } as const;
 
 export type TaskType = keyof typeof TASK_REGISTRY;
@@ -148,7 +156,6 @@ export function isTaskType(t: string): t is TaskType {
 export const ANNOUNCED_TASK_TYPES = [
   'physical_vapor_deposition',
   'cutting_process',
-  'solidification',
   'aging',
   'directional_solidification',
 ] as const;

@@ -96,6 +96,16 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
       resolution: 10,
     },
   },
+  solidification: {
+    condition: {
+      ...FE_C,
+      compositions: { C: 0.018 },
+      start_temperature: 1850,
+      temperature_step: 10,
+      pressure: P,
+      cooling_rate: 10,
+    },
+  },
   solution_treatment: {
     condition: { ...FE_C, compositions: { C: 0.018 }, pressure: P, temperature_start: 900, points: 21 },
   },

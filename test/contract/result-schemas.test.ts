@@ -123,6 +123,20 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  solidification: {
+    tdb: ALZN,
+    config: {
+      condition: {
+        components: ['AL', 'ZN'],
+        compositions: { ZN: 0.1 },
+        pressure: 101325,
+        start_temperature: 950,
+        temperature_step: 5,
+        cooling_rate: 1,
+        solid_diffusivities: { ZN: { D0: 2.45e-5, Q: 120000 } },
+      },
+    },
+  },
   solution_treatment: {
     tdb: ALZN,
     config: {

@@ -327,6 +327,20 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'solidification',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions: { AL: 0.05 },
+      pressure: 101325,
+      start_temperature: 1900,
+      temperature_step: 5,
+      cooling_rate: 10,
+      secondary_arm_spacing: 5e-5,
+      solid_diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
+    },
+  },
+  {
     task_type: 'solution_treatment',
     tdb_code: 'ALFE',
     condition: {

@@ -7,6 +7,7 @@
 //  - gibbs_energy_curves: the curves, the envelope and the common tangents, the tangent table;
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
+//  - solidification: Al-10Zn with back diffusion beside Scheil and the lever rule;
 //  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
 //    the New task form with composition_unit.
@@ -125,6 +126,19 @@ const TASKS: Record<string, { tdb: string; type: string; condition: Record<strin
       pressure: 1e5,
       temperature_points: 41,
       coherent: { c11: 108e9, c12: 62e9, lattice_mismatch: -0.02, molar_volume: 1e-5 },
+    },
+  },
+  solidification: {
+    tdb: 'ALZN_MEY1993',
+    type: 'solidification',
+    condition: {
+      components: AZ,
+      compositions: { ZN: 0.1 },
+      pressure: 1e5,
+      start_temperature: 950,
+      temperature_step: 1,
+      cooling_rate: 1,
+      solid_diffusivities: { ZN: { D0: 2.45e-5, Q: 120000 } },
     },
   },
   solution: {
@@ -368,6 +382,18 @@ describe('further quantities in the result views', () => {
     expect(text).toMatch(/Tracer D\*/);
     expect(text).toMatch(/k = CR/);
     await page.getByTestId('point-diffusion').screenshot({ path: join(SCREENSHOTS, 'result-point-diffusion.png') });
+    expect(errors).toEqual([]);
+  });
+
+  it('solidification: the back-diffusion path beside Scheil and the lever rule, Omega per element', async () => {
+    await openView('solidification');
+    const temps = await page.getByTestId('solidification-temperatures').innerText();
+    expect(temps).toMatch(/with back diffusion/);
+    expect(await page.getByTestId('solidification-back-diffusion').innerText()).toMatch(/ZN/);
+    expect(
+      await page.locator('[data-testid="plot-solidification"] path[data-series="with back diffusion"]').count(),
+    ).toBe(1);
+    await shot('result-solidification');
     expect(errors).toEqual([]);
   });
 });

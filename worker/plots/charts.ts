@@ -211,6 +211,8 @@ export interface SolidificationPath {
 export interface ScheilChartInput extends CommonOptions {
   scheil: SolidificationPath;
   lever?: SolidificationPath;
+  /** Scheil with back diffusion in the primary solid (task type solidification), between the two */
+  backDiffusion?: SolidificationPath;
   /** Temperature where the Scheil path ends (eutectic); drawn as a dashed horizontal line. */
   eutecticT?: number;
   liquidusT?: number;
@@ -227,6 +229,7 @@ export interface ScheilChartInput extends CommonOptions {
 export function scheilChart(input: ScheilChartInput): string {
   const paths: Array<{ name: string; p: SolidificationPath }> = [{ name: 'Scheil', p: input.scheil }];
   if (input.lever) paths.push({ name: 'Lever rule (equilibrium)', p: input.lever });
+  if (input.backDiffusion) paths.push({ name: 'Scheil with back diffusion', p: input.backDiffusion });
   for (const { name, p } of paths) {
     if (!p || !isArr(p.T) || !isArr(p.fs)) throw new TypeError(`scheilChart: ${name} path needs T and fs arrays`);
     if (p.T.length !== p.fs.length)
@@ -237,6 +240,7 @@ export function scheilChart(input: ScheilChartInput): string {
   const legend: LegendItem[] = [
     { name: 'Scheil', color: seriesColor(0), dash: '' },
     ...(input.lever ? [{ name: 'Lever rule (equilibrium)', color: seriesColor(1), dash: '10 6' }] : []),
+    ...(input.backDiffusion ? [{ name: 'Scheil with back diffusion', color: seriesColor(2), dash: '' }] : []),
   ];
   const area = layout(width, height, {
     title: !!input.title,

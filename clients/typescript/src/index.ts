@@ -357,6 +357,27 @@ export interface SolutionCondition {
   composition_unit?: CompositionUnit;
 }
 
+/** @schema TaskConfig_solidification.condition */
+export interface SolidificationCondition {
+  components: string[];
+  compositions: Compositions;
+  pressure: number;
+  start_temperature: number;
+  temperature_step: number;
+  /** K/s */
+  cooling_rate: number;
+  /** m; default derived from the cooling rate */
+  secondary_arm_spacing?: number;
+  /** default: C, N, H, B, O among the components */
+  fast_diffusers?: string[];
+  /** D0 (m^2/s) and Q (J/mol) per element; default the database's mobility data */
+  solid_diffusivities?: Record<string, { D0: number; Q: number }>;
+  primary_phase?: string;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  composition_unit?: CompositionUnit;
+}
+
 /** One row of an equilibrium_batch given as a list: its own composition, temperature and pressure. */
 export interface BatchRow {
   compositions: Compositions;
@@ -657,6 +678,21 @@ export interface SolutionConfig {
   condition: SolutionCondition;
 }
 
+/** @schema TaskConfig_solidification */
+export interface SolidificationConfig {
+  task_type: 'solidification';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: SolidificationCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig
   | LineCalculationConfig
@@ -669,7 +705,8 @@ export type TaskConfig =
   | GibbsEnergyCurvesConfig
   | EquilibriumBatchConfig
   | SpinodalConfig
-  | SolutionConfig;
+  | SolutionConfig
+  | SolidificationConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

@@ -17,6 +17,7 @@ import type { ScheilDocument } from '../../../contract/results/scheil_solidifica
 import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_energy_curves.js';
 import type { SpinodalDecompositionDocument } from '../../../contract/results/spinodal_decomposition.js';
 import type { SolutionTreatmentDocument } from '../../../contract/results/solution_treatment.js';
+import type { SolidificationDocument } from '../../../contract/results/solidification.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -38,6 +39,7 @@ export type CptResult = BinaryCptResult;
 export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
 export type SpinodalResult = SpinodalDecompositionDocument;
 export type SolutionResult = SolutionTreatmentDocument;
+export type SolidificationResult = SolidificationDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -106,6 +108,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   equilibrium_batch: ['counts', 'columns', 'files', 'preview_rows'],
   spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
   solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
+  solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

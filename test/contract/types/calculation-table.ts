@@ -20,6 +20,7 @@ export const complete: CalculationTable = {
   equilibrium_batch: calculation<'equilibrium_batch'>(),
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
   solution_treatment: calculation<'solution_treatment'>(),
+  solidification: calculation<'solidification'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -35,6 +36,7 @@ export const missing: CalculationTable = {
   equilibrium_batch: calculation<'equilibrium_batch'>(),
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
   solution_treatment: calculation<'solution_treatment'>(),
+  solidification: calculation<'solidification'>(),
 };
 
 export const mismatched: CalculationTable = {

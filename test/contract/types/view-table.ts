@@ -26,6 +26,7 @@ export const complete: ResultViewTable = {
   equilibrium_batch: view<'equilibrium_batch'>(),
   spinodal_decomposition: view<'spinodal_decomposition'>(),
   solution_treatment: view<'solution_treatment'>(),
+  solidification: view<'solidification'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -41,6 +42,7 @@ export const missing: ResultViewTable = {
   equilibrium_batch: view<'equilibrium_batch'>(),
   spinodal_decomposition: view<'spinodal_decomposition'>(),
   solution_treatment: view<'solution_treatment'>(),
+  solidification: view<'solidification'>(),
 };
 
 export const mismatched: ResultViewTable = {

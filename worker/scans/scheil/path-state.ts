@@ -3,6 +3,19 @@
 import type { ScheilEndReason, ScheilStep } from '../../../contract/results/scheil_solidification.js';
 import { AMOUNT_EPS, type Split } from './equilibria.js';
 
+/**
+ * How the liquid's composition follows a step: the equilibrium liquid of the step (Scheil-Gulliver, the default), or
+ * a composition that gives some solute back to the solid formed before (back diffusion, back-diffusion.ts). Called
+ * with the liquid before the step, the step's equilibrium liquid, the fraction of the liquid that stays liquid and
+ * the fraction solid before the step.
+ */
+export type LiquidUpdate = (
+  before: Record<string, number>,
+  equilibrium: Record<string, number>,
+  fL: number,
+  fsBefore: number,
+) => Record<string, number>;
+
 export class PathState {
   readonly steps: ScheilStep[] = [];
   /** solid formed of each phase label, per mole of alloy */
@@ -16,8 +29,16 @@ export class PathState {
   endReason: ScheilEndReason | null = null;
   eutecticPhases: string[] = [];
 
-  constructor(x0: Record<string, number>) {
+  constructor(
+    x0: Record<string, number>,
+    private readonly liquidUpdate?: LiquidUpdate,
+  ) {
     this.xL = { ...x0 };
+  }
+
+  /** The liquid after a step is not the step's equilibrium liquid (back diffusion): steps at T repeat until it is. */
+  get relaxesLiquid(): boolean {
+    return this.liquidUpdate !== undefined;
   }
 
   /** A step without solid at T: the start of the path, or its liquidus with the phases about to form. */
@@ -44,7 +65,7 @@ export class PathState {
     for (const [k, v] of Object.entries(inc)) this.totals[k] = (this.totals[k] ?? 0) + v;
     const dfs = remaining * Math.max(0, 1 - s.fL);
     this.fs = Math.min(1, fsBefore + dfs);
-    if (s.xL) this.xL = s.xL;
+    if (s.xL) this.xL = this.liquidUpdate ? this.liquidUpdate(this.xL, s.xL, s.fL, fsBefore) : s.xL;
     this.steps.push({
       T,
       fraction_solid: this.fs,

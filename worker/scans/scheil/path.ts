@@ -67,7 +67,7 @@ export function followPath(
       next = outcome;
     }
     state.record(next.T, next.s, state.fs);
-    prev = { T: next.T, r: next.r };
+    prev = state.relaxesLiquid ? relaxAt(eq, state, { T: next.T, r: next.r }) : { T: next.T, r: next.r };
   }
   const endReason = state.endReason;
   if (endReason === null) throw new Error('the Scheil path stopped without an end reason');
@@ -154,4 +154,25 @@ function liquidVanishes(
   const s = eq.split(r);
   if (!r.converged || s.fL <= 0) return { ...b.hi, s: above };
   return { T, r, s };
+}
+
+/** Steps at one temperature until the liquid stops forming solid there (at most this many). */
+const RELAX_STEPS = 100;
+
+/**
+ * With back diffusion the liquid after a step holds less solute than the step's equilibrium liquid, so at the same
+ * temperature it forms more solid: further steps at T until the solid it forms falls below 1e-7 of the liquid (the
+ * liquid is then at its liquidus again), each recorded as a step at T. Returns the last state at T.
+ */
+function relaxAt(eq: PathEquilibria, state: PathState, at: PathPoint): PathPoint {
+  let last = at;
+  for (let i = 0; i < RELAX_STEPS; i++) {
+    const r = eq.solve(at.T, state.xL);
+    if (!r.converged) break;
+    const s = eq.split(r);
+    if (s.fL <= 0 || 1 - s.fL < 1e-7) break;
+    state.record(at.T, s, state.fs);
+    last = { T: at.T, r };
+  }
+  return last;
 }

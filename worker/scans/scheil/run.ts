@@ -28,7 +28,7 @@ import type { ScheilPath } from '../../../contract/results/scheil_solidification
 import { PathEquilibria } from './equilibria.js';
 import { leverRule } from './lever-rule.js';
 import { followPath } from './path.js';
-import { PathState } from './path-state.js';
+import { PathState, type LiquidUpdate } from './path-state.js';
 import { scheilSetup } from './setup.js';
 import { startPath } from './start.js';
 
@@ -57,6 +57,8 @@ export interface ScheilInput {
   minimumTemperature?: number;
   /** also compute the lever rule (default true) */
   leverRule?: boolean;
+  /** the liquid's composition after each step (back diffusion); default the step's equilibrium liquid (Scheil) */
+  liquidUpdate?: LiquidUpdate;
   threads?: number;
   control?: JobControl;
 }
@@ -72,7 +74,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const setup = scheilSetup(input);
   const logs: string[] = [];
   const eq = new PathEquilibria(setup, logs);
-  const state = new PathState(setup.x0);
+  const state = new PathState(setup.x0, input.liquidUpdate);
   const start = startPath(eq, setup, state, logs);
   const { lastT, endReason } = followPath(eq, setup, state, { T: setup.T0, r: start.first }, logs);
   const lever =

@@ -1,0 +1,51 @@
+// result.json of task type solidification (worker/calculations/solidification.ts). Types only: the renderer imports
+// this file. Units: K, K/s, m, s, m^2/s, fractions of the alloy's atoms.
+import type { ResultDocument, ResultTable } from './common.js';
+
+/** A point of a solidification path. */
+export interface SolidPathPoint {
+  T: number;
+  fraction_solid: number;
+}
+
+/** How much one element diffuses back into the solid (Clyne and Kurz 1981). */
+export interface BackDiffusion {
+  element: string;
+  /** m^2/s in the primary solid at the middle of the freezing range; null: no data (no back diffusion) */
+  diffusivity: number | null;
+  source: string;
+  /** Fourier number 4 D t_f / lambda_2^2 */
+  alpha: number | null;
+  /** Clyne and Kurz's Omega, 0 (Scheil) to 1/2 (equilibrium) */
+  omega: number;
+}
+
+export interface SolidificationDocument extends ResultDocument {
+  task_type: 'solidification';
+  pressure: number;
+  /** the alloy's mole fractions */
+  composition: Record<string, number>;
+  liquidus: number | null;
+  primary_phase: string | null;
+  cooling_rate: number;
+  secondary_arm_spacing: number;
+  arm_spacing_source: 'given' | 'derived from the cooling rate';
+  /** (liquidus - Scheil solidus) / cooling rate, s */
+  local_solidification_time: number | null;
+  back_diffusion: BackDiffusion[];
+  /** the path with back diffusion, the classic Scheil path and the lever rule */
+  path: SolidPathPoint[];
+  scheil_path: SolidPathPoint[];
+  lever_rule: SolidPathPoint[];
+  /** where each path ends: the non-equilibrium solidus with back diffusion, Scheil's, the equilibrium solidus */
+  solidus: number | null;
+  scheil_solidus: number | null;
+  lever_rule_solidus: number | null;
+  end_reason: string;
+  /** the solid phases in the order they start to form along the path */
+  phases_in_order: string[];
+  /** the composition of the solid as it forms, against the fraction solid before it (microsegregation) */
+  microsegregation: { fraction_solid: number; x: Record<string, number> }[];
+  table: ResultTable;
+  notes: string[];
+}

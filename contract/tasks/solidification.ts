@@ -1,0 +1,63 @@
+// solidification (announced by the specification, opened here): Scheil-Gulliver with back diffusion in the solid,
+// from the cooling rate and the secondary dendrite arm spacing (given, or derived from the cooling rate), fast
+// diffusers (C, N, ...) kept in equilibrium with the solid; beside the classic Scheil and the lever-rule paths
+// (Clyne and Kurz, Metall. Trans. A 12 (1981) 965; worker/calculations/solidification.ts).
+import { z } from 'zod';
+import {
+  common,
+  components,
+  composition,
+  compositionRule,
+  furtherFields,
+  kelvin,
+  phaseFields,
+  pressure,
+} from './common.js';
+export type { SolidificationDocument } from '../results/solidification.js';
+
+/** lambda_2 = A (cooling rate)^(-1/3) when not given: A in m (K/s)^(1/3), the value of aluminium alloys (Flemings). */
+export const ARM_SPACING_COEFFICIENT = 50e-6;
+/** Elements kept in equilibrium with the solid when the configuration names none (interstitial diffusers). */
+export const DEFAULT_FAST_DIFFUSERS = ['C', 'N', 'H', 'B', 'O'];
+
+const positive = z.number().gt(0, 'must be greater than 0');
+
+export const solidificationSchema = z.strictObject({
+  task_type: z.literal('solidification'),
+  ...common,
+  condition: z
+    .strictObject({
+      components,
+      compositions: composition,
+      pressure,
+      /** above the liquidus, K */
+      start_temperature: kelvin,
+      temperature_step: positive.max(50, 'must be at most 50 K'),
+      /** K/s (a sand casting: 1; a die casting: 100) */
+      cooling_rate: positive.max(1e6, 'must be at most 1e6 K/s'),
+      /** secondary dendrite arm spacing, m (default 50e-6 (K/s)^(1/3) / cooling_rate^(1/3)) */
+      secondary_arm_spacing: positive.max(0.01, 'must be at most 0.01 m').optional(),
+      /** elements in equilibrium with the solid (default: C, N, H, B, O among the components) */
+      fast_diffusers: z.array(z.string().min(1, 'must not be empty')).optional(),
+      /** diffusivity of an element in the primary solid as D0 exp(-Q/RT); default: the database's mobility data */
+      solid_diffusivities: z.record(z.string(), z.strictObject({ D0: positive, Q: positive })).optional(),
+      /** default: the first solid of the path */
+      primary_phase: z.string().min(1, 'must name a phase').optional(),
+      ...phaseFields,
+      composition_unit: furtherFields.composition_unit,
+    })
+    .superRefine(compositionRule(['compositions']))
+    .superRefine((c, ctx) => {
+      const els = new Set(c.components.map((e) => e.toUpperCase()));
+      for (const [i, e] of (c.fast_diffusers ?? []).entries())
+        if (!els.has(e.toUpperCase()))
+          ctx.addIssue({ code: 'custom', path: ['fast_diffusers', i], message: `${e} is not one of the components` });
+      for (const e of Object.keys(c.solid_diffusivities ?? {}))
+        if (!els.has(e.toUpperCase()))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['solid_diffusivities', e],
+            message: `${e} is not one of the components`,
+          });
+    }),
+});

@@ -1,0 +1,230 @@
+// solidification: Scheil-Gulliver with back diffusion in the solid (worker/scans/scheil/back-diffusion.ts). The
+// classic path (and its lever rule) first gives the liquidus, the Scheil solidus and the primary phase; the local
+// solidification time t_f = (liquidus - Scheil solidus) / cooling rate and the secondary arm spacing lambda_2 (given,
+// or A (cooling rate)^(-1/3), A = 50 um (K/s)^(1/3), Flemings' value for aluminium alloys) give each element's Fourier
+// number alpha = 4 D_s t_f / lambda_2^2 with its diffusivity in the primary solid at the middle of the freezing range
+// (given as D0 and Q, else the tracer diffusivity from the database's mobility data), and Clyne and Kurz's Omega(alpha)
+// (Metall. Trans. A 12 (1981) 965); fast diffusers are in equilibrium with the solid (Omega = 1/2), an element without
+// data does not diffuse back (Omega = 0, a note says so). The path with back diffusion is then followed.
+import { basename } from 'node:path';
+import { alloyName } from '../../contract/plots/names.js';
+import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
+import type { ScheilStep } from '../../contract/results/scheil_solidification.js';
+import type { BackDiffusion, SolidificationDocument, SolidPathPoint } from '../../contract/results/solidification.js';
+import { ARM_SPACING_COEFFICIENT, DEFAULT_FAST_DIFFUSERS } from '../../contract/tasks/solidification.js';
+import { equilibrium } from '../core/equilibrium.js';
+import { PhaseModel } from '../core/models.js';
+import { scheilChart } from '../plots/charts.js';
+import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
+import { documentBase } from '../results/document.js';
+import { writeResultFiles } from '../results/common.js';
+import { backDiffusionUpdate, clyneKurzOmega } from '../scans/scheil/back-diffusion.js';
+import { scheilSolidification, type ScheilRun } from '../scans/scheil/run.js';
+import { diffusionPhase, phaseDiffusion } from '../system/diffusion.js';
+import { inMoleFractions, openSystem, type CalcSystem } from '../system/system.js';
+import { elementMasses, moleToMassFractions } from '../system/units.js';
+
+type Condition = TaskJob<'solidification'>['config']['condition'];
+const R = 8.3145;
+
+const pathOf = (steps: readonly { T: number; fraction_solid: number }[]): SolidPathPoint[] =>
+  steps.map((s) => ({ T: s.T, fraction_solid: s.fraction_solid }));
+
+/** The tracer diffusivity of each element in the primary phase at T and the alloy's composition, from mobility data. */
+function databaseDiffusivities(sys: CalcSystem, phase: string, T: number, P: number, x: Record<string, number>) {
+  const model = PhaseModel.build(sys.db, phase, sys.components);
+  const kinetic = model ? diffusionPhase(sys.db, model, sys.components) : null;
+  if (!model || !kinetic) return {};
+  const r = equilibrium({
+    database: sys.db,
+    components: sys.components,
+    phases: [phase],
+    conditions: { T, P, X: Object.fromEntries(sys.elements.slice(1).map((e) => [e, x[e] ?? 0])) },
+    options: { singleSet: true },
+  });
+  if (!r.converged || r.phases.length !== 1) return {};
+  return phaseDiffusion(kinetic, T, P, r.phases[0]!.y, r.phases[0]!.x).tracer;
+}
+
+/** Each element's back diffusion: fast diffusers in equilibrium, the others from D_s, t_f and lambda_2. */
+function backDiffusionOf(
+  cond: Condition,
+  sys: CalcSystem,
+  c: { primary: string | null; Tmid: number; tf: number | null; spacing: number; x: Record<string, number> },
+): BackDiffusion[] {
+  const fast = new Set((cond.fast_diffusers ?? DEFAULT_FAST_DIFFUSERS).map((e) => e.toUpperCase()));
+  const given = Object.fromEntries(
+    Object.entries(cond.solid_diffusivities ?? {}).map(([e, d]) => [e.toUpperCase(), d]),
+  );
+  const fromDb = c.primary ? databaseDiffusivities(sys, c.primary, c.Tmid, cond.pressure, c.x) : {};
+  const balance = sys.elements.reduce((a, b) => ((c.x[b] ?? 0) > (c.x[a] ?? 0) ? b : a));
+  return sys.elements.map((element): BackDiffusion => {
+    if (element === balance)
+      return {
+        element,
+        diffusivity: null,
+        source: 'the balance element: what the others leave',
+        alpha: null,
+        omega: 0,
+      };
+    if (fast.has(element))
+      return {
+        element,
+        diffusivity: null,
+        source: 'fast diffuser: in equilibrium with the solid',
+        alpha: null,
+        omega: 0.5,
+      };
+    const g = given[element];
+    const D = g ? g.D0 * Math.exp(-g.Q / (R * c.Tmid)) : (fromDb[element] ?? null);
+    const source = g
+      ? `D0 exp(-Q/RT) as given at ${c.Tmid.toFixed(1)} K`
+      : D !== null
+        ? `tracer diffusivity in ${c.primary} at ${c.Tmid.toFixed(1)} K, database mobilities`
+        : 'no diffusivity: no back diffusion';
+    const alpha = D !== null && c.tf !== null ? (4 * D * c.tf) / (c.spacing * c.spacing) : null;
+    return { element, diffusivity: D, source, alpha, omega: alpha === null ? 0 : clyneKurzOmega(alpha) };
+  });
+}
+
+/** The solid phases in the order they start to form. */
+function phasesInOrder(steps: readonly ScheilStep[]): string[] {
+  const out: string[] = [];
+  for (const s of steps) for (const p of s.phases_forming) if (!out.includes(p)) out.push(p);
+  return out;
+}
+
+export function run(job: TaskJob<'solidification'>, control: JobControl): CalculationOutput {
+  if (control.cancelled) throw new CancelledError();
+  const cond = inMoleFractions(job, job.config.condition);
+  const sys = openSystem(job, cond);
+  const base = {
+    database: sys.db,
+    components: sys.elements,
+    phases: sys.phases ?? [],
+    P: cond.pressure,
+    composition: cond.compositions,
+    startTemperature: cond.start_temperature,
+    temperatureStep: cond.temperature_step,
+    threads: Math.max(1, Math.floor(job.ompThreads || 1)),
+  };
+  const classic = scheilSolidification({ ...base, control });
+  control.setProgress(0.5);
+  const primary = (cond.primary_phase?.toUpperCase() ?? phasesInOrder(classic.steps)[0]) || null;
+  const spacing = cond.secondary_arm_spacing ?? ARM_SPACING_COEFFICIENT * Math.pow(cond.cooling_rate, -1 / 3);
+  const liq = classic.liquidus_temperature,
+    sol = classic.solidus_temperature;
+  const tf = liq !== null && sol !== null ? (liq - sol) / cond.cooling_rate : null;
+  const Tmid = liq !== null && sol !== null ? 0.5 * (liq + sol) : cond.start_temperature;
+  const back = backDiffusionOf(cond, sys, { primary, Tmid, tf, spacing, x: classic.composition });
+  const profile: { fs: number; x: Record<string, number> }[] = [];
+  const twoOmega = Object.fromEntries(back.map((b) => [b.element, 2 * b.omega]));
+  const withBack = scheilSolidification({
+    ...base,
+    leverRule: false,
+    liquidUpdate: backDiffusionUpdate(twoOmega, profile),
+    control: undefined,
+  });
+  control.setProgress(0.95);
+  const doc = solidificationDocument(job, sys, cond, { classic, withBack, primary, spacing, tf, back, profile });
+  const inMass = job.config.condition.composition_unit === 'mass_fraction';
+  const alloy = alloyName(
+    inMass ? moleToMassFractions(doc.composition, elementMasses(sys.db.info().elements)) : doc.composition,
+    inMass ? 'mass' : 'mole',
+  );
+  const files = writeResultFiles(job.taskDir, {
+    json: doc,
+    csv: tableToCsv(doc.table),
+    previews: { solidification: solidificationPreview(doc, `Solidification of ${alloy}, ${basename(sys.tdbFile)}`) },
+  });
+  const f = (t: number | null) => (t === null ? 'none' : `${t.toFixed(1)} K`);
+  return {
+    summary: `liquidus ${f(doc.liquidus)}; solidus with back diffusion ${f(doc.solidus)}, Scheil ${f(doc.scheil_solidus)}, lever rule ${f(doc.lever_rule_solidus)}`,
+    logs: [
+      ...sys.logs,
+      ...classic.logs,
+      ...withBack.logs,
+      ...doc.notes.map((n) => `note: ${n}`),
+      `written ${files.join(', ')}`,
+    ],
+  };
+}
+
+interface Runs {
+  classic: ScheilRun;
+  withBack: ScheilRun;
+  primary: string | null;
+  spacing: number;
+  tf: number | null;
+  back: BackDiffusion[];
+  profile: { fs: number; x: Record<string, number> }[];
+}
+
+function solidificationDocument(
+  job: TaskJob<'solidification'>,
+  sys: CalcSystem,
+  cond: Condition,
+  r: Runs,
+): SolidificationDocument {
+  const notes = r.back
+    .filter((b) => b.source.startsWith('no diffusivity'))
+    .map(
+      (b) =>
+        `${b.element}: no diffusivity in ${r.primary ?? 'the primary solid'} (no mobility data, none given): no back diffusion of it`,
+    );
+  if (r.withBack.end_reason !== 'eutectic' && r.withBack.end_reason !== 'liquid_exhausted')
+    notes.push(`the path with back diffusion ended: ${r.withBack.end_reason}`);
+  return {
+    ...documentBase(job, 'solidification', sys),
+    pressure: cond.pressure,
+    composition: r.classic.composition,
+    liquidus: r.classic.liquidus_temperature,
+    primary_phase: r.primary,
+    cooling_rate: cond.cooling_rate,
+    secondary_arm_spacing: r.spacing,
+    arm_spacing_source: cond.secondary_arm_spacing !== undefined ? 'given' : 'derived from the cooling rate',
+    local_solidification_time: r.tf,
+    back_diffusion: r.back,
+    path: pathOf(r.withBack.steps),
+    scheil_path: pathOf(r.classic.steps),
+    lever_rule: pathOf(r.classic.lever_rule),
+    solidus: r.withBack.solidus_temperature,
+    scheil_solidus: r.classic.solidus_temperature,
+    lever_rule_solidus: r.classic.lever_rule_solidus_temperature,
+    end_reason: r.withBack.end_reason,
+    phases_in_order: phasesInOrder(r.withBack.steps),
+    microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
+    table: pathTable(r.withBack.steps),
+    notes,
+  };
+}
+
+function pathTable(steps: readonly ScheilStep[]): ResultTable {
+  const els = Object.keys(steps[0]?.liquid_x ?? {});
+  return {
+    columns: [
+      { name: 'T', unit: 'K' },
+      { name: 'fraction_solid', unit: '-' },
+      { name: 'phases_forming', unit: '' },
+      ...els.map((e) => ({ name: `x(LIQUID,${e})`, unit: '-' })),
+    ],
+    rows: steps.map((s) => [
+      s.T,
+      s.fraction_solid,
+      s.phases_forming.join('+'),
+      ...els.map((e) => s.liquid_x[e] ?? null),
+    ]),
+  };
+}
+
+export function solidificationPreview(doc: SolidificationDocument, title: string): string {
+  const p = (path: SolidPathPoint[]) => ({ T: path.map((q) => q.T), fs: path.map((q) => q.fraction_solid) });
+  return scheilChart({
+    title,
+    scheil: p(doc.scheil_path),
+    lever: doc.lever_rule.length ? p(doc.lever_rule) : undefined,
+    backDiffusion: p(doc.path),
+    liquidusT: doc.liquidus ?? undefined,
+    celsiusAxis: true,
+  });
+}
