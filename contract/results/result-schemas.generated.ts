@@ -3272,6 +3272,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "additionalProperties": {
               "type": "number"
             }
+          },
+          "latent_heat": {
+            "description": "added: heat released in this step, J per mole of alloy: the solids formed times (H of the liquid - H of the solid) at the step's equilibrium (the latent heat of the path)",
+            "type": "number"
           }
         },
         "required": [
@@ -6641,6 +6645,33 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "type": "string"
         }
       },
+      "latent_heat": {
+        "description": "along the path with back diffusion, per temperature: the latent heat released there (J per mole of alloy), its sum from the liquidus, and the apparent heat capacity of it, the release per kelvin (J/(mol K))",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "T": {
+              "type": "number"
+            },
+            "released": {
+              "type": "number"
+            },
+            "cumulative": {
+              "type": "number"
+            },
+            "apparent_cp": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "T",
+            "released",
+            "cumulative",
+            "apparent_cp"
+          ]
+        }
+      },
       "microsegregation": {
         "description": "the composition of the solid as it forms, against the fraction solid before it (microsegregation)",
         "type": "array",
@@ -6705,6 +6736,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "lever_rule_solidus",
       "end_reason",
       "phases_in_order",
+      "latent_heat",
       "microsegregation",
       "table",
       "notes",

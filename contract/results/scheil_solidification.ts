@@ -18,6 +18,9 @@ export interface ScheilStep {
   solid_increment: number;
   /** added: amount of each phase formed in this step, per mole of alloy */
   phase_increments?: Record<string, number>;
+  /** added: heat released in this step, J per mole of alloy: the solids formed times (H of the liquid - H of the
+   * solid) at the step's equilibrium (the latent heat of the path) */
+  latent_heat?: number;
 }
 
 /** The solidification path itself (result.json fields; the calculation's run carries them too). */

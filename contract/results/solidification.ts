@@ -44,6 +44,9 @@ export interface SolidificationDocument extends ResultDocument {
   end_reason: string;
   /** the solid phases in the order they start to form along the path */
   phases_in_order: string[];
+  /** along the path with back diffusion, per temperature: the latent heat released there (J per mole of alloy), its
+   * sum from the liquidus, and the apparent heat capacity of it, the release per kelvin (J/(mol K)) */
+  latent_heat: { T: number; released: number; cumulative: number; apparent_cp: number }[];
   /** the composition of the solid as it forms, against the fraction solid before it (microsegregation) */
   microsegregation: { fraction_solid: number; x: Record<string, number> }[];
   table: ResultTable;

@@ -10,6 +10,7 @@ import { JobControl } from '../../worker/protocol.js';
 import { run } from '../../worker/calculations/solidification.js';
 import type { SolidificationDocument, SolidPathPoint } from '../../contract/results/solidification.js';
 import { openDatabase } from '../../worker/core/database.js';
+import { PhaseModel } from '../../worker/core/models.js';
 import { backDiffusionUpdate, clyneKurzOmega } from '../../worker/scans/scheil/back-diffusion.js';
 import { scheilSolidification } from '../../worker/scans/scheil/run.js';
 import { ROOT } from '../service/helpers.js';
@@ -117,6 +118,19 @@ describe('solidification', () => {
     between(d);
     expect(d.phases_in_order[0]).toBe('FCC_A1');
     expect(d.microsegregation.length).toBeGreaterThan(10);
+    // the latent heat released: about aluminium's enthalpy of fusion in this database (H of pure liquid - H of pure
+    // fcc at the melting point, 933.47 K), a little less for the zinc; released where the solid forms
+    const db = openDatabase(ALZN);
+    const h = (phase: string) => {
+      const m = PhaseModel.build(db, phase, ['AL', 'VA'])!;
+      return m.properties(933.47, 101325, m.siteFractions(phase === 'LIQUID' ? [{ AL: 1 }] : [{ AL: 1 }, { VA: 1 }]))
+        .HM;
+    };
+    const fusion = h('LIQUID') - h('FCC_A1');
+    const total = d.latent_heat[d.latent_heat.length - 1]!.cumulative;
+    expect(total).toBeGreaterThan(0.7 * fusion);
+    expect(total).toBeLessThan(1.1 * fusion);
+    expect(d.latent_heat.filter((p) => p.T > d.liquidus!).every((p) => p.released === 0)).toBe(true);
   }, 60_000);
 
   it('Fe-C with carbon a fast diffuser (and no data for iron): its path lies between Scheil and the lever rule', () => {

@@ -193,10 +193,31 @@ function solidificationDocument(
     lever_rule_solidus: r.classic.lever_rule_solidus_temperature,
     end_reason: r.withBack.end_reason,
     phases_in_order: phasesInOrder(r.withBack.steps),
+    latent_heat: latentHeat(r.withBack.steps),
     microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
     table: pathTable(r.withBack.steps),
     notes,
   };
+}
+
+/** The latent heat of a path per temperature (its steps at one temperature summed) and its release per kelvin. */
+function latentHeat(steps: readonly ScheilStep[]): SolidificationDocument['latent_heat'] {
+  const out: SolidificationDocument['latent_heat'] = [];
+  let cumulative = 0;
+  for (const s of steps) {
+    const released = s.latent_heat ?? 0;
+    cumulative += released;
+    const last = out[out.length - 1];
+    if (last && last.T === s.T) {
+      last.released += released;
+      last.cumulative = cumulative;
+    } else out.push({ T: s.T, released, cumulative, apparent_cp: 0 });
+  }
+  out.forEach((p, i) => {
+    const dT = i > 0 ? out[i - 1]!.T - p.T : 0;
+    p.apparent_cp = dT > 0 ? p.released / dT : 0;
+  });
+  return out;
 }
 
 function pathTable(steps: readonly ScheilStep[]): ResultTable {

@@ -24,6 +24,8 @@ export interface Split {
   xL: Record<string, number> | null;
   /** solid labels with their amounts, labels NAME / NAME#2 after PhaseNamer */
   solids: { label: string; NP: number }[];
+  /** heat the solids release, J per mole of the equilibrium's atoms: sum of NP (H of the liquid - H of the solid) */
+  latent: number;
 }
 
 export const hasSolid = (s: Split): boolean => s.fL < 1 - 1e-9;
@@ -78,16 +80,22 @@ export class PathEquilibria {
 
   split(r: EquilibriumResult): Split {
     const { elements, liquid } = this.setup;
-    let fL = 0;
+    let fL = 0,
+      hLiquid = 0,
+      hSolids = 0,
+      nSolids = 0;
     const xs: Record<string, number> = Object.fromEntries(elements.map((e) => [e, 0]));
     const byBase = new Map<string, PhaseState[]>();
     const amounts = new Map<PhaseState, number>();
     for (const p of r.phases) {
       if (p.name === liquid) {
         fL += p.NP;
+        hLiquid += p.NP * p.HM;
         for (const e of elements) xs[e] += p.NP * (p.x[e] ?? 0);
         continue;
       }
+      hSolids += p.NP * p.HM;
+      nSolids += p.NP;
       const base = this.namer.name(p);
       byBase.set(base, [...(byBase.get(base) ?? []), p]);
       amounts.set(p, p.NP);
@@ -99,7 +107,8 @@ export class PathEquilibria {
     const xL = fL > 0 ? Object.fromEntries(elements.map((e) => [e, xs[e] / fL])) : null;
     // all liquid up to round-off (NP = 1 - 2e-16): no solid forms, fraction solid must stay exactly 0
     if (fL > 0 && !solids.some((q) => q.NP > AMOUNT_EPS)) fL = 1;
-    return { fL, xL, solids };
+    const latent = fL > 0 && nSolids > 0 ? nSolids * (hLiquid / fL) - hSolids : 0;
+    return { fL, xL, solids, latent };
   }
 
   /** Bisection on [lo, hi] (pred(lo) true, pred(hi) false) to T_RESOLUTION; returns both ends with their results. */

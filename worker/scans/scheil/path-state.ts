@@ -74,6 +74,7 @@ export class PathState {
       liquid_x: { ...this.xL },
       solid_increment: dfs,
       phase_increments: inc,
+      latent_heat: remaining * s.latent,
     });
   }
 
