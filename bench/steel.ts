@@ -3,7 +3,8 @@
 // written by the process itself at exit) and its goal. The steel tasks run on the bundled MF Steel database with its
 // recommended phase selection (`--db MF_STEEL`); 316L = Fe-17Cr-12Ni-2.5Mo-0.02C-1.5Mn-0.5Si (mass %). The last row is
 // the 7-component Al alloy of bench:calc's alloy7 on COST507 (every phase); `solution` is the solution-treatment window
-// of 316L (kinetics part 1: goal < 3 s).
+// of 316L, `solidify` and `alsolid` the solidification with back diffusion of 316L and of the Al alloy (goals of
+// kinetics part 1).
 // With PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and addon built), each run of a task is also
 // run with that checkout's command line, alternately, and printed beside as "before" with the ratio before/now.
 // Sections can be selected by the names in the first column: `npm run bench:steel -- point scheil`.
@@ -105,6 +106,43 @@ const TASKS: SteelTask[] = [
     config: {
       task_type: 'solution_treatment',
       condition: { components: STEEL, compositions: SS316L, temperature_start: 900, ...mass },
+    },
+  },
+  {
+    name: 'solidify',
+    what: 'solidification 316L with back diffusion (mf-mobility beside MF Steel), 10 K/s, from 1781 K, 1 K steps',
+    goal: { s: 10 },
+    database: ['--db', 'MF_STEEL', '--mobility-tdb', path.join(tdbDir(), 'mf-mobility.tdb')],
+    config: {
+      task_type: 'solidification',
+      condition: {
+        components: STEEL,
+        compositions: SS316L,
+        start_temperature: 1781,
+        temperature_step: 1,
+        cooling_rate: 10,
+        secondary_arm_spacing: 50e-6,
+        ...mass,
+      },
+    },
+  },
+  {
+    name: 'alsolid',
+    what: 'solidification COST507 7-component Al alloy with back diffusion (kawin Al-Mg-Si mobilities beside), 10 K/s',
+    goal: { s: 5 },
+    database: ['--tdb', path.join(tdbDir(), 'COST507.tdb'), '--mobility-tdb', path.join(tdbDir(), 'kawin_AlMgSi.tdb')],
+    config: {
+      task_type: 'solidification',
+      tdb_code: 'COST507',
+      condition: {
+        components: ['AL', 'ZN', 'MG', 'CU', 'SI', 'FE', 'MN'],
+        compositions: { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 },
+        start_temperature: 950,
+        temperature_step: 1,
+        cooling_rate: 10,
+        pressure: 101325,
+        composition_unit: 'mole_fraction',
+      },
     },
   },
   {

@@ -122,7 +122,7 @@ export function run(job: TaskJob<'solidification'>, control: JobControl): Calcul
   const withBack = scheilSolidification({
     ...base,
     leverRule: false,
-    liquidUpdate: backDiffusionUpdate(twoOmega, profile),
+    liquidUpdate: backDiffusionUpdate(twoOmega, profile, primary ?? undefined),
     control: undefined,
   });
   control.setProgress(0.95);

@@ -11,6 +11,7 @@
 // same temperature: the path repeats the step there until it forms none (worker/scans/scheil/path.ts). A fast diffuser
 // (carbon, nitrogen) has Omega = 1/2. Without back diffusion the liquid is the step's equilibrium liquid: the classic
 // path exactly.
+import { baseName } from '../../../contract/phases.js';
 import type { LiquidUpdate } from './path-state.js';
 
 /** Clyne and Kurz's back-diffusion coefficient Omega of the Fourier number alpha (0 to 1/2). */
@@ -32,17 +33,22 @@ export function stepSolid(before: Record<string, number>, after: Record<string, 
  * The liquid update with back diffusion, 2 Omega_j per element (0: none, 1: complete); `solids`, when given,
  * receives the composition of the solid each step forms, with the fraction solid before it (the microsegregation
  * profile as solidified). The balance element (the alloy's largest fraction) is what the others leave, whatever its
- * own value.
+ * own value. With `primary`, the back diffusion stops once a step forms another solid (the eutectic stage is
+ * Scheil's: the model's back diffusion is into the primary dendrites).
  */
 export function backDiffusionUpdate(
   twoOmega: Record<string, number>,
   solids?: { fs: number; x: Record<string, number> }[],
+  primary?: string,
 ): LiquidUpdate {
   // per element, per mole of alloy: the alloy's amount and the amount frozen in the solid that does not diffuse
   let alloy: Record<string, number> | null = null;
   const frozen: Record<string, number> = {};
-  return (before, equilibrium, fL, fsBefore) => {
+  // back diffusion is into the primary phase: once another solid forms (a eutectic), the rest of the path is Scheil's
+  let primaryOnly = true;
+  return (before, equilibrium, fL, fsBefore, formed) => {
     alloy ??= { ...before };
+    if (primary && formed.some((q) => q.NP > 1e-12 && baseName(q.label) !== primary)) primaryOnly = false;
     const xS = stepSolid(before, equilibrium, fL);
     if (solids && fL < 1) solids.push({ fs: fsBefore, x: xS });
     const fsAfter = fsBefore + (1 - fsBefore) * Math.max(0, 1 - fL);
@@ -59,7 +65,7 @@ export function backDiffusionUpdate(
       // the liquid holds what neither the frozen solid nor the fraction phi f_s at the interface composition holds;
       // without back diffusion that is the step's equilibrium liquid (taken as it is: the classic path exactly)
       let v =
-        phi > 0 && fsAfter < 1
+        primaryOnly && phi > 0 && fsAfter < 1
           ? ((alloy[e] ?? 0) - frozen[e]! - phi * fsAfter * solid) / (1 - fsAfter)
           : (equilibrium[e] ?? 0);
       v = Number.isFinite(v) ? Math.max(0, v) : 0;

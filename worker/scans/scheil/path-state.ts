@@ -6,14 +6,15 @@ import { AMOUNT_EPS, type Split } from './equilibria.js';
 /**
  * How the liquid's composition follows a step: the equilibrium liquid of the step (Scheil-Gulliver, the default), or
  * a composition that gives some solute back to the solid formed before (back diffusion, back-diffusion.ts). Called
- * with the liquid before the step, the step's equilibrium liquid, the fraction of the liquid that stays liquid and
- * the fraction solid before the step.
+ * with the liquid before the step, the step's equilibrium liquid, the fraction of the liquid that stays liquid, the
+ * fraction solid before the step and the solids the step forms.
  */
 export type LiquidUpdate = (
   before: Record<string, number>,
   equilibrium: Record<string, number>,
   fL: number,
   fsBefore: number,
+  solids: Split['solids'],
 ) => Record<string, number>;
 
 export class PathState {
@@ -65,7 +66,7 @@ export class PathState {
     for (const [k, v] of Object.entries(inc)) this.totals[k] = (this.totals[k] ?? 0) + v;
     const dfs = remaining * Math.max(0, 1 - s.fL);
     this.fs = Math.min(1, fsBefore + dfs);
-    if (s.xL) this.xL = this.liquidUpdate ? this.liquidUpdate(this.xL, s.xL, s.fL, fsBefore) : s.xL;
+    if (s.xL) this.xL = this.liquidUpdate ? this.liquidUpdate(this.xL, s.xL, s.fL, fsBefore, s.solids) : s.xL;
     this.steps.push({
       T,
       fraction_solid: this.fs,
