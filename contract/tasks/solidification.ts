@@ -32,13 +32,25 @@ export const solidificationSchema = z.strictObject({
       pressure,
       /** above the liquidus, K */
       start_temperature: kelvin,
-      temperature_step: positive.max(50, 'must be at most 50 K'),
+      temperature_step: positive
+        .max(50, 'must be at most 50 K')
+        .describe('K between the steps of the path (1 K is usual)'),
       /** K/s (a sand casting: 1; a die casting: 100) */
-      cooling_rate: positive.max(1e6, 'must be at most 1e6 K/s'),
+      cooling_rate: positive
+        .max(1e6, 'must be at most 1e6 K/s')
+        .describe('K/s: a sand casting about 1, a permanent mould 10, a die casting about 100'),
       /** secondary dendrite arm spacing, m (default 50e-6 (K/s)^(1/3) / cooling_rate^(1/3)) */
-      secondary_arm_spacing: positive.max(0.01, 'must be at most 0.01 m').optional(),
+      secondary_arm_spacing: positive
+        .max(0.01, 'must be at most 0.01 m')
+        .describe(
+          'm: the secondary dendrite arm spacing (aluminium castings 20-100 µm); default 50 µm·(K/s)^(1/3) / cooling_rate^(1/3) (Flemings)',
+        )
+        .optional(),
       /** elements in equilibrium with the solid (default: C, N, H, B, O among the components) */
-      fast_diffusers: z.array(z.string().min(1, 'must not be empty')).optional(),
+      fast_diffusers: z
+        .array(z.string().min(1, 'must not be empty'))
+        .describe('elements in equilibrium with the solid; default C, N, H, B, O among the components')
+        .optional(),
       /** diffusivity of an element in the primary solid as D0 exp(-Q/RT); default: the database's mobility data */
       solid_diffusivities: z.record(z.string(), z.strictObject({ D0: positive, Q: positive })).optional(),
       /** default: the first solid of the path */

@@ -32,7 +32,7 @@ export const solutionTreatmentSchema = z.strictObject({
       compositions: composition,
       pressure,
       /** the lowest temperature of the amounts-against-T scan (an ageing temperature, say), K */
-      temperature_start: kelvin,
+      temperature_start: kelvin.describe('K: the lowest temperature of the scan, an ageing or service temperature'),
       /** the highest (default: 20 K above the liquidus) */
       temperature_end: kelvin.optional(),
       points: z
@@ -46,13 +46,20 @@ export const solutionTreatmentSchema = z.strictObject({
       /** the precipitates: default every other solid phase stable somewhere in the scan */
       precipitates: z.array(z.string().min(1, 'must name a phase')).optional(),
       /** kept from the highest solvus and from incipient melting, K (default 10) */
-      safety_margin: z.number().min(0, 'must be at least 0').max(200, 'must be at most 200').optional(),
+      safety_margin: z
+        .number()
+        .min(0, 'must be at least 0')
+        .max(200, 'must be at most 200')
+        .describe('K kept from the highest solvus and from incipient melting; default 10 K (furnace uniformity)')
+        .optional(),
       /** the time to dissolve one particle of a precipitate at the recommended (or a given) temperature */
       dissolution: z
         .strictObject({
           phase: z.string().min(1, 'must name a phase'),
           /** initial particle radius, m (a coarse cast particle: 1e-6) */
-          radius: positive.max(1e-2, 'must be at most 0.01 m'),
+          radius: positive
+            .max(1e-2, 'must be at most 0.01 m')
+            .describe('m: the initial particle radius (a coarse cast particle about 1e-6 m)'),
           /** default: the recommended temperature */
           temperature: kelvin.optional(),
           /** the solute's diffusivity in the matrix as D0 exp(-Q/RT); default: the chemical diffusivity from the

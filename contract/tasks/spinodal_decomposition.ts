@@ -19,12 +19,14 @@ const positive = z.number().gt(0, 'must be greater than 0');
  */
 export const coherentFields = z.strictObject({
   /** elastic constants, Pa (aluminium: c11 = 108 GPa, c12 = 62 GPa) */
-  c11: positive,
-  c12: z.number(),
+  c11: positive.describe('Pa: elastic constant c11 (aluminium 108e9)'),
+  c12: z.number().describe('Pa: elastic constant c12 (aluminium 62e9)'),
   /** eta = (1/a) da/dx of the axis element, per unit mole fraction (Al-Zn fcc: about -0.02) */
-  lattice_mismatch: z.number(),
+  lattice_mismatch: z
+    .number()
+    .describe('(1/a) da/dx of the axis element per unit mole fraction (Al-Zn fcc about -0.02, Vegard)'),
   /** molar volume, m^3/mol (aluminium: 1.0e-5) */
-  molar_volume: positive,
+  molar_volume: positive.describe('m^3/mol (aluminium 1.0e-5)'),
 });
 
 export const spinodalSchema = z.strictObject({
@@ -34,7 +36,10 @@ export const spinodalSchema = z.strictObject({
     .strictObject({
       components: components.length(2, 'must contain exactly 2 elements (a binary system)'),
       /** the phase whose spinodal is drawn (FCC_A1 of Al-Zn, BCC_A2 of Cr-Fe) */
-      phase: z.string().min(1, 'must name a phase'),
+      phase: z
+        .string()
+        .min(1, 'must name a phase')
+        .describe('the phase whose spinodal is traced (FCC_A1 of Al-Zn, BCC_A2 of Cr-Fe)'),
       /** the element on the composition axis: the second component when absent */
       x_component: z.string().min(1, 'must not be empty').optional(),
       temperature_start: kelvin,

@@ -3,6 +3,7 @@
 // element that is not a component, a misspelled primary phase with the nearest name).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runTask, startFixture, type Fixture } from '../service/helpers.js';
+import { conditionFields } from '../../renderer/src/lib/taskforms.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -51,5 +52,18 @@ describe('solidification over the API', () => {
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'bad', task_config: config(bad) } });
     expect(r.status, r.text).toBe(400);
     expect(r.body.error).toMatch(message);
+  });
+});
+
+describe("the forms explain the models' inputs", () => {
+  it.each([
+    ['solidification', 'cooling_rate', /K\/s/],
+    ['solidification', 'secondary_arm_spacing', /Flemings/],
+    ['solution_treatment', 'safety_margin', /default 10 K/],
+    ['solution_treatment', 'dissolution.radius', /particle radius/],
+    ['spinodal_decomposition', 'coherent.c11', /aluminium 108e9/],
+  ] as const)('%s: %s', (type, key, help) => {
+    const field = conditionFields(type).find((f) => f.key === key);
+    expect(field?.help).toMatch(help);
   });
 });

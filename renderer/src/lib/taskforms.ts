@@ -44,6 +44,8 @@ export interface FieldSpec {
   exactLength?: number;
   min?: { value: number; inclusive: boolean };
   max?: { value: number; inclusive: boolean };
+  /** what the input means, its typical values and where its default comes from (the schema's description) */
+  help?: string;
 }
 
 /** Name of each task type in the renderer (the registry's label). */
@@ -81,7 +83,8 @@ const API_ONLY_OBJECTS = new Set(['product']);
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
   const def = inner._zod.def;
-  const base = { key, required: !optional, unit: unitOf(key.split('.').pop()!) };
+  const help = (schema as { description?: string }).description ?? (inner as { description?: string }).description;
+  const base = { key, required: !optional, unit: unitOf(key.split('.').pop()!), ...(help ? { help } : {}) };
   switch (def.type) {
     case 'number': {
       const f: FieldSpec = { ...base, kind: 'number' };
