@@ -125,6 +125,46 @@ describe('phasedesk calc', () => {
     );
   });
 
+  it.each([
+    [
+      'spinodal_decomposition',
+      {
+        components: ['AL', 'ZN'],
+        phase: 'FCC_A1',
+        temperature_start: 400,
+        temperature_end: 700,
+        temperature_points: 7,
+      },
+      'spinodal',
+    ],
+    [
+      'solution_treatment',
+      { components: ['AL', 'ZN'], compositions: { ZN: 0.1 }, temperature_start: 400, points: 21 },
+      'solution_treatment',
+    ],
+    [
+      'solidification',
+      {
+        components: ['AL', 'ZN'],
+        compositions: { ZN: 0.1 },
+        start_temperature: 950,
+        temperature_step: 5,
+        cooling_rate: 1,
+        solid_diffusivities: { ZN: { D0: 2.45e-5, Q: 120000 } },
+      },
+      'solidification',
+    ],
+  ])('runs %s: result.json, result.csv and the preview', (type, condition, preview) => {
+    ensureBuilt();
+    const cfg = writeConfig(`${type}.json`, { task_type: type, condition: { pressure: 101325, ...condition } });
+    const out = path.join(tmp, `out-${type}`);
+    const r = cli(cfg, '--tdb', ALZN, '--out', out, '--threads', '1');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8')).task_type).toBe(type);
+    for (const f of ['result/result.csv', `preview/${preview}.svg`, `preview/${preview}.png`])
+      expect(existsSync(path.join(out, f)), f).toBe(true);
+  });
+
   it('bad input: exit code 2 and a message naming the problem', async () => {
     ensureBuilt();
     const ok = {
