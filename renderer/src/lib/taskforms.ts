@@ -181,6 +181,8 @@ export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
     composition_start: 0,
     composition_end: 1,
     composition_step: 0.02,
+    // a permanent-mould casting (solidification)
+    cooling_rate: 10,
   };
   return table[last];
 }
