@@ -53,6 +53,8 @@ export class Curvature {
   /** the variables of A and B on the sublattice of atoms (a phase whose composition fixes its site fractions) */
   private readonly ya: number;
   private readonly yb: number;
+  /** atoms per formula unit of a phase whose composition fixes its site fractions (the atom sublattice's ratio) */
+  private readonly atoms: number;
   evaluations = 0;
 
   constructor(private readonly sys: CurvatureSystem) {
@@ -64,6 +66,7 @@ export class Curvature {
     const sub = atoms >= 0 ? sys.model.variables[atoms]!.sublattice : -1;
     this.ya = sys.model.variables.findIndex((v) => v.sublattice === sub && v.species === sys.axis[0]);
     this.yb = sys.model.variables.findIndex((v) => v.sublattice === sub && v.species === sys.axis[1]);
+    this.atoms = this.direct ? sys.model.moles(this.direct(0.5), 0).Nf : 1;
   }
 
   /**
@@ -77,7 +80,7 @@ export class Curvature {
     const e = this.sys.model.evaluate(T, this.sys.P, y, 2);
     const H = (i: number, j: number) => e.d2Gf[(2 + i) * n + 2 + j]!;
     const { ya, yb } = this;
-    return (H(ya, ya) + H(yb, yb) - 2 * H(ya, yb)) / (e.Gf / e.GM);
+    return (H(ya, ya) + H(yb, yb) - 2 * H(ya, yb)) / this.atoms;
   }
 
   /** The phase's site fractions at x_B (relaxed), or null. */
