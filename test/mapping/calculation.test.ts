@@ -141,4 +141,24 @@ describe('binary_equilibrium task', () => {
     });
     expect(out.logs.join('\n')).toContain('order/disorder handling disabled');
   }, 120_000);
+
+  test('a diagram of which no equilibrium converges fails with the reason, not as an empty diagram', () => {
+    // V-O with gas and halite (a pycalphad test file): every equilibrium of the seed grid fails
+    const dir = mkdtempSync(path.join(tmpdir(), 'binary-eq-'));
+    const j = job(dir, {
+      tdb_file: path.join(SHARED_TDB_DIR, 'pycalphad_inline_V_O_gas_halite.tdb'),
+      condition: {
+        components: ['V', 'O'],
+        compositions_start: { O: 0 },
+        compositions_end: { O: 1 },
+        temperature_start: 300,
+        temperature_end: 2000,
+        pressure: 101325,
+      },
+    });
+    expect(() => run(j, new JobControl(j.control))).toThrow(
+      /^no equilibrium of the diagram converged \((\d+) of \1\); the first: seed grid: equilibrium not converged at T=/,
+    );
+    expect(existsSync(path.join(dir, 'result', 'result.json'))).toBe(false);
+  });
 });

@@ -8,6 +8,7 @@ import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
+import { failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { spinodalsInGaps } from '../mapping/spinodal/in-gaps.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
@@ -333,6 +334,7 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
       orderDisorder: inp.orderDisorder,
     }),
   );
+  failIfNothingConverged('diagram', d.stats, d.logs);
   // config keeps the file name of the database, not the server's path (as point_calculation does)
   const config = { ...job.config, tdb_file: basename(inp.tdbFile) };
   const mass = diagramMassConverter(d, masses);

@@ -7,6 +7,7 @@ import { documentBase } from '../results/document.js';
 import { openSystem } from '../system/system.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { mapIsopleth, type IsoplethMap } from '../mapping/isopleth/trace.js';
+import { failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
 import { isoplethPreview } from '../plots/isopleth.js';
 import { writeResultFiles } from '../results/common.js';
@@ -87,6 +88,7 @@ export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationO
     control,
     liquids,
   });
+  failIfNothingConverged('isopleth', m.stats, m.logs);
   const base = documentBase(job, 'isopleth', sys);
   const doc: IsoplethResult = {
     ...base,

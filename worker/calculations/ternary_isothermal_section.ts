@@ -3,6 +3,7 @@
 // 1e-5, completeness self-check). Writes result/result.json (TernaryIsothermalSectionResult,
 // contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
 // preview/isothermal_section.svg/.png.
+import { failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { sectionSpinodals } from '../mapping/spinodal/in-gaps.js';
 import { basename } from 'node:path';
 import { openSystem } from '../system/system.js';
@@ -195,6 +196,7 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
     pdens: inp.pdens,
     gridDivisions: inp.gridDivisions,
   });
+  failIfNothingConverged('section', s.stats, s.logs);
   control.setStage('writing the section');
   const toMass = inp.unit === 'mass_fraction' ? massConverter(sys.db, inp.components) : null;
   const config = { ...job.config, tdb_file: basename(sys.tdbFile) };
