@@ -31,7 +31,7 @@ type Doc = Pick<
   | 'single_phase_regions'
   | 'critical_points'
   | 'spinodals'
-> & { config?: unknown };
+> & { config?: unknown; self_check?: TernaryIsothermalSectionResult['self_check'] };
 
 function polygonArea(p: [number, number][]): number {
   let a = 0;
@@ -70,7 +70,16 @@ function header(doc: Doc): string[] {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="${escapeXml(FONT_FAMILY)}">`,
     `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#FFFFFF"/>`,
     `<text x="${WIDTH / 2}" y="28" font-size="17" text-anchor="middle">${escapeXml(`${systemName(doc.components)} isothermal section, T = ${tText}, P = ${pressureText(doc.pressure)}`)}</text>`,
+    ...selfCheckWarning(doc),
   ];
+}
+
+/** Under the title, in red, when the section's self-check found points the map does not agree with. */
+function selfCheckWarning(doc: Doc): string[] {
+  const n = doc.self_check?.disagreements.length ?? 0;
+  if (n === 0) return [];
+  const text = `self-check: ${n} of ${doc.self_check!.points} point equilibria disagree with this map (listed in result.json)`;
+  return [`<text x="${WIDTH / 2}" y="48" font-size="12" text-anchor="middle" fill="#B00020">${escapeXml(text)}</text>`];
 }
 
 /** The composition grid, every 0.1 of each component. */
