@@ -8,6 +8,7 @@
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
 //  - solidification: Al-10Zn with back diffusion beside Scheil and the lever rule;
+//  - a line of a task whose previews are in degrees Celsius opens in degrees Celsius;
 //  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
 //    the New task form with composition_unit.
@@ -173,6 +174,17 @@ beforeAll(async () => {
   svc = await startService({ PHASEDESK_POOL_SIZE: '1' });
   served = await serveRenderer(svc);
   Object.assign(ids, await postTasks(svc, TASKS, 'Vocabulary'));
+  // a task whose previews are in degrees Celsius: its view opens in them too
+  const celsius = await apiCall<{ id: number }>(svc, 'POST', '/task', {
+    title: 'Vocabulary: line in Celsius',
+    task_config: {
+      task_type: 'line_calculation',
+      tdb_code: 'ALZN_MEY1993',
+      preview_temperature_unit: 'celsius',
+      condition: TASKS.line!.condition,
+    },
+  });
+  ids.celsiusLine = celsius.json.id;
   // a database with mobility data, imported as a user would
   const kawin = join(SHARED_TDB_DIR, 'kawin_FeCrNi.tdb');
   consoleCommand(svc, [
@@ -394,6 +406,15 @@ describe('further quantities in the result views', () => {
       await page.locator('[data-testid="plot-solidification"] path[data-series="with back diffusion"]').count(),
     ).toBe(1);
     await shot('result-solidification');
+    expect(errors).toEqual([]);
+  });
+
+  it('a task with previews in degrees Celsius opens its view in degrees Celsius (and switches back to K)', async () => {
+    await openView('celsiusLine');
+    const plot = page.getByTestId('plot-fractions');
+    await plot.waitFor();
+    expect(await plot.innerText()).toMatch(/°C → K/);
+    expect(await plot.innerHTML()).toContain('°C]');
     expect(errors).toEqual([]);
   });
 });

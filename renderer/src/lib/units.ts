@@ -43,3 +43,11 @@ export function balanced(
   out[balance] = rest;
   return out;
 }
+
+/**
+ * Whether a result view opens its temperatures in degrees Celsius: the task chose them for its previews
+ * (task_config.preview_temperature_unit), so the view on screen starts as the exported figures are.
+ */
+export function opensInCelsius(doc: { config?: Record<string, unknown> }): boolean {
+  return doc.config?.preview_temperature_unit === 'celsius';
+}
