@@ -12,15 +12,13 @@ import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type { ScheilStep } from '../../contract/results/scheil_solidification.js';
 import type { BackDiffusion, SolidificationDocument, SolidPathPoint } from '../../contract/results/solidification.js';
 import { ARM_SPACING_COEFFICIENT, DEFAULT_FAST_DIFFUSERS } from '../../contract/tasks/solidification.js';
-import { equilibrium } from '../core/equilibrium.js';
-import { PhaseModel } from '../core/models.js';
 import { scheilChart } from '../plots/charts.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { backDiffusionUpdate, clyneKurzOmega } from '../scans/scheil/back-diffusion.js';
 import { scheilSolidification, type ScheilRun } from '../scans/scheil/run.js';
-import { diffusionPhase, phaseDiffusion } from '../system/diffusion.js';
+import { phaseDiffusionAt } from '../system/diffusion.js';
 import { inMoleFractions, openSystem, type CalcSystem } from '../system/system.js';
 import { elementMasses, moleToMassFractions } from '../system/units.js';
 
@@ -29,22 +27,6 @@ const R = 8.3145;
 
 const pathOf = (steps: readonly { T: number; fraction_solid: number }[]): SolidPathPoint[] =>
   steps.map((s) => ({ T: s.T, fraction_solid: s.fraction_solid }));
-
-/** The tracer diffusivity of each element in the primary phase at T and the alloy's composition, from mobility data. */
-function databaseDiffusivities(sys: CalcSystem, phase: string, T: number, P: number, x: Record<string, number>) {
-  const model = PhaseModel.build(sys.db, phase, sys.components);
-  const kinetic = model ? diffusionPhase(sys.db, model, sys.components) : null;
-  if (!model || !kinetic) return {};
-  const r = equilibrium({
-    database: sys.db,
-    components: sys.components,
-    phases: [phase],
-    conditions: { T, P, X: Object.fromEntries(sys.elements.slice(1).map((e) => [e, x[e] ?? 0])) },
-    options: { singleSet: true },
-  });
-  if (!r.converged || r.phases.length !== 1) return {};
-  return phaseDiffusion(kinetic, T, P, r.phases[0]!.y, r.phases[0]!.x).tracer;
-}
 
 /** Each element's back diffusion: fast diffusers in equilibrium, the others from D_s, t_f and lambda_2. */
 function backDiffusionOf(
@@ -56,7 +38,9 @@ function backDiffusionOf(
   const given = Object.fromEntries(
     Object.entries(cond.solid_diffusivities ?? {}).map(([e, d]) => [e.toUpperCase(), d]),
   );
-  const fromDb = c.primary ? databaseDiffusivities(sys, c.primary, c.Tmid, cond.pressure, c.x) : {};
+  // the tracer diffusivities in the primary phase at the middle of the freezing range
+  const fromDb: Record<string, number> =
+    (c.primary ? phaseDiffusionAt(sys, c.primary, c.Tmid, cond.pressure, c.x)?.tracer : undefined) ?? {};
   const balance = sys.elements.reduce((a, b) => ((c.x[b] ?? 0) > (c.x[a] ?? 0) ? b : a));
   return sys.elements.map((element): BackDiffusion => {
     if (element === balance)

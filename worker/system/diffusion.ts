@@ -18,7 +18,8 @@
 import type { PhaseDiffusion } from '../../contract/results/common.js';
 import { solveLinear } from '../core/linear.js';
 import { MobilityModel, type MobilityValues } from '../core/mobility.js';
-import type { PhaseModel } from '../core/models.js';
+import { equilibrium } from '../core/equilibrium.js';
+import { PhaseModel } from '../core/models.js';
 import type { NativeDatabase } from '../core/native.js';
 
 const R = 8.3145;
@@ -183,4 +184,29 @@ function diffusionMatrices(
       chemical[k][j] = els.reduce((a, i) => a + ((i === k ? 1 : 0) - (isSub(i) ? u(k) : 0)) * intrinsic[i][j], 0);
   }
   return { chemical, intrinsic };
+}
+
+/**
+ * The diffusion of one phase alone at the alloy's mole fractions x (every element; its site fractions relaxed), or
+ * null when the database has no kinetic data for it or its state does not converge.
+ */
+export function phaseDiffusionAt(
+  sys: { db: NativeDatabase; components: string[]; elements: string[] },
+  phase: string,
+  T: number,
+  P: number,
+  x: Record<string, number>,
+): PhaseDiffusion | null {
+  const model = PhaseModel.build(sys.db, phase, sys.components);
+  const kinetic = model ? diffusionPhase(sys.db, model, sys.components) : null;
+  if (!model || !kinetic) return null;
+  const r = equilibrium({
+    database: sys.db,
+    components: sys.components,
+    phases: [phase],
+    conditions: { T, P, X: Object.fromEntries(sys.elements.slice(1).map((e) => [e, x[e] ?? 0])) },
+    options: { singleSet: true },
+  });
+  if (!r.converged || r.phases.length !== 1) return null;
+  return phaseDiffusion(kinetic, T, P, r.phases[0]!.y, r.phases[0]!.x);
 }

@@ -7,9 +7,8 @@
 // transient term it gives r^2 = r0^2 - k D t; for small k that term is negligible (test/calculations/solution.test.ts).
 import type { Dissolution } from '../../../contract/results/solution_treatment.js';
 import { equilibrium, type EquilibriumResult } from '../../core/equilibrium.js';
-import { PhaseModel } from '../../core/models.js';
 import type { NativeDatabase } from '../../core/native.js';
-import { diffusionPhase, phaseDiffusion } from '../../system/diffusion.js';
+import { phaseDiffusionAt } from '../../system/diffusion.js';
 
 const R = 8.3145;
 
@@ -94,18 +93,8 @@ function databaseDiffusivity(
   P: number,
   X: Record<string, number>,
 ): { D: number; source: string } | null {
-  const model = PhaseModel.build(sys.db, matrix, sys.components);
-  const kinetic = model ? diffusionPhase(sys.db, model, sys.components) : null;
-  if (!model || !kinetic) return null;
-  const r = equilibrium({
-    database: sys.db,
-    components: sys.components,
-    phases: [matrix],
-    conditions: { T, P, X: conditionsOf(sys.elements, X) },
-    options: { singleSet: true },
-  });
-  if (!r.converged || r.phases.length !== 1) return null;
-  const d = phaseDiffusion(kinetic, T, P, r.phases[0]!.y, r.phases[0]!.x);
+  const d = phaseDiffusionAt(sys, matrix, T, P, X);
+  if (!d) return null;
   const chemical = d.chemical[solute]?.[solute];
   if (chemical !== undefined && chemical > 0)
     return {
