@@ -46,7 +46,7 @@ describe.skipIf(serversMissing)('chaos: restarts of PostgreSQL and Redis, kill -
     const acknowledged: number[] = [];
     for (let round = 0; round < 3; round++) {
       const sleeper = await sleepTask(l, 3);
-      expect(sleeper.status).toBe(200);
+      expect(sleeper.status, JSON.stringify(sleeper.body)).toBe(200);
       acknowledged.push(sleeper.body.id);
       await until(
         () => status(l, sleeper.body.id),
@@ -89,7 +89,7 @@ describe.skipIf(serversMissing)('chaos: restarts of PostgreSQL and Redis, kill -
       body: { title: 'grid', no_cache: true, task_config: grid },
     });
     const sleeper = await sleepTask(l, 4);
-    expect([cpt.status, sleeper.status]).toEqual([200, 200]);
+    expect([cpt.status, sleeper.status], JSON.stringify([cpt.body, sleeper.body])).toEqual([200, 200]);
     // the flow in the middle of its chunks, the single job running
     await until(
       () => Promise.all([status(l, cpt.body.id), status(l, sleeper.body.id)]),
@@ -153,6 +153,7 @@ describe.skipIf(serversMissing)('chaos: restarts of PostgreSQL and Redis, kill -
     // long enough to be still running after the API's restart on a loaded machine, so the worker dies mid-task
     const a = await sleepTask(l, 20);
     const b = await sleepTask(l, 20);
+    expect([a.status, b.status], JSON.stringify([a.body, b.body])).toEqual([200, 200]);
     await until(
       () => Promise.all([status(l, a.body.id), status(l, b.body.id)]),
       (rs) => rs.every((r) => r.body?.status === 'running'),

@@ -12,8 +12,16 @@ import type { Lab } from './lab.js';
 
 export const TERMINAL = ['completed', 'failed', 'aborted'];
 
-/** The environment of a chaos lab: a quick orphan sweep, a short grace. */
-export const CHAOS_ENV = { PHASEDESK_ORPHAN_SWEEP_SECONDS: '2', PHASEDESK_ORPHAN_GRACE_SECONDS: '2' };
+/**
+ * The environment of a chaos lab: a quick orphan sweep, a short grace, and a pending-task cap above the tests'
+ * bursts. On a loaded machine the workers drain a burst of 20 slower than the next round posts, and the default cap
+ * of 20 would refuse its tasks with 403 (the cap itself is proven by the contract suite, not here).
+ */
+export const CHAOS_ENV = {
+  PHASEDESK_ORPHAN_SWEEP_SECONDS: '2',
+  PHASEDESK_ORPHAN_GRACE_SECONDS: '2',
+  PHASEDESK_MAX_PENDING_TASKS: '1000',
+};
 
 export const status = (lab: Lab, id: number) =>
   api(lab.port, 'GET', `/task/${id}`, { key: lab.keyA }).catch(() => ({ status: 0, body: {} as any }));
