@@ -9,10 +9,10 @@
 //   congruent_gap.tdb: GAP regular with L0 = +20000 (miscibility gap below 1202.7 K).
 //   eutectic_ideal.tdb: ideal LIQUID of A, B, C and the pure solids ALPHA, BETA, GAMMA (every melting point
 //     below 1600 K; below the ternary eutectic every inner composition holds the three solids).
-// Forms of the README covered by the project's own cases rather than here (they need a mapped diagram or a
-// solidification path): three_phase_regions_include, invariants_include (own-map-*), the Scheil quantities
-// (own-scheil-eutectic-ab), the literature quantities (own-lit-*), relation and conversion kinds.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// Forms of the README covered by the project's own cases rather than here (they need a mapped diagram):
+// three_phase_regions_include, invariants_include (own-map-*), the literature quantities (own-lit-*), the
+// relation and conversion kinds; the Scheil keywords are the own case's, written with a remark.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,6 +70,35 @@ const conditionCases = [
       [0.5, 0.6, 0.7].map((x) => RT1 * ideal(x)),
     ),
   ]),
+  // a Y condition beside a mass fraction or a potential (TEST: ideal, one sublattice, G = 0, so Y = X;
+  // masses A 12.011, B = C 55.847): W(B) = 0.5 with X(C) = 0.2 gives X(B) = 0.5 (12.011*0.8 + 55.847*0.2) /
+  // (55.847 - 0.5 (55.847 - 12.011)); MU(B) = RT ln 0.3 gives X(B) = 0.3
+  {
+    id: 'Y beside W',
+    kind: 'equilibrium',
+    tdb: 'pycalphad_inline_ideal_ABC.tdb',
+    components: ['A', 'B', 'C'],
+    phases: ['TEST'],
+    conditions: { T: 1000, 'W(B)': 0.5, 'Y(TEST,0,C)': 0.2 },
+    expected: [
+      v('X(C)', 0.2, { tolerance: { rtol: 0, atol: 1e-8 } }),
+      v('X(B)', (0.5 * (12.011 * 0.8 + 55.847 * 0.2)) / (55.847 - 0.5 * (55.847 - 12.011)), {
+        tolerance: { rtol: 0, atol: 1e-8 },
+      }),
+    ],
+  },
+  {
+    id: 'Y beside MU',
+    kind: 'equilibrium',
+    tdb: 'pycalphad_inline_ideal_ABC.tdb',
+    components: ['A', 'B', 'C'],
+    phases: ['TEST'],
+    conditions: { T: 1000, 'MU(B)': R * 1000 * Math.log(0.3), 'Y(TEST,0,C)': 0.2 },
+    expected: [
+      v('X(C)', 0.2, { tolerance: { rtol: 0, atol: 1e-8 } }),
+      v('X(A)', 0.5, { tolerance: { rtol: 0, atol: 1e-8 } }),
+    ],
+  },
   // phases the database does not define are ignored; VA listed for a database without it too
   {
     ...lensCase('undefined phases ignored', 'equilibrium', { T: T1, 'X(B)': 0.5 }, [v('GM', G_SOLID_HALF)]),
@@ -283,6 +312,7 @@ const stepMapCases = [
     v('phase_regions_include', [['LIQUID'], ['LIQUID', 'SOLID'], ['SOLID']], eq('contains_sets')),
     v('two_phase_regions_include', [['LIQUID', 'SOLID']], eq('contains_sets')),
     v('boundaries_include', [['LIQUID', 'SOLID']], eq('contains_sets')),
+    v('two_phase_regions_include (along T)', [['LIQUID', 'SOLID']], eq('contains_sets')),
     v('NP(SOLID) at T=1200', npS),
     v('number_of_stable_phases at T=1200', 2, eq('equal')),
   ]),
@@ -328,13 +358,33 @@ const stepMapCases = [
   },
 ];
 
+/** The own Scheil case (hand-calculated values in its notes) with a remark after each keyword quantity. */
+function scheilWithRemarks(): Record<string, unknown> {
+  const own = JSON.parse(readFileSync(path.join(__dirname, 'own-cases.json'), 'utf8')) as { cases: ValidationCase[] };
+  const c = own.cases.find((x) => x.id === 'own-scheil-eutectic-ab')!;
+  const keywords = ['first_solid_phase', 'T_first_solid', 'last_solid_phases', 'T_end'];
+  return {
+    ...c,
+    id: 'Scheil keywords with a remark',
+    tdb: TDB('eutectic_ideal.tdb'),
+    expected: c.expected
+      .filter((e) => keywords.includes(e.quantity))
+      .map((e) => ({ ...e, quantity: `${e.quantity} (Scheil path)` })),
+  };
+}
+
 describe('README vocabulary, form by form', () => {
   it('reads every form and reaches the closed-form value', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pd-forms-'));
     const file = path.join(dir, 'cases.json');
-    const cases = [...conditionCases, ...quantityCases, ...propertyCases, ...isolatedCases, ...stepMapCases].map(
-      (c) => ({ description: c.id, ...c }) as ValidationCase,
-    );
+    const cases = [
+      ...conditionCases,
+      ...quantityCases,
+      ...propertyCases,
+      ...isolatedCases,
+      ...stepMapCases,
+      scheilWithRemarks(),
+    ].map((c) => ({ description: c.id, ...c }) as ValidationCase);
     writeFileSync(file, JSON.stringify({ schema: 'calphad-validation-cases/1', cases }));
     const report = await runValidation(file, { tdbDir: SHARED_TDB_DIR });
     const misses = report.cases.flatMap((c) =>

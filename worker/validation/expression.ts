@@ -228,6 +228,11 @@ class Parser {
   }
 }
 
+/** A keyword quantity without a remark in parentheses after it: "two_phase_regions_include (at 1000 K)". */
+export function withoutRemark(q: string): string {
+  return q.trim().replace(/\s+\([^()]*\)$/, '');
+}
+
 /** Parses an arithmetic quantity expression; throws ParseError naming the text it cannot read. */
 export function parseExpression(text: string): Expr {
   return new Parser(text.trim()).parse();
