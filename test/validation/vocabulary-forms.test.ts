@@ -11,14 +11,15 @@
 //     below 1600 K; below the ternary eutectic every inner composition holds the three solids).
 // Forms of the README covered by the project's own cases rather than here (they need a mapped diagram):
 // three_phase_regions_include, invariants_include (own-map-*), the literature quantities (own-lit-*), the
-// relation and conversion kinds; the Scheil keywords are the own case's, written with a remark.
+// relation and conversion kinds; the Scheil keywords are the own case's, written with a remark; the isolated
+// phase of a real database is checked by the shared cases' pycalphad values under the other spellings.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runValidation } from '../../worker/validation/runner.js';
 import type { ExpectedEntry, ValidationCase } from '../../worker/validation/types.js';
-import { SHARED_TDB_DIR } from '../support/shared.js';
+import { SHARED_CASES, SHARED_TDB_DIR } from '../support/shared.js';
 
 const R = 8.3145;
 const TDB = (f: string) => path.join(__dirname, 'tdb', f);
@@ -373,6 +374,28 @@ function scheilWithRemarks(): Record<string, unknown> {
   };
 }
 
+/**
+ * The shared cases with "... of isolated PHASE" entries, their quantities respelled in the README's other
+ * forms ("GM(BCC_A2) isolated", "GM isolated" of the case's only phase, ...): the same pycalphad values.
+ */
+function sharedIsolatedRespelled(): ValidationCase[] {
+  const shared = JSON.parse(readFileSync(SHARED_CASES, 'utf8')) as { cases: ValidationCase[] };
+  const spellings: Record<string, string[]> = {
+    'GM of isolated BCC_A2 (single composition set)': ['GM(BCC_A2) isolated', 'GM isolated', 'isolated GM(BCC_A2)'],
+    'MU(PB) of isolated BCT_A5': ['MU(PB) isolated', 'MU(PB) isolated (BCT_A5)'],
+    'MU(SN) of isolated BCT_A5': ['MU(SN) of BCT_A5 isolated'],
+    'GM of isolated BCT_A5': ['GM(BCT_A5) isolated (single composition set)', 'GM(BCT_A5, isolated)'],
+  };
+  return shared.cases
+    .filter((c) => c.expected.some((e) => e.quantity in spellings))
+    .map((c) => ({
+      ...c,
+      id: `${c.id} respelled`,
+      tdb: path.join(SHARED_TDB_DIR, c.tdb!),
+      expected: c.expected.flatMap((e) => (spellings[e.quantity] ?? []).map((quantity) => ({ ...e, quantity }))),
+    }));
+}
+
 describe('README vocabulary, form by form', () => {
   it('reads every form and reaches the closed-form value', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pd-forms-'));
@@ -384,6 +407,7 @@ describe('README vocabulary, form by form', () => {
       ...isolatedCases,
       ...stepMapCases,
       scheilWithRemarks(),
+      ...sharedIsolatedRespelled(),
     ].map((c) => ({ description: c.id, ...c }) as ValidationCase);
     writeFileSync(file, JSON.stringify({ schema: 'calphad-validation-cases/1', cases }));
     const report = await runValidation(file, { tdbDir: SHARED_TDB_DIR });
@@ -397,5 +421,6 @@ describe('README vocabulary, form by form', () => {
     );
     expect(misses).toEqual([]);
     expect(report.cases.length).toBe(cases.length);
+    expect(report.cases.filter((c) => c.id.endsWith('respelled')).length).toBe(2);
   });
 });
