@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareEntry } from '../../worker/validation/compare.js';
+import { compareEntry, toleranceOf } from '../../worker/validation/compare.js';
 import { runValidation } from '../../worker/validation/runner.js';
 import { parseFormula } from '../../worker/validation/kinds/conversion.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
@@ -19,6 +19,25 @@ describe('validation runner', () => {
     expect(compareEntry(nested, [{ A: 0.5, B: 0.6 }]).ok).toBe(false);
     expect(compareEntry({ quantity: 'n', value: 375, compare: 'equal' }, 374).ok).toBe(false);
     expect(compareEntry({ quantity: 'x', value: 2, compare: 'less_than' }, 1).ok).toBe(true);
+    expect(compareEntry({ quantity: 'x', value: 2, compare: 'less_than' }, [1, 3]).ok).toBe(false);
+    expect(compareEntry({ quantity: 'x', value: 0, compare: 'greater_than' }, [1, 3]).ok).toBe(true);
+  });
+
+  it('takes a tolerance the fields leave out from its basis (README defaults of the numpy calls)', () => {
+    expect(toleranceOf({ rtol: 1e-3, atol: 0, basis: 'numpy.testing.assert_allclose(rtol=1e-07, atol=0)' })).toEqual({
+      rtol: 1e-3,
+      atol: 0,
+    });
+    expect(toleranceOf({ basis: 'numpy.testing.assert_allclose' })).toEqual({ rtol: 1e-7, atol: 0 });
+    expect(toleranceOf({ basis: 'numpy.isclose' })).toEqual({ rtol: 1e-5, atol: 1e-8 });
+    expect(toleranceOf({ basis: 'numpy.allclose(atol=1e-4)' })).toEqual({ rtol: 1e-5, atol: 1e-4 });
+    expect(toleranceOf({ basis: 'numpy.testing.assert_almost_equal(decimal=3)' })).toEqual({ rtol: 0, atol: 1.5e-3 });
+    expect(toleranceOf({ basis: 'numpy.testing.assert_almost_equal' }).atol).toBeCloseTo(1.5e-7, 20);
+    expect(toleranceOf({ basis: 'curator' })).toEqual({ rtol: 0, atol: 0 });
+    expect(toleranceOf(undefined)).toEqual({ rtol: 0, atol: 0 });
+    const e = { quantity: 'GM', value: 1, tolerance: { basis: 'numpy.testing.assert_almost_equal(decimal=2)' } };
+    expect(compareEntry(e, 1.014).ok).toBe(true);
+    expect(compareEntry(e, 1.016).ok).toBe(false);
   });
 
   it('reads formulas with the known element symbols', () => {

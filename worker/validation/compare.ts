@@ -1,6 +1,6 @@
 // The tolerance rule of the cases file: pass if |computed - value| <= atol + rtol*|value| per expected
 // entry, element-wise for lists and for the numbers inside nested objects (shared/validation/README.md).
-import type { ExpectedEntry } from './types.js';
+import type { ExpectedEntry, Tolerance } from './types.js';
 
 export interface Comparison {
   ok: boolean;
@@ -43,16 +43,46 @@ function numericCompare(
   return computed === expected ? null : `${String(computed)} != ${String(expected)}`;
 }
 
+/**
+ * rtol and atol of an entry: as its fields give them, else as its `basis` writes them ("allclose(rtol=1e-3)"),
+ * else the defaults of the numpy call the basis names (README "EXPECTED entries": assert_allclose rtol 1e-7,
+ * atol 0; isclose/allclose rtol 1e-5, atol 1e-8; assert_almost_equal(decimal=d) atol 1.5*10^-d, d = 7 by
+ * default); without any of them, exact.
+ */
+export function toleranceOf(t: Tolerance | undefined): { rtol: number; atol: number } {
+  const basis = t?.basis ?? '';
+  const param = (name: string) => {
+    const m = new RegExp(`\\b${name}\\s*=\\s*([-+0-9.eE]+)`).exec(basis);
+    return m && Number.isFinite(Number(m[1])) ? Number(m[1]) : undefined;
+  };
+  let def = { rtol: 0, atol: 0 };
+  if (/assert_almost_equal/.test(basis)) def = { rtol: 0, atol: 1.5 * 10 ** -(param('decimal') ?? 7) };
+  else if (/assert_allclose/.test(basis)) def = { rtol: 1e-7, atol: 0 };
+  else if (/\b(isclose|allclose)\b/.test(basis)) def = { rtol: 1e-5, atol: 1e-8 };
+  return { rtol: t?.rtol ?? param('rtol') ?? def.rtol, atol: t?.atol ?? param('atol') ?? def.atol };
+}
+
+/** less_than / greater_than: the computed number, or every number of a computed list, against the value. */
+function bound(computed: unknown, value: unknown, below: boolean): Comparison {
+  const vals = Array.isArray(computed) ? computed : [computed];
+  const ok =
+    typeof value === 'number' &&
+    vals.length > 0 &&
+    vals.every((c) => typeof c === 'number' && (below ? c < value : c > value));
+  return ok
+    ? { ok }
+    : { ok, message: `${JSON.stringify(computed)} is not ${below ? 'below' : 'above'} ${String(value)}` };
+}
+
 export function compareEntry(e: ExpectedEntry, computed: unknown): Comparison {
-  const rtol = e.tolerance?.rtol ?? 0;
-  const atol = e.tolerance?.atol ?? 0;
+  const { rtol, atol } = toleranceOf(e.tolerance);
   switch (e.compare ?? 'numeric') {
     case 'equal':
       return JSON.stringify(computed) === JSON.stringify(e.value) ? { ok: true } : { ok: false, message: 'not equal' };
     case 'less_than':
-      return { ok: typeof computed === 'number' && computed < (e.value as number) };
+      return bound(computed, e.value, true);
     case 'greater_than':
-      return { ok: typeof computed === 'number' && computed > (e.value as number) };
+      return bound(computed, e.value, false);
     case 'set_equal': {
       const a = new Set(computed as string[]);
       const b = new Set(e.value as string[]);

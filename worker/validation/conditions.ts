@@ -80,3 +80,58 @@ export function compositionKey(k: string): { kind: 'X' | 'W' | 'MU'; element: st
   const m = /^(X|W|MU)\(([A-Z][A-Z0-9]*)\)$/i.exec(normKey(k));
   return m ? { kind: m[1].toUpperCase() as 'X' | 'W' | 'MU', element: m[2].toUpperCase() } : null;
 }
+
+const isCompositionKey = (k: string) => compositionKey(k) !== null || /^Y\(/i.test(normKey(k));
+
+/**
+ * The conditions of a point stated inside a quantity ("number_of_stable_phases at X(A)=0.2, X(B)=0.3") over
+ * those of the case: a key the point names replaces the case's; when the point's composition conditions
+ * (X, W, MU, Y) and the case's left together are more than the C - 1 a system of C elements takes, the
+ * case's are dropped (grids first) until C - 1 remain, as the point's own conditions replace the map's grid
+ * ones. A point that states all C mole fractions (summing to 1) leaves out the case's dependent element, the
+ * one the case gives no condition.
+ */
+export function pointOverride(
+  cond: Record<string, unknown>,
+  at: Record<string, unknown>,
+  elements: string[],
+): Record<string, unknown> {
+  const atKeys = new Set(Object.keys(at).map(normKey));
+  const kept = Object.entries(cond).filter(([k]) => !atKeys.has(normKey(k)));
+  const pointComp = Object.keys(at).filter(isCompositionKey);
+  const caseComp = kept.filter(([k]) => isCompositionKey(k));
+  let excess = pointComp.length + caseComp.length - (elements.length - 1);
+  const drop = new Set<string>();
+  for (const [k] of [
+    ...caseComp.filter(([, v]) => typeof v !== 'number'),
+    ...caseComp.filter(([, v]) => typeof v === 'number'),
+  ]) {
+    if (excess <= 0) break;
+    drop.add(k);
+    excess--;
+  }
+  const out: Record<string, unknown> = Object.fromEntries(kept.filter(([k]) => !drop.has(k)));
+  Object.assign(out, at);
+  if (excess > 0) return withoutDependent(out, at, cond, elements);
+  return out;
+}
+
+/** All C mole fractions stated at a point (summing to 1): the case's dependent element's one is left out. */
+function withoutDependent(
+  out: Record<string, unknown>,
+  at: Record<string, unknown>,
+  cond: Record<string, unknown>,
+  elements: string[],
+): Record<string, unknown> {
+  const xs = Object.keys(at).filter((k) => compositionKey(k)?.kind === 'X');
+  const comp = Object.keys(at).filter(isCompositionKey);
+  const sum = xs.reduce((a, k) => a + (typeof at[k] === 'number' ? (at[k] as number) : NaN), 0);
+  if (comp.length !== elements.length || xs.length !== comp.length || !(Math.abs(sum - 1) <= 1e-6))
+    throw new Error(
+      `the point ${Object.keys(at).join(', ')} states more composition conditions than a system of ` +
+        `${elements.length} elements takes (${elements.length - 1})`,
+    );
+  const named = new Set(Object.keys(cond).map((k) => compositionKey(k)?.element));
+  const dependent = elements.find((e) => !named.has(e)) ?? elements[elements.length - 1];
+  return Object.fromEntries(Object.entries(out).filter(([k]) => compositionKey(k)?.element !== dependent));
+}

@@ -43,8 +43,9 @@ function siteFractionOf(
 /**
  * The equilibrium at a point. Y(PHASE,s,SPECIES) conditions: when the other conditions already fix the
  * system (C-1 composition conditions), the Y condition must agree with the result (checked to 1e-6 after
- * the 1e-10 clamp); when it replaces one composition condition, the free mole fraction (of the species'
- * element if that is free) is solved so that the stable PHASE has that site fraction (scan + bisection).
+ * the 1e-10 clamp); when it replaces one composition condition (beside X, W or MU ones), the free mole
+ * fraction (of the species' element if that is free) is solved so that the stable PHASE has that site
+ * fraction (scan + bisection).
  */
 export function equilibriumAt(s: Scope, point: PointConditions, derivatives: string[] = []): EquilibriumResult {
   const phases = s.isolated ? [s.isolated] : s.c.phases;
@@ -68,13 +69,14 @@ export function equilibriumAt(s: Scope, point: PointConditions, derivatives: str
     }
     return r;
   }
-  if (ys.length !== 1 || fixed !== els.length - 2 || base.MU || base.W) {
+  if (ys.length !== 1 || fixed !== els.length - 2) {
     throw new Unsupported(
-      'Y conditions: one Y condition may replace one X condition; other combinations are not supported',
+      'Y conditions: one Y condition may replace one composition condition; other combinations are not supported',
     );
   }
   const yc = ys[0];
-  const freeEls = els.filter((e) => !(base.X && e in base.X));
+  // the mole fraction solved for: of an element no X, W or MU condition names (the other conditions stay)
+  const freeEls = els.filter((e) => ![base.X, base.W, base.MU].some((c) => c && e in c));
   const vary = freeEls.includes(yc.species) ? yc.species : freeEls[0];
   const others = Object.values(base.X ?? {}).reduce((a, b) => a + b, 0);
   const target = clampFraction(yc.value);

@@ -10,13 +10,14 @@ import {
   expandPoints,
   gridKeys,
   normKey,
+  pointOverride,
   type PointConditions,
 } from './conditions.js';
 import { equilibriumAt } from './equilibrium-at.js';
 import { equilibriumAtom } from './equilibrium-atoms.js';
 import { parseExpression, parsePhrase, ParseError, type Atom, type Expr } from './expression.js';
 import { propertyAtom } from './property-atoms.js';
-import { NoResult, num, Unsupported, type Scope } from './scope.js';
+import { caseElements, dbInfo, NoResult, num, phaseRef, Unsupported, type Scope } from './scope.js';
 import type { ComputedValue } from './types.js';
 
 // ------------------------------------------------------------------------------------- evaluation
@@ -55,12 +56,15 @@ export function evaluateQuantity(q: string, s: Scope): unknown {
       return ph.which === 'max' ? Math.max(...vals) : Math.min(...vals);
     }
     case 'isolated':
-      return evaluateQuantity(ph.inner, { ...s, isolated: ph.phase });
+      return evaluateQuantity(
+        ph.inner,
+        ph.phase ? { ...s, isolated: phaseRef(ph.phase).phase } : { ...s, isolateEach: true },
+      );
     case 'root':
       return rootOf(ph.variable, `(${ph.left}) - (${ph.right})`, s);
     case 'at': {
       const lists = Object.entries(ph.at).filter(([, v]) => Array.isArray(v));
-      const cond = { ...s.cond, ...ph.at };
+      const cond = pointOverride(s.cond, ph.at, caseElements(s.c));
       if (!lists.length) return evaluateQuantity(ph.inner, { ...s, cond });
       return expandPoints(Object.fromEntries(lists)).map((p) =>
         evaluateQuantity(ph.inner, { ...s, cond: { ...cond, ...p } }),
@@ -122,7 +126,43 @@ function evalExpr(e: Expr, s: Scope): unknown {
   }
 }
 
-function atomAt(a: Atom, point: PointConditions, s: Scope): unknown {
+/** Names of quantities whose first argument is a phase (X and W: when they have two arguments). */
+const PHASE_FIRST = new Set([
+  'GM',
+  'HM',
+  'SM',
+  'CPM',
+  'VM',
+  'NP',
+  'Y',
+  'DF',
+  'TC',
+  'BMAGN',
+  'GM_NO_IDMIX',
+  'GM_FORMATION',
+  'DEGREE_OF_ORDERING',
+  'DOO',
+  'NET_CHARGE',
+]);
+
+/**
+ * The phase of "Q isolated": the one the atom names (GM(PHASE), X(PHASE,EL), ...), else the entry's `phase`,
+ * else the case's only phase.
+ */
+export function isolatedPhase(a: Atom, s: Scope): string {
+  const args = a.args.filter((x) => x !== 'y');
+  const named = (a.name === 'X' || a.name === 'W' ? args.length >= 2 : PHASE_FIRST.has(a.name)) ? args[0] : undefined;
+  const known = new Set(dbInfo(s.db).phases.map((p) => p.name.toUpperCase()));
+  const only = s.c.phases.filter((p) => known.has(p.toUpperCase()));
+  const phase = named ?? s.entry?.phase ?? (only.length === 1 ? only[0] : undefined);
+  if (!phase) throw new Unsupported(`${a.text} isolated: no phase named (Q(PHASE) isolated, Q of isolated PHASE)`);
+  return phaseRef(phase.toUpperCase()).phase;
+}
+
+function atomAt(a: Atom, point: PointConditions, s0: Scope): unknown {
+  // "... isolated": the atom's phase alone (a property case's phase is alone already; T0 takes each phase alone)
+  const alone = (a.isolated || s0.isolateEach) && !s0.isolated && s0.mode === 'equilibrium' && a.name !== 'T0';
+  const s = alone ? { ...s0, isolated: isolatedPhase(a, s0) } : s0;
   if (a.wrt) return derivative(a, point, s);
   if (s.mode === 'property') return propertyAtom(a, point, s);
   if (a.name === 'T0') return t0(a, point, s);
@@ -153,7 +193,10 @@ function stepOf(key: string, v: number): number {
  */
 function derivative(a: Atom, point: PointConditions, s: Scope): unknown {
   const B = a.wrt!;
-  const base: Atom = { ...a, wrt: undefined, text: a.text.slice(0, a.text.lastIndexOf('.')) };
+  // the solver's name of A: as written, or rebuilt when "isolated" stands among its arguments
+  const written = a.text.slice(0, a.text.lastIndexOf('.'));
+  const text = /isolated/i.test(written) ? `${a.name}${a.args.length ? `(${a.args.join(',')})` : ''}` : written;
+  const base: Atom = { ...a, wrt: undefined, isolated: false, text };
   if (s.mode === 'equilibrium' && !s.phaseAlone) {
     const req = `${base.text}.${B}`;
     try {

@@ -27,6 +27,8 @@ export interface Scope {
   entry?: ExpectedEntry;
   /** "of isolated PHASE": only this phase, one composition set */
   isolated?: string;
+  /** "Q isolated": each atom of Q alone in the phase it names (quantities.ts isolatedPhase) */
+  isolateEach?: boolean;
   /** inside "VAR at which A=B" and T0: GM(PHASE) is PHASE alone (one composition set) at the overall composition */
   phaseAlone?: boolean;
 }

@@ -6,6 +6,7 @@ import { baseName } from '../../../contract/phases.js';
 import { equilibriumBatch } from '../../core/equilibrium.js';
 import { conditionValues, gridKeys, normKey } from '../conditions.js';
 import { solverConditions } from '../equilibrium-at.js';
+import { withoutRemark } from '../expression.js';
 import { vocabularyEntry } from './vocabulary.js';
 import { caseDiagram, caseSection } from '../diagrams.js';
 import { caseElements } from '../scope.js';
@@ -117,7 +118,7 @@ export const map: KindHandler = (c, ctx) => {
   ];
   const out: ComputedValue[] = [];
   for (const e of c.expected) {
-    const q = e.quantity.trim();
+    const q = withoutRemark(e.quantity);
     if (q === 'two_phase_regions_include') {
       out.push({
         value: binary

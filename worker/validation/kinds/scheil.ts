@@ -14,6 +14,7 @@
 // honestly when more than one phase forms).
 import { scheilSolidification, type ScheilRun } from '../../scans/scheil/run.js';
 import { caseDatabase } from '../databases.js';
+import { withoutRemark } from '../expression.js';
 import type { ComputedValue, KindHandler } from '../types.js';
 
 function phasesValue(p: string[]): unknown {
@@ -22,21 +23,22 @@ function phasesValue(p: string[]): unknown {
 
 function quantity(q: string, run: ScheilRun): ComputedValue {
   const Q = q.trim();
+  const K = withoutRemark(q);
   const steps = run.steps;
   const forming = steps.filter((s) => s.phases_forming.length > 0);
   let m: RegExpExecArray | null;
-  if (Q === 'first_solid_phase' || Q === 'first_solid_phases') {
+  if (K === 'first_solid_phase' || K === 'first_solid_phases') {
     return forming.length
       ? { value: phasesValue(forming[0].phases_forming) }
       : { value: null, unsupported: 'no solid formed' };
   }
-  if (Q === 'last_solid_phase' || Q === 'last_solid_phases') {
+  if (K === 'last_solid_phase' || K === 'last_solid_phases') {
     return forming.length
       ? { value: phasesValue(forming[forming.length - 1].phases_forming) }
       : { value: null, unsupported: 'no solid formed' };
   }
-  if (Q === 'T_first_solid' || /^T_?liquidus\b/i.test(Q)) return { value: run.liquidus_temperature };
-  if (Q === 'T_end' || /^T_?solidus\b/i.test(Q))
+  if (K === 'T_first_solid' || /^T_?liquidus\b/i.test(Q)) return { value: run.liquidus_temperature };
+  if (K === 'T_end' || /^T_?solidus\b/i.test(Q))
     return { value: run.solidus_temperature ?? (steps.length ? steps[steps.length - 1].T : null) };
   if ((m = /^T_(first|last)_([A-Z0-9_]+)\b/i.exec(Q))) {
     const ph = m[2].toUpperCase();

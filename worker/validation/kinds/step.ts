@@ -21,6 +21,7 @@ import { equilibriumBatch, type EquilibriumConditions, type EquilibriumResult } 
 import { CONTROL_BYTES, JobControl } from '../../protocol.js';
 import { alloyQuantity } from '../alloy.js';
 import { conditionValues } from '../conditions.js';
+import { withoutRemark } from '../expression.js';
 import { caseDatabase } from '../databases.js';
 import { vocabularyEntry } from './vocabulary.js';
 import type { ComputedValue, KindHandler, ValidationCase } from '../types.js';
@@ -125,10 +126,11 @@ export const step: KindHandler = (c, ctx) => {
   const sameVar = (v: string) => v.replace(/\s+/g, '').toUpperCase() === line.key.replace(/\s+/g, '').toUpperCase();
   return c.expected.map((e): ComputedValue => {
     const q = e.quantity.trim();
-    if (q === 'phase_regions_include') return { value: line.regions };
-    if (q === 'two_phase_regions_include') return { value: line.regions.filter((r) => r.length === 2) };
-    if (q === 'three_phase_regions_include') return { value: line.regions.filter((r) => r.length === 3) };
-    if (q === 'boundaries_include') return { value: line.nodes };
+    const k = withoutRemark(q);
+    if (k === 'phase_regions_include') return { value: line.regions };
+    if (k === 'two_phase_regions_include') return { value: line.regions.filter((r) => r.length === 2) };
+    if (k === 'three_phase_regions_include') return { value: line.regions.filter((r) => r.length === 3) };
+    if (k === 'boundaries_include') return { value: line.nodes };
     let m: RegExpExecArray | null;
     if ((m = /^([A-Z0-9_]+) stable at (.+?)\s*(>=|<=|>|<|=)\s*([-+0-9.eE]+)$/i.exec(q))) {
       if (!sameVar(m[2])) return { value: null, unsupported: `${m[2]} is not the grid variable ${line.key}` };
