@@ -95,9 +95,24 @@ class CompiledModel final : public PhaseModel {
     std::vector<int> group_of;
     LinearTable table;  // table.cols[g] = the first column of S in group g
   };
+  // What energy_change_bound needs of a table, from its first call: the columns of S that are >= 0 at every
+  // point (the end members' products of site fractions), the largest sum of those per atom over the points, and
+  // for every other column the largest |B_kj| per atom; per_atom_of the NF coefficients it was computed with.
+  // With a magnetic term: the largest |ln(1 + beta)| per atom (times the number of ordering temperatures of
+  // Xiong's model), for the T_C, BMAGN and T_N coefficients magnetic_of.
+  struct ChangeBoundTerms {
+    std::vector<char> nonnegative;
+    std::vector<double> column_max;
+    double nonnegative_sum_max = 0;
+    std::vector<double> per_atom_of;
+    double magnetic_log_max = 0;
+    std::vector<double> magnetic_of;
+  };
   struct PointSetImpl final : PointSet {
     size_t np = 0;
     LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+    mutable std::once_flag bound_once;
+    mutable ChangeBoundTerms bound_terms;
     // the grouping last used (shared by the solver threads evaluating this grid)
     mutable std::mutex merged_mutex;
     mutable std::shared_ptr<const MergedColumns> merged;
@@ -106,6 +121,12 @@ class CompiledModel final : public PhaseModel {
   std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override;
   // Same value as compute(..., ord 0) at each point of the set (magnetic term of §3.2-§3.9 as scalars).
   void energies(const State& state, const PointSet& points, double* GM) const override;
+  // |sum_j B_kj (c_j(to) - c_j(from))| / N_k over the table's points, with the columns >= 0 bounded together
+  // (their values' largest change times their largest sum) and the others one by one; a magnetic term whose T_C,
+  // BMAGN and T_N do not depend on T changes by at most R |ln(1 + beta)| |dT| per ordering temperature, as
+  // d(tau f(tau))/dtau lies in [0, 1] for the f of Inden-Hillert-Jarl and of Xiong et al. (its entropy between
+  // -R ln(1 + beta) and 0); infinity when they depend on T.
+  double energy_change_bound(const State& from, const State& to, const PointSet& points) const override;
   void moles(const double* y, int derivative_order, MolesResult& out) const override;
   PhaseProperties properties(const State& state, const double* y) const override;
   bool magnetic() const override { return mag_ && !TC_.empty(); }

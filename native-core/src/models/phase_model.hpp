@@ -8,6 +8,7 @@
 // Hessians are dense, row-major, n x n with n = m + 2.
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -111,6 +112,15 @@ class PhaseModel {
     (void)state;
     (void)points;
     (void)GM;
+  }
+  // An upper bound over the points of a PointSet of |GM(to) - GM(from)|, J/mol of atoms, between two prepared
+  // states: the solver keeps a phase far above the tangent hyperplane at the energies of an earlier temperature
+  // while this bound says no point can have come within reach. Infinity when the model cannot bound it.
+  virtual double energy_change_bound(const State& from, const State& to, const PointSet& points) const {
+    (void)from;
+    (void)to;
+    (void)points;
+    return std::numeric_limits<double>::infinity();
   }
   virtual void moles(const double* y, int derivative_order, MolesResult& out) const = 0;
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;

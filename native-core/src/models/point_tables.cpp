@@ -172,6 +172,110 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   }
 }
 
+namespace {
+
+// The terms of energy_change_bound for a table, with N_k from the NF coefficients cN (points without atoms, whose
+// energies are not finite, are left out).
+void change_bound_terms(const CompiledModel::PointSetImpl& q, const std::vector<double>& cN,
+                        CompiledModel::ChangeBoundTerms& out) {
+  constexpr size_t kB = CompiledModel::LinearTable::kBlock;
+  const size_t nc = q.S.cols.size();
+  out.per_atom_of = cN;
+  out.nonnegative.assign(nc, 1);
+  out.column_max.assign(nc, 0.0);
+  std::vector<double> inverse_atoms(q.np, 0.0);
+  double Nb[kB];
+  for (size_t k = 0; k < q.np; ++k) {
+    if (k % kB == 0) q.NF.block_values(k / kB, cN.data(), Nb);
+    if (Nb[k % kB] > 0) inverse_atoms[k] = 1 / Nb[k % kB];
+  }
+  std::vector<double> nonnegative_sum(q.np, 0.0);
+  for (size_t j = 0; j < nc; ++j)
+    for (size_t k = 0; k < q.np; ++k)
+      if (q.S.B[(k / kB * nc + j) * kB + k % kB] < 0) out.nonnegative[j] = 0;
+  for (size_t j = 0; j < nc; ++j)
+    for (size_t k = 0; k < q.np; ++k) {
+      const double b = q.S.B[(k / kB * nc + j) * kB + k % kB] * inverse_atoms[k];
+      if (out.nonnegative[j])
+        nonnegative_sum[k] += b;
+      else
+        out.column_max[j] = std::max(out.column_max[j], std::fabs(b));
+    }
+  for (double v : nonnegative_sum) out.nonnegative_sum_max = std::max(out.nonnegative_sum_max, v);
+}
+
+// The largest |ln(1 + beta)| per atom over the table's points (a point's terms: one per ordering temperature, two in
+// Xiong's model), beta after the antiferromagnetic rule of Inden-Hillert-Jarl.
+double magnetic_log_max(const CompiledModel::PointSetImpl& q, const MagneticType& type, const std::vector<double>& cN,
+                        const std::vector<double>& cBM) {
+  constexpr size_t kB = CompiledModel::LinearTable::kBlock;
+  double Nb[kB], BMb[kB], out = 0;
+  const double terms = type.afm != 0 ? 1 : 2;
+  for (size_t k = 0; k < q.np; ++k) {
+    if (k % kB == 0) {
+      q.NF.block_values(k / kB, cN.data(), Nb);
+      q.BM.block_values(k / kB, cBM.data(), BMb);
+    }
+    const double bm = BMb[k % kB], N = Nb[k % kB];
+    const double beta = type.afm != 0 ? magnetic::ihj_ordering(1, bm, type.afm).beta : bm;
+    if (!(beta > -1) || !(N > 0)) continue;
+    out = std::max(out, terms * std::fabs(std::log1p(beta)) / N);
+  }
+  return out;
+}
+
+// The T_C, BMAGN and T_N coefficients of a magnetic table, one after the other.
+std::vector<double> magnetic_coefficients(const CompiledModel::PointSetImpl& q, const CompiledModel::StateImpl& st) {
+  std::vector<double> tc, bm, nt;
+  q.TC.gather(st.c, tc);
+  q.BM.gather(st.c, bm);
+  q.NT.gather(st.c, nt);
+  tc.insert(tc.end(), bm.begin(), bm.end());
+  tc.insert(tc.end(), nt.begin(), nt.end());
+  return tc;
+}
+
+}  // namespace
+
+double CompiledModel::energy_change_bound(const State& from, const State& to, const PointSet& points) const {
+  const auto& a = static_cast<const StateImpl&>(from);
+  const auto& b = static_cast<const StateImpl&>(to);
+  const auto& q = static_cast<const PointSetImpl&>(points);
+  const bool with_magnetic = magnetic();
+  std::vector<double> cNa, cNb, cSa, cSb, mag_a, mag_b;
+  q.NF.gather(a.c, cNa);
+  q.NF.gather(b.c, cNb);
+  if (with_magnetic) {
+    mag_a = magnetic_coefficients(q, a);
+    mag_b = magnetic_coefficients(q, b);
+  }
+  std::call_once(q.bound_once, [&] {
+    change_bound_terms(q, cNa, q.bound_terms);
+    if (!with_magnetic) return;
+    std::vector<double> cBM;
+    q.BM.gather(a.c, cBM);
+    q.bound_terms.magnetic_log_max = magnetic_log_max(q, *mag_, cNa, cBM);
+    q.bound_terms.magnetic_of = mag_a;
+  });
+  const ChangeBoundTerms& t = q.bound_terms;
+  if (cNa != t.per_atom_of || cNb != t.per_atom_of) return std::numeric_limits<double>::infinity();
+  if (with_magnetic && (mag_a != t.magnetic_of || mag_b != t.magnetic_of))
+    return std::numeric_limits<double>::infinity();
+  q.S.gather(a.c, cSa);
+  q.S.gather(b.c, cSb);
+  double nonnegative_change = 0, bound = 0;
+  for (size_t j = 0; j < cSa.size(); ++j) {
+    const double change = std::fabs(cSb[j] - cSa[j]);
+    if (t.nonnegative[j])
+      nonnegative_change = std::max(nonnegative_change, change);
+    else
+      bound += t.column_max[j] * change;
+  }
+  bound += t.nonnegative_sum_max * nonnegative_change;
+  if (with_magnetic) bound += R * t.magnetic_log_max * std::fabs(b.T - a.T);
+  return std::isfinite(bound) ? bound : std::numeric_limits<double>::infinity();
+}
+
 double CompiledModel::magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
   if (!magnetic()) return 0;
   const auto& st = static_cast<const StateImpl&>(state);

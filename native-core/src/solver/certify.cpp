@@ -12,6 +12,39 @@ namespace pd::solver::detail {
 
 namespace {
 
+// The largest increase of a μ_A from the μ of phase p's last re-scan: at the grid's compositions (x_A >= 0, summing
+// to 1) no driving force grew by more.
+double largest_mu_increase(const Run& run, size_t p) {
+  const std::vector<double>& before = run.im.grid_df_mu[p];
+  if (before.size() != run.mu.size()) return std::numeric_limits<double>::infinity();
+  double up = 0;
+  for (size_t A = 0; A < before.size(); ++A) up = std::max(up, run.mu[A] - before[A]);
+  return up;
+}
+
+// The driving forces of phase p's grid points at the final μ, into dfs. A phase that keeps energies of an
+// earlier (T,P) (EquilibriumSolver::Impl::grid_bound) is left out (returns false) while its points lie further
+// below the hyperplane by that bound, without a scan when its last one and the change of μ since tell it;
+// otherwise it gets its energies at this (T,P) first.
+bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
+  const PhaseGrid& g = run.grid.ph[p];
+  EquilibriumSolver::Impl& im = run.im;
+  if (im.grid_bound[p] > 0 && im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] < -kStaleGridMargin)
+    return false;
+  for (;;) {
+    grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
+    double top = -std::numeric_limits<double>::infinity();
+    for (double v : dfs)
+      if (v > top) top = v;
+    im.grid_df_max[p] = top;
+    im.grid_df_mu[p] = run.mu;
+    const double bound = im.grid_bound[p];
+    if (bound == 0) return true;
+    if (top + bound < -kStaleGridMargin) return false;
+    refresh_grid_energies(run, p);
+  }
+}
+
 // Newton from the sets in `run`, then the grid re-scan with the final μ (§8.5 outer loop): a sampled point above
 // the tangent hyperplane (by more than kDFGrid) that no set of its phase covers gets a set and Newton runs
 // again, at most options.max_outer times. After a warm start (branch_checked false) the metastable sets also
@@ -35,7 +68,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
     for (size_t p = 0; p < run.phases.size(); ++p) {
       const PhaseGrid& g = run.grid.ph[p];
       std::vector<double>& dfs = run.im.grid_df[p];  // kept for check_basins, which runs at this μ
-      grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), C, g.np, dfs);
+      if (!scan_phase(run, p, dfs)) continue;        // far below the hyperplane at any energies it may have now
       for (size_t k = 0; k < g.np; ++k) {
         const double df = dfs[k];
         if (!branch_checked && df > pbest[p]) {

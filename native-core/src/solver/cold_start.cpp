@@ -193,6 +193,7 @@ void sets_from_groups(Run& run, const std::vector<HullVertex>& real, std::vector
 // estimate; every other phase gets a metastable set at its grid point of largest driving force.
 bool cold_start(Run& run, const std::vector<std::string>& elements, bool single_set, Reason& why) {
   std::vector<HullVertex> verts;
+  refresh_grid_energies(run);
   if (!hull(run, verts, why)) {
     why.text = "starting point failed: " + why.text;
     return false;

@@ -29,6 +29,8 @@
 // cancellation throws pd::Cancelled (throw_if_cancelled, between phases of the grid work).
 #pragma once
 
+#include <atomic>
+
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -274,6 +276,16 @@ bool certify(Run& run, const SolverOptions& options, bool warm, Reason& why);
 double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo);
 // The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
 void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
+// sampling.cpp: the grid energies of phase p at the solver's (T,P) when they are of an earlier one; of every phase
+// (the hull reads them all)
+void refresh_grid_energies(const Run& run, size_t p);
+void refresh_grid_energies(const Run& run);
+// J/mol of atoms: a phase whose grid points all lie further below the tangent hyperplane, by their bound, keeps
+// energies of an earlier (T,P); beyond the basin check's widest window (basins.cpp, kWindow), so that the check
+// reads no point such energies could misplace
+inline constexpr double kStaleGridMargin = 2500;
+// How many times, in this process, a phase's grid kept energies of an earlier (T,P) (for tests of the economy)
+std::atomic<uint64_t>& stale_grid_count();
 // Relaxes phases from their best grid points at the μ of the last grid re-scan (its driving forces, Impl::grid_df).
 bool check_basins(Run& run, int pdens, double& added_df, int& added_phase);
 // saddle.cpp: the state below a stable set of phase p at a saddle of G_f - μ·M (see there)
@@ -296,7 +308,17 @@ struct EquilibriumSolver::Impl {
   std::vector<detail::PhaseInfo> info;
   double T = std::numeric_limits<double>::quiet_NaN(), P = T;
   std::vector<std::unique_ptr<PhaseModel::State>> states;
-  std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P)
+  std::vector<std::vector<double>> gridG;  // GM of each grid point at (T,P), or of an earlier (T,P): see grid_bound
+  // A phase of a large grid that was far below the tangent hyperplane at the last re-scan keeps the energies of
+  // the (T,P) of grid_states while the model bounds their change (PhaseModel::energy_change_bound) by grid_bound
+  // (0: current); the re-scan computes them anew when the bound could bring a point within reach, and the hull
+  // always does (sampling.cpp, stale_grid_phase).
+  std::vector<std::unique_ptr<PhaseModel::State>> grid_states;
+  std::vector<double> grid_bound;
+  // per phase the largest driving force of its grid points, at their energies, at the μ of its last re-scan
+  // (grid_df_mu): at another μ no point's is larger by more than the largest increase of a μ_A
+  std::vector<double> grid_df_max;
+  std::vector<std::vector<double>> grid_df_mu;
   // per phase the driving force of each grid point at the μ of the last grid re-scan (certify.cpp), which the basin
   // check that follows it reads at that μ
   std::vector<std::vector<double>> grid_df;

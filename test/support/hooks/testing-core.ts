@@ -10,6 +10,26 @@ export interface TestingAddon {
   solverSelfTest(verbose?: boolean): { passed: number; failed: number; messages: string[] };
   /** throws a C++ library exception through the production error translation (PD_INTERNAL) */
   internalErrorProbe(): never;
+  /** PhaseModel::energy_change_bound on the sampled grid of a phase of a real database, with the real change */
+  energyChangeBound(
+    tdbPath: string,
+    phase: string,
+    components: string[],
+    T0: number,
+    T1: number,
+  ): { points: number; magnetic: boolean; largestChange: number; bound: number };
+  /** a line of warm-started equilibria at fixed mole fractions, with the grids kept at earlier energies */
+  warmSequence(
+    tdbPath: string,
+    phases: string[],
+    components: string[],
+    xElements: string[],
+    xValues: number[],
+    temperatures: number[],
+  ): {
+    points: { converged: boolean; phases: string[]; amounts: number[]; mu: number[]; GM: number }[];
+    staleGrids: number;
+  };
   /** aborts the process (std::abort): a real native crash for the service's crash-isolation test */
   crashForTest(): never;
 }

@@ -1,0 +1,108 @@
+// The solver keeps a phase's grid at the energies of an earlier temperature while PhaseModel::energy_change_bound
+// says none of its points can have come within reach of the tangent hyperplane (native-core/src/solver/sampling.cpp,
+// stale_grid_phase; certify.cpp, scan_phase). The bound must never be smaller than the real change of a grid point's
+// energy, magnetic phases included, and the economy must change no answer: a warm-started line of a stainless steel
+// and of a 7-component aluminium alloy gives the same phases, amounts, G and μ as with every grid evaluated at every
+// temperature (PHASEDESK_SOLVER_CURRENT_GRIDS), while it did keep grids.
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { loadTestingCore } from '../../support/hooks/testing-core.js';
+import { SHARED_TDB_DIR } from '../../support/shared.js';
+import { openDatabase } from '../../../worker/core/database.js';
+import { STEEL_TDB, steelSystem } from '../../../scripts/steel-sweep.js';
+
+const testing = loadTestingCore();
+const steelFile = path.join(SHARED_TDB_DIR, STEEL_TDB);
+const STEEL_COMPONENTS = ['FE', 'CR', 'NI', 'MO', 'C', 'MN', 'SI', 'VA'];
+
+afterEach(() => {
+  delete process.env.PHASEDESK_SOLVER_CURRENT_GRIDS;
+});
+
+describe('the bound of the change of a grid energy between two temperatures', () => {
+  const cases: [string, string, string[]][] = [
+    [steelFile, 'SIGMA2_D8B', STEEL_COMPONENTS],
+    [steelFile, 'LAVES_C14', STEEL_COMPONENTS],
+    [steelFile, 'M23C6_D84', STEEL_COMPONENTS],
+    [steelFile, 'LIQUID', STEEL_COMPONENTS],
+    [steelFile, 'FCC_A1', STEEL_COMPONENTS], // magnetic, antiferromagnetic Cr-rich and Ni-rich
+    [steelFile, 'BCC_A2', STEEL_COMPONENTS], // magnetic, bcc factor
+    [steelFile, 'CEMENTITE_D011', STEEL_COMPONENTS],
+    [path.join(SHARED_TDB_DIR, 'COST507.tdb'), 'LIQUID', ['AL', 'CU', 'MG', 'SI', 'ZN', 'VA']],
+    [path.join(SHARED_TDB_DIR, 'alcocrni.tdb'), 'BCC_B2', ['AL', 'CO', 'CR', 'NI', 'VA']],
+  ];
+  const steps: [number, number][] = [
+    [1300, 1301],
+    [1300, 1250],
+    [600, 1700],
+    [400, 300],
+    [1040, 1050], // across iron's Curie temperature
+  ];
+  test.each(cases)('%s %s: never below the largest change over the grid, and finite', (file, phase, components) => {
+    for (const [T0, T1] of steps) {
+      const r = testing.energyChangeBound(file, phase, components, T0, T1);
+      expect(r.points, phase).toBeGreaterThan(100);
+      expect(Number.isFinite(r.bound), `${phase} ${T0} -> ${T1}`).toBe(true);
+      expect(r.bound, `${phase} ${T0} -> ${T1}`).toBeGreaterThanOrEqual(r.largestChange * (1 - 1e-12));
+      // useful: the same order as the change (within a factor of 20), not a blanket
+      expect(r.bound, `${phase} ${T0} -> ${T1}`).toBeLessThan(20 * r.largestChange + 1e-9);
+    }
+  });
+});
+
+/** The line twice: with the economy and with every grid at every temperature. */
+function bothWays(run: () => ReturnType<typeof testing.warmSequence>) {
+  const kept = run();
+  process.env.PHASEDESK_SOLVER_CURRENT_GRIDS = '1';
+  const current = run();
+  delete process.env.PHASEDESK_SOLVER_CURRENT_GRIDS;
+  return { kept, current };
+}
+
+function expectSameAnswers(kept: ReturnType<typeof testing.warmSequence>, current: typeof kept) {
+  expect(kept.points.length).toBe(current.points.length);
+  for (const [i, a] of kept.points.entries()) {
+    const b = current.points[i]!;
+    expect([a.converged, a.phases], `point ${i}`).toEqual([b.converged, b.phases]);
+    a.amounts.forEach((v, k) => expect(v, `point ${i} amount ${k}`).toBeCloseTo(b.amounts[k]!, 9));
+    a.mu.forEach((v, k) => expect(v, `point ${i} mu ${k}`).toBeCloseTo(b.mu[k]!, 5));
+    expect(a.GM, `point ${i} GM`).toBeCloseTo(b.GM, 6);
+  }
+}
+
+describe('grids kept at earlier energies change no answer', () => {
+  test('316L on MF Steel, 1800 -> 1400 K every 5 K, warm-started', () => {
+    const db = openDatabase(steelFile);
+    const sys = steelSystem(db, '316L');
+    const xs = Object.keys(sys.X);
+    const temperatures = Array.from({ length: 81 }, (_, i) => 1800 - 5 * i);
+    const { kept, current } = bothWays(() =>
+      testing.warmSequence(
+        steelFile,
+        sys.phases,
+        sys.components,
+        xs,
+        xs.map((e) => sys.X[e]!),
+        temperatures,
+      ),
+    );
+    expect(current.staleGrids).toBe(0);
+    expect(kept.staleGrids).toBeGreaterThan(200);
+    expect(kept.points.every((p) => p.converged)).toBe(true);
+    expectSameAnswers(kept, current);
+  }, 120_000);
+
+  test('a 7-component Al alloy on COST507, 950 -> 550 K every 4 K, warm-started', () => {
+    const file = path.join(SHARED_TDB_DIR, 'COST507.tdb');
+    const db = openDatabase(file);
+    const elements = ['AL', 'CU', 'FE', 'MG', 'MN', 'SI', 'ZN'];
+    const X = { CU: 0.008, FE: 0.002, MG: 0.011, MN: 0.003, SI: 0.007, ZN: 0.001 };
+    const phases = db.phasesFor([...elements, 'VA']).filter((p) => p !== 'GAS');
+    const temperatures = Array.from({ length: 101 }, (_, i) => 950 - 4 * i);
+    const { kept, current } = bothWays(() =>
+      testing.warmSequence(file, phases, [...elements, 'VA'], Object.keys(X), Object.values(X), temperatures),
+    );
+    expect(kept.staleGrids).toBeGreaterThan(50);
+    expectSameAnswers(kept, current);
+  }, 120_000);
+});
