@@ -33,6 +33,7 @@ bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
     return false;
   for (;;) {
     grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
+    if (!im.grid_states[p]) return true;  // a grid evaluated at every (T,P): no record needed
     double top = -std::numeric_limits<double>::infinity();
     for (double v : dfs)
       if (v > top) top = v;
