@@ -7,6 +7,8 @@ import type { AgingThermo, TieLine } from './thermo.js';
 import type { AgingConfig, PrecipitateInput, VolumeInput } from './types.js';
 import { SizeGrid } from './psd.js';
 
+const TABLE_POINTS = 120;
+
 /** A precipitate phase in the loop: its constants, its size distribution and its last rates (for the records). */
 export interface PhaseContext {
   input: PrecipitateInput;
@@ -74,7 +76,7 @@ export function phaseContexts(config: AgingConfig, matrixMolarVolume: number, sp
 }
 
 /**
- * The driving force of `phase` against the solute's fraction in a binary matrix at T: 240 points, uniform in ln x,
+ * The driving force of `phase` against the solute's fraction in a binary matrix at T: TABLE_POINTS (120), uniform in ln x,
  * from just below the matrix's tie-line composition to halfway to the precipitate's; made non-decreasing.
  */
 export function interfaceTableOf(
@@ -89,8 +91,8 @@ export function interfaceTableOf(
   const hi = Math.log(0.5 * (line.matrix[solute]! + line.precipitate[solute]!));
   const logX: number[] = [];
   const drivingForce: number[] = [];
-  for (let i = 0; i < 240; i++) {
-    const l = lo + ((hi - lo) * i) / 239;
+  for (let i = 0; i < TABLE_POINTS; i++) {
+    const l = lo + ((hi - lo) * i) / (TABLE_POINTS - 1);
     const x = Math.exp(l);
     const state = thermo.matrixAt(T, { [solute]: x, [solvent]: 1 - x }, false);
     const g = thermo.drivingForce(phase, state, line.y).drivingForce;

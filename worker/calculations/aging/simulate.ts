@@ -86,10 +86,10 @@ class AgingLoop {
     this.recorder = new AgingRecorder(p.phases.map((c) => c.phase));
   }
 
-  /** The temperature the thermodynamics is evaluated at: the schedule's, in 0.1 K steps on a ramp. */
+  /** The temperature the thermodynamics is evaluated at: the schedule's, in 1 K steps on a ramp. */
   private temperature(t: number): number {
     const T = this.p.schedule.at(t);
-    return this.isothermal ? T : Math.round(T * 10) / 10;
+    return this.isothermal ? T : Math.round(T);
   }
 
   run(): AgingResult {
@@ -113,17 +113,23 @@ class AgingLoop {
     if (psd) this.recorder.distributions(this.t, this.p.phases);
   }
 
-  private matrixState(T: number): MatrixState {
+  /**
+   * The matrix alone (potentials, thermodynamic factor, diffusivities), recomputed when T changes or the composition
+   * has moved from where it was evaluated by more than 1e-3 of its supersaturation (`scale`).
+   */
+  private matrixState(T: number, scale: Record<string, number>): MatrixState {
     const s = this.state;
-    const same = s && s.T === T && Object.keys(this.matrix).every((e) => this.matrix[e] === s.x[e]);
-    if (!same) this.state = this.p.thermo.matrixAt(T, this.matrix);
+    const near =
+      s && s.T === T && Object.keys(this.matrix).every((e) => Math.abs(this.matrix[e]! - s.x[e]!) <= 1e-3 * scale[e]!);
+    if (!near) this.state = this.p.thermo.matrixAt(T, this.matrix);
     return this.state!;
   }
 
   /** One accepted step of at most `untilStop` seconds. */
   private step(untilStop: number): void {
     const T = this.temperature(this.t);
-    const state = this.matrixState(T);
+    const scale = this.supersaturationScale(T);
+    const state = this.matrixState(T, scale);
     const rates = this.p.phases.map((c) => this.phaseRates(c, state));
     const velocities = this.p.phases.map((c, i) => edgeVelocities(c.grid, rates[i]!));
     let dt = Math.min(this.dt * 1.5, untilStop);
@@ -133,7 +139,6 @@ class AgingLoop {
     });
     const ramp = this.p.schedule.rate(this.t, dt);
     if (ramp > 0) dt = Math.min(dt, 1 / ramp);
-    const scale = this.supersaturationScale(T);
     for (let attempt = 0; ; attempt++) {
       const saved = this.p.phases.map((c) => (c.grid ? { n: c.grid.snapshot(), e: c.grid.edges } : null));
       this.advance(rates, velocities, dt);
@@ -151,7 +156,7 @@ class AgingLoop {
   }
 
   private phaseRates(c: PhaseContext, state: MatrixState): PhaseRates | null {
-    const r = this.p.rates.rates(c, state, this.t);
+    const r = this.p.rates.rates(c, state, this.matrix, this.t);
     c.last = {
       drivingForce: r?.drivingForce ?? 0,
       criticalRadius: r?.nucleus?.criticalRadius ?? null,
