@@ -234,6 +234,30 @@ describe('KWN: Ni-9.8Al-8.3Cr at 1073 K, gamma-prime in gamma', () => {
   });
 });
 
+describe('KWN: gamma-prime dissolving above its solvus', () => {
+  it('precipitates at 1073 K, dissolves completely after a ramp to 1250 K (above the solvus), the matrix back at the alloy', () => {
+    const r = run(niAlCr(), {
+      ...NI_AL_CR,
+      temperature: [
+        { t: 0, T: 1073 },
+        { t: 1000, T: 1073 },
+        { t: 1100, T: 1250 },
+        { t: 1e4, T: 1250 },
+      ],
+      end_time: 3000,
+      outputs: 30,
+    });
+    const before = r.time.findLastIndex((t) => t <= 1000);
+    expect(r.phases.FCC_L12![before]!.volume_fraction).toBeGreaterThan(0.05);
+    const end = r.phases.FCC_L12!.at(-1)!;
+    expect(end.volume_fraction).toBe(0);
+    expect(end.driving_force).toBeLessThan(0);
+    for (const e of ['NI', 'AL', 'CR'])
+      expect(r.matrix_composition.at(-1)![e]).toBeCloseTo(NI_AL_CR.composition[e]!, 9);
+    console.log(`reversion: steps ${r.steps}, f ${r.phases.FCC_L12![before]!.volume_fraction} at ${r.time[before]} s`);
+  }, 120_000);
+});
+
 describe('KWN: a ramp and a hold, two phases competing for zirconium', () => {
   const sys = alZr();
   const config: AgingConfig = {

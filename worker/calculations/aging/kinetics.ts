@@ -23,6 +23,7 @@ export interface PhaseRates {
 
 export class RateModel {
   private readonly tables = new Map<string, InterfaceTable>();
+  private readonly lastLine = new Map<string, TieLine>();
   private readonly atState = new WeakMap<
     MatrixState,
     Map<string, { tangent: TangentState; resistance: number | null; gradient: Record<string, number> }>
@@ -46,6 +47,11 @@ export class RateModel {
     return this.thermo.tieLine(phase, T, this.alloy);
   }
 
+  /** The tie line at T, else the one at the last temperature the phase had one (above its solvus). */
+  lineOrLast(phase: string, T: number): TieLine | null {
+    return this.line(phase, T) ?? this.lastLine.get(phase) ?? null;
+  }
+
   private table(phase: string, T: number, line: TieLine): InterfaceTable {
     const key = `${phase}|${T.toFixed(4)}`;
     let t = this.tables.get(key);
@@ -62,12 +68,17 @@ export class RateModel {
    * its supersaturation; in between the driving force follows x linearly).
    */
   rates(ctx: PhaseContext, state: MatrixState, x: Record<string, number>, t: number): PhaseRates | null {
-    const line = this.line(ctx.phase, state.T);
+    const current = this.line(ctx.phase, state.T);
+    if (current) this.lastLine.set(ctx.phase, current);
+    // above the phase's solvus (no tie line): its particles dissolve by the flux balance with the negative driving
+    // force, from the precipitate's composition and state at the last temperature it had a tie line
+    const line = current ?? this.lastLine.get(ctx.phase);
     if (!line) return null;
     const capillarity = 2 * ctx.gamma * ctx.molarVolume;
-    const { drivingForce, nucleusX, growth } = this.binary
-      ? this.binaryRates(ctx, state, x, line, capillarity)
-      : this.multicomponentRates(ctx, state, x, line, capillarity);
+    const { drivingForce, nucleusX, growth } =
+      this.binary && current
+        ? this.binaryRates(ctx, state, x, line, capillarity)
+        : this.multicomponentRates(ctx, state, x, line, capillarity);
     const nucleus = nucleation({
       drivingForce,
       molarVolume: ctx.molarVolume,

@@ -166,7 +166,7 @@ class AgingLoop {
     if (nucleating > 0) {
       c.grid ??= new SizeGrid(40 * nucleating, this.p.config.bins ?? DEFAULT_BINS);
       if (!this.precipitateX.has(c.phase))
-        this.precipitateX.set(c.phase, { ...this.p.rates.line(c.phase, state.T)!.precipitate });
+        this.precipitateX.set(c.phase, { ...this.p.rates.lineOrLast(c.phase, state.T)!.precipitate });
     }
     c.grid?.growToHold(nucleating);
     return r;
@@ -178,6 +178,9 @@ class AgingLoop {
       const r = rates[i];
       if (!c.grid || !r) return;
       c.grid.advect(velocities[i]!, dt);
+      // fewer than one particle per m^3 left: the phase has dissolved (its vanishing remainder would keep setting the
+      // time step with the fast shrinking of the smallest particles)
+      if (c.grid.total() < 1) c.grid.number.fill(0);
       if (r.nucleus && r.nucleus.rate > 0) c.grid.add(1.05 * r.nucleus.criticalRadius, r.nucleus.rate * dt);
     });
   }
@@ -205,19 +208,19 @@ class AgingLoop {
     return out;
   }
 
-  /** Per solute: its supersaturation against the nearest tie line (floored at 1e-4 of the alloy's). */
+  /**
+   * Per element: its distance from the nearest tie line's matrix composition, floored at 1e-4 of its fraction in the
+   * alloy (near a solvus on a ramp the distance vanishes; the floor keeps the steps from following it down).
+   */
   private supersaturationScale(T: number): Record<string, number> {
     const out: Record<string, number> = {};
     for (const e of Object.keys(this.p.alloy)) {
-      let s = Infinity,
-        floor = 0;
+      let s = Infinity;
       for (const c of this.p.phases) {
-        const line = this.p.rates.line(c.phase, T);
-        if (!line) continue;
-        s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
-        floor = Math.max(floor, 1e-4 * Math.abs(this.p.alloy[e]! - line.matrix[e]!));
+        const line = this.p.rates.lineOrLast(c.phase, T);
+        if (line) s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
       }
-      out[e] = Math.max(Number.isFinite(s) ? s : 0, floor, 1e-12);
+      out[e] = Math.max(Number.isFinite(s) ? s : 0, 1e-4 * this.p.alloy[e]!, 1e-12);
     }
     return out;
   }
