@@ -304,6 +304,12 @@ describe('KWN: a ramp and a hold, two phases competing for zirconium', () => {
     expect(Math.abs(total - line.amount) / line.amount).toBeLessThan(0.03);
   }, 120_000);
 
+  it('notes a phase the alloy is undersaturated for (the metastable L1_2 at 723.15 K)', () => {
+    const r = run(sys, { ...AL_ZR, end_time: 1e3, precipitates: [config.precipitates[1]!] });
+    expect(r.notes.join()).toMatch(/AL3SC: the alloy is undersaturated/);
+    expect(r.phases.AL3SC!.at(-1)!.volume_fraction).toBe(0);
+  });
+
   it('names the missing input: dislocation nucleation without a dislocation density', () => {
     const r = simulateAging(sys, { ...AL_ZR, matrix: { ...AL_ZR.matrix, dislocation_density: undefined } });
     expect(r).toBeInstanceOf(Error);

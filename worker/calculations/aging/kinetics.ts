@@ -75,10 +75,11 @@ export class RateModel {
     const line = current ?? this.lastLine.get(ctx.phase);
     if (!line) return null;
     const capillarity = 2 * ctx.gamma * ctx.molarVolume;
-    const { drivingForce, nucleusX, growth } =
-      this.binary && current
-        ? this.binaryRates(ctx, state, x, line, capillarity)
-        : this.multicomponentRates(ctx, state, x, line, capillarity);
+    // Zener's form and its table need a precipitate richer in the solute than the matrix
+    const zener = this.binary && current && current.precipitate[this.solute]! > current.matrix[this.solute]!;
+    const { drivingForce, nucleusX, growth } = zener
+      ? this.binaryRates(ctx, state, x, line, capillarity)
+      : this.multicomponentRates(ctx, state, x, line, capillarity);
     const nucleus = nucleation({
       drivingForce,
       molarVolume: ctx.molarVolume,

@@ -62,6 +62,7 @@ export class AgingRecorder {
     massError: number,
     steps: number,
     precipitateComposition: Record<string, Record<string, number>>,
+    notes: string[],
   ): AgingResult {
     return {
       time: this.time,
@@ -72,7 +73,7 @@ export class AgingRecorder {
       mass_balance_error: massError,
       steps,
       precipitate_composition: precipitateComposition,
-      notes: [],
+      notes,
     };
   }
 }

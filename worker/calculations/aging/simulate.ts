@@ -16,6 +16,7 @@ import type { AgingConfig, AgingResult, AgingSystem } from './types.js';
 import { AgingRecorder, stopTimes } from './record.js';
 
 const DEFAULT_BINS = 200;
+const MAX_STEPS = 2_000_000;
 
 interface Prepared {
   config: AgingConfig;
@@ -97,14 +98,28 @@ class AgingLoop {
     const stops = stopTimes(end, this.p.config.outputs ?? 100, this.p.config.psd_times ?? []);
     this.dt = stops.times[0]! * 1e-3;
     let next = 0;
-    while (this.t < end * (1 - 1e-12) && this.steps < 2_000_000) {
+    while (this.t < end * (1 - 1e-12) && this.steps < MAX_STEPS) {
       this.step(stops.times[next]! - this.t);
       while (next < stops.times.length && this.t >= stops.times[next]! * (1 - 1e-12)) {
         this.record(stops.psd.has(next), stops.output.has(next));
         next++;
       }
     }
-    return this.recorder.result(this.massError, this.steps, Object.fromEntries(this.precipitateX));
+    return this.recorder.result(this.massError, this.steps, Object.fromEntries(this.precipitateX), this.notes());
+  }
+
+  private notes(): string[] {
+    const notes: string[] = [];
+    if (this.t < this.p.config.end_time * (1 - 1e-12))
+      notes.push(`stopped after ${this.steps} steps at t = ${this.t.toPrecision(4)} s, before end_time`);
+    for (const c of this.p.phases)
+      if (!this.precipitateX.has(c.phase))
+        notes.push(
+          this.p.rates.lineOrLast(c.phase, this.temperature(0))
+            ? `${c.phase} did not nucleate`
+            : `${c.phase}: the alloy is undersaturated for it in ${this.p.thermo.matrix} at the start (no tie line)`,
+        );
+    return notes;
   }
 
   private record(psd: boolean, output: boolean): void {
