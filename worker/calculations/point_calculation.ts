@@ -13,6 +13,7 @@ import { basename } from 'node:path';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
 import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { DisorderedSetNames } from '../system/disordered-sets.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import { phaseTemperatureOutputs, phaseTemperatures } from '../scans/phase-temperatures.js';
@@ -47,13 +48,15 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
   const conditions: EquilibriumConditions = { T: fixed?.at ?? T, P, X: comp.X[0], ...(open ? { MU } : {}) };
   // One equilibrium is not split across threads (job.ompThreads is used by the scans); HM.T gives the
   // equilibrium Cp (formula sheet §9.4).
-  const r = equilibrium({
-    database: sys.db,
-    components: sys.components,
-    phases: sys.phases,
-    conditions,
-    options: { derivatives: POINT_DERIVATIVES },
-  });
+  const r = new DisorderedSetNames(sys.db, sys.components, sys.phases).apply(
+    equilibrium({
+      database: sys.db,
+      components: sys.components,
+      phases: sys.phases,
+      conditions,
+      options: { derivatives: POINT_DERIVATIVES },
+    }),
+  );
   if (control.cancelled) throw new CancelledError();
   const conv = new PointConverter(sys.db, sys.components);
   const point = pointWithCp(conv, r);

@@ -22,7 +22,7 @@ import { OrderModel, resolveOrderDisorderOptions } from './order-disorder.js';
 import { followSecondOrderLines } from './order-lines.js';
 import { confirmAnchors, singlePhaseAnchors } from './phase-labels.js';
 import { lensTasks, TraceScheduler } from './scheduler.js';
-import { gridAxes, seedsFromGrid } from './seed-grid.js';
+import { edgePoints, gridAxes, seedsFromGrid, seedsOnEdges } from './seed-grid.js';
 import { mergeOverlappingTraces, RegionTracer } from './tracing.js';
 import { withoutDuplicates } from '../system/duplicate-phases.js';
 
@@ -32,6 +32,8 @@ export interface BinaryGrid {
   nT: number;
   nX: number;
   states: BinaryState[];
+  /** the states of the diagram's edges between the grid's nodes on them (seed-grid.ts edgePoints) */
+  edge: BinaryState[];
   /** the grid's own states (coarser sampling: re-solved before they are traced) */
   fromGrid: WeakSet<BinaryState>;
   seconds: number;
@@ -127,26 +129,36 @@ export class BinaryStrategy implements MapStrategy<BinaryGrid, BinaryDiagram> {
     const { Tlo, Thi, Xr } = this.ctx;
     const axes = gridAxes([Tlo, Thi], Xr, this.req.grid);
     const states = this.solver.solveGrid(axes.T.flatMap((T) => axes.X.map((X) => ({ T, X }))));
+    const edge = this.solver.solveGrid(edgePoints(axes, Xr));
     this.progress(0.2);
-    for (const g of states)
+    for (const g of [...states, ...edge])
       if (!g.ok)
         this.ledger.log(
           `seed grid: equilibrium not converged at T=${g.T.toFixed(2)} K, X(${this.system.xc})=${g.X.toFixed(4)}`,
         );
     const seconds = (performance.now() - t) / 1000;
-    return { axes, nT: axes.T.length, nX: axes.X.length, states, fromGrid: new WeakSet(states), seconds };
+    return {
+      axes,
+      nT: axes.T.length,
+      nX: axes.X.length,
+      states,
+      edge,
+      fromGrid: new WeakSet([...states, ...edge]),
+      seconds,
+    };
   }
 
   /** Seeds on and between the grid's nodes, then every region traced (an incomplete trace is dropped later). */
   traceBoundaries(grid: BinaryGrid): void {
     const t = performance.now();
     const found = seedsFromGrid(this.ctx, grid.states, grid.nT, grid.nX);
+    const onEdges = seedsOnEdges(this.ctx, grid.states, grid.axes, grid.edge);
     this.secondOrder = found.secondOrder;
     this.progress(0.3);
     this.seedSeconds = (performance.now() - t) / 1000;
     this.tracer = new RegionTracer(this.ctx);
     const lenses = lensTasks(grid.states, grid.nT, grid.nX, this.ctx.Xr);
-    new TraceScheduler(this.ctx, this.tracer, found.twoPhase, grid.fromGrid, lenses).run(
+    new TraceScheduler(this.ctx, this.tracer, found.twoPhase, grid.fromGrid, lenses, onEdges.twoPhase).run(
       Math.max(1, Math.floor(this.req.traceConcurrency ?? this.req.threads ?? 1)),
       (p) => this.progress(p),
     );

@@ -72,8 +72,11 @@ export class TraceScheduler {
     seeds: BinaryState[],
     private readonly gridSeeds: WeakSet<BinaryState>,
     private readonly lenses: LensTask[],
+    edgeSeeds: BinaryState[] = [],
   ) {
-    this.seeds = [...seeds].sort((a, b) => a.T - b.T || a.X - b.X);
+    // the seeds on the diagram's edges last: most lie on fields the grid's seeds trace (skipped as covered)
+    const byTX = (a: BinaryState, b: BinaryState) => a.T - b.T || a.X - b.X;
+    this.seeds = [...[...seeds].sort(byTX), ...[...edgeSeeds].sort(byTX)];
   }
 
   /** One seed: re-solve (grid seeds), trace its region (its two halves side by side), then queue the phases met beyond its ends. */

@@ -156,16 +156,8 @@ function* searchesAt(
       yield* searchBetweenUnlike(a2, b2, found, 0, order);
   }
   if (a.phases.length !== 1) return;
-  for (const b of [right, up]) {
-    if (!(b && b.ok && b.phases.length === 1 && b.key !== a.key)) continue;
-    const a2 = yield* solveRequest(a.T, a.X),
-      b2 = yield* solveRequest(b.T, b.X);
-    if (!a2.ok || !b2.ok) continue;
-    if (isField(a2)) found.twoPhase.push(a2);
-    if (isField(b2)) found.twoPhase.push(b2);
-    if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key)
-      yield* bisectBetween(order, a2, b2, found);
-  }
+  for (const b of [right, up])
+    if (b && b.ok && b.phases.length === 1 && b.key !== a.key) yield* bisectResolved(order, a, b, found);
 }
 
 /**
@@ -198,4 +190,87 @@ export function seedsFromGrid(ctx: MapContext, grid: readonly BinaryState[], nT:
     twoPhase: [...grid.filter(isField), ...perNode.flatMap((f) => f.twoPhase)],
     secondOrder: perNode.flatMap((f) => f.secondOrder),
   };
+}
+
+/** Points of an edge line of the diagram per interval between two grid nodes on it (edgeLines). */
+export const EDGE_REFINEMENT = 8;
+
+/** The points of the diagram's edges between the grid's nodes on them: the T edges always, an x edge inside (0, 1). */
+export function edgePoints(axes: { T: number[]; X: number[] }, Xr: [number, number]): StateRequest[] {
+  const between = (v: number[]) =>
+    v
+      .slice(1)
+      .flatMap((b, i) =>
+        Array.from({ length: EDGE_REFINEMENT - 1 }, (_, k) => v[i]! + ((b - v[i]!) * (k + 1)) / EDGE_REFINEMENT),
+      );
+  const Ts = [axes.T[0]!, axes.T[axes.T.length - 1]!];
+  const Xs = [Xr[0] > 0 ? Xr[0] : null, Xr[1] < 1 ? Xr[1] : null].filter((x): x is number => x !== null);
+  return [
+    ...Ts.flatMap((T) => between(axes.X).map((X) => ({ T, X }))),
+    ...Xs.flatMap((X) => between(axes.T).map((T) => ({ T, X }))),
+  ];
+}
+
+/**
+ * The seeds on the diagram's edges. A field that crosses an edge of the diagram between two grid nodes of one phase
+ * is seen by no grid row or column and by no search between unlike nodes: the Ni-rich FCC + FCC#2 gap of Cr-Ni (MF
+ * Steel) from 500 K, x(Ni) 0.958-0.994, up to its critical point at 582 K lies between the grid columns at 0.95 and
+ * 1 and below the second grid row. Along each edge line (its grid nodes and the `edge` states between them, solved
+ * with the grid's sampling) every two-phase state is a seed, and between unlike single-phase neighbours the field in
+ * between is bisected for. Inside the diagram a field is reached from the edges or from the fields next to it.
+ */
+export function seedsOnEdges(
+  ctx: MapContext,
+  grid: readonly BinaryState[],
+  axes: { T: number[]; X: number[] },
+  edge: readonly BinaryState[],
+): BetweenFindings {
+  const onLine = (keep: (s: BinaryState) => boolean, along: (s: BinaryState) => number) =>
+    [...grid.filter(keep), ...edge.filter(keep)].sort((a, b) => along(a) - along(b));
+  const Tlo = axes.T[0]!,
+    Thi = axes.T[axes.T.length - 1]!;
+  const lines = [
+    onLine(
+      (s) => s.T === Tlo,
+      (s) => s.X,
+    ),
+    onLine(
+      (s) => s.T === Thi,
+      (s) => s.X,
+    ),
+    ...[ctx.Xr[0], ctx.Xr[1]]
+      .filter((x) => x > 0 && x < 1)
+      .map((x) =>
+        onLine(
+          (s) => s.X === x,
+          (s) => s.T,
+        ),
+      ),
+  ];
+  const found: BetweenFindings = { twoPhase: edge.filter(isField), secondOrder: [] };
+  const searches: Search[] = [];
+  for (const line of lines)
+    for (let k = 0; k + 1 < line.length; k++) {
+      const a = line[k]!,
+        b = line[k + 1]!;
+      if (a.ok && b.ok && a.phases.length === 1 && b.phases.length === 1 && a.key !== b.key)
+        searches.push(bisectResolved(ctx.order, a, b, found));
+    }
+  try {
+    ctx.solver.runTogether(searches);
+  } catch (e) {
+    if (!(e instanceof BudgetExceeded)) throw e;
+    ctx.log(`equilibrium budget of ${ctx.solver.budget} used up while seeding the edges; the diagram is incomplete`);
+  }
+  return found;
+}
+
+/** bisectBetween of two grid-sampled states, both re-solved with the full sampling first. */
+function* bisectResolved(order: OrderModel, a: BinaryState, b: BinaryState, found: BetweenFindings): Search {
+  const a2 = yield* solveRequest(a.T, a.X),
+    b2 = yield* solveRequest(b.T, b.X);
+  if (!a2.ok || !b2.ok) return;
+  if (isField(a2)) found.twoPhase.push(a2);
+  if (isField(b2)) found.twoPhase.push(b2);
+  if (a2.phases.length === 1 && b2.phases.length === 1 && a2.key !== b2.key) yield* bisectBetween(order, a2, b2, found);
 }

@@ -12,6 +12,7 @@ import {
 } from '../core/equilibrium.js';
 import { type OrderingChange, type Transition } from '../../contract/results/line_calculation.js';
 import { CONTROL_BYTES, CancelledError, type JobControl } from '../protocol.js';
+import { DisorderedSetNames } from '../system/disordered-sets.js';
 /** A transition as this module makes it: bracket widths, kind and ordering changes always present. */
 export type RefinedTransition = Required<Transition>;
 
@@ -75,6 +76,9 @@ export function refineTransitions(
 ): RefinedTransition[] {
   const key = (r: EquilibriumResult) => phaseSetKey(r, o.structureOf);
   const differ: Differ = (ra, rb) => key(ra) !== key(rb) || setJump(ra, rb) > SET_JUMP;
+  // one name for a disordered state that several ordered phases describe, at the scan points and in the brackets
+  const names = new DisorderedSetNames(o.sys.db, o.sys.components, o.sys.phases);
+  for (const r of results) names.apply(r);
   const conv = results.map((r, i) => ({ r, s: s[i] })).filter((q) => q.r.converged);
   let active: Bracket[] = [];
   for (let i = 0; i + 1 < conv.length; i++) {
@@ -99,7 +103,7 @@ export function refineTransitions(
     }
     active = next;
     if (!active.length) break;
-    active = bisectionRound(path, active, o, ctl, differ, { done, unrefined });
+    active = bisectionRound(path, active, { ...o, names }, ctl, differ, { done, unrefined });
   }
   done.sort((x, y) => x.a - y.a);
   // the final bracket ends: the states just before and just after each transition (for the preview)
@@ -129,7 +133,7 @@ export function refineTransitions(
 function bisectionRound(
   path: ScanPath,
   active: Bracket[],
-  o: RefineOptions,
+  o: RefineOptions & { names: DisorderedSetNames },
   ctl: SharedArrayBuffer,
   differ: Differ,
   ended: { done: Bracket[]; unrefined: Set<Bracket> },
@@ -152,7 +156,7 @@ function bisectionRound(
     k,
     o,
     ctl,
-  );
+  ).map((r) => o.names.apply(r));
   let idx = 0;
   const after: Bracket[] = [];
   for (const { br, s: ss } of where) {

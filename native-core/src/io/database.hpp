@@ -90,7 +90,7 @@ struct PhaseDef {
   std::vector<std::vector<std::string>> constituents;  // per sublattice, as declared by CONSTITUENT
   std::optional<MagneticType> magnetic;                // from a MAGNETIC type definition of one of type_codes
   std::string disordered_part;                         // on an ordered phase: its DIS_PART phase
-  std::string ordered_parent;                          // on a disordered phase: the phase that names it
+  std::vector<std::string> ordered_parents;            // on a disordered phase: every phase that names it
   // Non-empty when the phase cannot be used: the reason names the model, the phase and the file.
   // The rest of the database still loads.
   std::string refusal;

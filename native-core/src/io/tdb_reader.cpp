@@ -260,11 +260,12 @@ void Reader::remove_dropped_phases() {
   for (size_t k = 0; k < phases.size(); ++k) phase_pos_[phases[k].name] = k;
 }
 
-// Each DIS_PART phase names its ordered phase (the last one in the file when several share it).
+// Each DIS_PART phase names its ordered phases, in file order (MF Steel's BCC_A2 is the DIS_PART of BCC_B2 and
+// BCC_4SL).
 void Reader::link_ordered_parents() {
-  for (auto& p : db_->phases_) p.ordered_parent.clear();
+  for (auto& p : db_->phases_) p.ordered_parents.clear();
   for (const auto& p : db_->phases_)
-    if (PhaseDef* dis = phase_named(p.disordered_part)) dis->ordered_parent = p.name;
+    if (PhaseDef* dis = phase_named(p.disordered_part)) dis->ordered_parents.push_back(p.name);
 }
 
 void Reader::refuse_unsupported_models() {

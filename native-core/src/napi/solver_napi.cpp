@@ -114,10 +114,15 @@ std::shared_ptr<pd::solver::EquilibriumSolver> GetSolver(std::shared_ptr<const p
     pd::throw_if_cancelled();
     const pd::PhaseDef* def = db->phase(ph);
     if (!def) continue;
-    if (!def->ordered_parent.empty() && listed.count(Upper(def->ordered_parent))) {
-      const pd::PhaseDef* parent = db->phase(Upper(def->ordered_parent));
-      if (!parent || contained_in(*def, *parent)) continue;
-    }
+    // any listed ordered phase that contains it: with BCC_B2 and BCC_4SL sharing BCC_A2 (MF Steel) and only
+    // BCC_B2 listed, a BCC_A2 kept beside it made the disordered bcc two candidates of equal Gibbs energy, named
+    // by whichever the solver met first
+    const bool represented = std::any_of(def->ordered_parents.begin(), def->ordered_parents.end(), [&](const auto& o) {
+      if (!listed.count(Upper(o))) return false;
+      const pd::PhaseDef* parent = db->phase(Upper(o));
+      return !parent || contained_in(*def, *parent);
+    });
+    if (represented) continue;
     auto m = pd::PhaseModel::build(*db, ph, comps);
     if (m) models.push_back(m);
   }

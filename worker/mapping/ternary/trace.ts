@@ -32,6 +32,10 @@ export const MIN_STEP = 2e-4;
 /** a tie-line this short where its region ends is a critical point */
 const SHORT_TIELINE = 0.02;
 const MAX_TRACE_STEPS = 600;
+/** A tie-line end moving more than this many times the step of the midpoint is checked for continuity. */
+const FAST_END = 2;
+/** At half the step, a continuously moving end lies nearer than this share of its move to both of its positions. */
+const BETWEEN = 0.8;
 
 /** A trace started on a triangle's edge: the edge's tie-line, the direction away from the triangle, the end behind. */
 export interface EdgeSeed {
@@ -172,7 +176,7 @@ export class TieLineTracer {
       const e = this.solver.solve(X, w.raw);
       lastFailed = !e.ok;
       if (e.ok && e.phases.length === 2 && sortedBases(e.phases.map((p) => p.label)) === sortedBases([...w.labels])) {
-        if (!this.accept(w, e, s)) {
+        if (!this.continuous(w, e, s, m, d) || !this.accept(w, e, s)) {
           w.h /= 2;
           continue;
         }
@@ -194,16 +198,45 @@ export class TieLineTracer {
     return lastFailed ? 'not_converged' : 'step_limit';
   }
 
+  /** The ends of state e's tie-line, the one continuing the walk's phase 0 first (the nearer to its last end). */
+  private oriented(w: Walk, e: SectionState): [SetState, SetState] {
+    const [p, q] = e.phases as [SetState, SetState];
+    const direct = dist(p.x, w.tl.x[0]) + dist(q.x, w.tl.x[1]);
+    const swapped = dist(q.x, w.tl.x[0]) + dist(p.x, w.tl.x[1]);
+    return direct <= swapped ? [p, q] : [q, p];
+  }
+
+  /**
+   * An end that moves more than FAST_END times the step of the midpoint moves continuously: at half the step it lies
+   * between its two positions. Otherwise the step crossed a tie-triangle of two sets of one phase, whose third corner
+   * the end jumped to (alcrni at 1273 K: the ordered B2 end of A2 + B2 jumps 0.066 in x(Ni), from the antisite to the
+   * vacancy-rich B2 across the A2 + B2 + B2 triangle); the step is halved until it lands in the triangle.
+   */
+  private continuous(w: Walk, e: SectionState, s: number, m: Vec3, d: Vec3): boolean {
+    const ends = this.oriented(w, e);
+    const fast = [0, 1].filter((k) => dist(ends[k]!.x, w.tl.x[k]!) > FAST_END * s);
+    if (!fast.length) return true;
+    const half = this.solver.solve(m.map((v, k) => v + (s / 2) * d[k]!) as Vec3, w.raw);
+    if (
+      !half.ok ||
+      half.phases.length !== 2 ||
+      sortedBases(half.phases.map((p) => p.label)) !== sortedBases([...w.labels])
+    )
+      return false;
+    const mids = this.oriented(w, half);
+    return fast.every((k) => {
+      const jump = dist(ends[k]!.x, w.tl.x[k]!);
+      return dist(mids[k]!.x, w.tl.x[k]!) < BETWEEN * jump && dist(mids[k]!.x, ends[k]!.x) < BETWEEN * jump;
+    });
+  }
+
   /**
    * The tie-line of state e continues the walk's last one: identity by continuity (the end closer to the previous
    * end of phase 0 continues phase 0), the same phases in that order, neither end jumping. Accepted, it is the
    * walk's new tie-line and the step grows.
    */
   private accept(w: Walk, e: SectionState, s: number): boolean {
-    const [p, q] = e.phases as [SetState, SetState];
-    const direct = dist(p.x, w.tl.x[0]) + dist(q.x, w.tl.x[1]);
-    const swapped = dist(q.x, w.tl.x[0]) + dist(p.x, w.tl.x[1]);
-    const [u, v] = direct <= swapped ? [p, q] : [q, p];
+    const [u, v] = this.oriented(w, e);
     if (baseName(u.label) !== w.bases[0] || baseName(v.label) !== w.bases[1]) return false;
     const jump = Math.max(dist(u.x, w.tl.x[0]), dist(v.x, w.tl.x[1]));
     if (jump > Math.max(0.08, 6 * s)) return false;
