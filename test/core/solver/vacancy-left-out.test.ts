@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../worker/core/database.js';
-import { equilibrium, saysNoEquilibrium } from '../../../worker/core/equilibrium.js';
+import { convergedNote, equilibrium, saysNoEquilibrium } from '../../../worker/core/equilibrium.js';
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 
 const alcocrni = openDatabase(path.join(SHARED_TDB_DIR, 'alcocrni.tdb'));
@@ -31,6 +31,8 @@ describe('a phase running into its pure-vacancy configuration is left out of the
     expect(r.phases[0]!.x.CR).toBeCloseTo(0.0823, 9);
     expect(r.reason).toMatch(/^converged; left out: BCC_B2 \(runs into its pure-vacancy configuration/);
     expect(r.metastable.map((p) => p.name)).toContain('BCC_B2');
+    // the note a point's result and a batch row keep in their reason
+    expect(convergedNote(r)).toMatch(/^left out: BCC_B2 /);
   });
 
   it('... also where the grid re-scan found its points below the tangent (2255.56 K, x(Cr) = 0.3, the map grid)', () => {
@@ -44,6 +46,7 @@ describe('a phase running into its pure-vacancy configuration is left out of the
     const r = coCr(1400, 0.15);
     expect(r.converged, r.reason).toBe(true);
     expect(r.reason).toBe('converged');
+    expect(convergedNote(r)).toBe('');
     expect(stable(r)).toEqual(['L12_FCC']); // its disordered state
   });
 
