@@ -116,6 +116,11 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   order_disorder: OrderDisorderResult;
   /** added: counts of equilibria and of points the solver could not certify */
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };
+  /**
+   * added: the nodes of the mapping's seed grid whose equilibrium did not converge (absent when every one did): the
+   * diagram may miss its fields and boundaries around them, and the preview marks each one
+   */
+  not_converged_nodes?: MassPoint[];
   table: ResultTable;
 }
 

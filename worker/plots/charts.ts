@@ -365,6 +365,8 @@ export interface BinaryPhaseDiagramInput extends CommonOptions {
   TRange?: readonly [number, number];
   /** Secondary right axis in degrees Celsius. */
   celsiusAxis?: boolean;
+  /** Points of the mapping whose equilibrium did not converge: each marked with a cross, and explained under the plot. */
+  notConverged?: ReadonlyArray<XT>;
 }
 
 export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
@@ -394,7 +396,8 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   const lineKinds = (['second_order', 'magnetic', 'spinodal', 'coherent_spinodal'] as const).filter((k) =>
     input.boundaries.some((b) => b.kind === k && b.points.length > 1),
   );
-  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length;
+  const failed = (input.notConverged ?? []).filter((p) => Number.isFinite(num(p?.x)) && Number.isFinite(num(p?.T)));
+  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length + (failed.length ? 1 : 0);
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
@@ -432,6 +435,7 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
       if (panel.contains(x, num(v.T)))
         svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
   }
+  drawNotConverged(svg, panel, failed);
   svg.beginGroup({ className: 'labels' });
   for (const l of labels.placed) {
     if (l.leader) svg.line(l.leader[0], l.leader[1], l.leader[2], l.leader[3], { stroke: '#555555', width: 1 });
@@ -454,8 +458,13 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     });
     svg.text(area.x + 60, y, BOUNDARY_STYLES[k].legend!, { size: 16, valign: 'middle', fill: '#333333' });
   });
+  if (failed.length) {
+    const y = baseHeight - 8 + lineKinds.length * LEGEND_ROW + LEGEND_ROW / 2;
+    notConvergedMark(svg, area.x + 24, y);
+    svg.text(area.x + 60, y, notConvergedLegend(failed.length), { size: 16, valign: 'middle', fill: NOT_CONVERGED });
+  }
   if (labels.legend.length) {
-    const y0 = baseHeight - 8 + lineKinds.length * LEGEND_ROW;
+    const y0 = baseHeight - 8 + (lineKinds.length + (failed.length ? 1 : 0)) * LEGEND_ROW;
     svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
     labels.legend.forEach((e, i) =>
       svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }),
@@ -466,6 +475,31 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
 
 /** Height of one row of the small-field legend under a diagram, px. */
 const LEGEND_ROW = 22;
+
+/** Colour of the marks of points whose equilibrium did not converge. */
+const NOT_CONVERGED = '#c0392b';
+
+/** The legend row of the points whose equilibrium did not converge. */
+export function notConvergedLegend(n: number): string {
+  return `equilibrium not converged at ${n} grid node${n === 1 ? '' : 's'}: fields and boundaries may be missing there`;
+}
+
+/** A cross centred at (X, Y) px. */
+function notConvergedMark(svg: SvgBuilder, X: number, Y: number): void {
+  const r = 5;
+  const style = { stroke: NOT_CONVERGED, width: 2 };
+  svg.line(X - r, Y - r, X + r, Y + r, style);
+  svg.line(X - r, Y + r, X + r, Y - r, style);
+}
+
+/** A cross at each point inside the plot whose equilibrium did not converge, in a group of its own. */
+function drawNotConverged(svg: SvgBuilder, panel: Panel, points: ReadonlyArray<XT>): void {
+  if (!points.length) return;
+  svg.beginGroup({ className: 'not-converged' });
+  for (const p of points)
+    if (panel.contains(num(p.x), num(p.T))) notConvergedMark(svg, panel.px(num(p.x)), panel.py(num(p.T)));
+  svg.endGroup();
+}
 
 // ---------------------------------------------------------------------------------------------
 // Phase table of a single equilibrium point
