@@ -35,6 +35,30 @@ describe('seed-grid nodes that did not converge', () => {
     expect(group![1]!.match(/<line /g)).toHaveLength(2); // one cross
     expect(svg).toContain(notConvergedLegend(1));
   });
+
+  test('a node where no equilibrium exists is listed as such and marked with a ring of its own legend', () => {
+    const k = 2 * d.grid.X.length + 1;
+    const none = {
+      ...d,
+      grid: { ...d.grid, labels: d.grid.labels.map((l, i) => (i === k ? '' : l)), noEquilibrium: [k] },
+    };
+    const node = { T: d.grid.T[2]!, x: d.grid.X[1]!, no_equilibrium: true };
+    expect(diagramDocument(none, {}, base).not_converged_nodes).toEqual([node]);
+    const svg = diagramChart(none);
+    const group = svg.match(/<g class="not-converged">([\s\S]*?)<\/g>/);
+    expect(group![1]!.match(/<circle /g)).toHaveLength(1);
+    expect(svg).toContain(notConvergedLegend(1, true));
+    expect(svg).not.toContain(notConvergedLegend(1));
+  });
+});
+
+test('a binary whose compositions no phase but a stoichiometric one takes: its nodes say no equilibrium exists', () => {
+  // pycalphad_inline_alcl3_charged: ALCL3 alone, at x(Cl) = 0.75
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'pycalphad_inline_alcl3_charged.tdb'));
+  const d = mapBinary({ database: db, components: ['AL', 'CL'], T: [300, 600], threads: 1 });
+  const nodes = notConvergedNodes(d);
+  expect(nodes.length).toBeGreaterThan(0);
+  expect(nodes.every((n) => n.no_equilibrium === true)).toBe(true);
 });
 
 test('Co-Cr (alcocrni) above 2150 K: every node converges and the liquid is mapped', () => {

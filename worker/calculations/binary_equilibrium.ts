@@ -20,6 +20,7 @@ import {
   type BinaryEquilibriumResult,
   type GapSpinodal,
   type MassPoint,
+  type NotConvergedNode,
 } from '../../contract/results/binary_equilibrium.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
 import { selectPhases } from '../system/phase-selection.js';
@@ -152,10 +153,21 @@ export function tielineTable(d: BinaryDiagram, mass?: MassConverter): ResultTabl
   };
 }
 
-/** The seed grid's nodes whose equilibrium did not converge (label ''), as (T, x). */
-export function notConvergedNodes(d: Pick<BinaryDiagram, 'grid'>): { T: number; x: number }[] {
+/** The seed grid's nodes whose equilibrium did not converge (label ''), as (T, x), marked where none exists. */
+export function notConvergedNodes(d: Pick<BinaryDiagram, 'grid'>): NotConvergedNode[] {
   const { T, X, labels } = d.grid;
-  return labels.flatMap((l, k) => (l === '' ? [{ T: T[Math.floor(k / X.length)]!, x: X[k % X.length]! }] : []));
+  const none = new Set(d.grid.noEquilibrium);
+  return labels.flatMap((l, k) =>
+    l === ''
+      ? [
+          {
+            T: T[Math.floor(k / X.length)]!,
+            x: X[k % X.length]!,
+            ...(none.has(k) ? { no_equilibrium: true as const } : {}),
+          },
+        ]
+      : [],
+  );
 }
 
 /** One-line summary, e.g. "5 two-phase regions, 2 invariants (eutectic 654.0 K, ...), 1 critical point". */
@@ -235,7 +247,7 @@ export function diagramChart(
     TRange: d.T,
     celsiusAxis: true,
     temperatureUnit,
-    notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x) })),
+    notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
   });
 }
 

@@ -365,8 +365,11 @@ export interface BinaryPhaseDiagramInput extends CommonOptions {
   TRange?: readonly [number, number];
   /** Secondary right axis in degrees Celsius. */
   celsiusAxis?: boolean;
-  /** Points of the mapping whose equilibrium did not converge: each marked with a cross, and explained under the plot. */
-  notConverged?: ReadonlyArray<XT>;
+  /**
+   * Points of the mapping whose equilibrium did not converge, each marked and explained under the plot: a cross where
+   * the solver failed, a ring where it says no equilibrium exists (`none`).
+   */
+  notConverged?: ReadonlyArray<XT & { none?: boolean }>;
 }
 
 export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
@@ -397,7 +400,8 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     input.boundaries.some((b) => b.kind === k && b.points.length > 1),
   );
   const failed = (input.notConverged ?? []).filter((p) => Number.isFinite(num(p?.x)) && Number.isFinite(num(p?.T)));
-  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length + (failed.length ? 1 : 0);
+  const failedKinds = NOT_CONVERGED_KINDS.filter((k) => failed.some((p) => !!p.none === k.none));
+  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length + failedKinds.length;
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
@@ -458,13 +462,14 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     });
     svg.text(area.x + 60, y, BOUNDARY_STYLES[k].legend!, { size: 16, valign: 'middle', fill: '#333333' });
   });
-  if (failed.length) {
-    const y = baseHeight - 8 + lineKinds.length * LEGEND_ROW + LEGEND_ROW / 2;
-    notConvergedMark(svg, area.x + 24, y);
-    svg.text(area.x + 60, y, notConvergedLegend(failed.length), { size: 16, valign: 'middle', fill: NOT_CONVERGED });
-  }
+  failedKinds.forEach((k, i) => {
+    const y = baseHeight - 8 + (lineKinds.length + i) * LEGEND_ROW + LEGEND_ROW / 2;
+    notConvergedMark(svg, area.x + 24, y, k.none);
+    const n = failed.filter((p) => !!p.none === k.none).length;
+    svg.text(area.x + 60, y, k.legend(n), { size: 16, valign: 'middle', fill: k.colour });
+  });
   if (labels.legend.length) {
-    const y0 = baseHeight - 8 + (lineKinds.length + (failed.length ? 1 : 0)) * LEGEND_ROW;
+    const y0 = baseHeight - 8 + (lineKinds.length + failedKinds.length) * LEGEND_ROW;
     svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
     labels.legend.forEach((e, i) =>
       svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }),
@@ -476,28 +481,46 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
 /** Height of one row of the small-field legend under a diagram, px. */
 const LEGEND_ROW = 22;
 
-/** Colour of the marks of points whose equilibrium did not converge. */
-const NOT_CONVERGED = '#c0392b';
+const nodes = (n: number) => `${n} grid node${n === 1 ? '' : 's'}`;
 
-/** The legend row of the points whose equilibrium did not converge. */
-export function notConvergedLegend(n: number): string {
-  return `equilibrium not converged at ${n} grid node${n === 1 ? '' : 's'}: fields and boundaries may be missing there`;
+/** The two kinds of points whose equilibrium did not converge: their marks' colour and legend rows. */
+const NOT_CONVERGED_KINDS = [
+  {
+    none: false,
+    colour: '#c0392b',
+    legend: (n: number) => `equilibrium not converged at ${nodes(n)}: fields and boundaries may be missing there`,
+  },
+  {
+    none: true,
+    colour: '#7f7f7f',
+    legend: (n: number) =>
+      `no equilibrium exists at ${nodes(n)} (no allowed phase takes the composition, or a phase has no lower bound)`,
+  },
+] as const;
+
+/** The legend row of the points whose equilibrium did not converge (`none`: where none exists). */
+export function notConvergedLegend(n: number, none = false): string {
+  return NOT_CONVERGED_KINDS[none ? 1 : 0].legend(n);
 }
 
-/** A cross centred at (X, Y) px. */
-function notConvergedMark(svg: SvgBuilder, X: number, Y: number): void {
+/** A cross (a ring where no equilibrium exists) centred at (X, Y) px. */
+function notConvergedMark(svg: SvgBuilder, X: number, Y: number, none?: boolean): void {
   const r = 5;
-  const style = { stroke: NOT_CONVERGED, width: 2 };
-  svg.line(X - r, Y - r, X + r, Y + r, style);
-  svg.line(X - r, Y + r, X + r, Y - r, style);
+  const stroke = NOT_CONVERGED_KINDS[none ? 1 : 0].colour;
+  if (none) {
+    svg.circle(X, Y, r, { stroke, width: 1.5, fill: 'none' });
+    return;
+  }
+  svg.line(X - r, Y - r, X + r, Y + r, { stroke, width: 2 });
+  svg.line(X - r, Y + r, X + r, Y - r, { stroke, width: 2 });
 }
 
-/** A cross at each point inside the plot whose equilibrium did not converge, in a group of its own. */
-function drawNotConverged(svg: SvgBuilder, panel: Panel, points: ReadonlyArray<XT>): void {
+/** A mark at each point inside the plot whose equilibrium did not converge, in a group of its own. */
+function drawNotConverged(svg: SvgBuilder, panel: Panel, points: ReadonlyArray<XT & { none?: boolean }>): void {
   if (!points.length) return;
   svg.beginGroup({ className: 'not-converged' });
   for (const p of points)
-    if (panel.contains(num(p.x), num(p.T))) notConvergedMark(svg, panel.px(num(p.x)), panel.py(num(p.T)));
+    if (panel.contains(num(p.x), num(p.T))) notConvergedMark(svg, panel.px(num(p.x)), panel.py(num(p.T)), p.none);
   svg.endGroup();
 }
 
