@@ -58,6 +58,11 @@ export interface MassPoint {
   w?: number;
 }
 
+/** A node of the mapping's seed grid whose equilibrium did not converge; no_equilibrium: the solver says none exists. */
+export interface NotConvergedNode extends MassPoint {
+  no_equilibrium?: true;
+}
+
 export interface OrderDisorderResult {
   /** effective options after defaults */
   options: {
@@ -116,6 +121,11 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   order_disorder: OrderDisorderResult;
   /** added: counts of equilibria and of points the solver could not certify */
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };
+  /**
+   * added: the nodes of the mapping's seed grid whose equilibrium did not converge (absent when every one did): the
+   * diagram may miss its fields and boundaries around them, and the preview marks each one
+   */
+  not_converged_nodes?: NotConvergedNode[];
   table: ResultTable;
 }
 

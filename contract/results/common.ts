@@ -115,7 +115,7 @@ export interface EquilibriumPoint {
   /** overall mass fractions (molar masses of the ELEMENT lines; absent when an element has none) */
   w?: Record<string, number>;
   converged: boolean;
-  /** why the solver could not certify the answer ('' when converged) */
+  /** why the solver could not certify the answer; when converged '' or a note (a phase left out of the equilibrium) */
   reason: string;
   GM: number;
   HM: number;

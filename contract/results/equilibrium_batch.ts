@@ -13,7 +13,7 @@ export interface BatchRowRecord {
   row: number;
   label?: string;
   status: BatchRowStatus;
-  /** why the row is not ok ('' when it is) */
+  /** why the row is not ok; when it is, '' or a note (a phase left out of the equilibrium) */
   reason: string;
   /** the row's conditions: K, Pa, overall mole fractions of every element (after unit conversion) */
   input: { T: number; P: number; x: Record<string, number> };

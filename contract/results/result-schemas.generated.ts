@@ -37,7 +37,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "boolean"
           },
           "reason": {
-            "description": "why the solver could not certify the answer ('' when converged)",
+            "description": "why the solver could not certify the answer; when converged '' or a note (a phase left out of the equilibrium)",
             "type": "string"
           },
           "GM": {
@@ -656,7 +656,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "boolean"
             },
             "reason": {
-              "description": "why the solver could not certify the answer ('' when converged)",
+              "description": "why the solver could not certify the answer; when converged '' or a note (a phase left out of the equilibrium)",
               "type": "string"
             },
             "GM": {
@@ -1713,6 +1713,13 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "wall_time_s"
         ]
       },
+      "not_converged_nodes": {
+        "description": "added: the nodes of the mapping's seed grid whose equilibrium did not converge (absent when every one did): the diagram may miss its fields and boundaries around them, and the preview marks each one",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/NotConvergedNode"
+        }
+      },
       "table": {
         "$ref": "#/$defs/ResultTable"
       },
@@ -1860,6 +1867,27 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "MassPoint": {
         "type": "object",
         "properties": {
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "type": "number"
+          },
+          "w": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "T",
+          "x"
+        ]
+      },
+      "NotConvergedNode": {
+        "type": "object",
+        "properties": {
+          "no_equilibrium": {
+            "const": true
+          },
           "T": {
             "type": "number"
           },
@@ -2252,7 +2280,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "boolean"
             },
             "reason": {
-              "description": "why the solver could not certify the answer ('' when converged)",
+              "description": "why the solver could not certify the answer; when converged '' or a note (a phase left out of the equilibrium)",
               "type": "string"
             },
             "GM": {
@@ -5656,7 +5684,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ]
           },
           "reason": {
-            "description": "why the row is not ok ('' when it is)",
+            "description": "why the row is not ok; when it is, '' or a note (a phase left out of the equilibrium)",
             "type": "string"
           },
           "input": {

@@ -20,6 +20,7 @@ import {
   type BinaryEquilibriumResult,
   type GapSpinodal,
   type MassPoint,
+  type NotConvergedNode,
 } from '../../contract/results/binary_equilibrium.js';
 import { binaryMassConverter, elementMasses, type CompositionUnit, type MassConverter } from '../system/units.js';
 import { selectPhases } from '../system/phase-selection.js';
@@ -152,6 +153,23 @@ export function tielineTable(d: BinaryDiagram, mass?: MassConverter): ResultTabl
   };
 }
 
+/** The seed grid's nodes whose equilibrium did not converge (label ''), as (T, x), marked where none exists. */
+export function notConvergedNodes(d: Pick<BinaryDiagram, 'grid'>): NotConvergedNode[] {
+  const { T, X, labels } = d.grid;
+  const none = new Set(d.grid.noEquilibrium);
+  return labels.flatMap((l, k) =>
+    l === ''
+      ? [
+          {
+            T: T[Math.floor(k / X.length)]!,
+            x: X[k % X.length]!,
+            ...(none.has(k) ? { no_equilibrium: true as const } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
 /** One-line summary, e.g. "5 two-phase regions, 2 invariants (eutectic 654.0 K, ...), 1 critical point". */
 export function diagramSummary(d: BinaryDiagram): string {
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -229,6 +247,7 @@ export function diagramChart(
     TRange: d.T,
     celsiusAxis: true,
     temperatureUnit,
+    notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
   });
 }
 
@@ -239,6 +258,7 @@ export function diagramDocument(
   unit: CompositionUnit = 'mole_fraction',
   mass?: MassConverter,
 ): BinaryEquilibriumResult {
+  const failed = notConvergedNodes(d);
   const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION,
     task_type: 'binary_equilibrium',
@@ -265,6 +285,7 @@ export function diagramDocument(
       notes: d.orderDisorder.notes,
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
+    ...(failed.length ? { not_converged_nodes: failed } : {}),
     // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
     table: tielineTable(d, unit === 'mass_fraction' ? mass : undefined),
     composition_unit: unit,
@@ -290,6 +311,7 @@ function withMassFractions(doc: BinaryEquilibriumResult, mass: MassConverter): B
     tricritical_points: doc.tricritical_points?.map(w),
     single_phase_regions: doc.single_phase_regions.map(w),
     pure_element_transitions: doc.pure_element_transitions.map(w),
+    not_converged_nodes: doc.not_converged_nodes?.map(w),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },

@@ -19,6 +19,7 @@ import { resolveColumns, type TableContext, type TablePoint } from '../../contra
 import { openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
 import { elementMasses, massMapToMoleFractions } from '../system/units.js';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
+import { convergedNote } from '../core/equilibrium.js';
 import { documentBase } from '../results/document.js';
 import { selectOutputs } from '../../contract/results/outputs/selection.js';
 import { heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
@@ -286,7 +287,7 @@ function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: 
   const record: BatchRowRecord = {
     ...base,
     status: r.converged ? 'ok' : 'not_converged',
-    reason: r.converged ? '' : r.reason,
+    reason: convergedNote(r),
     values: rowValues(point, b.names, b.ctx),
   };
   writer.add(record, point);

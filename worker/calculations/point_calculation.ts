@@ -12,7 +12,7 @@ import { documentBase, outputNames, phaseSetText } from '../results/document.js'
 import { basename } from 'node:path';
 import { PointConverter, pointWithCp, POINT_DERIVATIVES } from '../system/point-converter.js';
 import { phaseLabel, tableToCsv, type EquilibriumPoint } from '../../contract/results/common.js';
-import { equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
+import { convergedNote, equilibrium, type EquilibriumConditions, type EquilibriumResult } from '../core/equilibrium.js';
 import { DisorderedSetNames } from '../system/disordered-sets.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
@@ -115,7 +115,9 @@ export function run(job: TaskJob<'point_calculation'>, control: JobControl): Cal
     ...(fixed ? [fixed.log] : []),
     `equilibrium ${state} after ${r.iterations} iterations: ${phaseSetText(point)}, GM=${r.GM.toFixed(3)} J/mol`,
     ...(r.converged
-      ? []
+      ? convergedNote(r)
+        ? [`note: ${convergedNote(r)}`]
+        : []
       : [`warning: the equilibrium did not converge (${r.reason}); the result is written with converged:false`]),
     ...further.logs,
     `written ${files.join(', ')}`,

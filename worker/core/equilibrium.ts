@@ -100,6 +100,15 @@ export interface EquilibriumResult {
   derivatives: Record<string, number>;
 }
 
+/**
+ * What a converged answer says beside "converged": '' or the phases left out of it because their Gibbs energy per mole
+ * of atoms has no lower bound towards their pure-vacancy configuration (native-core/src/solver/equilibrium.cpp,
+ * without_vacant_phases). An unconverged answer's reason is its own.
+ */
+export function convergedNote(r: Pick<EquilibriumResult, 'converged' | 'reason'>): string {
+  return r.converged ? r.reason.replace(/^converged(; )?/, '') : r.reason;
+}
+
 /** An unconverged answer that says no equilibrium exists at these conditions (a phase whose Gibbs energy per mole of
  *  atoms has no lower bound, a composition no allowed phase can take), as opposed to a solver that did not find one
  *  (native-core/src/solver: cold_start.cpp, newton.cpp). */

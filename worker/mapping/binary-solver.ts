@@ -4,7 +4,7 @@
 // solve() one point now; solveRequest() the generator form for the tracing coroutines (a request is
 // yielded and its state received, so the scheduler can solve the requests of several traces together);
 // solveGrid() many points over the threads with the coarser sampling of the seed grid.
-import { equilibrium, equilibriumBatch, type EquilibriumResult } from '../core/equilibrium.js';
+import { equilibrium, equilibriumBatch, saysNoEquilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 import type { NativeDatabase } from '../core/native.js';
 import { NP_MIN, XCLAMP, type BinaryState, type PhaseState, type StateRequest } from './binary-types.js';
 import { BudgetExceeded, type MapLedger } from './core/ledger.js';
@@ -102,7 +102,7 @@ export class BinarySolver {
   /** Reduces a solver result to its labelled stable phases (two sets of one phase at one composition are one). */
   toState(r: EquilibriumResult, T: number, X: number): BinaryState {
     this.ledger.count(r.converged);
-    if (!r.converged) return { ok: false, T, X, phases: [], key: '' };
+    if (!r.converged) return { ok: false, T, X, phases: [], key: '', ...(saysNoEquilibrium(r) ? { none: true } : {}) };
     const order = this.s.order,
       xc = this.s.xComponent;
     const list: PhaseState[] = [];

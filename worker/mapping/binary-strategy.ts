@@ -259,7 +259,12 @@ export class BinaryStrategy implements MapStrategy<BinaryGrid, BinaryDiagram> {
         secondOrderLines: this.secondOrderLines,
         notes: order.notes(od),
       },
-      grid: { T: grid.axes.T, X: grid.axes.X, labels: grid.states.map((g) => g.key) },
+      grid: {
+        T: grid.axes.T,
+        X: grid.axes.X,
+        labels: grid.states.map((g) => g.key),
+        noEquilibrium: grid.states.flatMap((g, k) => (g.none ? [k] : [])),
+      },
       stats: {
         equilibria: ledger.equilibria,
         notConverged: ledger.notConverged,

@@ -86,8 +86,12 @@ export interface BinaryDiagram {
     secondOrderLines: SecondOrderLine[];
     notes: string[];
   };
-  /** the seed grid: label per node (phase labels joined by '+', '' = not converged) */
-  grid: { T: number[]; X: number[]; labels: string[] };
+  /**
+   * the seed grid: label per node (phase labels joined by '+', '' = not converged), and the nodes (indices) of those
+   * not converged where the solver says no equilibrium exists (no allowed phase takes the composition, a phase whose
+   * Gibbs energy has no lower bound there)
+   */
+  grid: { T: number[]; X: number[]; labels: string[]; noEquilibrium: number[] };
   /** seconds: total; gridSeconds: seed grid (batch); seedSeconds: bisections between grid nodes */
   stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number; seedSeconds: number };
   logs: string[];
@@ -108,6 +112,8 @@ export interface BinaryState {
   X: number;
   phases: PhaseState[];
   key: string;
+  /** not converged because no equilibrium exists at the point (saysNoEquilibrium) */
+  none?: true;
 }
 
 /** A point to solve at: the tracing coroutines yield these and receive the BinaryState. `start`: a converged

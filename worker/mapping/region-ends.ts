@@ -88,6 +88,69 @@ function* fieldGoesOn(
 }
 
 /**
+ * The two-phase state of a neighbouring field beyond a short tie-line, when its end is an invariant and not the
+ * congruent point it looks like: probed at T beyond the end at the two boundary compositions of the last tie-line
+ * and just outside them, a state that holds a third phase (of neither of the region's) beside one of the region's
+ * phases at its boundary (within SAME_X). At a congruent point both boundaries meet at one composition and the one
+ * phase of the point lies beyond both; a narrow field that ends on an invariant next to its phases' metastable
+ * congruent point does not (Al-Fe of Sundman et al., Calphad 33 (2009): liquid + Al13Fe4, 0.001 wide at the
+ * peritectic liquid + Al5Fe2 -> Al13Fe4 of 1423.96 K; beyond its midpoint is liquid alone, beyond its Al13Fe4
+ * boundary liquid + Al5Fe2).
+ */
+function* neighbourFieldBeyond(
+  good: TieLine,
+  T: number,
+  labels: [string, string],
+): Generator<StateRequest, BinaryState | null, BinaryState> {
+  const w = Math.max(good.x[1] - good.x[0], 1e-9);
+  const own = labels.map(baseName);
+  for (const x of [good.x[0], good.x[1], good.x[0] - w / 2, good.x[1] + w / 2]) {
+    if (x <= 0 || x >= 1) continue;
+    const e = yield* solveRequest(T, x);
+    if (!e.ok || e.phases.length !== 2) continue;
+    const third = e.phases.some((p) => !own.includes(p.base));
+    const atBoundary = e.phases.some((p) => own.some((b, k) => p.base === b && Math.abs(p.x - good.x[k]) < SAME_X));
+    if (third && atBoundary) return e;
+  }
+  return null;
+}
+
+/**
+ * The end of a region whose last tie-line `good` (shorter than SHORT_TIELINE) collapses: at the pure element, at a
+ * congruent point (verified beyond both boundaries: neighbourFieldBeyond), on an invariant where a neighbouring
+ * field lies beyond, or where one of its phases goes on under another label (fieldGoesOn). `beyond`: the converged
+ * state beyond the end, null when it did not converge (at bad.T, where the end is located).
+ */
+function* collapsedEnd(
+  good: TieLine,
+  beyond: BinaryState | null,
+  badT: number,
+  dir: 1 | -1,
+  labels: [string, string],
+  tl: readonly TieLine[],
+  log: (s: string) => void,
+): Generator<StateRequest, RegionEnd, BinaryState> {
+  const T = (good.T + badT) / 2;
+  const kind = yield* collapsedKind(good, badT, tl, dir);
+  if (kind !== 'congruent') return { kind, T, good, bad: beyond, dir };
+  const onward = yield* fieldGoesOn(good, badT, labels);
+  if (onward) {
+    log(
+      `region ${labels.join('+')} near T=${T.toFixed(2)} K goes on beyond as ${onward.key}: one phase changes its label, no congruent point`,
+    );
+    return { kind: 'invariant', T, good, bad: onward, dir };
+  }
+  const neighbour = yield* neighbourFieldBeyond(good, badT, labels);
+  if (neighbour) {
+    log(
+      `region ${labels.join('+')} near T=${T.toFixed(2)} K: ${neighbour.key} lies beyond its boundary, so its boundaries do not meet; it ends on an invariant, no congruent point`,
+    );
+    return { kind: 'invariant', T, good, bad: neighbour, dir };
+  }
+  return { kind, T, good, bad: beyond, dir };
+}
+
+/**
  * The end of region `labels` between its last tie-line `good` and the state `bad` beyond (dir +1: the
  * region lies below). A state beyond that did not converge is replaced by one at another composition
  * across the last tie-line when one converges.
@@ -131,7 +194,7 @@ export function* classifyRegionEnd(
       log(
         `region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; classified from the collapsing tie-line (length ${len.toExponential(2)})`,
       );
-      return { kind: yield* collapsedKind(good, bad.T, tl, dir), T, good, bad: null, dir };
+      return yield* collapsedEnd(good, null, bad.T, dir, labels, tl, log);
     }
     log(`region end near T=${T.toFixed(2)} K: equilibrium beyond did not converge; end left unresolved`);
     return { kind: 'unresolved', T: good.T, good, bad: null, dir };
@@ -143,18 +206,7 @@ export function* classifyRegionEnd(
     bad.phases.length === 2 &&
     bad.phases[0].base === bad.phases[1].base &&
     Math.abs(bad.phases[1].x - bad.phases[0].x) < SAME_X;
-  if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit)) {
-    const kind = yield* collapsedKind(good, bad.T, tl, dir);
-    if (kind === 'congruent') {
-      const onward = yield* fieldGoesOn(good, bad.T, labels);
-      if (onward) {
-        log(
-          `region ${labels.join('+')} near T=${T.toFixed(2)} K goes on beyond as ${onward.key}: one phase changes its label, no congruent point`,
-        );
-        return { kind: 'invariant', T, good, bad: onward, dir };
-      }
-    }
-    return { kind, T, good, bad, dir };
-  }
+  if (len < SHORT_TIELINE && (bad.phases.length === 1 || spuriousSplit))
+    return yield* collapsedEnd(good, bad, bad.T, dir, labels, tl, log);
   return { kind: 'invariant', T, good, bad, dir };
 }

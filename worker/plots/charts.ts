@@ -365,6 +365,11 @@ export interface BinaryPhaseDiagramInput extends CommonOptions {
   TRange?: readonly [number, number];
   /** Secondary right axis in degrees Celsius. */
   celsiusAxis?: boolean;
+  /**
+   * Points of the mapping whose equilibrium did not converge, each marked and explained under the plot: a cross where
+   * the solver failed, a ring where it says no equilibrium exists (`none`).
+   */
+  notConverged?: ReadonlyArray<XT & { none?: boolean }>;
 }
 
 export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
@@ -394,7 +399,9 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   const lineKinds = (['second_order', 'magnetic', 'spinodal', 'coherent_spinodal'] as const).filter((k) =>
     input.boundaries.some((b) => b.kind === k && b.points.length > 1),
   );
-  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length;
+  const failed = (input.notConverged ?? []).filter((p) => Number.isFinite(num(p?.x)) && Number.isFinite(num(p?.T)));
+  const failedKinds = NOT_CONVERGED_KINDS.filter((k) => failed.some((p) => !!p.none === k.none));
+  const legendRows = (labels.legend.length ? labels.legend.length + 1 : 0) + lineKinds.length + failedKinds.length;
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
@@ -432,6 +439,7 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
       if (panel.contains(x, num(v.T)))
         svg.circle(panel.px(x), panel.py(num(v.T)), 4.5, { stroke: 'none', fill: '#000000' });
   }
+  drawNotConverged(svg, panel, failed);
   svg.beginGroup({ className: 'labels' });
   for (const l of labels.placed) {
     if (l.leader) svg.line(l.leader[0], l.leader[1], l.leader[2], l.leader[3], { stroke: '#555555', width: 1 });
@@ -454,8 +462,14 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
     });
     svg.text(area.x + 60, y, BOUNDARY_STYLES[k].legend!, { size: 16, valign: 'middle', fill: '#333333' });
   });
+  failedKinds.forEach((k, i) => {
+    const y = baseHeight - 8 + (lineKinds.length + i) * LEGEND_ROW + LEGEND_ROW / 2;
+    notConvergedMark(svg, area.x + 24, y, k.none);
+    const n = failed.filter((p) => !!p.none === k.none).length;
+    svg.text(area.x + 60, y, k.legend(n), { size: 16, valign: 'middle', fill: k.colour });
+  });
   if (labels.legend.length) {
-    const y0 = baseHeight - 8 + lineKinds.length * LEGEND_ROW;
+    const y0 = baseHeight - 8 + (lineKinds.length + failedKinds.length) * LEGEND_ROW;
     svg.text(area.x, y0, 'Labels that did not fit:', { size: 16, valign: 'top', fill: '#333333' });
     labels.legend.forEach((e, i) =>
       svg.text(area.x + 20, y0 + (i + 1) * LEGEND_ROW, e, { size: 16, valign: 'top', fill: '#333333' }),
@@ -466,6 +480,49 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
 
 /** Height of one row of the small-field legend under a diagram, px. */
 const LEGEND_ROW = 22;
+
+const nodes = (n: number) => `${n} grid node${n === 1 ? '' : 's'}`;
+
+/** The two kinds of points whose equilibrium did not converge: their marks' colour and legend rows. */
+const NOT_CONVERGED_KINDS = [
+  {
+    none: false,
+    colour: '#c0392b',
+    legend: (n: number) => `equilibrium not converged at ${nodes(n)}: fields and boundaries may be missing there`,
+  },
+  {
+    none: true,
+    colour: '#7f7f7f',
+    legend: (n: number) =>
+      `no equilibrium exists at ${nodes(n)} (no allowed phase takes the composition, or a phase has no lower bound)`,
+  },
+] as const;
+
+/** The legend row of the points whose equilibrium did not converge (`none`: where none exists). */
+export function notConvergedLegend(n: number, none = false): string {
+  return NOT_CONVERGED_KINDS[none ? 1 : 0].legend(n);
+}
+
+/** A cross (a ring where no equilibrium exists) centred at (X, Y) px. */
+function notConvergedMark(svg: SvgBuilder, X: number, Y: number, none?: boolean): void {
+  const r = 5;
+  const stroke = NOT_CONVERGED_KINDS[none ? 1 : 0].colour;
+  if (none) {
+    svg.circle(X, Y, r, { stroke, width: 1.5, fill: 'none' });
+    return;
+  }
+  svg.line(X - r, Y - r, X + r, Y + r, { stroke, width: 2 });
+  svg.line(X - r, Y + r, X + r, Y - r, { stroke, width: 2 });
+}
+
+/** A mark at each point inside the plot whose equilibrium did not converge, in a group of its own. */
+function drawNotConverged(svg: SvgBuilder, panel: Panel, points: ReadonlyArray<XT & { none?: boolean }>): void {
+  if (!points.length) return;
+  svg.beginGroup({ className: 'not-converged' });
+  for (const p of points)
+    if (panel.contains(num(p.x), num(p.T))) notConvergedMark(svg, panel.px(num(p.x)), panel.py(num(p.T)), p.none);
+  svg.endGroup();
+}
 
 // ---------------------------------------------------------------------------------------------
 // Phase table of a single equilibrium point

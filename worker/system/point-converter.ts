@@ -2,7 +2,7 @@
 // in mole and mass fractions, site fractions named by constituent, the ordering state of phases with an
 // order-disorder description.
 import type { NativeDatabase } from '../core/native.js';
-import type { EquilibriumResult, PhaseState } from '../core/equilibrium.js';
+import { convergedNote, type EquilibriumResult, type PhaseState } from '../core/equilibrium.js';
 import { PhaseModel } from '../core/models.js';
 import { classifyOrdering, orderingModelOf, type OrderingModel, type OrderingState } from './ordering.js';
 import { phaseLabel, type EquilibriumPoint, type SublatticeFractions } from '../../contract/results/common.js';
@@ -63,7 +63,7 @@ export class PointConverter {
       x: { ...r.x },
       ...this.massField(r.x),
       converged: r.converged,
-      reason: r.converged ? '' : r.reason,
+      reason: convergedNote(r),
       GM: r.GM,
       HM: r.HM,
       SM: r.SM,

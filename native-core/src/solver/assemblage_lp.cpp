@@ -119,14 +119,15 @@ bool simplex(const std::vector<double>& A, const std::vector<double>& b, const s
 }
 
 // The sets the program runs over: the stable ones, the candidate and the metastable sets that could enter
-// (converged_candidate's rule: fewer than six entries, not at the vacancy floor, one set per phase when single_set).
+// (converged_candidate's rule: fewer than six entries, not at the vacancy floor nor left out, one set per phase when
+// single_set).
 std::vector<int> program_columns(const Run& run, int candidate) {
   std::vector<int> cols;
   for (size_t i = 0; i < run.sets.size(); ++i) {
     const CompSet& s = run.sets[i];
     if (!(s.Nf > 0) || !std::isfinite(s.GM)) continue;
-    const bool usable =
-        s.stable || static_cast<int>(i) == candidate || (s.added < 6 && !at_vacancy_floor(run, s) && !run.single_set);
+    const bool usable = s.stable || static_cast<int>(i) == candidate ||
+                        (s.added < 6 && !at_vacancy_floor(run, s) && !left_out(run, s.phase) && !run.single_set);
     if (usable) cols.push_back(static_cast<int>(i));
   }
   return cols;

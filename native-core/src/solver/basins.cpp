@@ -574,7 +574,7 @@ bool check_basins(Run& run, int pdens, double& added_df, int& added_phase) {
   BasinWork work;
   for (size_t p = 0; p < run.phases.size(); ++p) {
     const PhaseInfo& pi = run.im.info[p];
-    if (pi.charged || run.grid.ph[p].np == 0) continue;
+    if (pi.charged || run.grid.ph[p].np == 0 || left_out(run, static_cast<int>(p))) continue;
     if (run.single_set) {
       bool stable = false;
       for (const auto& s : run.sets) stable |= s.stable && s.phase == static_cast<int>(p);

@@ -46,6 +46,19 @@ bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
   }
 }
 
+// Phase p has no stable set and a set held at its vacancy floor (PhaseGrid::nf_floor): the sets the grid re-scan gives
+// it relax towards its pure-vacancy configuration, where its Gibbs energy per mole of atoms has no lower bound (the
+// hull vertices of alcocrni's BCC_B2 beside a Co-Cr liquid above 2200 K), so no re-scan covers its grid points.
+bool relaxes_to_vacancy_floor(const Run& run, int p) {
+  bool at_floor = false;
+  for (const auto& s : run.sets) {
+    if (s.phase != p) continue;
+    if (s.stable) return false;
+    at_floor |= at_vacancy_floor(run, s);
+  }
+  return at_floor;
+}
+
 // Newton from the sets in `run`, then the grid re-scan with the final μ (§8.5 outer loop): a sampled point above
 // the tangent hyperplane (by more than kDFGrid) that no set of its phase covers gets a set and Newton runs
 // again, at most options.max_outer times. After a warm start (branch_checked false) the metastable sets also
@@ -69,7 +82,11 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
     for (size_t p = 0; p < run.phases.size(); ++p) {
       const PhaseGrid& g = run.grid.ph[p];
       std::vector<double>& dfs = run.im.grid_df[p];  // kept for check_basins, which runs at this μ
-      if (!scan_phase(run, p, dfs)) continue;        // far below the hyperplane at any energies it may have now
+      if (left_out(run, static_cast<int>(p))) {
+        dfs.clear();
+        continue;
+      }
+      if (!scan_phase(run, p, dfs)) continue;  // far below the hyperplane at any energies it may have now
       for (size_t k = 0; k < g.np; ++k) {
         const double df = dfs[k];
         if (!branch_checked && df > pbest[p]) {
@@ -126,6 +143,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
       os << "a sampled point of " << run.phases[bp]->name() << " stays below the tangent hyperplane by " << bdf
          << " J/mol after " << options.max_outer << " re-scans";
       why = {os.str()};
+      if (relaxes_to_vacancy_floor(run, bp)) why.vacant_phase = bp;
       break;
     }
     CompSet s;

@@ -2,6 +2,8 @@
 // solver_internal.hpp; see equilibrium.hpp and ../shared/design/calphad-formulas.md §8-§9.
 #include "solver/equilibrium.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 
 #include "solver/solver_internal.hpp"
@@ -117,15 +119,82 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
     }
   }
   if (!done) {
-    res = solve_impl(c, nullptr);
-    // the retries, for a failure to find the equilibrium (an answer that none exists is not retried)
-    if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) {
-      res = from_nearby(c, std::move(res));
-      if (!res.converged) res = with_amounts_limited(c, std::move(res));
-      if (!res.converged) res = with_phase_changes_delayed(c, std::move(res));
-    }
+    res = cold_solve(c);
+    if (!res.converged && res.vacant_phase >= 0) res = without_vacant_phases(c, std::move(res));
   }
   if (end) *end = WarmStart::from_result(res);
+  return res;
+}
+
+EquilibriumResult EquilibriumSolver::cold_solve(const Conditions& c) {
+  EquilibriumResult res = solve_impl(c, nullptr);
+  // the retries, for a failure to find the equilibrium (an answer that none exists is not retried)
+  if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) {
+    res = from_nearby(c, std::move(res));
+    if (!res.converged) res = with_amounts_limited(c, std::move(res));
+    if (!res.converged) res = with_phase_changes_delayed(c, std::move(res));
+  }
+  return res;
+}
+
+namespace {
+
+// Every element the mole-fraction conditions give a positive amount has at least half of it in the stable phases of
+// `res` (true for conditions on mass fractions or potentials, which this does not read): an answer without the only
+// phase that can take an element (V-O at X(V) = 1e-9 without HALITE: GAS holds O only) misses that element by less
+// than the mass-balance tolerance, and is still no answer.
+bool holds_every_element(const Conditions& c, const EquilibriumResult& res) {
+  std::vector<double> want(res.elements.size(), 0.0);
+  double rest = 1;
+  std::vector<char> given(res.elements.size(), 0);
+  for (const Condition& k : c.conds) {
+    if (k.kind != Condition::X) return true;
+    const auto it = std::find(res.elements.begin(), res.elements.end(), k.element);
+    if (it == res.elements.end()) return true;
+    const size_t A = static_cast<size_t>(it - res.elements.begin());
+    want[A] = k.value;
+    given[A] = 1;
+    rest -= k.value;
+  }
+  size_t free = 0;
+  for (size_t A = 0; A < want.size(); ++A)
+    if (!given[A] && res.elements[A] != "VA") {
+      want[A] = rest;
+      ++free;
+    }
+  if (free != 1 || res.x.size() != want.size()) return true;
+  for (size_t A = 0; A < want.size(); ++A)
+    if (want[A] > 0 && !(res.x[A] >= 0.5 * want[A])) return false;
+  return true;
+}
+
+}  // namespace
+
+// A phase whose Gibbs energy per mole of atoms falls without bound towards its pure-vacancy configuration (G(VA:VA)
+// = 0 and the configurational entropy of a few atoms on a vacant lattice, PhaseGrid::nf_floor) takes the whole system
+// there when its hull vertex is the lowest: alcocrni's BCC_B2 at 2159.71 K, x(Cr) = 0.0823, from a grid point with
+// three quarters of its sites vacant, while the liquid is the equilibrium of every state with atoms on the lattice.
+// Such a state is an artefact of the model, not a phase (metastable sets are held above that floor and do not
+// enter): the phase is left out of the stable assemblage, and the equilibrium of the other phases is the answer when
+// it converges and the phase's relaxed set (held at its floor) does not contradict it; the reason names it.
+EquilibriumResult EquilibriumSolver::without_vacant_phases(const Conditions& c, EquilibriumResult failed) {
+  struct Restore {
+    std::vector<char>& mask;
+    ~Restore() { mask.clear(); }
+  } restore{left_out_};
+  left_out_.assign(phases_.size(), 0);
+  std::string names;
+  EquilibriumResult res = failed;
+  while (!res.converged && res.vacant_phase >= 0 && !left_out_[static_cast<size_t>(res.vacant_phase)]) {
+    left_out_[static_cast<size_t>(res.vacant_phase)] = 1;
+    names += (names.empty() ? "" : ", ") + phases_[static_cast<size_t>(res.vacant_phase)]->name();
+    res = cold_solve(c);
+    if (detail::debug_level() >= 1) std::fprintf(stderr, "without %s: %s\n", names.c_str(), res.reason.c_str());
+  }
+  if (!res.converged || !holds_every_element(c, res)) return failed;
+  res.reason = "converged; left out: " + names +
+               " (runs into its pure-vacancy configuration, where its Gibbs energy per mole of atoms has no lower "
+               "bound)";
   return res;
 }
 
@@ -145,7 +214,8 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
           0,
           options_.single_set,
           mode == Newton::AmountsLimited,
-          mode == Newton::ChangesDelayed};
+          mode == Newton::ChangesDelayed,
+          left_out_};
   Reason why;
   const bool warm = start != nullptr;
   if (warm) {

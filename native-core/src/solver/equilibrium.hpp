@@ -60,12 +60,17 @@ struct CompSetResult {
 
 struct EquilibriumResult {
   bool converged = false;
-  std::string reason;  // "converged" or why not (the text result files keep)
+  // "converged" or why not (the text result files keep); a converged result found with phases left out
+  // (without_vacant_phases) says so after "converged; "
+  std::string reason;
   // Why not, for code to read (io/errors.hpp): NoEquilibrium when no equilibrium exists at the conditions (a phase
   // whose Gibbs energy per mole of atoms has no lower bound there, a composition no allowed phase can take),
   // NotConverged when the solver did not find it, Cancelled for a batch's condition not reached, the exception's
   // code (error_code_of) for one that threw. Unset when converged.
   std::optional<ErrorCode> reason_code;
+  // The phase (index in EquilibriumSolver::phases()) whose stable set ran into its pure-vacancy configuration, when
+  // that is why the result is NoEquilibrium; -1 otherwise. solve() then solves again without it (without_vacant_phases).
+  int vacant_phase = -1;
   int iterations = 0;
   std::vector<std::string> elements;
   std::vector<CompSetResult> stable;
@@ -154,6 +159,14 @@ class EquilibriumSolver {
   EquilibriumResult with_amounts_limited(const Conditions& c, EquilibriumResult failed);
   // After that: the cold start again with the phase changes delayed. Returns `failed` unless that converges.
   EquilibriumResult with_phase_changes_delayed(const Conditions& c, EquilibriumResult failed);
+  // The cold start and its retries (solve_impl and the three above).
+  EquilibriumResult cold_solve(const Conditions& c);
+  // After a result that no equilibrium exists because a stable set ran into its phase's pure-vacancy configuration:
+  // the cold solve again with that phase left out of the stable assemblage (and so on for the next such phase).
+  // Returns `failed` unless that converges.
+  EquilibriumResult without_vacant_phases(const Conditions& c, EquilibriumResult failed);
+  // Per phase, 1 = left out of the solves under way (Run::left_out); empty outside without_vacant_phases.
+  std::vector<char> left_out_;
 };
 
 }  // namespace pd::solver

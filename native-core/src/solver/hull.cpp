@@ -105,7 +105,7 @@ bool columns_current(const Simplex& sx) {
   const EquilibriumSolver::Impl& im = sx.im;
   const Conds& cd = sx.cd;
   return im.hull_T == cd.T && im.hull_P == cd.P && im.hull_a == cd.a && im.hull_fixed == cd.fixed &&
-         im.hull_mufix == cd.mufix && im.hull_costs.size() == sx.total &&
+         im.hull_mufix == cd.mufix && im.hull_left_out == sx.run.left_out && im.hull_costs.size() == sx.total &&
          im.hull_cols.size() == sx.nblk * sx.S * kHullBlock && im.hull_block_cmin.size() == sx.nblk;
 }
 
@@ -167,7 +167,9 @@ void lay_out_columns(const Simplex& sx) {
     const size_t b = i / kHullBlock;
     column(sx, &g.X[q * C], col.data());
     for (int r = 1; r < S; ++r) cols[(b * S + r) * kHullBlock + i % kHullBlock] = col[r];
-    costs[i] = std::isfinite(G) ? cost_of(sx, &g.X[q * C], G) : std::numeric_limits<double>::infinity();
+    // a phase left out of the run has no vertex: its points cost as much as one whose energy is not finite
+    const bool usable = std::isfinite(G) && !left_out(sx.run, static_cast<int>(p));
+    costs[i] = usable ? cost_of(sx, &g.X[q * C], G) : std::numeric_limits<double>::infinity();
     cols[b * S * kHullBlock + i % kHullBlock] = costs[i];
   }
   block_ranges(sx);
@@ -176,6 +178,7 @@ void lay_out_columns(const Simplex& sx) {
   im.hull_a = sx.cd.a;
   im.hull_fixed = sx.cd.fixed;
   im.hull_mufix = sx.cd.mufix;
+  im.hull_left_out = sx.run.left_out;
 }
 
 // The first basis: the fake points e_A of the free elements (§8.7), and the pricing bounds of no pricing yet.

@@ -289,8 +289,9 @@ int converged_candidate(Run& run, double maxdy_meta) {
     bool phase_present = false;
     if (run.single_set)
       for (const auto& o : run.sets) phase_present |= o.stable && o.phase == s.phase;
-    // a metastable set held at the phase's vacancy floor is no candidate (PhaseGrid::nf_floor)
-    const bool vacant = !s.stable && at_vacancy_floor(run, s);
+    // a metastable set held at the phase's vacancy floor is no candidate (PhaseGrid::nf_floor), nor one of a phase
+    // left out of this run
+    const bool vacant = !s.stable && (at_vacancy_floor(run, s) || left_out(run, s.phase));
     if (!s.stable && !phase_present && !vacant && s.added < 6 && s.DF > bdf) {
       bdf = s.DF;
       best = static_cast<int>(i);
@@ -404,7 +405,7 @@ Reason pure_vacancy_reason(const Run& run, const CompSet& s) {
               " runs into its pure-vacancy configuration (its Gibbs energy per mole of atoms has no lower bound "
               "there): " +
               std::string(kNoLowerBound) + " with this phase",
-          ErrorCode::NoEquilibrium};
+          ErrorCode::NoEquilibrium, s.phase};
 }
 
 // Newton iteration on the Lagrangian with phase changes (§8.3-§8.5). Returns true when converged.

@@ -32,7 +32,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   overall(run, xo, N);
   res.x = xo;
   std::vector<int> setno(run.phases.size(), 0);
-  std::vector<int> vacant_phases;          // phases whose metastable set sits at their vacancy floor
+  std::vector<int> vacant_phases;          // phases whose metastable set sits at their vacancy floor or left out
   const CompSet* vacant_stable = nullptr;  // a stable set on its way to the pure-vacancy configuration
   double worst_mu = 0;
   for (auto& s : run.sets) {
@@ -62,7 +62,10 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
       res.stable.push_back(std::move(r));
     } else {
       r.DF = driving_force(run, s);
-      if (at_vacancy_floor(run, s)) vacant_phases.push_back(s.phase);
+      // a set at its vacancy floor, or of a phase left out because its energy has no lower bound towards that
+      // floor (its relaxation runs there, its driving force growing on the way), is no evidence against the
+      // equilibrium found
+      if (at_vacancy_floor(run, s) || left_out(run, s.phase)) vacant_phases.push_back(s.phase);
       res.metastable.push_back(std::move(r));
     }
   }
@@ -114,7 +117,10 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   // and not a failure to find one: the cold start's retries are not run for it.
   if (!res.converged && vacant_stable) verdict = pure_vacancy_reason(run, *vacant_stable);
   res.reason = verdict.text;
-  if (!res.converged) res.reason_code = verdict.code;
+  if (!res.converged) {
+    res.reason_code = verdict.code;
+    res.vacant_phase = verdict.vacant_phase;
+  }
 }
 
 namespace {

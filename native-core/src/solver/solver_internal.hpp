@@ -182,7 +182,16 @@ struct Run {
   bool delay_changes = false;  // newton(): phase changes delayed as OpenCalphad delays them (removal_delayed), a
                                // phase entering again enters the assemblage of least G over the sets
                                // (enter_least_assemblage), a stable set inside a spinodal split (split_set_at_saddle)
+  // Per phase, 1 = left out of the stable assemblage (EquilibriumSolver::without_vacant_phases): no hull vertex, no
+  // candidate, no set from the grid re-scan or the basin check; its metastable set is still relaxed and reported.
+  // Empty: every phase may enter.
+  const std::vector<char>& left_out;
 };
+
+// Phase p may not enter the stable assemblage of this run (Run::left_out).
+inline bool left_out(const Run& run, int p) {
+  return !run.left_out.empty() && run.left_out[static_cast<size_t>(p)] != 0;
+}
 
 // A vertex of the lower convex hull (hull.cpp): a grid point of a phase, or a fake point e_A (phase -1,
 // point = element A), with its fraction f of the overall composition.
@@ -215,6 +224,7 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
 struct Reason {
   std::string text;
   ErrorCode code = ErrorCode::NotConverged;
+  int vacant_phase = -1;  // the phase whose stable set ran into its pure-vacancy configuration (pure_vacancy_reason)
 };
 
 // The two answers that no equilibrium exists at the conditions (not that the solver failed to find one), with the
@@ -340,6 +350,7 @@ struct EquilibriumSolver::Impl {
   std::vector<std::vector<double>> hull_a;
   std::vector<char> hull_fixed;
   std::vector<double> hull_mufix;
+  std::vector<char> hull_left_out;  // ... and these phases left out (Run::left_out)
   std::vector<int> piv;
   LstsqWork lw;
   // hull()'s simplex: the phases' first global grid indices, the pricing bounds per block and the basis with its

@@ -1,0 +1,74 @@
+// Where the seed grid's equilibria do not converge the diagram may miss its fields and boundaries: result.json lists
+// those nodes (not_converged_nodes, besides the count in statistics) and the preview marks each one with a cross
+// explained under the plot (worker/calculations/binary_equilibrium.ts, worker/plots/charts.ts). And the nodes of the
+// Co-Cr liquid above 2150 K (alcocrni), which did not converge while BCC_B2 ran into its pure-vacancy configuration
+// (test/core/solver/vacancy-left-out.test.ts), now do: the liquid is mapped there.
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { openDatabase } from '../../worker/core/database.js';
+import { diagramChart, diagramDocument, notConvergedNodes } from '../../worker/calculations/binary_equilibrium.js';
+import { notConvergedLegend } from '../../worker/plots/charts.js';
+import { mapBinary } from '../../worker/mapping/binary.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+
+const base = { provenance: {} as never, phase_selection: undefined as never };
+
+describe('seed-grid nodes that did not converge', () => {
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'));
+  const d = mapBinary({ database: db, components: ['AL', 'ZN'], T: [600, 900], threads: 1 });
+
+  test('a diagram whose nodes all converged lists none and draws no mark', () => {
+    expect(d.stats.notConverged).toBe(0);
+    expect(diagramDocument(d, {}, base).not_converged_nodes).toBeUndefined();
+    expect(diagramChart(d)).not.toContain('not-converged');
+  });
+
+  test('a node that did not converge is listed in result.json and marked in the preview', () => {
+    const k = 3 * d.grid.X.length + 4; // the fifth node of the fourth temperature
+    const failed = { ...d, grid: { ...d.grid, labels: d.grid.labels.map((l, i) => (i === k ? '' : l)) } };
+    const node = { T: d.grid.T[3]!, x: d.grid.X[4]! };
+    expect(notConvergedNodes(failed)).toEqual([node]);
+    expect(diagramDocument(failed, {}, base).not_converged_nodes).toEqual([node]);
+    const svg = diagramChart(failed);
+    const group = svg.match(/<g class="not-converged">([\s\S]*?)<\/g>/);
+    expect(group).not.toBeNull();
+    expect(group![1]!.match(/<line /g)).toHaveLength(2); // one cross
+    expect(svg).toContain(notConvergedLegend(1));
+  });
+
+  test('a node where no equilibrium exists is listed as such and marked with a ring of its own legend', () => {
+    const k = 2 * d.grid.X.length + 1;
+    const none = {
+      ...d,
+      grid: { ...d.grid, labels: d.grid.labels.map((l, i) => (i === k ? '' : l)), noEquilibrium: [k] },
+    };
+    const node = { T: d.grid.T[2]!, x: d.grid.X[1]!, no_equilibrium: true };
+    expect(diagramDocument(none, {}, base).not_converged_nodes).toEqual([node]);
+    const svg = diagramChart(none);
+    const group = svg.match(/<g class="not-converged">([\s\S]*?)<\/g>/);
+    expect(group![1]!.match(/<circle /g)).toHaveLength(1);
+    expect(svg).toContain(notConvergedLegend(1, true));
+    expect(svg).not.toContain(notConvergedLegend(1));
+  });
+});
+
+test('a binary whose compositions no phase but a stoichiometric one takes: its nodes say no equilibrium exists', () => {
+  // pycalphad_inline_alcl3_charged: ALCL3 alone, at x(Cl) = 0.75
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'pycalphad_inline_alcl3_charged.tdb'));
+  const d = mapBinary({ database: db, components: ['AL', 'CL'], T: [300, 600], threads: 1 });
+  const nodes = notConvergedNodes(d);
+  expect(nodes.length).toBeGreaterThan(0);
+  expect(nodes.every((n) => n.no_equilibrium === true)).toBe(true);
+});
+
+test('Co-Cr (alcocrni) above 2150 K: every node converges and the liquid is mapped', () => {
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'alcocrni.tdb'));
+  const d = mapBinary({ database: db, components: ['CO', 'CR'], T: [2000, 2500], threads: 1 });
+  expect(d.stats.notConverged).toBe(0);
+  expect(notConvergedNodes(d)).toEqual([]);
+  const liquidAbove = d.grid.labels.filter(
+    (l, k) => l === 'LIQUID' && d.grid.T[Math.floor(k / d.grid.X.length)]! > 2150,
+  );
+  expect(liquidAbove.length).toBeGreaterThan(0);
+  expect(d.grid.labels.every((l) => l !== '')).toBe(true);
+});
