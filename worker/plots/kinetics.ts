@@ -5,12 +5,17 @@ import { Panel, SvgBuilder, drawLegend, legendWidth, resolveAxis, seriesColor, s
 import { DEFAULT_WIDTH, checkLengths, drawTitle, layout, num, type CommonOptions } from './chart-frame.js';
 import type { Series } from './charts.js';
 
+/** A series with its own colour (the temperature of a schedule) leaves the palette to the phases. */
+export interface KineticsSeries extends Series {
+  color?: string;
+}
+
 export interface KineticsPanel {
   /** axis label with its unit, e.g. "Number density (m⁻³)" */
   label: string;
   /** a log axis (the values' decades) */
   log?: boolean;
-  series: ReadonlyArray<Series>;
+  series: ReadonlyArray<KineticsSeries>;
 }
 
 export interface KineticsChartInput extends CommonOptions {
@@ -93,8 +98,8 @@ export function kineticsChart(input: KineticsChartInput): string {
     p.series.forEach((s, i) => {
       // a phase keeps its colour across panels: the name before its first space ("AL3ZR mean" is AL3ZR's)
       const key = s.name.split(' ')[0]!;
-      if (!colorOf.has(key)) colorOf.set(key, colorOf.size);
-      const color = seriesColor(colorOf.get(key)!);
+      if (!s.color && !colorOf.has(key)) colorOf.set(key, colorOf.size);
+      const color = s.color ?? seriesColor(colorOf.get(key)!);
       const dash = s.dash ?? (p.series.length > 1 && key === s.name ? seriesDash(i) : '');
       panel.series(
         x.map((t, j) => [t, values[i]![j]!] as const),

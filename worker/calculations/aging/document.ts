@@ -3,6 +3,7 @@
 import type { ResultTable } from '../../../contract/results/common.js';
 import type { AgingDocument, AgingPhaseSeries } from '../../../contract/results/aging.js';
 import { kineticsChart, type KineticsPanel } from '../../plots/kinetics.js';
+import { KELVIN_OFFSET, previewTemperatureUnit } from '../../plots/svg.js';
 import type { TaskJob } from '../../protocol.js';
 import { documentBase } from '../../results/document.js';
 import type { CalcSystem } from '../../system/system.js';
@@ -130,7 +131,10 @@ export function agingDocument(job: TaskJob<'aging'>, sys: CalcSystem, run: Aging
 const above = (v: (number | null)[], floor = 0) => v.map((x) => (x !== null && x > floor ? x : null));
 const positive = (v: (number | null)[]) => above(v);
 
-/** The previews: number density, radii and volume fraction against log time; the matrix's solute against it. */
+/**
+ * The previews: number density, radii and volume fraction against log time, the matrix's solute against it, and the
+ * temperature of a schedule.
+ */
 export function agingPreviews(doc: AgingDocument, title: string): Record<string, string> {
   const solutes = Object.keys(doc.matrix_composition).filter((e) => {
     const x = doc.matrix_composition[e]!;
@@ -164,5 +168,13 @@ export function agingPreviews(doc: AgingDocument, title: string): Record<string,
       series: solutes.map((e) => ({ name: `x(${e})`, values: doc.matrix_composition[e]! })),
     },
   ];
+  if (doc.temperature.some((T) => T !== doc.temperature[0])) {
+    // a schedule: its temperature on top, in the unit the task chose for its previews
+    const celsius = previewTemperatureUnit(doc.config) === 'celsius';
+    panels.unshift({
+      label: celsius ? 'Temperature (°C)' : 'Temperature (K)',
+      series: [{ name: 'T', color: '#555555', values: doc.temperature.map((T) => (celsius ? T - KELVIN_OFFSET : T)) }],
+    });
+  }
   return { aging: kineticsChart({ title, time: doc.time, panels }) };
 }
