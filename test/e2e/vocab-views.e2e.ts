@@ -8,6 +8,8 @@
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
 //  - solidification: Al-10Zn with back diffusion beside Scheil and the lever rule;
+//  - aging: Al-0.4Zr ramped to 723 K and held 100 h on kawin's Al-Sc-Zr database (imported with its mobility data):
+//    Al3Zr's number density, radii and volume fraction against log time, the end state, the size distributions;
 //  - a line of a task whose previews are in degrees Celsius opens in degrees Celsius;
 //  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
@@ -203,6 +205,22 @@ beforeAll(async () => {
     '1',
   ]);
   consoleCommand(svc, ['subscribe', 'local', 'KAWIN_FECRNI', '--status', 'active']);
+  consoleCommand(svc, [
+    'db',
+    'import',
+    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
+    '--code',
+    'KAWIN_ALSCZR',
+    '--name',
+    'Al-Sc-Zr (kawin)',
+    '--level',
+    'free',
+    '--type',
+    'alloy',
+    '--version',
+    '1',
+  ]);
+  consoleCommand(svc, ['subscribe', 'local', 'KAWIN_ALSCZR', '--status', 'active']);
   Object.assign(
     ids,
     await postTasks(
@@ -217,6 +235,25 @@ beforeAll(async () => {
             pressure: 1e5,
             compositions: { CR: 0.18, NI: 0.1 },
             thermo_outputs: ['MOB(*,*)', 'DC(FCC_A1,*,*)'],
+          },
+        },
+        aging: {
+          tdb: 'KAWIN_ALSCZR',
+          type: 'aging',
+          condition: {
+            components: ['AL', 'ZR'],
+            compositions: { ZR: 0.004 },
+            pressure: 1e5,
+            matrix_phase: 'FCC_A1',
+            matrix_lattice_parameter: 4.05e-10,
+            schedule: [
+              { time: 0, temperature: 573 },
+              { time: 3600, temperature: 723.15 },
+              { time: 3.6e5, temperature: 723.15 },
+            ],
+            precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
+            dislocation_density: 1e15,
+            output_times: [3600, 3.6e4, 3.6e5],
           },
         },
       },
@@ -406,6 +443,16 @@ describe('further quantities in the result views', () => {
       await page.locator('[data-testid="plot-solidification"] path[data-series="with back diffusion"]').count(),
     ).toBe(1);
     await shot('result-solidification');
+    expect(errors).toEqual([]);
+  });
+
+  it('aging: number density, radii, volume fraction and the matrix against log time; the end state, the distributions', async () => {
+    await openView('aging');
+    expect(await page.getByTestId('aging-end').innerText()).toMatch(/AL3ZR/);
+    for (const id of ['temperature', 'density', 'radius', 'fraction', 'matrix', 'psd'])
+      await page.getByTestId(`plot-aging-${id}`).waitFor();
+    expect(await page.locator('[data-testid="plot-aging-radius"] path[data-series="AL3ZR critical"]').count()).toBe(1);
+    await shot('result-aging');
     expect(errors).toEqual([]);
   });
 
