@@ -72,7 +72,12 @@ export const agingSchema = z.strictObject({
         .min(2, 'must have at least 2 points')
         .describe('{time s, temperature K} points from time 0: ramps and holds, instead of temperature')
         .optional(),
-      precipitates: z.array(precipitate).min(1, 'must name at least one precipitate'),
+      precipitates: z
+        .array(precipitate)
+        .min(1, 'must name at least one precipitate')
+        .describe(
+          'each: phase, interfacial_energy (J/m^2), molar_volume (m^3/mol) or lattice_parameter (m), nucleation_site (bulk, dislocations, grain_boundaries)',
+        ),
       dislocation_density: positive
         .max(1e18, 'must be at most 1e18 m^-2')
         .describe('m^-2, sites of nucleation on dislocations (annealed 1e12, cold worked 1e14-1e15); default 1e12')

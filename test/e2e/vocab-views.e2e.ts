@@ -219,6 +219,8 @@ beforeAll(async () => {
     'alloy',
     '--version',
     '1',
+    '--support-tasks',
+    'point_calculation,aging',
   ]);
   consoleCommand(svc, ['subscribe', 'local', 'KAWIN_ALSCZR', '--status', 'active']);
   Object.assign(
@@ -294,6 +296,44 @@ describe('the New task form', () => {
         (t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves',
       ),
     ).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the New task form of aging', () => {
+  it('takes the precipitates as JSON and submits a configuration the API accepts', async () => {
+    const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=KAWIN_ALSCZR');
+    await page.goto(`${served.url}#/new`);
+    await page.selectOption('#task-type', 'aging');
+    await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
+    await page.fill('#f-title', 'Form check aging');
+    for (const el of ['AL', 'ZR']) {
+      const b = page.locator(`#f-components button[data-element="${el}"]`);
+      if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    }
+    await page
+      .locator('#f-compositions label.comp', { hasText: 'x(ZR)' })
+      .locator('input[type="number"]')
+      .fill('0.004');
+    await page.fill('#f-matrix_phase', 'FCC_A1');
+    await page.fill('#f-matrix_lattice_parameter', '4.05e-10');
+    await page.fill('#f-temperature', '723');
+    await page.fill('#f-end_time', '3600');
+    expect(await page.getAttribute('#f-precipitates', 'placeholder')).toMatch(/interfacial_energy/);
+    await page.fill('#f-precipitates', '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]');
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+    expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
+    const tasks = await apiCall<{ data: { title: string; description: string }[] }>(
+      svc,
+      'GET',
+      '/task/list?items_per_page=100',
+    );
+    const t = tasks.json.data.find((q) => q.title === 'Form check aging');
+    expect(JSON.parse(t!.description).condition).toMatchObject({
+      compositions: { ZR: 0.004 },
+      precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1 }],
+    });
     expect(errors).toEqual([]);
   });
 });
