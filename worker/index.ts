@@ -29,6 +29,7 @@ export const CALCULATIONS: CalculationTable = {
   spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
   solution_treatment: () => import('./calculations/solution_treatment.js'),
   solidification: () => import('./calculations/solidification.js'),
+  aging: () => import('./calculations/aging.js'),
 };
 
 type UntypedRun = (job: CalculationJob, control: JobControl) => Promise<CalculationOutput> | CalculationOutput;

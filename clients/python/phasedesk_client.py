@@ -331,6 +331,54 @@ class SolidificationCondition(_SolidificationCondition, total=False):
     composition_unit: Literal["mole_fraction", "mass_fraction"]
 
 
+class _AgingPrecipitate(TypedDict):
+    phase: str
+    interfacial_energy: float  # J/m^2, > 0 and at most 5
+
+
+class AgingPrecipitate(_AgingPrecipitate, total=False):
+    molar_volume: float  # m^3/mol of atoms; default from lattice_parameter, else the matrix's
+    lattice_parameter: float  # m, of a cubic cell
+    atoms_per_cell: int  # default 4
+    nucleation_site: Literal["bulk", "dislocations", "grain_boundaries"]  # default bulk
+    site_density: float  # sites per m^3, instead of the estimate from the site type
+
+
+class AgingSchedulePoint(TypedDict):
+    time: float  # s, from 0, increasing
+    temperature: float  # K
+
+
+class AgingDiffusivity(TypedDict):
+    D0: float  # m^2/s
+    Q: float  # J/mol
+
+
+class _AgingCondition(TypedDict):
+    components: List[str]
+    compositions: Compositions
+    pressure: float
+    matrix_phase: str
+    precipitates: List[AgingPrecipitate]
+
+
+class AgingCondition(_AgingCondition, total=False):
+    matrix_molar_volume: float  # m^3/mol of atoms; this or matrix_lattice_parameter
+    matrix_lattice_parameter: float  # m, of a cubic cell
+    matrix_atoms_per_cell: int  # default 4
+    temperature: float  # K: an isothermal hold, with end_time; or give schedule
+    end_time: float  # s; default with a schedule: its last time
+    schedule: List[AgingSchedulePoint]  # ramps and holds from time 0, instead of temperature
+    dislocation_density: float  # m^-2, default 1e12
+    grain_size: float  # m, default 50e-6
+    diffusivities: Dict[str, AgingDiffusivity]  # default: the database's mobility data
+    output_times: List[float]  # s: times of the size distributions (default: the end)
+    points: int  # output times, log-spaced; default 100
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+    composition_unit: Literal["mole_fraction", "mass_fraction"]
+
+
 class _BatchRow(TypedDict):
     compositions: Compositions
     temperature: float
@@ -603,10 +651,22 @@ class SolidificationConfig(_SolidificationConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
+class _AgingConfig(_ConfigBase):
+    condition: AgingCondition
+
+
+class AgingConfig(_AgingConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
+
+
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
-    SpinodalConfig, SolutionConfig, SolidificationConfig,
+    SpinodalConfig, SolutionConfig, SolidificationConfig, AgingConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -654,6 +714,10 @@ SCHEMAS: Dict[type, str] = {
     SolutionConfig: "TaskConfig_solution_treatment",
     SolidificationCondition: "TaskConfig_solidification.condition",
     SolidificationConfig: "TaskConfig_solidification",
+    AgingCondition: "TaskConfig_aging.condition",
+    AgingPrecipitate: "TaskConfig_aging.condition.precipitates",
+    AgingSchedulePoint: "TaskConfig_aging.condition.schedule",
+    AgingConfig: "TaskConfig_aging",
 }
 
 # Client method -> (HTTP method, path of the OpenAPI document). Path parameters are the method's positional

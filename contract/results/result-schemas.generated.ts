@@ -6967,5 +6967,418 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "aging": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of aging",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "aging"
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "composition": {
+        "description": "the alloy's mole fractions",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "matrix_phase": {
+        "type": "string"
+      },
+      "matrix_molar_volume": {
+        "description": "m^3 per mole of atoms",
+        "type": "number"
+      },
+      "schedule": {
+        "description": "the temperature against time as given (an isothermal hold: its two ends)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "time": {
+              "type": "number"
+            },
+            "temperature": {
+              "type": "number"
+            }
+          },
+          "required": [
+            "time",
+            "temperature"
+          ]
+        }
+      },
+      "end_time": {
+        "type": "number"
+      },
+      "time": {
+        "description": "the output times, s (log-spaced)",
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "temperature": {
+        "description": "K at each output time",
+        "type": "array",
+        "items": {
+          "type": "number"
+        }
+      },
+      "matrix_composition": {
+        "description": "the matrix's mole fractions at each output time, per element",
+        "type": "object",
+        "additionalProperties": {
+          "type": "array",
+          "items": {
+            "type": "number"
+          }
+        }
+      },
+      "precipitates": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/AgingPhaseSeries"
+        }
+      },
+      "size_distributions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/AgingSizeDistribution"
+        }
+      },
+      "diffusivity_source": {
+        "description": "the diffusivities used: given (D0, Q) or the database's mobility data",
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "mass_balance_error": {
+        "description": "the largest |x_alloy - (1 - f) x_matrix - sum f_p x_p| over every step and element",
+        "type": "number"
+      },
+      "steps": {
+        "type": "number"
+      },
+      "table": {
+        "description": "result.csv: per output time, T, each phase's series and the matrix composition",
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "pressure",
+      "composition",
+      "matrix_phase",
+      "matrix_molar_volume",
+      "schedule",
+      "end_time",
+      "time",
+      "temperature",
+      "matrix_composition",
+      "precipitates",
+      "size_distributions",
+      "diffusivity_source",
+      "mass_balance_error",
+      "steps",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "AgingPhaseSeries": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "interfacial_energy": {
+            "type": "number"
+          },
+          "molar_volume": {
+            "description": "m^3 per mole of atoms",
+            "type": "number"
+          },
+          "nucleation_site": {
+            "enum": [
+              "bulk",
+              "dislocations",
+              "grain_boundaries"
+            ]
+          },
+          "site_density": {
+            "description": "nucleation sites per m^3",
+            "type": "number"
+          },
+          "composition": {
+            "description": "its composition in the mass balance (its tie line with the matrix when it first nucleated); null: never did",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              }
+            ]
+          },
+          "number_density": {
+            "description": "particles per m^3",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "mean_radius": {
+            "description": "m (0 with no particles)",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "critical_radius": {
+            "description": "m; null where the matrix is not supersaturated for the phase",
+            "type": "array",
+            "items": {
+              "anyOf": [
+                {
+                  "type": "null"
+                },
+                {
+                  "type": "number"
+                }
+              ]
+            }
+          },
+          "volume_fraction": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "nucleation_rate": {
+            "description": "nuclei per m^3 per s",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "driving_force": {
+            "description": "J per mole of atoms of the precipitate (negative: the phase dissolves)",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "phase",
+          "interfacial_energy",
+          "molar_volume",
+          "nucleation_site",
+          "site_density",
+          "composition",
+          "number_density",
+          "mean_radius",
+          "critical_radius",
+          "volume_fraction",
+          "nucleation_rate",
+          "driving_force"
+        ]
+      },
+      "AgingSizeDistribution": {
+        "type": "object",
+        "properties": {
+          "time": {
+            "type": "number"
+          },
+          "phase": {
+            "type": "string"
+          },
+          "radius": {
+            "description": "bin centres, m",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "number": {
+            "description": "particles per m^3 in each bin",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "time",
+          "phase",
+          "radius",
+          "number"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      }
+    }
   }
 };

@@ -17,6 +17,7 @@ import { equilibriumBatchSchema, type EquilibriumBatchResult } from './equilibri
 import { spinodalSchema, type SpinodalDecompositionDocument } from './spinodal_decomposition.js';
 import { solutionTreatmentSchema, type SolutionTreatmentDocument } from './solution_treatment.js';
 import { solidificationSchema, type SolidificationDocument } from './solidification.js';
+import { agingSchema, type AgingDocument } from './aging.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -136,6 +137,13 @@ export const TASK_REGISTRY = {
     stage: 'solidifying with back diffusion',
     result: resultOf<SolidificationDocument>(),
   }),
+  aging: entry({
+    schema: agingSchema,
+    label: 'Aging (precipitation)',
+    help: 'Nucleation, growth and coarsening of precipitates during an ageing treatment (Kampmann-Wagner): number density, radius and volume fraction against time.',
+    stage: 'simulating the precipitation',
+    result: resultOf<AgingDocument>(),
+  }),
 } as const;
 
 export type TaskType = keyof typeof TASK_REGISTRY;
@@ -156,6 +164,5 @@ export function isTaskType(t: string): t is TaskType {
 export const ANNOUNCED_TASK_TYPES = [
   'physical_vapor_deposition',
   'cutting_process',
-  'aging',
   'directional_solidification',
 ] as const;

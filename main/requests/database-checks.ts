@@ -63,14 +63,18 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
       return `${at('fixed_phases')}: ${unknown.map((entry) => unknownEntryText({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }, db.code)).join('; ')}`;
   }
   // the phases a type names one by one (spinodal_decomposition's phase, solution_treatment's matrix, precipitates and
-  // dissolving phase, solidification's primary phase)
+  // dissolving phase, solidification's primary phase, aging's matrix and precipitates, each a {phase, ...})
   const dissolution = (c.dissolution ?? {}) as Condition;
   const named: [string, unknown][] = [
     ['phase', c.phase],
     ['matrix_phase', c.matrix_phase],
     ['primary_phase', c.primary_phase],
     ...(Array.isArray(c.precipitates)
-      ? c.precipitates.map((p, i) => [`precipitates.${i}`, p] as [string, unknown])
+      ? c.precipitates.map((p, i) =>
+          p && typeof p === 'object'
+            ? ([`precipitates.${i}.phase`, (p as Condition).phase] as [string, unknown])
+            : ([`precipitates.${i}`, p] as [string, unknown]),
+        )
       : []),
     ['dissolution.phase', dissolution.phase],
   ];

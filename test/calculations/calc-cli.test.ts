@@ -198,8 +198,8 @@ describe('phasedesk calc', () => {
       ],
       [[writeConfig('bad.json', '{not json'), '--tdb', ALZN, '--out', tmp], /is not valid JSON/],
       [
-        [writeConfig('type.json', { task_type: 'aging' }), '--tdb', ALZN, '--out', tmp],
-        /unsupported task type 'aging'/,
+        [writeConfig('type.json', { task_type: 'directional_solidification' }), '--tdb', ALZN, '--out', tmp],
+        /unsupported task type 'directional_solidification'/,
       ],
       [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE or --db CODE is required/],
       [[writeConfig('ok.json', ok), '--tdb', path.join(tmp, 'none.tdb'), '--out', tmp], /no such file/],

@@ -109,6 +109,20 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
   solution_treatment: {
     condition: { ...FE_C, compositions: { C: 0.018 }, pressure: P, temperature_start: 900, points: 21 },
   },
+  aging: {
+    condition: {
+      ...FE_C,
+      compositions: { C: 0.018 },
+      pressure: P,
+      matrix_phase: 'FCC_A1',
+      matrix_lattice_parameter: 3.6e-10,
+      temperature: 950,
+      end_time: 100,
+      precipitates: [{ phase: 'BCC_A2', interfacial_energy: 0.5, lattice_parameter: 2.87e-10, atoms_per_cell: 2 }],
+      diffusivities: { C: { D0: 2.3e-5, Q: 148000 } },
+      points: 11,
+    },
+  },
   spinodal_decomposition: {
     condition: {
       ...FE_C,

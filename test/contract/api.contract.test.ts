@@ -416,10 +416,10 @@ const ROWS: Row[] = [
     method: 'POST',
     path: () => '/task',
     key: A,
-    body: () => task({ task_config: { task_type: 'aging', tdb_code: 'ALFE' } }),
+    body: () => task({ task_config: { task_type: 'directional_solidification', tdb_code: 'ALFE' } }),
     status: 400,
     error:
-      "task_config.task_type: 'aging' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section, gibbs_energy_curves, equilibrium_batch, spinodal_decomposition, solution_treatment, solidification",
+      "task_config.task_type: 'directional_solidification' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section, gibbs_energy_curves, equilibrium_batch, spinodal_decomposition, solution_treatment, solidification, aging",
   },
   {
     name: 'unknown task type',

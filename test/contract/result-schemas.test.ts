@@ -18,6 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ALZN = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
 const CUNI = path.join(ROOT, 'databases/cuni_mey1992.tdb');
 const CRTIV = path.join(SHARED_TDB_DIR, 'crtiv_ghosh.tdb');
+const ALSCZR = path.join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb');
 
 /** One small configuration per task type (the registry's list: a new type without one fails below). */
 const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }> = {
@@ -134,6 +135,27 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
         temperature_step: 5,
         cooling_rate: 1,
         solid_diffusivities: { ZN: { D0: 2.45e-5, Q: 120000 } },
+      },
+    },
+  },
+  aging: {
+    tdb: ALSCZR,
+    config: {
+      condition: {
+        components: ['AL', 'ZR'],
+        compositions: { ZR: 0.004 },
+        pressure: 101325,
+        matrix_phase: 'FCC_A1',
+        matrix_lattice_parameter: 4.05e-10,
+        schedule: [
+          { time: 0, temperature: 623 },
+          { time: 600, temperature: 723 },
+          { time: 3.6e4, temperature: 723 },
+        ],
+        precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
+        dislocation_density: 1e15,
+        output_times: [3.6e3],
+        points: 21,
       },
     },
   },

@@ -341,6 +341,25 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'aging',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions: { AL: 0.05 },
+      pressure: 101325,
+      matrix_phase: 'BCC_A2',
+      matrix_lattice_parameter: 2.87e-10,
+      matrix_atoms_per_cell: 2,
+      schedule: [
+        { time: 0, temperature: 700 },
+        { time: 100, temperature: 800 },
+      ],
+      precipitates: [{ phase: 'FCC_A1', interfacial_energy: 0.5, nucleation_site: 'dislocations' }],
+      diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
+      output_times: [10],
+    },
+  },
+  {
     task_type: 'solution_treatment',
     tdb_code: 'ALFE',
     condition: {

@@ -8,6 +8,8 @@
 //  - spinodal_decomposition: the Al-Zn fcc gap, its chemical and coherent spinodals and the critical points;
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
 //  - solidification: Al-10Zn with back diffusion beside Scheil and the lever rule;
+//  - aging: Al-0.4Zr ramped to 723 K and held 100 h on kawin's Al-Sc-Zr database (imported with its mobility data):
+//    Al3Zr's number density, radii and volume fraction against log time, the end state, the size distributions;
 //  - a line of a task whose previews are in degrees Celsius opens in degrees Celsius;
 //  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
@@ -203,6 +205,24 @@ beforeAll(async () => {
     '1',
   ]);
   consoleCommand(svc, ['subscribe', 'local', 'KAWIN_FECRNI', '--status', 'active']);
+  consoleCommand(svc, [
+    'db',
+    'import',
+    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
+    '--code',
+    'KAWIN_ALSCZR',
+    '--name',
+    'Al-Sc-Zr (kawin)',
+    '--level',
+    'free',
+    '--type',
+    'alloy',
+    '--version',
+    '1',
+    '--support-tasks',
+    'point_calculation,aging',
+  ]);
+  consoleCommand(svc, ['subscribe', 'local', 'KAWIN_ALSCZR', '--status', 'active']);
   Object.assign(
     ids,
     await postTasks(
@@ -217,6 +237,25 @@ beforeAll(async () => {
             pressure: 1e5,
             compositions: { CR: 0.18, NI: 0.1 },
             thermo_outputs: ['MOB(*,*)', 'DC(FCC_A1,*,*)'],
+          },
+        },
+        aging: {
+          tdb: 'KAWIN_ALSCZR',
+          type: 'aging',
+          condition: {
+            components: ['AL', 'ZR'],
+            compositions: { ZR: 0.004 },
+            pressure: 1e5,
+            matrix_phase: 'FCC_A1',
+            matrix_lattice_parameter: 4.05e-10,
+            schedule: [
+              { time: 0, temperature: 573 },
+              { time: 3600, temperature: 723.15 },
+              { time: 3.6e5, temperature: 723.15 },
+            ],
+            precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
+            dislocation_density: 1e15,
+            output_times: [3600, 3.6e4, 3.6e5],
           },
         },
       },
@@ -257,6 +296,44 @@ describe('the New task form', () => {
         (t) => t.title === 'Form check gibbs_energy_curves' && t.task_type === 'gibbs_energy_curves',
       ),
     ).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the New task form of aging', () => {
+  it('takes the precipitates as JSON and submits a configuration the API accepts', async () => {
+    const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=KAWIN_ALSCZR');
+    await page.goto(`${served.url}#/new`);
+    await page.selectOption('#task-type', 'aging');
+    await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
+    await page.fill('#f-title', 'Form check aging');
+    for (const el of ['AL', 'ZR']) {
+      const b = page.locator(`#f-components button[data-element="${el}"]`);
+      if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
+    }
+    await page
+      .locator('#f-compositions label.comp', { hasText: 'x(ZR)' })
+      .locator('input[type="number"]')
+      .fill('0.004');
+    await page.fill('#f-matrix_phase', 'FCC_A1');
+    await page.fill('#f-matrix_lattice_parameter', '4.05e-10');
+    await page.fill('#f-temperature', '723');
+    await page.fill('#f-end_time', '3600');
+    expect(await page.getAttribute('#f-precipitates', 'placeholder')).toMatch(/interfacial_energy/);
+    await page.fill('#f-precipitates', '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]');
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
+    expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
+    const tasks = await apiCall<{ data: { title: string; description: string }[] }>(
+      svc,
+      'GET',
+      '/task/list?items_per_page=100',
+    );
+    const t = tasks.json.data.find((q) => q.title === 'Form check aging');
+    expect(JSON.parse(t!.description).condition).toMatchObject({
+      compositions: { ZR: 0.004 },
+      precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1 }],
+    });
     expect(errors).toEqual([]);
   });
 });
@@ -406,6 +483,16 @@ describe('further quantities in the result views', () => {
       await page.locator('[data-testid="plot-solidification"] path[data-series="with back diffusion"]').count(),
     ).toBe(1);
     await shot('result-solidification');
+    expect(errors).toEqual([]);
+  });
+
+  it('aging: number density, radii, volume fraction and the matrix against log time; the end state, the distributions', async () => {
+    await openView('aging');
+    expect(await page.getByTestId('aging-end').innerText()).toMatch(/AL3ZR/);
+    for (const id of ['temperature', 'density', 'radius', 'fraction', 'matrix', 'psd'])
+      await page.getByTestId(`plot-aging-${id}`).waitFor();
+    expect(await page.locator('[data-testid="plot-aging-radius"] path[data-series="AL3ZR critical"]').count()).toBe(1);
+    await shot('result-aging');
     expect(errors).toEqual([]);
   });
 

@@ -85,6 +85,9 @@ export interface AxesOptions {
   temperatureAxis?: 'x' | 'y';
   tickSize?: number;
   labelSize?: number;
+  /** tick labels other than the tick's value (a log axis drawn on log10 of its data labels 10^k) */
+  xTickLabel?: (t: number) => string;
+  yTickLabel?: (t: number) => string;
 }
 
 /** Range of finite values, or undefined when there are none. */
@@ -176,8 +179,8 @@ export class Panel {
     const inC = opts.temperatureUnit === 'celsius';
     const xOff = inC && tAxis === 'x' ? KELVIN_OFFSET : 0,
       yOff = inC && tAxis === 'y' ? KELVIN_OFFSET : 0;
-    const xTick = (t: number) => formatTick(t - xOff, this.xTicks.step),
-      yTick = (t: number) => formatTick(t - yOff, this.yTicks.step);
+    const xTick = opts.xTickLabel ?? ((t: number) => formatTick(t - xOff, this.xTicks.step)),
+      yTick = opts.yTickLabel ?? ((t: number) => formatTick(t - yOff, this.yTicks.step));
     for (const t of this.xTicks.ticks) {
       const X = this.px(t);
       svg.line(X, bottom, X, bottom + 8, { stroke: '#000000', width: 1.5 });

@@ -378,6 +378,65 @@ export interface SolidificationCondition {
   composition_unit?: CompositionUnit;
 }
 
+/** @schema TaskConfig_aging.condition.precipitates */
+export interface AgingPrecipitate {
+  phase: string;
+  /** J/m^2, > 0 and at most 5 (coherent 0.01-0.2, incoherent 0.5-1) */
+  interfacial_energy: number;
+  /** m^3 per mole of atoms; default from lattice_parameter, else the matrix's */
+  molar_volume?: number;
+  /** m, of a cubic cell */
+  lattice_parameter?: number;
+  /** default 4 */
+  atoms_per_cell?: number;
+  /** default bulk */
+  nucleation_site?: 'bulk' | 'dislocations' | 'grain_boundaries';
+  /** sites per m^3, instead of the estimate from the site type */
+  site_density?: number;
+}
+
+/** @schema TaskConfig_aging.condition.schedule */
+export interface AgingSchedulePoint {
+  /** s, from 0, increasing */
+  time: number;
+  /** K */
+  temperature: number;
+}
+
+/** @schema TaskConfig_aging.condition */
+export interface AgingCondition {
+  components: string[];
+  compositions: Compositions;
+  pressure: number;
+  matrix_phase: string;
+  /** m^3 per mole of atoms; this or matrix_lattice_parameter */
+  matrix_molar_volume?: number;
+  /** m, of a cubic cell */
+  matrix_lattice_parameter?: number;
+  /** default 4 */
+  matrix_atoms_per_cell?: number;
+  /** K: an isothermal hold, with end_time; or give schedule */
+  temperature?: number;
+  /** s (default with a schedule: its last time) */
+  end_time?: number;
+  /** ramps and holds from time 0, instead of temperature */
+  schedule?: AgingSchedulePoint[];
+  precipitates: AgingPrecipitate[];
+  /** m^-2 (default 1e12) */
+  dislocation_density?: number;
+  /** m (default 50e-6) */
+  grain_size?: number;
+  /** D0 (m^2/s) and Q (J/mol) per element in the matrix; default the database's mobility data */
+  diffusivities?: Record<string, { D0: number; Q: number }>;
+  /** s: times of the size distributions (default: the end) */
+  output_times?: number[];
+  /** output times, log-spaced (default 100) */
+  points?: number;
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  composition_unit?: CompositionUnit;
+}
+
 /** One row of an equilibrium_batch given as a list: its own composition, temperature and pressure. */
 export interface BatchRow {
   compositions: Compositions;
@@ -693,6 +752,21 @@ export interface SolidificationConfig {
   condition: SolidificationCondition;
 }
 
+/** @schema TaskConfig_aging */
+export interface AgingConfig {
+  task_type: 'aging';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: AgingCondition;
+}
+
 export type TaskConfig =
   | PointCalculationConfig
   | LineCalculationConfig
@@ -706,7 +780,8 @@ export type TaskConfig =
   | EquilibriumBatchConfig
   | SpinodalConfig
   | SolutionConfig
-  | SolidificationConfig;
+  | SolidificationConfig
+  | AgingConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

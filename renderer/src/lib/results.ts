@@ -18,6 +18,7 @@ import type { GibbsEnergyCurvesDocument } from '../../../contract/results/gibbs_
 import type { SpinodalDecompositionDocument } from '../../../contract/results/spinodal_decomposition.js';
 import type { SolutionTreatmentDocument } from '../../../contract/results/solution_treatment.js';
 import type { SolidificationDocument } from '../../../contract/results/solidification.js';
+import type { AgingDocument } from '../../../contract/results/aging.js';
 
 import { phaseLabel, tableToCsv } from '../../../contract/results/common.js';
 
@@ -40,6 +41,7 @@ export type GibbsCurvesResult = GibbsEnergyCurvesDocument;
 export type SpinodalResult = SpinodalDecompositionDocument;
 export type SolutionResult = SolutionTreatmentDocument;
 export type SolidificationResult = SolidificationDocument;
+export type AgingResult = AgingDocument;
 /** A point of a line or properties scan (only a properties point carries Cp_frozen). */
 export type ScanPoint = (LinePoint | PropertiesPoint) & { Cp_frozen?: number | null };
 export type AxisVariable = CptAxis['variable'];
@@ -109,6 +111,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
   solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
   solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'table'],
+  aging: ['time', 'temperature', 'precipitates', 'matrix_composition', 'size_distributions', 'table'],
 };
 
 /** Null when the document can be shown, else why not. */

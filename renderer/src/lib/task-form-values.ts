@@ -58,6 +58,17 @@ export function numberList(text: string): (number | string)[] {
     .map((s) => (Number.isFinite(Number(s)) ? Number(s) : s));
 }
 
+/** The value of JSON text (a list or a record of objects); text that is not JSON stays text, for the schema to refuse. */
+export function jsonValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  if (v.trim() === '') return undefined;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
 /** What the form sends besides the values: the database's code and the unit of the previews' temperatures. */
 export interface ConfigContext {
   tdbCode: string;
@@ -87,6 +98,7 @@ export function buildTaskConfig(
           : v;
     if (f.kind === 'numbers') v = typeof v === 'string' ? numberList(v) : v;
     if (f.kind === 'boolean') v = yesNo(v);
+    if (f.kind === 'json') v = jsonValue(v);
     if (
       (f.kind === 'phases' || f.kind === 'strings' || f.kind === 'numbers') &&
       Array.isArray(v) &&
@@ -128,6 +140,7 @@ const valueAt = (o: Record<string, any>, path: string) =>
 function formValue(f: FieldSpec, v: unknown): unknown {
   if (f.kind === 'strings' || f.kind === 'numbers') return Array.isArray(v) ? v.join(', ') : v;
   if (f.kind === 'boolean') return String(v);
+  if (f.kind === 'json') return JSON.stringify(v);
   return v;
 }
 

@@ -31,7 +31,8 @@ export type FieldKind =
   | 'component'
   | 'string'
   | 'numbers'
-  | 'table';
+  | 'table'
+  | 'json';
 
 export interface FieldSpec {
   /** Dotted path below task_config.condition (map_options.GLOBAL_MIN_PDENS for nested objects). */
@@ -46,6 +47,8 @@ export interface FieldSpec {
   max?: { value: number; inclusive: boolean };
   /** what the input means, its typical values and where its default comes from (the schema's description) */
   help?: string;
+  /** a `json` field's example, shown in the empty input */
+  example?: string;
 }
 
 /** Name of each task type in the renderer (the registry's label). */
@@ -78,7 +81,15 @@ function checks(s: AnyZ): Record<string, any>[] {
 
 const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases']);
 /** Objects the form leaves to the API: a batch's paired rows and products are lists of compositions. */
-const API_ONLY_OBJECTS = new Set(['product']);
+const API_ONLY_OBJECTS = new Set(['product', 'rows']);
+/** An example of a JSON field (a list of objects, or a record of objects per element), shown in the empty input. */
+const JSON_EXAMPLES: Record<string, string> = {
+  precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1, "nucleation_site": "dislocations"}]',
+  schedule:
+    '[{"time": 0, "temperature": 573}, {"time": 3600, "temperature": 723}, {"time": 360000, "temperature": 723}]',
+  diffusivities: '{"ZR": {"D0": 7.68e-2, "Q": 242000}}',
+  solid_diffusivities: '{"ZN": {"D0": 2.45e-5, "Q": 120000}}',
+};
 
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
@@ -97,13 +108,17 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     }
     // a record of fractions is a composition; a record of names (reference_states), the open-system conditions
     // (chemical_potentials, activities) and fixed_phases (amounts of phases) have no form field yet (API only)
-    case 'record':
-      return (def.valueType as AnyZ | undefined)?._zod.def.type === 'string' || API_ONLY_RECORDS.has(key)
-        ? []
-        : [{ ...base, kind: 'composition' }];
+    // a record of objects (diffusivities per element) and a list of objects (precipitates, a schedule) are JSON text
+    case 'record': {
+      const valueType = (def.valueType as AnyZ | undefined)?._zod.def.type;
+      if (valueType === 'string' || API_ONLY_RECORDS.has(key)) return [];
+      if (valueType === 'object') return [{ ...base, kind: 'json', example: JSON_EXAMPLES[key] }];
+      return [{ ...base, kind: 'composition' }];
+    }
     case 'array': {
       const elementType = unwrap(def.element as AnyZ).inner._zod.def.type;
-      if (elementType === 'object') return [];
+      if (elementType === 'object')
+        return API_ONLY_OBJECTS.has(key) ? [] : [{ ...base, kind: 'json', example: JSON_EXAMPLES[key] }];
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
       if (elementType === 'number') return [{ ...base, kind: 'numbers' }];
@@ -164,7 +179,7 @@ export function advancedFields(t: OpenTaskType): FieldSpec[] {
 export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   const last = f.key.split('.').pop()!;
   if (f.kind === 'enum') return f.required ? (last === 'pressure_scale' ? 'log' : f.options?.[0]) : undefined;
-  if (f.kind === 'boolean' || f.kind === 'strings' || f.kind === 'string' || f.kind === 'table') return undefined;
+  if (['boolean', 'strings', 'string', 'table', 'json'].includes(f.kind)) return undefined;
   if (f.kind === 'numbers') return f.key === 'table.temperatures' ? '700, 800, 900' : undefined;
   if (f.kind !== 'number' || !f.required) return undefined;
   const table: Record<string, number> = {

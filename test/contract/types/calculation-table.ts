@@ -21,6 +21,7 @@ export const complete: CalculationTable = {
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
   solution_treatment: calculation<'solution_treatment'>(),
   solidification: calculation<'solidification'>(),
+  aging: calculation<'aging'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -37,6 +38,7 @@ export const missing: CalculationTable = {
   spinodal_decomposition: calculation<'spinodal_decomposition'>(),
   solution_treatment: calculation<'solution_treatment'>(),
   solidification: calculation<'solidification'>(),
+  aging: calculation<'aging'>(),
 };
 
 export const mismatched: CalculationTable = {

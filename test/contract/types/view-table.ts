@@ -27,6 +27,7 @@ export const complete: ResultViewTable = {
   spinodal_decomposition: view<'spinodal_decomposition'>(),
   solution_treatment: view<'solution_treatment'>(),
   solidification: view<'solidification'>(),
+  aging: view<'aging'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -43,6 +44,7 @@ export const missing: ResultViewTable = {
   spinodal_decomposition: view<'spinodal_decomposition'>(),
   solution_treatment: view<'solution_treatment'>(),
   solidification: view<'solidification'>(),
+  aging: view<'aging'>(),
 };
 
 export const mismatched: ResultViewTable = {

@@ -100,6 +100,7 @@ class AgingLoop {
     let next = 0;
     while (this.t < end * (1 - 1e-12) && this.steps < MAX_STEPS) {
       this.step(stops.times[next]! - this.t);
+      if (this.steps % 100 === 0) this.p.config.progress?.(this.t);
       while (next < stops.times.length && this.t >= stops.times[next]! * (1 - 1e-12)) {
         this.record(stops.psd.has(next), stops.output.has(next));
         next++;

@@ -78,6 +78,8 @@ export interface AgingConfig {
    * and the largest change of the matrix's solute fractions in one step relative to their supersaturation (0.02).
    */
   step_control?: { courant?: number; supersaturation?: number };
+  /** called every 100 steps with the time reached (s); an exception it throws ends the run (a cancelled task) */
+  progress?: (t: number) => void;
 }
 
 /** One phase's state at one output time. */

@@ -1,0 +1,199 @@
+// aging over the real listener: Al-0.4Zr held 100 h at 723 K (Al3Zr on dislocations in fcc, kawin's Al-Sc-Zr
+// database with its mobility data) completes with its result files, the precipitate near its equilibrium amount and
+// the matrix depleted; an alloy undersaturated for its precipitate completes with a note saying so; the bad inputs
+// are 400s naming the field (an interfacial energy or a time of 0 or below, a schedule going back in time, a
+// precipitate phase the database does not define with the nearest name, a diffusivity of an element not a component).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { registerDatabase, subscribe } from '../../main/console/databases.js';
+import { conditionFields, validateConfig } from '../../renderer/src/lib/taskforms.js';
+import { buildTaskConfig, copyOfTask, freshValues } from '../../renderer/src/lib/task-form-values.js';
+import type { AgingDocument } from '../../contract/results/aging.js';
+import { api, http, startFixture, until, type Fixture } from '../service/helpers.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
+
+let f: Fixture;
+beforeAll(async () => {
+  f = await startFixture();
+  await registerDatabase(
+    f.svc.store,
+    f.dataDir,
+    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
+    { code: 'ALSCZR', name: 'Al-Sc-Zr (kawin)', level: 'free', type: 'alloy', version: '1' },
+    { element_list: ['AL', 'SC', 'ZR', 'VA'], phase_list: ['AL3SC', 'AL3ZR', 'FCC_A1'] },
+  );
+  await subscribe(f.svc.store, { username: 'a', code: 'ALSCZR', status: 'active' });
+});
+afterAll(async () => {
+  await f?.close();
+});
+
+const config = (condition: Record<string, unknown> = {}) => ({
+  task_type: 'aging',
+  tdb_code: 'ALSCZR',
+  condition: {
+    components: ['AL', 'ZR'],
+    compositions: { ZR: 0.004 },
+    pressure: 101325,
+    matrix_phase: 'FCC_A1',
+    matrix_lattice_parameter: 4.05e-10,
+    temperature: 723.15,
+    end_time: 3.6e5,
+    precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
+    dislocation_density: 1e15,
+    output_times: [3.6e3, 3.6e5],
+    points: 25,
+    ...condition,
+  },
+});
+
+/** Runs a task to its end and reads its result.json. */
+async function resultOf(
+  taskConfig: unknown,
+): Promise<{ status: string; text: string; files: string[]; doc?: AgingDocument }> {
+  const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'aging', task_config: taskConfig } });
+  if (r.status !== 200) return { status: `http ${r.status}`, text: r.text, files: [] };
+  const done = await until(
+    () => api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA }),
+    (x) => !['pending', 'queued', 'running'].includes(x.body?.status),
+    50,
+  );
+  if (done.body.status !== 'completed') return { status: done.body.status, text: done.text, files: [] };
+  const listing = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
+  const previews = await api(f.svc.port, 'GET', `/task/${r.body.id}/preview`, { key: f.keyA });
+  const urls = [...listing.body.files, ...previews.body.files].map((u: string) => new URL(u));
+  const json = urls.find((u) => u.pathname.endsWith('/result.json'))!;
+  const doc = await http(f.svc.port, 'GET', json.pathname + json.search);
+  const files = urls.map((u) => u.pathname.split('/').pop()!);
+  return { status: 'completed', text: done.text, files, doc: JSON.parse(doc.text) as AgingDocument };
+}
+
+describe('aging over the API', () => {
+  it('Al-0.4Zr, 100 h at 723 K: result.json, result.csv and the preview; Al3Zr forms and the matrix loses Zr', async () => {
+    const r = await resultOf(config());
+    expect(r.status, r.text).toBe('completed');
+    expect(r.files).toEqual(expect.arrayContaining(['result.json', 'result.csv', 'aging.svg', 'aging.png']));
+    const doc = r.doc!;
+    expect(doc.task_type).toBe('aging');
+    expect(doc.time).toHaveLength(25);
+    expect(doc.time.at(-1)).toBeCloseTo(3.6e5, 3);
+    const p = doc.precipitates[0]!;
+    expect(p.phase).toBe('AL3ZR');
+    expect(p.number_density).toHaveLength(25);
+    expect(p.volume_fraction.at(-1)!).toBeGreaterThan(0.01);
+    expect(p.mean_radius.at(-1)!).toBeGreaterThan(1e-9);
+    expect(doc.matrix_composition.ZR!.at(-1)!).toBeLessThan(0.004);
+    expect(doc.size_distributions.map((d) => d.time)).toEqual([3.6e3, 3.6e5]);
+    expect(doc.diffusivity_source.ZR).toMatch(/mobility data/);
+    expect(doc.mass_balance_error).toBeLessThan(1e-6);
+    expect(doc.table.columns.map((c) => c.name)).toEqual(expect.arrayContaining(['time', 'N(AL3ZR)', 'x(FCC_A1,ZR)']));
+  }, 180_000);
+
+  it('an alloy undersaturated for its precipitate completes with a note saying so', async () => {
+    const r = await resultOf(
+      config({
+        components: ['AL', 'SC'],
+        compositions: { SC: 1e-6 },
+        precipitates: [{ phase: 'AL3SC', interfacial_energy: 0.1 }],
+        // Fujikawa's D(Sc in Al): the database has no mobility data of Sc
+        diffusivities: { SC: { D0: 5.31e-4, Q: 173000 } },
+        end_time: 100,
+        output_times: undefined,
+      }),
+    );
+    expect(r.status, r.text).toBe('completed');
+    expect(r.doc!.notes.join('\n')).toMatch(/nothing precipitated/);
+    expect(r.doc!.notes.join('\n')).toMatch(/AL3SC: the alloy is undersaturated/);
+    expect(r.doc!.precipitates[0]!.volume_fraction.every((v) => v === 0)).toBe(true);
+  }, 120_000);
+
+  const schedule = [
+    { time: 0, temperature: 573 },
+    { time: 3600, temperature: 723 },
+    { time: 1800, temperature: 723 },
+  ];
+  it.each([
+    [
+      { precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0 }] },
+      /^task_config\.condition\.precipitates\.0\.interfacial_energy: must be greater than 0/,
+    ],
+    [
+      { precipitates: [{ phase: 'AL3ZR', interfacial_energy: -0.1 }] },
+      /^task_config\.condition\.precipitates\.0\.interfacial_energy: must be greater than 0/,
+    ],
+    [{ end_time: 0 }, /^task_config\.condition\.end_time: must be greater than 0/],
+    [{ end_time: -5 }, /^task_config\.condition\.end_time: must be greater than 0/],
+    [
+      { temperature: undefined, end_time: undefined, schedule },
+      /^task_config\.condition\.schedule\.2\.time: goes back in time: 1800 s after 3600 s/,
+    ],
+    [
+      {
+        schedule: [
+          { time: 0, temperature: 723 },
+          { time: 10, temperature: 723 },
+        ],
+      },
+      /^task_config\.condition\.temperature: give temperature or schedule, not both/,
+    ],
+    [{ temperature: undefined }, /^task_config\.condition\.temperature: give temperature and end_time, or a schedule/],
+    [{ output_times: [1e9] }, /^task_config\.condition\.output_times\.0: must be at most the end of the treatment/],
+    [
+      { diffusivities: { SC: { D0: 1e-4, Q: 2e5 } } },
+      /^task_config\.condition\.diffusivities\.SC: SC is not one of the components/,
+    ],
+    [{ matrix_lattice_parameter: undefined }, /^task_config\.condition\.matrix_molar_volume: give matrix_molar_volume/],
+    [
+      { precipitates: [{ phase: 'AL3ZZ', interfacial_energy: 0.1 }] },
+      /^task_config\.condition\.precipitates\.0\.phase: AL3ZZ is not a phase of database 'ALSCZR' \(nearest: AL3ZR\)/,
+    ],
+    [
+      { matrix_phase: 'FCC_A2' },
+      /^task_config\.condition\.matrix_phase: FCC_A2 is not a phase of database 'ALSCZR' \(nearest: FCC_A1\)/,
+    ],
+  ])('%j is a 400 naming the field', async (bad, message) => {
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'bad', task_config: config(bad) } });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toMatch(message);
+  });
+
+  it('the form takes the precipitates and the schedule as JSON and makes a configuration the API accepts', async () => {
+    const kinds = Object.fromEntries(conditionFields('aging').map((x) => [x.key, x.kind]));
+    expect([kinds.precipitates, kinds.schedule, kinds.diffusivities]).toEqual(['json', 'json', 'json']);
+    const values = {
+      ...freshValues('aging'),
+      components: ['AL', 'ZR'],
+      compositions: { AL: 0.996, ZR: 0.004 },
+      matrix_phase: 'FCC_A1',
+      matrix_lattice_parameter: 4.05e-10,
+      schedule: '[{"time": 0, "temperature": 573}, {"time": 3600, "temperature": 723}]',
+      precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]',
+      output_times: '5, 10',
+    };
+    const cfg = buildTaskConfig('aging', values, { tdbCode: 'ALSCZR', previewUnit: undefined, components: [] });
+    expect(validateConfig('aging', cfg)).toEqual([]);
+    expect(cfg.condition).toMatchObject({ precipitates: [{ phase: 'AL3ZR' }], output_times: [5, 10] });
+    const copy = copyOfTask(JSON.stringify(cfg), 1, new URLSearchParams());
+    expect('values' in copy && JSON.parse(copy.values.precipitates as string)).toEqual([
+      { phase: 'AL3ZR', interfacial_energy: 0.1 },
+    ]);
+    const bad = buildTaskConfig(
+      'aging',
+      { ...values, precipitates: '[{phase: AL3ZR}' },
+      { tdbCode: 'X', previewUnit: undefined, components: [] },
+    );
+    expect(validateConfig('aging', bad).map((i) => i.path)).toContain('condition.precipitates');
+    const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'form', task_config: cfg } });
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it.each([
+    ['precipitates', /interfacial_energy \(J\/m\^2/],
+    ['matrix_lattice_parameter', /aluminium 4.05e-10/],
+    ['dislocation_density', /default 1e12/],
+    ['end_time', /s:/],
+  ] as const)('the form explains %s', (key, help) => {
+    const field = conditionFields('aging').find((x) => x.key === key);
+    expect(field?.help).toMatch(help);
+  });
+});
