@@ -12,27 +12,13 @@ import { decadeLabel, decadeTicks } from '../../worker/plots/kinetics.js';
 import { CancelledError, JobControl, type TaskJob } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { alZrAgingCondition } from '../support/aging.js';
 
 const TDB = path.join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb');
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-aging-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const CONDITION = {
-  components: ['AL', 'ZR'],
-  compositions: { ZR: 0.004 },
-  pressure: 101325,
-  matrix_phase: 'FCC_A1',
-  matrix_lattice_parameter: 4.05e-10,
-  schedule: [
-    { time: 0, temperature: 573 },
-    { time: 3600, temperature: 723.15 },
-    { time: 3.6e5, temperature: 723.15 },
-  ],
-  precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
-  dislocation_density: 1e15,
-  output_times: [1800, 3.6e4],
-  points: 41,
-};
+const CONDITION = alZrAgingCondition({ from: 573, ramp: 3600, end: 3.6e5, output_times: [1800, 3.6e4], points: 41 });
 
 let n = 0;
 function job(condition: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): TaskJob<'aging'> {

@@ -13,6 +13,7 @@ import { loadCalculation } from '../../worker/index.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 import { api, startFixture, type Fixture } from '../service/helpers.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { alZrAgingCondition } from '../support/aging.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ALZN = path.join(SHARED_TDB_DIR, 'alzn_mey.tdb');
@@ -141,22 +142,7 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
   aging: {
     tdb: ALSCZR,
     config: {
-      condition: {
-        components: ['AL', 'ZR'],
-        compositions: { ZR: 0.004 },
-        pressure: 101325,
-        matrix_phase: 'FCC_A1',
-        matrix_lattice_parameter: 4.05e-10,
-        schedule: [
-          { time: 0, temperature: 623 },
-          { time: 600, temperature: 723 },
-          { time: 3.6e4, temperature: 723 },
-        ],
-        precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
-        dislocation_density: 1e15,
-        output_times: [3.6e3],
-        points: 21,
-      },
+      condition: alZrAgingCondition({ from: 623, ramp: 600, hold: 723, end: 3.6e4, output_times: [3.6e3], points: 21 }),
     },
   },
   solution_treatment: {

@@ -34,6 +34,7 @@ import {
   type Served,
   type Service,
 } from './harness.js';
+import { alZrAgingCondition } from '../support/aging.js';
 
 const AZ = ['AL', 'ZN'];
 const TASKS: Record<string, { tdb: string; type: string; condition: Record<string, unknown> }> = {
@@ -242,21 +243,13 @@ beforeAll(async () => {
         aging: {
           tdb: 'KAWIN_ALSCZR',
           type: 'aging',
-          condition: {
-            components: ['AL', 'ZR'],
-            compositions: { ZR: 0.004 },
-            pressure: 1e5,
-            matrix_phase: 'FCC_A1',
-            matrix_lattice_parameter: 4.05e-10,
-            schedule: [
-              { time: 0, temperature: 573 },
-              { time: 3600, temperature: 723.15 },
-              { time: 3.6e5, temperature: 723.15 },
-            ],
-            precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
-            dislocation_density: 1e15,
+          condition: alZrAgingCondition({
+            from: 573,
+            ramp: 3600,
+            end: 3.6e5,
             output_times: [3600, 3.6e4, 3.6e5],
-          },
+            pressure: 1e5,
+          }),
         },
       },
       'Vocabulary',
