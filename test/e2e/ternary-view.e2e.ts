@@ -105,7 +105,11 @@ describe('ternary isothermal section view', () => {
     expect(await svg.getByTestId('region').count()).toBe(parsed.two_phase_regions.length);
     expect(await svg.getByTestId('tie-triangle').count()).toBe(parsed.three_phase_triangles.length);
     // hover at the centroid of the largest triangle: its three phases with amounts near 1/3
-    const tri = parsed.three_phase_triangles[0]!;
+    const area = (t: (typeof parsed.three_phase_triangles)[number]) => {
+      const [a, b, k] = t.corners.map((q) => [q.x.CR!, q.x.NI!] as const);
+      return Math.abs((b![0] - a![0]) * (k![1] - a![1]) - (k![0] - a![0]) * (b![1] - a![1])) / 2;
+    };
+    const tri = parsed.three_phase_triangles.reduce((best, t) => (area(t) > area(best) ? t : best));
     const c = {
       CR: tri.corners.reduce((a, k) => a + k.x.CR!, 0) / 3,
       NI: tri.corners.reduce((a, k) => a + k.x.NI!, 0) / 3,
