@@ -9,7 +9,7 @@ import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { conditionFields, validateConfig } from '../../renderer/src/lib/taskforms.js';
 import { buildTaskConfig, copyOfTask, freshValues } from '../../renderer/src/lib/task-form-values.js';
 import type { AgingDocument } from '../../contract/results/aging.js';
-import { api, http, startFixture, until, type Fixture } from '../service/helpers.js';
+import { api, http, startFixture, submitAndWait, type Fixture } from '../service/helpers.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 let f: Fixture;
@@ -51,16 +51,10 @@ const config = (condition: Record<string, unknown> = {}) => ({
 async function resultOf(
   taskConfig: unknown,
 ): Promise<{ status: string; text: string; files: string[]; doc?: AgingDocument }> {
-  const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'aging', task_config: taskConfig } });
-  if (r.status !== 200) return { status: `http ${r.status}`, text: r.text, files: [] };
-  const done = await until(
-    () => api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA }),
-    (x) => !['pending', 'queued', 'running'].includes(x.body?.status),
-    50,
-  );
-  if (done.body.status !== 'completed') return { status: done.body.status, text: done.text, files: [] };
-  const listing = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
-  const previews = await api(f.svc.port, 'GET', `/task/${r.body.id}/preview`, { key: f.keyA });
+  const done = await submitAndWait(f, taskConfig, 'aging');
+  if (done.status !== 'completed') return { status: done.status, text: done.text, files: [] };
+  const listing = await api(f.svc.port, 'GET', `/task/${done.id}/result`, { key: f.keyA });
+  const previews = await api(f.svc.port, 'GET', `/task/${done.id}/preview`, { key: f.keyA });
   const urls = [...listing.body.files, ...previews.body.files].map((u: string) => new URL(u));
   const json = urls.find((u) => u.pathname.endsWith('/result.json'))!;
   const doc = await http(f.svc.port, 'GET', json.pathname + json.search);

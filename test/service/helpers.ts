@@ -155,17 +155,30 @@ export async function runTask(
   f: Fixture,
   taskConfig: unknown,
 ): Promise<{ status: string; text: string; files: string[] }> {
-  const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'task', task_config: taskConfig } });
-  if (r.status !== 200) return { status: `http ${r.status}`, text: r.text, files: [] };
+  const done = await submitAndWait(f, taskConfig);
+  if (done.status !== 'completed') return { status: done.status, text: done.text, files: [] };
+  const files = await api(f.svc.port, 'GET', `/task/${done.id}/result`, { key: f.keyA });
+  const names = (files.body.files as string[]).map((u) => new URL(u).pathname.split('/').pop()!);
+  return { status: 'completed', text: done.text, files: names };
+}
+
+/**
+ * POSTs a task as user a and waits for its terminal state: its id, its status ('http N' when the POST was refused)
+ * and the last answer's text.
+ */
+export async function submitAndWait(
+  f: Fixture,
+  taskConfig: unknown,
+  title = 'task',
+): Promise<{ id?: number; status: string; text: string }> {
+  const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title, task_config: taskConfig } });
+  if (r.status !== 200) return { status: `http ${r.status}`, text: r.text };
   const done = await until(
     () => api(f.svc.port, 'GET', `/task/${r.body.id}`, { key: f.keyA }),
     (x) => !['pending', 'queued', 'running'].includes(x.body?.status),
     50,
   );
-  if (done.body.status !== 'completed') return { status: done.body.status, text: done.text, files: [] };
-  const files = await api(f.svc.port, 'GET', `/task/${r.body.id}/result`, { key: f.keyA });
-  const names = (files.body.files as string[]).map((u) => new URL(u).pathname.split('/').pop()!);
-  return { status: 'completed', text: done.text, files: names };
+  return { id: r.body.id, status: done.body.status, text: done.text };
 }
 
 /** Polls until pred holds (no timing assertion: vitest's test timeout is the only bound). */
