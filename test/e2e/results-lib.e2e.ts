@@ -15,7 +15,16 @@ import {
   type ResultTable,
   type ScanPoint,
 } from '../../renderer/src/lib/results.js';
-import { fmt, linePath, linearScale, tickStep, ticks } from '../../renderer/src/lib/results-plot.js';
+import {
+  chartTicks,
+  fmt,
+  linePath,
+  linearScale,
+  log10OrNull,
+  logAxisTicks,
+  tickStep,
+  ticks,
+} from '../../renderer/src/lib/results-plot.js';
 import {
   axisMapping,
   axisTicks,
@@ -56,6 +65,32 @@ describe('result view helpers', () => {
     expect(s.invert(175)).toBe(7.5);
     expect(fmt(1e9)).toBe('1e9');
     expect(fmt(-22975.95, 7)).toBe('-22975.95');
+  });
+
+  it('log axes: ticks at the decades as powers of ten, thinned over many decades, 1-2-5 within one', () => {
+    // 1e-2 s to 1e6 s, room for 9 labels: every decade, at log10 of the value
+    const time = logAxisTicks(-2, 6, 9);
+    expect(time.major.map((t) => t.at)).toEqual([-2, -1, 0, 1, 2, 3, 4, 5, 6]);
+    expect(time.major.at(-1)!.label).toBe('10⁶');
+    // 2 … 9 of each decade as minor grid lines: log10(2) above 10^-2 first, 9 per decade in all
+    expect(time.minor[0]).toBeCloseTo(-2 + Math.log10(2), 12);
+    expect(time.minor).toHaveLength(8 * 8);
+    // 10^5 to 10^25 m^-3 with room for 6: every fifth decade
+    expect(logAxisTicks(5, 25, 6).major.map((t) => t.label)).toEqual(['10⁵', '10¹⁰', '10¹⁵', '10²⁰', '10²⁵']);
+    expect(logAxisTicks(5, 25, 6).minor).toEqual([]);
+    // 0.3 nm to 4 nm: less than two decades, so 1, 2 and 5 of each, as numbers
+    const r = logAxisTicks(Math.log10(0.3), Math.log10(4), 6).major;
+    expect(r.map((t) => t.label)).toEqual(['0.5', '1', '2']);
+    expect(r[0]!.at).toBeCloseTo(Math.log10(0.5), 12);
+    // a narrow zoom, 700 to 760: the values' own 1-2-5 ticks, placed at their log10
+    const narrow = logAxisTicks(Math.log10(700), Math.log10(760), 6).major;
+    expect(narrow.map((t) => t.label)).toEqual(['700', '710', '720', '730', '740', '750', '760']);
+    expect(narrow[2]!.at).toBeCloseTo(Math.log10(720), 12);
+    expect([log10OrNull(1000), log10OrNull(0), log10OrNull(-1), log10OrNull(null)]).toEqual([3, null, null, null]);
+    // a linear axis in °C over a kelvin range: ticks at round Celsius values, placed in K
+    const c = chartTicks([573.15, 773.15], { log: false, offset: 273.15, count: 4 }).major;
+    expect(c.map((t) => t.label)).toEqual(['300', '350', '400', '450', '500']);
+    expect(c[0]!.at).toBeCloseTo(573.15, 9);
   });
 
   it('a non-converged point breaks the curve instead of being bridged', () => {

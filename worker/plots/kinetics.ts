@@ -4,6 +4,9 @@
 import { Panel, SvgBuilder, drawLegend, legendWidth, resolveAxis, seriesColor, seriesDash, type Ticks } from './svg.js';
 import { DEFAULT_WIDTH, checkLengths, drawTitle, layout, num, type CommonOptions } from './chart-frame.js';
 import type { Series } from './charts.js';
+import { decadeLabel } from '../../contract/plots/decades.js';
+
+export { decadeLabel };
 
 /** A series with its own colour (the temperature of a schedule) leaves the palette to the phases. */
 export interface KineticsSeries extends Series {
@@ -22,25 +25,6 @@ export interface KineticsChartInput extends CommonOptions {
   /** s, > 0 */
   time: ReadonlyArray<number>;
   panels: ReadonlyArray<KineticsPanel>;
-}
-
-const SUPERSCRIPT: Record<string, string> = {
-  '-': '⁻',
-  '0': '⁰',
-  '1': '¹',
-  '2': '²',
-  '3': '³',
-  '4': '⁴',
-  '5': '⁵',
-  '6': '⁶',
-  '7': '⁷',
-  '8': '⁸',
-  '9': '⁹',
-};
-
-/** "10³", "10⁻⁶": the label of the decade k. */
-export function decadeLabel(k: number): string {
-  return `10${[...String(Math.round(k))].map((c) => SUPERSCRIPT[c] ?? c).join('')}`;
 }
 
 const log10 = (v: number | null | undefined) => {

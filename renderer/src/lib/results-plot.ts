@@ -1,7 +1,8 @@
 import { seriesStyles } from '../../../contract/plots/palette.js';
+import { decadeLabel } from '../../../contract/plots/decades.js';
 
 // Small plotting helpers for the SVG result charts (a few dozen lines instead of a chart library): linear and
-// log scales with inverse, "nice" tick steps (1-2-5 sequence), number formatting, phase colours, path strings.
+// log axes (values plotted as log10, ticks at decades), "nice" tick steps (1-2-5 sequence), number formatting, phase colours, path strings.
 
 export interface Scale {
   (v: number): number;
@@ -56,6 +57,69 @@ export function logTicks(lo: number, hi: number): number[] {
   const out: number[] = [];
   for (let e = Math.ceil(Math.log10(lo) - 1e-9); e <= Math.floor(Math.log10(hi) + 1e-9); e++) out.push(10 ** e);
   return out;
+}
+
+/** log10 of a value a log axis can show (finite, > 0); null otherwise, a gap in the line. */
+export function log10OrNull(v: number | null | undefined): number | null {
+  return v !== null && v !== undefined && Number.isFinite(v) && v > 0 ? Math.log10(v) : null;
+}
+
+export interface AxisTick {
+  /** where, in the axis's plotted unit (log10 of the value on a log axis) */
+  at: number;
+  label: string;
+}
+
+/**
+ * Ticks of a log axis whose plotted range is [lo, hi] in log10 units: the decades as powers of ten, every second
+ * (fifth, tenth …) one when more than about `count` show; 1, 2 and 5 of each decade, labelled as numbers (0.5, 1, 2),
+ * when fewer than two decades show; and when fewer than two of those are left, the 1-2-5 ticks of the values
+ * themselves. `minor` are 2 … 9 of each decade, as grid lines, while at most 12 decades show.
+ */
+export function logAxisTicks(lo: number, hi: number, count = 6): { major: AxisTick[]; minor: number[] } {
+  if (!(Number.isFinite(lo) && Number.isFinite(hi))) return { major: [], minor: [] };
+  if (lo > hi) [lo, hi] = [hi, lo];
+  const e0 = Math.ceil(lo - 1e-9);
+  const e1 = Math.floor(hi + 1e-9);
+  const decades = e1 - e0 + 1;
+  const minor: number[] = [];
+  if (hi - lo <= 12)
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++)
+      for (let m = 2; m <= 9; m++) {
+        const at = e + Math.log10(m);
+        if (at >= lo && at <= hi) minor.push(at);
+      }
+  if (decades >= 2) {
+    const every = [1, 2, 5, 10, 20, 50, 100].find((k) => decades / k <= count) ?? Math.ceil(decades / count);
+    const major: AxisTick[] = [];
+    for (let e = Math.ceil(e0 / every) * every; e <= e1; e += every) major.push({ at: e, label: decadeLabel(e) });
+    return { major, minor };
+  }
+  const multiples: AxisTick[] = [];
+  for (let e = Math.floor(lo); e <= Math.ceil(hi); e++)
+    for (const m of [1, 2, 5]) {
+      const at = e + Math.log10(m);
+      if (at >= lo - 1e-9 && at <= hi + 1e-9) multiples.push({ at, label: fmt(m * 10 ** e, 3) });
+    }
+  if (multiples.length >= 2) return { major: multiples, minor };
+  return { major: ticks(10 ** lo, 10 ** hi, count).map((v) => ({ at: Math.log10(v), label: fmt(v, 4) })), minor: [] };
+}
+
+/**
+ * The ticks of a chart's axis over its plotted range: a log axis's decades (logAxisTicks), or a linear axis's 1-2-5
+ * ticks labelled with as many decimals as their step needs, shown less `offset` (a kelvin axis shown in °C).
+ */
+export function chartTicks(
+  [lo, hi]: [number, number],
+  o: { log: boolean; offset: number; count: number },
+): { major: AxisTick[]; minor: number[] } {
+  if (o.log) return logAxisTicks(lo, hi, o.count);
+  const step = tickStep(lo - o.offset, hi - o.offset, o.count);
+  const major = ticks(lo - o.offset, hi - o.offset, o.count).map((t) => ({
+    at: t + o.offset,
+    label: fmtTick(t, step),
+  }));
+  return { major, minor: [] };
 }
 
 /** Number for an axis tick or a read-out: fixed digits for ordinary magnitudes, exponent form for extreme ones. */
