@@ -4,7 +4,16 @@
 // competing for the solute of one matrix, at a constant temperature or along a schedule of ramps and holds
 // (worker/calculations/aging.ts on the model of worker/calculations/aging/).
 import { z } from 'zod';
-import { common, components, composition, compositionRule, furtherFields, phaseFields, pressure } from './common.js';
+import {
+  arrheniusDiffusivity,
+  common,
+  components,
+  composition,
+  compositionRule,
+  furtherFields,
+  phaseFields,
+  pressure,
+} from './common.js';
 export type { AgingDocument } from '../results/aging.js';
 
 /** Dislocations per m^2 when nucleation on dislocations is asked for and none is given (an annealed alloy). */
@@ -87,7 +96,7 @@ export const agingSchema = z.strictObject({
         .describe('m, mean grain diameter, sites of nucleation on grain boundaries; default 50e-6')
         .optional(),
       diffusivities: z
-        .record(z.string(), z.strictObject({ D0: positive, Q: positive }))
+        .record(z.string(), arrheniusDiffusivity)
         .describe("per element: D0 (m^2/s) and Q (J/mol) in the matrix; default the database's mobility data")
         .optional(),
       output_times: z

@@ -206,6 +206,11 @@ export const potentialFields = {
 };
 
 /** A phase at an amount with the temperature free (fixedPhaseRule). */
+/** A diffusivity D = D0 exp(-Q/RT) given in the configuration instead of the database's mobility data. */
+export const arrheniusDiffusivity = z.strictObject({
+  D0: z.number().gt(0, GT0).describe('m^2/s: the pre-exponential factor of D = D0 exp(-Q/RT)'),
+  Q: z.number().gt(0, GT0).describe('J/mol: the activation energy'),
+});
 export const fixedPhaseFields = { fixed_phases: z.record(z.string(), fraction).optional() };
 
 /**

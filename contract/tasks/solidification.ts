@@ -4,6 +4,7 @@
 // (Clyne and Kurz, Metall. Trans. A 12 (1981) 965; worker/calculations/solidification.ts).
 import { z } from 'zod';
 import {
+  arrheniusDiffusivity,
   common,
   components,
   composition,
@@ -52,7 +53,7 @@ export const solidificationSchema = z.strictObject({
         .describe('elements in equilibrium with the solid; default C, N, H, B, O among the components')
         .optional(),
       /** diffusivity of an element in the primary solid as D0 exp(-Q/RT); default: the database's mobility data */
-      solid_diffusivities: z.record(z.string(), z.strictObject({ D0: positive, Q: positive })).optional(),
+      solid_diffusivities: z.record(z.string(), arrheniusDiffusivity).optional(),
       /** default: the first solid of the path */
       primary_phase: z.string().min(1, 'must name a phase').optional(),
       ...phaseFields,

@@ -5,6 +5,7 @@
 // given radius (Whelan, Met. Sci. J. 3 (1969) 95; worker/calculations/solution_treatment.ts).
 import { z } from 'zod';
 import {
+  arrheniusDiffusivity,
   common,
   components,
   composition,
@@ -64,7 +65,7 @@ export const solutionTreatmentSchema = z.strictObject({
           temperature: kelvin.optional(),
           /** the solute's diffusivity in the matrix as D0 exp(-Q/RT); default: the chemical diffusivity from the
            * database's mobility data (or mobility_tdb_code) */
-          diffusivity: z.strictObject({ D0: positive, Q: positive }).optional(),
+          diffusivity: arrheniusDiffusivity.optional(),
         })
         .optional(),
       ...phaseFields,

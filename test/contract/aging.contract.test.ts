@@ -151,32 +151,33 @@ describe('aging over the API', () => {
     expect(r.body.error).toMatch(message);
   });
 
-  it('the form takes the precipitates and the schedule as JSON and makes a configuration the API accepts', async () => {
+  it('the form takes the precipitates and the schedule as rows and makes a configuration the API accepts', async () => {
     const kinds = Object.fromEntries(conditionFields('aging').map((x) => [x.key, x.kind]));
-    expect([kinds.precipitates, kinds.schedule, kinds.diffusivities]).toEqual(['json', 'json', 'json']);
+    expect([kinds.precipitates, kinds.schedule, kinds.diffusivities]).toEqual(['rows', 'rows', 'rows']);
     const values = {
       ...freshValues('aging'),
       components: ['AL', 'ZR'],
       compositions: { AL: 0.996, ZR: 0.004 },
       matrix_phase: 'FCC_A1',
       matrix_lattice_parameter: 4.05e-10,
-      schedule: '[{"time": 0, "temperature": 573}, {"time": 3600, "temperature": 723}]',
-      precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]',
+      schedule: [
+        { time: 0, temperature: 573 },
+        { time: 3600, temperature: 723 },
+      ],
+      precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1 }],
       output_times: '5, 10',
     };
     const cfg = buildTaskConfig('aging', values, { tdbCode: 'ALSCZR', previewUnit: undefined, components: [] });
     expect(validateConfig('aging', cfg)).toEqual([]);
     expect(cfg.condition).toMatchObject({ precipitates: [{ phase: 'AL3ZR' }], output_times: [5, 10] });
     const copy = copyOfTask(JSON.stringify(cfg), 1, new URLSearchParams());
-    expect('values' in copy && JSON.parse(copy.values.precipitates as string)).toEqual([
-      { phase: 'AL3ZR', interfacial_energy: 0.1 },
-    ]);
+    expect('values' in copy && copy.values.precipitates).toEqual([{ phase: 'AL3ZR', interfacial_energy: 0.1 }]);
     const bad = buildTaskConfig(
       'aging',
-      { ...values, precipitates: '[{phase: AL3ZR}' },
+      { ...values, precipitates: [{ phase: 'AL3ZR', interfacial_energy: 'a tenth' }] },
       { tdbCode: 'X', previewUnit: undefined, components: [] },
     );
-    expect(validateConfig('aging', bad).map((i) => i.path)).toContain('condition.precipitates');
+    expect(validateConfig('aging', bad).map((i) => i.path)).toContain('condition.precipitates.0.interfacial_energy');
     const r = await api(f.svc.port, 'POST', '/task', { key: f.keyA, body: { title: 'form', task_config: cfg } });
     expect(r.status, r.text).toBe(200);
   });

@@ -294,26 +294,59 @@ describe('the New task form', () => {
 });
 
 describe('the New task form of aging', () => {
-  it('takes the precipitates as JSON and submits a configuration the API accepts', async () => {
+  /** Types into a cell of a table of rows (RowsInput: f-<field>-<row>-<property>). */
+  const cell = (field: string, row: number, key: string) => page.locator(`#f-${field}-${row}-${key}`);
+
+  it('takes two precipitates and a three-point schedule as rows, names a bad row, and stores what was typed', async () => {
     const list = await apiCall<{ items: { id: string }[] }>(svc, 'GET', '/database?search=KAWIN_ALSCZR');
     await page.goto(`${served.url}#/new`);
     await page.selectOption('#task-type', 'aging');
     await page.selectOption('#f-tdb_code', list.json.items[0]!.id);
     await page.fill('#f-title', 'Form check aging');
-    for (const el of ['AL', 'ZR']) {
+    for (const el of ['AL', 'SC', 'ZR']) {
       const b = page.locator(`#f-components button[data-element="${el}"]`);
       if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
     }
-    await page
-      .locator('#f-compositions label.comp', { hasText: 'x(ZR)' })
-      .locator('input[type="number"]')
-      .fill('0.004');
+    const fraction = (el: string) =>
+      page.locator('#f-compositions label.comp', { hasText: `x(${el})` }).locator('input[type="number"]');
+    await fraction('SC').fill('0.002');
+    await fraction('ZR').fill('0.001');
     await page.fill('#f-matrix_phase', 'FCC_A1');
     await page.fill('#f-matrix_lattice_parameter', '4.05e-10');
-    await page.fill('#f-temperature', '723');
-    await page.fill('#f-end_time', '3600');
-    expect(await page.getAttribute('#f-precipitates', 'placeholder')).toMatch(/interfacial_energy/);
-    await page.fill('#f-precipitates', '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]');
+    // the phases of the chosen components are offered to every phase cell
+    await page.locator('#f-precipitates-phases option[value="AL3ZR"]').waitFor({ state: 'attached' });
+    expect(
+      await page.locator('#f-precipitates-phases option').evaluateAll((o) => o.map((x) => x.getAttribute('value'))),
+    ).toEqual(expect.arrayContaining(['AL3SC', 'AL3ZR', 'FCC_A1']));
+    // the precipitates: the first row is there from the start, the second is added
+    expect(await page.locator('#f-precipitates').innerText()).toMatch(/J\/m\^2: the matrix\/precipitate interface/);
+    await cell('precipitates', 0, 'phase').fill('AL3SC');
+    await cell('precipitates', 0, 'interfacial_energy').fill('0.1');
+    await page.getByTestId('f-precipitates-add').click();
+    await cell('precipitates', 1, 'phase').fill('AL3ZR');
+    await cell('precipitates', 1, 'lattice_parameter').fill('4.08e-10');
+    await cell('precipitates', 1, 'nucleation_site').selectOption('dislocations');
+    // the schedule in hours and degrees Celsius, stored in s and K
+    for (let i = 0; i < 3; i++) await page.getByTestId('f-schedule-add').click();
+    await page.getByTestId('f-schedule-unit-time').selectOption({ label: 'h' });
+    await page.getByTestId('f-schedule-unit-temperature').selectOption({ label: '°C' });
+    const points = [
+      ['0', '300'],
+      ['0.5', '450'],
+      ['2', '450'],
+    ];
+    for (const [i, [time, celsius]] of points.entries()) {
+      await cell('schedule', i, 'time').fill(time!);
+      await cell('schedule', i, 'temperature').fill(celsius!);
+    }
+    // the second precipitate has no interfacial energy yet: its row and column are named, nothing is submitted
+    await page.getByRole('button', { name: 'Submit task' }).click();
+    const problem = page.locator('#f-precipitates .field-error');
+    await problem.waitFor();
+    expect(await problem.innerText()).toMatch(/row 2, interfacial energy: is required/);
+    await cell('precipitates', 1, 'interfacial_energy').fill('0.12');
+    await page.locator('#f-schedule').scrollIntoViewIfNeeded();
+    await page.getByTestId('task-form').screenshot({ path: join(SCREENSHOTS, 'aging-form.png') });
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();
     expect(await page.locator('.field-error, [data-testid="form-error"]').allInnerTexts()).toEqual([]);
@@ -323,10 +356,21 @@ describe('the New task form of aging', () => {
       '/task/list?items_per_page=100',
     );
     const t = tasks.json.data.find((q) => q.title === 'Form check aging');
-    expect(JSON.parse(t!.description).condition).toMatchObject({
-      compositions: { ZR: 0.004 },
-      precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1 }],
+    const condition = JSON.parse(t!.description).condition;
+    expect(condition).toMatchObject({
+      compositions: { SC: 0.002, ZR: 0.001 },
+      precipitates: [
+        { phase: 'AL3SC', interfacial_energy: 0.1 },
+        { phase: 'AL3ZR', interfacial_energy: 0.12, lattice_parameter: 4.08e-10, nucleation_site: 'dislocations' },
+      ],
+      schedule: [
+        { time: 0, temperature: 573.15 },
+        { time: 1800, temperature: 723.15 },
+        { time: 7200, temperature: 723.15 },
+      ],
     });
+    expect(Object.keys(condition.precipitates[0])).toEqual(['phase', 'interfacial_energy']);
+    expect(condition).not.toHaveProperty('diffusivities');
     expect(errors).toEqual([]);
   });
 });
@@ -485,6 +529,35 @@ describe('further quantities in the result views', () => {
     for (const id of ['temperature', 'density', 'radius', 'fraction', 'matrix', 'psd'])
       await page.getByTestId(`plot-aging-${id}`).waitFor();
     expect(await page.locator('[data-testid="plot-aging-radius"] path[data-series="AL3ZR critical"]').count()).toBe(1);
+    // true log axes: time, number density and radii at the decades, labelled as powers of ten
+    const labels = (id: string, axis: 'x' | 'y') =>
+      page.locator(`[data-testid="plot-aging-${id}"] text.tick[data-axis="${axis}"]`).allTextContents();
+    const decade = /^10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+$/;
+    for (const [id, axis] of [
+      ['density', 'x'],
+      ['density', 'y'],
+      ['radius', 'x'],
+      ['fraction', 'x'],
+    ] as const)
+      expect(
+        (await labels(id, axis)).every((l) => decade.test(l)),
+        `${id} ${axis}`,
+      ).toBe(true);
+    expect(await labels('density', 'x')).toEqual(expect.arrayContaining(['10⁰', '10³', '10⁵']));
+    expect((await labels('density', 'y')).length).toBeGreaterThanOrEqual(2);
+    expect((await labels('fraction', 'y')).some((l) => decade.test(l))).toBe(false);
+    expect(await page.getByTestId('plot-aging-density-xtitle').textContent()).toBe('time [s]');
+    // the read-out at the tick 10^5 s shows a time near 1e5 s and a number density in m^-3, not their logarithms
+    const tick = page.locator('[data-testid="plot-aging-density"] text.tick[data-axis="x"]', { hasText: /^10⁵$/ });
+    const box = (await tick.boundingBox())!;
+    const svg = (await page.locator('[data-testid="plot-aging-density"] svg').boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, svg.y + svg.height / 2);
+    const readout = await page.getByTestId('plot-aging-density-readout').innerText();
+    const [time, density] = [...readout.matchAll(/: ([0-9.e+-]+)/g)].map((m) => Number(m[1]));
+    expect(time).toBeGreaterThan(7e4);
+    expect(time).toBeLessThan(1.4e5);
+    expect(density).toBeGreaterThan(1e10);
+    await page.mouse.move(0, 0);
     await shot('result-aging');
     expect(errors).toEqual([]);
   });

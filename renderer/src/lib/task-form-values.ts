@@ -5,11 +5,16 @@ import {
   advancedFields,
   conditionFields,
   defaultValue,
+  fieldId,
+  fieldLabel,
   setPath,
   FORM_TASK_TYPES,
   type FieldSpec,
   type OpenTaskType,
 } from './taskforms.js';
+import { rowsOfConfig, rowsToConfig } from './form-rows.js';
+
+export { fieldId, fieldLabel };
 
 /** The form's values by key: condition fields by their key, advanced options as adv:<key>. */
 export type FormValues = Record<string, any>;
@@ -22,25 +27,6 @@ export function freshValues(t: OpenTaskType): FormValues {
   const v: FormValues = {};
   for (const f of conditionFields(t)) v[f.key] = f.kind === 'elements' || f.kind === 'phases' ? [] : defaultValue(f, t);
   return v;
-}
-
-/** The label of a field: its key in words; nested keys such as map_options.GLOBAL_MIN_PDENS keep the engine's spelling. */
-export function fieldLabel(key: string): string {
-  if (key === 'table.csv') return 'Rows: a table of compositions';
-  if (key === 'table.unit') return 'Unit of the table';
-  const parts = key.split('.');
-  const last = parts.pop()!;
-  if (/^[A-Z0-9_]+$/.test(last))
-    return `${parts.join(' ').replace(/_/g, ' ')}: ${last}`.replace(/^./, (c) => c.toUpperCase());
-  return last
-    .replace(/_/g, ' ')
-    .replace(/^./, (c) => c.toUpperCase())
-    .replace(/\bx component\b/i, 'Composition axis component');
-}
-
-/** The element id of a field's input. */
-export function fieldId(key: string): string {
-  return `f-${key.replace(/\./g, '-')}`;
 }
 
 /** A value the user gave (not empty, not a number field left blank). */
@@ -99,6 +85,7 @@ export function buildTaskConfig(
     if (f.kind === 'numbers') v = typeof v === 'string' ? numberList(v) : v;
     if (f.kind === 'boolean') v = yesNo(v);
     if (f.kind === 'json') v = jsonValue(v);
+    if (f.kind === 'rows') v = rowsToConfig(f, v);
     if (
       (f.kind === 'phases' || f.kind === 'strings' || f.kind === 'numbers') &&
       Array.isArray(v) &&
@@ -141,6 +128,7 @@ function formValue(f: FieldSpec, v: unknown): unknown {
   if (f.kind === 'strings' || f.kind === 'numbers') return Array.isArray(v) ? v.join(', ') : v;
   if (f.kind === 'boolean') return String(v);
   if (f.kind === 'json') return JSON.stringify(v);
+  if (f.kind === 'rows') return rowsOfConfig(f, v);
   return v;
 }
 

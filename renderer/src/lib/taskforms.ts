@@ -32,6 +32,8 @@ export type FieldKind =
   | 'string'
   | 'numbers'
   | 'table'
+  | 'phase'
+  | 'rows'
   | 'json';
 
 export interface FieldSpec {
@@ -47,8 +49,15 @@ export interface FieldSpec {
   max?: { value: number; inclusive: boolean };
   /** what the input means, its typical values and where its default comes from (the schema's description) */
   help?: string;
-  /** a `json` field's example, shown in the empty input */
-  example?: string;
+  /**
+   * a `rows` field (a list of objects, or a record of objects): one column per property of the objects, described
+   * like the fields themselves (keys relative to one object)
+   */
+  columns?: FieldSpec[];
+  /** a `rows` field that is a record: each row also names its key (an element, or a phase) */
+  rowKey?: 'element' | 'phase';
+  /** the fewest rows the schema accepts (a list's min length) */
+  minRows?: number;
 }
 
 /** Name of each task type in the renderer (the registry's label). */
@@ -82,14 +91,21 @@ function checks(s: AnyZ): Record<string, any>[] {
 const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases']);
 /** Objects the form leaves to the API: a batch's paired rows and products are lists of compositions. */
 const API_ONLY_OBJECTS = new Set(['product', 'rows']);
-/** An example of a JSON field (a list of objects, or a record of objects per element), shown in the empty input. */
-const JSON_EXAMPLES: Record<string, string> = {
-  precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1, "nucleation_site": "dislocations"}]',
-  schedule:
-    '[{"time": 0, "temperature": 573}, {"time": 3600, "temperature": 723}, {"time": 360000, "temperature": 723}]',
-  diffusivities: '{"ZR": {"D0": 7.68e-2, "Q": 242000}}',
-  solid_diffusivities: '{"ZN": {"D0": 2.45e-5, "Q": 120000}}',
-};
+/** The kinds a cell of a `rows` field can have: one input each. */
+const CELL_KINDS: readonly FieldKind[] = ['number', 'enum', 'boolean', 'string', 'phase'];
+
+/** A string that names a phase (matrix_phase, a precipitate's phase): typed with the database's phases offered. */
+const namesPhase = (key: string) => /(^|_)phase$/.test(key.split('.').pop()!);
+
+/**
+ * A list or a record of objects as rows: a column per property of the object (its schema's own description, unit,
+ * bounds and enum); JSON text when a property is itself a list or a record, which a cell cannot hold.
+ */
+function rowsField(base: Omit<FieldSpec, 'kind'>, object: AnyZ, extra: Partial<FieldSpec>): FieldSpec {
+  const columns = Object.entries(unwrap(object).inner.shape ?? {}).flatMap(([k, v]) => describe(k, v as AnyZ));
+  if (columns.length === 0 || columns.some((c) => !CELL_KINDS.includes(c.kind))) return { ...base, kind: 'json' };
+  return { ...base, kind: 'rows', columns, ...extra };
+}
 
 function describe(key: string, schema: AnyZ): FieldSpec[] {
   const { inner, optional } = unwrap(schema);
@@ -108,17 +124,23 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     }
     // a record of fractions is a composition; a record of names (reference_states), the open-system conditions
     // (chemical_potentials, activities) and fixed_phases (amounts of phases) have no form field yet (API only)
-    // a record of objects (diffusivities per element) and a list of objects (precipitates, a schedule) are JSON text
+    // a record of objects (diffusivities per element) and a list of objects (precipitates, a schedule) are rows
     case 'record': {
-      const valueType = (def.valueType as AnyZ | undefined)?._zod.def.type;
+      const value = def.valueType as AnyZ | undefined;
+      const valueType = value?._zod.def.type;
       if (valueType === 'string' || API_ONLY_RECORDS.has(key)) return [];
-      if (valueType === 'object') return [{ ...base, kind: 'json', example: JSON_EXAMPLES[key] }];
+      if (valueType === 'object')
+        return [rowsField(base, value!, { rowKey: /\bper phase\b/.test(help ?? '') ? 'phase' : 'element' })];
       return [{ ...base, kind: 'composition' }];
     }
     case 'array': {
-      const elementType = unwrap(def.element as AnyZ).inner._zod.def.type;
-      if (elementType === 'object')
-        return API_ONLY_OBJECTS.has(key) ? [] : [{ ...base, kind: 'json', example: JSON_EXAMPLES[key] }];
+      const element = unwrap(def.element as AnyZ).inner;
+      const elementType = element._zod.def.type;
+      if (elementType === 'object') {
+        if (API_ONLY_OBJECTS.has(key)) return [];
+        const min = checks(inner).find((c) => c.check === 'min_length')?.minimum as number | undefined;
+        return [rowsField(base, element, min ? { minRows: min } : {})];
+      }
       const len = checks(inner).find((c) => c.check === 'length_equals')?.length as number | undefined;
       if (key === 'components') return [{ ...base, kind: 'elements', exactLength: len }];
       if (elementType === 'number') return [{ ...base, kind: 'numbers' }];
@@ -133,6 +155,7 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       return [{ ...base, kind: 'boolean' }];
     case 'string':
       if (key === 'table.csv') return [{ ...base, kind: 'table' }];
+      if (namesPhase(key)) return [{ ...base, kind: 'phase' }];
       return [{ ...base, kind: key === 'x_component' ? 'component' : 'string' }];
     case 'object':
       if (API_ONLY_OBJECTS.has(key)) return [];
@@ -179,7 +202,9 @@ export function advancedFields(t: OpenTaskType): FieldSpec[] {
 export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   const last = f.key.split('.').pop()!;
   if (f.kind === 'enum') return f.required ? (last === 'pressure_scale' ? 'log' : f.options?.[0]) : undefined;
-  if (['boolean', 'strings', 'string', 'table', 'json'].includes(f.kind)) return undefined;
+  if (['boolean', 'strings', 'string', 'phase', 'table', 'json'].includes(f.kind)) return undefined;
+  // a list the schema needs (precipitates) starts with its first, empty row; an optional one with none
+  if (f.kind === 'rows') return Array.from({ length: f.required ? (f.minRows ?? 1) : 0 }, () => ({}));
   if (f.kind === 'numbers') return f.key === 'table.temperatures' ? '700, 800, 900' : undefined;
   if (f.kind !== 'number' || !f.required) return undefined;
   const table: Record<string, number> = {
@@ -225,6 +250,26 @@ export function fieldOfError(msg: string): string {
   if (/Db code|tdb_code|tdb_file|subscription/i.test(msg)) return 'tdb_code';
   if (/task_type/.test(msg)) return 'task_type';
   return '';
+}
+
+/** The label of a field: its key in words; nested keys such as map_options.GLOBAL_MIN_PDENS keep the engine's spelling. */
+export function fieldLabel(key: string): string {
+  if (key === 'table.csv') return 'Rows: a table of compositions';
+  if (key === 'table.unit') return 'Unit of the table';
+  const parts = key.split('.');
+  const last = parts.pop()!;
+  if (/^[A-Z0-9_]+$/.test(last) && parts.length === 0) return last;
+  if (/^[A-Z0-9_]+$/.test(last))
+    return `${parts.join(' ').replace(/_/g, ' ')}: ${last}`.replace(/^./, (c) => c.toUpperCase());
+  return last
+    .replace(/_/g, ' ')
+    .replace(/^./, (c) => c.toUpperCase())
+    .replace(/\bx component\b/i, 'Composition axis component');
+}
+
+/** The element id of a field's input. */
+export function fieldId(key: string): string {
+  return `f-${key.replace(/\./g, '-')}`;
 }
 
 export function setPath(obj: Record<string, unknown>, path: string, value: unknown): void {

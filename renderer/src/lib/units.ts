@@ -4,7 +4,9 @@ export const C_OFFSET = 273.15; // K = °C + 273.15 (ITS-90 definition of the Ce
 export const PA_PER_BAR = 1e5; // 1 bar = 10^5 Pa (SI definition)
 export const PA_PER_ATM = 101_325; // 1 standard atmosphere = 101 325 Pa
 
-export type UnitKind = 'temperature' | 'pressure' | 'fraction' | 'step_temperature' | 'count' | 'none';
+export const SECONDS_PER_HOUR = 3600;
+
+export type UnitKind = 'temperature' | 'pressure' | 'fraction' | 'step_temperature' | 'count' | 'time' | 'none';
 
 /** Unit of a task_config.condition field from its name (spec field tables). */
 export function unitOf(field: string): UnitKind {
@@ -13,8 +15,42 @@ export function unitOf(field: string): UnitKind {
   if (/^pressure(_start|_end)?$/.test(field)) return 'pressure';
   if (/^composition_(start|end|step)$/.test(field)) return 'fraction';
   if (field === 'points' || field === 'pressure_points') return 'count';
+  if (/^(time|end_time)$/.test(field)) return 'time';
   return 'none';
 }
+
+/**
+ * The units a value of a kind can be typed in, the API's own first, each with its conversion to the API's unit
+ * (K, Pa, s): `toSI(typed)` and back `fromSI(stored)`.
+ */
+export interface TypedUnit {
+  unit: string;
+  /** the unit's name in a sentence ("Temperature in degrees Celsius") */
+  name: string;
+  toSI: (v: number) => number;
+  fromSI: (v: number) => number;
+}
+
+const same = (v: number) => v;
+const factor = (unit: string, name: string, k: number): TypedUnit => ({
+  unit,
+  name,
+  toSI: (v) => v * k,
+  fromSI: (v) => v / k,
+});
+
+/**
+ * The units a value of a kind can be typed in, the API's own first, each with its conversion to the API's unit
+ * (K, Pa, s): `toSI(typed)` and back `fromSI(stored)`.
+ */
+export const TYPED_UNITS: Partial<Record<UnitKind, TypedUnit[]>> = {
+  temperature: [
+    { unit: 'K', name: 'kelvin', toSI: same, fromSI: same },
+    { unit: '°C', name: 'degrees Celsius', toSI: (v) => v + C_OFFSET, fromSI: (v) => v - C_OFFSET },
+  ],
+  time: [factor('s', 'seconds', 1), factor('min', 'minutes', 60), factor('h', 'hours', SECONDS_PER_HOUR)],
+  pressure: [factor('Pa', 'pascal', 1), factor('bar', 'bar', PA_PER_BAR), factor('atm', 'atm', PA_PER_ATM)],
+};
 
 export function round(v: number, digits = 6): number {
   if (!Number.isFinite(v)) return v;
