@@ -78,6 +78,8 @@ describe('result view helpers', () => {
     // 10^5 to 10^25 m^-3 with room for 6: every fifth decade
     expect(logAxisTicks(5, 25, 6).major.map((t) => t.label)).toEqual(['10⁵', '10¹⁰', '10¹⁵', '10²⁰', '10²⁵']);
     expect(logAxisTicks(5, 25, 6).minor).toEqual([]);
+    // 10^8 to 10^23 with room for 6: every third
+    expect(logAxisTicks(8, 23, 6).major.map((t) => t.at)).toEqual([9, 12, 15, 18, 21]);
     // 0.3 nm to 4 nm: less than two decades, so 1, 2 and 5 of each, as numbers
     const r = logAxisTicks(Math.log10(0.3), Math.log10(4), 6).major;
     expect(r.map((t) => t.label)).toEqual(['0.5', '1', '2']);

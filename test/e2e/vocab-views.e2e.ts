@@ -523,10 +523,10 @@ describe('further quantities in the result views', () => {
     expect(errors).toEqual([]);
   });
 
-  it('aging: number density, radii, volume fraction and the matrix against log time; the end state, the distributions', async () => {
+  it('aging: number density, nucleation rate, radii, volume fraction and the matrix against log time; the end state, the distributions', async () => {
     await openView('aging');
     expect(await page.getByTestId('aging-end').innerText()).toMatch(/AL3ZR/);
-    for (const id of ['temperature', 'density', 'radius', 'fraction', 'matrix', 'psd'])
+    for (const id of ['temperature', 'density', 'nucleation', 'radius', 'fraction', 'matrix', 'psd'])
       await page.getByTestId(`plot-aging-${id}`).waitFor();
     expect(await page.locator('[data-testid="plot-aging-radius"] path[data-series="AL3ZR critical"]').count()).toBe(1);
     // true log axes: time, number density and radii at the decades, labelled as powers of ten
@@ -536,6 +536,7 @@ describe('further quantities in the result views', () => {
     for (const [id, axis] of [
       ['density', 'x'],
       ['density', 'y'],
+      ['nucleation', 'y'],
       ['radius', 'x'],
       ['fraction', 'x'],
     ] as const)

@@ -72,9 +72,9 @@ export interface AxisTick {
 
 /**
  * Ticks of a log axis whose plotted range is [lo, hi] in log10 units: the decades as powers of ten, every second
- * (fifth, tenth …) one when more than about `count` show; 1, 2 and 5 of each decade, labelled as numbers (0.5, 1, 2),
- * when fewer than two decades show; and when fewer than two of those are left, the 1-2-5 ticks of the values
- * themselves. `minor` are 2 … 9 of each decade, as grid lines, while at most 12 decades show.
+ * (third, fifth, tenth …) one when more than about `count` show; 1, 2 and 5 of each decade, labelled as numbers
+ * (0.5, 1, 2), when fewer than two decades show; and when fewer than two of those are left, the 1-2-5 ticks of the
+ * values themselves. `minor` are 2 … 9 of each decade, as grid lines, while at most 12 decades show.
  */
 export function logAxisTicks(lo: number, hi: number, count = 6): { major: AxisTick[]; minor: number[] } {
   if (!(Number.isFinite(lo) && Number.isFinite(hi))) return { major: [], minor: [] };
@@ -90,7 +90,7 @@ export function logAxisTicks(lo: number, hi: number, count = 6): { major: AxisTi
         if (at >= lo && at <= hi) minor.push(at);
       }
   if (decades >= 2) {
-    const every = [1, 2, 5, 10, 20, 50, 100].find((k) => decades / k <= count) ?? Math.ceil(decades / count);
+    const every = [1, 2, 3, 5, 10, 20, 50, 100].find((k) => decades / k <= count) ?? Math.ceil(decades / count);
     const major: AxisTick[] = [];
     for (let e = Math.ceil(e0 / every) * every; e <= e1; e += every) major.push({ at: e, label: decadeLabel(e) });
     return { major, minor };
