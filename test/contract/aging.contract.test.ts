@@ -28,6 +28,10 @@ afterAll(async () => {
   await f?.close();
 });
 
+const ALUMINIUM_STRENGTH = { shear_modulus: 26.9e9, burgers_vector: 2.86e-10, transition_radius: 3e-9 };
+const strength = (bad: Record<string, unknown>) => ({ strength: { ...ALUMINIUM_STRENGTH, ...bad } });
+const shaped = (shape: unknown) => ({ precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, shape }] });
+
 const config = (condition: Record<string, unknown> = {}) => ({
   task_type: 'aging',
   tdb_code: 'ALSCZR',
@@ -64,7 +68,7 @@ async function resultOf(
 
 describe('aging over the API', () => {
   it('Al-0.4Zr, 100 h at 723 K: result.json, result.csv and the preview; Al3Zr forms and the matrix loses Zr', async () => {
-    const r = await resultOf(config());
+    const r = await resultOf(config({ strength: ALUMINIUM_STRENGTH }));
     expect(r.status, r.text).toBe('completed');
     expect(r.files).toEqual(expect.arrayContaining(['result.json', 'result.csv', 'aging.svg', 'aging.png']));
     const doc = r.doc!;
@@ -80,7 +84,13 @@ describe('aging over the API', () => {
     expect(doc.size_distributions.map((d) => d.time)).toEqual([3.6e3, 3.6e5]);
     expect(doc.diffusivity_source.ZR).toMatch(/mobility data/);
     expect(doc.mass_balance_error).toBeLessThan(1e-6);
-    expect(doc.table.columns.map((c) => c.name)).toEqual(expect.arrayContaining(['time', 'N(AL3ZR)', 'x(FCC_A1,ZR)']));
+    expect(doc.table.columns.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['time', 'N(AL3ZR)', 'x(FCC_A1,ZR)', 'dsigma(AL3ZR)', 'dsigma_precipitates']),
+    );
+    expect(p.shape).toEqual({ kind: 'sphere', aspect_ratio: 1 });
+    expect(p.strength!.total).toHaveLength(25);
+    expect(doc.strength!.total.at(-1)!).toBeGreaterThan(1e8);
+    expect(doc.strength).toMatchObject({ taylor_factor: 3.06, combination: 'quadrature' });
   }, 180_000);
 
   it('an alloy undersaturated for its precipitate completes with a note saying so', async () => {
@@ -141,6 +151,34 @@ describe('aging over the API', () => {
       { precipitates: [{ phase: 'AL3ZZ', interfacial_energy: 0.1 }] },
       /^task_config\.condition\.precipitates\.0\.phase: AL3ZZ is not a phase of database 'ALSCZR' \(nearest: AL3ZR\)/,
     ],
+    [
+      shaped({ kind: 'needle', aspect_ratio: -2 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: must be at least 1/,
+    ],
+    [
+      shaped({ kind: 'cube', aspect_ratio: 2 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.kind: must be one of: sphere, needle, plate/,
+    ],
+    [
+      shaped({ kind: 'sphere', aspect_ratio: 3 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: a sphere has aspect_ratio 1/,
+    ],
+    [strength({ shear_modulus: 0 }), /^task_config\.condition\.strength\.shear_modulus: must be greater than 0/],
+    [strength({ burgers_vector: -1e-10 }), /^task_config\.condition\.strength\.burgers_vector: must be greater than 0/],
+    [
+      strength({ transition_radius: 1e-3 }),
+      /^task_config\.condition\.strength\.transition_radius: must be at most 1e-6 m/,
+    ],
+    [strength({ taylor_factor: 0 }), /^task_config\.condition\.strength\.taylor_factor: must be greater than 0/],
+    [
+      strength({ transition_radii: { AL3SC: 2e-9 } }),
+      /^task_config\.condition\.strength\.transition_radii\.AL3SC: AL3SC is not one of the precipitates/,
+    ],
+    [
+      strength({ combination: 'cubic' }),
+      /^task_config\.condition\.strength\.combination: must be one of: quadrature, linear/,
+    ],
+    [{ strength: { shear_modulus: 26.9e9 } }, /^task_config\.condition\.strength\.burgers_vector: /],
     [
       { matrix_phase: 'FCC_A2' },
       /^task_config\.condition\.matrix_phase: FCC_A2 is not a phase of database 'ALSCZR' \(nearest: FCC_A1\)/,

@@ -354,9 +354,25 @@ const VALID: Record<string, unknown>[] = [
         { time: 0, temperature: 700 },
         { time: 100, temperature: 800 },
       ],
-      precipitates: [{ phase: 'FCC_A1', interfacial_energy: 0.5, nucleation_site: 'dislocations' }],
+      precipitates: [
+        {
+          phase: 'FCC_A1',
+          interfacial_energy: 0.5,
+          nucleation_site: 'dislocations',
+          shape: { kind: 'plate', aspect_ratio: 5 },
+        },
+      ],
       diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       output_times: [10],
+      strength: {
+        shear_modulus: 81.6e9,
+        burgers_vector: 2.48e-10,
+        transition_radius: 3e-9,
+        transition_radii: { FCC_A1: 2e-9 },
+        taylor_factor: 2.75,
+        line_tension_factor: 0.5,
+        combination: 'linear',
+      },
     },
   },
   {
