@@ -1,7 +1,8 @@
 // The aging task module (worker/calculations/aging.ts) on kawin's Al-Sc-Zr database: a ramp-and-hold schedule's
 // result files (the recorded temperature, the size distributions at output_times, result.csv's columns, the preview's
-// schedule panel in the unit chosen), cancellation inside the time loop, and the inputs refused before the run (an
-// element without a diffusivity, a precipitate the phase selection leaves out); the log axis of the preview.
+// schedule panel in the unit chosen), a needle and the strength increment in the files, cancellation inside the time
+// loop, and the inputs refused before the run (an element without a diffusivity, a precipitate the phase selection
+// leaves out); the log axis of the preview.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -89,7 +90,7 @@ describe('the aging task', () => {
     expect(header).toContain('dsigma_shearing(AL3ZR) [Pa],dsigma_orowan(AL3ZR) [Pa],dsigma(AL3ZR) [Pa]');
     expect(header).toContain('dsigma(AL3SC) [Pa],dsigma_precipitates [Pa]');
     const svg = readFileSync(path.join(j.taskDir, 'preview', 'aging.svg'), 'utf8');
-    expect(svg).toContain('Strength increment (MPa)');
+    expect(svg).toContain('Strength Δσ (MPa)');
     expect(svg).toContain('total (linear)');
   }, 120_000);
 

@@ -1,8 +1,10 @@
 // aging over the real listener: Al-0.4Zr held 100 h at 723 K (Al3Zr on dislocations in fcc, kawin's Al-Sc-Zr
 // database with its mobility data) completes with its result files, the precipitate near its equilibrium amount and
-// the matrix depleted; an alloy undersaturated for its precipitate completes with a note saying so; the bad inputs
-// are 400s naming the field (an interfacial energy or a time of 0 or below, a schedule going back in time, a
-// precipitate phase the database does not define with the nearest name, a diffusivity of an element not a component).
+// the matrix depleted, the strength increment asked for in result.json and result.csv; an alloy undersaturated for its
+// precipitate completes with a note saying so; the bad inputs are 400s naming the field (an interfacial energy or a
+// time of 0 or below, a schedule going back in time, a precipitate phase the database does not define with the
+// nearest name, a diffusivity of an element not a component, an aspect ratio below 1, a shear modulus of 0...); the
+// form's fields for the precipitates and the strength.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
@@ -219,11 +221,46 @@ describe('aging over the API', () => {
     expect(r.status, r.text).toBe(200);
   });
 
+  it('the form takes the strength as fields (its per-phase transition radii by the API only), left out when empty', () => {
+    const keys = conditionFields('aging').map((x) => x.key);
+    expect(keys).toEqual(expect.arrayContaining(['strength.shear_modulus', 'strength.combination']));
+    expect(keys).not.toContain('strength.transition_radii');
+    const values = {
+      ...freshValues('aging'),
+      components: ['AL', 'ZR'],
+      compositions: { AL: 0.996, ZR: 0.004 },
+      matrix_phase: 'FCC_A1',
+      matrix_lattice_parameter: 4.05e-10,
+      temperature: 723,
+      end_time: 3600,
+      precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1, "shape": {"kind": "needle", "aspect_ratio": 8}}]',
+    };
+    const opts = { tdbCode: 'ALSCZR', previewUnit: undefined, components: [] };
+    const without = buildTaskConfig('aging', values, opts);
+    expect(validateConfig('aging', without)).toEqual([]);
+    expect(without.condition).not.toHaveProperty('strength');
+    const withStrength = buildTaskConfig(
+      'aging',
+      {
+        ...values,
+        'strength.shear_modulus': 26.9e9,
+        'strength.burgers_vector': 2.86e-10,
+        'strength.transition_radius': 3e-9,
+      },
+      opts,
+    );
+    expect(validateConfig('aging', withStrength)).toEqual([]);
+    expect(withStrength.condition).toMatchObject({ strength: ALUMINIUM_STRENGTH });
+  });
+
   it.each([
     ['precipitates', /interfacial_energy \(J\/m\^2/],
     ['matrix_lattice_parameter', /aluminium 4.05e-10/],
     ['dislocation_density', /default 1e12/],
     ['end_time', /s:/],
+    ['strength.shear_modulus', /aluminium 26.9e9/],
+    ['strength.transition_radius', /Al alloys 2e-9 to 5e-9/],
+    ['strength.taylor_factor', /fcc 3.06/],
   ] as const)('the form explains %s', (key, help) => {
     const field = conditionFields('aging').find((x) => x.key === key);
     expect(field?.help).toMatch(help);

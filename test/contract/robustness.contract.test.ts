@@ -6,6 +6,7 @@ import { api, http, pointConfig, startFixture, type Fixture, type Res } from '..
 import { hostAllowed, parseHost } from '../../main/api/host-header.js';
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../main/requests/json-body.js';
 import { seededRandom } from '../support/random.js';
+import { FERRITE_STRENGTH } from '../support/aging.js';
 
 let f: Fixture;
 // Nothing the fuzz sends may start a calculation: the pending cap is 0, so a valid body ends in a 403 after
@@ -364,15 +365,7 @@ const VALID: Record<string, unknown>[] = [
       ],
       diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       output_times: [10],
-      strength: {
-        shear_modulus: 81.6e9,
-        burgers_vector: 2.48e-10,
-        transition_radius: 3e-9,
-        transition_radii: { FCC_A1: 2e-9 },
-        taylor_factor: 2.75,
-        line_tension_factor: 0.5,
-        combination: 'linear',
-      },
+      strength: FERRITE_STRENGTH,
     },
   },
   {

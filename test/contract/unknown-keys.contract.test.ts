@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { TASK_TYPES, type TaskType } from '../../contract/tasks/registry.js';
+import { FERRITE_STRENGTH } from '../support/aging.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -223,15 +224,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       output_times: [60, 3600],
       points: 41,
-      strength: {
-        shear_modulus: 81.6e9,
-        burgers_vector: 2.48e-10,
-        transition_radius: 3e-9,
-        transition_radii: { FCC_A1: 2e-9 },
-        taylor_factor: 2.75,
-        line_tension_factor: 0.5,
-        combination: 'quadrature',
-      },
+      strength: FERRITE_STRENGTH,
       activated_phases: ['FCC_A1', 'BCC_A2'],
       inhibit_phases: ['@gas'],
       composition_unit: 'mole_fraction',

@@ -171,7 +171,7 @@ const positive = (v: (number | null)[]) => above(v);
 function strengthPanel(doc: AgingDocument, strength: AgingStrength): KineticsPanel {
   const mpa = (v: number[]) => v.map((x) => x * 1e-6);
   return {
-    label: 'Strength increment (MPa)',
+    label: 'Strength Δσ (MPa)',
     series: [
       ...doc.precipitates.map((p) => ({ name: p.phase, values: mpa(p.strength?.total ?? []) })),
       ...(doc.precipitates.length > 1
