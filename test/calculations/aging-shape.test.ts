@@ -6,7 +6,10 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
+import { RateModel } from '../../worker/calculations/aging/kinetics.js';
 import { nucleation } from '../../worker/calculations/aging/nucleation.js';
+import { phaseContexts } from '../../worker/calculations/aging/setup.js';
+import { AgingThermo } from '../../worker/calculations/aging/thermo.js';
 import { shapeFactors } from '../../worker/calculations/aging/shape.js';
 import { simulateAging } from '../../worker/calculations/aging/simulate.js';
 import type { AgingConfig, AgingResult, PrecipitateShape } from '../../worker/calculations/aging/types.js';
@@ -108,6 +111,25 @@ describe('KWN with a shape: Al-0.4Zr at 723.15 K, 100 h, Al3Zr on dislocations',
     if (r instanceof Error) throw r;
     return r;
   };
+
+  it('growth: a needle at R grows k/g times a sphere at R/g (the same Gibbs-Thomson shift, k times the flux)', () => {
+    const thermo = new AgingThermo(sys, 'FCC_A1', 101325);
+    const alloy = { AL: 0.997, ZR: 0.003 };
+    const rates = new RateModel(thermo, alloy, 4.05e-10);
+    const state = thermo.matrixAt(723.15, alloy);
+    const growth = (shape?: PrecipitateShape) => {
+      const [ctx] = phaseContexts(config(shape), 1.0e-5, 4.05e-10) as Exclude<ReturnType<typeof phaseContexts>, Error>;
+      return { rate: rates.rates(ctx!, state, alloy, 100)!.growth, factors: ctx!.shape };
+    };
+    const sphere = growth();
+    const slim = growth(needle(6));
+    const { area: g, kinetic: k } = slim.factors;
+    for (const R of [1e-9, 3e-9, 1e-8]) {
+      expect(slim.rate(R) / ((k / g) * sphere.rate(R / g))).toBeCloseTo(1, 12);
+      // not merely proportional: the needle's own capillarity
+      expect(Math.abs(slim.rate(R) / sphere.rate(R) - k)).toBeGreaterThan(1e-3);
+    }
+  });
 
   it('a sphere given, a needle of aspect ratio 1 and no shape at all give the same result to the bit', () => {
     const none = run();

@@ -191,15 +191,20 @@ describe('aging over the API', () => {
     expect(r.body.error).toMatch(message);
   });
 
+  /** The form's values of Al-0.4Zr in fcc aluminium, before the treatment and the precipitates. */
+  const formValues = () => ({
+    ...freshValues('aging'),
+    components: ['AL', 'ZR'],
+    compositions: { AL: 0.996, ZR: 0.004 },
+    matrix_phase: 'FCC_A1',
+    matrix_lattice_parameter: 4.05e-10,
+  });
+
   it('the form takes the precipitates and the schedule as JSON and makes a configuration the API accepts', async () => {
     const kinds = Object.fromEntries(conditionFields('aging').map((x) => [x.key, x.kind]));
     expect([kinds.precipitates, kinds.schedule, kinds.diffusivities]).toEqual(['json', 'json', 'json']);
     const values = {
-      ...freshValues('aging'),
-      components: ['AL', 'ZR'],
-      compositions: { AL: 0.996, ZR: 0.004 },
-      matrix_phase: 'FCC_A1',
-      matrix_lattice_parameter: 4.05e-10,
+      ...formValues(),
       schedule: '[{"time": 0, "temperature": 573}, {"time": 3600, "temperature": 723}]',
       precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1}]',
       output_times: '5, 10',
@@ -226,11 +231,7 @@ describe('aging over the API', () => {
     expect(keys).toEqual(expect.arrayContaining(['strength.shear_modulus', 'strength.combination']));
     expect(keys).not.toContain('strength.transition_radii');
     const values = {
-      ...freshValues('aging'),
-      components: ['AL', 'ZR'],
-      compositions: { AL: 0.996, ZR: 0.004 },
-      matrix_phase: 'FCC_A1',
-      matrix_lattice_parameter: 4.05e-10,
+      ...formValues(),
       temperature: 723,
       end_time: 3600,
       precipitates: '[{"phase": "AL3ZR", "interfacial_energy": 0.1, "shape": {"kind": "needle", "aspect_ratio": 8}}]',
