@@ -341,7 +341,7 @@ class _AgingShape(TypedDict):
 
 
 class AgingShape(_AgingShape, total=False):
-    aspect_ratio: float  # long axis over short one, 1 to 1000 (default 1)
+    aspect_ratio: float  # long axis over short one, 1 to 1000 (required for a needle or plate)
 
 
 class _AgingStrength(TypedDict):

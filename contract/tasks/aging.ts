@@ -53,7 +53,7 @@ const precipitate = z.strictObject({
         .number()
         .min(1, 'must be at least 1 (the long axis over the short one)')
         .max(1000, 'must be at most 1000')
-        .describe('long axis over short one (beta" needles in 6xxx 10-30, theta\' plates 20-50); default 1')
+        .describe('long axis over short one (beta" needles in 6xxx 10-30, theta\' plates 20-50); a sphere 1')
         .optional(),
     })
     .describe(
@@ -208,6 +208,11 @@ function agingRules(c: AgingCondition, ctx: z.RefinementCtx): void {
       issue(['precipitates', i, 'molar_volume'], 'give molar_volume or lattice_parameter, not both');
     if (p.shape?.kind === 'sphere' && (p.shape.aspect_ratio ?? 1) !== 1)
       issue(['precipitates', i, 'shape', 'aspect_ratio'], 'a sphere has aspect_ratio 1 (give needle or plate)');
+    if (p.shape && p.shape.kind !== 'sphere' && p.shape.aspect_ratio === undefined)
+      issue(
+        ['precipitates', i, 'shape', 'aspect_ratio'],
+        `give the ${p.shape.kind}'s aspect ratio (long over short axis)`,
+      );
   });
   const phases = new Set(c.precipitates.map((p) => p.phase.toUpperCase()));
   for (const name of Object.keys(c.strength?.transition_radii ?? {}))

@@ -162,6 +162,10 @@ describe('aging over the API', () => {
       /^task_config\.condition\.precipitates\.0\.shape\.kind: must be one of: sphere, needle, plate/,
     ],
     [
+      shaped({ kind: 'plate' }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: give the plate's aspect ratio/,
+    ],
+    [
       shaped({ kind: 'sphere', aspect_ratio: 3 }),
       /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: a sphere has aspect_ratio 1/,
     ],

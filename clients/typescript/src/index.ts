@@ -400,7 +400,7 @@ export interface AgingPrecipitate {
 /** @schema TaskConfig_aging.condition.precipitates.shape */
 export interface AgingShape {
   kind: 'sphere' | 'needle' | 'plate';
-  /** long axis over short one, 1 to 1000 (default 1) */
+  /** long axis over short one, 1 to 1000 (required for a needle or plate) */
   aspect_ratio?: number;
 }
 
