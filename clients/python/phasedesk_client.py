@@ -336,12 +336,34 @@ class _AgingPrecipitate(TypedDict):
     interfacial_energy: float  # J/m^2, > 0 and at most 5
 
 
+class _AgingShape(TypedDict):
+    kind: Literal["sphere", "needle", "plate"]
+
+
+class AgingShape(_AgingShape, total=False):
+    aspect_ratio: float  # long axis over short one, 1 to 1000 (required for a needle or plate)
+
+
+class _AgingStrength(TypedDict):
+    shear_modulus: float  # Pa (aluminium 26.9e9)
+    burgers_vector: float  # m (aluminium 2.86e-10)
+    transition_radius: float  # m: shearing below, Orowan bypass above (Al alloys 2e-9 to 5e-9)
+
+
+class AgingStrength(_AgingStrength, total=False):
+    transition_radii: Dict[str, float]  # m, per precipitate phase
+    taylor_factor: float  # default 3.06
+    line_tension_factor: float  # default 0.5
+    combination: Literal["quadrature", "linear"]  # the phases together (default quadrature)
+
+
 class AgingPrecipitate(_AgingPrecipitate, total=False):
     molar_volume: float  # m^3/mol of atoms; default from lattice_parameter, else the matrix's
     lattice_parameter: float  # m, of a cubic cell
     atoms_per_cell: int  # default 4
     nucleation_site: Literal["bulk", "dislocations", "grain_boundaries"]  # default bulk
     site_density: float  # sites per m^3, instead of the estimate from the site type
+    shape: AgingShape  # default a sphere; the result's radii are equivalent-sphere radii
 
 
 class AgingSchedulePoint(TypedDict):
@@ -374,6 +396,7 @@ class AgingCondition(_AgingCondition, total=False):
     diffusivities: Dict[str, AgingDiffusivity]  # default: the database's mobility data
     output_times: List[float]  # s: times of the size distributions (default: the end)
     points: int  # output times, log-spaced; default 100
+    strength: AgingStrength  # the yield-strength increment against time
     activated_phases: List[str]
     inhibit_phases: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]

@@ -7065,6 +7065,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "steps": {
         "type": "number"
       },
+      "strength": {
+        "description": "the precipitation strengthening, when the configuration asks for it",
+        "$ref": "#/$defs/AgingStrength"
+      },
       "table": {
         "description": "result.csv: per output time, T, each phase's series and the matrix composition",
         "$ref": "#/$defs/ResultTable"
@@ -7137,6 +7141,26 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "description": "nucleation sites per m^3",
             "type": "number"
           },
+          "shape": {
+            "description": "sphere, or a needle or plate (spheroid) of this aspect ratio (long / short axis)",
+            "type": "object",
+            "properties": {
+              "kind": {
+                "enum": [
+                  "sphere",
+                  "needle",
+                  "plate"
+                ]
+              },
+              "aspect_ratio": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "kind",
+              "aspect_ratio"
+            ]
+          },
           "composition": {
             "description": "its composition in the mass balance (its tie line with the matrix when it first nucleated); null: never did",
             "anyOf": [
@@ -7198,6 +7222,39 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "items": {
               "type": "number"
             }
+          },
+          "strength": {
+            "description": "Pa, the yield-strength increment (when the configuration asks for it): of its particles below the transition radius alone (sheared), of those above it alone (bypassed) and of the whole distribution (the phase's)",
+            "type": "object",
+            "properties": {
+              "transition_radius": {
+                "type": "number"
+              },
+              "shearing": {
+                "type": "array",
+                "items": {
+                  "type": "number"
+                }
+              },
+              "orowan": {
+                "type": "array",
+                "items": {
+                  "type": "number"
+                }
+              },
+              "total": {
+                "type": "array",
+                "items": {
+                  "type": "number"
+                }
+              }
+            },
+            "required": [
+              "transition_radius",
+              "shearing",
+              "orowan",
+              "total"
+            ]
           }
         },
         "required": [
@@ -7206,6 +7263,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "molar_volume",
           "nucleation_site",
           "site_density",
+          "shape",
           "composition",
           "number_density",
           "mean_radius",
@@ -7244,6 +7302,46 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "phase",
           "radius",
           "number"
+        ]
+      },
+      "AgingStrength": {
+        "type": "object",
+        "properties": {
+          "taylor_factor": {
+            "type": "number"
+          },
+          "shear_modulus": {
+            "description": "Pa",
+            "type": "number"
+          },
+          "burgers_vector": {
+            "description": "m",
+            "type": "number"
+          },
+          "line_tension_factor": {
+            "type": "number"
+          },
+          "combination": {
+            "enum": [
+              "linear",
+              "quadrature"
+            ]
+          },
+          "total": {
+            "description": "Pa at each output time",
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          }
+        },
+        "required": [
+          "taylor_factor",
+          "shear_modulus",
+          "burgers_vector",
+          "line_tension_factor",
+          "combination",
+          "total"
         ]
       },
       "PhaseSelectionRecord": {

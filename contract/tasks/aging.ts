@@ -22,6 +22,10 @@ export const AGING_DEFAULT_DISLOCATION_DENSITY = 1e12;
 export const AGING_DEFAULT_GRAIN_SIZE = 50e-6;
 /** Output times (log-spaced over eight decades up to end_time) when the configuration names none. */
 export const AGING_DEFAULT_POINTS = 100;
+/** Taylor factor of a textureless fcc polycrystal (Stoller and Zinkle, J. Nucl. Mater. 283-287 (2000) 349). */
+export const AGING_DEFAULT_TAYLOR_FACTOR = 3.06;
+/** Line tension over G b^2 (Deschamps and Brechet, Acta Mater. 47 (1999) 293). */
+export const AGING_DEFAULT_LINE_TENSION = 0.5;
 
 const positive = z.number().gt(0, 'must be greater than 0');
 const seconds = positive.max(1e10, 'must be at most 1e10 s (about 300 years)');
@@ -51,7 +55,54 @@ const precipitate = z.strictObject({
   site_density: positive
     .describe('nucleation sites per m^3, instead of the estimate from the site type (bulk: N_A / V_m)')
     .optional(),
+  shape: z
+    .strictObject({
+      kind: z.enum(['sphere', 'needle', 'plate'], 'must be one of: sphere, needle, plate'),
+      aspect_ratio: z
+        .number()
+        .min(1, 'must be at least 1 (the long axis over the short one)')
+        .max(1000, 'must be at most 1000')
+        .describe('long axis over short one (beta" needles in 6xxx 10-30, theta\' plates 20-50); a sphere 1')
+        .optional(),
+    })
+    .describe(
+      'sphere (default), needle or plate (spheroids) of a constant aspect_ratio; radii are equivalent-sphere radii',
+    )
+    .optional(),
 });
+
+/** The yield-strength increment of the precipitates (worker/calculations/aging/strength.ts). */
+const strength = z
+  .strictObject({
+    shear_modulus: positive
+      .max(1e12, 'must be at most 1e12 Pa')
+      .describe("Pa, the matrix's shear modulus G (aluminium 26.9e9, nickel 76e9, iron 81.6e9)"),
+    burgers_vector: positive
+      .max(1e-8, 'must be at most 1e-8 m')
+      .describe("m, the matrix's Burgers vector b (aluminium 2.86e-10, nickel 2.49e-10, iron 2.48e-10)"),
+    transition_radius: positive
+      .max(1e-6, 'must be at most 1e-6 m')
+      .describe('m, the radius r_c from shearing to Orowan bypass (Al alloys 2e-9 to 5e-9)'),
+    transition_radii: z
+      .record(z.string(), positive.max(1e-6, 'must be at most 1e-6 m'))
+      .describe('m, per precipitate phase: its own r_c instead of transition_radius')
+      .optional(),
+    taylor_factor: positive
+      .max(10, 'must be at most 10')
+      .describe('M, yield stress over resolved shear stress (fcc 3.06, bcc 2.75); default 3.06')
+      .optional(),
+    line_tension_factor: positive
+      .max(2, 'must be at most 2')
+      .describe('beta in the line tension beta G b^2 (0.5 usual); default 0.5')
+      .optional(),
+    combination: z
+      .enum(['quadrature', 'linear'], 'must be one of: quadrature, linear')
+      .describe('the phases together: quadrature, root of the sum of squares (default), or linear, their sum')
+      .optional(),
+  })
+  .describe(
+    'the yield-strength increment against time: shear_modulus (Pa), burgers_vector (m), transition_radius (m); taylor_factor, line_tension_factor, combination',
+  );
 
 const schedulePoint = z.strictObject({
   time: z.number().min(0, 'must be at least 0').max(1e10, 'must be at most 1e10 s'),
@@ -85,7 +136,7 @@ export const agingSchema = z.strictObject({
         .array(precipitate)
         .min(1, 'must name at least one precipitate')
         .describe(
-          'each: phase, interfacial_energy (J/m^2), molar_volume (m^3/mol) or lattice_parameter (m), nucleation_site (bulk, dislocations, grain_boundaries)',
+          'each: phase, interfacial_energy (J/m^2), molar_volume (m^3/mol) or lattice_parameter (m), nucleation_site (bulk, dislocations, grain_boundaries), shape {kind: sphere, needle or plate, aspect_ratio}',
         ),
       dislocation_density: positive
         .max(1e18, 'must be at most 1e18 m^-2')
@@ -111,6 +162,7 @@ export const agingSchema = z.strictObject({
         .max(1001, 'must be at most 1001')
         .describe('output times, log-spaced over eight decades up to end_time; default 100')
         .optional(),
+      strength: strength.optional(),
       ...phaseFields,
       composition_unit: furtherFields.composition_unit,
     })
@@ -125,8 +177,15 @@ type AgingCondition = {
   schedule?: { time: number; temperature: number }[];
   matrix_molar_volume?: number;
   matrix_lattice_parameter?: number;
-  precipitates: { lattice_parameter?: number; atoms_per_cell?: number; molar_volume?: number }[];
+  precipitates: {
+    phase: string;
+    lattice_parameter?: number;
+    atoms_per_cell?: number;
+    molar_volume?: number;
+    shape?: { kind: string; aspect_ratio?: number };
+  }[];
   diffusivities?: Record<string, unknown>;
+  strength?: { transition_radii?: Record<string, number> };
   output_times?: number[];
 };
 
@@ -156,7 +215,18 @@ function agingRules(c: AgingCondition, ctx: z.RefinementCtx): void {
   c.precipitates.forEach((p, i) => {
     if (p.molar_volume !== undefined && p.lattice_parameter !== undefined)
       issue(['precipitates', i, 'molar_volume'], 'give molar_volume or lattice_parameter, not both');
+    if (p.shape?.kind === 'sphere' && (p.shape.aspect_ratio ?? 1) !== 1)
+      issue(['precipitates', i, 'shape', 'aspect_ratio'], 'a sphere has aspect_ratio 1 (give needle or plate)');
+    if (p.shape && p.shape.kind !== 'sphere' && p.shape.aspect_ratio === undefined)
+      issue(
+        ['precipitates', i, 'shape', 'aspect_ratio'],
+        `give the ${p.shape.kind}'s aspect ratio (long over short axis)`,
+      );
   });
+  const phases = new Set(c.precipitates.map((p) => p.phase.toUpperCase()));
+  for (const name of Object.keys(c.strength?.transition_radii ?? {}))
+    if (!phases.has(name.toUpperCase()))
+      issue(['strength', 'transition_radii', name], `${name} is not one of the precipitates`);
   const end = agingEndTime(c);
   (c.output_times ?? []).forEach((t, i) => {
     if (end > 0 && t > end) issue(['output_times', i], `must be at most the end of the treatment (${end} s)`);

@@ -1,7 +1,8 @@
 // The aging task module (worker/calculations/aging.ts) on kawin's Al-Sc-Zr database: a ramp-and-hold schedule's
 // result files (the recorded temperature, the size distributions at output_times, result.csv's columns, the preview's
-// schedule panel in the unit chosen), cancellation inside the time loop, and the inputs refused before the run (an
-// element without a diffusivity, a precipitate the phase selection leaves out); the log axis of the preview.
+// schedule panel in the unit chosen), a needle and the strength increment in the files, cancellation inside the time
+// loop, and the inputs refused before the run (an element without a diffusivity, a precipitate the phase selection
+// leaves out); the log axis of the preview.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -58,6 +59,39 @@ describe('the aging task', () => {
     const svg = readFileSync(path.join(j.taskDir, 'preview', 'aging.svg'), 'utf8');
     expect(svg).toContain('Temperature (°C)');
     expect(svg).toContain(decadeLabel(5));
+  }, 120_000);
+
+  it('a needle and the strength asked for: the shape and the increments in result.json, result.csv and the preview', () => {
+    const j = job({
+      precipitates: [
+        { phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' },
+        { phase: 'AL3SC', interfacial_energy: 0.1, shape: { kind: 'needle', aspect_ratio: 4 } },
+      ],
+      strength: {
+        shear_modulus: 26.9e9,
+        burgers_vector: 2.86e-10,
+        transition_radius: 3e-9,
+        transition_radii: { al3sc: 2e-9 },
+        combination: 'linear',
+      },
+    });
+    run(j, new JobControl(j.control));
+    const doc = JSON.parse(readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8')) as AgingDocument;
+    expect(doc.precipitates.map((p) => p.shape)).toEqual([
+      { kind: 'sphere', aspect_ratio: 1 },
+      { kind: 'needle', aspect_ratio: 4 },
+    ]);
+    expect(doc.strength).toMatchObject({ taylor_factor: 3.06, line_tension_factor: 0.5, combination: 'linear' });
+    const [zr, sc] = doc.precipitates.map((p) => p.strength!);
+    expect([zr!.transition_radius, sc!.transition_radius]).toEqual([3e-9, 2e-9]);
+    expect(Math.max(...zr!.total)).toBeGreaterThan(1e8);
+    doc.time.forEach((_, i) => expect(doc.strength!.total[i]).toBeCloseTo(zr!.total[i]! + sc!.total[i]!, 0));
+    const header = readFileSync(path.join(j.taskDir, 'result', 'result.csv'), 'utf8').split('\r\n')[0]!;
+    expect(header).toContain('dsigma_shearing(AL3ZR) [Pa],dsigma_orowan(AL3ZR) [Pa],dsigma(AL3ZR) [Pa]');
+    expect(header).toContain('dsigma(AL3SC) [Pa],dsigma_precipitates [Pa]');
+    const svg = readFileSync(path.join(j.taskDir, 'preview', 'aging.svg'), 'utf8');
+    expect(svg).toContain('Strength Δσ (MPa)');
+    expect(svg).toContain('total (linear)');
   }, 120_000);
 
   it('stops inside the time loop when the task is cancelled', () => {

@@ -1,8 +1,10 @@
 // aging over the real listener: Al-0.4Zr held 100 h at 723 K (Al3Zr on dislocations in fcc, kawin's Al-Sc-Zr
 // database with its mobility data) completes with its result files, the precipitate near its equilibrium amount and
-// the matrix depleted; an alloy undersaturated for its precipitate completes with a note saying so; the bad inputs
-// are 400s naming the field (an interfacial energy or a time of 0 or below, a schedule going back in time, a
-// precipitate phase the database does not define with the nearest name, a diffusivity of an element not a component).
+// the matrix depleted, the strength increment asked for in result.json and result.csv; an alloy undersaturated for its
+// precipitate completes with a note saying so; the bad inputs are 400s naming the field (an interfacial energy or a
+// time of 0 or below, a schedule going back in time, a precipitate phase the database does not define with the
+// nearest name, a diffusivity of an element not a component, an aspect ratio below 1, a shear modulus of 0...); the
+// form's fields for the precipitates and the strength.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
@@ -27,6 +29,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await f?.close();
 });
+
+const ALUMINIUM_STRENGTH = { shear_modulus: 26.9e9, burgers_vector: 2.86e-10, transition_radius: 3e-9 };
+const strength = (bad: Record<string, unknown>) => ({ strength: { ...ALUMINIUM_STRENGTH, ...bad } });
+const shaped = (shape: unknown) => ({ precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, shape }] });
 
 const config = (condition: Record<string, unknown> = {}) => ({
   task_type: 'aging',
@@ -64,7 +70,7 @@ async function resultOf(
 
 describe('aging over the API', () => {
   it('Al-0.4Zr, 100 h at 723 K: result.json, result.csv and the preview; Al3Zr forms and the matrix loses Zr', async () => {
-    const r = await resultOf(config());
+    const r = await resultOf(config({ strength: ALUMINIUM_STRENGTH }));
     expect(r.status, r.text).toBe('completed');
     expect(r.files).toEqual(expect.arrayContaining(['result.json', 'result.csv', 'aging.svg', 'aging.png']));
     const doc = r.doc!;
@@ -80,7 +86,13 @@ describe('aging over the API', () => {
     expect(doc.size_distributions.map((d) => d.time)).toEqual([3.6e3, 3.6e5]);
     expect(doc.diffusivity_source.ZR).toMatch(/mobility data/);
     expect(doc.mass_balance_error).toBeLessThan(1e-6);
-    expect(doc.table.columns.map((c) => c.name)).toEqual(expect.arrayContaining(['time', 'N(AL3ZR)', 'x(FCC_A1,ZR)']));
+    expect(doc.table.columns.map((c) => c.name)).toEqual(
+      expect.arrayContaining(['time', 'N(AL3ZR)', 'x(FCC_A1,ZR)', 'dsigma(AL3ZR)', 'dsigma_precipitates']),
+    );
+    expect(p.shape).toEqual({ kind: 'sphere', aspect_ratio: 1 });
+    expect(p.strength!.total).toHaveLength(25);
+    expect(doc.strength!.total.at(-1)!).toBeGreaterThan(1e8);
+    expect(doc.strength).toMatchObject({ taylor_factor: 3.06, combination: 'quadrature' });
   }, 180_000);
 
   it('an alloy undersaturated for its precipitate completes with a note saying so', async () => {
@@ -142,6 +154,38 @@ describe('aging over the API', () => {
       /^task_config\.condition\.precipitates\.0\.phase: AL3ZZ is not a phase of database 'ALSCZR' \(nearest: AL3ZR\)/,
     ],
     [
+      shaped({ kind: 'needle', aspect_ratio: -2 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: must be at least 1/,
+    ],
+    [
+      shaped({ kind: 'cube', aspect_ratio: 2 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.kind: must be one of: sphere, needle, plate/,
+    ],
+    [
+      shaped({ kind: 'plate' }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: give the plate's aspect ratio/,
+    ],
+    [
+      shaped({ kind: 'sphere', aspect_ratio: 3 }),
+      /^task_config\.condition\.precipitates\.0\.shape\.aspect_ratio: a sphere has aspect_ratio 1/,
+    ],
+    [strength({ shear_modulus: 0 }), /^task_config\.condition\.strength\.shear_modulus: must be greater than 0/],
+    [strength({ burgers_vector: -1e-10 }), /^task_config\.condition\.strength\.burgers_vector: must be greater than 0/],
+    [
+      strength({ transition_radius: 1e-3 }),
+      /^task_config\.condition\.strength\.transition_radius: must be at most 1e-6 m/,
+    ],
+    [strength({ taylor_factor: 0 }), /^task_config\.condition\.strength\.taylor_factor: must be greater than 0/],
+    [
+      strength({ transition_radii: { AL3SC: 2e-9 } }),
+      /^task_config\.condition\.strength\.transition_radii\.AL3SC: AL3SC is not one of the precipitates/,
+    ],
+    [
+      strength({ combination: 'cubic' }),
+      /^task_config\.condition\.strength\.combination: must be one of: quadrature, linear/,
+    ],
+    [{ strength: { shear_modulus: 26.9e9 } }, /^task_config\.condition\.strength\.burgers_vector: /],
+    [
       { matrix_phase: 'FCC_A2' },
       /^task_config\.condition\.matrix_phase: FCC_A2 is not a phase of database 'ALSCZR' \(nearest: FCC_A1\)/,
     ],
@@ -151,15 +195,20 @@ describe('aging over the API', () => {
     expect(r.body.error).toMatch(message);
   });
 
+  /** The form's values of Al-0.4Zr in fcc aluminium, before the treatment and the precipitates. */
+  const formValues = () => ({
+    ...freshValues('aging'),
+    components: ['AL', 'ZR'],
+    compositions: { AL: 0.996, ZR: 0.004 },
+    matrix_phase: 'FCC_A1',
+    matrix_lattice_parameter: 4.05e-10,
+  });
+
   it('the form takes the precipitates and the schedule as rows and makes a configuration the API accepts', async () => {
     const kinds = Object.fromEntries(conditionFields('aging').map((x) => [x.key, x.kind]));
     expect([kinds.precipitates, kinds.schedule, kinds.diffusivities]).toEqual(['rows', 'rows', 'rows']);
     const values = {
-      ...freshValues('aging'),
-      components: ['AL', 'ZR'],
-      compositions: { AL: 0.996, ZR: 0.004 },
-      matrix_phase: 'FCC_A1',
-      matrix_lattice_parameter: 4.05e-10,
+      ...formValues(),
       schedule: [
         { time: 0, temperature: 573 },
         { time: 3600, temperature: 723 },
@@ -182,11 +231,42 @@ describe('aging over the API', () => {
     expect(r.status, r.text).toBe(200);
   });
 
+  it('the form takes the strength as fields (its per-phase transition radii by the API only), left out when empty', () => {
+    const keys = conditionFields('aging').map((x) => x.key);
+    expect(keys).toEqual(expect.arrayContaining(['strength.shear_modulus', 'strength.combination']));
+    expect(keys).not.toContain('strength.transition_radii');
+    const values = {
+      ...formValues(),
+      temperature: 723,
+      end_time: 3600,
+      precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, shape: { kind: 'needle', aspect_ratio: 8 } }],
+    };
+    const opts = { tdbCode: 'ALSCZR', previewUnit: undefined, components: [] };
+    const without = buildTaskConfig('aging', values, opts);
+    expect(validateConfig('aging', without)).toEqual([]);
+    expect(without.condition).not.toHaveProperty('strength');
+    const withStrength = buildTaskConfig(
+      'aging',
+      {
+        ...values,
+        'strength.shear_modulus': 26.9e9,
+        'strength.burgers_vector': 2.86e-10,
+        'strength.transition_radius': 3e-9,
+      },
+      opts,
+    );
+    expect(validateConfig('aging', withStrength)).toEqual([]);
+    expect(withStrength.condition).toMatchObject({ strength: ALUMINIUM_STRENGTH });
+  });
+
   it.each([
     ['precipitates', /interfacial_energy \(J\/m\^2/],
     ['matrix_lattice_parameter', /aluminium 4.05e-10/],
     ['dislocation_density', /default 1e12/],
     ['end_time', /s:/],
+    ['strength.shear_modulus', /aluminium 26.9e9/],
+    ['strength.transition_radius', /Al alloys 2e-9 to 5e-9/],
+    ['strength.taylor_factor', /fcc 3.06/],
   ] as const)('the form explains %s', (key, help) => {
     const field = conditionFields('aging').find((x) => x.key === key);
     expect(field?.help).toMatch(help);

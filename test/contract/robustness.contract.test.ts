@@ -6,6 +6,7 @@ import { api, http, pointConfig, startFixture, type Fixture, type Res } from '..
 import { hostAllowed, parseHost } from '../../main/api/host-header.js';
 import { jsonShapeProblem, MAX_JSON_DEPTH, MAX_JSON_ENTRIES } from '../../main/requests/json-body.js';
 import { seededRandom } from '../support/random.js';
+import { FERRITE_STRENGTH } from '../support/aging.js';
 
 let f: Fixture;
 // Nothing the fuzz sends may start a calculation: the pending cap is 0, so a valid body ends in a 403 after
@@ -354,9 +355,17 @@ const VALID: Record<string, unknown>[] = [
         { time: 0, temperature: 700 },
         { time: 100, temperature: 800 },
       ],
-      precipitates: [{ phase: 'FCC_A1', interfacial_energy: 0.5, nucleation_site: 'dislocations' }],
+      precipitates: [
+        {
+          phase: 'FCC_A1',
+          interfacial_energy: 0.5,
+          nucleation_site: 'dislocations',
+          shape: { kind: 'plate', aspect_ratio: 5 },
+        },
+      ],
       diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       output_times: [10],
+      strength: FERRITE_STRENGTH,
     },
   },
   {

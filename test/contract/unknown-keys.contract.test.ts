@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, pointConfig, startFixture, type Fixture } from '../service/helpers.js';
 import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { TASK_TYPES, type TaskType } from '../../contract/tasks/registry.js';
+import { FERRITE_STRENGTH } from '../support/aging.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -215,6 +216,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
           atoms_per_cell: 4,
           nucleation_site: 'grain_boundaries',
           site_density: 1e20,
+          shape: { kind: 'needle', aspect_ratio: 10 },
         },
       ],
       dislocation_density: 1e13,
@@ -222,6 +224,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       output_times: [60, 3600],
       points: 41,
+      strength: FERRITE_STRENGTH,
       activated_phases: ['FCC_A1', 'BCC_A2'],
       inhibit_phases: ['@gas'],
       composition_unit: 'mole_fraction',

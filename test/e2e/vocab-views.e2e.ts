@@ -9,7 +9,8 @@
 //  - solution_treatment: Al-10Zn's amounts against T, solvus, incipient melting, window, a particle's dissolution;
 //  - solidification: Al-10Zn with back diffusion beside Scheil and the lever rule;
 //  - aging: Al-0.4Zr ramped to 723 K and held 100 h on kawin's Al-Sc-Zr database (imported with its mobility data):
-//    Al3Zr's number density, radii and volume fraction against log time, the end state, the size distributions;
+//    Al3Zr's number density, radii, volume fraction and strength increment against log time, the end state, the size
+//    distributions;
 //  - a line of a task whose previews are in degrees Celsius opens in degrees Celsius;
 //  - a point on kawin's Fe-Cr-Ni database (imported with its mobility data): the phase's mobilities and diffusivities;
 //  - binary_equilibrium in mass fractions: the diagram's composition axis in w (switchable to x), the invariants in w;
@@ -243,13 +244,16 @@ beforeAll(async () => {
         aging: {
           tdb: 'KAWIN_ALSCZR',
           type: 'aging',
-          condition: alZrAgingCondition({
-            from: 573,
-            ramp: 3600,
-            end: 3.6e5,
-            output_times: [3600, 3.6e4, 3.6e5],
-            pressure: 1e5,
-          }),
+          condition: {
+            ...alZrAgingCondition({
+              from: 573,
+              ramp: 3600,
+              end: 3.6e5,
+              output_times: [3600, 3.6e4, 3.6e5],
+              pressure: 1e5,
+            }),
+            strength: { shear_modulus: 26.9e9, burgers_vector: 2.86e-10, transition_radius: 3e-9 },
+          },
         },
       },
       'Vocabulary',
@@ -523,10 +527,10 @@ describe('further quantities in the result views', () => {
     expect(errors).toEqual([]);
   });
 
-  it('aging: number density, nucleation rate, radii, volume fraction and the matrix against log time; the end state, the distributions', async () => {
+  it('aging: number density, nucleation rate, radii, volume fraction, the matrix and the strength against log time; the end state, the distributions', async () => {
     await openView('aging');
     expect(await page.getByTestId('aging-end').innerText()).toMatch(/AL3ZR/);
-    for (const id of ['temperature', 'density', 'nucleation', 'radius', 'fraction', 'matrix', 'psd'])
+    for (const id of ['temperature', 'density', 'nucleation', 'radius', 'fraction', 'matrix', 'strength', 'psd'])
       await page.getByTestId(`plot-aging-${id}`).waitFor();
     expect(await page.locator('[data-testid="plot-aging-radius"] path[data-series="AL3ZR critical"]').count()).toBe(1);
     // true log axes: time, number density and radii at the decades, labelled as powers of ten

@@ -27,3 +27,14 @@ export function alZrAgingCondition(o: {
     ...(o.points !== undefined ? { points: o.points } : {}),
   };
 }
+
+/** A strength block with every field (ferrite: G 81.6 GPa, b 0.248 nm, M 2.75) for the seeds of the contract tests. */
+export const FERRITE_STRENGTH = {
+  shear_modulus: 81.6e9,
+  burgers_vector: 2.48e-10,
+  transition_radius: 3e-9,
+  transition_radii: { FCC_A1: 2e-9 },
+  taylor_factor: 2.75,
+  line_tension_factor: 0.5,
+  combination: 'linear',
+};

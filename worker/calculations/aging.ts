@@ -11,7 +11,9 @@ import { tableToCsv } from '../../contract/results/common.js';
 import {
   AGING_DEFAULT_DISLOCATION_DENSITY,
   AGING_DEFAULT_GRAIN_SIZE,
+  AGING_DEFAULT_LINE_TENSION,
   AGING_DEFAULT_POINTS,
+  AGING_DEFAULT_TAYLOR_FACTOR,
   agingEndTime,
 } from '../../contract/tasks/aging.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
@@ -21,7 +23,7 @@ import { elementMasses, moleToMassFractions } from '../system/units.js';
 import { agingDocument, agingPreviews } from './aging/document.js';
 import { simulateAging } from './aging/simulate.js';
 import { AgingThermo } from './aging/thermo.js';
-import type { AgingConfig, SchedulePoint } from './aging/types.js';
+import type { AgingConfig, SchedulePoint, StrengthInput } from './aging/types.js';
 
 export type AgingCondition = TaskJob<'aging'>['config']['condition'];
 
@@ -29,6 +31,23 @@ export type AgingCondition = TaskJob<'aging'>['config']['condition'];
 function temperatureOf(cond: AgingCondition): number | SchedulePoint[] {
   if (!cond.schedule) return cond.temperature!;
   return cond.schedule.map((p) => ({ t: p.time, T: p.temperature }));
+}
+
+/** The strength law with its defaults (the transition radii per phase in upper case), when the condition asks. */
+function strengthOf(cond: AgingCondition): StrengthInput | undefined {
+  const s = cond.strength;
+  if (!s) return undefined;
+  return {
+    taylor_factor: s.taylor_factor ?? AGING_DEFAULT_TAYLOR_FACTOR,
+    shear_modulus: s.shear_modulus,
+    burgers_vector: s.burgers_vector,
+    line_tension_factor: s.line_tension_factor ?? AGING_DEFAULT_LINE_TENSION,
+    transition_radius: s.transition_radius,
+    transition_radii: Object.fromEntries(
+      Object.entries(s.transition_radii ?? {}).map(([p, r]) => [p.toUpperCase(), r]),
+    ),
+    combination: s.combination ?? 'quadrature',
+  };
 }
 
 /** The model's configuration from the task's condition; `alloy` in mole fractions of every element. */
@@ -59,9 +78,11 @@ export function agingModelConfig(cond: AgingCondition, alloy: Record<string, num
         : { molar_volume: p.molar_volume, lattice_parameter: p.lattice_parameter, atoms_per_cell: p.atoms_per_cell }),
       nucleation_site: p.nucleation_site ?? 'bulk',
       site_density: p.site_density,
+      shape: p.shape,
     })),
     outputs: cond.points ?? AGING_DEFAULT_POINTS,
     psd_times: cond.output_times ?? [agingEndTime(cond)],
+    strength: strengthOf(cond),
   };
 }
 

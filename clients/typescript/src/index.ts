@@ -393,6 +393,33 @@ export interface AgingPrecipitate {
   nucleation_site?: 'bulk' | 'dislocations' | 'grain_boundaries';
   /** sites per m^3, instead of the estimate from the site type */
   site_density?: number;
+  /** default a sphere; the radii of the result are equivalent-sphere radii */
+  shape?: AgingShape;
+}
+
+/** @schema TaskConfig_aging.condition.precipitates.shape */
+export interface AgingShape {
+  kind: 'sphere' | 'needle' | 'plate';
+  /** long axis over short one, 1 to 1000 (required for a needle or plate) */
+  aspect_ratio?: number;
+}
+
+/** @schema TaskConfig_aging.condition.strength */
+export interface AgingStrengthParameters {
+  /** Pa (aluminium 26.9e9) */
+  shear_modulus: number;
+  /** m (aluminium 2.86e-10) */
+  burgers_vector: number;
+  /** m: shearing below, Orowan bypass above (Al alloys 2e-9 to 5e-9) */
+  transition_radius: number;
+  /** m, per precipitate phase */
+  transition_radii?: Record<string, number>;
+  /** default 3.06 */
+  taylor_factor?: number;
+  /** default 0.5 */
+  line_tension_factor?: number;
+  /** the phases together (default quadrature) */
+  combination?: 'quadrature' | 'linear';
 }
 
 /** @schema TaskConfig_aging.condition.schedule */
@@ -432,6 +459,8 @@ export interface AgingCondition {
   output_times?: number[];
   /** output times, log-spaced (default 100) */
   points?: number;
+  /** the yield-strength increment against time */
+  strength?: AgingStrengthParameters;
   activated_phases?: string[];
   inhibit_phases?: string[];
   composition_unit?: CompositionUnit;

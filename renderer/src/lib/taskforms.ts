@@ -88,7 +88,8 @@ function checks(s: AnyZ): Record<string, any>[] {
   return ((s._zod.def.checks ?? []) as { _zod: { def: Record<string, any> } }[]).map((c) => c._zod.def);
 }
 
-const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases']);
+// aging's strength.transition_radii is keyed by precipitate phase, not by element: not a composition
+const API_ONLY_RECORDS = new Set(['chemical_potentials', 'activities', 'fixed_phases', 'strength.transition_radii']);
 /** Objects the form leaves to the API: a batch's paired rows and products are lists of compositions. */
 const API_ONLY_OBJECTS = new Set(['product', 'rows']);
 /** The kinds a cell of a `rows` field can have: one input each. */

@@ -1,7 +1,7 @@
 // The result of an aging task: the model's records (simulate.ts) as result.json (columns per phase against time),
 // result.csv, notes on what did not precipitate, and the log-time previews.
 import type { ResultTable } from '../../../contract/results/common.js';
-import type { AgingDocument, AgingPhaseSeries } from '../../../contract/results/aging.js';
+import type { AgingDocument, AgingPhaseSeries, AgingStrength } from '../../../contract/results/aging.js';
 import { kineticsChart, type KineticsPanel } from '../../plots/kinetics.js';
 import { KELVIN_OFFSET, previewTemperatureUnit } from '../../plots/svg.js';
 import type { TaskJob } from '../../protocol.js';
@@ -11,6 +11,7 @@ import type { AgingCondition } from '../aging.js';
 import { AVOGADRO } from './nucleation.js';
 import { molarVolumeOf } from './setup.js';
 import { siteDensity } from './nucleation.js';
+import { strengthLaw } from './strength.js';
 import type { AgingConfig, AgingResult, PrecipitateInput } from './types.js';
 
 export interface AgingRun {
@@ -42,6 +43,7 @@ function phaseSeries(run: AgingRun, p: PrecipitateInput): AgingPhaseSeries {
     molar_volume: volume(p),
     nucleation_site: site,
     site_density: sites instanceof Error ? NaN : sites,
+    shape: { kind: p.shape?.kind ?? 'sphere', aspect_ratio: p.shape?.aspect_ratio ?? 1 },
     composition: result.precipitate_composition[phase] ?? null,
     number_density: records.map((r) => r.number_density),
     mean_radius: records.map((r) => r.mean_radius),
@@ -49,6 +51,30 @@ function phaseSeries(run: AgingRun, p: PrecipitateInput): AgingPhaseSeries {
     volume_fraction: records.map((r) => r.volume_fraction),
     nucleation_rate: records.map((r) => r.nucleation_rate),
     driving_force: records.map((r) => r.driving_force),
+    ...(config.strength
+      ? {
+          strength: {
+            transition_radius: strengthLaw(config.strength, phase).rc,
+            shearing: records.map((r) => r.strength?.shearing ?? 0),
+            orowan: records.map((r) => r.strength?.orowan ?? 0),
+            total: records.map((r) => r.strength?.total ?? 0),
+          },
+        }
+      : {}),
+  };
+}
+
+/** The strength law used and the phases' increments together, when the configuration asks for them. */
+function strengthOf(run: AgingRun): AgingStrength | undefined {
+  const s = run.config.strength;
+  if (!s) return undefined;
+  return {
+    taylor_factor: s.taylor_factor,
+    shear_modulus: s.shear_modulus,
+    burgers_vector: s.burgers_vector,
+    line_tension_factor: s.line_tension_factor,
+    combination: s.combination,
+    total: run.result.strength_total ?? [],
   };
 }
 
@@ -73,16 +99,25 @@ function agingTable(doc: Omit<AgingDocument, 'table'>): ResultTable {
     ['J_nucleation', 'm^-3 s^-1', (p) => p.nucleation_rate],
     ['driving_force', 'J/mol', (p) => p.driving_force],
   ];
+  if (doc.strength)
+    perPhase.push(
+      ['dsigma_shearing', 'Pa', (p) => p.strength?.shearing ?? []],
+      ['dsigma_orowan', 'Pa', (p) => p.strength?.orowan ?? []],
+      ['dsigma', 'Pa', (p) => p.strength?.total ?? []],
+    );
+  const total = doc.strength?.total;
   const columns = [
     { name: 'time', unit: 's' },
     { name: 'T', unit: 'K' },
     ...doc.precipitates.flatMap((p) => perPhase.map(([q, unit]) => ({ name: `${q}(${p.phase})`, unit }))),
+    ...(total ? [{ name: 'dsigma_precipitates', unit: 'Pa' }] : []),
     ...els.map((e) => ({ name: `x(${doc.matrix_phase},${e})`, unit: '-' })),
   ];
   const rows = doc.time.map((t, i) => [
     t,
     doc.temperature[i] ?? null,
     ...doc.precipitates.flatMap((p) => perPhase.map(([, , of]) => of(p)[i] ?? null)),
+    ...(total ? [total[i] ?? null] : []),
     ...els.map((e) => doc.matrix_composition[e]![i] ?? null),
   ]);
   return { columns, rows };
@@ -122,6 +157,7 @@ export function agingDocument(job: TaskJob<'aging'>, sys: CalcSystem, run: Aging
     diffusivity_source: run.sources,
     mass_balance_error: result.mass_balance_error,
     steps: result.steps,
+    ...(config.strength ? { strength: strengthOf(run) } : {}),
     notes: notesOf(run, precipitates),
   };
   return { ...body, table: agingTable(body) };
@@ -131,9 +167,23 @@ export function agingDocument(job: TaskJob<'aging'>, sys: CalcSystem, run: Aging
 const above = (v: (number | null)[], floor = 0) => v.map((x) => (x !== null && x > floor ? x : null));
 const positive = (v: (number | null)[]) => above(v);
 
+/** The yield-strength increments in MPa: each phase's and, with more than one phase, their combination. */
+function strengthPanel(doc: AgingDocument, strength: AgingStrength): KineticsPanel {
+  const mpa = (v: number[]) => v.map((x) => x * 1e-6);
+  return {
+    label: 'Strength Δσ (MPa)',
+    series: [
+      ...doc.precipitates.map((p) => ({ name: p.phase, values: mpa(p.strength?.total ?? []) })),
+      ...(doc.precipitates.length > 1
+        ? [{ name: `total (${strength.combination})`, color: '#000000', values: mpa(strength.total) }]
+        : []),
+    ],
+  };
+}
+
 /**
- * The previews: number density, radii and volume fraction against log time, the matrix's solute against it, and the
- * temperature of a schedule.
+ * The previews: number density, radii and volume fraction against log time, the matrix's solute against it, the
+ * temperature of a schedule and the strength increment when asked.
  */
 export function agingPreviews(doc: AgingDocument, title: string): Record<string, string> {
   const solutes = Object.keys(doc.matrix_composition).filter((e) => {
@@ -168,6 +218,7 @@ export function agingPreviews(doc: AgingDocument, title: string): Record<string,
       series: solutes.map((e) => ({ name: `x(${e})`, values: doc.matrix_composition[e]! })),
     },
   ];
+  if (doc.strength) panels.push(strengthPanel(doc, doc.strength));
   if (doc.temperature.some((T) => T !== doc.temperature[0])) {
     // a schedule: its temperature on top, in the unit the task chose for its previews
     const celsius = previewTemperatureUnit(doc.config) === 'celsius';

@@ -74,7 +74,8 @@ export class RateModel {
     // force, from the precipitate's composition and state at the last temperature it had a tie line
     const line = current ?? this.lastLine.get(ctx.phase);
     if (!line) return null;
-    const capillarity = 2 * ctx.gamma * ctx.molarVolume;
+    // the Gibbs-Thomson pressure of a particle of equivalent radius r is capillarity / r (shape.ts: area factor)
+    const capillarity = 2 * ctx.gamma * ctx.shape.area * ctx.molarVolume;
     // Zener's form and its table need a precipitate richer in the solute than the matrix
     const zener = this.binary && current && current.precipitate[this.solute]! > current.matrix[this.solute]!;
     const { drivingForce, nucleusX, growth } = zener
@@ -84,13 +85,16 @@ export class RateModel {
       drivingForce,
       molarVolume: ctx.molarVolume,
       gamma: ctx.gamma,
+      areaFactor: ctx.shape.area,
       T: state.T,
       spacing: this.spacing,
       diffusionResistance: diffusionResistance(nucleusX, x, state.tracer),
       sites: ctx.sites,
       t,
     });
-    return { drivingForce, nucleus, growth };
+    // a needle's or plate's equivalent radius grows k times a sphere's (shape.ts: kinetic factor)
+    const k = ctx.shape.kinetic;
+    return { drivingForce, nucleus, growth: k === 1 ? growth : (r: number) => k * growth(r) };
   }
 
   /** Zener's growth with the tabulated Gibbs-Thomson interface composition; the driving force from the table. */

@@ -1,7 +1,9 @@
 // The records of a precipitation simulation: per phase and output time its number density, mean and critical radius,
 // volume fraction, nucleation rate and driving force; the matrix composition; size distributions at chosen times.
 import type { PhaseContext } from './setup.js';
-import type { AgingResult, PhaseRecord, SizeDistribution } from './types.js';
+import { combineStrengths, phaseStrength, strengthLaw } from './strength.js';
+import type { AgingResult, PhaseRecord, PhaseStrength, SizeDistribution, StrengthInput } from './types.js';
+import type { SizeGrid } from './psd.js';
 
 /** The times to stop at: `count` log-spaced from end * 1e-8 to end, plus the distributions' times. */
 export function stopTimes(
@@ -24,17 +26,32 @@ export class AgingRecorder {
   private readonly matrix: Record<string, number>[] = [];
   private readonly phases: Record<string, PhaseRecord[]> = {};
   private readonly psd: SizeDistribution[] = [];
+  private readonly strengthTotal: number[] = [];
 
-  constructor(names: string[]) {
+  constructor(
+    names: string[],
+    private readonly strength?: StrengthInput,
+  ) {
     for (const n of names) this.phases[n] = [];
+  }
+
+  /** The phase's yield-strength increment from its distribution (none without particles: zero). */
+  private strengthOf(phase: string, g: SizeGrid | null): PhaseStrength {
+    const law = strengthLaw(this.strength!, phase);
+    if (!g) return { shearing: 0, orowan: 0, total: 0 };
+    const centres = Array.from({ length: g.bins }, (_, i) => g.centre(i));
+    return phaseStrength(law, centres, g.number);
   }
 
   record(t: number, T: number, matrix: Record<string, number>, contexts: PhaseContext[]): void {
     this.time.push(t);
     this.temperature.push(T);
     this.matrix.push({ ...matrix });
+    const strengths: number[] = [];
     for (const c of contexts) {
       const g = c.grid;
+      const strength = this.strength ? this.strengthOf(c.phase, g) : undefined;
+      if (strength) strengths.push(strength.total);
       this.phases[c.phase]!.push({
         number_density: g ? g.total() : 0,
         mean_radius: g ? g.meanRadius() : 0,
@@ -42,8 +59,10 @@ export class AgingRecorder {
         volume_fraction: g ? g.volume() : 0,
         nucleation_rate: c.last.nucleationRate,
         driving_force: c.last.drivingForce,
+        ...(strength ? { strength } : {}),
       });
     }
+    if (this.strength) this.strengthTotal.push(combineStrengths(strengths, this.strength.combination));
   }
 
   distributions(t: number, contexts: PhaseContext[]): void {
@@ -73,6 +92,7 @@ export class AgingRecorder {
       mass_balance_error: massError,
       steps,
       precipitate_composition: precipitateComposition,
+      ...(this.strength ? { strength_total: this.strengthTotal } : {}),
       notes,
     };
   }

@@ -6,6 +6,7 @@ import type { InterfaceTable } from './growth.js';
 import type { AgingThermo, TieLine } from './thermo.js';
 import type { AgingConfig, PrecipitateInput, VolumeInput } from './types.js';
 import { SizeGrid } from './psd.js';
+import { shapeFactors, type ShapeFactors } from './shape.js';
 
 const TABLE_POINTS = 120;
 
@@ -15,6 +16,8 @@ export interface PhaseContext {
   phase: string;
   molarVolume: number;
   gamma: number;
+  /** the shape's area and kinetic factors (1 and 1 for a sphere) */
+  shape: ShapeFactors;
   sites: number;
   grid: SizeGrid | null;
   last: { drivingForce: number; criticalRadius: number | null; nucleationRate: number };
@@ -62,11 +65,15 @@ export function phaseContexts(config: AgingConfig, matrixMolarVolume: number, sp
       siteDensity(site, matrixMolarVolume, spacing, config.matrix.dislocation_density, config.matrix.grain_size);
     if (sites instanceof Error) return sites;
     if (!(sites > 0)) return new Error(`${field}.site_density: a positive number of sites per m^3`);
+    const ratio = p.shape?.aspect_ratio ?? 1;
+    if (!(ratio >= 1 && Number.isFinite(ratio)))
+      return new Error(`${field}.shape.aspect_ratio: at least 1 (the long axis over the short one)`);
     out.push({
       input: p,
       phase: p.phase.toUpperCase(),
       molarVolume,
       gamma: p.interfacial_energy,
+      shape: shapeFactors(p.shape),
       sites,
       grid: null,
       last: { drivingForce: 0, criticalRadius: null, nucleationRate: 0 },

@@ -84,7 +84,10 @@ class AgingLoop {
     this.courant = p.config.step_control?.courant ?? 0.4;
     this.supersaturation = p.config.step_control?.supersaturation ?? 0.02;
     this.isothermal = typeof p.config.temperature === 'number';
-    this.recorder = new AgingRecorder(p.phases.map((c) => c.phase));
+    this.recorder = new AgingRecorder(
+      p.phases.map((c) => c.phase),
+      p.config.strength,
+    );
   }
 
   /** The temperature the thermodynamics is evaluated at: the schedule's, in 1 K steps on a ramp. */

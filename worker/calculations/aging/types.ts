@@ -38,6 +38,29 @@ export interface MatrixInput extends VolumeInput {
 
 export type NucleationSite = 'bulk' | 'dislocations' | 'grain_boundaries';
 
+/** A precipitate's shape: a sphere, or a needle or plate (spheroid) of a constant aspect ratio (long / short, >= 1). */
+export interface PrecipitateShape {
+  kind: 'sphere' | 'needle' | 'plate';
+  /** default 1 */
+  aspect_ratio?: number;
+}
+
+/**
+ * The yield-strength increment of the precipitates (strength.ts): Taylor factor M, matrix shear modulus G (Pa),
+ * Burgers vector b (m), line tension Gamma = beta G b^2, the shearing-to-bypass transition radius r_c (m; per phase
+ * by `transition_radii`), the phases combined by the root of the sum of squares or linearly.
+ */
+export interface StrengthInput {
+  taylor_factor: number;
+  shear_modulus: number;
+  burgers_vector: number;
+  line_tension_factor: number;
+  transition_radius: number;
+  /** per phase (upper case), overriding transition_radius */
+  transition_radii?: Record<string, number>;
+  combination: 'quadrature' | 'linear';
+}
+
 export interface PrecipitateInput extends VolumeInput {
   phase: string;
   /** matrix/precipitate interfacial energy, J/m^2 */
@@ -46,6 +69,8 @@ export interface PrecipitateInput extends VolumeInput {
   nucleation_site?: NucleationSite;
   /** nucleation sites per m^3, overriding the site type's estimate */
   site_density?: number;
+  /** default a sphere; radii are then equivalent-sphere radii (the sphere of the particle's volume) */
+  shape?: PrecipitateShape;
 }
 
 /** Temperature against time: piecewise linear through the points (a ramp between two, a hold where equal). */
@@ -78,6 +103,8 @@ export interface AgingConfig {
    * and the largest change of the matrix's solute fractions in one step relative to their supersaturation (0.02).
    */
   step_control?: { courant?: number; supersaturation?: number };
+  /** the yield-strength increment at every output time, when given */
+  strength?: StrengthInput;
   /** called every 100 steps with the time reached (s); an exception it throws ends the run (a cancelled task) */
   progress?: (t: number) => void;
 }
@@ -95,6 +122,15 @@ export interface PhaseRecord {
   nucleation_rate: number;
   /** J per mole of atoms of the precipitate */
   driving_force: number;
+  /** Pa, when the configuration asks for the strength */
+  strength?: PhaseStrength;
+}
+
+/** A phase's yield-strength increment, Pa: its shearable particles alone, its bypassed ones alone, and all of them. */
+export interface PhaseStrength {
+  shearing: number;
+  orowan: number;
+  total: number;
 }
 
 export interface SizeDistribution {
@@ -118,5 +154,7 @@ export interface AgingResult {
   steps: number;
   /** the precipitates' compositions used in the mass balance (each phase's tie line with the matrix) */
   precipitate_composition: Record<string, Record<string, number>>;
+  /** Pa at each output time: the phases' increments combined (when the configuration asks for the strength) */
+  strength_total?: number[];
   notes: string[];
 }
