@@ -6,11 +6,10 @@
 // moves at most a fraction of a bin (Courant), the matrix's solute fractions change by at most a fraction of their
 // supersaturation (a step that would change them more is halved and redone), a ramp changes T by at most 1 K, and the
 // step grows by at most 1.5 per step. Results at log-spaced times; size distributions at chosen times.
-import { AVOGADRO } from './nucleation.js';
 import { RateModel, type PhaseRates } from './kinetics.js';
 import { SizeGrid } from './psd.js';
 import { scheduleOf, type Schedule } from './schedule.js';
-import { alloyOf, molarVolumeOf, phaseContexts, type PhaseContext } from './setup.js';
+import { alloyOf, latticeSpacing, molarVolumeOf, phaseContexts, type PhaseContext } from './setup.js';
 import { AgingThermo, type MatrixState } from './thermo.js';
 import type { AgingConfig, AgingResult, AgingSystem } from './types.js';
 import { AgingRecorder, stopTimes } from './record.js';
@@ -36,8 +35,7 @@ function prepare(sys: AgingSystem, config: AgingConfig): Prepared | Error {
   if (!(config.end_time > 0)) return new Error('end_time: a positive time (s)');
   const matrixMolarVolume = molarVolumeOf(config.matrix, 'matrix');
   if (matrixMolarVolume instanceof Error) return matrixMolarVolume;
-  // the attachment rate's spacing: the matrix's lattice parameter, else its mean atomic spacing
-  const spacing = config.matrix.lattice_parameter ?? Math.cbrt(matrixMolarVolume / AVOGADRO);
+  const spacing = latticeSpacing(config.matrix, matrixMolarVolume);
   const phases = phaseContexts(config, matrixMolarVolume, spacing);
   if (phases instanceof Error) return phases;
   try {
