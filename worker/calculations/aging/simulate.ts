@@ -205,8 +205,9 @@ class AgingLoop {
    * with f_p the phases' atom fractions. Records the mass balance's residual.
    */
   private matrixComposition(): Record<string, number> {
-    const moles: number[] = this.p.phases.map((c) => (c.grid ? c.grid.volume() / c.molarVolume : 0));
-    const volume = this.p.phases.reduce((a, c) => a + (c.grid ? c.grid.volume() : 0), 0);
+    const volumes = this.p.phases.map((c) => (c.grid ? c.grid.volume() : 0));
+    const moles = volumes.map((v, i) => v / this.p.phases[i]!.molarVolume);
+    const volume = volumes.reduce((a, b) => a + b, 0);
     const total = moles.reduce((a, b) => a + b, 0) + (1 - volume) / this.p.matrixMolarVolume;
     const f = moles.map((m) => m / total);
     const F = f.reduce((a, b) => a + b, 0);
