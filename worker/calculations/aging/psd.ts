@@ -58,20 +58,28 @@ export class SizeGrid {
     return this.number[i]! > 1e-12 * peak;
   }
 
-  /**
-   * The largest |v| / width (1/s) over the edges of the bins holding more than `significant` of the largest bin's
-   * volume: the Courant limit for accuracy where the precipitated volume is (the implicit step is stable anywhere, and
-   * the few small particles dissolving fast near r = 0, v ~ 1/r^2, would otherwise set it).
-   */
-  courantRate(velocity: Float64Array, significant = 1e-3): number {
+  /** The largest volume per radius of a bin, n_i r_i^3 / w (comparable between grids of different bin widths). */
+  peakVolumeDensity(): number {
     const n = this.number,
       c = this.cubes;
     let peak = 0;
     for (let i = 0; i < n.length; i++) peak = Math.max(peak, n[i]! * c[i]!);
-    const floor = significant * peak;
+    return peak / this.width;
+  }
+
+  /**
+   * The largest |v| / width (1/s) over the edges of the bins whose volume per radius (n_i r_i^3 / w) exceeds `floor`:
+   * the Courant limit for accuracy where the precipitated volume is (the implicit step is stable anywhere; the few
+   * small particles dissolving fast near r = 0, v ~ 1/r^2, and the particles of a phase holding a negligible part of
+   * the precipitated volume would otherwise set it).
+   */
+  courantRate(velocity: Float64Array, floor: number): number {
+    const n = this.number,
+      c = this.cubes;
+    const limit = floor * this.width;
     let rate = 0;
     for (let e = 1; e < this.bins; e++)
-      if (n[e - 1]! * c[e - 1]! > floor || n[e]! * c[e]! > floor) rate = Math.max(rate, Math.abs(velocity[e]!));
+      if (n[e - 1]! * c[e - 1]! > limit || n[e]! * c[e]! > limit) rate = Math.max(rate, Math.abs(velocity[e]!));
     return rate / this.width;
   }
 

@@ -147,8 +147,12 @@ class AgingLoop {
     const rates = this.p.phases.map((c) => this.phaseRates(c, state));
     const velocities = this.p.phases.map((c, i) => edgeVelocities(c.grid, rates[i]!));
     let dt = Math.min(this.dt * 1.5, untilStop);
+    // the bins that set the Courant limit: those holding more than 1e-3 of the largest bin's volume (per radius) of
+    // any phase, so that neither a phase's few fast-dissolving small particles nor a phase holding a negligible part
+    // of the precipitate (a competitor that lost) sets the step
+    const floor = 1e-3 * this.p.phases.reduce((a, c) => Math.max(a, c.grid?.peakVolumeDensity() ?? 0), 0);
     this.p.phases.forEach((c, i) => {
-      const rate = c.grid ? c.grid.courantRate(velocities[i]!) : 0;
+      const rate = c.grid ? c.grid.courantRate(velocities[i]!, floor) : 0;
       if (rate > 0) dt = Math.min(dt, this.courant / rate);
     });
     const ramp = this.p.schedule.rate(this.t, dt);
@@ -224,17 +228,21 @@ class AgingLoop {
   }
 
   /**
-   * Per element: its distance from the nearest tie line's matrix composition, floored at 1e-4 of its fraction in the
-   * alloy (near a solvus on a ramp the distance vanishes; the floor keeps the steps from following it down).
+   * Per element: its distance from the nearest tie line's matrix composition among the phases taking up solute (those
+   * holding more than 1e-3 of the largest phase's volume; every phase before any has precipitated: a competitor that
+   * lost, with its tie line near the matrix, would otherwise hold the steps to its own distance), floored at 1e-4 of
+   * its fraction in the alloy (near a solvus on a ramp the distance vanishes; the floor keeps the steps from following
+   * it down).
    */
   private supersaturationScale(T: number): Record<string, number> {
+    const volumes = this.p.phases.map((c) => c.grid?.volume() ?? 0);
+    const largest = Math.max(...volumes);
+    const taking = this.p.phases.filter((_, i) => largest === 0 || volumes[i]! > 1e-3 * largest);
+    const lines = taking.map((c) => this.p.rates.lineOrLast(c.phase, T));
     const out: Record<string, number> = {};
     for (const e of Object.keys(this.p.alloy)) {
       let s = Infinity;
-      for (const c of this.p.phases) {
-        const line = this.p.rates.lineOrLast(c.phase, T);
-        if (line) s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
-      }
+      for (const line of lines) if (line) s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
       out[e] = Math.max(Number.isFinite(s) ? s : 0, 1e-4 * this.p.alloy[e]!, 1e-12);
     }
     return out;
