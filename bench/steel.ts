@@ -8,12 +8,12 @@
 // With PHASEDESK_BENCH_BEFORE_TREE=/path/of/an/older/checkout (its dist/ and addon built), each run of a task is also
 // run with that checkout's command line, alternately, and printed beside as "before" with the ratio before/now.
 // Sections can be selected by the names in the first column: `npm run bench:steel -- point scheil`.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median, tdbDir } from './support.js';
+import { alternateRuns, beforeFigure, benchSelected, CalcProcess, runsFigure, type CalcRun } from './calc-process.js';
+import { tdbDir } from './support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_STEEL_RUNS ?? 5));
@@ -165,82 +165,21 @@ const TASKS: SteelTask[] = [
   },
 ];
 
-// The process's CPU time and peak resident set, appended by the process itself at exit.
-const usageLog = path.join(tmp, 'usage.log');
-const usageHook = path.join(tmp, 'usage-at-exit.mjs');
-writeFileSync(
-  usageHook,
-  `import { appendFileSync } from 'node:fs';
-process.on('exit', () => { const u = process.resourceUsage(); appendFileSync(${JSON.stringify(usageLog)}, JSON.stringify({ cpu: (u.userCPUTime + u.systemCPUTime) / 1000, rss: u.maxRSS / 1024 }) + '\\n'); });\n`,
-);
-
-interface Run {
-  wall: number;
-  cpu: number;
-  rss: number;
-  summary: string;
-}
+const calc = new CalcProcess(tmp);
 
 /** One `phasedesk calc` of the task with the command line of `tree`. */
-function runOnce(tree: string, task: SteelTask): Run {
-  const config = path.join(tmp, `${task.name}.json`);
-  writeFileSync(config, JSON.stringify({ tdb_code: 'MF_STEEL', ...task.config }));
-  const out = path.join(tmp, 'out');
-  rmSync(out, { recursive: true, force: true });
-  writeFileSync(usageLog, '');
-  const args = ['--import', usageHook, path.join(tree, 'bin', 'phasedesk.js'), 'calc', config, ...task.database];
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, [...args, '--out', out, '--threads', '1'], {
-    encoding: 'utf8',
-    env: { ...process.env, OMP_NUM_THREADS: '1' },
-  });
-  const wall = (performance.now() - t0) / 1000;
-  if (r.status !== 0) throw new Error(`${task.name} (${tree}) exited ${r.status}: ${r.stderr || r.stdout}`);
-  const usage = JSON.parse(readFileSync(usageLog, 'utf8').trim().split('\n').at(-1)!) as { cpu: number; rss: number };
-  const summary = r.stdout.trim().split('\n').at(-1) ?? '';
-  return { wall, cpu: usage.cpu / 1000, rss: usage.rss, summary };
-}
-
-function figure(runs: Run[]): string {
-  const wall = median(runs.map((r) => r.wall));
-  return `${wall.toFixed(2)} s (CPU ${median(runs.map((r) => r.cpu)).toFixed(2)} s), peak RSS ${Math.max(...runs.map((r) => r.rss)).toFixed(0)} MB`;
-}
+const runOnce = (tree: string, task: SteelTask): CalcRun =>
+  calc.run(tree, task.name, { tdb_code: 'MF_STEEL', ...task.config }, task.database);
 
 function benchTask(task: SteelTask, before: string | undefined): string[] {
-  const now: Run[] = [];
-  const old: Run[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    if (before) old.push(runOnce(before, task));
-    now.push(runOnce(ROOT, task));
-  }
+  const { now, old } = alternateRuns(RUNS, ROOT, before, (tree) => runOnce(tree, task));
   const goal = `goal < ${task.goal.s} s${task.goal.mb ? `, < ${task.goal.mb} MB` : ''}`;
-  const lines = [`${task.name.padEnd(9)} ${task.what}: ${figure(now)}; ${goal}`, `          ${now.at(-1)!.summary}`];
-  if (before) {
-    const ratio = median(old.map((r) => r.wall)) / median(now.map((r) => r.wall));
-    lines.push(`          before: ${figure(old)}; before/now ${ratio.toFixed(2)}x`);
-  }
+  const lines = [
+    `${task.name.padEnd(9)} ${task.what}: ${runsFigure(now)}; ${goal}`,
+    `          ${now.at(-1)!.summary}`,
+  ];
+  if (before) lines.push(`          ${beforeFigure(old, now)}`);
   return lines;
 }
 
-function main(): void {
-  const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((w) => !TASKS.some((t) => t.name === w));
-  if (unknown.length)
-    throw new Error(`unknown task(s) ${unknown.join(', ')}; known: ${TASKS.map((t) => t.name).join(', ')}`);
-  const before = process.env.PHASEDESK_BENCH_BEFORE_TREE
-    ? path.resolve(process.env.PHASEDESK_BENCH_BEFORE_TREE)
-    : undefined;
-  console.log(
-    `whole \`phasedesk calc\` processes, 1 thread, median of ${RUNS}${before ? `; before = ${before}, run alternately` : ''}`,
-  );
-  try {
-    for (const task of TASKS) {
-      if (wanted.length && !wanted.includes(task.name)) continue;
-      for (const line of benchTask(task, before)) console.log(line);
-    }
-  } finally {
-    rmSync(tmp, { recursive: true, force: true });
-  }
-}
-
-main();
+benchSelected(TASKS, { runs: RUNS, tmp, header: 'whole `phasedesk calc` processes' }, benchTask);

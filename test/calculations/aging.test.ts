@@ -310,6 +310,19 @@ describe('KWN: a ramp and a hold, two phases competing for zirconium', () => {
     expect(r.phases.AL3SC!.at(-1)!.volume_fraction).toBe(0);
   });
 
+  it('a matrix given by its molar volume nucleates as the same matrix given by its cubic cell (a = (4 V_m / N_A)^1/3)', () => {
+    const short = { ...AL_ZR, end_time: 3e4, outputs: 11 };
+    const byCell = run(sys, short);
+    const byVolume = run(sys, {
+      ...short,
+      matrix: { ...short.matrix, lattice_parameter: undefined, molar_volume: cubicVolume(4.05e-10) },
+    });
+    const [a, b] = [byCell.phases.AL3ZR!.at(-1)!, byVolume.phases.AL3ZR!.at(-1)!];
+    expect(a.number_density).toBeGreaterThan(1e20);
+    expect(b.number_density / a.number_density).toBeCloseTo(1, 9);
+    expect(b.mean_radius / a.mean_radius).toBeCloseTo(1, 9);
+  });
+
   it('names the missing input: dislocation nucleation without a dislocation density', () => {
     const r = simulateAging(sys, { ...AL_ZR, matrix: { ...AL_ZR.matrix, dislocation_density: undefined } });
     expect(r).toBeInstanceOf(Error);

@@ -11,6 +11,7 @@ import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { conditionFields, validateConfig } from '../../renderer/src/lib/taskforms.js';
 import { buildTaskConfig, copyOfTask, freshValues } from '../../renderer/src/lib/task-form-values.js';
 import type { AgingDocument } from '../../contract/results/aging.js';
+import { agingExample } from '../../contract/tasks/aging-examples.js';
 import { api, http, startFixture, submitAndWait, type Fixture } from '../service/helpers.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -38,15 +39,8 @@ const config = (condition: Record<string, unknown> = {}) => ({
   task_type: 'aging',
   tdb_code: 'ALSCZR',
   condition: {
-    components: ['AL', 'ZR'],
-    compositions: { ZR: 0.004 },
-    pressure: 101325,
-    matrix_phase: 'FCC_A1',
-    matrix_lattice_parameter: 4.05e-10,
-    temperature: 723.15,
+    ...agingExample('alzr').config.condition,
     end_time: 3.6e5,
-    precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
-    dislocation_density: 1e15,
     output_times: [3.6e3, 3.6e5],
     points: 25,
     ...condition,

@@ -1,5 +1,8 @@
-// The aging task the tests share: Al-0.4Zr (at.), Al3Zr precipitating on dislocations in fcc aluminium
-// (kawin_AlScZr.tdb) after a ramp from `from` K to `hold` K, held to `end` s.
+// The aging task the tests share: the Al-0.4Zr (at.) case of contract/tasks/aging-examples.ts, Al3Zr precipitating on
+// dislocations in fcc aluminium (kawin_AlScZr.tdb), after a ramp from `from` K to `hold` K (default the example's
+// 723.15 K), held to `end` s.
+import { agingExample } from '../../contract/tasks/aging-examples.js';
+
 export function alZrAgingCondition(o: {
   from: number;
   ramp: number;
@@ -9,20 +12,16 @@ export function alZrAgingCondition(o: {
   points?: number;
   pressure?: number;
 }) {
-  const hold = o.hold ?? 723.15;
+  const { temperature, end_time: _end, ...base } = agingExample('alzr').config.condition;
+  const hold = o.hold ?? temperature!;
   return {
-    components: ['AL', 'ZR'],
-    compositions: { ZR: 0.004 },
+    ...base,
     pressure: o.pressure ?? 101325,
-    matrix_phase: 'FCC_A1',
-    matrix_lattice_parameter: 4.05e-10,
     schedule: [
       { time: 0, temperature: o.from },
       { time: o.ramp, temperature: hold },
       { time: o.end, temperature: hold },
     ],
-    precipitates: [{ phase: 'AL3ZR', interfacial_energy: 0.1, nucleation_site: 'dislocations' }],
-    dislocation_density: 1e15,
     output_times: o.output_times,
     ...(o.points !== undefined ? { points: o.points } : {}),
   };

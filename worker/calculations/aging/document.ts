@@ -8,9 +8,8 @@ import type { TaskJob } from '../../protocol.js';
 import { documentBase } from '../../results/document.js';
 import type { CalcSystem } from '../../system/system.js';
 import type { AgingCondition } from '../aging.js';
-import { AVOGADRO } from './nucleation.js';
-import { molarVolumeOf } from './setup.js';
 import { siteDensity } from './nucleation.js';
+import { latticeSpacing, molarVolumeOf } from './setup.js';
 import { strengthLaw } from './strength.js';
 import type { AgingConfig, AgingResult, PrecipitateInput } from './types.js';
 
@@ -32,7 +31,7 @@ function phaseSeries(run: AgingRun, p: PrecipitateInput): AgingPhaseSeries {
   const phase = p.phase.toUpperCase();
   const records = result.phases[phase] ?? [];
   const matrixVolume = volume(config.matrix);
-  const spacing = config.matrix.lattice_parameter ?? Math.cbrt(matrixVolume / AVOGADRO);
+  const spacing = latticeSpacing(config.matrix, matrixVolume);
   const site = p.nucleation_site ?? 'bulk';
   const sites =
     p.site_density ??

@@ -72,7 +72,9 @@ function feasibleFraction(y: Float64Array, dy: number[]): number {
 export function parallelTangent(model: PhaseModel, T: number, P: number, mu: number[], y0: Float64Array): TangentState {
   let y = Float64Array.from(y0, (v) => Math.max(v, FLOOR));
   let f = objective(model, T, P, mu, y);
-  for (let it = 0; it < 60; it++) {
+  // a compound of one constituent per sublattice has no composition to relax: its tangent is its one state
+  const free = y.length > model.constraints.length;
+  for (let it = 0; free && it < 60; it++) {
     const dy = newtonStep(model, f.grad, f.hess);
     if (!dy) break;
     let alpha = feasibleFraction(y, dy);

@@ -8,6 +8,8 @@
 export class SizeGrid {
   edges: Float64Array;
   number: Float64Array;
+  /** the cube of each bin's centre (the volume sums run every step) */
+  private cubes: Float64Array;
 
   constructor(
     rMax: number,
@@ -15,6 +17,7 @@ export class SizeGrid {
   ) {
     this.edges = Float64Array.from({ length: bins + 1 }, (_, i) => (rMax * i) / bins);
     this.number = new Float64Array(bins);
+    this.cubes = centreCubes(this.edges);
   }
 
   get width(): number {
@@ -33,8 +36,10 @@ export class SizeGrid {
 
   /** The particles' volume per m^3 of alloy (each at its bin's centre). */
   volume(): number {
+    const n = this.number,
+      c = this.cubes;
     let s = 0;
-    this.number.forEach((n, i) => (s += n * this.centre(i) ** 3));
+    for (let i = 0; i < n.length; i++) s += n[i]! * c[i]!;
     return ((4 * Math.PI) / 3) * s;
   }
 
@@ -53,18 +58,28 @@ export class SizeGrid {
     return this.number[i]! > 1e-12 * peak;
   }
 
+  /** The largest volume per radius of a bin, n_i r_i^3 / w (comparable between grids of different bin widths). */
+  peakVolumeDensity(): number {
+    const n = this.number,
+      c = this.cubes;
+    let peak = 0;
+    for (let i = 0; i < n.length; i++) peak = Math.max(peak, n[i]! * c[i]!);
+    return peak / this.width;
+  }
+
   /**
-   * The largest |v| / width (1/s) over the edges of the bins holding more than `significant` of the largest bin's
-   * volume: the Courant limit for accuracy where the precipitated volume is (the implicit step is stable anywhere, and
-   * the few small particles dissolving fast near r = 0, v ~ 1/r^2, would otherwise set it).
+   * The largest |v| / width (1/s) over the edges of the bins whose volume per radius (n_i r_i^3 / w) exceeds `floor`:
+   * the Courant limit for accuracy where the precipitated volume is (the implicit step is stable anywhere; the few
+   * small particles dissolving fast near r = 0, v ~ 1/r^2, and the particles of a phase holding a negligible part of
+   * the precipitated volume would otherwise set it).
    */
-  courantRate(velocity: Float64Array, significant = 1e-3): number {
-    const vol = this.number.map((n, i) => n * this.centre(i) ** 3);
-    const peak = vol.reduce((a, b) => Math.max(a, b), 0);
+  courantRate(velocity: Float64Array, floor: number): number {
+    const n = this.number,
+      c = this.cubes;
+    const limit = floor * this.width;
     let rate = 0;
     for (let e = 1; e < this.bins; e++)
-      if (vol[e - 1]! > significant * peak || vol[e]! > significant * peak)
-        rate = Math.max(rate, Math.abs(velocity[e]!));
+      if (n[e - 1]! * c[e - 1]! > limit || n[e]! * c[e]! > limit) rate = Math.max(rate, Math.abs(velocity[e]!));
     return rate / this.width;
   }
 
@@ -163,6 +178,7 @@ export class SizeGrid {
     });
     this.edges = next.edges;
     this.number = next.number;
+    this.cubes = next.cubes;
   }
 
   snapshot(): Float64Array {
@@ -171,6 +187,13 @@ export class SizeGrid {
 
   restore(n: Float64Array, edges: Float64Array): void {
     this.number = Float64Array.from(n);
-    this.edges = Float64Array.from(edges);
+    if (edges !== this.edges) {
+      this.edges = Float64Array.from(edges);
+      this.cubes = centreCubes(this.edges);
+    }
   }
+}
+
+function centreCubes(edges: Float64Array): Float64Array {
+  return Float64Array.from({ length: edges.length - 1 }, (_, i) => (0.5 * (edges[i]! + edges[i + 1]!)) ** 3);
 }

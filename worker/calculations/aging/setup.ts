@@ -36,6 +36,15 @@ export function molarVolumeOf(v: VolumeInput, field: string): number | Error {
   return (v.lattice_parameter! ** 3 * AVOGADRO) / atoms;
 }
 
+/**
+ * The matrix's lattice parameter (m): given, else the edge of the cubic cell of its molar volume and atoms per cell,
+ * a = (n V_m / N_A)^(1/3), so that a matrix given by its volume and the same matrix given by its cell nucleate alike.
+ * It is the attachment distance of the nucleation rate and the site spacing on dislocations and grain boundaries.
+ */
+export function latticeSpacing(matrix: VolumeInput, matrixMolarVolume: number): number {
+  return matrix.lattice_parameter ?? Math.cbrt(((matrix.atoms_per_cell ?? 4) * matrixMolarVolume) / AVOGADRO);
+}
+
 /** The alloy's mole fractions over every element of the system (an element left out is 0), or an Error. */
 export function alloyOf(elements: string[], composition: Record<string, number>): Record<string, number> | Error {
   const x: Record<string, number> = {};

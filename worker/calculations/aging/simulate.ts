@@ -6,11 +6,10 @@
 // moves at most a fraction of a bin (Courant), the matrix's solute fractions change by at most a fraction of their
 // supersaturation (a step that would change them more is halved and redone), a ramp changes T by at most 1 K, and the
 // step grows by at most 1.5 per step. Results at log-spaced times; size distributions at chosen times.
-import { AVOGADRO } from './nucleation.js';
 import { RateModel, type PhaseRates } from './kinetics.js';
 import { SizeGrid } from './psd.js';
 import { scheduleOf, type Schedule } from './schedule.js';
-import { alloyOf, molarVolumeOf, phaseContexts, type PhaseContext } from './setup.js';
+import { alloyOf, latticeSpacing, molarVolumeOf, phaseContexts, type PhaseContext } from './setup.js';
 import { AgingThermo, type MatrixState } from './thermo.js';
 import type { AgingConfig, AgingResult, AgingSystem } from './types.js';
 import { AgingRecorder, stopTimes } from './record.js';
@@ -36,8 +35,7 @@ function prepare(sys: AgingSystem, config: AgingConfig): Prepared | Error {
   if (!(config.end_time > 0)) return new Error('end_time: a positive time (s)');
   const matrixMolarVolume = molarVolumeOf(config.matrix, 'matrix');
   if (matrixMolarVolume instanceof Error) return matrixMolarVolume;
-  // the attachment rate's spacing: the matrix's lattice parameter, else its mean atomic spacing
-  const spacing = config.matrix.lattice_parameter ?? Math.cbrt(matrixMolarVolume / AVOGADRO);
+  const spacing = latticeSpacing(config.matrix, matrixMolarVolume);
   const phases = phaseContexts(config, matrixMolarVolume, spacing);
   if (phases instanceof Error) return phases;
   try {
@@ -152,8 +150,12 @@ class AgingLoop {
     const rates = this.p.phases.map((c) => this.phaseRates(c, state));
     const velocities = this.p.phases.map((c, i) => edgeVelocities(c.grid, rates[i]!));
     let dt = Math.min(this.dt * 1.5, untilStop);
+    // the bins that set the Courant limit: those holding more than 1e-3 of the largest bin's volume (per radius) of
+    // any phase, so that neither a phase's few fast-dissolving small particles nor a phase holding a negligible part
+    // of the precipitate (a competitor that lost) sets the step
+    const floor = 1e-3 * this.p.phases.reduce((a, c) => Math.max(a, c.grid?.peakVolumeDensity() ?? 0), 0);
     this.p.phases.forEach((c, i) => {
-      const rate = c.grid ? c.grid.courantRate(velocities[i]!) : 0;
+      const rate = c.grid ? c.grid.courantRate(velocities[i]!, floor) : 0;
       if (rate > 0) dt = Math.min(dt, this.courant / rate);
     });
     const ramp = this.p.schedule.rate(this.t, dt);
@@ -210,8 +212,9 @@ class AgingLoop {
    * with f_p the phases' atom fractions. Records the mass balance's residual.
    */
   private matrixComposition(): Record<string, number> {
-    const moles: number[] = this.p.phases.map((c) => (c.grid ? c.grid.volume() / c.molarVolume : 0));
-    const volume = this.p.phases.reduce((a, c) => a + (c.grid ? c.grid.volume() : 0), 0);
+    const volumes = this.p.phases.map((c) => (c.grid ? c.grid.volume() : 0));
+    const moles = volumes.map((v, i) => v / this.p.phases[i]!.molarVolume);
+    const volume = volumes.reduce((a, b) => a + b, 0);
     const total = moles.reduce((a, b) => a + b, 0) + (1 - volume) / this.p.matrixMolarVolume;
     const f = moles.map((m) => m / total);
     const F = f.reduce((a, b) => a + b, 0);
@@ -228,17 +231,21 @@ class AgingLoop {
   }
 
   /**
-   * Per element: its distance from the nearest tie line's matrix composition, floored at 1e-4 of its fraction in the
-   * alloy (near a solvus on a ramp the distance vanishes; the floor keeps the steps from following it down).
+   * Per element: its distance from the nearest tie line's matrix composition among the phases taking up solute (those
+   * holding more than 1e-3 of the largest phase's volume; every phase before any has precipitated: a competitor that
+   * lost, with its tie line near the matrix, would otherwise hold the steps to its own distance), floored at 1e-4 of
+   * its fraction in the alloy (near a solvus on a ramp the distance vanishes; the floor keeps the steps from following
+   * it down).
    */
   private supersaturationScale(T: number): Record<string, number> {
+    const volumes = this.p.phases.map((c) => c.grid?.volume() ?? 0);
+    const largest = Math.max(...volumes);
+    const taking = this.p.phases.filter((_, i) => largest === 0 || volumes[i]! > 1e-3 * largest);
+    const lines = taking.map((c) => this.p.rates.lineOrLast(c.phase, T));
     const out: Record<string, number> = {};
     for (const e of Object.keys(this.p.alloy)) {
       let s = Infinity;
-      for (const c of this.p.phases) {
-        const line = this.p.rates.lineOrLast(c.phase, T);
-        if (line) s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
-      }
+      for (const line of lines) if (line) s = Math.min(s, Math.abs(this.matrix[e]! - line.matrix[e]!));
       out[e] = Math.max(Number.isFinite(s) ? s : 0, 1e-4 * this.p.alloy[e]!, 1e-12);
     }
     return out;
