@@ -49,6 +49,10 @@ export interface SolidificationDocument extends ResultDocument {
   latent_heat: { T: number; released: number; cumulative: number; apparent_cp: number }[];
   /** the composition of the solid as it forms, against the fraction solid before it (microsegregation) */
   microsegregation: { fraction_solid: number; x: Record<string, number> }[];
+  /** added: the same slices of solid at the end of solidification, after back diffusion: of element j each keeps
+   * 1 - 2 Omega_j of the composition it formed with and 2 Omega_j takes the composition of the last solid formed with
+   * back diffusion (worker/scans/scheil/final-profile.ts) */
+  final_profile: { fraction_solid: number; x: Record<string, number> }[];
   table: ResultTable;
   notes: string[];
 }

@@ -17,6 +17,7 @@ import { CancelledError, type CalculationOutput, type JobControl, type TaskJob }
 import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { backDiffusionUpdate, clyneKurzOmega } from '../scans/scheil/back-diffusion.js';
+import { finalProfile, type SolidSlice } from '../scans/scheil/final-profile.js';
 import { scheilSolidification, type ScheilRun } from '../scans/scheil/run.js';
 import { phaseDiffusionAt } from '../system/diffusion.js';
 import { inMoleFractions, openSystem, type CalcSystem } from '../system/system.js';
@@ -27,6 +28,10 @@ const R = 8.3145;
 
 const pathOf = (steps: readonly { T: number; fraction_solid: number }[]): SolidPathPoint[] =>
   steps.map((s) => ({ T: s.T, fraction_solid: s.fraction_solid }));
+
+/** The element that takes what the others leave: the alloy's largest fraction (as in back-diffusion.ts). */
+const balanceElement = (x: Record<string, number>): string =>
+  Object.keys(x).reduce((a, b) => ((x[b] ?? 0) > (x[a] ?? 0) ? b : a));
 
 /** Each element's back diffusion: fast diffusers in equilibrium, the others from D_s, t_f and lambda_2. */
 function backDiffusionOf(
@@ -41,7 +46,7 @@ function backDiffusionOf(
   // the tracer diffusivities in the primary phase at the middle of the freezing range
   const fromDb: Record<string, number> =
     (c.primary ? phaseDiffusionAt(sys, c.primary, c.Tmid, cond.pressure, c.x)?.tracer : undefined) ?? {};
-  const balance = sys.elements.reduce((a, b) => ((c.x[b] ?? 0) > (c.x[a] ?? 0) ? b : a));
+  const balance = balanceElement(c.x);
   return sys.elements.map((element): BackDiffusion => {
     if (element === balance)
       return {
@@ -101,7 +106,7 @@ export function run(job: TaskJob<'solidification'>, control: JobControl): Calcul
   const tf = liq !== null && sol !== null ? (liq - sol) / cond.cooling_rate : null;
   const Tmid = liq !== null && sol !== null ? 0.5 * (liq + sol) : cond.start_temperature;
   const back = backDiffusionOf(cond, sys, { primary, Tmid, tf, spacing, x: classic.composition });
-  const profile: { fs: number; x: Record<string, number> }[] = [];
+  const profile: SolidSlice[] = [];
   const twoOmega = Object.fromEntries(back.map((b) => [b.element, 2 * b.omega]));
   const withBack = scheilSolidification({
     ...base,
@@ -141,7 +146,7 @@ interface Runs {
   spacing: number;
   tf: number | null;
   back: BackDiffusion[];
-  profile: { fs: number; x: Record<string, number> }[];
+  profile: SolidSlice[];
 }
 
 function solidificationDocument(
@@ -179,6 +184,11 @@ function solidificationDocument(
     phases_in_order: phasesInOrder(r.withBack.steps),
     latent_heat: latentHeat(r.withBack.steps),
     microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
+    final_profile: finalProfile(
+      r.profile,
+      Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
+      balanceElement(r.classic.composition),
+    ),
     table: pathTable(r.withBack.steps),
     notes,
   };
