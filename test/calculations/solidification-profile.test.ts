@@ -52,26 +52,30 @@ describe('the profile after back diffusion', () => {
     expect(run.end_reason).toBe('liquid_exhausted');
   }, 60_000);
 
-  it.each([0.3, 0.8])('2 Omega = %s: the profile and the remaining liquid hold the alloy at every step', (twoOmega) => {
-    const { run, slices, profile } = pathWith(twoOmega);
-    // the steps that formed a slice, in order (the path's last step solidifies the rest without one)
-    const formed = run.steps.filter((s) => s.solid_increment > 0);
-    let checked = 0;
-    slices.forEach((last, i) => {
-      const liquid = formed[i]!.liquid_x;
-      // the update clamps a liquid it would leave with a negative amount of zinc (its last drop): no balance there
-      if (liquid.ZN === 0) return;
-      const upTo = finalProfile(slices.slice(0, i + 1), { AL: 0, ZN: twoOmega }, 'AL');
-      for (const e of ['AL', 'ZN']) {
-        const inSolid = upTo.reduce((a, p, j) => a + p.x[e]! * slices[j]!.df, 0);
-        const total = inSolid + (1 - last.fs - last.df) * liquid[e]!;
-        expect(Math.abs(total - (e === 'ZN' ? X0 : 1 - X0))).toBeLessThan(1e-12);
-      }
-      checked++;
-    });
-    expect(checked).toBeGreaterThan(slices.length - 3);
-    // the early solid gained zinc from the later, less than complete homogenisation would give it
-    expect(profile[0]!.x.ZN!).toBeGreaterThan(slices[0]!.x.ZN!);
-    expect(profile[0]!.x.ZN!).toBeLessThan(X0);
-  }, 60_000);
+  it.each([0.3, 0.8])(
+    '2 Omega = %s: the profile and the remaining liquid hold the alloy at every step',
+    (twoOmega) => {
+      const { run, slices, profile } = pathWith(twoOmega);
+      // the steps that formed a slice, in order (the path's last step solidifies the rest without one)
+      const formed = run.steps.filter((s) => s.solid_increment > 0);
+      let checked = 0;
+      slices.forEach((last, i) => {
+        const liquid = formed[i]!.liquid_x;
+        // the update clamps a liquid it would leave with a negative amount of zinc (its last drop): no balance there
+        if (liquid.ZN === 0) return;
+        const upTo = finalProfile(slices.slice(0, i + 1), { AL: 0, ZN: twoOmega }, 'AL');
+        for (const e of ['AL', 'ZN']) {
+          const inSolid = upTo.reduce((a, p, j) => a + p.x[e]! * slices[j]!.df, 0);
+          const total = inSolid + (1 - last.fs - last.df) * liquid[e]!;
+          expect(Math.abs(total - (e === 'ZN' ? X0 : 1 - X0))).toBeLessThan(1e-12);
+        }
+        checked++;
+      });
+      expect(checked).toBeGreaterThan(slices.length - 3);
+      // the early solid gained zinc from the later, less than complete homogenisation would give it
+      expect(profile[0]!.x.ZN!).toBeGreaterThan(slices[0]!.x.ZN!);
+      expect(profile[0]!.x.ZN!).toBeLessThan(X0);
+    },
+    60_000,
+  );
 });

@@ -159,6 +159,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
     task_type: 'ternary_isothermal_section',
     tdb_code: 'ALFE',
     spinodal: true,
+    coherent: { c11: 108e9, c12: 62e9, molar_volume: 1e-5, lattice_mismatch: { FE: -0.05, NI: -0.03 } },
     condition: {
       components: ['AL', 'FE', 'NI'],
       temperature: 1000,
