@@ -33,6 +33,14 @@ export interface SolidificationDocument extends ResultDocument {
   /** (liquidus - Scheil solidus) / cooling rate, s */
   local_solidification_time: number | null;
   back_diffusion: BackDiffusion[];
+  /** added, with condition.solute_trapping: the front's velocity V (m/s, given or cooling rate / thermal gradient),
+   * Aziz's diffusive speed V_D (m/s) and their ratio, in k_v = (k_e + V/V_D)/(1 + V/V_D); null without */
+  solute_trapping: {
+    interface_velocity: number;
+    velocity_source: 'given' | 'cooling rate / thermal gradient';
+    diffusive_speed: number;
+    velocity_ratio: number;
+  } | null;
   /** the path with back diffusion, the classic Scheil path and the lever rule */
   path: SolidPathPoint[];
   scheil_path: SolidPathPoint[];

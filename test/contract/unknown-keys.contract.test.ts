@@ -184,6 +184,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       temperature_step: 2,
       cooling_rate: 10,
       secondary_arm_spacing: 3e-5,
+      solute_trapping: { thermal_gradient: 1e5, diffusive_speed: 5 },
       fast_diffusers: [],
       solid_diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       primary_phase: 'BCC_A2',

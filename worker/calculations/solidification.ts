@@ -11,7 +11,11 @@ import { alloyName } from '../../contract/plots/names.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type { ScheilStep } from '../../contract/results/scheil_solidification.js';
 import type { BackDiffusion, SolidificationDocument, SolidPathPoint } from '../../contract/results/solidification.js';
-import { ARM_SPACING_COEFFICIENT, DEFAULT_FAST_DIFFUSERS } from '../../contract/tasks/solidification.js';
+import {
+  ARM_SPACING_COEFFICIENT,
+  DEFAULT_DIFFUSIVE_SPEED,
+  DEFAULT_FAST_DIFFUSERS,
+} from '../../contract/tasks/solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { documentBase } from '../results/document.js';
@@ -76,6 +80,21 @@ function backDiffusionOf(
   });
 }
 
+/** The front's velocity and Aziz's diffusive speed of condition.solute_trapping (solute-trapping.ts), or null. */
+function soluteTrappingOf(cond: Condition): SolidificationDocument['solute_trapping'] {
+  const t = cond.solute_trapping;
+  if (!t) return null;
+  const given = t.interface_velocity !== undefined;
+  const V = given ? t.interface_velocity! : cond.cooling_rate / t.thermal_gradient!;
+  const VD = t.diffusive_speed ?? DEFAULT_DIFFUSIVE_SPEED;
+  return {
+    interface_velocity: V,
+    velocity_source: given ? 'given' : 'cooling rate / thermal gradient',
+    diffusive_speed: VD,
+    velocity_ratio: V / VD,
+  };
+}
+
 /** The solid phases in the order they start to form. */
 function phasesInOrder(steps: readonly ScheilStep[]): string[] {
   const out: string[] = [];
@@ -107,15 +126,26 @@ export function run(job: TaskJob<'solidification'>, control: JobControl): Calcul
   const Tmid = liq !== null && sol !== null ? 0.5 * (liq + sol) : cond.start_temperature;
   const back = backDiffusionOf(cond, sys, { primary, Tmid, tf, spacing, x: classic.composition });
   const profile: SolidSlice[] = [];
+  const trapping = soluteTrappingOf(cond);
   const twoOmega = Object.fromEntries(back.map((b) => [b.element, 2 * b.omega]));
   const withBack = scheilSolidification({
     ...base,
     leverRule: false,
     liquidUpdate: backDiffusionUpdate(twoOmega, profile, primary ?? undefined),
+    soluteTrapping: trapping?.velocity_ratio,
     control: undefined,
   });
   control.setProgress(0.95);
-  const doc = solidificationDocument(job, sys, cond, { classic, withBack, primary, spacing, tf, back, profile });
+  const doc = solidificationDocument(job, sys, cond, {
+    classic,
+    withBack,
+    primary,
+    spacing,
+    tf,
+    back,
+    profile,
+    trapping,
+  });
   const inMass = job.config.condition.composition_unit === 'mass_fraction';
   const alloy = alloyName(
     inMass ? moleToMassFractions(doc.composition, elementMasses(sys.db.info().elements)) : doc.composition,
@@ -147,6 +177,7 @@ interface Runs {
   tf: number | null;
   back: BackDiffusion[];
   profile: SolidSlice[];
+  trapping: SolidificationDocument['solute_trapping'];
 }
 
 function solidificationDocument(
@@ -174,6 +205,7 @@ function solidificationDocument(
     arm_spacing_source: cond.secondary_arm_spacing !== undefined ? 'given' : 'derived from the cooling rate',
     local_solidification_time: r.tf,
     back_diffusion: r.back,
+    solute_trapping: r.trapping,
     path: pathOf(r.withBack.steps),
     scheil_path: pathOf(r.classic.steps),
     lever_rule: pathOf(r.classic.lever_rule),

@@ -2,6 +2,7 @@
 // once known its liquidus, its end and why it ended.
 import type { ScheilEndReason, ScheilStep } from '../../../contract/results/scheil_solidification.js';
 import { AMOUNT_EPS, type Split } from './equilibria.js';
+import { trappedSplit } from './solute-trapping.js';
 
 /**
  * How the liquid's composition follows a step: the equilibrium liquid of the step (Scheil-Gulliver, the default), or
@@ -33,6 +34,8 @@ export class PathState {
   constructor(
     x0: Record<string, number>,
     private readonly liquidUpdate?: LiquidUpdate,
+    /** solute trapping, V / V_D (solute-trapping.ts); 0 or undefined: local equilibrium at the interface */
+    private readonly trapping?: number,
   ) {
     this.xL = { ...x0 };
   }
@@ -56,10 +59,12 @@ export class PathState {
   }
 
   /**
-   * A step at T: the solids of `s` form from the liquid left before it, 1 - fsBefore (Scheil's rule), and the
-   * liquid takes the composition of `s`.
+   * A step at T: the solids of the equilibrium split form from the liquid left before it, 1 - fsBefore (Scheil's
+   * rule), more of them and nearer the liquid's composition with solute trapping, and the liquid takes the
+   * composition of the split.
    */
-  record(T: number, s: Split, fsBefore: number): void {
+  record(T: number, equilibrium: Split, fsBefore: number): void {
+    const s = this.trapping ? trappedSplit(equilibrium, this.trapping) : equilibrium;
     const remaining = 1 - fsBefore;
     const inc: Record<string, number> = {};
     for (const q of s.solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + remaining * q.NP;

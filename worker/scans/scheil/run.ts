@@ -59,6 +59,8 @@ export interface ScheilInput {
   leverRule?: boolean;
   /** the liquid's composition after each step (back diffusion); default the step's equilibrium liquid (Scheil) */
   liquidUpdate?: LiquidUpdate;
+  /** solute trapping: the interface velocity over Aziz's diffusive speed, V / V_D (solute-trapping.ts); default 0 */
+  soluteTrapping?: number;
   threads?: number;
   control?: JobControl;
 }
@@ -74,7 +76,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const setup = scheilSetup(input);
   const logs: string[] = [];
   const eq = new PathEquilibria(setup, logs);
-  const state = new PathState(setup.x0, input.liquidUpdate);
+  const state = new PathState(setup.x0, input.liquidUpdate, input.soluteTrapping);
   const start = startPath(eq, setup, state, logs);
   const { lastT, endReason } = followPath(eq, setup, state, { T: setup.T0, r: start.first }, logs);
   const lever =
