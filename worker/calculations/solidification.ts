@@ -22,6 +22,7 @@ import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { backDiffusionUpdate, clyneKurzOmega } from '../scans/scheil/back-diffusion.js';
 import { finalProfile, type SolidSlice } from '../scans/scheil/final-profile.js';
+import { pathHeat } from '../scans/scheil/path-heat.js';
 import { scheilSolidification, type ScheilRun } from '../scans/scheil/run.js';
 import { phaseDiffusionAt } from '../system/diffusion.js';
 import { inMoleFractions, openSystem, type CalcSystem } from '../system/system.js';
@@ -214,7 +215,7 @@ function solidificationDocument(
     lever_rule_solidus: r.classic.lever_rule_solidus_temperature,
     end_reason: r.withBack.end_reason,
     phases_in_order: phasesInOrder(r.withBack.steps),
-    latent_heat: latentHeat(r.withBack.steps),
+    latent_heat: latentHeat(sys, cond.pressure, r),
     microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
     final_profile: finalProfile(
       r.profile,
@@ -226,24 +227,31 @@ function solidificationDocument(
   };
 }
 
-/** The latent heat of a path per temperature (its steps at one temperature summed) and its release per kelvin. */
-function latentHeat(steps: readonly ScheilStep[]): SolidificationDocument['latent_heat'] {
-  const out: SolidificationDocument['latent_heat'] = [];
+/** The sensible, latent and apparent heat of the path with back diffusion (path-heat.ts) per temperature. */
+function latentHeat(sys: CalcSystem, P: number, r: Runs): SolidificationDocument['latent_heat'] {
+  const heat = pathHeat(
+    { db: sys.db, components: sys.components, P, liquid: r.withBack.liquid_phase },
+    r.withBack.composition,
+    r.withBack.heat,
+    {
+      twoOmega: Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
+      balance: balanceElement(r.withBack.composition),
+      primary: r.primary ?? undefined,
+    },
+  );
   let cumulative = 0;
-  for (const s of steps) {
-    const released = s.latent_heat ?? 0;
-    cumulative += released;
-    const last = out[out.length - 1];
-    if (last && last.T === s.T) {
-      last.released += released;
-      last.cumulative = cumulative;
-    } else out.push({ T: s.T, released, cumulative, apparent_cp: 0 });
-  }
-  out.forEach((p, i) => {
-    const dT = i > 0 ? out[i - 1]!.T - p.T : 0;
-    p.apparent_cp = dT > 0 ? p.released / dT : 0;
+  return heat.map((row) => {
+    cumulative += row.latent;
+    return {
+      T: row.T,
+      released: row.latent,
+      cumulative,
+      apparent_cp: row.apparent_cp,
+      sensible_cp: row.sensible_cp,
+      latent_cp: row.latent_cp,
+      enthalpy: row.enthalpy,
+    };
   });
-  return out;
 }
 
 function pathTable(steps: readonly ScheilStep[]): ResultTable {

@@ -12,6 +12,7 @@
 import { equilibrium } from '../../core/equilibrium.js';
 import type { PhaseModel } from '../../core/models.js';
 import type { NativeDatabase } from '../../core/native.js';
+import { compositionSites } from '../../system/composition-sites.js';
 import { thermodynamicFactor } from '../../system/diffusion.js';
 
 type Composition = Record<string, number>;
@@ -68,7 +69,7 @@ function strainMatrix(elements: readonly string[], c: CoherencyStrain): number[]
 }
 
 export class StabilityDeterminant {
-  private readonly atomSublattice: number | null;
+  private readonly direct: ((x: Composition) => Float64Array) | null;
   /** 2 Y V_m eta_j eta_k over the independent elements of the model's order, or null (the chemical spinodal) */
   private readonly strain: number[][] | null;
   evaluations = 0;
@@ -83,21 +84,11 @@ export class StabilityDeterminant {
     },
   ) {
     this.strain = sys.coherency ? strainMatrix(sys.model.info.elements, sys.coherency) : null;
-    // a phase whose composition fixes its site fractions: one sublattice of atoms, every other vacancies alone
-    const vars = sys.model.variables;
-    const holding = new Set(vars.filter((v) => v.species !== 'VA').map((v) => v.sublattice));
-    const single = holding.size === 1 ? [...holding][0]! : null;
-    const clean =
-      single !== null &&
-      !vars.some((v) => v.sublattice === single && v.species === 'VA') &&
-      vars.every((v) => v.sublattice === single || v.species === 'VA');
-    this.atomSublattice = clean ? single : null;
+    this.direct = compositionSites(sys.model);
   }
 
   private sites(T: number, x: Composition): Float64Array | null {
-    const vars = this.sys.model.variables;
-    if (this.atomSublattice !== null)
-      return Float64Array.from(vars, (v) => (v.species === 'VA' ? 1 : (x[v.species] ?? 0)));
+    if (this.direct) return this.direct(x);
     const els = this.sys.model.info.elements;
     const r = equilibrium({
       database: this.sys.db,

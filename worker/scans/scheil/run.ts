@@ -28,6 +28,7 @@ import type { ScheilPath } from '../../../contract/results/scheil_solidification
 import { PathEquilibria } from './equilibria.js';
 import { leverRule } from './lever-rule.js';
 import { followPath } from './path.js';
+import type { HeatStep } from './path-heat.js';
 import { PathState, type LiquidUpdate } from './path-state.js';
 import { scheilSetup } from './setup.js';
 import { startPath } from './start.js';
@@ -69,6 +70,8 @@ export interface ScheilInput {
 export interface ScheilRun extends ScheilPath {
   elements: string[];
   logs: string[];
+  /** beside each step, the states its enthalpy needs (path-heat.ts) */
+  heat: HeatStep[];
 }
 
 /** The Scheil path of the alloy and, unless turned off, its lever rule. */
@@ -102,6 +105,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     composition: setup.x0,
     elements: setup.elements,
     logs,
+    heat: state.heat,
     start_temperature: setup.T0,
     started_below_liquidus: start.startedBelow,
     suggested_start_temperature: start.suggested,

@@ -25,5 +25,18 @@ export function trappedSplit(s: Split, beta: number): Split {
   const w = beta / (1 + beta);
   const fL = Math.max(0, (s.fL - w) / (1 - w));
   const scale = (1 - fL) / (1 - s.fL);
-  return { ...s, fL, solids: s.solids.map((q) => ({ ...q, NP: q.NP * scale })), latent: s.latent * scale };
+  const xL = s.xL;
+  // each solid set moves towards the liquid the same way, so their mixture is the trapped solid of the step
+  const trapped = (x: Record<string, number>) =>
+    xL ? Object.fromEntries(Object.keys(x).map((e) => [e, (x[e]! + beta * (xL[e] ?? 0)) / (1 + beta)])) : x;
+  return {
+    ...s,
+    fL,
+    solids: s.solids.map((q) => ({
+      ...q,
+      NP: q.NP * scale,
+      state: q.state && { ...q.state, x: trapped(q.state.x) },
+    })),
+    latent: s.latent * scale,
+  };
 }
