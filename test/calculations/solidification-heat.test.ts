@@ -73,31 +73,35 @@ describe('the heat of a solidification path (ideal A-Z)', () => {
     ['Scheil (no diffusivity of Z)', {}],
     ['Z in equilibrium with the solid', { fast_diffusers: ['Z'] }],
     ['solute trapping at V/V_D = 0.5', { solute_trapping: { interface_velocity: 1, diffusive_speed: 2 } }],
-  ])('%s: the integral of the apparent Cp is the closed-form H(start) - H(end)', (_, extra) => {
-    const d = calc(extra);
-    const rows = d.latent_heat;
-    expect(rows.length).toBeGreaterThan(100);
-    expect(d.path[d.path.length - 1]!.fraction_solid).toBeGreaterThan(1 - 1e-7);
-    const end = rows[rows.length - 1]!.T;
-    let integral = 0;
-    for (let i = 1; i < rows.length; i++) integral += rows[i]!.apparent_cp * (rows[i - 1]!.T - rows[i]!.T);
-    const closed = H.liquid(T0, X_Z) - H.solid(end, X_Z);
-    expect(Math.abs(integral - closed)).toBeLessThan(1e-6 * closed);
-    // (the Scheil path ends with at most 1e-8 of liquid left: its latent heat, about 1e-4 J, is not released)
-    expect(Math.abs(rows[rows.length - 1]!.enthalpy + closed)).toBeLessThan(1e-6 * closed);
-    // apparent = sensible + latent in every interval, the latent heat the same as released
-    for (const r of rows.slice(1)) {
-      expect(r.apparent_cp).toBeCloseTo(r.sensible_cp + r.latent_cp, 9);
-      expect(r.latent_cp * (rows[rows.indexOf(r) - 1]!.T - r.T)).toBeCloseTo(r.released, 9);
-    }
-    // above the liquidus the liquid's heat capacity and nothing released
-    const above = rows.filter((r, i) => i > 0 && r.T > d.liquidus!);
-    expect(above.length).toBeGreaterThan(50);
-    for (const r of above) {
-      expect(r.sensible_cp).toBeCloseTo(cp.liquid(X_Z), 5);
-      expect(Math.abs(r.released)).toBeLessThan(1e-6);
-    }
-  }, 60_000);
+  ])(
+    '%s: the integral of the apparent Cp is the closed-form H(start) - H(end)',
+    (_, extra) => {
+      const d = calc(extra);
+      const rows = d.latent_heat;
+      expect(rows.length).toBeGreaterThan(100);
+      expect(d.path[d.path.length - 1]!.fraction_solid).toBeGreaterThan(1 - 1e-7);
+      const end = rows[rows.length - 1]!.T;
+      let integral = 0;
+      for (let i = 1; i < rows.length; i++) integral += rows[i]!.apparent_cp * (rows[i - 1]!.T - rows[i]!.T);
+      const closed = H.liquid(T0, X_Z) - H.solid(end, X_Z);
+      expect(Math.abs(integral - closed)).toBeLessThan(1e-6 * closed);
+      // (the Scheil path ends with at most 1e-8 of liquid left: its latent heat, about 1e-4 J, is not released)
+      expect(Math.abs(rows[rows.length - 1]!.enthalpy + closed)).toBeLessThan(1e-6 * closed);
+      // apparent = sensible + latent in every interval, the latent heat the same as released
+      for (const r of rows.slice(1)) {
+        expect(r.apparent_cp).toBeCloseTo(r.sensible_cp + r.latent_cp, 9);
+        expect(r.latent_cp * (rows[rows.indexOf(r) - 1]!.T - r.T)).toBeCloseTo(r.released, 9);
+      }
+      // above the liquidus the liquid's heat capacity and nothing released
+      const above = rows.filter((r, i) => i > 0 && r.T > d.liquidus!);
+      expect(above.length).toBeGreaterThan(50);
+      for (const r of above) {
+        expect(r.sensible_cp).toBeCloseTo(cp.liquid(X_Z), 5);
+        expect(Math.abs(r.released)).toBeLessThan(1e-6);
+      }
+    },
+    60_000,
+  );
 
   it('the sensible heat capacity is that of the liquid and solid amounts before each interval', () => {
     const d = calc({});

@@ -89,6 +89,39 @@ function calc(tdb: string, condition: Record<string, unknown>) {
   return read(j);
 }
 
+/** The ternary A-B-C section at T with spinodal: true (and `extra` task_config keys), its preview and result. */
+function section(T: number, extra: Record<string, unknown> = {}) {
+  const j = parsedJob('ternary_isothermal_section', {
+    taskUuid: 't',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
+    config: {
+      tdb_file: TERNARY,
+      spinodal: true,
+      ...extra,
+      condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
+    },
+  });
+  runSection(j, ctl());
+  const doc = JSON.parse(
+    readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+  ) as TernaryIsothermalSectionResult;
+  return { doc, svg: readFileSync(path.join(j.taskDir, 'preview', 'isothermal_section.svg'), 'utf8') };
+}
+
+/**
+ * The closed-form Hessian determinant of G_m = RT sum x ln x + Omega x_A x_B in (x_B, x_C) at T, with `strain` on its
+ * B-B term (a coherent fluctuation along B), and the size of its terms.
+ */
+function abcDeterminant(T: number, x: Record<string, number>, strain = 0) {
+  const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
+  const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA + strain,
+    cc = R * T * (1 / a + 1 / c),
+    bc = (R * T) / a - OMEGA;
+  return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
+}
+
 describe('spinodal_decomposition', () => {
   it('regular solution: T_c = Omega/2R at x = 1/2, x(1-x) = RT/2 Omega, the coherent spinodal with 2 eta^2 Y V_m', () => {
     const coherent = { c11: 100e9, c12: 50e9, lattice_mismatch: 0.05, molar_volume: 1e-5 };
@@ -215,35 +248,13 @@ describe('spinodal_decomposition', () => {
 
   it('ternary_isothermal_section with spinodal: true: on each tie-line of the gap the Hessian determinant vanishes', () => {
     const T = 900;
-    const j = parsedJob('ternary_isothermal_section', {
-      taskUuid: 't',
-      ompThreads: 1,
-      taskDir: path.join(tmp, `t${n++}`),
-      control: new SharedArrayBuffer(16),
-      config: {
-        tdb_file: TERNARY,
-        spinodal: true,
-        condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
-      },
-    });
-    runSection(j, ctl());
-    const d = JSON.parse(
-      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
-    ) as TernaryIsothermalSectionResult;
+    const d = section(T).doc;
     expect(d.spinodals).toHaveLength(1);
     const points = d.spinodals![0]!.points;
     expect(points.length).toBeGreaterThan(5);
-    // G_m = RT sum x ln x + Omega x_A x_B in (x_B, x_C): the closed-form Hessian
-    const hessian = (x: Record<string, number>) => {
-      const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
-      const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA,
-        cc = R * T * (1 / a + 1 / c),
-        bc = (R * T) / a - OMEGA;
-      return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
-    };
     for (const pair of points)
       for (const x of pair) {
-        const h = hessian(x);
+        const h = abcDeterminant(T, x);
         expect(Math.abs(h.det) / h.scale).toBeLessThan(1e-6);
       }
   });
@@ -251,44 +262,19 @@ describe('spinodal_decomposition', () => {
   it('ternary section with coherent: mismatch along B alone gives the binary coherent spinodal on the A-B edge, inside the chemical one', () => {
     const T = 900;
     const coherent = { c11: 100e9, c12: 50e9, molar_volume: 1e-5, lattice_mismatch: { b: 0.05 } };
-    const j = parsedJob('ternary_isothermal_section', {
-      taskUuid: 't',
-      ompThreads: 1,
-      taskDir: path.join(tmp, `t${n++}`),
-      control: new SharedArrayBuffer(16),
-      config: {
-        tdb_file: TERNARY,
-        spinodal: true,
-        coherent,
-        condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
-      },
-    });
-    runSection(j, ctl());
-    const d = JSON.parse(
-      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
-    ) as TernaryIsothermalSectionResult;
-    expect(readFileSync(path.join(j.taskDir, 'preview', 'isothermal_section.svg'), 'utf8')).toContain(
-      'stroke-dasharray="2 3"',
-    );
+    const { doc: d, svg } = section(T, { coherent });
+    expect(svg).toContain('stroke-dasharray="2 3"');
     // E = 2 eta^2 Y V_m with Y = (c11 + 2 c12)(c11 - c12)/c11 = 100 GPa: 5000 J/mol
     const E = 2 * 0.05 ** 2 * 100e9 * 1e-5;
-    // the closed-form Hessian of RT sum x ln x + Omega x_A x_B in (x_B, x_C), with E on the B-B term when coherent
-    const det = (x: Record<string, number>, strain: number) => {
-      const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
-      const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA + strain,
-        cc = R * T * (1 / a + 1 / c),
-        bc = (R * T) / a - OMEGA;
-      return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
-    };
     expect(d.coherent_spinodals).toHaveLength(1);
     const points = d.coherent_spinodals![0]!.points;
     expect(points.length).toBeGreaterThan(5);
     for (const pair of points)
       for (const x of pair) {
-        const coh = det(x, E);
+        const coh = abcDeterminant(T, x, E);
         expect(Math.abs(coh.det) / coh.scale).toBeLessThan(1e-6);
         // inside the chemical spinodal: the chemical determinant is negative there
-        expect(det(x, 0).det).toBeLessThan(0);
+        expect(abcDeterminant(T, x).det).toBeLessThan(0);
       }
     // on the A-B edge (x_C -> 0, where the C-C term dominates) the determinant changes sign where the B-B term
     // does: x(1-x) = RT / (2 Omega - E), the binary coherent spinodal, and the chemical one at RT / 2 Omega
