@@ -195,6 +195,7 @@ function solidificationDocument(
     );
   if (r.withBack.end_reason !== 'eutectic' && r.withBack.end_reason !== 'liquid_exhausted')
     notes.push(`the path with back diffusion ended: ${r.withBack.end_reason}`);
+  const heat = latentHeat(sys, cond.pressure, r, notes);
   return {
     ...documentBase(job, 'solidification', sys),
     pressure: cond.pressure,
@@ -215,7 +216,7 @@ function solidificationDocument(
     lever_rule_solidus: r.classic.lever_rule_solidus_temperature,
     end_reason: r.withBack.end_reason,
     phases_in_order: phasesInOrder(r.withBack.steps),
-    latent_heat: latentHeat(sys, cond.pressure, r),
+    latent_heat: heat,
     microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
     final_profile: finalProfile(
       r.profile,
@@ -228,17 +229,25 @@ function solidificationDocument(
 }
 
 /** The sensible, latent and apparent heat of the path with back diffusion (path-heat.ts) per temperature. */
-function latentHeat(sys: CalcSystem, P: number, r: Runs): SolidificationDocument['latent_heat'] {
-  const heat = pathHeat(
-    { db: sys.db, components: sys.components, P, liquid: r.withBack.liquid_phase },
-    r.withBack.composition,
-    r.withBack.heat,
-    {
-      twoOmega: Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
-      balance: balanceElement(r.withBack.composition),
-      primary: r.primary ?? undefined,
-    },
-  );
+function latentHeat(sys: CalcSystem, P: number, r: Runs, notes: string[]): SolidificationDocument['latent_heat'] {
+  if (r.withBack.end_reason === 'no_liquid') return [];
+  let heat: ReturnType<typeof pathHeat>;
+  try {
+    heat = pathHeat(
+      { db: sys.db, components: sys.components, P, liquid: r.withBack.liquid_phase },
+      r.withBack.composition,
+      r.withBack.heat,
+      {
+        twoOmega: Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
+        balance: balanceElement(r.withBack.composition),
+        primary: r.primary ?? undefined,
+      },
+    );
+  } catch (e) {
+    // a phase of the path without a state to evaluate (an ionic liquid the path never had in equilibrium)
+    notes.push(`no heat of the path: ${(e as Error).message}`);
+    return [];
+  }
   let cumulative = 0;
   return heat.map((row) => {
     cumulative += row.latent;
