@@ -4471,6 +4471,44 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           ]
         }
       },
+      "coherent_spinodals": {
+        "description": "added, with config coherent: the coherent spinodal of each gap the same way, its Hessian with the strain energy 2 Y V_m eta_j eta_k of a coherent fluctuation added (Cahn 1961; worker/mapping/spinodal/determinant.ts)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "phase": {
+              "type": "string"
+            },
+            "points": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "prefixItems": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  }
+                ],
+                "minItems": 2,
+                "maxItems": 2
+              }
+            }
+          },
+          "required": [
+            "phase",
+            "points"
+          ]
+        }
+      },
       "self_check": {
         "anyOf": [
           {
@@ -6613,6 +6651,40 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "$ref": "#/$defs/BackDiffusion"
         }
       },
+      "solute_trapping": {
+        "description": "added, with condition.solute_trapping: the front's velocity V (m/s, given or cooling rate / thermal gradient), Aziz's diffusive speed V_D (m/s) and their ratio, in k_v = (k_e + V/V_D)/(1 + V/V_D); null without",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "interface_velocity": {
+                "type": "number"
+              },
+              "velocity_source": {
+                "enum": [
+                  "given",
+                  "cooling rate / thermal gradient"
+                ]
+              },
+              "diffusive_speed": {
+                "type": "number"
+              },
+              "velocity_ratio": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "interface_velocity",
+              "velocity_source",
+              "diffusive_speed",
+              "velocity_ratio"
+            ]
+          }
+        ]
+      },
       "path": {
         "description": "the path with back diffusion, the classic Scheil path and the lever rule",
         "type": "array",
@@ -6674,7 +6746,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "latent_heat": {
-        "description": "along the path with back diffusion, per temperature: the latent heat released there (J per mole of alloy), its sum from the liquidus, and the apparent heat capacity of it, the release per kelvin (J/(mol K))",
+        "description": "along the path with back diffusion, per temperature (worker/scans/scheil/path-heat.ts): the latent heat released there (J per mole of alloy: the enthalpy the whole, liquid and every slice of solid, loses isothermally in the steps at T), its sum from the start; the heat capacities of the interval from the temperature before, J/(mol K): `sensible_cp` (the whole cooled at fixed amounts and compositions), `latent_cp` (the latent heat per kelvin) and `apparent_cp` = their sum, -dH/dT along the path; `enthalpy`, H of the whole after the steps at T less H at the start, J/mol",
         "type": "array",
         "items": {
           "type": "object",
@@ -6690,18 +6762,52 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             },
             "apparent_cp": {
               "type": "number"
+            },
+            "sensible_cp": {
+              "type": "number"
+            },
+            "latent_cp": {
+              "type": "number"
+            },
+            "enthalpy": {
+              "type": "number"
             }
           },
           "required": [
             "T",
             "released",
             "cumulative",
-            "apparent_cp"
+            "apparent_cp",
+            "sensible_cp",
+            "latent_cp",
+            "enthalpy"
           ]
         }
       },
       "microsegregation": {
         "description": "the composition of the solid as it forms, against the fraction solid before it (microsegregation)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "fraction_solid": {
+              "type": "number"
+            },
+            "x": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "required": [
+            "fraction_solid",
+            "x"
+          ]
+        }
+      },
+      "final_profile": {
+        "description": "added: the same slices of solid at the end of solidification, after back diffusion: of element j each keeps 1 - 2 Omega_j of the composition it formed with and 2 Omega_j takes the composition of the last solid formed with back diffusion (worker/scans/scheil/final-profile.ts)",
         "type": "array",
         "items": {
           "type": "object",
@@ -6756,6 +6862,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "arm_spacing_source",
       "local_solidification_time",
       "back_diffusion",
+      "solute_trapping",
       "path",
       "scheil_path",
       "lever_rule",
@@ -6766,6 +6873,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "phases_in_order",
       "latent_heat",
       "microsegregation",
+      "final_profile",
       "table",
       "notes",
       "version",

@@ -69,6 +69,9 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
   /** added, with config spinodal: true: the spinodal of each phase with a miscibility gap, the two spinodal
    * compositions (mole fractions) on each tie-line of the gap (worker/mapping/spinodal/in-gaps.ts) */
   spinodals?: { phase: string; points: [Composition, Composition][] }[];
+  /** added, with config coherent: the coherent spinodal of each gap the same way, its Hessian with the strain energy
+   * 2 Y V_m eta_j eta_k of a coherent fluctuation added (Cahn 1961; worker/mapping/spinodal/determinant.ts) */
+  coherent_spinodals?: { phase: string; points: [Composition, Composition][] }[];
   self_check: TernarySelfCheck | null;
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };
   table: ResultTable;

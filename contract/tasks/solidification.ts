@@ -23,6 +23,40 @@ export const DEFAULT_FAST_DIFFUSERS = ['C', 'N', 'H', 'B', 'O'];
 
 const positive = z.number().gt(0, 'must be greater than 0');
 
+/**
+ * Aziz's diffusive speed V_D = D_i / lambda when not given, m/s: a diffusivity across the interface of a liquid's,
+ * 1e-9 m^2/s, over an interatomic distance of 0.5 nm (Aziz, J. Appl. Phys. 53 (1982) 1158); values fitted to metals lie
+ * between about 1 and 20 m/s.
+ */
+export const DEFAULT_DIFFUSIVE_SPEED = 2;
+
+/** Solute trapping at the solidification front (worker/scans/scheil/solute-trapping.ts). */
+const soluteTrapping = z
+  .strictObject({
+    interface_velocity: z
+      .number()
+      .min(0, 'must be at least 0 m/s')
+      .max(1e3, 'must be at most 1000 m/s')
+      .describe('m/s: the speed of the solidification front (laser or electron-beam melting 0.01-1)')
+      .optional(),
+    thermal_gradient: positive
+      .max(1e9, 'must be at most 1e9 K/m')
+      .describe('K/m: with the cooling rate gives the front velocity V = cooling_rate / G (laser melting 1e5-1e7)')
+      .optional(),
+    diffusive_speed: positive
+      .max(1e3, 'must be at most 1000 m/s')
+      .describe("m/s: Aziz's V_D = D_i / lambda; default 2 (1e-9 m^2/s over 0.5 nm); metals 1-20")
+      .optional(),
+  })
+  .superRefine((t, ctx) => {
+    if ((t.interface_velocity === undefined) === (t.thermal_gradient === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['interface_velocity'],
+        message: 'give either interface_velocity or thermal_gradient (V = cooling_rate / thermal_gradient)',
+      });
+  });
+
 export const solidificationSchema = z.strictObject({
   task_type: z.literal('solidification'),
   ...common,
@@ -54,6 +88,8 @@ export const solidificationSchema = z.strictObject({
         .optional(),
       /** diffusivity of an element in the primary solid as D0 exp(-Q/RT); default: the database's mobility data */
       solid_diffusivities: z.record(z.string(), arrheniusDiffusivity).optional(),
+      /** extension: Aziz's solute trapping in the path with back diffusion */
+      solute_trapping: soluteTrapping.optional(),
       /** default: the first solid of the path */
       primary_phase: z.string().min(1, 'must name a phase').optional(),
       ...phaseFields,

@@ -29,6 +29,37 @@ export const coherentFields = z.strictObject({
   molar_volume: positive.describe('m^3/mol (aluminium 1.0e-5)'),
 });
 
+/**
+ * The same elastic data for the coherent spinodal of a ternary isothermal section (extension): the mismatch of each
+ * element, eta_i = (1/a) da/dx_i (Vegard: a = a_0 (1 + sum_i eta_i x_i)); only differences count, an element not
+ * named has 0, so {B: eta} is a lattice that changes along B alone.
+ */
+export const sectionCoherentFields = coherentFields.extend({
+  lattice_mismatch: z
+    .record(z.string(), z.number())
+    .describe('{EL: (1/a) da/dx_EL} per element (Vegard); an element not named has 0; only differences count'),
+});
+
+/** c11 and c12 of a mechanically stable cubic crystal: c12 < c11 and a positive bulk modulus. */
+export function elasticRule(
+  c: { c11: number; c12: number } | undefined,
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+): void {
+  if (c && c.c12 >= c.c11)
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, 'c12'],
+      message: 'must be less than c11 (a mechanically stable cubic crystal)',
+    });
+  if (c && c.c11 + 2 * c.c12 <= 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: [...path, 'c12'],
+      message: 'must make c11 + 2 c12 greater than 0 (a positive bulk modulus)',
+    });
+}
+
 export const spinodalSchema = z.strictObject({
   task_type: z.literal('spinodal_decomposition'),
   ...common,
@@ -72,17 +103,6 @@ export const spinodalSchema = z.strictObject({
           path: ['x_component'],
           message: `must be one of the components ${els.join(', ')}`,
         });
-      if (c.coherent && c.coherent.c12 >= c.coherent.c11)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['coherent', 'c12'],
-          message: 'must be less than c11 (a mechanically stable cubic crystal)',
-        });
-      if (c.coherent && c.coherent.c11 + 2 * c.coherent.c12 <= 0)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['coherent', 'c12'],
-          message: 'must make c11 + 2 c12 greater than 0 (a positive bulk modulus)',
-        });
+      elasticRule(c.coherent, ctx, ['coherent']);
     }),
 });

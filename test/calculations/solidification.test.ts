@@ -118,6 +118,10 @@ describe('solidification', () => {
     between(d);
     expect(d.phases_in_order[0]).toBe('FCC_A1');
     expect(d.microsegregation.length).toBeGreaterThan(10);
+    // the profile after back diffusion: the same slices, the first one richer in zinc than it formed
+    expect(d.final_profile.map((p) => p.fraction_solid)).toEqual(d.microsegregation.map((p) => p.fraction_solid));
+    expect(d.final_profile[0]!.x.ZN!).toBeGreaterThan(d.microsegregation[0]!.x.ZN!);
+    expect(d.solute_trapping).toBeNull();
     // the latent heat released: about aluminium's enthalpy of fusion in this database (H of pure liquid - H of pure
     // fcc at the melting point, 933.47 K), a little less for the zinc; released where the solid forms
     const db = openDatabase(ALZN);
@@ -131,6 +135,27 @@ describe('solidification', () => {
     expect(total).toBeGreaterThan(0.7 * fusion);
     expect(total).toBeLessThan(1.1 * fusion);
     expect(d.latent_heat.filter((p) => p.T > d.liquidus!).every((p) => p.released === 0)).toBe(true);
+  }, 60_000);
+
+  it('Al-10Zn with solute trapping: the front velocity from the cooling rate over the thermal gradient', () => {
+    const d = calc(ALZN, {
+      components: ['AL', 'ZN'],
+      compositions: { ZN: 0.1 },
+      start_temperature: 950,
+      temperature_step: 1,
+      cooling_rate: 100,
+      solute_trapping: { thermal_gradient: 1e3 },
+    });
+    expect(d.solute_trapping).toEqual({
+      interface_velocity: 0.1,
+      velocity_source: 'cooling rate / thermal gradient',
+      diffusive_speed: 2,
+      velocity_ratio: 0.05,
+    });
+    // k_v = (k_e + 0.05)/1.05 on the first solid: above the equilibrium partition's solid, below the liquid's
+    const first = d.microsegregation[0]!.x.ZN!;
+    expect(first).toBeGreaterThan((0.05 / 1.05) * 0.1);
+    expect(first).toBeLessThan(0.1);
   }, 60_000);
 
   it('Fe-C with carbon a fast diffuser (and no data for iron): its path lies between Scheil and the lever rule', () => {

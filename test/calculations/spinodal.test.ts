@@ -14,6 +14,10 @@ import type { TernaryIsothermalSectionResult } from '../../contract/results/tern
 import type { BinaryEquilibriumResult } from '../../contract/results/binary_equilibrium.js';
 import type { SpinodalDecompositionDocument } from '../../contract/results/spinodal_decomposition.js';
 import { GAS_CONSTANT as R } from '../../contract/results/common.js';
+import { openDatabase } from '../../worker/core/database.js';
+import { PhaseModel } from '../../worker/core/models.js';
+import { coherencyStrain, StabilityDeterminant } from '../../worker/mapping/spinodal/determinant.js';
+import { validateTaskConfig } from '../../main/requests/task-config.js';
 import { ROOT } from '../service/helpers.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { parsedJob } from '../support/jobs.js';
@@ -83,6 +87,39 @@ function calc(tdb: string, condition: Record<string, unknown>) {
   for (const f of ['result/result.csv', 'preview/spinodal.svg', 'preview/spinodal.png'])
     expect(readFileSync(path.join(j.taskDir, f)).length).toBeGreaterThan(0);
   return read(j);
+}
+
+/** The ternary A-B-C section at T with spinodal: true (and `extra` task_config keys), its preview and result. */
+function section(T: number, extra: Record<string, unknown> = {}) {
+  const j = parsedJob('ternary_isothermal_section', {
+    taskUuid: 't',
+    ompThreads: 1,
+    taskDir: path.join(tmp, `t${n++}`),
+    control: new SharedArrayBuffer(16),
+    config: {
+      tdb_file: TERNARY,
+      spinodal: true,
+      ...extra,
+      condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
+    },
+  });
+  runSection(j, ctl());
+  const doc = JSON.parse(
+    readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
+  ) as TernaryIsothermalSectionResult;
+  return { doc, svg: readFileSync(path.join(j.taskDir, 'preview', 'isothermal_section.svg'), 'utf8') };
+}
+
+/**
+ * The closed-form Hessian determinant of G_m = RT sum x ln x + Omega x_A x_B in (x_B, x_C) at T, with `strain` on its
+ * B-B term (a coherent fluctuation along B), and the size of its terms.
+ */
+function abcDeterminant(T: number, x: Record<string, number>, strain = 0) {
+  const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
+  const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA + strain,
+    cc = R * T * (1 / a + 1 / c),
+    bc = (R * T) / a - OMEGA;
+  return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
 }
 
 describe('spinodal_decomposition', () => {
@@ -211,36 +248,76 @@ describe('spinodal_decomposition', () => {
 
   it('ternary_isothermal_section with spinodal: true: on each tie-line of the gap the Hessian determinant vanishes', () => {
     const T = 900;
-    const j = parsedJob('ternary_isothermal_section', {
-      taskUuid: 't',
-      ompThreads: 1,
-      taskDir: path.join(tmp, `t${n++}`),
-      control: new SharedArrayBuffer(16),
-      config: {
-        tdb_file: TERNARY,
-        spinodal: true,
-        condition: { components: ['A', 'B', 'C'], temperature: T, pressure: 101325 },
-      },
-    });
-    runSection(j, ctl());
-    const d = JSON.parse(
-      readFileSync(path.join(j.taskDir, 'result', 'result.json'), 'utf8'),
-    ) as TernaryIsothermalSectionResult;
+    const d = section(T).doc;
     expect(d.spinodals).toHaveLength(1);
     const points = d.spinodals![0]!.points;
     expect(points.length).toBeGreaterThan(5);
-    // G_m = RT sum x ln x + Omega x_A x_B in (x_B, x_C): the closed-form Hessian
-    const hessian = (x: Record<string, number>) => {
-      const { A: a, B: b, C: c } = x as { A: number; B: number; C: number };
-      const bb = R * T * (1 / a + 1 / b) - 2 * OMEGA,
-        cc = R * T * (1 / a + 1 / c),
-        bc = (R * T) / a - OMEGA;
-      return { det: bb * cc - bc * bc, scale: Math.abs(bb * cc) + bc * bc };
-    };
     for (const pair of points)
       for (const x of pair) {
-        const h = hessian(x);
+        const h = abcDeterminant(T, x);
         expect(Math.abs(h.det) / h.scale).toBeLessThan(1e-6);
       }
   });
+
+  it('ternary section with coherent: mismatch along B alone gives the binary coherent spinodal on the A-B edge, inside the chemical one', () => {
+    const T = 900;
+    const coherent = { c11: 100e9, c12: 50e9, molar_volume: 1e-5, lattice_mismatch: { b: 0.05 } };
+    const { doc: d, svg } = section(T, { coherent });
+    expect(svg).toContain('stroke-dasharray="2 3"');
+    // E = 2 eta^2 Y V_m with Y = (c11 + 2 c12)(c11 - c12)/c11 = 100 GPa: 5000 J/mol
+    const E = 2 * 0.05 ** 2 * 100e9 * 1e-5;
+    expect(d.coherent_spinodals).toHaveLength(1);
+    const points = d.coherent_spinodals![0]!.points;
+    expect(points.length).toBeGreaterThan(5);
+    for (const pair of points)
+      for (const x of pair) {
+        const coh = abcDeterminant(T, x, E);
+        expect(Math.abs(coh.det) / coh.scale).toBeLessThan(1e-6);
+        // inside the chemical spinodal: the chemical determinant is negative there
+        expect(abcDeterminant(T, x).det).toBeLessThan(0);
+      }
+    // on the A-B edge (x_C -> 0, where the C-C term dominates) the determinant changes sign where the B-B term
+    // does: x(1-x) = RT / (2 Omega - E), the binary coherent spinodal, and the chemical one at RT / 2 Omega
+    const db = openDatabase(TERNARY);
+    const model = PhaseModel.build(db, 'FCC_A1', ['A', 'B', 'C', 'VA'])!;
+    const sys = { db, components: ['A', 'B', 'C', 'VA'], model, P: 101325 };
+    const coh = new StabilityDeterminant({ ...sys, coherency: coherencyStrain(coherent) });
+    const chem = new StabilityDeterminant(sys);
+    const onEdge = (xB: number) => ({ A: 1 - xB - 1e-6, B: xB, C: 1e-6 });
+    const half = Math.sqrt(0.25 - (R * T) / (2 * OMEGA - E));
+    const halfChemical = Math.sqrt(0.25 - (R * T) / (2 * OMEGA));
+    for (const x of [0.5 - half, 0.5 + half]) {
+      expect(coh.at(T, onEdge(x - 1e-4)) * coh.at(T, onEdge(x + 1e-4))).toBeLessThan(0);
+      expect(chem.at(T, onEdge(x))).toBeLessThan(0);
+    }
+    for (const x of [0.5 - halfChemical, 0.5 + halfChemical])
+      expect(chem.at(T, onEdge(x - 1e-4)) * chem.at(T, onEdge(x + 1e-4))).toBeLessThan(0);
+    expect(coh.at(T, onEdge(0.5))).toBeLessThan(0);
+  });
+
+  it.each([
+    [{ spinodal: false }, /^task_config\.coherent: needs spinodal: true/],
+    [
+      { coherent: { ...SECTION_COHERENT, lattice_mismatch: { D: 0.1 } } },
+      /^task_config\.coherent\.lattice_mismatch\.D: D is not one of condition\.components/,
+    ],
+    [{ coherent: { ...SECTION_COHERENT, c12: 120e9 } }, /^task_config\.coherent\.c12: must be less than c11/],
+    [
+      { coherent: { ...SECTION_COHERENT, molar_volume: -1 } },
+      /^task_config\.coherent\.molar_volume: must be greater than 0/,
+    ],
+  ])('ternary section: coherent %j is refused naming the field', (change, message) => {
+    const r = validateTaskConfig('ternary_isothermal_section', {
+      task_type: 'ternary_isothermal_section',
+      tdb_code: 'ABC',
+      spinodal: true,
+      coherent: SECTION_COHERENT,
+      condition: { components: ['A', 'B', 'C'], temperature: 900, pressure: 101325 },
+      ...change,
+    });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toMatch(message);
+  });
 });
+
+const SECTION_COHERENT = { c11: 100e9, c12: 50e9, molar_volume: 1e-5, lattice_mismatch: { B: 0.05 } };

@@ -136,6 +136,7 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
         temperature_step: 5,
         cooling_rate: 1,
         solid_diffusivities: { ZN: { D0: 2.45e-5, Q: 120000 } },
+        solute_trapping: { interface_velocity: 0.05 },
       },
     },
   },

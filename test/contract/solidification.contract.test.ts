@@ -1,6 +1,6 @@
 // solidification over the real listener: a task completes with its result files; the bad inputs are 400s naming the
-// field and the bound (a cooling rate of 0 or below, a negative arm spacing, a fast diffuser or a diffusivity of an
-// element that is not a component, a misspelled primary phase with the nearest name).
+// field and the bound (a cooling rate of 0 or below, a negative arm spacing or front velocity, a fast diffuser or a
+// diffusivity of an element that is not a component, a misspelled primary phase with the nearest name).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, runTask, startFixture, type Fixture } from '../service/helpers.js';
 import { conditionFields } from '../../renderer/src/lib/taskforms.js';
@@ -39,6 +39,10 @@ describe('solidification over the API', () => {
     [{ cooling_rate: 0 }, /^task_config\.condition\.cooling_rate: must be greater than 0/],
     [{ cooling_rate: -5 }, /^task_config\.condition\.cooling_rate: must be greater than 0/],
     [{ secondary_arm_spacing: -1e-5 }, /^task_config\.condition\.secondary_arm_spacing: must be greater than 0/],
+    [
+      { solute_trapping: { interface_velocity: -0.5 } },
+      /^task_config\.condition\.solute_trapping\.interface_velocity: must be at least 0 m\/s/,
+    ],
     [{ fast_diffusers: ['C'] }, /^task_config\.condition\.fast_diffusers\.0: C is not one of the components/],
     [
       { solid_diffusivities: { NI: { D0: 1e-4, Q: 2e5 } } },

@@ -160,6 +160,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
     task_type: 'ternary_isothermal_section',
     tdb_code: 'ALFE',
     spinodal: true,
+    coherent: { c11: 108e9, c12: 62e9, molar_volume: 1e-5, lattice_mismatch: { FE: -0.05, NI: -0.03 } },
     condition: {
       components: ['AL', 'FE', 'NI'],
       temperature: 1000,
@@ -184,6 +185,7 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       temperature_step: 2,
       cooling_rate: 10,
       secondary_arm_spacing: 3e-5,
+      solute_trapping: { thermal_gradient: 1e5, diffusive_speed: 5 },
       fast_diffusers: [],
       solid_diffusivities: { AL: { D0: 1e-4, Q: 250000 } },
       primary_phase: 'BCC_A2',

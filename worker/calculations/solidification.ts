@@ -11,12 +11,18 @@ import { alloyName } from '../../contract/plots/names.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import type { ScheilStep } from '../../contract/results/scheil_solidification.js';
 import type { BackDiffusion, SolidificationDocument, SolidPathPoint } from '../../contract/results/solidification.js';
-import { ARM_SPACING_COEFFICIENT, DEFAULT_FAST_DIFFUSERS } from '../../contract/tasks/solidification.js';
+import {
+  ARM_SPACING_COEFFICIENT,
+  DEFAULT_DIFFUSIVE_SPEED,
+  DEFAULT_FAST_DIFFUSERS,
+} from '../../contract/tasks/solidification.js';
 import { scheilChart } from '../plots/charts.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { backDiffusionUpdate, clyneKurzOmega } from '../scans/scheil/back-diffusion.js';
+import { finalProfile, type SolidSlice } from '../scans/scheil/final-profile.js';
+import { pathHeat } from '../scans/scheil/path-heat.js';
 import { scheilSolidification, type ScheilRun } from '../scans/scheil/run.js';
 import { phaseDiffusionAt } from '../system/diffusion.js';
 import { inMoleFractions, openSystem, type CalcSystem } from '../system/system.js';
@@ -27,6 +33,10 @@ const R = 8.3145;
 
 const pathOf = (steps: readonly { T: number; fraction_solid: number }[]): SolidPathPoint[] =>
   steps.map((s) => ({ T: s.T, fraction_solid: s.fraction_solid }));
+
+/** The element that takes what the others leave: the alloy's largest fraction (as in back-diffusion.ts). */
+const balanceElement = (x: Record<string, number>): string =>
+  Object.keys(x).reduce((a, b) => ((x[b] ?? 0) > (x[a] ?? 0) ? b : a));
 
 /** Each element's back diffusion: fast diffusers in equilibrium, the others from D_s, t_f and lambda_2. */
 function backDiffusionOf(
@@ -41,7 +51,7 @@ function backDiffusionOf(
   // the tracer diffusivities in the primary phase at the middle of the freezing range
   const fromDb: Record<string, number> =
     (c.primary ? phaseDiffusionAt(sys, c.primary, c.Tmid, cond.pressure, c.x)?.tracer : undefined) ?? {};
-  const balance = sys.elements.reduce((a, b) => ((c.x[b] ?? 0) > (c.x[a] ?? 0) ? b : a));
+  const balance = balanceElement(c.x);
   return sys.elements.map((element): BackDiffusion => {
     if (element === balance)
       return {
@@ -69,6 +79,21 @@ function backDiffusionOf(
     const alpha = D !== null && c.tf !== null ? (4 * D * c.tf) / (c.spacing * c.spacing) : null;
     return { element, diffusivity: D, source, alpha, omega: alpha === null ? 0 : clyneKurzOmega(alpha) };
   });
+}
+
+/** The front's velocity and Aziz's diffusive speed of condition.solute_trapping (solute-trapping.ts), or null. */
+function soluteTrappingOf(cond: Condition): SolidificationDocument['solute_trapping'] {
+  const t = cond.solute_trapping;
+  if (!t) return null;
+  const given = t.interface_velocity !== undefined;
+  const V = given ? t.interface_velocity! : cond.cooling_rate / t.thermal_gradient!;
+  const VD = t.diffusive_speed ?? DEFAULT_DIFFUSIVE_SPEED;
+  return {
+    interface_velocity: V,
+    velocity_source: given ? 'given' : 'cooling rate / thermal gradient',
+    diffusive_speed: VD,
+    velocity_ratio: V / VD,
+  };
 }
 
 /** The solid phases in the order they start to form. */
@@ -101,16 +126,27 @@ export function run(job: TaskJob<'solidification'>, control: JobControl): Calcul
   const tf = liq !== null && sol !== null ? (liq - sol) / cond.cooling_rate : null;
   const Tmid = liq !== null && sol !== null ? 0.5 * (liq + sol) : cond.start_temperature;
   const back = backDiffusionOf(cond, sys, { primary, Tmid, tf, spacing, x: classic.composition });
-  const profile: { fs: number; x: Record<string, number> }[] = [];
+  const profile: SolidSlice[] = [];
+  const trapping = soluteTrappingOf(cond);
   const twoOmega = Object.fromEntries(back.map((b) => [b.element, 2 * b.omega]));
   const withBack = scheilSolidification({
     ...base,
     leverRule: false,
     liquidUpdate: backDiffusionUpdate(twoOmega, profile, primary ?? undefined),
+    soluteTrapping: trapping?.velocity_ratio,
     control: undefined,
   });
   control.setProgress(0.95);
-  const doc = solidificationDocument(job, sys, cond, { classic, withBack, primary, spacing, tf, back, profile });
+  const doc = solidificationDocument(job, sys, cond, {
+    classic,
+    withBack,
+    primary,
+    spacing,
+    tf,
+    back,
+    profile,
+    trapping,
+  });
   const inMass = job.config.condition.composition_unit === 'mass_fraction';
   const alloy = alloyName(
     inMass ? moleToMassFractions(doc.composition, elementMasses(sys.db.info().elements)) : doc.composition,
@@ -141,7 +177,8 @@ interface Runs {
   spacing: number;
   tf: number | null;
   back: BackDiffusion[];
-  profile: { fs: number; x: Record<string, number> }[];
+  profile: SolidSlice[];
+  trapping: SolidificationDocument['solute_trapping'];
 }
 
 function solidificationDocument(
@@ -158,6 +195,7 @@ function solidificationDocument(
     );
   if (r.withBack.end_reason !== 'eutectic' && r.withBack.end_reason !== 'liquid_exhausted')
     notes.push(`the path with back diffusion ended: ${r.withBack.end_reason}`);
+  const heat = latentHeat(sys, cond.pressure, r, notes);
   return {
     ...documentBase(job, 'solidification', sys),
     pressure: cond.pressure,
@@ -169,6 +207,7 @@ function solidificationDocument(
     arm_spacing_source: cond.secondary_arm_spacing !== undefined ? 'given' : 'derived from the cooling rate',
     local_solidification_time: r.tf,
     back_diffusion: r.back,
+    solute_trapping: r.trapping,
     path: pathOf(r.withBack.steps),
     scheil_path: pathOf(r.classic.steps),
     lever_rule: pathOf(r.classic.lever_rule),
@@ -177,31 +216,51 @@ function solidificationDocument(
     lever_rule_solidus: r.classic.lever_rule_solidus_temperature,
     end_reason: r.withBack.end_reason,
     phases_in_order: phasesInOrder(r.withBack.steps),
-    latent_heat: latentHeat(r.withBack.steps),
+    latent_heat: heat,
     microsegregation: r.profile.map((p) => ({ fraction_solid: p.fs, x: p.x })),
+    final_profile: finalProfile(
+      r.profile,
+      Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
+      balanceElement(r.classic.composition),
+    ),
     table: pathTable(r.withBack.steps),
     notes,
   };
 }
 
-/** The latent heat of a path per temperature (its steps at one temperature summed) and its release per kelvin. */
-function latentHeat(steps: readonly ScheilStep[]): SolidificationDocument['latent_heat'] {
-  const out: SolidificationDocument['latent_heat'] = [];
-  let cumulative = 0;
-  for (const s of steps) {
-    const released = s.latent_heat ?? 0;
-    cumulative += released;
-    const last = out[out.length - 1];
-    if (last && last.T === s.T) {
-      last.released += released;
-      last.cumulative = cumulative;
-    } else out.push({ T: s.T, released, cumulative, apparent_cp: 0 });
+/** The sensible, latent and apparent heat of the path with back diffusion (path-heat.ts) per temperature. */
+function latentHeat(sys: CalcSystem, P: number, r: Runs, notes: string[]): SolidificationDocument['latent_heat'] {
+  if (r.withBack.end_reason === 'no_liquid') return [];
+  let heat: ReturnType<typeof pathHeat>;
+  try {
+    heat = pathHeat(
+      { db: sys.db, components: sys.components, P, liquid: r.withBack.liquid_phase },
+      r.withBack.composition,
+      r.withBack.heat,
+      {
+        twoOmega: Object.fromEntries(r.back.map((b) => [b.element, 2 * b.omega])),
+        balance: balanceElement(r.withBack.composition),
+        primary: r.primary ?? undefined,
+      },
+    );
+  } catch (e) {
+    // a phase of the path without a state to evaluate (an ionic liquid the path never had in equilibrium)
+    notes.push(`no heat of the path: ${(e as Error).message}`);
+    return [];
   }
-  out.forEach((p, i) => {
-    const dT = i > 0 ? out[i - 1]!.T - p.T : 0;
-    p.apparent_cp = dT > 0 ? p.released / dT : 0;
+  let cumulative = 0;
+  return heat.map((row) => {
+    cumulative += row.latent;
+    return {
+      T: row.T,
+      released: row.latent,
+      cumulative,
+      apparent_cp: row.apparent_cp,
+      sensible_cp: row.sensible_cp,
+      latent_cp: row.latent_cp,
+      enthalpy: row.enthalpy,
+    };
   });
-  return out;
 }
 
 function pathTable(steps: readonly ScheilStep[]): ResultTable {

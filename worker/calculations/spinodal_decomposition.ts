@@ -25,6 +25,7 @@ import { documentBase } from '../results/document.js';
 import { writeResultFiles } from '../results/common.js';
 import { openSystem } from '../system/system.js';
 import { Curvature } from '../mapping/spinodal/curvature.js';
+import { modulus100 } from '../mapping/spinodal/determinant.js';
 import { compositionGrid, criticalPoint, negativeIntervals, type CurveFn } from '../mapping/spinodal/gaps.js';
 
 type Condition = TaskJob<'spinodal_decomposition'>['config']['condition'];
@@ -32,7 +33,7 @@ type Condition = TaskJob<'spinodal_decomposition'>['config']['condition'];
 /** Y of the <100> directions and the strain energy of a coherent composition wave (Cahn 1961), or null. */
 function elasticTerm(c: Condition['coherent']) {
   if (!c) return null;
-  const modulus = ((c.c11 + 2 * c.c12) * (c.c11 - c.c12)) / c.c11;
+  const modulus = modulus100(c);
   return { modulus_100: modulus, strain_energy: 2 * c.lattice_mismatch ** 2 * modulus * c.molar_volume };
 }
 

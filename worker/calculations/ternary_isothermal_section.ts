@@ -4,6 +4,7 @@
 // contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
 // preview/isothermal_section.svg/.png.
 import { failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { coherencyStrain } from '../mapping/spinodal/determinant.js';
 import { sectionSpinodals } from '../mapping/spinodal/in-gaps.js';
 import { basename } from 'node:path';
 import { openSystem } from '../system/system.js';
@@ -204,12 +205,17 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
     provenance: provenance(sys.tdbFile, job.database?.code ?? null, job.database?.sha256),
     phase_selection: sys.selection,
   });
-  if (job.config.spinodal)
-    doc.spinodals = sectionSpinodals(
-      { db: sys.db, components: sys.components, P: inp.P },
-      inp.T,
-      doc.two_phase_regions,
-    );
+  if (job.config.spinodal) {
+    const sp = { db: sys.db, components: sys.components, P: inp.P };
+    doc.spinodals = sectionSpinodals(sp, inp.T, doc.two_phase_regions);
+    const coherent = job.config.coherent;
+    if (coherent)
+      doc.coherent_spinodals = sectionSpinodals(
+        { ...sp, coherency: coherencyStrain(coherent) },
+        inp.T,
+        doc.two_phase_regions,
+      );
+  }
   writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(doc.table),

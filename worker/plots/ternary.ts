@@ -31,6 +31,7 @@ type Doc = Pick<
   | 'single_phase_regions'
   | 'critical_points'
   | 'spinodals'
+  | 'coherent_spinodals'
 > & { config?: unknown; self_check?: TernaryIsothermalSectionResult['self_check'] };
 
 function polygonArea(p: [number, number][]): number {
@@ -130,10 +131,15 @@ function phaseFields(doc: Doc, at: At): string[] {
     }
   }
   // the spinodal of each gap, dashed: one side's compositions along the tie-lines, the other's back
-  for (const g of doc.spinodals ?? []) {
+  // (the chemical one long dashes, the coherent one inside it short dashes)
+  const spinodals = [
+    ...(doc.spinodals ?? []).map((g) => ({ g, dash: '7 4' })),
+    ...(doc.coherent_spinodals ?? []).map((g) => ({ g, dash: '2 3' })),
+  ];
+  for (const { g, dash } of spinodals) {
     const line = [...g.points.map((p) => at(p[0])), ...[...g.points].reverse().map((p) => at(p[1]))];
     out.push(
-      `<polyline points="${pointsAttr(line)}" stroke="#B03030" stroke-width="1.6" stroke-dasharray="7 4" fill="none"/>`,
+      `<polyline points="${pointsAttr(line)}" stroke="#B03030" stroke-width="1.6" stroke-dasharray="${dash}" fill="none"/>`,
     );
   }
   for (const c of doc.critical_points) {

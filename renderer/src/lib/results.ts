@@ -110,7 +110,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   equilibrium_batch: ['counts', 'columns', 'files', 'preview_rows'],
   spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
   solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
-  solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'table'],
+  solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'final_profile', 'table'],
   aging: ['time', 'temperature', 'precipitates', 'matrix_composition', 'size_distributions', 'table'],
 };
 

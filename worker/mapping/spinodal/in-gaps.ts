@@ -10,7 +10,7 @@ import type { GapPoint } from '../../../contract/results/spinodal_decomposition.
 import { PhaseModel } from '../../core/models.js';
 import type { NativeDatabase } from '../../core/native.js';
 import { Curvature } from './curvature.js';
-import { StabilityDeterminant } from './determinant.js';
+import { StabilityDeterminant, type CoherencyStrain } from './determinant.js';
 import { leastValue, type CurveFn } from './gaps.js';
 
 const X_TOLERANCE = 1e-7;
@@ -113,7 +113,7 @@ export interface SectionSpinodal {
  * in a binary along the tie-line's parameter s (x = x1 + s (x2 - x1)).
  */
 export function sectionSpinodals(
-  sys: { db: NativeDatabase; components: string[]; P: number },
+  sys: { db: NativeDatabase; components: string[]; P: number; coherency?: CoherencyStrain },
   T: number,
   regions: readonly SectionGapRegion[],
 ): SectionSpinodal[] {

@@ -12,6 +12,7 @@
 // (carbon, nitrogen) has Omega = 1/2. Without back diffusion the liquid is the step's equilibrium liquid: the classic
 // path exactly.
 import { baseName } from '../../../contract/phases.js';
+import type { SolidSlice } from './final-profile.js';
 import type { LiquidUpdate } from './path-state.js';
 
 /** Clyne and Kurz's back-diffusion coefficient Omega of the Fourier number alpha (0 to 1/2). */
@@ -31,14 +32,14 @@ export function stepSolid(before: Record<string, number>, after: Record<string, 
 
 /**
  * The liquid update with back diffusion, 2 Omega_j per element (0: none, 1: complete); `solids`, when given,
- * receives the composition of the solid each step forms, with the fraction solid before it (the microsegregation
- * profile as solidified). The balance element (the alloy's largest fraction) is what the others leave, whatever its
+ * receives the solid each step forms (final-profile.ts): its composition, the fraction solid before it and its
+ * increment (the microsegregation profile as solidified), and whether the back diffusion was on at that step. The balance element (the alloy's largest fraction) is what the others leave, whatever its
  * own value. With `primary`, the back diffusion stops once a step forms another solid (the eutectic stage is
  * Scheil's: the model's back diffusion is into the primary dendrites).
  */
 export function backDiffusionUpdate(
   twoOmega: Record<string, number>,
-  solids?: { fs: number; x: Record<string, number> }[],
+  solids?: SolidSlice[],
   primary?: string,
 ): LiquidUpdate {
   // per element, per mole of alloy: the alloy's amount and the amount frozen in the solid that does not diffuse
@@ -50,9 +51,9 @@ export function backDiffusionUpdate(
     alloy ??= { ...before };
     if (primary && formed.some((q) => q.NP > 1e-12 && baseName(q.label) !== primary)) primaryOnly = false;
     const xS = stepSolid(before, equilibrium, fL);
-    if (solids && fL < 1) solids.push({ fs: fsBefore, x: xS });
     const fsAfter = fsBefore + (1 - fsBefore) * Math.max(0, 1 - fL);
     const df = fsAfter - fsBefore;
+    if (solids && fL < 1) solids.push({ fs: fsBefore, df, x: xS, equilibrated: primaryOnly && fsAfter < 1 });
     // the balance element (the alloy's largest fraction) takes what the others leave
     const balance = Object.keys(alloy).reduce((a, b) => ((alloy![b] ?? 0) > (alloy![a] ?? 0) ? b : a));
     const next: Record<string, number> = {};

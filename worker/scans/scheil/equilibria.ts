@@ -16,14 +16,24 @@ export interface PathPoint {
   r: EquilibriumResult;
 }
 
+/** The state of one solid composition set. */
+export interface SolidState {
+  phase: string;
+  x: Record<string, number>;
+  y: Float64Array;
+}
+
 /** An equilibrium split into the liquid and the solids. */
 export interface Split {
   /** liquid amount (sum over liquid composition sets) */
   fL: number;
   /** liquid composition (amount-weighted over liquid sets) */
   xL: Record<string, number> | null;
-  /** solid labels with their amounts, labels NAME / NAME#2 after PhaseNamer */
-  solids: { label: string; NP: number }[];
+  /** solid labels with their amounts, labels NAME / NAME#2 after PhaseNamer, and each set's state (its phase, mole
+   * fractions and site fractions: the enthalpy of the path, path-heat.ts) */
+  solids: { label: string; NP: number; state?: SolidState }[];
+  /** the site fractions of the (first) liquid set */
+  yL?: Float64Array;
   /** heat the solids release, J per mole of the equilibrium's atoms: sum of NP (H of the liquid - H of the solid) */
   latent: number;
 }
@@ -80,6 +90,7 @@ export class PathEquilibria {
 
   split(r: EquilibriumResult): Split {
     const { elements, liquid } = this.setup;
+    let yL: Float64Array | undefined;
     let fL = 0,
       hLiquid = 0,
       hSolids = 0,
@@ -89,6 +100,7 @@ export class PathEquilibria {
     const amounts = new Map<PhaseState, number>();
     for (const p of r.phases) {
       if (p.name === liquid) {
+        yL ??= p.y;
         fL += p.NP;
         hLiquid += p.NP * p.HM;
         for (const e of elements) xs[e] += p.NP * (p.x[e] ?? 0);
@@ -100,15 +112,21 @@ export class PathEquilibria {
       byBase.set(base, [...(byBase.get(base) ?? []), p]);
       amounts.set(p, p.NP);
     }
-    const solids: { label: string; NP: number }[] = [];
+    const solids: Split['solids'] = [];
     for (const [base, sets] of byBase) {
-      this.labeler.assign(base, sets).forEach((label, i) => solids.push({ label, NP: amounts.get(sets[i]) ?? 0 }));
+      this.labeler.assign(base, sets).forEach((label, i) =>
+        solids.push({
+          label,
+          NP: amounts.get(sets[i]) ?? 0,
+          state: { phase: sets[i]!.name, x: sets[i]!.x, y: sets[i]!.y },
+        }),
+      );
     }
     const xL = fL > 0 ? Object.fromEntries(elements.map((e) => [e, xs[e] / fL])) : null;
     // all liquid up to round-off (NP = 1 - 2e-16): no solid forms, fraction solid must stay exactly 0
     if (fL > 0 && !solids.some((q) => q.NP > AMOUNT_EPS)) fL = 1;
     const latent = fL > 0 && nSolids > 0 ? nSolids * (hLiquid / fL) - hSolids : 0;
-    return { fL, xL, solids, latent };
+    return { fL, xL, solids, latent, yL };
   }
 
   /** Bisection on [lo, hi] (pred(lo) true, pred(hi) false) to T_RESOLUTION; returns both ends with their results. */

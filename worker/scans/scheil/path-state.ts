@@ -2,6 +2,8 @@
 // once known its liquidus, its end and why it ended.
 import type { ScheilEndReason, ScheilStep } from '../../../contract/results/scheil_solidification.js';
 import { AMOUNT_EPS, type Split } from './equilibria.js';
+import type { HeatStep } from './path-heat.js';
+import { trappedSplit } from './solute-trapping.js';
 
 /**
  * How the liquid's composition follows a step: the equilibrium liquid of the step (Scheil-Gulliver, the default), or
@@ -17,8 +19,17 @@ export type LiquidUpdate = (
   solids: Split['solids'],
 ) => Record<string, number>;
 
+/** The solids of a split that form, as amounts per mole of alloy (`per` the amount of liquid each NP counts for). */
+function formedOf(solids: Split['solids'], per: number): HeatStep['formed'] {
+  return solids
+    .filter((q) => q.NP > AMOUNT_EPS && q.state)
+    .map((q) => ({ label: q.label, amount: per * q.NP, phase: q.state!.phase, x: q.state!.x, y: q.state!.y }));
+}
+
 export class PathState {
   readonly steps: ScheilStep[] = [];
+  /** beside each step: the liquid left and the solids formed with their states (the path's enthalpy, path-heat.ts) */
+  readonly heat: HeatStep[] = [];
   /** solid formed of each phase label, per mole of alloy */
   readonly totals: Record<string, number> = {};
   /** fraction solid */
@@ -33,6 +44,8 @@ export class PathState {
   constructor(
     x0: Record<string, number>,
     private readonly liquidUpdate?: LiquidUpdate,
+    /** solute trapping, V / V_D (solute-trapping.ts); 0 or undefined: local equilibrium at the interface */
+    private readonly trapping?: number,
   ) {
     this.xL = { ...x0 };
   }
@@ -44,6 +57,7 @@ export class PathState {
 
   /** A step without solid at T: the start of the path, or its liquidus with the phases about to form. */
   recordLiquid(T: number, phasesForming: string[]): void {
+    this.heat.push({ T, liquid: { amount: 1 - this.fs, x: { ...this.xL } }, formed: [] });
     this.steps.push({
       T,
       fraction_solid: 0,
@@ -56,10 +70,12 @@ export class PathState {
   }
 
   /**
-   * A step at T: the solids of `s` form from the liquid left before it, 1 - fsBefore (Scheil's rule), and the
-   * liquid takes the composition of `s`.
+   * A step at T: the solids of the equilibrium split form from the liquid left before it, 1 - fsBefore (Scheil's
+   * rule), more of them and nearer the liquid's composition with solute trapping, and the liquid takes the
+   * composition of the split.
    */
-  record(T: number, s: Split, fsBefore: number): void {
+  record(T: number, equilibrium: Split, fsBefore: number): void {
+    const s = this.trapping ? trappedSplit(equilibrium, this.trapping) : equilibrium;
     const remaining = 1 - fsBefore;
     const inc: Record<string, number> = {};
     for (const q of s.solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + remaining * q.NP;
@@ -67,6 +83,11 @@ export class PathState {
     const dfs = remaining * Math.max(0, 1 - s.fL);
     this.fs = Math.min(1, fsBefore + dfs);
     if (s.xL) this.xL = this.liquidUpdate ? this.liquidUpdate(this.xL, s.xL, s.fL, fsBefore, s.solids) : s.xL;
+    this.heat.push({
+      T,
+      liquid: { amount: 1 - this.fs, x: { ...this.xL }, y: s.yL },
+      formed: formedOf(s.solids, remaining),
+    });
     this.steps.push({
       T,
       fraction_solid: this.fs,
@@ -90,6 +111,7 @@ export class PathState {
     for (const q of solids) if (q.NP > AMOUNT_EPS) inc[q.label] = (inc[q.label] ?? 0) + (remaining * q.NP) / sum;
     for (const [k, v] of Object.entries(inc)) this.totals[k] = (this.totals[k] ?? 0) + v;
     const forming = Object.keys(inc).sort();
+    this.heat.push({ T, liquid: { amount: 0, x: { ...this.xL } }, formed: formedOf(solids, remaining / sum) });
     if (reason === 'eutectic') this.eutecticPhases = forming;
     this.fs = 1;
     this.steps.push({

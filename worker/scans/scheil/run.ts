@@ -28,6 +28,7 @@ import type { ScheilPath } from '../../../contract/results/scheil_solidification
 import { PathEquilibria } from './equilibria.js';
 import { leverRule } from './lever-rule.js';
 import { followPath } from './path.js';
+import type { HeatStep } from './path-heat.js';
 import { PathState, type LiquidUpdate } from './path-state.js';
 import { scheilSetup } from './setup.js';
 import { startPath } from './start.js';
@@ -59,6 +60,8 @@ export interface ScheilInput {
   leverRule?: boolean;
   /** the liquid's composition after each step (back diffusion); default the step's equilibrium liquid (Scheil) */
   liquidUpdate?: LiquidUpdate;
+  /** solute trapping: the interface velocity over Aziz's diffusive speed, V / V_D (solute-trapping.ts); default 0 */
+  soluteTrapping?: number;
   threads?: number;
   control?: JobControl;
 }
@@ -67,6 +70,8 @@ export interface ScheilInput {
 export interface ScheilRun extends ScheilPath {
   elements: string[];
   logs: string[];
+  /** beside each step, the states its enthalpy needs (path-heat.ts) */
+  heat: HeatStep[];
 }
 
 /** The Scheil path of the alloy and, unless turned off, its lever rule. */
@@ -74,7 +79,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
   const setup = scheilSetup(input);
   const logs: string[] = [];
   const eq = new PathEquilibria(setup, logs);
-  const state = new PathState(setup.x0, input.liquidUpdate);
+  const state = new PathState(setup.x0, input.liquidUpdate, input.soluteTrapping);
   const start = startPath(eq, setup, state, logs);
   const { lastT, endReason } = followPath(eq, setup, state, { T: setup.T0, r: start.first }, logs);
   const lever =
@@ -100,6 +105,7 @@ export function scheilSolidification(input: ScheilInput): ScheilRun {
     composition: setup.x0,
     elements: setup.elements,
     logs,
+    heat: state.heat,
     start_temperature: setup.T0,
     started_below_liquidus: start.startedBelow,
     suggested_start_temperature: start.suggested,
