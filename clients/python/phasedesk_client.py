@@ -307,6 +307,12 @@ class SolutionCondition(_SolutionCondition, total=False):
     composition_unit: Literal["mole_fraction", "mass_fraction"]
 
 
+class SoluteTrapping(TypedDict, total=False):
+    interface_velocity: float  # m/s: the speed of the solidification front; or give thermal_gradient
+    thermal_gradient: float  # K/m: V = cooling_rate / thermal_gradient
+    diffusive_speed: float  # m/s: Aziz's V_D; default 2
+
+
 class SolidDiffusivity(TypedDict):
     D0: float  # m^2/s
     Q: float  # J/mol
@@ -325,6 +331,7 @@ class SolidificationCondition(_SolidificationCondition, total=False):
     secondary_arm_spacing: float  # m; default derived from the cooling rate
     fast_diffusers: List[str]  # default: C, N, H, B, O among the components
     solid_diffusivities: Dict[str, SolidDiffusivity]  # default: the database's mobility data
+    solute_trapping: SoluteTrapping  # extension: Aziz's solute trapping in the path with back diffusion
     primary_phase: str
     activated_phases: List[str]
     inhibit_phases: List[str]
@@ -478,6 +485,13 @@ class CptCondition(_CptCondition, total=False):
     map_options: CptMapOptions
 
 
+class SectionCoherent(TypedDict):
+    c11: float  # Pa
+    c12: float  # Pa
+    lattice_mismatch: Dict[str, float]  # {EL: (1/a) da/dx_EL}; an element not named has 0
+    molar_volume: float  # m^3/mol
+
+
 class _TernarySectionCondition(TypedDict):
     components: List[str]  # exactly 3 elements: bottom left, bottom right and top corner of the Gibbs triangle
     temperature: float
@@ -612,6 +626,7 @@ class TernarySectionConfig(_TernarySectionConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
     preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
     spinodal: bool  # the spinodal line inside every miscibility gap, drawn dashed
+    coherent: SectionCoherent  # with spinodal: the coherent spinodal too (Cahn 1961)
 
 
 class _GibbsEnergyCurvesConfig(_ConfigBase):
@@ -736,6 +751,8 @@ SCHEMAS: Dict[type, str] = {
     SolutionDiffusivity: "TaskConfig_solution_treatment.condition.dissolution.diffusivity",
     SolutionConfig: "TaskConfig_solution_treatment",
     SolidificationCondition: "TaskConfig_solidification.condition",
+    SoluteTrapping: "TaskConfig_solidification.condition.solute_trapping",
+    SectionCoherent: "TaskConfig_ternary_isothermal_section.coherent",
     SolidificationConfig: "TaskConfig_solidification",
     AgingCondition: "TaskConfig_aging.condition",
     AgingPrecipitate: "TaskConfig_aging.condition.precipitates",

@@ -298,6 +298,27 @@ export interface SpinodalCoherent {
   molar_volume: number;
 }
 
+/** @schema TaskConfig_ternary_isothermal_section.coherent */
+export interface SectionCoherent {
+  /** elastic constants, Pa */
+  c11: number;
+  c12: number;
+  /** {EL: (1/a) da/dx_EL}; an element not named has 0 */
+  lattice_mismatch: Record<string, number>;
+  /** m^3/mol */
+  molar_volume: number;
+}
+
+/** @schema TaskConfig_solidification.condition.solute_trapping */
+export interface SoluteTrapping {
+  /** m/s: the speed of the solidification front; or give thermal_gradient */
+  interface_velocity?: number;
+  /** K/m: V = cooling_rate / thermal_gradient */
+  thermal_gradient?: number;
+  /** m/s: Aziz's V_D; default 2 */
+  diffusive_speed?: number;
+}
+
 /** @schema TaskConfig_spinodal_decomposition.condition */
 export interface SpinodalCondition {
   components: string[];
@@ -372,6 +393,8 @@ export interface SolidificationCondition {
   fast_diffusers?: string[];
   /** D0 (m^2/s) and Q (J/mol) per element; default the database's mobility data */
   solid_diffusivities?: Record<string, { D0: number; Q: number }>;
+  /** extension: Aziz's solute trapping in the path with back diffusion */
+  solute_trapping?: SoluteTrapping;
   primary_phase?: string;
   activated_phases?: string[];
   inhibit_phases?: string[];
@@ -703,6 +726,8 @@ export interface TernarySectionConfig {
   preview_temperature_unit?: 'kelvin' | 'celsius';
   /** the spinodal line inside every miscibility gap, drawn dashed */
   spinodal?: boolean;
+  /** with spinodal: the coherent spinodal too (Cahn 1961) */
+  coherent?: SectionCoherent;
   condition: TernarySectionCondition;
 }
 
