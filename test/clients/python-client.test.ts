@@ -1,12 +1,16 @@
 // The Python client (clients/python, standard library only) against a real service, through
 // test/clients/python/check_client.py run with python3: its operations, arguments and TypedDicts checked against
 // the OpenAPI document the service serves, then a whole session (key info, databases, phases, a point calculation
-// waited for, result.json through a signed URL, typed errors, waiting stopped by an event, cancel, delete).
+// waited for, result.json through a signed URL, typed errors, waiting stopped by an event, cancel, delete), and the
+// Al-0.4Zr ageing treatment of the aging task's speed goals on kawin's Al-Sc-Zr database.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerDatabase, subscribe } from '../../main/console/databases.js';
+import { agingExample } from '../../contract/tasks/aging-examples.js';
 import { ROOT, startFixture, type Fixture } from '../service/helpers.js';
+import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const run = promisify(execFile);
 const SCRIPT = join(ROOT, 'test', 'clients', 'python', 'check_client.py');
@@ -14,6 +18,14 @@ const SCRIPT = join(ROOT, 'test', 'clients', 'python', 'check_client.py');
 let f: Fixture;
 beforeAll(async () => {
   f = await startFixture();
+  await registerDatabase(
+    f.svc.store,
+    f.dataDir,
+    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
+    { code: 'ALSCZR', name: 'Al-Sc-Zr (kawin)', level: 'free', type: 'alloy', version: '1' },
+    { element_list: ['AL', 'SC', 'ZR', 'VA'], phase_list: ['AL3SC', 'AL3ZR', 'FCC_A1'] },
+  );
+  await subscribe(f.svc.store, { username: 'a', code: 'ALSCZR', status: 'active' });
 });
 afterAll(async () => {
   await f?.close();
@@ -23,7 +35,8 @@ describe('Python client', () => {
   it('matches the OpenAPI document and runs a session against the service', async () => {
     // Asynchronous child process: the service answers from this same event loop.
     const sleepConfig = JSON.stringify({ task_type: '__test_sleep', tdb_code: 'ALFE', seconds: 3600 });
-    const out = await run('python3', [SCRIPT, f.svc.baseUrl, f.keyA, sleepConfig], {
+    const agingConfig = JSON.stringify({ ...agingExample('alzr').config, tdb_code: 'ALSCZR' });
+    const out = await run('python3', [SCRIPT, f.svc.baseUrl, f.keyA, sleepConfig, agingConfig], {
       timeout: 120_000,
       env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
     }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
@@ -35,10 +48,15 @@ describe('Python client', () => {
       schemas: number;
       T: number;
       task_id: number;
+      aging: Record<string, { N: number; r: number; f: number }>;
     };
     expect(report.ok).toBe(true);
     expect(report.operations).toBe(15);
     expect(report.T).toBe(1200);
+    // Al3Zr after 500 h at 723 K: coarsened nanometre particles holding about the equilibrium amount (0.0156)
+    expect(report.aging.AL3ZR!.N).toBeGreaterThan(1e20);
+    expect(report.aging.AL3ZR!.r).toBeGreaterThan(1e-9);
+    expect(report.aging.AL3ZR!.f).toBeGreaterThan(0.01);
     // The session's task really exists in the service, computed by the worker.
     const row = await f.svc.store.db
       .selectFrom('tasks')

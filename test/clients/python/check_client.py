@@ -8,7 +8,8 @@ Usage: python3 check_client.py BASE_URL API_KEY SLEEP_TASK_CONFIG_JSON
    fields of its schema, with the same optionality; every component schema is covered. The module parses as
    Python 3.9.
 2. A session: key info, databases, phases, a point calculation waited for, result.json through a signed URL,
-   typed errors, waiting stopped by an event.
+   typed errors, waiting stopped by an event; with a fourth argument, that aging task_config run and its end state
+   reported.
 
 Prints one JSON line with what it saw ({"ok": true, ...}) and exits 0, or prints the problems and exits 1.
 test/clients/python-client.test.ts runs it.
@@ -275,8 +276,21 @@ def run_session(base_url, api_key, sleep_config):
     return {"task_id": created["id"], "T": point["T"], "phases": [p["name"] for p in point["phases"]]}
 
 
+def run_aging(base_url, api_key, aging_config):
+    """An ageing treatment submitted, waited for and its end state read from result.json."""
+    pd = PhaseDeskClient(api_key, base_url)
+    created = pd.create_task("python aging", aging_config)
+    done = pd.wait_for_task(created["id"], interval=0.1, timeout=300)
+    assert done["status"] == "completed", done
+    doc = json.loads(pd.task_file(created["id"], "result.json").decode("utf-8"))
+    assert doc["mass_balance_error"] < 1e-6, doc["mass_balance_error"]
+    return {p["phase"]: {"N": p["number_density"][-1], "r": p["mean_radius"][-1], "f": p["volume_fraction"][-1]}
+            for p in doc["precipitates"]}
+
+
 def main():
     base_url, api_key, sleep_config = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    aging_config = json.loads(sys.argv[4]) if len(sys.argv) > 4 else None
     with open(os.path.join(CLIENT_DIR, "phasedesk_client.py"), encoding="utf-8") as f:
         ast.parse(f.read(), feature_version=(3, 9))  # no syntax newer than the supported Python
     doc = PhaseDeskClient(api_key, base_url).openapi_document()
@@ -285,6 +299,8 @@ def main():
         print(json.dumps({"ok": False, "problems": problems}))
         sys.exit(1)
     seen = run_session(base_url, api_key, sleep_config)
+    if aging_config is not None:
+        seen["aging"] = run_aging(base_url, api_key, aging_config)
     print(json.dumps({"ok": True, "operations": len(pdc.ENDPOINTS), "schemas": len(pdc.SCHEMAS), **seen}))
 
 
