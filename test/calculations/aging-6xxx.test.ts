@@ -1,5 +1,5 @@
 // The 6xxx ageing treatment of contract/tasks/aging-examples.ts through the KWN model (worker/calculations/aging/):
-// Al-0.72Mg-0.57Si (at. %), 16 h at 175 °C, a 1 h ramp to 250 °C, 10 h there, five metastable precipitates of
+// Al-0.72Mg-0.57Si (at. %), 16 h at 175 °C, a 1 h ramp to 250 °C, 8 h there, five metastable precipitates of
 // kawin_AlMgSi.tdb competing for Mg and Si. Invariants of the run: every atom accounted for at every output time, no
 // phase above the amount it has alone with the matrix at the temperature (its tie line from the engine) while the
 // temperature holds, the sequence beta'' (MG5SI6_B_DP) -> beta' (MGSI_B_P) at 175 °C (beta'' reaches its largest
