@@ -7,10 +7,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { agingExample } from '../../contract/tasks/aging-examples.js';
 import { ROOT, startFixture, type Fixture } from '../service/helpers.js';
-import { SHARED_TDB_DIR } from '../support/shared.js';
+import { importAlScZr } from '../support/kawin-databases.js';
 
 const run = promisify(execFile);
 const SCRIPT = join(ROOT, 'test', 'clients', 'python', 'check_client.py');
@@ -18,14 +17,7 @@ const SCRIPT = join(ROOT, 'test', 'clients', 'python', 'check_client.py');
 let f: Fixture;
 beforeAll(async () => {
   f = await startFixture();
-  await registerDatabase(
-    f.svc.store,
-    f.dataDir,
-    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
-    { code: 'ALSCZR', name: 'Al-Sc-Zr (kawin)', level: 'free', type: 'alloy', version: '1' },
-    { element_list: ['AL', 'SC', 'ZR', 'VA'], phase_list: ['AL3SC', 'AL3ZR', 'FCC_A1'] },
-  );
-  await subscribe(f.svc.store, { username: 'a', code: 'ALSCZR', status: 'active' });
+  await importAlScZr(f);
 });
 afterAll(async () => {
   await f?.close();

@@ -6,26 +6,17 @@
 // nearest name, a diffusivity of an element not a component, an aspect ratio below 1, a shear modulus of 0...); the
 // form's fields for the precipitates and the strength.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
-import { registerDatabase, subscribe } from '../../main/console/databases.js';
 import { conditionFields, validateConfig } from '../../renderer/src/lib/taskforms.js';
 import { buildTaskConfig, copyOfTask, freshValues } from '../../renderer/src/lib/task-form-values.js';
 import type { AgingDocument } from '../../contract/results/aging.js';
 import { agingExample } from '../../contract/tasks/aging-examples.js';
 import { api, http, startFixture, submitAndWait, type Fixture } from '../service/helpers.js';
-import { SHARED_TDB_DIR } from '../support/shared.js';
+import { importAlScZr } from '../support/kawin-databases.js';
 
 let f: Fixture;
 beforeAll(async () => {
   f = await startFixture();
-  await registerDatabase(
-    f.svc.store,
-    f.dataDir,
-    join(SHARED_TDB_DIR, 'kawin_AlScZr.tdb'),
-    { code: 'ALSCZR', name: 'Al-Sc-Zr (kawin)', level: 'free', type: 'alloy', version: '1' },
-    { element_list: ['AL', 'SC', 'ZR', 'VA'], phase_list: ['AL3SC', 'AL3ZR', 'FCC_A1'] },
-  );
-  await subscribe(f.svc.store, { username: 'a', code: 'ALSCZR', status: 'active' });
+  await importAlScZr(f);
 });
 afterAll(async () => {
   await f?.close();
