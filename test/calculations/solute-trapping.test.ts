@@ -40,6 +40,18 @@ describe('solute trapping', () => {
     expect(s.solids[0]!.NP).toBeCloseTo(0.4, 14);
     expect(s.latent).toBeCloseTo(20, 12);
     expect(trappedSplit({ fL: 0.4, xL: null, solids: [{ label: 'S', NP: 0.6 }], latent: 1 }, 1).fL).toBe(0);
+    // f_L = 0.4 <= w = 1/2: the whole step freezes at its material's composition, 0.4 x_L + 0.6 x_S (B: 0.12 + 0.03)
+    const all = trappedSplit(
+      {
+        fL: 0.4,
+        xL: { A: 0.7, B: 0.3 },
+        solids: [{ label: 'S', NP: 0.6, state: { phase: 'S', x: { A: 0.95, B: 0.05 }, y: new Float64Array() } }],
+        latent: 1,
+      },
+      1,
+    );
+    expect(all.solids[0]!.NP).toBeCloseTo(1, 14);
+    expect(all.solids[0]!.state!.x.B).toBeCloseTo(0.15, 14);
   });
 
   it('V -> 0 is the path without trapping', () => {

@@ -26,9 +26,11 @@ export function trappedSplit(s: Split, beta: number): Split {
   const fL = Math.max(0, (s.fL - w) / (1 - w));
   const scale = (1 - fL) / (1 - s.fL);
   const xL = s.xL;
-  // each solid set moves towards the liquid the same way, so their mixture is the trapped solid of the step
+  // each solid set moves towards the liquid the same way, so their mixture is the trapped solid of the step; where
+  // the whole liquid freezes, it freezes at the composition of the step's material, liquid and solid together
+  const whole = fL === 0 ? stepComposition(s) : null;
   const trapped = (x: Record<string, number>) =>
-    xL ? Object.fromEntries(Object.keys(x).map((e) => [e, (x[e]! + beta * (xL[e] ?? 0)) / (1 + beta)])) : x;
+    whole ?? (xL ? Object.fromEntries(Object.keys(x).map((e) => [e, (x[e]! + beta * (xL[e] ?? 0)) / (1 + beta)])) : x);
   return {
     ...s,
     fL,
@@ -39,4 +41,17 @@ export function trappedSplit(s: Split, beta: number): Split {
     })),
     latent: s.latent * scale,
   };
+}
+
+/** The composition of a step's material: its liquid and its solid sets, by amount (null without their compositions). */
+function stepComposition(s: Split): Record<string, number> | null {
+  if (!s.xL || s.solids.some((q) => !q.state)) return null;
+  const x: Record<string, number> = {};
+  let total = s.fL;
+  for (const [e, v] of Object.entries(s.xL)) x[e] = s.fL * v;
+  for (const q of s.solids) {
+    total += q.NP;
+    for (const [e, v] of Object.entries(q.state!.x)) x[e] = (x[e] ?? 0) + q.NP * v;
+  }
+  return Object.fromEntries(Object.entries(x).map(([e, v]) => [e, v / total]));
 }
