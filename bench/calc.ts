@@ -3,8 +3,8 @@
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
 // threads, ternary isothermal sections of every ternary system at two temperatures (ternary), four isopleths, one of
 // 4 components (isopleth), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
-// liquidus/solidus scan of a point calculation, and (alloy7) the first equilibrium, a 200-point line and Scheil of the
-// 7-component Al alloy of the speed goals; (diagrams-work, only when named) the instructions of every shared binary
+// liquidus/solidus scan of a point calculation, (alloy7) the first equilibrium, a 200-point line and Scheil of the
+// 7-component Al alloy of the speed goals, and (spinodal) what the spinodal adds to a binary diagram; (diagrams-work, only when named) the instructions of every shared binary
 // diagram, counted under valgrind. Sections can be selected:
 // `npm run bench:calc -- line diagrams`.
 import { benchLine } from './calc/line.js';
@@ -15,6 +15,7 @@ import { benchIsopleth } from './calc/isopleth.js';
 import { benchTernary } from './calc/ternary.js';
 import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
 import { benchAlloy7 } from './calc/alloy7.js';
+import { benchSpinodal } from './calc/spinodal.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   ternary: benchTernary,
   'alloy-temperatures': benchAlloyTemperatures,
   alloy7: benchAlloy7,
+  spinodal: benchSpinodal,
 };
 
 /** Sections run only when named: diagrams-work runs under valgrind, some 50 times slower than natively. */

@@ -17,13 +17,14 @@ const X_TOLERANCE = 1e-7;
 
 /**
  * The root of f between a point where it is negative and one where it is positive: false position with the Illinois
- * modification (the retained end's value halved when the same end is kept twice), to X_TOLERANCE.
+ * modification (the retained end's value halved when the same end is kept twice), to X_TOLERANCE. Values already
+ * known at the ends may be passed.
  */
-function crossing(f: CurveFn, negative: number, positive: number): number {
+function crossing(f: CurveFn, negative: number, positive: number, fNeg = f(negative), fPos = f(positive)): number {
   let a = negative,
-    fa = f(a),
+    fa = fNeg,
     b = positive,
-    fb = f(b),
+    fb = fPos,
     side = 0;
   for (let i = 0; i < 60 && Math.abs(b - a) > X_TOLERANCE; i++) {
     const c = b - (fb * (b - a)) / (fb - fa);
@@ -42,6 +43,41 @@ function crossing(f: CurveFn, negative: number, positive: number): number {
     }
   }
   return 0.5 * (a + b);
+}
+
+/**
+ * The root of f between `negative` and `positive` starting from a guess (extrapolated from the gap's previous
+ * tie-lines): the bracket is narrowed to the guess and steps from it, doubling, towards the end its sign points to,
+ * so false position starts within a small fraction of the tie-line. Without a usable guess, the whole interval.
+ */
+function crossingNear(f: CurveFn, negative: number, positive: number, guess: number | null, step: number): number {
+  const within = (x: number) => (x - negative) * (positive - x) > 0;
+  if (guess === null || !within(guess)) return crossing(f, negative, positive);
+  let fGuess = f(guess);
+  if (!Number.isFinite(fGuess)) return crossing(f, negative, positive);
+  const towards = fGuess < 0 ? positive : negative;
+  const dir = Math.sign(towards - guess);
+  let [from, fFrom, d] = [guess, fGuess, step];
+  for (;;) {
+    const next = from + dir * d;
+    if (!within(next))
+      return fFrom < 0 ? crossing(f, from, positive, fFrom) : crossing(f, negative, from, undefined, fFrom);
+    fGuess = f(next);
+    if (!Number.isFinite(fGuess)) return crossing(f, negative, positive);
+    if (fGuess < 0 !== fFrom < 0)
+      return fFrom < 0 ? crossing(f, from, next, fFrom, fGuess) : crossing(f, next, from, fGuess, fFrom);
+    [from, fFrom, d] = [next, fGuess, 2 * d];
+  }
+}
+
+/** The next spinodal composition of a gap's branch, linearly extrapolated in T from its last two, and a step. */
+function extrapolated(branch: GapPoint[], side: 0 | 1, T: number): { guess: number | null; step: number } {
+  const [p0, p1] = [branch.at(-2), branch.at(-1)];
+  if (!p1) return { guess: null, step: 0 };
+  if (!p0 || p1.T === p0.T) return { guess: p1.x[side], step: 1e-3 };
+  const slope = (p1.x[side] - p0.x[side]) / (p1.T - p0.T);
+  const move = slope * (T - p1.T);
+  return { guess: p1.x[side] + move, step: Math.max(0.25 * Math.abs(move), 1e-6) };
 }
 
 /** A composition inside (x1, x2) where f < 0: the hint (the last tie-line's spinodal middle), the middle, else the least. */
@@ -85,7 +121,11 @@ export function spinodalsInGaps(
       const f: CurveFn = (x) => curvature.at(t.T, x);
       const inside = negativeInside(f, x1, x2, hint);
       if (!(inside.value < 0)) continue;
-      const x: [number, number] = [crossing(f, inside.x, x1), crossing(f, inside.x, x2)];
+      const [low, high] = [extrapolated(points, 0, t.T), extrapolated(points, 1, t.T)];
+      const x: [number, number] = [
+        crossingNear(f, inside.x, x1, low.guess, low.step),
+        crossingNear(f, inside.x, x2, high.guess, high.step),
+      ];
       hint = 0.5 * (x[0] + x[1]);
       points.push({ T: t.T, x });
     }
