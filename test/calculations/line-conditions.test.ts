@@ -1,4 +1,4 @@
-// line_calculation's extensions (worker/calculations/line-conditions.ts, worker/scans/fixed-phase-line.ts): an element
+// line_calculation's extensions (worker/calculations/line_calculation/conditions.ts, worker/scans/fixed-phase-line.ts): an element
 // held at an activity along a temperature line reproduces the composition its activity was taken from, and a phase
 // held at an amount along a composition line gives the liquidus and solidus the temperature lines' transitions give.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,23 +20,26 @@ const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-linecond-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let n = 0;
 
-function line(tdb: string, condition: Record<string, unknown>): LineCalculationResult {
+/** Runs a calculation module on a validated configuration; its result.json. */
+function calculate<T>(
+  type: 'line_calculation' | 'point_calculation',
+  tdb: string,
+  condition: Record<string, unknown>,
+): T {
   const taskDir = path.join(tmp, `t${n++}`);
-  const job = parsedJob('line_calculation', {
-    taskUuid: 'l',
-    ompThreads: 1,
-    taskDir,
-    control: new SharedArrayBuffer(16),
-    config: {
-      task_type: 'line_calculation',
-      tdb_code: 'X',
-      tdb_file: tdb,
-      condition: { pressure: 101325, ...condition },
-    },
-  });
-  run(job, new JobControl(job.control));
-  return JSON.parse(readFileSync(path.join(taskDir, 'result', 'result.json'), 'utf8')) as LineCalculationResult;
+  const config = { task_type: type, tdb_code: 'X', tdb_file: tdb, condition: { pressure: 101325, ...condition } };
+  const common = { taskUuid: type, ompThreads: 1, taskDir, control: new SharedArrayBuffer(16), config };
+  if (type === 'line_calculation') {
+    const job = parsedJob('line_calculation', common);
+    run(job, new JobControl(job.control));
+  } else {
+    const job = parsedJob('point_calculation', common);
+    runPoint(job, new JobControl(job.control));
+  }
+  return JSON.parse(readFileSync(path.join(taskDir, 'result', 'result.json'), 'utf8')) as T;
 }
+const line = (tdb: string, condition: Record<string, unknown>) =>
+  calculate<LineCalculationResult>('line_calculation', tdb, condition);
 const column = (doc: LineCalculationResult, name: string) => {
   const i = doc.table.columns.findIndex((c) => c.name === name);
   expect(i, name).toBeGreaterThanOrEqual(0);
@@ -58,7 +61,10 @@ describe('line_calculation with an activity held', () => {
     const activities = column(closed, 'acr(C)');
     for (const p of closed.points) expect(p.phases.map((q) => q.name)).toEqual(['FCC_A1']);
     // a(C) of austenite at X(C) = 0.01 against graphite: below 1 (no graphite) and falling with T (the Acm line rises)
-    for (const a of activities) (expect(a).toBeGreaterThan(0), expect(a).toBeLessThan(1));
+    for (const a of activities) {
+      expect(a).toBeGreaterThan(0);
+      expect(a).toBeLessThan(1);
+    }
     expect(activities[4]).toBeLessThan(activities[0]!);
     activities.forEach((a, i) => {
       const open = line(CFE, { ...feC, compositions_start: {}, compositions_end: {}, activities: { C: a } });
@@ -85,29 +91,12 @@ describe('line_calculation with an activity held', () => {
     for (const p of open.points) expect(p.converged).toBe(true);
     expect(xC.every((x) => x > 0 && x < 0.1)).toBe(true);
     open.points.forEach((p, i) => {
-      const taskDir = path.join(tmp, `p${n++}`);
-      const job = parsedJob('point_calculation', {
-        taskUuid: 'p',
-        ompThreads: 1,
-        taskDir,
-        control: new SharedArrayBuffer(16),
-        config: {
-          task_type: 'point_calculation',
-          tdb_code: 'X',
-          tdb_file: CFE,
-          condition: {
-            components: ['FE', 'C'],
-            pressure: 101325,
-            temperature: p.T,
-            compositions: {},
-            chemical_potentials: { C: -40000 },
-          },
-        },
+      const doc = calculate<PointCalculationResult>('point_calculation', CFE, {
+        components: ['FE', 'C'],
+        temperature: p.T,
+        compositions: {},
+        chemical_potentials: { C: -40000 },
       });
-      runPoint(job, new JobControl(job.control));
-      const doc = JSON.parse(
-        readFileSync(path.join(taskDir, 'result', 'result.json'), 'utf8'),
-      ) as PointCalculationResult;
       expect(xC[i]).toBeCloseTo(doc.point.x.C!, 9);
     });
   });

@@ -9,7 +9,7 @@
 import { systemName } from '../../contract/plots/names.js';
 import { axisOf, axisValue, scanLine, type LineScan } from '../scans/line-scan.js';
 import { fixedPhaseLine } from '../scans/fixed-phase-line.js';
-import { fixedPhaseLineLogs, heldElementsOf } from './line-conditions.js';
+import { fixedPhaseLineLogs, heldElementsOf } from './line_calculation/conditions.js';
 import { type RefinedTransition } from '../scans/transitions.js';
 import { basename } from 'node:path';
 import { CP_DEFINITION } from '../../contract/results/common.js';

@@ -1,8 +1,8 @@
 // The open-system and fixed-phase conditions of a line calculation (extensions, contract/tasks/line_calculation.ts):
 // the potentials of the elements held along the line, and the logs of a fixed-phase line.
-import { heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
-import type { HeldOf } from '../scans/line-scan.js';
-import type { FixedPhaseLine } from '../scans/fixed-phase-line.js';
+import { heldPotentials, ThermoExtras } from '../../results/thermo-extra.js';
+import type { HeldOf } from '../../scans/line-scan.js';
+import type { FixedPhaseLine } from '../../scans/fixed-phase-line.js';
 
 interface HeldConditions {
   chemical_potentials?: Record<string, number>;
