@@ -202,6 +202,9 @@ class LineCondition(_LineCondition, total=False):
     outputs_list_template: List[str]
     composition_unit: Literal["mole_fraction", "mass_fraction"]  # default mole_fraction
     reference_states: Dict[str, str]  # {EL: PHASE or "SER"} for acr/mur/GM_formation
+    chemical_potentials: Dict[str, float]  # {EL: J/mol} held along the line (the compositions leave EL out)
+    activities: Dict[str, float]  # {EL: activity against reference_states[EL]} held along the line
+    fixed_phases: Dict[str, float]  # {PHASE: amount 0..1}: T free at each composition; temperature_start = _end
 
 
 class BinaryEquilibriumCondition(_ScanCondition, total=False):

@@ -76,6 +76,21 @@ export interface LineCalculationResult extends ResultDocument {
   invariants?: InvariantCrossing[];
   /** added: liquidus and equilibrium solidus of the alloy (lines at fixed composition only) */
   alloy_temperatures?: AlloyTemperaturesField;
+  /**
+   * added (condition.fixed_phases): the phase held at `amount` along the composition line with the temperature free;
+   * `temperatures` (K) the middle of each point's final bracket (at most 0.01 K wide), the point itself the
+   * equilibrium at the bracket's end on the phase's side; `not_found` the path parameters s of the compositions
+   * without such a temperature in 200-4000 K, with the reason (no point is written for them)
+   */
+  fixed_phase?: {
+    phase: string;
+    amount: number;
+    start_temperature: number;
+    temperatures: number[];
+    not_found: { s: number; reason: string }[];
+  };
+  /** added (condition.chemical_potentials, activities): the elements held at a potential along the line (upper case) */
+  held_elements?: string[];
 }
 
 /** A transition of a line at which C + 1 phases coexist (worker/scans/alloy-temperatures.ts). */

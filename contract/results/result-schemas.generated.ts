@@ -794,6 +794,59 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         "description": "added: liquidus and equilibrium solidus of the alloy (lines at fixed composition only)",
         "$ref": "#/$defs/AlloyTemperaturesField"
       },
+      "fixed_phase": {
+        "description": "added (condition.fixed_phases): the phase held at `amount` along the composition line with the temperature free; `temperatures` (K) the middle of each point's final bracket (at most 0.01 K wide), the point itself the equilibrium at the bracket's end on the phase's side; `not_found` the path parameters s of the compositions without such a temperature in 200-4000 K, with the reason (no point is written for them)",
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "amount": {
+            "type": "number"
+          },
+          "start_temperature": {
+            "type": "number"
+          },
+          "temperatures": {
+            "type": "array",
+            "items": {
+              "type": "number"
+            }
+          },
+          "not_found": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "s": {
+                  "type": "number"
+                },
+                "reason": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "s",
+                "reason"
+              ]
+            }
+          }
+        },
+        "required": [
+          "phase",
+          "amount",
+          "start_temperature",
+          "temperatures",
+          "not_found"
+        ]
+      },
+      "held_elements": {
+        "description": "added (condition.chemical_potentials, activities): the elements held at a potential along the line (upper case)",
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
       "version": {
         "type": "number"
       },

@@ -244,35 +244,44 @@ export function potentialElements(c: Record<string, unknown>): string[] {
 }
 
 /**
- * chemical_potentials and activities name components, each element at most once among them and compositions, in
- * mole fractions, and leave at least one element without a potential (the amount of matter is fixed by the others).
+ * chemical_potentials and activities name components, each element at most once among them and the composition maps
+ * (`compositionFields`: compositions of a point, compositions_start and compositions_end of a line), in mole
+ * fractions, and leave at least one element without a potential (the amount of matter is fixed by the others).
  */
-export function potentialRule(c: Record<string, unknown>, ctx: z.RefinementCtx): void {
-  const elements = conditionElements((c.components as string[] | undefined) ?? []);
-  const given = new Map<string, string>();
-  for (const field of ['compositions', 'chemical_potentials', 'activities'])
-    for (const k of Object.keys((c[field] as Record<string, number> | undefined) ?? {})) {
-      const el = k.toUpperCase();
-      if (el === 'VA' && field === 'compositions') continue;
-      if (field !== 'compositions' && !elements.includes(el)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field, k],
-          message: `is not one of condition.components (${elements.join(', ')})`,
-        });
-        return;
+export function potentialRuleFor(compositionFields: readonly string[]) {
+  return (c: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    const elements = conditionElements((c.components as string[] | undefined) ?? []);
+    const keysOf = (field: string) => Object.keys((c[field] as Record<string, number> | undefined) ?? {});
+    const held = new Map<string, { field: string; key: string }>();
+    for (const field of ['chemical_potentials', 'activities'])
+      for (const k of keysOf(field)) {
+        const el = k.toUpperCase();
+        const before = held.get(el);
+        const message = !elements.includes(el)
+          ? `is not one of condition.components (${elements.join(', ')})`
+          : before
+            ? `${el} is also given in ${before.field}: give one condition per element`
+            : undefined;
+        if (message) return void ctx.addIssue({ code: 'custom', path: [field, k], message });
+        held.set(el, { field, key: k });
       }
-      const before = given.get(el);
-      if (before) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [field, k],
-          message: `${el} is also given in ${before}: give one condition per element`,
-        });
-        return;
+    for (const field of compositionFields)
+      for (const k of keysOf(field)) {
+        const by = held.get(k.toUpperCase());
+        if (by)
+          return void ctx.addIssue({
+            code: 'custom',
+            path: [by.field, by.key],
+            message: `${k.toUpperCase()} is also given in ${field}: give one condition per element`,
+          });
       }
-      given.set(el, field);
-    }
+    heldElementsRule(c, elements, ctx);
+  };
+}
+export const potentialRule = potentialRuleFor(['compositions']);
+
+/** Held elements need mole fractions and at least one free element. */
+function heldElementsRule(c: Record<string, unknown>, elements: string[], ctx: z.RefinementCtx): void {
   const held = potentialElements(c);
   if (held.length === 0) return;
   if (c.composition_unit === 'mass_fraction')
@@ -349,21 +358,24 @@ export function formatZodError(err: z.ZodError, prefix: string): string {
   return `${path}: ${iss.message}`;
 }
 
-/** Condition of a scan in T and/or composition (line_calculation, thermodynamic_properties_next). */
+/** Fields of a scan in T and/or composition (line_calculation, thermodynamic_properties_next). */
+export const scanFields = {
+  components,
+  compositions_start: composition,
+  compositions_end: composition,
+  temperature_start: kelvin,
+  temperature_end: kelvin,
+  pressure,
+  points: scanPoints,
+  ...phaseFields,
+  thermo_outputs: outputs.optional(),
+  outputs_list_template: outputs.optional(),
+  ...furtherFields,
+};
+
+/** Condition of a scan in T and/or composition (thermodynamic_properties_next). */
 export const scanCondition = z
-  .strictObject({
-    components,
-    compositions_start: composition,
-    compositions_end: composition,
-    temperature_start: kelvin,
-    temperature_end: kelvin,
-    pressure,
-    points: scanPoints,
-    ...phaseFields,
-    thermo_outputs: outputs.optional(),
-    outputs_list_template: outputs.optional(),
-    ...furtherFields,
-  })
+  .strictObject(scanFields)
   .superRefine(pointsRule)
   .superRefine(outputElementsRule)
   .superRefine(compositionRule(['compositions_start', 'compositions_end']))

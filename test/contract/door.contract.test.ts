@@ -214,6 +214,40 @@ const ROWS: [string, Record<string, unknown>, string][] = [
     pointConfig({ compositions: {}, activities: { ZN: 0.5 } }),
     'task_config.condition.activities.ZN: is not one of condition.components (AL, FE)',
   ],
+  // line_calculation's extensions: an element held along the line, a phase held along a composition line
+  [
+    'a line with an element both in the compositions and in the activities',
+    scan('line_calculation', { activities: { AL: 0.01 } }),
+    'task_config.condition.activities.AL: AL is also given in compositions_start: give one condition per element',
+  ],
+  [
+    'a line with a fixed phase and a temperature range',
+    scan('line_calculation', { fixed_phases: { LIQUID: 0 } }),
+    'task_config.condition.fixed_phases: cannot be combined with a temperature line (temperature_start 500 K, ' +
+      'temperature_end 1500 K): the temperature is the free variable of a fixed phase; give temperature_start = ' +
+      'temperature_end (where each point’s search starts) and vary the compositions',
+  ],
+  [
+    'a line with a fixed phase the database does not define',
+    scan('line_calculation', {
+      temperature_end: 500,
+      compositions_end: { AL: 0.6 },
+      fixed_phases: { LIQIUD: 1 },
+    }),
+    "task_config.condition.fixed_phases: LIQIUD is not a phase of database 'ALFE' (nearest: LIQUID)",
+  ],
+  [
+    'a line with a fixed phase and an activity',
+    scan('line_calculation', {
+      temperature_end: 500,
+      compositions_start: {},
+      compositions_end: {},
+      points: 1,
+      activities: { AL: 0.01 },
+      fixed_phases: { LIQUID: 1 },
+    }),
+    'task_config.condition.fixed_phases: cannot be combined with chemical_potentials or activities (the composition must be fixed)',
+  ],
   [
     'a Scheil inhibited phase the database does not define',
     scheil({ inhibit_phases: ['SIGMA'] }),

@@ -250,6 +250,34 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'line_calculation',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions_start: {},
+      compositions_end: {},
+      activities: { AL: 0.01 },
+      temperature_start: 900,
+      temperature_end: 1200,
+      pressure: 101325,
+      points: 4,
+    },
+  },
+  {
+    task_type: 'line_calculation',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      compositions_start: { AL: 0.1 },
+      compositions_end: { AL: 0.3 },
+      fixed_phases: { LIQUID: 1 },
+      temperature_start: 1800,
+      temperature_end: 1800,
+      pressure: 101325,
+      points: 3,
+    },
+  },
+  {
     task_type: 'thermodynamic_properties_next',
     tdb_code: 'ALFE',
     condition: {

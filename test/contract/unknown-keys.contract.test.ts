@@ -333,6 +333,24 @@ describe('unknown keys in task_config', () => {
     expect(r.body.error).toBe('task_config: unknown key task_pth (did you mean task_path?)');
   });
 
+  it('a line knows its extensions chemical_potentials, activities and fixed_phases', async () => {
+    const open = { compositions_start: {}, compositions_end: {} };
+    expect(
+      validateTaskConfig(
+        'line_calculation',
+        withCondition(FULL.line_calculation, { ...open, activities: { AL: 0.1 } }),
+      ),
+    ).toMatchObject({ ok: true });
+    for (const [typo, known] of [
+      ['activites', 'activities'],
+      ['chemical_potential', 'chemical_potentials'],
+      ['fixed_phase', 'fixed_phases'],
+    ]) {
+      const r = await post(withCondition(FULL.line_calculation, { [typo]: {} }));
+      expect(r.body.error).toBe(`task_config.condition: unknown key ${typo} (did you mean ${known}?)`);
+    }
+  });
+
   it('a misspelled required key is named rather than the field it left out', async () => {
     const { temperature, ...rest } = pointConfig().condition;
     const r = await post({ ...pointConfig(), condition: { ...rest, temprature: temperature } });

@@ -8,6 +8,8 @@
 // in every mole fraction, and listed in `transitions`.
 import { systemName } from '../../contract/plots/names.js';
 import { axisOf, axisValue, scanLine, type LineScan } from '../scans/line-scan.js';
+import { fixedPhaseLine } from '../scans/fixed-phase-line.js';
+import { fixedPhaseLineLogs, heldElementsOf } from './line_calculation/conditions.js';
 import { type RefinedTransition } from '../scans/transitions.js';
 import { basename } from 'node:path';
 import { CP_DEFINITION } from '../../contract/results/common.js';
@@ -18,7 +20,7 @@ import { phaseFractionChart } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
 import { buildTable, stableLabels } from '../../contract/results/outputs/columns.js';
 import { alloyTemperatures, invariantsCrossed } from '../scans/alloy-temperatures.js';
-import { addFurtherQuantities } from '../results/thermo-extra.js';
+import { addFurtherQuantities, potentialText } from '../results/thermo-extra.js';
 import {
   transitionText,
   type InvariantCrossing,
@@ -49,7 +51,10 @@ export function invariantsText(invariants: readonly InvariantCrossing[]): string
 export function run(job: TaskJob<'line_calculation'>, control: JobControl): CalculationOutput {
   const names = outputNames('line_calculation', job.config.condition);
   const wantsCp = names.some((n) => /^\s*cpm?\s*$/i.test(n));
-  const scan = scanLine(job, control, wantsCp ? ['HM.T'] : undefined);
+  const derivatives = wantsCp ? ['HM.T'] : undefined;
+  const fixedLine = fixedPhaseLine(job, control, derivatives);
+  const held = heldElementsOf(job.config.condition);
+  const scan = fixedLine ?? scanLine(job, control, derivatives, held);
   const { sys, path, s, results, transitions } = scan;
   const conv = new PointConverter(sys.db, sys.components);
   const points = results.map((r, i) => {
@@ -90,6 +95,8 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     cp_definition: CP_DEFINITION,
     not_converged: notConverged,
     ...further.fields,
+    ...(fixedLine ? { fixed_phase: fixedLine.fixed } : {}),
+    ...(path.mu ? { held_elements: Object.keys(path.mu(path.T0, path.P)) } : {}),
   };
   // Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked.
   // The states at both ends of each refined transition are drawn too, so the curves bend at the
@@ -141,6 +148,8 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
       ? [`warning: ${notConverged} of ${points.length} points did not converge (converged:false in result.json)`]
       : []),
     ...further.logs,
+    ...(fixedLine ? fixedPhaseLineLogs(fixedLine.fixed) : []),
+    ...(path.mu ? [`held along the line: ${potentialText(job.config.condition).join(', ')}`] : []),
     `written ${files.join(', ')}`,
   ];
   return { summary, logs };
@@ -170,7 +179,8 @@ function lineFurtherQuantities(
     ),
     invariants: invariantsCrossed(scan.transitions, scan.edges, conv, sys.elements.length),
   };
-  const fixedComposition = sys.elements.every((e) => path.full0[e] === path.full1[e]);
+  // an open system's composition follows T: no alloy temperatures
+  const fixedComposition = !path.mu && sys.elements.every((e) => path.full0[e] === path.full1[e]);
   if (fixedComposition) {
     const low = path.T0 <= path.T1 ? scan.results[0] : scan.results[scan.results.length - 1];
     fields.alloy_temperatures = alloyTemperatures(

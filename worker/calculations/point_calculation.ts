@@ -17,7 +17,7 @@ import { DisorderedSetNames } from '../system/disordered-sets.js';
 import { ALLOY_T_RANGE, alloyTemperatures } from '../scans/alloy-temperatures.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import { phaseTemperatureOutputs, phaseTemperatures } from '../scans/phase-temperatures.js';
-import { addFurtherQuantities, heldPotentials, ThermoExtras } from '../results/thermo-extra.js';
+import { addFurtherQuantities, heldPotentials, potentialText, ThermoExtras } from '../results/thermo-extra.js';
 import { isLiquidName } from '../../contract/phases.js';
 import type { AlloyTemperaturesField } from '../../contract/results/point_calculation.js';
 import { pointTable } from '../plots/charts.js';
@@ -182,16 +182,6 @@ function fixedPhaseOf(
   const field = { phase, amount, start_temperature: cond.temperature, temperature: found.T, bracket: found.bracket };
   const log = `${phase} at amount ${amount}: ${found.T.toFixed(2)} K (bracket ${found.bracket.map((t) => t.toFixed(3)).join('-')} K, searched from ${cond.temperature} K); the point is computed at ${found.stateT.toFixed(3)} K`;
   return { at: found.stateT, field, log };
-}
-
-function potentialText(cond: {
-  chemical_potentials?: Record<string, number>;
-  activities?: Record<string, number>;
-}): string[] {
-  return [
-    ...Object.entries(cond.chemical_potentials ?? {}).map(([e, v]) => `MU(${e.toUpperCase()})=${v} J/mol`),
-    ...Object.entries(cond.activities ?? {}).map(([e, v]) => `a(${e.toUpperCase()})=${v}`),
-  ];
 }
 
 /** No liquidus or solidus of an open system: its composition changes with the temperature. */

@@ -250,3 +250,14 @@ export function heldPotentials(
   for (const [k, a] of activities) MU[k.toUpperCase()] = refs[k.toUpperCase()]! + GAS_CONSTANT * T * Math.log(a);
   return MU;
 }
+
+/** ["MU(C)=-20000 J/mol", "a(C)=0.3"]: the potential conditions as given. */
+export function potentialText(cond: {
+  chemical_potentials?: Record<string, number>;
+  activities?: Record<string, number>;
+}): string[] {
+  return [
+    ...Object.entries(cond.chemical_potentials ?? {}).map(([e, v]) => `MU(${e.toUpperCase()})=${v} J/mol`),
+    ...Object.entries(cond.activities ?? {}).map(([e, v]) => `a(${e.toUpperCase()})=${v}`),
+  ];
+}

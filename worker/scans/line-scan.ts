@@ -46,22 +46,43 @@ export type ScanJob = TaskJob<'line_calculation'> | TaskJob<'thermodynamic_prope
  * The scan of a line or properties task: the opened system, the straight path in (T, x)
  * from the start to the end state, and the number of points.
  */
-export function scanSetup(job: ScanJob) {
+/**
+ * Elements held along a line at a chemical potential (an open system): their names (upper case) and their potentials
+ * (J/mol) at a state's T and P. Built by the calculation from the opened system.
+ */
+export interface HeldElements {
+  elements: string[];
+  mu: (T: number, P: number) => Record<string, number>;
+}
+export type HeldOf = (sys: CalcSystem) => HeldElements | undefined;
+
+export function scanSetup(job: ScanJob, heldOf?: HeldOf) {
   const cond = inMoleFractions(job, job.config.condition);
   const sys = openSystem(job, cond);
   const { pressure: P, temperature_start: T0, temperature_end: T1, points: n } = cond;
-  const comp = resolveCompositions(sys.elements, [
+  const held = heldOf?.(sys);
+  const free = sys.elements.filter((e) => !held?.elements.includes(e));
+  const comp = resolveCompositions(free, [
     { field: 'condition.compositions_start', value: cond.compositions_start },
     { field: 'condition.compositions_end', value: cond.compositions_end },
   ]);
-  const path: ScanPath = { T0, T1, P, X0: comp.X[0], X1: comp.X[1], full0: comp.full[0], full1: comp.full[1] };
+  const path: ScanPath = {
+    T0,
+    T1,
+    P,
+    X0: comp.X[0],
+    X1: comp.X[1],
+    full0: comp.full[0],
+    full1: comp.full[1],
+    ...(held ? { mu: held.mu } : {}),
+  };
   return { cond, sys, P, path, n, dependent: comp.dependent };
 }
 
 /** The numerical part of a line calculation (scan + transition refinement), without files. */
-export function scanLine(job: ScanJob, control: JobControl, derivatives?: string[]): LineScan {
+export function scanLine(job: ScanJob, control: JobControl, derivatives?: string[], heldOf?: HeldOf): LineScan {
   if (control.cancelled) throw new CancelledError();
-  const { sys, path, n, dependent } = scanSetup(job);
+  const { sys, path, n, dependent } = scanSetup(job, heldOf);
   const s = Array.from({ length: n }, (_, i) => (n === 1 ? 0 : i / (n - 1)));
   const threads = Math.max(1, Math.floor(job.ompThreads || 1));
   const speed: SolveSpeed = {};

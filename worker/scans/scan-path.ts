@@ -12,6 +12,11 @@ export interface ScanPath {
   /** all mole fractions at both ends (for reports) */
   full0: Record<string, number>;
   full1: Record<string, number>;
+  /**
+   * chemical potentials (J/mol) of the elements held along the line at a potential or activity (an open system), at
+   * the state's T and P; these elements are absent from X0/X1 and full0/full1, their mole fractions are results
+   */
+  mu?: (T: number, P: number) => Record<string, number>;
 }
 
 export function stateAt(
@@ -28,5 +33,5 @@ export function stateAt(
 
 export function conditionsAt(path: ScanPath, s: number): EquilibriumConditions {
   const st = stateAt(path, s);
-  return { T: st.T, P: path.P, X: st.X };
+  return { T: st.T, P: path.P, X: st.X, ...(path.mu ? { MU: path.mu(st.T, path.P) } : {}) };
 }

@@ -221,6 +221,12 @@ export interface LineCondition {
   composition_unit?: CompositionUnit;
   /** reference state of each element ({EL: PHASE or 'SER'}) for acr/mur/GM_formation */
   reference_states?: Record<string, string>;
+  /** {EL: J/mol}: EL held at this chemical potential along the line (the compositions leave EL out) */
+  chemical_potentials?: Record<string, number>;
+  /** {EL: activity against reference_states[EL]}: EL held at this activity along the line */
+  activities?: Record<string, number>;
+  /** {PHASE: amount 0..1}: T free at each composition (LIQUID 1: the liquidus curve); temperature_start = _end */
+  fixed_phases?: Record<string, number>;
 }
 
 /** @schema TaskConfig_binary_equilibrium.condition */
