@@ -76,13 +76,28 @@ function* fieldGoesOn(
 ): Generator<StateRequest, BinaryState | null, BinaryState> {
   const w = Math.max(good.x[1] - good.x[0], 1e-9);
   const own = labels.map(baseName);
-  for (const x of [good.x[0] - w / 2, good.x[1] + w / 2, good.x[0] - 2 * w, good.x[1] + 2 * w]) {
+  return yield* firstTwoPhaseState(
+    T,
+    [good.x[0] - w / 2, good.x[1] + w / 2, good.x[0] - 2 * w, good.x[1] + 2 * w],
+    (e) => {
+      if (e.key === labels.join('+')) return false;
+      const [p, q] = e.phases;
+      if (!(q.x - p.x > 1e-9 && Math.abs(p.x - good.x[0]) < SAME_X && Math.abs(q.x - good.x[1]) < SAME_X)) return false;
+      return (p.base === own[0]) !== (q.base === own[1]);
+    },
+  );
+}
+
+/** The first converged two-phase state at T, over the compositions in (0, 1) in their order, that `accept` takes. */
+function* firstTwoPhaseState(
+  T: number,
+  xs: number[],
+  accept: (e: BinaryState) => boolean,
+): Generator<StateRequest, BinaryState | null, BinaryState> {
+  for (const x of xs) {
     if (x <= 0 || x >= 1) continue;
     const e = yield* solveRequest(T, x);
-    if (!e.ok || e.phases.length !== 2 || e.key === labels.join('+')) continue;
-    const [p, q] = e.phases;
-    if (!(q.x - p.x > 1e-9 && Math.abs(p.x - good.x[0]) < SAME_X && Math.abs(q.x - good.x[1]) < SAME_X)) continue;
-    if ((p.base === own[0]) !== (q.base === own[1])) return e;
+    if (e.ok && e.phases.length === 2 && accept(e)) return e;
   }
   return null;
 }
@@ -104,15 +119,11 @@ function* neighbourFieldBeyond(
 ): Generator<StateRequest, BinaryState | null, BinaryState> {
   const w = Math.max(good.x[1] - good.x[0], 1e-9);
   const own = labels.map(baseName);
-  for (const x of [good.x[0], good.x[1], good.x[0] - w / 2, good.x[1] + w / 2]) {
-    if (x <= 0 || x >= 1) continue;
-    const e = yield* solveRequest(T, x);
-    if (!e.ok || e.phases.length !== 2) continue;
+  return yield* firstTwoPhaseState(T, [good.x[0], good.x[1], good.x[0] - w / 2, good.x[1] + w / 2], (e) => {
     const third = e.phases.some((p) => !own.includes(p.base));
     const atBoundary = e.phases.some((p) => own.some((b, k) => p.base === b && Math.abs(p.x - good.x[k]) < SAME_X));
-    if (third && atBoundary) return e;
-  }
-  return null;
+    return third && atBoundary;
+  });
 }
 
 /**
