@@ -27,6 +27,7 @@ export const CALCULATIONS: CalculationTable = {
   gibbs_energy_curves: () => import('./calculations/gibbs_energy_curves.js'),
   equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
   spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
+  potential_diagram: () => import('./calculations/potential_diagram.js'),
   solution_treatment: () => import('./calculations/solution_treatment.js'),
   solidification: () => import('./calculations/solidification.js'),
   aging: () => import('./calculations/aging.js'),

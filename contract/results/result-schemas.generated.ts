@@ -7639,5 +7639,433 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "potential_diagram": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of potential_diagram",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "potential_diagram"
+      },
+      "components": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "temperature": {
+        "description": "K: the temperature of an isothermal diagram (two potential axes); null when x is the temperature",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "number"
+          }
+        ]
+      },
+      "compositions": {
+        "description": "the mole fractions of the free elements the condition gave",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "x_axis": {
+        "$ref": "#/$defs/PotentialAxis"
+      },
+      "y_axis": {
+        "$ref": "#/$defs/PotentialAxis"
+      },
+      "grid": {
+        "type": "object",
+        "properties": {
+          "x_points": {
+            "type": "number"
+          },
+          "y_points": {
+            "type": "number"
+          },
+          "equilibria": {
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "x_points",
+          "y_points",
+          "equilibria",
+          "not_converged"
+        ]
+      },
+      "fields": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PotentialField"
+        }
+      },
+      "boundaries": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PotentialBoundary"
+        }
+      },
+      "junctions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PotentialJunction"
+        }
+      },
+      "not_converged_nodes": {
+        "description": "grid nodes whose equilibrium did not converge (never guessed; fields and lines may be missing there)",
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PotentialPoint"
+        }
+      },
+      "table": {
+        "description": "one row per grid node: x, y, the stable phases, the mole fractions of the held elements",
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "components",
+      "pressure",
+      "temperature",
+      "compositions",
+      "x_axis",
+      "y_axis",
+      "grid",
+      "fields",
+      "boundaries",
+      "junctions",
+      "not_converged_nodes",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "PotentialAxis": {
+        "type": "object",
+        "properties": {
+          "quantity": {
+            "enum": [
+              "temperature",
+              "log10_activity",
+              "chemical_potential"
+            ]
+          },
+          "element": {
+            "description": "the element the axis holds at a potential; null on the temperature axis",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "reference_state": {
+            "description": "the reference state of a log10_activity axis (a phase name or SER); null otherwise",
+            "anyOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "string"
+              }
+            ]
+          },
+          "range": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "label": {
+            "description": "\"Temperature (K)\", \"log10 a(O)\", \"MU(C) (J/mol)\"",
+            "type": "string"
+          }
+        },
+        "required": [
+          "quantity",
+          "element",
+          "reference_state",
+          "range",
+          "label"
+        ]
+      },
+      "PotentialBoundary": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              },
+              {
+                "type": "array",
+                "items": {
+                  "type": "string"
+                }
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/PotentialPoint"
+            }
+          }
+        },
+        "required": [
+          "phases",
+          "points"
+        ]
+      },
+      "PotentialField": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "x": {
+            "type": "number"
+          },
+          "y": {
+            "type": "number"
+          },
+          "grid_nodes": {
+            "description": "grid nodes of the field",
+            "type": "number"
+          }
+        },
+        "required": [
+          "phases",
+          "x",
+          "y",
+          "grid_nodes"
+        ]
+      },
+      "PotentialJunction": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "type": "number"
+          },
+          "y": {
+            "type": "number"
+          },
+          "phases": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              }
+            }
+          }
+        },
+        "required": [
+          "x",
+          "y",
+          "phases"
+        ]
+      },
+      "PotentialPoint": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "type": "number"
+          },
+          "y": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "x",
+          "y"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      }
+    }
   }
 };

@@ -18,6 +18,7 @@ import { spinodalSchema, type SpinodalDecompositionDocument } from './spinodal_d
 import { solutionTreatmentSchema, type SolutionTreatmentDocument } from './solution_treatment.js';
 import { solidificationSchema, type SolidificationDocument } from './solidification.js';
 import { agingSchema, type AgingDocument } from './aging.js';
+import { potentialDiagramSchema, type PotentialDiagramDocument } from './potential_diagram.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -143,6 +144,13 @@ export const TASK_REGISTRY = {
     help: 'Nucleation, growth and coarsening of precipitates during an ageing treatment (Kampmann-Wagner): number density, radius and volume fraction against time.',
     stage: 'simulating the precipitation',
     result: resultOf<AgingDocument>(),
+  }),
+  potential_diagram: entry({
+    schema: potentialDiagramSchema,
+    label: 'Potential diagram',
+    help: 'Extension: the stable phases over the activity or chemical potential of an element against temperature, or against a second potential at one temperature (log p(O2) against T, predominance diagrams).',
+    stage: 'mapping the potential diagram',
+    result: resultOf<PotentialDiagramDocument>(),
   }),
 } as const;
 

@@ -63,7 +63,8 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
       return `${at('fixed_phases')}: ${unknown.map((entry) => unknownEntryText({ entry, kind: 'name', nearest: nearestName(entry, db.phases) }, db.code)).join('; ')}`;
   }
   // the phases a type names one by one (spinodal_decomposition's phase, solution_treatment's matrix, precipitates and
-  // dissolving phase, solidification's primary phase, aging's matrix and precipitates, each a {phase, ...})
+  // dissolving phase, solidification's primary phase, aging's matrix and precipitates, each a {phase, ...}, the
+  // reference phases of a potential diagram's axes)
   const dissolution = (c.dissolution ?? {}) as Condition;
   const named: [string, unknown][] = [
     ['phase', c.phase],
@@ -77,6 +78,11 @@ function phaseRefusal(c: Condition, db: DatabaseLists): string | null {
         )
       : []),
     ['dissolution.phase', dissolution.phase],
+    // potential_diagram's axes: the reference state of an activity (SER is no phase)
+    ...(['x_axis', 'y_axis'] as const).map((k): [string, unknown] => {
+      const ref = ((c[k] ?? {}) as Condition).reference_state;
+      return [`${k}.reference_state`, typeof ref === 'string' && ref.toUpperCase() === 'SER' ? undefined : ref];
+    }),
   ];
   for (const [field, name] of named) {
     if (typeof name !== 'string' || db.phases.some((p) => p.toUpperCase() === name.toUpperCase())) continue;

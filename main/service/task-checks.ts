@@ -8,6 +8,7 @@ import {
   SPINODAL_DEFAULT_COMPOSITION_POINTS,
   SPINODAL_DEFAULT_TEMPERATURE_POINTS,
 } from '../../contract/tasks/spinodal_decomposition.js';
+import { POTENTIAL_DEFAULT_GRID_POINTS } from '../../contract/tasks/potential_diagram.js';
 import type { WorkBounds } from '../config.js';
 import { databaseRefusal, type DatabaseLists } from '../requests/database-checks.js';
 
@@ -87,6 +88,11 @@ export function checkTaskConfig(
       return `${at('composition_points')}: temperature_points x composition_points is ${fmt(nodes)}; must be at most ${bounds.max_grid_nodes} (setting max_grid_nodes)`;
   }
 
+  if (taskType === 'potential_diagram') {
+    const refusal = potentialRefusal(c, bounds);
+    if (refusal) return refusal;
+  }
+
   if (taskType === 'binary_cpt_diagram') {
     const n = (k: string) => c[k] as number;
     if (n('pressure_points') > bounds.max_grid_nodes) {
@@ -124,5 +130,16 @@ export function checkTaskConfig(
   if (typeof pdens === 'number' && pdens > bounds.max_sampling_density) {
     return `${at('map_options.GLOBAL_MIN_PDENS')}: must be at most ${bounds.max_sampling_density} (setting max_sampling_density)`;
   }
+  return null;
+}
+
+/** A potential diagram's temperature axis within max_temperature, its grid within max_grid_nodes. */
+function potentialRefusal(c: Condition, bounds: WorkBounds): string | null {
+  const x = c.x_axis as { quantity?: string; end?: number } | undefined;
+  if (x?.quantity === 'temperature' && typeof x.end === 'number' && x.end > bounds.max_temperature)
+    return `${at('x_axis.end')}: must be at most ${bounds.max_temperature} K (setting max_temperature)`;
+  const n = typeof c.grid_points === 'number' ? c.grid_points : POTENTIAL_DEFAULT_GRID_POINTS;
+  if (n * n > bounds.max_grid_nodes)
+    return `${at('grid_points')}: a ${n} x ${n} grid must have at most ${bounds.max_grid_nodes} nodes (setting max_grid_nodes)`;
   return null;
 }

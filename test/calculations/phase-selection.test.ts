@@ -109,6 +109,15 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
   solution_treatment: {
     condition: { ...FE_C, compositions: { C: 0.018 }, pressure: P, temperature_start: 900, points: 21 },
   },
+  potential_diagram: {
+    condition: {
+      ...FE_C,
+      pressure: P,
+      x_axis: { quantity: 'temperature', start: 900, end: 1200 },
+      y_axis: { quantity: 'log10_activity', element: 'C', start: -2, end: 0 },
+      grid_points: 7,
+    },
+  },
   aging: {
     condition: {
       ...FE_C,

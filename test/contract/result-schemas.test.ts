@@ -140,6 +140,19 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  potential_diagram: {
+    tdb: path.join(SHARED_TDB_DIR, 'cuo.tdb'),
+    config: {
+      condition: {
+        components: ['CU', 'O'],
+        activated_phases: ['FCC_A1', 'CU2O', 'CUO', 'IONIC_LIQ'],
+        pressure: 101325,
+        x_axis: { quantity: 'temperature', start: 800, end: 1600 },
+        y_axis: { quantity: 'log10_activity', element: 'O', reference_state: 'GAS', start: -10, end: 0 },
+        grid_points: 11,
+      },
+    },
+  },
   aging: {
     tdb: ALSCZR,
     config: {

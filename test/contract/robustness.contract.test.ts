@@ -410,6 +410,17 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'potential_diagram',
+    tdb_code: 'ALFE',
+    condition: {
+      components: ['AL', 'FE'],
+      pressure: 101325,
+      x_axis: { quantity: 'temperature', start: 800, end: 1400 },
+      y_axis: { quantity: 'log10_activity', element: 'AL', reference_state: 'FCC_A1', start: -6, end: 0 },
+      grid_points: 7,
+    },
+  },
+  {
     task_type: 'spinodal_decomposition',
     tdb_code: 'ALFE',
     condition: {

@@ -194,6 +194,23 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       composition_unit: 'mole_fraction',
     },
   },
+  potential_diagram: {
+    task_type: 'potential_diagram',
+    tdb_code: 'ALFE',
+    task_path: 'out/potential',
+    mobility_tdb_code: 'ALFE',
+    preview_temperature_unit: 'celsius',
+    condition: {
+      components: AL_FE,
+      activated_phases: ['FCC_A1', 'BCC_A2', 'LIQUID'],
+      inhibit_phases: ['@gas'],
+      pressure: 101325,
+      x_axis: { quantity: 'temperature', start: 800, end: 1200 },
+      y_axis: { quantity: 'log10_activity', element: 'AL', reference_state: 'FCC_A1', start: -4, end: 0 },
+      compositions: { FE: 1 },
+      grid_points: 7,
+    },
+  },
   aging: {
     task_type: 'aging',
     tdb_code: 'ALFE',

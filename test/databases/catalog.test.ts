@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTdbInfo } from '../../worker/core/database.js';
 import { databaseCodeProblem } from '../../contract/database-code.js';
+import { TASK_TYPES } from '../../contract/tasks/registry.js';
 import {
   databasePhaseSelectionSchema,
   knownGroupNames,
@@ -38,6 +39,16 @@ describe('bundled databases', () => {
     expect(catalog.map((e) => e.code)).toEqual(expect.arrayContaining([...WRITTEN, 'MC_FE_V2.059', 'MC_AL_V2.032', 'COST507']));
     expect(new Set(catalog.map((e) => e.code.toUpperCase())).size).toBe(catalog.length);
     for (const e of catalog) expect(databaseCodeProblem(e.code), e.code).toBeNull();
+  });
+
+  it('every bundled database offers every open task type its elements allow (the New task form lists it)', () => {
+    // sections and isopleths need three elements; every other type runs on a binary
+    const multicomponent = ['isopleth', 'ternary_isothermal_section'];
+    for (const e of catalog) {
+      const binary = readTdbInfo(path.join(root, e.file)).elements.filter((el) => !['VA', '/-'].includes(el)).length < 3;
+      const want = TASK_TYPES.filter((t) => !(binary && multicomponent.includes(t)));
+      expect([...e.support_task_list].sort(), e.code).toEqual([...want].sort());
+    }
   });
 
   for (const entry of catalog) {

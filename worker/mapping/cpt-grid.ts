@@ -55,7 +55,8 @@ export function stableLabels(r: EquilibriumResult): string[] | null {
   return r.phases.map((p) => phaseLabel({ name: p.name, composition_set: p.setNumber })).sort();
 }
 
-class Registry {
+/** Names numbered in the order they are first seen (phase sets, phase labels). */
+export class Registry {
   readonly names: string[] = [];
   private readonly index = new Map<string, number>();
   id(name: string): number {
@@ -152,7 +153,7 @@ export function edgeConditions(
 }
 
 /**
- * BISECTION_STEPS halvings of the interval [lo, hi] (fractions along the edge, from [0, 1]) of each of `count` edges,
+ * `steps` (BISECTION_STEPS) halvings of the interval [lo, hi] (fractions along the edge, from [0, 1]) of each of `count` edges,
  * the midpoints of one step solved as one batch (progress from + span * step / BISECTION_STEPS). `side` tells from a
  * midpoint's result whether the crossing lies beyond it ('lo': the midpoint still has the edge's starting phases) or
  * before it ('hi'); null, an uncertified midpoint, ends the search for that edge: its crossing stays in [lo, hi].
@@ -164,11 +165,12 @@ export function bisectEdges(
   side: (e: number, r: EquilibriumResult) => 'lo' | 'hi' | null,
   from: number,
   span: number,
+  steps = BISECTION_STEPS,
 ): { lo: Float64Array; hi: Float64Array } {
   const lo = new Float64Array(count),
     hi = new Float64Array(count).fill(1);
   const active = new Uint8Array(count).fill(1);
-  for (let step = 0; step < BISECTION_STEPS; step++) {
+  for (let step = 0; step < steps; step++) {
     const todo: number[] = [];
     for (let e = 0; e < count; e++) if (active[e]) todo.push(e);
     if (!todo.length) break;
@@ -183,8 +185,8 @@ export function bisectEdges(
         else if (s === 'lo') lo[e] = mid;
         else hi[e] = mid;
       },
-      from + (span * step) / BISECTION_STEPS,
-      from + (span * (step + 1)) / BISECTION_STEPS,
+      from + (span * step) / steps,
+      from + (span * (step + 1)) / steps,
     );
   }
   return { lo, hi };

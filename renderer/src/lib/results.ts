@@ -111,6 +111,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   spinodal_decomposition: ['phase', 'temperatures', 'chemical_spinodal', 'binodal', 'critical_points', 'table'],
   solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
   solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'final_profile', 'table'],
+  potential_diagram: ['x_axis', 'y_axis', 'fields', 'boundaries', 'junctions', 'table'],
   aging: ['time', 'temperature', 'precipitates', 'matrix_composition', 'size_distributions', 'table'],
 };
 

@@ -173,3 +173,13 @@ export function copyOfTask(description: string, from: number, query: URLSearchPa
     previewUnit: unit === 'celsius' || unit === 'kelvin' ? unit : undefined,
   };
 }
+
+/**
+ * The elements a potential diagram's axes hold at a potential (`x_axis.element`, `y_axis.element` of a potential
+ * quantity): they take no mole fraction, so the composition inputs leave them out.
+ */
+export function heldByAxes(values: FormValues): string[] {
+  return ['x_axis', 'y_axis']
+    .filter((a) => present(values[`${a}.element`]) && values[`${a}.quantity`] !== 'temperature')
+    .map((a) => String(values[`${a}.element`]).toUpperCase());
+}

@@ -157,7 +157,8 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
     case 'string':
       if (key === 'table.csv') return [{ ...base, kind: 'table' }];
       if (namesPhase(key)) return [{ ...base, kind: 'phase' }];
-      return [{ ...base, kind: key === 'x_component' ? 'component' : 'string' }];
+      // the axis element and a potential diagram's held elements: one of the chosen components
+      return [{ ...base, kind: key === 'x_component' || /_axis\.element$/.test(key) ? 'component' : 'string' }];
     case 'object':
       if (API_ONLY_OBJECTS.has(key)) return [];
       return Object.entries(inner.shape ?? {})
@@ -199,6 +200,14 @@ export function advancedFields(t: OpenTaskType): FieldSpec[] {
     .flatMap(([k, v]) => describe(k, v as AnyZ));
 }
 
+/** A potential diagram's axes: 600-1800 K across, log10 a from 1e-12 to 1 upward (the oxides of a metal). */
+const AXIS_DEFAULTS: Record<string, number> = {
+  'x_axis.start': 600,
+  'x_axis.end': 1800,
+  'y_axis.start': -12,
+  'y_axis.end': 0,
+};
+
 /** Starting values for a fresh form: physically sensible inputs, never pretend results. */
 export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   const last = f.key.split('.').pop()!;
@@ -208,6 +217,7 @@ export function defaultValue(f: FieldSpec, t: OpenTaskType): unknown {
   if (f.kind === 'rows') return Array.from({ length: f.required ? (f.minRows ?? 1) : 0 }, () => ({}));
   if (f.kind === 'numbers') return f.key === 'table.temperatures' ? '700, 800, 900' : undefined;
   if (f.kind !== 'number' || !f.required) return undefined;
+  if (f.key in AXIS_DEFAULTS) return AXIS_DEFAULTS[f.key];
   const table: Record<string, number> = {
     temperature: 1000,
     start_temperature: 1000,

@@ -22,6 +22,7 @@ export const complete: CalculationTable = {
   solution_treatment: calculation<'solution_treatment'>(),
   solidification: calculation<'solidification'>(),
   aging: calculation<'aging'>(),
+  potential_diagram: calculation<'potential_diagram'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -39,6 +40,7 @@ export const missing: CalculationTable = {
   solution_treatment: calculation<'solution_treatment'>(),
   solidification: calculation<'solidification'>(),
   aging: calculation<'aging'>(),
+  potential_diagram: calculation<'potential_diagram'>(),
 };
 
 export const mismatched: CalculationTable = {

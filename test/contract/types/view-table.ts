@@ -28,6 +28,7 @@ export const complete: ResultViewTable = {
   solution_treatment: view<'solution_treatment'>(),
   solidification: view<'solidification'>(),
   aging: view<'aging'>(),
+  potential_diagram: view<'potential_diagram'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -45,6 +46,7 @@ export const missing: ResultViewTable = {
   solution_treatment: view<'solution_treatment'>(),
   solidification: view<'solidification'>(),
   aging: view<'aging'>(),
+  potential_diagram: view<'potential_diagram'>(),
 };
 
 export const mismatched: ResultViewTable = {
