@@ -44,6 +44,9 @@ CONSTITUENT AB :A:B: !
 PARAMETER G(AB,A:B;0) 1 -50000; 6000 N !
 `,
 );
+// AO's field 1500 J/mol wide in mu(O), a quarter of the grid step: most columns have no node in it
+const THIN = path.join(tmp, 'thin.tdb');
+writeFileSync(THIN, readFileSync(OXIDES, 'utf8').replace('-1100000+250*T', `${3 * -400000 + 1500}+300*T`));
 const CUO = path.join(SHARED_TDB_DIR, 'cuo.tdb');
 const CUO_PHASES = ['FCC_A1', 'CU2O', 'CUO', 'IONIC_LIQ'];
 
@@ -87,6 +90,27 @@ describe('potential_diagram of stoichiometric oxides (closed forms)', () => {
     }
     expect(doc.junctions).toEqual([]);
     expect(doc.table.rows).toHaveLength(41 * 41);
+  }, 60_000);
+
+  it('a field narrower than the grid step keeps both its lines (the edges across it bisected twice)', () => {
+    const doc = calc(THIN, {
+      components: ['A', 'O'],
+      activated_phases: ['METAL', 'AO', 'A2O3'],
+      x_axis: { quantity: 'temperature', start: 500, end: 1500 },
+      y_axis: { quantity: 'chemical_potential', element: 'O', start: -420000, end: -180000 },
+      grid_points: 41,
+    });
+    // in most columns no node falls in AO's field
+    expect(doc.table.rows.filter((r) => r[2] === 'AO').length).toBeLessThan(20);
+    const lines: [string, string, (T: number) => number][] = [
+      ['METAL', 'AO', (T) => -400000 + 100 * T],
+      ['AO', 'A2O3', (T) => -400000 + 100 * T + 1500],
+    ];
+    for (const [a, b, mu] of lines) {
+      const pts = boundaryOf(doc, a, b).flatMap((l) => l.points);
+      expect(pts.length, `${a} | ${b}`).toBeGreaterThan(30);
+      for (const p of pts) expect(Math.abs(p.y - mu(p.x)), `${a} | ${b} at ${p.x} K`).toBeLessThan(240000 / 40 / 1000);
+    }
   }, 60_000);
 
   it('mu(O) against mu(B) at 1000 K: the predominance diagram of A, AB and AO, its junction', () => {
