@@ -55,8 +55,11 @@ export interface PotentialDiagramDocument extends ResultDocument {
   fields: PotentialField[];
   boundaries: PotentialBoundary[];
   junctions: PotentialJunction[];
-  /** grid nodes whose equilibrium did not converge (never guessed; fields and lines may be missing there) */
-  not_converged_nodes: PotentialPoint[];
+  /**
+   * grid nodes whose equilibrium did not converge (never guessed; fields and lines may be missing there); `none`
+   * where the solver says no equilibrium exists (a phase of the held elements alone without a lower bound)
+   */
+  not_converged_nodes: (PotentialPoint & { none?: boolean })[];
   /** one row per grid node: x, y, the stable phases, the mole fractions of the held elements */
   table: ResultTable;
   notes: string[];

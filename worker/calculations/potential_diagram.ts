@@ -130,7 +130,9 @@ function documentOf(
   grid: { xs: number[]; ys: number[] },
 ): PotentialDiagramDocument {
   const node = (k: number) => ({ x: grid.xs[k % map.nx]!, y: grid.ys[Math.floor(k / map.nx)]! });
-  const failed = [...map.labels.keys()].filter((k) => map.labels[k]! < 0).map(node);
+  const failed = [...map.labels.keys()]
+    .filter((k) => map.labels[k]! < 0)
+    .map((k) => (map.noEquilibrium.has(k) ? { ...node(k), none: true } : node(k)));
   const notes = [...extras.notes];
   if (failed.length > 0)
     notes.push(

@@ -3,7 +3,7 @@
 // labelled by its stable phase set; every edge between differently labelled nodes bisected (POTENTIAL_BISECTION_STEPS
 // halvings, 1/4096 of the grid step; twice or more where a field narrower than the step lies between two nodes); the boundaries and junctions by marching squares over those crossings
 // (contours.ts) and the fields with their label points. Uncertified nodes stay unlabelled (-1), never guessed.
-import type { EquilibriumConditions, EquilibriumResult } from '../../core/equilibrium.js';
+import { saysNoEquilibrium, type EquilibriumConditions, type EquilibriumResult } from '../../core/equilibrium.js';
 import type { ChunkedSolver } from '../../scans/chunked-solver.js';
 import { bisectEdges, Registry } from '../cpt-grid.js';
 import {
@@ -44,6 +44,8 @@ export interface PotentialMap {
   fields: { label: number; nodes: number; at: [number, number] }[];
   equilibria: number;
   notConverged: number;
+  /** the uncertified nodes where the solver says no equilibrium exists (a phase without a lower bound) */
+  noEquilibrium: Set<number>;
 }
 
 /** Axis values of a point in grid coordinates (uniform grids: linear between nodes). */
@@ -60,6 +62,8 @@ interface GridMap {
   labels: Int32Array;
   fractions: (Record<string, number> | null)[];
   notConverged: number;
+  /** the uncertified nodes where the solver says no equilibrium exists (a phase without a lower bound) */
+  noEquilibrium: Set<number>;
   grid: LabelGrid;
   lines: { pair: [number, number]; points: [number, number][] }[];
   junctions: { at: [number, number]; cell: Pt; labels: number[] }[];
@@ -83,13 +87,17 @@ function mapGrid(
   const labels = new Int32Array(nx * ny).fill(-1);
   const fractions: (Record<string, number> | null)[] = new Array(nx * ny).fill(null);
   let notConverged = 0;
+  const noEquilibrium = new Set<number>();
   const w = to - from;
   solver.solve(
     nx * ny,
     (k) => conditionsAt(xs[k % nx]!, ys[Math.floor(k / nx)]!),
     (k, r) => {
       const id = labelOf(r);
-      if (id === null) return void notConverged++;
+      if (id === null) {
+        if (saysNoEquilibrium(r)) noEquilibrium.add(k);
+        return void notConverged++;
+      }
       labels[k] = id;
       fractions[k] = { ...r.x };
     },
@@ -107,6 +115,7 @@ function mapGrid(
     labels,
     fractions,
     notConverged,
+    noEquilibrium,
     grid,
     lines: lines.map((l) => ({ pair: l.pair, points: l.points.map(axes) })),
     junctions: junctions.map((j) => ({ at: axes(j.at), cell: j.cell, labels: j.labels })),
@@ -179,6 +188,7 @@ export function mapPotentials(input: PotentialGridInput, solver: Pick<ChunkedSol
     fields: fieldsOf(m.grid).map((f) => ({ label: f.label, nodes: f.nodes, at: toAxes(xs, ys)(f.anchor) })),
     equilibria: solver.count,
     notConverged: m.notConverged,
+    noEquilibrium: m.noEquilibrium,
   };
 }
 
