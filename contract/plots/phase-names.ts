@@ -249,3 +249,32 @@ export function displayReaction(reaction: string, namer: DisplayNamer): string {
     return part.set > 1 ? `${name}#${part.set}` : name;
   });
 }
+
+/** States a name map may name separately, by lattice: the disordered solution first, then the ordered structures. */
+const STATES: Record<Lattice, string[]> = {
+  fcc: ['A1', 'L12', 'L10'],
+  bcc: ['A2', 'B2', 'D03', 'L21', 'B32'],
+  hcp: ['A3', 'D019'],
+};
+
+/** A row of a database's name table: the key a name is stored under, its phase and state, the default name. */
+export interface DisplayKey {
+  key: string;
+  phase: string;
+  structure: string | null;
+}
+
+/**
+ * The keys a database's names may use: each phase, and for each ordered phase of a lattice (FCC_L12, BCC_B2,
+ * L12_FCC; not the plain solutions FCC_A1, BCC_A2, HCP_A3) each state of that lattice.
+ */
+export function displayKeysOf(phases: readonly string[]): DisplayKey[] {
+  const out: DisplayKey[] = [];
+  for (const phase of phases) {
+    out.push({ key: phase, phase, structure: null });
+    const lattice = latticeOf(phase.toUpperCase());
+    if (!lattice || /^(FCC|BCC|HCP)_(A1|A2|A3)$/i.test(phase)) continue;
+    for (const s of STATES[lattice]) out.push({ key: displayKey(phase, s), phase, structure: s });
+  }
+  return out;
+}

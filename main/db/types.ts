@@ -51,6 +51,8 @@ export interface DatabasesTable {
   attribution: string | null;
   /** the recommended phase selection, JSON of contract/phase-selection.ts DatabasePhaseSelection (migration 003) */
   phase_selection: string | null;
+  /** display names of its phases, JSON of contract/plots/phase-names.ts PhaseDisplayNames (migration 006) */
+  phase_names: string | null;
 }
 export interface SubscriptionsTable {
   id: string;
