@@ -88,6 +88,8 @@ export interface TasksTable {
   created_ms: number;
   /** the database's recommended phase selection when the task was created, JSON (migration 003) */
   database_selection: string | null;
+  /** the database's phase display names when the task was created, JSON (migration 006) */
+  database_names: string | null;
   /** when the task last moved to running, and when it reached a terminal state, ms (migration 005) */
   started_ms: number | null;
   finished_ms: number | null;
