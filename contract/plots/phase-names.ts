@@ -135,6 +135,20 @@ const STEEL_NAMES: Record<string, string> = {
   MC_SHP: 'MC (hex)',
 };
 
+/** Named phases of aluminium databases (COST 507, MatCalc mc_al) by the letters the precipitation literature uses. */
+const ALUMINIUM_NAMES: Record<string, string> = {
+  ALCU_THETA: 'θ (Al₂Cu)',
+  THETA_AL2CU: 'θ (Al₂Cu)',
+  SPHASE: 'S (Al₂CuMg)',
+  S_PHASE: 'S (Al₂CuMg)',
+  ALMG_BETA: 'β (Al₃Mg₂)',
+  BETA_AL3MG2: 'β (Al₃Mg₂)',
+  ALMG_GAMMA: 'γ (Al₁₂Mg₁₇)',
+  G_AL12MG17: 'γ (Al₁₂Mg₁₇)',
+  MG2SI_B: 'β (Mg₂Si)',
+  MGZN2: 'η (MgZn₂)',
+};
+
 /** A readable default for any other name: a formula, a Greek letter, or the name with its structure suffix apart. */
 function readableName(name: string): string {
   const formula = formulaName(name);
@@ -166,6 +180,7 @@ export function defaultDisplayName(phase: string, family: DatabaseFamily, struct
     return STRUCTURE[structure] ?? structure;
   }
   if (family === 'steel' && STEEL_NAMES[name]) return STEEL_NAMES[name];
+  if (family === 'aluminium' && ALUMINIUM_NAMES[name]) return ALUMINIUM_NAMES[name];
   if (/^(FCC|BCC|HCP)_(A1|A2|A3)$/.test(name) && lattice) return solutionName(lattice, family);
   return readableName(name);
 }

@@ -50,7 +50,9 @@ describe('phase display names', () => {
     expect(defaultDisplayName('BCC_4SL', 'general', 'ordered')).toBe('BCC_4SL (ordered)');
     expect(defaultDisplayName('THETA_AL2CU', 'aluminium')).toBe('θ (Al₂Cu)');
     expect(defaultDisplayName('CR3SI_A15', 'general')).toBe('Cr₃Si (A15)');
-    expect(defaultDisplayName('ALCU_THETA', 'aluminium')).toBe('ALCU_THETA');
+    expect(defaultDisplayName('ALCU_THETA', 'aluminium')).toBe('θ (Al₂Cu)');
+    expect(defaultDisplayName('SPHASE', 'aluminium')).toBe('S (Al₂CuMg)');
+    expect(defaultDisplayName('ALCU_THETA', 'general')).toBe('ALCU_THETA');
   });
 
   it('formulae: element symbols with subscripts, only where the name reads as one without doubt', () => {
