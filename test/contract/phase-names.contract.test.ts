@@ -1,7 +1,8 @@
 // The extension GET and PUT /api/v2/database/{db_id}/phase-names over the real listener: defaults of the database,
 // names stored and read back, 400s naming the field and the bound, 404 for an unknown database, 401 without a key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, startFixture, type Fixture } from '../service/helpers.js';
+import { api, pointConfig, startFixture, submitAndWait, type Fixture } from '../service/helpers.js';
+import { calculationInput } from '../../main/service/calc-job.js';
 
 let f: Fixture;
 beforeAll(async () => {
@@ -73,4 +74,25 @@ describe('phase display names (extension)', () => {
     expect(missing.status).toBe(404);
     expect((await api(f.svc.port, 'GET', path())).status).toBe(401);
   });
+
+  it('a task carries the names of its creation to its calculation; new names are a new calculation-cache key', async () => {
+    const cfg = pointConfig({ temperature: 987 });
+    const first = await submitAndWait(f, cfg, 'names 1');
+    expect(first.status).toBe('completed');
+    const again = await submitAndWait(f, cfg, 'names 2');
+    expect(JSON.parse(again.text).logs).toMatch(/calculation cache hit/);
+    expect((await put({ names: { BCC_A2: 'α-Fe' } })).status).toBe(200);
+    const renamed = await submitAndWait(f, cfg, 'names 3');
+    expect(renamed.status).toBe('completed');
+    expect(JSON.parse(renamed.text).logs ?? '').not.toMatch(/calculation cache hit/);
+    const row = await f.svc.store.db
+      .selectFrom('tasks')
+      .selectAll()
+      .where('id', '=', renamed.id!)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.database_names!)).toEqual({ BCC_A2: 'α-Fe' });
+    const input = await calculationInput(f.svc.store, row);
+    expect(input?.database.phase_names).toEqual({ BCC_A2: 'α-Fe' });
+    await put({ names: {} });
+  }, 120_000);
 });
