@@ -10,6 +10,7 @@ import {
   namerFor,
   parseLabelPart,
 } from '../../contract/plots/phase-names.js';
+import { dejaVuMeasure } from '../../contract/plots/labels.js';
 
 describe('phase display names', () => {
   it('families of the bundled databases', () => {
@@ -89,5 +90,12 @@ describe('phase display names', () => {
     expect(displayFieldLabel('FCC_A1 + L12 (FCC_L12) + A1 (FCC_L12)', namer)).toBe('austenite + Ni₃Al + γ');
     expect(displayReaction('LIQUID -> FCC_A1 + CEMENTITE', namer)).toBe('L -> austenite + Fe₃C');
     expect(displayReaction('FCC_A1#2 -> FCC_A1 + BCC_A2', namer)).toBe('austenite#2 -> austenite + α');
+  });
+
+  it('label boxes measure the Greek letters, the prime and subscripts by their DejaVu widths (hmtx, 1/1000 em)', () => {
+    // γ 592 + ′ 227 regular; a subscript digit 401 regular, 438 bold
+    expect(dejaVuMeasure('γ′', 10).width).toBeCloseTo(8.19, 10);
+    expect(dejaVuMeasure('Fe₃C', 10).width - dejaVuMeasure('FeC', 10).width).toBeCloseTo(4.01, 10);
+    expect(dejaVuMeasure('Fe₃C', 10, true).width - dejaVuMeasure('FeC', 10, true).width).toBeCloseTo(4.38, 10);
   });
 });
