@@ -92,7 +92,7 @@ describe('phase display names (extension)', () => {
       .executeTakeFirstOrThrow();
     expect(JSON.parse(row.database_names!)).toEqual({ BCC_A2: 'α-Fe' });
     const input = await calculationInput(f.svc.store, row);
-    expect(input?.database.phase_names).toEqual({ BCC_A2: 'α-Fe' });
+    expect(input?.database?.phase_names).toEqual({ BCC_A2: 'α-Fe' });
     await put({ names: {} });
   }, 120_000);
 });
