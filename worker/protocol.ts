@@ -2,6 +2,7 @@
 // piscina worker inside each host (worker/index.ts).
 import type { TaskConfig, TaskType } from '../contract/tasks/registry.js';
 import type { DatabasePhaseSelection } from '../contract/phase-selection.js';
+import type { PhaseDisplayNames } from '../contract/plots/phase-names.js';
 
 import {
   CANCEL_INDEX,
@@ -37,7 +38,13 @@ export interface CalculationJob<C extends object = Record<string, unknown>> {
    * catalog code and sha256 of the database file, recorded in result.json, and the record's recommended phase
    * selection as it was when the task was created (absent in `phasedesk calc`)
    */
-  database?: { code: string; sha256: string; phase_selection?: DatabasePhaseSelection | null };
+  database?: {
+    code: string;
+    sha256: string;
+    phase_selection?: DatabasePhaseSelection | null;
+    /** the database's phase display names (contract/plots/phase-names.ts) that its previews print */
+    phase_names?: PhaseDisplayNames;
+  };
 }
 
 export interface CalculationOutput {

@@ -115,6 +115,27 @@ class PhasesResponse(TypedDict):
     temperature_range: Optional[Dict[str, Any]]  # extension: {start, end, melting_points} K, a new diagram's range
 
 
+class PhaseNameRow(TypedDict):
+    key: str  # PHASE, or PHASE:STRUCTURE for a state of an ordered phase
+    phase: str
+    structure: Optional[str]
+    default_name: str
+    name: str  # the stored name, else the default
+
+
+class PhaseNames(TypedDict):
+    # extension: GET/PUT /database/{db_id}/phase-names, the display names figures give the database's phases
+    db_id: str
+    code: str
+    family: Literal["steel", "aluminium", "general"]
+    names: Dict[str, str]  # the names stored for this database
+    phases: List[PhaseNameRow]
+
+
+class PhaseNamesRequest(TypedDict):
+    names: Dict[str, str]  # PHASE or PHASE:STRUCTURE -> display name (1 to 40 characters); {} = the defaults
+
+
 class _Task(TypedDict):
     id: int
     title: str
@@ -719,6 +740,9 @@ SCHEMAS: Dict[type, str] = {
     DatabaseList: "ListDbResponse",
     UserDatabaseStatus: "UserDbStatus",
     PhasesResponse: "PhasesResponse",
+    PhaseNames: "PhaseNamesResponse",
+    PhaseNameRow: "PhaseNamesResponse.phases",
+    PhaseNamesRequest: "PhaseNamesRequest",
     Task: "TaskStatusResponse",
     TaskList: "TaskList",
     TaskCreated: "TaskCreateResponse",
@@ -773,6 +797,8 @@ ENDPOINTS: Dict[str, Tuple[str, str]] = {
     "user_database_status": ("GET", "/database/user/status"),
     "get_database": ("GET", "/database/{db_id}"),
     "query_phases": ("POST", "/database/{db_id}/phases"),
+    "get_phase_names": ("GET", "/database/{db_id}/phase-names"),
+    "set_phase_names": ("PUT", "/database/{db_id}/phase-names"),
     "create_task": ("POST", "/task"),
     "list_tasks": ("GET", "/task/list"),
     "get_task": ("GET", "/task/{id}"),
@@ -904,6 +930,14 @@ class PhaseDeskClient:
     def query_phases(self, db_id: str, *, element_list: List[str]) -> PhasesResponse:
         """POST /database/{db_id}/phases: the phases available for the elements (usable as activated_phases)."""
         return self._call("query_phases", params={"db_id": db_id}, body={"element_list": element_list})
+
+    def get_phase_names(self, db_id: str) -> PhaseNames:
+        """GET /database/{db_id}/phase-names (extension): the display names figures give the database's phases."""
+        return self._call("get_phase_names", params={"db_id": db_id})
+
+    def set_phase_names(self, db_id: str, *, names: Dict[str, str]) -> PhaseNames:
+        """PUT /database/{db_id}/phase-names (extension): replaces the stored display names ({} = the defaults)."""
+        return self._call("set_phase_names", params={"db_id": db_id}, body={"names": names})
 
     # -- tasks ---------------------------------------------------------------------------------------------------
 

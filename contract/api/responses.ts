@@ -102,6 +102,26 @@ export const phasesResponse = z.object({
     .nullable(),
 });
 export const userStatusResponse = z.object({ status: z.string() });
+// Extension: GET and PUT /database/{db_id}/phase-names, the display names of a database's phases
+// (contract/plots/phase-names.ts). A client of the specification can ignore it: result files keep the database's names.
+export const phaseNamesResponse = z.object({
+  db_id: z.string(),
+  code: z.string(),
+  /** the family whose defaults apply: steel, aluminium or general */
+  family: z.enum(['steel', 'aluminium', 'general']),
+  /** the names stored for this database (phase or PHASE:STRUCTURE -> name) */
+  names: z.record(z.string(), z.string()),
+  /** every key a name may be stored under, with its default and the name in use */
+  phases: z.array(
+    z.object({
+      key: z.string(),
+      phase: z.string(),
+      structure: z.string().nullable(),
+      default_name: z.string(),
+      name: z.string(),
+    }),
+  ),
+});
 
 export type ErrorResponse = z.output<typeof errorResponse>;
 export type KeyInfoResponse = z.output<typeof keyInfoResponse>;
@@ -111,3 +131,4 @@ export type TaskStatusResponse = z.output<typeof taskStatusResponse>;
 export type TaskListResponse = z.output<typeof taskListResponse>;
 export type FileListResponse = z.output<typeof fileListResponse>;
 export type PhasesResponse = z.output<typeof phasesResponse>;
+export type PhaseNamesResponse = z.output<typeof phaseNamesResponse>;

@@ -42,6 +42,19 @@ const DEJAVU_BOLD =
     .split(',')
     .map(Number);
 const DEJAVU_OTHER: Record<string, number> = { '°': 500, '–': 500, '—': 1000, '·': 318, μ: 636, '…': 1000, '−': 838 };
+// The Greek lower case α..ω, the prime ′ and the subscript digits ₀..₉ of phase display names (contract/plots/
+// phase-names.ts: γ′, Fe₃C), read from the same hmtx tables (regular, then bold).
+const NAME_GLYPHS = [...'αβγδεζηθικλμνξοπρςστυφχψω′₀₁₂₃₄₅₆₇₈₉'];
+const glyphWidths = (widths: string): Record<string, number> =>
+  Object.fromEntries(widths.split(',').map((w, i) => [NAME_GLYPHS[i]!, Number(w)]));
+const NAME_WIDTHS = glyphWidths(
+  '659,638,592,612,541,544,634,612,338,589,592,636,559,558,612,602,635,587,634,602,579,660,578,660,837,227,' +
+    '401,401,401,401,401,401,401,401,401,401',
+);
+const NAME_WIDTHS_BOLD = glyphWidths(
+  '687,716,681,687,557,591,712,687,390,710,633,736,681,591,687,791,716,593,779,638,675,782,645,794,869,264,' +
+    '438,438,438,438,438,438,438,438,438,438',
+);
 
 /** Text metrics of DejaVu Sans (regular or bold) at `size` px. */
 export const dejaVuMeasure: Measure = (text, size, bold = false) => {
@@ -49,7 +62,8 @@ export const dejaVuMeasure: Measure = (text, size, bold = false) => {
   let w = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    w += c >= 32 && c <= 126 ? table[c - 32]! : (DEJAVU_OTHER[ch] ?? 1000);
+    w +=
+      c >= 32 && c <= 126 ? table[c - 32]! : ((bold ? NAME_WIDTHS_BOLD : NAME_WIDTHS)[ch] ?? DEJAVU_OTHER[ch] ?? 1000);
   }
   return { width: (w / 1000) * size, ascent: 0.928 * size, descent: 0.236 * size };
 };

@@ -21,6 +21,8 @@ export interface TwoPhaseRegion {
   tielines: TieLine[];
   /** how the region ends at its lowest / highest temperature (added field) */
   ends?: { low: RegionEndKind; high: RegionEndKind };
+  /** added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. "L + γ" */
+  display?: string;
 }
 
 /** why a traced two-phase region stops (added field) */
@@ -41,6 +43,8 @@ export interface InvariantRecord {
   phases: { name: string; x: number; /** added: mass fraction */ w?: number }[];
   /** reaction on cooling, e.g. "LIQUID -> FCC_A1 + HCP_A3" */
   reaction: string;
+  /** added: the reaction in the database's display names, e.g. "L -> fcc (A1) + hcp (A3)" */
+  display_reaction?: string;
 }
 
 export interface BinaryBoundary {
@@ -101,7 +105,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
   congruent_points: ({ phases: [string, string] } & MassPoint)[];
   /** added: where a two-phase field between two states of one ordered phase closes and a second-order line goes on */
   tricritical_points?: ({ phases: [string, string] } & MassPoint)[];
-  single_phase_regions: ({ label: string } & MassPoint)[];
+  /** `display` (added): the label in the database's display names */
+  single_phase_regions: ({ label: string; display?: string } & MassPoint)[];
   /** added: transition temperatures of the pure components met at x = 0 or 1 */
   pure_element_transitions: ({ phases: [string, string] } & MassPoint)[];
   /** added: the phase-boundary polylines (two per two-phase region) */

@@ -29,6 +29,8 @@ export interface IsoplethRegion {
   /** display labels of `phases`: a set of a phase with an order-disorder description by its state, as point results
    * name it ("L12 (L12_FCC)", "A1 (L12_FCC)"), other phases as in `phases` */
   labels: string[];
+  /** added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. "L + γ" */
+  display?: string;
   /** a point inside the region */
   s: number;
   T: number;

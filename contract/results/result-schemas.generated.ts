@@ -1625,11 +1625,15 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "single_phase_regions": {
+        "description": "`display` (added): the label in the database's display names",
         "type": "array",
         "items": {
           "type": "object",
           "properties": {
             "label": {
+              "type": "string"
+            },
+            "display": {
               "type": "string"
             },
             "T": {
@@ -1907,6 +1911,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           },
           "reaction": {
             "description": "reaction on cooling, e.g. \"LIQUID -> FCC_A1 + HCP_A3\"",
+            "type": "string"
+          },
+          "display_reaction": {
+            "description": "added: the reaction in the database's display names, e.g. \"L -> fcc (A1) + hcp (A3)\"",
             "type": "string"
           }
         },
@@ -2283,6 +2291,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "low",
               "high"
             ]
+          },
+          "display": {
+            "description": "added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. \"L + γ\"",
+            "type": "string"
           }
         },
         "required": [
@@ -4185,6 +4197,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "string"
             }
           },
+          "display": {
+            "description": "added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. \"L + γ\"",
+            "type": "string"
+          },
           "s": {
             "description": "a point inside the region",
             "type": "number"
@@ -4410,7 +4426,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "single_phase_regions": {
-        "description": "`label`: the display label (the ordering state where the phase has one, as for two-phase regions)",
+        "description": "`label`: the display label (the ordering state where the phase has one, as for two-phase regions); `display` (added): that label in the database's display names",
         "type": "array",
         "items": {
           "type": "object",
@@ -4419,6 +4435,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               "type": "string"
             },
             "label": {
+              "type": "string"
+            },
+            "display": {
               "type": "string"
             },
             "label_point": {
@@ -4948,6 +4967,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "minItems": 3,
             "maxItems": 3
           },
+          "display": {
+            "description": "added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. \"L + γ\"",
+            "type": "string"
+          },
           "corners": {
             "type": "array",
             "items": {
@@ -5017,6 +5040,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             ],
             "minItems": 2,
             "maxItems": 2
+          },
+          "display": {
+            "description": "added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. \"L + γ\"",
+            "type": "string"
           },
           "ends": {
             "description": "how the region ends at its first and last tie-line",

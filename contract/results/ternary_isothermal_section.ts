@@ -21,6 +21,8 @@ export interface TernaryTwoPhaseRecord {
   /** display labels of the two phases: a set of a phase with an order-disorder description by its state, as point
    * results name it ("L12 (L12_FCC)", "A1 (L12_FCC)"), other phases as in `phases` */
   labels: [string, string];
+  /** added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. "L + γ" */
+  display?: string;
   /** how the region ends at its first and last tie-line */
   ends: [TernaryRegionEnd, TernaryRegionEnd];
   /** tie-lines in tracing order: the region is the union of the segments between consecutive tie-lines */
@@ -33,6 +35,8 @@ export interface TernaryTriangleRecord {
   phases: [string, string, string];
   /** display labels, as for two-phase regions */
   labels: [string, string, string];
+  /** added: the field's label in the database's display names (contract/plots/phase-names.ts), e.g. "L + γ" */
+  display?: string;
   corners: { phase: string; x: Composition; w?: Composition }[];
   /** largest corner movement in the last refinement solve, mole fraction (<= 1e-5 when refined) */
   refinement: number;
@@ -63,8 +67,14 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
   window: Record<string, [number, number]>;
   two_phase_regions: TernaryTwoPhaseRecord[];
   three_phase_triangles: TernaryTriangleRecord[];
-  /** `label`: the display label (the ordering state where the phase has one, as for two-phase regions) */
-  single_phase_regions: { phase: string; label: string; label_point: { x: Composition; w?: Composition } }[];
+  /** `label`: the display label (the ordering state where the phase has one, as for two-phase regions); `display`
+   * (added): that label in the database's display names */
+  single_phase_regions: {
+    phase: string;
+    label: string;
+    display?: string;
+    label_point: { x: Composition; w?: Composition };
+  }[];
   critical_points: { phases: [string, string]; x: Composition; w?: Composition }[];
   /** added, with config spinodal: true: the spinodal of each phase with a miscibility gap, the two spinodal
    * compositions (mole fractions) on each tie-line of the gap (worker/mapping/spinodal/in-gaps.ts) */

@@ -12,7 +12,14 @@ import {
 import type { NativeLoadWarning, TdbInfo } from '../../worker/core/database.js';
 import { auth } from './auth-hook.js';
 import { parseOrThrow } from '../requests/parse.js';
-import { dbByTaskQuery, dbListQuery, dbUserStatusQuery, phasesRequest } from '../requests/databases.js';
+import {
+  dbByTaskQuery,
+  dbListQuery,
+  dbUserStatusQuery,
+  phaseNamesRequest,
+  phasesRequest,
+} from '../requests/databases.js';
+import { getPhaseNames, setPhaseNames } from '../service/phase-names.js';
 
 export function registerDatabaseRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   app.get('/database', async (req) => listDatabases(ctx, auth(req).user.id, parseOrThrow(dbListQuery, req.query)));
@@ -35,6 +42,16 @@ export function registerDatabaseRoutes(app: FastifyInstance, ctx: ServiceContext
     const a = auth(req);
     const body = parseOrThrow(phasesRequest, req.body);
     return phasesForElements(ctx, a.user.id, req.params.db_id, body.element_list);
+  });
+  // Extension: the display names of the database's phases (docs/api.md)
+  app.get<{ Params: { db_id: string } }>('/database/:db_id/phase-names', async (req) => {
+    auth(req);
+    return getPhaseNames(ctx, req.params.db_id);
+  });
+  app.put<{ Params: { db_id: string } }>('/database/:db_id/phase-names', async (req) => {
+    auth(req);
+    const body = parseOrThrow(phaseNamesRequest, req.body);
+    return setPhaseNames(ctx, req.params.db_id, body.names);
   });
 }
 

@@ -8,6 +8,7 @@ import {
   fileListResponse,
   keyInfoResponse,
   listDbResponse,
+  phaseNamesResponse,
   phasesResponse,
   taskListResponse,
   taskStatusResponse,
@@ -15,7 +16,13 @@ import {
 } from '../../contract/api/responses.js';
 import { taskCreateBody, taskCreateResponse } from '../../contract/api/task-request.js';
 import { taskListQuery } from '../requests/tasks.js';
-import { dbByTaskQuery, dbListQuery, dbUserStatusQuery, phasesRequest } from '../requests/databases.js';
+import {
+  dbByTaskQuery,
+  dbListQuery,
+  dbUserStatusQuery,
+  phaseNamesRequest,
+  phasesRequest,
+} from '../requests/databases.js';
 import { TASK_REGISTRY, TASK_TYPES, isTaskType } from '../../contract/tasks/registry.js';
 import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
 import { HttpError } from '../util/errors.js';
@@ -72,6 +79,8 @@ function componentSchemas(): Record<string, unknown> {
     FileListResponse: js(fileListResponse),
     PhasesRequest: js(phasesRequest, 'input'),
     PhasesResponse: js(phasesResponse),
+    PhaseNamesRequest: js(phaseNamesRequest, 'input'),
+    PhaseNamesResponse: js(phaseNamesResponse),
     UserDbStatus: js(userStatusResponse),
   };
   for (const t of TASK_TYPES) schemas[`TaskConfig_${t}`] = js(TASK_REGISTRY[t].schema, 'input');
@@ -205,6 +214,20 @@ function databasePaths(): Record<string, unknown> {
         parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
         requestBody: { required: true, ...json('PhasesRequest') },
         responses: { 200: ok('PhasesResponse'), 400: err('Bad element_list'), ...AUTH, 404: err('Db not found') },
+      },
+    },
+    // Extension (docs/api.md): display names of the database's phases; a client of the specification can ignore it
+    '/database/{db_id}/phase-names': {
+      get: {
+        summary: 'Display names of the phases (extension)',
+        parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+        responses: { 200: ok('PhaseNamesResponse'), ...AUTH, 404: err('Db not found') },
+      },
+      put: {
+        summary: 'Set the display names of the phases (extension)',
+        parameters: [pathId('db_id', { type: 'string', format: 'uuid' })],
+        requestBody: { required: true, ...json('PhaseNamesRequest') },
+        responses: { 200: ok('PhaseNamesResponse'), 400: err('Bad names'), ...AUTH, 404: err('Db not found') },
       },
     },
   };

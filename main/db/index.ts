@@ -9,6 +9,7 @@ import * as m002 from './migrations/002_task_stage.js';
 import * as m003 from './migrations/003_attempts.js';
 import * as m004 from './migrations/004_database_setup.js';
 import * as m005 from './migrations/005_task_run_times.js';
+import * as m006 from './migrations/006_phase_names.js';
 import { postgresPool } from './postgres-pool.js';
 
 export type { DB } from './types.js';
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_attempts': m003,
   '004_database_setup': m004,
   '005_task_run_times': m005,
+  '006_phase_names': m006,
 };
 
 class StaticProvider implements MigrationProvider {

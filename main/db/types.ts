@@ -51,6 +51,8 @@ export interface DatabasesTable {
   attribution: string | null;
   /** the recommended phase selection, JSON of contract/phase-selection.ts DatabasePhaseSelection (migration 003) */
   phase_selection: string | null;
+  /** display names of its phases, JSON of contract/plots/phase-names.ts PhaseDisplayNames (migration 006) */
+  phase_names: string | null;
 }
 export interface SubscriptionsTable {
   id: string;
@@ -86,6 +88,8 @@ export interface TasksTable {
   created_ms: number;
   /** the database's recommended phase selection when the task was created, JSON (migration 003) */
   database_selection: string | null;
+  /** the database's phase display names when the task was created, JSON (migration 006) */
+  database_names: string | null;
   /** when the task last moved to running, and when it reached a terminal state, ms (migration 005) */
   started_ms: number | null;
   finished_ms: number | null;

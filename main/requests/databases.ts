@@ -2,6 +2,7 @@
 // routes (main/api/databases.ts) validate with them, and main/api/openapi.ts documents the same objects.
 import { z } from 'zod';
 import { intParam } from './parse.js';
+import { DISPLAY_NAME_MAX, DISPLAY_NAMES_MAX, PHASE_KEY_MAX } from '../../contract/plots/phase-names.js';
 
 /** Database list paging: the spec leaves the maximum open; 100 is this service's cap. */
 const dbPaging = {
@@ -26,4 +27,32 @@ export const phasesRequest = z.object({
   element_list: z
     .array(z.string().min(1), { error: 'must be an array of strings' })
     .min(1, { error: 'must not be empty' }),
+});
+
+/**
+ * PUT /database/{db_id}/phase-names (extension): the display names of the database's phases, phase or
+ * PHASE:STRUCTURE -> name, replacing the stored ones ({} goes back to the defaults). Which keys the database has is
+ * checked by the service (main/service/phase-names.ts).
+ */
+const DISPLAY_KEY = new RegExp(`^[A-Za-z0-9_]{1,${PHASE_KEY_MAX}}(:[A-Za-z0-9]{1,16})?$`);
+export const phaseNamesRequest = z.object({
+  names: z
+    .record(
+      z.string(),
+      z
+        .string({ error: 'must be a string' })
+        .trim()
+        .min(1, { error: `must be 1 to ${DISPLAY_NAME_MAX} characters` })
+        .max(DISPLAY_NAME_MAX, { error: `must be 1 to ${DISPLAY_NAME_MAX} characters` })
+        .regex(/^[^\p{Cc}<>]*$/u, { error: 'must not hold control characters, < or >' }),
+      { error: 'must be an object of phase -> display name' },
+    )
+    .superRefine((r, ctx) => {
+      const keys = Object.keys(r);
+      if (keys.length > DISPLAY_NAMES_MAX)
+        ctx.addIssue({ code: 'custom', message: `must hold at most ${DISPLAY_NAMES_MAX} names` });
+      const bad = keys.find((k) => !DISPLAY_KEY.test(k));
+      if (bad !== undefined)
+        ctx.addIssue({ code: 'custom', path: [bad], message: 'must be a phase name or PHASE:STRUCTURE' });
+    }),
 });

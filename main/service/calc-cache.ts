@@ -27,13 +27,20 @@ export function canonicalJson(v: unknown): string {
 
 /**
  * The key of a calculation: its configuration, the database file, the engine and, for a database with a recommended
- * phase selection (JSON as stored), that selection, which decides the phases when the task gives no inhibit_phases.
+ * phase selection (JSON as stored), that selection, which decides the phases when the task gives no inhibit_phases;
+ * and the database's phase display names where it has some, which its previews print.
  */
-export function cacheKey(config: Record<string, unknown>, dbSha256: string, dbSelection: string | null = null): string {
+export function cacheKey(
+  config: Record<string, unknown>,
+  dbSha256: string,
+  dbSelection: string | null = null,
+  dbNames: string | null = null,
+): string {
   const { task_path: _tp, tdb_file: _tf, ...rest } = config;
   const selection = dbSelection === null ? '' : `\n${canonicalJson(JSON.parse(dbSelection))}`;
+  const names = dbNames === null ? '' : `\nnames ${canonicalJson(JSON.parse(dbNames))}`;
   return createHash('sha256')
-    .update(`${canonicalJson(rest)}\n${dbSha256}\n${ENGINE_VERSION}${selection}`)
+    .update(`${canonicalJson(rest)}\n${dbSha256}\n${ENGINE_VERSION}${selection}${names}`)
     .digest('hex');
 }
 

@@ -7,6 +7,7 @@ import type { Store } from '../db/index.js';
 import type { HostJob } from '../../worker/protocol.js';
 import type { TaskRow } from './task-rows.js';
 import type { DatabasePhaseSelection } from '../../contract/phase-selection.js';
+import type { PhaseDisplayNames } from '../../contract/plots/phase-names.js';
 
 /** The failure log of a task whose database record went away before its calculation started. */
 export const DATABASE_GONE = 'the database file of this task is no longer available';
@@ -44,7 +45,17 @@ export async function calculationInput(store: Store, row: TaskRow): Promise<Calc
   }
   // the database's recommended phase selection as it was when the task was created
   const selection = row.database_selection ? (JSON.parse(row.database_selection) as DatabasePhaseSelection) : null;
-  return { config, database: { code: db.code, sha256: db.file_sha256, phase_selection: selection } };
+  // and its phase display names as they were then (the previews print them)
+  const names = row.database_names ? (JSON.parse(row.database_names) as PhaseDisplayNames) : undefined;
+  return {
+    config,
+    database: {
+      code: db.code,
+      sha256: db.file_sha256,
+      phase_selection: selection,
+      ...(names ? { phase_names: names } : {}),
+    },
+  };
 }
 
 /** OpenMP threads of one pool slot: threadBudget / poolSize, at least 1. */

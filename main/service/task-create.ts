@@ -85,6 +85,7 @@ interface NewTask {
   databaseId: string;
   /** the database's recommended phase selection now (JSON), kept with the task */
   databaseSelection: string | null;
+  databaseNames: string | null;
 }
 
 /**
@@ -130,6 +131,7 @@ async function insertTask(
       created_ms: t.now.getTime(),
       finished_ms: hit ? t.now.getTime() : null,
       database_selection: t.databaseSelection,
+      database_names: t.databaseNames,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -163,11 +165,13 @@ export async function createTask(
       mobility ? { ...config, mobility_sha256: mobility.file_sha256 } : config,
       dbRow.file_sha256,
       dbRow.phase_selection,
+      dbRow.phase_names,
     ),
     taskType,
     config,
     databaseId: dbRow.id,
     databaseSelection: dbRow.phase_selection,
+    databaseNames: dbRow.phase_names,
   };
   let created: { id: number; status: TaskState };
   try {

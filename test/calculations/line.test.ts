@@ -233,7 +233,8 @@ describe('line_calculation', () => {
     expect(doc.table.rows[i750][8]).toBe(doc.points[i750].Cp_equilibrium);
     expect(doc.points[i750].Cp_equilibrium!).toBeGreaterThan(doc.points[i750].CPM);
     const svg = readFileSync(path.join(j.taskDir, 'preview', 'phase_fractions.svg'), 'utf8');
-    expect(svg).toContain('+FCC_A1#2');
+    // the transition marks in display names (general family: fcc (A1)); two fcc sets, so the second keeps its number
+    expect(svg).toContain('+fcc (A1)#2');
     expect(svg).toContain('Temperature (K)');
   });
 

@@ -43,7 +43,7 @@ describe('Python client', () => {
       aging: Record<string, { N: number; r: number; f: number }>;
     };
     expect(report.ok).toBe(true);
-    expect(report.operations).toBe(15);
+    expect(report.operations).toBe(17);
     expect(report.T).toBe(1200);
     // Al3Zr after 500 h at 723 K: coarsened nanometre particles holding about the equilibrium amount (0.0156)
     expect(report.aging.AL3ZR!.N).toBeGreaterThan(1e20);

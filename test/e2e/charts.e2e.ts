@@ -176,7 +176,7 @@ describe('phase diagram labels', () => {
   ] as const) {
     it(`${key}: no two label boxes intersect, none leaves the plot or sits on a line, also zoomed in (${shotName}.png)`, async () => {
       const doc = await result<{
-        two_phase_regions: { phases: string[] }[];
+        two_phase_regions: { phases: string[]; display: string }[];
         invariants: { phases: { name: string }[] }[];
       }>(key);
       await openView(key);
@@ -187,7 +187,8 @@ describe('phase diagram labels', () => {
         ? await page.getByTestId('label-legend').innerText()
         : '';
       for (const r of doc.two_phase_regions) {
-        const name = r.phases.join(' + ');
+        // by its display name (result.json `display`, the names the view prints)
+        const name = r.display;
         expect(full.labels.some((l) => l.text === name) || legend.includes(name), name).toBe(true);
       }
       expect(

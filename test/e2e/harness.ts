@@ -199,6 +199,8 @@ export async function mockedApiContext(
         }),
       );
     }
+    // the database list (result views look up the display names of the result's database): none listed
+    if (path === '/database') return route.fulfill(jsonReply({ items: [], total: 0, page: 1, size: 100 }));
     return answer(path, route);
   });
   return ctx;

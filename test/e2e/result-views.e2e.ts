@@ -115,7 +115,8 @@ describe('result views on fixture documents', () => {
     await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2);
     const ro = await page.getByTestId('plot-fractions-readout').innerText();
     expect(ro).toMatch(/Temperature \[K\]: \d+/);
-    expect(ro).toContain('LIQUID');
+    // the read-out names the liquid by its display name (the series keeps the database's as data-series)
+    expect(ro).toMatch(/\bL: /);
     await page.getByTestId('plot-property-readout').waitFor();
     await shot(page, 'fixture-line');
     // Keyboard: Home puts the cursor on the first sample, ArrowRight steps to the next one.
@@ -189,7 +190,8 @@ describe('result views on fixture documents', () => {
     expect(await svg.getByTestId('magnetic-line').count()).toBe(1);
     expect(await page.getByTestId('line-legend').innerText()).toMatch(/Curie\/Néel temperature/);
     expect(await svg.getByTestId('region-label').allTextContents()).toEqual(
-      expect.arrayContaining(['LIQUID', 'FCC_A1', 'FCC_A1 + LIQUID']),
+      // in the display names of a database of the general family (contract/plots/phase-names.ts)
+      expect.arrayContaining(['L', 'fcc (A1)', 'fcc (A1) + L']),
     );
     const full = await svg.getAttribute('data-view');
     expect(full).toBe('0,1,400,950');
@@ -213,13 +215,14 @@ describe('result views on fixture documents', () => {
     await page.getByTestId('binary-readout').waitFor();
     await page.getByTestId('reset-view').click();
     expect(await svg.getAttribute('data-view')).toBe(full);
-    // Hover inside FCC_A1 + LIQUID (x = 0.6 at 702.5 K): the read-out names the region and the lever rule.
+    // Hover inside FCC_A1 + LIQUID (x = 0.6 at 702.5 K): the read-out names the region (by its display names) and the
+    // lever rule.
     const [x0, x1, T0, T1] = full!.split(',').map(Number) as [number, number, number, number];
     const px = (x: number) => box.x + 70 + ((x - x0) / (x1 - x0)) * (box.width - 70 - 20);
     const py = (T: number) => box.y + 16 + ((T1 - T) / (T1 - T0)) * (box.height - 16 - 46);
     await page.mouse.move(px(0.6), py(702.5));
     expect(await page.getByTestId('binary-readout').innerText()).toMatch(
-      /FCC_A1 \+ LIQUID: tie-line 0\.45\d* – 0\.78\d*/,
+      /fcc \(A1\) \+ L: tie-line 0\.45\d* – 0\.78\d*/,
     );
     // Keyboard: arrows pan, 0 resets.
     await svg.focus();

@@ -427,10 +427,12 @@ describe('further quantities in the result views', () => {
     const card = await page.getByTestId('line-alloy').innerText();
     expect(card).toMatch(/Liquidus\s+\d/);
     const inv = await page.getByTestId('line-invariants').innerText();
-    expect(inv).toContain('LIQUID');
-    expect(inv).toContain('HCP_A3');
-    // the monotectoid at 550 K: FCC_A1 + HCP_A3 on both sides, the FCC set jumps (FCC_A1 -> FCC_A1#2)
-    expect(inv).toContain('FCC_A1#2');
+    // in display names (general family): L, hcp (A3), fcc (A1)
+    expect(inv).toMatch(/\bL\b/);
+    expect(inv).toContain('hcp (A3)');
+    // the monotectoid at 550 K: FCC_A1 + HCP_A3 on both sides, the FCC set jumps (FCC_A1 -> FCC_A1#2): both fcc sets
+    // coexist there, so the second keeps its number
+    expect(inv).toContain('fcc (A1)#2');
     await page.selectOption('#prop-select', 'ACR');
     expect(await page.getByTestId('plot-property').innerText()).toContain('a(AL)');
     await shot('result-line-invariants');
@@ -453,12 +455,12 @@ describe('further quantities in the result views', () => {
     expect(await svg.innerHTML()).toContain('Mass fraction Zn');
     const table = await page.getByTestId('invariants').innerText();
     expect(table).toContain('w(ZN)');
-    // the Al-Zn eutectic liquid near 94.8 mass % Zn (x = 0.8835)
-    expect(table).toMatch(/LIQUID 0\.94[78]/);
+    // the Al-Zn eutectic liquid (L, its display name) near 94.8 mass % Zn (x = 0.8835)
+    expect(table).toMatch(/\bL 0\.94[78]/);
     await shot('result-binary-mass');
     await page.getByTestId('binary-unit').click();
     expect(await svg.innerHTML()).toContain('Mole fraction Zn');
-    expect(await page.getByTestId('invariants').innerText()).toMatch(/LIQUID 0\.883/);
+    expect(await page.getByTestId('invariants').innerText()).toMatch(/\bL 0\.883/);
     // degrees Celsius as a display choice: the T axis and the invariant labels in °C (654.0 K = 380.8 °C)
     await page.getByTestId('binary-celsius').check();
     await page.locator('[data-testid="binary-svg"][data-labels="placed"]').waitFor();

@@ -22,6 +22,7 @@ import {
   type Segment,
 } from '../../contract/plots/labels.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { namerFor } from '../../contract/plots/phase-names.js';
 import { findAll, parseXml, type XmlElement } from './xml.js';
 
 const BUNDLED = path.resolve(__dirname, '../../databases');
@@ -78,6 +79,18 @@ function readPreview(svg: string): Drawn {
   return { boxes, leaders, boundaries, area };
 }
 
+/** No two label boxes intersect, none leaves the plot area, none is crossed by a boundary. */
+function checkBoxes({ boxes, boundaries, area }: Drawn): void {
+  for (let i = 0; i < boxes.length; i++) {
+    expect(boxInside(boxes[i]!.box, area), `${boxes[i]!.text} inside the plot`).toBe(true);
+    for (let j = i + 1; j < boxes.length; j++) {
+      expect(boxesIntersect(boxes[i]!.box, boxes[j]!.box), `${boxes[i]!.text} / ${boxes[j]!.text}`).toBe(false);
+    }
+    const hit = boundaries.find((s) => segmentHitsBox(s, boxes[i]!.box));
+    expect(hit, `${boxes[i]!.text} crossed by ${hit}`).toBeUndefined();
+  }
+}
+
 const CASES: Array<{ file: string; T: [number, number] }> = [
   { file: path.join(BUNDLED, 'alzn_mey1993.tdb'), T: [400, 1000] },
   { file: path.join(BUNDLED, 'agcu_hayes1986.tdb'), T: [500, 1400] },
@@ -106,15 +119,13 @@ describe.each(CASES.map((c) => [path.basename(c.file), c] as const))('labels of 
   });
 
   it('no two label boxes intersect, none leaves the plot area, none is crossed by a boundary', () => {
-    const { boxes, boundaries, area } = drawn;
-    for (let i = 0; i < boxes.length; i++) {
-      expect(boxInside(boxes[i]!.box, area), `${boxes[i]!.text} inside the plot`).toBe(true);
-      for (let j = i + 1; j < boxes.length; j++) {
-        expect(boxesIntersect(boxes[i]!.box, boxes[j]!.box), `${boxes[i]!.text} / ${boxes[j]!.text}`).toBe(false);
-      }
-      const hit = boundaries.find((s) => segmentHitsBox(s, boxes[i]!.box));
-      expect(hit, `${boxes[i]!.text} crossed by ${hit}`).toBeUndefined();
-    }
+    checkBoxes(drawn);
+  });
+
+  it('the same with the display names the calculation prints (contract/plots/phase-names.ts)', () => {
+    const named = readPreview(diagramChart(d, undefined, undefined, undefined, [], namerFor(null)));
+    checkBoxes(named);
+    expect(named.boxes.map((b) => b.text).join('|')).not.toMatch(/FCC_A1|LIQUID/);
   });
 
   it('leader lines pass through no label but their own', () => {

@@ -14,6 +14,8 @@ import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
 import type { TemperatureUnit } from '../plots/panel.js';
 import { provenance, writeResultFiles } from '../results/common.js';
+import { namerOf, withBinaryDisplay } from '../results/display-names.js';
+import type { DisplayNamer } from '../../contract/plots/phase-names.js';
 import {
   compositionAxis,
   regionBoundaries,
@@ -195,6 +197,7 @@ export function diagramChart(
   mass?: MassConverter,
   temperatureUnit?: TemperatureUnit,
   spinodals: readonly GapSpinodal[] = [],
+  phaseNames?: DisplayNamer,
 ): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
@@ -248,6 +251,7 @@ export function diagramChart(
     celsiusAxis: true,
     temperatureUnit,
     notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
+    phaseNames,
   });
 }
 
@@ -379,11 +383,12 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
           points: g.points.map((t) => ({ ...t, w: [mass.toW(t.x[0]), mass.toW(t.x[1])] as [number, number] })),
         }))
       : spinodals;
+  const namer = namerOf(job);
   writeResultFiles(job.taskDir, {
-    json: doc,
+    json: withBinaryDisplay(doc, namer),
     csv: tableToCsv(doc.table),
     previews: {
-      phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit, spinodals),
+      phase_diagram: diagramChart(d, inp.unit, mass, job.config.preview_temperature_unit, spinodals, namer),
     },
   });
   const logs = [

@@ -11,6 +11,7 @@ import { failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
 import { isoplethPreview } from '../plots/isopleth.js';
 import { writeResultFiles } from '../results/common.js';
+import { namerOf, withIsoplethDisplay } from '../results/display-names.js';
 import type { IsoplethResult } from '../../contract/results/isopleth.js';
 import type { CalculationOutput, JobControl, TaskJob } from '../protocol.js';
 
@@ -113,10 +114,11 @@ export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationO
     },
     table: isoplethTable(m, unit, path.axisElement),
   };
+  const shown = withIsoplethDisplay(doc, namerOf(job));
   writeResultFiles(job.taskDir, {
-    json: doc,
+    json: shown,
     csv: tableToCsv(doc.table),
-    previews: { isopleth: isoplethPreview(doc) },
+    previews: { isopleth: isoplethPreview(shown) },
   });
   control.setProgress(1);
   const logs = [

@@ -18,6 +18,8 @@ import { PointConverter } from '../system/point-converter.js';
 import { tableToCsv } from '../../contract/results/common.js';
 import { phaseFractionChart } from '../plots/charts.js';
 import { writeResultFiles } from '../results/common.js';
+import { namerOf } from '../results/display-names.js';
+import { displayFieldLabel, displayReaction } from '../../contract/plots/phase-names.js';
 import { buildTable, stableLabels } from '../../contract/results/outputs/columns.js';
 import { alloyTemperatures, invariantsCrossed } from '../scans/alloy-temperatures.js';
 import { addFurtherQuantities, potentialText } from '../results/thermo-extra.js';
@@ -105,8 +107,11 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
   const plotted = merged.map((m) => ({ ...conv.point(m.r), s: m.s }));
   const labels = [...new Set(plotted.flatMap((p) => stableLabels(p)))].sort();
   const xs = plotted.map((p) => axisValue(axis, p));
-  const series = labels.map((l) => ({
-    name: l,
+  // legends and transition marks in the database's display names (worker/results/display-names.ts)
+  const namer = namerOf(job);
+  const shown = displayFieldLabel(labels.join(' + '), namer).split(' + ');
+  const series = labels.map((l, i) => ({
+    name: shown[i]!,
     values: plotted.map((p) =>
       p.converged
         ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0)
@@ -118,7 +123,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     x: xs,
     xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label,
     series,
-    transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: transitionText(t) })),
+    transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: displayReaction(transitionText(t), namer) })),
     yLabel: 'Phase fraction (mol/mol)',
     celsiusAxis: axis.variable === 'T',
     temperatureUnit: job.config.preview_temperature_unit,

@@ -13,6 +13,7 @@ import type { NativeDatabase } from '../core/native.js';
 import { mapTernary, type TernarySection, type Vec3 } from '../mapping/ternary.js';
 import { ternarySectionChart } from '../plots/ternary.js';
 import { provenance, writeResultFiles } from '../results/common.js';
+import { namerOf, withSectionDisplay } from '../results/display-names.js';
 import type { Composition, TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 
 import { elementMasses, moleToMassFractions } from '../system/units.js';
@@ -216,10 +217,11 @@ export function run(job: TaskJob<'ternary_isothermal_section'>, control: JobCont
         doc.two_phase_regions,
       );
   }
+  const shown = withSectionDisplay(doc, namerOf(job));
   writeResultFiles(job.taskDir, {
-    json: doc,
+    json: shown,
     csv: tableToCsv(doc.table),
-    previews: { isothermal_section: ternarySectionChart(doc) },
+    previews: { isothermal_section: ternarySectionChart(shown) },
   });
   const logs = [
     ...sys.logs,

@@ -6,6 +6,7 @@
 // values (NaN, null) break a line instead of being joined across. Bad input (length mismatch, empty
 // arrays of the wrong shape) throws an Error with a message, never crashes the process.
 
+import type { DisplayNamer } from '../../contract/plots/phase-names.js';
 import {
   Panel,
   SvgBuilder,
@@ -370,6 +371,11 @@ export interface BinaryPhaseDiagramInput extends CommonOptions {
    * the solver failed, a ring where it says no equilibrium exists (`none`).
    */
   notConverged?: ReadonlyArray<XT & { none?: boolean }>;
+  /**
+   * The database's display names (contract/plots/phase-names.ts): field and invariant labels print them instead of
+   * the set labels the inputs give; without it the labels are printed as given.
+   */
+  phaseNames?: DisplayNamer;
 }
 
 export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {

@@ -9,6 +9,7 @@ import {
   type PlacedLabel,
   type Segment,
 } from '../../contract/plots/labels.js';
+import { displayFieldLabel } from '../../contract/plots/phase-names.js';
 import { LinearScale, formatTemperature, type Rect, type Ticks } from './svg.js';
 import { num } from './chart-frame.js';
 import type { BinaryPhaseDiagramInput } from './charts.js';
@@ -20,8 +21,13 @@ const INVARIANT_LABEL_SIZE = 15;
 type Px = (x: number, T: number) => readonly [number, number];
 type LabelledInput = Pick<
   BinaryPhaseDiagramInput,
-  'boundaries' | 'invariants' | 'regions' | 'regionLabels' | 'temperatureUnit'
+  'boundaries' | 'invariants' | 'regions' | 'regionLabels' | 'temperatureUnit' | 'phaseNames'
 >;
+
+/** A field label (phases joined by " + ") in the input's display names, or as given without them. */
+function fieldText(input: LabelledInput, label: string): string {
+  return input.phaseNames ? displayFieldLabel(label, input.phaseNames) : label;
+}
 
 /**
  * A label under each invariant line (the boundaries meet it from above), else above it; centred on the line, then
@@ -43,7 +49,8 @@ function invariantRequests(
     const [a, Y] = px(Math.min(...xs), num(v.T)),
       [b] = px(Math.max(...xs), num(v.T));
     segments.push([a, Y, b, Y]);
-    const text = `${v.kind ? `${v.kind}: ` : ''}${(v.phases ?? []).join(' + ')}  ${formatTemperature(num(v.T), input.temperatureUnit)}`;
+    const phases = fieldText(input, (v.phases ?? []).join(' + '));
+    const text = `${v.kind ? `${v.kind}: ` : ''}${phases}  ${formatTemperature(num(v.T), input.temperatureUnit)}`;
     const h = INVARIANT_LABEL_SIZE * 1.164 + 6;
     const xsAlong = [0, ...Array.from({ length: 30 }, (_, k) => (k % 2 ? -1 : 1) * 20 * Math.ceil((k + 1) / 2))].map(
       (d) => (a + b) / 2 + d,
@@ -83,7 +90,7 @@ function fieldRequests(input: LabelledInput, area: Rect, px: Px): LabelRequest[]
     // regionLabels take over when a region is strongly concave.
     const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length,
       cT = pts.reduce((s, p) => s + p.T, 0) / pts.length;
-    fields.push({ text: r.label, anchor: px(cx, cT), inside: [] });
+    fields.push({ text: fieldText(input, r.label), anchor: px(cx, cT), inside: [] });
   }
   for (const r of input.regionLabels ?? []) {
     const x = num(r?.x),
@@ -97,7 +104,11 @@ function fieldRequests(input: LabelledInput, area: Rect, px: Px): LabelRequest[]
       anchor[1] > area.y + area.height + 1e-6
     )
       continue;
-    fields.push({ text: String(r?.label ?? ''), anchor, inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))) });
+    fields.push({
+      text: fieldText(input, String(r?.label ?? '')),
+      anchor,
+      inside: (r.inside ?? []).map((p) => px(num(p.x), num(p.T))),
+    });
   }
   return fields.map((f, i) => ({
     key: `field:${i}`,

@@ -22,7 +22,8 @@ export function isoplethPreview(doc: IsoplethResult): string {
     .map((r) => ({
       x: pct(r.x),
       T: r.T,
-      label: r.phases.length ? (r.labels ?? r.phases).join(' + ') : 'no stable phase',
+      // the database's display names where the document has them (worker/results/display-names.ts)
+      label: r.display ?? (r.phases.length ? (r.labels ?? r.phases).join(' + ') : 'no stable phase'),
     }));
   const [a, b] = doc.axis.range;
   return binaryPhaseDiagram({

@@ -184,12 +184,20 @@ function labelObstacles(doc: Doc, at: At): Segment[] {
 
 /**
  * What to label: single-phase fields at their label points, two-phase regions at the middles of their tie-lines,
- * triangles at their centroid. Slivers stay unlabelled.
+ * triangles at their centroid. Slivers stay unlabelled. A record's `display` text (the database's display names,
+ * worker/results/display-names.ts) is printed where it has one.
  */
 function labelRequests(doc: Doc, at: At): LabelRequest[] {
   const requests: LabelRequest[] = [];
   doc.single_phase_regions.forEach((s, i) =>
-    requests.push({ key: `one:${i}`, text: s.phase, size: 14, bold: true, anchor: at(s.label_point.x), priority: 2 }),
+    requests.push({
+      key: `one:${i}`,
+      text: s.display ?? s.phase,
+      size: 14,
+      bold: true,
+      anchor: at(s.label_point.x),
+      priority: 2,
+    }),
   );
   doc.two_phase_regions.forEach((r, i) => {
     if (r.tielines.length < 2) return;
@@ -202,7 +210,7 @@ function labelRequests(doc: Doc, at: At): LabelRequest[] {
     const m = mids[Math.floor(mids.length / 2)]!;
     requests.push({
       key: `two:${i}`,
-      text: (r.labels ?? r.phases).join(' + '),
+      text: r.display ?? (r.labels ?? r.phases).join(' + '),
       size: 11,
       anchor: m,
       inside: mids,
@@ -217,7 +225,7 @@ function labelRequests(doc: Doc, at: At): LabelRequest[] {
     if (area < 300) return;
     requests.push({
       key: `tri:${i}`,
-      text: (t.labels ?? t.phases).join(' + '),
+      text: t.display ?? (t.labels ?? t.phases).join(' + '),
       size: 10.5,
       anchor: [(c[0]![0] + c[1]![0] + c[2]![0]) / 3, (c[0]![1] + c[1]![1] + c[2]![1]) / 3],
       priority: 0.5,

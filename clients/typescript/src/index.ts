@@ -117,6 +117,34 @@ export interface TemperatureRange {
   melting_points: Record<string, number | null>;
 }
 
+/** @schema PhaseNamesRequest */
+export interface PhaseNamesRequest {
+  /** phase or PHASE:STRUCTURE -> display name (1 to 40 characters); replaces the stored names, {} = the defaults */
+  names: Record<string, string>;
+}
+
+/** @schema PhaseNamesResponse */
+export interface PhaseNames {
+  db_id: string;
+  code: string;
+  /** whose defaults apply */
+  family: 'steel' | 'aluminium' | 'general';
+  /** the names stored for this database */
+  names: Record<string, string>;
+  phases: PhaseNameRow[];
+}
+
+/** @schema PhaseNamesResponse.phases */
+export interface PhaseNameRow {
+  /** the key a name is stored under: PHASE, or PHASE:STRUCTURE for a state of an ordered phase */
+  key: string;
+  phase: string;
+  structure: string | null;
+  default_name: string;
+  /** the name in use: the stored one, else the default */
+  name: string;
+}
+
 export type TaskStatus =
   'created' | 'pending' | 'queued' | 'running' | 'uploading' | 'completed' | 'failed' | 'aborted';
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ['completed', 'failed', 'aborted'];
@@ -918,6 +946,8 @@ export const ENDPOINTS = {
   userDatabaseStatus: { method: 'GET', path: '/database/user/status' },
   getDatabase: { method: 'GET', path: '/database/{db_id}' },
   queryPhases: { method: 'POST', path: '/database/{db_id}/phases' },
+  getPhaseNames: { method: 'GET', path: '/database/{db_id}/phase-names' },
+  setPhaseNames: { method: 'PUT', path: '/database/{db_id}/phase-names' },
   createTask: { method: 'POST', path: '/task' },
   listTasks: { method: 'GET', path: '/task/list' },
   getTask: { method: 'GET', path: '/task/{id}' },
@@ -1111,6 +1141,16 @@ export class PhaseDeskClient {
   /** POST /database/{db_id}/phases: the phases available for the elements (usable as condition.activated_phases). */
   queryPhases(dbId: string, body: PhasesRequest, o: RequestOptions = {}): Promise<PhasesResponse> {
     return this.call('queryPhases', { params: { db_id: dbId }, body, ...o });
+  }
+
+  /** GET /database/{db_id}/phase-names (extension): the display names figures give the database's phases. */
+  getPhaseNames(dbId: string, o: RequestOptions = {}): Promise<PhaseNames> {
+    return this.call('getPhaseNames', { params: { db_id: dbId }, ...o });
+  }
+
+  /** PUT /database/{db_id}/phase-names (extension): replaces the stored display names ({} = the defaults). */
+  setPhaseNames(dbId: string, body: PhaseNamesRequest, o: RequestOptions = {}): Promise<PhaseNames> {
+    return this.call('setPhaseNames', { params: { db_id: dbId }, body, ...o });
   }
 
   /** POST /task. */

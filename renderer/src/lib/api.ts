@@ -10,6 +10,7 @@ import type {
   FileListResponse,
   KeyInfoResponse,
   ListDbResponse,
+  PhaseNamesResponse,
   PhasesResponse,
   TaskListResponse,
   TaskStatusResponse,
@@ -32,6 +33,7 @@ export type TaskCreated = TaskCreateResponse;
 export type PhasesList = Pick<PhasesResponse, 'phase_list'> &
   Partial<Pick<PhasesResponse, 'phase_groups' | 'recommended_inhibit_phases' | 'temperature_range'>>;
 export type FileList = FileListResponse;
+export type PhaseNames = PhaseNamesResponse;
 /** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */
 export interface TaskFilters {
   status?: string[];
@@ -129,6 +131,10 @@ export const api = {
   // phase_groups and recommended_inhibit_phases are extensions: a service without them leaves them out
   phases: (id: string, element_list: string[]) =>
     request<PhasesList>('POST', `/database/${encodeURIComponent(id)}/phases`, { element_list }),
+  // extension: display names of a database's phases (docs/api.md)
+  phaseNames: (id: string) => request<PhaseNames>('GET', `/database/${encodeURIComponent(id)}/phase-names`),
+  setPhaseNames: (id: string, names: Record<string, string>) =>
+    request<PhaseNames>('PUT', `/database/${encodeURIComponent(id)}/phase-names`, { names }),
   taskList: (page: number, items_per_page: number, sort_order: 'asc' | 'desc', f: TaskFilters = {}) =>
     request<TaskList>(
       'GET',
