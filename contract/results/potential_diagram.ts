@@ -28,6 +28,8 @@ export interface PotentialBoundary {
 /** A connected field of one stable phase set, with the point its label is drawn at (the node deepest inside). */
 export interface PotentialField {
   phases: string[];
+  /** the label in the database's display names (contract/plots/phase-names.ts) */
+  display?: string;
   x: number;
   y: number;
   /** grid nodes of the field */

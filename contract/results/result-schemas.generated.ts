@@ -7750,10 +7750,25 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         }
       },
       "not_converged_nodes": {
-        "description": "grid nodes whose equilibrium did not converge (never guessed; fields and lines may be missing there)",
+        "description": "grid nodes whose equilibrium did not converge (never guessed; fields and lines may be missing there); `none` where the solver says no equilibrium exists (a phase of the held elements alone without a lower bound)",
         "type": "array",
         "items": {
-          "$ref": "#/$defs/PotentialPoint"
+          "type": "object",
+          "properties": {
+            "x": {
+              "type": "number"
+            },
+            "y": {
+              "type": "number"
+            },
+            "none": {
+              "type": "boolean"
+            }
+          },
+          "required": [
+            "x",
+            "y"
+          ]
         }
       },
       "table": {
@@ -7933,6 +7948,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "items": {
               "type": "string"
             }
+          },
+          "display": {
+            "description": "the label in the database's display names (contract/plots/phase-names.ts)",
+            "type": "string"
           },
           "x": {
             "type": "number"

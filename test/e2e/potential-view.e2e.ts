@@ -1,7 +1,7 @@
 // The potential diagram end to end: Cu-O (cuo.tdb) imported as a user would, a diagram of log10 a(O) (against the gas)
 // over 600-1800 K made in the New task form (the axes' quantities, the held element and its reference state) and
 // submitted, then opened in the production renderer in headless Chromium: every boundary and junction of result.json
-// drawn, every field labelled, T in K and in degrees C; the screenshot goes to docs/screenshots/result-potential.png.
+// drawn, every field labelled in display names, T in K and in degrees C; the screenshot goes to docs/screenshots/result-potential.png.
 // Any console error fails the run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
@@ -96,7 +96,10 @@ describe('potential diagram', () => {
     expect(await page.getByTestId('potential-boundary').count()).toBe(doc.boundaries.length);
     expect(await page.locator('[data-testid="potential-svg"] circle.junction').count()).toBe(doc.junctions.length);
     const labels = await page.getByTestId('region-label').evaluateAll((els) => els.map((e) => e.textContent));
-    expect(labels.sort()).toEqual(['CU2O', 'CUO', 'FCC_A1', 'IONIC_LIQ']);
+    // in the database's display names, as result.json gives them beside the database's names
+    expect(doc.fields.map((f) => f.phases.join('+')).sort()).toEqual(['CU2O', 'CUO', 'FCC_A1', 'IONIC_LIQ']);
+    expect(labels.sort()).toEqual(doc.fields.map((f) => f.display).sort());
+    expect(labels).toContain('Cu₂O');
     expect(await page.getByTestId('potential-svg').innerHTML()).toContain('log10 a(O), reference GAS');
     await page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, 'result-potential.png') });
     await page.getByTestId('potential-celsius').check();

@@ -17,6 +17,8 @@ import { previewTemperatureUnit } from '../plots/panel.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 import { writeResultFiles } from '../results/common.js';
 import { documentBase } from '../results/document.js';
+import { namerOf } from '../results/display-names.js';
+import { displayFieldLabel } from '../../contract/plots/phase-names.js';
 import { ThermoExtras } from '../results/thermo-extra.js';
 import { ChunkedSolver } from '../scans/chunked-solver.js';
 import { openSystem, resolveCompositions, type CalcSystem } from '../system/system.js';
@@ -149,7 +151,13 @@ function documentOf(
     x_axis,
     y_axis,
     grid: { x_points: map.nx, y_points: map.ny, equilibria: map.equilibria, not_converged: map.notConverged },
-    fields: map.fields.map((f) => ({ phases: map.sets[f.label]!, x: f.at[0], y: f.at[1], grid_nodes: f.nodes })),
+    fields: map.fields.map((f) => ({
+      phases: map.sets[f.label]!,
+      display: displayFieldLabel(map.sets[f.label]!.join(' + '), namerOf(job)),
+      x: f.at[0],
+      y: f.at[1],
+      grid_nodes: f.nodes,
+    })),
     boundaries: map.lines.map((l) => ({
       phases: [map.sets[l.pair[0]]!, map.sets[l.pair[1]]!],
       points: l.points.map(([x, y]) => ({ x, y })),
@@ -202,7 +210,7 @@ export function potentialPreview(doc: PotentialDiagramDocument, tdbName: string)
   return binaryPhaseDiagram({
     title: `Potential diagram ${systemName(doc.components)}${at}, ${tdbName}`,
     boundaries: doc.boundaries.map((b) => ({ phases: b.phases.flat(), points: b.points.map(xy) })),
-    regionLabels: doc.fields.map((f) => ({ ...xy(f), label: f.phases.join(' + ') })),
+    regionLabels: doc.fields.map((f) => ({ ...xy(f), label: f.display ?? f.phases.join(' + ') })),
     xLabel: celsius ? 'Temperature (°C)' : doc.x_axis.label,
     yLabel: doc.y_axis.label,
     xRange: [doc.x_axis.range[0] - shift, doc.x_axis.range[1] - shift],
