@@ -79,7 +79,7 @@ async function startBatchFlow(w: JobContext, run: JobRun, row: TaskRow, input: C
   if (ranges.length < 2) return runTask(w, run, row, input);
   const rows = ranges[ranges.length - 1]![1];
   await addBatchFlow(w.flows, row.uuid, rows, ranges);
-  const line = `batch of ${rows} rows in ${ranges.length} chunk(s) of about ${w.batchChunkRows} rows, spread over the workers`;
+  const line = `batch of ${rows} rows in ${ranges.length} chunk(s) of up to ${w.batchChunkRows} rows, spread over the workers`;
   await saveFlow(w, run, row, line, `computing the rows: 0 of ${rows} done`);
   return 'flow';
 }
