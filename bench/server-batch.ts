@@ -3,7 +3,8 @@
 // a flow in chunks of PHASEDESK_BATCH_CHUNK_ROWS rows (default here 200) over the lab server's workers, against the
 // embedded calculation in this process. The flow's fixed cost is read from the workers' log lines (when each line
 // arrived): POST to the first chunk's start (the task's job, the flow added, a chunk job taken), the last chunk stored
-// to the merge's start, and the merge (the result files from the stored chunks, storing them).
+// to the merge's start, and the merge (the result files from the stored chunks, storing them); and the time of one
+// chunk on its worker.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { validateTaskConfig } from '../main/requests/task-config.js';
 import { run as runBatch } from '../worker/calculations/equilibrium_batch.js';
 import { CONTROL_BYTES, JobControl, type TaskJob } from '../worker/protocol.js';
 import { alloyTable, SOLUTES } from './alloy-table.js';
+import { median } from './support.js';
 
 const TEMPERATURES = [700, 750, 800];
 export const BATCH_ALLOYS = Math.max(1, Math.floor(Number(process.env.BENCH_SERVER_BATCH_ALLOYS ?? 400)));
@@ -65,6 +67,21 @@ export interface FlowCost {
   dispatch: number;
   hop: number;
   merge: number;
+  /** a chunk on its worker, from its start to its rows stored (the median of the task's chunks) */
+  chunk: number;
+}
+
+/** Seconds from each chunk's start to its rows stored, by the workers' lines "(chunk k) started" and "... stored". */
+function chunkSeconds(mine: TimedLine[]): number[] {
+  const started = new Map<string, number>();
+  const seconds: number[] = [];
+  for (const l of mine) {
+    const k = /\(chunk (\d+)\)/.exec(l.text)?.[1];
+    if (k === undefined) continue;
+    if (/ started /.test(l.text)) started.set(k, l.at);
+    else if (/ stored$/.test(l.text) && started.has(k)) seconds.push((l.at - started.get(k)!) / 1000);
+  }
+  return seconds;
 }
 
 export function flowCost(lines: TimedLine[], uuid: string, posted: number, completed: number): FlowCost | undefined {
@@ -78,5 +95,6 @@ export function flowCost(lines: TimedLine[], uuid: string, posted: number, compl
     dispatch: (first.at - posted) / 1000,
     hop: (merge.at - lastStored) / 1000,
     merge: (completed - merge.at) / 1000,
+    chunk: median(chunkSeconds(mine)),
   };
 }

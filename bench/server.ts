@@ -246,7 +246,7 @@ function report(f: Figures): void {
     if (!costs.length) continue;
     const m = (k: keyof FlowCost) => median(costs.map((c) => c[k])).toFixed(2);
     console.log(
-      `  flow's fixed cost, ${n} worker(s): POST to the first chunk ${m('dispatch')} s, last chunk to the merge ${m('hop')} s, merge ${m('merge')} s`,
+      `  flow's fixed cost, ${n} worker(s): POST to the first chunk ${m('dispatch')} s, last chunk to the merge ${m('hop')} s, merge ${m('merge')} s; a chunk of ${BATCH_CHUNK_ROWS} rows ${m('chunk')} s on its worker`,
     );
   }
 }
