@@ -12,7 +12,7 @@ import {
   ompThreadsFor,
   type CalculationInput,
 } from '../service/calc-job.js';
-import { storeOutcome } from '../service/task-outcome.js';
+import { storeKeptFiles, storeOutcome } from '../service/task-outcome.js';
 import { taskByUuid, updateRunningTask, withLogLine, type TaskRow } from '../service/task-rows.js';
 import { claimTask } from './claim.js';
 import { addCptFlow } from './cpt-flow.js';
@@ -105,6 +105,12 @@ async function runTask(w: JobContext, run: JobRun, row: TaskRow, input: Calculat
     clearInterval(progressTimer);
   }
   const slot = await slotRunOf(w, run, row, out);
+  if (slot.kind === 'stopped' && slot.status === 'aborted' && out !== 'failed' && out.kept) {
+    // a cancelled calculation that kept what it finished (an equilibrium_batch's rows done), as in embedded mode
+    await untilAvailable(w, run, 'keeping the rows done', () => storeKeptFiles(w, row, { fence: run.fence, attempt }));
+    w.log(`task ${row.uuid}: cancelled: ${out.summary} kept (attempt ${run.fence!.attempt})`);
+    return 'aborted';
+  }
   if (slot.kind !== 'done') {
     if (slot.kind !== 'deleted') removeAttempt(w.blobs, row.uuid, attempt);
     return slot.kind === 'stopped' ? slot.status : slot.kind;

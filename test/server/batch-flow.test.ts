@@ -1,7 +1,8 @@
 // An equilibrium_batch as a BullMQ flow over `phasedesk worker` processes: 300 Al-Zn rows in 12 chunks of 25 rows,
 // a kill -9 of a worker in the middle of a chunk and a replacement started; the task completes, the killed chunk ran
 // again on another worker, every chunk's rows were stored once, every row is in result.csv once and in input order,
-// and the table equals the embedded run's row for row. Then cancel: the rows of the chunks stored are kept.
+// and the table equals the embedded run's row for row. Then cancel: the rows of the chunks stored are kept; and a
+// batch of one chunk, run as one job, keeps its rows done.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,7 +35,7 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-/** 60 Al-Zn alloys x 5 temperatures: 300 rows (the temperatures of one alloy follow each other). */
+/** Al-Zn alloys (60: 300 rows) x 5 temperatures (the temperatures of one alloy follow each other). */
 const batch = (alloys = 60) => ({
   task_type: 'equilibrium_batch',
   tdb_code: 'ALZN_MEY1993',
@@ -42,7 +43,7 @@ const batch = (alloys = 60) => ({
     components: ['AL', 'ZN'],
     pressure: 101325,
     product: {
-      compositions: Array.from({ length: alloys }, (_, i) => ({ ZN: Number((0.01 + 0.015 * i).toFixed(4)) })),
+      compositions: Array.from({ length: alloys }, (_, i) => ({ ZN: Number((0.01 + (0.9 * i) / alloys).toFixed(6)) })),
       temperatures: [500, 600, 700, 800, 900],
     },
     thermo_outputs: ['phase_name', 'NP(*)', 'x(*,*)', 'GM', 'HM', 'CPM'],
@@ -238,6 +239,45 @@ describe.skipIf(serversMissing)('equilibrium_batch as a flow over workers', () =
     const rows = csv.slice(1).map((r) => Number(r.split(',')[0]));
     expect(rows.length).toBe(doc.counts.done);
     expect([...rows].sort((a, b) => a - b)).toEqual(rows);
+    expect((await status(id)).body.status).toBe('aborted');
+  }, 90_000);
+
+  it('a batch of one chunk runs as one job, and its cancel keeps the rows done', async () => {
+    const l = lab!;
+    // one worker whose chunks hold the whole batch takes the others' place
+    for (const w of [...l.workers]) await w.kill('SIGTERM');
+    await l.startWorker({ env: { PHASEDESK_BATCH_CHUNK_ROWS: '1000000' } });
+    const created = await api(l.port, 'POST', '/task', {
+      key: l.keyA,
+      body: { title: 'batch', no_cache: true, task_config: batch(6000) },
+    });
+    const id = created.body.id as number;
+    await until(
+      () => status(id),
+      (r) => r.body?.progress > 0 || ['completed', 'failed', 'aborted'].includes(r.body?.status),
+      100,
+    );
+    expect((await status(id)).body.status, 'the batch ended before its cancel').toBe('running');
+    expect((await api(l.port, 'PATCH', `/task/${id}/cancel`, { key: l.keyA })).body.status).toBe('aborted');
+    const uuid = await taskUuid(l, id);
+    const last = l.workers.at(-1)!;
+    await until(
+      async () => lines(last, uuid, /cancelled: .* kept/).length > 0,
+      (ok) => ok,
+      30,
+    );
+    expect(lines(last, uuid, /chunk/)).toEqual([]);
+    const doc = JSON.parse(await download(l, id, 'result.json'));
+    expect(doc.complete).toBe(false);
+    expect(doc.counts.rows).toBe(30_000);
+    expect(doc.counts.done).toBeGreaterThan(0);
+    expect(doc.counts.done).toBeLessThan(30_000);
+    const rows = (await download(l, id, 'result.csv'))
+      .split('\r\n')
+      .filter(Boolean)
+      .slice(1)
+      .map((r) => Number(r.split(',')[0]));
+    expect(rows).toEqual(Array.from({ length: doc.counts.done }, (_, k) => k + 1));
     expect((await status(id)).body.status).toBe('aborted');
   }, 90_000);
 });
