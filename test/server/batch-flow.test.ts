@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { startLab, type Lab, type LabProcess } from './lab.js';
+import { startAlZnLab, taskLines, taskUuid, type Lab, type LabProcess } from './lab.js';
 import { openStore } from '../../main/db/index.js';
-import { subscribe } from '../../main/console/databases.js';
 import { run as runEmbedded } from '../../worker/calculations/equilibrium_batch.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 
@@ -19,16 +18,10 @@ const CHUNK_ROWS = 25;
 let lab: Lab | undefined;
 beforeAll(async () => {
   if (serversMissing) return;
-  lab = await startLab({
+  lab = await startAlZnLab({
     workers: 2,
     env: { PHASEDESK_BATCH_CHUNK_ROWS: String(CHUNK_ROWS), PHASEDESK_TEST_CHUNK_MS: '400' },
   });
-  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
-  try {
-    await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' });
-  } finally {
-    await store.close();
-  }
 }, 120_000);
 afterAll(async () => {
   if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n'));
@@ -51,21 +44,8 @@ const batch = (alloys = 60) => ({
 });
 const status = (id: number) =>
   api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
-const lines = (w: LabProcess, uuid: string, what: RegExp) =>
-  w
-    .output()
-    .split('\n')
-    .filter((l) => l.includes(uuid) && what.test(l));
+const lines = taskLines;
 const chunkOf = (l: string) => Number(/\(chunk (\d+)\)/.exec(l)![1]);
-
-async function taskUuid(l: Lab, id: number): Promise<string> {
-  const store = await openStore(l.dataDir, { databaseUrl: l.databaseUrl });
-  try {
-    return (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow()).uuid;
-  } finally {
-    await store.close();
-  }
-}
 
 /** The database file the lab's tasks read (the embedded run reads the same). */
 async function databaseFile(l: Lab, code: string): Promise<string> {

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { ensureBuilt, ROOT, seed, tempDir } from '../service/helpers.js';
 import { openStore } from '../../main/db/index.js';
+import { subscribe } from '../../main/console/databases.js';
 import { createDatabase, freePort, startPostgres, startRedis, type RunningServer } from './servers.js';
 
 export interface LabProcess {
@@ -222,3 +223,33 @@ export const cptGrid = (condition: Record<string, unknown> = {}) => ({
     ...condition,
   },
 });
+
+/** A lab whose user a is subscribed to the bundled Al-Zn database (the API imports it at its start). */
+export async function startAlZnLab(o: LabOptions): Promise<Lab> {
+  const lab = await startLab(o);
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
+  try {
+    await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' });
+  } finally {
+    await store.close();
+  }
+  return lab;
+}
+
+/** The lines a process printed about a task that match `what`. */
+export function taskLines(p: LabProcess, uuid: string, what: RegExp): string[] {
+  return p
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(uuid) && what.test(l));
+}
+
+/** A task's uuid, from its record. */
+export async function taskUuid(lab: Lab, id: number): Promise<string> {
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
+  try {
+    return (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow()).uuid;
+  } finally {
+    await store.close();
+  }
+}
