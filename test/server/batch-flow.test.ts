@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { startAlZnLab, taskLines, taskUuid, type Lab, type LabProcess } from './lab.js';
+import { startAlZnLab, taskLines, taskUuid, workerMidChunk, type Lab } from './lab.js';
 import { openStore } from '../../main/db/index.js';
 import { run as runEmbedded } from '../../worker/calculations/equilibrium_batch.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
@@ -92,26 +92,16 @@ describe.skipIf(serversMissing)('equilibrium_batch as a flow over workers', () =
     const uuid = await taskUuid(l, id);
 
     // The victim: a worker that has started a chunk and not finished it.
-    let victim: LabProcess | undefined,
-      killed = -1;
-    await until(
-      async () => {
-        for (const w of l.workers) {
-          const started = lines(w, uuid, /batch rows .* started/).map(chunkOf);
-          const ended = new Set(lines(w, uuid, /batch rows .* (stored|already stored)$/).map(chunkOf));
-          const open = started.find((k) => !ended.has(k));
-          if (open !== undefined && started.length >= 2) {
-            victim = w;
-            killed = open;
-            return true;
-          }
-        }
-        return false;
-      },
-      (ok) => ok,
-      20,
+    const mid = await workerMidChunk(
+      l,
+      uuid,
+      /batch rows .* started/,
+      /batch rows .* (stored|already stored)$/,
+      chunkOf,
     );
-    await victim!.kill('SIGKILL');
+    const victim = mid.worker,
+      killed = mid.chunk;
+    await victim.kill('SIGKILL');
     await l.startWorker();
     const done = await until(
       () => status(id),
@@ -122,7 +112,7 @@ describe.skipIf(serversMissing)('equilibrium_batch as a flow over workers', () =
     expect(done.body.progress).toBe(1);
 
     const others = l.workers.filter((w) => w !== victim);
-    const stored = [victim!, ...others].flatMap((w) => lines(w, uuid, /batch rows .* stored$/)).map(chunkOf);
+    const stored = [victim, ...others].flatMap((w) => lines(w, uuid, /batch rows .* stored$/)).map(chunkOf);
     expect(stored.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, k) => k));
     expect(
       others.flatMap((w) => lines(w, uuid, new RegExp(`\\(chunk ${killed}\\) started \\(attempt [2-9]`))),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { cptGrid, startAlZnLab, taskLines, taskUuid, type Lab, type LabProcess } from './lab.js';
+import { cptGrid, startAlZnLab, taskLines, taskUuid, workerMidChunk, type Lab } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 import { run as runEmbedded } from '../../worker/calculations/binary_cpt_diagram.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
@@ -52,29 +52,12 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     const uuid = await taskUuid(l, id);
 
     // The victim: a worker that has started a chunk and not finished it.
-    let victim: LabProcess | undefined,
-      killedChunk = -1;
-    await until(
-      async () => {
-        for (const w of l.workers) {
-          const started = lines(w, uuid, /grid chunk \d+ started/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-          const ended = new Set(
-            lines(w, uuid, /grid chunk \d+ (stored|already)/).map((s) => Number(/chunk (\d+)/.exec(s)![1])),
-          );
-          const open = started.find((k) => !ended.has(k));
-          if (open !== undefined && started.length >= 2) {
-            victim = w;
-            killedChunk = open;
-            return true;
-          }
-        }
-        return false;
-      },
-      (ok) => ok,
-      20,
-    );
-    await victim!.kill('SIGKILL');
-    expect(lines(victim!, uuid, new RegExp(`grid chunk ${killedChunk} (stored|already)`))).toEqual([]);
+    const grid = (l: string) => Number(/chunk (\d+)/.exec(l)![1]);
+    const mid = await workerMidChunk(l, uuid, /grid chunk \d+ started/, /grid chunk \d+ (stored|already)/, grid);
+    const victim = mid.worker,
+      killedChunk = mid.chunk;
+    await victim.kill('SIGKILL');
+    expect(lines(victim, uuid, new RegExp(`grid chunk ${killedChunk} (stored|already)`))).toEqual([]);
     await l.startWorker();
 
     const done = await until(
@@ -88,7 +71,7 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     const stored = all
       .flatMap((w) => lines(w, uuid, /grid chunk \d+ stored/))
       .map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-    const victimStored = lines(victim!, uuid, /grid chunk \d+ stored/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
+    const victimStored = lines(victim, uuid, /grid chunk \d+ stored/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
     // every chunk stored exactly once over all workers; the killed one by another worker, on a later attempt
     expect([...stored, ...victimStored].sort((a, b) => a - b)).toEqual(Array.from({ length: 22 }, (_, k) => k));
     expect(stored).toContain(killedChunk);

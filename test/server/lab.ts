@@ -4,7 +4,7 @@
 // namespace's link. Every process is remembered, so a test can ask which ones ended without being killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, ROOT, seed, tempDir } from '../service/helpers.js';
+import { ensureBuilt, ROOT, seed, tempDir, until } from '../service/helpers.js';
 import { openStore } from '../../main/db/index.js';
 import { subscribe } from '../../main/console/databases.js';
 import { createDatabase, freePort, startPostgres, startRedis, type RunningServer } from './servers.js';
@@ -252,4 +252,31 @@ export async function taskUuid(lab: Lab, id: number): Promise<string> {
   } finally {
     await store.close();
   }
+}
+
+/**
+ * A worker in the middle of a chunk of the task's flow (it has started at least two, and this one has not ended), by
+ * its log lines: `started` and `ended` match a chunk's lines, `chunkOf` reads the chunk's number from one.
+ */
+export async function workerMidChunk(
+  lab: Lab,
+  uuid: string,
+  started: RegExp,
+  ended: RegExp,
+  chunkOf: (line: string) => number,
+): Promise<{ worker: LabProcess; chunk: number }> {
+  const found = await until(
+    async () => {
+      for (const worker of lab.workers) {
+        const begun = taskLines(worker, uuid, started).map(chunkOf);
+        const done = new Set(taskLines(worker, uuid, ended).map(chunkOf));
+        const open = begun.find((k) => !done.has(k));
+        if (open !== undefined && begun.length >= 2) return { worker, chunk: open };
+      }
+      return undefined;
+    },
+    (f) => f !== undefined,
+    20,
+  );
+  return found!;
 }
