@@ -16,10 +16,8 @@ import { validateTaskConfig } from '../main/requests/task-config.js';
 import { loadCalculation } from '../worker/index.js';
 import { CONTROL_BYTES, JobControl } from '../worker/protocol.js';
 import { median, tdbDir } from './support.js';
+import { alloyTable, SOLUTES } from './alloy-table.js';
 
-const X: Record<string, number> = { ZN: 0.025, MG: 0.029, CU: 0.007, SI: 0.002, FE: 0.002, MN: 0.001 };
-const SOLUTES = Object.keys(X);
-const STEPS = [2, 3, 5, 7, 11, 13].map(Math.sqrt);
 const TEMPERATURES = [700, 750, 800];
 const GOAL_ROWS_PER_S = { phases: (10_000 * 3) / 120, liquidus: (10_000 * 3) / 300 };
 
@@ -28,15 +26,6 @@ const ALLOYS = count('BENCH_BATCH_ALLOYS', 1000);
 const LIQUIDUS_ALLOYS = count('BENCH_BATCH_LIQUIDUS_ALLOYS', 100);
 const REPEATS = count('BENCH_BATCH_REPEATS', 3);
 const THREADS = count('BENCH_THREADS', availableParallelism());
-
-/** The table of n alloys: alloy7 with each solute's mole fraction times 0.7 ... 1.3, AL the balance. */
-function alloyTable(n: number): string {
-  const lines = [SOLUTES.join(',')];
-  for (let i = 1; i <= n; i++) {
-    lines.push(SOLUTES.map((el, k) => (X[el]! * (0.7 + 0.6 * ((i * STEPS[k]!) % 1))).toPrecision(6)).join(','));
-  }
-  return lines.join('\n') + '\n';
-}
 
 /** One batch of the section; returns rows per second and the summary. */
 async function runOnce(alloys: number, outputs: string[]): Promise<{ rowsPerS: number; summary: string }> {

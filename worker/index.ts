@@ -3,6 +3,7 @@
 // never terminated from outside while native code runs (cancellation is cooperative).
 import {
   CancelledError,
+  BATCH_STAGE_JOB,
   CPT_STAGE_JOB,
   JobControl,
   type CalculationJob,
@@ -44,6 +45,9 @@ export async function loadCalculation(taskType: string): Promise<UntypedRun | un
   // a stage of a lab server's C-P-T flow (grid chunk, bisection part): an internal job, never a task type
   if (taskType === CPT_STAGE_JOB)
     return (await import('./calculations/binary_cpt_diagram/stage.js')).run as unknown as UntypedRun;
+  // a stage of a lab server's equilibrium_batch flow (row chunk, merge)
+  if (taskType === BATCH_STAGE_JOB)
+    return (await import('./calculations/equilibrium_batch/stage.js')).run as unknown as UntypedRun;
   if (process.env.PHASEDESK_TEST_CALCULATIONS === '1') return testCalculation(taskType);
   return undefined;
 }

@@ -137,3 +137,6 @@ export type CalculationTable = { [T in TaskType]: () => Promise<{ run: Calculati
 
 /** Job type of one stage of a lab server's C-P-T flow (a grid chunk or bisection part): internal, never a task type. */
 export const CPT_STAGE_JOB = 'binary_cpt_diagram_stage';
+
+/** Job type of one stage of a lab server's equilibrium_batch flow (a row chunk or the merge): internal, never a task type. */
+export const BATCH_STAGE_JOB = 'equilibrium_batch_stage';

@@ -12,13 +12,23 @@ import { TASK_QUEUE } from './redis.js';
 /** Grid nodes per chunk job (PHASEDESK_CPT_CHUNK_NODES). */
 export const DEFAULT_CHUNK_NODES = 1000;
 
-export function chunkNodes(): number {
-  const v = process.env.PHASEDESK_CPT_CHUNK_NODES;
-  if (v === undefined || v === '') return DEFAULT_CHUNK_NODES;
+/** A flow's chunk size from the environment variable `name` (an integer 1..1000000), else `fallback`. */
+export function chunkSetting(name: string, fallback: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return fallback;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1 || n > 1_000_000)
-    throw new Error('PHASEDESK_CPT_CHUNK_NODES must be an integer between 1 and 1000000');
+    throw new Error(`${name} must be an integer between 1 and 1000000`);
   return n;
+}
+
+export function chunkNodes(): number {
+  return chunkSetting('PHASEDESK_CPT_CHUNK_NODES', DEFAULT_CHUNK_NODES);
+}
+
+/** A job of a task's flow on the task queue: its id derived from the task, so a flow added twice is one flow. */
+export function flowJob<D extends { uuid: string }>(name: string, data: D, jobId: string) {
+  return { name, queueName: TASK_QUEUE, data, opts: { jobId, removeOnComplete: true, removeOnFail: 1000 } };
 }
 
 export interface CptStageJobData {
@@ -33,12 +43,8 @@ export function cptJobId(uuid: string, stage: Pick<CptStage, 'kind' | 'chunk'>):
 /** Adds the flow of a grid of `nodes` nodes; returns the number of chunks. */
 export async function addCptFlow(flows: FlowProducer, uuid: string, nodes: number, perChunk: number): Promise<number> {
   const chunks = Math.max(1, Math.ceil(nodes / perChunk));
-  const job = (stage: CptStage) => ({
-    name: `cpt-${stage.kind}`,
-    queueName: TASK_QUEUE,
-    data: { uuid, stage } satisfies CptStageJobData,
-    opts: { jobId: cptJobId(uuid, stage), removeOnComplete: true, removeOnFail: 1000 },
-  });
+  const job = (stage: CptStage) =>
+    flowJob(`cpt-${stage.kind}`, { uuid, stage } satisfies CptStageJobData, cptJobId(uuid, stage));
   const children = Array.from({ length: chunks }, (_, k) =>
     job({ kind: 'chunk', chunks, chunk: k, first: k * perChunk, end: Math.min(nodes, (k + 1) * perChunk) }),
   );

@@ -18,7 +18,7 @@ import {
 } from '../service/calc-job.js';
 import { storeOutcome } from '../service/task-outcome.js';
 import { taskByUuid, updateRunningTask, type TaskRow } from '../service/task-rows.js';
-import { CPT_STAGE_JOB } from '../../worker/protocol.js';
+import { CPT_STAGE_JOB, type HostJob } from '../../worker/protocol.js';
 import { addBisectionParts, type CptStageJobData } from './cpt-flow.js';
 import { failRunningTask, PROGRESS_SAVE_MS, type JobContext, type JobRun } from './job-context.js';
 import { runOnSlot, slotRunOf } from './slot-run.js';
@@ -64,7 +64,7 @@ async function planBisection(w: JobContext, run: JobRun, row: TaskRow, input: Ca
 }
 
 /** The merge's progress (0.95..1, while it writes the result files) saved once a second, one write at a time. */
-function saveMergeProgress(w: JobContext, run: JobRun, row: TaskRow, live: () => HostProgress): NodeJS.Timeout {
+export function saveMergeProgress(w: JobContext, run: JobRun, row: TaskRow, live: () => HostProgress): NodeJS.Timeout {
   let writing = false;
   return setInterval(() => {
     if (writing) return;
@@ -111,31 +111,73 @@ async function stageDone(
     );
     return 'stored';
   }
+  return storeMerge(w, run, row, out, attempt!);
+}
+
+/** A flow's merge returned: its files complete the task (the stages go), or its attempt's folder goes. */
+export async function storeMerge(
+  w: JobContext,
+  run: JobRun,
+  row: TaskRow,
+  out: HostOutput,
+  attempt: string,
+): Promise<string> {
   const stored = await untilAvailable(w, run, 'storing the result', () =>
     storeOutcome(w, row, out, { fence: run.fence, attempt }),
   );
   w.log(`task ${row.uuid}: result ${stored} (merge attempt ${run.fence!.attempt})`);
-  if (stored === 'completed') rmSync(stagesDir, { recursive: true, force: true });
-  if (stored === 'refused' || stored === 'failed') removeAttempt(w.blobs, row.uuid, attempt!);
+  if (stored === 'completed') rmSync(join(w.blobs.taskDir(row.uuid), 'stages'), { recursive: true, force: true });
+  if (stored === 'refused' || stored === 'failed') removeAttempt(w.blobs, row.uuid, attempt);
   return stored === 'completed' ? 'stored' : stored;
 }
 
-/** A chunk, a bisection part or the merge: its calculation on a slot, then its share of the task. */
-async function runStage(w: JobContext, run: JobRun, row: TaskRow, input: CalculationInput): Promise<string> {
-  const { uuid, stage } = (run.job as Job<CptStageJobData>).data;
-  const name = stageName(stage);
-  // the merge writes the result files in its attempt's folder, reading the stages through hard links
-  const attempt = stage.kind === 'merge' ? attemptFolder('merge', run.fence!.attempt) : undefined;
-  if (attempt) linkStages(w.blobs, uuid, attempt);
-  const hostJob = calculationJob(
+/** A stage of a flow (a grid's, a batch's) as its job runs it on a slot. */
+export interface StageSpec {
+  /** the stage, passed to the stage calculation under `configKey` of the task's configuration */
+  stage: { kind: string };
+  configKey: string;
+  /** the host's job type of the stage calculation */
+  taskType: string;
+  /** the stage as the log names it */
+  name: string;
+  /** the stage calculation returned on a task still running: its share of the task, stored */
+  done(out: HostOutput, attempt: string | undefined): Promise<string>;
+}
+
+/** The host job of a stage: the task's configuration with the stage under `configKey`, in `attempt`'s folder. */
+export function stageHostJob(
+  w: JobContext,
+  row: TaskRow,
+  input: CalculationInput,
+  spec: Pick<StageSpec, 'stage' | 'configKey' | 'taskType'>,
+  attempt: string | undefined,
+): HostJob {
+  return calculationJob(
     row,
-    { ...input, config: { ...input.config, cpt_stage: { ...stage, worker: w.me } } },
+    { ...input, config: { ...input.config, [spec.configKey]: { ...spec.stage, worker: w.me } } },
     {
       ompThreads: ompThreadsFor(w.settings, row.omp_threads),
       taskDir: w.blobs.taskDir(row.uuid, attempt),
-      taskType: CPT_STAGE_JOB,
+      taskType: spec.taskType,
     },
   );
+}
+
+/**
+ * A stage's calculation on a slot; the merge (stage kind 'merge') writes the result files in its attempt's folder,
+ * reading the stages through hard links.
+ */
+export async function runStageOnSlot(
+  w: JobContext,
+  run: JobRun,
+  row: TaskRow,
+  input: CalculationInput,
+  spec: StageSpec,
+): Promise<string> {
+  const uuid = row.uuid;
+  const attempt = spec.stage.kind === 'merge' ? attemptFolder('merge', run.fence!.attempt) : undefined;
+  if (attempt) linkStages(w.blobs, uuid, attempt);
+  const hostJob = stageHostJob(w, row, input, spec, attempt);
   let live: HostProgress = { progress: 0, stage: null };
   const progressTimer = attempt ? saveMergeProgress(w, run, row, () => live) : undefined;
   let out: HostOutput | 'failed';
@@ -151,23 +193,36 @@ async function runStage(w: JobContext, run: JobRun, row: TaskRow, input: Calcula
     if (attempt) unlinkStages(w.blobs, uuid, attempt);
   }
   const slot = await slotRunOf(w, run, row, out);
-  if (slot.kind === 'failed') w.log(`task ${uuid}: grid ${name} failed`);
-  if (slot.kind === 'stopped') w.log(`task ${uuid}: grid ${name} stopped`);
+  if (slot.kind === 'failed') w.log(`task ${uuid}: ${spec.name} failed`);
+  if (slot.kind === 'stopped') w.log(`task ${uuid}: ${spec.name} stopped`);
   if (slot.kind !== 'done') {
     if (attempt && slot.kind !== 'deleted') removeAttempt(w.blobs, uuid, attempt);
     return slot.kind === 'stopped' ? slot.status : slot.kind;
   }
-  w.log(`task ${uuid}: grid ${name} ${slot.out.summary}`);
-  return stageDone(w, run, row, stage, slot.out, attempt);
+  w.log(`task ${uuid}: ${spec.name} ${slot.out.summary}`);
+  return spec.done(slot.out, attempt);
+}
+
+/** A chunk, a bisection part or the merge: its calculation on a slot, then its share of the task. */
+function runStage(w: JobContext, run: JobRun, row: TaskRow, input: CalculationInput): Promise<string> {
+  const { stage } = (run.job as Job<CptStageJobData>).data;
+  return runStageOnSlot(w, run, row, input, {
+    stage,
+    configKey: 'cpt_stage',
+    taskType: CPT_STAGE_JOB,
+    name: `grid ${stageName(stage)}`,
+    done: (out, attempt) => stageDone(w, run, row, stage, out, attempt),
+  });
 }
 
 /** The task's record and a new attempt of this stage, or what the job finds instead (the task no longer running). */
-async function claimStage(w: JobContext, run: JobRun): Promise<TaskRow | string> {
-  const { uuid } = (run.job as Job<CptStageJobData>).data;
+export async function claimStage(w: JobContext, run: JobRun, also: readonly string[] = []): Promise<TaskRow | string> {
+  const { uuid } = (run.job as Job<{ uuid: string }>).data;
   const row = await untilAvailable(w, run, 'reading the task', () => taskByUuid(w.store, uuid));
   if (!row) return 'deleted';
   run.taskType = row.task_type;
-  if (row.status !== 'running') return row.status; // cancelled or failed: the rest of the flow does nothing
+  // cancelled or failed: the rest of the flow does nothing (but what `also` names: a batch's merge keeps its rows)
+  if (row.status !== 'running' && !also.includes(row.status)) return row.status;
   const attempt = await untilAvailable(w, run, 'starting the stage', () =>
     startAttempt(w.store.db, row.id, run.job.id!, w.me),
   );
@@ -175,16 +230,26 @@ async function claimStage(w: JobContext, run: JobRun): Promise<TaskRow | string>
   return row;
 }
 
+/** claimStage, then the calculation's input (a task whose database record went is failed). */
+export async function claimStageInput(
+  w: JobContext,
+  run: JobRun,
+  also: readonly string[] = [],
+): Promise<{ row: TaskRow; input: CalculationInput } | string> {
+  const row = await claimStage(w, run, also);
+  if (typeof row === 'string') return row;
+  const input = await untilAvailable(w, run, 'reading the database record', () => calculationInput(w.store, row));
+  if (input) return { row, input };
+  await untilAvailable(w, run, 'failing the task', () => failRunningTask(w, row, DATABASE_GONE, run));
+  return 'failed';
+}
+
 /** One job of a grid's flow; the rest of a flow whose task is no longer running does nothing. */
 export async function processCptStage(w: JobContext, job: Job<CptStageJobData>, run: JobRun): Promise<string> {
   const { uuid, stage } = job.data;
-  const row = await claimStage(w, run);
-  if (typeof row === 'string') return row;
-  const input = await untilAvailable(w, run, 'reading the database record', () => calculationInput(w.store, row));
-  if (!input) {
-    await untilAvailable(w, run, 'failing the task', () => failRunningTask(w, row, DATABASE_GONE, run));
-    return 'failed';
-  }
+  const claimed = await claimStageInput(w, run);
+  if (typeof claimed === 'string') return claimed;
+  const { row, input } = claimed;
   w.log(`task ${uuid}: grid ${stageName(stage)} started (attempt ${run.fence!.attempt})`);
   if (stage.kind === 'bisect-plan') return planBisection(w, run, row, input);
   return runStage(w, run, row, input);

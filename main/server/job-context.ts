@@ -28,6 +28,8 @@ export interface JobContext {
   readonly stageQueue: Queue;
   /** Grid nodes per chunk job. */
   perChunk: number;
+  /** Rows per chunk job of an equilibrium_batch (main/server/batch-flow.ts). */
+  batchChunkRows: number;
   metrics: WorkerMetrics;
   /** The worker is closing: jobs waiting for PostgreSQL stop waiting. */
   closing: AbortSignal;

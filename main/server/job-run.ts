@@ -1,5 +1,5 @@
 // Every job a lab worker takes goes through here: its run (cancel signal, lock-lost signal, fencing token) is made,
-// the job's own processor runs (a task's job, a stage of a grid's flow), and its duration is counted. A run whose
+// the job's own processor runs (a task's job, a stage of a grid's or a batch's flow), and its duration is counted. A run whose
 // lock was lost writes nothing more: the job is handed back to the queue (when the lock was in fact still held) or
 // left to the worker that took it, never failed, so its task runs again rather than failing. PostgreSQL out of reach
 // is waited for (main/server/until-available.ts): the job keeps its lock (renewed through Redis) and goes on once
@@ -11,6 +11,8 @@ import type { JobContext, JobRun } from './job-context.js';
 import { LockLostError, type LockWatch } from './lock-watch.js';
 import { processTaskJob } from './task-job.js';
 import { processCptStage } from './cpt-stage-job.js';
+import { BATCH_JOB_PREFIX, type BatchStageJobData } from './batch-flow.js';
+import { processBatchStage } from './batch-stage-job.js';
 
 /** The processor of every job: the run, the job's own processor, and what a lost lock leaves to do. */
 export function jobProcessor(w: JobContext, watch: LockWatch) {
@@ -28,7 +30,9 @@ export function jobProcessor(w: JobContext, watch: LockWatch) {
       outcome =
         job.name === 'task'
           ? await processTaskJob(w, job, run)
-          : await processCptStage(w, job as unknown as Job<CptStageJobData>, run);
+          : job.name.startsWith(BATCH_JOB_PREFIX)
+            ? await processBatchStage(w, job as unknown as Job<BatchStageJobData>, run)
+            : await processCptStage(w, job as unknown as Job<CptStageJobData>, run);
       return outcome;
     } catch (e) {
       if (!(e instanceof LockLostError) && !run.lockLost.aborted) throw e;

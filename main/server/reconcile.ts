@@ -1,6 +1,6 @@
 // The queue against the records: PostgreSQL is the truth about tasks, Redis only holds their jobs, and Redis may
 // restart without its data (no AOF, a lost volume, a failover). Every pass, each task the records say is running
-// (or uploading) must have a live job: its own job, or for a grid whose flow was added, the flow's merge job. A task
+// (or uploading) must have a live job: its own job, or for a grid or batch whose flow was added, the flow's merge job. A task
 // whose job has been missing for a whole lock time (a worker still computing it would have stopped by then,
 // main/server/lock-watch.ts) gets its job again: a worker claims it as a new attempt and runs the task from its
 // stored stages (a grid's chunks already stored return at once). A task whose job failed, or that lost its job too
@@ -9,6 +9,7 @@ import type { Queue } from 'bullmq';
 import type { ServiceContext } from '../service/context.js';
 import { transition } from '../service/task-rows.js';
 import { cptJobId } from './cpt-flow.js';
+import { batchJobId } from './batch-flow.js';
 import { taskJobId } from './redis.js';
 import type { TaskJobData } from './job-queue.js';
 
@@ -19,7 +20,13 @@ const LIVE = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-ch
 type JobHealth = { kind: 'live' } | { kind: 'missing' } | { kind: 'failed'; reason: string };
 
 async function jobHealth(queue: Queue<TaskJobData>, uuid: string, taskType: string): Promise<JobHealth> {
-  const ids = [taskJobId(uuid), ...(taskType === 'binary_cpt_diagram' ? [cptJobId(uuid, { kind: 'merge' })] : [])];
+  const flowMerge =
+    taskType === 'binary_cpt_diagram'
+      ? [cptJobId(uuid, { kind: 'merge' })]
+      : taskType === 'equilibrium_batch'
+        ? [batchJobId(uuid, { kind: 'merge' })]
+        : [];
+  const ids = [taskJobId(uuid), ...flowMerge];
   for (const id of ids) {
     const state = await queue.getJobState(id);
     if (LIVE.has(state)) return { kind: 'live' };

@@ -77,13 +77,15 @@ export async function runOnSlot(
   row: TaskRow,
   hostJob: HostJob,
   onProgress: (p: HostProgress) => void,
+  /** false: the task's status is not watched (a calculation that runs for a task already stopped, e.g. to keep rows) */
+  watch = true,
 ): Promise<HostOutput | 'failed'> {
   const host = await takeSlot(w, run);
   const cancel = () => host.cancel();
   const kill = () => host.kill();
   run.cancel.signal.addEventListener('abort', cancel);
   run.lockLost.addEventListener('abort', kill);
-  const statusTimer = watchStatus(w, run, row);
+  const statusTimer = watch ? watchStatus(w, run, row) : undefined;
   try {
     if (run.lockLost.aborted) throw new LockLostError(run.job.id ?? '?');
     return await host.run(hostJob, onProgress);

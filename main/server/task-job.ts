@@ -1,7 +1,8 @@
 // The job of one task on a lab-server worker: the task is claimed (running under this worker, a new attempt), its
 // calculation runs on a slot in the attempt's own folder with its progress saved once a second, and its files are
-// stored (main/service/task-outcome.ts) under the attempt's fencing token. A binary_cpt_diagram grid instead becomes
-// a flow of stage jobs spread over every worker (main/server/cpt-flow.ts, main/server/cpt-stage-job.ts).
+// stored (main/service/task-outcome.ts) under the attempt's fencing token. A binary_cpt_diagram grid and an
+// equilibrium_batch of more than one chunk of rows instead become a flow of stage jobs spread over every worker
+// (main/server/cpt-flow.ts, cpt-stage-job.ts; batch-flow.ts, batch-stage-job.ts).
 import type { Job } from 'bullmq';
 import type { HostOutput, HostProgress } from '../service/calc-host.js';
 import {
@@ -11,10 +12,11 @@ import {
   ompThreadsFor,
   type CalculationInput,
 } from '../service/calc-job.js';
-import { storeOutcome } from '../service/task-outcome.js';
+import { storeKeptFiles, storeOutcome } from '../service/task-outcome.js';
 import { taskByUuid, updateRunningTask, withLogLine, type TaskRow } from '../service/task-rows.js';
 import { claimTask } from './claim.js';
 import { addCptFlow } from './cpt-flow.js';
+import { addBatchFlow } from './batch-flow.js';
 import type { TaskJobData } from './job-queue.js';
 import { failRunningTask, PROGRESS_SAVE_MS, type JobContext, type JobRun } from './job-context.js';
 import { untilAvailable } from './until-available.js';
@@ -54,16 +56,31 @@ async function startCptFlow(w: JobContext, run: JobRun, row: TaskRow, input: Cal
     return 'failed';
   }
   const chunks = await addCptFlow(w.flows, row.uuid, nodes, w.perChunk);
+  const line = `grid of ${nodes} nodes in ${chunks} chunk(s) of up to ${w.perChunk} nodes, spread over the workers`;
+  await saveFlow(w, run, row, line, `computing the grid: 0 of ${chunks} chunks`);
+  return 'flow';
+}
+
+/** Records the flow a task was handed to: a log line and the stage text. */
+async function saveFlow(w: JobContext, run: JobRun, row: TaskRow, line: string, stage: string): Promise<void> {
   await untilAvailable(w, run, 'saving the flow', async () => {
     const logs = (await taskByUuid(w.store, row.uuid))?.logs;
-    const line = `grid of ${nodes} nodes in ${chunks} chunk(s) of up to ${w.perChunk} nodes, spread over the workers`;
-    await updateRunningTask(
-      w.store,
-      row.id,
-      { logs: withLogLine(logs, line), stage: `computing the grid: 0 of ${chunks} chunks` },
-      run.fence,
-    );
+    await updateRunningTask(w.store, row.id, { logs: withLogLine(logs, line), stage }, run.fence);
   });
+}
+
+/**
+ * A batch of more rows than a chunk spreads over every worker as a flow (main/server/batch-flow.ts); its merge job
+ * completes the task. A batch of one chunk runs here, as in embedded mode.
+ */
+async function startBatchFlow(w: JobContext, run: JobRun, row: TaskRow, input: CalculationInput): Promise<string> {
+  const { batchChunkRanges } = await import('../../worker/calculations/equilibrium_batch/stage.js');
+  const ranges = batchChunkRanges(input.config, w.batchChunkRows);
+  if (ranges.length < 2) return runTask(w, run, row, input);
+  const rows = ranges[ranges.length - 1]![1];
+  await addBatchFlow(w.flows, row.uuid, rows, ranges);
+  const line = `batch of ${rows} rows in ${ranges.length} chunk(s) of up to ${w.batchChunkRows} rows, spread over the workers`;
+  await saveFlow(w, run, row, line, `computing the rows: 0 of ${rows} done`);
   return 'flow';
 }
 
@@ -88,6 +105,12 @@ async function runTask(w: JobContext, run: JobRun, row: TaskRow, input: Calculat
     clearInterval(progressTimer);
   }
   const slot = await slotRunOf(w, run, row, out);
+  if (slot.kind === 'stopped' && slot.status === 'aborted' && out !== 'failed' && out.kept) {
+    // a cancelled calculation that kept what it finished (an equilibrium_batch's rows done), as in embedded mode
+    await untilAvailable(w, run, 'keeping the rows done', () => storeKeptFiles(w, row, { fence: run.fence, attempt }));
+    w.log(`task ${row.uuid}: cancelled: ${out.summary} kept (attempt ${run.fence!.attempt})`);
+    return 'aborted';
+  }
   if (slot.kind !== 'done') {
     if (slot.kind !== 'deleted') removeAttempt(w.blobs, row.uuid, attempt);
     return slot.kind === 'stopped' ? slot.status : slot.kind;
@@ -111,5 +134,6 @@ export async function processTaskJob(w: JobContext, job: Job<TaskJobData>, run: 
     return 'failed';
   }
   if (row.task_type === 'binary_cpt_diagram') return startCptFlow(w, run, row, input);
+  if (row.task_type === 'equilibrium_batch') return startBatchFlow(w, run, row, input);
   return runTask(w, run, row, input);
 }

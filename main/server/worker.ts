@@ -22,6 +22,7 @@ import { taskByUuid, transition } from '../service/task-rows.js';
 import { TASK_QUEUE } from './redis.js';
 import type { TaskJobData } from './job-queue.js';
 import { chunkNodes } from './cpt-flow.js';
+import { batchChunkRows } from './batch-flow.js';
 import type { JobContext } from './job-context.js';
 import { LockWatch } from './lock-watch.js';
 import { jobProcessor } from './job-run.js';
@@ -96,6 +97,7 @@ function jobContext(
       return current().queue;
     },
     perChunk: chunkNodes(),
+    batchChunkRows: batchChunkRows(),
     metrics: new WorkerMetrics(
       settings.poolSize,
       () => pool.busyCount(),

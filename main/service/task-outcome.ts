@@ -56,9 +56,14 @@ export async function storeOutcome(
  * recorded as a completed task's are, so GET /task/{id}/result lists them; the task stays aborted and nothing enters
  * the calculation cache.
  */
-export async function storeKeptFiles(ctx: OutcomeContext, row: TaskRow): Promise<void> {
-  const files = ctx.blobs.scan(row.uuid);
+export async function storeKeptFiles(
+  ctx: OutcomeContext,
+  row: TaskRow,
+  o: { fence?: Fence; attempt?: string } = {},
+): Promise<void> {
+  const files = ctx.blobs.scan(row.uuid, o.attempt);
   await ctx.store.db.transaction().execute(async (trx) => {
+    if (o.fence && !(await holdFence(ctx.store, trx, o.fence))) return;
     const now = await trx.selectFrom('tasks').select(['status']).where('id', '=', row.id).executeTakeFirst();
     if (now?.status !== 'aborted') return;
     const recorded = await trx

@@ -9,10 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, http, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { cptGrid, startLab, type Lab, type LabProcess } from './lab.js';
+import { cptGrid, startAlZnLab, taskLines, taskUuid, workerMidChunk, type Lab } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
-import { openStore } from '../../main/db/index.js';
-import { subscribe } from '../../main/console/databases.js';
 import { run as runEmbedded } from '../../worker/calculations/binary_cpt_diagram.js';
 import { CONTROL_BYTES, JobControl } from '../../worker/protocol.js';
 
@@ -20,17 +18,11 @@ const CHUNK_NODES = 16;
 let lab: Lab | undefined;
 beforeAll(async () => {
   if (serversMissing) return;
-  lab = await startLab({
+  // Al-Zn (bundled, imported by the API at its start): a few milliseconds per equilibrium
+  lab = await startAlZnLab({
     workers: 3,
     env: { PHASEDESK_CPT_CHUNK_NODES: String(CHUNK_NODES), PHASEDESK_TEST_CHUNK_MS: '500' },
   });
-  // Al-Zn (bundled, imported by the API at its start): a few milliseconds per equilibrium
-  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
-  try {
-    await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' });
-  } finally {
-    await store.close();
-  }
 }, 120_000);
 afterAll(async () => {
   if (process.env.PHASEDESK_LAB_DEBUG) console.log(lab?.api.output(), lab?.workers.map((w) => w.output()).join('\n'));
@@ -40,11 +32,7 @@ afterAll(async () => {
 const config = (over: Record<string, unknown> = {}) => cptGrid({ include_tielines: true, ...over });
 const status = (id: number) =>
   api(lab!.port, 'GET', `/task/${id}`, { key: lab!.keyA }).catch(() => ({ status: 0, body: {} as any }));
-const lines = (w: LabProcess, uuid: string, what: RegExp) =>
-  w
-    .output()
-    .split('\n')
-    .filter((l) => l.includes(uuid) && what.test(l));
+const lines = taskLines;
 
 describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () => {
   it('a worker killed in the middle of a chunk: the chunk runs again, the task completes with the embedded result', async () => {
@@ -61,35 +49,15 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
       50,
     );
     expect(row.body.status).toBe('running');
-    const store = await openStore(l.dataDir, { databaseUrl: l.databaseUrl });
-    const taskUuid = (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow())
-      .uuid;
-    await store.close();
+    const uuid = await taskUuid(l, id);
 
     // The victim: a worker that has started a chunk and not finished it.
-    let victim: LabProcess | undefined,
-      killedChunk = -1;
-    await until(
-      async () => {
-        for (const w of l.workers) {
-          const started = lines(w, taskUuid, /grid chunk \d+ started/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-          const ended = new Set(
-            lines(w, taskUuid, /grid chunk \d+ (stored|already)/).map((s) => Number(/chunk (\d+)/.exec(s)![1])),
-          );
-          const open = started.find((k) => !ended.has(k));
-          if (open !== undefined && started.length >= 2) {
-            victim = w;
-            killedChunk = open;
-            return true;
-          }
-        }
-        return false;
-      },
-      (ok) => ok,
-      20,
-    );
-    await victim!.kill('SIGKILL');
-    expect(lines(victim!, taskUuid, new RegExp(`grid chunk ${killedChunk} (stored|already)`))).toEqual([]);
+    const grid = (l: string) => Number(/chunk (\d+)/.exec(l)![1]);
+    const mid = await workerMidChunk(l, uuid, /grid chunk \d+ started/, /grid chunk \d+ (stored|already)/, grid);
+    const victim = mid.worker,
+      killedChunk = mid.chunk;
+    await victim.kill('SIGKILL');
+    expect(lines(victim, uuid, new RegExp(`grid chunk ${killedChunk} (stored|already)`))).toEqual([]);
     await l.startWorker();
 
     const done = await until(
@@ -101,27 +69,25 @@ describe.skipIf(serversMissing)('binary_cpt_diagram as a flow over workers', () 
     expect(done.body.progress).toBe(1);
     const all = l.workers.filter((w) => w !== victim);
     const stored = all
-      .flatMap((w) => lines(w, taskUuid, /grid chunk \d+ stored/))
+      .flatMap((w) => lines(w, uuid, /grid chunk \d+ stored/))
       .map((s) => Number(/chunk (\d+)/.exec(s)![1]));
-    const victimStored = lines(victim!, taskUuid, /grid chunk \d+ stored/).map((s) =>
-      Number(/chunk (\d+)/.exec(s)![1]),
-    );
+    const victimStored = lines(victim, uuid, /grid chunk \d+ stored/).map((s) => Number(/chunk (\d+)/.exec(s)![1]));
     // every chunk stored exactly once over all workers; the killed one by another worker, on a later attempt
     expect([...stored, ...victimStored].sort((a, b) => a - b)).toEqual(Array.from({ length: 22 }, (_, k) => k));
     expect(stored).toContain(killedChunk);
     expect(
-      all.flatMap((w) => lines(w, taskUuid, new RegExp(`grid chunk ${killedChunk} started \\(attempt [2-9]`))),
+      all.flatMap((w) => lines(w, uuid, new RegExp(`grid chunk ${killedChunk} started \\(attempt [2-9]`))),
     ).toHaveLength(1);
-    expect(all.flatMap((w) => lines(w, taskUuid, /already stored/))).toEqual([]);
-    expect(all.flatMap((w) => lines(w, taskUuid, /grid merge 11x16x2 grid: /))).toHaveLength(1);
+    expect(all.flatMap((w) => lines(w, uuid, /already stored/))).toEqual([]);
+    expect(all.flatMap((w) => lines(w, uuid, /grid merge 11x16x2 grid: /))).toHaveLength(1);
     // the bisection ran in parts over the workers, each part stored once
     const plan = all
-      .flatMap((w) => lines(w, taskUuid, /grid bisection in \d+ part/))
+      .flatMap((w) => lines(w, uuid, /grid bisection in \d+ part/))
       .map((x) => Number(/in (\d+) part/.exec(x)![1]));
     expect(plan).toHaveLength(1);
     expect(plan[0]).toBeGreaterThan(1);
     const parts = all
-      .flatMap((w) => lines(w, taskUuid, /grid bisection part \d+ stored/))
+      .flatMap((w) => lines(w, uuid, /grid bisection part \d+ stored/))
       .map((x) => Number(/part (\d+)/.exec(x)![1]));
     expect(parts.sort((a, b) => a - b)).toEqual(Array.from({ length: plan[0]! }, (_, k) => k));
 

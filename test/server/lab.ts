@@ -4,8 +4,9 @@
 // namespace's link. Every process is remembered, so a test can ask which ones ended without being killed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureBuilt, ROOT, seed, tempDir } from '../service/helpers.js';
+import { ensureBuilt, ROOT, seed, tempDir, until } from '../service/helpers.js';
 import { openStore } from '../../main/db/index.js';
+import { subscribe } from '../../main/console/databases.js';
 import { createDatabase, freePort, startPostgres, startRedis, type RunningServer } from './servers.js';
 
 export interface LabProcess {
@@ -222,3 +223,60 @@ export const cptGrid = (condition: Record<string, unknown> = {}) => ({
     ...condition,
   },
 });
+
+/** A lab whose user a is subscribed to the bundled Al-Zn database (the API imports it at its start). */
+export async function startAlZnLab(o: LabOptions): Promise<Lab> {
+  const lab = await startLab(o);
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
+  try {
+    await subscribe(store, { username: 'a', code: 'ALZN_MEY1993', status: 'active' });
+  } finally {
+    await store.close();
+  }
+  return lab;
+}
+
+/** The lines a process printed about a task that match `what`. */
+export function taskLines(p: LabProcess, uuid: string, what: RegExp): string[] {
+  return p
+    .output()
+    .split('\n')
+    .filter((l) => l.includes(uuid) && what.test(l));
+}
+
+/** A task's uuid, from its record. */
+export async function taskUuid(lab: Lab, id: number): Promise<string> {
+  const store = await openStore(lab.dataDir, { databaseUrl: lab.databaseUrl });
+  try {
+    return (await store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow()).uuid;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * A worker in the middle of a chunk of the task's flow (it has started at least two, and this one has not ended), by
+ * its log lines: `started` and `ended` match a chunk's lines, `chunkOf` reads the chunk's number from one.
+ */
+export async function workerMidChunk(
+  lab: Lab,
+  uuid: string,
+  started: RegExp,
+  ended: RegExp,
+  chunkOf: (line: string) => number,
+): Promise<{ worker: LabProcess; chunk: number }> {
+  const found = await until(
+    async () => {
+      for (const worker of lab.workers) {
+        const begun = taskLines(worker, uuid, started).map(chunkOf);
+        const done = new Set(taskLines(worker, uuid, ended).map(chunkOf));
+        const open = begun.find((k) => !done.has(k));
+        if (open !== undefined && begun.length >= 2) return { worker, chunk: open };
+      }
+      return undefined;
+    },
+    (f) => f !== undefined,
+    20,
+  );
+  return found!;
+}

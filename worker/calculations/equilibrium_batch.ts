@@ -48,7 +48,7 @@ import {
   type EquilibriumResult,
 } from '../core/equilibrium.js';
 import { isCoreError } from '../core/errors.js';
-import { CancelledError, CONTROL_BYTES, type JobControl, type TaskJob } from '../protocol.js';
+import { CancelledError, CONTROL_BYTES, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
 
 type Condition = TaskJob<'equilibrium_batch'>['config']['condition'];
 
@@ -62,7 +62,7 @@ interface SolverRow {
 }
 
 /** What every row of one task shares: the system, the outputs and their context, the further quantities. */
-interface BatchContext {
+export interface BatchContext {
   sys: CalcSystem;
   names: string[];
   ctx: TableContext;
@@ -87,7 +87,15 @@ interface BatchContext {
   fixed?: { phase: string; amount: number; key: string };
 }
 
-export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
+/** What a batch's rows and its result document share: the row context, the condition and the number of rows. */
+export interface PreparedBatch {
+  b: BatchContext;
+  cond: Condition;
+  total: number;
+}
+
+/** Opens the system and resolves the outputs; an output naming a phase the database lacks fails here. */
+export function prepareBatch(job: TaskJob<'equilibrium_batch'>, control: JobControl): PreparedBatch {
   if (control.cancelled) throw new CancelledError();
   const cond = job.config.condition;
   const sys = openSystem(job, cond);
@@ -95,7 +103,6 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
   const names = selectOutputs('equilibrium_batch', cond.outputs_list_template, cond.thermo_outputs);
   const ctx: TableContext = { components: sys.elements, phases: sys.formable };
   resolveColumns(names, [], ctx); // an output naming a phase the database does not define fails here, before any row
-  const total = batchRowCount(cond);
   let masses: Record<string, number> | undefined;
   const held = potentialElements(cond);
   const extras = new ThermoExtras(sys.db, sys.components, sys.elements, cond.reference_states);
@@ -117,14 +124,39 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
     // an open system's composition follows T: no solvus or T0 (the columns stay empty)
     phaseTs: held.length ? { solvus: [], tZero: [] } : phaseTemperatureOutputs(names),
   };
-  const writer = new BatchTableWriter(job.taskDir, names, ctx, total);
+  return { b, cond, total: batchRowCount(cond) };
+}
+
+export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl) {
+  const batch = prepareBatch(job, control);
+  const { b, cond, total } = batch;
+  const writer = new BatchTableWriter(job.taskDir, b.names, b.ctx, total);
   let cancelled = false;
   try {
     solveRows(b, cond, writer);
   } catch (e) {
-    if (!(e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled)) throw e;
+    if (!isCancel(e, control)) throw e;
     cancelled = true;
   }
+  return writeBatchResult(job, batch, writer, cancelled);
+}
+
+/** The calculation was stopped by its cancel flag (not failed). */
+export function isCancel(e: unknown, control: JobControl): boolean {
+  return e instanceof CancelledError || isCoreError(e, 'PD_CANCELLED') || control.cancelled;
+}
+
+/**
+ * result.csv, result.xlsx and result.json from the rows in the writer; `cancelled`: the rows done are kept and the
+ * output is thrown as a CancelledError's (the service records the files on the stopped task).
+ */
+export async function writeBatchResult(
+  job: TaskJob<'equilibrium_batch'>,
+  { b }: PreparedBatch,
+  writer: BatchTableWriter,
+  cancelled: boolean,
+): Promise<CalculationOutput> {
+  const { sys, names } = b;
   const base = documentBase(job, 'equilibrium_batch', sys);
   const table = writer.finish(sys.elements);
   if (table.cells) await writeXlsx(job.taskDir, table.columns, table.cells);
@@ -161,17 +193,29 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
   return output;
 }
 
-/** Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts. */
-function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): void {
+/**
+ * Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts; `range`: only
+ * the rows [first, end) of the batch (0-based, a lab server's row chunk).
+ */
+export function solveRows(
+  b: BatchContext,
+  cond: Condition,
+  writer: BatchTableWriter,
+  range?: { first: number; end: number },
+): void {
   const rows = batchRows(rowsCondition(cond, b.held));
+  let index = 0;
+  const first = range?.first ?? 0,
+    end = range?.end ?? Infinity;
   let size = 4 * b.threads;
   let last: EquilibriumResult | undefined;
   for (;;) {
     if (b.control.cancelled) throw new CancelledError();
     const chunk: SolverRow[] = [];
-    while (chunk.length < size) {
+    while (chunk.length < size && index < end) {
       const r = rows.next();
       if (r.done) break;
+      if (index++ < first) continue;
       chunk.push(atFixedPhase(b, solverRow(b, r.value)));
     }
     if (chunk.length === 0) return;

@@ -5,7 +5,7 @@
 // the metastable phases), which the merged columns are resolved from, the counts and the first rows. result.xlsx
 // (batches of at most XLSX_MAX_ROWS rows) holds the same table as a spreadsheet.
 import { closeSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import writeXlsxFile from 'write-excel-file/node';
 import { columnHeading, csvCell, csvHeader, phaseLabel, type PhaseRecord } from '../../contract/results/common.js';
 import {
@@ -120,9 +120,11 @@ export class BatchTableWriter {
     private readonly names: readonly string[],
     private readonly ctx: TableContext,
     rows: number,
+    /** where the rows go (a lab server's row chunk writes them to a stage file of its own) */
+    private readonly rowsFile = join(dir, ROWS_FILE),
   ) {
-    mkdirSync(join(dir, 'result'), { recursive: true });
-    this.fd = openSync(join(dir, ROWS_FILE), 'w');
+    mkdirSync(dirname(rowsFile), { recursive: true });
+    this.fd = openSync(rowsFile, 'w');
     this.counts = { rows, done: 0, ok: 0, not_converged: 0, failed: 0 };
   }
 
@@ -134,6 +136,24 @@ export class BatchTableWriter {
     if (this.preview.length < BATCH_PREVIEW_ROWS) this.preview.push(record);
     this.pending += JSON.stringify(record) + '\n';
     if (this.pending.length >= WRITE_BUFFER) this.flush();
+  }
+
+  /** The rows of an earlier run (a lab server's stored row chunk) and the shape of their points (PointShapes.point). */
+  addStored(records: Iterable<BatchRowRecord>, shapes: TablePoint): void {
+    for (const r of records) this.add(r);
+    this.shapes.add(shapes);
+  }
+
+  /** What the points met so far show, as one point (kept with a stored row chunk). */
+  shapesPoint(): TablePoint {
+    return this.shapes.point();
+  }
+
+  /** Writes what is gathered and closes the rows file (a row chunk's: no CSV). */
+  close(): void {
+    this.flush();
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
   }
 
   /** Writes what is gathered to rows.jsonl (also between chunks, so a stopped process leaves the rows done). */
@@ -148,9 +168,7 @@ export class BatchTableWriter {
    * XLSX_MAX_ROWS rows, its cells for result.xlsx (writeXlsx).
    */
   finish(elements: readonly string[]): { columns: { name: string; unit: string }[]; cells: Cell[][] | null } {
-    this.flush();
-    if (this.fd !== null) closeSync(this.fd);
-    this.fd = null;
+    this.close();
     const outputs = resolveColumns(this.names, [this.shapes.point()], this.ctx);
     const columns = [...leadingColumns(elements), ...outputs.map((c) => ({ name: c.name, unit: c.unit }))];
     const cells: Cell[][] | null = this.counts.done <= XLSX_MAX_ROWS ? [] : null;
@@ -158,7 +176,7 @@ export class BatchTableWriter {
     try {
       let text = csvHeader(columns) + '\r\n';
       const defaults = outputs.map((c) => c.value(EMPTY_POINT));
-      forEachLine(join(this.dir, ROWS_FILE), (line) => {
+      forEachLine(this.rowsFile, (line) => {
         const row = rowCells(JSON.parse(line) as BatchRowRecord, elements, outputs, defaults);
         cells?.push(row);
         text += row.map(csvCell).join(',') + '\r\n';
@@ -225,7 +243,7 @@ function leadingColumns(elements: readonly string[]): { name: string; unit: stri
 }
 
 /** Calls `f` with each line of a file, read in blocks (the file is never held whole). */
-function forEachLine(file: string, f: (line: string) => void): void {
+export function forEachLine(file: string, f: (line: string) => void): void {
   const fd = openSync(file, 'r');
   const buf = Buffer.alloc(WRITE_BUFFER);
   let rest = '';

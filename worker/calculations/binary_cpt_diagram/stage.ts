@@ -4,10 +4,9 @@
 //            the lab worker from the stored chunks), stored as stages/bisect-<k>.json;
 //  - merge:  the embedded calculation (binary_cpt_diagram.ts run) with every equilibrium replayed from the stored
 //            stages, so that it writes the same result files as the embedded run.
-// A stage's file is written once: to a private temporary name, then hard-linked to its final name (link fails when
-// the name exists), so a chunk that runs twice (its worker died, BullMQ gave it to another) stores its results once
-// and a reader never sees half a file. A stage whose file exists returns at once.
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+// A stage's file is written once (worker/results/stage-files.ts), so a chunk that runs twice stores its results once;
+// a stage whose file exists returns at once.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { phaseLabel } from '../../../contract/results/common.js';
 import type { EquilibriumConditions, EquilibriumResult } from '../../core/equilibrium.js';
@@ -29,6 +28,7 @@ import {
   type TaskJob,
 } from '../../protocol.js';
 import { ChunkedSolver } from '../../scans/chunked-solver.js';
+import { STAGES_FOLDER, testStageDelay, writeOnce } from '../../results/stage-files.js';
 import { pressureAxis, readInput, run as runDiagram, stepAxis } from '../binary_cpt_diagram.js';
 
 export interface CptStage {
@@ -55,7 +55,6 @@ interface StageFile {
   results: StoredResult[][];
 }
 
-export const STAGES_FOLDER = 'stages';
 export function stageFileName(stage: Pick<CptStage, 'kind' | 'chunk'>): string {
   return stage.kind === 'chunk' || stage.kind === 'bisect' ? `${stage.kind}-${stage.chunk}.json` : `${stage.kind}.json`;
 }
@@ -136,21 +135,6 @@ function expand([converged, phases]: StoredResult, xComp: string): EquilibriumRe
   } as unknown as EquilibriumResult;
 }
 
-/** Writes a stage file once (see the header); false when it existed already. */
-function writeOnce(file: string, text: string): boolean {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, text);
-  try {
-    linkSync(tmp, file);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  } finally {
-    unlinkSync(tmp);
-  }
-}
-
 function readStage(dir: string, stage: Pick<CptStage, 'kind' | 'chunk'>): StageFile {
   const file = join(dir, stageFileName(stage));
   if (!existsSync(file))
@@ -185,12 +169,6 @@ function replaySolver(grid: StoredResult[], bisection: StoredResult[][], xComp: 
     },
   };
   return solver;
-}
-
-function testDelay(control: JobControl): void {
-  const ms = process.env.PHASEDESK_TEST_CALCULATIONS === '1' ? Number(process.env.PHASEDESK_TEST_CHUNK_MS ?? 0) : 0;
-  const until = Date.now() + ms;
-  while (Date.now() < until && !control.cancelled) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
 }
 
 /** What a stage runs with: its job's control, its folder and file, the diagram's input and a solver maker. */
@@ -257,7 +235,7 @@ function runChunk({ stage, control, own, name, input, xComp, newSolver }: StageR
   } finally {
     solver.close();
   }
-  testDelay(control);
+  testStageDelay(control);
   if (control.cancelled) throw new CancelledError();
   const fresh = writeOnce(
     own,
