@@ -35,6 +35,7 @@ import {
 } from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
 import { nextChunkSize } from '../scans/batch.js';
+import { guidedAlloyTemperatures, type AlloyGuess } from '../scans/liquidus-newton.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import {
   phaseTemperatureOutputs,
@@ -74,6 +75,8 @@ interface BatchContext {
   threads: number;
   /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
   lastAlloy?: { key: string; value: AlloyTemperatures };
+  /** the next alloy's liquidus and solidus guessed from the last alloy's (worker/scans/liquidus-newton.ts) */
+  alloyGuess?: AlloyGuess;
   /** T_scheil_end asked for: the last alloy's end of its Scheil path */
   scheil: boolean;
   lastScheil?: { key: string; value: number | null };
@@ -233,7 +236,7 @@ function atFixedPhase(b: BatchContext, row: SolverRow): SolverRow {
  * A chunk the solver refuses as a whole is solved row by row, so one bad row fails alone.
  */
 function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResult): (EquilibriumResult | Error)[] {
-  const solvable = chunk.filter((r) => r.conditions);
+  const solvable = temperatureMajor(chunk.filter((r) => r.conditions));
   const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
   let solved: (EquilibriumResult | Error)[];
   try {
@@ -255,8 +258,22 @@ function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResul
       }
     });
   }
-  let k = 0;
-  return chunk.map((r) => (r.conditions ? solved[k++]! : new Error(r.error)));
+  const byRow = new Map(solvable.map((r, k) => [r, solved[k]!]));
+  return chunk.map((r) => byRow.get(r) ?? new Error(r.error));
+}
+
+/**
+ * The rows ordered by temperature and pressure, in their order within each (a stable sort). The solver's grids keep
+ * the energies of the last (T, P) and each thread's warm start follows its rows (docs/engine.md), so the rows of a
+ * table at a few temperatures, alloy by alloy, solved in their order changed the temperature at every row: one
+ * temperature after the other spares the grids' energies and starts each row from an alloy at its own temperature.
+ */
+function temperatureMajor(rows: SolverRow[]): SolverRow[] {
+  const at = (r: SolverRow) => r.conditions!;
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => at(a.r).T - at(b.r).T || (at(a.r).P ?? 101325) - (at(b.r).P ?? 101325) || a.i - b.i)
+    .map((e) => e.r);
 }
 
 /** One row of the table from its equilibrium (or from why it has none). */
@@ -298,16 +315,12 @@ function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTe
   const c = row.conditions!;
   const key = JSON.stringify([c.X, c.P]);
   if (b.lastAlloy?.key === key) return b.lastAlloy.value;
-  const value = alloyTemperatures(
-    b.sys,
-    c.X ?? {},
-    c.P ?? 101325,
-    () => b.control.cancelled,
-    undefined,
-    undefined,
-    c.T,
-    r,
-  );
+  const cancelled = () => b.control.cancelled;
+  const X = c.X ?? {},
+    P = c.P ?? 101325;
+  const scan = () => alloyTemperatures(b.sys, X, P, cancelled, undefined, undefined, c.T, r);
+  const { value, next } = guidedAlloyTemperatures(b.sys, X, P, b.alloyGuess, scan, cancelled);
+  b.alloyGuess = next;
   b.lastAlloy = { key, value };
   return value;
 }
