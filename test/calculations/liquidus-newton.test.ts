@@ -77,9 +77,12 @@ const CHAINS: Chain[] = [
 describe('liquidus and solidus by Newton from a neighbouring alloy agree with the scan', () => {
   for (const chain of CHAINS) {
     it(chain.name, { timeout: 120_000 }, () => {
-      const sys = openSystem({ config: { tdb_file: path.join(SHARED_TDB_DIR, chain.tdb) } } as never, {
-        components: chain.components,
-      } as never);
+      const sys = openSystem(
+        { config: { tdb_file: path.join(SHARED_TDB_DIR, chain.tdb) } } as never,
+        {
+          components: chain.components,
+        } as never,
+      );
       let guess: AlloyGuess | undefined;
       let certified = 0;
       for (const X of chain.alloys) {
