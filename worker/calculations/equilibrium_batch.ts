@@ -236,7 +236,7 @@ function atFixedPhase(b: BatchContext, row: SolverRow): SolverRow {
  * A chunk the solver refuses as a whole is solved row by row, so one bad row fails alone.
  */
 function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResult): (EquilibriumResult | Error)[] {
-  const solvable = temperatureMajor(chunk.filter((r) => r.conditions));
+  const solvable = chunk.filter((r) => r.conditions);
   const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
   let solved: (EquilibriumResult | Error)[];
   try {
@@ -258,22 +258,8 @@ function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResul
       }
     });
   }
-  const byRow = new Map(solvable.map((r, k) => [r, solved[k]!]));
-  return chunk.map((r) => byRow.get(r) ?? new Error(r.error));
-}
-
-/**
- * The rows ordered by temperature and pressure, in their order within each (a stable sort). The solver's grids keep
- * the energies of the last (T, P) and each thread's warm start follows its rows (docs/engine.md), so the rows of a
- * table at a few temperatures, alloy by alloy, solved in their order changed the temperature at every row: one
- * temperature after the other spares the grids' energies and starts each row from an alloy at its own temperature.
- */
-function temperatureMajor(rows: SolverRow[]): SolverRow[] {
-  const at = (r: SolverRow) => r.conditions!;
-  return rows
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => at(a.r).T - at(b.r).T || (at(a.r).P ?? 101325) - (at(b.r).P ?? 101325) || a.i - b.i)
-    .map((e) => e.r);
+  let k = 0;
+  return chunk.map((r) => (r.conditions ? solved[k++]! : new Error(r.error)));
 }
 
 /** One row of the table from its equilibrium (or from why it has none). */
