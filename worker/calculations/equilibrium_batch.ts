@@ -1,8 +1,10 @@
 // equilibrium_batch (extension): one global equilibrium per row, the rows read one chunk at a time
-// (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads with each row warm-started from the one
-// before it (the solver certifies every answer by its grid re-scan and redoes a failed warm start cold), then made
-// into the point calculation's point and outputs (worker/calculations/point_calculation.ts), with the alloy's
-// liquidus and solidus by the point calculation's search when T_liquidus or T_solidus is asked for, and each row's
+// (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads temperature by temperature, each row
+// warm-started from the one before it (the solver certifies every answer by its grid re-scan and redoes a failed warm
+// start cold; a row with a miscibility gap is solved again cold, so its sets are numbered as its point
+// calculation's), then made into the point calculation's point and outputs (worker/calculations/point_calculation.ts),
+// with the alloy's liquidus and solidus (from the previous alloy's by Newton's method, certified, else by the point
+// calculation's search: worker/scans/liquidus-newton.ts) when T_liquidus or T_solidus is asked for, and each row's
 // temperature sought when a phase is fixed at an amount (condition.fixed_phases, as in a point calculation). A row that
 // does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
 // The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
@@ -236,7 +238,7 @@ function atFixedPhase(b: BatchContext, row: SolverRow): SolverRow {
  * A chunk the solver refuses as a whole is solved row by row, so one bad row fails alone.
  */
 function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResult): (EquilibriumResult | Error)[] {
-  const solvable = chunk.filter((r) => r.conditions);
+  const solvable = temperatureMajor(chunk.filter((r) => r.conditions));
   const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
   let solved: (EquilibriumResult | Error)[];
   try {
@@ -258,8 +260,34 @@ function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResul
       }
     });
   }
-  let k = 0;
-  return chunk.map((r) => (r.conditions ? solved[k++]! : new Error(r.error)));
+  const byRow = new Map(solvable.map((r, k) => [r, numberedAsCold(b, r, solved[k]!)]));
+  return chunk.map((r) => byRow.get(r) ?? new Error(r.error));
+}
+
+/**
+ * A row whose answer holds a phase in two or more composition sets (a miscibility gap) solved again cold, as its
+ * point calculation is: the sets of a gap are numbered in the order the solver met them, which a warm start from a
+ * neighbouring row can change (an Al-Zn row's two FCC_A1 sets came out swapped), and a row must equal its point
+ * calculation, labels included. Gaps are rare in a batch, so this costs little.
+ */
+function numberedAsCold(b: BatchContext, row: SolverRow, r: EquilibriumResult | Error): EquilibriumResult | Error {
+  if (r instanceof Error || !r.converged || !r.phases.some((p) => p.setNumber > 1)) return r;
+  const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
+  return equilibrium({ ...base, conditions: row.conditions!, options: { derivatives: POINT_DERIVATIVES } });
+}
+
+/**
+ * The rows ordered by temperature and pressure, in their order within each (a stable sort). The solver's grids keep
+ * the energies of the last (T, P) and each thread's warm start follows its rows (docs/engine.md), so the rows of a
+ * table at a few temperatures, alloy by alloy, solved in their order changed the temperature at every row: one
+ * temperature after the other spares the grids' energies and starts each row from an alloy at its own temperature.
+ */
+function temperatureMajor(rows: SolverRow[]): SolverRow[] {
+  const at = (r: SolverRow) => r.conditions!;
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => at(a.r).T - at(b.r).T || (at(a.r).P ?? 101325) - (at(b.r).P ?? 101325) || a.i - b.i)
+    .map((e) => e.r);
 }
 
 /** One row of the table from its equilibrium (or from why it has none). */

@@ -63,6 +63,8 @@ interface Solver {
   liquid(r: EquilibriumResult): number;
   slope(r: EquilibriumResult): number;
   solves: number;
+  /** every converged state solved so far (the solidus's certification reuses those between it and the liquidus) */
+  known: TState[];
 }
 
 type Kind = 'liquidus' | 'solidus';
@@ -92,16 +94,19 @@ export function alloyTemperaturesFromGuess(
   const derivatives = liquids.map((l) => `NP(${l}).T`);
   const s: Solver = {
     solves: 0,
+    known: [],
     solve(T, start) {
       if (cancelled()) throw new CancelledError();
       this.solves++;
-      return equilibrium({
+      const r = equilibrium({
         database: sys.db,
         components: sys.components,
         phases: sys.phases,
         conditions: { T, P, X },
         options: { derivatives, ...(start?.converged ? { start } : {}) },
       });
+      if (r.converged) this.known.push({ T, r });
+      return r;
     },
     liquid: (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
     slope: (r) => derivatives.reduce((t, d) => t + (r.derivatives[d] ?? 0), 0),
@@ -194,15 +199,27 @@ function certifyLiquidus(s: Solver, liquidus: FoundChange): boolean {
   return r.converged && onlyLiquid(r);
 }
 
-/** Liquid at states at most ALLOY_T_STEP apart from the solidus's bracket up to the liquidus's, each certified. */
+/**
+ * Liquid at states at most ALLOY_T_STEP apart from the solidus's bracket up to the liquidus's, each certified: the
+ * states the searches met between them count (each must hold liquid), and a gap wider than ALLOY_T_STEP gets states
+ * of its own.
+ */
 function certifySolidus(s: Solver, solidus: FoundChange, liquidus: FoundChange): boolean {
-  const span = liquidus.below.T - solidus.above.T;
-  const n = Math.ceil(span / ALLOY_T_STEP);
-  let prev = solidus.above.r;
-  for (let i = 1; i < n; i++) {
-    const r = s.solve(solidus.above.T + (i * span) / n, prev);
-    if (!r.converged || !anyLiquid(r)) return false;
-    prev = r;
+  const lo = solidus.above.T,
+    hi = liquidus.below.T;
+  const met = s.known.filter((k) => k.T >= lo && k.T <= hi).sort((a, b) => a.T - b.T);
+  if (!met.every((k) => anyLiquid(k.r))) return false;
+  const marks = [solidus.above, ...met, liquidus.below];
+  for (let i = 1; i < marks.length; i++) {
+    const a = marks[i - 1]!,
+      b = marks[i]!;
+    const n = Math.ceil((b.T - a.T) / ALLOY_T_STEP);
+    let prev = a.r;
+    for (let k = 1; k < n; k++) {
+      const r = s.solve(a.T + (k * (b.T - a.T)) / n, prev);
+      if (!r.converged || !anyLiquid(r)) return false;
+      prev = r;
+    }
   }
   return true;
 }
