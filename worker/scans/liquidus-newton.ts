@@ -25,6 +25,9 @@ const HALF_BRACKET = 0.4 * ALLOY_T_TOLERANCE;
 const MAX_SOLVES = 12;
 /** the largest Newton step, K (a state far from the change is moved towards it, not past it by far) */
 const MAX_STEP = ALLOY_T_STEP;
+/** how far into the side with liquid and solid the search starts from a prediction / a bare guess, K */
+const PREDICTION_INSET = 0.2;
+const GUESS_INSET = 0.5;
 /** a Newton step at most this long, K, puts the bracket around its estimate */
 const NEAR = 0.3;
 /** the first step out of a state on one side of the change (no slope there), K; doubled at each further step */
@@ -62,6 +65,10 @@ interface Solver {
   solve(T: number, start: EquilibriumResult | undefined): EquilibriumResult;
   liquid(r: EquilibriumResult): number;
   slope(r: EquilibriumResult): number;
+  /** dL/dX(el) (NaN when not computed) */
+  slopeX(r: EquilibriumResult, el: string): number;
+  /** the alloy's mole fractions (all components but the balance) */
+  X: Record<string, number>;
   solves: number;
   /** every converged state solved so far (the solidus's certification reuses those between it and the liquidus) */
   known: TState[];
@@ -91,7 +98,8 @@ export function alloyTemperaturesFromGuess(
 ): { value: AlloyTemperatures; next: AlloyGuess } | undefined {
   const liquids = (sys.phases ?? sys.formable).filter(isLiquidName);
   if (liquids.length === 0) return undefined;
-  const derivatives = liquids.map((l) => `NP(${l}).T`);
+  const slopes = (v: string) => liquids.map((l) => `NP(${l}).${v}`);
+  const derivatives = [...slopes('T'), ...Object.keys(X).flatMap((el) => slopes(`X(${el})`))];
   const s: Solver = {
     solves: 0,
     known: [],
@@ -109,7 +117,9 @@ export function alloyTemperaturesFromGuess(
       return r;
     },
     liquid: (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
-    slope: (r) => derivatives.reduce((t, d) => t + (r.derivatives[d] ?? 0), 0),
+    slope: (r) => slopes('T').reduce((t, d) => t + (r.derivatives[d] ?? 0), 0),
+    slopeX: (r, el) => slopes(`X(${el})`).reduce((t, d) => t + (r.derivatives[d] ?? NaN), 0),
+    X,
   };
   const liquidus = findChange(s, 'liquidus', guess.liquidus);
   if (!liquidus || !certifyLiquidus(s, liquidus)) return undefined;
@@ -132,8 +142,11 @@ export function alloyTemperaturesFromGuess(
 function findChange(s: Solver, kind: Kind, guess: GuessedChange): FoundChange | undefined {
   const target = kind === 'liquidus' ? 1 : 0;
   const budget = s.solves + MAX_SOLVES;
-  // a little into the side with liquid and solid
-  let cur: TState = { T: kind === 'liquidus' ? guess.T - 0.5 : guess.T + 0.5, r: undefined! };
+  // a little into the side with liquid and solid from the prediction, else from the guess
+  const inset = kind === 'liquidus' ? -1 : 1;
+  const predictedT = predicted(s, kind, guess);
+  const T0 = predictedT !== undefined ? predictedT + inset * PREDICTION_INSET : guess.T + inset * GUESS_INSET;
+  let cur: TState = { T: T0, r: undefined! };
   cur.r = s.solve(cur.T, guess.start);
   let far: TState | undefined;
   let step = FIRST_STEP;
@@ -169,6 +182,28 @@ function findChange(s: Solver, kind: Kind, guess: GuessedChange): FoundChange | 
     else if (!found.far) return undefined;
   }
   return undefined;
+}
+
+/**
+ * The change at this alloy's composition predicted to first order from the guess's state (the neighbouring alloy's,
+ * with liquid and solid): L + L_T dT + sum_el L_X(el) dX(el) = 1 or 0, with the solver's exact sensitivities
+ * NP(LIQUID).T and NP(LIQUID).X(el) there. Undefined without such a state or when the prediction lies more than
+ * MAX_STEP away.
+ */
+function predicted(s: Solver, kind: Kind, guess: GuessedChange): number | undefined {
+  const r = guess.start;
+  if (!r?.converged || !between(r)) return undefined;
+  const d = s.slope(r);
+  if (!(d > 0)) return undefined;
+  let dL = 0;
+  for (const [el, x] of Object.entries(s.X)) {
+    const g = s.slopeX(r, el),
+      x0 = r.x[el];
+    if (!Number.isFinite(g) || x0 === undefined) return undefined;
+    dL += g * (x - x0);
+  }
+  const h = ((kind === 'liquidus' ? 1 : 0) - s.liquid(r) - dL) / d;
+  return Math.abs(h) <= MAX_STEP ? r.T + h : undefined;
 }
 
 /**
