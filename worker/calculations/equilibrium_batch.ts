@@ -166,10 +166,18 @@ export async function run(job: TaskJob<'equilibrium_batch'>, control: JobControl
   return output;
 }
 
+/**
+ * Rows per thread in a chunk, at least: the rows of a chunk are solved temperature by temperature, and a chunk sized to
+ * 100 ms alone held, on a loaded machine, a few alloys per thread, whose temperatures then changed every few rows (on
+ * the bench's alloys 10.4-13.6 ms of CPU per row with chunks of 100 ms, 8.8-9.6 ms with this floor). A cancel waits
+ * for the chunk: 16 rows of a 7-component alloy per thread, a few tenths of a second.
+ */
+const MIN_ROWS_PER_THREAD = 16;
+
 /** Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts. */
 function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): void {
   const rows = batchRows(rowsCondition(cond, b.held));
-  let size = 4 * b.threads;
+  let size = MIN_ROWS_PER_THREAD * b.threads;
   let last: EquilibriumResult | undefined;
   for (;;) {
     if (b.control.cancelled) throw new CancelledError();
@@ -187,7 +195,10 @@ function solveRows(b: BatchContext, cond: Condition, writer: BatchTableWriter): 
     for (const r of results) if (!(r instanceof Error) && r.converged) last = r;
     b.control.setProgress(writer.counts.done / Math.max(1, writer.counts.rows));
     b.control.setStage(`computing the rows: ${writer.counts.done} of ${writer.counts.rows} done`);
-    size = nextChunkSize(size, b.threads, performance.now() - t0, chunk.length);
+    size = Math.max(
+      MIN_ROWS_PER_THREAD * b.threads,
+      nextChunkSize(size, b.threads, performance.now() - t0, chunk.length),
+    );
   }
 }
 
