@@ -5,8 +5,9 @@
 //            (goal: 10,000 alloys x 3 temperatures under 2 minutes on a quiet 2-core machine, 250 rows/s)
 //   liquidus BENCH_BATCH_LIQUIDUS_ALLOYS alloys (default 100) at the same temperatures with T_liquidus and T_solidus
 //            (goal: the same batch under 5 minutes, 100 rows/s)
-// Each section runs BENCH_BATCH_REPEATS times (default 3) and prints the median rows/s, every run's figure, and the
-// process's peak resident size after it (a batch's memory does not grow with its rows: the rows go to disk).
+// Each section runs BENCH_BATCH_REPEATS times (default 3) and prints the median rows/s, every run's figure, the median
+// CPU time of the process per row (all threads: the steadier figure on a shared machine), and the process's peak
+// resident size after it (a batch's memory does not grow with its rows: the rows go to disk).
 // The alloys are a low-discrepancy sequence (fractional parts of multiples of square roots of primes), so every run
 // computes the same rows. Databases are looked for in $PHASEDESK_BENCH_TDB_DIR, else ../shared/tdb.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,8 +28,11 @@ const LIQUIDUS_ALLOYS = count('BENCH_BATCH_LIQUIDUS_ALLOYS', 100);
 const REPEATS = count('BENCH_BATCH_REPEATS', 3);
 const THREADS = count('BENCH_THREADS', availableParallelism());
 
-/** One batch of the section; returns rows per second and the summary. */
-async function runOnce(alloys: number, outputs: string[]): Promise<{ rowsPerS: number; summary: string }> {
+/** One batch of the section; returns rows per second, CPU ms of this process per row and the summary. */
+async function runOnce(
+  alloys: number,
+  outputs: string[],
+): Promise<{ rowsPerS: number; cpuMsPerRow: number; summary: string }> {
   const cfg = {
     task_type: 'equilibrium_batch',
     tdb_code: 'COST507',
@@ -52,10 +56,13 @@ async function runOnce(alloys: number, outputs: string[]): Promise<{ rowsPerS: n
     control: control.buffer,
   };
   try {
+    const rows = alloys * TEMPERATURES.length;
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     const out = await (await loadCalculation('equilibrium_batch'))!(job, control);
     const seconds = (performance.now() - t0) / 1000;
-    return { rowsPerS: (alloys * TEMPERATURES.length) / seconds, summary: out.summary ?? '' };
+    const cpu = process.cpuUsage(c0);
+    return { rowsPerS: rows / seconds, cpuMsPerRow: (cpu.user + cpu.system) / 1000 / rows, summary: out.summary ?? '' };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -63,16 +70,19 @@ async function runOnce(alloys: number, outputs: string[]): Promise<{ rowsPerS: n
 
 async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outputs: string[]): Promise<void> {
   const runs: number[] = [];
+  const cpu: number[] = [];
   let summary = '';
   for (let i = 0; i < REPEATS; i++) {
     const r = await runOnce(alloys, outputs);
     runs.push(r.rowsPerS);
+    cpu.push(r.cpuMsPerRow);
     summary = r.summary;
   }
   const rssMb = process.resourceUsage().maxRSS / 1024;
   console.log(
     `${name.padEnd(8)} ${alloys} alloys x ${TEMPERATURES.length} T: median ${median(runs).toFixed(1)} rows/s ` +
       `(runs ${runs.map((r) => r.toFixed(1)).join(', ')}; goal >= ${GOAL_ROWS_PER_S[name].toFixed(0)}), ` +
+      `CPU ${median(cpu).toFixed(1)} ms per row (all threads), ` +
       `peak RSS ${rssMb.toFixed(0)} MB; ${summary}`,
   );
 }

@@ -1,8 +1,10 @@
 // equilibrium_batch (extension): one global equilibrium per row, the rows read one chunk at a time
-// (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads with each row warm-started from the one
-// before it (the solver certifies every answer by its grid re-scan and redoes a failed warm start cold), then made
-// into the point calculation's point and outputs (worker/calculations/point_calculation.ts), with the alloy's
-// liquidus and solidus by the point calculation's search when T_liquidus or T_solidus is asked for, and each row's
+// (contract/tasks/batch-rows.ts), solved across the job's OpenMP threads temperature by temperature, each row
+// warm-started from the one before it (the solver certifies every answer by its grid re-scan and redoes a failed warm
+// start cold; a row with a miscibility gap is solved again cold, so its sets are numbered as its point
+// calculation's), then made into the point calculation's point and outputs (worker/calculations/point_calculation.ts),
+// with the alloy's liquidus and solidus (from the previous alloy's by Newton's method, certified, else by the point
+// calculation's search: worker/scans/liquidus-newton.ts) when T_liquidus or T_solidus is asked for, and each row's
 // temperature sought when a phase is fixed at an amount (condition.fixed_phases, as in a point calculation). A row that
 // does not converge or cannot be computed is a row of the result with its status and reason, never a failed task.
 // The rows go to disk as they finish (worker/results/batch-table.ts); a cancel keeps them: the files are completed
@@ -35,6 +37,7 @@ import {
 } from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
 import { nextChunkSize } from '../scans/batch.js';
+import { guidedAlloyTemperatures, type AlloyGuess } from '../scans/liquidus-newton.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import {
   phaseTemperatureOutputs,
@@ -74,6 +77,8 @@ export interface BatchContext {
   threads: number;
   /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
   lastAlloy?: { key: string; value: AlloyTemperatures };
+  /** the next alloy's liquidus and solidus guessed from the last alloy's (worker/scans/liquidus-newton.ts) */
+  alloyGuess?: AlloyGuess;
   /** T_scheil_end asked for: the last alloy's end of its Scheil path */
   scheil: boolean;
   lastScheil?: { key: string; value: number | null };
@@ -194,6 +199,14 @@ export async function writeBatchResult(
 }
 
 /**
+ * Rows per thread in a chunk, at least: the rows of a chunk are solved temperature by temperature, and a chunk sized to
+ * 100 ms alone held, on a loaded machine, a few alloys per thread, whose temperatures then changed every few rows (on
+ * the bench's alloys 10.4-13.6 ms of CPU per row with chunks of 100 ms, 8.8-9.6 ms with this floor). A cancel waits
+ * for the chunk: 16 rows of a 7-component alloy per thread, a few tenths of a second.
+ */
+const MIN_ROWS_PER_THREAD = 16;
+
+/**
  * Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts; `range`: only
  * the rows [first, end) of the batch (0-based, a lab server's row chunk).
  */
@@ -207,7 +220,7 @@ export function solveRows(
   let index = 0;
   const first = range?.first ?? 0,
     end = range?.end ?? Infinity;
-  let size = 4 * b.threads;
+  let size = MIN_ROWS_PER_THREAD * b.threads;
   let last: EquilibriumResult | undefined;
   for (;;) {
     if (b.control.cancelled) throw new CancelledError();
@@ -226,7 +239,10 @@ export function solveRows(
     for (const r of results) if (!(r instanceof Error) && r.converged) last = r;
     b.control.setProgress(writer.counts.done / Math.max(1, writer.counts.rows));
     b.control.setStage(`computing the rows: ${writer.counts.done} of ${writer.counts.rows} done`);
-    size = nextChunkSize(size, b.threads, performance.now() - t0, chunk.length);
+    size = Math.max(
+      MIN_ROWS_PER_THREAD * b.threads,
+      nextChunkSize(size, b.threads, performance.now() - t0, chunk.length),
+    );
   }
 }
 
@@ -277,7 +293,7 @@ function atFixedPhase(b: BatchContext, row: SolverRow): SolverRow {
  * A chunk the solver refuses as a whole is solved row by row, so one bad row fails alone.
  */
 function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResult): (EquilibriumResult | Error)[] {
-  const solvable = chunk.filter((r) => r.conditions);
+  const solvable = temperatureMajor(chunk.filter((r) => r.conditions));
   const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
   let solved: (EquilibriumResult | Error)[];
   try {
@@ -299,8 +315,34 @@ function solveChunk(b: BatchContext, chunk: SolverRow[], last?: EquilibriumResul
       }
     });
   }
-  let k = 0;
-  return chunk.map((r) => (r.conditions ? solved[k++]! : new Error(r.error)));
+  const byRow = new Map(solvable.map((r, k) => [r, numberedAsCold(b, r, solved[k]!)]));
+  return chunk.map((r) => byRow.get(r) ?? new Error(r.error));
+}
+
+/**
+ * A row whose answer holds a phase in two or more composition sets (a miscibility gap) solved again cold, as its
+ * point calculation is: the sets of a gap are numbered in the order the solver met them, which a warm start from a
+ * neighbouring row can change (an Al-Zn row's two FCC_A1 sets came out swapped), and a row must equal its point
+ * calculation, labels included. Gaps are rare in a batch, so this costs little.
+ */
+function numberedAsCold(b: BatchContext, row: SolverRow, r: EquilibriumResult | Error): EquilibriumResult | Error {
+  if (r instanceof Error || !r.converged || !r.phases.some((p) => p.setNumber > 1)) return r;
+  const base = { database: b.sys.db, components: b.sys.components, phases: b.sys.phases };
+  return equilibrium({ ...base, conditions: row.conditions!, options: { derivatives: POINT_DERIVATIVES } });
+}
+
+/**
+ * The rows ordered by temperature and pressure, in their order within each (a stable sort). The solver's grids keep
+ * the energies of the last (T, P) and each thread's warm start follows its rows (docs/engine.md), so the rows of a
+ * table at a few temperatures, alloy by alloy, solved in their order changed the temperature at every row: one
+ * temperature after the other spares the grids' energies and starts each row from an alloy at its own temperature.
+ */
+function temperatureMajor(rows: SolverRow[]): SolverRow[] {
+  const at = (r: SolverRow) => r.conditions!;
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => at(a.r).T - at(b.r).T || (at(a.r).P ?? 101325) - (at(b.r).P ?? 101325) || a.i - b.i)
+    .map((e) => e.r);
 }
 
 /** One row of the table from its equilibrium (or from why it has none). */
@@ -342,16 +384,12 @@ function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTe
   const c = row.conditions!;
   const key = JSON.stringify([c.X, c.P]);
   if (b.lastAlloy?.key === key) return b.lastAlloy.value;
-  const value = alloyTemperatures(
-    b.sys,
-    c.X ?? {},
-    c.P ?? 101325,
-    () => b.control.cancelled,
-    undefined,
-    undefined,
-    c.T,
-    r,
-  );
+  const cancelled = () => b.control.cancelled;
+  const X = c.X ?? {},
+    P = c.P ?? 101325;
+  const scan = () => alloyTemperatures(b.sys, X, P, cancelled, undefined, undefined, c.T, r);
+  const { value, next } = guidedAlloyTemperatures(b.sys, X, P, b.alloyGuess, scan, cancelled);
+  b.alloyGuess = next;
   b.lastAlloy = { key, value };
   return value;
 }

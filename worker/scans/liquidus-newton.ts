@@ -1,0 +1,281 @@
+// Liquidus and solidus of an alloy from a guess (a neighbouring alloy's), by Newton's method on the liquid's amount
+// (docs/calculations.md "Liquidus and solidus from a guess"). The liquidus is where the liquid's amount L(T) reaches
+// 1 and the solidus where it reaches 0, as a phase fixed at an amount with T free (Thermo-Calc's "fix" status of a
+// phase: Andersson, Helander, Höglund, Shi and Sundman, Calphad 26 (2002) 273): between them L is smooth, and the
+// solver gives dL/dT exactly with the equilibrium (the sensitivities of Lukas, Fries and Sundman, Computational
+// Thermodynamics, Cambridge 2007, ch. 9.4: `NP(LIQUID).T`). Each Newton step is a global equilibrium warm-started
+// from the last one, so each state is certified by the solver's grid re-scan as the scan's states are. The answer is
+// accepted only when certified as the scan's answer would be:
+//   - a bracket of at most ALLOY_T_TOLERANCE with the change between its ends (liquidus: a solid at the lower end,
+//     liquid alone at the upper; solidus: no liquid at the lower end, liquid at the upper), both converged;
+//   - liquidus: liquid alone ALLOY_T_STEP above it too; solidus: liquid at states at most ALLOY_T_STEP apart up to
+//     the liquidus (no higher change of "any liquid" at the scan's resolution).
+// Otherwise it returns undefined and the caller runs the scan (worker/scans/alloy-temperatures.ts). The answer is
+// the middle of the final bracket, as the scan's: both brackets hold the change and are at most ALLOY_T_TOLERANCE
+// wide, so the two agree within ALLOY_T_TOLERANCE.
+import { isLiquidName } from '../../contract/phases.js';
+import { equilibrium, type EquilibriumResult } from '../core/equilibrium.js';
+import { CancelledError } from '../protocol.js';
+import { ALLOY_T_RANGE, ALLOY_T_STEP, type AlloySystem, type AlloyTemperatures } from './alloy-temperatures.js';
+import { ALLOY_T_TOLERANCE, type TState } from './highest-flip.js';
+
+/** half the width of the bracket put around a Newton estimate, K (the bracket stays under ALLOY_T_TOLERANCE) */
+const HALF_BRACKET = 0.4 * ALLOY_T_TOLERANCE;
+/** equilibria one search may spend before it gives up (the scan then runs) */
+const MAX_SOLVES = 12;
+/** the largest Newton step, K (a state far from the change is moved towards it, not past it by far) */
+const MAX_STEP = ALLOY_T_STEP;
+/** how far into the side with liquid and solid the search starts from a prediction / a bare guess, K */
+const PREDICTION_INSET = 0.2;
+const GUESS_INSET = 0.5;
+/** a Newton step at most this long, K, puts the bracket around its estimate */
+const NEAR = 0.3;
+/** the first step out of a state on one side of the change (no slope there), K; doubled at each further step */
+const FIRST_STEP = 2;
+
+/** A search's result: its temperature and the states at the ends of its bracket. */
+export interface FoundChange {
+  T: number;
+  below: TState;
+  above: TState;
+}
+
+/** A guessed temperature, with the state to start from on its side with liquid and solid when one is known. */
+export interface GuessedChange {
+  T: number;
+  start?: EquilibriumResult;
+}
+
+/** A guessed liquidus and solidus (a neighbouring alloy's: its scan's temperatures, or its FoundChanges). */
+export interface AlloyGuess {
+  liquidus: GuessedChange;
+  solidus: GuessedChange;
+}
+
+/** The next alloy's guess from what this one found. */
+export function guessFrom(found: { liquidus: FoundChange; solidus: FoundChange }): AlloyGuess {
+  return {
+    liquidus: { T: found.liquidus.T, start: found.liquidus.below.r },
+    solidus: { T: found.solidus.T, start: found.solidus.above.r },
+  };
+}
+
+/** The liquid's amount and its T derivative at an equilibrium solved with `derivatives`. */
+interface Solver {
+  solve(T: number, start: EquilibriumResult | undefined): EquilibriumResult;
+  liquid(r: EquilibriumResult): number;
+  slope(r: EquilibriumResult): number;
+  /** dL/dX(el) (NaN when not computed) */
+  slopeX(r: EquilibriumResult, el: string): number;
+  /** the alloy's mole fractions (all components but the balance) */
+  X: Record<string, number>;
+  solves: number;
+  /** every converged state solved so far (the solidus's certification reuses those between it and the liquidus) */
+  known: TState[];
+}
+
+type Kind = 'liquidus' | 'solidus';
+
+const onlyLiquid = (r: EquilibriumResult) => r.phases.length > 0 && r.phases.every((p) => isLiquidName(p.name));
+const anyLiquid = (r: EquilibriumResult) => r.phases.some((p) => isLiquidName(p.name));
+/** true above the change: liquid alone (liquidus), any liquid (solidus) */
+const above = (kind: Kind, r: EquilibriumResult) => (kind === 'liquidus' ? onlyLiquid(r) : anyLiquid(r));
+/** past the change from the states with liquid and solid: liquid alone (liquidus), no liquid (solidus) */
+const beyond = (kind: Kind, r: EquilibriumResult) => (kind === 'liquidus' ? onlyLiquid(r) : !anyLiquid(r));
+/** liquid and solid together: L strictly between 0 and 1, where Newton has a slope */
+const between = (r: EquilibriumResult) => anyLiquid(r) && !onlyLiquid(r);
+
+/**
+ * Liquidus and solidus at the overall mole fractions X from `guess`, certified (see the header), with the states that
+ * start the next alloy's search; undefined when a search or its certification fails.
+ */
+export function alloyTemperaturesFromGuess(
+  sys: AlloySystem,
+  X: Record<string, number>,
+  P: number,
+  guess: AlloyGuess,
+  cancelled: () => boolean,
+): { value: AlloyTemperatures; next: AlloyGuess } | undefined {
+  const liquids = (sys.phases ?? sys.formable).filter(isLiquidName);
+  if (liquids.length === 0) return undefined;
+  const slopes = (v: string) => liquids.map((l) => `NP(${l}).${v}`);
+  const derivatives = [...slopes('T'), ...Object.keys(X).flatMap((el) => slopes(`X(${el})`))];
+  const s: Solver = {
+    solves: 0,
+    known: [],
+    solve(T, start) {
+      if (cancelled()) throw new CancelledError();
+      this.solves++;
+      const r = equilibrium({
+        database: sys.db,
+        components: sys.components,
+        phases: sys.phases,
+        conditions: { T, P, X },
+        options: { derivatives, ...(start?.converged ? { start } : {}) },
+      });
+      if (r.converged) this.known.push({ T, r });
+      return r;
+    },
+    liquid: (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
+    slope: (r) => slopes('T').reduce((t, d) => t + (r.derivatives[d] ?? 0), 0),
+    slopeX: (r, el) => slopes(`X(${el})`).reduce((t, d) => t + (r.derivatives[d] ?? NaN), 0),
+    X,
+  };
+  const liquidus = findChange(s, 'liquidus', guess.liquidus);
+  if (!liquidus || !certifyLiquidus(s, liquidus)) return undefined;
+  const solidus = findChange(s, 'solidus', guess.solidus);
+  if (!solidus || solidus.T > liquidus.T || !certifySolidus(s, solidus, liquidus)) return undefined;
+  return {
+    value: { liquid_phases: liquids, liquidus: liquidus.T, solidus: solidus.T, range: ALLOY_T_RANGE },
+    next: guessFrom({ liquidus, solidus }),
+  };
+}
+
+/**
+ * The change of `kind` near the guess: Newton's method on L(T) = 1 (liquidus) or 0 (solidus) from states with liquid
+ * and solid. L is curved (a liquidus approached from below: Newton's tangent reaches 1 past the change), so a step
+ * longer than NEAR aims at 0.9 of the way and stays among such states, and a step within NEAR puts the bracket of
+ * 2 HALF_BRACKET around its estimate, which Newton's error there (the curvature times the step squared) leaves
+ * holding the change. A state past the change bounds the later estimates. Out of a state without liquid, or with
+ * liquid alone, steps of FIRST_STEP, doubled each time, go towards the change.
+ */
+function findChange(s: Solver, kind: Kind, guess: GuessedChange): FoundChange | undefined {
+  const target = kind === 'liquidus' ? 1 : 0;
+  const budget = s.solves + MAX_SOLVES;
+  // a little into the side with liquid and solid from the prediction, else from the guess
+  const inset = kind === 'liquidus' ? -1 : 1;
+  const predictedT = predicted(s, kind, guess);
+  const T0 = predictedT !== undefined ? predictedT + inset * PREDICTION_INSET : guess.T + inset * GUESS_INSET;
+  let cur: TState = { T: T0, r: undefined! };
+  cur.r = s.solve(cur.T, guess.start);
+  let far: TState | undefined;
+  let step = FIRST_STEP;
+  while (s.solves < budget) {
+    if (!cur.r.converged) return undefined;
+    if (!between(cur.r)) {
+      if (beyond(kind, cur.r)) far = cur;
+      const T = cur.T + (anyLiquid(cur.r) ? -step : step);
+      step *= 2;
+      if (T < ALLOY_T_RANGE[0] || T > ALLOY_T_RANGE[1]) return undefined;
+      cur = { T, r: s.solve(T, cur.r) };
+      continue;
+    }
+    const d = s.slope(cur.r);
+    if (!(d > 0)) return undefined;
+    const h = Math.max(-MAX_STEP, Math.min(MAX_STEP, (target - s.liquid(cur.r)) / d));
+    if (Math.abs(h) > NEAR) {
+      // a step past the state known beyond the change halves the bracket instead
+      const aim = cur.T + 0.9 * h;
+      const T = far && (far.T - aim) * h <= 0 ? 0.5 * (cur.T + far.T) : aim;
+      const r = s.solve(T, cur.r);
+      if (r.converged && beyond(kind, r)) far = { T, r };
+      else cur = { T, r };
+      continue;
+    }
+    // inside the bracket [cur, far] when a state past the change is known
+    const sign = Math.sign(h);
+    const estimate = far ? sign * Math.min(sign * (cur.T + h), sign * far.T - HALF_BRACKET) : cur.T + h;
+    const found = tryBracket(s, kind, estimate, cur.r);
+    if (found.change) return found.change;
+    if (found.far) far = found.far;
+    if (found.inner) cur = found.inner;
+    else if (!found.far) return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The change at this alloy's composition predicted to first order from the guess's state (the neighbouring alloy's,
+ * with liquid and solid): L + L_T dT + sum_el L_X(el) dX(el) = 1 or 0, with the solver's exact sensitivities
+ * NP(LIQUID).T and NP(LIQUID).X(el) there. Undefined without such a state or when the prediction lies more than
+ * MAX_STEP away.
+ */
+function predicted(s: Solver, kind: Kind, guess: GuessedChange): number | undefined {
+  const r = guess.start;
+  if (!r?.converged || !between(r)) return undefined;
+  const d = s.slope(r);
+  if (!(d > 0)) return undefined;
+  let dL = 0;
+  for (const [el, x] of Object.entries(s.X)) {
+    const g = s.slopeX(r, el),
+      x0 = r.x[el];
+    if (!Number.isFinite(g) || x0 === undefined) return undefined;
+    dL += g * (x - x0);
+  }
+  const h = ((kind === 'liquidus' ? 1 : 0) - s.liquid(r) - dL) / d;
+  return Math.abs(h) <= MAX_STEP ? r.T + h : undefined;
+}
+
+/**
+ * The states at estimate -+ HALF_BRACKET: the change when it lies between them, else the state with liquid and solid
+ * nearest the change among them (Newton goes on from it) and the one past the change.
+ */
+function tryBracket(
+  s: Solver,
+  kind: Kind,
+  estimate: number,
+  from: EquilibriumResult,
+): { change?: FoundChange; inner?: TState; far?: TState } {
+  const lo = { T: estimate - HALF_BRACKET, r: s.solve(estimate - HALF_BRACKET, from) };
+  if (!lo.r.converged) return {};
+  // above the change at both ends: past the liquidus (lo is the bound), or liquid and solid above the solidus
+  if (above(kind, lo.r)) return beyond(kind, lo.r) ? { far: lo } : between(lo.r) ? { inner: lo } : {};
+  const hi = { T: estimate + HALF_BRACKET, r: s.solve(estimate + HALF_BRACKET, lo.r) };
+  if (!hi.r.converged) return {};
+  if (above(kind, hi.r)) return { change: { T: 0.5 * (lo.T + hi.T), below: lo, above: hi } };
+  // below the change at both ends: the solidus lies above, the liquidus (a solid at hi) too, Newton goes on from hi
+  if (beyond(kind, hi.r)) return { far: hi };
+  return between(hi.r) ? { inner: hi } : {};
+}
+
+/** Liquid alone ALLOY_T_STEP above the liquidus too (the scan's resolution), the state certified. */
+function certifyLiquidus(s: Solver, liquidus: FoundChange): boolean {
+  const r = s.solve(liquidus.T + ALLOY_T_STEP, liquidus.above.r);
+  return r.converged && onlyLiquid(r);
+}
+
+/**
+ * Liquid at states at most ALLOY_T_STEP apart from the solidus's bracket up to the liquidus's, each certified: the
+ * states the searches met between them count (each must hold liquid), and a gap wider than ALLOY_T_STEP gets states
+ * of its own.
+ */
+function certifySolidus(s: Solver, solidus: FoundChange, liquidus: FoundChange): boolean {
+  const lo = solidus.above.T,
+    hi = liquidus.below.T;
+  const met = s.known.filter((k) => k.T >= lo && k.T <= hi).sort((a, b) => a.T - b.T);
+  if (!met.every((k) => anyLiquid(k.r))) return false;
+  const marks = [solidus.above, ...met, liquidus.below];
+  for (let i = 1; i < marks.length; i++) {
+    const a = marks[i - 1]!,
+      b = marks[i]!;
+    const n = Math.ceil((b.T - a.T) / ALLOY_T_STEP);
+    let prev = a.r;
+    for (let k = 1; k < n; k++) {
+      const r = s.solve(a.T + (k * (b.T - a.T)) / n, prev);
+      if (!r.converged || !anyLiquid(r)) return false;
+      prev = r;
+    }
+  }
+  return true;
+}
+
+/**
+ * An alloy's liquidus and solidus from a neighbouring alloy's (`guess`), or by `scan` when there is no guess or the
+ * search from it is not certified; with the guess for the next alloy.
+ */
+export function guidedAlloyTemperatures(
+  sys: AlloySystem,
+  X: Record<string, number>,
+  P: number,
+  guess: AlloyGuess | undefined,
+  scan: () => AlloyTemperatures,
+  cancelled: () => boolean,
+): { value: AlloyTemperatures; next?: AlloyGuess; method: 'newton' | 'scan' } {
+  const found = guess ? alloyTemperaturesFromGuess(sys, X, P, guess, cancelled) : undefined;
+  if (found) return { ...found, method: 'newton' };
+  const value = scan();
+  const { liquidus, solidus } = value;
+  const next =
+    liquidus !== null && solidus !== null ? { liquidus: { T: liquidus }, solidus: { T: solidus } } : undefined;
+  return { value, next, method: 'scan' };
+}
