@@ -63,6 +63,25 @@ export interface NotConvergedNode extends MassPoint {
   no_equilibrium?: true;
 }
 
+/**
+ * The seed grid's share without an equilibrium when it is large (LARGE_FAILURE_SHARE of the nodes or more): the
+ * fields drawn cover only the rest of the range, and the preview and the view say so above the plot.
+ */
+export interface ConvergenceWarning {
+  /** nodes of the seed grid */
+  nodes: number;
+  /** nodes whose equilibrium the solver gave up on */
+  not_converged: number;
+  /** nodes where the solver says no equilibrium exists */
+  no_equilibrium: number;
+  /** (not_converged + no_equilibrium) / nodes */
+  share: number;
+  message: string;
+}
+
+/** The share of seed-grid nodes without an equilibrium from which a diagram is flagged as largely incomplete. */
+export const LARGE_FAILURE_SHARE = 0.1;
+
 export interface OrderDisorderResult {
   /** effective options after defaults */
   options: {
@@ -126,6 +145,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
    * diagram may miss its fields and boundaries around them, and the preview marks each one
    */
   not_converged_nodes?: NotConvergedNode[];
+  /** added: present when LARGE_FAILURE_SHARE of the seed grid's nodes or more have no equilibrium */
+  convergence_warning?: ConvergenceWarning;
   table: ResultTable;
 }
 
@@ -198,6 +219,7 @@ export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriu
     tricritical_points: doc.tricritical_points?.map(pt),
     single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
+    not_converged_nodes: doc.not_converged_nodes?.map(pt),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
@@ -219,6 +241,7 @@ export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): Bin
     tricritical_points: doc.tricritical_points?.map(pt),
     single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
+    not_converged_nodes: doc.not_converged_nodes?.map(pt),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },

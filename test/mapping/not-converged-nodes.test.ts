@@ -9,6 +9,8 @@ import { openDatabase } from '../../worker/core/database.js';
 import { diagramChart, diagramDocument, notConvergedNodes } from '../../worker/calculations/binary_equilibrium.js';
 import { notConvergedLegend } from '../../worker/plots/charts.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
+import { convergenceWarning } from '../../worker/mapping/nothing-converged.js';
+import { LARGE_FAILURE_SHARE } from '../../contract/results/binary_equilibrium.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const base = { provenance: {} as never, phase_selection: undefined as never };
@@ -59,6 +61,38 @@ test('a binary whose compositions no phase but a stoichiometric one takes: its n
   const nodes = notConvergedNodes(d);
   expect(nodes.length).toBeGreaterThan(0);
   expect(nodes.every((n) => n.no_equilibrium === true)).toBe(true);
+});
+
+test('a diagram delivered with a large share of its grid without an equilibrium says so in result.json and the preview', () => {
+  // pycalphad_inline_alcl3_charged: ALCL3 alone takes only x(Cl) = 0.75, so most of the grid has no equilibrium
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'pycalphad_inline_alcl3_charged.tdb'));
+  const d = mapBinary({ database: db, components: ['AL', 'CL'], T: [300, 600], threads: 1 });
+  const failed = notConvergedNodes(d);
+  const w = diagramDocument(d, {}, base).convergence_warning;
+  expect(w).toBeDefined();
+  expect(w!.nodes).toBe(d.grid.labels.length);
+  expect(w!.no_equilibrium + w!.not_converged).toBe(failed.length);
+  expect(w!.share).toBeCloseTo(failed.length / d.grid.labels.length, 12);
+  expect(w!.share).toBeGreaterThan(0.9);
+  const svg = diagramChart(d);
+  expect(svg).toContain(w!.message);
+  // a diagram of which every node converged carries none
+  const alzn = openDatabase(path.join(SHARED_TDB_DIR, 'alzn_mey.tdb'));
+  const ok = mapBinary({ database: alzn, components: ['AL', 'ZN'], T: [600, 700], threads: 1 });
+  expect(diagramDocument(ok, {}, base).convergence_warning).toBeUndefined();
+});
+
+test('the warning starts at LARGE_FAILURE_SHARE of the grid nodes and counts the two kinds of failure', () => {
+  const nodes = 200;
+  const at = (n: number) => Array.from({ length: n }, (_, k) => (k % 2 ? { no_equilibrium: true as const } : {}));
+  const limit = Math.ceil(LARGE_FAILURE_SHARE * nodes); // 20 of 200
+  expect(convergenceWarning(at(limit - 1), nodes)).toBeUndefined();
+  const w = convergenceWarning(at(limit), nodes)!;
+  expect(w).toMatchObject({ nodes: 200, not_converged: 10, no_equilibrium: 10, share: 0.1 });
+  expect(w.message).toBe(
+    'incomplete: 20 of 200 grid nodes (10 %) have no equilibrium (10 not converged, 10 where none exists); ' +
+      'the diagram covers only the rest',
+  );
 });
 
 test('Co-Cr (alcocrni) above 2150 K: every node converges and the liquid is mapped', () => {

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
-import { failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { convergenceWarning, failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { spinodalsInGaps } from '../mapping/spinodal/in-gaps.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
@@ -197,6 +197,7 @@ export function diagramChart(
   spinodals: readonly GapSpinodal[] = [],
 ): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
+  const failed = notConvergedNodes(diagram);
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
   const onAxis = (x: number) => (inMass ? 100 * mass.toW(x) : x);
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) =>
@@ -247,7 +248,8 @@ export function diagramChart(
     TRange: d.T,
     celsiusAxis: true,
     temperatureUnit,
-    notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
+    notConverged: failed.map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
+    warning: convergenceWarning(failed, diagram.grid.labels.length)?.message,
   });
 }
 
@@ -259,6 +261,7 @@ export function diagramDocument(
   mass?: MassConverter,
 ): BinaryEquilibriumResult {
   const failed = notConvergedNodes(d);
+  const warning = convergenceWarning(failed, d.grid.labels.length);
   const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION,
     task_type: 'binary_equilibrium',
@@ -286,6 +289,7 @@ export function diagramDocument(
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
     ...(failed.length ? { not_converged_nodes: failed } : {}),
+    ...(warning ? { convergence_warning: warning } : {}),
     // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
     table: tielineTable(d, unit === 'mass_fraction' ? mass : undefined),
     composition_unit: unit,
@@ -398,5 +402,6 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
     ...d.orderDisorder.notes.map((n) => `order/disorder: ${n}`),
     ...d.logs,
   ];
-  return { summary: diagramSummary(d), logs };
+  const warning = doc.convergence_warning?.message;
+  return { summary: warning ? `${diagramSummary(d)}; ${warning}` : diagramSummary(d), logs };
 }
