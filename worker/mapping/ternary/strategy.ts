@@ -17,6 +17,9 @@ import { SectionSolver, type SectionState } from './solver.js';
 import { TieLineTracer } from './trace.js';
 import { SectionWindow } from './window.js';
 
+/** Rounds of the self-check that refine the map from its disagreements (each a check of its own). */
+const MAX_REFINEMENTS = 3;
+
 export interface TernaryMapRequest {
   database: NativeDatabase;
   /** the three elements; the solver gets VA too when the database defines it */
@@ -159,11 +162,29 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
     );
   }
 
+  /**
+   * The self-check, and the map refined from its disagreements: the answer at each point that disagrees seeds the
+   * field the map missed there (its region traced, its triangle added, the new triangle's edges traced), the fields
+   * are closed and labelled again and the check is repeated, until no disagreement is left, a round adds no field,
+   * or after MAX_REFINEMENTS rounds; what is left stays in the result's self_check.
+   */
   selfCheck(grid: SectionGrid): void {
     if (this.req.selfCheck === false) return;
-    this.check = checkSection(this.fields, this.solver, this.window, grid.shape, (text) =>
-      this.control?.setStage?.(text),
-    );
+    const stage = (text: string) => this.control?.setStage?.(text);
+    for (let round = 1; ; round++) {
+      const { check, missed } = checkSection(this.fields, this.solver, this.window, grid.shape, stage);
+      this.check = check;
+      if (!missed.length || round > MAX_REFINEMENTS) return;
+      const before = this.fields.regions.length + this.fields.triangles.length;
+      stage(`self-check: the map refined from ${missed.length} disagreements`);
+      seedGridNodes(this.seeds, missed, () => {});
+      seedTriangleEdges(this.seeds);
+      const added = this.fields.regions.length + this.fields.triangles.length - before;
+      this.ledger.log(`self-check round ${round}: ${missed.length} disagreements seeded ${added} fields`);
+      if (added <= 0) return;
+      this.closeRegions();
+      this.labelFields(grid);
+    }
   }
 
   assemble(grid: SectionGrid): TernarySection {
