@@ -1,7 +1,7 @@
 // result.json of task_type binary_equilibrium (docs/calculations.md).
 // Types only + small pure helpers: imported by the renderer, so no node: imports here.
 // Units: T in K, compositions as mole fraction of `x_component`.
-import type { ResultDocument, ResultTable } from './common.js';
+import type { ConvergenceWarning, ResultDocument, ResultTable } from './common.js';
 
 export type InvariantKind =
   'eutectic' | 'peritectic' | 'monotectic' | 'eutectoid' | 'peritectoid' | 'syntectic' | 'monotectoid' | 'invariant';
@@ -62,25 +62,6 @@ export interface MassPoint {
 export interface NotConvergedNode extends MassPoint {
   no_equilibrium?: true;
 }
-
-/**
- * The seed grid's share without an equilibrium when it is large (LARGE_FAILURE_SHARE of the nodes or more): the
- * fields drawn cover only the rest of the range, and the preview and the view say so above the plot.
- */
-export interface ConvergenceWarning {
-  /** nodes of the seed grid */
-  nodes: number;
-  /** nodes whose equilibrium the solver gave up on */
-  not_converged: number;
-  /** nodes where the solver says no equilibrium exists */
-  no_equilibrium: number;
-  /** (not_converged + no_equilibrium) / nodes */
-  share: number;
-  message: string;
-}
-
-/** The share of seed-grid nodes without an equilibrium from which a diagram is flagged as largely incomplete. */
-export const LARGE_FAILURE_SHARE = 0.1;
 
 export interface OrderDisorderResult {
   /** effective options after defaults */

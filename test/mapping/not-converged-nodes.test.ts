@@ -2,15 +2,19 @@
 // those nodes (not_converged_nodes, besides the count in statistics) and the preview marks each one with a cross
 // explained under the plot (worker/calculations/binary_equilibrium.ts, worker/plots/charts.ts). And the nodes of the
 // Co-Cr liquid above 2150 K (alcocrni), which did not converge while BCC_B2 ran into its pure-vacancy configuration
-// (test/core/solver/vacancy-left-out.test.ts), now do: the liquid is mapped there.
+// (test/core/solver/vacancy-left-out.test.ts), now do: the liquid is mapped there. A diagram delivered with a large
+// share of its seed grid without an equilibrium (binary or ternary section) says so (convergence_warning).
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { diagramChart, diagramDocument, notConvergedNodes } from '../../worker/calculations/binary_equilibrium.js';
 import { notConvergedLegend } from '../../worker/plots/charts.js';
 import { mapBinary } from '../../worker/mapping/binary.js';
+import { mapTernary } from '../../worker/mapping/ternary.js';
+import { sectionDocument, sectionSummary } from '../../worker/calculations/ternary_isothermal_section.js';
+import { ternarySectionChart } from '../../worker/plots/ternary.js';
 import { convergenceWarning } from '../../worker/mapping/nothing-converged.js';
-import { LARGE_FAILURE_SHARE } from '../../contract/results/binary_equilibrium.js';
+import { LARGE_FAILURE_SHARE } from '../../contract/results/common.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
 const base = { provenance: {} as never, phase_selection: undefined as never };
@@ -84,10 +88,9 @@ test('a diagram delivered with a large share of its grid without an equilibrium 
 
 test('the warning starts at LARGE_FAILURE_SHARE of the grid nodes and counts the two kinds of failure', () => {
   const nodes = 200;
-  const at = (n: number) => Array.from({ length: n }, (_, k) => (k % 2 ? { no_equilibrium: true as const } : {}));
   const limit = Math.ceil(LARGE_FAILURE_SHARE * nodes); // 20 of 200
-  expect(convergenceWarning(at(limit - 1), nodes)).toBeUndefined();
-  const w = convergenceWarning(at(limit), nodes)!;
+  expect(convergenceWarning({ nodes, notConverged: limit - 10, noEquilibrium: 9 })).toBeUndefined();
+  const w = convergenceWarning({ nodes, notConverged: limit - 10, noEquilibrium: 10 })!;
   expect(w).toMatchObject({ nodes: 200, not_converged: 10, no_equilibrium: 10, share: 0.1 });
   expect(w.message).toBe(
     'incomplete: 20 of 200 grid nodes (10 %) have no equilibrium (10 not converged, 10 where none exists); ' +
@@ -105,4 +108,19 @@ test('Co-Cr (alcocrni) above 2150 K: every node converges and the liquid is mapp
   );
   expect(liquidAbove.length).toBeGreaterThan(0);
   expect(d.grid.labels.every((l) => l !== '')).toBe(true);
+});
+
+test('a ternary section with most of its seed grid without an equilibrium says so (result.json, preview, summary)', () => {
+  // al2o3_nd2o3_zro2's Al-O-Zr at 1500 K: oxides and ionic phases only, no allowed phase takes most compositions
+  const db = openDatabase(path.join(SHARED_TDB_DIR, 'al2o3_nd2o3_zro2.tdb'));
+  const s = mapTernary({ database: db, components: ['AL', 'O', 'ZR'], T: 1500, threads: 1 });
+  const g = s.stats.grid;
+  expect(g.nodes).toBe(91); // the default 12 divisions: 13 * 14 / 2 nodes
+  expect(g.noEquilibrium + g.notConverged).toBeGreaterThan(0.5 * g.nodes);
+  expect(g.noEquilibrium + g.notConverged).toBeLessThan(g.nodes);
+  const doc = sectionDocument(s, 'mole_fraction', null, {}, base);
+  const w = doc.convergence_warning!;
+  expect(w).toMatchObject({ nodes: g.nodes, not_converged: g.notConverged, no_equilibrium: g.noEquilibrium });
+  expect(ternarySectionChart(doc)).toContain(w.message);
+  expect(sectionSummary(s)).toContain(w.message);
 });

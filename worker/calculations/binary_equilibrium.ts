@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
-import { convergenceWarning, failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { convergenceWarning, failIfNothingConverged, type GridFailures } from '../mapping/nothing-converged.js';
 import { spinodalsInGaps } from '../mapping/spinodal/in-gaps.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
@@ -170,6 +170,12 @@ export function notConvergedNodes(d: Pick<BinaryDiagram, 'grid'>): NotConvergedN
   );
 }
 
+/** The counts of the seed grid's nodes without an equilibrium (`failed`: notConvergedNodes of the diagram). */
+function gridFailures(failed: readonly NotConvergedNode[], d: Pick<BinaryDiagram, 'grid'>): GridFailures {
+  const none = failed.filter((n) => n.no_equilibrium).length;
+  return { nodes: d.grid.labels.length, notConverged: failed.length - none, noEquilibrium: none };
+}
+
 /** One-line summary, e.g. "5 two-phase regions, 2 invariants (eutectic 654.0 K, ...), 1 critical point". */
 export function diagramSummary(d: BinaryDiagram): string {
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -249,7 +255,7 @@ export function diagramChart(
     celsiusAxis: true,
     temperatureUnit,
     notConverged: failed.map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
-    warning: convergenceWarning(failed, diagram.grid.labels.length)?.message,
+    warning: convergenceWarning(gridFailures(failed, diagram))?.message,
   });
 }
 
@@ -261,7 +267,7 @@ export function diagramDocument(
   mass?: MassConverter,
 ): BinaryEquilibriumResult {
   const failed = notConvergedNodes(d);
-  const warning = convergenceWarning(failed, d.grid.labels.length);
+  const warning = convergenceWarning(gridFailures(failed, d));
   const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION,
     task_type: 'binary_equilibrium',

@@ -1,4 +1,4 @@
-import { LARGE_FAILURE_SHARE, type ConvergenceWarning } from '../../contract/results/binary_equilibrium.js';
+import { LARGE_FAILURE_SHARE, type ConvergenceWarning } from '../../contract/results/common.js';
 
 // A diagram of which no equilibrium converged is no diagram: the task fails with the reason (the first equilibrium's
 // failure in the mapping's logs) instead of delivering an empty map as if complete.
@@ -17,29 +17,29 @@ export function failIfNothingConverged(
   );
 }
 
-/**
- * The warning a delivered diagram carries when LARGE_FAILURE_SHARE of its seed grid's `nodes` or more have no
- * equilibrium (`failed`: those nodes, `no_equilibrium` where the solver says none exists); undefined below it.
- */
-export function convergenceWarning(
-  failed: readonly { no_equilibrium?: true }[],
-  nodes: number,
-): ConvergenceWarning | undefined {
-  if (nodes === 0 || failed.length < LARGE_FAILURE_SHARE * nodes) return undefined;
-  const none = failed.filter((n) => n.no_equilibrium).length;
-  const notConverged = failed.length - none;
-  const share = failed.length / nodes;
+/** The seed grid's nodes without an equilibrium: those the solver gave up on and those where it says none exists. */
+export interface GridFailures {
+  nodes: number;
+  notConverged: number;
+  noEquilibrium: number;
+}
+
+/** The warning a delivered diagram carries when LARGE_FAILURE_SHARE of its seed grid's nodes or more have no equilibrium. */
+export function convergenceWarning(g: GridFailures): ConvergenceWarning | undefined {
+  const failed = g.notConverged + g.noEquilibrium;
+  if (g.nodes === 0 || failed < LARGE_FAILURE_SHARE * g.nodes) return undefined;
+  const share = failed / g.nodes;
   const kinds = [
-    ...(notConverged ? [`${notConverged} not converged`] : []),
-    ...(none ? [`${none} where none exists`] : []),
+    ...(g.notConverged ? [`${g.notConverged} not converged`] : []),
+    ...(g.noEquilibrium ? [`${g.noEquilibrium} where none exists`] : []),
   ];
   return {
-    nodes,
-    not_converged: notConverged,
-    no_equilibrium: none,
+    nodes: g.nodes,
+    not_converged: g.notConverged,
+    no_equilibrium: g.noEquilibrium,
     share,
     message:
-      `incomplete: ${failed.length} of ${nodes} grid nodes (${Math.round(100 * share)} %) have no equilibrium ` +
+      `incomplete: ${failed} of ${g.nodes} grid nodes (${Math.round(100 * share)} %) have no equilibrium ` +
       `(${kinds.join(', ')}); the diagram covers only the rest`,
   };
 }

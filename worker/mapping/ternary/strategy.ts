@@ -4,7 +4,9 @@
 import type { NativeDatabase } from '../../core/native.js';
 import type { JobControl } from '../../protocol.js';
 import { triangularGrid, type TriangularGrid } from '../core/grid.js';
+import { saysNoEquilibrium } from '../../core/equilibrium.js';
 import { StateLabeller } from '../core/labels.js';
+import type { GridFailures } from '../nothing-converged.js';
 import { MapLedger } from '../core/ledger.js';
 import type { MapStrategy } from '../core/skeleton.js';
 import { SectionFields } from './fields.js';
@@ -57,7 +59,7 @@ export interface TernarySection {
   singlePhaseLabels: { phase: string; x: Vec3; label?: string }[];
   criticalPoints: { phases: [string, string]; x: Vec3 }[];
   selfCheck: SelfCheckResult | null;
-  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number };
+  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number; grid: GridFailures };
   logs: string[];
 }
 
@@ -199,10 +201,23 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
       singlePhaseLabels: this.singlePhaseLabels,
       criticalPoints: this.fields.criticalPoints,
       selfCheck: this.check,
-      stats: { equilibria, notConverged, seconds: this.ledger.seconds(), gridSeconds: grid.seconds },
+      stats: {
+        equilibria,
+        notConverged,
+        seconds: this.ledger.seconds(),
+        gridSeconds: grid.seconds,
+        grid: gridFailures(grid.states),
+      },
       logs,
     };
     if (notConverged) logs.push(`${notConverged} of ${equilibria} point equilibria did not converge`);
     return section;
   }
+}
+
+/** The seed grid's nodes without an equilibrium, those where the solver says none exists counted apart. */
+function gridFailures(states: readonly SectionState[]): GridFailures {
+  const failed = states.filter((e) => !e.ok);
+  const none = failed.filter((e) => e.raw && saysNoEquilibrium(e.raw)).length;
+  return { nodes: states.length, notConverged: failed.length - none, noEquilibrium: none };
 }
