@@ -4012,6 +4012,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "wall_time_s"
         ]
       },
+      "convergence_warning": {
+        "description": "added: present when LARGE_FAILURE_SHARE of the grid's nodes or more have no equilibrium",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
       "table": {
         "$ref": "#/$defs/ResultTable"
       },
@@ -4052,6 +4056,37 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "phase_selection"
     ],
     "$defs": {
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
+        ]
+      },
       "IsoplethInvariant": {
         "type": "object",
         "properties": {

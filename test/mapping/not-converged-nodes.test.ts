@@ -13,7 +13,9 @@ import { mapBinary } from '../../worker/mapping/binary.js';
 import { mapTernary } from '../../worker/mapping/ternary.js';
 import { sectionDocument, sectionSummary } from '../../worker/calculations/ternary_isothermal_section.js';
 import { ternarySectionChart } from '../../worker/plots/ternary.js';
-import { convergenceWarning } from '../../worker/mapping/nothing-converged.js';
+import { convergenceWarning, gridFailures } from '../../worker/mapping/nothing-converged.js';
+import { isoplethPreview } from '../../worker/plots/isopleth.js';
+import type { IsoplethResult } from '../../contract/results/isopleth.js';
 import { LARGE_FAILURE_SHARE } from '../../contract/results/common.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -123,4 +125,38 @@ test('a ternary section with most of its seed grid without an equilibrium says s
   expect(w).toMatchObject({ nodes: g.nodes, not_converged: g.notConverged, no_equilibrium: g.noEquilibrium });
   expect(ternarySectionChart(doc)).toContain(w.message);
   expect(sectionSummary(s)).toContain(w.message);
+});
+
+test('gridFailures counts the nodes the solver gave up on apart from those where it says none exists', () => {
+  const none = { converged: false, reasonCode: 'PD_NO_EQUILIBRIUM' as const };
+  const failed = { converged: false, reasonCode: undefined };
+  const ok = { converged: true, reasonCode: undefined };
+  expect(gridFailures([ok, none, failed, null, ok, none])).toEqual({ nodes: 6, notConverged: 2, noEquilibrium: 2 });
+});
+
+test("an isopleth's preview carries its convergence warning under the title", () => {
+  const w = convergenceWarning({ nodes: 49, notConverged: 3, noEquilibrium: 4 })!;
+  const doc = {
+    config: {},
+    components: ['AL', 'CU', 'MG'],
+    composition_unit: 'mole_fraction',
+    dependent: 'AL',
+    axis: { element: 'MG', range: [0, 0.1], unit: 'mole_fraction' },
+    composition_start: { CU: 0.02, MG: 0 },
+    composition_end: { CU: 0.02, MG: 0.1 },
+    temperature_range: [600, 900],
+    pressure: 101325,
+    lines: [],
+    regions: [],
+    invariants: [],
+    liquidus: [],
+    solidus: [],
+    convergence_warning: w,
+  } as unknown as IsoplethResult;
+  expect(w.message).toBe(
+    'incomplete: 7 of 49 grid nodes (14 %) have no equilibrium (3 not converged, 4 where none exists); ' +
+      'the diagram covers only the rest',
+  );
+  expect(isoplethPreview(doc)).toContain(w.message);
+  expect(isoplethPreview({ ...doc, convergence_warning: undefined })).not.toContain('incomplete');
 });

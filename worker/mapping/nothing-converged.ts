@@ -1,4 +1,5 @@
 import { LARGE_FAILURE_SHARE, type ConvergenceWarning } from '../../contract/results/common.js';
+import { saysNoEquilibrium, type EquilibriumResult } from '../core/equilibrium.js';
 
 // A diagram of which no equilibrium converged is no diagram: the task fails with the reason (the first equilibrium's
 // failure in the mapping's logs) instead of delivering an empty map as if complete.
@@ -22,6 +23,15 @@ export interface GridFailures {
   nodes: number;
   notConverged: number;
   noEquilibrium: number;
+}
+
+/** The failures among a seed grid's equilibria (null or undefined: a node never solved, counted as not converged). */
+export function gridFailures(
+  results: readonly (Pick<EquilibriumResult, 'converged' | 'reasonCode'> | null | undefined)[],
+): GridFailures {
+  const failed = results.filter((r) => !r?.converged);
+  const none = failed.filter((r) => r && saysNoEquilibrium(r)).length;
+  return { nodes: results.length, notConverged: failed.length - none, noEquilibrium: none };
 }
 
 /** The warning a delivered diagram carries when LARGE_FAILURE_SHARE of its seed grid's nodes or more have no equilibrium. */

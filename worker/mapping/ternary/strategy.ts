@@ -4,9 +4,8 @@
 import type { NativeDatabase } from '../../core/native.js';
 import type { JobControl } from '../../protocol.js';
 import { triangularGrid, type TriangularGrid } from '../core/grid.js';
-import { saysNoEquilibrium } from '../../core/equilibrium.js';
 import { StateLabeller } from '../core/labels.js';
-import type { GridFailures } from '../nothing-converged.js';
+import { gridFailures, type GridFailures } from '../nothing-converged.js';
 import { MapLedger } from '../core/ledger.js';
 import type { MapStrategy } from '../core/skeleton.js';
 import { SectionFields } from './fields.js';
@@ -206,18 +205,11 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
         notConverged,
         seconds: this.ledger.seconds(),
         gridSeconds: grid.seconds,
-        grid: gridFailures(grid.states),
+        grid: gridFailures(grid.states.map((e) => e.raw)),
       },
       logs,
     };
     if (notConverged) logs.push(`${notConverged} of ${equilibria} point equilibria did not converge`);
     return section;
   }
-}
-
-/** The seed grid's nodes without an equilibrium, those where the solver says none exists counted apart. */
-function gridFailures(states: readonly SectionState[]): GridFailures {
-  const failed = states.filter((e) => !e.ok);
-  const none = failed.filter((e) => e.raw && saysNoEquilibrium(e.raw)).length;
-  return { nodes: states.length, notConverged: failed.length - none, noEquilibrium: none };
 }
