@@ -1,7 +1,7 @@
 // result.json of task_type binary_equilibrium (docs/calculations.md).
 // Types only + small pure helpers: imported by the renderer, so no node: imports here.
 // Units: T in K, compositions as mole fraction of `x_component`.
-import type { ResultDocument, ResultTable } from './common.js';
+import type { ConvergenceWarning, ResultDocument, ResultTable } from './common.js';
 
 export type InvariantKind =
   'eutectic' | 'peritectic' | 'monotectic' | 'eutectoid' | 'peritectoid' | 'syntectic' | 'monotectoid' | 'invariant';
@@ -131,6 +131,8 @@ export interface BinaryEquilibriumResult extends ResultDocument {
    * diagram may miss its fields and boundaries around them, and the preview marks each one
    */
   not_converged_nodes?: NotConvergedNode[];
+  /** added: present when LARGE_FAILURE_SHARE of the seed grid's nodes or more have no equilibrium */
+  convergence_warning?: ConvergenceWarning;
   table: ResultTable;
 }
 
@@ -203,6 +205,7 @@ export function massFractionView(doc: BinaryEquilibriumResult): BinaryEquilibriu
     tricritical_points: doc.tricritical_points?.map(pt),
     single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
+    not_converged_nodes: doc.not_converged_nodes?.map(pt),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },
@@ -224,6 +227,7 @@ export function shiftTemperatures(doc: BinaryEquilibriumResult, dT: number): Bin
     tricritical_points: doc.tricritical_points?.map(pt),
     single_phase_regions: doc.single_phase_regions.map(pt),
     pure_element_transitions: doc.pure_element_transitions.map(pt),
+    not_converged_nodes: doc.not_converged_nodes?.map(pt),
     magnetic_lines: doc.magnetic_lines?.map(line),
     boundaries: doc.boundaries.map(line),
     order_disorder: { ...doc.order_disorder, second_order_lines: doc.order_disorder.second_order_lines.map(line) },

@@ -10,6 +10,25 @@ export { ENGINE_NAME } from '../version.js';
 import type { PhaseSelectionRecord } from '../phase-selection.js';
 export type { PhaseSelectionRecord };
 
+/**
+ * A diagram's seed grid with a large share of nodes without an equilibrium (LARGE_FAILURE_SHARE of them or more): the
+ * fields drawn cover only the rest of the range, and the preview and the view say so above the plot.
+ */
+export interface ConvergenceWarning {
+  /** nodes of the seed grid */
+  nodes: number;
+  /** nodes whose equilibrium the solver gave up on */
+  not_converged: number;
+  /** nodes where the solver says no equilibrium exists */
+  no_equilibrium: number;
+  /** (not_converged + no_equilibrium) / nodes */
+  share: number;
+  message: string;
+}
+
+/** The share of seed-grid nodes without an equilibrium from which a diagram is flagged as largely incomplete. */
+export const LARGE_FAILURE_SHARE = 0.1;
+
 export interface Provenance {
   engine: { name: string; version: string };
   /** code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes */

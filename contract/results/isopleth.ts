@@ -4,7 +4,7 @@
 // horizontal axis is the fraction of `axis.element`, s = 0..1 the path parameter from composition_start to
 // composition_end.
 import { elementSymbol } from '../plots/names.js';
-import type { ResultDocument, ResultTable } from './common.js';
+import type { ConvergenceWarning, ResultDocument, ResultTable } from './common.js';
 
 export interface IsoplethLinePoint {
   s: number;
@@ -70,6 +70,8 @@ export interface IsoplethResult extends ResultDocument {
   liquidus: IsoplethNamedLine[];
   solidus: IsoplethNamedLine[];
   statistics: { equilibria: number; not_converged: number; grid_nodes: number; wall_time_s: number };
+  /** added: present when LARGE_FAILURE_SHARE of the grid's nodes or more have no equilibrium */
+  convergence_warning?: ConvergenceWarning;
   table: ResultTable;
 }
 

@@ -1777,6 +1777,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "$ref": "#/$defs/NotConvergedNode"
         }
       },
+      "convergence_warning": {
+        "description": "added: present when LARGE_FAILURE_SHARE of the seed grid's nodes or more have no equilibrium",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
       "table": {
         "$ref": "#/$defs/ResultTable"
       },
@@ -1848,6 +1852,37 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "region",
           "phase",
           "points"
+        ]
+      },
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
         ]
       },
       "GapSpinodal": {
@@ -3989,6 +4024,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "wall_time_s"
         ]
       },
+      "convergence_warning": {
+        "description": "added: present when LARGE_FAILURE_SHARE of the grid's nodes or more have no equilibrium",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
       "table": {
         "$ref": "#/$defs/ResultTable"
       },
@@ -4029,6 +4068,37 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "phase_selection"
     ],
     "$defs": {
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
+        ]
+      },
       "IsoplethInvariant": {
         "type": "object",
         "properties": {
@@ -4610,6 +4680,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "wall_time_s"
         ]
       },
+      "convergence_warning": {
+        "description": "added: present when LARGE_FAILURE_SHARE of the seed grid's nodes or more have no equilibrium",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
       "table": {
         "$ref": "#/$defs/ResultTable"
       },
@@ -4647,6 +4721,37 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "phase_selection"
     ],
     "$defs": {
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
+        ]
+      },
       "PhaseSelectionRecord": {
         "type": "object",
         "properties": {

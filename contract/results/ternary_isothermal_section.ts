@@ -2,7 +2,7 @@
 // Types only + small pure helpers, shared with the renderer (contract/: no node: imports).
 // Units: T in K, P in Pa, compositions as mole fractions keyed by component (and mass fractions in `w` when the
 // configuration asks for composition_unit "mass_fraction").
-import type { ResultDocument, ResultTable } from './common.js';
+import type { ConvergenceWarning, ResultDocument, ResultTable } from './common.js';
 
 /** Fractions keyed by component, e.g. { AL: 0.2, CR: 0.1, NI: 0.7 }. */
 export type Composition = Record<string, number>;
@@ -84,6 +84,8 @@ export interface TernaryIsothermalSectionResult extends ResultDocument {
   coherent_spinodals?: { phase: string; points: [Composition, Composition][] }[];
   self_check: TernarySelfCheck | null;
   statistics: { equilibria: number; not_converged: number; wall_time_s: number };
+  /** added: present when LARGE_FAILURE_SHARE of the seed grid's nodes or more have no equilibrium */
+  convergence_warning?: ConvergenceWarning;
   table: ResultTable;
 }
 

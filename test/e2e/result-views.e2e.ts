@@ -234,6 +234,35 @@ describe('result views on fixture documents', () => {
     await ctx.close();
   });
 
+  it('binary: grid nodes without an equilibrium are marked, and a large share of them is said above the plot', async () => {
+    const message = 'incomplete: 2 of 10 grid nodes (20 %) have no equilibrium (1 not converged, 1 where none exists)';
+    const doc = {
+      ...FIXTURES.binary_equilibrium!(),
+      not_converged_nodes: [
+        { T: 500, x: 0.1 },
+        { T: 600, x: 0.9, no_equilibrium: true },
+      ],
+      convergence_warning: { nodes: 10, not_converged: 1, no_equilibrium: 1, share: 0.2, message },
+    };
+    const ctx = await mockedContext(browser, { binary_equilibrium: doc });
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await open(page, 'binary_equilibrium');
+    const marks = page.getByTestId('binary-svg').getByTestId('not-converged-node');
+    expect(await marks.count()).toBe(2);
+    expect(await marks.locator('path').count()).toBe(1); // the cross where the solver failed
+    expect(await marks.locator('circle').count()).toBe(1); // the ring where none exists
+    expect(await page.getByTestId('convergence-warning').innerText()).toContain(message);
+    // a diagram without the field shows no warning
+    const plain = await mockedContext(browser);
+    const p2 = await plain.newPage();
+    await open(p2, 'binary_equilibrium');
+    expect(await p2.getByTestId('convergence-warning').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await plain.close();
+    await ctx.close();
+  });
+
   it('cpt: three.js view (lazy chunk) with pressure slider, legend and 2D slice', async () => {
     const ctx = await mockedContext(browser);
     const page = await ctx.newPage();

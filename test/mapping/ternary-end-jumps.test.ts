@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
+import { equilibrium } from '../../worker/core/equilibrium.js';
 import { mapTernary } from '../../worker/mapping/ternary.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -24,4 +25,31 @@ describe('a tie-triangle of one phase', () => {
     corners.forEach((c, i) => c.forEach((v, k) => expect(v).toBeCloseTo(want[i]![k]!, 3)));
     expect(s.selfCheck!.disagreements).toEqual([]);
   }, 120_000);
+
+  test('the three B2 sets are a true minimum: one B2 between the two Al-rich sets lies above their tangent plane', () => {
+    // the antisite B2 (Ni and Al antisites on the first sublattice) and the vacancy-rich B2 (constitutional vacancies
+    // there) are two minima of one B2 model; along the segment between them the best single B2 (one composition set,
+    // site fractions relaxed) rises above the plane of the three-phase equilibrium, so the three sets are no artefact
+    const db = openDatabase(path.join(SHARED_TDB_DIR, 'alcrni.tdb'));
+    const at = (ni: number, cr: number, singleSet = false) =>
+      equilibrium({
+        database: db,
+        components: ['AL', 'CR', 'NI', 'VA'],
+        phases: singleSet ? ['B2'] : undefined,
+        conditions: { T: 1273, P: 101325, X: { CR: cr, NI: ni } },
+        options: { singleSet },
+      });
+    const three = at(0.137, 0.3649);
+    expect(three.phases.filter((p) => p.name === 'B2' && p.NP > 1e-3)).toHaveLength(3);
+    const plane = (ni: number, cr: number) => (1 - ni - cr) * three.mu.AL! + ni * three.mu.NI! + cr * three.mu.CR!;
+    const above = [0.25, 0.5, 0.75].map((f) => {
+      const ni = 0.3413 + f * (0.405 - 0.3413),
+        cr = 0.0812 + f * (0.0293 - 0.0812);
+      const one = at(ni, cr, true);
+      expect(one.converged).toBe(true);
+      return one.GM - plane(ni, cr);
+    });
+    for (const dG of above) expect(dG).toBeGreaterThan(5);
+    expect(Math.max(...above)).toBeGreaterThan(50);
+  });
 });

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { RESULT_VERSION, tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { openDatabase } from '../core/database.js';
 import { mapBinary, type BinaryDiagram, type OrderDisorderOptions } from '../mapping/binary.js';
-import { failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { convergenceWarning, failIfNothingConverged, type GridFailures } from '../mapping/nothing-converged.js';
 import { spinodalsInGaps } from '../mapping/spinodal/in-gaps.js';
 import { harmonizeSetNames } from '../plots/set-names.js';
 import { binaryPhaseDiagram, type BoundaryInput, type RegionLabelInput } from '../plots/charts.js';
@@ -172,6 +172,12 @@ export function notConvergedNodes(d: Pick<BinaryDiagram, 'grid'>): NotConvergedN
   );
 }
 
+/** The counts of the seed grid's nodes without an equilibrium (`failed`: notConvergedNodes of the diagram). */
+function gridFailures(failed: readonly NotConvergedNode[], d: Pick<BinaryDiagram, 'grid'>): GridFailures {
+  const none = failed.filter((n) => n.no_equilibrium).length;
+  return { nodes: d.grid.labels.length, notConverged: failed.length - none, noEquilibrium: none };
+}
+
 /** One-line summary, e.g. "5 two-phase regions, 2 invariants (eutectic 654.0 K, ...), 1 critical point". */
 export function diagramSummary(d: BinaryDiagram): string {
   const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
@@ -200,6 +206,7 @@ export function diagramChart(
   phaseNames?: DisplayNamer,
 ): string {
   const inMass = unit === 'mass_fraction' && mass !== undefined;
+  const failed = notConvergedNodes(diagram);
   const d = inMass ? mapCompositions(diagram, (x) => 100 * mass.toW(x)) : diagram;
   const onAxis = (x: number) => (inMass ? 100 * mass.toW(x) : x);
   const boundaries: BoundaryInput[] = d.regions.flatMap((r) =>
@@ -250,7 +257,8 @@ export function diagramChart(
     TRange: d.T,
     celsiusAxis: true,
     temperatureUnit,
-    notConverged: notConvergedNodes(diagram).map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
+    notConverged: failed.map((n) => ({ T: n.T, x: onAxis(n.x), none: n.no_equilibrium })),
+    warning: convergenceWarning(gridFailures(failed, diagram))?.message,
     phaseNames,
   });
 }
@@ -263,6 +271,7 @@ export function diagramDocument(
   mass?: MassConverter,
 ): BinaryEquilibriumResult {
   const failed = notConvergedNodes(d);
+  const warning = convergenceWarning(gridFailures(failed, d));
   const doc: BinaryEquilibriumResult = {
     version: RESULT_VERSION,
     task_type: 'binary_equilibrium',
@@ -290,6 +299,7 @@ export function diagramDocument(
     },
     statistics: { equilibria: d.stats.equilibria, not_converged: d.stats.notConverged, wall_time_s: d.stats.seconds },
     ...(failed.length ? { not_converged_nodes: failed } : {}),
+    ...(warning ? { convergence_warning: warning } : {}),
     // the W columns for a diagram asked in mass fractions (a mole-fraction diagram keeps the spec's columns)
     table: tielineTable(d, unit === 'mass_fraction' ? mass : undefined),
     composition_unit: unit,
@@ -403,5 +413,6 @@ export function run(job: TaskJob<'binary_equilibrium'>, control: JobControl): Ca
     ...d.orderDisorder.notes.map((n) => `order/disorder: ${n}`),
     ...d.logs,
   ];
-  return { summary: diagramSummary(d), logs };
+  const warning = doc.convergence_warning?.message;
+  return { summary: warning ? `${diagramSummary(d)}; ${warning}` : diagramSummary(d), logs };
 }

@@ -7,7 +7,7 @@ import { documentBase } from '../results/document.js';
 import { openSystem } from '../system/system.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
 import { mapIsopleth, type IsoplethMap } from '../mapping/isopleth/trace.js';
-import { failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { convergenceWarning, failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { compositionPath, type CompositionUnit } from '../mapping/isopleth/path.js';
 import { isoplethPreview } from '../plots/isopleth.js';
 import { writeResultFiles } from '../results/common.js';
@@ -58,7 +58,8 @@ export function isoplethSummary(m: IsoplethMap): string {
   if (liq.length) parts.push(`liquidus ${Math.min(...liq).toFixed(1)}-${Math.max(...liq).toFixed(1)} K`);
   if (sol.length) parts.push(`solidus ${Math.min(...sol).toFixed(1)}-${Math.max(...sol).toFixed(1)} K`);
   if (m.stats.notConverged) parts.push(`${m.stats.notConverged} of ${m.stats.equilibria} equilibria not converged`);
-  return parts.join(', ');
+  const warning = convergenceWarning(m.stats.grid);
+  return parts.join(', ') + (warning ? `; ${warning.message}` : '');
 }
 
 export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationOutput {
@@ -114,6 +115,8 @@ export function run(job: TaskJob<'isopleth'>, control: JobControl): CalculationO
     },
     table: isoplethTable(m, unit, path.axisElement),
   };
+  const warning = convergenceWarning(m.stats.grid);
+  if (warning) doc.convergence_warning = warning;
   const shown = withIsoplethDisplay(doc, namerOf(job));
   writeResultFiles(job.taskDir, {
     json: shown,

@@ -3,7 +3,7 @@
 // 1e-5, completeness self-check). Writes result/result.json (TernaryIsothermalSectionResult,
 // contract/results/ternary_isothermal_section.ts), result/result.csv (tie-lines and triangle corners) and
 // preview/isothermal_section.svg/.png.
-import { failIfNothingConverged } from '../mapping/nothing-converged.js';
+import { convergenceWarning, failIfNothingConverged } from '../mapping/nothing-converged.js';
 import { coherencyStrain } from '../mapping/spinodal/determinant.js';
 import { sectionSpinodals } from '../mapping/spinodal/in-gaps.js';
 import { basename } from 'node:path';
@@ -117,6 +117,8 @@ export function sectionDocument(
     statistics: { equilibria: s.stats.equilibria, not_converged: s.stats.notConverged, wall_time_s: s.stats.seconds },
     table: { columns: [], rows: [] },
   };
+  const warning = convergenceWarning(s.stats.grid);
+  if (warning) doc.convergence_warning = warning;
   doc.table = sectionTable(doc);
   return doc;
 }
@@ -179,6 +181,8 @@ export function sectionSummary(s: TernarySection): string {
       out += `; ${plural(s.selfCheck.overlaps.length, 'overlap')} of mapped fields (listed in result.json)`;
   }
   if (s.stats.notConverged) out += `; ${s.stats.notConverged} of ${s.stats.equilibria} equilibria not converged`;
+  const warning = convergenceWarning(s.stats.grid);
+  if (warning) out += `; ${warning.message}`;
   return out;
 }
 

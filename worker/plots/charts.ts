@@ -376,6 +376,8 @@ export interface BinaryPhaseDiagramInput extends CommonOptions {
    * the set labels the inputs give; without it the labels are printed as given.
    */
   phaseNames?: DisplayNamer;
+  /** A line in red under the title: what makes the diagram incomplete (a large share of failed grid nodes). */
+  warning?: string;
 }
 
 export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
@@ -411,6 +413,13 @@ export function binaryPhaseDiagram(input: BinaryPhaseDiagramInput): string {
   const height = baseHeight + legendRows * LEGEND_ROW;
   const svg = new SvgBuilder(width, height, { title: input.title ?? 'Binary phase diagram' });
   drawTitle(svg, input.title);
+  if (input.warning)
+    svg.text(width / 2, 46, input.warning, {
+      size: 14,
+      anchor: 'middle',
+      valign: 'top',
+      fill: NOT_CONVERGED_KINDS[0].colour,
+    });
   const panel = new Panel(svg, area, xt, yt);
   (input.regions ?? []).forEach((r, i) => {
     panel.region(

@@ -37,5 +37,6 @@ export function isoplethPreview(doc: IsoplethResult): string {
     TRange: doc.temperature_range,
     celsiusAxis: true,
     temperatureUnit: previewTemperatureUnit(doc.config),
+    warning: doc.convergence_warning?.message,
   });
 }

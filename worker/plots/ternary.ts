@@ -32,7 +32,11 @@ type Doc = Pick<
   | 'critical_points'
   | 'spinodals'
   | 'coherent_spinodals'
-> & { config?: unknown; self_check?: TernaryIsothermalSectionResult['self_check'] };
+> &
+  Partial<Pick<TernaryIsothermalSectionResult, 'convergence_warning'>> & {
+    config?: unknown;
+    self_check?: TernaryIsothermalSectionResult['self_check'];
+  };
 
 function polygonArea(p: [number, number][]): number {
   let a = 0;
@@ -75,12 +79,24 @@ function header(doc: Doc): string[] {
   ];
 }
 
-/** Under the title, in red, when the section's self-check found points the map does not agree with. */
+/**
+ * Under the title, in red, when the section's self-check found points the map does not agree with, and when a large
+ * share of its seed grid has no equilibrium.
+ */
 function selfCheckWarning(doc: Doc): string[] {
   const n = doc.self_check?.disagreements.length ?? 0;
-  if (n === 0) return [];
-  const text = `self-check: ${n} of ${doc.self_check!.points} point equilibria disagree with this map (listed in result.json)`;
-  return [`<text x="${WIDTH / 2}" y="48" font-size="12" text-anchor="middle" fill="#B00020">${escapeXml(text)}</text>`];
+  const lines = [
+    ...(n
+      ? [
+          `self-check: ${n} of ${doc.self_check!.points} point equilibria disagree with this map (listed in result.json)`,
+        ]
+      : []),
+    ...(doc.convergence_warning ? [doc.convergence_warning.message] : []),
+  ];
+  return lines.map(
+    (text, k) =>
+      `<text x="${WIDTH / 2}" y="${48 + 15 * k}" font-size="12" text-anchor="middle" fill="#B00020">${escapeXml(text)}</text>`,
+  );
 }
 
 /** The composition grid, every 0.1 of each component. */

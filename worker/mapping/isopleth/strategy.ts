@@ -4,6 +4,7 @@
 // of a point of the path, the line points with their axis fraction, the invariant lines and the liquidus and
 // solidus, and the result.
 import { StateLabeller } from '../core/labels.js';
+import { gridFailures } from '../nothing-converged.js';
 import { MapLedger } from '../core/ledger.js';
 import type { MapStrategy } from '../core/skeleton.js';
 import type { Located, UV } from '../core/zpf-line.js';
@@ -106,6 +107,7 @@ export class IsoplethStrategy implements MapStrategy<PlaneGrid, IsoplethMap> {
         notConverged: ledger.notConverged,
         seconds: ledger.seconds(),
         gridSeconds: grid.seconds,
+        grid: gridFailures(grid.samples.map((g) => g.result)),
       },
       logs: ledger.logs,
     };

@@ -5,6 +5,7 @@ import type { IsoplethRegion } from '../../../contract/results/isopleth.js';
 import type { LineEnd } from '../core/zpf-line.js';
 import type { ZpfLine as PlaneLine } from '../core/zpf-lines.js';
 import type { CompositionPath } from './path.js';
+import type { GridFailures } from '../nothing-converged.js';
 
 export type { LineEnd };
 
@@ -67,6 +68,6 @@ export interface IsoplethMap {
   liquidus: NamedLine[];
   solidus: NamedLine[];
   grid: { s: number[]; T: number[]; labels: string[][] };
-  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number };
+  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number; grid: GridFailures };
   logs: string[];
 }

@@ -25,6 +25,8 @@ import type { SectionWindow } from './window.js';
  * The self-check of the mapped fields. A disagreement inside a mapped two- or three-phase field is re-solved
  * warm-started from that field's equilibrium (the triangle's, or the region's nearest tie-line's): when this gives
  * the map's phases at a lower Gibbs energy than the cold answer, the cold answer was metastable and the map stands.
+ * `missed`: the answers of the disagreements left that hold two or three phases, each a seed of a field the map
+ * missed (ternary/strategy.ts refines the map from them).
  */
 export function checkSection(
   fields: SectionFields,
@@ -32,7 +34,7 @@ export function checkSection(
   window: SectionWindow,
   grid: TriangularGrid,
   stage?: (text: string) => void,
-): SelfCheckResult {
+): { check: SelfCheckResult; missed: SectionState[] } {
   const checkPoints = upwardCellCentroids(grid.n, grid.lo, grid.span).filter((X) => window.contains(X));
   stage?.(`self-check: ${checkPoints.length} equilibria`);
   const answers = solver.batch(checkPoints, 0.9, 1);
@@ -46,7 +48,10 @@ export function checkSection(
     if (undercut) check.metastable_answers++;
     return !undercut;
   });
-  return check;
+  const missed = check.disagreements
+    .map((d) => byX.get(d.x))
+    .filter((e): e is SectionState => !!e?.ok && e.phases.length >= 2);
+  return { check, missed };
 }
 
 /** The field's own equilibrium, warm-started at the disagreeing point, lies lower than the cold answer there. */

@@ -5,6 +5,7 @@ import type { NativeDatabase } from '../../core/native.js';
 import type { JobControl } from '../../protocol.js';
 import { triangularGrid, type TriangularGrid } from '../core/grid.js';
 import { StateLabeller } from '../core/labels.js';
+import { gridFailures, type GridFailures } from '../nothing-converged.js';
 import { MapLedger } from '../core/ledger.js';
 import type { MapStrategy } from '../core/skeleton.js';
 import { SectionFields } from './fields.js';
@@ -16,6 +17,9 @@ import { checkSection } from './self-check.js';
 import { SectionSolver, type SectionState } from './solver.js';
 import { TieLineTracer } from './trace.js';
 import { SectionWindow } from './window.js';
+
+/** Rounds of the self-check that refine the map from its disagreements (each a check of its own). */
+const MAX_REFINEMENTS = 3;
 
 export interface TernaryMapRequest {
   database: NativeDatabase;
@@ -54,7 +58,7 @@ export interface TernarySection {
   singlePhaseLabels: { phase: string; x: Vec3; label?: string }[];
   criticalPoints: { phases: [string, string]; x: Vec3 }[];
   selfCheck: SelfCheckResult | null;
-  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number };
+  stats: { equilibria: number; notConverged: number; seconds: number; gridSeconds: number; grid: GridFailures };
   logs: string[];
 }
 
@@ -159,11 +163,29 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
     );
   }
 
+  /**
+   * The self-check, and the map refined from its disagreements: the answer at each point that disagrees seeds the
+   * field the map missed there (its region traced, its triangle added, the new triangle's edges traced), the fields
+   * are closed and labelled again and the check is repeated, until no disagreement is left, a round adds no field,
+   * or after MAX_REFINEMENTS rounds; what is left stays in the result's self_check.
+   */
   selfCheck(grid: SectionGrid): void {
     if (this.req.selfCheck === false) return;
-    this.check = checkSection(this.fields, this.solver, this.window, grid.shape, (text) =>
-      this.control?.setStage?.(text),
-    );
+    const stage = (text: string) => this.control?.setStage?.(text);
+    for (let round = 1; ; round++) {
+      const { check, missed } = checkSection(this.fields, this.solver, this.window, grid.shape, stage);
+      this.check = check;
+      if (!missed.length || round > MAX_REFINEMENTS) return;
+      const before = this.fields.regions.length + this.fields.triangles.length;
+      stage(`self-check: the map refined from ${missed.length} disagreements`);
+      seedGridNodes(this.seeds, missed, () => {});
+      seedTriangleEdges(this.seeds);
+      const added = this.fields.regions.length + this.fields.triangles.length - before;
+      this.ledger.log(`self-check round ${round}: ${missed.length} disagreements seeded ${added} fields`);
+      if (added <= 0) return;
+      this.closeRegions();
+      this.labelFields(grid);
+    }
   }
 
   assemble(grid: SectionGrid): TernarySection {
@@ -178,7 +200,13 @@ export class TernarySectionStrategy implements MapStrategy<SectionGrid, TernaryS
       singlePhaseLabels: this.singlePhaseLabels,
       criticalPoints: this.fields.criticalPoints,
       selfCheck: this.check,
-      stats: { equilibria, notConverged, seconds: this.ledger.seconds(), gridSeconds: grid.seconds },
+      stats: {
+        equilibria,
+        notConverged,
+        seconds: this.ledger.seconds(),
+        gridSeconds: grid.seconds,
+        grid: gridFailures(grid.states.map((e) => e.raw)),
+      },
       logs,
     };
     if (notConverged) logs.push(`${notConverged} of ${equilibria} point equilibria did not converge`);
