@@ -1,6 +1,6 @@
 // result.json of task type potential_diagram (worker/calculations/potential_diagram.ts), an extension. Types only: the
 // renderer imports this file. Units: K, Pa, J/mol; activities as log10 against the element's reference state.
-import type { ResultDocument, ResultTable } from './common.js';
+import type { ConvergenceWarning, ResultDocument, ResultTable } from './common.js';
 
 export interface PotentialAxis {
   quantity: 'temperature' | 'log10_activity' | 'chemical_potential';
@@ -65,4 +65,6 @@ export interface PotentialDiagramDocument extends ResultDocument {
   /** one row per grid node: x, y, the stable phases, the mole fractions of the held elements */
   table: ResultTable;
   notes: string[];
+  /** present when a large share of the grid's nodes has no equilibrium (contract/results/common.ts) */
+  convergence_warning?: ConvergenceWarning;
 }

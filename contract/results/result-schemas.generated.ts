@@ -7886,6 +7886,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "type": "string"
         }
       },
+      "convergence_warning": {
+        "description": "present when a large share of the grid's nodes has no equilibrium (contract/results/common.ts)",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
       "version": {
         "type": "number"
       },
@@ -7921,6 +7925,37 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
       "phase_selection"
     ],
     "$defs": {
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
+        ]
+      },
       "PhaseSelectionRecord": {
         "type": "object",
         "properties": {

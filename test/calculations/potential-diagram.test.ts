@@ -39,6 +39,9 @@ PARAMETER G(AO,A:O;0) 1 -400000+100*T; 6000 N !
 PHASE A2O3 % 2 2 3 !
 CONSTITUENT A2O3 :A:O: !
 PARAMETER G(A2O3,A:O;0) 1 -1100000+250*T; 6000 N !
+PHASE OXYGEN % 1 1 !
+CONSTITUENT OXYGEN :O: !
+PARAMETER G(OXYGEN,O;0) 1 0; 6000 N !
 PHASE AB % 2 1 1 !
 CONSTITUENT AB :A:B: !
 PARAMETER G(AB,A:B;0) 1 -50000; 6000 N !
@@ -111,6 +114,22 @@ describe('potential_diagram of stoichiometric oxides (closed forms)', () => {
       expect(pts.length, `${a} | ${b}`).toBeGreaterThan(30);
       for (const p of pts) expect(Math.abs(p.y - mu(p.x)), `${a} | ${b} at ${p.x} K`).toBeLessThan(240000 / 40 / 1000);
     }
+  }, 60_000);
+
+  it('above the potential of pure oxygen no equilibrium exists: the diagram says how much of it is missing', () => {
+    const doc = calc(OXIDES, {
+      components: ['A', 'O'],
+      x_axis: { quantity: 'temperature', start: 500, end: 1500 },
+      y_axis: { quantity: 'chemical_potential', element: 'O', start: -300000, end: 100000 },
+      grid_points: 21,
+    });
+    // OXYGEN (G = 0) would take every atom without bound once mu(O) > 0: the nodes there have no equilibrium
+    const above = doc.table.rows.filter((r) => (r[1] as number) > 1e-9);
+    expect(above.length).toBeGreaterThan(0);
+    for (const r of above) expect(r[2]).toBe('not converged');
+    expect(doc.convergence_warning?.share).toBeCloseTo(above.length / 441, 6);
+    expect(doc.convergence_warning?.message).toMatch(/^incomplete: \d+ of 441 grid nodes/);
+    expect(doc.fields.map((f) => f.phases.join('+')).sort()).toEqual(['A2O3', 'AO', 'METAL']);
   }, 60_000);
 
   it('mu(O) against mu(B) at 1000 K: the predominance diagram of A, AB and AO, its junction', () => {

@@ -11,6 +11,7 @@ import type { PotentialAxis, PotentialDiagramDocument } from '../../contract/res
 import { heldAxisElements, POTENTIAL_DEFAULT_GRID_POINTS } from '../../contract/tasks/potential_diagram.js';
 import type { EquilibriumConditions } from '../core/equilibrium.js';
 import { resultStateLabels, StateLabeller } from '../mapping/core/labels.js';
+import { convergenceWarning } from '../mapping/nothing-converged.js';
 import { mapPotentials, type PotentialMap } from '../mapping/potential/grid.js';
 import { binaryPhaseDiagram } from '../plots/charts.js';
 import { previewTemperatureUnit } from '../plots/panel.js';
@@ -113,7 +114,7 @@ export function run(job: TaskJob<'potential_diagram'>, control: JobControl): Cal
     previews: { potential_diagram: potentialPreview(doc, basename(sys.tdbFile)) },
   });
   return {
-    summary: `${doc.fields.length} fields, ${doc.boundaries.length} boundaries, ${doc.junctions.length} junctions over ${nx} x ${ny} nodes`,
+    summary: `${doc.convergence_warning ? `${doc.convergence_warning.message}; ` : ''}${doc.fields.length} fields, ${doc.boundaries.length} boundaries, ${doc.junctions.length} junctions over ${nx} x ${ny} nodes`,
     logs: [
       ...sys.logs,
       `equilibria: ${map.equilibria} (grid ${nx} x ${ny}, ${job.ompThreads} thread(s)), not converged ${map.notConverged}`,
@@ -136,9 +137,14 @@ function documentOf(
     .filter((k) => map.labels[k]! < 0)
     .map((k) => (map.noEquilibrium.has(k) ? { ...node(k), none: true } : node(k)));
   const notes = [...extras.notes];
-  if (failed.length > 0)
+  const warning = convergenceWarning({
+    nodes: map.nx * map.ny,
+    notConverged: map.notConverged - map.noEquilibrium.size,
+    noEquilibrium: map.noEquilibrium.size,
+  });
+  if (failed.length > 0 && !warning)
     notes.push(
-      `${failed.length} of ${map.nx * map.ny} grid nodes did not converge: fields and lines may be missing there`,
+      `${failed.length} of ${map.nx * map.ny} grid nodes have no equilibrium: fields and lines may be missing there`,
     );
   const x_axis = axisRecord(cond.x_axis, extras);
   const y_axis = axisRecord(cond.y_axis, extras);
@@ -166,6 +172,7 @@ function documentOf(
     not_converged_nodes: failed,
     table: nodeTable(map, grid, sys.elements, [x_axis, y_axis]),
     notes,
+    ...(warning ? { convergence_warning: warning } : {}),
   };
 }
 
@@ -216,5 +223,6 @@ export function potentialPreview(doc: PotentialDiagramDocument, tdbName: string)
     xRange: [doc.x_axis.range[0] - shift, doc.x_axis.range[1] - shift],
     TRange: doc.y_axis.range,
     notConverged: doc.not_converged_nodes.map(xy),
+    warning: doc.convergence_warning?.message,
   });
 }
