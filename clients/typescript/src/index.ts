@@ -373,6 +373,44 @@ export interface SpinodalCondition {
   coherent?: SpinodalCoherent;
 }
 
+/** @schema TaskConfig_potential_diagram.condition.x_axis */
+export interface PotentialDiagramAxis {
+  /** the temperature (K; x axis only), log10 of an element's activity, or its chemical potential (J/mol) */
+  quantity: 'temperature' | 'log10_activity' | 'chemical_potential';
+  /** the element held at the potential (potential axes) */
+  element?: string;
+  /** the activity's reference: a phase (GAS for oxygen: log10 a(O) = log10 p(O2)/2) or SER */
+  reference_state?: string;
+  start: number;
+  end: number;
+}
+
+/** @schema TaskConfig_potential_diagram.condition.y_axis */
+export interface PotentialDiagramYAxis {
+  /** log10 of the element's activity, or its chemical potential (J/mol) */
+  quantity: 'log10_activity' | 'chemical_potential';
+  element?: string;
+  reference_state?: string;
+  start: number;
+  end: number;
+}
+
+/** @schema TaskConfig_potential_diagram.condition */
+export interface PotentialDiagramCondition {
+  components: string[];
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  pressure: number;
+  x_axis: PotentialDiagramAxis;
+  y_axis: PotentialDiagramYAxis;
+  /** K: the temperature of a diagram with two potential axes */
+  temperature?: number;
+  /** mole fractions of the elements no axis holds */
+  compositions?: Record<string, number>;
+  /** nodes per axis; default 61 */
+  grid_points?: number;
+}
+
 /** @schema TaskConfig_solution_treatment.condition.dissolution.diffusivity */
 export interface SolutionDiffusivity {
   /** m^2/s */
@@ -810,6 +848,21 @@ export interface SpinodalConfig {
   condition: SpinodalCondition;
 }
 
+/** @schema TaskConfig_potential_diagram */
+export interface PotentialDiagramConfig {
+  task_type: 'potential_diagram';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: PotentialDiagramCondition;
+}
+
 /** @schema TaskConfig_solution_treatment */
 export interface SolutionConfig {
   task_type: 'solution_treatment';
@@ -869,7 +922,8 @@ export type TaskConfig =
   | SpinodalConfig
   | SolutionConfig
   | SolidificationConfig
-  | AgingConfig;
+  | AgingConfig
+  | PotentialDiagramConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {
