@@ -297,6 +297,43 @@ class SpinodalCondition(_SpinodalCondition, total=False):
     coherent: SpinodalCoherent  # the coherent spinodal (Cahn 1961)
 
 
+class _PotentialAxis(TypedDict):
+    quantity: Literal["temperature", "log10_activity", "chemical_potential"]  # temperature: K, x axis only
+    start: float
+    end: float
+
+
+class PotentialAxis(_PotentialAxis, total=False):
+    element: str  # the element held at the potential (potential axes)
+    reference_state: str  # the activity's reference: a phase (GAS for oxygen) or SER
+
+
+class _PotentialYAxis(TypedDict):
+    quantity: Literal["log10_activity", "chemical_potential"]
+    start: float
+    end: float
+
+
+class PotentialYAxis(_PotentialYAxis, total=False):
+    element: str
+    reference_state: str
+
+
+class _PotentialDiagramCondition(TypedDict):
+    components: List[str]
+    pressure: float
+    x_axis: PotentialAxis
+    y_axis: PotentialYAxis
+
+
+class PotentialDiagramCondition(_PotentialDiagramCondition, total=False):
+    temperature: float  # K: required when x_axis is a potential
+    compositions: Dict[str, float]  # mole fractions of the elements no axis holds
+    grid_points: int  # nodes per axis; default 61
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+
+
 class SolutionDiffusivity(TypedDict):
     D0: float  # m^2/s
     Q: float  # J/mol
@@ -689,6 +726,18 @@ class SpinodalConfig(_SpinodalConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
+class _PotentialDiagramConfig(_ConfigBase):
+    condition: PotentialDiagramCondition
+
+
+class PotentialDiagramConfig(_PotentialDiagramConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
+
+
 class _SolutionConfig(_ConfigBase):
     condition: SolutionCondition
 
@@ -728,7 +777,7 @@ class AgingConfig(_AgingConfig, total=False):
 TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
-    SpinodalConfig, SolutionConfig, SolidificationConfig, AgingConfig,
+    SpinodalConfig, SolutionConfig, SolidificationConfig, AgingConfig, PotentialDiagramConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -773,6 +822,10 @@ SCHEMAS: Dict[type, str] = {
     SpinodalCondition: "TaskConfig_spinodal_decomposition.condition",
     SpinodalCoherent: "TaskConfig_spinodal_decomposition.condition.coherent",
     SpinodalConfig: "TaskConfig_spinodal_decomposition",
+    PotentialAxis: "TaskConfig_potential_diagram.condition.x_axis",
+    PotentialYAxis: "TaskConfig_potential_diagram.condition.y_axis",
+    PotentialDiagramCondition: "TaskConfig_potential_diagram.condition",
+    PotentialDiagramConfig: "TaskConfig_potential_diagram",
     SolutionCondition: "TaskConfig_solution_treatment.condition",
     SolutionDissolution: "TaskConfig_solution_treatment.condition.dissolution",
     SolutionDiffusivity: "TaskConfig_solution_treatment.condition.dissolution.diffusivity",
