@@ -12,7 +12,7 @@ import { heldAxisElements, POTENTIAL_DEFAULT_GRID_POINTS } from '../../contract/
 import type { EquilibriumConditions } from '../core/equilibrium.js';
 import { resultStateLabels, StateLabeller } from '../mapping/core/labels.js';
 import { convergenceWarning } from '../mapping/nothing-converged.js';
-import { mapPotentials, type PotentialMap } from '../mapping/potential/grid.js';
+import { linspace, mapPotentials, type PotentialMap } from '../mapping/potential/grid.js';
 import { binaryPhaseDiagram } from '../plots/charts.js';
 import { previewTemperatureUnit } from '../plots/panel.js';
 import { CancelledError, type CalculationOutput, type JobControl, type TaskJob } from '../protocol.js';
@@ -28,10 +28,6 @@ type Condition = TaskJob<'potential_diagram'>['config']['condition'];
 type AxisConfig = Condition['x_axis'];
 
 const LN10 = Math.log(10);
-
-function linspace(a: number, b: number, n: number): number[] {
-  return Array.from({ length: n }, (_, i) => (i === n - 1 ? b : a + ((b - a) * i) / (n - 1)));
-}
 
 function axisLabel(a: AxisConfig, reference: string | null): string {
   if (a.quantity === 'temperature') return 'Temperature (K)';
@@ -132,6 +128,7 @@ function documentOf(
   map: PotentialMap,
   grid: { xs: number[]; ys: number[] },
 ): PotentialDiagramDocument {
+  const namer = namerOf(job);
   const node = (k: number) => ({ x: grid.xs[k % map.nx]!, y: grid.ys[Math.floor(k / map.nx)]! });
   const failed = [...map.labels.keys()]
     .filter((k) => map.labels[k]! < 0)
@@ -159,7 +156,7 @@ function documentOf(
     grid: { x_points: map.nx, y_points: map.ny, equilibria: map.equilibria, not_converged: map.notConverged },
     fields: map.fields.map((f) => ({
       phases: map.sets[f.label]!,
-      display: displayFieldLabel(map.sets[f.label]!.join(' + '), namerOf(job)),
+      display: displayFieldLabel(map.sets[f.label]!.join(' + '), namer),
       x: f.at[0],
       y: f.at[1],
       grid_nodes: f.nodes,

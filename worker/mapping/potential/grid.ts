@@ -126,7 +126,8 @@ function mapGrid(
 const REFINE_POINTS = 9,
   REFINE_LEVELS = 2;
 
-function linspace(a: number, b: number, n: number): number[] {
+/** n evenly spaced values from a to b, b itself the last. */
+export function linspace(a: number, b: number, n: number): number[] {
   return Array.from({ length: n }, (_, i) => (i === n - 1 ? b : a + ((b - a) * i) / (n - 1)));
 }
 
