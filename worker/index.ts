@@ -29,6 +29,7 @@ export const CALCULATIONS: CalculationTable = {
   equilibrium_batch: () => import('./calculations/equilibrium_batch.js'),
   spinodal_decomposition: () => import('./calculations/spinodal_decomposition.js'),
   potential_diagram: () => import('./calculations/potential_diagram.js'),
+  liquidus_projection: () => import('./calculations/liquidus_projection.js'),
   solution_treatment: () => import('./calculations/solution_treatment.js'),
   solidification: () => import('./calculations/solidification.js'),
   aging: () => import('./calculations/aging.js'),

@@ -334,6 +334,19 @@ class PotentialDiagramCondition(_PotentialDiagramCondition, total=False):
     inhibit_phases: List[str]
 
 
+class _LiquidusProjectionCondition(TypedDict):
+    components: List[str]  # the triangle's corners first, then any components held at fixed_compositions
+    pressure: float
+
+
+class LiquidusProjectionCondition(_LiquidusProjectionCondition, total=False):
+    fixed_compositions: Dict[str, float]  # mole fractions of the components after the first three
+    grid_divisions: int  # divisions of each side of the triangle's grid; default 20
+    isotherm_step: float  # K between liquidus isotherms; default 50
+    activated_phases: List[str]
+    inhibit_phases: List[str]
+
+
 class SolutionDiffusivity(TypedDict):
     D0: float  # m^2/s
     Q: float  # J/mol
@@ -738,6 +751,18 @@ class PotentialDiagramConfig(_PotentialDiagramConfig, total=False):
     mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
 
 
+class _LiquidusProjectionConfig(_ConfigBase):
+    condition: LiquidusProjectionCondition
+
+
+class LiquidusProjectionConfig(_LiquidusProjectionConfig, total=False):
+    task_path: str
+    tdb_file: str
+    preview_temperature_unit: Literal["kelvin", "celsius"]  # unit of the previews' temperature axes; default kelvin
+    mobility_tdb_code: str  # a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs)
+    mobility_tdb_file: str  # set by the server from mobility_tdb_code; a client's path is never used
+
+
 class _SolutionConfig(_ConfigBase):
     condition: SolutionCondition
 
@@ -778,6 +803,7 @@ TaskConfig = Union[
     PointCalculationConfig, LineCalculationConfig, BinaryEquilibriumConfig, PropertiesConfig, ScheilConfig,
     CptDiagramConfig, IsoplethConfig, TernarySectionConfig, GibbsEnergyCurvesConfig, EquilibriumBatchConfig,
     SpinodalConfig, SolutionConfig, SolidificationConfig, AgingConfig, PotentialDiagramConfig,
+    LiquidusProjectionConfig,
 ]
 
 # The OpenAPI schema (component name, or name.property for a nested object) each TypedDict mirrors.
@@ -826,6 +852,8 @@ SCHEMAS: Dict[type, str] = {
     PotentialYAxis: "TaskConfig_potential_diagram.condition.y_axis",
     PotentialDiagramCondition: "TaskConfig_potential_diagram.condition",
     PotentialDiagramConfig: "TaskConfig_potential_diagram",
+    LiquidusProjectionCondition: "TaskConfig_liquidus_projection.condition",
+    LiquidusProjectionConfig: "TaskConfig_liquidus_projection",
     SolutionCondition: "TaskConfig_solution_treatment.condition",
     SolutionDissolution: "TaskConfig_solution_treatment.condition.dissolution",
     SolutionDiffusivity: "TaskConfig_solution_treatment.condition.dissolution.diffusivity",

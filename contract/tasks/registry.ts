@@ -19,6 +19,7 @@ import { solutionTreatmentSchema, type SolutionTreatmentDocument } from './solut
 import { solidificationSchema, type SolidificationDocument } from './solidification.js';
 import { agingSchema, type AgingDocument } from './aging.js';
 import { potentialDiagramSchema, type PotentialDiagramDocument } from './potential_diagram.js';
+import { liquidusProjectionSchema, type LiquidusProjectionDocument } from './liquidus_projection.js';
 
 /**
  * A value that exists only to carry the result document's type (`TaskResult<T>` reads it); at run time it is
@@ -151,6 +152,13 @@ export const TASK_REGISTRY = {
     help: 'Extension: the stable phases over the activity or chemical potential of an element against temperature, or against a second potential at one temperature (log p(O2) against T, predominance diagrams).',
     stage: 'mapping the potential diagram',
     result: resultOf<PotentialDiagramDocument>(),
+  }),
+  liquidus_projection: entry({
+    schema: liquidusProjectionSchema,
+    label: 'Liquidus projection',
+    help: 'Extension: the liquidus surface of a ternary (or of a section of a multicomponent alloy): primary fields, valleys, invariant reactions (E, U, P) and isotherms.',
+    stage: 'mapping the liquidus surface',
+    result: resultOf<LiquidusProjectionDocument>(),
   }),
 } as const;
 

@@ -118,6 +118,9 @@ const CONDITIONS: Record<TaskType, { condition: Record<string, unknown>; extra?:
       grid_points: 7,
     },
   },
+  liquidus_projection: {
+    condition: { components: ['FE', 'CR', 'C'], pressure: P, grid_divisions: 4 },
+  },
   aging: {
     condition: {
       ...FE_C,

@@ -419,7 +419,7 @@ const ROWS: Row[] = [
     body: () => task({ task_config: { task_type: 'directional_solidification', tdb_code: 'ALFE' } }),
     status: 400,
     error:
-      "task_config.task_type: 'directional_solidification' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section, gibbs_energy_curves, equilibrium_batch, spinodal_decomposition, solution_treatment, solidification, aging, potential_diagram",
+      "task_config.task_type: 'directional_solidification' is announced but not open yet; open task types: point_calculation, line_calculation, binary_equilibrium, thermodynamic_properties_next, scheil_solidification, binary_cpt_diagram, isopleth, ternary_isothermal_section, gibbs_energy_curves, equilibrium_batch, spinodal_decomposition, solution_treatment, solidification, aging, potential_diagram, liquidus_projection",
   },
   {
     name: 'unknown task type',

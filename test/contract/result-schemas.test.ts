@@ -153,6 +153,10 @@ const CONFIGS: Record<TaskType, { tdb: string; config: Record<string, unknown> }
       },
     },
   },
+  liquidus_projection: {
+    tdb: path.join(SHARED_TDB_DIR, 'alcrni.tdb'),
+    config: { condition: { components: ['NI', 'AL', 'CR'], pressure: 101325, grid_divisions: 4, isotherm_step: 100 } },
+  },
   aging: {
     tdb: ALSCZR,
     config: {

@@ -421,6 +421,11 @@ const VALID: Record<string, unknown>[] = [
     },
   },
   {
+    task_type: 'liquidus_projection',
+    tdb_code: 'ALFE',
+    condition: { components: ['AL', 'FE', 'NI'], pressure: 101325, grid_divisions: 6 },
+  },
+  {
     task_type: 'spinodal_decomposition',
     tdb_code: 'ALFE',
     condition: {

@@ -211,6 +211,22 @@ const FULL: Record<TaskType, Record<string, unknown>> = {
       grid_points: 7,
     },
   },
+  liquidus_projection: {
+    task_type: 'liquidus_projection',
+    tdb_code: 'ALFE',
+    task_path: 'out/liquidus',
+    mobility_tdb_code: 'ALFE',
+    preview_temperature_unit: 'celsius',
+    condition: {
+      components: ['AL', 'FE', 'NI', 'CR'],
+      activated_phases: ['FCC_A1', 'BCC_A2', 'LIQUID'],
+      inhibit_phases: ['@gas'],
+      pressure: 101325,
+      fixed_compositions: { CR: 0.05 },
+      grid_divisions: 10,
+      isotherm_step: 25,
+    },
+  },
   aging: {
     task_type: 'aging',
     tdb_code: 'ALFE',

@@ -42,8 +42,8 @@ describe('bundled databases', () => {
   });
 
   it('every bundled database offers every open task type its elements allow (the New task form lists it)', () => {
-    // sections and isopleths need three elements; every other type runs on a binary
-    const multicomponent = ['isopleth', 'ternary_isothermal_section'];
+    // sections, isopleths and liquidus projections need three elements; every other type runs on a binary
+    const multicomponent = ['isopleth', 'ternary_isothermal_section', 'liquidus_projection'];
     for (const e of catalog) {
       const binary = readTdbInfo(path.join(root, e.file)).elements.filter((el) => !['VA', '/-'].includes(el)).length < 3;
       const want = TASK_TYPES.filter((t) => !(binary && multicomponent.includes(t)));

@@ -15,11 +15,11 @@ import {
 } from '../../contract/plots/labels.js';
 import { gibbsPoint, type TernaryIsothermalSectionResult } from '../../contract/results/ternary_isothermal_section.js';
 
-const WIDTH = 820;
-const HEIGHT = 820;
+export const WIDTH = 820;
+export const HEIGHT = 820;
 const SIDE = 640;
 const X0 = (WIDTH - SIDE) / 2;
-const Y0 = 690;
+export const Y0 = 690;
 
 type Doc = Pick<
   TernaryIsothermalSectionResult,
@@ -45,19 +45,19 @@ function polygonArea(p: [number, number][]): number {
 }
 
 /** Pixel point of a plane point of the Gibbs triangle. */
-function px(p: [number, number]): [number, number] {
+export function px(p: [number, number]): [number, number] {
   return [X0 + p[0] * SIDE, Y0 - p[1] * SIDE];
 }
 
 /** Pixel point of a composition (mole fractions by component). */
-type At = (c: Record<string, number>) => [number, number];
+export type At = (c: Record<string, number>) => [number, number];
 
 /** SVG points attribute of pixel points. */
-function pointsAttr(list: [number, number][]): string {
+export function pointsAttr(list: [number, number][]): string {
   return list.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(' ');
 }
 
-function pathSegment(p: [number, number], q: [number, number]): string {
+export function pathSegment(p: [number, number], q: [number, number]): string {
   return `M${fmt(p[0])},${fmt(p[1])}L${fmt(q[0])},${fmt(q[1])}`;
 }
 
@@ -100,7 +100,7 @@ function selfCheckWarning(doc: Doc): string[] {
 }
 
 /** The composition grid, every 0.1 of each component. */
-function compositionGrid(comps: string[], at: At): string {
+export function compositionGrid(comps: string[], at: At): string {
   const grid: string[] = [];
   for (let i = 1; i < 10; i++) {
     const f = i / 10;
@@ -166,7 +166,12 @@ function phaseFields(doc: Doc, at: At): string[] {
 }
 
 /** The triangle's outline, the fraction ticks along its edges, the corner names and the caption under it. */
-function triangleFrame(comps: string[], at: At, [A, B, C]: [number, number][]): string[] {
+export function triangleFrame(
+  comps: string[],
+  at: At,
+  [A, B, C]: [number, number][],
+  caption = 'mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines',
+): string[] {
   const out = [`<polygon points="${pointsAttr([A!, B!, C!])}" fill="none" stroke="#000" stroke-width="1.6"/>`];
   for (let i = 2; i < 10; i += 2) {
     const f = i / 10;
@@ -184,7 +189,7 @@ function triangleFrame(comps: string[], at: At, [A, B, C]: [number, number][]): 
     `<text x="${fmt(A![0] - 10)}" y="${fmt(A![1] + 22)}" font-size="16" font-weight="bold" text-anchor="end">${escapeXml(comps[0])}</text>`,
     `<text x="${fmt(B![0] + 10)}" y="${fmt(B![1] + 22)}" font-size="16" font-weight="bold">${escapeXml(comps[1])}</text>`,
     `<text x="${fmt(C![0])}" y="${fmt(C![1] - 12)}" font-size="16" font-weight="bold" text-anchor="middle">${escapeXml(comps[2])}</text>`,
-    `<text x="${WIDTH / 2}" y="${fmt(A![1] + 40)}" font-size="12" text-anchor="middle" fill="#555">mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines</text>`,
+    `<text x="${WIDTH / 2}" y="${fmt(A![1] + 40)}" font-size="12" text-anchor="middle" fill="#555">${escapeXml(caption)}</text>`,
   );
   return out;
 }
@@ -293,7 +298,7 @@ function placeSectionLabels(doc: Doc, at: At, box: { x: number; y: number; width
 }
 
 /** The legend of the numbered labels, wrapped into lines of the picture's width. */
-function legendLines(items: string[]): string[] {
+export function legendLines(items: string[]): string[] {
   const lines: string[] = [];
   let line = '';
   for (const item of items) {

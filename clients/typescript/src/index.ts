@@ -411,6 +411,21 @@ export interface PotentialDiagramCondition {
   grid_points?: number;
 }
 
+/** @schema TaskConfig_liquidus_projection.condition */
+export interface LiquidusProjectionCondition {
+  /** the triangle's corners first, then any components held at fixed_compositions */
+  components: string[];
+  activated_phases?: string[];
+  inhibit_phases?: string[];
+  pressure: number;
+  /** mole fractions of the components after the first three (a section of a multicomponent alloy) */
+  fixed_compositions?: Record<string, number>;
+  /** divisions of each side of the triangle's grid; default 20 */
+  grid_divisions?: number;
+  /** K between liquidus isotherms; default 50 */
+  isotherm_step?: number;
+}
+
 /** @schema TaskConfig_solution_treatment.condition.dissolution.diffusivity */
 export interface SolutionDiffusivity {
   /** m^2/s */
@@ -863,6 +878,21 @@ export interface PotentialDiagramConfig {
   condition: PotentialDiagramCondition;
 }
 
+/** @schema TaskConfig_liquidus_projection */
+export interface LiquidusProjectionConfig {
+  task_type: 'liquidus_projection';
+  tdb_code: string;
+  task_path?: string;
+  tdb_file?: string;
+  /** a database of mobility data read beside tdb_code (MOB, DT, DC, DI outputs) */
+  mobility_tdb_code?: string;
+  /** set by the server from mobility_tdb_code; a client's path is never used */
+  mobility_tdb_file?: string;
+  /** unit of the previews' temperature axes (default kelvin) */
+  preview_temperature_unit?: 'kelvin' | 'celsius';
+  condition: LiquidusProjectionCondition;
+}
+
 /** @schema TaskConfig_solution_treatment */
 export interface SolutionConfig {
   task_type: 'solution_treatment';
@@ -923,7 +953,8 @@ export type TaskConfig =
   | SolutionConfig
   | SolidificationConfig
   | AgingConfig
-  | PotentialDiagramConfig;
+  | PotentialDiagramConfig
+  | LiquidusProjectionConfig;
 
 /** @schema TaskCreateRequest */
 export interface TaskCreateRequest {

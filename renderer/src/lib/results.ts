@@ -112,6 +112,7 @@ const REQUIRED: Record<TaskType, string[]> = {
   solution_treatment: ['temperatures', 'amounts', 'solvus', 'table'],
   solidification: ['path', 'scheil_path', 'lever_rule', 'back_diffusion', 'final_profile', 'table'],
   potential_diagram: ['x_axis', 'y_axis', 'fields', 'boundaries', 'junctions', 'table'],
+  liquidus_projection: ['corners', 'primary_fields', 'valleys', 'invariants', 'isotherms', 'table'],
   aging: ['time', 'temperature', 'precipitates', 'matrix_composition', 'size_distributions', 'table'],
 };
 

@@ -23,6 +23,7 @@ export const complete: CalculationTable = {
   solidification: calculation<'solidification'>(),
   aging: calculation<'aging'>(),
   potential_diagram: calculation<'potential_diagram'>(),
+  liquidus_projection: calculation<'liquidus_projection'>(),
 };
 
 // @ts-expect-error MISSING: binary_cpt_diagram has a registry entry but no calculation
@@ -41,6 +42,7 @@ export const missing: CalculationTable = {
   solidification: calculation<'solidification'>(),
   aging: calculation<'aging'>(),
   potential_diagram: calculation<'potential_diagram'>(),
+  liquidus_projection: calculation<'liquidus_projection'>(),
 };
 
 export const mismatched: CalculationTable = {

@@ -29,6 +29,7 @@ export const complete: ResultViewTable = {
   solidification: view<'solidification'>(),
   aging: view<'aging'>(),
   potential_diagram: view<'potential_diagram'>(),
+  liquidus_projection: view<'liquidus_projection'>(),
 };
 
 // @ts-expect-error MISSING: isopleth has a registry entry but no view
@@ -47,6 +48,7 @@ export const missing: ResultViewTable = {
   solidification: view<'solidification'>(),
   aging: view<'aging'>(),
   potential_diagram: view<'potential_diagram'>(),
+  liquidus_projection: view<'liquidus_projection'>(),
 };
 
 export const mismatched: ResultViewTable = {

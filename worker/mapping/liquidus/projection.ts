@@ -1,0 +1,133 @@
+// The liquidus projection of a ternary system (or of a ternary section of a multicomponent alloy): the liquidus
+// temperature and primary phase at every node of a triangular grid (search.ts), each valley's crossing of every edge
+// whose ends differ in their primary phase (valley.ts), the invariant point inside every cell where three valleys meet
+// (junction.ts), and the valleys as lines through their crossings (valley-lines.ts). Every state is a converged global
+// equilibrium of the liquid alone just above the liquidus; nothing is interpolated but the lines between them.
+import type { ChunkedSolver } from '../../scans/chunked-solver.js';
+import type { InvariantPoint } from './junction.js';
+import { runLockstep, type Search } from './lockstep.js';
+import { liquidusSearch, type LiquidusState } from './search.js';
+import type { TriangleGrid } from './triangle-grid.js';
+import { valleysOnEdge, type ValleyCrossing } from './valley.js';
+import { planCell, refineCell, type CellCorner, type CellPlan, type RefineContext } from './refine.js';
+import { cellCrossings, chain, type CellCrossing, type ValleyLine } from './valley-lines.js';
+
+/** K above the highest neighbouring liquidus where a node's search starts (a node of the coarse pass known) */
+const NEIGHBOUR_MARGIN = 10;
+
+export interface LiquidusProjectionMap {
+  grid: TriangleGrid;
+  /** per grid node: its liquidus state, null where the search failed */
+  nodes: (LiquidusState | null)[];
+  valleys: ValleyLine[];
+  /** per grid cell: the valleys' crossings on its edges */
+  cells: CellCrossing[][];
+  invariants: InvariantPoint[];
+  /** cells where three valleys meet but the point was not located (a fourth field, a failed search) */
+  unlocated: [number, number][];
+  equilibria: number;
+  /** equilibria spent on the nodes, the valleys' crossings and the invariant points */
+  stages: { nodes: number; valleys: number; invariants: number };
+}
+
+type Solver = Pick<ChunkedSolver, 'solve' | 'count'>;
+
+/** Liquidus states of every node: the nodes of even (i, j) from T0, then the others from their neighbours. */
+function nodeStates(grid: TriangleGrid, P: number, T0: number, solver: Solver): (LiquidusState | null)[] {
+  const ij = grid.nodes.map(([b, c]) => [Math.round(b * grid.n), Math.round(c * grid.n)] as const);
+  const coarse = ij.map(([i, j]) => i % 2 === 0 && j % 2 === 0);
+  const states: (LiquidusState | null)[] = new Array(grid.nodes.length).fill(null);
+  const pass = (which: number[], start: (k: number) => number, span: [number, number]) => {
+    const found = runLockstep(
+      which.map((k) => liquidusSearch(grid.X(...grid.nodes[k]!), P, start(k))),
+      solver,
+      span,
+    );
+    which.forEach((k, n) => (states[k] = found[n]!));
+  };
+  const ids = [...grid.nodes.keys()];
+  pass(
+    ids.filter((k) => coarse[k]),
+    () => T0,
+    [0, 0.2],
+  );
+  const near = (k: number) => {
+    const [i, j] = ij[k]!;
+    const ts = ids
+      .filter((m) => coarse[m] && states[m] && Math.abs(ij[m]![0] - i) <= 1 && Math.abs(ij[m]![1] - j) <= 1)
+      .map((m) => states[m]!.T);
+    return ts.length ? Math.max(...ts) + NEIGHBOUR_MARGIN : T0;
+  };
+  pass(
+    ids.filter((k) => !coarse[k]),
+    near,
+    [0.2, 0.45],
+  );
+  return states;
+}
+
+/** The valleys' crossings of every edge whose ends' primary phases differ. */
+function edgeCrossings(grid: TriangleGrid, P: number, nodes: (LiquidusState | null)[], solver: Solver) {
+  const edges = grid.edges.filter((e) => {
+    const a = nodes[e.p],
+      b = nodes[e.q];
+    return a && b && a.primary !== b.primary;
+  });
+  const found = runLockstep(
+    edges.map((e) => valleysOnEdge({ at: (s) => grid.X(...grid.along(e, s)), P }, [0, 1], nodes[e.p]!, nodes[e.q]!)),
+    solver,
+    [0.45, 0.75],
+  );
+  return new Map<string, ValleyCrossing[]>(edges.map((e, k) => [e.key, found[k]!]));
+}
+
+export function mapLiquidusProjection(
+  grid: TriangleGrid,
+  P: number,
+  T0: number,
+  solver: Solver,
+): LiquidusProjectionMap {
+  const nodes = nodeStates(grid, P, T0, solver);
+  const afterNodes = solver.count;
+  const crossings = edgeCrossings(grid, P, nodes, solver);
+  const afterValleys = solver.count;
+  const ctx: RefineContext = { at: (b, c) => grid.X(b, c), P };
+  const cells = grid.cells.map((c) => cellCrossings(grid, c, crossings));
+  const searches: Search<CellPlan | undefined>[] = grid.cells.map((cell, k) =>
+    cellPlan(ctx, grid, cell, cells[k]!, nodes, k),
+  );
+  const plans = runLockstep(searches, solver, [0.75, 0.95]);
+  const pieces = plans.flatMap((p) => p?.pieces ?? []);
+  return {
+    grid,
+    nodes,
+    valleys: chain(pieces),
+    cells,
+    invariants: plans.flatMap((p) => p?.invariants ?? []),
+    unlocated: plans.flatMap((p) => p?.unlocated ?? []),
+    equilibria: solver.count,
+    stages: { nodes: afterNodes, valleys: afterValleys - afterNodes, invariants: solver.count - afterValleys },
+  };
+}
+
+/** One grid cell: planned as it is, or split when complex (and its corners have a liquidus). */
+function* cellPlan(
+  ctx: RefineContext,
+  grid: TriangleGrid,
+  cell: TriangleGrid['cells'][number],
+  cs: CellCrossing[],
+  nodes: (LiquidusState | null)[],
+  k: number,
+): Search<CellPlan | undefined> {
+  const plan = yield* planCell(ctx, cs, String(k));
+  if (plan) return plan;
+  const corners = cell.nodes.map((n) => ({ bc: grid.nodes[n]!, state: nodes[n] }));
+  if (corners.some((c) => !c.state)) return undefined;
+  const sides = cell.edges.map((e) => cs.filter((c) => c.key.startsWith(`${e}:`)));
+  return yield* refineCell(
+    ctx,
+    corners as [CellCorner, CellCorner, CellCorner],
+    sides as [CellCrossing[], CellCrossing[], CellCrossing[]],
+    String(k),
+  );
+}
