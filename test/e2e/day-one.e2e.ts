@@ -149,7 +149,10 @@ describe('a fresh install', () => {
 
   it('a four-component isopleth picked one element at a time opens with fractions that sum to 1', async () => {
     await newTask('isopleth', 'MC_FE_V2.059', 'Fe-Cr-Ni-C', ['FE', 'CR', 'NI', 'C']);
-    for (const el of ['CR', 'NI', 'C']) expect(await fraction('f-composition_start', el).inputValue()).toBe('0.25');
+    // from the last component at 0 to the last at an equal share: a start and an end that differ
+    for (const el of ['CR', 'NI']) expect(await fraction('f-composition_start', el).inputValue()).toBe('0.25');
+    expect(await fraction('f-composition_start', 'C').inputValue()).toBe('0');
+    expect(await fraction('f-composition_end', 'C').inputValue()).toBe('0.25');
     expect(await page.getByText('The typed fractions exceed 1').count()).toBe(0);
     // a typed fraction stays when another component is picked
     await fraction('f-composition_end', 'C').fill('0.05');
