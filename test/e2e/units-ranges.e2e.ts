@@ -17,10 +17,11 @@ import {
   openResultView,
   serveRenderer,
   startService,
-  watchErrors,
+  signedInPage,
   type Served,
   type Service,
 } from './harness.js';
+import { taskForm } from './task-form.js';
 
 let svc: Service;
 let served: Served;
@@ -33,57 +34,22 @@ const ids: Record<string, number> = {};
 async function shot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
-async function pick(els: string[]) {
-  const on = page.locator('#f-components button[aria-pressed="true"]');
-  while ((await on.count()) > 0) await on.first().click();
-  for (const el of els) await page.locator(`#f-components button[data-element="${el}"]`).click();
-}
-const idOf = (code: string) => dbs.find((d) => d.code === code)!.id;
-const fraction = (field: string, el: string) =>
-  page.locator(`#${field} label.comp:has(span:text-is("w(${el})"), span:text-is("x(${el})")) input[type="number"]`);
-
-async function newTask(type: string, code: string, title: string, components: string[]) {
-  await page.goto(`${served.url}#/new`);
-  await page.getByTestId('task-form').waitFor();
-  await page.selectOption('#task-type', type);
-  await page.selectOption('#f-tdb_code', idOf(code));
-  await page.fill('#f-title', title);
-  await pick(components);
-}
-/** Submits the form and waits for the task: its id, record and result.json. */
-async function submitAndWait(): Promise<{ id: number; task: any; doc: any }> {
-  await page.getByRole('button', { name: 'Submit task' }).click();
-  const created = page.getByTestId('created');
-  await created.waitFor({ timeout: 30_000 });
-  const id = Number(/#(\d+)/.exec(await created.innerText())![1]);
-  let t: any;
-  for (let i = 0; i < 600; i++) {
-    t = (await apiCall<any>(svc, 'GET', `/task/${id}`)).json;
-    if (['completed', 'failed', 'aborted'].includes(t.status)) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  expect(t.status, t.logs).toBe('completed');
-  const files = (await apiCall<{ files: string[] }>(svc, 'GET', `/task/${id}/result`)).json.files;
-  const doc = await (await fetch(files.find((u) => u.includes('result.json'))!)).json();
-  return { id, task: t, doc };
-}
+const { fraction, newTask, submitAndWait } = taskForm(
+  () => page,
+  () => svc,
+  () => served.url,
+  () => dbs,
+);
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   svc = await startService();
   served = await serveRenderer(svc);
-  if (served.mode !== 'service') throw new Error('the console API needs the renderer on the service origin');
-  const token = readFileSync(join(svc.dataDir, 'console-token'), 'utf8').trim();
   browser = await launch();
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
-  await ctx.addInitScript(
-    ([apiKey, consoleToken]) => {
-      (globalThis as any).phasedesk = Object.freeze({ apiKey, consoleToken, desktop: true });
-    },
-    [svc.key, token],
-  );
-  page = await ctx.newPage();
-  errors = watchErrors(page);
+  ({ page, errors } = await signedInPage(browser, svc, {
+    viewport: { width: 1360, height: 900 },
+    acceptDownloads: true,
+  }));
   dbs = (await apiCall<{ items: typeof dbs }>(svc, 'GET', '/database?size=100')).json.items;
 });
 

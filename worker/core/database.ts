@@ -119,10 +119,6 @@ export function phasesWithGroups(
   const groups = groupMembers(facts, elements, databaseGroups);
   // the ranges of the system a task computes by default: without the phases the database recommends suppressing
   const removed = new Set(removedBy(recommended, phases, groups));
-  const ranges = suggestedRanges(
-    db,
-    elements,
-    removed.size ? phases.filter((p) => !removed.has(p)) : undefined,
-  );
+  const ranges = suggestedRanges(db, elements, removed.size ? phases.filter((p) => !removed.has(p)) : undefined);
   return { phases, groups, temperatureRange: ranges.temperature, compositionRange: ranges.composition };
 }
