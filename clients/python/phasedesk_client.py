@@ -108,11 +108,16 @@ class UserDatabaseStatus(TypedDict):
     status: str  # trail, active, inactive, expired, pending (not a closed set)
 
 
-class PhasesResponse(TypedDict):
+class _PhasesResponse(TypedDict):
     phase_list: List[str]
     phase_groups: Dict[str, List[str]]  # extension: members of every group among phase_list (key without @)
     recommended_inhibit_phases: List[str]  # extension: what a task without inhibit_phases suppresses here
     temperature_range: Optional[Dict[str, Any]]  # extension: {start, end, melting_points} K, a new diagram's range
+
+
+class PhasesResponse(_PhasesResponse, total=False):
+    # extension: {element, mole_fraction: [from, to], mass_fraction: [from, to]}, a binary diagram's range; None: all
+    composition_range: Optional[Dict[str, Any]]
 
 
 class PhaseNameRow(TypedDict):

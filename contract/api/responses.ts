@@ -91,8 +91,8 @@ export const phasesResponse = z.object({
   // for these elements (what a task without condition.inhibit_phases suppresses).
   phase_groups: z.record(z.string(), z.array(z.string())),
   recommended_inhibit_phases: z.array(z.string()),
-  // Extension: the temperature range a new diagram of these elements opens with, K (worker/core/melting.ts), and the
-  // pure elements' melting points it comes from; null when no element has one in the database.
+  // Extension: the temperature range a new diagram of these elements opens with, K (worker/core/system-range.ts), and
+  // the pure elements' melting points it comes from; null when no element has one in the database.
   temperature_range: z
     .object({
       start: z.number(),
@@ -100,6 +100,16 @@ export const phasesResponse = z.object({
       melting_points: z.record(z.string(), z.number().nullable()),
     })
     .nullable(),
+  // Extension: the composition range a binary diagram of these elements opens with, as fractions of `element` (the
+  // interstitial of a metal-interstitial binary: Fe-C 0-0.25 mole, 0-0.07 mass fraction C); null: the whole range.
+  composition_range: z
+    .object({
+      element: z.string(),
+      mole_fraction: z.tuple([z.number(), z.number()]),
+      mass_fraction: z.tuple([z.number(), z.number()]),
+    })
+    .nullable()
+    .optional(),
 });
 export const userStatusResponse = z.object({ status: z.string() });
 // Extension: GET and PUT /database/{db_id}/phase-names, the display names of a database's phases

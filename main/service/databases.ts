@@ -143,10 +143,12 @@ interface TdbModule {
     path: string,
     elements: string[],
     databaseGroups?: Record<string, string[]>,
+    recommended?: string[],
   ): {
     phases: string[];
     groups: Record<string, string[]>;
     temperatureRange: { start: number; end: number; melting_points: Record<string, number | null> } | null;
+    compositionRange: { element: string; mole_fraction: [number, number]; mass_fraction: [number, number] } | null;
   };
 }
 
@@ -162,8 +164,8 @@ export async function loadTdbModule(): Promise<TdbModule> {
 
 /**
  * POST /database/{db_id}/phases, with the extensions phase_groups (the members of every group among the phases),
- * recommended_inhibit_phases (the database's recommended entries for these elements) and temperature_range (the range
- * a new diagram of these elements opens with, from the pure elements' melting points: worker/core/melting.ts).
+ * recommended_inhibit_phases (the database's recommended entries for these elements), temperature_range and
+ * composition_range (the ranges a new diagram of these elements opens with: worker/core/system-range.ts).
  */
 export async function phasesForElements(
   ctx: ServiceContext,
@@ -182,12 +184,19 @@ export async function phasesForElements(
   const mod = await loadTdbModule();
   const selection = selectionOf(row);
   try {
-    const { phases, groups, temperatureRange } = mod.phasesWithGroups(row.file_path, elements, selection?.groups);
+    const recommended = recommendedEntries(selection, elements);
+    const { phases, groups, temperatureRange, compositionRange } = mod.phasesWithGroups(
+      row.file_path,
+      elements,
+      selection?.groups,
+      recommended,
+    );
     return {
       phase_list: phases,
       phase_groups: groups,
-      recommended_inhibit_phases: recommendedEntries(selection, elements),
+      recommended_inhibit_phases: recommended,
       temperature_range: temperatureRange,
+      composition_range: compositionRange,
     };
   } catch (e) {
     // the stored file no longer reads (e.g. imported before a reader bound): a state of this Db, not a fault

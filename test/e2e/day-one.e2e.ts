@@ -20,6 +20,7 @@ import {
   type Served,
   type Service,
 } from './harness.js';
+import { taskForm } from './task-form.js';
 
 const SHARED_TDB = process.env.PHASEDESK_TDB_DIR ?? join(REPO, '..', 'shared', 'tdb');
 let svc: Service;
@@ -33,42 +34,12 @@ let dbs: { id: string; code: string; license: string | null }[];
 async function shot(name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
-/** Exactly these components, in this order (the form keeps the components of the last task). */
-async function pick(els: string[]) {
-  const on = page.locator('#f-components button[aria-pressed="true"]');
-  while ((await on.count()) > 0) await on.first().click();
-  for (const el of els) await page.locator(`#f-components button[data-element="${el}"]`).click();
-}
-const idOf = (code: string) => dbs.find((d) => d.code === code)!.id;
-/** The composition input of one component (the balance, the first picked, is computed). */
-const fraction = (field: string, el: string) =>
-  page.locator(`#${field} label.comp:has(span:text-is("w(${el})"), span:text-is("x(${el})")) input[type="number"]`);
-
-/** Submits the form and waits for the task: its record and its result.json. */
-async function submitAndWait(): Promise<{ result: string; doc: any }> {
-  await page.getByRole('button', { name: 'Submit task' }).click();
-  const created = page.getByTestId('created');
-  await created.waitFor({ timeout: 30_000 });
-  const id = Number(/#(\d+)/.exec(await created.innerText())![1]);
-  let t: any;
-  for (let i = 0; i < 600; i++) {
-    t = (await apiCall<any>(svc, 'GET', `/task/${id}`)).json;
-    if (['completed', 'failed', 'aborted'].includes(t.status)) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  expect(t.status, t.logs).toBe('completed');
-  const files = (await apiCall<{ files: string[] }>(svc, 'GET', `/task/${id}/result`)).json.files;
-  const doc = await (await fetch(files.find((u) => u.includes('result.json'))!)).json();
-  return { result: t.result, doc };
-}
-async function newTask(type: string, code: string, title: string, components: string[]) {
-  await page.goto(`${served.url}#/new`);
-  await page.getByTestId('task-form').waitFor();
-  await page.selectOption('#task-type', type);
-  await page.selectOption('#f-tdb_code', idOf(code));
-  await page.fill('#f-title', title);
-  await pick(components);
-}
+const { pick, fraction, idOf, newTask, submitAndWait } = taskForm(
+  () => page,
+  () => svc,
+  () => served.url,
+  () => dbs,
+);
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -149,7 +120,10 @@ describe('a fresh install', () => {
 
   it('a four-component isopleth picked one element at a time opens with fractions that sum to 1', async () => {
     await newTask('isopleth', 'MC_FE_V2.059', 'Fe-Cr-Ni-C', ['FE', 'CR', 'NI', 'C']);
-    for (const el of ['CR', 'NI', 'C']) expect(await fraction('f-composition_start', el).inputValue()).toBe('0.25');
+    // from the last component at 0 to the last at an equal share: a start and an end that differ
+    for (const el of ['CR', 'NI']) expect(await fraction('f-composition_start', el).inputValue()).toBe('0.25');
+    expect(await fraction('f-composition_start', 'C').inputValue()).toBe('0');
+    expect(await fraction('f-composition_end', 'C').inputValue()).toBe('0.25');
     expect(await page.getByText('The typed fractions exceed 1').count()).toBe(0);
     // a typed fraction stays when another component is picked
     await fraction('f-composition_end', 'C').fill('0.05');

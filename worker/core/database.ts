@@ -3,8 +3,9 @@
 // parser in the project: this one.
 import { loadCore, type NativeDatabase, type NativeDatabaseInfo, type NativeLoadWarning } from './native.js';
 import { elementsOf } from '../../contract/phases.js';
-import { groupMembers, type PhaseFacts } from '../../contract/phase-selection.js';
-import { suggestedTemperatureRange, type TemperatureRange } from './melting.js';
+import { groupMembers, removedBy, type PhaseFacts } from '../../contract/phase-selection.js';
+import type { TemperatureRange } from './melting.js';
+import { suggestedRanges, type CompositionRange } from './system-range.js';
 
 export type { NativeDatabase, NativeDatabaseInfo, NativeLoadWarning, TPJet } from './native.js';
 
@@ -104,14 +105,20 @@ export function phasesWithGroups(
   path: string,
   elements: string[],
   databaseGroups: Record<string, string[]> = {},
-): { phases: string[]; groups: Record<string, string[]>; temperatureRange: TemperatureRange | null } {
+  recommended: string[] = [],
+): {
+  phases: string[];
+  groups: Record<string, string[]>;
+  temperatureRange: TemperatureRange | null;
+  compositionRange: CompositionRange | null;
+} {
   const db = openDatabase(path);
   const phases = db.phasesFor(elements.map((e) => e.toUpperCase()));
   const listed = new Set(phases.map((p) => p.toUpperCase()));
   const facts = phaseFactsOf(db.info()).filter((f) => listed.has(f.name));
-  return {
-    phases,
-    groups: groupMembers(facts, elements, databaseGroups),
-    temperatureRange: suggestedTemperatureRange(db, elements),
-  };
+  const groups = groupMembers(facts, elements, databaseGroups);
+  // the ranges of the system a task computes by default: without the phases the database recommends suppressing
+  const removed = new Set(removedBy(recommended, phases, groups));
+  const ranges = suggestedRanges(db, elements, removed.size ? phases.filter((p) => !removed.has(p)) : undefined);
+  return { phases, groups, temperatureRange: ranges.temperature, compositionRange: ranges.composition };
 }

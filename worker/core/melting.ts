@@ -14,7 +14,7 @@ import type { NativeDatabase } from './native.js';
 const SEARCH_FROM = 200;
 const SEARCH_TO = [6000, 4500, 3500];
 /** Elements whose own melting point does not bound the diagrams they make with a metal. */
-const INTERSTITIALS = new Set(['H', 'B', 'C', 'N', 'O']);
+export const INTERSTITIALS = new Set(['H', 'B', 'C', 'N', 'O']);
 
 export interface TemperatureRange {
   /** K: 300, or lower for elements that melt below 500 K */

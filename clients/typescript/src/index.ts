@@ -107,6 +107,16 @@ export interface PhasesResponse {
   recommended_inhibit_phases: string[];
   /** extension: the temperature range (K) a new diagram of these elements opens with, from the pure elements' melting points */
   temperature_range: TemperatureRange | null;
+  /** extension: the composition range a binary diagram of these elements opens with; null: the whole range */
+  composition_range?: CompositionRange | null;
+}
+
+/** @schema PhasesResponse.composition_range */
+export interface CompositionRange {
+  /** the element whose fraction grows (the interstitial of a metal-interstitial binary) */
+  element: string;
+  mole_fraction: [number, number];
+  mass_fraction: [number, number];
 }
 
 /** @schema PhasesResponse.temperature_range */

@@ -31,7 +31,9 @@ export type Task = Omit<TaskStatusResponse, 'progress' | 'stage' | 'duration_ms'
 export type TaskList = Omit<TaskListResponse, 'data'> & { data: Task[] };
 export type TaskCreated = TaskCreateResponse;
 export type PhasesList = Pick<PhasesResponse, 'phase_list'> &
-  Partial<Pick<PhasesResponse, 'phase_groups' | 'recommended_inhibit_phases' | 'temperature_range'>>;
+  Partial<
+    Pick<PhasesResponse, 'phase_groups' | 'recommended_inhibit_phases' | 'temperature_range' | 'composition_range'>
+  >;
 export type FileList = FileListResponse;
 export type PhaseNames = PhaseNamesResponse;
 /** Optional GET /task/list filters (an extension: applied by the service to all of the user's tasks before paging). */

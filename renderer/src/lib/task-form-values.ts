@@ -13,6 +13,8 @@ import {
   type OpenTaskType,
 } from './taskforms.js';
 import { rowsOfConfig, rowsToConfig } from './form-rows.js';
+import { preferredCompositionUnit, type UnitPreferences } from './unit-prefs.js';
+import { round } from './units.js';
 
 export { fieldId, fieldLabel };
 
@@ -23,10 +25,55 @@ export type FormValues = Record<string, any>;
  * Fresh defaults of a task type's condition fields (no components or phases picked; the suppressed phases left to
  * the database's recommended selection).
  */
-export function freshValues(t: OpenTaskType): FormValues {
+export function freshValues(t: OpenTaskType, prefs?: UnitPreferences): FormValues {
   const v: FormValues = {};
   for (const f of conditionFields(t)) v[f.key] = f.kind === 'elements' || f.kind === 'phases' ? [] : defaultValue(f, t);
+  // a new task's compositions in the preferred basis (Settings); a copy keeps its own (no prefs)
+  if (prefs && 'composition_unit' in v && prefs.composition_basis === 'mass')
+    v.composition_unit = preferredCompositionUnit(prefs);
   return v;
+}
+
+/** The composition range a diagram of the chosen system opens with (composition_range of the phases answer). */
+export interface SuggestedComposition {
+  element: string;
+  mole_fraction: [number, number];
+  mass_fraction: [number, number];
+}
+
+/**
+ * The fractions the composition fields of a new diagram start with, by field key (CompositionInputs `seed`; the
+ * balance, the first component, takes the rest): a binary diagram or an isopleth of a metal-interstitial binary
+ * spans the suggested range of the interstitial; an isopleth of more components runs from the last component at 0
+ * to the last at an equal share, so that its start and end differ from the start. Null: the fields' own seeds.
+ */
+export function compositionSeeds(
+  taskType: OpenTaskType,
+  components: string[],
+  mass: boolean,
+  range: SuggestedComposition | null,
+): Record<string, Record<string, number>> | null {
+  const keys =
+    taskType === 'binary_equilibrium'
+      ? ['compositions_start', 'compositions_end']
+      : taskType === 'isopleth'
+        ? ['composition_start', 'composition_end']
+        : null;
+  if (!keys || components.length < 2) return null;
+  const el = range?.element.toUpperCase();
+  const inRange = range && components.length === 2 && components.some((c) => c.toUpperCase() === el);
+  if (inRange) {
+    const [a, b] = mass ? range.mass_fraction : range.mole_fraction;
+    const elName = components.find((c) => c.toUpperCase() === el)!;
+    const other = components.find((c) => c !== elName)!;
+    return {
+      [keys[0]!]: { [elName]: a, [other]: round(1 - a, 12) },
+      [keys[1]!]: { [elName]: b, [other]: round(1 - b, 12) },
+    };
+  }
+  if (taskType !== 'isopleth') return null;
+  const last = components[components.length - 1]!;
+  return { [keys[0]!]: { [last]: 0 }, [keys[1]!]: { [last]: round(1 / components.length, 4) } };
 }
 
 /** A value the user gave (not empty, not a number field left blank). */

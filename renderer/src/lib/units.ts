@@ -81,9 +81,14 @@ export function balanced(
 }
 
 /**
- * Whether a result view opens its temperatures in degrees Celsius: the task chose them for its previews
- * (task_config.preview_temperature_unit), so the view on screen starts as the exported figures are.
+ * Whether a result view opens its temperatures in degrees Celsius: as the task chose them for its previews
+ * (task_config.preview_temperature_unit), so the view on screen starts as the exported figures are; a task that chose
+ * nothing opens in the preferred unit (Settings, lib/unit-prefs.ts).
  */
-export function opensInCelsius(doc: { config?: Record<string, unknown> }): boolean {
-  return doc.config?.preview_temperature_unit === 'celsius';
+export function opensInCelsius(
+  doc: { config?: Record<string, unknown> },
+  preferred: 'kelvin' | 'celsius' = 'kelvin',
+): boolean {
+  const chosen = doc.config?.preview_temperature_unit;
+  return chosen === 'celsius' || (chosen === undefined && preferred === 'celsius');
 }
