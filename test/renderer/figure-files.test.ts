@@ -13,6 +13,7 @@ import { pointsOnAxis } from '../../renderer/src/lib/figure/overlay-map.js';
 import { crc32, pngInfo, withDpi } from '../../renderer/src/lib/figure/png-dpi.js';
 import { PdfContent, pdfDocument } from '../../renderer/src/lib/figure/pdf-document.js';
 import { pdfString, runsWidth, textRuns } from '../../renderer/src/lib/figure/pdf-text.js';
+import { cssColor, pathOutline } from '../../renderer/src/lib/figure/svg-to-pdf.js';
 
 describe('overlay CSV', () => {
   it('reads T/K, x(ZN) and a phase label', () => {
@@ -147,5 +148,24 @@ describe('PDF', () => {
   it('measures Helvetica: "Al" at 10 pt is (667 + 222) / 100 pt', () => {
     expect(runsWidth(textRuns('Al', false), 10)).toBeCloseTo(8.89, 12);
     expect(pdfString([0x5c, 0x41, 0xe9])).toBe('(\\\\A\\351)');
+  });
+  it('draws SVG path data: relative moves and lines after an absolute start, H, V and Z', () => {
+    const c = new PdfContent();
+    // the cross of a not-converged node (BinaryDiagram): M x,y l7,7 m0,-7 l-7,7
+    expect(pathOutline('M10,20l7,7m0,-7l-7,7', c)).toBe(true);
+    expect(c.ops).toEqual(['10 20 m', '17 27 l', '17 20 m', '10 27 l']);
+    const d = new PdfContent();
+    pathOutline('M1,1H5V4h-2v1zL2.5,1e1', d);
+    expect(d.ops).toEqual(['1 1 m', '5 1 l', '5 4 l', '3 4 l', '3 5 l', 'h', '2.5 10 l']);
+    // implicit lineto after a moveto's first pair
+    const e = new PdfContent();
+    pathOutline('M0,0 3,4 6,0', e);
+    expect(e.ops).toEqual(['0 0 m', '3 4 l', '6 0 l']);
+  });
+  it('reads computed colours: rgb, rgba and none', () => {
+    expect(cssColor('rgb(29, 35, 48)')).toEqual({ rgb: [29, 35, 48], alpha: 1 });
+    expect(cssColor('rgba(0, 0, 0, 0.13)')).toEqual({ rgb: [0, 0, 0], alpha: 0.13 });
+    expect(cssColor('none')).toBeNull();
+    expect(cssColor('url("#grad")')).toBeNull();
   });
 });

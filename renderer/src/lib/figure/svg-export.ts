@@ -48,7 +48,8 @@ export function standaloneSvg(svg: SVGSVGElement): string {
   copy.setAttribute('xmlns', SVG_NS);
   copy.setAttribute('width', String(width));
   copy.setAttribute('height', String(height));
-  copy.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  // a chart drawn in viewBox units (scaled to its box) keeps them; the others are in CSS pixels
+  if (!svg.hasAttribute('viewBox')) copy.setAttribute('viewBox', `0 0 ${width} ${height}`);
   const bg = document.createElementNS(SVG_NS, 'rect');
   for (const [k, v] of [
     ['width', '100%'],
