@@ -163,9 +163,14 @@ export async function loadResult(taskId: number, taskType: string, files?: FileL
   return { doc: doc as AnyResult, files: list };
 }
 
-/** Saves text as a file from the page (client side, no request): a blob URL on a temporary download link. */
+/** Saves text as a file from the page (client side, no request). */
 export function saveText(name: string, text: string, type = 'text/csv'): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${type};charset=utf-8` }));
+  saveBlob(name, new Blob([text], { type: `${type};charset=utf-8` }));
+}
+
+/** Saves a blob as a file from the page: a blob URL on a temporary download link. */
+export function saveBlob(name: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
   a.download = name;
