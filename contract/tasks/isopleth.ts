@@ -23,7 +23,12 @@ export const isoplethSchema = z.strictObject({
       composition_start: composition.optional(),
       composition_end: composition.optional(),
       end_members: z
-        .strictObject({ start: endMember, end: endMember })
+        .strictObject({
+          start: endMember.describe(
+            'Pseudo-binary section: a compound formula (Fe3C, Al2O3, NiAl) where the section starts; leave empty for an isopleth between two compositions',
+          ),
+          end: endMember.describe('The formula where the section ends: the x axis is its fraction (ZrO2, Cr, Fe3C)'),
+        })
         .optional()
         .describe(
           'Pseudo-binary section: the two end members instead of composition_start/composition_end, each a compound formula (Fe3C, Al2O3, NiAl) or an alloy composition in composition_unit',

@@ -272,6 +272,8 @@ export function fieldOfError(msg: string): string {
 export function fieldLabel(key: string): string {
   if (key === 'table.csv') return 'Rows: a table of compositions';
   if (key === 'table.unit') return 'Unit of the table';
+  // an isopleth's end members (a pseudo-binary section): "End member at the start"
+  if (key.startsWith('end_members.')) return `End member at the ${key.slice('end_members.'.length)}`;
   const parts = key.split('.');
   const last = parts.pop()!;
   if (/^[A-Z0-9_]+$/.test(last) && parts.length === 0) return last;
