@@ -6,6 +6,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { RESULT_SCHEMAS } from '../../contract/results/result-schemas.generated.js';
 import { parseFormula } from '../../contract/tasks/end-members.js';
 import { endMemberFraction, resolveEndMembers } from '../../worker/calculations/isopleth/end-members.js';
 import { compositionPath, moleFractionsAt } from '../../worker/mapping/isopleth/path.js';
@@ -106,6 +108,9 @@ describe('pseudo-binary sections agree with point equilibria on both sides of ev
       expect.arrayContaining(['A2 (B2) + B2 (B2) + LIQUID', 'A2 (B2) + LIQUID', 'A2 (B2) + B2 (B2)']),
     );
     expect(checkSides('alcrni.tdb', doc, ['AL', 'CR', 'NI', 'VA'])).toBeGreaterThan(8);
+    // the document with end_members and y passes the generated result schema of isopleth
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(RESULT_SCHEMAS.isopleth!);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
   }, 120_000);
 
   it('Fe-Fe3C (mf-steel, recommended selection and no graphite): the metastable eutectic and eutectoid', () => {
