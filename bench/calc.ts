@@ -2,7 +2,7 @@
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
 // threads, ternary isothermal sections of every ternary system at two temperatures (ternary), four isopleths, one of
-// 4 components (isopleth), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
+// 4 components (isopleth), two pseudo-binary sections (pseudo-binary), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
 // liquidus/solidus scan of a point calculation, (alloy7) the first equilibrium, a 200-point line and Scheil of the
 // 7-component Al alloy of the speed goals, and (spinodal) what the spinodal adds to a binary diagram; (diagrams-work, only when named) the instructions of every shared binary
 // diagram, counted under valgrind. Sections can be selected:
@@ -11,7 +11,7 @@ import { benchLine } from './calc/line.js';
 import { benchPropertiesScheil } from './calc/properties-scheil.js';
 import { benchAllDiagrams, benchDiagrams, benchDiagramsWork } from './calc/diagrams.js';
 import { benchCpt } from './calc/cpt.js';
-import { benchIsopleth } from './calc/isopleth.js';
+import { benchIsopleth, benchPseudoBinary } from './calc/isopleth.js';
 import { benchTernary } from './calc/ternary.js';
 import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
 import { benchAlloy7 } from './calc/alloy7.js';
@@ -25,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   'diagrams-work': benchDiagramsWork,
   cpt: benchCpt,
   isopleth: benchIsopleth,
+  'pseudo-binary': benchPseudoBinary,
   ternary: benchTernary,
   'alloy-temperatures': benchAlloyTemperatures,
   alloy7: benchAlloy7,

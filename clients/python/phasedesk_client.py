@@ -671,11 +671,19 @@ class _IsoplethCondition(TypedDict):
     temperature_start: float
     temperature_end: float
     pressure: float
-    composition_start: Dict[str, float]  # fractions at both ends; every fraction varies linearly between them
-    composition_end: Dict[str, float]
+
+
+class IsoplethEndMembers(TypedDict):
+    start: Union[str, Dict[str, float]]  # a formula ("Fe3C", "Al2O3") or an alloy's fractions
+    end: Union[str, Dict[str, float]]
 
 
 class IsoplethCondition(_IsoplethCondition, total=False):
+    # fractions at both ends; every fraction varies linearly between them (required unless end_members is given)
+    composition_start: Dict[str, float]
+    composition_end: Dict[str, float]
+    end_members: IsoplethEndMembers  # a pseudo-binary section between two compounds or alloys
+    end_member_axis: Literal["mole_fraction", "mass_fraction"]  # its x axis; default mole fraction (formula units)
     activated_phases: List[str]
     inhibit_phases: List[str]  # names, patterns (* ?) and @groups; absent: the database's recommended selection
     composition_unit: Literal["mole_fraction", "mass_fraction"]
@@ -841,6 +849,7 @@ SCHEMAS: Dict[type, str] = {
     ScheilConfig: "TaskConfig_scheil_solidification",
     CptDiagramConfig: "TaskConfig_binary_cpt_diagram",
     IsoplethCondition: "TaskConfig_isopleth.condition",
+    IsoplethEndMembers: "TaskConfig_isopleth.condition.end_members",
     IsoplethConfig: "TaskConfig_isopleth",
     TernarySectionCondition: "TaskConfig_ternary_isothermal_section.condition",
     TernarySectionConfig: "TaskConfig_ternary_isothermal_section",

@@ -11,6 +11,8 @@ export interface IsoplethLinePoint {
   T: number;
   /** fraction of the axis element (composition_unit) */
   x: number;
+  /** pseudo-binary sections (end_members): the end member's fraction (end_members.axis) */
+  y?: number;
   /** stable phase labels on the side of the line where its phase is present / absent (sorted) */
   with: string[];
   without: string[];
@@ -35,6 +37,8 @@ export interface IsoplethRegion {
   s: number;
   T: number;
   x: number;
+  /** pseudo-binary sections: the end member's fraction */
+  y?: number;
   /** coarse-grid nodes in the region; 0 = narrower than the grid, labelled beside a line */
   grid_nodes: number;
 }
@@ -42,13 +46,43 @@ export interface IsoplethRegion {
 export interface IsoplethInvariant {
   T: number;
   x: [number, number];
+  /** pseudo-binary sections: the end member's fraction at the two ends */
+  y?: [number, number];
   phases: string[];
   line_phases: string[];
 }
 
 export interface IsoplethNamedLine {
   phase: string;
-  points: { s: number; T: number; x: number }[];
+  points: { s: number; T: number; x: number; y?: number }[];
+}
+
+/** One end member of a pseudo-binary section as the calculation read it. */
+export interface IsoplethEndMember {
+  /** the formula as given ("ZrO2"), or the alloy's composition in short ("Fe-0.4C-1Cr mass%") */
+  label: string;
+  kind: 'formula' | 'alloy';
+  /** mole fractions of every component */
+  mole_fractions: Record<string, number>;
+  /** atoms in one formula unit (an alloy's unit is one mole of atoms: 1) */
+  atoms: number;
+  /** g per formula unit (database molar masses; 0 when the database gives none) */
+  molar_mass: number;
+}
+
+/**
+ * A pseudo-binary section's end members and its x axis y, the fraction of the end member `end` (0 at start, 1 at
+ * end), in formula units (mole_fraction) or by mass (mass_fraction). Along the path, y(s) = s k1 / ((1 - s) k0 + s k1)
+ * with k the formula units (or grams) of each end member per unit of the path (one mole of atoms, or one gram).
+ */
+export interface IsoplethEndMembers {
+  start: IsoplethEndMember;
+  end: IsoplethEndMember;
+  axis: 'mole_fraction' | 'mass_fraction';
+  /** "Mole fraction ZrO2" */
+  axis_label: string;
+  /** k0, k1 of y(s) */
+  weights: [number, number];
 }
 
 export interface IsoplethResult extends ResultDocument {
@@ -62,6 +96,8 @@ export interface IsoplethResult extends ResultDocument {
   /** fractions of every element at both ends (composition_unit) */
   composition_start: Record<string, number>;
   composition_end: Record<string, number>;
+  /** added: a pseudo-binary section (condition.end_members); its points, regions and lines carry y */
+  end_members?: IsoplethEndMembers;
   temperature_range: [number, number];
   pressure: number;
   lines: IsoplethLine[];
@@ -80,10 +116,46 @@ export function isoplethAxisLabel(doc: Pick<IsoplethResult, 'axis'>): string {
   return `${doc.axis.unit === 'mass_fraction' ? 'Mass' : 'Mole'} percent ${elementSymbol(doc.axis.element)}`;
 }
 
-/** "Al - Cu 4.4, Si 0.5, Mg 0-2 mass%": the fixed and varying elements of the section (the dependent one left out). */
+/** The section's x axis: its title, range and the value of a point (percent of the axis element, or y). */
+export interface IsoplethHorizontal {
+  label: string;
+  /** read-out name and unit ("MG", "%"; "ZrO2", "") */
+  name: string;
+  unit: string;
+  range: [number, number];
+  of(p: { x: number; y?: number }): number;
+  ofRange(v: { x: [number, number]; y?: [number, number] }): [number, number];
+}
+
+export function isoplethHorizontal(doc: Pick<IsoplethResult, 'axis' | 'end_members'>): IsoplethHorizontal {
+  const em = doc.end_members;
+  if (em)
+    return {
+      label: em.axis_label,
+      name: em.end.label,
+      unit: '',
+      range: [0, 1],
+      of: (p) => p.y ?? NaN,
+      ofRange: (v) => (v.y ? [Math.min(...v.y), Math.max(...v.y)] : [NaN, NaN]),
+    };
+  const [a, b] = doc.axis.range;
+  return {
+    label: isoplethAxisLabel(doc),
+    name: doc.axis.element,
+    unit: '%',
+    range: [100 * Math.min(a, b), 100 * Math.max(a, b)],
+    of: (p) => 100 * p.x,
+    ofRange: (v) => [100 * v.x[0], 100 * v.x[1]],
+  };
+}
+
+/** "Al - Cu 4.4, Si 0.5, Mg 0-2 mass%": the fixed and varying elements of the section (the dependent one left out);
+ * "Al2O3 - ZrO2" for a pseudo-binary section. */
 export function isoplethCompositionText(
-  doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'>,
+  doc: Pick<IsoplethResult, 'components' | 'dependent' | 'composition_start' | 'composition_end' | 'composition_unit'> &
+    Partial<Pick<IsoplethResult, 'end_members'>>,
 ): string {
+  if (doc.end_members) return `${doc.end_members.start.label} - ${doc.end_members.end.label}`;
   const pct = (v: number) => String(Number((100 * v).toPrecision(4)));
   const parts = doc.components
     .filter((e) => e !== doc.dependent)
@@ -94,4 +166,9 @@ export function isoplethCompositionText(
       return Math.abs(a - b) < 1e-12 ? `${el} ${pct(a)}` : `${el} ${pct(a)}-${pct(b)}`;
     });
   return `${elementSymbol(doc.dependent)} - ${parts.join(', ')} ${doc.composition_unit === 'mass_fraction' ? 'mass%' : 'mol%'}`;
+}
+
+/** "Isopleth Al - Cu 4.4, Mg 0-2 mass%", "Pseudo-binary section Al2O3 - ZrO2". */
+export function isoplethTitle(doc: Parameters<typeof isoplethCompositionText>[0]): string {
+  return `${doc.end_members ? 'Pseudo-binary section' : 'Isopleth'} ${isoplethCompositionText(doc)}`;
 }

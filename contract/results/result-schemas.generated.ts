@@ -3955,6 +3955,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "type": "number"
         }
       },
+      "end_members": {
+        "description": "added: a pseudo-binary section (condition.end_members); its points, regions and lines carry y",
+        "$ref": "#/$defs/IsoplethEndMembers"
+      },
       "temperature_range": {
         "type": "array",
         "prefixItems": [
@@ -4099,6 +4103,85 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
           "message"
         ]
       },
+      "IsoplethEndMember": {
+        "type": "object",
+        "properties": {
+          "label": {
+            "description": "the formula as given (\"ZrO2\"), or the alloy's composition in short (\"Fe-0.4C-1Cr mass%\")",
+            "type": "string"
+          },
+          "kind": {
+            "enum": [
+              "formula",
+              "alloy"
+            ]
+          },
+          "mole_fractions": {
+            "description": "mole fractions of every component",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "atoms": {
+            "description": "atoms in one formula unit (an alloy's unit is one mole of atoms: 1)",
+            "type": "number"
+          },
+          "molar_mass": {
+            "description": "g per formula unit (database molar masses; 0 when the database gives none)",
+            "type": "number"
+          }
+        },
+        "required": [
+          "label",
+          "kind",
+          "mole_fractions",
+          "atoms",
+          "molar_mass"
+        ]
+      },
+      "IsoplethEndMembers": {
+        "type": "object",
+        "properties": {
+          "start": {
+            "$ref": "#/$defs/IsoplethEndMember"
+          },
+          "end": {
+            "$ref": "#/$defs/IsoplethEndMember"
+          },
+          "axis": {
+            "enum": [
+              "mole_fraction",
+              "mass_fraction"
+            ]
+          },
+          "axis_label": {
+            "description": "\"Mole fraction ZrO2\"",
+            "type": "string"
+          },
+          "weights": {
+            "description": "k0, k1 of y(s)",
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        },
+        "required": [
+          "start",
+          "end",
+          "axis",
+          "axis_label",
+          "weights"
+        ]
+      },
       "IsoplethInvariant": {
         "type": "object",
         "properties": {
@@ -4106,6 +4189,20 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "x": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "y": {
+            "description": "pseudo-binary sections: the end member's fraction at the two ends",
             "type": "array",
             "prefixItems": [
               {
@@ -4195,6 +4292,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "description": "fraction of the axis element (composition_unit)",
             "type": "number"
           },
+          "y": {
+            "description": "pseudo-binary sections (end_members): the end member's fraction (end_members.axis)",
+            "type": "number"
+          },
           "with": {
             "description": "stable phase labels on the side of the line where its phase is present / absent (sorted)",
             "type": "array",
@@ -4235,6 +4336,9 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
                   "type": "number"
                 },
                 "x": {
+                  "type": "number"
+                },
+                "y": {
                   "type": "number"
                 }
               },
@@ -4279,6 +4383,10 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "x": {
+            "type": "number"
+          },
+          "y": {
+            "description": "pseudo-binary sections: the end member's fraction",
             "type": "number"
           },
           "grid_nodes": {

@@ -165,6 +165,35 @@ describe('phasedesk calc', () => {
       expect(existsSync(path.join(out, f)), f).toBe(true);
   });
 
+  it('runs a pseudo-binary section (isopleth with end_members) and refuses an end member that is no formula', () => {
+    ensureBuilt();
+    const condition = {
+      components: ['NI', 'AL', 'CR'],
+      temperature_start: 1500,
+      temperature_end: 2000,
+      pressure: 101325,
+      end_members: { start: 'NiAl', end: 'Cr' },
+      resolution: 5,
+    };
+    const cfg = writeConfig('pseudo-binary.json', { task_type: 'isopleth', condition });
+    const out = path.join(tmp, 'out-pseudo-binary');
+    const r = cli(cfg, '--tdb', path.join(SHARED_TDB_DIR, 'alcrni.tdb'), '--out', out, '--threads', '1');
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(path.join(out, 'result', 'result.json'), 'utf8'));
+    expect(doc.end_members.axis_label).toBe('Mole fraction Cr');
+    expect(existsSync(path.join(out, 'preview', 'isopleth.svg'))).toBe(true);
+    expect(readFileSync(path.join(out, 'preview', 'isopleth.svg'), 'utf8')).toContain('Mole fraction Cr');
+    const bad = writeConfig('pseudo-binary-bad.json', {
+      task_type: 'isopleth',
+      condition: { ...condition, end_members: { start: 'NiAl', end: 'Cq' } },
+    });
+    const refused = cli(bad, '--tdb', path.join(SHARED_TDB_DIR, 'alcrni.tdb'), '--out', path.join(tmp, 'out-bad'));
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain(
+      'task_config.condition.end_members.end: Cq in "Cq" is not one of the components (NI, AL, CR): did you mean CR?',
+    );
+  });
+
   it('bad input: exit code 2 and a message naming the problem', async () => {
     ensureBuilt();
     const ok = {

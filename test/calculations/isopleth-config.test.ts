@@ -27,6 +27,12 @@ const isopleth = (over: Record<string, unknown> = {}) => ({
   },
 });
 
+/** A pseudo-binary section of Al-Fe: end members instead of the two compositions. */
+const pseudoBinary = (endMembers: Record<string, unknown>) => {
+  const { composition_start: _s, composition_end: _e, ...condition } = isopleth().condition;
+  return { ...isopleth(), condition: { ...condition, end_members: endMembers } };
+};
+
 const ROWS: [string, Record<string, unknown>, string][] = [
   ['resolution below 5', isopleth({ resolution: 4 }), 'task_config.condition.resolution: must be at least 5'],
   ['resolution above 101', isopleth({ resolution: 102 }), 'task_config.condition.resolution: must be at most 101'],
@@ -59,7 +65,42 @@ const ROWS: [string, Record<string, unknown>, string][] = [
   [
     'missing composition_end',
     { ...isopleth(), condition: { ...isopleth().condition, composition_end: undefined } },
-    'task_config.condition.composition_end: is required',
+    'task_config.condition.composition_end: is required unless end_members is given',
+  ],
+  [
+    'end members and compositions both',
+    isopleth({ end_members: { start: 'Al', end: 'Fe' } }),
+    'task_config.condition.end_members: give either end_members or composition_start and composition_end, not both',
+  ],
+  [
+    'end member with an element that is not a component',
+    pseudoBinary({ start: 'Al', end: 'Fx3Al' }),
+    'task_config.condition.end_members.end: Fx in "Fx3Al" is not one of the components (AL, FE): did you mean FE?',
+  ],
+  [
+    'the same end member twice',
+    pseudoBinary({ start: 'FeAl', end: 'AlFe' }),
+    'task_config.condition.end_members.end: must differ from end_members.start (the section needs two compositions)',
+  ],
+  [
+    'a formula that does not read',
+    pseudoBinary({ start: 'Fe3(Al', end: 'Al' }),
+    'task_config.condition.end_members.start: "Fe3(Al": a "(" without its ")"',
+  ],
+  [
+    'an end member neither formula nor composition',
+    pseudoBinary({ start: 3, end: 'Al' }),
+    'task_config.condition.end_members.start: must be a compound formula (text such as "Fe3C") or an alloy composition (a map of fractions)',
+  ],
+  [
+    'an alloy end member with a fraction above 1',
+    pseudoBinary({ start: { FE: 1.5 }, end: 'Al' }),
+    'task_config.condition.end_members.start.FE: must be between 0 and 1',
+  ],
+  [
+    'end_member_axis without end members',
+    isopleth({ end_member_axis: 'mass_fraction' }),
+    'task_config.condition.end_member_axis: is only read with end_members',
   ],
   [
     'one component',
@@ -98,6 +139,8 @@ describe('POST /task isopleth: refusals at the door', () => {
         composition_start: { AL: 1, FE: 0 },
         composition_end: { AL: 0.8, FE: 0.2 },
       }),
+      pseudoBinary({ start: 'Al', end: 'FeAl' }),
+      pseudoBinary({ start: { FE: 0.1 }, end: 'FE3AL' }),
     ]) {
       const r = await api(f.svc.port, 'POST', '/task', {
         key: f.keyA,

@@ -7,95 +7,20 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../worker/core/database.js';
 import { equilibrium } from '../../worker/core/equilibrium.js';
+import { phaseLabels } from '../../worker/mapping/isopleth/trace.js';
 import { JobControl, CONTROL_BYTES } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { run } from '../../worker/calculations/isopleth.js';
 import { compositionPath, moleFractionsAt, solverX } from '../../worker/mapping/isopleth/path.js';
-import { phaseLabels } from '../../worker/mapping/isopleth/trace.js';
-import type { IsoplethResult } from '../../contract/results/isopleth.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { checkSides, runIsoplethTask } from '../support/isopleth-sides.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-isopleth-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 let count = 0;
 
-function runIsopleth(
-  tdb: string,
-  condition: Record<string, unknown>,
-  threads = 2,
-): { doc: IsoplethResult; dir: string; summary: string | null; logs: string[] } {
-  const dir = path.join(tmp, `t${count++}`);
-  const control = new JobControl(new SharedArrayBuffer(CONTROL_BYTES));
-  const job = parsedJob('isopleth', {
-    taskUuid: 'i',
-    ompThreads: threads,
-    taskDir: dir,
-    control: control.buffer,
-    config: { tdb_file: path.join(SHARED_TDB_DIR, tdb), condition: { pressure: 101325, ...condition } },
-  });
-  const out = run(job, control);
-  return {
-    doc: JSON.parse(readFileSync(path.join(dir, 'result', 'result.json'), 'utf8')) as IsoplethResult,
-    dir,
-    ...out,
-  };
-}
-
-/** Point equilibria a little to both sides of every line point (across the line in T, else in s). */
-function checkSides(tdb: string, doc: IsoplethResult, components: string[]): number {
-  const db = openDatabase(path.join(SHARED_TDB_DIR, tdb));
-  const masses = Object.fromEntries(db.info().elements.map((e) => [e.name.toUpperCase(), e.mass]));
-  const elements = doc.components;
-  const p = compositionPath(elements, doc.composition_start, doc.composition_end, doc.composition_unit, masses);
-  let checked = 0;
-  for (const line of doc.lines) {
-    // a few points of every line: both ends and the middle; an end the tracer reports as 'lost' (it could not
-    // bracket the line further, e.g. where two sets of one phase vanish together) is not a claim and is left out
-    const ks = [0, Math.floor(line.points.length / 2), line.points.length - 1].filter(
-      (k, i) =>
-        !(i === 0 && line.ends[0] === 'lost' && line.points.length > 1) &&
-        !(i === 2 && line.ends[1] === 'lost' && line.points.length > 1),
-    );
-    const picks = [...new Set(ks)].map((k) => line.points[k]!);
-    for (const q of picks) {
-      // which direction crosses the line: T first, then s; 0.3 K / 3e-4 in the axis fraction, then wider: a cold
-      // point equilibrium misses a phase whose amount is below about 5e-4 (the tracer's warm starts find it, at a
-      // lower Gibbs energy), so right at the line the present side may read as absent
-      const dsAxis = 3e-4 / Math.abs(doc.axis.range[1] - doc.axis.range[0]);
-      const probes = [1, 3, 10].flatMap((k) => [
-        [
-          { s: q.s, T: q.T - 0.3 * k },
-          { s: q.s, T: q.T + 0.3 * k },
-        ],
-        [
-          { s: q.s - k * dsAxis, T: q.T },
-          { s: q.s + k * dsAxis, T: q.T },
-        ],
-      ]);
-      let ok = false;
-      const seen: string[] = [];
-      for (const [a, b] of probes) {
-        if (a!.s < 0 || b!.s > 1 || a!.T < doc.temperature_range[0] || b!.T > doc.temperature_range[1]) continue;
-        const [ra, rb] = [a!, b!].map((c) =>
-          equilibrium({ database: db, components, conditions: { T: c.T, P: doc.pressure, X: solverX(p, c.s) } }),
-        );
-        expect(ra!.converged && rb!.converged).toBe(true);
-        const la = phaseLabels(ra!),
-          lb = phaseLabels(rb!);
-        seen.push(`${la.join('+')} | ${lb.join('+')}`);
-        // the two sides differ by the line's phase: present on one side, absent on the other
-        if (la.includes(line.phase) !== lb.includes(line.phase)) {
-          ok = true;
-          break;
-        }
-      }
-      expect(ok, `${line.phase} line at T=${q.T.toFixed(2)} K, x=${q.x.toFixed(5)}: sides ${seen.join(' ; ')}`).toBe(
-        true,
-      );
-      checked++;
-    }
-  }
-  return checked;
+function runIsopleth(tdb: string, condition: Record<string, unknown>, threads = 2) {
+  return runIsoplethTask(path.join(tmp, `t${count++}`), tdb, condition, threads);
 }
 
 describe('isopleth composition path', () => {

@@ -762,6 +762,13 @@ export interface CptDiagramConfig {
   ui_metadata?: Record<string, unknown>;
 }
 
+/** @schema TaskConfig_isopleth.condition.end_members */
+export interface IsoplethEndMembers {
+  /** a compound formula ("Fe3C", "Al2O3", "NiAl") or an alloy's fractions in composition_unit */
+  start: string | Record<string, number>;
+  end: string | Record<string, number>;
+}
+
 /** @schema TaskConfig_isopleth.condition */
 export interface IsoplethCondition {
   components: string[];
@@ -771,9 +778,13 @@ export interface IsoplethCondition {
   temperature_start: number;
   temperature_end: number;
   pressure: number;
-  /** fractions at both ends; every fraction varies linearly between them */
-  composition_start: Record<string, number>;
-  composition_end: Record<string, number>;
+  /** fractions at both ends; every fraction varies linearly between them (required unless end_members is given) */
+  composition_start?: Record<string, number>;
+  composition_end?: Record<string, number>;
+  /** a pseudo-binary section: the two end members instead, each a formula ("Fe3C", "Al2O3") or an alloy's fractions */
+  end_members?: IsoplethEndMembers;
+  /** x axis of a pseudo-binary section: the end member's mole fraction in formula units (default) or mass fraction */
+  end_member_axis?: 'mole_fraction' | 'mass_fraction';
   composition_unit?: 'mole_fraction' | 'mass_fraction';
   /** coarse-grid nodes per axis (5..101) */
   resolution?: number;

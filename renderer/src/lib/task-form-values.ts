@@ -142,6 +142,11 @@ export function buildTaskConfig(
       v = undefined;
     if (present(v)) setPath(condition, f.key, v);
   }
+  // an isopleth between end members (a pseudo-binary section) takes no composition_start/composition_end
+  if (condition.end_members !== undefined) {
+    delete condition.composition_start;
+    delete condition.composition_end;
+  }
   const cfg: Record<string, unknown> = { task_type: taskType, tdb_code: ctx.tdbCode, condition };
   if (ctx.previewUnit) cfg.preview_temperature_unit = ctx.previewUnit;
   // binary_equilibrium: activated_elements "must equal condition.components" (spec), so it is derived, not typed.

@@ -159,6 +159,11 @@ function describe(key: string, schema: AnyZ): FieldSpec[] {
       if (namesPhase(key)) return [{ ...base, kind: 'phase' }];
       // the axis element and a potential diagram's held elements: one of the chosen components
       return [{ ...base, kind: key === 'x_component' || /_axis\.element$/.test(key) ? 'component' : 'string' }];
+    // a text or something else (an isopleth's end member: a formula, or an alloy's map through the API): the text
+    case 'union':
+      return (def.options as AnyZ[]).some((o) => unwrap(o).inner._zod.def.type === 'string')
+        ? [{ ...base, kind: 'string' }]
+        : [];
     case 'object':
       if (API_ONLY_OBJECTS.has(key)) return [];
       return Object.entries(inner.shape ?? {})
@@ -267,6 +272,8 @@ export function fieldOfError(msg: string): string {
 export function fieldLabel(key: string): string {
   if (key === 'table.csv') return 'Rows: a table of compositions';
   if (key === 'table.unit') return 'Unit of the table';
+  // an isopleth's end members (a pseudo-binary section): "End member at the start"
+  if (key.startsWith('end_members.')) return `End member at the ${key.slice('end_members.'.length)}`;
   const parts = key.split('.');
   const last = parts.pop()!;
   if (/^[A-Z0-9_]+$/.test(last) && parts.length === 0) return last;
@@ -338,7 +345,10 @@ export function formChecks(t: OpenTaskType, cfg: Record<string, unknown>): { err
   const c = (cfg.condition ?? {}) as Record<string, unknown>;
   const comps = Array.isArray(c.components) ? (c.components as string[]) : [];
   // A composition field left undefined with components chosen: the typed fractions exceed 1.
+  // a pseudo-binary section's end members take the place of its two compositions (buildTaskConfig drops them)
+  const compositionsUsed = c.end_members === undefined;
   for (const f of conditionFields(t)) {
+    if (f.kind === 'composition' && !compositionsUsed) continue;
     if (f.kind === 'composition' && comps.length > 0 && c[f.key] === undefined) {
       errors.push({
         path: `condition.${f.key}`,

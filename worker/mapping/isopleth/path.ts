@@ -125,10 +125,21 @@ export function moleFractionsAt(path: CompositionPath, s: number): Record<string
   return path.unit === 'mass_fraction' ? massToMoleFractions(f, path.masses) : f;
 }
 
-/** Solver condition X: the mole fractions of all elements but the dependent one. */
+/** Below this mole fraction the path's dependent element is not the one the solver leaves out. */
+const DEPENDENT_FLOOR = 1e-9;
+
+/**
+ * Solver condition X: the mole fractions of all elements but one, the path's dependent element; where that one
+ * vanishes (an end of a section whose every element is absent somewhere, the pseudo-binary NiAl-Cr at NiAl) the
+ * largest instead, since the core refuses given fractions that sum to 1.
+ */
 export function solverX(path: CompositionPath, s: number): Record<string, number> {
   const x = moleFractionsAt(path, s);
-  delete x[path.dependent];
+  const left =
+    x[path.dependent]! > DEPENDENT_FLOOR
+      ? path.dependent
+      : path.elements.reduce((best, el) => (x[el]! > x[best]! ? el : best), path.elements[0]!);
+  delete x[left];
   return x;
 }
 
