@@ -80,6 +80,9 @@ export interface LiquidusProjectionDocument extends ResultDocument {
   isotherm_step: number;
   /** each isotherm as segments (pairs of liquid compositions) */
   isotherms: { T: number; segments: [Composition, Composition][] }[];
+  /** places where valleys meet but no invariant point was located (a field too small for the finest split of the
+   * grid, or a failed search): the valleys end short of them */
+  unresolved: Composition[];
   /** grid nodes whose liquidus search failed (never guessed: fields and valleys may be missing there) */
   not_converged_nodes: Composition[];
   /** one row per grid node: its composition, liquidus and primary phase */

@@ -8361,5 +8361,613 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
         ]
       }
     }
+  },
+  "liquidus_projection": {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "result.json of liquidus_projection",
+    "type": "object",
+    "properties": {
+      "task_type": {
+        "const": "liquidus_projection"
+      },
+      "components": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "corners": {
+        "description": "the triangle's corners (the first three components)",
+        "type": "array",
+        "prefixItems": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "string"
+          },
+          {
+            "type": "string"
+          }
+        ],
+        "minItems": 3,
+        "maxItems": 3
+      },
+      "fixed_compositions": {
+        "description": "mole fractions of the components held fixed (a section of a multicomponent alloy; empty for a ternary)",
+        "type": "object",
+        "additionalProperties": {
+          "type": "number"
+        }
+      },
+      "pressure": {
+        "type": "number"
+      },
+      "liquid": {
+        "description": "the liquid phase",
+        "type": "string"
+      },
+      "grid": {
+        "type": "object",
+        "properties": {
+          "divisions": {
+            "type": "number"
+          },
+          "nodes": {
+            "type": "number"
+          },
+          "not_converged": {
+            "type": "number"
+          },
+          "equilibria": {
+            "type": "number"
+          },
+          "stages": {
+            "description": "equilibria spent on the nodes' liquidus, the valleys' crossings, the invariant points and their checks",
+            "type": "object",
+            "properties": {
+              "nodes": {
+                "type": "number"
+              },
+              "valleys": {
+                "type": "number"
+              },
+              "invariants": {
+                "type": "number"
+              }
+            },
+            "required": [
+              "nodes",
+              "valleys",
+              "invariants"
+            ]
+          }
+        },
+        "required": [
+          "divisions",
+          "nodes",
+          "not_converged",
+          "equilibria",
+          "stages"
+        ]
+      },
+      "liquidus_range": {
+        "description": "K: the lowest and highest liquidus at the grid's nodes",
+        "anyOf": [
+          {
+            "type": "null"
+          },
+          {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "number"
+              },
+              {
+                "type": "number"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          }
+        ]
+      },
+      "primary_fields": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/PrimaryFieldRecord"
+        }
+      },
+      "valleys": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/ValleyRecord"
+        }
+      },
+      "invariants": {
+        "type": "array",
+        "items": {
+          "$ref": "#/$defs/InvariantRecord"
+        }
+      },
+      "isotherm_step": {
+        "description": "K between isotherms",
+        "type": "number"
+      },
+      "isotherms": {
+        "description": "each isotherm as segments (pairs of liquid compositions)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "T": {
+              "type": "number"
+            },
+            "segments": {
+              "type": "array",
+              "items": {
+                "type": "array",
+                "prefixItems": [
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  }
+                ],
+                "minItems": 2,
+                "maxItems": 2
+              }
+            }
+          },
+          "required": [
+            "T",
+            "segments"
+          ]
+        }
+      },
+      "unresolved": {
+        "description": "places where valleys meet but no invariant point was located (a field too small for the finest split of the grid, or a failed search): the valleys end short of them",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "number"
+          }
+        }
+      },
+      "not_converged_nodes": {
+        "description": "grid nodes whose liquidus search failed (never guessed: fields and valleys may be missing there)",
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": {
+            "type": "number"
+          }
+        }
+      },
+      "table": {
+        "description": "one row per grid node: its composition, liquidus and primary phase",
+        "$ref": "#/$defs/ResultTable"
+      },
+      "notes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "convergence_warning": {
+        "description": "present when a large share of the grid's nodes has no liquidus",
+        "$ref": "#/$defs/ConvergenceWarning"
+      },
+      "version": {
+        "type": "number"
+      },
+      "provenance": {
+        "$ref": "#/$defs/Provenance"
+      },
+      "config": {
+        "type": "object",
+        "additionalProperties": {}
+      },
+      "phase_selection": {
+        "$ref": "#/$defs/PhaseSelectionRecord"
+      }
+    },
+    "required": [
+      "task_type",
+      "components",
+      "corners",
+      "fixed_compositions",
+      "pressure",
+      "liquid",
+      "grid",
+      "liquidus_range",
+      "primary_fields",
+      "valleys",
+      "invariants",
+      "isotherm_step",
+      "isotherms",
+      "unresolved",
+      "not_converged_nodes",
+      "table",
+      "notes",
+      "version",
+      "provenance",
+      "config",
+      "phase_selection"
+    ],
+    "$defs": {
+      "ConvergenceWarning": {
+        "type": "object",
+        "properties": {
+          "nodes": {
+            "description": "nodes of the seed grid",
+            "type": "number"
+          },
+          "not_converged": {
+            "description": "nodes whose equilibrium the solver gave up on",
+            "type": "number"
+          },
+          "no_equilibrium": {
+            "description": "nodes where the solver says no equilibrium exists",
+            "type": "number"
+          },
+          "share": {
+            "description": "(not_converged + no_equilibrium) / nodes",
+            "type": "number"
+          },
+          "message": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "nodes",
+          "not_converged",
+          "no_equilibrium",
+          "share",
+          "message"
+        ]
+      },
+      "InvariantRecord": {
+        "type": "object",
+        "properties": {
+          "type": {
+            "description": "E: L -> a + b + c; U: L + a -> b + c; P: L + a + b -> c (how many of its valleys arrive: 3, 2, 1)",
+            "enum": [
+              "P",
+              "E",
+              "U",
+              "unclassified"
+            ]
+          },
+          "T": {
+            "type": "number"
+          },
+          "x": {
+            "description": "the liquid's composition",
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "phases": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 3,
+            "maxItems": 3
+          },
+          "solids": {
+            "description": "the composition of each solid in equilibrium with the liquid there",
+            "type": "object",
+            "additionalProperties": {
+              "type": "object",
+              "additionalProperties": {
+                "type": "number"
+              }
+            }
+          },
+          "reaction": {
+            "description": "\"LIQUID + A -> B + C\"",
+            "type": "string"
+          },
+          "display_reaction": {
+            "type": "string"
+          },
+          "spread": {
+            "description": "K: the largest difference between the three solids' saturation temperatures at x (0 at the exact point)",
+            "type": "number"
+          },
+          "check": {
+            "description": "The four-phase check: the global equilibria at T + offset and T - offset at the centroid of the four phases' compositions; certified when both converge, differ, and together hold the liquid and the three solids (in a section of a multicomponent alloy, where the four-phase equilibrium spans a range of temperature: when together they hold the four phases).",
+            "type": "object",
+            "properties": {
+              "x": {
+                "type": "object",
+                "additionalProperties": {
+                  "type": "number"
+                }
+              },
+              "offset": {
+                "type": "number"
+              },
+              "above": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              },
+              "below": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "array",
+                    "items": {
+                      "type": "string"
+                    }
+                  }
+                ]
+              },
+              "certified": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "x",
+              "offset",
+              "above",
+              "below",
+              "certified"
+            ]
+          }
+        },
+        "required": [
+          "type",
+          "T",
+          "x",
+          "phases",
+          "solids",
+          "reaction",
+          "spread",
+          "check"
+        ]
+      },
+      "LiquidusPoint": {
+        "type": "object",
+        "properties": {
+          "x": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "number"
+            }
+          },
+          "T": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "x",
+          "T"
+        ]
+      },
+      "PhaseSelectionRecord": {
+        "type": "object",
+        "properties": {
+          "source": {
+            "description": "task: condition.inhibit_phases; database: the database's recommended selection; none: neither",
+            "enum": [
+              "task",
+              "database",
+              "none"
+            ]
+          },
+          "inhibit_phases": {
+            "description": "the entries applied (for the database's selection: those for this system)",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "removed": {
+            "description": "the phases that could form and were suppressed, in database order",
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "required": [
+          "source",
+          "inhibit_phases",
+          "removed"
+        ]
+      },
+      "PrimaryFieldRecord": {
+        "type": "object",
+        "properties": {
+          "phase": {
+            "type": "string"
+          },
+          "label": {
+            "description": "the ordering state of the phase where its model has one (\"B2 (BCC_B2)\"), else the phase",
+            "type": "string"
+          },
+          "display": {
+            "description": "the label in the database's display names (contract/plots/phase-names.ts)",
+            "type": "string"
+          },
+          "at": {
+            "description": "where the label is drawn (the field's grid node farthest from other fields and the triangle's sides)",
+            "$ref": "#/$defs/LiquidusPoint"
+          },
+          "grid_nodes": {
+            "type": "number"
+          }
+        },
+        "required": [
+          "phase",
+          "label",
+          "at",
+          "grid_nodes"
+        ]
+      },
+      "Provenance": {
+        "type": "object",
+        "properties": {
+          "engine": {
+            "type": "object",
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "version": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "version"
+            ]
+          },
+          "database": {
+            "description": "code = the catalog code (null when run from a file by `phasedesk calc`), sha256 of the TDB bytes",
+            "type": "object",
+            "properties": {
+              "code": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  }
+                ]
+              },
+              "file_name": {
+                "type": "string"
+              },
+              "sha256": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "code",
+              "file_name",
+              "sha256"
+            ]
+          },
+          "created_at": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "engine",
+          "database",
+          "created_at"
+        ]
+      },
+      "ResultTable": {
+        "type": "object",
+        "properties": {
+          "columns": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "unit": {
+                  "type": "string"
+                }
+              },
+              "required": [
+                "name",
+                "unit"
+              ]
+            }
+          },
+          "rows": {
+            "type": "array",
+            "items": {
+              "type": "array",
+              "items": {
+                "anyOf": [
+                  {
+                    "type": "null"
+                  },
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "number"
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "required": [
+          "columns",
+          "rows"
+        ]
+      },
+      "ValleyRecord": {
+        "type": "object",
+        "properties": {
+          "phases": {
+            "type": "array",
+            "prefixItems": [
+              {
+                "type": "string"
+              },
+              {
+                "type": "string"
+              }
+            ],
+            "minItems": 2,
+            "maxItems": 2
+          },
+          "display": {
+            "type": "string"
+          },
+          "points": {
+            "type": "array",
+            "items": {
+              "$ref": "#/$defs/LiquidusPoint"
+            }
+          }
+        },
+        "required": [
+          "phases",
+          "points"
+        ]
+      }
+    }
   }
 };

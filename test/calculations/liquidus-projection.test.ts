@@ -48,7 +48,7 @@ const CASES: Case[] = [
   { name: 'COST507 Al-Mg-Si', tdb: COST507, components: ['AL', 'MG', 'SI'], grid: 12 },
   { name: 'alcrni Ni-Al-Cr', tdb: path.join(SHARED_TDB_DIR, 'alcrni.tdb'), components: ['NI', 'AL', 'CR'], grid: 10 },
   { name: 'MF Steel Fe-Cr-Ni', tdb: MF_STEEL, components: ['FE', 'CR', 'NI'], grid: 8, steel: true },
-  { name: 'MF Steel Fe-Cr-C', tdb: MF_STEEL, components: ['FE', 'CR', 'C'], grid: 8, steel: true },
+  { name: 'MF Steel Fe-Cr-C', tdb: MF_STEEL, components: ['FE', 'CR', 'C'], grid: 10, steel: true },
 ];
 
 let n = 0;

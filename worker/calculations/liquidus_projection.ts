@@ -157,6 +157,7 @@ function documentOf(
       T: l.T,
       segments: l.segments.map(([p, q]) => [comp(p), comp(q)] as [Record<string, number>, Record<string, number>]),
     })),
+    unresolved: map.unlocated.map(comp),
     not_converged_nodes: failed,
     table: nodeTable(map, sys.elements),
     notes,
@@ -171,9 +172,9 @@ function noteOf(map: LiquidusProjectionMap, uncertified: number): string[] {
     notes.push(`${failed} of ${map.nodes.length} grid nodes have no liquidus: fields and valleys may be missing there`);
   if (map.unlocated.length)
     notes.push(
-      `${map.unlocated.length} cells where three valleys meet have no located invariant point (a fourth field nearby or a failed search)`,
+      `${map.unlocated.length} place(s) where valleys meet have no located invariant point (fields too small for the grid's finest split, or a failed search)`,
     );
-  if (uncertified) notes.push(`${uncertified} invariant points failed the four-phase check (see check in each)`);
+  if (uncertified) notes.push(`${uncertified} invariant point(s) failed the four-phase check (see check in each)`);
   return notes;
 }
 

@@ -73,13 +73,12 @@ function hermite(p: RimPoint, q: RimPoint, u: number): number {
   return (2 * u3 - 3 * u2 + 1) * p.T + (u3 - 2 * u2 + u) * m0 + (-2 * u3 + 3 * u2) * q.T + (u3 - u2) * m1;
 }
 
-/** The end slopes of the piece p -> q along it (K per piece), and whether the limiter changed them. */
-function limitedSlopes(p: RimPoint, q: RimPoint): [number, number, boolean] {
+/** The end slopes of the piece p -> q along it (K per piece), limited. */
+function limitedSlopes(p: RimPoint, q: RimPoint): [number, number] {
   const d: Pt = [q.at[0] - p.at[0], q.at[1] - p.at[1]];
   const delta = q.T - p.T;
-  const raw0 = p.after[0] * d[0] + p.after[1] * d[1],
-    raw1 = q.before[0] * d[0] + q.before[1] * d[1];
-  let [m0, m1] = [raw0, raw1];
+  let m0 = p.after[0] * d[0] + p.after[1] * d[1],
+    m1 = q.before[0] * d[0] + q.before[1] * d[1];
   if (delta === 0) m0 = m1 = 0;
   else {
     if (m0 * delta < 0) m0 = 0;
@@ -88,7 +87,7 @@ function limitedSlopes(p: RimPoint, q: RimPoint): [number, number, boolean] {
     const r = Math.hypot(a, b);
     if (r > 3) [m0, m1] = [(3 * a * delta) / r, (3 * b * delta) / r];
   }
-  return [m0, m1, m0 !== raw0 || m1 !== raw1];
+  return [m0, m1];
 }
 
 /** Subdivisions of a perimeter piece searched for the level, and the bisection steps of each bracket found. */
@@ -125,11 +124,11 @@ function levelCrossings(p: RimPoint, q: RimPoint, t: number): LevelHit[] {
   return out;
 }
 
-/** K: a crossing where the cubic lies this far from the chord is put on the liquidus */
-const BENT = 2;
 /** K: a crossing whose liquidus lies this close to its level is kept */
 export const ISOTHERM_TOLERANCE = 0.5;
 const MAX_TRIALS = 8;
+/** K above the level where a crossing's liquidus search starts (the interpolant is mostly within millikelvin) */
+const START_ABOVE = 0.2;
 
 /**
  * The crossing moved along its piece until the liquidus there is its level within ISOTHERM_TOLERANCE, by regula falsi
@@ -149,7 +148,7 @@ function* exactCrossing(
   let u = h.u;
   for (let k = 0; k < MAX_TRIALS; k++) {
     const pt = pointOf({ ...h, u });
-    const st = yield* liquidusSearch(at(pt[0], pt[1]), P, t + 1, 2);
+    const st = yield* liquidusSearch(at(pt[0], pt[1]), P, t + START_ABOVE, 2);
     if (!st) return pointOf(h);
     if (Math.abs(st.T - t) <= ISOTHERM_TOLERANCE) return pt;
     if (st.T < t) lo = { u, T: st.T };
@@ -161,8 +160,10 @@ function* exactCrossing(
 
 /**
  * The isotherms at `levels` as segments in triangle coordinates (b, c): along each cell's perimeter the liquidus is
- * a cubic Hermite interpolant between the states on it (their values and the surfaces' exact gradients); a crossing
- * on a piece whose slopes had to be limited is then put on the liquidus (exactCrossing), the searches side by side.
+ * a cubic Hermite interpolant between the states on it (their values and the surfaces' exact gradients), whose
+ * crossings of a level are then put on the liquidus (exactCrossing), the searches side by side: the interpolant's
+ * estimate is mostly within a few millikelvin and then costs one search, but near a binary side, a compound's
+ * melting point or an ordering transition of the primary phase it can be off by tens of kelvin.
  */
 export function isotherms(
   grid: TriangleGrid,
@@ -184,19 +185,11 @@ export function isotherms(
     { t, h: a },
     { t, h: b },
   ]);
-  // the interpolant is trusted where its slopes needed no limiting, away from the binary sides (where the solids'
-  // uptake of the third element makes the surface steepest); the others are put on the liquidus
-  // or where the cubic bends far from the chord (a curved surface: the cubic's own error grows with its curvature)
-  const onSide = ([b, c]: Pt) => Math.min(b, c, 1 - b - c) < 1e-9;
-  const bent = (h: LevelHit) => Math.abs(hermite(h.p, h.q, h.u) - (h.p.T + h.u * (h.q.T - h.p.T))) > BENT;
-  const doubtful = hits.filter(({ h }) => limitedSlopes(h.p, h.q)[2] || onSide(h.p.at) || onSide(h.q.at) || bent(h));
-  const exact = runLockstep(
-    doubtful.map(({ t, h }) => exactCrossing(at, solve.P, h, t)),
+  const ends = runLockstep(
+    hits.map(({ t, h }) => exactCrossing(at, solve.P, h, t)),
     solve.solver,
     [0.9, 0.95],
   );
-  const moved = new Map(doubtful.map((d, k) => [d.h, exact[k]!]));
-  const ends = hits.map(({ h }) => moved.get(h) ?? pointOf(h));
   return levels
     .map((t) => ({
       T: t,

@@ -10,7 +10,7 @@ import { valleysOnEdge } from './valley.js';
 import { cellKind, cellPieces, type CellCrossing, type Piece } from './valley-lines.js';
 
 /** Times a cell may be split (each split halves its sides). */
-export const REFINE_DEPTH = 3;
+export const REFINE_DEPTH = 5;
 /** K above the highest corner liquidus where a midpoint's search starts */
 const START_ABOVE = 5;
 
@@ -40,7 +40,10 @@ const along = (p: Pt, q: Pt, x: Pt) => {
   return ((x[0] - p[0]) * d[0]! + (x[1] - p[1]) * d[1]!) / (d[0]! ** 2 + d[1]! ** 2);
 };
 
-/** The pieces and invariant point of a cell that is plain or where three valleys meet; undefined when complex. */
+/**
+ * The pieces and invariant point of a cell that is plain or where three valleys meet; undefined when complex, or when
+ * the point of three meeting valleys is not found (a fourth field close by): the cell is then split.
+ */
 export function* planCell(ctx: RefineContext, cs: CellCrossing[], key: string): Search<CellPlan | undefined> {
   const kind = cellKind(cs);
   if (kind.kind === 'complex') return undefined;
@@ -48,8 +51,7 @@ export function* planCell(ctx: RefineContext, cs: CellCrossing[], key: string): 
   const phases = [...new Set(kind.triple.flatMap((c) => c.phases))] as [string, string, string];
   const support = kind.triple.map((c) => ({ bc: c.bc, state: c.state }));
   const p = yield* invariantPoint(ctx.at, ctx.P, support, phases);
-  const centre = support.reduce<Pt>((s, q) => [s[0] + q.bc[0] / 3, s[1] + q.bc[1] / 3], [0, 0]);
-  return { pieces: cellPieces(cs, p, `J${key}`), invariants: p ? [p] : [], unlocated: p ? [] : [centre] };
+  return p ? { pieces: cellPieces(cs, p, `J${key}`), invariants: [p], unlocated: [] } : undefined;
 }
 
 /** The crossings of the valleys on a segment between two corners whose primary phases differ. */
