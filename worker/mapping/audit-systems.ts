@@ -65,8 +65,8 @@ export const SUITE_PAIRS: Record<string, { pairs: string[]; why: string }> = {
   'mf-steel.tdb': {
     pairs: ['CR-NI', 'FE-SI'],
     why:
-      '265 assessed pairs, 10-60 s each with the recommended selection; the suite audits the pairs of the ' +
-      'defects fixed before (Cr-Ni, Fe-Si), npm run audit:diagrams all of them',
+      '265 assessed pairs, 1-155 s each with the recommended selection, about an hour in all; the suite audits ' +
+      'the pairs of the defects fixed before (Cr-Ni, Fe-Si), npm run audit:diagrams all of them',
   },
 };
 
