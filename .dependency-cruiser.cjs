@@ -3,7 +3,7 @@
 //
 //   main:    entries (cli, electron, server.ts) -> api (routes) -> requests (zod-validated requests)
 //            -> service / server (lab queue and workers) / console (admin commands) -> db -> util, config
-//   worker:  entries (index, host, validation, audit-cli) -> calculations (one module per task type)
+//   worker:  entries (index, host, validation, audit-cli, audit-sections) -> calculations (one module per task type)
 //            -> results (result documents and files) -> mapping -> scans -> system -> core, protocol
 //            plots (SVG charts of result documents) sit beside results, below calculations
 //   renderer: its own code and contract/ only; contract/: pure TypeScript that every layer imports
@@ -12,7 +12,7 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 
 const WORKER_ENTRIES =
-  '^worker/(index|host|host-png|host-png-child)\\.ts$|^worker/validation/|^worker/mapping/audit-cli\\.ts$';
+  '^worker/(index|host|host-png|host-png-child)\\.ts$|^worker/validation/|^worker/mapping/audit-(cli|sections)\\.ts$';
 
 const layer = (name, from, notTo, comment) => ({
   name,
@@ -62,7 +62,7 @@ module.exports = {
     ),
     layer(
       'mapping-below-results',
-      '^worker/mapping/(?!audit-cli\\.ts)',
+      '^worker/mapping/(?!audit-(cli|sections)\\.ts)',
       '^worker/(results|plots|calculations|validation)/|' + WORKER_ENTRIES,
       'worker/mapping never imports results, plots or calculations',
     ),

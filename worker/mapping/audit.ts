@@ -36,6 +36,8 @@ export interface AuditOptions {
   isotherms?: number;
   /** scan points per isotherm (default 121) */
   scanPoints?: number;
+  /** the phases of the diagram and of every check (a database's recommended selection); default: every phase */
+  phases?: string[];
   /** the diagram to audit; mapped here with the defaults when absent */
   diagram?: BinaryDiagram;
 }
@@ -58,9 +60,10 @@ export function auditBinary(o: AuditOptions): AuditReport {
   const [c1, c2] = o.elements;
   const T: [number, number] = o.T ?? [300, 2000];
   const threads = Math.max(1, o.threads ?? 1);
-  const d = o.diagram ?? mapBinary({ database: db, components: [c1, c2], xComponent: c2, T, threads });
+  const d =
+    o.diagram ?? mapBinary({ database: db, components: [c1, c2], xComponent: c2, T, threads, phases: o.phases });
   const mapSeconds = o.diagram ? 0 : (performance.now() - t0) / 1000;
-  const c = auditContext(db, o.elements, T, threads, d);
+  const c = auditContext(db, o.elements, T, threads, d, o.phases);
   checkTopology(d, c.failures.topology);
   const temps = auditedTemperatures(d, T, o.isotherms ?? 24);
   let compared = 0;

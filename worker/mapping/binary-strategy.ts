@@ -40,9 +40,10 @@ export interface BinaryGrid {
 }
 
 /**
- * The system of a request: the two components (upper case), the axis component, the solver's components, phases (by
- * default every phase the components allow but one that duplicates another's state over [Tlo, Thi]:
- * duplicate-phases.ts).
+ * The system of a request: the two components (upper case), the axis component, the solver's components, phases (the
+ * requested ones, by default every phase the components allow, but one that duplicates another's state over
+ * [Tlo, Thi]: duplicate-phases.ts; a selection keeping both, e.g. MF Steel's ALCRFE_O1 beside FCC_A1 in Al-B, where
+ * ALCRFE_O1 holds pure Al alone, would otherwise draw a field the point equilibrium names FCC_A1).
  */
 function binarySystem(req: BinaryMapRequest, [Tlo, Thi]: [number, number], P: number) {
   const db = req.database;
@@ -53,10 +54,8 @@ function binarySystem(req: BinaryMapRequest, [Tlo, Thi]: [number, number], P: nu
   const elementNames = db.info().elements.map((e) => e.name.toUpperCase());
   for (const c of [c1, c2]) if (!elementNames.includes(c)) throw new Error(`element ${c} is not in the database`);
   const components = elementNames.includes('VA') ? [c1, c2, 'VA'] : [c1, c2];
-  const phases =
-    req.phases && req.phases.length
-      ? req.phases.map((p) => p.toUpperCase())
-      : withoutDuplicates(db, components, db.phasesFor([c1, c2]), [Tlo, Thi], P);
+  const requested = req.phases && req.phases.length ? req.phases.map((p) => p.toUpperCase()) : db.phasesFor([c1, c2]);
+  const phases = withoutDuplicates(db, components, requested, [Tlo, Thi], P);
   return { c1, c2, xc, components, phases };
 }
 

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { openDatabase } from '../../../worker/core/database.js';
-import { auditSystems } from '../../../worker/mapping/audit-systems.js';
+import { SUITE_PAIRS, auditSystems } from '../../../worker/mapping/audit-systems.js';
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 import { checkGlobalMinima } from './global-minimum.js';
 import { MULTICOMPONENT, rng } from './random-points.js';
@@ -30,7 +30,10 @@ function points(elements: string[], nT: number, nX: number, seed: number) {
   return { temperatures, compositions };
 }
 
-const { systems } = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR], { scope: 'tests' });
+// the databases of which the diagram audit takes a few pairs (with their recommended selection) are left out here
+const systems = auditSystems([path.join(ROOT, 'databases'), SHARED_TDB_DIR], { scope: 'tests' }).systems.filter(
+  (s) => !SUITE_PAIRS[path.basename(s.file)],
+);
 
 describe('no sampled state lies below the tangent of an equilibrium', () => {
   test.each(systems.map((s, i) => [s.name, s, i] as const))(

@@ -38,6 +38,8 @@ export interface AuditContext {
   T: [number, number];
   threads: number;
   d: BinaryDiagram;
+  /** the phases of every equilibrium (the diagram's selection); undefined: every phase the elements allow */
+  phases: string[] | undefined;
   /** the system of the scans */
   sys: { db: NativeDatabase; components: string[]; phases: string[] };
   control: JobControl;
@@ -58,6 +60,7 @@ export function auditContext(
   T: [number, number],
   threads: number,
   d: BinaryDiagram,
+  phases?: string[],
 ): AuditContext {
   const [c1, c2] = elements;
   const elementNames = db.info().elements.map((e) => e.name.toUpperCase());
@@ -72,7 +75,8 @@ export function auditContext(
       ] as const;
     }),
   );
-  const twinOf = duplicatesOver(db, components, db.phasesFor([c1, c2]), T);
+  const allowed = phases?.length ? phases : db.phasesFor([c1, c2]);
+  const twinOf = duplicatesOver(db, components, allowed, T);
   const drawnName = (p: CompositionSet) => {
     const o = orderingOf.get(p.name),
       st = o && conv.ordering(p);
@@ -86,7 +90,8 @@ export function auditContext(
     T,
     threads,
     d,
-    sys: { db, components, phases: db.phasesFor([c1, c2]) },
+    phases: phases?.length ? phases : undefined,
+    sys: { db, components, phases: allowed },
     control: new JobControl(new SharedArrayBuffer(CONTROL_BYTES)),
     structureOf: (p) => conv.ordering(p)?.structure,
     drawnName,

@@ -20,7 +20,12 @@ function checkRegionPoints(c: AuditContext, special: number[]): number {
       const t = tl[Math.floor(f * (tl.length - 1))];
       if (special.some((v) => Math.abs(v - t.T) < NUDGE)) continue;
       const X = (t.x[0] + t.x[1]) / 2;
-      const res = equilibrium({ database: c.db, components: c.components, conditions: { T: t.T, X: { [c.xc]: X } } });
+      const res = equilibrium({
+        database: c.db,
+        components: c.components,
+        phases: c.phases,
+        conditions: { T: t.T, X: { [c.xc]: X } },
+      });
       if (!res.converged) continue;
       points++;
       const got = res.phases.filter((p) => p.NP > 1e-9).map(c.drawnName);
@@ -41,6 +46,7 @@ function checkLabelPoints(c: AuditContext, special: number[]): number {
     const res = equilibrium({
       database: c.db,
       components: c.components,
+      phases: c.phases,
       conditions: { T: l.T, X: { [c.xc]: Math.min(XHI, Math.max(XLO, l.x)) } },
     });
     if (!res.converged) continue;

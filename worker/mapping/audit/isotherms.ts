@@ -174,6 +174,7 @@ function structuresAt(c: AuditContext, Tk: number, x: number): string | null {
   const r = equilibrium({
     database: c.db,
     components: c.components,
+    phases: c.phases,
     conditions: { T: Tk, X: { [c.xc]: Math.min(xhi, Math.max(xlo, x)) } },
   });
   return r.converged
@@ -232,7 +233,12 @@ function tieLineConfirms(c: AuditContext, Tk: number, b: DrawnBoundary): boolean
   const { xc, drawnName } = c;
   const inward = Math.sign(b.other - b.x);
   const X = Math.min(xhi, Math.max(xlo, b.x + inward * Math.min(X_TOL / 2, Math.abs(b.other - b.x) / 2)));
-  const r = equilibrium({ database: c.db, components: c.components, conditions: { T: Tk, X: { [xc]: X } } });
+  const r = equilibrium({
+    database: c.db,
+    components: c.components,
+    phases: c.phases,
+    conditions: { T: Tk, X: { [xc]: X } },
+  });
   if (!r.converged) return false;
   const stable = r.phases.filter((p) => p.NP > 1e-9);
   return (

@@ -75,7 +75,12 @@ function elementTransitions(c: AuditContext, x: number): number[] {
 function elementChangesPhase(c: AuditContext, edge: number, Tt: number): boolean {
   const x = edge === 0 ? 1e-9 : 1 - 1e-9;
   const main = (Tk: number) => {
-    const r = equilibrium({ database: c.db, components: c.components, conditions: { T: Tk, X: { [c.xc]: x } } });
+    const r = equilibrium({
+      database: c.db,
+      components: c.components,
+      phases: c.phases,
+      conditions: { T: Tk, X: { [c.xc]: x } },
+    });
     if (!r.converged || !r.phases.length) return null;
     return c.drawnName(r.phases.reduce((a, p) => (p.NP > a.NP ? p : a)));
   };
