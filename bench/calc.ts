@@ -2,7 +2,7 @@
 // median of several runs: 200-point line and property scans and Scheil with 1 K steps (binary and
 // ternary), full binary phase diagrams for three databases, and a 20 x 50 x 10 CPT grid on 1 and all
 // threads, ternary isothermal sections of every ternary system at two temperatures (ternary), four isopleths, one of
-// 4 components (isopleth), two pseudo-binary sections (pseudo-binary), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
+// 4 components (isopleth), two pseudo-binary sections (pseudo-binary), five liquidus projections (liquidus), (diagrams-all) one diagram of every shared binary database, (alloy-temperatures) the
 // liquidus/solidus scan of a point calculation, (alloy7) the first equilibrium, a 200-point line and Scheil of the
 // 7-component Al alloy of the speed goals, and (spinodal) what the spinodal adds to a binary diagram; (diagrams-work, only when named) the instructions of every shared binary
 // diagram, counted under valgrind. Sections can be selected:
@@ -16,6 +16,7 @@ import { benchTernary } from './calc/ternary.js';
 import { benchAlloyTemperatures } from './calc/alloy-temperatures.js';
 import { benchAlloy7 } from './calc/alloy7.js';
 import { benchSpinodal } from './calc/spinodal.js';
+import { benchLiquidus } from './calc/liquidus.js';
 
 const SECTIONS: Record<string, () => Promise<string[]>> = {
   line: benchLine,
@@ -27,6 +28,7 @@ const SECTIONS: Record<string, () => Promise<string[]>> = {
   isopleth: benchIsopleth,
   'pseudo-binary': benchPseudoBinary,
   ternary: benchTernary,
+  liquidus: benchLiquidus,
   'alloy-temperatures': benchAlloyTemperatures,
   alloy7: benchAlloy7,
   spinodal: benchSpinodal,

@@ -68,8 +68,9 @@ export interface LiquidusProjectionDocument extends ResultDocument {
     nodes: number;
     not_converged: number;
     equilibria: number;
-    /** equilibria spent on the nodes' liquidus, the valleys' crossings, the invariant points and their checks */
-    stages: { nodes: number; valleys: number; invariants: number };
+    /** equilibria spent on the nodes' liquidus, the valleys' crossings, the invariant points (with their checks) and
+     * the isotherms' crossings */
+    stages: { nodes: number; valleys: number; invariants: number; isotherms: number };
   };
   /** K: the lowest and highest liquidus at the grid's nodes */
   liquidus_range: [number, number] | null;

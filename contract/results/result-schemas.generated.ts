@@ -8423,7 +8423,7 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "number"
           },
           "stages": {
-            "description": "equilibria spent on the nodes' liquidus, the valleys' crossings, the invariant points and their checks",
+            "description": "equilibria spent on the nodes' liquidus, the valleys' crossings, the invariant points (with their checks) and the isotherms' crossings",
             "type": "object",
             "properties": {
               "nodes": {
@@ -8434,12 +8434,16 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
               },
               "invariants": {
                 "type": "number"
+              },
+              "isotherms": {
+                "type": "number"
               }
             },
             "required": [
               "nodes",
               "valleys",
-              "invariants"
+              "invariants",
+              "isotherms"
             ]
           }
         },

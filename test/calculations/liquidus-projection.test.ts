@@ -64,7 +64,9 @@ function project(c: Case, extra: Record<string, unknown> = {}): LiquidusProjecti
   run(job, new JobControl(new SharedArrayBuffer(16)));
   for (const f of ['result/result.csv', 'preview/liquidus_projection.svg', 'preview/liquidus_projection.png'])
     expect(readFileSync(path.join(job.taskDir, f)).length).toBeGreaterThan(0);
-  return JSON.parse(readFileSync(path.join(job.taskDir, 'result', 'result.json'), 'utf8')) as LiquidusProjectionDocument;
+  return JSON.parse(
+    readFileSync(path.join(job.taskDir, 'result', 'result.json'), 'utf8'),
+  ) as LiquidusProjectionDocument;
 }
 
 /** Cold global equilibria with the projection's phases. */
@@ -152,7 +154,10 @@ describe.each(CASES)('liquidus_projection of $name', (c) => {
     for (const f of doc.primary_fields) {
       expect(liquidAlone(solve(f.at.T + 0.01, f.at.x)), f.phase).toBe(true);
       const below = names(solve(f.at.T - 0.01, f.at.x));
-      expect(below.filter((p) => p !== doc.liquid), f.phase).toEqual([f.phase]);
+      expect(
+        below.filter((p) => p !== doc.liquid),
+        f.phase,
+      ).toEqual([f.phase]);
     }
   });
 });

@@ -72,7 +72,7 @@ export function run(job: TaskJob<'liquidus_projection'>, control: JobControl): C
     summary: `${doc.convergence_warning ? `${doc.convergence_warning.message}; ` : ''}${doc.primary_fields.length} primary fields, ${doc.valleys.length} valleys, ${doc.invariants.length} invariant points (${certified} certified as four-phase equilibria)`,
     logs: [
       ...sys.logs,
-      `equilibria: ${doc.grid.equilibria} (nodes ${map.stages.nodes}, valleys ${map.stages.valleys}, invariant points ${map.stages.invariants}, checks ${2 * doc.invariants.length}; ${grid.nodes.length} nodes, ${job.ompThreads} thread(s))`,
+      `equilibria: ${doc.grid.equilibria} (nodes ${map.stages.nodes}, valleys ${map.stages.valleys}, invariant points ${map.stages.invariants}, checks ${2 * doc.invariants.length}, isotherms ${doc.grid.stages.isotherms}; ${grid.nodes.length} nodes, ${job.ompThreads} thread(s))`,
       ...doc.invariants.map(
         (v) =>
           `invariant ${v.type} ${v.T.toFixed(2)} K: ${v.reaction}${v.check.certified ? '' : ' (four-phase check failed)'}`,
@@ -102,6 +102,8 @@ function documentOf(
   const ts = map.nodes.flatMap((n) => (n ? [n.T] : []));
   const step = cond.isotherm_step ?? LIQUIDUS_ISOTHERM_STEP.default;
   const notes = noteOf(map, checks.filter((c) => !c.certified).length);
+  const beforeIsotherms = solver.count;
+  const lines = isotherms(grid, map.cells, map.nodes, isothermLevels(map.nodes, step), { P: cond.pressure, solver });
   const warning = convergenceWarning({ nodes: grid.nodes.length, notConverged: failed.length, noEquilibrium: 0 });
   return {
     ...documentBase(job, 'liquidus_projection', sys),
@@ -115,7 +117,11 @@ function documentOf(
       nodes: grid.nodes.length,
       not_converged: failed.length,
       equilibria: solver.count,
-      stages: { ...map.stages, invariants: map.stages.invariants + 2 * map.invariants.length },
+      stages: {
+        ...map.stages,
+        invariants: map.stages.invariants + 2 * map.invariants.length,
+        isotherms: solver.count - beforeIsotherms,
+      },
     },
     liquidus_range: ts.length ? [Math.min(...ts), Math.max(...ts)] : null,
     primary_fields: primaryFields(grid, map.nodes).map((f) => {
@@ -150,10 +156,7 @@ function documentOf(
       };
     }),
     isotherm_step: step,
-    isotherms: isotherms(grid, map.cells, map.nodes, isothermLevels(map.nodes, step), {
-      P: cond.pressure,
-      solver,
-    }).map((l) => ({
+    isotherms: lines.map((l) => ({
       T: l.T,
       segments: l.segments.map(([p, q]) => [comp(p), comp(q)] as [Record<string, number>, Record<string, number>]),
     })),

@@ -230,6 +230,16 @@ export function copyOfTask(description: string, from: number, query: URLSearchPa
  * The elements a potential diagram's axes hold at a potential (`x_axis.element`, `y_axis.element` of a potential
  * quantity): they take no mole fraction, so the composition inputs leave them out.
  */
+/**
+ * The components a composition input of a task's form offers: a liquidus projection's fixed_compositions holds only
+ * the components after the triangle's three corners (none for a ternary); a potential diagram's compositions leave
+ * out the elements its axes hold.
+ */
+export function compositionInputs(taskType: string, key: string, values: FormValues, components: string[]): string[] {
+  if (taskType === 'liquidus_projection' && key === 'fixed_compositions') return components.slice(3);
+  return components.filter((c) => !heldByAxes(values).includes(c));
+}
+
 export function heldByAxes(values: FormValues): string[] {
   return ['x_axis', 'y_axis']
     .filter((a) => present(values[`${a}.element`]) && values[`${a}.quantity`] !== 'temperature')

@@ -349,6 +349,8 @@ export function formChecks(t: OpenTaskType, cfg: Record<string, unknown>): { err
   const compositionsUsed = c.end_members === undefined;
   for (const f of conditionFields(t)) {
     if (f.kind === 'composition' && !compositionsUsed) continue;
+    // a liquidus projection's held components take part of the atoms (the schema bounds their sum below 1)
+    if (t === 'liquidus_projection' && f.key === 'fixed_compositions') continue;
     if (f.kind === 'composition' && comps.length > 0 && c[f.key] === undefined) {
       errors.push({
         path: `condition.${f.key}`,
