@@ -5,7 +5,17 @@ import { pressureText, systemName } from '../../contract/plots/names.js';
 import { dejaVuMeasure, placeLabels, polylineSegments, type Segment } from '../../contract/plots/labels.js';
 import { cornerPoint, type LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
 import { escapeXml, fmt, FONT_FAMILY, formatTemperature, previewTemperatureUnit } from './svg.js';
-import { compositionGrid, HEIGHT, legendLines, pathSegment, px, triangleFrame, WIDTH, Y0, type At } from './ternary.js';
+import {
+  closeWithRows,
+  compositionGrid,
+  HEIGHT,
+  legendLines,
+  pathSegment,
+  px,
+  triangleFrame,
+  WIDTH,
+  type At,
+} from './ternary.js';
 
 type Pt = [number, number];
 
@@ -132,15 +142,5 @@ export function liquidusProjectionChart(doc: LiquidusProjectionDocument, tdbName
       `${tags[k]}  ${formatTemperature(v.T, unit)}: ${v.display_reaction ?? v.reaction}${v.check.certified ? '' : '  (four-phase check failed)'}`,
   );
   const rows = [...table, ...legendLines(labels.dropped.map((t) => `unlabelled field: ${t}`))];
-  rows.forEach((t, k) =>
-    out.push(`<text x="20" y="${fmt(A[1] + 62 + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`),
-  );
-  out.push('</svg>');
-  const height = Math.max(HEIGHT, Y0 + 62 + rows.length * 14 + 10);
-  out[0] = out[0]!.replace(
-    `height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}"`,
-    `height="${height}" viewBox="0 0 ${WIDTH} ${height}"`,
-  );
-  out[1] = `<rect x="0" y="0" width="${WIDTH}" height="${height}" fill="#FFFFFF"/>`;
-  return out.join('\n');
+  return closeWithRows(out, rows, A[1] + 62);
 }

@@ -327,12 +327,19 @@ export function ternarySectionChart(doc: Doc): string {
   const labels = placeSectionLabels(doc, at, box);
   out.push(...labels.out);
   // legend lines under the triangle; they make the picture taller
-  const legend = legendLines(labels.dropped);
-  legend.forEach((t, k) =>
-    out.push(`<text x="20" y="${fmt(A[1] + 60 + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`),
+  return closeWithRows(out, legendLines(labels.dropped), A[1] + 60);
+}
+
+/**
+ * Rows of text under the triangle from y = top (a legend, a table), the picture made as tall as they need; the SVG
+ * document closed. `out` starts with the opening tag and the background of header().
+ */
+export function closeWithRows(out: string[], rows: string[], top: number): string {
+  rows.forEach((t, k) =>
+    out.push(`<text x="20" y="${fmt(top + k * 14)}" font-size="10.5" fill="#303030">${escapeXml(t)}</text>`),
   );
   out.push('</svg>');
-  const height = Math.max(HEIGHT, Y0 + 60 + legend.length * 14 + 10);
+  const height = Math.max(HEIGHT, top + rows.length * 14 + 10);
   out[0] = out[0]!.replace(
     `height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}"`,
     `height="${height}" viewBox="0 0 ${WIDTH} ${height}"`,
