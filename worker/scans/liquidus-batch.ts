@@ -32,7 +32,7 @@ export interface AlloyJob {
 }
 
 /** alloys whose guesses the pool keeps (the most recent ones) */
-const POOL_SIZE = 256;
+const POOL_SIZE = 64;
 
 /**
  * The guesses of the alloys found last, and the one nearest an alloy: the least first-order change of the liquidus and
