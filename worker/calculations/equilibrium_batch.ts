@@ -37,7 +37,8 @@ import {
 } from '../results/batch-table.js';
 import { alloyTemperatures, type AlloyTemperatures } from '../scans/alloy-temperatures.js';
 import { nextChunkSize } from '../scans/batch.js';
-import { guidedAlloyTemperatures, type AlloyGuess } from '../scans/liquidus-newton.js';
+import { liquidPhases } from '../scans/liquidus-newton.js';
+import { batchAlloyTemperatures, GuessPool, type AlloyJob } from '../scans/liquidus-batch.js';
 import { fixedPhaseEntry, fixedPhaseTemperature } from '../scans/fixed-phase.js';
 import {
   phaseTemperatureOutputs,
@@ -75,10 +76,10 @@ export interface BatchContext {
   masses: () => Record<string, number>;
   control: JobControl;
   threads: number;
-  /** the last alloy whose liquidus and solidus were searched (rows of one alloy follow each other in a product) */
-  lastAlloy?: { key: string; value: AlloyTemperatures };
-  /** the next alloy's liquidus and solidus guessed from the last alloy's (worker/scans/liquidus-newton.ts) */
-  alloyGuess?: AlloyGuess;
+  /** the liquidus and solidus of the alloys of the current chunk of rows, by alloy key (alloysOf) */
+  alloyTs: Map<string, AlloyTemperatures | Error>;
+  /** the guesses of the alloys found last (worker/scans/liquidus-batch.ts), created with the first chunk */
+  guesses?: GuessPool;
   /** T_scheil_end asked for: the last alloy's end of its Scheil path */
   scheil: boolean;
   lastScheil?: { key: string; value: number | null };
@@ -122,6 +123,7 @@ export function prepareBatch(job: TaskJob<'equilibrium_batch'>, control: JobCont
     masses: () => (masses ??= elementMasses(sys.db.info().elements)),
     control,
     threads: Math.max(1, Math.floor(job.ompThreads)),
+    alloyTs: new Map(),
     held,
     heldMU: (T, P) => heldPotentials(cond, () => extras, T, P),
     fixed: fixedPhaseEntry(sys, cond.fixed_phases),
@@ -205,6 +207,13 @@ export async function writeBatchResult(
  * for the chunk: 16 rows of a 7-component alloy per thread, a few tenths of a second.
  */
 const MIN_ROWS_PER_THREAD = 16;
+/**
+ * ... and when the rows ask for T_liquidus or T_solidus: the searches of a chunk's alloys run together, stage by stage
+ * (worker/scans/liquidus-batch.ts), and the more alloys a thread takes in a stage, the fewer times it leaves one stage's
+ * temperatures for another's (a new temperature 50 K away costs twice the equilibrium). A cancel is seen between two
+ * rounds of the searches, a few tens of ms apart.
+ */
+const MIN_ALLOY_ROWS_PER_THREAD = 96;
 
 /**
  * Solves the rows chunk by chunk (about 100 ms each), writing each chunk's rows before the next starts; `range`: only
@@ -220,7 +229,8 @@ export function solveRows(
   let index = 0;
   const first = range?.first ?? 0,
     end = range?.end ?? Infinity;
-  let size = MIN_ROWS_PER_THREAD * b.threads;
+  const least = (b.alloy ? MIN_ALLOY_ROWS_PER_THREAD : MIN_ROWS_PER_THREAD) * b.threads;
+  let size = least;
   let last: EquilibriumResult | undefined;
   for (;;) {
     if (b.control.cancelled) throw new CancelledError();
@@ -234,15 +244,13 @@ export function solveRows(
     if (chunk.length === 0) return;
     const t0 = performance.now();
     const results = solveChunk(b, chunk, last);
+    if (b.alloy) alloysOf(b, chunk, results);
     for (const [i, row] of chunk.entries()) writeRow(b, writer, row, results[i]);
     writer.flush();
     for (const r of results) if (!(r instanceof Error) && r.converged) last = r;
     b.control.setProgress(writer.counts.done / Math.max(1, writer.counts.rows));
     b.control.setStage(`computing the rows: ${writer.counts.done} of ${writer.counts.rows} done`);
-    size = Math.max(
-      MIN_ROWS_PER_THREAD * b.threads,
-      nextChunkSize(size, b.threads, performance.now() - t0, chunk.length),
-    );
+    size = Math.max(least, nextChunkSize(size, b.threads, performance.now() - t0, chunk.length));
   }
 }
 
@@ -361,7 +369,7 @@ function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: 
   try {
     const p = pointWithCp(b.conv, r);
     b.extras.enrich(p, r);
-    const alloy = b.alloy ? alloyOf(b, row, r) : undefined;
+    const alloy = b.alloy ? alloyOf(b, row) : undefined;
     point = alloy ? { ...p, T_liquidus: alloy.liquidus, T_solidus: alloy.solidus } : p;
     if (b.scheil && alloy) point = { ...point, T_scheil_end: scheilEndOf(b, row, alloy.liquidus) };
     if (b.phaseTs.solvus.length || b.phaseTs.tZero.length) point = { ...point, ...phaseTemperaturesOf(b, row) };
@@ -379,25 +387,53 @@ function writeRow(b: BatchContext, writer: BatchTableWriter, row: SolverRow, r: 
   writer.add(record, point);
 }
 
-/** The liquidus and solidus of the row's alloy (searched once for the rows of one alloy that follow each other). */
-function alloyOf(b: BatchContext, row: SolverRow, r: EquilibriumResult): AlloyTemperatures {
-  const c = row.conditions!;
-  const key = JSON.stringify([c.X, c.P]);
-  if (b.lastAlloy?.key === key) return b.lastAlloy.value;
+/** The key of a row's alloy: its mole fractions and pressure (rows of one alloy share the alloy's temperatures). */
+const alloyKey = (c: EquilibriumConditions) => JSON.stringify([c.X, c.P]);
+
+/**
+ * The liquidus and solidus of the chunk's alloys not yet found, searched side by side (worker/scans/liquidus-batch.ts),
+ * into b.alloyTs, which keeps those of the chunk before (an alloy's rows may straddle two chunks). Each alloy's scan,
+ * when it needs one, starts from its first row's state.
+ */
+function alloysOf(b: BatchContext, chunk: SolverRow[], results: (EquilibriumResult | Error)[]): void {
   const cancelled = () => b.control.cancelled;
-  const X = c.X ?? {},
-    P = c.P ?? 101325;
-  const scan = () => alloyTemperatures(b.sys, X, P, cancelled, undefined, undefined, c.T, r);
-  const { value, next } = guidedAlloyTemperatures(b.sys, X, P, b.alloyGuess, scan, cancelled);
-  b.alloyGuess = next;
-  b.lastAlloy = { key, value };
+  const keys = new Set<string>();
+  const jobs: AlloyJob[] = [];
+  for (const [i, row] of chunk.entries()) {
+    const c = row.conditions,
+      r = results[i];
+    if (!c || !r || r instanceof Error) continue;
+    const key = alloyKey(c);
+    if (keys.has(key)) continue;
+    keys.add(key);
+    if (b.alloyTs.has(key)) continue;
+    const X = c.X ?? {},
+      P = c.P ?? 101325;
+    jobs.push({ key, X, P, scan: () => alloyTemperatures(b.sys, X, P, cancelled, undefined, undefined, c.T, r) });
+  }
+  const found = batchAlloyTemperatures(
+    b.sys,
+    jobs,
+    (b.guesses ??= new GuessPool(liquidPhases(b.sys))),
+    b.threads,
+    cancelled,
+  );
+  const kept = [...b.alloyTs].filter(([key]) => keys.has(key));
+  b.alloyTs = new Map([...kept, ...found]);
+}
+
+/** The liquidus and solidus of the row's alloy (alloysOf found them before the chunk's rows are written). */
+function alloyOf(b: BatchContext, row: SolverRow): AlloyTemperatures {
+  const value = b.alloyTs.get(alloyKey(row.conditions!));
+  if (value === undefined) throw new Error('the liquidus and solidus of the alloy were not computed');
+  if (value instanceof Error) throw value;
   return value;
 }
 
 /** The end of the Scheil path of the row's alloy (computed once for the rows of one alloy that follow each other). */
 function scheilEndOf(b: BatchContext, row: SolverRow, liquidus: number | null): number | null {
   const c = row.conditions!;
-  const key = JSON.stringify([c.X, c.P]);
+  const key = alloyKey(c);
   if (b.lastScheil?.key === key) return b.lastScheil.value;
   const value = scheilEndTemperature(b.sys, c.X ?? {}, c.P ?? 101325, liquidus, b.control);
   b.lastScheil = { key, value };

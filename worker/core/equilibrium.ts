@@ -45,6 +45,12 @@ export interface EquilibriumOptions {
    * condition (a scan cut into batches: each batch continues from the last result of the one before).
    */
   start?: EquilibriumResult;
+  /**
+   * equilibriumBatch without warmStart only: one start per condition (a previous converged result of the same
+   * system, or undefined for the cold start), for independent searches solved side by side, each continuing from
+   * its own last state (worker/scans/liquidus-batch.ts). Each falls back to the cold start as `start` does.
+   */
+  starts?: (EquilibriumResult | undefined)[];
 }
 
 /** The state of one phase at the equilibrium's T, P and chemical potentials. */

@@ -466,8 +466,19 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   pd::solver::WarmStart start;
   if (cm.warm_start && info.Length() > 4 && info[4].IsObject())
     start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
-  auto rs =
-      cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress, start.valid() ? &start : nullptr);
+  // options.starts (without warmStart): condition i starts from starts[i] (a previous result; anything else = cold)
+  std::vector<pd::solver::WarmStart> starts;
+  if (!cm.warm_start && info.Length() > 4 && info[4].IsObject()) {
+    Napi::Value list = info[4].As<Napi::Object>().Get("starts");
+    if (!list.IsUndefined() && !list.IsNull()) {
+      if (!list.IsArray()) throw Napi::TypeError::New(env, "options.starts must be an array of previous results");
+      auto a = list.As<Napi::Array>();
+      for (uint32_t i = 0; i < a.Length() && i < conds.size(); ++i)
+        starts.push_back(ParseStart(env, a.Get(i), *cm.solver));
+    }
+  }
+  auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress,
+                                   start.valid() ? &start : nullptr, starts.empty() ? nullptr : &starts);
   ResultWriter w(env);
   for (size_t i = 0; i < rs.size(); ++i) w.Add(rs[i], conds[i]);
   return Napi::Value(env, w.Build());

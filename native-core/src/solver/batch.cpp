@@ -13,7 +13,8 @@ using detail::predict;
 
 std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<Conditions>& conds, int threads,
                                                               const volatile int32_t* cancel, double* progress,
-                                                              const WarmStart* first) {
+                                                              const WarmStart* first,
+                                                              const std::vector<WarmStart>* starts) {
   std::vector<EquilibriumResult> out(conds.size());
   if (threads < 1) threads = 1;
   if (threads > static_cast<int>(conds.size())) threads = static_cast<int>(std::max<size_t>(1, conds.size()));
@@ -22,6 +23,10 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
   long done = 0;
   const long total = static_cast<long>(conds.size());
   const bool warm = options_.warm_start;
+  // the caller's state for condition i, when given and valid
+  auto own_start = [&](long i) -> const WarmStart* {
+    return starts && static_cast<size_t>(i) < starts->size() && (*starts)[i].valid() ? &(*starts)[i] : nullptr;
+  };
 #pragma omp parallel num_threads(threads)
   {
     CancelScope cancel_scope(cancel);  // the flag seen by throw_if_cancelled() on every thread of the team
@@ -74,6 +79,12 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
         std::swap(prev2, prev);
         std::swap(prev, next);
       }
+    } else if (starts) {
+      // independent searches side by side, each from its own state: contiguous blocks per thread (static), so that
+      // a caller who orders the conditions by temperature gives each thread neighbouring temperatures, whose grid
+      // energies it then mostly keeps (sampling.cpp, stale_grid_phase)
+      const long nt = omp_get_num_threads(), tid = omp_get_thread_num();
+      for (long i = total * tid / nt; i < total * (tid + 1) / nt; ++i) one(i, own_start(i), nullptr);
     } else if (total <= 2L * omp_get_num_threads()) {
       // a few conditions (the traces of a mapper, side by side): condition k on thread k mod n, so that each
       // thread keeps meeting the temperatures of the same trace and its (T,P) caches hold

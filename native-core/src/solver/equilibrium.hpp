@@ -125,11 +125,15 @@ class EquilibriumSolver {
   // Many independent condition sets over OpenMP threads. cancel (may be null): Int32 flag, non-zero =
   // stop; the remaining results get reason "cancelled". progress (may be null): fraction done.
   // first (may be null, used with options().warm_start): the state the first condition starts from,
-  // e.g. the last result of the previous chunk of a scan. The first thread solves with this solver, the others
-  // with copies kept for the next batch (not thread-safe: one batch or solve at a time per solver object).
+  // e.g. the last result of the previous chunk of a scan. starts (may be null, without warm_start): one state per
+  // condition to start from (an invalid one = the cold start), for independent searches solved side by side; thread
+  // t of n then solves the contiguous block [size t / n, size (t + 1) / n) of the conditions, in order. The
+  // first thread solves with this solver, the others with copies kept for the next batch (not thread-safe: one
+  // batch or solve at a time per solver object).
   std::vector<EquilibriumResult> solve_batch(const std::vector<Conditions>& conds, int threads,
                                              const volatile int32_t* cancel, double* progress,
-                                             const WarmStart* first = nullptr);
+                                             const WarmStart* first = nullptr,
+                                             const std::vector<WarmStart>* starts = nullptr);
 
   size_t grid_points() const;
 

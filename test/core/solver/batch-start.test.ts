@@ -48,4 +48,20 @@ describe('equilibriumBatch options.start', () => {
     });
     expect(state(unfit)).toBe(state(cold));
   });
+
+  it('options.starts: each condition starts from its own result, as equilibrium() from that start solves it', () => {
+    // two searches side by side (worker/scans/liquidus-batch.ts): conditions of different alloys, each continuing from
+    // a state of its own; undefined = the cold start. Four conditions on two threads: each thread's block of two
+    const alloys = [0.1, 0.4, 0.6, 0.8];
+    const starts = alloys.map((x, i) =>
+      i === 2 ? undefined : equilibrium({ database: db, components, conditions: { T: 600, X: { ZN: x } } }),
+    );
+    const conditions = alloys.map((x) => ({ T: 604, X: { ZN: x } }));
+    const batch = equilibriumBatch({ database: db, components, conditions, options: { starts }, threads: 2 });
+    conditions.forEach((c, i) => {
+      const start = starts[i];
+      const single = equilibrium({ database: db, components, conditions: c, options: start ? { start } : undefined });
+      expect(state(batch[i]!), `ZN=${alloys[i]}`).toBe(state(single));
+    });
+  });
 });
