@@ -17,8 +17,10 @@ export interface PrimaryFieldRecord {
   label: string;
   /** the label in the database's display names (contract/plots/phase-names.ts) */
   display?: string;
-  /** where the label is drawn (the field's grid node farthest from other fields and the triangle's sides) */
+  /** where the label is drawn: the field's grid node farthest from other fields and the triangle's sides, or, for a
+   * field too small to hold a node, the centroid of its valleys' points (T their mean) */
   at: LiquidusPoint;
+  /** grid nodes of the field (0: a field found only by its valleys) */
   grid_nodes: number;
 }
 

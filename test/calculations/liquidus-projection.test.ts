@@ -151,7 +151,8 @@ describe.each(CASES)('liquidus_projection of $name', (c) => {
   });
 
   it('each primary field crystallises its phase first', () => {
-    for (const f of doc.primary_fields) {
+    // (a field too small to hold a grid node is labelled at the centroid of its valleys: no liquidus of its own)
+    for (const f of doc.primary_fields.filter((k) => k.grid_nodes > 0)) {
       expect(liquidAlone(solve(f.at.T + 0.01, f.at.x)), f.phase).toBe(true);
       const below = names(solve(f.at.T - 0.01, f.at.x));
       expect(

@@ -3,9 +3,9 @@
 // worker/mapping/liquidus/ (projection.ts); the method and its checks: docs/calculations.md "Liquidus projections".
 import { basename } from 'node:path';
 import { isLiquidName } from '../../contract/phases.js';
-import { displayFieldLabel, displayReaction } from '../../contract/plots/phase-names.js';
+import { displayFieldLabel, displayReaction, type DisplayNamer } from '../../contract/plots/phase-names.js';
 import { tableToCsv, type ResultTable } from '../../contract/results/common.js';
-import type { LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
+import type { LiquidusProjectionDocument, PrimaryFieldRecord } from '../../contract/results/liquidus_projection.js';
 import { LIQUIDUS_GRID_DIVISIONS, LIQUIDUS_ISOTHERM_STEP } from '../../contract/tasks/liquidus_projection.js';
 import { StateLabeller } from '../mapping/core/labels.js';
 import { classify, fourPhaseChecks, FOUR_PHASE_CHECK_OFFSET, reactionText } from '../mapping/liquidus/invariants.js';
@@ -124,18 +124,7 @@ function documentOf(
       },
     },
     liquidus_range: ts.length ? [Math.min(...ts), Math.max(...ts)] : null,
-    primary_fields: primaryFields(grid, map.nodes).map((f) => {
-      const st = map.nodes[f.node]!;
-      const solid = st.above.metastable.find((m) => m.name === f.phase);
-      const label = solid ? labeller.stateOf(solid) : f.phase;
-      return {
-        phase: f.phase,
-        label,
-        display: displayFieldLabel(label, namer),
-        at: { x: comp(grid.nodes[f.node]!), T: st.T },
-        grid_nodes: f.nodes,
-      };
-    }),
+    primary_fields: fieldRecords(map, labeller, namer),
     valleys: map.valleys.map((v) => ({
       phases: v.phases,
       display: displayFieldLabel(`${liquid} + ${v.phases.join(' + ')}`, namer),
@@ -166,6 +155,32 @@ function documentOf(
     notes,
     ...(warning ? { convergence_warning: warning } : {}),
   };
+}
+
+/**
+ * The primary fields: those holding grid nodes (labelled at the node farthest from the others), and those too small
+ * to hold one that the valleys bound (labelled at the centroid of their valleys' points, grid_nodes 0).
+ */
+function fieldRecords(map: LiquidusProjectionMap, labeller: StateLabeller, namer: DisplayNamer): PrimaryFieldRecord[] {
+  const { grid } = map;
+  const comp = ([b, c]: [number, number]) => grid.composition(b, c);
+  const fields: PrimaryFieldRecord[] = primaryFields(grid, map.nodes).map((f) => {
+    const st = map.nodes[f.node]!;
+    const solid = st.above.metastable.find((m) => m.name === f.phase);
+    const label = solid ? labeller.stateOf(solid) : f.phase;
+    const at = { x: comp(grid.nodes[f.node]!), T: st.T };
+    return { phase: f.phase, label, display: displayFieldLabel(label, namer), at, grid_nodes: f.nodes };
+  });
+  const named = new Set(fields.map((f) => f.phase));
+  const bounding = new Map<string, { bc: [number, number]; T: number }[]>();
+  for (const v of map.valleys)
+    for (const ph of v.phases) if (!named.has(ph)) bounding.set(ph, [...(bounding.get(ph) ?? []), ...v.points]);
+  for (const [phase, pts] of bounding) {
+    const mean = (f: (p: (typeof pts)[number]) => number) => pts.reduce((t, p) => t + f(p), 0) / pts.length;
+    const at = { x: comp([mean((p) => p.bc[0]), mean((p) => p.bc[1])]), T: mean((p) => p.T) };
+    fields.push({ phase, label: phase, display: displayFieldLabel(phase, namer), at, grid_nodes: 0 });
+  }
+  return fields;
 }
 
 function noteOf(map: LiquidusProjectionMap, uncertified: number): string[] {

@@ -1,7 +1,8 @@
 // The liquidus projection of a ternary system (or of a ternary section of a multicomponent alloy): the liquidus
 // temperature and primary phase at every node of a triangular grid (search.ts), each valley's crossing of every edge
 // whose ends differ in their primary phase (valley.ts), the invariant point inside every cell where three valleys meet
-// (junction.ts), and the valleys as lines through their crossings (valley-lines.ts). Every state is a converged global
+// (junction.ts; a cell where the valleys do not simply cross is split, refine.ts), and the valleys as lines through
+// their crossings (valley-lines.ts). Every state is a converged global
 // equilibrium of the liquid alone just above the liquidus; nothing is interpolated but the lines between them.
 import type { ChunkedSolver } from '../../scans/chunked-solver.js';
 import type { InvariantPoint } from './junction.js';
@@ -23,7 +24,7 @@ export interface LiquidusProjectionMap {
   /** per grid cell: the valleys' crossings on its edges */
   cells: CellCrossing[][];
   invariants: InvariantPoint[];
-  /** cells where three valleys meet but the point was not located (a fourth field, a failed search) */
+  /** places where valleys meet but no point was located (a field too small for the finest split, a failed search) */
   unlocated: [number, number][];
   equilibria: number;
   /** equilibria spent on the nodes, the valleys' crossings and the invariant points */
