@@ -8826,10 +8826,11 @@ export const RESULT_SCHEMAS: Record<string, Record<string, unknown>> = {
             "type": "string"
           },
           "at": {
-            "description": "where the label is drawn (the field's grid node farthest from other fields and the triangle's sides)",
+            "description": "where the label is drawn: the field's grid node farthest from other fields and the triangle's sides, or, for a field too small to hold a node, the centroid of its valleys' points (T their mean)",
             "$ref": "#/$defs/LiquidusPoint"
           },
           "grid_nodes": {
+            "description": "grid nodes of the field (0: a field found only by its valleys)",
             "type": "number"
           }
         },
