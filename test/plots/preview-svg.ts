@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import {
   boxesIntersect,
   boxInside,
-  dejaVuMeasure,
+  anchoredTextBox,
   segmentHitsBox,
   type Box,
   type Segment,
@@ -36,12 +36,13 @@ const BOUNDARY_STROKES = new Set(['#000000', '#000', '#1F1F1F', '#404040', '#1F4
 
 /** The box of a text element from its anchor, baseline (with dy) and DejaVu metrics. */
 export function textBox(el: XmlElement): TextBox {
-  const size = Number(el.attrs['font-size'] ?? 18);
-  const m = dejaVuMeasure(el.text, size, el.attrs['font-weight'] === 'bold');
-  const anchor = el.attrs['text-anchor'] ?? 'start';
-  const x = Number(el.attrs.x) - (anchor === 'middle' ? m.width / 2 : anchor === 'end' ? m.width : 0);
+  const anchor = (el.attrs['text-anchor'] ?? 'start') as 'start' | 'middle' | 'end';
   const y = Number(el.attrs.y) + Number(el.attrs.dy ?? 0);
-  return { text: el.text, box: { x, y: y - m.ascent, width: m.width, height: m.ascent + m.descent } };
+  const size = Number(el.attrs['font-size'] ?? 18);
+  return {
+    text: el.text,
+    box: anchoredTextBox(el.text, Number(el.attrs.x), y, anchor, size, el.attrs['font-weight'] === 'bold'),
+  };
 }
 
 function points(e: XmlElement): Array<[number, number]> {

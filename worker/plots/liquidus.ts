@@ -2,7 +2,14 @@
 // valleys (thick, an arrow on each pointing to falling temperature), the invariant points marked and numbered by
 // class (E1, U2, P3), the primary fields labelled by their solid, and the table of invariant reactions under it.
 import { pressureText, systemName } from '../../contract/plots/names.js';
-import { dejaVuMeasure, placeLabels, polylineSegments, type Box, type Segment } from '../../contract/plots/labels.js';
+import {
+  anchoredTextBox,
+  dejaVuMeasure,
+  placeLabels,
+  polylineSegments,
+  type Box,
+  type Segment,
+} from '../../contract/plots/labels.js';
 import { cornerPoint, type LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
 import { escapeXml, fmt, FONT_FAMILY, formatTemperature, previewTemperatureUnit } from './svg.js';
 import {
@@ -80,8 +87,8 @@ function tagBoxes(doc: LiquidusProjectionDocument, at: At): Box[] {
   const tags = invariantTags(doc);
   return doc.invariants.map((v, k) => {
     const [x, y] = at(v.x);
-    const m = dejaVuMeasure(tags[k]!, 10);
-    return { x: x - 4, y: y - 5 - m.ascent, width: m.width + 9, height: m.ascent + 9 };
+    const t = anchoredTextBox(tags[k]!, x + 5, y - 5, 'start', 10);
+    return { x: x - 4, y: t.y, width: t.x + t.width - x + 4, height: y + 4 - t.y };
   });
 }
 

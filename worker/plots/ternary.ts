@@ -6,6 +6,7 @@ import { pressureText, systemName } from '../../contract/plots/names.js';
 import { escapeXml, fmt, FONT_FAMILY, previewTemperatureUnit } from './svg.js';
 import { REGION_FILLS } from '../../contract/plots/palette.js';
 import {
+  anchoredTextBox,
   dejaVuMeasure,
   placeLabels,
   polylineSegments,
@@ -206,11 +207,7 @@ export function frameObstacles(
   at: At,
   corners: [number, number][],
 ): { segments: Segment[]; boxes: Box[] } {
-  const boxes = frameTexts(comps, at, corners).map((t) => {
-    const m = dejaVuMeasure(t.text, t.size, t.bold);
-    const left = t.x - (t.anchor === 'middle' ? m.width / 2 : t.anchor === 'end' ? m.width : 0);
-    return { x: left, y: t.y - m.ascent, width: m.width, height: m.ascent + m.descent };
-  });
+  const boxes = frameTexts(comps, at, corners).map((t) => anchoredTextBox(t.text, t.x, t.y, t.anchor, t.size, t.bold));
   return { segments: polylineSegments([...corners, corners[0]!]), boxes };
 }
 
