@@ -64,6 +64,13 @@ const DIAGRAMS: Case[] = [
     condition: { components: ['AL', 'CU', 'MG'], temperature: 700, map_options: { grid_divisions: 10 } },
   },
   {
+    name: 'alcrni Al-Cr-Ni section at 1273 K',
+    type: 'ternary_isothermal_section',
+    run: runSection as Run,
+    tdb: path.join(SHARED_TDB_DIR, 'alcrni.tdb'),
+    condition: { components: ['AL', 'CR', 'NI'], temperature: 1273, map_options: { grid_divisions: 10 } },
+  },
+  {
     name: 'COST507 Al-Cu-Mg isopleth at 5 % Mg',
     type: 'isopleth',
     run: runIsopleth as Run,
