@@ -3,8 +3,8 @@
 // (boundary polylines, invariant lines, valleys, the edges of tie-triangles and of the Gibbs triangle), the plot area
 // (the diagram's clip rectangle, else the whole picture) and the boxes of every other unrotated text (titles, ticks,
 // corner names, invariant tags). The checks: no two label boxes intersect, none leaves the plot area, none is
-// crossed by a line or covers another text, every leader line ends at its own label, and no text leaves the
-// picture's width (a title cut off).
+// crossed by a line or covers another text, every leader line ends at a label and passes through no other, and no
+// text leaves the picture's width (a title cut off).
 import { expect } from 'vitest';
 import {
   boxesIntersect,
@@ -114,9 +114,32 @@ export function checkBoxes({ boxes, boundaries, area, texts }: Drawn): void {
   }
 }
 
-/** Every leader line passes through its own label only. */
+/** Distance from a point to a box (0 inside it). */
+function distanceToBox(x: number, y: number, b: Box): number {
+  return Math.hypot(Math.max(b.x - x, 0, x - b.x - b.width), Math.max(b.y - y, 0, y - b.y - b.height));
+}
+
+/** The halo pad placeLabels puts around a text's box (its default, which the previews keep), px. */
+const HALO_PAD = 3;
+
+/**
+ * Every leader line ends at a label (on the outline of its padded box: at most a pad across and a pad down from the
+ * text's box, plus the 0.01 px rounding of the SVG's numbers) and passes through no label but that one.
+ */
 export function checkLeaders({ leaders, boxes }: Drawn): void {
-  for (const l of leaders) expect(boxes.filter((b) => segmentHitsBox(l, b.box)).length).toBeLessThanOrEqual(1);
+  for (const l of leaders) {
+    const own = boxes.reduce((best, b) =>
+      distanceToBox(l[2], l[3], b.box) < distanceToBox(l[2], l[3], best.box) ? b : best,
+    );
+    expect(distanceToBox(l[2], l[3], own.box), `leader ${l} ends at ${own.text}`).toBeLessThanOrEqual(
+      HALO_PAD * Math.SQRT2 + 0.02,
+    );
+    const through = boxes.filter((b) => b !== own && segmentHitsBox(l, b.box));
+    expect(
+      through.map((b) => b.text),
+      `leader to ${own.text}`,
+    ).toEqual([]);
+  }
 }
 
 /** No text, labels included, leaves the picture's width (a title longer than the picture is cut off). */
