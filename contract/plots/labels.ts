@@ -68,6 +68,20 @@ export const dejaVuMeasure: Measure = (text, size, bold = false) => {
   return { width: (w / 1000) * size, ascent: 0.928 * size, descent: 0.236 * size };
 };
 
+/** The DejaVu box of a text drawn at (x, baseline y) with an SVG text-anchor. */
+export function anchoredTextBox(
+  text: string,
+  x: number,
+  y: number,
+  anchor: 'start' | 'middle' | 'end',
+  size: number,
+  bold = false,
+): Box {
+  const m = dejaVuMeasure(text, size, bold);
+  const left = x - (anchor === 'middle' ? m.width / 2 : anchor === 'end' ? m.width : 0);
+  return { x: left, y: y - m.ascent, width: m.width, height: m.ascent + m.descent };
+}
+
 export interface LabelRequest {
   key: string;
   text: string;

@@ -1,6 +1,8 @@
-// Label legibility of the renderer's phase diagram, read from the DOM (shared by the e2e tests that take diagram
-// screenshots): label boxes from getBBox (the halo excluded), checked against each other, the plot area (the
-// diagram's clip rectangle) and every boundary polyline, second-order line and invariant line.
+// Label legibility of the renderer's diagrams, read from the DOM (shared by the e2e tests that take diagram
+// screenshots: the binary diagram, the ternary section, the liquidus projection): label boxes from getBBox (the halo
+// excluded), checked against each other, the plot area (the diagram's clip rectangle, else the whole SVG), every
+// boundary polyline, second-order line, invariant line, valley, tie-triangle edge and the Gibbs triangle's outline,
+// and the corner names and invariant tags.
 import type { Page } from 'playwright-core';
 
 export interface LabelCheck {
@@ -8,17 +10,22 @@ export interface LabelCheck {
   problems: string[];
 }
 
-/** Label boxes from the DOM (getBBox, the halo excluded), checked against each other, the plot area and the lines. */
-export function checkDiagramLabels(page: Page): Promise<LabelCheck> {
-  return page.evaluate(() => {
-    const svg = document.querySelector('[data-testid="binary-svg"]') as SVGSVGElement;
-    const clip = svg.querySelector('#clip-binary rect') as SVGRectElement;
-    const area = {
-      x: +clip.getAttribute('x')!,
-      y: +clip.getAttribute('y')!,
-      w: +clip.getAttribute('width')!,
-      h: +clip.getAttribute('height')!,
-    };
+/**
+ * Label boxes from the DOM (getBBox, the halo excluded), checked against each other, the plot area, the lines and
+ * the other texts; `svgTestId` names the diagram's SVG.
+ */
+export function checkDiagramLabels(page: Page, svgTestId = 'binary-svg'): Promise<LabelCheck> {
+  return page.evaluate((id) => {
+    const svg = document.querySelector(`[data-testid="${id}"]`) as SVGSVGElement;
+    const clip = svg.querySelector('#clip-binary rect');
+    const area = clip
+      ? {
+          x: +clip.getAttribute('x')!,
+          y: +clip.getAttribute('y')!,
+          w: +clip.getAttribute('width')!,
+          h: +clip.getAttribute('height')!,
+        }
+      : { x: 0, y: 0, w: svg.width.baseVal.value, h: svg.height.baseVal.value };
     const texts = [
       ...svg.querySelectorAll(
         '[data-testid="region-label"], [data-testid="invariant-label"], [data-testid="label-tag"]',
@@ -32,13 +39,20 @@ export function checkDiagramLabels(page: Page): Promise<LabelCheck> {
         box: { x: b.x, y: b.y, width: b.width, height: b.height },
       };
     });
+    const others = [...svg.querySelectorAll('text.corner, text.tag')].map((t) => {
+      const b = (t as SVGTextElement).getBBox();
+      return { text: t.textContent ?? '', box: { x: b.x, y: b.y, width: b.width, height: b.height } };
+    });
     const segs: number[][] = [];
-    for (const p of svg.querySelectorAll('polyline.boundary, polyline.second-order')) {
+    for (const p of svg.querySelectorAll(
+      'polyline.boundary, polyline.second-order, polyline.valley, polygon.tri, polygon.outline',
+    )) {
       const pts = (p.getAttribute('points') ?? '')
         .trim()
         .split(/\s+/)
         .filter(Boolean)
         .map((q) => q.split(',').map(Number));
+      if (p.tagName === 'polygon' && pts.length) pts.push(pts[0]!);
       for (let i = 1; i < pts.length; i++) segs.push([...pts[i - 1]!, ...pts[i]!]);
     }
     for (const l of svg.querySelectorAll('.invariant line'))
@@ -82,7 +96,7 @@ export function checkDiagramLabels(page: Page): Promise<LabelCheck> {
         b.y + b.height > area.y + area.h + e
       )
         problems.push(`${a.text} leaves the plot`);
-      for (const c of labels.slice(i + 1)) {
+      for (const c of [...labels.slice(i + 1), ...others]) {
         const d = c.box;
         if (b.x < d.x + d.width && d.x < b.x + b.width && b.y < d.y + d.height && d.y < b.y + b.height)
           problems.push(`${a.text} overlaps ${c.text}`);
@@ -91,5 +105,5 @@ export function checkDiagramLabels(page: Page): Promise<LabelCheck> {
       if (s) problems.push(`${a.text} crossed by a line ${s.map((v) => v.toFixed(1)).join(',')}`);
     });
     return { labels, problems };
-  });
+  }, svgTestId);
 }

@@ -19,6 +19,7 @@ import {
   type Service,
 } from './harness.js';
 import type { LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
+import { checkDiagramLabels } from './labels-dom.js';
 
 let svc: Service;
 let served: Served;
@@ -82,6 +83,10 @@ describe('liquidus projection', () => {
     expect(labels.length).toBeGreaterThanOrEqual(Math.min(8, doc.primary_fields.length));
     // in the database's display names (COST507: the aluminium family's), as result.json gives them
     expect(labels).toContain(doc.primary_fields.find((f) => f.phase === 'FCC_A1')!.display);
+    // the labels of the screenshot: apart, inside the view, off the valleys and the outline, the corner names and tags
+    const labelCheck = await checkDiagramLabels(page, 'liquidus-svg');
+    expect(labelCheck.labels.length).toBeGreaterThan(0);
+    expect(labelCheck.problems).toEqual([]);
     await page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, 'result-liquidus-projection.png') });
     expect(errors).toEqual([]);
   }, 400_000);

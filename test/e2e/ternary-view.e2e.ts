@@ -20,6 +20,7 @@ import { run } from '../../worker/calculations/ternary_isothermal_section.js';
 import { JobControl } from '../../worker/protocol.js';
 import { parsedJob } from '../support/jobs.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
+import { checkDiagramLabels } from './labels-dom.js';
 
 const KEY = 'tk_fixturefixturefixturefixture';
 let served: { url: string; close(): void } | undefined;
@@ -122,6 +123,10 @@ describe('ternary isothermal section view', () => {
     const ro = await page.getByTestId('ternary-readout').innerText();
     for (const p of tri.phases) expect(ro).toContain(p);
     expect(ro).toMatch(/amount 0\.3\d/);
+    // the labels of the screenshot: apart, inside the view, off the boundaries, tie-triangles, outline and corner names
+    const labelCheck = await checkDiagramLabels(page, 'ternary-svg');
+    expect(labelCheck.labels.length).toBeGreaterThan(0);
+    expect(labelCheck.problems).toEqual([]);
     await page.screenshot({ path: join(SCREENSHOTS, 'result-ternary.png') });
     // wheel zoom about the pointer, then reset
     const before = await svg.locator('polygon.outline').getAttribute('points');

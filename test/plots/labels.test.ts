@@ -1,7 +1,8 @@
 // Diagram labels (contract/plots/labels.ts) on real diagrams: each diagram is mapped by the worker code from a
 // bundled or shared database, its preview SVG is written as the calculation writes it, and the labels are read
-// back from the SVG: no two label boxes intersect, every box lies inside the plot area, no box is crossed by a
-// boundary polyline or an invariant line, and every leader line ends at its own label. Composition-set names
+// back from the SVG (test/plots/preview-svg.ts): no two label boxes intersect, every box lies inside the plot area,
+// no box is crossed by a boundary polyline or an invariant line or covers another text, and every leader line ends
+// at its own label. Composition-set names
 // agree between regions, invariants and single-phase labels.
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
@@ -12,84 +13,17 @@ import { diagramChart } from '../../worker/calculations/binary_equilibrium.js';
 import { harmonizeSetNames } from '../../worker/plots/set-names.js';
 import {
   boxesIntersect,
-  boxInside,
-  dejaVuMeasure,
   placeLabels,
   segmentHitsBox,
   segmentsCross,
   tagDropped,
-  type Box,
   type Segment,
 } from '../../contract/plots/labels.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { namerFor } from '../../contract/plots/phase-names.js';
-import { findAll, parseXml, type XmlElement } from './xml.js';
+import { checkBoxes, checkLeaders, checkTextsFit, readPreview } from './preview-svg.js';
 
 const BUNDLED = path.resolve(__dirname, '../../databases');
-
-interface Drawn {
-  boxes: Array<{ text: string; box: Box }>;
-  leaders: Segment[];
-  boundaries: Segment[];
-  area: Box;
-}
-
-/** Label boxes (DejaVu Sans metrics, the previews' font), leaders, boundary and invariant segments of a preview. */
-function readPreview(svg: string): Drawn {
-  const root = parseXml(svg);
-  const clip = findAll(root, 'clipPath')[0]!.children[0]!;
-  const area = {
-    x: Number(clip.attrs.x),
-    y: Number(clip.attrs.y),
-    width: Number(clip.attrs.width),
-    height: Number(clip.attrs.height),
-  };
-  const group = findAll(root, 'g').find((g) => g.attrs.class === 'labels')!;
-  const boxes: Drawn['boxes'] = [];
-  const leaders: Segment[] = [];
-  for (const el of group.children) {
-    if (el.name === 'line') leaders.push([+el.attrs.x1!, +el.attrs.y1!, +el.attrs.x2!, +el.attrs.y2!]);
-    if (el.name !== 'text') continue;
-    const size = Number(el.attrs['font-size']);
-    const m = dejaVuMeasure(el.text, size, el.attrs['font-weight'] === 'bold');
-    const x = Number(el.attrs.x),
-      y = Number(el.attrs.y);
-    expect(el.attrs['text-anchor']).toBe('middle');
-    boxes.push({
-      text: el.text,
-      box: { x: x - m.width / 2, y: y - m.ascent, width: m.width, height: m.ascent + m.descent },
-    });
-  }
-  const boundaries: Segment[] = [];
-  const pts = (e: XmlElement) =>
-    e.attrs
-      .points!.trim()
-      .split(/\s+/)
-      .map((p) => p.split(',').map(Number) as [number, number]);
-  for (const p of findAll(root, 'polyline').filter((e) => e.attrs.stroke === '#000000')) {
-    const q = pts(p);
-    for (let i = 1; i < q.length; i++) boundaries.push([q[i - 1]![0], q[i - 1]![1], q[i]![0], q[i]![1]]);
-  }
-  // invariant lines: the thick horizontal black lines inside the clip groups
-  for (const l of findAll(root, 'line').filter(
-    (e) => e.attrs['stroke-width'] === '2.5' && e.attrs.stroke === '#000000',
-  )) {
-    boundaries.push([+l.attrs.x1!, +l.attrs.y1!, +l.attrs.x2!, +l.attrs.y2!]);
-  }
-  return { boxes, leaders, boundaries, area };
-}
-
-/** No two label boxes intersect, none leaves the plot area, none is crossed by a boundary. */
-function checkBoxes({ boxes, boundaries, area }: Drawn): void {
-  for (let i = 0; i < boxes.length; i++) {
-    expect(boxInside(boxes[i]!.box, area), `${boxes[i]!.text} inside the plot`).toBe(true);
-    for (let j = i + 1; j < boxes.length; j++) {
-      expect(boxesIntersect(boxes[i]!.box, boxes[j]!.box), `${boxes[i]!.text} / ${boxes[j]!.text}`).toBe(false);
-    }
-    const hit = boundaries.find((s) => segmentHitsBox(s, boxes[i]!.box));
-    expect(hit, `${boxes[i]!.text} crossed by ${hit}`).toBeUndefined();
-  }
-}
 
 const CASES: Array<{ file: string; T: [number, number] }> = [
   { file: path.join(BUNDLED, 'alzn_mey1993.tdb'), T: [400, 1000] },
@@ -128,11 +62,9 @@ describe.each(CASES.map((c) => [path.basename(c.file), c] as const))('labels of 
     expect(named.boxes.map((b) => b.text).join('|')).not.toMatch(/FCC_A1|LIQUID/);
   });
 
-  it('leader lines pass through no label but their own', () => {
-    for (const l of drawn.leaders) {
-      const through = drawn.boxes.filter((b) => segmentHitsBox(l, b.box));
-      expect(through.length).toBeLessThanOrEqual(1);
-    }
+  it('leader lines pass through no label but their own; no text leaves the picture', () => {
+    checkLeaders(drawn);
+    checkTextsFit(drawn);
   });
 
   it('composition sets carry the same names in regions, invariants and single-phase labels', () => {

@@ -17,6 +17,7 @@ import type { TernaryIsothermalSectionResult } from '../../contract/results/tern
 import type { IsoplethResult } from '../../contract/results/isopleth.js';
 import type { DatabasePhaseSelection } from '../../contract/phase-selection.js';
 import { parsedJob } from '../support/jobs.js';
+import { setNumberProblems } from './preview-svg.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import { findAll, parseXml } from './xml.js';
 
@@ -56,13 +57,6 @@ function compute<D>(
   const svg = parseXml(readFileSync(path.join(dir, 'preview', `${preview}.svg`), 'utf8'));
   const labels = findAll(svg, 'text').map((t) => t.text);
   return { doc, labels };
-}
-
-/** A field label (one or more display names joined by " + ") breaks the rule when a set number stands on a name that occurs once. */
-function setNumberProblems(label: string): string[] {
-  const parts = label.split(' + ');
-  const bare = parts.map((p) => p.replace(/#\d+$/, ''));
-  return parts.filter((p, i) => /#\d+$/.test(p) && bare.filter((b) => b === bare[i]).length < 2);
 }
 
 /** The texts of the previews' field labels: the names of one or more phases (not axis texts, ticks or titles). */

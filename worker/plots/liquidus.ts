@@ -2,12 +2,20 @@
 // valleys (thick, an arrow on each pointing to falling temperature), the invariant points marked and numbered by
 // class (E1, U2, P3), the primary fields labelled by their solid, and the table of invariant reactions under it.
 import { pressureText, systemName } from '../../contract/plots/names.js';
-import { dejaVuMeasure, placeLabels, polylineSegments, type Segment } from '../../contract/plots/labels.js';
+import {
+  anchoredTextBox,
+  dejaVuMeasure,
+  placeLabels,
+  polylineSegments,
+  type Box,
+  type Segment,
+} from '../../contract/plots/labels.js';
 import { cornerPoint, type LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
 import { escapeXml, fmt, FONT_FAMILY, formatTemperature, previewTemperatureUnit } from './svg.js';
 import {
   closeWithRows,
   compositionGrid,
+  frameObstacles,
   HEIGHT,
   legendLines,
   pathSegment,
@@ -74,6 +82,16 @@ function invariantTags(doc: LiquidusProjectionDocument): string[] {
   return doc.invariants.map((v, k) => `${v.type === 'unclassified' ? '?' : v.type}${k + 1}`);
 }
 
+/** Where the invariant points' marks and tags are drawn (the tag's baseline 5 px right of and above the point). */
+function tagBoxes(doc: LiquidusProjectionDocument, at: At): Box[] {
+  const tags = invariantTags(doc);
+  return doc.invariants.map((v, k) => {
+    const [x, y] = at(v.x);
+    const t = anchoredTextBox(tags[k]!, x + 5, y - 5, 'start', 10);
+    return { x: x - 4, y: t.y, width: t.x + t.width - x + 4, height: y + 4 - t.y };
+  });
+}
+
 function invariantMarks(doc: LiquidusProjectionDocument, at: At): string[] {
   const tags = invariantTags(doc);
   return doc.invariants.flatMap((v, k) => {
@@ -91,8 +109,12 @@ function fieldLabels(
   doc: LiquidusProjectionDocument,
   at: At,
   box: { x: number; y: number; width: number; height: number },
+  frame: { segments: Segment[]; boxes: Box[] },
 ) {
-  const segments: Segment[] = doc.valleys.flatMap((v) => polylineSegments(v.points.map((p) => at(p.x))));
+  const segments: Segment[] = [
+    ...doc.valleys.flatMap((v) => polylineSegments(v.points.map((p) => at(p.x)))),
+    ...frame.segments,
+  ];
   const placed = placeLabels(
     doc.primary_fields.map((f, i) => ({
       key: `field:${i}`,
@@ -103,9 +125,9 @@ function fieldLabels(
       priority: f.grid_nodes,
       shrink: [0.85],
     })),
-    { area: box, segments, measure: dejaVuMeasure, maxLeader: 50 },
+    { area: box, segments, obstacles: [...frame.boxes, ...tagBoxes(doc, at)], measure: dejaVuMeasure, maxLeader: 50 },
   );
-  const out = placed.placed.flatMap((l) => [
+  const texts = placed.placed.flatMap((l) => [
     ...(l.leader
       ? [
           `<line x1="${fmt(l.leader[0])}" y1="${fmt(l.leader[1])}" x2="${fmt(l.leader[2])}" y2="${fmt(l.leader[3])}" stroke="#667085" stroke-width="0.8"/>`,
@@ -113,7 +135,7 @@ function fieldLabels(
       : []),
     `<text x="${fmt(l.x)}" y="${fmt(l.baseline)}" font-size="${l.size}" font-weight="bold" text-anchor="middle" stroke="#FFFFFF" stroke-width="3" paint-order="stroke">${escapeXml(l.text)}</text>`,
   ]);
-  return { out, dropped: placed.dropped.map((r) => r.text) };
+  return { out: ['<g class="labels">', ...texts, '</g>'], dropped: placed.dropped.map((r) => r.text) };
 }
 
 export function liquidusProjectionChart(doc: LiquidusProjectionDocument, tdbName: string): string {
@@ -129,12 +151,12 @@ export function liquidusProjectionChart(doc: LiquidusProjectionDocument, tdbName
     ...lines(doc, at),
     ...triangleFrame(comps, at, corners, caption),
   ];
-  const labels = fieldLabels(doc, at, {
-    x: A[0] - 10,
-    y: C[1] - 4,
-    width: corners[1]![0] - A[0] + 20,
-    height: A[1] - C[1] + 8,
-  });
+  const labels = fieldLabels(
+    doc,
+    at,
+    { x: A[0] - 10, y: C[1] - 4, width: corners[1]![0] - A[0] + 20, height: A[1] - C[1] + 8 },
+    frameObstacles(comps, at, corners),
+  );
   out.push(...labels.out, ...invariantMarks(doc, at));
   const tags = invariantTags(doc);
   const table = doc.invariants.map(

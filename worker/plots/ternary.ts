@@ -6,9 +6,11 @@ import { pressureText, systemName } from '../../contract/plots/names.js';
 import { escapeXml, fmt, FONT_FAMILY, previewTemperatureUnit } from './svg.js';
 import { REGION_FILLS } from '../../contract/plots/palette.js';
 import {
+  anchoredTextBox,
   dejaVuMeasure,
   placeLabels,
   polylineSegments,
+  type Box,
   type LabelRequest,
   type Pt,
   type Segment,
@@ -165,14 +167,19 @@ function phaseFields(doc: Doc, at: At): string[] {
   return out;
 }
 
-/** The triangle's outline, the fraction ticks along its edges, the corner names and the caption under it. */
-export function triangleFrame(
-  comps: string[],
-  at: At,
-  [A, B, C]: [number, number][],
-  caption = 'mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines',
-): string[] {
-  const out = [`<polygon points="${pointsAttr([A!, B!, C!])}" fill="none" stroke="#000" stroke-width="1.6"/>`];
+/** A text of the triangle's frame: a tick fraction along an edge or a corner's name. */
+interface FrameText {
+  x: number;
+  y: number;
+  text: string;
+  size: number;
+  anchor: 'start' | 'middle' | 'end';
+  bold: boolean;
+}
+
+/** The fraction ticks along the edges (every 0.2) and the corner names, where the frame writes them. */
+function frameTexts(comps: string[], at: At, [A, B, C]: [number, number][]): FrameText[] {
+  const out: FrameText[] = [];
   for (let i = 2; i < 10; i += 2) {
     const f = i / 10;
     for (let k = 0; k < 3; k++) {
@@ -180,15 +187,46 @@ export function triangleFrame(
       const p = at({ [comps[k]!]: 1 - f, [comps[(k + 1) % 3]!]: f });
       const dx = [0, 14, -14][k]!,
         dy = [18, -4, -4][k]!;
-      out.push(
-        `<text x="${fmt(p[0] + dx)}" y="${fmt(p[1] + dy)}" font-size="11" text-anchor="middle" fill="#555">${f.toFixed(1)}</text>`,
-      );
+      out.push({ x: p[0] + dx, y: p[1] + dy, text: f.toFixed(1), size: 11, anchor: 'middle', bold: false });
     }
   }
   out.push(
-    `<text x="${fmt(A![0] - 10)}" y="${fmt(A![1] + 22)}" font-size="16" font-weight="bold" text-anchor="end">${escapeXml(comps[0])}</text>`,
-    `<text x="${fmt(B![0] + 10)}" y="${fmt(B![1] + 22)}" font-size="16" font-weight="bold">${escapeXml(comps[1])}</text>`,
-    `<text x="${fmt(C![0])}" y="${fmt(C![1] - 12)}" font-size="16" font-weight="bold" text-anchor="middle">${escapeXml(comps[2])}</text>`,
+    { x: A![0] - 10, y: A![1] + 22, text: comps[0]!, size: 16, anchor: 'end', bold: true },
+    { x: B![0] + 10, y: B![1] + 22, text: comps[1]!, size: 16, anchor: 'start', bold: true },
+    { x: C![0], y: C![1] - 12, text: comps[2]!, size: 16, anchor: 'middle', bold: true },
+  );
+  return out;
+}
+
+/**
+ * What the field labels keep off: the triangle's edges (a label anchored inside stays inside) and the boxes of the
+ * tick fractions and corner names.
+ */
+export function frameObstacles(
+  comps: string[],
+  at: At,
+  corners: [number, number][],
+): { segments: Segment[]; boxes: Box[] } {
+  const boxes = frameTexts(comps, at, corners).map((t) => anchoredTextBox(t.text, t.x, t.y, t.anchor, t.size, t.bold));
+  return { segments: polylineSegments([...corners, corners[0]!]), boxes };
+}
+
+/** The triangle's outline, the fraction ticks along its edges, the corner names and the caption under it. */
+export function triangleFrame(
+  comps: string[],
+  at: At,
+  corners: [number, number][],
+  caption = 'mole fractions; grey: three-phase tie-triangles, thin lines: tie-lines',
+): string[] {
+  const [A, B, C] = corners;
+  const out = [`<polygon points="${pointsAttr([A!, B!, C!])}" fill="none" stroke="#000" stroke-width="1.6"/>`];
+  for (const t of frameTexts(comps, at, corners)) {
+    const tick = !t.bold;
+    out.push(
+      `<text x="${fmt(t.x)}" y="${fmt(t.y)}" font-size="${t.size}"${t.bold ? ' font-weight="bold"' : ''}${t.anchor === 'start' ? '' : ` text-anchor="${t.anchor}"`}${tick ? ' fill="#555"' : ''}>${escapeXml(t.text)}</text>`,
+    );
+  }
+  out.push(
     `<text x="${WIDTH / 2}" y="${fmt(A![1] + 40)}" font-size="12" text-anchor="middle" fill="#555">${escapeXml(caption)}</text>`,
   );
   return out;
@@ -261,9 +299,20 @@ function labelRequests(doc: Doc, at: At): LabelRequest[] {
  * or a boundary, and a label that fits nowhere becomes a number at its field, explained in the legend (the texts
  * returned in `dropped`, each with its number or a dash when even the number found no place).
  */
-function placeSectionLabels(doc: Doc, at: At, box: { x: number; y: number; width: number; height: number }) {
-  const segments = labelObstacles(doc, at);
-  const first = placeLabels(labelRequests(doc, at), { area: box, segments, measure: dejaVuMeasure, maxLeader: 60 });
+function placeSectionLabels(
+  doc: Doc,
+  at: At,
+  box: { x: number; y: number; width: number; height: number },
+  frame: { segments: Segment[]; boxes: Box[] },
+) {
+  const segments = [...labelObstacles(doc, at), ...frame.segments];
+  const first = placeLabels(labelRequests(doc, at), {
+    area: box,
+    segments,
+    obstacles: frame.boxes,
+    measure: dejaVuMeasure,
+    maxLeader: 60,
+  });
   const tags = placeLabels(
     first.dropped.map((r, k) => ({
       key: r.key,
@@ -277,12 +326,12 @@ function placeSectionLabels(doc: Doc, at: At, box: { x: number; y: number; width
     {
       area: box,
       segments: [...segments, ...first.placed.flatMap((l) => (l.leader ? [l.leader] : []))],
-      obstacles: first.placed.map((l) => l.box),
+      obstacles: [...frame.boxes, ...first.placed.map((l) => l.box)],
       measure: dejaVuMeasure,
       maxLeader: 60,
     },
   );
-  const out: string[] = [];
+  const out: string[] = ['<g class="labels">'];
   for (const l of [...first.placed, ...tags.placed]) {
     if (l.leader)
       out.push(
@@ -293,6 +342,7 @@ function placeSectionLabels(doc: Doc, at: At, box: { x: number; y: number; width
       `<text x="${fmt(l.x)}" y="${fmt(l.baseline)}" font-size="${l.size}"${l.bold ? ' font-weight="bold"' : ''} text-anchor="middle" fill="${color}" stroke="#FFFFFF" stroke-width="3" paint-order="stroke">${escapeXml(l.text)}</text>`,
     );
   }
+  out.push('</g>');
   const dropped = first.dropped.map((r, k) => `${tags.placed.some((t) => t.key === r.key) ? k + 1 : '–'} ${r.text}`);
   return { out, dropped };
 }
@@ -324,7 +374,7 @@ export function ternarySectionChart(doc: Doc): string {
     ...triangleFrame(comps, at, corners),
   ];
   const box = { x: X0 - 10, y: C[1] - 4, width: SIDE + 20, height: A[1] - C[1] + 8 };
-  const labels = placeSectionLabels(doc, at, box);
+  const labels = placeSectionLabels(doc, at, box, frameObstacles(comps, at, corners));
   out.push(...labels.out);
   // legend lines under the triangle; they make the picture taller
   return closeWithRows(out, legendLines(labels.dropped), A[1] + 60);
