@@ -10,8 +10,8 @@ export type { LiquidusProjectionDocument } from '../results/liquidus_projection.
 
 /** Divisions of each side of the triangle's grid: bounds and default. */
 export const LIQUIDUS_GRID_DIVISIONS = { min: 4, max: 60, default: 20 } as const;
-/** K between liquidus isotherms: bounds and default. */
-export const LIQUIDUS_ISOTHERM_STEP = { min: 1, max: 1000, default: 50 } as const;
+/** K between liquidus isotherms: bounds, the default, and the most isotherms the default gives (it widens past that). */
+export const LIQUIDUS_ISOTHERM_STEP = { min: 1, max: 1000, default: 50, most: 20 } as const;
 
 export const liquidusProjectionSchema = z.strictObject({
   task_type: z.literal('liquidus_projection'),
@@ -36,7 +36,9 @@ export const liquidusProjectionSchema = z.strictObject({
         .min(LIQUIDUS_ISOTHERM_STEP.min, `must be at least ${LIQUIDUS_ISOTHERM_STEP.min} K`)
         .max(LIQUIDUS_ISOTHERM_STEP.max, `must be at most ${LIQUIDUS_ISOTHERM_STEP.max} K`)
         .optional()
-        .describe(`K between liquidus isotherms (default ${LIQUIDUS_ISOTHERM_STEP.default})`),
+        .describe(
+          `K between liquidus isotherms (default ${LIQUIDUS_ISOTHERM_STEP.default}, or a round step wide enough that the liquidus's range holds at most ${LIQUIDUS_ISOTHERM_STEP.most})`,
+        ),
     })
     .superRefine(sectionRule),
 });

@@ -18,6 +18,7 @@ import {
   type Served,
   type Service,
 } from './harness.js';
+import { checkDiagramLabels } from './labels-dom.js';
 import type { IsoplethResult } from '../../contract/results/isopleth.js';
 
 let svc: Service;
@@ -97,6 +98,8 @@ describe('isopleth result view', () => {
     // in COST507's display names (aluminium family: the fcc matrix is α-Al)
     expect(labels).toEqual(expect.arrayContaining(['L', 'α-Al', 'α-Al + L']));
     expect(await page.getByTestId('isopleth-svg').innerHTML()).toContain('Mass percent Mg');
+    // no label overlaps another, leaves the plot or is crossed by a line (labels-dom.ts)
+    expect((await checkDiagramLabels(page, 'isopleth-svg')).problems).toEqual([]);
     await page.getByTestId('isopleth-svg').hover({ position: { x: 400, y: 200 } });
     await expect.poll(() => page.getByTestId('isopleth-readout').innerText()).toMatch(/MG = .* %, T = .* K/);
     await page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, 'result-isopleth.png') });

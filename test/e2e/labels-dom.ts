@@ -1,8 +1,8 @@
 // Label legibility of the renderer's diagrams, read from the DOM (shared by the e2e tests that take diagram
-// screenshots: the binary diagram, the ternary section, the liquidus projection): label boxes from getBBox (the halo
-// excluded), checked against each other, the plot area (the diagram's clip rectangle, else the whole SVG), every
-// boundary polyline, second-order line, invariant line, valley, tie-triangle edge and the Gibbs triangle's outline,
-// and the corner names and invariant tags.
+// screenshots: the binary diagram, the isopleth, the potential diagram, the ternary section, the liquidus projection):
+// label boxes from getBBox (the halo excluded), checked against each other, the plot area (the diagram's clip
+// rectangle, else the whole SVG), every boundary polyline, zero-phase-fraction line, second-order line, invariant
+// line, valley, tie-triangle edge and the Gibbs triangle's outline, and the corner names and invariant tags.
 import type { Page } from 'playwright-core';
 
 export interface LabelCheck {
@@ -17,7 +17,7 @@ export interface LabelCheck {
 export function checkDiagramLabels(page: Page, svgTestId = 'binary-svg'): Promise<LabelCheck> {
   return page.evaluate((id) => {
     const svg = document.querySelector(`[data-testid="${id}"]`) as SVGSVGElement;
-    const clip = svg.querySelector('#clip-binary rect');
+    const clip = svg.querySelector('clipPath[id^="clip-"] rect');
     const area = clip
       ? {
           x: +clip.getAttribute('x')!,
@@ -45,7 +45,7 @@ export function checkDiagramLabels(page: Page, svgTestId = 'binary-svg'): Promis
     });
     const segs: number[][] = [];
     for (const p of svg.querySelectorAll(
-      'polyline.boundary, polyline.second-order, polyline.valley, polygon.tri, polygon.outline',
+      'polyline.boundary, polyline.zpf, polyline.second-order, polyline.valley, polygon.tri, polygon.outline',
     )) {
       const pts = (p.getAttribute('points') ?? '')
         .trim()

@@ -20,6 +20,7 @@ import {
   type Served,
   type Service,
 } from './harness.js';
+import { checkDiagramLabels } from './labels-dom.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 import type { PotentialDiagramDocument } from '../../contract/results/potential_diagram.js';
 
@@ -101,6 +102,8 @@ describe('potential diagram', () => {
     expect(labels.sort()).toEqual(doc.fields.map((f) => f.display).sort());
     expect(labels).toContain('Cu₂O');
     expect(await page.getByTestId('potential-svg').innerHTML()).toContain('log10 a(O), reference GAS');
+    // no label overlaps another, leaves the plot or is crossed by a line (labels-dom.ts)
+    expect((await checkDiagramLabels(page, 'potential-svg')).problems).toEqual([]);
     await page.getByTestId('result-view').screenshot({ path: join(SCREENSHOTS, 'result-potential.png') });
     await page.getByTestId('potential-celsius').check();
     expect(await page.getByTestId('potential-svg').innerHTML()).toContain('Temperature [°C]');

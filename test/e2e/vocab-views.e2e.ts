@@ -391,7 +391,7 @@ describe('the New task form in mass fractions', () => {
       if ((await b.getAttribute('aria-pressed')) !== 'true') await b.click();
     }
     await page.selectOption('#f-composition_unit', 'mass_fraction');
-    expect(await page.locator('#f-compositions_start legend').innerText()).toContain('mass fractions');
+    expect(await page.locator('#f-compositions_start legend').innerText()).toContain('mass fraction');
     expect(await page.getByTestId('binary-mapping').innerText()).toContain('w(ZN)');
     await page.getByRole('button', { name: 'Submit task' }).click();
     await page.locator('[data-testid="created"], .field-error, [data-testid="form-error"]').first().waitFor();

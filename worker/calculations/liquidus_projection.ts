@@ -9,7 +9,7 @@ import type { LiquidusProjectionDocument, PrimaryFieldRecord } from '../../contr
 import { LIQUIDUS_GRID_DIVISIONS, LIQUIDUS_ISOTHERM_STEP } from '../../contract/tasks/liquidus_projection.js';
 import { StateLabeller } from '../mapping/core/labels.js';
 import { classify, fourPhaseChecks, FOUR_PHASE_CHECK_OFFSET, reactionText } from '../mapping/liquidus/invariants.js';
-import { isotherms, isothermLevels, primaryFields } from '../mapping/liquidus/isotherms.js';
+import { defaultIsothermStep, isotherms, isothermLevels, primaryFields } from '../mapping/liquidus/isotherms.js';
 import { mapLiquidusProjection, type LiquidusProjectionMap } from '../mapping/liquidus/projection.js';
 import { liquidusDerivatives } from '../mapping/liquidus/search.js';
 import { TriangleGrid } from '../mapping/liquidus/triangle-grid.js';
@@ -100,7 +100,8 @@ function documentOf(
   const checks = fourPhaseChecks(map.invariants, grid.corners[0], liquid, solver, cond.pressure, section);
   const failed = map.nodes.flatMap((n, k) => (n ? [] : [comp(grid.nodes[k]!)]));
   const ts = map.nodes.flatMap((n) => (n ? [n.T] : []));
-  const step = cond.isotherm_step ?? LIQUIDUS_ISOTHERM_STEP.default;
+  const step =
+    cond.isotherm_step ?? defaultIsothermStep(map.nodes, LIQUIDUS_ISOTHERM_STEP.default, LIQUIDUS_ISOTHERM_STEP.most);
   const notes = noteOf(map, checks.filter((c) => !c.certified).length);
   const beforeIsotherms = solver.count;
   const lines = isotherms(grid, map.cells, map.nodes, isothermLevels(map.nodes, step), { P: cond.pressure, solver });

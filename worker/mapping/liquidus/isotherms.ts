@@ -127,8 +127,13 @@ function levelCrossings(p: RimPoint, q: RimPoint, t: number): LevelHit[] {
 /** K: a crossing whose liquidus lies this close to its level is kept */
 export const ISOTHERM_TOLERANCE = 0.5;
 const MAX_TRIALS = 8;
-/** K above the level where a crossing's liquidus search starts (the interpolant is mostly within millikelvin) */
-const START_ABOVE = 0.2;
+/**
+ * K above the level where a crossing's liquidus search starts, and the gap from which its answer may be one Newton
+ * step: from 5 K above, Newton's error (about dCp/(2 T dS) gap^2) is some hundredths of a kelvin, far inside
+ * ISOTHERM_TOLERANCE, and one liquid-alone state answers most trials.
+ */
+const START_ABOVE = 5,
+  CROSSING_GAP = 10;
 
 /**
  * The crossing moved along its piece until the liquidus there is its level within ISOTHERM_TOLERANCE, by regula falsi
@@ -148,7 +153,7 @@ function* exactCrossing(
   let u = h.u;
   for (let k = 0; k < MAX_TRIALS; k++) {
     const pt = pointOf({ ...h, u });
-    const st = yield* liquidusSearch(at(pt[0], pt[1]), P, t + START_ABOVE, 2);
+    const st = yield* liquidusSearch(at(pt[0], pt[1]), P, t + START_ABOVE, START_ABOVE, CROSSING_GAP);
     if (!st) return pointOf(h);
     if (Math.abs(st.T - t) <= ISOTHERM_TOLERANCE) return pt;
     if (st.T < t) lo = { u, T: st.T };
@@ -196,6 +201,16 @@ export function isotherms(
       segments: pairs.flatMap((s, k) => (s.t === t ? [[ends[2 * k]!, ends[2 * k + 1]!] as [Pt, Pt]] : [])),
     }))
     .filter((l) => l.segments.length > 0);
+}
+
+/** Round steps, K, the default step widens to. */
+const ROUND_STEPS = [50, 100, 200, 250, 500, 1000];
+
+/** The default step: `step`, or the first round step that puts at most `most` levels in the liquidus's range. */
+export function defaultIsothermStep(nodes: (LiquidusState | null)[], step: number, most: number): number {
+  const ts = nodes.filter((s): s is LiquidusState => s !== null).map((s) => s.T);
+  const range = ts.length ? Math.max(...ts) - Math.min(...ts) : 0;
+  return [step, ...ROUND_STEPS.filter((s) => s > step)].find((s) => range / s <= most) ?? ROUND_STEPS.at(-1)!;
 }
 
 /** Levels every `step` K within the liquidus's range. */

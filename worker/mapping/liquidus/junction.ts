@@ -5,7 +5,7 @@
 // there replaces the support state farthest from it, and the planes are fitted again: a secant method in two
 // variables, converging superlinearly like the valleys' regula falsi.
 import type { Search } from './lockstep.js';
-import { liquidusSearch, type LiquidusState } from './search.js';
+import { liquidusSearch, TRIAL_GAP, type LiquidusState } from './search.js';
 import { VALLEY_TOLERANCE } from './valley.js';
 
 const MAX_TRIALS = 8;
@@ -84,7 +84,7 @@ export function* invariantPoint(
   for (let trial = 0; trial < MAX_TRIALS; trial++) {
     const bc = meeting(pts.slice(-3), phases);
     if (!bc || bc[0] < -1e-9 || bc[1] < -1e-9 || bc[0] + bc[1] > 1 + 1e-9) return undefined;
-    const st = yield* liquidusSearch(at(bc[0], bc[1]), P, start, STEP_UP);
+    const st = yield* liquidusSearch(at(bc[0], bc[1]), P, start, STEP_UP, TRIAL_GAP);
     if (!st || !phases.includes(st.primary)) return undefined;
     start = st.T + NEXT_ABOVE;
     const spread = spreadOf(st, phases);

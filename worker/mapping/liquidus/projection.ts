@@ -13,8 +13,10 @@ import { valleysOnEdge, type ValleyCrossing } from './valley.js';
 import { planCell, refineCell, type CellCorner, type CellPlan, type RefineContext } from './refine.js';
 import { cellCrossings, chain, type CellCrossing, type ValleyLine } from './valley-lines.js';
 
-/** K above the highest neighbouring liquidus where a node's search starts (a node of the coarse pass known) */
-const NEIGHBOUR_MARGIN = 10;
+/** K above the highest neighbouring liquidus where a node's search starts, and its first step up from a state with a
+ * solid (the neighbours' liquidus is close, so a small margin saves the Newton steps down from far above) */
+const NEIGHBOUR_MARGIN = 3,
+  NEIGHBOUR_STEP_UP = 5;
 
 export interface LiquidusProjectionMap {
   grid: TriangleGrid;
@@ -33,37 +35,41 @@ export interface LiquidusProjectionMap {
 
 type Solver = Pick<ChunkedSolver, 'solve' | 'count'>;
 
-/** Liquidus states of every node: the nodes of even (i, j) from T0, then the others from their neighbours. */
+/** Strides of the passes over the grid's nodes: every 4th node in both directions first, then every 2nd, then all. */
+const NODE_STRIDES = [4, 2, 1];
+
+/**
+ * Liquidus states of every node, in passes of falling stride: the first pass's searches start at T0, each later
+ * node's a little above the highest liquidus of the nodes of earlier passes around it (within one stride of theirs).
+ */
 function nodeStates(grid: TriangleGrid, P: number, T0: number, solver: Solver): (LiquidusState | null)[] {
   const ij = grid.nodes.map(([b, c]) => [Math.round(b * grid.n), Math.round(c * grid.n)] as const);
-  const coarse = ij.map(([i, j]) => i % 2 === 0 && j % 2 === 0);
   const states: (LiquidusState | null)[] = new Array(grid.nodes.length).fill(null);
-  const pass = (which: number[], start: (k: number) => number, span: [number, number]) => {
+  const done = new Set<number>();
+  const ids = [...grid.nodes.keys()];
+  NODE_STRIDES.forEach((stride, level) => {
+    const which = ids.filter((k) => !done.has(k) && ij[k]![0] % stride === 0 && ij[k]![1] % stride === 0);
+    const start = (k: number) => {
+      const [i, j] = ij[k]!;
+      const near = [...done].filter(
+        (m) => states[m] && Math.abs(ij[m]![0] - i) <= stride && Math.abs(ij[m]![1] - j) <= stride,
+      );
+      return near.length ? Math.max(...near.map((m) => states[m]!.T)) + NEIGHBOUR_MARGIN : T0;
+    };
+    const starts = which.map(start);
+    const span: [number, number] = [0.15 * level, 0.15 * (level + 1)];
     const found = runLockstep(
-      which.map((k) => liquidusSearch(grid.X(...grid.nodes[k]!), P, start(k))),
+      which.map((k, n) =>
+        liquidusSearch(grid.X(...grid.nodes[k]!), P, starts[n]!, level ? NEIGHBOUR_STEP_UP : undefined),
+      ),
       solver,
       span,
     );
-    which.forEach((k, n) => (states[k] = found[n]!));
-  };
-  const ids = [...grid.nodes.keys()];
-  pass(
-    ids.filter((k) => coarse[k]),
-    () => T0,
-    [0, 0.2],
-  );
-  const near = (k: number) => {
-    const [i, j] = ij[k]!;
-    const ts = ids
-      .filter((m) => coarse[m] && states[m] && Math.abs(ij[m]![0] - i) <= 1 && Math.abs(ij[m]![1] - j) <= 1)
-      .map((m) => states[m]!.T);
-    return ts.length ? Math.max(...ts) + NEIGHBOUR_MARGIN : T0;
-  };
-  pass(
-    ids.filter((k) => !coarse[k]),
-    near,
-    [0.2, 0.45],
-  );
+    which.forEach((k, n) => {
+      states[k] = found[n]!;
+      done.add(k);
+    });
+  });
   return states;
 }
 

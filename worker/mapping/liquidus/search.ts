@@ -18,6 +18,11 @@ import type { Search } from './lockstep.js';
 
 /** K: the liquid-alone state an answer is one Newton step from lies at most this far above it */
 export const LIQUIDUS_GAP = 0.5;
+/**
+ * K: the same for a trial of a valley's or an invariant point's search, which starts 0.3-2 K above the liquidus it
+ * seeks: Newton's error from 2 K is some thousandths of a kelvin, inside their 0.02 K tolerance, and one state answers.
+ */
+export const TRIAL_GAP = 2;
 /** K: the smallest margin above an estimate where the next state is put */
 const MIN_MARGIN = 0.0025;
 /** K: the search gives up above this temperature */
@@ -111,7 +116,8 @@ function highest(phaseT: Map<string, number>): [string, number] | undefined {
 
 /**
  * The liquidus at X (pressure P), starting at T0 (best a little above the liquidus: a neighbour's plus a margin;
- * from a state with a solid, steps up of firstStepUp K, doubled each time).
+ * from a state with a solid, steps up of firstStepUp K, doubled each time), answered from a state at most maxGap above
+ * it (a caller that needs the liquidus to a tenth of a kelvin accepts a wider gap: one state often suffices).
  * Null when an equilibrium does not converge, no solid's driving force falls with T, or no liquid-alone state lies
  * below T_MAX.
  */
@@ -120,6 +126,7 @@ export function* liquidusSearch(
   P: number,
   T0: number,
   firstStepUp = FIRST_STEP_UP,
+  maxGap = LIQUIDUS_GAP,
 ): Search<LiquidusState | null> {
   const at = (T: number): EquilibriumConditions => ({ T, P, X });
   let T = T0,
@@ -140,7 +147,7 @@ export function* liquidusSearch(
     const top = highest(phaseT);
     if (!top) return null;
     const gap = T - top[1];
-    if (gap <= LIQUIDUS_GAP && top[1] >= lo) return { X, T: top[1], primary: top[0], phaseT, solids, above: r, solves };
+    if (gap <= maxGap && top[1] >= lo) return { X, T: top[1], primary: top[0], phaseT, solids, above: r, solves };
     const margin = Math.min(GAP_SHARE * gap, (gap * gap) / QUADRATIC_SCALE);
     let next = Math.max(top[1], lo) + Math.max(MIN_MARGIN, margin);
     if (next >= T || next <= lo) next = 0.5 * (Math.max(lo, top[1]) + T);

@@ -6,7 +6,7 @@
 // Jarratt, BIT 11 (1971) 168). Where the liquidus at the trial composition has a third primary phase gamma, the edge
 // crosses gamma's field: the two halves are searched apart (alpha | gamma, gamma | beta).
 import type { Search } from './lockstep.js';
-import { liquidusSearch, type LiquidusState } from './search.js';
+import { liquidusSearch, TRIAL_GAP, type LiquidusState } from './search.js';
 
 /** K: |T_alpha - T_beta| at which the valley is found */
 export const VALLEY_TOLERANCE = 0.02;
@@ -66,7 +66,7 @@ export function* valleysOnEdge(
     const s = Math.min(Math.max(linear, lo.s + 0.01 * (hi.s - lo.s)), hi.s - 0.01 * (hi.s - lo.s));
     const chord = a.T + ((s - s0) / (s1 - s0)) * (b.T - a.T);
     const start = lastT === undefined ? chord + FIRST_ABOVE : lastT + NEXT_ABOVE;
-    const st = yield* liquidusSearch(edge.at(s), edge.P, start, STEP_UP);
+    const st = yield* liquidusSearch(edge.at(s), edge.P, start, STEP_UP, TRIAL_GAP);
     if (!st) return [];
     lastT = st.T;
     if (st.primary !== alpha && st.primary !== beta) {
