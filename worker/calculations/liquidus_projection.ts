@@ -9,7 +9,13 @@ import type { LiquidusProjectionDocument, PrimaryFieldRecord } from '../../contr
 import { LIQUIDUS_GRID_DIVISIONS, LIQUIDUS_ISOTHERM_STEP } from '../../contract/tasks/liquidus_projection.js';
 import { StateLabeller } from '../mapping/core/labels.js';
 import { classify, fourPhaseChecks, FOUR_PHASE_CHECK_OFFSET, reactionText } from '../mapping/liquidus/invariants.js';
-import { defaultIsothermStep, isotherms, isothermLevels, primaryFields } from '../mapping/liquidus/isotherms.js';
+import {
+  defaultIsothermStep,
+  isotherms,
+  isothermLevels,
+  liquidusRange,
+  primaryFields,
+} from '../mapping/liquidus/isotherms.js';
 import { mapLiquidusProjection, type LiquidusProjectionMap } from '../mapping/liquidus/projection.js';
 import { liquidusDerivatives } from '../mapping/liquidus/search.js';
 import { TriangleGrid } from '../mapping/liquidus/triangle-grid.js';
@@ -99,12 +105,12 @@ function documentOf(
   const section = Object.keys(grid.fixed).length > 0;
   const checks = fourPhaseChecks(map.invariants, grid.corners[0], liquid, solver, cond.pressure, section);
   const failed = map.nodes.flatMap((n, k) => (n ? [] : [comp(grid.nodes[k]!)]));
-  const ts = map.nodes.flatMap((n) => (n ? [n.T] : []));
+  const range = liquidusRange(map.nodes);
   const step =
-    cond.isotherm_step ?? defaultIsothermStep(map.nodes, LIQUIDUS_ISOTHERM_STEP.default, LIQUIDUS_ISOTHERM_STEP.most);
+    cond.isotherm_step ?? defaultIsothermStep(range, LIQUIDUS_ISOTHERM_STEP.default, LIQUIDUS_ISOTHERM_STEP.most);
   const notes = noteOf(map, checks.filter((c) => !c.certified).length);
   const beforeIsotherms = solver.count;
-  const lines = isotherms(grid, map.cells, map.nodes, isothermLevels(map.nodes, step), { P: cond.pressure, solver });
+  const lines = isotherms(grid, map.cells, map.nodes, isothermLevels(range, step), { P: cond.pressure, solver });
   const warning = convergenceWarning({ nodes: grid.nodes.length, notConverged: failed.length, noEquilibrium: 0 });
   return {
     ...documentBase(job, 'liquidus_projection', sys),
@@ -124,7 +130,7 @@ function documentOf(
         isotherms: solver.count - beforeIsotherms,
       },
     },
-    liquidus_range: ts.length ? [Math.min(...ts), Math.max(...ts)] : null,
+    liquidus_range: range,
     primary_fields: fieldRecords(map, labeller, namer),
     valleys: map.valleys.map((v) => ({
       phases: v.phases,

@@ -206,20 +206,23 @@ export function isotherms(
 /** Round steps, K, the default step widens to. */
 const ROUND_STEPS = [50, 100, 200, 250, 500, 1000];
 
+/** The lowest and highest liquidus at the grid's nodes, K; null when no node has one. */
+export function liquidusRange(nodes: (LiquidusState | null)[]): [number, number] | null {
+  const ts = nodes.flatMap((n) => (n ? [n.T] : []));
+  return ts.length ? [Math.min(...ts), Math.max(...ts)] : null;
+}
+
 /** The default step: `step`, or the first round step that puts at most `most` levels in the liquidus's range. */
-export function defaultIsothermStep(nodes: (LiquidusState | null)[], step: number, most: number): number {
-  const ts = nodes.filter((s): s is LiquidusState => s !== null).map((s) => s.T);
-  const range = ts.length ? Math.max(...ts) - Math.min(...ts) : 0;
-  return [step, ...ROUND_STEPS.filter((s) => s > step)].find((s) => range / s <= most) ?? ROUND_STEPS.at(-1)!;
+export function defaultIsothermStep(range: [number, number] | null, step: number, most: number): number {
+  const width = range ? range[1] - range[0] : 0;
+  return [step, ...ROUND_STEPS.filter((s) => s > step)].find((s) => width / s <= most) ?? ROUND_STEPS.at(-1)!;
 }
 
 /** Levels every `step` K within the liquidus's range. */
-export function isothermLevels(nodes: (LiquidusState | null)[], step: number): number[] {
-  const ts = nodes.filter((s): s is LiquidusState => s !== null).map((s) => s.T);
-  if (!ts.length) return [];
-  const lo = Math.ceil(Math.min(...ts) / step) * step;
+export function isothermLevels(range: [number, number] | null, step: number): number[] {
+  if (!range) return [];
   const out: number[] = [];
-  for (let t = lo; t < Math.max(...ts); t += step) out.push(t);
+  for (let t = Math.ceil(range[0] / step) * step; t < range[1]; t += step) out.push(t);
   return out;
 }
 

@@ -13,7 +13,7 @@
 // squared, about (dCp / 2 T dS) gap^2: under 1e-3 K for a gap of 1 K with a difference of heat capacities of
 // 10 J/(mol K) and an entropy of melting of 10 J/(mol K) at 500 K.
 import { isLiquidName } from '../../../contract/phases.js';
-import type { EquilibriumConditions, EquilibriumResult } from '../../core/equilibrium.js';
+import type { EquilibriumConditions, EquilibriumResult, MetastablePhase } from '../../core/equilibrium.js';
 import type { Search } from './lockstep.js';
 
 /** K: the liquid-alone state an answer is one Newton step from lies at most this far above it */
@@ -59,6 +59,13 @@ export interface LiquidusState {
 const liquidAlone = (r: EquilibriumResult) =>
   r.converged && r.phases.length > 0 && r.phases.every((p) => isLiquidName(p.name));
 
+/** dDF/dT of a phase in the liquid's state r, the liquid's composition fixed: sum_i x_i dmu_i/dT + S_phi. */
+function dDFdT(r: EquilibriumResult, m: MetastablePhase): number {
+  let slope = m.SM;
+  for (const [el, x] of Object.entries(m.x)) slope += x * (r.derivatives[`MU(${el}).T`] ?? NaN);
+  return slope;
+}
+
 /** Each solid's zero of DF by one Newton step from r (liquid alone), with its relaxed composition. */
 export function driveZeros(r: EquilibriumResult): {
   phaseT: Map<string, number>;
@@ -68,8 +75,7 @@ export function driveZeros(r: EquilibriumResult): {
   const solids = new Map<string, Record<string, number>>();
   for (const m of r.metastable) {
     if (isLiquidName(m.name)) continue;
-    let slope = m.SM;
-    for (const [el, x] of Object.entries(m.x)) slope += x * (r.derivatives[`MU(${el}).T`] ?? NaN);
+    const slope = dDFdT(r, m);
     if (!(slope < 0) || !Number.isFinite(m.DF)) continue;
     phaseT.set(m.name, r.T - m.DF / slope);
     solids.set(m.name, m.x);
@@ -97,8 +103,7 @@ export function saturationGradient(
 ): Record<string, number> | undefined {
   const m = r.metastable.find((q) => q.name === phase);
   if (!m) return undefined;
-  let slope = m.SM;
-  for (const [el, x] of Object.entries(m.x)) slope += x * (r.derivatives[`MU(${el}).T`] ?? NaN);
+  const slope = dDFdT(r, m);
   const grad: Record<string, number> = {};
   for (const j of along) {
     let d = 0;
