@@ -9,12 +9,11 @@
 // same run, and prints both with the difference of their Gibbs energies; the section `compare` (with it) solves
 // random points of each of those systems with both addons and prints the largest difference.
 import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { loadCore, type CoreAddon } from '../worker/core/native.js';
+import { loadCore } from '../worker/core/native.js';
 import { PhaseModel, coreMaxThreads } from '../worker/core/models.js';
 import { equilibrium, equilibriumBatch, type EquilibriumConditions } from '../worker/core/equilibrium.js';
-import { tdbDir, median } from './support.js';
+import { beforeCore, tdbDir, median } from './support.js';
 
 interface Setup {
   file: string;
@@ -182,13 +181,6 @@ function timeMs(fn: () => void): number {
 
 function verdict(value: number, goal: number): string {
   return `goal < ${goal} ms: ${value < goal ? 'met' : 'not met'}`;
-}
-
-/** The addon named by PHASEDESK_BENCH_BEFORE (the "before" figures), or null. */
-function beforeCore(): CoreAddon | null {
-  const file = process.env.PHASEDESK_BENCH_BEFORE;
-  if (!file) return null;
-  return createRequire(import.meta.url)(path.resolve(file)) as CoreAddon;
 }
 
 function benchEquilibria(dir: string): void {

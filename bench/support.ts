@@ -1,7 +1,9 @@
 // Shared helpers of the benchmark scripts.
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CoreAddon } from '../worker/core/native.js';
 
 /**
  * Folder of the shared test databases: $PHASEDESK_BENCH_TDB_DIR, else shared/tdb found by walking up from
@@ -23,4 +25,11 @@ export function tdbDir(): string {
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
+}
+
+/** The addon named by PHASEDESK_BENCH_BEFORE (an addon built from an earlier revision: the "before" figures), or null. */
+export function beforeCore(): CoreAddon | null {
+  const file = process.env.PHASEDESK_BENCH_BEFORE;
+  if (!file) return null;
+  return createRequire(import.meta.url)(path.resolve(file)) as CoreAddon;
 }
