@@ -140,6 +140,62 @@ export function boxesIntersect(a: Box, b: Box): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
+/** A point's tag: its text's anchor and baseline, and the box of the tag with the point's mark (radius `mark`). */
+export interface PointTag {
+  x: number;
+  y: number;
+  anchor: 'start' | 'end';
+  box: Box;
+}
+
+/**
+ * Tags beside marked points (a diagram's invariant points), each at the first of eight places around its point (above
+ * right first) where it meets no other point's mark, no tag placed before it and no obstacle; where every place meets
+ * one, the place of least overlap. Points close together thus get their tags on different sides rather than one over
+ * the other.
+ */
+export function placePointTags(
+  points: ReadonlyArray<[number, number]>,
+  texts: ReadonlyArray<string>,
+  size: number,
+  obstacles: ReadonlyArray<Box> = [],
+  mark = 3.5,
+): PointTag[] {
+  const gap = mark + 1.5;
+  const marks: Box[] = points.map(([x, y]) => ({ x: x - mark, y: y - mark, width: 2 * mark, height: 2 * mark }));
+  const placed: PointTag[] = [];
+  const overlap = (a: Box, b: Box) =>
+    Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x)) *
+    Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  points.forEach(([px, py], k) => {
+    const m = dejaVuMeasure(texts[k]!, size);
+    const places: [number, number, 'start' | 'end'][] = [
+      [px + gap, py - gap, 'start'],
+      [px - gap, py - gap, 'end'],
+      [px + gap, py + gap + m.ascent, 'start'],
+      [px - gap, py + gap + m.ascent, 'end'],
+      [px + gap + 1, py + m.ascent / 2, 'start'],
+      [px - gap - 1, py + m.ascent / 2, 'end'],
+      [px + 1, py - gap - 2, 'start'],
+      [px - 1, py + gap + m.ascent + 2, 'end'],
+    ];
+    const others = [...marks.filter((_, j) => j !== k), ...placed.map((t) => t.box), ...obstacles];
+    let best: PointTag | undefined;
+    let least = Infinity;
+    for (const [x, y, anchor] of places) {
+      const box = anchoredTextBox(texts[k]!, x, y, anchor, size);
+      const cost = others.reduce((sum, o) => sum + overlap(box, o), 0);
+      if (cost < least) {
+        least = cost;
+        best = { x, y, anchor, box };
+      }
+      if (cost === 0) break;
+    }
+    placed.push(best!);
+  });
+  return placed;
+}
+
 export function boxInside(inner: Box, outer: Box, tol = 1e-6): boolean {
   return (
     inner.x >= outer.x - tol &&
@@ -435,11 +491,11 @@ export function tagDropped(
       obstacles: [...(opts.obstacles ?? []), ...placed.map((p) => p.box)],
     },
   );
+  // the numbers that found a place, renumbered 1, 2, … in order (a number only shrinks: its box still holds it)
+  const number = new Map<string, string>();
+  for (const r of dropped) if (tags.placed.some((t) => t.key === r.key)) number.set(r.key, String(number.size + 1));
   return {
-    tags: tags.placed,
-    legend: dropped.map((r, k) => ({
-      tag: tags.placed.some((t) => t.key === r.key) ? String(k + 1) : '–',
-      text: r.text,
-    })),
+    tags: tags.placed.map((t) => ({ ...t, text: number.get(t.key)! })),
+    legend: dropped.map((r) => ({ tag: number.get(r.key) ?? '–', text: r.text })),
   };
 }

@@ -14,6 +14,7 @@ import { harmonizeSetNames } from '../../worker/plots/set-names.js';
 import {
   boxesIntersect,
   placeLabels,
+  placePointTags,
   segmentHitsBox,
   segmentsCross,
   tagDropped,
@@ -154,6 +155,55 @@ describe('placeLabels', () => {
     expect(boxesIntersect(tags[0]!.box, first.placed[0]!.box)).toBe(false);
     expect(cell.some((s) => segmentHitsBox(s, tags[0]!.box))).toBe(false);
     expect(tagDropped([], first.placed, opts, 11)).toEqual({ tags: [], legend: [] });
+  });
+
+  it('numbers only the dropped labels whose number found a place, 1, 2, … in order', () => {
+    // a: no room for its label nor its number (a 6 x 6 cell); b, c: numbered; the legend says which is which
+    const cell = (x: number, y: number, w: number): Segment[] => [
+      [x, y, x + w, y],
+      [x + w, y, x + w, y + w],
+      [x + w, y + w, x, y + w],
+      [x, y + w, x, y],
+    ];
+    const opts = { area, segments: [...cell(20, 20, 6), ...cell(100, 100, 30), ...cell(200, 100, 30)], maxLeader: 0 };
+    const first = placeLabels(
+      [
+        { key: 'a', text: 'SIGMA_D8B + MU_D85', size: 16, anchor: [23, 23], leader: false },
+        { key: 'b', text: 'LAVES_C14 + FCC_A1', size: 16, anchor: [115, 115], leader: false },
+        { key: 'c', text: 'M23C6 + BCC_A2', size: 16, anchor: [215, 115], leader: false },
+      ],
+      opts,
+    );
+    const { tags, legend } = tagDropped(first.dropped, first.placed, opts, 11);
+    expect(legend).toEqual([
+      { tag: '–', text: 'SIGMA_D8B + MU_D85' },
+      { tag: '1', text: 'LAVES_C14 + FCC_A1' },
+      { tag: '2', text: 'M23C6 + BCC_A2' },
+    ]);
+    expect(tags.map((t) => [t.key, t.text])).toEqual([
+      ['b', '1'],
+      ['c', '2'],
+    ]);
+  });
+
+  it('tags of points close together go to different sides, clear of the other marks', () => {
+    // three invariant points 6-12 px apart, as U14, U15, U17 of a liquidus projection
+    const points: [number, number][] = [
+      [300, 300],
+      [306, 296],
+      [296, 308],
+      [500, 100],
+    ];
+    const tags = placePointTags(points, ['U14', 'U15', 'U17', 'E1'], 10);
+    for (let i = 0; i < tags.length; i++)
+      for (let j = i + 1; j < tags.length; j++)
+        expect(boxesIntersect(tags[i]!.box, tags[j]!.box), `${i} ${j}`).toBe(false);
+    for (const [k, t] of tags.entries())
+      for (const [j, [x, y]] of points.entries())
+        if (j !== k)
+          expect(boxesIntersect(t.box, { x: x - 3.5, y: y - 3.5, width: 7, height: 7 }), `${k} ${j}`).toBe(false);
+    // a point alone keeps the first place: above and to the right of it
+    expect([tags[3]!.anchor, tags[3]!.x > 500, tags[3]!.y < 100]).toEqual(['start', true, true]);
   });
 
   it('segment tests', () => {

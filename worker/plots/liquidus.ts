@@ -3,11 +3,12 @@
 // class (E1, U2, P3), the primary fields labelled by their solid, and the table of invariant reactions under it.
 import { pressureText, systemName } from '../../contract/plots/names.js';
 import {
-  anchoredTextBox,
   dejaVuMeasure,
   placeLabels,
+  placePointTags,
   polylineSegments,
   type Box,
+  type PointTag,
   type Segment,
 } from '../../contract/plots/labels.js';
 import { cornerPoint, type LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
@@ -82,24 +83,36 @@ function invariantTags(doc: LiquidusProjectionDocument): string[] {
   return doc.invariants.map((v, k) => `${v.type === 'unclassified' ? '?' : v.type}${k + 1}`);
 }
 
-/** Where the invariant points' marks and tags are drawn (the tag's baseline 5 px right of and above the point). */
+/** Where the invariant points' tags are drawn: beside each point, clear of the other points and tags. */
+function pointTags(doc: LiquidusProjectionDocument, at: At): PointTag[] {
+  return placePointTags(
+    doc.invariants.map((v) => at(v.x)),
+    invariantTags(doc),
+    10,
+  );
+}
+
+/** The invariant points' marks with their tags' boxes (obstacles of the field labels). */
 function tagBoxes(doc: LiquidusProjectionDocument, at: At): Box[] {
-  const tags = invariantTags(doc);
-  return doc.invariants.map((v, k) => {
-    const [x, y] = at(v.x);
-    const t = anchoredTextBox(tags[k]!, x + 5, y - 5, 'start', 10);
-    return { x: x - 4, y: t.y, width: t.x + t.width - x + 4, height: y + 4 - t.y };
-  });
+  return [
+    ...doc.invariants.map((v) => {
+      const [x, y] = at(v.x);
+      return { x: x - 4, y: y - 4, width: 8, height: 8 };
+    }),
+    ...pointTags(doc, at).map((t) => t.box),
+  ];
 }
 
 function invariantMarks(doc: LiquidusProjectionDocument, at: At): string[] {
   const tags = invariantTags(doc);
+  const placed = pointTags(doc, at);
   return doc.invariants.flatMap((v, k) => {
     const [x, y] = at(v.x);
     const fill = v.check.certified ? '#000' : WARNING;
+    const t = placed[k]!;
     return [
       `<circle cx="${fmt(x)}" cy="${fmt(y)}" r="3.5" fill="${fill}"/>`,
-      `<text x="${fmt(x + 5)}" y="${fmt(y - 5)}" font-size="10" fill="${fill}" stroke="#FFFFFF" stroke-width="2.5" paint-order="stroke">${tags[k]}</text>`,
+      `<text x="${fmt(t.x)}" y="${fmt(t.y)}" font-size="10" text-anchor="${t.anchor}" fill="${fill}" stroke="#FFFFFF" stroke-width="2.5" paint-order="stroke">${tags[k]}</text>`,
     ];
   });
 }
