@@ -26,10 +26,10 @@
 // warm start: every point cold), the two addons alternating batch by batch. The s columns time each side's batches,
 // the building of its phase models and grids included.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { elementsOf } from '../contract/phases.js';
+import { PACKAGE_ROOT } from '../main/util/package-root.js';
 import type { DatabasePhaseSelection } from '../contract/phase-selection.js';
 import { phaseFactsOf } from '../worker/core/database.js';
 import type { EquilibriumConditions, EquilibriumResult } from '../worker/core/equilibrium.js';
@@ -59,17 +59,6 @@ const SYSTEMS: Record<string, string[]> = {
   'mc_al_v2.032.pycalphad.tdb': AL_ALLOY,
   'mc_fecocrnbti.tdb': ['FE', 'CO', 'CR', 'NB', 'TI'],
 };
-
-/** The repository: the first folder up from this file that holds databases/catalog.json. */
-function repoRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'databases', 'catalog.json'))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error('repository root (databases/catalog.json) not found');
-    dir = up;
-  }
-  return dir;
-}
 
 interface CatalogRecord {
   file: string;
@@ -422,7 +411,7 @@ function main(): number {
   }
   const threads = Math.max(1, Number(process.env.AUDIT_ANSWERS_THREADS ?? coreMaxThreads()));
   const wanted = process.argv.slice(2);
-  const files = databaseFiles(repoRoot(), tdbDir()).filter(
+  const files = databaseFiles(PACKAGE_ROOT, tdbDir()).filter(
     (f) => wanted.length === 0 || wanted.some((w) => f.name.includes(w)),
   );
   console.log(
