@@ -196,6 +196,18 @@ export function placePointTags(
   return placed;
 }
 
+/** The marks of points (boxes of half-width `half`) and their tags' boxes: obstacles of the labels placed after them. */
+export function pointTagObstacles(
+  points: ReadonlyArray<[number, number]>,
+  tags: ReadonlyArray<PointTag>,
+  half = 4,
+): Box[] {
+  return [
+    ...points.map(([x, y]) => ({ x: x - half, y: y - half, width: 2 * half, height: 2 * half })),
+    ...tags.map((t) => t.box),
+  ];
+}
+
 export function boxInside(inner: Box, outer: Box, tol = 1e-6): boolean {
   return (
     inner.x >= outer.x - tol &&

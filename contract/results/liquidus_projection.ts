@@ -97,6 +97,11 @@ export interface LiquidusProjectionDocument extends ResultDocument {
 
 /** Cartesian point of the projection's triangle: corners[0] at (0,0), [1] at (1,0), [2] at (1/2, sqrt(3)/2); the
  * corners' fractions normalised by their sum (a section's held components left out). */
+/** Names of the invariant points in the order of the table: E1, U2, P3, ... ('?' for an unclassified point). */
+export function invariantTags(doc: Pick<LiquidusProjectionDocument, 'invariants'>): string[] {
+  return doc.invariants.map((v, k) => `${v.type === 'unclassified' ? '?' : v.type}${k + 1}`);
+}
+
 export function cornerPoint(c: Composition, corners: readonly string[]): [number, number] {
   const [a, b, t] = corners.map((k) => c[k] ?? 0) as [number, number, number];
   const sum = a + b + t || 1;

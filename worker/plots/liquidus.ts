@@ -6,12 +6,17 @@ import {
   dejaVuMeasure,
   placeLabels,
   placePointTags,
+  pointTagObstacles,
   polylineSegments,
   type Box,
   type PointTag,
   type Segment,
 } from '../../contract/plots/labels.js';
-import { cornerPoint, type LiquidusProjectionDocument } from '../../contract/results/liquidus_projection.js';
+import {
+  cornerPoint,
+  invariantTags,
+  type LiquidusProjectionDocument,
+} from '../../contract/results/liquidus_projection.js';
 import { escapeXml, fmt, FONT_FAMILY, formatTemperature, previewTemperatureUnit } from './svg.js';
 import {
   closeWithRows,
@@ -78,12 +83,7 @@ function lines(doc: LiquidusProjectionDocument, at: At): string[] {
   return out;
 }
 
-/** Names of the invariant points in the order of the table: E1, U2, P3, ... */
-function invariantTags(doc: LiquidusProjectionDocument): string[] {
-  return doc.invariants.map((v, k) => `${v.type === 'unclassified' ? '?' : v.type}${k + 1}`);
-}
-
-/** Where the invariant points' tags are drawn: beside each point, clear of the other points and tags. */
+/** The invariant points' tags beside each point, clear of the other points and tags. */
 function pointTags(doc: LiquidusProjectionDocument, at: At): PointTag[] {
   return placePointTags(
     doc.invariants.map((v) => at(v.x)),
@@ -92,20 +92,8 @@ function pointTags(doc: LiquidusProjectionDocument, at: At): PointTag[] {
   );
 }
 
-/** The invariant points' marks with their tags' boxes (obstacles of the field labels). */
-function tagBoxes(doc: LiquidusProjectionDocument, at: At): Box[] {
-  return [
-    ...doc.invariants.map((v) => {
-      const [x, y] = at(v.x);
-      return { x: x - 4, y: y - 4, width: 8, height: 8 };
-    }),
-    ...pointTags(doc, at).map((t) => t.box),
-  ];
-}
-
-function invariantMarks(doc: LiquidusProjectionDocument, at: At): string[] {
+function invariantMarks(doc: LiquidusProjectionDocument, at: At, placed: PointTag[]): string[] {
   const tags = invariantTags(doc);
-  const placed = pointTags(doc, at);
   return doc.invariants.flatMap((v, k) => {
     const [x, y] = at(v.x);
     const fill = v.check.certified ? '#000' : WARNING;
@@ -123,6 +111,7 @@ function fieldLabels(
   at: At,
   box: { x: number; y: number; width: number; height: number },
   frame: { segments: Segment[]; boxes: Box[] },
+  tags: PointTag[],
 ) {
   const segments: Segment[] = [
     ...doc.valleys.flatMap((v) => polylineSegments(v.points.map((p) => at(p.x)))),
@@ -138,7 +127,19 @@ function fieldLabels(
       priority: f.grid_nodes,
       shrink: [0.85],
     })),
-    { area: box, segments, obstacles: [...frame.boxes, ...tagBoxes(doc, at)], measure: dejaVuMeasure, maxLeader: 50 },
+    {
+      area: box,
+      segments,
+      obstacles: [
+        ...frame.boxes,
+        ...pointTagObstacles(
+          doc.invariants.map((v) => at(v.x)),
+          tags,
+        ),
+      ],
+      measure: dejaVuMeasure,
+      maxLeader: 50,
+    },
   );
   const texts = placed.placed.flatMap((l) => [
     ...(l.leader
@@ -164,13 +165,15 @@ export function liquidusProjectionChart(doc: LiquidusProjectionDocument, tdbName
     ...lines(doc, at),
     ...triangleFrame(comps, at, corners, caption),
   ];
+  const placedTags = pointTags(doc, at);
   const labels = fieldLabels(
     doc,
     at,
     { x: A[0] - 10, y: C[1] - 4, width: corners[1]![0] - A[0] + 20, height: A[1] - C[1] + 8 },
     frameObstacles(comps, at, corners),
+    placedTags,
   );
-  out.push(...labels.out, ...invariantMarks(doc, at));
+  out.push(...labels.out, ...invariantMarks(doc, at, placedTags));
   const tags = invariantTags(doc);
   const table = doc.invariants.map(
     (v, k) =>
