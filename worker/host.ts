@@ -23,6 +23,8 @@ import { PREVIEW_PNG_WIDTH } from './plots/png.js';
 const here = dirname(fileURLToPath(import.meta.url));
 const settings = JSON.parse(process.env.PHASEDESK_HOST_SETTINGS ?? '{}') as Partial<HostSettings>;
 const heapMb = settings.heapMb ?? 4096;
+/** The calculation thread's young generation, MB: two semi-spaces of 1 MB and V8's allowance beside them. */
+const YOUNG_GENERATION_MB = 3;
 /** How often progress and stage are copied from the control block to the service. */
 const PROGRESS_INTERVAL_MS = 200;
 
@@ -36,8 +38,10 @@ const pool = new Piscina<CalculationJob, JobOutput>({
   maxThreads: 1,
   idleTimeout: Infinity,
   // Memory guard: a calculation whose heap outgrows the bound fails with ERR_WORKER_OUT_OF_MEMORY
-  // instead of V8 aborting the process.
-  resourceLimits: { maxOldGenerationSizeMb: heapMb },
+  // instead of V8 aborting the process. The young generation is held at its first size, semi-spaces of 1 MB
+  // (V8 counts three semi-spaces in it), as `phasedesk calc` holds it (main/cli.ts keepYoungGenerationSmall): by
+  // default it grows to 48 MB, 32 MB of them resident, beside the core's grids.
+  resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
 });
 pool.on('error', () => {
   /* a dead thread rejects its job, reported below */
