@@ -56,13 +56,23 @@ export interface RenderedImage {
   png: Buffer;
 }
 
-/** Renders an SVG document to PNG bytes. Throws an Error (never crashes) on invalid SVG. */
+/**
+ * Renders an SVG document to PNG bytes. Throws an Error (never crashes) on invalid SVG. The raw pixels are not
+ * copied out of resvg (a 1200 x 800 preview's are 3.8 MB, held at the peak of a task's memory).
+ */
 export function svgToPng(svg: string, opts: PngOptions = {}): Buffer {
-  return renderSvg(svg, opts).png;
+  return rendered(svg, opts, (img) => img.asPng());
 }
 
 /** Renders an SVG document; returns the PNG and the raw pixels. */
 export function renderSvg(svg: string, opts: PngOptions = {}): RenderedImage {
+  return rendered(svg, opts, (img) => ({ width: img.width, height: img.height, pixels: img.pixels, png: img.asPng() }));
+}
+
+type ResvgImage = ReturnType<InstanceType<ResvgModule['Resvg']>['render']>;
+
+/** Renders an SVG document with resvg and returns what `take` reads of the image. */
+function rendered<T>(svg: string, opts: PngOptions, take: (img: ResvgImage) => T): T {
   if (typeof svg !== 'string' || !svg.length) throw new TypeError('svgToPng: svg must be a non-empty string');
   if (opts.width !== undefined && !(Number.isInteger(opts.width) && opts.width > 0 && opts.width <= 16384)) {
     throw new RangeError(`svgToPng: width must be an integer in 1..16384, got ${opts.width}`);
@@ -84,8 +94,7 @@ export function renderSvg(svg: string, opts: PngOptions = {}): RenderedImage {
       shapeRendering: 2, // geometricPrecision: anti-aliased lines
       textRendering: 1, // optimizeLegibility
     });
-    const img = r.render();
-    return { width: img.width, height: img.height, pixels: img.pixels, png: img.asPng() };
+    return take(r.render());
   } catch (err) {
     throw new Error(`svgToPng: ${(err as Error).message ?? String(err)}`);
   }
