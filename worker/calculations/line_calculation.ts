@@ -26,6 +26,7 @@ import { addFurtherQuantities, potentialText } from '../results/thermo-extra.js'
 import {
   transitionText,
   type InvariantCrossing,
+  type LineAxis,
   type LineCalculationResult,
   type LinePoint,
 } from '../../contract/results/line_calculation.js';
@@ -100,34 +101,7 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     ...(fixedLine ? { fixed_phase: fixedLine.fixed } : {}),
     ...(path.mu ? { held_elements: Object.keys(path.mu(path.T0, path.P)) } : {}),
   };
-  // Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked.
-  // The states at both ends of each refined transition are drawn too, so the curves bend at the
-  // transition rather than being joined straight across from the neighbouring scan points.
-  const merged = [...s.map((v, i) => ({ s: v, r: results[i] })), ...scan.edges].sort((a, b) => a.s - b.s);
-  const plotted = merged.map((m) => ({ ...conv.point(m.r), s: m.s }));
-  const labels = [...new Set(plotted.flatMap((p) => stableLabels(p)))].sort();
-  const xs = plotted.map((p) => axisValue(axis, p));
-  // legends and transition marks in the database's display names (worker/results/display-names.ts)
-  const namer = namerOf(job);
-  const shown = displayFieldLabel(labels.join(' + '), namer).split(' + ');
-  const series = labels.map((l, i) => ({
-    name: shown[i]!,
-    values: plotted.map((p) =>
-      p.converged
-        ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0)
-        : null,
-    ),
-  }));
-  const chart = phaseFractionChart({
-    title: `Phase fractions, ${systemName(sys.elements)} (${basename(sys.tdbFile)})`,
-    x: xs,
-    xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label,
-    series,
-    transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: displayReaction(transitionText(t), namer) })),
-    yLabel: 'Phase fraction (mol/mol)',
-    celsiusAxis: axis.variable === 'T',
-    temperatureUnit: job.config.preview_temperature_unit,
-  });
+  const chart = phaseFractionPreview(job, scan, points, axis, conv);
   const files = writeResultFiles(job.taskDir, {
     json: doc,
     csv: tableToCsv(table),
@@ -158,6 +132,51 @@ export function run(job: TaskJob<'line_calculation'>, control: JobControl): Calc
     `written ${files.join(', ')}`,
   ];
   return { summary, logs };
+}
+
+/**
+ * Preview: phase fractions (NP of every label met) versus the scanned variable, transitions marked. The states at both
+ * ends of each refined transition are drawn too, so the curves bend at the transition rather than being joined
+ * straight across from the neighbouring scan points. The scan points are the result's `points` (converted once: a
+ * second conversion of every equilibrium, metastable phases and all, was held beside them while the result was
+ * written), the transitions' ends are converted here.
+ */
+function phaseFractionPreview(
+  job: TaskJob<'line_calculation'>,
+  scan: LineScan,
+  points: LinePoint[],
+  axis: LineAxis,
+  conv: PointConverter,
+): string {
+  const { sys, transitions } = scan;
+  const merged = [
+    ...points.map((p) => ({ s: p.s, p })),
+    ...scan.edges.map((e) => ({ s: e.s, p: { ...conv.point(e.r), s: e.s } })),
+  ].sort((a, b) => a.s - b.s);
+  const plotted = merged.map((m) => m.p);
+  const labels = [...new Set(plotted.flatMap((p) => stableLabels(p)))].sort();
+  const xs = plotted.map((p) => axisValue(axis, p));
+  // legends and transition marks in the database's display names (worker/results/display-names.ts)
+  const namer = namerOf(job);
+  const shown = displayFieldLabel(labels.join(' + '), namer).split(' + ');
+  const series = labels.map((l, i) => ({
+    name: shown[i]!,
+    values: plotted.map((p) =>
+      p.converged
+        ? (p.phases.find((q) => (q.composition_set > 1 ? `${q.name}#${q.composition_set}` : q.name) === l)?.amount ?? 0)
+        : null,
+    ),
+  }));
+  return phaseFractionChart({
+    title: `Phase fractions, ${systemName(sys.elements)} (${basename(sys.tdbFile)})`,
+    x: xs,
+    xLabel: axis.unit && axis.unit !== '-' ? `${axis.label} (${axis.unit})` : axis.label,
+    series,
+    transitions: transitions.map((t) => ({ x: axisValue(axis, t), label: displayReaction(transitionText(t), namer) })),
+    yLabel: 'Phase fraction (mol/mol)',
+    celsiusAxis: axis.variable === 'T',
+    temperatureUnit: job.config.preview_temperature_unit,
+  });
 }
 
 /**
