@@ -21,6 +21,7 @@ import { databaseRefusal } from '../requests/database-checks.js';
 import { CONTROL_BYTES, JobControl, type CalculationJob } from '../../worker/protocol.js';
 import { loadCalculation } from '../../worker/index.js';
 import { openDatabase } from '../../worker/core/database.js';
+import { cachedDatabase } from '../../worker/system/system.js';
 import { isDatabaseFileError } from '../../worker/core/errors.js';
 
 export const CALC_USAGE = `usage: phasedesk calc CONFIG.json (--tdb FILE | --db CODE) --out DIR [--threads N] [--data-dir DIR]
@@ -179,7 +180,9 @@ export async function runTaskConfig(cfg: Record<string, unknown>, o: Omit<CalcOp
 /**
  * A TDB file that cannot be read (nothing usable in it, a bound of the reader, unreadable) is bad input: CalcInputError
  * naming FILE:LINE. Returns what the reader ignored or dropped, as log lines (at most 20, then a count), and the
- * file's elements and phases.
+ * file's elements and phases. The database is opened through the calculation's cache of opened databases
+ * (worker/system/system.ts), so the calculation reads this handle instead of opening and holding a second one (MF
+ * Steel: 17 MB of native memory and 0.16 s).
  */
 function readableTdb(
   file: string,
@@ -188,19 +191,29 @@ function readableTdb(
 ): { warnings: string[]; lists: { elements: string[]; phases: string[] } } {
   let info;
   try {
-    info = openDatabase(file).info();
-    if (mobility) info = openDatabase(file, mobility).info();
+    info = cachedDatabase(file, mobility).info();
   } catch (e) {
-    const option = mobility && !info ? '--tdb' : mobility ? '--mobility-tdb' : '--tdb';
-    if (isDatabaseFileError(e))
-      throw new CalcInputError(`${option} ${option === '--tdb' ? given : mobility}: ${e.message}`);
-    throw e;
+    if (!isDatabaseFileError(e)) throw e;
+    // which of the two files was refused: the database read alone
+    const option = mobility && databaseReads(file) ? '--mobility-tdb' : '--tdb';
+    throw new CalcInputError(`${option} ${option === '--tdb' ? given : mobility}: ${e.message}`);
   }
   const warnings = info.warnings;
   const shown = warnings.slice(0, 20).map((w) => `warning: ${w}`);
   if (warnings.length > shown.length) shown.push(`warning: ${warnings.length - shown.length} more in ${given}`);
   const lists = { elements: info.elements.map((e) => e.name), phases: info.phases.map((p) => p.name) };
   return { warnings: shown, lists };
+}
+
+/** Whether the TDB file alone can be read (a refused file throws a database file error). */
+function databaseReads(file: string): boolean {
+  try {
+    openDatabase(file).info();
+    return true;
+  } catch (e) {
+    if (isDatabaseFileError(e)) return false;
+    throw e;
+  }
 }
 
 /** CLI entry: prints logs (stderr) and the summary (stdout); returns the exit code. */

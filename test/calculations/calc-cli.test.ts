@@ -233,6 +233,31 @@ describe('phasedesk calc', () => {
       [[writeConfig('ok.json', ok), '--out', tmp], /--tdb FILE or --db CODE is required/],
       [[writeConfig('ok.json', ok), '--tdb', path.join(tmp, 'none.tdb'), '--out', tmp], /no such file/],
       [[writeConfig('ok.json', ok), '--tdb', ALZN], /--out DIR is required/],
+      // a refused file of the two is named by its option
+      [
+        [
+          writeConfig('ok.json', ok),
+          '--tdb',
+          ALZN,
+          '--mobility-tdb',
+          writeConfig('bad.tdb', 'not a TDB'),
+          '--out',
+          tmp,
+        ],
+        /^phasedesk calc: --mobility-tdb .*bad\.tdb: bad\.tdb:0: no mobility PARAMETER/,
+      ],
+      [
+        [
+          writeConfig('ok.json', ok),
+          '--tdb',
+          writeConfig('bad.tdb', 'not a TDB'),
+          '--mobility-tdb',
+          ALZN,
+          '--out',
+          tmp,
+        ],
+        /^phasedesk calc: --tdb .*bad\.tdb: bad\.tdb:1: no ELEMENT declared/,
+      ],
       [
         [writeConfig('ok.json', ok), '--tdb', ALZN, '--out', tmp, '--threads', 'x'],
         /--threads must be a positive integer/,
