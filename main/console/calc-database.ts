@@ -1,6 +1,7 @@
 // `phasedesk calc --db CODE`: the database a code names, as the service would use it. First the data directory's
 // catalog (a database the user imported, or a bundled one the first start registered): its file, hash and
-// recommended phase selection, read from the store, which is opened only here (a `calc --tdb` never loads it).
+// recommended phase selection, read from the SQLite file alone (main/db/database-rows.ts), or through the store
+// for PostgreSQL or a file of an older schema (a `calc --tdb` loads neither).
 // Else the bundled catalog (databases/catalog.json) of this installation, so that a fresh install computes on the
 // bundled databases before the service ever started. Both are loaded only for --db: a `calc --tdb` loads neither
 // the store nor the console's modules. Codes compare without case, as the catalog refuses codes that
@@ -11,6 +12,7 @@ import { resolveSettings } from '../config.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { closeName } from '../../contract/nearest-name.js';
 import type { DatabasePhaseSelection } from '../../contract/phase-selection.js';
+import type { DatabaseRow } from '../db/database-rows.js';
 
 export interface CodedDatabase {
   code: string;
@@ -28,24 +30,35 @@ async function fromDataDirectory(
 ): Promise<{ db?: CodedDatabase; codes: string[] } | undefined> {
   const settings = resolveSettings(dataDir ? { dataDir } : {});
   const databaseUrl = settings.lab.databaseUrl;
-  if (!databaseUrl && !existsSync(join(settings.dataDir, 'phasedesk.sqlite'))) return undefined;
+  const sqliteFile = join(settings.dataDir, 'phasedesk.sqlite');
+  if (!databaseUrl && !existsSync(sqliteFile)) return undefined;
+  const rows = databaseUrl ? undefined : (await import('../db/database-rows.js')).readDatabaseRows(sqliteFile);
+  return recordOfCode(code, rows ?? (await rowsOfStore(settings.dataDir, databaseUrl)));
+}
+
+/** The `databases` rows through the store (PostgreSQL, or a SQLite file the store migrates first). */
+async function rowsOfStore(dataDir: string, databaseUrl: string | undefined): Promise<DatabaseRow[]> {
   const { openStore } = await import('../db/index.js');
-  const store = await openStore(settings.dataDir, { databaseUrl });
+  const store = await openStore(dataDir, { databaseUrl });
   try {
-    const rows = await store.db
+    return await store.db
       .selectFrom('databases')
       .select(['code', 'file_path', 'file_sha256', 'phase_selection', 'state'])
       .execute();
-    const row = rows.find((r) => r.code.toUpperCase() === code.toUpperCase() && r.state !== 'invisible');
-    if (!row) return { codes: rows.filter((r) => r.state !== 'invisible').map((r) => r.code) };
-    const selection = row.phase_selection ? (JSON.parse(row.phase_selection) as DatabasePhaseSelection) : null;
-    return {
-      db: { code: row.code, file: row.file_path, sha256: row.file_sha256, selection, from: 'data directory' },
-      codes: [],
-    };
   } finally {
     await store.close();
   }
+}
+
+/** The visible record of the code among the rows, or the visible codes. */
+function recordOfCode(code: string, rows: DatabaseRow[]): { db?: CodedDatabase; codes: string[] } {
+  const row = rows.find((r) => r.code.toUpperCase() === code.toUpperCase() && r.state !== 'invisible');
+  if (!row) return { codes: rows.filter((r) => r.state !== 'invisible').map((r) => r.code) };
+  const selection = row.phase_selection ? (JSON.parse(row.phase_selection) as DatabasePhaseSelection) : null;
+  return {
+    db: { code: row.code, file: row.file_path, sha256: row.file_sha256, selection, from: 'data directory' },
+    codes: [],
+  };
 }
 
 /** The bundled catalog's entry of the code, or the codes it has. */

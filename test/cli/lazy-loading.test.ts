@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../service/helpers.js';
+import { openStore } from '../../main/db/index.js';
 
 const tmp = mkdtempSync(path.join(tmpdir(), 'phasedesk-cli-load-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -109,6 +110,26 @@ describe('the command line loads what its command needs', () => {
     expect(r.loaded.filter((f) => /^dist\/worker\/calculations\//.test(f))).toEqual([
       'dist/worker/calculations/point_calculation.js',
     ]);
+  });
+
+  it('calc --db CODE with a data directory: the record read from the SQLite file, without Kysely or the migrations', async () => {
+    const dataDir = path.join(tmp, 'data-calc');
+    await (await openStore(dataDir)).close();
+    const cfg = path.join(tmp, 'point-db.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        task_type: 'point_calculation',
+        condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } },
+      }),
+    );
+    const args = ['--db', 'ALZN_MEY1993', '--data-dir', dataDir, '--out', path.join(tmp, 'out-db'), '--threads', '1'];
+    const r = phasedesk('calc', cfg, ...args);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('FCC_A1 + FCC_A1#2 at 600 K (converged)');
+    expect(r.packages).toContain('better-sqlite3');
+    expect(r.packages).not.toContain('kysely');
+    expect(r.loaded.filter((f) => /^dist\/main\/db\/(index|migrations\/)/.test(f))).toEqual([]);
   });
 
   it('a command against a running service loads neither the service nor the store', () => {
