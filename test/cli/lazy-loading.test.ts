@@ -57,6 +57,12 @@ function phasedesk(...args: string[]) {
   return { ...r, loaded, packages };
 }
 
+/** A point of Al-Zn on the bundled database: FCC_A1 + FCC_A1#2. */
+const ALZN_POINT = {
+  task_type: 'point_calculation',
+  condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } },
+};
+
 const SERVICE_ONLY = ['fastify', '@fastify/static', 'kysely', 'better-sqlite3', 'piscina'];
 
 describe('the command line loads what its command needs', () => {
@@ -81,13 +87,7 @@ describe('the command line loads what its command needs', () => {
 
   it('calc of a point task: zod, the calculation and the core, never the service, Kysely or SQLite', () => {
     const cfg = path.join(tmp, 'point.json');
-    writeFileSync(
-      cfg,
-      JSON.stringify({
-        task_type: 'point_calculation',
-        condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } },
-      }),
-    );
+    writeFileSync(cfg, JSON.stringify(ALZN_POINT));
     const r = phasedesk(
       'calc',
       cfg,
@@ -116,13 +116,7 @@ describe('the command line loads what its command needs', () => {
     const dataDir = path.join(tmp, 'data-calc');
     await (await openStore(dataDir)).close();
     const cfg = path.join(tmp, 'point-db.json');
-    writeFileSync(
-      cfg,
-      JSON.stringify({
-        task_type: 'point_calculation',
-        condition: { components: ['AL', 'ZN'], temperature: 600, pressure: 101325, compositions: { ZN: 0.4 } },
-      }),
-    );
+    writeFileSync(cfg, JSON.stringify(ALZN_POINT));
     const args = ['--db', 'ALZN_MEY1993', '--data-dir', dataDir, '--out', path.join(tmp, 'out-db'), '--threads', '1'];
     const r = phasedesk('calc', cfg, ...args);
     expect(r.status, r.stderr).toBe(0);
