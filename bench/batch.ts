@@ -5,6 +5,8 @@
 //            (goal: 10,000 alloys x 3 temperatures under 2 minutes on a quiet 2-core machine, 250 rows/s)
 //   liquidus BENCH_BATCH_LIQUIDUS_ALLOYS alloys (default 100) at the same temperatures with T_liquidus and T_solidus
 //            (goal: the same batch under 5 minutes, 100 rows/s)
+// `node dist/bench/batch.js liquidus` (or `phases`) runs only the sections named. The liquidus section also prints the
+// equilibria its searches solved per alloy, by stage (worker/scans/liquidus-batch.ts searchCounts).
 // Each section runs BENCH_BATCH_REPEATS times (default 3) and prints the median rows/s, every run's figure, the median
 // CPU time of the process per row (all threads: the steadier figure on a shared machine), and the process's peak
 // resident size after it (a batch's memory does not grow with its rows: the rows go to disk).
@@ -15,6 +17,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { validateTaskConfig } from '../main/requests/task-config.js';
 import { loadCalculation } from '../worker/index.js';
+import { resetSearchCounts, searchCounts } from '../worker/scans/liquidus-batch.js';
+import { SEARCH_STAGES } from '../worker/scans/liquidus-newton.js';
 import { CONTROL_BYTES, JobControl } from '../worker/protocol.js';
 import { median, tdbDir } from './support.js';
 import { alloyTable, SOLUTES } from './alloy-table.js';
@@ -72,6 +76,7 @@ async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outpu
   const runs: number[] = [];
   const cpu: number[] = [];
   let summary = '';
+  resetSearchCounts();
   for (let i = 0; i < REPEATS; i++) {
     const r = await runOnce(alloys, outputs);
     runs.push(r.rowsPerS);
@@ -85,14 +90,27 @@ async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outpu
       `CPU ${median(cpu).toFixed(1)} ms per row (all threads), ` +
       `peak RSS ${rssMb.toFixed(0)} MB; ${summary}`,
   );
+  if (searchCounts.alloys > 0) console.log(`         ${searchCountsText()}`);
+}
+
+/** The searches' equilibria per alloy by stage, over the section's runs. */
+function searchCountsText(): string {
+  const { equilibria, alloys, scans } = searchCounts;
+  const per = (n: number) => (n / alloys).toFixed(2);
+  const stages = SEARCH_STAGES.map((name, i) => `${name} ${per(equilibria[i]!)}`).join(', ');
+  const total = equilibria.reduce((t, n) => t + n, 0);
+  return `equilibria per alloy: ${stages}; total ${per(total)}; scans ${scans} of ${alloys} alloys`;
 }
 
 async function main(): Promise<void> {
   console.log(`equilibrium_batch of alloy7 (COST507), ${THREADS} thread(s), ${REPEATS} run(s) per section`);
   // the first run of a process builds the phase models and sampling grids: one warm-up row first
   await runOnce(1, ['phase_name']);
-  await section('phases', ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)']);
-  await section('liquidus', LIQUIDUS_ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)', 'T_liquidus', 'T_solidus']);
+  const named = process.argv.slice(2);
+  const wanted = (name: string) => named.length === 0 || named.includes(name);
+  if (wanted('phases')) await section('phases', ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)']);
+  if (wanted('liquidus'))
+    await section('liquidus', LIQUIDUS_ALLOYS, ['phase_name', 'NP(*)', 'x(*,*)', 'T_liquidus', 'T_solidus']);
 }
 
 main().catch((e: Error) => {

@@ -21,6 +21,7 @@ import {
   type Search,
   type SearchAnswer,
   type SolveRequest,
+  SEARCH_STAGES,
 } from './liquidus-newton.js';
 
 /** One alloy of the batch: its key, mole fractions and pressure, and its scan (when no search is certified). */
@@ -29,6 +30,19 @@ export interface AlloyJob {
   X: Record<string, number>;
   P: number;
   scan: () => AlloyTemperatures;
+}
+
+/**
+ * What the searches of this thread cost since the last reset: equilibria per stage of SEARCH_STAGES, alloys searched,
+ * alloys that got the scan instead (bench:batch prints them per alloy).
+ */
+export const searchCounts = { equilibria: SEARCH_STAGES.map(() => 0), alloys: 0, scans: 0 };
+
+/** Zeroes searchCounts. */
+export function resetSearchCounts(): void {
+  searchCounts.equilibria.fill(0);
+  searchCounts.alloys = 0;
+  searchCounts.scans = 0;
 }
 
 /** alloys whose guesses the pool keeps (the most recent ones) */
@@ -98,8 +112,10 @@ export function batchAlloyTemperatures(
   cancelled: () => boolean,
 ): Map<string, AlloyTemperatures | Error> {
   const out = new Map<string, AlloyTemperatures | Error>();
+  searchCounts.alloys += alloys.length;
   const alone = (a: AlloyJob) =>
     settle(out, pool, a, () => {
+      searchCounts.scans++;
       const value = a.scan();
       return { value, next: guessFromScan(value) };
     });
@@ -145,6 +161,7 @@ function searchTogether(
   for (let round = 0; running.length > 0; round++) {
     if (cancelled()) throw new CancelledError();
     const batch = roundOf(running, threads, round);
+    for (const run of batch) searchCounts.equilibria[run.request.stage]!++;
     const results = solveSideBySide(sys, batch, threads);
     const finished = new Set<Running>();
     for (const [i, run] of batch.entries()) {
