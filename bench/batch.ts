@@ -3,8 +3,10 @@
 // process as `phasedesk batch` runs it, with every core (or BENCH_THREADS):
 //   phases   BENCH_BATCH_ALLOYS alloys (default 1000) at 700, 750 and 800 K: phases, amounts, phase compositions
 //            (goal: 10,000 alloys x 3 temperatures under 2 minutes on a quiet 2-core machine, 250 rows/s)
-//   liquidus BENCH_BATCH_LIQUIDUS_ALLOYS alloys (default 100) at the same temperatures with T_liquidus and T_solidus
-//            (goal: the same batch under 5 minutes, 100 rows/s)
+//   liquidus BENCH_BATCH_LIQUIDUS_ALLOYS alloys (default 300) at the same temperatures with T_liquidus and T_solidus
+//            (goal: the same batch under 5 minutes, 100 rows/s). The batch's first alloy gets the scan on one thread
+//            and its first waves of searches start from the guesses of few alloys, which weigh on 100 alloys; 300
+//            solve as many equilibria per alloy as 1000 (docs/benchmarks.md) in a third of the time
 // `node dist/bench/batch.js liquidus` (or `phases`) runs only the sections named. The liquidus section also prints the
 // equilibria its searches solved per alloy, by stage (worker/scans/liquidus-batch.ts searchCounts).
 // Each section runs BENCH_BATCH_REPEATS times (default 3) and prints the median rows/s, every run's figure, the median
@@ -28,7 +30,7 @@ const GOAL_ROWS_PER_S = { phases: (10_000 * 3) / 120, liquidus: (10_000 * 3) / 3
 
 const count = (name: string, fallback: number) => Math.max(1, Math.floor(Number(process.env[name] ?? fallback)));
 const ALLOYS = count('BENCH_BATCH_ALLOYS', 1000);
-const LIQUIDUS_ALLOYS = count('BENCH_BATCH_LIQUIDUS_ALLOYS', 100);
+const LIQUIDUS_ALLOYS = count('BENCH_BATCH_LIQUIDUS_ALLOYS', 300);
 const REPEATS = count('BENCH_BATCH_REPEATS', 3);
 const THREADS = count('BENCH_THREADS', availableParallelism());
 
@@ -93,11 +95,15 @@ async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outpu
   if (searchCounts.alloys > 0) console.log(`         ${searchCountsText()}`);
 }
 
-/** The searches' equilibria per alloy by stage, over the section's runs. */
+/** The searches' equilibria per alloy, and Newton iterations and CPU per equilibrium, by stage, over the section's runs. */
 function searchCountsText(): string {
-  const { equilibria, alloys, scans } = searchCounts;
+  const { equilibria, iterations, cpuMs, alloys, scans } = searchCounts;
   const per = (n: number) => (n / alloys).toFixed(2);
-  const stages = SEARCH_STAGES.map((name, i) => `${name} ${per(equilibria[i]!)}`).join(', ');
+  const each = (n: number, i: number) => (n / equilibria[i]!).toFixed(1);
+  const stages = SEARCH_STAGES.map(
+    (name, i) =>
+      `${name} ${per(equilibria[i]!)} (${each(iterations[i]!, i)} iterations, ${each(cpuMs[i]!, i)} ms CPU each)`,
+  ).join(', ');
   const total = equilibria.reduce((t, n) => t + n, 0);
   return `equilibria per alloy: ${stages}; total ${per(total)}; scans ${scans} of ${alloys} alloys`;
 }
