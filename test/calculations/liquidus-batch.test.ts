@@ -3,13 +3,20 @@
 // the 7-component Al alloy of the batch benchmark (COST507), each solute's mole fraction drawn at random within +-30 %
 // of alloy7's, in two chunks on two threads. Every answer must agree with the scan's within ALLOY_T_TOLERANCE (both
 // are middles of brackets of at most 0.01 K holding the change), and the searches must certify nearly every alloy (the
-// scan runs for the first and for any search that fails, which would hide a broken search behind right answers).
+// scan runs for the first and for any search that fails, which would hide a broken search behind right answers). The
+// searches' counts (searchCounts, which bench:batch prints) must hold what every certified search solves at least.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSystem } from '../../worker/system/system.js';
 import { alloyTemperatures } from '../../worker/scans/alloy-temperatures.js';
 import { ALLOY_T_TOLERANCE } from '../../worker/scans/highest-flip.js';
-import { batchAlloyTemperatures, GuessPool, type AlloyJob } from '../../worker/scans/liquidus-batch.js';
+import {
+  batchAlloyTemperatures,
+  GuessPool,
+  resetSearchCounts,
+  searchCounts,
+  type AlloyJob,
+} from '../../worker/scans/liquidus-batch.js';
 import { liquidPhases } from '../../worker/scans/liquidus-newton.js';
 import { SHARED_TDB_DIR } from '../support/shared.js';
 
@@ -41,6 +48,7 @@ describe('liquidus and solidus of many alloys searched together agree with the s
       return { key: String(i), X, P, scan };
     });
     const pool = new GuessPool(liquidPhases(sys));
+    resetSearchCounts();
     const found = new Map([
       ...batchAlloyTemperatures(sys, jobs.slice(0, 30), pool, 2, never),
       ...batchAlloyTemperatures(sys, jobs.slice(30), pool, 2, never),
@@ -58,5 +66,14 @@ describe('liquidus and solidus of many alloys searched together agree with the s
     }
     // the first alloy has no guess; at most two more may fall back to the scan
     expect(searched).toBeLessThanOrEqual(3);
+    // the counts bench:batch prints: every alloy, the scans run, and for each certified search at least the two ends
+    // of each bracket and the liquidus's state 50 K above
+    expect(searchCounts.alloys).toBe(60);
+    expect(searchCounts.scans).toBe(searched);
+    const [liquidus, liquidusCertified, solidus] = searchCounts.equilibria;
+    expect(liquidus).toBeGreaterThanOrEqual(2 * (60 - searched));
+    expect(liquidusCertified).toBeGreaterThanOrEqual(60 - searched);
+    expect(solidus).toBeGreaterThanOrEqual(2 * (60 - searched));
+    expect(searchCounts.iterations.every((n, i) => n >= searchCounts.equilibria[i]!)).toBe(true);
   });
 });

@@ -21,6 +21,7 @@ import {
   type Search,
   type SearchAnswer,
   type SolveRequest,
+  SEARCH_STAGES,
 } from './liquidus-newton.js';
 
 /** One alloy of the batch: its key, mole fractions and pressure, and its scan (when no search is certified). */
@@ -29,6 +30,28 @@ export interface AlloyJob {
   X: Record<string, number>;
   P: number;
   scan: () => AlloyTemperatures;
+}
+
+/**
+ * What the searches of this thread cost since the last reset: equilibria, their Newton iterations and the CPU time of
+ * the process while they were solved (all threads, ms; a round counted in its earliest stage) per stage of
+ * SEARCH_STAGES, alloys searched, alloys that got the scan instead (bench:batch prints them per alloy).
+ */
+export const searchCounts = {
+  equilibria: SEARCH_STAGES.map(() => 0),
+  iterations: SEARCH_STAGES.map(() => 0),
+  cpuMs: SEARCH_STAGES.map(() => 0),
+  alloys: 0,
+  scans: 0,
+};
+
+/** Zeroes searchCounts. */
+export function resetSearchCounts(): void {
+  searchCounts.equilibria.fill(0);
+  searchCounts.iterations.fill(0);
+  searchCounts.cpuMs.fill(0);
+  searchCounts.alloys = 0;
+  searchCounts.scans = 0;
 }
 
 /** alloys whose guesses the pool keeps (the most recent ones) */
@@ -98,8 +121,10 @@ export function batchAlloyTemperatures(
   cancelled: () => boolean,
 ): Map<string, AlloyTemperatures | Error> {
   const out = new Map<string, AlloyTemperatures | Error>();
+  searchCounts.alloys += alloys.length;
   const alone = (a: AlloyJob) =>
     settle(out, pool, a, () => {
+      searchCounts.scans++;
       const value = a.scan();
       return { value, next: guessFromScan(value) };
     });
@@ -145,7 +170,14 @@ function searchTogether(
   for (let round = 0; running.length > 0; round++) {
     if (cancelled()) throw new CancelledError();
     const batch = roundOf(running, threads, round);
+    const cpu = process.cpuUsage();
     const results = solveSideBySide(sys, batch, threads);
+    const used = process.cpuUsage(cpu);
+    searchCounts.cpuMs[Math.min(...batch.map((r) => r.request.stage))]! += (used.user + used.system) / 1000;
+    for (const [i, run] of batch.entries()) {
+      searchCounts.equilibria[run.request.stage]!++;
+      searchCounts.iterations[run.request.stage]! += results?.[i]?.iterations ?? 0;
+    }
     const finished = new Set<Running>();
     for (const [i, run] of batch.entries()) {
       const r = results?.[i];
