@@ -161,10 +161,16 @@ export class PhaseModel {
   /**
    * GM of many points through the linear parameter tables the solver uses for its sampled grid
    * (PhaseModel::compile_points); null when the model has no tabulated form (Einstein, two-state,
-   * volume terms). Equal to energies() up to rounding.
+   * volume terms). Within tabulatedRoundingBound of energies(): the table of the reference, excess and ideal
+   * terms is stored in single precision.
    */
   energiesTabulated(T: number, P: number, Y: Numbers): Float64Array | null {
     return this.native.energiesTabulated(T, P, Y);
+  }
+
+  /** How far energiesTabulated may lie from energies() at these rows, J/mol of atoms; null without a table. */
+  tabulatedRoundingBound(T: number, P: number, Y: Numbers): number | null {
+    return this.native.tabulatedRoundingBound(T, P, Y);
   }
 
   /**

@@ -146,6 +146,7 @@ export interface NativePhaseModel {
   moles(y: Float64Array | number[], order: number): MolesEvaluation;
   energies(T: number, P: number, Y: Float64Array | number[]): Float64Array;
   energiesTabulated(T: number, P: number, Y: Float64Array | number[]): Float64Array | null;
+  tabulatedRoundingBound(T: number, P: number, Y: Float64Array | number[]): number | null;
   orderingTemperatures(T: number, P: number, Y: Float64Array | number[]): Float64Array;
   orderingTemperatureMaxTabulated(T: number, P: number, Y: Float64Array | number[]): number | null;
   evaluateBatch(T: number, P: number, Y: Float64Array | number[], order: number, threads: number): Float64Array;

@@ -74,10 +74,14 @@ class CompiledModel final : public PhaseModel {
   // points, column after column within a block (the last block padded with zeros): the kBlock sums of a
   // block are independent and vectorise, while each is still added up in column order, as a row-by-row
   // dot product would (one chain of dependent additions per point was the cost of the row layout).
-  struct LinearTable {
+  // Value is the stored type of B: double, or float for S of a grid compiled in single precision (the table that
+  // holds most of a large grid's memory: a steel's sigma phase, 77,000 points times 70 columns); the sums are taken
+  // in double either way.
+  template <class Value>
+  struct BlockTable {
     static constexpr size_t kBlock = 16;
     std::vector<int> cols;
-    std::vector<double> B;  // [block][column][point within the block]
+    std::vector<Value> B;  // [block][column][point within the block]
     bool empty() const { return cols.empty(); }
     // out[i] = value at point block * kBlock + i, for every i < kBlock (0 on the padding)
     void block_values(size_t block, const double* cv, double* out) const;
@@ -86,14 +90,16 @@ class CompiledModel final : public PhaseModel {
       for (size_t j = 0; j < cols.size(); ++j) cv[j] = c[cols[j]].v;
     }
   };
+  using LinearTable = BlockTable<double>;
   // S with the columns whose parameter values are equal at a (T,P) added together and the columns whose
   // value is 0 left out. Databases that write out every B/F symmetry copy of an ordered phase's parameter
   // (alnifcc4sl: 64 columns, 20 distinct values) give the same value to many columns at every T, so one
   // grouping serves a whole calculation; group_of is the grouping it was built for (per column of S, its
   // group, -1 for a zero value).
+  template <class Value>
   struct MergedColumns {
     std::vector<int> group_of;
-    LinearTable table;  // table.cols[g] = the first column of S in group g
+    BlockTable<Value> table;  // table.cols[g] = the first column of S in group g
   };
   // What energy_change_bound needs of a table, from its first call: the columns of S that are >= 0 at every
   // point (the end members' products of site fractions), the largest sum of those per atom over the points, and
@@ -108,17 +114,30 @@ class CompiledModel final : public PhaseModel {
     double magnetic_log_max = 0;
     std::vector<double> magnetic_of;
   };
+  // The sums a grid's tables hold (compile_points).
+  struct Terms {
+    const Poly *G, *ID, *NF, *TC, *BM, *NT;
+    bool with_magnetic, tabulate_NT;
+  };
+  // A grid's tables, S in Value: with float, each B_kj within 2^-24 of itself relative (energy_rounding_bound bounds
+  // the energies' error from it).
+  template <class Value>
   struct PointSetImpl final : PointSet {
     size_t np = 0;
-    LinearTable S, NF, TC, BM, NT;  // S = reference + excess + ideal mixing, per formula unit
+    BlockTable<Value> S;         // reference + excess + ideal mixing, per formula unit
+    LinearTable NF, TC, BM, NT;  // atoms per formula unit, and the magnetic sums (nonlinear in G: kept exact)
     mutable std::once_flag bound_once;
     mutable ChangeBoundTerms bound_terms;
+    // energy_rounding_bound's largest |B_kj| / N_k per column of S, from its first call; rounding_of the NF
+    // coefficients it was computed with
+    mutable std::once_flag rounding_once;
+    mutable std::vector<double> rounding_column_max, rounding_of;
     // the grouping last used (shared by the solver threads evaluating this grid)
     mutable std::mutex merged_mutex;
-    mutable std::shared_ptr<const MergedColumns> merged;
+    mutable std::shared_ptr<const MergedColumns<Value>> merged;
   };
 
-  std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const override;
+  std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints, bool single_precision) const override;
   // Same value as compute(..., ord 0) at each point of the set (magnetic term of §3.2-§3.9 as scalars).
   void energies(const State& state, const PointSet& points, double* GM) const override;
   // |sum_j B_kj (c_j(to) - c_j(from))| / N_k over the table's points, with the columns >= 0 bounded together
@@ -127,6 +146,11 @@ class CompiledModel final : public PhaseModel {
   // d(tau f(tau))/dtau lies in [0, 1] for the f of Inden-Hillert-Jarl and of Xiong et al. (its entropy between
   // -R ln(1 + beta) and 0); infinity when they depend on T.
   double energy_change_bound(const State& from, const State& to, const PointSet& points) const override;
+  // S's values stored in float: a point's sum_j fl(B_kj) c_j differs from sum_j B_kj c_j by at most
+  // u sum_j |B_kj| |c_j| (u = 2^-24), and a merged column's sum rounded once more adds as much again; per atom,
+  // 2u sum_j max_k (|B_kj| / N_k) |c_j| bounds them all (with a margin for the sums' own rounding in double).
+  // 0 for a table in double.
+  double energy_rounding_bound(const State& state, const PointSet& points) const override;
   void moles(const double* y, int derivative_order, MolesResult& out) const override;
   PhaseProperties properties(const State& state, const double* y) const override;
   bool magnetic() const override { return mag_ && !TC_.empty(); }
@@ -134,6 +158,17 @@ class CompiledModel final : public PhaseModel {
   double magnetic_ordering_temperature_max(const State& state, const PointSet& points) const override;
   // The ordering temperature of the sums T_C, beta and T_N at one point (magnetic_ordering_temperature).
   double ordering_temperature_of(double tc, double bm, double nt) const;
+
+ private:
+  // the methods on PointSets above for a PointSetImpl<float> or <double> (point_tables.cpp)
+  template <class Q>
+  void table_energies(const State& state, const Q& q, double* GM) const;
+  template <class Q>
+  double table_change_bound(const State& from, const State& to, const Q& q) const;
+  template <class Q>
+  double table_rounding_bound(const State& state, const Q& q) const;
+  template <class Q>
+  double table_ordering_temperature_max(const State& state, const Q& q) const;
 };
 
 }  // namespace pd::models

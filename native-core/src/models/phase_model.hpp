@@ -102,9 +102,11 @@ class PhaseModel {
    public:
     virtual ~PointSet() = default;
   };
-  virtual std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints) const {
+  // single_precision: the largest table in float (energy_rounding_bound says how far its energies may lie off).
+  virtual std::unique_ptr<const PointSet> compile_points(const double* Y, size_t npoints, bool single_precision) const {
     (void)Y;
     (void)npoints;
+    (void)single_precision;
     return nullptr;
   }
   // GM at every point of a PointSet made by this model's compile_points.
@@ -121,6 +123,14 @@ class PhaseModel {
     (void)to;
     (void)points;
     return std::numeric_limits<double>::infinity();
+  }
+  // An upper bound over the points of a PointSet of |GM from energies(state, points) - GM of the model at the point|,
+  // J/mol of atoms: a table stored in a shorter type is not exact, and the solver checks the points that bound
+  // puts within reach of a decision with the model itself (energies over their site fractions).
+  virtual double energy_rounding_bound(const State& state, const PointSet& points) const {
+    (void)state;
+    (void)points;
+    return 0;
   }
   virtual void moles(const double* y, int derivative_order, MolesResult& out) const = 0;
   virtual PhaseProperties properties(const State& state, const double* y) const = 0;

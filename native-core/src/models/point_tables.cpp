@@ -11,8 +11,9 @@ namespace pd::models {
 
 namespace {
 
+template <class Value>
 void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t np, size_t m, size_t ncoef,
-              CompiledModel::LinearTable& out) {
+              CompiledModel::BlockTable<Value>& out) {
   std::vector<char> used(ncoef, 0);
   for (const Poly* poly : polys)
     for (const Term& t : poly->terms) used[t.coef] = 1;
@@ -24,13 +25,13 @@ void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t 
     }
   const size_t nc = out.cols.size(), kB = CompiledModel::LinearTable::kBlock;
   const size_t nblocks = (np + kB - 1) / kB;
-  out.B.assign(nblocks * nc * kB, 0.0);
+  out.B.assign(nblocks * nc * kB, Value(0));
   std::vector<double> dense(ncoef);
   for (size_t p = 0; p < np; ++p) {
     std::fill(dense.begin(), dense.end(), 0.0);
     for (const Poly* poly : polys) poly->accumulate_basis(Y + p * m, dense.data());
-    double* Bb = out.B.data() + (p / kB) * nc * kB + p % kB;
-    for (size_t j = 0; j < nc; ++j) Bb[j * kB] = dense[out.cols[j]];
+    Value* Bb = out.B.data() + (p / kB) * nc * kB + p % kB;
+    for (size_t j = 0; j < nc; ++j) Bb[j * kB] = static_cast<Value>(dense[out.cols[j]]);
   }
 }
 
@@ -38,9 +39,10 @@ void tabulate(std::initializer_list<const Poly*> polys, const double* Y, size_t 
 // cG their values: the grouping last used by any thread when it is the same, else a new one (kept for the next
 // call). Null when the grouping leaves more than three quarters of the columns, or S has fewer than 8 (grouping would
 // cost more than it saves).
-std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const CompiledModel::PointSetImpl& q,
-                                                                   const std::vector<double>& cS,
-                                                                   std::vector<double>& cG) {
+template <class Value>
+std::shared_ptr<const CompiledModel::MergedColumns<Value>> merged_columns(const CompiledModel::PointSetImpl<Value>& q,
+                                                                          const std::vector<double>& cS,
+                                                                          std::vector<double>& cG) {
   const size_t nc = cS.size();
   std::vector<int> group_of;
   if (nc >= 8) {  // a narrower table is summed as it is: grouping its columns would cost more than it saves
@@ -55,7 +57,7 @@ std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const Compile
       }
     }
   }
-  std::shared_ptr<const CompiledModel::MergedColumns> merged;
+  std::shared_ptr<const CompiledModel::MergedColumns<Value>> merged;
   // The merged table is a second copy of the grid's table: worth its memory only when it is markedly narrower
   // (a steel's sigma or Laves phase has a few equal columns among 30-50, its grid tens of thousands of points)
   if (!group_of.empty() && 4 * cG.size() <= 3 * nc) {
@@ -64,21 +66,26 @@ std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const Compile
       merged = q.merged;
     }
     if (!merged || merged->group_of != group_of) {
-      auto fresh = std::make_shared<CompiledModel::MergedColumns>();
+      auto fresh = std::make_shared<CompiledModel::MergedColumns<Value>>();
       fresh->group_of = group_of;
-      CompiledModel::LinearTable& t = fresh->table;
+      CompiledModel::BlockTable<Value>& t = fresh->table;
       const size_t ng = cG.size(), kB = CompiledModel::LinearTable::kBlock, nblocks = (q.np + kB - 1) / kB;
       t.cols.assign(ng, -1);
       for (size_t j = 0; j < nc; ++j)
         if (group_of[j] >= 0 && t.cols[group_of[j]] < 0) t.cols[group_of[j]] = q.S.cols[j];
-      t.B.assign(nblocks * ng * kB, 0.0);
-      for (size_t b = 0; b < nblocks; ++b)
+      t.B.assign(nblocks * ng * kB, Value(0));
+      std::vector<double> sums(ng * kB);
+      for (size_t b = 0; b < nblocks; ++b) {
+        // each group's sum taken in double and rounded once (energy_rounding_bound counts that rounding)
+        std::fill(sums.begin(), sums.end(), 0.0);
         for (size_t j = 0; j < nc; ++j) {
           if (group_of[j] < 0) continue;
-          const double* from = q.S.B.data() + (b * nc + j) * kB;
-          double* to = t.B.data() + (b * ng + group_of[j]) * kB;
+          const Value* from = q.S.B.data() + (b * nc + j) * kB;
+          double* to = sums.data() + group_of[j] * kB;
           for (size_t i = 0; i < kB; ++i) to[i] += from[i];
         }
+        for (size_t i = 0; i < ng * kB; ++i) t.B[b * ng * kB + i] = static_cast<Value>(sums[i]);
+      }
       merged = std::move(fresh);
       std::lock_guard<std::mutex> lock(q.merged_mutex);
       q.merged = merged;
@@ -92,22 +99,48 @@ std::shared_ptr<const CompiledModel::MergedColumns> merged_columns(const Compile
 // The kBlock sums over the columns stay in registers and are added in pairs (SSE2). GCC's loop
 // vectoriser would rather vectorise over the columns (the loop with the unknown trip count), which
 // costs a shuffle per product: twice the time per point with the table in the L3 cache.
+template <class Value>
 #if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-vectorize")))
 #endif
-void CompiledModel::LinearTable::block_values(size_t block, const double* cv, double* out) const {
+void CompiledModel::BlockTable<Value>::block_values(size_t block, const double* cv, double* out) const {
   const size_t nc = cols.size();
-  const double* Bb = B.data() + block * nc * kBlock;
+  const Value* Bb = B.data() + block * nc * kBlock;
   double s[kBlock] = {};
   for (size_t j = 0; j < nc; ++j) {
     const double c = cv[j];
-    const double* col = Bb + j * kBlock;
-    for (size_t i = 0; i < kBlock; ++i) s[i] += col[i] * c;
+    const Value* col = Bb + j * kBlock;
+    for (size_t i = 0; i < kBlock; ++i) s[i] += static_cast<double>(col[i]) * c;
   }
   for (size_t i = 0; i < kBlock; ++i) out[i] = s[i];
 }
+template struct CompiledModel::BlockTable<double>;
+template struct CompiledModel::BlockTable<float>;
 
-std::unique_ptr<const PhaseModel::PointSet> CompiledModel::compile_points(const double* Y, size_t npoints) const {
+namespace {
+
+// The tables of compile_points, S in Value.
+template <class Value>
+std::unique_ptr<const PhaseModel::PointSet> tabulate_points(const CompiledModel::Terms& t, const double* Y,
+                                                            size_t npoints, size_t m, size_t ncoef) {
+  auto ps = std::make_unique<CompiledModel::PointSetImpl<Value>>();
+  ps->np = npoints;
+  tabulate({t.G, t.ID}, Y, npoints, m, ncoef, ps->S);
+  throw_if_cancelled();
+  tabulate({t.NF}, Y, npoints, m, ncoef, ps->NF);
+  if (t.with_magnetic) {
+    throw_if_cancelled();
+    tabulate({t.TC}, Y, npoints, m, ncoef, ps->TC);
+    tabulate({t.BM}, Y, npoints, m, ncoef, ps->BM);
+    if (t.tabulate_NT) tabulate({t.NT}, Y, npoints, m, ncoef, ps->NT);
+  }
+  return ps;
+}
+
+}  // namespace
+
+std::unique_ptr<const PhaseModel::PointSet> CompiledModel::compile_points(const double* Y, size_t npoints,
+                                                                          bool single_precision) const {
   // Einstein, two-state and volume terms are nonlinear in their parameters: no table for them.
   if (!THETA_.empty() || !GD_.empty() || !V0_.empty()) return nullptr;
   const size_t m = vars_.size(), ncoef = 2 + exprs_.size();
@@ -121,23 +154,29 @@ std::unique_ptr<const PhaseModel::PointSet> CompiledModel::compile_points(const 
   size_t width = cols({&G_, &ID_}) + cols({&NF_});
   if (with_magnetic) width += cols({&TC_}) + cols({&BM_}) + cols({&NT_});
   if (double(width) * double(npoints) > 1.6e7) return nullptr;  // keep each table under ~128 MB
-  auto ps = std::make_unique<PointSetImpl>();
-  ps->np = npoints;
-  tabulate({&G_, &ID_}, Y, npoints, m, ncoef, ps->S);
-  throw_if_cancelled();
-  tabulate({&NF_}, Y, npoints, m, ncoef, ps->NF);
-  if (with_magnetic) {
-    throw_if_cancelled();
-    tabulate({&TC_}, Y, npoints, m, ncoef, ps->TC);
-    tabulate({&BM_}, Y, npoints, m, ncoef, ps->BM);
-    if (mag_->afm == 0) tabulate({&NT_}, Y, npoints, m, ncoef, ps->NT);
-  }
-  return ps;
+  const Terms terms{&G_, &ID_, &NF_, &TC_, &BM_, &NT_, with_magnetic, with_magnetic && mag_->afm == 0};
+  return single_precision ? tabulate_points<float>(terms, Y, npoints, m, ncoef)
+                          : tabulate_points<double>(terms, Y, npoints, m, ncoef);
 }
 
+namespace {
+
+// f(the PointSetImpl that `points` is, of either precision).
+template <class F>
+decltype(auto) with_table(const PhaseModel::PointSet& points, F&& f) {
+  if (const auto* q = dynamic_cast<const CompiledModel::PointSetImpl<float>*>(&points)) return f(*q);
+  return f(static_cast<const CompiledModel::PointSetImpl<double>&>(points));
+}
+
+}  // namespace
+
 void CompiledModel::energies(const State& state, const PointSet& points, double* GM) const {
+  with_table(points, [&](const auto& q) { table_energies(state, q, GM); });
+}
+
+template <class Q>
+void CompiledModel::table_energies(const State& state, const Q& q, double* GM) const {
   const auto& st = static_cast<const StateImpl&>(state);
-  const auto& q = static_cast<const PointSetImpl&>(points);
   const double T = st.T;
   std::vector<double> cS, cN, cTC, cBM, cNT;
   q.S.gather(st.c, cS);
@@ -150,8 +189,8 @@ void CompiledModel::energies(const State& state, const PointSet& points, double*
   }
   // Columns of S with equal values at this (T,P): one column of their sum (the same sum up to rounding)
   std::vector<double> cG;
-  const std::shared_ptr<const MergedColumns> merged = merged_columns(q, cS, cG);
-  const LinearTable& S = merged ? merged->table : q.S;
+  const auto merged = merged_columns(q, cS, cG);
+  const auto& S = merged ? merged->table : q.S;
   const double* cSv = merged ? cG.data() : cS.data();
   constexpr size_t kB = LinearTable::kBlock;
   double Sb[kB], Nb[kB], TCb[kB], BMb[kB], NTb[kB] = {};
@@ -176,8 +215,8 @@ namespace {
 
 // The terms of energy_change_bound for a table, with N_k from the NF coefficients cN (points without atoms, whose
 // energies are not finite, are left out).
-void change_bound_terms(const CompiledModel::PointSetImpl& q, const std::vector<double>& cN,
-                        CompiledModel::ChangeBoundTerms& out) {
+template <class Q>
+void change_bound_terms(const Q& q, const std::vector<double>& cN, CompiledModel::ChangeBoundTerms& out) {
   constexpr size_t kB = CompiledModel::LinearTable::kBlock;
   const size_t nc = q.S.cols.size();
   out.per_atom_of = cN;
@@ -206,7 +245,8 @@ void change_bound_terms(const CompiledModel::PointSetImpl& q, const std::vector<
 
 // The largest |ln(1 + beta)| per atom over the table's points (a point's terms: one per ordering temperature, two in
 // Xiong's model), beta after the antiferromagnetic rule of Inden-Hillert-Jarl.
-double magnetic_log_max(const CompiledModel::PointSetImpl& q, const MagneticType& type, const std::vector<double>& cN,
+template <class Q>
+double magnetic_log_max(const Q& q, const MagneticType& type, const std::vector<double>& cN,
                         const std::vector<double>& cBM) {
   constexpr size_t kB = CompiledModel::LinearTable::kBlock;
   double Nb[kB], BMb[kB], out = 0;
@@ -225,7 +265,8 @@ double magnetic_log_max(const CompiledModel::PointSetImpl& q, const MagneticType
 }
 
 // The T_C, BMAGN and T_N coefficients of a magnetic table, one after the other.
-std::vector<double> magnetic_coefficients(const CompiledModel::PointSetImpl& q, const CompiledModel::StateImpl& st) {
+template <class Q>
+std::vector<double> magnetic_coefficients(const Q& q, const CompiledModel::StateImpl& st) {
   std::vector<double> tc, bm, nt;
   q.TC.gather(st.c, tc);
   q.BM.gather(st.c, bm);
@@ -238,9 +279,13 @@ std::vector<double> magnetic_coefficients(const CompiledModel::PointSetImpl& q, 
 }  // namespace
 
 double CompiledModel::energy_change_bound(const State& from, const State& to, const PointSet& points) const {
+  return with_table(points, [&](const auto& q) { return table_change_bound(from, to, q); });
+}
+
+template <class Q>
+double CompiledModel::table_change_bound(const State& from, const State& to, const Q& q) const {
   const auto& a = static_cast<const StateImpl&>(from);
   const auto& b = static_cast<const StateImpl&>(to);
-  const auto& q = static_cast<const PointSetImpl&>(points);
   const bool with_magnetic = magnetic();
   std::vector<double> cNa, cNb, cSa, cSb, mag_a, mag_b;
   q.NF.gather(a.c, cNa);
@@ -276,10 +321,62 @@ double CompiledModel::energy_change_bound(const State& from, const State& to, co
   return std::isfinite(bound) ? bound : std::numeric_limits<double>::infinity();
 }
 
+namespace {
+
+// The largest |B_kj| / N_k of each column of S over the table's points with atoms, N_k from the NF coefficients cN.
+template <class Q>
+std::vector<double> rounding_column_max(const Q& q, const std::vector<double>& cN) {
+  constexpr size_t kB = CompiledModel::LinearTable::kBlock;
+  const size_t nc = q.S.cols.size();
+  std::vector<double> out(nc, 0.0);
+  double Nb[kB];
+  for (size_t b = 0; b * kB < q.np; ++b) {
+    q.NF.block_values(b, cN.data(), Nb);
+    for (size_t i = 0; i < kB && b * kB + i < q.np; ++i) {
+      if (!(Nb[i] > 0)) continue;
+      const double inverse_atoms = 1 / Nb[i];
+      for (size_t j = 0; j < nc; ++j)
+        out[j] = std::max(out[j], std::fabs(double(q.S.B[(b * nc + j) * kB + i])) * inverse_atoms);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+double CompiledModel::energy_rounding_bound(const State& state, const PointSet& points) const {
+  if (!dynamic_cast<const PointSetImpl<float>*>(&points)) return 0;
+  return table_rounding_bound(state, static_cast<const PointSetImpl<float>&>(points));
+}
+
+template <class Q>
+double CompiledModel::table_rounding_bound(const State& state, const Q& q) const {
+  const auto& st = static_cast<const StateImpl&>(state);
+  std::vector<double> cN, cS;
+  q.NF.gather(st.c, cN);
+  std::call_once(q.rounding_once, [&] {
+    q.rounding_column_max = rounding_column_max(q, cN);
+    q.rounding_of = cN;
+  });
+  const std::vector<double> fresh = cN == q.rounding_of ? std::vector<double>() : rounding_column_max(q, cN);
+  const std::vector<double>& column_max = fresh.empty() ? q.rounding_column_max : fresh;
+  q.S.gather(st.c, cS);
+  double sum = 0;
+  for (size_t j = 0; j < cS.size(); ++j) sum += column_max[j] * std::fabs(cS[j]);
+  // u(1 + u) per stored value (|B| <= |fl(B)| (1 + u)), twice for a merged column, and the double sums' rounding
+  constexpr double u = 0x1p-24;
+  const double bound = (2 * u * (1 + u) + double(cS.size() + 4) * 0x1p-52) * sum * 1.0001;
+  return bound < 1e300 ? bound : 0;
+}
+
 double CompiledModel::magnetic_ordering_temperature_max(const State& state, const PointSet& points) const {
   if (!magnetic()) return 0;
+  return with_table(points, [&](const auto& q) { return table_ordering_temperature_max(state, q); });
+}
+
+template <class Q>
+double CompiledModel::table_ordering_temperature_max(const State& state, const Q& q) const {
   const auto& st = static_cast<const StateImpl&>(state);
-  const auto& q = static_cast<const PointSetImpl&>(points);
   std::vector<double> cTC, cBM, cNT;
   q.TC.gather(st.c, cTC);
   q.BM.gather(st.c, cBM);

@@ -6,6 +6,7 @@
 //   model.moles(y, order)              -> {M, dM, d2M, Nf}
 //   model.energies(T, P, Y)            -> Float64Array of GM (value-only fast path, rows of Y)
 //   model.energiesTabulated(T, P, Y)   -> the same through the solver's linear tables, or null
+//   model.tabulatedRoundingBound(T, P, Y) -> how far those may lie from energies(), J/mol of atoms, or null
 //   model.orderingTemperatures(T, P, Y) -> Float64Array of the magnetic ordering temperature per row of Y
 //   model.orderingTemperatureMaxTabulated(T, P, Y) -> their largest through the linear tables, or null
 //   model.evaluateBatch(T, P, Y, order, threads) -> Float64Array of GM; computes full derivatives
@@ -101,6 +102,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
          InstanceMethod<&JsPhaseModel::Evaluate>("evaluate"), InstanceMethod<&JsPhaseModel::Properties>("properties"),
          InstanceMethod<&JsPhaseModel::Moles>("moles"), InstanceMethod<&JsPhaseModel::Energies>("energies"),
          InstanceMethod<&JsPhaseModel::EnergiesTabulated>("energiesTabulated"),
+         InstanceMethod<&JsPhaseModel::TabulatedRoundingBound>("tabulatedRoundingBound"),
          InstanceMethod<&JsPhaseModel::OrderingTemperatures>("orderingTemperatures"),
          InstanceMethod<&JsPhaseModel::OrderingTemperatureMaxTabulated>("orderingTemperatureMaxTabulated"),
          InstanceMethod<&JsPhaseModel::EvaluateBatch>("evaluateBatch")});
@@ -258,7 +260,7 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
       if (!tabulated) {
         model->energies(St(T, P), Y.data(), n, out.data());
       } else {
-        auto table = model->compile_points(Y.data(), n);
+        auto table = model->compile_points(Y.data(), n, true);
         if (!table) return env.Null();
         model->energies(St(T, P), *table, out.data());
       }
@@ -268,13 +270,23 @@ class JsPhaseModel : public Napi::ObjectWrap<JsPhaseModel> {
   Napi::Value Energies(const Napi::CallbackInfo& info) { return GridEnergies(info, false); }
   Napi::Value EnergiesTabulated(const Napi::CallbackInfo& info) { return GridEnergies(info, true); }
 
+  // PhaseModel::energy_rounding_bound of the rows' table (null without one), so tests can hold the tabulated
+  // energies within it of the model's.
+  Napi::Value TabulatedRoundingBound(const Napi::CallbackInfo& info) {
+    return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {
+      auto table = model->compile_points(Y.data(), n, true);
+      if (!table) return env.Null();
+      return Napi::Number::New(env, model->energy_rounding_bound(St(T, P), *table));
+    });
+  }
+
   // The magnetic ordering temperature of each row of Y (PhaseModel::magnetic_ordering_temperature), or their
   // largest as the basin check computes it from the grid's linear tables (null without a table), so tests can
   // hold the two equal.
   Napi::Value GridOrderingTemperatures(const Napi::CallbackInfo& info, bool tabulated_max) {
     return OnRows(info, [&](Napi::Env env, double T, double P, const std::vector<double>& Y, size_t n) -> Napi::Value {
       if (tabulated_max) {
-        auto table = model->compile_points(Y.data(), n);
+        auto table = model->compile_points(Y.data(), n, true);
         if (!table) return env.Null();
         return Napi::Number::New(env, model->magnetic_ordering_temperature_max(St(T, P), *table));
       }

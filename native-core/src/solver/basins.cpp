@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <limits>
 #include <stdexcept>
 
@@ -70,7 +71,7 @@ bool magnetic_basin_possible(const Run& run, size_t p) {
     if (g.table) {
       highest = model.magnetic_ordering_temperature_max(state, *g.table);
     } else {
-      highest = 0;
+      highest = 0;  // a grid without a table keeps its site fractions in double (sampling.cpp, sample_phase)
       for (size_t k = 0; k < g.np; ++k)
         highest = std::max(highest, model.magnetic_ordering_temperature(state, &g.Y[k * g.m]));
     }
@@ -292,10 +293,11 @@ class PhaseBasins {
         if (df[k] > lowest) cand.emplace_back(df[k], k);
     }
     const int m = m_;
+    std::vector<double> buf(m);
     if (!sets_of_phase.empty())
       cand.erase(std::remove_if(cand.begin(), cand.end(),
                                 [&](const Candidate& c) {
-                                  const double* yk = &g_.Y[c.second * m];
+                                  const double* yk = g_.point(c.second, buf.data());
                                   return std::any_of(sets_of_phase.begin(), sets_of_phase.end(), [&](const double* t) {
                                     return within(t, yk, m, kApart) && !dip_between(c.second, t);
                                   });
@@ -332,7 +334,7 @@ class PhaseBasins {
     for (size_t c = 0; c < kCandidates && heap_end_ > 0 && starts_ < kStarts && known_in_a_row_ < kKnownInARow; ++c) {
       std::pop_heap(work_.cand.begin(), work_.cand.begin() + heap_end_, worse);
       const auto [df0, k0] = work_.cand[--heap_end_];
-      const double* y0 = &g_.Y[k0 * m_];
+      const double* y0 = start_point(k0);
       if (left_out(y0, df0, k0)) continue;
       taken_.push_back(y0);
       bool permuted = false;
@@ -400,6 +402,9 @@ class PhaseBasins {
   const char* name() const { return run_.phases[p_]->name().c_str(); }
   // the driving force of every grid point of the phase at the μ of the last grid re-scan
   const std::vector<double>& df_all() const { return run_.im.grid_df[p_]; }
+
+  // Grid point k's site fractions, kept while the search runs (starts and their records point at them).
+  const double* start_point(size_t k) { return g_.point(k, start_points_.emplace_back(m_).data()); }
 
   // A candidate is not relaxed when it lies next to a start taken, or uphill to a known maximum (by symmetry or
   // by its path, uphill_to_known).
@@ -545,7 +550,8 @@ class PhaseBasins {
   int m_;
   BasinWork& work_;
   size_t heap_end_ = 0;
-  std::vector<const double*> taken_;  // the starts used
+  std::vector<const double*> taken_;              // the starts used
+  std::deque<std::vector<double>> start_points_;  // their site fractions (the grid's may be held in float)
   std::vector<const CompSet*> known_;
   std::vector<const CompSet*> reached_;    // the known maxima a relaxation has ended in
   std::vector<CompSet> found_, variants_;  // new maxima; ordering variants of known ones

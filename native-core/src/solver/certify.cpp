@@ -29,7 +29,9 @@ double largest_mu_increase(const Run& run, size_t p) {
 bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
   const PhaseGrid& g = run.grid.ph[p];
   EquilibriumSolver::Impl& im = run.im;
-  if (im.grid_bound[p] > 0 && im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] < -kStaleGridMargin)
+  const double rounding = im.grid_rounding[p];
+  if (im.grid_bound[p] > 0 &&
+      im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] + rounding < -kStaleGridMargin)
     return false;
   for (;;) {
     grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
@@ -41,8 +43,38 @@ bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
     im.grid_df_mu[p] = run.mu;
     const double bound = im.grid_bound[p];
     if (bound == 0) return true;
-    if (top + bound < -kStaleGridMargin) return false;
+    if (im.grid_df_max[p] + bound + rounding < -kStaleGridMargin) return false;
     refresh_grid_energies(run, p);
+  }
+}
+
+// The driving force of grid point k of phase p at run.mu with the model's own energy at its site fractions (the
+// grid's energies may differ from it by the rounding of the phase's table, Impl::grid_rounding).
+double exact_grid_df(const Run& run, size_t p, size_t k) {
+  const PhaseGrid& g = run.grid.ph[p];
+  thread_local std::vector<double> buf;
+  buf.resize(g.m);
+  double G = 0;
+  run.phases[p]->energies(*run.im.states[p], g.point(k, buf.data()), 1, &G);
+  double s = -G;
+  for (int A = 0; A < run.C; ++A) s += run.mu[A] * g.X[k * run.C + A];
+  return s;
+}
+
+// The best grid point of phase p by the model's own energies, into best and at: only the points whose driving
+// force from the table lies within twice its rounding of the table's best can be it (each of those is taken anew
+// into dfs).
+void exact_best_point(const Run& run, size_t p, double rounding, std::vector<double>& dfs, double& best, size_t& at) {
+  if (!(rounding > 0) || !std::isfinite(best)) return;
+  const double from = best - 2 * rounding;
+  best = -std::numeric_limits<double>::infinity();
+  for (size_t k = 0; k < dfs.size(); ++k) {
+    if (!(dfs[k] >= from)) continue;
+    dfs[k] = exact_grid_df(run, p, k);
+    if (dfs[k] > best) {
+      best = dfs[k];
+      at = k;
+    }
   }
 }
 
@@ -87,7 +119,10 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
         continue;
       }
       if (!scan_phase(run, p, dfs)) continue;  // far below the hyperplane at any energies it may have now
+      const double rounding = run.im.grid_rounding[p];
       for (size_t k = 0; k < g.np; ++k) {
+        // a point the table's rounding may put above the best so far gets the model's own value
+        if (rounding > 0 && dfs[k] + rounding > bdf) dfs[k] = exact_grid_df(run, p, k);
         const double df = dfs[k];
         if (!branch_checked && df > pbest[p]) {
           pbest[p] = df;
@@ -109,6 +144,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
           bq = k;
         }
       }
+      if (!branch_checked) exact_best_point(run, p, rounding, dfs, pbest[p], pq[p]);
     }
     if (bp < 0 && !branch_checked) {
       // Warm start, once: the metastable sets came relaxed from the previous condition and may sit on a
@@ -130,7 +166,8 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
         const PhaseGrid& g = run.grid.ph[p];
         CompSet s;
         s.phase = static_cast<int>(p);
-        s.y.assign(&g.Y[pq[p] * g.m], &g.Y[pq[p] * g.m] + g.m);
+        s.y.resize(g.m);
+        std::copy_n(g.point(pq[p], s.y.data()), g.m, s.y.data());
         run.sets.push_back(std::move(s));
         added = true;
       }
@@ -148,8 +185,9 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
     }
     CompSet s;
     s.phase = bp;
-    const int m = run.grid.ph[bp].m;
-    s.y.assign(&run.grid.ph[bp].Y[bq * m], &run.grid.ph[bp].Y[bq * m] + m);
+    const PhaseGrid& g = run.grid.ph[bp];
+    s.y.resize(g.m);
+    std::copy_n(g.point(bq, s.y.data()), g.m, s.y.data());
     run.sets.push_back(std::move(s));
   }
   return ok;

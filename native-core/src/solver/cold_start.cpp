@@ -22,7 +22,9 @@ void trace_vertices(const Run& run, const std::vector<HullVertex>& verts) {
       std::fprintf(stderr, " G=%.6f x:", run.im.gridG[v.phase][v.point]);
       for (int A = 0; A < C; ++A) std::fprintf(stderr, " %.6f", g.X[v.point * C + A]);
       std::fprintf(stderr, " y:");
-      for (int k = 0; k < g.m; ++k) std::fprintf(stderr, " %.6f", g.Y[v.point * g.m + k]);
+      std::vector<double> buf(g.m);
+      const double* y = g.point(v.point, buf.data());
+      for (int k = 0; k < g.m; ++k) std::fprintf(stderr, " %.6f", y[k]);
     }
     std::fprintf(stderr, "\n");
   }
@@ -116,9 +118,9 @@ class VertexMerger {
   bool below_chord(size_t i, size_t j) {
     const int p = real_[i].phase;
     const int m = run_.grid.ph[p].m;
-    std::vector<double> ym(m);
-    const double* yi = &run_.grid.ph[p].Y[real_[i].point * m];
-    const double* yj = &run_.grid.ph[p].Y[real_[j].point * m];
+    std::vector<double> ym(m), bi(m), bj(m);
+    const double* yi = run_.grid.ph[p].point(real_[i].point, bi.data());
+    const double* yj = run_.grid.ph[p].point(real_[j].point, bj.data());
     for (int k = 0; k < m; ++k) ym[k] = 0.5 * (yi[k] + yj[k]);
     double dm = distance(p, ym.data()), di = distance(p, yi), dj = distance(p, yj);
     if (debug_level() >= 1)
@@ -133,7 +135,8 @@ class VertexMerger {
       const int p = real_[i].phase;
       const int m = run_.grid.ph[p].m;
       s.phase = p;
-      s.y.assign(&run_.grid.ph[p].Y[real_[i].point * m], &run_.grid.ph[p].Y[real_[i].point * m] + m);
+      s.y.resize(m);
+      std::copy_n(run_.grid.ph[p].point(real_[i].point, s.y.data()), m, s.y.data());
       relax_at_mu(run_, s, 1e-9);
     }
     return s;
@@ -165,12 +168,13 @@ void sets_from_groups(Run& run, const std::vector<HullVertex>& real, std::vector
     CompSet s;
     s.phase = p;
     s.y.assign(m, 0.0);
+    std::vector<double> buf(m);
     double ftot = 0;
     for (size_t j = 0; j < real.size(); ++j)
       if (find_root(parent, static_cast<int>(j)) == static_cast<int>(i)) ftot += real[j].f;
     for (size_t j = 0; j < real.size(); ++j)
       if (find_root(parent, static_cast<int>(j)) == static_cast<int>(i)) {
-        const double* y = &run.grid.ph[p].Y[real[j].point * m];
+        const double* y = run.grid.ph[p].point(real[j].point, buf.data());
         double w = ftot > 0 ? real[j].f / ftot : 1.0;
         for (int k = 0; k < m; ++k) s.y[k] += w * y[k];
       }

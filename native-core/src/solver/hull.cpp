@@ -47,14 +47,16 @@ void sort_for_hull(Grid& grid, int C) {
 
 namespace {
 
-// Cost and rows a_c·x of every grid point (the constant first row of the column (1, a_c·x) left out), block by
-// block and in a block row after row (cost at cols[b * S * kHullBlock + j], row r at
-// cols[(b * S + r) * kHullBlock + j] for position i = b * kHullBlock + j), so that the pricing runs over contiguous
-// memory; non-finite energies never enter. They depend only on the grid energies (T, P), the condition rows and the
-// fixed potentials, so a solve at the same (T, P) with the same kinds of conditions (a scan in composition, or the
-// same point again) reuses them. Position i holds grid point Grid::hull_order[i]: the points sorted by composition
-// cell, so that each block of kHullBlock positions spans a small range of every row, which bounds the reduced costs
-// of the whole block (choose_entering).
+// Cost and rows a_c·x of the grid points (the constant first row of the column (1, a_c·x) left out), block by
+// block and in a block row after row (for the block in slot s, cost at cols[s * S * kHullBlock + j], row r at
+// cols[(s * S + r) * kHullBlock + j] for position i = b * kHullBlock + j), so that the pricing runs over contiguous
+// memory; non-finite energies never enter. A block's columns are laid out when it is first priced (block_columns):
+// the bounds of choose_entering leave most blocks unpriced (a steel's hull prices a few hundred of its 9,000 blocks),
+// whose columns would take 33 MB. They depend only on the grid energies (T, P), the condition rows and the fixed
+// potentials, so a solve at the same (T, P) with the same kinds of conditions (a scan in composition, or the same
+// point again) reuses them. Position i holds grid point Grid::hull_order[i]: the points sorted by composition cell,
+// so that each block of kHullBlock positions spans a small range of every row, which bounds the reduced costs of the
+// whole block (choose_entering).
 constexpr size_t kHullBlock = 64;
 
 // Anti-cycling. At a degenerate vertex (a basis point at zero fraction: compounds of one composition, an element at
@@ -106,79 +108,84 @@ bool columns_current(const Simplex& sx) {
   const Conds& cd = sx.cd;
   return im.hull_T == cd.T && im.hull_P == cd.P && im.hull_a == cd.a && im.hull_fixed == cd.fixed &&
          im.hull_mufix == cd.mufix && im.hull_left_out == sx.run.left_out && im.hull_costs.size() == sx.total &&
-         im.hull_cols.size() == sx.nblk * sx.S * kHullBlock && im.hull_block_cmin.size() == sx.nblk;
+         im.hull_block_slot.size() == sx.nblk && im.hull_block_cmin.size() == sx.nblk;
 }
 
-// Per block the range of each row and of the finite costs, from the block's contiguous rows.
-void block_ranges(const Simplex& sx) {
-  EquilibriumSolver::Impl& im = sx.im;
-  const std::vector<double>& cols = im.hull_cols;
-  const int S = sx.S, R = sx.R;
-  for (size_t b = 0; b < sx.nblk; ++b) {
-    const size_t n = std::min(kHullBlock, sx.total - b * kHullBlock);
-    for (int r = 1; r < S; ++r) {
-      const double* cr = &cols[(b * S + r) * kHullBlock];
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (size_t j = 0; j < n; ++j) {
-        lo = std::min(lo, cr[j]);
-        hi = std::max(hi, cr[j]);
-      }
-      im.hull_block_lo[b * R + r - 1] = lo;
-      im.hull_block_hi[b * R + r - 1] = hi;
-    }
-    const double* co = &im.hull_costs[b * kHullBlock];
-    double cmin = std::numeric_limits<double>::infinity(), cmax = 0;
-    for (size_t j = 0; j < n; ++j)
-      if (std::isfinite(co[j])) {
-        cmin = std::min(cmin, co[j]);
-        cmax = std::max(cmax, std::fabs(co[j]));
-      }
-    im.hull_block_cmin[b] = cmin;
-    im.hull_block_cmax[b] = cmax;
-  }
+// The grid point at position i of the hull's order: its phase p (found from `p`, the phase of the position before,
+// as hull_order keeps each phase's points together) and its index q in the phase.
+void point_at(const Simplex& sx, size_t i, size_t& p, size_t& q) {
+  const std::vector<size_t>& offs = sx.w.offs;
+  const size_t k = sx.run.grid.hull_order[i];
+  if (k < offs[p] || k >= offs[p + 1])
+    p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
+  q = k - offs[p];
 }
 
-// The columns and costs of every grid point in the layout of kHullBlock, their block ranges, and what they were
-// computed for.
+// The costs of every grid point, the range of each row and of the finite costs per block, and what they were
+// computed for; the blocks' columns are laid out as they are priced (block_columns).
 void lay_out_columns(const Simplex& sx) {
   EquilibriumSolver::Impl& im = sx.im;
   const Grid& grid = sx.run.grid;
-  const std::vector<size_t>& offs = sx.w.offs;
-  const std::vector<uint32_t>& order = grid.hull_order;
   const int S = sx.S, R = sx.R, C = sx.C;
-  std::vector<double>& cols = im.hull_cols;  // workspaces kept between solves
-  std::vector<double>& costs = im.hull_costs;
-  cols.assign(sx.nblk * S * kHullBlock, 0.0);
+  std::vector<double>& costs = im.hull_costs;  // workspaces kept between solves
   costs.resize(sx.total);
+  im.hull_cols.clear();
+  im.hull_block_slot.assign(sx.nblk, -1);
   im.hull_block_lo.assign(sx.nblk * R, std::numeric_limits<double>::infinity());
   im.hull_block_hi.assign(sx.nblk * R, -std::numeric_limits<double>::infinity());
   im.hull_block_cmin.assign(sx.nblk, std::numeric_limits<double>::infinity());
   im.hull_block_cmax.assign(sx.nblk, 0.0);
   std::vector<double>& col = sx.w.col;
   col.assign(S, 0.0);
-  size_t p = 0;  // the phase of position i: hull_order keeps the phases in order, each one's points together
+  size_t p = 0, q = 0;
   for (size_t i = 0; i < sx.total; ++i) {
-    const size_t k = order[i];
-    if (k < offs[p] || k >= offs[p + 1])
-      p = static_cast<size_t>(std::upper_bound(offs.begin(), offs.end(), k) - offs.begin()) - 1;
-    const size_t q = k - offs[p];
+    point_at(sx, i, p, q);
     const PhaseGrid& g = grid.ph[p];
     const double G = im.gridG[p][q];
     const size_t b = i / kHullBlock;
     column(sx, &g.X[q * C], col.data());
-    for (int r = 1; r < S; ++r) cols[(b * S + r) * kHullBlock + i % kHullBlock] = col[r];
+    for (int r = 1; r < S; ++r) {
+      double& lo = im.hull_block_lo[b * R + r - 1];
+      double& hi = im.hull_block_hi[b * R + r - 1];
+      lo = std::min(lo, col[r]);
+      hi = std::max(hi, col[r]);
+    }
     // a phase left out of the run has no vertex: its points cost as much as one whose energy is not finite
     const bool usable = std::isfinite(G) && !left_out(sx.run, static_cast<int>(p));
     costs[i] = usable ? cost_of(sx, &g.X[q * C], G) : std::numeric_limits<double>::infinity();
-    cols[b * S * kHullBlock + i % kHullBlock] = costs[i];
+    if (std::isfinite(costs[i])) {
+      im.hull_block_cmin[b] = std::min(im.hull_block_cmin[b], costs[i]);
+      im.hull_block_cmax[b] = std::max(im.hull_block_cmax[b], std::fabs(costs[i]));
+    }
   }
-  block_ranges(sx);
   im.hull_T = sx.cd.T;
   im.hull_P = sx.cd.P;
   im.hull_a = sx.cd.a;
   im.hull_fixed = sx.cd.fixed;
   im.hull_mufix = sx.cd.mufix;
   im.hull_left_out = sx.run.left_out;
+}
+
+// Block b's cost and rows (the layout above), laid out at its first pricing since lay_out_columns.
+const double* block_columns(const Simplex& sx, size_t b) {
+  EquilibriumSolver::Impl& im = sx.im;
+  const int S = sx.S;
+  const size_t width = static_cast<size_t>(S) * kHullBlock;
+  int32_t& slot = im.hull_block_slot[b];
+  if (slot >= 0) return &im.hull_cols[static_cast<size_t>(slot) * width];
+  slot = static_cast<int32_t>(im.hull_cols.size() / width);
+  im.hull_cols.resize(im.hull_cols.size() + width, 0.0);
+  double* cols = &im.hull_cols[static_cast<size_t>(slot) * width];
+  std::vector<double>& col = sx.w.col;
+  col.assign(S, 0.0);
+  size_t p = 0, q = 0;
+  for (size_t i = b * kHullBlock; i < std::min(sx.total, (b + 1) * kHullBlock); ++i) {
+    point_at(sx, i, p, q);
+    column(sx, &sx.run.grid.ph[p].X[q * sx.C], col.data());
+    for (int r = 1; r < S; ++r) cols[r * kHullBlock + i % kHullBlock] = col[r];
+    cols[i % kHullBlock] = im.hull_costs[i];
+  }
+  return cols;
 }
 
 // The first basis: the fake points e_A of the free elements (§8.7), and the pricing bounds of no pricing yet.
@@ -285,7 +292,7 @@ void bound_blocks(const Simplex& sx) {
 // and the entering candidate (position bk, reduced cost best) updated from them.
 void price_block(Simplex& sx, size_t b, double& best, size_t& bk) {
   EquilibriumSolver::Impl::HullWork& w = sx.w;
-  const std::vector<double>& cols = sx.im.hull_cols;
+  const double* cols = block_columns(sx, b);
   const std::vector<uint32_t>& order = sx.run.grid.hull_order;
   const std::vector<double>& pi = w.pi;
   const int S = sx.S;
@@ -293,12 +300,12 @@ void price_block(Simplex& sx, size_t b, double& best, size_t& bk) {
   double red[kHullBlock];
   const size_t k0 = b * kHullBlock;
   const size_t n = std::min(kHullBlock, total - k0);
-  const double* co = &cols[b * S * kHullBlock];
+  const double* co = cols;
   const double pi0 = pi[0];
   for (size_t q = 0; q < n; ++q) red[q] = co[q] - pi0;
   for (int r = 1; r < S; ++r) {
     const double pr = pi[r];
-    const double* cr = &cols[(b * S + r) * kHullBlock];
+    const double* cr = cols + static_cast<size_t>(r) * kHullBlock;
     for (size_t q = 0; q < n; ++q) red[q] -= pr * cr[q];
   }
   // the smallest in four independent minima (one chain of n dependent minsd waits on each one's latency)
@@ -396,12 +403,11 @@ void hull_answer(const Simplex& sx, std::vector<HullVertex>& verts) {
   }
 }
 
-}  // namespace
-
 // Revised simplex: rows sum f = 1 and each linear condition; columns the grid points (per mole of atoms) and the
 // fake points e_A of the free elements. Each iteration factors the basis, prices the grid for the most negative
-// reduced cost and pivots it in by the ratio test, until no point prices below -1e-8.
-bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why) {
+// reduced cost and pivots it in by the ratio test, until no point prices below -1e-8. On the columns of the
+// workspaces, laid out anew unless current.
+bool simplex_hull(Run& run, std::vector<HullVertex>& verts, Reason& why) {
   const Conds& cd = run.cd;
   const int S = 1 + static_cast<int>(cd.a.size());
   const int nfree = static_cast<int>(cd.free_el.size());
@@ -455,6 +461,27 @@ bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why) {
   }
   why = {"convex hull iteration limit"};
   return false;
+}
+
+// Costs and columns of more than this many bytes are released after each hull. They serve again only a cold start at
+// the same (T, P) and kinds of conditions (a batch of compositions at one temperature), and a 7-component steel's
+// costs of 600,000 grid points take 5 MB beside its grid, while the one cold start of a line, a Scheil path or a point
+// calculation never reads them again. Smaller systems keep theirs.
+constexpr size_t kKeptColumnBytes = size_t(4) << 20;
+
+void release_columns(EquilibriumSolver::Impl& im) {
+  for (std::vector<double>* v :
+       {&im.hull_cols, &im.hull_costs, &im.hull_block_lo, &im.hull_block_hi, &im.hull_block_cmin, &im.hull_block_cmax})
+    std::vector<double>().swap(*v);
+  std::vector<int32_t>().swap(im.hull_block_slot);
+}
+
+}  // namespace
+
+bool hull(Run& run, std::vector<HullVertex>& verts, Reason& why) {
+  const bool found = simplex_hull(run, verts, why);
+  if ((run.im.hull_cols.size() + run.im.hull_costs.size()) * sizeof(double) > kKeptColumnBytes) release_columns(run.im);
+  return found;
 }
 
 }  // namespace pd::solver::detail

@@ -61,14 +61,33 @@ inline constexpr double kVacantFloorMargin =
 struct PhaseGrid {
   int m = 0;
   size_t np = 0;
-  std::vector<double> Y;  // np * m
+  // Site fractions of the points, np * m: in double (Y), or in float (Yf) for a phase whose energies come from a table
+  // and whose only constraints are its site sums (a large multi-sublattice phase's grid is mostly its site
+  // fractions and table). Point k is then its row of Yf renormalised per sublattice (site_sums), which point() gives:
+  // its energies, composition and table were computed there, so the rounding moves the point, never its values.
+  std::vector<double> Y;
+  std::vector<float> Yf;
+  std::vector<std::vector<int>> site_sums;
+  // point k's site fractions: a pointer into Y, or buf (m values) filled from Yf and renormalised
+  const double* point(size_t k, double* buf) const {
+    if (Yf.empty()) return &Y[k * m];
+    for (int i = 0; i < m; ++i) buf[i] = Yf[k * m + i];
+    for (const auto& s : site_sums) {
+      double sum = 0;
+      for (int i : s) sum += buf[i];
+      for (int i : s) buf[i] /= sum;
+    }
+    return buf;
+  }
   // A phase whose site fractions have one degree of freedom (PhaseInfo::nz = 1, fixed site ratios: a binary
   // solution on one mixing sublattice): its points lie on one line in y, at the coordinate s = Z.y (line_s);
   // line_order lists them by s, line_rank gives each point's place in that list. The basin check's uphill
   // test reads the grid along the line (basins.cpp). Empty for other phases.
   std::vector<double> line_s;
   std::vector<size_t> line_order, line_rank;
-  std::vector<double> X;  // np * C (mole fractions per mole of atoms)
+  // np * C (mole fractions per mole of atoms), in double: the hull's linear program meets conditions that lie exactly
+  // on a plane of compositions (an oxide's O = 0.6, M23C6's C = 6/29), which rounded compositions would leave
+  std::vector<double> X;
   // Distinct compositions of the phase's end members (neutral end members and neutral pair mixtures for
   // charged phases, §8.7), nv * C: every composition the phase can take is a convex combination of them.
   // With fixed site ratios x = M(y)/N_f(y), M and N_f linear in y, maps the vertices of the constituent
@@ -325,6 +344,9 @@ struct EquilibriumSolver::Impl {
   // always does (sampling.cpp, stale_grid_phase).
   std::vector<std::unique_ptr<PhaseModel::State>> grid_states;
   std::vector<double> grid_bound;
+  // per phase how far its grid energies may lie from the model's at (T,P) by the rounding of its table
+  // (PhaseModel::energy_rounding_bound): the re-scan takes the model's own value of a point that close to a decision
+  std::vector<double> grid_rounding;
   // per phase the largest driving force of its grid points, at their energies, at the μ of its last re-scan
   // (grid_df_mu): at another μ no point's is larger by more than the largest increase of a μ_A
   std::vector<double> grid_df_max;
@@ -340,7 +362,8 @@ struct EquilibriumSolver::Impl {
   std::vector<double> W;                      // linearize's Hessian of the Lagrangian in y (§8.2)
   std::vector<double> trial, grhs, gx;        // linearize's Cholesky trial, solve_global's right side and x
   std::vector<int> gst;                       // solve_global's stable sets
-  std::vector<double> hull_cols, hull_costs;  // hull's columns and costs of every grid point
+  std::vector<double> hull_cols, hull_costs;  // hull's columns of the blocks priced, and costs of every grid point
+  std::vector<int32_t> hull_block_slot;       // per block its columns' place in hull_cols (-1: not laid out)
   // ... stored in the order of Grid::hull_order (so that a block of them spans a small range of every column
   // and its reduced costs can be bounded, see hull()); per block the range of each column row, the smallest
   // cost and the largest |cost|

@@ -98,7 +98,8 @@ void seed_metastable(Run& run) {
     if (!std::isfinite(best)) continue;
     CompSet s;
     s.phase = static_cast<int>(p);
-    s.y.assign(&g.Y[q * g.m], &g.Y[q * g.m] + g.m);
+    s.y.resize(g.m);
+    std::copy_n(g.point(q, s.y.data()), g.m, s.y.data());
     run.sets.push_back(std::move(s));
   }
 }
