@@ -105,6 +105,35 @@ EquilibriumResult EquilibriumSolver::with_phase_changes_delayed(const Conditions
   return res.converged ? res : failed;
 }
 
+// A cold start's path depends on where the hull puts the sets: a phase that enters a many-phase assemblage with a
+// driving force of a few hundred J/mol can take Newton into a cycle of removals that would leave the conditions out
+// of reach, with the amounts limited and with the changes delayed too (mf-steel, Fe-Si-Mo-N-Mn-C-Cr-Ni at 841 K,
+// x(Si) = 0.36: BCC_A2 entering five silicides, carbides and nitrides at 205 J/mol), while a kelvin away the hull's
+// vertices lie otherwise and Newton converges (there, or in one of its retries). Its state then starts Newton at the
+// temperature asked for, where the certification checks the answer as any other: the continuation in T that a step
+// calculation makes, taken back by a kelvin or ten.
+EquilibriumResult EquilibriumSolver::from_nearby_temperature(const Conditions& c, EquilibriumResult failed) {
+  constexpr double kShifts[] = {1, -1, 10, -10};
+  for (double dT : kShifts) {
+    Conditions nearby = c;
+    nearby.T = c.T + dT;
+    if (!(nearby.T > 0)) continue;
+    try {
+      const EquilibriumResult near = cold_solve_here(nearby);
+      if (!near.converged) continue;
+      const WarmStart start = WarmStart::from_result(near);
+      if (!start.valid()) continue;
+      EquilibriumResult res = solve_impl(c, &start);
+      if (res.converged) return res;
+    } catch (const Cancelled&) {
+      throw;
+    } catch (const std::exception&) {
+      continue;  // the shifted conditions are no answer to give; the first reason stands
+    }
+  }
+  return failed;
+}
+
 EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart* start, WarmStart* end) {
   EquilibriumResult res;
   bool done = false;
@@ -126,7 +155,7 @@ EquilibriumResult EquilibriumSolver::solve(const Conditions& c, const WarmStart*
   return res;
 }
 
-EquilibriumResult EquilibriumSolver::cold_solve(const Conditions& c) {
+EquilibriumResult EquilibriumSolver::cold_solve_here(const Conditions& c) {
   EquilibriumResult res = solve_impl(c, nullptr);
   // the retries, for a failure to find the equilibrium (an answer that none exists is not retried)
   if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) {
@@ -134,6 +163,12 @@ EquilibriumResult EquilibriumSolver::cold_solve(const Conditions& c) {
     if (!res.converged) res = with_amounts_limited(c, std::move(res));
     if (!res.converged) res = with_phase_changes_delayed(c, std::move(res));
   }
+  return res;
+}
+
+EquilibriumResult EquilibriumSolver::cold_solve(const Conditions& c) {
+  EquilibriumResult res = cold_solve_here(c);
+  if (!res.converged && res.reason_code != ErrorCode::NoEquilibrium) res = from_nearby_temperature(c, std::move(res));
   return res;
 }
 

@@ -163,7 +163,12 @@ class EquilibriumSolver {
   EquilibriumResult with_amounts_limited(const Conditions& c, EquilibriumResult failed);
   // After that: the cold start again with the phase changes delayed. Returns `failed` unless that converges.
   EquilibriumResult with_phase_changes_delayed(const Conditions& c, EquilibriumResult failed);
-  // The cold start and its retries (solve_impl and the three above).
+  // The cold start and the three retries above.
+  EquilibriumResult cold_solve_here(const Conditions& c);
+  // The last retry: cold_solve_here a kelvin or ten away, then Newton warm from its state at c's temperature.
+  // Returns `failed` unless that converges.
+  EquilibriumResult from_nearby_temperature(const Conditions& c, EquilibriumResult failed);
+  // The cold start and its retries (cold_solve_here, then from_nearby_temperature).
   EquilibriumResult cold_solve(const Conditions& c);
   // After a result that no equilibrium exists because a stable set ran into its phase's pure-vacancy configuration:
   // the cold solve again with that phase left out of the stable assemblage (and so on for the next such phase).

@@ -88,6 +88,23 @@ describe('the points that failed converge to the lower state', () => {
   });
 });
 
+describe('a cold start that fails at its temperature converges from a kelvin away', () => {
+  test('840.99 K, x(SI) = 0.36, x(MO) = 0.14, x(N) = 0.10: BCC_A2 enters five silicides, carbides and nitrides', () => {
+    const point = randomSteelPoints(300)[40]!;
+    const r = equilibrium({
+      database: db,
+      components: [...STEEL_ELEMENTS, 'VA'],
+      phases: recommendedPhases(db, STEEL_ELEMENTS),
+      conditions: point,
+    });
+    expect(r.converged, r.reason).toBe(true);
+    expect(stablePhases(r)).toEqual(['BCC_A2', 'LAVES_C14', 'M5SI3_D88', 'M5SI3_D8M', 'SI3N4', 'SIC_B3']);
+    // the cold start and its other retries stopped at the iteration limit in M5SI3_D8M + SIC_B3 + SI3N4 + LAVES_C14
+    // at GM = -71561.74 J/mol
+    expect(r.GM).toBeLessThan(-71561.74 - 2000);
+  });
+});
+
 describe('random points where Newton went round a cycle of assemblages converge to the lower state', () => {
   // Each point: its index among randomSteelPoints(300), the assemblage found and the GM of the unconverged answer
   // before (the cycle's last state, reached at the iteration limit).
