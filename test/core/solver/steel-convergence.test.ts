@@ -26,6 +26,16 @@ import { SHARED_TDB_DIR } from '../../support/shared.js';
 
 const db = openDatabase(path.join(SHARED_TDB_DIR, STEEL_TDB));
 
+/** The cold equilibrium of point `index` of randomSteelPoints(count) (Fe-Cr-Ni-Mo-Mn-Si-C-N, recommended phases). */
+function randomPointEquilibrium(count: number, index: number) {
+  return equilibrium({
+    database: db,
+    components: [...STEEL_ELEMENTS, 'VA'],
+    phases: recommendedPhases(db, STEEL_ELEMENTS),
+    conditions: randomSteelPoints(count)[index]!,
+  });
+}
+
 function stablePhases(r: { phases: { name: string }[] }): string[] {
   return r.phases.map((p) => p.name).sort();
 }
@@ -74,13 +84,7 @@ describe('the points that failed converge to the lower state', () => {
   });
 
   test('a LIQUID inside its spinodal splits: x(C) = 0.34 at 1649 K', () => {
-    const point = randomSteelPoints(127)[126]!;
-    const r = equilibrium({
-      database: db,
-      components: [...STEEL_ELEMENTS, 'VA'],
-      phases: recommendedPhases(db, STEEL_ELEMENTS),
-      conditions: point,
-    });
+    const r = randomPointEquilibrium(127, 126);
     expect(r.converged, r.reason).toBe(true);
     expect(r.phases.filter((p) => p.name === 'LIQUID')).toHaveLength(2);
     // the unconverged GRAPHITE_A9 + M7C3_D101 + HCP_A3 + LIQUID had GM = -96609.74 J/mol
@@ -90,13 +94,7 @@ describe('the points that failed converge to the lower state', () => {
 
 describe('a cold start that fails at its temperature converges from a kelvin away', () => {
   test('840.99 K, x(SI) = 0.36, x(MO) = 0.14, x(N) = 0.10: BCC_A2 enters five silicides, carbides and nitrides', () => {
-    const point = randomSteelPoints(300)[40]!;
-    const r = equilibrium({
-      database: db,
-      components: [...STEEL_ELEMENTS, 'VA'],
-      phases: recommendedPhases(db, STEEL_ELEMENTS),
-      conditions: point,
-    });
+    const r = randomPointEquilibrium(300, 40);
     expect(r.converged, r.reason).toBe(true);
     expect(stablePhases(r)).toEqual(['BCC_A2', 'LAVES_C14', 'M5SI3_D88', 'M5SI3_D8M', 'SI3N4', 'SIC_B3']);
     // the cold start and its other retries stopped at the iteration limit in M5SI3_D8M + SIC_B3 + SI3N4 + LAVES_C14
@@ -123,13 +121,7 @@ describe('random points where Newton went round a cycle of assemblages converge 
     },
   ];
   test.each(cases)('$label', ({ index, phases, unconvergedGM }) => {
-    const point = randomSteelPoints(300)[index]!;
-    const r = equilibrium({
-      database: db,
-      components: [...STEEL_ELEMENTS, 'VA'],
-      phases: recommendedPhases(db, STEEL_ELEMENTS),
-      conditions: point,
-    });
+    const r = randomPointEquilibrium(300, index);
     expect(r.converged, r.reason).toBe(true);
     expect(stablePhases(r)).toEqual(phases);
     expect(r.GM).toBeLessThan(unconvergedGM - 60);
@@ -138,7 +130,7 @@ describe('random points where Newton went round a cycle of assemblages converge 
       database: db,
       components: [...STEEL_ELEMENTS, 'VA'],
       phases: [...new Set(phases)],
-      conditions: point,
+      conditions: randomSteelPoints(300)[index]!,
     });
     expect(alone.converged, alone.reason).toBe(true);
     expect(alone.GM).toBeCloseTo(r.GM, 4);
