@@ -166,8 +166,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
         const PhaseGrid& g = run.grid.ph[p];
         CompSet s;
         s.phase = static_cast<int>(p);
-        s.y.resize(g.m);
-        std::copy_n(g.point(pq[p], s.y.data()), g.m, s.y.data());
+        g.copy_point(pq[p], s.y);
         run.sets.push_back(std::move(s));
         added = true;
       }
@@ -186,8 +185,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
     CompSet s;
     s.phase = bp;
     const PhaseGrid& g = run.grid.ph[bp];
-    s.y.resize(g.m);
-    std::copy_n(g.point(bq, s.y.data()), g.m, s.y.data());
+    g.copy_point(bq, s.y);
     run.sets.push_back(std::move(s));
   }
   return ok;

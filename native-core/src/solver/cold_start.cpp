@@ -135,8 +135,7 @@ class VertexMerger {
       const int p = real_[i].phase;
       const int m = run_.grid.ph[p].m;
       s.phase = p;
-      s.y.resize(m);
-      std::copy_n(run_.grid.ph[p].point(real_[i].point, s.y.data()), m, s.y.data());
+      run_.grid.ph[p].copy_point(real_[i].point, s.y);
       relax_at_mu(run_, s, 1e-9);
     }
     return s;

@@ -29,6 +29,7 @@
 // cancellation throws pd::Cancelled (throw_if_cancelled, between phases of the grid work).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 
 #include <cstdint>
@@ -78,6 +79,12 @@ struct PhaseGrid {
       for (int i : s) buf[i] /= sum;
     }
     return buf;
+  }
+  // point k's site fractions into y (resized to m)
+  void copy_point(size_t k, std::vector<double>& y) const {
+    y.resize(m);
+    const double* from = point(k, y.data());
+    if (from != y.data()) std::copy_n(from, m, y.data());
   }
   // A phase whose site fractions have one degree of freedom (PhaseInfo::nz = 1, fixed site ratios: a binary
   // solution on one mixing sublattice): its points lie on one line in y, at the coordinate s = Z.y (line_s);

@@ -98,8 +98,7 @@ void seed_metastable(Run& run) {
     if (!std::isfinite(best)) continue;
     CompSet s;
     s.phase = static_cast<int>(p);
-    s.y.resize(g.m);
-    std::copy_n(g.point(q, s.y.data()), g.m, s.y.data());
+    g.copy_point(q, s.y);
     run.sets.push_back(std::move(s));
   }
 }
