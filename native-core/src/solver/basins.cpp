@@ -199,24 +199,6 @@ bool uphill_to_known(const Run& run, size_t p, const double* y0, double df0, con
   return false;
 }
 
-}  // namespace
-
-// Each point's sum taken -G + Σ μ_A x_A in the order of A, point after point: the compositions are read once (a pass
-// per element, which vectorised the additions, read a large grid's compositions C times from memory: a steel's
-// 600,000 points are 33 MB).
-void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
-  df.resize(np);
-  double* out = df.data();
-  for (size_t k = 0; k < np; ++k) {
-    const double* x = X + k * C;
-    double s = -gG[k];
-    for (int A = 0; A < C; ++A) s += mu[A] * x[A];
-    out[k] = s;
-  }
-}
-
-namespace {
-
 constexpr int kStarts = 6;          // relaxations per phase and solve, at most
 constexpr int kKnownInARow = 2;     // ... stopping once this many in a row end in known maxima
 constexpr size_t kCandidates = 64;  // best grid points considered
@@ -286,11 +268,13 @@ class PhaseBasins {
     if (!g_.line_order.empty()) work_.rises_from.assign(g_.np, nullptr);
     work_.contents_at.clear();
     {
-      // the points within the window first, in a loop of its own (most of a phase's grid lies below it)
+      // the points within the window first, in a loop of its own (most of a phase's grid lies below it; the points
+      // the re-scan left out lie below it all)
       const double* df = df_all().data();
       const double lowest = -window;
-      for (size_t k = 0, np = g_.np; k < np; ++k)
+      for_each_scanned_point(run_.im, p_, g_.np, [&](size_t k) {
         if (df[k] > lowest) cand.emplace_back(df[k], k);
+      });
     }
     const int m = m_;
     std::vector<double> buf(m);

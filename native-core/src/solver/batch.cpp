@@ -82,7 +82,7 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
     } else if (starts) {
       // independent searches side by side, each from its own state: contiguous blocks per thread (static), so that
       // a caller who orders the conditions by temperature gives each thread neighbouring temperatures, whose grid
-      // energies it then mostly keeps (sampling.cpp, stale_grid_phase)
+      // energies it then mostly keeps (grid_energies.cpp, stale_grid_phase)
       const long nt = omp_get_num_threads(), tid = omp_get_thread_num();
       for (long i = total * tid / nt; i < total * (tid + 1) / nt; ++i) one(i, own_start(i), nullptr);
     } else if (total <= 2L * omp_get_num_threads()) {

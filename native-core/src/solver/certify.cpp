@@ -12,42 +12,6 @@ namespace pd::solver::detail {
 
 namespace {
 
-// The largest increase of a μ_A from the μ of phase p's last re-scan: at the grid's compositions (x_A >= 0, summing
-// to 1) no driving force grew by more.
-double largest_mu_increase(const Run& run, size_t p) {
-  const std::vector<double>& before = run.im.grid_df_mu[p];
-  if (before.size() != run.mu.size()) return std::numeric_limits<double>::infinity();
-  double up = 0;
-  for (size_t A = 0; A < before.size(); ++A) up = std::max(up, run.mu[A] - before[A]);
-  return up;
-}
-
-// The driving forces of phase p's grid points at the final μ, into dfs. A phase that keeps energies of an
-// earlier (T,P) (EquilibriumSolver::Impl::grid_bound) is left out (returns false) while its points lie further
-// below the hyperplane by that bound, without a scan when its last one and the change of μ since tell it;
-// otherwise it gets its energies at this (T,P) first.
-bool scan_phase(Run& run, size_t p, std::vector<double>& dfs) {
-  const PhaseGrid& g = run.grid.ph[p];
-  EquilibriumSolver::Impl& im = run.im;
-  const double rounding = im.grid_rounding[p];
-  if (im.grid_bound[p] > 0 &&
-      im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] + rounding < -kStaleGridMargin)
-    return false;
-  for (;;) {
-    grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
-    if (!im.grid_states[p]) return true;  // a grid evaluated at every (T,P): no record needed
-    double top = -std::numeric_limits<double>::infinity();
-    for (double v : dfs)
-      if (v > top) top = v;
-    im.grid_df_max[p] = top;
-    im.grid_df_mu[p] = run.mu;
-    const double bound = im.grid_bound[p];
-    if (bound == 0) return true;
-    if (im.grid_df_max[p] + bound + rounding < -kStaleGridMargin) return false;
-    refresh_grid_energies(run, p);
-  }
-}
-
 // The driving force of grid point k of phase p at run.mu with the model's own energy at its site fractions (the
 // grid's energies may differ from it by the rounding of the phase's table, Impl::grid_rounding).
 double exact_grid_df(const Run& run, size_t p, size_t k) {
@@ -68,14 +32,14 @@ void exact_best_point(const Run& run, size_t p, double rounding, std::vector<dou
   if (!(rounding > 0) || !std::isfinite(best)) return;
   const double from = best - 2 * rounding;
   best = -std::numeric_limits<double>::infinity();
-  for (size_t k = 0; k < dfs.size(); ++k) {
-    if (!(dfs[k] >= from)) continue;
+  for_each_scanned_point(run.im, p, dfs.size(), [&](size_t k) {
+    if (!(dfs[k] >= from)) return;
     dfs[k] = exact_grid_df(run, p, k);
     if (dfs[k] > best) {
       best = dfs[k];
       at = k;
     }
-  }
+  });
 }
 
 // Phase p has no stable set and a set held at its vacancy floor (PhaseGrid::nf_floor): the sets the grid re-scan gives
@@ -111,16 +75,20 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
       pq.assign(run.phases.size(), 0);
     }
     run.im.grid_df.resize(run.phases.size());
+    run.im.grid_scan.resize(run.phases.size(), GridScan::kWhole);
     for (size_t p = 0; p < run.phases.size(); ++p) {
       const PhaseGrid& g = run.grid.ph[p];
       std::vector<double>& dfs = run.im.grid_df[p];  // kept for check_basins, which runs at this μ
       if (left_out(run, static_cast<int>(p))) {
         dfs.clear();
+        run.im.grid_scan[p] = GridScan::kSkipped;
         continue;
       }
-      if (!scan_phase(run, p, dfs)) continue;  // far below the hyperplane at any energies it may have now
+      run.im.grid_scan[p] = scan_phase(run, p, dfs, !branch_checked);
+      if (run.im.grid_scan[p] == GridScan::kSkipped)
+        continue;  // far below the hyperplane at any energies it may have now
       const double rounding = run.im.grid_rounding[p];
-      for (size_t k = 0; k < g.np; ++k) {
+      for_each_scanned_point(run.im, p, g.np, [&](size_t k) {
         // a point the table's rounding may put above the best so far gets the model's own value
         if (rounding > 0 && dfs[k] + rounding > bdf) dfs[k] = exact_grid_df(run, p, k);
         const double df = dfs[k];
@@ -128,7 +96,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
           pbest[p] = df;
           pq[p] = k;
         }
-        if (!(df > bdf)) continue;
+        if (!(df > bdf)) return;
         bool near = false;
         if (options.single_set)
           for (const auto& s : run.sets) near |= s.phase == static_cast<int>(p) && s.stable;
@@ -143,7 +111,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
           bp = static_cast<int>(p);
           bq = k;
         }
-      }
+      });
       if (!branch_checked) exact_best_point(run, p, rounding, dfs, pbest[p], pq[p]);
     }
     if (bp < 0 && !branch_checked) {

@@ -133,7 +133,6 @@ class VertexMerger {
     CompSet& s = relaxed_[i];
     if (s.y.empty()) {
       const int p = real_[i].phase;
-      const int m = run_.grid.ph[p].m;
       s.phase = p;
       run_.grid.ph[p].copy_point(real_[i].point, s.y);
       relax_at_mu(run_, s, 1e-9);

@@ -1,4 +1,4 @@
-// Sampling grids of the phases (§8.7) and their energies at one (T,P). See solver_internal.hpp.
+// Sampling grids of the phases (§8.7); their energies at one (T,P) are grid_energies.cpp's. See solver_internal.hpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -484,104 +484,6 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
   else
     std::vector<float>().swap(g.Yf);
   return g;
-}
-
-namespace {
-
-// Grids smaller than this are evaluated at every (T,P): keeping them costs more than it saves.
-constexpr size_t kStaleGridPoints = 2000;
-
-// Phase p's grid energies at im.states[p], with the state they are of.
-void compute_grid_energies(const PhaseModel& pm, const PhaseGrid& g, EquilibriumSolver::Impl& im, size_t p) {
-  im.gridG[p].assign(g.np, 0.0);
-  if (g.np && g.table)
-    pm.energies(*im.states[p], *g.table, im.gridG[p].data());
-  else if (g.np)
-    pm.energies(*im.states[p], g.Y.data(), g.np, im.gridG[p].data());
-  im.grid_bound[p] = 0;
-  im.grid_states[p] = g.np >= kStaleGridPoints && g.table ? pm.prepare(im.T, im.P) : nullptr;
-  im.grid_df_max[p] = std::numeric_limits<double>::infinity();  // of other energies: unknown until the next scan
-}
-
-// Phase p may keep the energies of an earlier (T,P): its grid was far below the tangent hyperplane at the last
-// re-scan, and stays so by the bound of the change of its energies since; sets im.grid_bound[p].
-bool stale_grid_phase(const PhaseModel& pm, const PhaseGrid& g, EquilibriumSolver::Impl& im, size_t p) {
-  // PHASEDESK_SOLVER_CURRENT_GRIDS: every grid at every (T,P), as before this economy (tests compare the two;
-  // read at each call, so that a test may switch it in its process)
-  if (std::getenv("PHASEDESK_SOLVER_CURRENT_GRIDS") != nullptr) return false;
-  if (!im.grid_states[p] || !(im.grid_df_max[p] < -kStaleGridMargin)) return false;
-  const double bound = pm.energy_change_bound(*im.grid_states[p], *im.states[p], *g.table);
-  if (!(im.grid_df_max[p] + bound + im.grid_rounding[p] < -kStaleGridMargin)) return false;
-  im.grid_bound[p] = bound;
-  stale_grid_count().fetch_add(1, std::memory_order_relaxed);
-  return true;
-}
-
-}  // namespace
-
-std::atomic<uint64_t>& stale_grid_count() {
-  static std::atomic<uint64_t> count{0};
-  return count;
-}
-
-void refresh_grid_energies(const Run& run, size_t p) {
-  if (run.im.grid_bound[p] == 0) return;
-  compute_grid_energies(*run.phases[p], run.grid.ph[p], run.im, p);
-}
-
-void refresh_grid_energies(const Run& run) {
-  for (size_t p = 0; p < run.phases.size(); ++p) refresh_grid_energies(run, p);
-}
-
-// (T,P)-dependent caches: prepared model states and the grid energies (§8.7), reused while T,P repeat. Energies are
-// shared with the other solvers of the grid only when every phase's are current.
-void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
-                EquilibriumSolver::Impl& im, double T, double P) {
-  if (im.T == T && im.P == P && im.states.size() == phases.size()) return;
-  im.T = T;
-  im.P = P;
-  im.states.clear();
-  // resize, not reassign: the energy arrays keep their storage from one (T,P) to the next (a line of
-  // temperatures otherwise frees and re-allocates, page by page, a large block per condition)
-  im.gridG.resize(phases.size());
-  im.grid_states.resize(phases.size());
-  im.grid_bound.resize(phases.size(), 0.0);
-  im.grid_rounding.assign(phases.size(), 0.0);
-  im.grid_df_max.resize(phases.size(), std::numeric_limits<double>::infinity());
-  im.grid_df_mu.resize(phases.size());
-  im.ordering_T_max.assign(phases.size(), std::numeric_limits<double>::quiet_NaN());
-  bool shared = false;
-  {
-    std::lock_guard<std::mutex> lock(grid.energies_mutex);
-    if (grid.energies_T == T && grid.energies_P == P && grid.energies.size() == phases.size()) {
-      for (size_t p = 0; p < phases.size(); ++p) im.gridG[p].assign(grid.energies[p].begin(), grid.energies[p].end());
-      shared = true;
-    }
-  }
-  bool all_current = true;
-  for (size_t p = 0; p < phases.size(); ++p) {
-    throw_if_cancelled();  // the grid energies of a large system take a noticeable time per new (T,P)
-    im.states.push_back(phases[p]->prepare(T, P));
-    const PhaseGrid& g = grid.ph[p];
-    if (g.np && g.table) im.grid_rounding[p] = phases[p]->energy_rounding_bound(*im.states[p], *g.table);
-    if (shared) {
-      im.grid_bound[p] = 0;
-      im.grid_states[p].reset();
-      continue;
-    }
-    if (stale_grid_phase(*phases[p], grid.ph[p], im, p)) {
-      all_current = false;
-      continue;
-    }
-    compute_grid_energies(*phases[p], grid.ph[p], im, p);
-  }
-  if (!shared && all_current) {
-    std::lock_guard<std::mutex> lock(grid.energies_mutex);
-    grid.energies.resize(phases.size());
-    for (size_t p = 0; p < phases.size(); ++p) grid.energies[p].assign(im.gridG[p].begin(), im.gridG[p].end());
-    grid.energies_T = T;
-    grid.energies_P = P;
-  }
 }
 
 }  // namespace pd::solver::detail

@@ -2,8 +2,8 @@
 // part of the engine's interface (equilibrium.hpp is). The pipeline of one solve and where each step lives:
 //
 //   conditions.cpp   parse_conditions: EquilibriumSolver's Conditions -> linear rows (Conds)
-//   sampling.cpp     make_info, sample_phase (grid of each phase, once per solver), prepare_TP (grid energies
-//                    once per (T,P))
+//   sampling.cpp     make_info, sample_phase (grid of each phase, once per solver)
+//   grid_energies.cpp prepare_TP (grid energies once per (T,P), kept from an earlier one within their bound)
 //   hull.cpp         hull (lower convex hull by a revised simplex)
 //   cold_start.cpp   cold_start (hull vertices -> sets)
 //   warm_start.cpp   warm_sets, seed_metastable (a start from a neighbouring state), predict (line extrapolation)
@@ -12,6 +12,7 @@
 //   assemblage_lp.cpp enter_least_assemblage (phase addition by a linear program over the sets, a retry's)
 //   newton.cpp       newton: the iteration with phase changes
 //   certify.cpp      certify: Newton, grid re-scan with the final μ and the basin check, until certified
+//   grid_scan.cpp    scan_phase: one phase's grid re-scan, of the points earlier scans leave within reach
 //   basins.cpp       check_basins: maxima of the driving force between the grid points
 //   saddle.cpp       escape_saddle: a stable set at a saddle, and the state below it (for check_basins)
 //   sublattice_symmetry.cpp  sublattice_permutations, symmetric_under: ordering variants (for check_basins)
@@ -243,6 +244,7 @@ double mass_balance_tolerance(const Conds& cd);
 // sampling.cpp
 PhaseInfo make_info(const PhaseModel& pm);
 PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pdens);
+// grid_energies.cpp
 void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
                 EquilibriumSolver::Impl& im, double T, double P);
 
@@ -310,12 +312,24 @@ bool certify(Run& run, const SolverOptions& options, bool warm, Reason& why);
 // basins.cpp
 // The driving force of phase p at site fractions y and the final μ, J/mol of atoms (-inf without atoms).
 double df_at(const Run& run, size_t p, const double* y, EnergyResult& e, MolesResult& mo);
-// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
-void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
-// sampling.cpp: the grid energies of phase p at the solver's (T,P) when they are of an earlier one; of every phase
+// grid_energies.cpp: the grid energies of phase p at the solver's (T,P) when they are of an earlier one; of every phase
 // (the hull reads them all)
 void refresh_grid_energies(const Run& run, size_t p);
 void refresh_grid_energies(const Run& run);
+// grid_scan.cpp: phase p's grid re-scan at run.mu into dfs (Impl::grid_df): no point (kSkipped: every point lies below
+// the hyperplane by more than kStaleGridMargin, and with `need_best` none can beat the phase's sets), the points of its
+// near list (kNear: the others lie that far below) or every point (kWhole). The points not scanned keep the values of
+// an earlier scan, all below -kStaleGridMargin as well.
+enum class GridScan : char { kSkipped, kNear, kWhole };
+// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
+GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best);
+// How many times, in this process, a phase's re-scan at current energies was left out or kept to its near list (for
+// tests of the economy)
+std::atomic<uint64_t>& spared_scan_count();
+// ... and how many points such a re-scan left out within kStaleGridMargin of the hyperplane, checked under
+// PHASEDESK_SOLVER_CHECK_SCANS (0 unless the economy is wrong)
+std::atomic<uint64_t>& spared_scan_violations();
 // J/mol of atoms: a phase whose grid points all lie further below the tangent hyperplane, by their bound, keeps
 // energies of an earlier (T,P); beyond the basin check's widest window (basins.cpp, kWindow), so that the check
 // reads no point such energies could misplace
@@ -348,7 +362,7 @@ struct EquilibriumSolver::Impl {
   // A phase of a large grid that was far below the tangent hyperplane at the last re-scan keeps the energies of
   // the (T,P) of grid_states while the model bounds their change (PhaseModel::energy_change_bound) by grid_bound
   // (0: current); the re-scan computes them anew when the bound could bring a point within reach, and the hull
-  // always does (sampling.cpp, stale_grid_phase).
+  // always does (grid_energies.cpp, stale_grid_phase).
   std::vector<std::unique_ptr<PhaseModel::State>> grid_states;
   std::vector<double> grid_bound;
   // per phase how far its grid energies may lie from the model's at (T,P) by the rounding of its table
@@ -358,6 +372,12 @@ struct EquilibriumSolver::Impl {
   // (grid_df_mu): at another μ no point's is larger by more than the largest increase of a μ_A
   std::vector<double> grid_df_max;
   std::vector<std::vector<double>> grid_df_mu;
+  // per phase the points within 2 kStaleGridMargin of the hyperplane at its last whole re-scan (the others lay deeper),
+  // and how much any driving force may have grown since (grid_scan.cpp); inf: no such scan at these energies
+  std::vector<std::vector<uint32_t>> grid_near;
+  std::vector<double> grid_near_drift;
+  // per phase what its last re-scan scanned (the basin check reads only those points)
+  std::vector<detail::GridScan> grid_scan;
   // per phase the driving force of each grid point at the μ of the last grid re-scan (certify.cpp), which the basin
   // check that follows it reads at that μ
   std::vector<std::vector<double>> grid_df;
@@ -394,5 +414,24 @@ struct EquilibriumSolver::Impl {
     std::vector<int> piv, piv2;
   } hull;
 };
+
+namespace detail {
+
+// Calls f(k) for each grid point of phase p (np points) its last re-scan scanned (scan_phase), in the grid's order.
+template <class F>
+void for_each_scanned_point(const EquilibriumSolver::Impl& im, size_t p, size_t np, F&& f) {
+  switch (im.grid_scan[p]) {
+    case GridScan::kSkipped:
+      return;
+    case GridScan::kNear:
+      for (uint32_t k : im.grid_near[p]) f(static_cast<size_t>(k));
+      return;
+    case GridScan::kWhole:
+      for (size_t k = 0; k < np; ++k) f(k);
+      return;
+  }
+}
+
+}  // namespace detail
 
 }  // namespace pd::solver

@@ -50,9 +50,14 @@ describe('the bound of the change of a grid energy between two temperatures', ()
   });
 });
 
-/** The line twice: with the economy and with every grid at every temperature. */
+/**
+ * The line twice: with the economies (each spared re-scan checked against the whole scan) and with every grid at every
+ * temperature and every point at every re-scan.
+ */
 function bothWays(run: () => ReturnType<typeof testing.warmSequence>) {
+  process.env.PHASEDESK_SOLVER_CHECK_SCANS = '1';
   const kept = run();
+  delete process.env.PHASEDESK_SOLVER_CHECK_SCANS;
   process.env.PHASEDESK_SOLVER_CURRENT_GRIDS = '1';
   const current = run();
   delete process.env.PHASEDESK_SOLVER_CURRENT_GRIDS;
@@ -70,7 +75,7 @@ function expectSameAnswers(kept: ReturnType<typeof testing.warmSequence>, curren
   }
 }
 
-describe('grids kept at earlier energies change no answer', () => {
+describe('grids kept at earlier energies and re-scans of the points within reach change no answer', () => {
   test('316L on MF Steel, 1800 -> 1400 K every 5 K, warm-started', () => {
     const db = openDatabase(steelFile);
     const sys = steelSystem(db, '316L');
@@ -87,7 +92,10 @@ describe('grids kept at earlier energies change no answer', () => {
       ),
     );
     expect(current.staleGrids).toBe(0);
+    expect(current.sparedScans).toBe(0);
     expect(kept.staleGrids).toBeGreaterThan(200);
+    expect(kept.sparedScans).toBeGreaterThan(50);
+    expect(kept.sparedScanViolations).toBe(0);
     expect(kept.points.every((p) => p.converged)).toBe(true);
     expectSameAnswers(kept, current);
   }, 120_000);
@@ -103,6 +111,9 @@ describe('grids kept at earlier energies change no answer', () => {
       testing.warmSequence(file, phases, [...elements, 'VA'], Object.keys(X), Object.values(X), temperatures),
     );
     expect(kept.staleGrids).toBeGreaterThan(50);
+    expect(kept.sparedScans).toBeGreaterThan(50);
+    expect(current.sparedScans).toBe(0);
+    expect(kept.sparedScanViolations).toBe(0);
     expectSameAnswers(kept, current);
   }, 120_000);
 });

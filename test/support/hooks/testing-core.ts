@@ -29,6 +29,10 @@ export interface TestingAddon {
   ): {
     points: { converged: boolean; phases: string[]; amounts: number[]; mu: number[]; GM: number }[];
     staleGrids: number;
+    /** phase re-scans left out or kept to the points near the hyperplane (grid_scan.cpp) */
+    sparedScans: number;
+    /** points those re-scans left out within reach of the hyperplane, counted under PHASEDESK_SOLVER_CHECK_SCANS */
+    sparedScanViolations: number;
   };
   /** aborts the process (std::abort): a real native crash for the service's crash-isolation test */
   crashForTest(): never;

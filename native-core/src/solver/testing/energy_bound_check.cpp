@@ -47,6 +47,8 @@ WarmSequence warm_sequence(const std::string& tdb_path, const std::vector<std::s
   if (models.empty()) throw std::invalid_argument("no phase can form from these components");
   EquilibriumSolver solver(models, std::vector<double>(models.front()->elements().size(), 1.0));
   const uint64_t stale_before = detail::stale_grid_count().load();
+  const uint64_t spared_before = detail::spared_scan_count().load();
+  const uint64_t violations_before = detail::spared_scan_violations().load();
   WarmSequence out;
   WarmStart state;
   bool have_state = false;
@@ -69,6 +71,8 @@ WarmSequence warm_sequence(const std::string& tdb_path, const std::vector<std::s
     out.points.push_back(std::move(p));
   }
   out.stale_grids = detail::stale_grid_count().load() - stale_before;
+  out.spared_scans = detail::spared_scan_count().load() - spared_before;
+  out.spared_scan_violations = detail::spared_scan_violations().load() - violations_before;
   return out;
 }
 
