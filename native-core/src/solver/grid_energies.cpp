@@ -27,7 +27,7 @@ void compute_grid_energies(const PhaseModel& pm, const PhaseGrid& g, Equilibrium
   im.grid_states[p] = g.np >= kStaleGridPoints && g.table ? pm.prepare(im.T, im.P) : nullptr;
   const bool carried = im.grid_states[p] && std::isfinite(widen);
   im.grid_df_max[p] = carried ? im.grid_df_max[p] + widen : std::numeric_limits<double>::infinity();
-  im.grid_near_drift[p] = carried ? im.grid_near_drift[p] + widen : std::numeric_limits<double>::infinity();
+  im.grid_scan_drift[p] = carried ? im.grid_scan_drift[p] + widen : std::numeric_limits<double>::infinity();
 }
 
 // How far phase p's table energies at im.states[p] may lie from those it holds, of im.grid_states[p], given the
@@ -88,8 +88,10 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
   im.grid_rounding.assign(phases.size(), 0.0);
   im.grid_df_max.resize(phases.size(), std::numeric_limits<double>::infinity());
   im.grid_df_mu.resize(phases.size());
-  im.grid_near.resize(phases.size());
-  im.grid_near_drift.resize(phases.size(), std::numeric_limits<double>::infinity());
+  im.grid_tier.resize(phases.size());
+  im.grid_tier_count.resize(phases.size());
+  im.grid_scan_drift.resize(phases.size(), std::numeric_limits<double>::infinity());
+  im.grid_scan_tiers.resize(phases.size(), 0);
   im.ordering_T_max.assign(phases.size(), std::numeric_limits<double>::quiet_NaN());
   bool shared = false;
   {
@@ -109,7 +111,7 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
       im.grid_bound[p] = 0;
       im.grid_states[p] = g.np >= kStaleGridPoints && g.table ? phases[p]->prepare(T, P) : nullptr;
       im.grid_df_max[p] = std::numeric_limits<double>::infinity();
-      im.grid_near_drift[p] = std::numeric_limits<double>::infinity();
+      im.grid_scan_drift[p] = std::numeric_limits<double>::infinity();
       continue;
     }
     double change = 0;

@@ -1,11 +1,11 @@
-// The grid re-scan of one phase (§8.5 outer loop) with what its earlier scans tell. A scan's record (per phase, of a
-// large grid held with a table: EquilibriumSolver::Impl::grid_df_max, grid_near, grid_near_drift) bounds every
+// The grid re-scan of one phase (§8.5 outer loop) with what its earlier scans tell. A whole scan's record (per phase,
+// of a large grid held with a table: EquilibriumSolver::Impl::grid_df_max, grid_tier, grid_scan_drift) bounds every
 // point's driving force at the scan's μ and grid energies; at another μ no point's is larger by more than the largest
 // increase of a μ_A (the grid's compositions are >= 0 and sum to 1), and at other energies by more than the model's
 // bound of their change (PhaseModel::energy_change_bound) and the rounding of both tables. A phase whose bound keeps
-// every point below the basin check's widest window is not scanned at all; one whose bound keeps the points that were
-// deep at its last whole scan there has only its other points (the near list) scanned. Either way every decision the
-// re-scan and the basin check take is the whole scan's: they read only points above that window.
+// every point below the basin check's widest window is not scanned at all; one whose bound keeps the points of its
+// deeper tiers there has only its shallower tiers scanned. Either way every decision the re-scan and the basin check
+// take is the whole scan's: they read only points above that window.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -17,8 +17,21 @@ namespace pd::solver::detail {
 
 namespace {
 
-// J/mol of atoms below the hyperplane: a whole scan leaves the points deeper than this out of the phase's near list
+// A whole scan sorts a phase's points into depth tiers by their driving force: tier 0 within kNearDepth of the
+// hyperplane, tier t >= 1 from kNearDepth + (t - 1) kTierWidth below it down by kTierWidth, the last one everything
+// deeper. A later re-scan then scans the tiers that its drift may have lifted within reach, in the grid's order.
 constexpr double kNearDepth = 2 * kStaleGridMargin;
+constexpr double kTierWidth = kStaleGridMargin;
+constexpr int kTiers = 16;
+
+// The largest driving force a point of tier t (>= 1) had at the phase's last whole scan.
+constexpr double tier_top(int t) { return -kNearDepth - (t - 1) * kTierWidth; }
+
+uint8_t tier_of(double df) {
+  if (!(df <= -kNearDepth)) return 0;
+  const double t = 1 + std::floor((-kNearDepth - df) / kTierWidth);
+  return static_cast<uint8_t>(std::min<double>(t, kTiers - 1));
+}
 
 // PHASEDESK_SOLVER_CURRENT_GRIDS (grid_energies.cpp) also turns these economies off: every point at every re-scan
 // (read at each call, so that a test may switch it in its process).
@@ -55,26 +68,45 @@ void whole_scan(Run& run, size_t p, std::vector<double>& dfs) {
   const PhaseGrid& g = run.grid.ph[p];
   grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
   double highest = -std::numeric_limits<double>::infinity();
-  std::vector<uint32_t>& near = im.grid_near[p];
-  near.clear();
+  std::vector<uint8_t>& tier = im.grid_tier[p];
+  tier.resize(g.np);
+  std::vector<uint32_t>& count = im.grid_tier_count[p];
+  count.assign(kTiers, 0);
   for (size_t k = 0; k < g.np; ++k) {
     highest = std::max(highest, dfs[k]);
-    if (!(dfs[k] <= -kNearDepth)) near.push_back(static_cast<uint32_t>(k));
+    tier[k] = tier_of(dfs[k]);
+    ++count[tier[k]];
   }
   im.grid_df_max[p] = highest;
-  im.grid_near_drift[p] = 0;
+  im.grid_scan_drift[p] = 0;
   im.grid_df_mu[p] = run.mu;
 }
 
-// The near list's points scanned, the others bounded by the record's drift: `rise` is the largest increase of a
-// μ_A since the last scan.
-void near_scan(Run& run, size_t p, std::vector<double>& dfs, double rise) {
+// The tiers a re-scan must scan, lifted by `lift` (the drift since the last whole scan with the rise of μ, the bound of
+// kept energies and the rounding): those below stay under -kStaleGridMargin (and, with `beaten`, under the phase's
+// sets). 0 when a whole scan is due: every tier within reach, or the tiers to scan hold half of the points.
+template <class Beaten>
+int tiers_to_scan(const EquilibriumSolver::Impl& im, size_t p, size_t np, double lift, Beaten beaten) {
+  size_t points = im.grid_tier_count[p][0];
+  for (int t = 1; t < kTiers; ++t) {
+    const double top = tier_top(t) + lift;
+    if (top < -kStaleGridMargin && !beaten(top)) return 2 * points <= np ? t : 0;
+    points += im.grid_tier_count[p][t];
+  }
+  return 0;
+}
+
+// The points of the tiers below `tiers` scanned, the others bounded by the record's drift: `rise` is the largest
+// increase of a μ_A since the last scan.
+void tier_scan(Run& run, size_t p, std::vector<double>& dfs, double rise, int tiers) {
   EquilibriumSolver::Impl& im = run.im;
   const PhaseGrid& g = run.grid.ph[p];
   const double* gG = im.gridG[p].data();
-  im.grid_near_drift[p] += rise;
-  double highest = -kNearDepth + im.grid_near_drift[p];
-  for (uint32_t k : im.grid_near[p]) {
+  const uint8_t* tier = im.grid_tier[p].data();
+  im.grid_scan_drift[p] += rise;
+  double highest = tier_top(tiers) + im.grid_scan_drift[p];
+  for (size_t k = 0; k < g.np; ++k) {
+    if (tier[k] >= tiers) continue;
     dfs[k] = point_df(run, gG, g, k);
     highest = std::max(highest, dfs[k]);
   }
@@ -89,11 +121,10 @@ void check_spared(Run& run, size_t p, GridScan kind) {
   const PhaseGrid& g = run.grid.ph[p];
   std::vector<double> all;
   grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, all);
-  std::vector<char> scanned(g.np, 0);
-  if (kind == GridScan::kNear)
-    for (uint32_t k : run.im.grid_near[p]) scanned[k] = 1;
-  for (size_t k = 0; k < g.np; ++k)
-    if (!scanned[k] && !(all[k] < -kStaleGridMargin)) spared_scan_violations().fetch_add(1);
+  for (size_t k = 0; k < g.np; ++k) {
+    const bool scanned = kind == GridScan::kNear && run.im.grid_tier[p][k] < run.im.grid_scan_tiers[p];
+    if (!scanned && !(all[k] < -kStaleGridMargin)) spared_scan_violations().fetch_add(1);
+  }
 }
 
 }  // namespace
@@ -131,10 +162,14 @@ GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best
       return GridScan::kWhole;
     }
     const double rise = largest_mu_increase(run, p);
-    const double far = -kNearDepth + im.grid_near_drift[p] + rise + im.grid_bound[p] + rounding;
-    const bool near = kept && g.line_order.empty() && far < -kStaleGridMargin && !beaten(far) && !every_point_scanned();
+    const double lift = im.grid_scan_drift[p] + rise + im.grid_bound[p] + rounding;
+    const int tiers = kept && g.line_order.empty() && !every_point_scanned() && std::isfinite(lift)
+                          ? tiers_to_scan(im, p, g.np, lift, beaten)
+                          : 0;
+    const bool near = tiers > 0;
+    im.grid_scan_tiers[p] = static_cast<uint8_t>(tiers);
     if (near) {
-      near_scan(run, p, dfs, rise);
+      tier_scan(run, p, dfs, rise, tiers);
       spared_scan_count().fetch_add(1, std::memory_order_relaxed);
       check_spared(run, p, GridScan::kNear);
     } else

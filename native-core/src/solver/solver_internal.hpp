@@ -318,7 +318,7 @@ void refresh_grid_energies(const Run& run, size_t p);
 void refresh_grid_energies(const Run& run);
 // grid_scan.cpp: phase p's grid re-scan at run.mu into dfs (Impl::grid_df): no point (kSkipped: every point lies below
 // the hyperplane by more than kStaleGridMargin, and with `need_best` none can beat the phase's sets), the points of its
-// near list (kNear: the others lie that far below) or every point (kWhole). The points not scanned keep the values of
+// shallower depth tiers (kNear: the others lie that far below) or every point (kWhole). The points not scanned keep the values of
 // an earlier scan, all below -kStaleGridMargin as well.
 enum class GridScan : char { kSkipped, kNear, kWhole };
 // The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
@@ -372,10 +372,13 @@ struct EquilibriumSolver::Impl {
   // (grid_df_mu): at another μ no point's is larger by more than the largest increase of a μ_A
   std::vector<double> grid_df_max;
   std::vector<std::vector<double>> grid_df_mu;
-  // per phase the points within 2 kStaleGridMargin of the hyperplane at its last whole re-scan (the others lay deeper),
-  // and how much any driving force may have grown since (grid_scan.cpp); inf: no such scan at these energies
-  std::vector<std::vector<uint32_t>> grid_near;
-  std::vector<double> grid_near_drift;
+  // per phase the depth tier of each grid point at its last whole re-scan and how many points each tier holds, how
+  // much any driving force may have grown since (inf: no such scan at these energies), and the tiers its last re-scan
+  // scanned (grid_scan.cpp)
+  std::vector<std::vector<uint8_t>> grid_tier;
+  std::vector<std::vector<uint32_t>> grid_tier_count;
+  std::vector<double> grid_scan_drift;
+  std::vector<uint8_t> grid_scan_tiers;
   // per phase what its last re-scan scanned (the basin check reads only those points)
   std::vector<detail::GridScan> grid_scan;
   // per phase the driving force of each grid point at the μ of the last grid re-scan (certify.cpp), which the basin
@@ -423,9 +426,13 @@ void for_each_scanned_point(const EquilibriumSolver::Impl& im, size_t p, size_t 
   switch (im.grid_scan[p]) {
     case GridScan::kSkipped:
       return;
-    case GridScan::kNear:
-      for (uint32_t k : im.grid_near[p]) f(static_cast<size_t>(k));
+    case GridScan::kNear: {
+      const uint8_t* tier = im.grid_tier[p].data();
+      const uint8_t tiers = im.grid_scan_tiers[p];
+      for (size_t k = 0; k < np; ++k)
+        if (tier[k] < tiers) f(k);
       return;
+    }
     case GridScan::kWhole:
       for (size_t k = 0; k < np; ++k) f(k);
       return;
