@@ -201,12 +201,13 @@ export async function writeBatchResult(
 }
 
 /**
- * Rows per thread in a chunk, at least: the rows of a chunk are solved temperature by temperature, and a chunk sized to
- * 100 ms alone held, on a loaded machine, a few alloys per thread, whose temperatures then changed every few rows (on
- * the bench's alloys 10.4-13.6 ms of CPU per row with chunks of 100 ms, 8.8-9.6 ms with this floor). A cancel waits
- * for the chunk: 16 rows of a 7-component alloy per thread, a few tenths of a second.
+ * Rows per thread in a chunk, at least: the rows of a chunk are solved temperature by temperature, and each thread's
+ * grids keep one temperature's energies, so the fewer times a thread leaves one temperature for another, the less it
+ * computes them again. On the bench's alloys (3 temperatures) 16 rows per thread gave 9.4 ms of CPU per row, 128 gave
+ * 8.1-8.4 and 512 8.0 (with about 80 and 240 MB more held: a chunk's results). A cancel waits for the chunk: 128 rows
+ * of a 7-component alloy per thread, under a second.
  */
-const MIN_ROWS_PER_THREAD = 16;
+const MIN_ROWS_PER_THREAD = 128;
 /**
  * ... and when the rows ask for T_liquidus or T_solidus: the searches of a chunk's alloys run together, stage by stage
  * (worker/scans/liquidus-batch.ts), and the more alloys a thread takes in a stage, the fewer times it leaves one stage's

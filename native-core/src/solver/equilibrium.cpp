@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "solver/solver_internal.hpp"
@@ -251,6 +252,8 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
           mode == Newton::AmountsLimited,
           mode == Newton::ChangesDelayed,
           left_out_};
+  // read at each solve, so that a test may switch it in its process
+  run.keep_linearizations = std::getenv("PHASEDESK_SOLVER_RELINEARIZE") == nullptr;
   Reason why;
   const bool warm = start != nullptr;
   if (warm) {

@@ -269,17 +269,21 @@ int converged_candidate(Run& run, double maxdy_meta) {
     for (size_t i = 0; i < run.sets.size(); ++i) {
       CompSet& s = run.sets[i];
       if (s.stable || relaxed[i]) continue;
-      linearize(run, s, false, false);  // a step at the μ of the linearisation: the μ columns are not needed
+      // with the μ columns: the set's last linearisation is then its final one (below), and it holds in the next
+      // Newton iteration too unless the set moves
+      linearize_if_moved(run, s, false);
       set_step(run, s, run.mu, 0.0);
       s.yprev.assign(s.y.begin(), s.y.end());
       const double moved = apply_step(s, 1.0);
       keep_above_vacancy_floor(run, s, s.yprev);
       relaxed[i] = !(moved > 1e-10);
+      // a step that small is no step (the set is relaxed): the set stays where it was linearised
+      if (relaxed[i]) s.y.swap(s.yprev);
       maxdy_meta = std::max(maxdy_meta, moved);
     }
   }
   for (auto& s : run.sets) s.idle = false;
-  for (auto& s : run.sets) linearize(run, s, false);
+  for (auto& s : run.sets) linearize_if_moved(run, s, false);
   // candidate with the largest driving force per mole of atoms
   int best = -1;
   double bdf = kDFAdd;
@@ -445,7 +449,7 @@ bool newton(Run& run, int max_it, Reason& why) {
         s.idle = true;
         continue;
       }
-      linearize(run, s, false);
+      linearize_if_moved(run, s, false);
       if (!s.stable && mu_known && driving_force(run, s) < -kIdleDF) s.idle = true;
     }
     const double res = condition_residual(run, x);

@@ -141,6 +141,7 @@ void solve_steps(EquilibriumSolver::Impl& im, const PhaseInfo& pi, CompSet& s, i
 // Per-composition-set linearisation (§8.2): Φ = [[H, J^T],[J, 0]] with H regularised on the null
 // space of J when not positive definite there (a Newton step towards a maximum is never wanted).
 void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
+  linearization_count().fetch_add(1, std::memory_order_relaxed);
   const PhaseModel& pm = *run.phases[s.phase];
   const PhaseInfo& pi = run.im.info[s.phase];
   auto& im = run.im;
@@ -158,6 +159,8 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
     for (int A = 0; A < C; ++A)
       if (std::isfinite(run.mu[A])) s.mu0[A] = run.mu[A];
   s.cT.assign(m, 0.0);
+  s.lin_T = need_T;
+  s.lin_mu = need_mu;
   if (m == 0) return;
   lagrangian_hessian(pi, s, C, im.W);
   const double delta = positive_definite_shift(im, pi, im.W);
@@ -166,6 +169,18 @@ void linearize(Run& run, CompSet& s, bool need_T, bool need_mu) {
   // singular (e.g. NaN energies): leave zero steps; the caller sees no progress and reports it
   if (!factor_kkt(im, pi, im.W, delta)) return;
   solve_steps(im, pi, s, C, need_T, need_mu);
+}
+
+std::atomic<uint64_t>& linearization_count() {
+  static std::atomic<uint64_t> count{0};
+  return count;
+}
+
+void linearize_if_moved(Run& run, CompSet& s, bool need_T, bool need_mu) {
+  if (!run.keep_linearizations || s.ylin != s.y || (need_T && !s.lin_T)) return linearize(run, s, need_T, need_mu);
+  const bool same_mu = s.mu0 == run.mu;
+  if ((need_mu && !s.lin_mu) || (!same_mu && (!s.lin_mu || run.im.info[s.phase].variable_ratios)))
+    linearize(run, s, need_T, need_mu);
 }
 
 // Δy of a set for given μ (8.3).

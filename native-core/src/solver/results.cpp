@@ -25,7 +25,7 @@ void fill_results(Run& run, const Conditions& c, const SolverOptions& options, b
   // nothing), so the sets are only linearised again when derivatives need the T columns (§9.4) or the
   // last state is a non-converged one.
   if (!ok || !options.derivatives.empty())
-    for (auto& s : run.sets) linearize(run, s, !options.derivatives.empty());
+    for (auto& s : run.sets) linearize_if_moved(run, s, s.stable && !options.derivatives.empty());
   res.mu = run.mu;
   std::vector<double> xo;
   double N;

@@ -185,8 +185,10 @@ struct CompSet {
   bool stepped = false;  // took the last step as a stable set
   int gap_halvings = 0;  // newton(): iterations in a row in which this gap set limited the amounts' step
   // y of the last linearize(): while y is unchanged, e, mo, Gf and Nf still hold and the driving force at a new
-  // μ needs no model evaluation
+  // μ needs no model evaluation; so do dy0 and the columns it computed (lin_mu: cA, lin_T: cT), which give the
+  // step at any μ (set_step), so that a set that has not moved is not linearised again (linearize_if_moved)
   std::vector<double> ylin;
+  bool lin_mu = false, lin_T = false;
   bool idle = false;  // newton(): a metastable set far below the tangent, neither linearised nor stepped
   // newton() with Run::delay_changes: the iteration at which the set last entered the stable assemblage (add_set),
   // and whether its amount came out negative in the last step (removal_delayed)
@@ -213,6 +215,9 @@ struct Run {
   // candidate, no set from the grid re-scan or the basin check; its metastable set is still relaxed and reported.
   // Empty: every phase may enter.
   const std::vector<char>& left_out;
+  // linearize_if_moved reuses a set's linearisation while it holds; false (PHASEDESK_SOLVER_RELINEARIZE, tests) makes
+  // it linearise every time, as before that economy
+  bool keep_linearizations = true;
 };
 
 // Phase p may not enter the stable assemblage of this run (Run::left_out).
@@ -281,6 +286,13 @@ bool predict(const WarmStart& a, const Conditions& ca, const WarmStart& b, const
 // newton_system.cpp
 // need_mu = false leaves the μ columns cA at zero: enough for a step at the μ of the linearisation (relaxations)
 void linearize(Run& run, CompSet& s, bool need_T, bool need_mu = true);
+// linearize() unless the set's last linearisation still holds: its site fractions have not moved since (T and P are
+// fixed within a run), it has the columns asked for, and its step at the current μ follows from it (the μ columns,
+// or the same μ). A phase whose site ratios vary has a Hessian that depends on μ (lagrangian_hessian): only at the
+// same μ. The same linearisation again would differ only in rounding (dy0 taken at the new μ instead of through cA).
+void linearize_if_moved(Run& run, CompSet& s, bool need_T, bool need_mu = true);
+// How many times, in this process, linearize() ran (for tests of linearize_if_moved's economy)
+std::atomic<uint64_t>& linearization_count();
 void set_step(const Run& run, CompSet& s, const std::vector<double>& mu, double dT);
 double driving_force(const Run& run, const CompSet& s);
 double apply_step(CompSet& s, double sigma0);

@@ -10,6 +10,7 @@ import { loadTestingCore } from '../../support/hooks/testing-core.js';
 import { SHARED_TDB_DIR } from '../../support/shared.js';
 import { openDatabase } from '../../../worker/core/database.js';
 import { STEEL_TDB, steelSystem } from '../../../scripts/steel-sweep.js';
+import { alAlloyLine, expectSameAnswers } from './warm-lines.js';
 
 const testing = loadTestingCore();
 const steelFile = path.join(SHARED_TDB_DIR, STEEL_TDB);
@@ -64,17 +65,6 @@ function bothWays(run: () => ReturnType<typeof testing.warmSequence>) {
   return { kept, current };
 }
 
-function expectSameAnswers(kept: ReturnType<typeof testing.warmSequence>, current: typeof kept) {
-  expect(kept.points.length).toBe(current.points.length);
-  for (const [i, a] of kept.points.entries()) {
-    const b = current.points[i]!;
-    expect([a.converged, a.phases], `point ${i}`).toEqual([b.converged, b.phases]);
-    a.amounts.forEach((v, k) => expect(v, `point ${i} amount ${k}`).toBeCloseTo(b.amounts[k]!, 9));
-    a.mu.forEach((v, k) => expect(v, `point ${i} mu ${k}`).toBeCloseTo(b.mu[k]!, 5));
-    expect(a.GM, `point ${i} GM`).toBeCloseTo(b.GM, 6);
-  }
-}
-
 describe('grids kept at earlier energies and re-scans of the points within reach change no answer', () => {
   test('316L on MF Steel, 1800 -> 1400 K every 5 K, warm-started', () => {
     const db = openDatabase(steelFile);
@@ -101,15 +91,7 @@ describe('grids kept at earlier energies and re-scans of the points within reach
   }, 120_000);
 
   test('a 7-component Al alloy on COST507, 950 -> 550 K every 4 K, warm-started', () => {
-    const file = path.join(SHARED_TDB_DIR, 'COST507.tdb');
-    const db = openDatabase(file);
-    const elements = ['AL', 'CU', 'FE', 'MG', 'MN', 'SI', 'ZN'];
-    const X = { CU: 0.008, FE: 0.002, MG: 0.011, MN: 0.003, SI: 0.007, ZN: 0.001 };
-    const phases = db.phasesFor([...elements, 'VA']).filter((p) => p !== 'GAS');
-    const temperatures = Array.from({ length: 101 }, (_, i) => 950 - 4 * i);
-    const { kept, current } = bothWays(() =>
-      testing.warmSequence(file, phases, [...elements, 'VA'], Object.keys(X), Object.values(X), temperatures),
-    );
+    const { kept, current } = bothWays(() => testing.warmSequence(...alAlloyLine()));
     expect(kept.staleGrids).toBeGreaterThan(50);
     expect(kept.sparedScans).toBeGreaterThan(50);
     expect(current.sparedScans).toBe(0);

@@ -33,6 +33,8 @@ export interface TestingAddon {
     sparedScans: number;
     /** points those re-scans left out within reach of the hyperplane, counted under PHASEDESK_SOLVER_CHECK_SCANS */
     sparedScanViolations: number;
+    /** composition sets linearised (newton_system.cpp linearize) */
+    linearizations: number;
   };
   /** aborts the process (std::abort): a real native crash for the service's crash-isolation test */
   crashForTest(): never;

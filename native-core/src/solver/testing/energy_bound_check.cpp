@@ -49,6 +49,7 @@ WarmSequence warm_sequence(const std::string& tdb_path, const std::vector<std::s
   const uint64_t stale_before = detail::stale_grid_count().load();
   const uint64_t spared_before = detail::spared_scan_count().load();
   const uint64_t violations_before = detail::spared_scan_violations().load();
+  const uint64_t linearizations_before = detail::linearization_count().load();
   WarmSequence out;
   WarmStart state;
   bool have_state = false;
@@ -73,6 +74,7 @@ WarmSequence warm_sequence(const std::string& tdb_path, const std::vector<std::s
   out.stale_grids = detail::stale_grid_count().load() - stale_before;
   out.spared_scans = detail::spared_scan_count().load() - spared_before;
   out.spared_scan_violations = detail::spared_scan_violations().load() - violations_before;
+  out.linearizations = detail::linearization_count().load() - linearizations_before;
   return out;
 }
 

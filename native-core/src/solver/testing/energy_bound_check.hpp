@@ -31,6 +31,7 @@ struct WarmSequence {
   uint64_t spared_scans = 0;  // phase re-scans left out or kept to the points near the hyperplane
   // points those re-scans left out within reach of the hyperplane (counted under PHASEDESK_SOLVER_CHECK_SCANS)
   uint64_t spared_scan_violations = 0;
+  uint64_t linearizations = 0;  // composition sets linearised (linearize)
 };
 WarmSequence warm_sequence(const std::string& tdb_path, const std::vector<std::string>& phases,
                            const std::vector<std::string>& components, const std::vector<std::string>& x_elements,

@@ -5,7 +5,7 @@
 //     same Guard as every production binding, so a test can see what a user would see of a defect.
 //   energyChangeBound(tdbPath, phase, components, T0, T1) -> {points, magnetic, largestChange, bound}: the bound
 //     of PhaseModel::energy_change_bound and the real largest change over the phase's sampled grid.
-//   warmSequence(tdbPath, phases, components, xElements, xValues, temperatures) -> {points, staleGrids, sparedScans, sparedScanViolations}: a line of
+//   warmSequence(tdbPath, phases, components, xElements, xValues, temperatures) -> {points, staleGrids, sparedScans, sparedScanViolations, linearizations}: a line of
 //     warm-started equilibria, with the number of phase grids kept at an earlier temperature's energies.
 //   crashForTest() -> never returns: std::abort, what a Rust panic in resvg or a failed assertion in C++ ends in;
 //     the service's test calculation __test_crash uses it to prove that a native crash fails its task and not
@@ -89,6 +89,7 @@ Napi::Value WarmSequence(const Napi::CallbackInfo& info) {
   out.Set("staleGrids", Napi::Number::New(env, double(r.stale_grids)));
   out.Set("sparedScans", Napi::Number::New(env, double(r.spared_scans)));
   out.Set("sparedScanViolations", Napi::Number::New(env, double(r.spared_scan_violations)));
+  out.Set("linearizations", Napi::Number::New(env, double(r.linearizations)));
   return out;
 }
 
