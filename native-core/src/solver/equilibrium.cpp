@@ -252,8 +252,10 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
           mode == Newton::AmountsLimited,
           mode == Newton::ChangesDelayed,
           left_out_};
-  // read at each solve, so that a test may switch it in its process
+  // the test switches, read at each solve (not in the loops), so that a test may switch them in its process
   run.keep_linearizations = std::getenv("PHASEDESK_SOLVER_RELINEARIZE") == nullptr;
+  run.every_point_scanned = std::getenv("PHASEDESK_SOLVER_CURRENT_GRIDS") != nullptr;
+  run.check_scans = std::getenv("PHASEDESK_SOLVER_CHECK_SCANS") != nullptr;
   Reason why;
   const bool warm = start != nullptr;
   if (warm) {

@@ -8,7 +8,6 @@
 // take is the whole scan's: they read only points above that window.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
 #include "solver/solver_internal.hpp"
@@ -32,10 +31,6 @@ uint8_t tier_of(double df) {
   const double t = 1 + std::floor((-kNearDepth - df) / kTierWidth);
   return static_cast<uint8_t>(std::min<double>(t, kTiers - 1));
 }
-
-// PHASEDESK_SOLVER_CURRENT_GRIDS (grid_energies.cpp) also turns these economies off: every point at every re-scan
-// (read at each call, so that a test may switch it in its process).
-bool every_point_scanned() { return std::getenv("PHASEDESK_SOLVER_CURRENT_GRIDS") != nullptr; }
 
 // The largest increase of a μ_A from the μ of phase p's last scan.
 double largest_mu_increase(const Run& run, size_t p) {
@@ -117,7 +112,7 @@ void tier_scan(Run& run, size_t p, std::vector<double>& dfs, double rise, int ti
 // PHASEDESK_SOLVER_CHECK_SCANS (tests): each re-scan spared at current energies is checked against the whole scan,
 // and a point it left out that lies within kStaleGridMargin of the hyperplane is counted (spared_scan_violations).
 void check_spared(Run& run, size_t p, GridScan kind) {
-  if (std::getenv("PHASEDESK_SOLVER_CHECK_SCANS") == nullptr || run.im.grid_bound[p] != 0) return;
+  if (!run.check_scans || run.im.grid_bound[p] != 0) return;
   const PhaseGrid& g = run.grid.ph[p];
   std::vector<double> all;
   grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, all);
@@ -151,7 +146,7 @@ GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best
   // a warm start compares each phase's best point with its sets (newton_and_rescan): a point left out must not beat them
   const auto beaten = [&](double top) { return need_best && top > best_set_df(run, p); };
   const double top = im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] + rounding;
-  if (top < -kStaleGridMargin && kept && (im.grid_bound[p] > 0 || (!beaten(top) && !every_point_scanned()))) {
+  if (top < -kStaleGridMargin && kept && (im.grid_bound[p] > 0 || (!beaten(top) && !run.every_point_scanned))) {
     if (im.grid_bound[p] == 0) spared_scan_count().fetch_add(1, std::memory_order_relaxed);
     check_spared(run, p, GridScan::kSkipped);
     return GridScan::kSkipped;
@@ -163,7 +158,7 @@ GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best
     }
     const double rise = largest_mu_increase(run, p);
     const double lift = im.grid_scan_drift[p] + rise + im.grid_bound[p] + rounding;
-    const int tiers = kept && g.line_order.empty() && !every_point_scanned() && std::isfinite(lift)
+    const int tiers = kept && g.line_order.empty() && !run.every_point_scanned && std::isfinite(lift)
                           ? tiers_to_scan(im, p, g.np, lift, beaten)
                           : 0;
     const bool near = tiers > 0;

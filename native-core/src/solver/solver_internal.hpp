@@ -218,6 +218,9 @@ struct Run {
   // linearize_if_moved reuses a set's linearisation while it holds; false (PHASEDESK_SOLVER_RELINEARIZE, tests) makes
   // it linearise every time, as before that economy
   bool keep_linearizations = true;
+  // scan_phase's test switches: every point at every re-scan (PHASEDESK_SOLVER_CURRENT_GRIDS), each spared re-scan
+  // checked against the whole scan (PHASEDESK_SOLVER_CHECK_SCANS)
+  bool every_point_scanned = false, check_scans = false;
 };
 
 // Phase p may not enter the stable assemblage of this run (Run::left_out).
