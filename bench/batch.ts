@@ -97,7 +97,7 @@ async function section(name: keyof typeof GOAL_ROWS_PER_S, alloys: number, outpu
 
 /** The searches' equilibria per alloy, and Newton iterations and CPU per equilibrium, by stage, over the section's runs. */
 function searchCountsText(): string {
-  const { equilibria, iterations, cpuMs, alloys, scans } = searchCounts;
+  const { equilibria, iterations, cpuMs, local, alloys, scans } = searchCounts;
   const per = (n: number) => (n / alloys).toFixed(2);
   const each = (n: number, i: number) => (n / equilibria[i]!).toFixed(1);
   const stages = SEARCH_STAGES.map(
@@ -105,7 +105,7 @@ function searchCountsText(): string {
       `${name} ${per(equilibria[i]!)} (${each(iterations[i]!, i)} iterations, ${each(cpuMs[i]!, i)} ms CPU each)`,
   ).join(', ');
   const total = equilibria.reduce((t, n) => t + n, 0);
-  return `equilibria per alloy: ${stages}; total ${per(total)}; scans ${scans} of ${alloys} alloys`;
+  return `equilibria per alloy: ${stages}; total ${per(total)}, of which local ${per(local)}; scans ${scans} of ${alloys} alloys`;
 }
 
 async function main(): Promise<void> {

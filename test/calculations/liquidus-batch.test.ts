@@ -75,5 +75,8 @@ describe('liquidus and solidus of many alloys searched together agree with the s
     expect(liquidusCertified).toBeGreaterThanOrEqual(60 - searched);
     expect(solidus).toBeGreaterThanOrEqual(2 * (60 - searched));
     expect(searchCounts.iterations.every((n, i) => n >= searchCounts.equilibria[i]!)).toBe(true);
+    // the solidus searches' first states from a prediction are local equilibria (liquidus-newton.ts LOCAL_FIRST_STATE),
+    // behind answers that agree with the scan's above
+    expect(searchCounts.local).toBeGreaterThanOrEqual(30);
   });
 });

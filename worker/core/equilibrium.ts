@@ -51,6 +51,13 @@ export interface EquilibriumOptions {
    * its own last state (worker/scans/liquidus-batch.ts). Each falls back to the cold start as `start` does.
    */
   starts?: (EquilibriumResult | undefined)[];
+  /**
+   * With `starts`: condition i gets a local equilibrium when local[i] and it has a start (native-core/src/solver/
+   * equilibrium.hpp, WarmStart::local): Newton among the start's phases, without the grid energies at the new
+   * temperature, the grid re-scan or the basin check, for a search that only steers by that state and certifies the
+   * ones it keeps. Such an answer says `local: true`.
+   */
+  local?: boolean[];
 }
 
 /** The state of one phase at the equilibrium's T, P and chemical potentials. */
@@ -104,6 +111,8 @@ export interface EquilibriumResult {
   phases: CompositionSet[];
   metastable: MetastablePhase[];
   derivatives: Record<string, number>;
+  /** a local equilibrium, not certified global (options.local); absent otherwise */
+  local?: true;
 }
 
 /**

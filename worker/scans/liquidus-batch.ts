@@ -35,10 +35,12 @@ export interface AlloyJob {
 /**
  * What the searches of this thread cost since the last reset: equilibria, their Newton iterations and the CPU time of
  * the process while they were solved (all threads, ms; a round counted in its earliest stage) per stage of
- * SEARCH_STAGES, alloys searched, alloys that got the scan instead (bench:batch prints them per alloy).
+ * SEARCH_STAGES, the local equilibria among them, alloys searched, alloys that got the scan instead (bench:batch
+ * prints them per alloy).
  */
 export const searchCounts = {
   equilibria: SEARCH_STAGES.map(() => 0),
+  local: 0,
   iterations: SEARCH_STAGES.map(() => 0),
   cpuMs: SEARCH_STAGES.map(() => 0),
   alloys: 0,
@@ -50,6 +52,7 @@ export function resetSearchCounts(): void {
   searchCounts.equilibria.fill(0);
   searchCounts.iterations.fill(0);
   searchCounts.cpuMs.fill(0);
+  searchCounts.local = 0;
   searchCounts.alloys = 0;
   searchCounts.scans = 0;
 }
@@ -177,6 +180,7 @@ function searchTogether(
     for (const [i, run] of batch.entries()) {
       searchCounts.equilibria[run.request.stage]!++;
       searchCounts.iterations[run.request.stage]! += results?.[i]?.iterations ?? 0;
+      if (results?.[i]?.local) searchCounts.local++;
     }
     const finished = new Set<Running>();
     for (const [i, run] of batch.entries()) {
@@ -222,7 +226,11 @@ function solveSideBySide(sys: AlloySystem, batch: Running[], threads: number): E
       phases: sys.phases,
       conditions: batch.map((r) => ({ T: r.request.T, P: r.alloy.P, X: r.alloy.X })),
       // the alloys of one batch share their components, so one list of sensitivities serves them all
-      options: { derivatives: searchDerivatives(sys, batch[0]!.alloy.X), starts: batch.map((r) => r.request.start) },
+      options: {
+        derivatives: searchDerivatives(sys, batch[0]!.alloy.X),
+        starts: batch.map((r) => r.request.start),
+        ...(batch.some((r) => r.request.local) ? { local: batch.map((r) => r.request.local === true) } : {}),
+      },
       threads,
       control: new SharedArrayBuffer(CONTROL_BYTES),
     });

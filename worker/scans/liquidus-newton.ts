@@ -36,6 +36,14 @@ const MAX_STEP = ALLOY_T_STEP;
 const PREDICTION_INSET = { liquidus: 2 * HALF_BRACKET, solidus: 0.2 };
 /** ... from a bare guess (a scan's temperature), K */
 const GUESS_INSET = 0.5;
+/**
+ * The search's first state from a prediction solved as a local equilibrium (EquilibriumOptions.local: Newton among the
+ * neighbouring alloy's phases, without the grid energies at the new temperature, the grid re-scan or the basin check,
+ * about half the equilibrium), certified only when the search keeps it. The solidus's starts 0.2 K above the
+ * prediction, a Newton step from the bracket, so it is almost never kept; the liquidus's lies within ONE_SIDED of the
+ * change, an end of its bracket, for about a third of the alloys, which would then solve it twice.
+ */
+const LOCAL_FIRST_STATE = { liquidus: false, solidus: true };
 /** a Newton step at most this long, K, puts the bracket around its estimate */
 const NEAR = 0.3;
 /** a Newton step at most this long, K: the state it starts from is one end of the bracket, 2 HALF_BRACKET wide */
@@ -103,6 +111,8 @@ export interface SolveRequest {
   T: number;
   start: EquilibriumResult | undefined;
   stage: number;
+  /** a local equilibrium will do (EquilibriumOptions.local): a state the search only takes its next step from */
+  local?: true;
 }
 
 /** The stages of a search, in order (SolveRequest.stage is the index). */
@@ -117,7 +127,8 @@ export type Search<R> = Generator<SolveRequest, R, EquilibriumResult>;
 
 /** The liquid's amount and its T derivative at an equilibrium solved with `derivatives`. */
 interface Solver {
-  solve(T: number, start: EquilibriumResult | undefined): Search<EquilibriumResult>;
+  /** `local`: a local equilibrium will do (a caller may still certify it) */
+  solve(T: number, start: EquilibriumResult | undefined, local?: boolean): Search<EquilibriumResult>;
   liquid(r: EquilibriumResult): number;
   slope(r: EquilibriumResult): number;
   /** dL/dX(el) (NaN when not computed) */
@@ -127,7 +138,7 @@ interface Solver {
   solves: number;
   /** the stage the next equilibria belong to (an index of SEARCH_STAGES) */
   stage: number;
-  /** every converged state solved so far (the solidus's certification reuses those between it and the liquidus) */
+  /** every certified state solved so far (the solidus's certification reuses those between it and the liquidus) */
   known: TState[];
 }
 
@@ -176,10 +187,11 @@ export function* alloySearch(
     solves: 0,
     stage: 0,
     known: [],
-    *solve(T, start) {
+    *solve(T, start, local) {
       s.solves++;
-      const r = yield { T, start: start?.converged ? start : undefined, stage: s.stage };
-      if (r.converged) s.known.push({ T, r });
+      const from = start?.converged ? start : undefined;
+      const r = yield { T, start: from, stage: s.stage, ...(local && from ? { local: true as const } : {}) };
+      if (r.converged && !r.local) s.known.push({ T, r });
       return r;
     },
     liquid: (r) => r.phases.filter((p) => isLiquidName(p.name)).reduce((t, p) => t + p.NP, 0),
@@ -236,18 +248,22 @@ export function alloyTemperaturesFromGuess(
  * liquid alone, steps of FIRST_STEP, doubled each time, go towards the change.
  */
 function* findChange(s: Solver, kind: Kind, guess: GuessedChange): Search<FoundChange | undefined> {
-  const target = kind === 'liquidus' ? 1 : 0;
   const budget = s.solves + MAX_SOLVES;
   // a little into the side with liquid and solid from the prediction, else from the guess
   const inset = kind === 'liquidus' ? -1 : 1;
   const predictedT = predicted(s, kind, guess);
   const T0 = predictedT !== undefined ? predictedT + inset * PREDICTION_INSET[kind] : guess.T + inset * GUESS_INSET;
   let cur: TState = { T: T0, r: undefined! };
-  cur.r = yield* s.solve(cur.T, guess.start);
+  cur.r = yield* s.solve(cur.T, guess.start, predictedT !== undefined && LOCAL_FIRST_STATE[kind]);
   let far: TState | undefined;
   let step = predictedT !== undefined ? FIRST_STEP.prediction : FIRST_STEP.guess;
   while (s.solves < budget) {
     if (!cur.r.converged) return undefined;
+    // a local state only gives the next Newton step; for anything else the state certified at its temperature
+    if (cur.r.local && !onlySteppedFrom(s, kind, cur, far)) {
+      cur = { T: cur.T, r: yield* s.solve(cur.T, cur.r) };
+      continue;
+    }
     if (far && between(cur.r) && Math.abs(far.T - cur.T) <= 2 * HALF_BRACKET) return changeBetween(kind, cur, far);
     if (!between(cur.r)) {
       if (beyond(kind, cur.r)) far = cur;
@@ -257,9 +273,8 @@ function* findChange(s: Solver, kind: Kind, guess: GuessedChange): Search<FoundC
       cur = { T, r: yield* s.solve(T, cur.r) };
       continue;
     }
-    const d = s.slope(cur.r);
-    if (!(d > 0)) return undefined;
-    const h = Math.max(-MAX_STEP, Math.min(MAX_STEP, (target - s.liquid(cur.r)) / d));
+    const h = newtonStep(s, kind, cur.r);
+    if (h === undefined) return undefined;
     if (Math.abs(h) > NEAR) {
       // a step past the state known beyond the change halves the bracket instead
       const aim = cur.T + 0.9 * h;
@@ -289,6 +304,23 @@ function* findChange(s: Solver, kind: Kind, guess: GuessedChange): Search<FoundC
     else if (!found.far) return undefined;
   }
   return undefined;
+}
+
+/** Newton's step towards the change from a state with liquid and solid, at most MAX_STEP; undefined without a slope. */
+function newtonStep(s: Solver, kind: Kind, r: EquilibriumResult): number | undefined {
+  const d = s.slope(r);
+  if (!(d > 0)) return undefined;
+  return Math.max(-MAX_STEP, Math.min(MAX_STEP, ((kind === 'liquidus' ? 1 : 0) - s.liquid(r)) / d));
+}
+
+/**
+ * findChange takes only its next Newton step from `cur`: a state with liquid and solid, not next to one known past
+ * the change, whose step is too long for it to be an end of the bracket.
+ */
+function onlySteppedFrom(s: Solver, kind: Kind, cur: TState, far: TState | undefined): boolean {
+  if (!between(cur.r) || (far && Math.abs(far.T - cur.T) <= 2 * HALF_BRACKET)) return false;
+  const h = newtonStep(s, kind, cur.r);
+  return h !== undefined && Math.abs(h) > ONE_SIDED;
 }
 
 /** The change between a state with liquid and solid (`inner`) and one past the change (`past`), at most 0.01 K apart. */

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "io/database.hpp"
@@ -175,11 +176,11 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
 // The objects are exactly those the property-by-property code made: same keys in the same order, plain
 // writable/enumerable/configurable data properties, `y` a Float64Array with a buffer of its own.
 //
-// Layout per result. Numbers: converged (0/1), iterations, T, P, GM, HM, SM, CPM, massBalanceError,
-// mu and x (each: count, values), stable sets (count; each: setNumber, NP, x (count, values), y (count,
-// values), GM, HM, SM, CPM), metastable sets (count; each: DF, x, y, GM, HM, SM, CPM), derivatives
-// (count, values). Strings: reason, reason code ('' when converged: the property is then undefined), elements
-// (count in the numbers), stable names, metastable names, derivative keys.
+// Layout per result. Numbers: converged (0 no, 1 yes, 2 yes as a local equilibrium, which gets `local: true`),
+// iterations, T, P, GM, HM, SM, CPM, massBalanceError, mu and x (each: count, values), stable sets (count; each:
+// setNumber, NP, x (count, values), y (count, values), GM, HM, SM, CPM), metastable sets (count; each: DF, x, y, GM,
+// HM, SM, CPM), derivatives (count, values). Strings: reason, reason code ('' when converged: the property is then
+// undefined), elements (count in the numbers), stable names, metastable names, derivative keys.
 constexpr const char* kBuild = R"JS((function (N, S, count) {
   'use strict';
   let i = 0, j = 0;
@@ -197,7 +198,7 @@ constexpr const char* kBuild = R"JS((function (N, S, count) {
   }
   const out = [];
   for (let r = 0; r < count; r++) {
-    const converged = N[i++] !== 0, iterations = N[i++], T = N[i++], P = N[i++];
+    const status = N[i++], converged = status !== 0, iterations = N[i++], T = N[i++], P = N[i++];
     const GM = N[i++], HM = N[i++], SM = N[i++], CPM = N[i++], massBalanceError = N[i++];
     const reason = S[j++], reasonCode = S[j++] || undefined;
     const ne = N[i++];
@@ -216,8 +217,10 @@ constexpr const char* kBuild = R"JS((function (N, S, count) {
     }
     const derivatives = {};
     for (let n = N[i++]; n > 0; n--) derivatives[S[j++]] = N[i++];
-    out.push({ converged, reason, reasonCode, iterations, T, P, elements, GM, HM, SM, CPM, massBalanceError, mu, x,
-      phases, metastable, derivatives });
+    const result = { converged, reason, reasonCode, iterations, T, P, elements, GM, HM, SM, CPM, massBalanceError, mu,
+      x, phases, metastable, derivatives };
+    if (status === 2) result.local = true;
+    out.push(result);
   }
   return out;
 }))JS";
@@ -229,8 +232,8 @@ class ResultWriter {
 
   void Add(const pd::solver::EquilibriumResult& r, const pd::solver::Conditions& c) {
     ++count_;
-    N_.insert(N_.end(), {r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM, r.HM, r.SM, r.CPM,
-                         r.mass_balance_error});
+    N_.insert(N_.end(), {r.converged ? (r.local ? 2.0 : 1.0) : 0.0, static_cast<double>(r.iterations), c.T, c.P, r.GM,
+                         r.HM, r.SM, r.CPM, r.mass_balance_error});
     S_.push_back(&r.reason);
     S_.push_back(&CodeName(r.reason_code));
     N_.push_back(static_cast<double>(r.elements.size()));
@@ -388,50 +391,77 @@ Common Prepare(const Napi::CallbackInfo& info, size_t opt_index) {
 // options.start of equilibrium(): a previous result object (as returned by equilibrium/equilibriumBatch for
 // the same system) to warm-start from (its stable sets with NP and y, metastable sets' y, mu). A result
 // that does not fit (not converged, unknown phase, wrong number of site fractions, missing mu) gives an
-// empty state, i.e. the normal cold start.
-pd::solver::WarmStart ParseStart(Napi::Env env, const Napi::Value& v, const pd::solver::EquilibriumSolver& solver) {
-  pd::solver::WarmStart w;
-  if (v.IsUndefined() || v.IsNull()) return w;
-  if (!v.IsObject()) throw Napi::TypeError::New(env, "options.start must be a previous equilibrium result");
-  auto o = v.As<Napi::Object>();
-  if (!o.Get("converged").IsBoolean() || !o.Get("converged").As<Napi::Boolean>().Value()) return w;
-  const auto& el = solver.elements();
-  Napi::Value mu = o.Get("mu");
-  if (!mu.IsObject()) return w;
-  for (const auto& e : el) {
-    Napi::Value m = mu.As<Napi::Object>().Get(e);
-    if (!m.IsNumber()) return {};
-    w.mu.push_back(m.As<Napi::Number>().DoubleValue());
+// empty state, i.e. the normal cold start. One reader serves a call: a batch's searches pass one result per
+// condition, each with every phase's set, so the property keys and the phase names are looked up once.
+class StartReader {
+ public:
+  StartReader(Napi::Env env, const pd::solver::EquilibriumSolver& solver)
+      : env_(env),
+        elements_(solver.elements()),
+        converged_(Key("converged")),
+        mu_(Key("mu")),
+        lists_{Key("metastable"), Key("phases")},
+        name_(Key("name")),
+        y_(Key("y")),
+        np_(Key("NP")) {
+    const auto& phases = solver.phases();
+    for (size_t p = 0; p < phases.size(); ++p) index_.emplace(phases[p]->name(), static_cast<int>(p));
   }
-  const auto& phases = solver.phases();
-  for (int stable = 1; stable >= 0; --stable) {
-    Napi::Value list = o.Get(stable ? "phases" : "metastable");
-    if (!list.IsArray()) return {};
+
+  pd::solver::WarmStart Read(const Napi::Value& v) const {
+    pd::solver::WarmStart w;
+    if (v.IsUndefined() || v.IsNull()) return w;
+    if (!v.IsObject()) throw Napi::TypeError::New(env_, "options.start must be a previous equilibrium result");
+    auto o = v.As<Napi::Object>();
+    Napi::Value converged = o.Get(converged_);
+    if (!converged.IsBoolean() || !converged.As<Napi::Boolean>().Value()) return w;
+    Napi::Value mu = o.Get(mu_);
+    if (!mu.IsObject()) return w;
+    for (const auto& e : elements_) {
+      Napi::Value m = mu.As<Napi::Object>().Get(e);
+      if (!m.IsNumber()) return {};
+      w.mu.push_back(m.As<Napi::Number>().DoubleValue());
+    }
+    for (int stable = 1; stable >= 0; --stable)
+      if (!ReadSets(o.Get(lists_[stable]), stable == 1, w.sets)) return {};
+    return w;  // checked against the models (sizes, finiteness) by the solver, which falls back if it does not fit
+  }
+
+ private:
+  Napi::Value Key(const char* name) const { return Napi::String::New(env_, name); }
+
+  bool ReadSets(const Napi::Value& list, bool stable, std::vector<pd::solver::WarmStart::Set>& out) const {
+    if (!list.IsArray()) return false;
     auto a = list.As<Napi::Array>();
-    for (uint32_t i = 0; i < a.Length(); ++i) {
-      if (!a.Get(i).IsObject()) return {};
-      auto so = a.Get(i).As<Napi::Object>();
-      if (!so.Get("name").IsString() || !so.Get("y").IsTypedArray()) return {};
-      std::string name = so.Get("name").As<Napi::String>().Utf8Value();
-      int idx = -1;
-      for (size_t p = 0; p < phases.size(); ++p)
-        if (phases[p]->name() == name) idx = static_cast<int>(p);
-      auto y = so.Get("y").As<Napi::TypedArray>();
-      if (idx < 0 || y.TypedArrayType() != napi_float64_array) return {};
+    const uint32_t n = a.Length();
+    for (uint32_t i = 0; i < n; ++i) {
+      Napi::Value item = a.Get(i);
+      if (!item.IsObject()) return false;
+      auto so = item.As<Napi::Object>();
+      Napi::Value name = so.Get(name_), y = so.Get(y_);
+      if (!name.IsString() || !y.IsTypedArray()) return false;
+      auto found = index_.find(name.As<Napi::String>().Utf8Value());
+      if (found == index_.end() || y.As<Napi::TypedArray>().TypedArrayType() != napi_float64_array) return false;
       pd::solver::WarmStart::Set s;
-      s.phase_index = idx;
-      s.stable = stable == 1;
+      s.phase_index = found->second;
+      s.stable = stable;
       auto yf = y.As<Napi::Float64Array>();
       s.y.assign(yf.Data(), yf.Data() + yf.ElementLength());
-      if (s.stable) {
-        if (!so.Get("NP").IsNumber()) return {};
-        s.NP = so.Get("NP").As<Napi::Number>().DoubleValue();
+      if (stable) {
+        Napi::Value np = so.Get(np_);
+        if (!np.IsNumber()) return false;
+        s.NP = np.As<Napi::Number>().DoubleValue();
       }
-      w.sets.push_back(std::move(s));
+      out.push_back(std::move(s));
     }
+    return true;
   }
-  return w;  // checked against the models (sizes, finiteness) by the solver, which falls back if it does not fit
-}
+
+  Napi::Env env_;
+  const std::vector<std::string>& elements_;
+  Napi::Value converged_, mu_, lists_[2], name_, y_, np_;
+  std::unordered_map<std::string, int> index_;
+};
 
 Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
@@ -442,7 +472,7 @@ Napi::Value Equilibrium(const Napi::CallbackInfo& info) {
   cm.solver->options().single_set = cm.single_set;
   pd::solver::WarmStart start;
   if (info.Length() > 4 && info[4].IsObject())
-    start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+    start = StartReader(env, *cm.solver).Read(info[4].As<Napi::Object>().Get("start"));
   auto r = start.valid() ? cm.solver->solve(cond, &start, nullptr) : cm.solver->solve(cond);
   return ToJs(env, r, cond);
 }
@@ -465,7 +495,7 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
   // options.start (with warmStart): the first condition continues from that result
   pd::solver::WarmStart start;
   if (cm.warm_start && info.Length() > 4 && info[4].IsObject())
-    start = ParseStart(env, info[4].As<Napi::Object>().Get("start"), *cm.solver);
+    start = StartReader(env, *cm.solver).Read(info[4].As<Napi::Object>().Get("start"));
   // options.starts (without warmStart): condition i starts from starts[i] (a previous result; anything else = cold)
   std::vector<pd::solver::WarmStart> starts;
   if (!cm.warm_start && info.Length() > 4 && info[4].IsObject()) {
@@ -473,8 +503,15 @@ Napi::Value EquilibriumBatch(const Napi::CallbackInfo& info) {
     if (!list.IsUndefined() && !list.IsNull()) {
       if (!list.IsArray()) throw Napi::TypeError::New(env, "options.starts must be an array of previous results");
       auto a = list.As<Napi::Array>();
-      for (uint32_t i = 0; i < a.Length() && i < conds.size(); ++i)
-        starts.push_back(ParseStart(env, a.Get(i), *cm.solver));
+      const StartReader reader(env, *cm.solver);
+      for (uint32_t i = 0; i < a.Length() && i < conds.size(); ++i) starts.push_back(reader.Read(a.Get(i)));
+    }
+    // options.local (with starts): condition i gets a local equilibrium when local[i] (WarmStart::local)
+    Napi::Value local = info[4].As<Napi::Object>().Get("local");
+    if (!local.IsUndefined() && !local.IsNull()) {
+      if (!local.IsArray()) throw Napi::TypeError::New(env, "options.local must be an array of booleans");
+      auto a = local.As<Napi::Array>();
+      for (uint32_t i = 0; i < a.Length() && i < starts.size(); ++i) starts[i].local = a.Get(i).ToBoolean().Value();
     }
   }
   auto rs = cm.solver->solve_batch(conds, threads, pd::cancel_flag(), control.progress,

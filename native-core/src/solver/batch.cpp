@@ -2,6 +2,8 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 
@@ -10,6 +12,58 @@
 namespace pd::solver {
 
 using detail::predict;
+
+namespace {
+
+// [0, total) cut into one contiguous block per thread. Its owner takes a block's conditions from the front; a thread
+// whose own block is done takes the others' from the back of the one with the most left, so that equal blocks whose
+// equilibria cost unequally (3-fold between a state near a solidus and one in the liquid) end together, while each
+// thread still walks through neighbouring conditions (the owner forwards, a helper backwards).
+class SharedBlocks {
+ public:
+  SharedBlocks(long total, int blocks) : blocks_(blocks), ranges_(new std::atomic<uint64_t>[blocks]) {
+    for (int b = 0; b < blocks; ++b) ranges_[b].store(pack(total * b / blocks, total * (b + 1) / blocks));
+  }
+
+  // The next condition for thread `tid`, -1 when none is left.
+  long take(int tid) {
+    if (tid < blocks_) {
+      const long own = take_from(tid, true);
+      if (own >= 0) return own;
+    }
+    for (;;) {
+      int fullest = -1;
+      uint64_t most = 0;
+      for (int b = 0; b < blocks_; ++b) {
+        const uint64_t range = ranges_[b].load(), left = back(range) > front(range) ? back(range) - front(range) : 0;
+        if (left > most) most = left, fullest = b;
+      }
+      if (fullest < 0) return -1;
+      const long taken = take_from(fullest, false);
+      if (taken >= 0) return taken;
+    }
+  }
+
+ private:
+  static uint64_t pack(uint64_t front, uint64_t back) { return front << 32 | back; }
+  static uint64_t front(uint64_t range) { return range >> 32; }
+  static uint64_t back(uint64_t range) { return range & 0xffffffffu; }
+
+  long take_from(int b, bool at_front) {
+    uint64_t range = ranges_[b].load();
+    for (;;) {
+      const uint64_t f = front(range), k = back(range);
+      if (f >= k) return -1;
+      const uint64_t next = at_front ? pack(f + 1, k) : pack(f, k - 1);
+      if (ranges_[b].compare_exchange_weak(range, next)) return static_cast<long>(at_front ? f : k - 1);
+    }
+  }
+
+  int blocks_;
+  std::unique_ptr<std::atomic<uint64_t>[]> ranges_;
+};
+
+}  // namespace
 
 std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<Conditions>& conds, int threads,
                                                               const volatile int32_t* cancel, double* progress,
@@ -27,6 +81,7 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
   auto own_start = [&](long i) -> const WarmStart* {
     return starts && static_cast<size_t>(i) < starts->size() && (*starts)[i].valid() ? &(*starts)[i] : nullptr;
   };
+  SharedBlocks shared(total, threads);
 #pragma omp parallel num_threads(threads)
   {
     CancelScope cancel_scope(cancel);  // the flag seen by throw_if_cancelled() on every thread of the team
@@ -80,11 +135,10 @@ std::vector<EquilibriumResult> EquilibriumSolver::solve_batch(const std::vector<
         std::swap(prev, next);
       }
     } else if (starts) {
-      // independent searches side by side, each from its own state: contiguous blocks per thread (static), so that
-      // a caller who orders the conditions by temperature gives each thread neighbouring temperatures, whose grid
-      // energies it then mostly keeps (grid_energies.cpp, stale_grid_phase)
-      const long nt = omp_get_num_threads(), tid = omp_get_thread_num();
-      for (long i = total * tid / nt; i < total * (tid + 1) / nt; ++i) one(i, own_start(i), nullptr);
+      // independent searches side by side, each from its own state: contiguous blocks per thread, so that a caller
+      // who orders the conditions by temperature gives each thread neighbouring temperatures, whose grid energies it
+      // then mostly keeps (grid_energies.cpp, stale_grid_phase); a thread done with its block helps with the others'
+      for (long i; (i = shared.take(omp_get_thread_num())) >= 0;) one(i, own_start(i), nullptr);
     } else if (total <= 2L * omp_get_num_threads()) {
       // a few conditions (the traces of a mapper, side by side): condition k on thread k mod n, so that each
       // thread keeps meeting the temperatures of the same trace and its (T,P) caches hold

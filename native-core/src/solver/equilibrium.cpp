@@ -239,7 +239,8 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
   res.elements = elements_;
   const int C = static_cast<int>(elements_.size());
   Conds cd = parse_conditions(c, elements_, masses_);
-  prepare_TP(phases_, *grid_, *impl_, c.T, c.P);
+  const bool local = start && start->local && prepare_models_only(phases_, *impl_, c.T, c.P);
+  if (!local) prepare_TP(phases_, *grid_, *impl_, c.T, c.P);
   Run run{phases_,
           *grid_,
           *impl_,
@@ -270,8 +271,9 @@ EquilibriumResult EquilibriumSolver::solve_impl(const Conditions& c, const WarmS
     res.reason_code = why.code;
     return res;
   }
-  const bool ok = certify(run, options_, warm, why);
+  const bool ok = local ? newton(run, options_.max_iterations, why) : certify(run, options_, warm, why);
   fill_results(run, c, options_, ok, why, res);
+  res.local = local && res.converged;
   if (res.converged && !options_.derivatives.empty()) dot_derivatives(run, c, elements_, options_.derivatives, res);
   return res;
 }

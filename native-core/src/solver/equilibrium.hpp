@@ -80,6 +80,9 @@ struct EquilibriumResult {
   double GM = 0, HM = 0, SM = 0, CPM = 0;
   std::vector<std::pair<std::string, double>> derivatives;
   double mass_balance_error = 0;  // max |sum NP x - x_condition| (and |sum NP - 1|)
+  // A local equilibrium (WarmStart::local): Newton converged among the start's composition sets, with neither the grid
+  // re-scan nor the basin check behind it, so `converged` says less than it says otherwise (see WarmStart::local).
+  bool local = false;
 };
 
 // The state a solve ends in, used as the starting point of a neighbouring solve (warm start): every
@@ -94,6 +97,13 @@ struct WarmStart {
   };
   std::vector<Set> sets;
   std::vector<double> mu;  // per system element
+  // Solve from it to a local equilibrium only: Newton among its sets (each may become stable or not), without the grid
+  // energies at the new (T,P), the grid re-scan (§8.5) or the basin check. For a caller that certifies the states it
+  // keeps and only steers by this one (the liquidus search's step towards its bracket: its amount of liquid and slope
+  // where the neighbouring state's phases still hold); a phase the re-scan would have added is missing from it. A
+  // solver that holds no grid energies yet, or a Newton that does not converge, gives the certified answer instead
+  // (EquilibriumResult::local says which).
+  bool local = false;
   bool valid() const { return !sets.empty() && !mu.empty(); }
   // From a converged result (stable and metastable sets); invalid (empty) if it did not converge.
   static WarmStart from_result(const EquilibriumResult& r);

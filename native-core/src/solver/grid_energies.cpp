@@ -131,4 +131,19 @@ void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, co
   }
 }
 
+bool prepare_models_only(const std::vector<std::shared_ptr<const PhaseModel>>& phases, EquilibriumSolver::Impl& im,
+                         double T, double P) {
+  if (im.gridG.size() != phases.size()) return false;  // seed_metastable reads them
+  if (im.T == T && im.P == P && im.states.size() == phases.size()) return true;
+  im.states.clear();
+  for (const auto& pm : phases) {
+    throw_if_cancelled();
+    im.states.push_back(pm->prepare(T, P));
+  }
+  // the grid energies are not of (T,P): the next prepare_TP, even at this (T,P), computes or carries them
+  im.T = std::numeric_limits<double>::quiet_NaN();
+  im.P = std::numeric_limits<double>::quiet_NaN();
+  return true;
+}
+
 }  // namespace pd::solver::detail

@@ -255,6 +255,10 @@ PhaseGrid sample_phase(const PhaseModel& pm, const PhaseInfo& pi, int C, int pde
 // grid_energies.cpp
 void prepare_TP(const std::vector<std::shared_ptr<const PhaseModel>>& phases, const Grid& grid,
                 EquilibriumSolver::Impl& im, double T, double P);
+// A local solve's (T,P) (WarmStart::local): the models' states only, the grid energies left of the states they are of
+// (the next prepare_TP carries them from there); false when the solver holds no grid energies yet.
+bool prepare_models_only(const std::vector<std::shared_ptr<const PhaseModel>>& phases, EquilibriumSolver::Impl& im,
+                         double T, double P);
 
 // Why a step could not go on: the text of EquilibriumResult::reason and its code (reason_code).
 struct Reason {

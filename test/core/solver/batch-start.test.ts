@@ -64,4 +64,22 @@ describe('equilibriumBatch options.start', () => {
       expect(state(batch[i]!), `ZN=${alloys[i]}`).toBe(state(single));
     });
   });
+
+  it('options.starts: a thread done with its block solves the rest of the other block, each condition once', () => {
+    // the first block's conditions start cold (several times the work of a warm start), the second block's warm: the
+    // second thread finishes first and takes the first block's last conditions (native-core/src/solver/batch.cpp)
+    const xs = Array.from({ length: 24 }, (_, i) => 0.05 + (0.85 * i) / 23);
+    const conditions = xs.map((x) => ({ T: 606, X: { ZN: x } }));
+    const starts = xs.map((x, i) =>
+      i < 12 ? undefined : equilibrium({ database: db, components, conditions: { T: 600, X: { ZN: x } } }),
+    );
+    const batch = equilibriumBatch({ database: db, components, conditions, options: { starts }, threads: 2 });
+    expect(batch).toHaveLength(conditions.length);
+    conditions.forEach((c, i) => {
+      const start = starts[i];
+      const single = equilibrium({ database: db, components, conditions: c, options: start ? { start } : undefined });
+      expect(batch[i]!.converged, `ZN=${xs[i]}`).toBe(true);
+      expect(state(batch[i]!), `ZN=${xs[i]}`).toBe(state(single));
+    });
+  });
 });
