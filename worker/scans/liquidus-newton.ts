@@ -38,10 +38,10 @@ const PREDICTION_INSET = { liquidus: 2 * HALF_BRACKET, solidus: 0.2 };
 const GUESS_INSET = 0.5;
 /**
  * The search's first state from a prediction solved as a local equilibrium (EquilibriumOptions.local: Newton among the
- * neighbouring alloy's phases, without the grid energies at the new temperature, the grid re-scan or the basin check,
- * about half the equilibrium), certified only when the search keeps it. The solidus's starts 0.2 K above the
- * prediction, a Newton step from the bracket, so it is almost never kept; the liquidus's lies within ONE_SIDED of the
- * change, an end of its bracket, for about a third of the alloys, which would then solve it twice.
+ * neighbouring alloy's phases, without the grid energies at the new temperature, the grid re-scan or the basin check:
+ * about 0.6 of a certified one), certified only when the search keeps it. The solidus's lies 0.2 K above its
+ * prediction, a Newton step away from its bracket, so it is almost never kept; the liquidus's lies within ONE_SIDED of
+ * the change, an end of its bracket, for about a third of the alloys, which would then solve it twice.
  */
 const LOCAL_FIRST_STATE = { liquidus: false, solidus: true };
 /** a Newton step at most this long, K, puts the bracket around its estimate */
