@@ -174,7 +174,8 @@ pd::solver::Conditions ParseConditions(Napi::Env env, const Napi::Value& v) {
 // numbers and one array of strings (repeated strings such as element and phase names created once), and a
 // small JS function (kBuild, compiled once per environment) builds every object with object literals in a single call.
 // The objects are exactly those the property-by-property code made: same keys in the same order, plain
-// writable/enumerable/configurable data properties, `y` a Float64Array with a buffer of its own.
+// writable/enumerable/configurable data properties, `y` a Float64Array with a buffer of its own; a local equilibrium's
+// (WarmStart::local) has one more key last, `local: true`.
 //
 // Layout per result. Numbers: converged (0 no, 1 yes, 2 yes as a local equilibrium, which gets `local: true`),
 // iterations, T, P, GM, HM, SM, CPM, massBalanceError, mu and x (each: count, values), stable sets (count; each:
