@@ -272,9 +272,15 @@ class PhaseBasins {
       // the re-scan left out lie below it all)
       const double* df = df_all().data();
       const double lowest = -window;
-      for_each_scanned_point(run_.im, p_, g_.np, [&](size_t k) {
-        if (df[k] > lowest) cand.emplace_back(df[k], k);
-      });
+      // none when the re-scan's largest lies below it by more than the rounding of the values taken exactly
+      // (checked under PHASEDESK_SOLVER_CHECK_SCANS)
+      const bool none = !(run_.im.grid_scan_top[p_] + run_.im.grid_rounding[p_] > lowest);
+      if (!none || run_.check_scans)
+        for_each_scanned_point(run_.im, p_, g_.np, [&](size_t k) {
+          if (!(df[k] > lowest)) return;
+          if (none) spared_scan_violations().fetch_add(1);
+          cand.emplace_back(df[k], k);
+        });
     }
     const int m = m_;
     std::vector<double> buf(m);

@@ -28,19 +28,39 @@ double exact_grid_df(const Run& run, size_t p, size_t k) {
 // The best grid point of phase p by the model's own energies, into best and at: only the points whose driving
 // force from the table lies within twice its rounding of the table's best can be it (each of those is taken anew
 // into dfs).
-void exact_best_point(const Run& run, size_t p, double rounding, std::vector<double>& dfs, double& best, size_t& at) {
+// `near`: the scanned points that can lie that close to it, in the grid's order (ScanTop::near with kNearWindow).
+void exact_best_point(const Run& run, size_t p, double rounding, const std::vector<uint32_t>& near,
+                      std::vector<double>& dfs, double& best, size_t& at) {
   if (!(rounding > 0) || !std::isfinite(best)) return;
   const double from = best - 2 * rounding;
   best = -std::numeric_limits<double>::infinity();
-  for_each_scanned_point(run.im, p, dfs.size(), [&](size_t k) {
-    if (!(dfs[k] >= from)) return;
+  for (const uint32_t k : near) {
+    if (!(dfs[k] >= from)) continue;
     dfs[k] = exact_grid_df(run, p, k);
     if (dfs[k] > best) {
       best = dfs[k];
       at = k;
     }
+  }
+}
+
+// PHASEDESK_SOLVER_CHECK_SCANS (tests): the pass newton_and_rescan leaves out on the scan's top is checked against the
+// points scanned: none may lie above the top, and with a window every point exact_best_point reads (within two
+// roundings of the top) must be listed.
+void check_top(const Run& run, size_t p, const ScanTop& top, double rounding) {
+  if (!run.check_scans) return;
+  const std::vector<double>& dfs = run.im.grid_df[p];
+  for_each_scanned_point(run.im, p, dfs.size(), [&](size_t k) {
+    const bool listed = top.window < 0 || !(dfs[k] >= top.df - 2 * rounding) ||
+                        std::binary_search(top.near->begin(), top.near->end(), static_cast<uint32_t>(k));
+    if (dfs[k] > top.df || !listed) spared_scan_violations().fetch_add(1);
   });
 }
+
+// The window of table driving forces, in roundings, within which the scan lists the points exact_best_point may read:
+// its best lies within one rounding of the table's largest (the pass of newton_and_rescan may have taken a point's
+// own value), and it reads the points within two roundings of it, each up to one rounding off its table value.
+constexpr double kNearWindow = 4;
 
 // Phase p has no stable set and a set held at its vacancy floor (PhaseGrid::nf_floor): the sets the grid re-scan gives
 // it relax towards its pure-vacancy configuration, where its Gibbs energy per mole of atoms has no lower bound (the
@@ -76,6 +96,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
     }
     run.im.grid_df.resize(run.phases.size());
     run.im.grid_scan.resize(run.phases.size(), GridScan::kWhole);
+    run.im.grid_scan_top.resize(run.phases.size(), std::numeric_limits<double>::infinity());
     for (size_t p = 0; p < run.phases.size(); ++p) {
       const PhaseGrid& g = run.grid.ph[p];
       std::vector<double>& dfs = run.im.grid_df[p];  // kept for check_basins, which runs at this μ
@@ -84,10 +105,27 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
         run.im.grid_scan[p] = GridScan::kSkipped;
         continue;
       }
-      run.im.grid_scan[p] = scan_phase(run, p, dfs, !branch_checked);
+      const double rounding = run.im.grid_rounding[p];
+      ScanTop top;
+      if (!branch_checked && rounding > 0) {
+        top.window = kNearWindow * rounding;
+        top.near = &run.im.grid_near;
+      }
+      run.im.grid_scan[p] = scan_phase(run, p, dfs, !branch_checked, top);
       if (run.im.grid_scan[p] == GridScan::kSkipped)
         continue;  // far below the hyperplane at any energies it may have now
-      const double rounding = run.im.grid_rounding[p];
+      run.im.grid_scan_top[p] = top.df;
+      if (!(top.df + rounding > bdf)) {
+        // no point within the table's rounding of the best so far (a converged state's usual case): the pass below
+        // would only find the phase's best point, which the scan has found
+        check_top(run, p, top, rounding);
+        if (!branch_checked && top.df > pbest[p]) {
+          pbest[p] = top.df;
+          pq[p] = top.at;
+        }
+        if (!branch_checked) exact_best_point(run, p, rounding, run.im.grid_near, dfs, pbest[p], pq[p]);
+        continue;
+      }
       for_each_scanned_point(run.im, p, g.np, [&](size_t k) {
         // a point the table's rounding may put above the best so far gets the model's own value
         if (rounding > 0 && dfs[k] + rounding > bdf) dfs[k] = exact_grid_df(run, p, k);
@@ -112,7 +150,7 @@ bool newton_and_rescan(Run& run, const SolverOptions& options, bool& branch_chec
           bq = k;
         }
       });
-      if (!branch_checked) exact_best_point(run, p, rounding, dfs, pbest[p], pq[p]);
+      if (!branch_checked) exact_best_point(run, p, rounding, run.im.grid_near, dfs, pbest[p], pq[p]);
     }
     if (bp < 0 && !branch_checked) {
       // Warm start, once: the metastable sets came relaxed from the previous condition and may sit on a

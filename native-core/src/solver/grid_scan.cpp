@@ -58,10 +58,10 @@ inline double point_df(const Run& run, const double* gG, const PhaseGrid& g, siz
 }
 
 // Every point scanned; the record rebuilt from it.
-void whole_scan(Run& run, size_t p, std::vector<double>& dfs) {
+void whole_scan(Run& run, size_t p, std::vector<double>& dfs, ScanTop& top) {
   EquilibriumSolver::Impl& im = run.im;
   const PhaseGrid& g = run.grid.ph[p];
-  grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
+  grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs, top);
   double highest = -std::numeric_limits<double>::infinity();
   std::vector<uint8_t>& tier = im.grid_tier[p];
   tier.resize(g.np);
@@ -93,7 +93,7 @@ int tiers_to_scan(const EquilibriumSolver::Impl& im, size_t p, size_t np, double
 
 // The points of the tiers below `tiers` scanned, the others bounded by the record's drift: `rise` is the largest
 // increase of a μ_A since the last scan.
-void tier_scan(Run& run, size_t p, std::vector<double>& dfs, double rise, int tiers) {
+void tier_scan(Run& run, size_t p, std::vector<double>& dfs, double rise, int tiers, ScanTop& top) {
   EquilibriumSolver::Impl& im = run.im;
   const PhaseGrid& g = run.grid.ph[p];
   const double* gG = im.gridG[p].data();
@@ -104,6 +104,7 @@ void tier_scan(Run& run, size_t p, std::vector<double>& dfs, double rise, int ti
     if (tier[k] >= tiers) continue;
     dfs[k] = point_df(run, gG, g, k);
     highest = std::max(highest, dfs[k]);
+    top.take(dfs[k], k);
   }
   im.grid_df_max[p] = highest;
   im.grid_df_mu[p] = run.mu;
@@ -115,7 +116,8 @@ void check_spared(Run& run, size_t p, GridScan kind) {
   if (!run.check_scans || run.im.grid_bound[p] != 0) return;
   const PhaseGrid& g = run.grid.ph[p];
   std::vector<double> all;
-  grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, all);
+  ScanTop unused;
+  grid_df(run.im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, all, unused);
   for (size_t k = 0; k < g.np; ++k) {
     const bool scanned = kind == GridScan::kNear && run.im.grid_tier[p][k] < run.im.grid_scan_tiers[p];
     if (!scanned && !(all[k] < -kStaleGridMargin)) spared_scan_violations().fetch_add(1);
@@ -127,7 +129,8 @@ void check_spared(Run& run, size_t p, GridScan kind) {
 // Each point's sum taken -G + Σ μ_A x_A in the order of A, point after point: the compositions are read once (a pass
 // per element, which vectorised the additions, read a large grid's compositions C times from memory: a steel's
 // 600,000 points are 33 MB).
-void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df) {
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df,
+             ScanTop& top) {
   df.resize(np);
   double* out = df.data();
   for (size_t k = 0; k < np; ++k) {
@@ -135,25 +138,27 @@ void grid_df(const double* gG, const double* X, const double* mu, int C, size_t 
     double s = -gG[k];
     for (int A = 0; A < C; ++A) s += mu[A] * x[A];
     out[k] = s;
+    top.take(s, k);
   }
 }
 
-GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best) {
+GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best, ScanTop& top) {
   const PhaseGrid& g = run.grid.ph[p];
   EquilibriumSolver::Impl& im = run.im;
   const double rounding = im.grid_rounding[p];
   const bool kept = dfs.size() == g.np;  // the values of an earlier scan, which the skipped points keep
   // a warm start compares each phase's best point with its sets (newton_and_rescan): a point left out must not beat them
   const auto beaten = [&](double top) { return need_best && top > best_set_df(run, p); };
-  const double top = im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] + rounding;
-  if (top < -kStaleGridMargin && kept && (im.grid_bound[p] > 0 || (!beaten(top) && !run.every_point_scanned))) {
+  const double reach = im.grid_df_max[p] + largest_mu_increase(run, p) + im.grid_bound[p] + rounding;
+  if (reach < -kStaleGridMargin && kept && (im.grid_bound[p] > 0 || (!beaten(reach) && !run.every_point_scanned))) {
     if (im.grid_bound[p] == 0) spared_scan_count().fetch_add(1, std::memory_order_relaxed);
     check_spared(run, p, GridScan::kSkipped);
     return GridScan::kSkipped;
   }
   for (;;) {
+    top.restart();
     if (!im.grid_states[p]) {  // a grid evaluated at every (T,P): no record
-      grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs);
+      grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs, top);
       return GridScan::kWhole;
     }
     const double rise = largest_mu_increase(run, p);
@@ -164,11 +169,11 @@ GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best
     const bool near = tiers > 0;
     im.grid_scan_tiers[p] = static_cast<uint8_t>(tiers);
     if (near) {
-      tier_scan(run, p, dfs, rise, tiers);
+      tier_scan(run, p, dfs, rise, tiers, top);
       spared_scan_count().fetch_add(1, std::memory_order_relaxed);
       check_spared(run, p, GridScan::kNear);
     } else
-      whole_scan(run, p, dfs);
+      whole_scan(run, p, dfs, top);
     const GridScan kind = near ? GridScan::kNear : GridScan::kWhole;
     const double bound = im.grid_bound[p];
     if (bound == 0) return kind;

@@ -340,9 +340,32 @@ void refresh_grid_energies(const Run& run);
 // shallower depth tiers (kNear: the others lie that far below) or every point (kWhole). The points not scanned keep the values of
 // an earlier scan, all below -kStaleGridMargin as well.
 enum class GridScan : char { kSkipped, kNear, kWhole };
-// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df.
-void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df);
-GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best);
+// The largest driving force among the points a scan computed, and the first point with it (-inf, 0: none); with a
+// window >= 0 also the points whose driving force came within it of the largest so far, in the grid's order (a
+// superset of those within it of the largest: certify.cpp's exact_best_point reads only those).
+struct ScanTop {
+  double df = -std::numeric_limits<double>::infinity();
+  size_t at = 0;
+  double window = -1;
+  std::vector<uint32_t>* near = nullptr;
+  void take(double d, size_t k) {
+    if (d > df) {
+      df = d;
+      at = k;
+    }
+    if (window >= 0 && d >= df - window) near->push_back(static_cast<uint32_t>(k));
+  }
+  void restart() {
+    df = -std::numeric_limits<double>::infinity();
+    at = 0;
+    if (near) near->clear();
+  }
+};
+// The driving force of each of np grid points (energies gG, compositions X, C per point) at μ, into df (and top).
+void grid_df(const double* gG, const double* X, const double* mu, int C, size_t np, std::vector<double>& df,
+             ScanTop& top);
+// `top`: the points scanned taken (restarted first; not set when kSkipped)
+GridScan scan_phase(Run& run, size_t p, std::vector<double>& dfs, bool need_best, ScanTop& top);
 // How many times, in this process, a phase's re-scan at current energies was left out or kept to its near list (for
 // tests of the economy)
 std::atomic<uint64_t>& spared_scan_count();
@@ -398,8 +421,10 @@ struct EquilibriumSolver::Impl {
   std::vector<std::vector<uint32_t>> grid_tier_count;
   std::vector<double> grid_scan_drift;
   std::vector<uint8_t> grid_scan_tiers;
-  // per phase what its last re-scan scanned (the basin check reads only those points)
+  // per phase what its last re-scan scanned (the basin check reads only those points), and the largest driving force
+  // among those points from the grid energies (each of grid_df is at most the phase's rounding above it)
   std::vector<detail::GridScan> grid_scan;
+  std::vector<double> grid_scan_top;
   // per phase the driving force of each grid point at the μ of the last grid re-scan (certify.cpp), which the basin
   // check that follows it reads at that μ
   std::vector<std::vector<double>> grid_df;
@@ -407,6 +432,7 @@ struct EquilibriumSolver::Impl {
   // first asks (magnetic_basin_possible)
   std::vector<double> ordering_T_max;
   // workspaces
+  std::vector<uint32_t> grid_near;  // the re-scan's points near a phase's best (ScanTop::near)
   std::vector<double> Phi, rhs, Hr, A, bvec, sol;
   std::vector<double> W;                      // linearize's Hessian of the Lagrangian in y (§8.2)
   std::vector<double> trial, grhs, gx;        // linearize's Cholesky trial, solve_global's right side and x
