@@ -62,17 +62,15 @@ void whole_scan(Run& run, size_t p, std::vector<double>& dfs, ScanTop& top) {
   EquilibriumSolver::Impl& im = run.im;
   const PhaseGrid& g = run.grid.ph[p];
   grid_df(im.gridG[p].data(), g.X.data(), run.mu.data(), run.C, g.np, dfs, top);
-  double highest = -std::numeric_limits<double>::infinity();
   std::vector<uint8_t>& tier = im.grid_tier[p];
   tier.resize(g.np);
   std::vector<uint32_t>& count = im.grid_tier_count[p];
   count.assign(kTiers, 0);
   for (size_t k = 0; k < g.np; ++k) {
-    highest = std::max(highest, dfs[k]);
     tier[k] = tier_of(dfs[k]);
     ++count[tier[k]];
   }
-  im.grid_df_max[p] = highest;
+  im.grid_df_max[p] = top.df;
   im.grid_scan_drift[p] = 0;
   im.grid_df_mu[p] = run.mu;
 }
