@@ -25,8 +25,6 @@ export const ALLOY_T_RANGE: [number, number] = [200, 4000];
 export const ALLOY_T_STEP = 50;
 /** first step of the upward probe from a known temperature to the first fully liquid state, K (doubled at each probe) */
 export const ALLOY_T_PROBE = 50;
-/** states of the downward scan between two checks whether the solidus is bracketed */
-const SCAN_CHUNK = 4;
 
 /** Liquidus and solidus of an alloy as point and line results give them (contract/results/point_calculation.ts). */
 export type AlloyTemperatures = AlloyTemperaturesField;
@@ -73,13 +71,13 @@ export function alloyTemperatures(
       conditions: { T, P, X },
       options: start ? { start } : undefined,
     });
-  // Scanned from the top down, in chunks, until the solidus is bracketed (no liquid below a state with liquid):
+  // Scanned from the top down, state by state, until the solidus is bracketed (no liquid below a state with liquid):
   // the highest changes are met first, and the slow low-temperature equilibria of ordered phases are never
   // computed (a quaternary with ordered BCC and L12: 33 s bottom-up, a fraction of that top-down).
   const top =
     startT !== undefined && startT >= range[0] && startT <= range[1]
       ? liquidTop(solve, range, startT, startState, cancelled)
-      : { T: range[1] };
+      : { T: range[1], probes: [] };
   const downResults = scanDown(solve, top, range[0], step, cancelled);
   const Ts = downResults.map((k) => k.T).reverse();
   const results = downResults.map((k) => k.r).reverse();
@@ -121,9 +119,10 @@ function liquidTop(
   startT: number,
   startState: EquilibriumResult | undefined,
   cancelled: () => boolean,
-): { T: number; r?: EquilibriumResult } {
+): ScanTop {
   let probe = ALLOY_T_PROBE;
   let below: EquilibriumResult | undefined;
+  const probes: TState[] = [];
   for (let T = startT; ; T = Math.min(range[1], T + probe), probe *= 2) {
     if (cancelled()) throw new CancelledError();
     // each probe starts from the one below it: the re-scan of the grid certifies a warm start as a cold one, at
@@ -132,42 +131,40 @@ function liquidTop(
       T === startT && startState?.converged && startState.T === startT
         ? startState
         : solve(T, below?.converged ? below : undefined);
-    if (r.converged && onlyLiquid(r)) return { T, r };
-    if (T >= range[1]) return { T: range[1] };
+    if (r.converged && onlyLiquid(r)) return { T, r, probes };
+    if (T >= range[1]) return { T: range[1], probes };
+    if (r.converged) probes.push({ T, r });
     below = r;
   }
 }
 
+/** Where the downward scan starts (with the state there when known), and the converged probes below it. */
+interface ScanTop {
+  T: number;
+  r?: EquilibriumResult;
+  probes: TState[];
+}
+
+/** The converged state among `known` at T (within 1e-6 K), or undefined. */
+function stateAt(known: TState[], T: number): EquilibriumResult | undefined {
+  return known.find((k) => Math.abs(k.T - T) <= 1e-6)?.r;
+}
+
 /**
- * The states of the scan from `top` down in steps of `step`, in chunks of SCAN_CHUNK, until the solidus is
- * bracketed (a state with liquid above one without) or the range's bottom; the first is the top's liquid state
- * when known.
+ * The states of the scan from `top` down in steps of `step` until the solidus is bracketed (a state with liquid
+ * directly above one without: the highest changes of both conditions lie above it, so no state below is needed) or
+ * the range's bottom; the first is the top's liquid state when known. A probe on the way up that lies at one of the
+ * scan's temperatures is that state (a converged equilibrium at the same T and composition), not solved again.
  */
-function scanDown(
-  solve: SolveAt,
-  top: { T: number; r?: EquilibriumResult },
-  bottom: number,
-  step: number,
-  cancelled: () => boolean,
-): TState[] {
-  const down: number[] = [];
-  for (let T = top.T; T >= bottom - 1e-9; T -= step) down.push(T);
-  const out: TState[] = top.r ? [{ T: down[0]!, r: top.r }] : [];
-  const solidusBracketed = () => {
-    for (let i = 1; i < out.length; i++) {
-      const hi = out[i - 1]!.r,
-        lo = out[i]!.r;
-      if (hi.converged && lo.converged && anyLiquid(hi) && !anyLiquid(lo)) return true;
-    }
-    return false;
-  };
-  for (let i = out.length; i < down.length && !solidusBracketed(); i += SCAN_CHUNK) {
+function scanDown(solve: SolveAt, top: ScanTop, bottom: number, step: number, cancelled: () => boolean): TState[] {
+  const out: TState[] = top.r ? [{ T: top.T, r: top.r }] : [];
+  for (let T = top.T - (top.r ? step : 0); T >= bottom - 1e-9; T -= step) {
     if (cancelled()) throw new CancelledError();
     // each state starts from the one above it (a chain of warm starts, as equilibriumBatch's warmStart)
-    for (const T of down.slice(i, i + SCAN_CHUNK)) {
-      const prev = out[out.length - 1]?.r;
-      out.push({ T, r: solve(T, prev?.converged ? prev : undefined) });
-    }
+    const prev = out[out.length - 1]?.r;
+    const r = stateAt(top.probes, T) ?? solve(T, prev?.converged ? prev : undefined);
+    out.push({ T, r });
+    if (prev?.converged && r.converged && anyLiquid(prev) && !anyLiquid(r)) break;
   }
   return out;
 }
