@@ -2,7 +2,8 @@
 // `npm start` starts it (bundled databases, the first key, default settings), end to end as a script sees them:
 //   points  one point_calculation task per row (the way before equilibrium_batch): the script keeps as many tasks
 //           pending as the pending cap allows (max_pending_tasks, default 20), polls each task every POLL_MS and
-//           fetches its result.json (GET /task/{id}, GET /task/{id}/result, the signed URL)
+//           fetches its result.json (GET /task/{id}, GET /task/{id}/result, the signed URL), all through the
+//           TypeScript client (clients/typescript) as a script would
 //   batch   one equilibrium_batch task of the same rows (paired rows), polled as often, and its rows.jsonl: with
 //           the outputs asked of the point tasks, and with T_liquidus and T_solidus as well (a point task's result
 //           holds the alloy's liquidus and solidus too: the like-for-like figure, which the goal is read from)
@@ -13,6 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startService } from '../main/server.js';
+import { PhaseDeskApiError, PhaseDeskClient, type TaskCreateRequest } from '../clients/typescript/src/index.js';
 import { alloyTable, SOLUTES } from './alloy-table.js';
 
 const TEMPERATURES = [700, 750, 800];
@@ -41,68 +43,40 @@ function benchRows(): Row[] {
   return rows;
 }
 
-/** A client of the service's API with its key: JSON calls and signed-URL downloads. */
-class Api {
-  constructor(
-    private readonly base: string,
-    private readonly key: string,
-  ) {}
-
-  async json<T>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const res = await fetch(this.base + route, {
-      method,
-      headers: { authorization: `Bearer ${this.key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  }
-
-  /** POSTs a task; undefined when the pending cap refuses it (403). */
-  async create(title: string, taskConfig: unknown): Promise<number | undefined> {
-    const r = await this.json<{ id: number; message?: string }>('POST', '/task', { title, task_config: taskConfig });
-    if (r.status === 403) return undefined;
-    if (r.status !== 200) throw new Error(`POST /task: HTTP ${r.status} ${JSON.stringify(r.body)}`);
-    return r.body.id;
-  }
-
-  /** Polls the task until it ends; throws unless it completed. */
-  async wait(id: number): Promise<void> {
-    for (;;) {
-      const r = await this.json<{ status: string; logs?: unknown }>('GET', `/task/${id}`);
-      if (r.body.status === 'completed') return;
-      if (r.body.status === 'failed' || r.body.status === 'aborted')
-        throw new Error(`task ${id} ${r.body.status}: ${JSON.stringify(r.body.logs)}`);
+/** The task's id once the pending cap admits it: POST /task again every POLL_MS while the cap refuses (a 403). */
+async function createWhenAdmitted(client: PhaseDeskClient, request: TaskCreateRequest): Promise<number> {
+  for (;;) {
+    try {
+      return (await client.createTask(request)).id;
+    } catch (e) {
+      if (!(e instanceof PhaseDeskApiError && e.status === 403 && /pending task limit/i.test(e.message))) throw e;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
+}
 
-  /** The text of a result file of a completed task. */
-  async resultFile(id: number, name: string): Promise<string> {
-    const list = await this.json<{ files: string[] }>('GET', `/task/${id}/result`);
-    const url = list.body.files.find((u) => new URL(u).pathname.endsWith(`/${name}`));
-    if (!url) throw new Error(`task ${id} has no ${name}`);
-    return (await fetch(url)).text();
-  }
+/** Waits for the task; throws unless it completed. */
+async function completed(client: PhaseDeskClient, id: number): Promise<void> {
+  const task = await client.waitForTask(id, { intervalMs: POLL_MS });
+  if (task.status !== 'completed') throw new Error(`task ${id} ${task.status}: ${task.logs ?? ''}`);
 }
 
 /** Seconds to run every row as its own point task, `inFlight` scripts' loops at once (the pending cap). */
-async function asPointTasks(api: Api, rows: Row[], inFlight: number): Promise<number> {
+async function asPointTasks(client: PhaseDeskClient, rows: Row[], inFlight: number): Promise<number> {
   let next = 0;
   const loop = async () => {
     while (next < rows.length) {
       const row = rows[next++]!;
-      const config = {
-        task_type: 'point_calculation',
-        tdb_code: 'COST507',
-        condition: { components: COMPONENTS, pressure: 101325, thermo_outputs: OUTPUTS, ...row },
-      };
-      let id = await api.create(`row ${next}`, config);
-      while (id === undefined) {
-        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        id = await api.create(`row ${next}`, config);
-      }
-      await api.wait(id);
-      await api.resultFile(id, 'result.json');
+      const id = await createWhenAdmitted(client, {
+        title: `row ${next}`,
+        task_config: {
+          task_type: 'point_calculation',
+          tdb_code: 'COST507',
+          condition: { components: COMPONENTS, pressure: 101325, thermo_outputs: OUTPUTS, ...row },
+        },
+      });
+      await completed(client, id);
+      await client.taskFile(id, 'result.json');
     }
   };
   const t0 = performance.now();
@@ -111,17 +85,11 @@ async function asPointTasks(api: Api, rows: Row[], inFlight: number): Promise<nu
 }
 
 /** Seconds to run the rows as one equilibrium_batch task and fetch its rows. */
-async function asBatch(api: Api, rows: Row[], outputs: string[]): Promise<number> {
+async function asBatch(client: PhaseDeskClient, rows: Row[], outputs: string[]): Promise<number> {
   const t0 = performance.now();
-  const id = await api.create('batch', {
-    task_type: 'equilibrium_batch',
-    tdb_code: 'COST507',
-    condition: { components: COMPONENTS, pressure: 101325, thermo_outputs: outputs, rows },
-  });
-  if (id === undefined) throw new Error('the batch was refused by the pending cap');
-  await api.wait(id);
-  const lines = (await api.resultFile(id, 'rows.jsonl')).trim().split('\n');
-  if (lines.length !== rows.length) throw new Error(`the batch gave ${lines.length} rows of ${rows.length}`);
+  const condition = { components: COMPONENTS, pressure: 101325, thermo_outputs: outputs, rows };
+  const got = await client.batch('COST507', condition, { intervalMs: POLL_MS });
+  if (got.length !== rows.length) throw new Error(`the batch gave ${got.length} rows of ${rows.length}`);
   return (performance.now() - t0) / 1000;
 }
 
@@ -130,17 +98,17 @@ async function main(): Promise<void> {
   const svc = await startService({ dataDir, port: 0 }, () => {});
   try {
     if (!svc.firstKey) throw new Error('the service made no first key');
-    const api = new Api(svc.baseUrl, svc.firstKey);
+    const client = new PhaseDeskClient({ baseUrl: svc.baseUrl, apiKey: svc.firstKey });
     const rows = benchRows();
     const cap = svc.ctx.settings.maxPendingTasks;
     console.log(
       `${ALLOYS} alloy7 alloys x ${TEMPERATURES.length} T (COST507, ${rows.length} rows; phases, amounts, ` +
         `compositions) through /api/v2 of a service with default settings, polling every ${POLL_MS} ms:`,
     );
-    await asBatch(api, rows.slice(0, 3), OUTPUTS); // warm-up: the database's models and grids
-    const batch = await asBatch(api, rows, OUTPUTS);
-    const likeForLike = await asBatch(api, rows, WITH_ALLOY_TEMPERATURES);
-    const points = await asPointTasks(api, rows, cap);
+    await asBatch(client, rows.slice(0, 3), OUTPUTS); // warm-up: the database's models and grids
+    const batch = await asBatch(client, rows, OUTPUTS);
+    const likeForLike = await asBatch(client, rows, WITH_ALLOY_TEMPERATURES);
+    const points = await asPointTasks(client, rows, cap);
     const line = (name: string, s: number) =>
       `  ${name.padEnd(44)} ${s.toFixed(2).padStart(7)} s ${(rows.length / s).toFixed(1).padStart(8)} rows/s`;
     console.log(line(`one point_calculation task per row (${cap} pending)`, points));
