@@ -24,7 +24,8 @@ export interface BlobStore {
   scan(uuid: string, attempt?: string): FoundFile[];
   /** A cache hit: recorded files (relative paths) copied to another task's paths. */
   copy(copies: { from: string; to: string }[]): void;
-  remove(uuid: string): void;
+  /** The task's folder removed; false when a writer kept it (files.ts removeTaskDir), left to the orphan sweep. */
+  remove(uuid: string): boolean;
   /** A recorded file (task_files.rel_path) to stream, or undefined when it is gone. */
   open(relPath: string): ReadStream | undefined;
   /** Relative path a task's file is recorded under. */

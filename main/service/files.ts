@@ -133,6 +133,17 @@ export function copyTaskFiles(dataDir: string, copies: { from: string; to: strin
   }
 }
 
-export function removeTaskDir(dataDir: string, uuid: string): void {
-  rmSync(taskDir(dataDir, uuid), { recursive: true, force: true });
+/**
+ * Removes a task's folder; false when it could not. A calculation that has not yet seen its cancel flag (a task
+ * deleted while it runs) may add a file between the removal of a folder's entries and of the folder itself
+ * (ENOTEMPTY). After a few retries the folder is left behind: the embedded scheduler and the lab worker remove the
+ * folder of a task deleted meanwhile when its calculation returns, and the orphan sweep (orphans.ts) takes the rest.
+ */
+export function removeTaskDir(dataDir: string, uuid: string): boolean {
+  try {
+    rmSync(taskDir(dataDir, uuid), { recursive: true, force: true, maxRetries: 3, retryDelay: 10 });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -99,7 +99,8 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
   await ctx.store.db.deleteFrom('task_files').where('task_id', '=', row.id).execute();
   await ctx.store.db.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
   await ctx.store.db.deleteFrom('tasks').where('id', '=', row.id).execute();
-  ctx.blobs.remove(row.uuid);
+  // The record is gone, so the deletion stands; a folder the calculation still writes into goes when it returns.
+  if (!ctx.blobs.remove(row.uuid)) ctx.log(`task ${row.id}: its folder is still being written; removed later`);
 }
 
 /** GET /task/list, with the optional filters of the extension applied in SQL before paging. */

@@ -1,5 +1,7 @@
 // Cancel really stops a running calculation; a calculation that throws or a worker that dies fails its
 // task and the service keeps serving; calculation cache; omp_threads bounded by the budget.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, pointConfig, startFixture, until, TDB, type Fixture, embeddedScheduler } from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
@@ -57,6 +59,29 @@ describe('task lifecycle', () => {
     const next = await post({ task_type: '__test_write' });
     await status(next.body.id, ['completed']);
     expect((await api(f.svc.port, 'GET', `/task/${sleeper.body.id}`, { key: f.keyA })).status).toBe(404);
+  });
+
+  it('DELETE of a task whose calculation is still writing into its folder succeeds; the folder goes when it returns', async () => {
+    f = await startFixture({ poolSize: 1 });
+    // ignore_cancel: the calculation goes on writing for two seconds after the cancel flag is raised.
+    const writer = await post({ task_type: '__test_sleep', seconds: 2, ignore_cancel: true, write_files: true });
+    await status(writer.body.id, ['running']);
+    const { uuid } = await f.svc.store.db
+      .selectFrom('tasks')
+      .select('uuid')
+      .where('id', '=', writer.body.id)
+      .executeTakeFirstOrThrow();
+    const folder = join(f.dataDir, 'tasks', uuid, 'result');
+    await until(
+      async () => existsSync(folder),
+      (there) => there,
+    );
+    const d = await api(f.svc.port, 'DELETE', `/task/${writer.body.id}`, { key: f.keyA });
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect((await api(f.svc.port, 'GET', `/task/${writer.body.id}`, { key: f.keyA })).status).toBe(404);
+    const next = await post({ task_type: '__test_write' });
+    await status(next.body.id, ['completed']);
+    expect(existsSync(join(f.dataDir, 'tasks', uuid))).toBe(false);
   });
 
   it('a worker that dies fails its task with the reason and the service survives', async () => {

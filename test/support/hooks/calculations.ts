@@ -16,6 +16,12 @@ export { TEST_TASK_TYPES } from './task-types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+function writeBurst(taskDir: string): void {
+  const dir = join(taskDir, 'result');
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < 50; i++) writeFileSync(join(dir, `part-${i}.txt`), 'x'.repeat(1000));
+}
+
 export async function run(job: CalculationJob, control: JobControl): Promise<CalculationOutput> {
   switch (job.taskType) {
     case '__test_sleep': {
@@ -27,7 +33,9 @@ export async function run(job: CalculationJob, control: JobControl): Promise<Cal
         // ignore_cancel: a calculation stuck where it does not poll the flag (the shutdown must kill it).
         if (control.cancelled && job.config.ignore_cancel !== true) throw new CancelledError();
         control.setProgress(1 - (end - Date.now()) / (seconds * 1000));
-        await sleep(10);
+        // write_files: keeps writing into its folder, as a calculation does that has not seen its cancel flag yet.
+        if (job.config.write_files === true) writeBurst(job.taskDir);
+        await sleep(job.config.write_files === true ? 0 : 10);
       }
       return { summary: 'slept', logs: ['test sleep finished'] };
     }
