@@ -3,7 +3,7 @@
 // calculation's files are stored (main/service/task-outcome.ts) and read when a task is created.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { DB, Store } from '../db/index.js';
+import type { DB, Store, StoreDialect } from '../db/index.js';
 import { rfc3339 } from '../util/time.js';
 import { ENGINE_CACHE_TAG } from '../../contract/version.js';
 import type { BlobStore } from './blob-store.js';
@@ -51,14 +51,23 @@ export interface CacheHit {
   result: string | null;
 }
 
-export async function cachedCalculation(db: Kysely<DB>, key: string): Promise<CacheHit | undefined> {
-  return db
+/**
+ * Inside the creating transaction. On PostgreSQL the source task's row is held (FOR SHARE) until that transaction
+ * ends, so a deletion of the source (main/service/tasks.ts) waits until its files are copied; SQLite's one
+ * connection runs the two transactions one after the other.
+ */
+export async function cachedCalculation(
+  db: Kysely<DB>,
+  key: string,
+  dialect: StoreDialect,
+): Promise<CacheHit | undefined> {
+  const q = db
     .selectFrom('calc_cache as c')
     .innerJoin('tasks as t', 't.uuid', 'c.task_uuid')
     .select(['c.task_uuid', 'c.result', 't.id'])
     .where('c.cache_key', '=', key)
-    .where('t.status', '=', 'completed')
-    .executeTakeFirst();
+    .where('t.status', '=', 'completed');
+  return (dialect === 'postgres' ? q.forShare('t') : q).executeTakeFirst();
 }
 
 /** The files of the cached task become the new task's: rows (inside the creating transaction) and copies. */

@@ -104,7 +104,7 @@ async function insertTask(
     await trx.selectFrom('users').select('id').where('id', '=', auth.user.id).forUpdate().executeTakeFirst();
   }
   await checkCreationLimits(trx, auth.user.id, t.now, t.limit, ctx.settings.maxPendingTasks);
-  const hit = req.noCache ? undefined : await cachedCalculation(trx, t.key);
+  const hit = req.noCache ? undefined : await cachedCalculation(trx, t.key, ctx.store.dialect);
   await trx.insertInto('task_creations').values({ user_id: auth.user.id, created_ms: t.now.getTime() }).execute();
   const status: TaskState = hit ? 'completed' : 'pending';
   const inserted = await trx

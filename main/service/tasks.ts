@@ -96,9 +96,12 @@ export async function deleteTask(ctx: ServiceContext, auth: AuthContext, raw: st
       if (!(e instanceof HttpError && e.status === 409)) throw e;
     }
   }
-  await ctx.store.db.deleteFrom('task_files').where('task_id', '=', row.id).execute();
-  await ctx.store.db.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
-  await ctx.store.db.deleteFrom('tasks').where('id', '=', row.id).execute();
+  // One transaction, the task's row first: a task created meanwhile from the calculation cache either takes this
+  // task's files before the deletion (PostgreSQL: it holds the row, calc-cache.ts) or misses the cache.
+  await ctx.store.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('tasks').where('id', '=', row.id).execute(); // task_files and attempts cascade
+    await trx.deleteFrom('calc_cache').where('task_uuid', '=', row.uuid).execute();
+  });
   // The record is gone, so the deletion stands; a folder the calculation still writes into goes when it returns.
   if (!ctx.blobs.remove(row.uuid)) ctx.log(`task ${row.id}: its folder is still being written; removed later`);
 }

@@ -1,7 +1,8 @@
-// The records on PostgreSQL: the same migrations, and task creation that keeps both per-user limits exact when
-// 50 POST /task arrive at once (many pool connections; the user's row lock serialises them).
+// The records on PostgreSQL: the same migrations, task creation that keeps both per-user limits exact when 50
+// POST /task arrive at once (many pool connections; the user's row lock serialises them), and a cache hit on a task
+// being deleted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, until, type Fixture } from '../service/helpers.js';
+import { api, deleteWhileTwinIsCreated, pointConfig, startFixture, until, type Fixture } from '../service/helpers.js';
 import { createUser, setPlan } from '../../main/console/users.js';
 import { issueKey } from '../../main/console/keys.js';
 import { subscribe } from '../../main/console/databases.js';
@@ -85,5 +86,14 @@ describe.skipIf(serversMissing)('PostgreSQL store', () => {
     // ids are numbers (bigint identity read back as a JavaScript number), as on SQLite
     expect(typeof s.body.id).toBe('number');
     await api(svc.port, 'PATCH', `/task/${s.body.id}/cancel`, { key: f.keyA });
+  });
+
+  it('a task deleted while an identical one is created from the cache leaves the new one whole', async () => {
+    const cached = await startFixture({ lab: { databaseUrl: await createDatabase(pg!, 'cache') } });
+    try {
+      expect(await deleteWhileTwinIsCreated(cached)).toContain('completed');
+    } finally {
+      await cached.close();
+    }
   });
 });

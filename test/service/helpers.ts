@@ -216,3 +216,40 @@ export function sqliteOf(store: Store): BetterSqlite3.Database {
   if (!store.sqlite) throw new Error('this test needs the embedded SQLite store');
   return store.sqlite;
 }
+
+/**
+ * Twenty times: a task of the calculation cache completes, then its deletion and an identical task's creation are
+ * sent together; the new task must end completed with the file, whichever reached the database first. Sent in one
+ * turn of the event loop the deletion arrives first; a turn later the creation does, and takes the files from the
+ * cache while the source is being deleted. Returns the statuses the new tasks had at creation.
+ */
+export async function deleteWhileTwinIsCreated(f: Fixture): Promise<string[]> {
+  const post = (seconds: number) =>
+    api(f.svc.port, 'POST', '/task', {
+      key: f.keyA,
+      body: { title: 't', task_config: { task_type: '__test_write', tdb_code: 'ALFE', seconds } },
+    });
+  const done = (id: number) =>
+    until(
+      () => api(f.svc.port, 'GET', `/task/${id}`, { key: f.keyA }),
+      (r) => ['completed', 'failed'].includes(r.body?.status),
+    );
+  const outcomes: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const source = await post(100 + i);
+    await done(source.body.id);
+    const remove = () => api(f.svc.port, 'DELETE', `/task/${source.body.id}`, { key: f.keyA });
+    const deleted = i % 2 === 0 ? remove() : new Promise((r) => setTimeout(r, 0)).then(remove);
+    const [gone, twin] = await Promise.all([deleted, post(100 + i)]);
+    if (gone.status !== 200 || twin.status !== 200) throw new Error(`task ${i}: ${gone.status}, ${twin.status}`);
+    outcomes.push(twin.body.status);
+    const ended = await done(twin.body.id);
+    const files = await api(f.svc.port, 'GET', `/task/${twin.body.id}/result`, { key: f.keyA });
+    const text = files.body.total_count === 1 ? await (await fetch(new URL(files.body.files[0]))).text() : '';
+    if (ended.body.status !== 'completed' || text !== `result of ${100 + i}\n`)
+      throw new Error(
+        `task ${i} (${twin.body.status} at creation): ${ended.body.status}, ${files.body.total_count} file(s)`,
+      );
+  }
+  return outcomes;
+}

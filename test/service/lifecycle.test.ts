@@ -3,7 +3,16 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, pointConfig, startFixture, until, TDB, type Fixture, embeddedScheduler } from './helpers.js';
+import {
+  api,
+  deleteWhileTwinIsCreated,
+  pointConfig,
+  startFixture,
+  until,
+  TDB,
+  type Fixture,
+  embeddedScheduler,
+} from './helpers.js';
 import { registerDatabase, subscribe } from '../../main/console/databases.js';
 
 let f: Fixture | undefined;
@@ -147,6 +156,11 @@ describe('task lifecycle', () => {
     expect(skip.body.status).toBe('pending');
     const other = await post({ ...cfg, seconds: 8 });
     expect(other.body.status).toBe('pending');
+  });
+
+  it('calculation cache: a task deleted while an identical one is created leaves the new one whole', async () => {
+    f = await startFixture();
+    expect(await deleteWhileTwinIsCreated(f)).toContain('completed');
   });
 
   it('omp_threads is bounded by threadBudget / poolSize', async () => {
