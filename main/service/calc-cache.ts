@@ -70,6 +70,9 @@ export async function cachedCalculation(
   return (dialect === 'postgres' ? q.forShare('t') : q).executeTakeFirst();
 }
 
+/** The cached task's files could not be copied (gone or unreadable): the new task calculates instead. */
+export class CachedFilesUnreadable extends Error {}
+
 /** The files of the cached task become the new task's: rows (inside the creating transaction) and copies. */
 export async function reuseCachedFiles(
   db: Kysely<DB>,
@@ -85,7 +88,11 @@ export async function reuseCachedFiles(
     .execute();
   const copies = files.map((f) => ({ ...f, relPath: blobs.relPath(uuid, f.kind, f.name) }));
   await insertTaskFiles(db, taskId, copies);
-  blobs.copy(copies.map((f) => ({ from: f.rel_path, to: f.relPath })));
+  try {
+    blobs.copy(copies.map((f) => ({ from: f.rel_path, to: f.relPath })));
+  } catch (e) {
+    throw new CachedFilesUnreadable(`the cached result's files could not be copied (${(e as Error).message})`);
+  }
 }
 
 /** A completed calculation becomes the cached one of its key (replacing an earlier task's entry). */

@@ -16,7 +16,7 @@ import { selectionOf, type DbRow } from './databases.js';
 import { mobilityDatabase, usableDatabase } from './task-databases.js';
 import { checkTaskConfig } from './task-checks.js';
 import { logLine } from './task-rows.js';
-import { cacheKey, cachedCalculation, reuseCachedFiles } from './calc-cache.js';
+import { CachedFilesUnreadable, cacheKey, cachedCalculation, reuseCachedFiles } from './calc-cache.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -86,6 +86,8 @@ interface NewTask {
   /** the database's recommended phase selection now (JSON), kept with the task */
   databaseSelection: string | null;
   databaseNames: string | null;
+  /** false once the cached result's files could not be copied: the task runs its calculation */
+  reuseCache: boolean;
 }
 
 /**
@@ -104,7 +106,7 @@ async function insertTask(
     await trx.selectFrom('users').select('id').where('id', '=', auth.user.id).forUpdate().executeTakeFirst();
   }
   await checkCreationLimits(trx, auth.user.id, t.now, t.limit, ctx.settings.maxPendingTasks);
-  const hit = req.noCache ? undefined : await cachedCalculation(trx, t.key, ctx.store.dialect);
+  const hit = req.noCache || !t.reuseCache ? undefined : await cachedCalculation(trx, t.key, ctx.store.dialect);
   await trx.insertInto('task_creations').values({ user_id: auth.user.id, created_ms: t.now.getTime() }).execute();
   const status: TaskState = hit ? 'completed' : 'pending';
   const inserted = await trx
@@ -172,10 +174,17 @@ export async function createTask(
     databaseId: dbRow.id,
     databaseSelection: dbRow.phase_selection,
     databaseNames: dbRow.phase_names,
+    reuseCache: true,
   };
   let created: { id: number; status: TaskState };
+  const insert = (t: NewTask) => ctx.store.db.transaction().execute((trx) => insertTask(trx, ctx, auth, req, t));
   try {
-    created = await ctx.store.db.transaction().execute((trx) => insertTask(trx, ctx, auth, req, task));
+    created = await insert(task).catch((e: unknown) => {
+      if (!(e instanceof CachedFilesUnreadable)) throw e;
+      ctx.blobs.remove(task.uuid);
+      ctx.log(`task ${task.uuid}: ${e.message}; calculating instead`);
+      return insert({ ...task, reuseCache: false });
+    });
   } catch (e) {
     if (!(e instanceof HttpError)) ctx.blobs.remove(task.uuid);
     throw e;

@@ -1,6 +1,6 @@
 // Cancel really stops a running calculation; a calculation that throws or a worker that dies fails its
 // task and the service keeps serving; calculation cache; omp_threads bounded by the budget.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -156,6 +156,26 @@ describe('task lifecycle', () => {
     expect(skip.body.status).toBe('pending');
     const other = await post({ ...cfg, seconds: 8 });
     expect(other.body.status).toBe('pending');
+  });
+
+  it('calculation cache: a cached result whose files are gone is calculated again, not reused', async () => {
+    f = await startFixture();
+    const cfg = { task_type: '__test_write', seconds: 9 };
+    const first = await post(cfg);
+    await status(first.body.id, ['completed']);
+    const { uuid } = await f.svc.store.db
+      .selectFrom('tasks')
+      .select('uuid')
+      .where('id', '=', first.body.id)
+      .executeTakeFirstOrThrow();
+    rmSync(join(f.dataDir, 'tasks', uuid, 'preview'), { recursive: true });
+    const again = await post(cfg);
+    expect([again.status, again.body.status]).toEqual([200, 'pending']);
+    await status(again.body.id, ['completed']);
+    const files = await api(f.svc.port, 'GET', `/task/${again.body.id}/result`, { key: f.keyA });
+    expect(await (await fetch(new URL(files.body.files[0]))).text()).toBe('result of 9\n');
+    // the new calculation is the cached one now
+    expect((await post(cfg)).body.status).toBe('completed');
   });
 
   it('calculation cache: a task deleted while an identical one is created leaves the new one whole', async () => {
