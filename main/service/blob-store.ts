@@ -2,7 +2,7 @@
 // core and the preview renderer write files), the service records, copies, serves and removes them. The embedded
 // service's store is <dataDir>/tasks/; a lab server's is the same layout in the directory its API processes and
 // workers share (PHASEDESK_BLOB_DIR, a network share), so any API process serves any worker's files.
-import { createReadStream, existsSync, type ReadStream } from 'node:fs';
+import { createReadStream, openSync, type ReadStream } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { copyTaskFiles, removeTaskDir, scanTaskFiles, taskDir, type FileKind, type FoundFile } from './files.js';
 
@@ -41,8 +41,16 @@ export function directoryBlobStore(root: string): BlobStore {
     remove: (uuid) => removeTaskDir(root, uuid),
     open(relPath) {
       const full = resolve(base, relPath);
-      if (!full.startsWith(base + sep) || !existsSync(full)) return undefined;
-      return createReadStream(full);
+      if (!full.startsWith(base + sep)) return undefined;
+      // Opened here, not when the stream first reads: a file removed meanwhile (its task deleted) is a 404 now, or
+      // stays readable through the descriptor until the download ends.
+      let fd: number;
+      try {
+        fd = openSync(full, 'r');
+      } catch {
+        return undefined;
+      }
+      return createReadStream(full, { fd });
     },
     relPath: (uuid, kind, name) => `tasks/${uuid}/${kind}/${name}`,
   };

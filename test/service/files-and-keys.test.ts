@@ -1,10 +1,11 @@
 // Signed download URLs (valid, altered, expired) and API keys at rest.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, http, startFixture, until, type Fixture, sqliteOf } from './helpers.js';
 import { hashApiKey } from '../../main/service/keys.js';
 import { signedUrl } from '../../main/service/files.js';
+import { directoryBlobStore } from '../../main/service/blob-store.js';
 
 let f: Fixture;
 let files: { task_id: string; files: string[] };
@@ -57,6 +58,18 @@ describe('signed URLs', () => {
     expect(r.status).toBe(403);
     // The same file signed now is accepted: the refusal is due to the expiry alone.
     expect((await get(signedUrl(f.svc.ctx, files.task_id, 'result', 'result.txt'))).status).toBe(200);
+  });
+
+  it('a file opened for download stays readable when its task folder is removed meanwhile; once gone it is absent', async () => {
+    const store = directoryBlobStore(f.dataDir);
+    const rel = store.relPath(files.task_id, 'result', 'gone.txt');
+    mkdirSync(join(f.dataDir, dirname(rel)), { recursive: true });
+    writeFileSync(join(f.dataDir, rel), 'still here\n');
+    const stream = store.open(rel)!;
+    rmSync(join(f.dataDir, rel));
+    expect(Buffer.concat(await stream.toArray()).toString()).toBe('still here\n');
+    expect(store.open(rel)).toBeUndefined();
+    expect(store.open('../outside.txt')).toBeUndefined();
   });
 
   it('the signing secret file is mode 600', async () => {
