@@ -1,14 +1,15 @@
 // The lab server with real servers: `phasedesk server` (API) and `phasedesk worker` processes on PostgreSQL and
 // Redis. Auth, tasks and signed downloads over the API; a kill -9 of the API mid-task; cancel across processes;
-// a worker killed mid-task whose job runs again on a replacement; /metrics, /healthz and /readyz of the API and the
-// workers, readiness lost while Redis does not answer.
+// DELETE of a task a worker still writes for; a worker killed mid-task whose job runs again on a replacement;
+// /metrics, /healthz and /readyz of the API and the workers, readiness lost while Redis does not answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Queue } from 'bullmq';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, http, pointConfig, ROOT, until } from '../service/helpers.js';
 import { serversMissing } from './servers.js';
-import { startLab, type Lab } from './lab.js';
+import { startLab, taskUuid, type Lab } from './lab.js';
 import { redisConnection, TASK_QUEUE } from '../../main/server/redis.js';
 
 let lab: Lab | undefined;
@@ -114,6 +115,32 @@ describe.skipIf(serversMissing)('lab server', () => {
       await queue.close();
       await redis.quit();
     }
+  });
+
+  it('DELETE of a task whose calculation on a worker still writes into its folder: 200 at once, the folder goes when it returns', async () => {
+    const l = lab!;
+    // ignore_cancel: the calculation goes on writing for two seconds after the cancel flag is raised.
+    const t = await task(l.keyA, {
+      task_type: '__test_sleep',
+      tdb_code: 'ALFE',
+      seconds: 2,
+      ignore_cancel: true,
+      write_files: true,
+    });
+    await waitStatus(t.body.id, ['running']);
+    const folder = join(l.dataDir, 'tasks', await taskUuid(l, t.body.id));
+    await until(
+      async () => readdirSync(folder, { recursive: true }).some((n) => String(n).endsWith('.txt')),
+      (written) => written,
+    );
+    const d = await api(l.port, 'DELETE', `/task/${t.body.id}`, { key: l.keyA });
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect((await status(t.body.id)).status).toBe(404);
+    await until(
+      async () => existsSync(folder),
+      (there) => !there,
+      50,
+    );
   });
 
   it('a worker killed mid-task: the job runs again on a replacement worker and completes', async () => {
