@@ -32,6 +32,9 @@ const status = (id: number, wanted: string[]) =>
     (r) => wanted.includes(r.body?.status),
   ).then((r) => r.body);
 
+const taskUuid = async (id: number) =>
+  (await f!.svc.store.db.selectFrom('tasks').select('uuid').where('id', '=', id).executeTakeFirstOrThrow()).uuid;
+
 describe('task lifecycle', () => {
   it('cancel stops a running calculation and frees its pool slot', async () => {
     f = await startFixture({ poolSize: 1 });
@@ -75,11 +78,7 @@ describe('task lifecycle', () => {
     // ignore_cancel: the calculation goes on writing for two seconds after the cancel flag is raised.
     const writer = await post({ task_type: '__test_sleep', seconds: 2, ignore_cancel: true, write_files: true });
     await status(writer.body.id, ['running']);
-    const { uuid } = await f.svc.store.db
-      .selectFrom('tasks')
-      .select('uuid')
-      .where('id', '=', writer.body.id)
-      .executeTakeFirstOrThrow();
+    const uuid = await taskUuid(writer.body.id);
     const folder = join(f.dataDir, 'tasks', uuid, 'result');
     await until(
       async () => existsSync(folder),
@@ -163,11 +162,7 @@ describe('task lifecycle', () => {
     const cfg = { task_type: '__test_write', seconds: 9 };
     const first = await post(cfg);
     await status(first.body.id, ['completed']);
-    const { uuid } = await f.svc.store.db
-      .selectFrom('tasks')
-      .select('uuid')
-      .where('id', '=', first.body.id)
-      .executeTakeFirstOrThrow();
+    const uuid = await taskUuid(first.body.id);
     rmSync(join(f.dataDir, 'tasks', uuid, 'preview'), { recursive: true });
     const again = await post(cfg);
     expect([again.status, again.body.status]).toEqual([200, 'pending']);
