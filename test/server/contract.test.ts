@@ -16,8 +16,9 @@ if (serversMissing) {
   await import('../contract/task-list.contract.test.js');
   await import('../contract/door.contract.test.js');
   await import('../contract/robustness.contract.test.js');
+  await import('../contract/races.contract.test.js');
   const { labFixturesStarted } = await import('./lab-fixture.js');
   it('the suites ran on the lab server', () => {
-    expect(labFixturesStarted()).toBeGreaterThanOrEqual(4);
+    expect(labFixturesStarted()).toBeGreaterThanOrEqual(5);
   });
 }
